@@ -1,0 +1,31 @@
+"""One family of errors. Each carries a one-line message meant for the user or the batch log.
+
+- ConfigError: the run cannot start (bad flags, missing repository, no model configured); a batch stops.
+- InputError: one request is wrong (unknown signature, unknown class); `did_you_mean` lists close matches.
+- TaskError: one task failed (model server gone, runner broke); a batch records it and goes on.
+"""
+from __future__ import annotations
+
+
+class RepotransError(Exception):
+    def __init__(self, message: str, did_you_mean: list[str] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.did_you_mean = did_you_mean or []
+
+    def __str__(self) -> str:
+        if self.did_you_mean:
+            return f"{self.message} (did you mean: {', '.join(self.did_you_mean[:5])}?)"
+        return self.message
+
+
+class ConfigError(RepotransError):
+    pass
+
+
+class InputError(RepotransError):
+    pass
+
+
+class TaskError(RepotransError):
+    pass
