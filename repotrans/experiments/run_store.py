@@ -1,0 +1,122 @@
+"""The run store: one SQLite file per run folder, one row per finished task.
+
+Each result is committed the moment it is known (WAL journal, one transaction per row), so a run
+killed at any point keeps everything it finished and a resumed run skips exactly those tasks.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    config      TEXT NOT NULL,
+    dataset     TEXT NOT NULL,
+    task_id     TEXT NOT NULL,
+    status      TEXT NOT NULL,      -- passed | compile_error | test_failure | runtime_error | timeout | error
+    compiled    INTEGER NOT NULL,
+    passed      INTEGER NOT NULL,
+    rounds      INTEGER NOT NULL,
+    prompt_tokens     INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    model_calls INTEGER NOT NULL,
+    seconds     REAL NOT NULL,
+    cost        REAL,
+    code        TEXT,
+    result_json TEXT,
+    error       TEXT,
+    finished_at REAL NOT NULL,
+    PRIMARY KEY (config, dataset, task_id)
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+STATUSES = ("passed", "compile_error", "test_failure", "runtime_error", "timeout", "error")
+
+
+@dataclass
+class TaskRecord:
+    config: str
+    dataset: str
+    task_id: str
+    status: str
+    rounds: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model_calls: int = 0
+    seconds: float = 0.0
+    cost: float | None = None
+    code: str | None = None
+    result: dict | None = None
+    error: str | None = None
+    finished_at: float = field(default_factory=time.time)
+
+    @property
+    def compiled(self) -> bool:
+        return self.status in ("passed", "test_failure", "runtime_error", "timeout")
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+
+class RunStore:
+    """Results of one run folder, keyed by (config, dataset, task_id)."""
+
+    def __init__(self, run_dir: Path):
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self.path = run_dir / "results.sqlite"
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            raise RuntimeError(f"{self.path} has schema {version}, expected {SCHEMA_VERSION}")
+        self._db.executescript(_SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def add(self, rec: TaskRecord) -> None:
+        """Record one finished task; a second record for the same key replaces the first."""
+        if rec.status not in STATUSES:
+            raise ValueError(f"unknown status {rec.status!r}")
+        row = asdict(rec)
+        result = row.pop("result")
+        row["result_json"] = json.dumps(result) if result is not None else None
+        row["compiled"], row["passed"] = int(rec.compiled), int(rec.passed)
+        cols = ", ".join(row)
+        marks = ", ".join(f":{c}" for c in row)
+        with self._db:
+            self._db.execute(f"INSERT OR REPLACE INTO results ({cols}) VALUES ({marks})", row)
+
+    def done(self, config: str, dataset: str) -> set[str]:
+        """Task ids already finished for this configuration and dataset."""
+        rows = self._db.execute(
+            "SELECT task_id FROM results WHERE config=? AND dataset=?", (config, dataset))
+        return {r[0] for r in rows}
+
+    def records(self) -> list[TaskRecord]:
+        cur = self._db.execute("SELECT * FROM results ORDER BY config, dataset, task_id")
+        names = [d[0] for d in cur.description]
+        out = []
+        for values in cur:
+            row = dict(zip(names, values))
+            row.pop("compiled"), row.pop("passed")
+            result_json = row.pop("result_json")
+            out.append(TaskRecord(**row, result=json.loads(result_json) if result_json else None))
+        return out
+
+    def set_meta(self, key: str, value) -> None:
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+
+    def meta(self, key: str, default=None):
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
+    def close(self) -> None:
+        self._db.close()
