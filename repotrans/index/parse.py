@@ -1,0 +1,496 @@
+"""Parse one Java or C# file into the symbol model.
+
+tree-sitter finds the declarations through the queries in queries/<lang>.scm (tags-style captures:
+@definition.<kind> on a declaration, @name on its name); this module reads each declaration's parts
+through the grammar's fields and places it in its enclosing namespace/type.
+Byte offsets refer to the file's bytes (for a file that is not valid UTF-8: to the UTF-8 encoding of
+its text decoded with replacement characters).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import tree_sitter as ts
+import tree_sitter_c_sharp
+import tree_sitter_java
+
+from repotrans.index.model import LANG_OF_SIDE, Field, FileInfo, Import, Method, Param, Side, TypeDecl
+
+_WS = re.compile(r"\s+")
+_TIGHT = re.compile(r"\s*([<>\[\](),.])\s*")
+_COMMA = re.compile(r",(?=[^\],])")
+
+
+def norm_type(text: str) -> str:
+    """Whitespace-normalise a type as written: "Map< K ,V >" -> "Map<K, V>", "int [ , ]" -> "int[,]"."""
+    text = _TIGHT.sub(r"\1", _WS.sub(" ", text).strip())
+    return _COMMA.sub(", ", text)
+
+
+def norm_space(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """What parse_file needs to know about one language's tree-sitter grammar."""
+    language: ts.Language
+    query: ts.Query
+    roots: frozenset[str]        # the file node
+    bodies: frozenset[str]       # member lists between a type/namespace and its members
+    namespaces: frozenset[str]   # block namespaces (C#)
+
+
+_GRAMMAR_SPECS = {
+    "java": (tree_sitter_java.language, {"program"},
+             {"class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"},
+             set()),
+    "csharp": (tree_sitter_c_sharp.language, {"compilation_unit"},
+               {"declaration_list", "enum_member_declaration_list"},
+               {"namespace_declaration"}),
+}
+
+
+@lru_cache(maxsize=None)
+def grammar(lang: str) -> Grammar:
+    language_fn, roots, bodies, namespaces = _GRAMMAR_SPECS[lang]
+    language = ts.Language(language_fn())
+    source = resources.files("repotrans.index").joinpath("queries", f"{lang}.scm").read_text("utf-8")
+    return Grammar(language, ts.Query(language, source), frozenset(roots), frozenset(bodies),
+                   frozenset(namespaces))
+
+
+def parser_for(side: Side) -> ts.Parser:
+    return ts.Parser(grammar(LANG_OF_SIDE[side]).language)
+
+
+@dataclass
+class ParsedFile:
+    info: FileInfo
+    types: list[TypeDecl]
+    fields: list[Field]
+    methods: list[Method]
+    decode_errors: bool = False      # the file was not valid UTF-8
+
+
+def decode(data: bytes) -> tuple[bytes, bool]:
+    """Return UTF-8 bytes to parse and whether the input had to be decoded with replacement."""
+    try:
+        data.decode("utf-8")
+        return data, False
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "replace").encode("utf-8"), True
+
+
+def parse_file(side: Side, path: str, data: bytes, sha256: str) -> ParsedFile:
+    """Parse one file's bytes into its FileInfo, types, fields and members."""
+    data, replaced = decode(data)
+    g = grammar(LANG_OF_SIDE[side])
+    tree = ts.Parser(g.language).parse(data)
+    extractor = (_JavaExtractor if side == "source" else _CSharpExtractor)(side, path, data, g)
+    result = extractor.run(tree)
+    result.info.sha256 = sha256
+    result.info.syntax_errors = count_errors(tree)
+    result.decode_errors = replaced
+    return result
+
+
+def count_errors(tree: ts.Tree) -> int:
+    """Number of ERROR and MISSING nodes tree-sitter recovered from."""
+    if not tree.root_node.has_error:
+        return 0
+    count, cursor = 0, tree.walk()
+    while True:
+        node = cursor.node
+        if node.is_error or node.is_missing:
+            count += 1
+        if node.has_error and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return count
+
+
+class _Extractor:
+    """Shared walk: run the query, place each declaration, build the model objects."""
+
+    def __init__(self, side: Side, path: str, src: bytes, g: Grammar):
+        self.side, self.path, self.src, self.g = side, path, src, g
+        self.types: dict[int, TypeDecl] = {}      # tree node id -> TypeDecl
+        self.fields: list[Field] = []
+        self.methods: list[Method] = []
+        self.imports: list[Import] = []
+        self.namespaces: list[str] = []
+        self.file_namespace = ""                  # Java package / C# file-scoped namespace
+
+    def text(self, node: ts.Node | None) -> str:
+        if node is None:
+            return ""
+        return self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def run(self, tree: ts.Tree) -> ParsedFile:
+        found = []
+        for _, caps in ts.QueryCursor(self.g.query).matches(tree.root_node):
+            for cap, nodes in caps.items():
+                if cap != "name":
+                    found.append((nodes[0].start_byte, cap, nodes[0]))
+        found.sort(key=lambda item: item[0])
+        for _, cap, node in found:
+            kind = cap.split(".", 1)[1]
+            handler = getattr(self, f"on_{kind}")
+            if kind in ("module", "import"):
+                handler(node)
+                continue
+            owner, namespace, placed = self.enclosing(node)
+            if kind in _TYPE_KINDS and placed:
+                handler(node, owner, namespace)
+            elif owner is not None:
+                handler(node, owner)     # members of local/anonymous classes have no owner: skipped
+        info = FileInfo(self.side, self.path, "", self.namespaces, self.imports)
+        return ParsedFile(info, list(self.types.values()), self.fields, self.methods)
+
+    def enclosing(self, node: ts.Node) -> tuple[TypeDecl | None, list[str], bool]:
+        """(enclosing type, enclosing block namespaces outermost first, whether it is a type member)."""
+        namespace: list[str] = []
+        parent = node.parent
+        while parent is not None:
+            owner = self.types.get(parent.id)
+            if owner is not None:
+                return owner, [], True
+            kind = parent.type
+            if kind in self.g.namespaces:
+                namespace.insert(0, norm_type(self.text(parent.child_by_field_name("name"))))
+            elif kind in self.g.roots:
+                break
+            elif kind not in self.g.bodies and kind != "ERROR":
+                return None, [], False
+            parent = parent.parent
+        return None, namespace, True
+
+    # ---- types -----------------------------------------------------------------------------------
+    def add_type(self, kind: str, node: ts.Node, owner: TypeDecl | None, namespace: list[str],
+                 bases: list[str], type_params: list[str]) -> TypeDecl:
+        name = self.text(node.child_by_field_name("name"))
+        if owner is not None:
+            container, qualified = owner.container, f"{owner.qualified_name}.{name}"
+        else:
+            container = ".".join(p for p in [self.file_namespace, *namespace] if p)
+            qualified = f"{container}.{name}" if container else name
+        modifiers, annotations = self.modifiers(node)
+        decl = TypeDecl(
+            id=f"{self.side}:{qualified}", side=self.side, kind=kind, name=name, qualified_name=qualified,
+            container=container, outer_id=owner.id if owner else None, type_params=type_params,
+            bases=bases, modifiers=modifiers, annotations=annotations, path=self.path,
+            start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1)
+        self.types[node.id] = decl
+        return decl
+
+    def on_class(self, node, owner, namespace):
+        self.add_type("class", node, owner, namespace, self.bases(node), self.type_params(node))
+
+    def on_interface(self, node, owner, namespace):
+        self.add_type("interface", node, owner, namespace, self.bases(node), self.type_params(node))
+
+    def on_enum(self, node, owner, namespace):
+        self.add_type("enum", node, owner, namespace, self.bases(node), [])
+
+    def on_struct(self, node, owner, namespace):
+        self.add_type("struct", node, owner, namespace, self.bases(node), self.type_params(node))
+
+    def on_annotation(self, node, owner, namespace):
+        self.add_type("annotation", node, owner, namespace, [], [])
+
+    def on_enum_constant(self, node, owner):
+        owner.enum_constants.append(self.text(node.child_by_field_name("name")))
+
+    # ---- members ---------------------------------------------------------------------------------
+    def add_method(self, node: ts.Node, owner: TypeDecl, kind: str, name: str, params: list[Param],
+                   return_type: str | None, type_params: list[str], body_start: int | None,
+                   body_end: int | None) -> Method:
+        if kind == "property":
+            member = name
+        elif kind == "indexer":
+            member = f"this[{', '.join(p.type for p in params)}]"
+        else:
+            member = f"{name}({', '.join(p.type for p in params)})"
+        modifiers, annotations = self.modifiers(node)
+        if body_start is None:
+            signature, body = self.text(node).rstrip().rstrip(";"), None
+        else:
+            signature = self.src[node.start_byte:body_start].decode("utf-8", "replace")
+            body = self.src[body_start:body_end].decode("utf-8", "replace")
+        method = Method(
+            id=f"{owner.id}.{member}", side=self.side, type_id=owner.id, kind=kind, name=name,
+            params=params, return_type=return_type, modifiers=modifiers, annotations=annotations,
+            type_params=type_params, signature=norm_space(signature), body=body, path=self.path,
+            start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
+            start_byte=node.start_byte, end_byte=node.end_byte,
+            body_start_byte=body_start, body_end_byte=body_end)
+        self.methods.append(method)
+        return method
+
+    def add_field(self, owner: TypeDecl, decl_node: ts.Node, name: str, type_text: str,
+                  initializer: str | None, line: int, extra_modifiers: tuple[str, ...] = ()) -> None:
+        modifiers, annotations = self.modifiers(decl_node)
+        self.fields.append(Field(
+            id=f"{owner.id}.{name}", type_id=owner.id, name=name, type=norm_type(type_text),
+            modifiers=[*extra_modifiers, *modifiers], initializer=initializer, line=line,
+            annotations=annotations))
+
+    def body_range(self, node: ts.Node) -> tuple[int | None, int | None]:
+        body = node.child_by_field_name("body")
+        return (body.start_byte, body.end_byte) if body is not None else (None, None)
+
+    # ---- language specifics ----------------------------------------------------------------------
+    def modifiers(self, node: ts.Node) -> tuple[list[str], list[str]]:
+        raise NotImplementedError
+
+    def bases(self, node: ts.Node) -> list[str]:
+        raise NotImplementedError
+
+    def type_params(self, node: ts.Node) -> list[str]:
+        raise NotImplementedError
+
+
+_TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "annotation"})
+
+
+class _JavaExtractor(_Extractor):
+    _ANNOTATIONS = frozenset({"annotation", "marker_annotation"})
+
+    def on_module(self, node):
+        name = next(c for c in node.named_children if c.type in ("identifier", "scoped_identifier"))
+        self.file_namespace = norm_type(self.text(name))
+        self.namespaces.append(self.file_namespace)
+
+    def on_import(self, node):
+        names = [c for c in node.named_children if c.type in ("identifier", "scoped_identifier")]
+        kinds = {c.type for c in node.children}
+        self.imports.append(Import(
+            text=norm_space(self.text(node)), name=norm_type(self.text(names[0])) if names else "",
+            static="static" in kinds, wildcard="asterisk" in kinds))
+
+    def modifiers(self, node):
+        modifiers, annotations = [], []
+        for child in node.children:
+            if child.type != "modifiers":
+                continue
+            for mod in child.children:
+                if mod.type in self._ANNOTATIONS:
+                    annotations.append(norm_space(self.text(mod)))
+                elif not mod.is_named:
+                    modifiers.append(mod.type)
+        return modifiers, annotations
+
+    def bases(self, node):
+        out = []
+        for child in node.named_children:
+            if child.type == "superclass":
+                out += [norm_type(self.text(c)) for c in child.named_children]
+            elif child.type in ("super_interfaces", "extends_interfaces"):
+                for type_list in child.named_children:
+                    out += [norm_type(self.text(c)) for c in type_list.named_children]
+        return out
+
+    def type_params(self, node):
+        params = node.child_by_field_name("type_parameters")
+        if params is None:
+            return []
+        return [norm_type(self.text(p)) for p in params.named_children if p.type == "type_parameter"]
+
+    def params(self, node: ts.Node | None) -> list[Param]:
+        out: list[Param] = []
+        for child in node.named_children if node is not None else []:
+            if child.type == "formal_parameter":
+                dims = self.text(child.child_by_field_name("dimensions"))
+                out.append(Param(self.text(child.child_by_field_name("name")),
+                                 norm_type(self.text(child.child_by_field_name("type")) + dims),
+                                 False, self.modifiers(child)[0]))
+            elif child.type == "spread_parameter":
+                declarator = next(c for c in child.named_children if c.type == "variable_declarator")
+                type_node = next(c for c in child.named_children
+                                 if c.type not in ("modifiers", "variable_declarator"))
+                out.append(Param(self.text(declarator.child_by_field_name("name")),
+                                 norm_type(self.text(type_node)) + "...", True, self.modifiers(child)[0]))
+        return out
+
+    def on_record(self, node, owner, namespace):
+        decl = self.add_type("record", node, owner, namespace, self.bases(node), self.type_params(node))
+        for param in self.params(node.child_by_field_name("parameters")):
+            line = node.start_point[0] + 1
+            self.fields.append(Field(f"{decl.id}.{param.name}", decl.id, param.name, param.type.replace(
+                "...", "[]"), ["private", "final"], None, line))
+
+    def on_field(self, node, owner):
+        type_text = self.text(node.child_by_field_name("type"))
+        for declarator in node.children_by_field_name("declarator"):
+            value = declarator.child_by_field_name("value")
+            self.add_field(owner, node, self.text(declarator.child_by_field_name("name")),
+                           type_text + self.text(declarator.child_by_field_name("dimensions")),
+                           self.text(value) if value is not None else None, declarator.start_point[0] + 1)
+
+    def on_method(self, node, owner):
+        start, end = self.body_range(node)
+        self.add_method(node, owner, "method", self.text(node.child_by_field_name("name")),
+                        self.params(node.child_by_field_name("parameters")),
+                        norm_type(self.text(node.child_by_field_name("type"))), self.type_params(node),
+                        start, end)
+
+    def on_constructor(self, node, owner):
+        if node.type == "compact_constructor_declaration":
+            record = node.parent.parent
+            params = self.params(record.child_by_field_name("parameters"))
+        else:
+            params = self.params(node.child_by_field_name("parameters"))
+        start, end = self.body_range(node)
+        self.add_method(node, owner, "constructor", "<init>", params, None, self.type_params(node), start, end)
+
+
+class _CSharpExtractor(_Extractor):
+
+    def on_module(self, node):
+        name = norm_type(self.text(node.child_by_field_name("name")))
+        if node.type == "file_scoped_namespace_declaration":
+            self.file_namespace = name
+        else:
+            _, outer, _ = self.enclosing(node)
+            name = ".".join(p for p in [self.file_namespace, *outer, name] if p)
+        if name not in self.namespaces:
+            self.namespaces.append(name)
+
+    def on_import(self, node):
+        alias = node.child_by_field_name("name")
+        targets = [c for c in node.named_children if alias is None or c.id != alias.id]
+        self.imports.append(Import(
+            text=norm_space(self.text(node)), name=norm_type(self.text(targets[-1])) if targets else "",
+            static=any(c.type == "static" for c in node.children),
+            alias=self.text(alias) if alias is not None else None))
+
+    def modifiers(self, node):
+        modifiers, annotations = [], []
+        for child in node.children:
+            if child.type == "modifier":
+                modifiers.append(self.text(child))
+            elif child.type == "attribute_list":
+                annotations += [norm_space(self.text(a)) for a in child.named_children if a.type == "attribute"]
+        return modifiers, annotations
+
+    def bases(self, node):
+        for child in node.named_children:
+            if child.type == "base_list":
+                return [norm_type(self.text(c)) for c in child.named_children]
+        return []
+
+    def type_params(self, node):
+        for child in node.named_children:
+            if child.type == "type_parameter_list":
+                return [norm_type(self.text(p)) for p in child.named_children if p.type == "type_parameter"]
+        return []
+
+    def params(self, node: ts.Node | None) -> list[Param]:
+        """Parameters of a parameter_list; `params T[] xs` sits directly on the list in this grammar."""
+        out: list[Param] = []
+        loose: dict[str, str] = {}
+        for i, child in enumerate(node.children if node is not None else []):
+            if child.type == "parameter":
+                mods = [self.text(m) for m in child.children if m.type == "modifier"]
+                varargs = "params" in mods
+                out.append(Param(self.text(child.child_by_field_name("name")),
+                                 norm_type(self.text(child.child_by_field_name("type"))), varargs,
+                                 [m for m in mods if m != "params"]))
+            elif child.type == "params":
+                loose = {"params": ""}
+            elif loose and node.field_name_for_child(i) in ("type", "name"):
+                loose[node.field_name_for_child(i)] = self.text(child)
+                if "name" in loose:
+                    out.append(Param(loose["name"], norm_type(loose.get("type", "")), True, []))
+                    loose = {}
+        return out
+
+    def on_record(self, node, owner, namespace):
+        decl = self.add_type("record", node, owner, namespace, self.bases(node), self.type_params(node))
+        plist = next((c for c in node.named_children if c.type == "parameter_list"), None)
+        for param in self.params(plist):
+            line = node.start_point[0] + 1
+            self.methods.append(Method(
+                id=f"{decl.id}.{param.name}", side=self.side, type_id=decl.id, kind="property",
+                name=param.name, params=[], return_type=param.type, modifiers=["public"], annotations=[],
+                type_params=[], signature=f"{param.type} {param.name}", body=None, path=self.path,
+                start_line=line, end_line=line, start_byte=plist.start_byte, end_byte=plist.end_byte))
+
+    def on_field(self, node, owner):
+        extra = ("event",) if node.type == "event_field_declaration" else ()
+        declaration = next(c for c in node.named_children if c.type == "variable_declaration")
+        type_text = self.text(declaration.child_by_field_name("type"))
+        for declarator in declaration.named_children:
+            if declarator.type != "variable_declarator":
+                continue
+            self.add_field(owner, node, self.text(declarator.child_by_field_name("name")), type_text,
+                           self.initializer(declarator), declarator.start_point[0] + 1, extra)
+
+    def initializer(self, declarator: ts.Node) -> str | None:
+        children = declarator.children
+        for i, child in enumerate(children):
+            if child.type == "equals_value_clause":
+                return self.text(child.named_children[0]) if child.named_children else None
+            if child.type == "=" and i + 1 < len(children):
+                return self.src[children[i + 1].start_byte:declarator.end_byte].decode("utf-8", "replace")
+        return None
+
+    def body_range(self, node):
+        """Block body, or `=> expr;` through the declaration's end; None for abstract members."""
+        body = node.child_by_field_name("body")
+        if body is None:
+            return None, None
+        if body.type == "arrow_expression_clause":
+            return body.start_byte, node.end_byte
+        return body.start_byte, body.end_byte
+
+    def on_method(self, node, owner):
+        params = self.params(node.child_by_field_name("parameters"))
+        start, end = self.body_range(node)
+        if node.type == "method_declaration":
+            name, returns = self.text(node.child_by_field_name("name")), node.child_by_field_name("returns")
+        elif node.type == "destructor_declaration":
+            name, returns = "~" + self.text(node.child_by_field_name("name")), None
+        else:
+            returns = node.child_by_field_name("type")
+            name = self.operator_name(node, returns)
+        self.add_method(node, owner, "method", name, params,
+                        norm_type(self.text(returns)) if returns is not None else "void",
+                        self.type_params(node), start, end)
+
+    def operator_name(self, node: ts.Node, returns: ts.Node | None) -> str:
+        """"operator +" for operators, "implicit operator int" for conversions."""
+        tokens = [c.type for c in node.children if not c.is_named]
+        if node.type == "conversion_operator_declaration":
+            keyword = "implicit" if "implicit" in tokens else "explicit"
+            return f"{keyword} operator {norm_type(self.text(returns))}"
+        after = tokens.index("operator") + 1 if "operator" in tokens else len(tokens)
+        return f"operator {tokens[after]}" if after < len(tokens) else "operator"
+
+    def on_constructor(self, node, owner):
+        start, end = self.body_range(node)
+        self.add_method(node, owner, "constructor", "<init>",
+                        self.params(node.child_by_field_name("parameters")), None, [], start, end)
+
+    def accessor_range(self, node: ts.Node) -> tuple[int | None, int | None]:
+        """Accessor list or `=> expr` through the declaration's end (incl. `= init;`)."""
+        body = node.child_by_field_name("accessors")
+        if body is None:
+            body = next((c for c in node.children_by_field_name("value")
+                         if c.type == "arrow_expression_clause"), None)
+        return (body.start_byte, node.end_byte) if body is not None else (None, None)
+
+    def on_property(self, node, owner):
+        start, end = self.accessor_range(node)
+        self.add_method(node, owner, "property", self.text(node.child_by_field_name("name")), [],
+                        norm_type(self.text(node.child_by_field_name("type"))), [], start, end)
+
+    def on_indexer(self, node, owner):
+        start, end = self.accessor_range(node)
+        self.add_method(node, owner, "indexer", "this", self.params(node.child_by_field_name("parameters")),
+                        norm_type(self.text(node.child_by_field_name("type"))), [], start, end)
