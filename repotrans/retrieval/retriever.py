@@ -1,0 +1,142 @@
+"""Retrieval for one function under translation: similar aligned pairs and close target names.
+
+`Retriever.open(workdir)` builds or reuses the stores under workdir/retrieval/ for the current index;
+`retrieve(workdir, source_method_id)` does the same once per process and queries. The function under
+translation and its C# counterpart are never returned. With an evaluation set (`exclude_ids`), the
+stores are built without every listed method and its counterpart, in their own folder.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from repotrans.errors import InputError
+from repotrans.retrieval.dense import DEFAULT_MODEL, EmbeddingCache, Embedder, Encoder
+from repotrans.retrieval.stores import (Candidate, NameCandidate, NameStore, PairStore, collect_names,
+                                        collect_pairs, has_real_body)
+
+RETRIEVAL_DIR = "retrieval"
+
+
+@dataclass
+class RetrievalResult:
+    """Similar pairs and close target names, best first; `reason` says what was searched or why nothing was."""
+    candidates: list[Candidate]
+    names: list[NameCandidate] = field(default_factory=list)
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def scope_name(exclude_ids: Iterable[str]) -> str:
+    """Folder of a store scope: "all", or "eval-<hash>" for stores built without an evaluation set."""
+    ids = sorted(set(exclude_ids))
+    if not ids:
+        return "all"
+    return "eval-" + hashlib.sha256("\n".join(ids).encode("utf-8")).hexdigest()[:16]
+
+
+def with_counterparts(mapping, ids: Iterable[str]) -> frozenset[str]:
+    """The given method ids plus the other side of each one the mapping aligns."""
+    out = set(ids)
+    for method_id in list(out):
+        for match in (mapping.target_method(method_id), mapping.source_method(method_id)):
+            if match is not None:
+                out.update((match.source_id, match.target_id))
+    return frozenset(out)
+
+
+class Retriever:
+    """Open stores over one index and mapping."""
+
+    def __init__(self, index, mapping, pairs: PairStore, names: NameStore, excluded: frozenset[str]):
+        self.index = index
+        self.mapping = mapping
+        self.pairs = pairs
+        self.names = names
+        self.excluded = excluded            # evaluation set incl. counterparts: absent from the stores
+
+    @property
+    def embedded(self) -> int:
+        """Snippets embedded while opening (0 when every embedding came from the cache)."""
+        return self.pairs.embedded + self.names.embedded
+
+    @classmethod
+    def open(cls, workdir: Path, *, index=None, mapping=None, exclude_ids: Iterable[str] = (),
+             encoder: Encoder | None = None, rebuild: bool = False, progress: bool = True) -> Retriever:
+        """Stores for the index in `workdir` (or the given index/mapping), reused when unchanged."""
+        if index is None:
+            from repotrans.index.store import Index
+            index = Index.open(Path(workdir), must_exist=True)
+        if mapping is None:
+            from repotrans.index.mapping import load_mapping
+            mapping = load_mapping(index)
+        encoder = encoder or Embedder(DEFAULT_MODEL)
+        excluded = with_counterparts(mapping, exclude_ids)
+        folder = Path(workdir) / RETRIEVAL_DIR / scope_name(exclude_ids)
+        target_methods = index.all_methods("target")
+        methods = {m.id: m for m in index.all_methods("source") + target_methods}
+        cache = EmbeddingCache(Path(workdir) / RETRIEVAL_DIR / "embeddings.sqlite")
+        try:
+            pairs = PairStore.open(folder / "pairs", collect_pairs(methods, mapping.method_matches, excluded),
+                                   encoder, cache, rebuild=rebuild, progress=progress)
+            names = NameStore.open(folder / "names", collect_names(target_methods, excluded),
+                                   encoder, cache, rebuild=rebuild, progress=progress)
+        finally:
+            cache.close()
+        return cls(index, mapping, pairs, names, excluded)
+
+    def retrieve(self, source_method_id: str, k: int = 5) -> RetrievalResult:
+        """Top-k pairs similar to the Java method and top-k target names close to its C# counterpart."""
+        if k < 1:
+            raise InputError(f"k must be at least 1, got {k}")
+        source = self.index.method(source_method_id)
+        if source is None or source.side != "source":
+            ids = [m.id for m in self.index.all_methods("source")]
+            raise InputError(f"no Java method with id '{source_method_id}'",
+                             did_you_mean=difflib.get_close_matches(source_method_id, ids, n=5))
+        if not has_real_body(source.body):
+            return RetrievalResult([], [], f"{source_method_id} has an empty or placeholder body; nothing to search by")
+        match = self.mapping.target_method(source_method_id)
+        target = self.index.method(match.target_id) if match else None
+        own = {source_method_id} | ({match.target_id} if match else set())
+        pairs = self.pairs.query(source.signature, source.body, k, own)
+        anchor = target or source
+        names = self.names.query(anchor.type_id, anchor.signature, k, own)
+        return RetrievalResult(pairs, names, self._reason(pairs, names, own))
+
+    def _reason(self, pairs: list, names: list, own: set[str]) -> str:
+        if not len(self.pairs) and not len(self.names):
+            return "the retrieval stores are empty: no aligned pairs with real bodies and no target methods"
+        parts = [f"{len(pairs)} of {len(self.pairs)} pairs and {len(names)} of {len(self.names)} target names "
+                 f"by BM25 + dense ({self.pairs.encoder.name}) fused with RRF",
+                 f"excluded the function and its counterpart ({', '.join(sorted(own))})"]
+        if self.excluded:
+            parts.append(f"stores built without {len(self.excluded)} evaluation methods")
+        return "; ".join(parts)
+
+
+_OPEN: dict[tuple, tuple[str, Retriever]] = {}
+
+
+def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iterable[str] = (),
+             model: str = DEFAULT_MODEL) -> RetrievalResult:
+    """Retrieve for one Java method; stores are opened once per process and reopened when the index changes."""
+    from repotrans.index.mapping import load_mapping
+    from repotrans.index.mapping_cache import fingerprint
+    from repotrans.index.store import Index
+
+    exclude = frozenset(exclude_ids)
+    key = (str(Path(workdir).resolve()), exclude, model)
+    index = Index.open(Path(workdir), must_exist=True)
+    state = fingerprint(index)
+    cached = _OPEN.get(key)
+    if cached is None or cached[0] != state:
+        retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index), exclude_ids=exclude,
+                                   encoder=Embedder(model))
+        _OPEN[key] = cached = (state, retriever)
+    return cached[1].retrieve(source_method_id, k)

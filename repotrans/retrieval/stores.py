@@ -1,0 +1,238 @@
+"""The two retrieval stores and the engine they share.
+
+PairStore: Java and C# bodies of every method pair the cross-repository mapping aligns, searched
+by the Java side (signature + body) through BM25 and dense routes fused by RRF.
+NameStore: every target method's name, signature and declaring type, searched the same way by
+the target function's declaring type and signature.
+
+A store lives in a folder (meta.json, entries.json, vectors.faiss). Opening it with the current
+entries reuses the folder when their fingerprint is unchanged and otherwise rebuilds it, embedding
+only snippets missing from the shared embedding cache. A folder built with another embedding
+model or dimension is never silently reused or replaced: that is a ConfigError until `--rebuild`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from repotrans.errors import ConfigError
+from repotrans.index.placeholders import is_placeholder
+from repotrans.retrieval.bm25 import Bm25Index
+from repotrans.retrieval.dense import DenseIndex, EmbeddingCache, Encoder, embed_cached
+from repotrans.retrieval.fusion import RRF_K, rrf
+from repotrans.retrieval.tokenize import identifier_tokens
+
+STORE_FORMAT = 1
+REBUILD_HINT = "rebuild it with `repotrans retrieve --rebuild`"
+
+Scores = dict[str, dict[str, float]]     # route -> {"rank": r, "score": s}
+
+
+def has_real_body(body: str | None) -> bool:
+    """False for abstract members and placeholder bodies (empty, NotImplementedException, return default)."""
+    return body is not None and not is_placeholder(body)
+
+
+@dataclass
+class PairEntry:
+    source_id: str
+    target_id: str
+    java_signature: str
+    java_body: str
+    cs_signature: str
+    cs_body: str
+
+    def text(self) -> str:
+        return f"{self.java_signature}\n{self.java_body}"
+
+
+@dataclass
+class NameEntry:
+    target_id: str
+    type_id: str
+    kind: str
+    name: str
+    signature: str
+
+    def text(self) -> str:
+        return name_text(self.type_id, self.signature)
+
+
+def name_text(type_id: str, signature: str) -> str:
+    """What the name store indexes and queries with: declaring type and signature."""
+    return f"{type_id.split(':', 1)[-1]}: {signature}"
+
+
+@dataclass
+class Candidate:
+    """An aligned method pair, with its rank and score from every route that returned it."""
+    source_id: str
+    target_id: str
+    java_signature: str
+    java_body: str
+    cs_signature: str
+    cs_body: str
+    scores: Scores = field(default_factory=dict)
+
+
+@dataclass
+class NameCandidate:
+    """A target method name, with its rank and score from every route that returned it."""
+    target_id: str
+    type_id: str
+    kind: str
+    name: str
+    signature: str
+    scores: Scores = field(default_factory=dict)
+
+
+def _fingerprint(payload: Any) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def _write_json(path: Path, payload: Any) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class RoutedStore(ABC):
+    """Entries searchable by BM25 and dense routes, fused by RRF; persisted in one folder."""
+
+    kind: ClassVar[str] = "store"
+    entry_type: ClassVar[type] = PairEntry
+
+    def __init__(self, folder: Path, entries: list, dense: DenseIndex, encoder: Encoder, embedded: int):
+        self.folder = folder
+        self.entries = entries
+        self.dense = dense
+        self.encoder = encoder
+        self.embedded = embedded          # snippets embedded (not found in the cache) when opening
+        self.bm25 = Bm25Index([identifier_tokens(e.text()) for e in entries])
+        self._rows: dict[str, list[int]] = {}
+        for row, entry in enumerate(entries):
+            for key in self.keys(entry):
+                self._rows.setdefault(key, []).append(row)
+
+    @staticmethod
+    @abstractmethod
+    def keys(entry) -> Iterable[str]:
+        """Method ids an entry stands for (excluding any of them excludes the entry)."""
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @classmethod
+    def read_meta(cls, folder: Path) -> dict | None:
+        try:
+            return json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    @classmethod
+    def open(cls, folder: Path, entries: list, encoder: Encoder, cache: EmbeddingCache, *,
+             rebuild: bool = False, progress: bool = True):
+        """The store for `entries`: reused from `folder` when unchanged, else rebuilt and saved."""
+        meta = cls.read_meta(folder)
+        fingerprint = _fingerprint([asdict(e) for e in entries])
+        if meta is not None and not rebuild and meta.get("format") == STORE_FORMAT:
+            if meta.get("model") != encoder.name or meta.get("dim") != encoder.dim:
+                raise ConfigError(
+                    f"the {cls.kind} store in {folder} was built with embedding model {meta.get('model')!r} "
+                    f"(dim {meta.get('dim')}), but the configured model is {encoder.name!r} (dim {encoder.dim}); "
+                    f"{REBUILD_HINT}")
+            if meta.get("fingerprint") == fingerprint:
+                try:
+                    stored = json.loads((folder / "entries.json").read_text(encoding="utf-8"))
+                    dense = DenseIndex.load(folder / "vectors.faiss")
+                except (OSError, ValueError, RuntimeError):
+                    stored, dense = None, None
+                if stored is not None and dense.size == len(stored) == len(entries):
+                    return cls(folder, [cls.entry_type(**e) for e in stored], dense, encoder, 0)
+        return cls.build(folder, entries, encoder, cache, fingerprint, progress)
+
+    @classmethod
+    def build(cls, folder: Path, entries: list, encoder: Encoder, cache: EmbeddingCache, fingerprint: str,
+              progress: bool):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "meta.json").unlink(missing_ok=True)      # a half-written folder is never reused
+        vectors, embedded = embed_cached(encoder, cache, [e.text() for e in entries], progress)
+        dense = DenseIndex.build(vectors, encoder.dim)
+        dense.save(folder / "vectors.faiss")
+        _write_json(folder / "entries.json", [asdict(e) for e in entries])
+        _write_json(folder / "meta.json", {"format": STORE_FORMAT, "kind": cls.kind, "model": encoder.name,
+                                           "dim": encoder.dim, "count": len(entries), "fingerprint": fingerprint})
+        return cls(folder, entries, dense, encoder, embedded)
+
+    def rows_of(self, ids: Iterable[str]) -> frozenset[int]:
+        return frozenset(row for i in ids for row in self._rows.get(i, ()))
+
+    def search(self, query: str, k: int, exclude_ids: Iterable[str] = ()) -> list[tuple[int, Scores]]:
+        """Top-k rows for `query` by RRF over the BM25 and dense top-k, never an excluded id's row."""
+        if not self.entries or k <= 0:
+            return []
+        exclude = self.rows_of(exclude_ids)
+        routes = {"bm25": self.bm25.top_k(identifier_tokens(query), k, exclude),
+                  "dense": self.dense.top_k(self.encoder.encode([query])[0], k, exclude)}
+        per_row: dict[int, Scores] = {}
+        for route, hits in routes.items():
+            for rank, (row, score) in enumerate(hits, start=1):
+                per_row.setdefault(row, {})[route] = {"rank": rank, "score": round(score, 6)}
+        fused = rrf({route: [row for row, _ in hits] for route, hits in routes.items()}, k=RRF_K)
+        result = []
+        for rank, (row, score) in enumerate(fused[:k], start=1):
+            per_row[row]["rrf"] = {"rank": rank, "score": round(score, 6)}
+            result.append((row, per_row[row]))
+        return result
+
+
+class PairStore(RoutedStore):
+    kind = "pair"
+    entry_type = PairEntry
+
+    @staticmethod
+    def keys(entry: PairEntry) -> Iterable[str]:
+        return (entry.source_id, entry.target_id)
+
+    def query(self, java_signature: str, java_body: str, k: int, exclude_ids: Iterable[str] = ()) -> list[Candidate]:
+        query = PairEntry("", "", java_signature, java_body, "", "").text()
+        return [Candidate(**asdict(self.entries[row]), scores=scores)
+                for row, scores in self.search(query, k, exclude_ids)]
+
+
+class NameStore(RoutedStore):
+    kind = "name"
+    entry_type = NameEntry
+
+    @staticmethod
+    def keys(entry: NameEntry) -> Iterable[str]:
+        return (entry.target_id,)
+
+    def query(self, type_id: str, signature: str, k: int, exclude_ids: Iterable[str] = ()) -> list[NameCandidate]:
+        return [NameCandidate(**asdict(self.entries[row]), scores=scores)
+                for row, scores in self.search(name_text(type_id, signature), k, exclude_ids)]
+
+
+def collect_pairs(methods: dict[str, Any], matches: Sequence[Any], exclude_ids: frozenset[str]) -> list[PairEntry]:
+    """Pair entries for aligned methods (`matches` with source_id/target_id) whose two bodies are real."""
+    pairs = []
+    for match in matches:
+        if match.source_id in exclude_ids or match.target_id in exclude_ids:
+            continue
+        src, tgt = methods.get(match.source_id), methods.get(match.target_id)
+        if src is None or tgt is None or not has_real_body(src.body) or not has_real_body(tgt.body):
+            continue
+        pairs.append(PairEntry(src.id, tgt.id, src.signature, src.body, tgt.signature, tgt.body))
+    return pairs
+
+
+def collect_names(target_methods: Iterable[Any], exclude_ids: frozenset[str]) -> list[NameEntry]:
+    """Name entries for every target method not excluded."""
+    return [NameEntry(m.id, m.type_id, m.kind, m.name, m.signature)
+            for m in target_methods if m.id not in exclude_ids]

@@ -1,0 +1,239 @@
+"""Retrieval: tokenizer, RRF, BM25, dense cache and faiss persistence, stores, leakage guards, CLI."""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from repotrans.errors import ConfigError, InputError
+from repotrans.retrieval.bm25 import Bm25Index
+from repotrans.retrieval.dense import DenseIndex, EmbeddingCache, content_key, embed_cached
+from repotrans.retrieval.fusion import rrf
+from repotrans.retrieval.stores import NameEntry, NameStore, PairEntry, PairStore, collect_pairs
+from repotrans.retrieval.tokenize import identifier_tokens
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "datasets" / "sample"
+
+
+class HashingEncoder:
+    """Deterministic bag-of-identifier-tokens embedding; counts what it was asked to embed."""
+
+    def __init__(self, name: str = "hashing-64", dim: int = 64):
+        self.name = name
+        self.dim = dim
+        self.calls: list[str] = []
+
+    def encode(self, texts):
+        self.calls.extend(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for tok in identifier_tokens(text):
+                out[row, int(hashlib.md5(tok.encode()).hexdigest(), 16) % self.dim] += 1.0
+            norm = np.linalg.norm(out[row])
+            out[row] = out[row] / norm if norm else out[row]
+        return out
+
+
+# --- tokenizer ---------------------------------------------------------------------------------
+
+def test_tokenizer_splits_camel_pascal_snake_and_lowercases():
+    assert identifier_tokens("getHTTPStatus(raw_input, XmlReader r2) { return 42; }") == [
+        "get", "http", "status", "gethttpstatus", "raw", "input", "rawinput",
+        "xml", "reader", "xmlreader", "r", "2", "r2", "return", "42"]
+
+
+def test_tokenizer_ignores_punctuation_and_keeps_single_words_once():
+    assert identifier_tokens("a+b == __init__ && Total") == ["a", "b", "init", "total"]
+    assert identifier_tokens("IOError parseURL") == ["io", "error", "ioerror", "parse", "url", "parseurl"]
+
+
+# --- RRF ---------------------------------------------------------------------------------------
+
+def test_rrf_sums_reciprocal_ranks_with_k60():
+    fused = rrf({"bm25": ["a", "b", "c"], "dense": ["c", "a"]})
+    assert [i for i, _ in fused] == ["a", "c", "b"]
+    scores = dict(fused)
+    assert scores["a"] == pytest.approx(1 / 61 + 1 / 62)
+    assert scores["c"] == pytest.approx(1 / 63 + 1 / 61)
+    assert scores["b"] == pytest.approx(1 / 62)
+
+
+def test_rrf_ties_break_by_best_rank_then_route_order_and_k_matters():
+    assert [i for i, _ in rrf({"x": ["p", "q"], "y": ["q", "p"]})] == ["p", "q"]
+    # k=0: every id scores 1 (1/1, or 1/2 + 1/2 for b); ties go to the best rank, then first appearance
+    assert [i for i, _ in rrf({"x": ["a", "b"], "y": ["c", "b"], "z": ["d"]}, k=0)] == ["a", "c", "d", "b"]
+    assert [i for i, _ in rrf({"x": ["a", "b"], "y": ["c", "b"]}, k=60)][0] == "b"
+    assert rrf({}) == []
+
+
+# --- BM25 --------------------------------------------------------------------------------------
+
+DOCS = [identifier_tokens(t) for t in [
+    "int sum(int[] values) { int total = 0; for (int v : values) total += v; return total; }",
+    "String getName() { return name; }",
+    "void setName(String name) { this.name = name; }",
+    "double average(int[] values) { return sum(values) / (double) values.length; }",
+    "boolean isEmpty() { return size == 0; }",
+]]
+
+
+def test_bm25_scores_equal_rank_bm25():
+    index = Bm25Index(DOCS)
+    query = identifier_tokens("int total(int[] values) { return sum(values); } getName")
+    score, matched = index.scores(query)
+    assert np.allclose(score, BM25Okapi(DOCS).get_scores(query))
+    assert matched.tolist() == [True, True, True, True, True]
+
+
+def test_bm25_top_k_excludes_rows_and_skips_docs_without_shared_tokens():
+    index = Bm25Index(DOCS)
+    query = identifier_tokens("getName name")
+    assert [row for row, _ in index.top_k(query, 5)] == [1, 2]
+    assert [row for row, _ in index.top_k(query, 5, frozenset({1}))] == [2]
+    assert Bm25Index([]).top_k(query, 3) == []
+
+
+# --- dense: cache, incremental embedding, faiss persistence --------------------------------------
+
+def test_embedding_cache_embeds_only_what_changed(tmp_path):
+    enc = HashingEncoder()
+    cache = EmbeddingCache(tmp_path / "emb.sqlite")
+    texts = ["int a() { return 1; }", "int b() { return 2; }", "int a() { return 1; }"]
+    first, n1 = embed_cached(enc, cache, texts, progress=False)
+    assert n1 == 2 and enc.calls == texts[:2]
+    again, n2 = embed_cached(enc, cache, texts, progress=False)
+    assert n2 == 0 and len(enc.calls) == 2 and np.array_equal(first, again)
+    _, n3 = embed_cached(enc, cache, texts[:2] + ["int c() { return 3; }"], progress=False)
+    assert n3 == 1 and enc.calls[-1] == "int c() { return 3; }"
+    other = HashingEncoder(name="another-model")
+    _, n4 = embed_cached(other, cache, texts[:1], progress=False)
+    assert n4 == 1 and content_key("hashing-64", texts[0]) != content_key("another-model", texts[0])
+
+
+def test_dense_index_round_trip(tmp_path):
+    enc = HashingEncoder()
+    vectors = enc.encode([" ".join(d) for d in DOCS])
+    index = DenseIndex.build(vectors, enc.dim)
+    query = enc.encode(["getName return name"])[0]
+    before = index.top_k(query, 3)
+    index.save(tmp_path / "v.faiss")
+    loaded = DenseIndex.load(tmp_path / "v.faiss")
+    assert loaded.size == 5 and loaded.dim == 64
+    assert loaded.top_k(query, 3) == before
+    assert before[0][0] == 1 and before[0][1] == pytest.approx(float(vectors[1] @ query), abs=1e-6)
+    assert 1 not in [r for r, _ in loaded.top_k(query, 3, frozenset({1}))]
+    assert len(loaded.top_k(query, 3, frozenset({1}))) == 3
+
+
+# --- stores ------------------------------------------------------------------------------------
+
+def _pairs(n: int = 6) -> list[PairEntry]:
+    bodies = [("getName()", "{ return name; }", "Name", "{ get { return name; } }"),
+              ("sum(int[] xs)", "{ int t = 0; for (int x : xs) t += x; return t; }",
+               "Sum(int[] xs)", "{ int t = 0; foreach (var x in xs) t += x; return t; }"),
+              ("isEmpty()", "{ return items.isEmpty(); }", "IsEmpty", "{ get { return items.Count == 0; } }"),
+              ("toUpper(String s)", "{ return s.toUpperCase(); }", "ToUpper(string s)", "{ return s.ToUpper(); }"),
+              ("size()", "{ return items.size(); }", "Size()", "{ return items.Count; }"),
+              ("clear()", "{ items.clear(); }", "Clear()", "{ items.Clear(); }")]
+    return [PairEntry(f"source:p.C.{j}", f"target:P.C.{c}", f"public int {j}", jb, f"public int {c}", cb)
+            for j, jb, c, cb in bodies[:n]]
+
+
+def test_pair_store_persistence_round_trip_and_warm_reopen(tmp_path):
+    enc = HashingEncoder()
+    cache = EmbeddingCache(tmp_path / "emb.sqlite")
+    built = PairStore.open(tmp_path / "pairs", _pairs(), enc, cache, progress=False)
+    assert built.embedded == 6
+    meta = json.loads((tmp_path / "pairs" / "meta.json").read_text())
+    assert (meta["model"], meta["dim"], meta["count"], meta["kind"]) == ("hashing-64", 64, 6, "pair")
+    hits = built.query("public int count(String s)", "{ return s.toUpperCase(); }", 3)
+    reopened = PairStore.open(tmp_path / "pairs", _pairs(), enc, cache, progress=False)
+    assert reopened.embedded == 0 and reopened.entries == built.entries
+    assert reopened.query("public int count(String s)", "{ return s.toUpperCase(); }", 3) == hits
+    assert hits[0].source_id == "source:p.C.toUpper(String s)"
+    assert set(hits[0].scores) == {"bm25", "dense", "rrf"} and hits[0].scores["rrf"]["rank"] == 1
+    changed = _pairs()
+    changed[0].cs_body = "{ get { return this.name; } }"
+    assert PairStore.open(tmp_path / "pairs", changed, enc, cache, progress=False).embedded == 0  # Java text same
+    changed[0].java_body = "{ return this.name; }"
+    assert PairStore.open(tmp_path / "pairs", changed, enc, cache, progress=False).embedded == 1
+
+
+def test_store_built_with_another_model_is_a_config_error_until_rebuild(tmp_path):
+    cache = EmbeddingCache(tmp_path / "emb.sqlite")
+    PairStore.open(tmp_path / "pairs", _pairs(), HashingEncoder(), cache, progress=False)
+    for other in (HashingEncoder(name="other-model"), HashingEncoder(dim=32)):
+        with pytest.raises(ConfigError, match=r"rebuild it with `repotrans retrieve --rebuild`"):
+            PairStore.open(tmp_path / "pairs", _pairs(), other, cache, progress=False)
+    rebuilt = PairStore.open(tmp_path / "pairs", _pairs(), HashingEncoder(dim=32), cache, rebuild=True,
+                             progress=False)
+    assert rebuilt.dense.dim == 32 and rebuilt.embedded == 6
+
+
+def test_corrupt_store_folder_is_rebuilt(tmp_path):
+    cache = EmbeddingCache(tmp_path / "emb.sqlite")
+    PairStore.open(tmp_path / "pairs", _pairs(), HashingEncoder(), cache, progress=False)
+    (tmp_path / "pairs" / "vectors.faiss").write_bytes(b"garbage")
+    store = PairStore.open(tmp_path / "pairs", _pairs(), HashingEncoder(), cache, progress=False)
+    assert store.dense.size == 6 and store.embedded == 0
+
+
+def test_query_time_exclusion_never_returns_the_function_or_its_counterpart(tmp_path):
+    store = PairStore.open(tmp_path / "pairs", _pairs(), HashingEncoder(), EmbeddingCache(tmp_path / "e.sqlite"),
+                           progress=False)
+    own = _pairs()[3]
+    hits = store.query(own.java_signature, own.java_body, 10)
+    assert hits[0].source_id == own.source_id           # identical text ranks first when not excluded
+    for excluded in ({own.source_id}, {own.target_id}):
+        hits = store.query(own.java_signature, own.java_body, 10, excluded)
+        assert own.source_id not in {h.source_id for h in hits} and len(hits) == 5
+
+
+def test_name_store_ranks_close_names(tmp_path):
+    names = [NameEntry("target:P.Shapes.Circle.Area()", "target:P.Shapes.Circle", "method", "Area",
+                       "public double Area()"),
+             NameEntry("target:P.Shapes.Circle.Scale(double)", "target:P.Shapes.Circle", "method", "Scale",
+                       "public Circle Scale(double factor)"),
+             NameEntry("target:P.Util.Strings.Join(string[])", "target:P.Util.Strings", "method", "Join",
+                       "public static string Join(string[] parts)")]
+    store = NameStore.open(tmp_path / "names", names, HashingEncoder(), EmbeddingCache(tmp_path / "e.sqlite"),
+                           progress=False)
+    hits = store.query("target:P.Shapes.Circle", "public double ScaledArea(double factor)", 2,
+                       {"target:P.Shapes.Circle.Area()"})
+    assert [h.name for h in hits] == ["Scale", "Join"]
+    assert hits[0].scores["bm25"]["rank"] == 1 and hits[0].scores["rrf"]["rank"] == 1
+
+
+@dataclass
+class _M:
+    id: str
+    signature: str
+    body: str | None
+
+
+@dataclass
+class _Match:
+    source_id: str
+    target_id: str
+
+
+def test_collect_pairs_skips_placeholders_and_excluded_ids():
+    methods = {m.id: m for m in [
+        _M("source:a", "int a()", "{ return x + 1; }"), _M("target:A", "int A()", "{ return x + 1; }"),
+        _M("source:b", "int b()", "{ return x * 2; }"), _M("target:B", "int B()", "{ throw new NotImplementedException(); }"),
+        _M("source:c", "int c()", "{ return x - 1; }"), _M("target:C", "int C()", "=> default;"),
+        _M("source:d", "void d()", "{ }"), _M("target:D", "void D()", "{ Run(); }"),
+        _M("source:e", "int e()", "{ return y; }"), _M("target:E", "int E()", "{ return y; }"),
+        _M("source:f", "abstract int f()", None), _M("target:F", "int F()", "{ return 0; }"),
+    ]}
+    matches = [_Match(f"source:{c}", f"target:{c.upper()}") for c in "abcdef"]
+    pairs = collect_pairs(methods, matches, frozenset())
+    assert [(p.source_id, p.target_id) for p in pairs] == [("source:a", "target:A"), ("source:e", "target:E")]
+    assert [p.source_id for p in collect_pairs(methods, matches, frozenset({"target:E"}))] == ["source:a"]
