@@ -1,0 +1,133 @@
+"""Agent configuration: model endpoint, ablation switches, execution settings.
+
+Precedence, low to high: defaults < repotrans.toml < environment < CLI flags.
+The API key is read only from the environment (REPOTRANS_API_KEY, then OPENAI_API_KEY).
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from repotrans.errors import ConfigError
+
+ENV_VARS = {"model": "REPOTRANS_MODEL", "base_url": "REPOTRANS_BASE_URL"}
+API_KEY_VARS = ("REPOTRANS_API_KEY", "OPENAI_API_KEY")
+
+
+@dataclass
+class ModelConfig:
+    name: str | None = None               # "gpt-4o-mini", "deepseek-chat", "qwen2.5-coder:7b", "builtin"
+    base_url: str | None = None           # any OpenAI-compatible endpoint
+    temperature: float = 0.0
+    max_tokens: int = 2048
+    seed: int | None = 0
+    timeout: float = 120.0                # seconds per request
+    max_retries: int = 4                  # 429, 5xx and timeouts, exponential backoff (openai SDK)
+    family: str = "unknown"               # model_info for models autogen does not know
+    function_calling: bool = False
+    json_output: bool = False
+    cache: bool = True                    # SQLite response cache in the workspace
+    price_prompt: float | None = None     # currency per 1M prompt tokens
+    price_completion: float | None = None # currency per 1M completion tokens
+
+
+@dataclass
+class AgentSwitches:
+    rag: bool = True
+    context: bool = True
+    refine: bool = True
+    reflection: bool = True
+    dynamic_prompt: bool = True
+    max_context_iterations: int = 8
+    max_repair_rounds: int = 3
+    rag_k: int = 5
+
+
+@dataclass
+class ExecutionConfig:
+    toolchain: str = "mono"
+    sandbox: str = "local"
+    timeout: float = 60.0
+    memory_mb: int = 1024
+    scope: str = "covering"
+
+
+@dataclass
+class AgentConfig:
+    model: ModelConfig = field(default_factory=ModelConfig)
+    agents: AgentSwitches = field(default_factory=AgentSwitches)
+    execution: ExecutionConfig = field(default_factory=ExecutionConfig)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    def overlay(self, overrides: dict[str, dict[str, Any]]) -> AgentConfig:
+        """A copy with {"section": {"key": value}} applied (unknown keys are a ConfigError)."""
+        out = self
+        for section, values in overrides.items():
+            if section not in SECTIONS:
+                raise ConfigError(f"unknown configuration section [{section}]", did_you_mean=list(SECTIONS))
+            current = getattr(out, section)
+            known = {f.name: f for f in fields(current)}
+            clean = {}
+            for key, value in values.items():
+                if key not in known:
+                    raise ConfigError(f"unknown setting {section}.{key}", did_you_mean=sorted(known))
+                if value is not None:
+                    clean[key] = _coerce(section, key, value, known[key].type)
+            out = replace(out, **{section: replace(current, **clean)})
+        return out
+
+
+SECTIONS = ("model", "agents", "execution")
+
+
+def _coerce(section: str, key: str, value: Any, type_name: Any) -> Any:
+    text = str(type_name)
+    try:
+        if text.startswith("bool"):
+            if isinstance(value, str):
+                if value.lower() in ("1", "true", "yes", "on"):
+                    return True
+                if value.lower() in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError(value)
+            return bool(value)
+        if text.startswith("int"):
+            return int(value)
+        if text.startswith("float"):
+            return float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{section}.{key}: {value!r} is not a {text.split(' ')[0]}") from None
+    return value
+
+
+def api_key() -> str | None:
+    """The API key, from the environment only."""
+    for var in API_KEY_VARS:
+        if os.environ.get(var):
+            return os.environ[var]
+    return None
+
+
+def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None = None,
+                env: dict[str, str] | None = None) -> AgentConfig:
+    """Defaults < repotrans.toml (`path`, or ./repotrans.toml if present) < environment < `cli`."""
+    env = os.environ if env is None else env
+    config = AgentConfig()
+    toml_path = path if path is not None else Path("repotrans.toml")
+    if path is not None and not path.is_file():
+        raise ConfigError(f"configuration file not found: {path}")
+    if toml_path.is_file():
+        try:
+            data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{toml_path}: not valid TOML: {exc}") from None
+        if "api_key" in data.get("model", {}):
+            raise ConfigError(f"{toml_path}: api_key does not belong in a file; set REPOTRANS_API_KEY")
+        config = config.overlay({k: v for k, v in data.items() if isinstance(v, dict)})
+    config = config.overlay({"model": {k: env.get(v) for k, v in ENV_VARS.items()}})
+    return config.overlay(cli or {})

@@ -1,0 +1,92 @@
+"""RAG agent: decide whether this function needs retrieved examples, then keep or drop each candidate."""
+from __future__ import annotations
+
+from typing import AsyncGenerator
+
+from autogen_agentchat.messages import BaseAgentEvent
+from autogen_core import CancellationToken
+from autogen_core.models import UserMessage
+
+from repotrans.agents import parse
+from repotrans.agents.base import MAX_FORMAT_RETRIES, StepAgent
+from repotrans.prompts.slots import example_slot
+
+
+class RagAgent(StepAgent):
+    def __init__(self, state, client, trajectory):
+        super().__init__("rag", "Retrieves similar translated method pairs and keeps the useful ones.",
+                         state, client, trajectory)
+
+    async def steps(self, ct: CancellationToken) -> AsyncGenerator[BaseAgentEvent | str, None]:
+        state = self.state
+        if not state.config.agents.rag:
+            yield "rag: disabled"
+            return
+        decision = None
+        async for item in self._ask_json("rag_decide", self.prompt("rag_decide"), _valid_decision, ct):
+            if isinstance(item, dict):
+                decision = item
+            else:
+                yield item
+        if decision is None:   # no usable answer: retrieving is the safe default
+            decision = {"retrieve": True, "reason": "no valid decision from the model"}
+        state.rag_decision = decision
+        if not decision["retrieve"]:
+            yield f"rag: no retrieval ({decision.get('reason', '')})"
+            return
+        call, request = self.tool_request("retrieve", {"k": state.config.agents.rag_k})
+        yield request
+        candidates, reason = state.services.retrieve(state.config.agents.rag_k)
+        state.rag_candidates = list(candidates)
+        yield self.tool_result(call, {"reason": reason, "candidates": [
+            {"source_id": c.source_id, "target_id": c.target_id} for c in candidates]})
+        if not candidates:
+            yield f"rag: nothing retrieved ({reason})"
+            return
+        prompt = self.prompt("rag_filter", candidates=[example_slot(c) for c in candidates])
+        answer = None
+        async for item in self._ask_json("rag_filter", prompt, _valid_filter(len(candidates)), ct):
+            if isinstance(item, dict):
+                answer = item
+            else:
+                yield item
+        if answer is None:
+            state.notes.append("rag_filter: no valid answer, kept every candidate")
+            keep = set(range(1, len(candidates) + 1))
+        else:
+            keep = {d["candidate"] for d in answer["decisions"] if d.get("keep") is True}
+        state.kept_examples = [c for i, c in enumerate(candidates, 1) if i in keep]
+        yield f"rag: kept {len(state.kept_examples)} of {len(candidates)} examples"
+
+    async def _ask_json(self, step: str, prompt: str, check, ct: CancellationToken):
+        """Ask for a JSON object; re-ask with a correction a bounded number of times. Yields events, then the dict."""
+        messages = [UserMessage(content=prompt, source="user")]
+        for _ in range(MAX_FORMAT_RETRIES + 1):
+            text, event = await self.ask(step, messages, ct)
+            yield event
+            obj = parse.json_object(text)
+            problem = "no JSON object found" if obj is None else check(obj)
+            if problem is None:
+                yield obj
+                return
+            self.state.notes.append(f"{step}: {problem}")
+            messages = self.correction(messages, text, f"Your answer was not usable: {problem}. "
+                                                       "Answer again with only the JSON object the Output Format asks for.")
+
+
+def _valid_decision(obj: dict) -> str | None:
+    if not isinstance(obj.get("retrieve"), bool):
+        return 'the object needs "retrieve": true or false'
+    return None
+
+
+def _valid_filter(n: int):
+    def check(obj: dict) -> str | None:
+        decisions = obj.get("decisions")
+        if not isinstance(decisions, list) or not all(isinstance(d, dict) for d in decisions):
+            return 'the object needs "decisions": a list of {"candidate", "keep", "reason"}'
+        bad = [d.get("candidate") for d in decisions if d.get("candidate") not in range(1, n + 1)]
+        if bad:
+            return f"unknown candidate numbers {bad}; use 1 to {n}"
+        return None
+    return check

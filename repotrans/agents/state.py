@@ -1,0 +1,107 @@
+"""TranslationState: the per-task structured state the three agents share and mutate."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from repotrans.agents.config import AgentConfig
+
+if TYPE_CHECKING:
+    from repotrans.execution.results import TestResult
+    from repotrans.index.model import Method
+    from repotrans.index.task import TranslationTask
+
+STEPS = ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair")
+
+
+@dataclass
+class ContextEntry:
+    tool: str
+    args: dict
+    output: dict
+
+
+@dataclass
+class Attempt:
+    code: str
+    result: "TestResult | None" = None
+    reflection: str | None = None
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    cached_calls: int = 0
+
+    def add(self, prompt: int, completion: int, cached: bool) -> None:
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        self.calls += 1
+        self.cached_calls += int(cached)
+
+
+@dataclass
+class Services:
+    """What the agents call outside the model; the team builds real ones, tests may pass fakes."""
+    run_tool: Callable[[str, dict], dict]               # repotrans.tools.run_tool bound to a ToolContext
+    run_test: Callable[[str], "TestResult"]             # repotrans.execution.runner.run_candidate bound
+    retrieve: Callable[[int], tuple[list, str]]         # k -> (candidates, reason)
+
+
+@dataclass
+class TranslationState:
+    task: "TranslationTask"
+    java_method: "Method"
+    target_method: "Method"              # only its signature is ever shown to the model
+    lang_version: str
+    config: AgentConfig
+    services: Services | None = None
+    step: str = "rag_decide"
+    rag_decision: dict | None = None     # {"retrieve": bool, "reason": str}
+    rag_candidates: list = field(default_factory=list)
+    kept_examples: list = field(default_factory=list)
+    context: list[ContextEntry] = field(default_factory=list)
+    last_commands: list[dict] = field(default_factory=list)   # tool calls so far, with short outputs
+    attempts: list[Attempt] = field(default_factory=list)
+    usage: dict[str, Usage] = field(default_factory=dict)     # per step
+    rounds: int = 0                      # repair rounds used
+    notes: list[str] = field(default_factory=list)            # format corrections, skipped steps
+    error: Exception | None = None       # a RepotransError that stopped the run
+
+    def record_usage(self, prompt: int, completion: int, cached: bool) -> None:
+        self.usage.setdefault(self.step, Usage()).add(prompt, completion, cached)
+
+    @property
+    def total_tokens(self) -> dict[str, int]:
+        return {"prompt": sum(u.prompt_tokens for u in self.usage.values()),
+                "completion": sum(u.completion_tokens for u in self.usage.values()),
+                "calls": sum(u.calls for u in self.usage.values())}
+
+    def cost(self) -> float | None:
+        m = self.config.model
+        if m.price_prompt is None or m.price_completion is None:
+            return None
+        t = self.total_tokens
+        return (t["prompt"] * m.price_prompt + t["completion"] * m.price_completion) / 1e6
+
+    def best_attempt(self) -> Attempt | None:
+        """passed > test_failure (fewer failures) > runtime_error/timeout > compile_error (fewer errors)."""
+        tested = [a for a in self.attempts if a.result is not None]
+        if not tested:
+            return self.attempts[-1] if self.attempts else None
+        return max(enumerate(tested), key=lambda ia: (*attempt_rank(ia[1].result), ia[0]))[1]
+
+
+STATUS_RANK = {"passed": 4, "test_failure": 3, "runtime_error": 2, "timeout": 1, "compile_error": 0}
+
+
+def attempt_rank(result: Any) -> tuple[int, int]:
+    """Higher is better; ties on status are broken by fewer failures or fewer error diagnostics."""
+    status = result.status
+    if status == "test_failure":
+        return STATUS_RANK[status], -max(result.tests_failed, len(result.failures))
+    if status == "compile_error":
+        return STATUS_RANK[status], -sum(1 for d in result.diagnostics if d.severity == "error")
+    return STATUS_RANK.get(status, -1), 0

@@ -1,0 +1,40 @@
+"""The run folder's trajectory: one JSON line per step, appended and flushed as the run goes."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+
+class Trajectory:
+    def __init__(self, run_dir: Path):
+        self.run_dir = run_dir
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self.path = run_dir / "trajectory.jsonl"
+        self.path.write_text("", encoding="utf-8")
+        self.started = time.time()
+
+    def record(self, kind: str, **data: Any) -> None:
+        """Append one step (prompt, response, tool call, test result, ...) and flush it to disk."""
+        entry = {"kind": kind, "t": round(time.time() - self.started, 3), **data}
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry, ensure_ascii=False, default=_default) + "\n")
+
+    def entries(self) -> list[dict]:
+        return [json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line]
+
+    def write_json(self, name: str, data: Any) -> Path:
+        path = self.run_dir / name
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=_default) + "\n", encoding="utf-8")
+        return path
+
+
+def _default(obj: Any) -> Any:
+    if hasattr(obj, "to_json"):
+        return obj.to_json()
+    if hasattr(obj, "__dataclass_fields__"):
+        from dataclasses import asdict
+
+        return asdict(obj)
+    return str(obj)

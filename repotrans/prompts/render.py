@@ -1,0 +1,52 @@
+"""Load prompt templates (prompt_templates/<step>.md.j2) and render them with StrictUndefined."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from repotrans.errors import ConfigError
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "prompt_templates"
+STEPS = ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair")
+
+
+def _to_json(value: Any, indent: int | None = None) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False)
+
+
+@lru_cache(maxsize=4)
+def environment(template_dir: Path = TEMPLATE_DIR) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters["json"] = _to_json
+    return env
+
+
+def template_names() -> list[str]:
+    """Every step that has a template file."""
+    return [s for s in STEPS if (TEMPLATE_DIR / f"{s}.md.j2").is_file()]
+
+
+def render(step: str, slots: dict[str, Any], template_dir: Path = TEMPLATE_DIR) -> str:
+    """Render the template of `step`; a missing slot raises ConfigError naming it."""
+    if step not in STEPS:
+        raise ConfigError(f"unknown prompt step {step!r}", did_you_mean=list(STEPS))
+    try:
+        template = environment(template_dir).get_template(f"{step}.md.j2")
+        return template.render(**slots).strip() + "\n"
+    except jinja2.TemplateNotFound as exc:
+        raise ConfigError(f"prompt template not found: {template_dir / str(exc)}") from None
+    except jinja2.UndefinedError as exc:
+        raise ConfigError(f"prompt template {step}.md.j2: {exc.message}") from None
+    except jinja2.TemplateSyntaxError as exc:
+        raise ConfigError(f"prompt template {exc.name}:{exc.lineno}: {exc.message}") from None
