@@ -46,6 +46,30 @@ def cmd_mapping(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_retrieve(args: argparse.Namespace) -> int:
+    from repotrans.errors import InputError
+    from repotrans.index.task import resolve_task
+    from repotrans.retrieval.dense import Embedder
+    from repotrans.retrieval.retriever import Retriever
+
+    if not args.function and not args.rebuild:
+        raise InputError("give --function SIG to retrieve for, or --rebuild to rebuild the stores")
+    exclude = list(args.exclude)
+    if args.exclude_file:
+        try:
+            exclude += [line.strip() for line in Path(args.exclude_file).read_text().splitlines() if line.strip()]
+        except OSError as exc:
+            raise InputError(f"cannot read --exclude-file: {exc.strerror}: {args.exclude_file}") from exc
+    retriever = Retriever.open(Path(args.workdir), exclude_ids=exclude, encoder=Embedder(args.model),
+                               rebuild=args.rebuild, progress=not args.quiet)
+    if not args.function:
+        print(retriever.summary())
+        return 0
+    task = resolve_task(retriever.index, retriever.mapping, args.function)
+    _print_json(retriever.retrieve(task.source_method_id, args.k).to_json())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="repotrans", description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", default=".repotrans", help="workspace folder (index, stores, caches)")
@@ -66,6 +90,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("mapping", help="show the package -> namespace map and alignment counts")
     p.add_argument("--verbose", action="store_true", help="list every type and method pair")
     p.set_defaults(func=cmd_mapping)
+
+    p = sub.add_parser("retrieve", help="similar aligned pairs and close target names for one function (JSON)")
+    p.add_argument("--function", help="the function under translation (C# or Java signature)")
+    p.add_argument("--k", type=int, default=5, help="candidates per store (default 5)")
+    p.add_argument("--rebuild", action="store_true", help="rebuild the stores (e.g. after changing --model)")
+    p.add_argument("--exclude", action="append", default=[], metavar="METHOD_ID",
+                   help="evaluation mode: build the stores without this method id (repeatable)")
+    p.add_argument("--exclude-file", help="evaluation mode: file of method ids to leave out, one per line")
+    p.add_argument("--model", default="all-MiniLM-L6-v2", help="embedding model (name or local folder)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_retrieve)
 
     return parser
 

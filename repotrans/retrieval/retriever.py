@@ -90,6 +90,15 @@ class Retriever:
             cache.close()
         return cls(index, mapping, pairs, names, excluded)
 
+    def summary(self) -> str:
+        """One line per store: size, model, where it lives; and how much was embedded to open it."""
+        lines = [f"{s.kind} store: {len(s)} entries, {s.encoder.name} (dim {s.dense.dim}), {s.folder}"
+                 for s in (self.pairs, self.names)]
+        if self.excluded:
+            lines.append(f"built without {len(self.excluded)} evaluation methods (incl. counterparts)")
+        lines.append(f"embedded {self.embedded} snippets (the rest came from the cache)")
+        return "\n".join(lines)
+
     def retrieve(self, source_method_id: str, k: int = 5) -> RetrievalResult:
         """Top-k pairs similar to the Java method and top-k target names close to its C# counterpart."""
         if k < 1:
