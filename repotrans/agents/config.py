@@ -5,6 +5,7 @@ The API key is read only from the environment (REPOTRANS_API_KEY, then OPENAI_AP
 """
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -13,7 +14,7 @@ from typing import Any
 
 from repotrans.errors import ConfigError
 
-ENV_VARS = {"model": "REPOTRANS_MODEL", "base_url": "REPOTRANS_BASE_URL"}
+ENV_VARS = {"name": "REPOTRANS_MODEL", "base_url": "REPOTRANS_BASE_URL"}
 API_KEY_VARS = ("REPOTRANS_API_KEY", "OPENAI_API_KEY")
 
 
@@ -75,7 +76,8 @@ class AgentConfig:
             clean = {}
             for key, value in values.items():
                 if key not in known:
-                    raise ConfigError(f"unknown setting {section}.{key}", did_you_mean=sorted(known))
+                    raise ConfigError(f"unknown setting {section}.{key}",
+                                      did_you_mean=difflib.get_close_matches(key, known, n=3) or sorted(known))
                 if value is not None:
                     clean[key] = _coerce(section, key, value, known[key].type)
             out = replace(out, **{section: replace(current, **clean)})
