@@ -1,0 +1,77 @@
+"""The mapping, cached in the index's SQLite file (own tables), keyed by a fingerprint of the index.
+
+The fingerprint covers every indexed file's hash on both sides, the name table and MAPPING_VERSION,
+so any re-index that changed a file, or a change of the matching rules, rebuilds the mapping.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+
+from repotrans.index.mapping import Mapping, MethodMatch, TypeMatch
+from repotrans.index.model import SIDES
+from repotrans.index.typenames import name_table
+
+MAPPING_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS mapping_meta (
+    fingerprint TEXT NOT NULL, namespace_votes TEXT NOT NULL, counts TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mapping_namespace (package TEXT PRIMARY KEY, namespace TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mapping_match (
+    kind TEXT NOT NULL,             -- 'type' | 'method'
+    source_id TEXT NOT NULL,
+    target_id TEXT,                 -- NULL: unmatched, `reason` says why
+    confidence REAL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (kind, source_id));
+"""
+
+
+def fingerprint(index) -> str:
+    """Hash of every indexed file (side, path, sha256), the name table and the rules' version."""
+    h = hashlib.sha256(f"v{MAPPING_VERSION}:{name_table().fingerprint}".encode())
+    for side in SIDES:
+        for f in sorted(index.files(side), key=lambda f: f.path):
+            h.update(f"\n{side}\t{f.path}\t{f.sha256}".encode())
+    return h.hexdigest()
+
+
+def read(index, fp: str) -> Mapping | None:
+    """The cached mapping if it was built for this fingerprint."""
+    conn: sqlite3.Connection = index.conn
+    conn.executescript(_SCHEMA)
+    meta = conn.execute("SELECT fingerprint, namespace_votes, counts FROM mapping_meta").fetchone()
+    if meta is None or meta[0] != fp:
+        return None
+    namespace_map = dict(conn.execute("SELECT package, namespace FROM mapping_namespace"))
+    matches: dict[str, list] = {"type": [], "method": []}
+    unmatched: dict[str, dict[str, str]] = {"type": {}, "method": {}}
+    cls = {"type": TypeMatch, "method": MethodMatch}
+    for kind, sid, tid, conf, reason in conn.execute(
+            "SELECT kind, source_id, target_id, confidence, reason FROM mapping_match ORDER BY rowid"):
+        if tid is None:
+            unmatched[kind][sid] = reason
+        else:
+            matches[kind].append(cls[kind](sid, tid, conf, reason))
+    return Mapping(namespace_map, matches["type"], matches["method"], json.loads(meta[1]),
+                   unmatched["type"], unmatched["method"], json.loads(meta[2]))
+
+
+def write(index, fp: str, mapping: Mapping) -> None:
+    """Replace the cached mapping with this one."""
+    conn: sqlite3.Connection = index.conn
+    conn.executescript(_SCHEMA)
+    rows = [("type", m.source_id, m.target_id, m.confidence, m.reason) for m in mapping.type_matches]
+    rows += [("type", sid, None, None, r) for sid, r in mapping.unmatched_types.items()]
+    rows += [("method", m.source_id, m.target_id, m.confidence, m.reason) for m in mapping.method_matches]
+    rows += [("method", sid, None, None, r) for sid, r in mapping.unmatched_methods.items()]
+    with conn:
+        conn.execute("DELETE FROM mapping_meta")
+        conn.execute("DELETE FROM mapping_namespace")
+        conn.execute("DELETE FROM mapping_match")
+        conn.execute("INSERT INTO mapping_meta VALUES (?, ?, ?)",
+                     (fp, json.dumps(mapping.namespace_votes), json.dumps(mapping.counts)))
+        conn.executemany("INSERT INTO mapping_namespace VALUES (?, ?)", mapping.namespace_map.items())
+        conn.executemany("INSERT INTO mapping_match VALUES (?, ?, ?, ?, ?)", rows)

@@ -1,0 +1,91 @@
+"""Turn a user's function signature (C# target or Java source) into a translation task."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from repotrans.errors import InputError
+from repotrans.index.mapping import Mapping
+from repotrans.index.model import SIDES, Method
+
+MAX_SUGGESTIONS = 5
+
+
+@dataclass(frozen=True)
+class TranslationTask:
+    target_method_id: str          # the C# member whose body is to be written
+    source_method_id: str          # the Java method it is translated from
+
+
+def resolve_task(index, mapping: Mapping, signature: str) -> TranslationTask:
+    """Find the one (C# member, Java method) pair a signature names.
+
+    Accepts "Acme.Geo.Shapes.Circle.Area", "Circle.Scale(double)", "org.acme.geometry.shapes.Circle.getArea()"
+    or a full id ("target:...", "source:..."). Raises InputError with close matches when nothing or
+    several pairs match, or when the pair is incomplete.
+    """
+    query = " ".join(signature.split())
+    if not query:
+        raise InputError("empty function signature")
+    sides = SIDES
+    for side in SIDES:
+        if query.startswith(side + ":"):
+            sides, query = (side,), query[len(side) + 1:]
+    pairs: dict[tuple[str | None, str | None], Method] = {}
+    for side in sides:
+        for m in index.find_methods(side, query):
+            if side == "target":
+                match = mapping.source_method(m.id)
+                pairs.setdefault((m.id, match.source_id if match else None), m)
+            else:
+                match = mapping.target_method(m.id)
+                pairs.setdefault((match.target_id if match else None, m.id), m)
+    if not pairs:
+        raise InputError(f"no method matches '{signature}'", did_you_mean=_suggest(index, query, sides))
+    if len(pairs) > 1:
+        shown = sorted(m.id for m in pairs.values())
+        raise InputError(f"'{signature}' matches {len(pairs)} methods; give the parameter types",
+                         did_you_mean=[_display(i) for i in shown])
+    (target_id, source_id), hit = next(iter(pairs.items()))
+    if source_id is None:
+        raise InputError(f"C# member {_display(hit.id)} has no Java counterpart in the mapping")
+    if target_id is None:
+        reason = mapping.unmatched_methods.get(source_id, "unmatched")
+        raise InputError(f"Java method {_display(hit.id)} has no C# counterpart ({reason})")
+    target = index.method(target_id)
+    if target is None or not has_code(target):
+        raise InputError(f"C# member {_display(target_id)} has no body to translate "
+                         "(abstract, extern, interface member or auto-property)")
+    return TranslationTask(target_method_id=target_id, source_method_id=source_id)
+
+
+def has_code(m: Method) -> bool:
+    """Whether a member has code of its own (a property's accessor list needs a block or an `=>`)."""
+    if m.body is None:
+        return False
+    if m.kind in ("property", "indexer"):
+        body = m.body.strip()
+        return body.startswith("=>") or "=>" in body or "{" in body[1:]
+    return True
+
+
+def _display(method_id: str) -> str:
+    return method_id.split(":", 1)[1]
+
+
+def _suggest(index, query: str, sides) -> list[str]:
+    """Close matches among full names and "Type.member(...)" forms on the searched sides."""
+    forms: dict[str, str] = {}
+    for side in sides:
+        for m in index.all_methods(side):
+            full = _display(m.id)
+            owner = m.type_id.split(":", 1)[1].rsplit(".", 1)[-1]
+            short = full[len(m.type_id.split(':', 1)[1]) + 1:]
+            for form in (full, f"{owner}.{short}", f"{owner}.{m.name}", short):
+                forms.setdefault(form, full)
+    close = difflib.get_close_matches(query, list(forms), n=MAX_SUGGESTIONS * 3, cutoff=0.6)
+    out: list[str] = []
+    for form in close:
+        if forms[form] not in out:
+            out.append(forms[form])
+    return out[:MAX_SUGGESTIONS]

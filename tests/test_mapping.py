@@ -1,0 +1,211 @@
+"""Mapping (types, namespaces, members), its SQLite cache, the task resolver and `repotrans mapping`."""
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from repotrans.cli import main
+from repotrans.errors import InputError
+from repotrans.index import mapping_cache
+from repotrans.index.mapping import build_mapping, load_mapping
+from repotrans.index.store import Index
+from repotrans.index.task import TranslationTask, resolve_task
+from repotrans.index.typenames import compat, java_param_type, parse_type
+
+PAIR = Path(__file__).parent / "fixtures" / "mini_pair"
+CIRCLE_J = "source:org.acme.geometry.shapes.Circle"
+CIRCLE_C = "target:Acme.Geo.Shapes.Circle"
+
+
+@pytest.fixture()
+def pair(tmp_path: Path) -> tuple[Path, Path]:
+    java, cs = tmp_path / "java", tmp_path / "csharp"
+    shutil.copytree(PAIR / "java", java)
+    shutil.copytree(PAIR / "csharp", cs)
+    return java, cs
+
+
+@pytest.fixture()
+def index(tmp_path: Path, pair) -> Index:
+    ix = Index.open(tmp_path / "work")
+    ix.build(*pair, progress=False)
+    return ix
+
+
+def test_namespace_map_learned_by_majority(index):
+    m = build_mapping(index)
+    assert m.namespace_map == {
+        "org.acme.geometry": "Acme.Geo",                 # Point is in Acme.Geo and Acme.Drawing: Vector decides
+        "org.acme.geometry.shapes": "Acme.Geo.Shapes",
+        "org.acme.text": "Acme.Text.Util",               # renamed package
+    }
+    assert m.namespace_votes["org.acme.geometry"] == {"Acme.Geo": 1.5, "Acme.Drawing": 0.5}
+    assert m.namespace_votes["org.acme.misc"] == {"Acme.A": 0.5, "Acme.B": 0.5}   # tie: no entry
+
+
+def test_type_matches_exact(index):
+    m = build_mapping(index)
+    got = {(t.source_id.split(":")[1], t.target_id.split(":")[1], t.confidence) for t in m.type_matches}
+    assert got == {
+        ("org.acme.geometry.Point", "Acme.Geo.Point", 1.0),
+        ("org.acme.geometry.Vector", "Acme.Geo.Vector", 1.0),
+        ("org.acme.geometry.shapes.Circle", "Acme.Geo.Shapes.Circle", 1.0),
+        ("org.acme.geometry.shapes.Circle.Builder", "Acme.Geo.Shapes.Circle.Builder", 1.0),
+        ("org.acme.geometry.shapes.Shape", "Acme.Geo.Shapes.IShape", 0.95),
+        ("org.acme.geometry.shapes.Square", "Acme.Geo.Shapes.Square", 1.0),
+        ("org.acme.text.Strings", "Acme.Text.Util.Strings", 1.0),
+        ("org.acme.text.Tokenizer", "Acme.Text.Util.Tokenizer", 1.0),
+    }
+    assert m.unmatched_types == {
+        "source:org.acme.misc.Helper": "ambiguous: target:Acme.A.Helper, target:Acme.B.Helper"}
+    assert m.target_type("source:org.acme.misc.Helper") is None
+    assert m.source_type("target:Acme.Geo.Shapes.IShape").source_id == "source:org.acme.geometry.shapes.Shape"
+
+
+def test_member_rules_getter_setter_overloads(index):
+    m = build_mapping(index)
+    got = {(x.source_id, x.target_id, x.reason) for x in m.method_matches if x.source_id.startswith(CIRCLE_J + ".")
+           and not x.source_id.startswith(CIRCLE_J + ".Builder")}
+    assert got == {
+        (f"{CIRCLE_J}.<init>(double)", f"{CIRCLE_C}.<init>(double)", "constructor"),
+        (f"{CIRCLE_J}.<init>()", f"{CIRCLE_C}.<init>()", "constructor"),
+        (f"{CIRCLE_J}.getArea()", f"{CIRCLE_C}.Area", "getter -> property"),
+        (f"{CIRCLE_J}.getName()", f"{CIRCLE_C}.Name", "getter -> property"),
+        (f"{CIRCLE_J}.isUnit()", f"{CIRCLE_C}.IsUnit", "getter -> property"),
+        (f"{CIRCLE_J}.setLabel(String)", f"{CIRCLE_C}.Label", "setter -> property"),
+        (f"{CIRCLE_J}.scale(double)", f"{CIRCLE_C}.Scale(double)", "PascalCase name"),
+        (f"{CIRCLE_J}.scale(int)", f"{CIRCLE_C}.Scale(int)", "PascalCase name"),
+        (f"{CIRCLE_J}.sum(List<Shape>)", f"{CIRCLE_C}.Sum(IList<IShape>)", "PascalCase name"),
+        (f"{CIRCLE_J}.toString()", f"{CIRCLE_C}.ToString()", "renamed member"),
+    }
+    assert m.unmatched_methods[f"{CIRCLE_J}.debugDump()"] == "no C# member by the naming rules"
+    assert m.unmatched_methods["source:org.acme.misc.Helper.twice(int)"] == "enclosing type unmatched"
+    assert m.target_method("source:org.acme.text.Strings.join(String, String...)").target_id == \
+        "target:Acme.Text.Util.Strings.Join(string, string[])"
+    assert m.source_method(f"{CIRCLE_C}.Scale(int)").source_id == f"{CIRCLE_J}.scale(int)"
+
+
+def test_overload_ambiguity_stays_unmatched(tmp_path, pair):
+    """Two Java overloads that map to the same C# types (int and Integer) cannot both be placed."""
+    java, cs = pair
+    path = java / "src/org/acme/geometry/Vector.java"
+    path.write_text(path.read_text().replace(
+        "    public double length() {",
+        "    public Vector times(int k) {\n        return new Vector(dx * k, dy * k);\n    }\n\n"
+        "    public Vector times(Integer k) {\n        return times(k.intValue());\n    }\n\n"
+        "    public double length() {"))
+    cpath = cs / "Geo/Vector.cs"
+    cpath.write_text(cpath.read_text().replace(
+        "        public double Length()",
+        "        public Vector Times(int k)\n        {\n            return new Vector(Dx * k, Dy * k);\n        }\n\n"
+        "        public double Length()"))
+    ix = Index.open(tmp_path / "w2")
+    ix.build(java, cs, progress=False)
+    m = build_mapping(ix)
+    for sig in ("times(int)", "times(Integer)"):
+        sid = f"source:org.acme.geometry.Vector.{sig}"
+        assert m.target_method(sid) is None
+        assert m.unmatched_methods[sid] == \
+            "several Java methods claim target:Acme.Geo.Vector.Times(int)"
+
+
+def test_param_type_table():
+    def ok(j: str, c: str, varargs: bool = False) -> float:
+        return compat(java_param_type(j, varargs), parse_type(c), {"Shape": {"IShape"}}, frozenset({"T"}),
+                      frozenset({"T"}))
+    assert ok("String", "string") == 1.0
+    assert ok("boolean", "bool") == 1.0
+    assert ok("java.util.List<String>", "IList<string>") == 1.0
+    assert ok("Map<String, List<Shape>>", "Dictionary<string, List<IShape>>") == 1.0
+    assert ok("String", "string[]", varargs=True) == 1.0
+    assert ok("List", "List<T>") == 0.5                        # raw type: loose
+    assert ok("T", "T") == 1.0
+    assert ok("int", "long") == 0.0
+    assert ok("Shape", "Shape") == 0.0                         # Shape became IShape in this port
+
+
+def test_cache_roundtrip_and_invalidation(index, pair):
+    first = load_mapping(index)
+    fp = mapping_cache.fingerprint(index)
+    cached = mapping_cache.read(index, fp)
+    assert cached is not None
+    assert cached.render(verbose=True) == first.render(verbose=True)
+    assert cached.method_matches == first.method_matches and cached.counts == first.counts
+    started = time.perf_counter()
+    load_mapping(index)
+    assert time.perf_counter() - started < 0.5
+    java, cs = pair
+    (cs / "Geo/Vector.cs").write_text((cs / "Geo/Vector.cs").read_text().replace("Length()", "Norm()"))
+    index.build(java, cs, progress=False)
+    new_fp = mapping_cache.fingerprint(index)
+    assert new_fp != fp and mapping_cache.read(index, new_fp) is None
+    rebuilt = load_mapping(index)
+    assert rebuilt.target_method("source:org.acme.geometry.Vector.length()") is None
+    assert mapping_cache.read(index, mapping_cache.fingerprint(index)) is not None
+
+
+# --- task resolver ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("signature, expected", [
+    ("Acme.Geo.Shapes.Circle.Area", ("Circle.Area", "Circle.getArea()")),
+    ("Circle.Scale(double)", ("Circle.Scale(double)", "Circle.scale(double)")),
+    ("org.acme.geometry.shapes.Circle.getArea()", ("Circle.Area", "Circle.getArea()")),
+    ("Circle.setLabel(String)", ("Circle.Label", "Circle.setLabel(String)")),
+    ("target:Acme.Geo.Shapes.Circle.<init>()", ("Circle.<init>()", "Circle.<init>()")),
+])
+def test_resolve_task(index, signature, expected):
+    task = resolve_task(index, load_mapping(index), signature)
+    assert task == TranslationTask(f"target:Acme.Geo.Shapes.{expected[0]}",
+                                   f"source:org.acme.geometry.shapes.{expected[1]}")
+
+
+@pytest.mark.parametrize("signature, message, suggestions", [
+    ("Circle.Scale", "'Circle.Scale' matches 2 methods; give the parameter types",
+     ["Acme.Geo.Shapes.Circle.Scale(double)", "Acme.Geo.Shapes.Circle.Scale(int)"]),
+    ("Circle.Aera", "no method matches 'Circle.Aera'", None),
+    ("Circle.debugDump()", "Java method org.acme.geometry.shapes.Circle.debugDump() has no C# counterpart "
+                           "(no C# member by the naming rules)", []),
+    ("IShape.Area", "C# member Acme.Geo.Shapes.IShape.Area has no body to translate "
+                    "(abstract, extern, interface member or auto-property)", []),
+    ("  ", "empty function signature", []),
+])
+def test_resolve_task_errors(index, signature, message, suggestions):
+    with pytest.raises(InputError) as err:
+        resolve_task(index, load_mapping(index), signature)
+    assert err.value.message == message
+    if suggestions is None:
+        assert err.value.did_you_mean[0] == "Acme.Geo.Shapes.Circle.Area"
+    else:
+        assert err.value.did_you_mean == suggestions
+
+
+# --- CLI ------------------------------------------------------------------------------------------
+
+def test_cli_mapping(tmp_path, pair, capsys):
+    work = tmp_path / "cli"
+    assert main(["--workdir", str(work), "index", "--source", str(pair[0]), "--target", str(pair[1]),
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["--workdir", str(work), "mapping"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "package -> namespace (share of name-matched types):",
+        "  org.acme.geometry -> Acme.Geo  (1.5/2)",
+        "  org.acme.geometry.shapes -> Acme.Geo.Shapes  (3/3)",
+        "  org.acme.misc -> (no majority: Acme.A, Acme.B)",
+        "  org.acme.text -> Acme.Text.Util  (2/2)",
+        "types:   8 matched of 9 Java types (11 C# types), 1 unmatched",
+        "methods: 26 matched of 29 Java methods (28 C# members), 3 unmatched",
+    ]
+    assert main(["--workdir", str(work), "mapping", "--verbose"]) == 0
+    verbose = capsys.readouterr().out
+    assert ("  source:org.acme.geometry.Point.getX() -> target:Acme.Geo.Point.X  [0.95 getter -> property]"
+            in verbose.splitlines())
+
+
+def test_cli_mapping_without_index(tmp_path, capsys):
+    assert main(["--workdir", str(tmp_path / "none"), "mapping"]) == 2
+    assert "no index in" in capsys.readouterr().err
