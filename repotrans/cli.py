@@ -70,6 +70,40 @@ def cmd_retrieve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_translate(args: argparse.Namespace) -> int:
+    from repotrans.agents.config import load_config
+    from repotrans.agents.session import translate, write_method
+    from repotrans.errors import InputError
+
+    if (args.source is None) != (args.target is None):
+        raise InputError("give both --source and --target (or neither, to use the index in --workdir)")
+    switches = {"rag": args.rag, "context": args.context, "refine": args.refine, "reflection": args.reflection,
+                "dynamic_prompt": args.dynamic_prompt, "max_context_iterations": args.max_context_iterations,
+                "max_repair_rounds": args.max_repair_rounds}
+    config = load_config(Path(args.config) if args.config else None, cli={
+        "model": {"name": args.model, "base_url": args.base_url, "cache": False if args.no_cache else None},
+        "agents": switches, "execution": {"toolchain": args.toolchain, "sandbox": args.sandbox}})
+    workdir = Path(args.workdir)
+    state, outcome = translate(workdir, args.function, config,
+                               source=Path(args.source) if args.source else None,
+                               target=Path(args.target) if args.target else None,
+                               run_dir=Path(args.run_dir) if args.run_dir else None, console=args.stream)
+    print(f"```csharp\n{outcome.code or ''}\n```")
+    tests = f" ({outcome.result['tests_run']} tests run)" if outcome.result else ""
+    cost = f", cost {outcome.cost:.4f}" if outcome.cost is not None else ""
+    print(f"test outcome: {outcome.status}{tests}")
+    print(f"rounds: {outcome.repair_rounds} repair round(s), {outcome.attempts} candidate(s)")
+    print(f"tokens: {outcome.tokens['prompt']} prompt + {outcome.tokens['completion']} completion "
+          f"in {outcome.tokens['calls']} model calls{cost}")
+    print(f"run: {outcome.run_dir}")
+    if args.write and outcome.code:
+        from repotrans.index.store import Index
+
+        root = Path(args.target) if args.target else Index.open(workdir, must_exist=True).root("target")
+        print(f"wrote {write_method(state, root, outcome.code)}")
+    return 0 if outcome.status == "passed" else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="repotrans", description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", default=".repotrans", help="workspace folder (index, stores, caches)")
@@ -101,6 +135,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default="all-MiniLM-L6-v2", help="embedding model (name or local folder)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_retrieve)
+
+    p = sub.add_parser("translate", help="translate one Java method into its C# counterpart with the agents")
+    p.add_argument("--source", help="Java repository (indexed incrementally; default: the index in --workdir)")
+    p.add_argument("--target", help="C# repository")
+    p.add_argument("--function", required=True, help="C# target or Java signature, e.g. 'Circle.Scale(double)'")
+    p.add_argument("--model", help="model name ('builtin' = offline policy); else REPOTRANS_MODEL / repotrans.toml")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama")
+    p.add_argument("--config", help="configuration file (default: ./repotrans.toml if present)")
+    p.add_argument("--write", action="store_true", help="put the best candidate into the target repository")
+    p.add_argument("--run-dir", help="where the trajectory goes (default: WORKDIR/runs/<time>-<method>)")
+    p.add_argument("--stream", action="store_true", help="stream every agent message and tool call (AutoGen Console)")
+    p.add_argument("--no-cache", action="store_true", help="do not use the workspace response cache")
+    p.add_argument("--toolchain", choices=["mono", "dotnet"], help="C# toolchain for the test runs")
+    p.add_argument("--sandbox", choices=["local", "docker"], help="where test runs execute")
+    for flag, dest, what in (("rag", "rag", "retrieval of similar pairs"), ("context", "context", "the context agent"),
+                             ("refine", "refine", "test-driven repair"), ("reflection", "reflection", "reflection"),
+                             ("dynamic-prompt", "dynamic_prompt", "dynamic prompts (off: one static prompt)")):
+        p.add_argument(f"--{flag}", dest=dest, action=argparse.BooleanOptionalAction, default=None,
+                       help=f"ablation switch: {what}")
+    p.add_argument("--max-context-iterations", type=int, help="tool calls the context agent may make")
+    p.add_argument("--max-repair-rounds", type=int, help="reflect/repair rounds after the first candidate")
+    p.set_defaults(func=cmd_translate)
 
     return parser
 

@@ -70,13 +70,20 @@ def model_info(model: ModelConfig) -> ModelInfo:
                          family=model.family, structured_output=False)
 
 
+def check_model(config: AgentConfig) -> None:
+    """Fail early, saying exactly what to set, when no usable model is configured."""
+    model = config.model
+    if not model.name:
+        raise ConfigError(NO_MODEL)
+    if model.name != "builtin" and api_key() is None and model.base_url is None:
+        raise ConfigError(f"model {model.name!r} on api.openai.com needs an API key: set "
+                          f"{' or '.join(API_KEY_VARS)} in the environment (or pass --base-url for a local server)")
+
+
 def openai_client(model: ModelConfig) -> ChatCompletionClient:
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
     key = api_key()
-    if key is None and model.base_url is None:
-        raise ConfigError(f"model {model.name!r} on api.openai.com needs an API key: set "
-                          f"{' or '.join(API_KEY_VARS)} in the environment (or pass --base-url for a local server)")
     kwargs: dict[str, Any] = {"model": model.name, "api_key": key or "not-needed", "model_info": model_info(model),
                               "temperature": model.temperature, "max_tokens": model.max_tokens,
                               "timeout": model.timeout, "max_retries": model.max_retries}
@@ -90,9 +97,8 @@ def openai_client(model: ModelConfig) -> ChatCompletionClient:
 def make_client(config: AgentConfig, state: "TranslationState", cache_path: Path | None = None
                 ) -> ChatCompletionClient:
     """The configured client; wrapped in the response cache when `cache_path` is given and caching is on."""
+    check_model(config)
     model = config.model
-    if not model.name:
-        raise ConfigError(NO_MODEL)
     if model.name == "builtin":
         try:
             from repotrans.policy.builtin import BuiltinChatClient

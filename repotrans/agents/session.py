@@ -44,3 +44,35 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
     return TranslationState(task=task, java_method=java, target_method=target_method,
                             lang_version=language_version(index.root("target"), ex.toolchain),
                             config=config, services=services)
+
+
+def default_run_dir(workdir: Path, state: TranslationState) -> Path:
+    """workdir/runs/<UTC time>-<method name>."""
+    import time
+
+    return workdir / "runs" / f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{state.target_method.name}"
+
+
+def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path | None = None,
+              target: Path | None = None, run_dir: Path | None = None, console: bool = False):
+    """Prepare the task, build the model client (with the workspace response cache) and run the team."""
+    import asyncio
+
+    from repotrans.agents.models import check_model, make_client
+    from repotrans.agents.team import run_translation
+
+    check_model(config)
+    state = prepare(workdir, function, config, source=source, target=target)
+    client = make_client(config, state, cache_path=workdir / "cache" / "responses.sqlite")
+    outcome = asyncio.run(run_translation(state, client, run_dir or default_run_dir(workdir, state), console))
+    return state, outcome
+
+
+def write_method(state: TranslationState, root: Path, code: str) -> Path:
+    """Put `code` in place of the target method in the target repository; returns the file written."""
+    from repotrans.execution.apply import apply_candidate
+
+    path = root / state.target_method.path
+    new_text, _ = apply_candidate(path.read_text(encoding="utf-8"), state.target_method, code)
+    path.write_text(new_text, encoding="utf-8")
+    return path
