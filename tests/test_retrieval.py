@@ -237,3 +237,170 @@ def test_collect_pairs_skips_placeholders_and_excluded_ids():
     pairs = collect_pairs(methods, matches, frozenset())
     assert [(p.source_id, p.target_id) for p in pairs] == [("source:a", "target:A"), ("source:e", "target:E")]
     assert [p.source_id for p in collect_pairs(methods, matches, frozenset({"target:E"}))] == ["source:a"]
+
+
+# --- with the real index and mapping of datasets/sample --------------------------------------------
+
+from repotrans.cli import main as cli_main                          # noqa: E402
+from repotrans.index.mapping import load_mapping                     # noqa: E402
+from repotrans.index.store import Index                              # noqa: E402
+from repotrans.retrieval.retriever import Retriever, scope_name      # noqa: E402
+from repotrans.retrieval.stores import has_real_body                 # noqa: E402
+
+
+def _index(workdir: Path, sample: Path = SAMPLE):
+    index = Index.open(workdir)
+    index.build(sample / "java", sample / "csharp", progress=False)
+    return index, load_mapping(index)
+
+
+@pytest.fixture(scope="module")
+def sample_index(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("sample")
+    index, mapping = _index(workdir)
+    return workdir, index, mapping
+
+
+def _real_pairs(index, mapping) -> list:
+    pairs = [m for m in mapping.method_matches
+             if has_real_body(index.method(m.source_id).body) and has_real_body(index.method(m.target_id).body)]
+    assert len(pairs) >= 5, "the sample should align several methods with real bodies"
+    return pairs
+
+
+def test_no_leakage_the_function_and_its_counterpart_are_never_returned(sample_index):
+    workdir, index, mapping = sample_index
+    retriever = Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
+    for match in _real_pairs(index, mapping):
+        own = index.method(match.source_id)
+        unguarded = retriever.pairs.query(own.signature, own.body, 3)
+        assert match.source_id in {c.source_id for c in unguarded}    # the guard has something to stop
+        result = retriever.retrieve(match.source_id, k=1000)
+        assert result.candidates and result.names
+        assert match.source_id not in {c.source_id for c in result.candidates}
+        assert match.target_id not in {c.target_id for c in result.candidates}
+        assert match.target_id not in {n.target_id for n in result.names}
+        assert len(result.names) == len(retriever.names) - 1
+
+
+def test_evaluation_mode_leaves_the_set_out_of_the_stores_contents(sample_index):
+    workdir, index, mapping = sample_index
+    pairs = _real_pairs(index, mapping)
+    eval_set = {pairs[0].source_id, pairs[1].target_id}            # one by Java id, one by C# id
+    full = Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
+    ev = Retriever.open(workdir, index=index, mapping=mapping, exclude_ids=eval_set, encoder=HashingEncoder(),
+                        progress=False)
+    leaked = {pairs[0].source_id, pairs[0].target_id, pairs[1].source_id, pairs[1].target_id}
+    folder = workdir / "retrieval" / scope_name(eval_set)
+    assert folder.name.startswith("eval-") and ev.pairs.folder == folder / "pairs"
+    on_disk = json.loads((folder / "pairs" / "entries.json").read_text())
+    names_on_disk = json.loads((folder / "names" / "entries.json").read_text())
+    assert not leaked & ({e["source_id"] for e in on_disk} | {e["target_id"] for e in on_disk})
+    assert not leaked & {e["target_id"] for e in names_on_disk}
+    assert len(on_disk) == len(full.pairs) - 2 and len(names_on_disk) == len(full.names) - 2
+    assert leaked <= {c.source_id for c in full.pairs.entries} | {c.target_id for c in full.pairs.entries}
+    other = pairs[2].source_id
+    result = ev.retrieve(other, k=1000)
+    assert not leaked & ({c.source_id for c in result.candidates} | {c.target_id for c in result.candidates}
+                         | {n.target_id for n in result.names})
+    assert "built without 4 evaluation methods" in result.reason
+    assert ev.embedded == 0                                          # every snippet was cached by `full`
+
+
+def test_empty_body_and_unknown_id_and_bad_k(sample_index):
+    workdir, index, mapping = sample_index
+    retriever = Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
+    empty = [m for m in index.all_methods("source") if not has_real_body(m.body)]
+    assert empty
+    for method in empty:
+        result = retriever.retrieve(method.id)
+        assert (result.candidates, result.names) == ([], [])
+        assert "empty or placeholder body" in result.reason
+    with pytest.raises(InputError, match="no Java method with id"):
+        retriever.retrieve("source:no.such.Method()")
+    with pytest.raises(InputError, match="k must be at least 1"):
+        retriever.retrieve(_real_pairs(index, mapping)[0].source_id, k=0)
+
+
+def test_empty_store_gives_an_empty_result_with_a_reason(tmp_path):
+    (tmp_path / "empty_cs").mkdir()
+    (tmp_path / "empty_cs" / "Empty.cs").write_text("namespace Other { public class Empty { } }\n")
+    index = Index.open(tmp_path / "wd")
+    index.build(SAMPLE / "java", tmp_path / "empty_cs", progress=False)
+    retriever = Retriever.open(tmp_path / "wd", index=index, mapping=load_mapping(index), encoder=HashingEncoder(),
+                               progress=False)
+    method = next(m for m in index.all_methods("source") if has_real_body(m.body))
+    result = retriever.retrieve(method.id)
+    assert (result.candidates, result.names) == ([], [])
+    assert result.reason.startswith("the retrieval stores are empty")
+
+
+def test_reindex_after_an_edit_embeds_only_the_changed_snippet(tmp_path):
+    sample = tmp_path / "sample"
+    shutil.copytree(SAMPLE, sample)
+    index, mapping = _index(tmp_path / "wd", sample)
+    enc = HashingEncoder()
+    first = Retriever.open(tmp_path / "wd", index=index, mapping=mapping, encoder=enc, progress=False)
+    distinct = {e.text() for e in first.pairs.entries} | {e.text() for e in first.names.entries}
+    assert first.embedded == len(distinct) == len(set(enc.calls)) == len(enc.calls)
+    warm = Retriever.open(tmp_path / "wd", index=index, mapping=mapping, encoder=enc, progress=False)
+    assert warm.embedded == 0
+    victim = index.method(_real_pairs(index, mapping)[0].source_id)
+    path = sample / "java" / victim.path
+    text = path.read_text()
+    path.write_text(text.replace(victim.body, victim.body[:-1] + "    // edited\n    }", 1))
+    index.build(sample / "java", sample / "csharp", progress=False)
+    mapping = load_mapping(index)
+    calls = len(enc.calls)
+    again = Retriever.open(tmp_path / "wd", index=index, mapping=mapping, encoder=enc, progress=False)
+    assert (again.pairs.embedded, again.names.embedded) == (1, 0)
+    assert enc.calls[calls:] == [f"{victim.signature}\n{index.method(victim.id).body}"]
+
+
+def test_cli_reports_a_model_mismatch_as_one_line(sample_index, capsys):
+    workdir, index, mapping = sample_index
+    Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
+    function = _real_pairs(index, mapping)[0].source_id
+    assert cli_main(["--workdir", str(workdir), "retrieve", "--function", function, "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "built with embedding model 'hashing-64'" in err and "--rebuild" in err
+    assert cli_main(["--workdir", str(workdir), "retrieve"]) == 2
+    assert "give --function SIG" in capsys.readouterr().err
+
+
+# --- with the real model (slow) ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def minilm():
+    import torch
+    from repotrans.retrieval.dense import Embedder
+    torch.set_num_threads(2)
+    embedder = Embedder()
+    assert embedder.dim == 384
+    return embedder
+
+
+@pytest.mark.slow
+def test_minilm_embeddings_are_normalised_and_code_aware(minilm):
+    vectors = minilm.encode(["int sum(int[] xs) { int t = 0; for (int x : xs) t += x; return t; }",
+                             "int Sum(int[] xs) { int t = 0; foreach (var x in xs) t += x; return t; }",
+                             "void log(String message) { System.out.println(message); }"])
+    assert vectors.shape == (3, 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
+
+
+@pytest.mark.slow
+def test_cli_retrieve_prints_candidates_with_route_scores(minilm, tmp_path, capsys):
+    index, mapping = _index(tmp_path)
+    match = _real_pairs(index, mapping)[0]
+    argv = ["--workdir", str(tmp_path), "retrieve", "--function", match.source_id, "--k", "3", "--quiet"]
+    assert cli_main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["candidates"]) == 3 and len(out["names"]) == 3
+    assert [c["scores"]["rrf"]["rank"] for c in out["candidates"]] == [1, 2, 3]
+    assert all({"bm25", "dense"} & set(c["scores"]) for c in out["candidates"] + out["names"])
+    assert match.source_id not in {c["source_id"] for c in out["candidates"]}
+    meta = json.loads((tmp_path / "retrieval" / "all" / "pairs" / "meta.json").read_text())
+    assert (meta["model"], meta["dim"]) == ("all-MiniLM-L6-v2", 384)
+    assert cli_main(argv) == 0 and json.loads(capsys.readouterr().out) == out     # warm: same answer

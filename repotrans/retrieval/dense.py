@@ -54,6 +54,8 @@ def load_model(name: str):
             path = _model_path(name)
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+            hf_logging.disable_progress_bar()           # the per-weight loading bar; ours shows embedding
             _MODELS[name] = SentenceTransformer(path, device="cpu")
         return _MODELS[name]
 

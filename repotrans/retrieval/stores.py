@@ -142,11 +142,12 @@ class RoutedStore(ABC):
         meta = cls.read_meta(folder)
         fingerprint = _fingerprint([asdict(e) for e in entries])
         if meta is not None and not rebuild and meta.get("format") == STORE_FORMAT:
-            if meta.get("model") != encoder.name or meta.get("dim") != encoder.dim:
-                raise ConfigError(
-                    f"the {cls.kind} store in {folder} was built with embedding model {meta.get('model')!r} "
-                    f"(dim {meta.get('dim')}), but the configured model is {encoder.name!r} (dim {encoder.dim}); "
-                    f"{REBUILD_HINT}")
+            built = f"the {cls.kind} store in {folder} was built with embedding model {meta.get('model')!r} " \
+                    f"(dim {meta.get('dim')})"
+            if meta.get("model") != encoder.name:         # checked before loading the configured model
+                raise ConfigError(f"{built}, but the configured model is {encoder.name!r}; {REBUILD_HINT}")
+            if meta.get("dim") != encoder.dim:
+                raise ConfigError(f"{built}, but {encoder.name!r} now gives dim {encoder.dim}; {REBUILD_HINT}")
             if meta.get("fingerprint") == fingerprint:
                 try:
                     stored = json.loads((folder / "entries.json").read_text(encoding="utf-8"))
