@@ -18,6 +18,37 @@ def _to_json(value: Any, indent: int | None = None) -> str:
     return json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=False)
 
 
+def _as_text(value: Any, indent: int = 0) -> str:
+    """A tool output as compact indented text (YAML-like): cheaper and easier to read than JSON."""
+    pad = "  " * indent
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            if isinstance(item, (dict, list)) and item:
+                lines += [f"{pad}{key}:", _as_text(item, indent + 1)]
+            elif isinstance(item, str) and "\n" in item:
+                lines += [f"{pad}{key}: |", *(f"{pad}  {line}" for line in item.splitlines())]
+            else:
+                lines.append(f"{pad}{key}: {_scalar(item)}")
+        return "\n".join(lines)
+    if isinstance(value, list):
+        lines = []
+        for item in value:
+            if isinstance(item, (dict, list)) and item:
+                nested = _as_text(item, indent + 1)
+                lines.append(f"{pad}- {nested[len(pad) + 2:]}")
+            elif isinstance(item, str) and "\n" in item:
+                lines += [f"{pad}- |", *(f"{pad}  {line}" for line in item.splitlines())]
+            else:
+                lines.append(f"{pad}- {_scalar(item)}")
+        return "\n".join(lines)
+    return pad + _scalar(value)
+
+
+def _scalar(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 @lru_cache(maxsize=4)
 def environment(template_dir: Path = TEMPLATE_DIR) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -29,6 +60,7 @@ def environment(template_dir: Path = TEMPLATE_DIR) -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["json"] = _to_json
+    env.filters["as_text"] = _as_text
     return env
 
 
