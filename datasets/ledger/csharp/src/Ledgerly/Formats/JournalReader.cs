@@ -73,6 +73,10 @@ namespace Ledgerly.Formats
                     }
                     current.Add(posting);
                 }
+                catch (LedgerFormatException)
+                {
+                    throw;
+                }
                 catch (ArgumentException e)
                 {
                     throw new LedgerFormatException(lineNo, e.Message, e);

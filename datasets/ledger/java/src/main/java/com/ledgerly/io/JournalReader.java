@@ -67,6 +67,8 @@ public class JournalReader {
                     startLine = lineNo;
                 }
                 current.add(posting);
+            } catch (LedgerFormatException e) {
+                throw e;
             } catch (IllegalArgumentException | LedgerException e) {
                 throw new LedgerFormatException(lineNo, e.getMessage(), e);
             }
