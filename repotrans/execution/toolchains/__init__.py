@@ -1,0 +1,87 @@
+"""Toolchains: build the target (baseline once, then one candidate), run tests, parse what they say.
+
+A toolchain never raises for a candidate's faults: compile errors, failing tests, crashes and
+timeouts come back as a Verdict. It raises TargetBuildError when the unpatched target fails to build.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from repotrans.errors import ConfigError
+from repotrans.execution.apply import LineMap
+from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure
+from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.workspace import Workspace
+
+
+class TargetBuildError(ConfigError):
+    """The target does not build before patching: no candidate can be judged."""
+
+    def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None, log_tail: str = ""):
+        super().__init__(message)
+        self.diagnostics = diagnostics or []
+        self.log_tail = log_tail
+
+
+@dataclass
+class Candidate:
+    """One patched file, ready to build."""
+    path: str                      # relative to the target root
+    text: str
+    line_map: LineMap
+    surface_changed: bool
+    run_dir: Path
+
+
+@dataclass
+class Limits:
+    timeout: float                 # seconds for the test step
+    memory_mb: int
+    build_timeout: float = 300.0
+
+
+@dataclass
+class Verdict:
+    """What a build or a test step found; the runner turns it into a TestResult."""
+    status: str                    # passed | compile_error | test_failure | runtime_error | timeout
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    failures: list[TestFailure] = field(default_factory=list)
+    exceptions: list[ExceptionInfo] = field(default_factory=list)
+    tests_run: int = 0
+    tests_failed: int = 0
+    log: str = ""
+    reason: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class Toolchain(Protocol):
+    name: str
+    image: str                     # default docker image
+
+    def language_version(self, root: Path) -> str: ...
+
+    def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
+        """Build the unpatched target once per state (cached); raise TargetBuildError if it fails."""
+        ...
+
+    def test_projects(self, ws: Workspace) -> dict[str, Path]:
+        """Test project name -> folder holding its sources, for test selection."""
+        ...
+
+    def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
+            limits: Limits) -> Verdict:
+        """Build the candidate (only what it changes), run the given fixtures (None: all).
+        Fixture ids are "<test project name>:<qualified fixture class>"."""
+        ...
+
+
+def make_toolchain(name: str) -> Toolchain:
+    if name == "mono":
+        from repotrans.execution.toolchains.mono import MonoToolchain
+        return MonoToolchain()
+    if name == "dotnet":
+        from repotrans.execution.toolchains.dotnet import DotnetToolchain
+        return DotnetToolchain()
+    raise ConfigError(f"unknown toolchain {name!r}; expected mono or dotnet")

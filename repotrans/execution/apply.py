@@ -1,0 +1,336 @@
+"""Splice a candidate into a C# file by the target method's tree-sitter byte range.
+
+A candidate is either a whole member declaration (optionally preceded by `using` directives and
+followed or preceded by helper members) or just a body (`{ ... }`, `=> expr;`, or bare statements).
+The result keeps a line map from file lines back to candidate lines, so that compiler
+diagnostics can point into the candidate.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+import tree_sitter_c_sharp
+from tree_sitter import Language, Node, Parser
+
+from repotrans.errors import InputError
+from repotrans.index.model import Method
+
+MEMBER_TYPES = {
+    "method_declaration", "constructor_declaration", "property_declaration", "indexer_declaration",
+    "field_declaration", "event_declaration", "event_field_declaration", "operator_declaration",
+    "conversion_operator_declaration", "destructor_declaration", "class_declaration",
+    "struct_declaration", "enum_declaration", "interface_declaration", "record_declaration",
+    "delegate_declaration",
+}
+KIND_NODE = {
+    "method": "method_declaration", "constructor": "constructor_declaration",
+    "property": "property_declaration", "indexer": "indexer_declaration",
+}
+BODY_NODES = ("block", "arrow_expression_clause", "accessor_list")
+USING_RE = re.compile(r"^\s*using\s+(static\s+)?[A-Za-z_][\w.]*(\s*=\s*[\w.<>, ]+)?\s*;\s*$")
+WRAP_PREFIX = "class __Candidate__ {\n"
+
+
+@dataclass
+class LineMap:
+    """file line (1-based) -> (candidate line (1-based), column delta file minus candidate)."""
+    entries: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def to_candidate(self, line: int) -> int | None:
+        hit = self.entries.get(line)
+        return hit[0] if hit else None
+
+    def candidate_column(self, line: int, column: int) -> int | None:
+        hit = self.entries.get(line)
+        return None if hit is None else max(1, column - hit[1])
+
+
+@dataclass
+class Patch:
+    new_text: str
+    line_map: LineMap
+    mode: str                      # "member" | "body"
+    surface_changed: bool          # the declaration header changed or non-private members were added
+
+
+@cache
+def _parser() -> Parser:
+    return Parser(Language(tree_sitter_c_sharp.language()))
+
+
+def apply_candidate(file_text: str, method: Method, code: str) -> tuple[str, LineMap]:
+    """Return the file text with `method` replaced by `code`, and the line map."""
+    patch = plan_patch(file_text, method, code)
+    return patch.new_text, patch.line_map
+
+
+def plan_patch(file_text: str, method: Method, code: str) -> Patch:
+    """Like apply_candidate, plus what changed (used to decide what must be rebuilt)."""
+    code = code.replace("\r\n", "\n")
+    if not code.strip():
+        raise InputError(f"the candidate for {method.id} is empty")
+    data = file_text.encode("utf-8")
+    tree = _parser().parse(data)
+    target = _find_member(tree.root_node, method)
+    cand_lines = code.split("\n")
+    usings, first = _leading_usings(cand_lines)
+    rest = "\n".join(cand_lines[first:])
+    rest_offset = first                      # candidate line index of rest's first line (0-based)
+    builder = _Builder()
+    edits: list[tuple[int, int, list[tuple[str, tuple[int, int] | None]]]] = []
+
+    existing_usings = {_norm(n.text.decode()) for n in _using_nodes(tree.root_node)}
+    new_usings = [(i, text.strip()) for i, text in usings if _norm(text) not in existing_usings]
+    if new_usings:
+        anchor = _using_nodes(tree.root_node, top_only=True)
+        pos = anchor[-1].end_byte if anchor else 0
+        pieces: list[tuple[str, tuple[int, int] | None]] = []
+        for i, text in new_usings:
+            if anchor:
+                pieces += [("\n", None), (text, (i, _indent(cand_lines[i])))]
+            else:
+                pieces += [(text, (i, _indent(cand_lines[i]))), ("\n", None)]
+        edits.append((pos, pos, pieces))
+
+    stripped = rest.lstrip()
+    members = _candidate_members(rest)
+    mode = "body" if stripped.startswith(("{", "=>")) or not members else "member"
+    surface_changed = False
+    if mode == "body":
+        if method.body_start_byte is None or method.body_end_byte is None:
+            raise InputError(f"{method.id} has no body to replace; give the whole declaration")
+        start, end = method.body_start_byte, method.body_end_byte
+        original = data[start:end].decode("utf-8")
+        if original.lstrip().startswith("=>") and data[end:].lstrip()[:1] == b";":
+            end = end + data[end:].index(b";") + 1
+        lead = len(rest) - len(stripped)
+        line0, col0 = _position(rest, lead)
+        body = stripped.rstrip()
+        pieces = []
+        if body.startswith("{") or body.startswith("=>"):
+            pieces.append((body, (rest_offset + line0, col0)))
+            if body.startswith("=>") and not body.endswith(";"):
+                pieces.append((";", None))
+        else:
+            pieces += [("{\n", None), (body, (rest_offset + line0, col0)), ("\n}", None)]
+        edits.append((start, end, pieces))
+    else:
+        chosen = _pick_target(members, method)
+        if chosen is None:
+            # No member matches: replace with the whole rest and let the compiler speak.
+            lead = len(rest) - len(stripped)
+            line0, col0 = _position(rest, lead)
+            edits.append((method.start_byte, method.end_byte,
+                          [(rest.strip(), (rest_offset + line0, col0))]))
+            surface_changed = True
+        else:
+            seg_start, seg_end = chosen["span"]
+            line0, col0 = _position(rest, seg_start)
+            pieces = [(rest[seg_start:seg_end], (rest_offset + line0, col0))]
+            sibling_texts = {_norm(n.text.decode()) for n in _siblings(target)}
+            for helper in members:
+                if helper is chosen or _norm(helper["text"]) in sibling_texts:
+                    continue
+                h_start, h_end = helper["span"]
+                line_start = rest.rfind("\n", 0, h_start) + 1
+                hl, _ = _position(rest, line_start)
+                pieces += [("\n", None), (rest[line_start:h_end], (rest_offset + hl, 0))]
+                surface_changed |= not helper["private"]
+            surface_changed |= _norm(chosen["header"]) != _norm(_header(target))
+            edits.append((method.start_byte, method.end_byte, pieces))
+
+    edits.sort(key=lambda e: e[0])
+    cursor = 0
+    for start, end, pieces in edits:
+        builder.add(data[cursor:start].decode("utf-8"))
+        for text, pos in pieces:
+            builder.add(text, pos)
+        cursor = end
+    builder.add(data[cursor:].decode("utf-8"))
+    return Patch(builder.text(), builder.line_map, mode, surface_changed)
+
+
+class _Builder:
+    """Concatenates text pieces, recording which output lines came from the candidate."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.line = 1
+        self.col = 1
+        self.line_map = LineMap()
+
+    def add(self, text: str, cand: tuple[int, int] | None = None) -> None:
+        if not text:
+            return
+        if cand is not None:
+            cand_line, cand_col = cand               # 0-based line index, 1-based column
+            for i in range(text.count("\n") + 1):
+                delta = (self.col - cand_col) if i == 0 else 0
+                self.line_map.entries[self.line + i] = (cand_line + i + 1, delta)
+        self.parts.append(text)
+        newlines = text.count("\n")
+        if newlines:
+            self.line += newlines
+            self.col = len(text) - text.rfind("\n")
+        else:
+            self.col += len(text)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def _leading_usings(lines: list[str]) -> tuple[list[tuple[int, str]], int]:
+    """Using directives at the top of the candidate (blank and // lines may sit between)."""
+    found: list[tuple[int, str]] = []
+    first = 0
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if USING_RE.match(line):
+            found.append((i, line))
+            first = i + 1
+        elif s and not s.startswith("//"):
+            break
+    return found, first
+
+
+def _candidate_members(rest: str) -> list[dict]:
+    """Member declarations of the candidate (parsed inside a wrapper class), with spans in `rest`."""
+    wrapped = (WRAP_PREFIX + rest + "\n}\n").encode("utf-8")
+    tree = _parser().parse(wrapped)
+    cls = next((c for c in tree.root_node.named_children if c.type == "class_declaration"), None)
+    body = cls.child_by_field_name("body") if cls is not None else None
+    if body is None:
+        return []
+    base = len(WRAP_PREFIX.encode("utf-8"))
+    rest_bytes = rest.encode("utf-8")
+    out: list[dict] = []
+    prev_end = 0
+    for node in body.named_children:
+        if node.type == "comment":
+            continue
+        if node.type not in MEMBER_TYPES or node.end_byte - base > len(rest_bytes):
+            continue
+        start_b = max(prev_end, _leading_comment_start(node) - base)
+        end_b = node.end_byte - base
+        out.append({
+            "type": node.type,
+            "name": _member_name(node),
+            "params": _param_types(node),
+            "header": _header(node),
+            "private": _is_private(node),
+            "text": node.text.decode("utf-8"),
+            "span": (len(rest_bytes[:start_b].decode("utf-8", "replace")),
+                     len(rest_bytes[:end_b].decode("utf-8", "replace"))),
+        })
+        prev_end = end_b
+    return out
+
+
+def _leading_comment_start(node: Node) -> int:
+    start = node.start_byte
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type == "comment":
+        start = prev.start_byte
+        prev = prev.prev_named_sibling
+    return start
+
+
+def _pick_target(members: list[dict], method: Method) -> dict | None:
+    node_type = KIND_NODE.get(method.kind)
+    same_kind = [m for m in members if m["type"] == node_type]
+    if method.kind == "constructor":
+        named = same_kind
+    elif method.kind == "indexer":
+        named = same_kind
+    else:
+        named = [m for m in same_kind if m["name"] == method.name]
+    if len(named) > 1:
+        want = [_norm(t) for t in method.param_types]
+        exact = [m for m in named if m["params"] == want]
+        named = exact or named[:1]
+    return named[0] if named else None
+
+
+def _find_member(root: Node, method: Method) -> Node:
+    node = root.descendant_for_byte_range(method.start_byte, method.end_byte)
+    while node is not None and not (node.type in MEMBER_TYPES and node.start_byte <= method.start_byte
+                                    and node.end_byte >= method.end_byte):
+        node = node.parent
+    if node is None:
+        raise InputError(f"{method.id}: no declaration at bytes {method.start_byte}-{method.end_byte} "
+                         f"of {method.path} (is the index stale?)")
+    return node
+
+
+def _siblings(node: Node) -> list[Node]:
+    parent = node.parent
+    return [c for c in parent.named_children if c.type in MEMBER_TYPES and c != node] if parent else []
+
+
+def _using_nodes(root: Node, top_only: bool = False) -> list[Node]:
+    found = [c for c in root.named_children if c.type == "using_directive"]
+    if not top_only:
+        stack = [c for c in root.named_children if c.type in ("namespace_declaration",
+                                                              "file_scoped_namespace_declaration")]
+        while stack:
+            ns = stack.pop()
+            for c in ns.named_children:
+                if c.type == "using_directive":
+                    found.append(c)
+                elif c.type == "declaration_list":
+                    stack.extend(c.named_children)
+                elif c.type in ("namespace_declaration",):
+                    stack.append(c)
+    return found
+
+
+def _member_name(node: Node) -> str:
+    name = node.child_by_field_name("name")
+    return name.text.decode("utf-8") if name is not None else ""
+
+
+def _param_types(node: Node) -> list[str]:
+    plist = node.child_by_field_name("parameters")
+    if plist is None:
+        plist = next((c for c in node.named_children
+                      if c.type in ("parameter_list", "bracketed_parameter_list")), None)
+    if plist is None:
+        return []
+    types = []
+    for p in plist.named_children:
+        if p.type != "parameter":
+            continue
+        t = p.child_by_field_name("type")
+        types.append(_norm(t.text.decode("utf-8")) if t is not None else "")
+    return types
+
+
+def _header(node: Node) -> str:
+    """Declaration text from the first modifier/type to the body, attributes and comments left out."""
+    start = next((c.start_byte for c in node.children if c.type not in ("attribute_list", "comment")),
+                 node.start_byte)
+    body = next((c for c in reversed(node.children) if c.type in BODY_NODES), None)
+    end = body.start_byte if body is not None else node.end_byte
+    return node.text[start - node.start_byte:end - node.start_byte].decode("utf-8")
+
+
+def _is_private(node: Node) -> bool:
+    mods = {c.text.decode() for c in node.children if c.type == "modifier"}
+    return "private" in mods or not mods & {"public", "protected", "internal"}
+
+
+def _position(text: str, index: int) -> tuple[int, int]:
+    """(0-based line, 1-based column) of a character index."""
+    line = text.count("\n", 0, index)
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, col
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip()) + 1
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())

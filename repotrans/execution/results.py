@@ -1,0 +1,121 @@
+"""The outcome of running one candidate: a status plus exact, compact evidence.
+
+Everything here is plain data (JSON-able through `to_json`). `brief()` renders the part a
+reflection prompt needs: first diagnostics with their candidate line, failing tests with
+expected/actual, exceptions with top frames.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+Status = Literal["passed", "compile_error", "test_failure", "runtime_error", "timeout"]
+STATUSES: tuple[str, ...] = ("passed", "compile_error", "test_failure", "runtime_error", "timeout")
+
+LOG_TAIL_CHARS = 4000
+BRIEF_LIMIT = 8          # items of each kind shown by brief()
+
+
+@dataclass
+class Diagnostic:
+    code: str                      # "CS1525"; "" when the compiler gave none
+    message: str
+    file: str                      # path relative to the target root
+    line: int
+    column: int
+    candidate_line: int | None = None   # line within the candidate code, when it came from there
+    severity: str = "error"        # "error" | "warning"
+
+
+@dataclass
+class TestFailure:
+    name: str                      # fully qualified test name
+    message: str
+    expected: str | None = None
+    actual: str | None = None
+    stack: list[str] = field(default_factory=list)   # top frames
+
+
+@dataclass
+class ExceptionInfo:
+    type: str                      # "System.NullReferenceException"
+    message: str
+    frames: list[str] = field(default_factory=list)  # top frames, innermost first
+
+
+@dataclass
+class TestResult:
+    status: Status
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    failures: list[TestFailure] = field(default_factory=list)
+    exceptions: list[ExceptionInfo] = field(default_factory=list)
+    tests_run: int = 0
+    tests_failed: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+    log_tail: str = ""
+    reason: str = ""               # one line: why this status ("out of memory", "exceeded 10 s")
+    selected: list[str] = field(default_factory=list)   # fixtures run ("<project>:<Ns.Fixture>"); [] = all
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}; expected one of {', '.join(STATUSES)}")
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TestResult":
+        return cls(
+            status=data["status"],
+            diagnostics=[Diagnostic(**d) for d in data.get("diagnostics", [])],
+            failures=[TestFailure(**f) for f in data.get("failures", [])],
+            exceptions=[ExceptionInfo(**e) for e in data.get("exceptions", [])],
+            tests_run=data.get("tests_run", 0),
+            tests_failed=data.get("tests_failed", 0),
+            timings=dict(data.get("timings", {})),
+            log_tail=data.get("log_tail", ""),
+            reason=data.get("reason", ""),
+            selected=list(data.get("selected", [])),
+        )
+
+    def brief(self) -> str:
+        """Compact text for a prompt: status line, then the evidence that explains it."""
+        head = self.status
+        if self.tests_run:
+            head += f" ({self.tests_failed}/{self.tests_run} tests failed)"
+        if self.reason:
+            head += f": {self.reason}"
+        lines = [head]
+        errors = [d for d in self.diagnostics if d.severity == "error"]
+        for d in errors[:BRIEF_LIMIT]:
+            where = (f"candidate line {d.candidate_line}" if d.candidate_line is not None
+                     else f"{d.file}:{d.line}:{d.column}")
+            lines.append(f"- {d.code or 'error'} at {where}: {d.message}")
+        for f in self.failures[:BRIEF_LIMIT]:
+            text = f"- test {f.name} failed"
+            if f.expected is not None or f.actual is not None:
+                text += f": expected {f.expected}, actual {f.actual}"
+            elif f.message:
+                text += f": {_one_line(f.message)}"
+            lines.append(text)
+        for e in self.exceptions[:BRIEF_LIMIT]:
+            lines.append(f"- {e.type}: {_one_line(e.message)}")
+            lines.extend(f"    at {frame}" for frame in e.frames[:3])
+        hidden = max(0, len(errors) - BRIEF_LIMIT) + max(0, len(self.failures) - BRIEF_LIMIT)
+        if hidden:
+            lines.append(f"- ... {hidden} more")
+        return "\n".join(lines)
+
+
+def tail(text: str, limit: int = LOG_TAIL_CHARS) -> str:
+    """The last `limit` characters of a log, cut at a line start."""
+    if len(text) <= limit:
+        return text
+    cut = text[-limit:]
+    newline = cut.find("\n")
+    return cut[newline + 1:] if 0 <= newline < 200 else cut
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."

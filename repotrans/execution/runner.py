@@ -1,0 +1,104 @@
+"""Run one candidate for one target method: patch a scratch copy, build what changed, run the
+covering tests in a sandbox, and return a TestResult. Compile errors, failing tests, crashes and
+timeouts are results; only a target that does not build unpatched raises (TargetBuildError)."""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Literal
+
+from repotrans.errors import ConfigError
+from repotrans.execution.apply import plan_patch
+from repotrans.execution.results import TestResult, tail
+from repotrans.execution.sandboxes import Sandbox, make_sandbox
+from repotrans.execution.selection import fixture_index, select_fixtures
+from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, make_toolchain
+from repotrans.execution.workspace import prepare_workspace
+from repotrans.index.model import Method
+
+__all__ = ["run_candidate", "language_version", "TargetBuildError", "close_sandboxes"]
+
+_SANDBOXES: dict[tuple[str, str, str], Sandbox] = {}
+
+
+def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", sandbox: str = "local",
+                  timeout: float = 60.0, memory_mb: int = 1024,
+                  scope: Literal["covering", "all"] = "covering", workdir: Path = Path(".repotrans"),
+                  image: str | None = None, keep_run: bool = False) -> TestResult:
+    """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo."""
+    if scope not in ("covering", "all"):
+        raise ConfigError(f"unknown test scope {scope!r}; expected covering or all")
+    if method.side != "target":
+        raise ConfigError(f"{method.id} is not a target (C#) method")
+    started = time.monotonic()
+    tc = make_toolchain(toolchain)
+    ws = prepare_workspace(index.root("target"), workdir, tc.name)
+    file_path = ws.src / method.path
+    if not file_path.is_file():
+        raise ConfigError(f"{method.path} is not in the target repository (is the index stale?)")
+    patch = plan_patch(file_path.read_text(encoding="utf-8"), method, code)
+    timings = {"apply": time.monotonic() - started}
+    box = _sandbox(sandbox, ws.root, image or tc.image)
+    limits = Limits(timeout=timeout, memory_mb=memory_mb)
+    t = time.monotonic()
+    tc.baseline(ws, box, limits)
+    timings["baseline"] = time.monotonic() - t
+    selected: list[str] | None = None
+    if scope == "covering":
+        fixtures = fixture_index(ws, tc.test_projects(ws))
+        selected = select_fixtures(fixtures, covering_names(index, method)) or None
+    with ws.run_dir(keep=keep_run) as run_dir:
+        cand = Candidate(path=method.path, text=patch.new_text, line_map=patch.line_map,
+                         surface_changed=patch.surface_changed, run_dir=run_dir)
+        verdict = tc.run(ws, cand, selected, box, limits)
+    timings.update(verdict.timings)
+    timings["total"] = time.monotonic() - started
+    return TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
+                      exceptions=verdict.exceptions, tests_run=verdict.tests_run,
+                      tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
+                      log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [])
+
+
+def language_version(target_root: Path, toolchain: str) -> str:
+    """The C# version candidates must keep to: the projects' LangVersion, else the toolchain default."""
+    return make_toolchain(toolchain).language_version(Path(target_root))
+
+
+def covering_names(index, method: Method) -> set[str]:
+    """Names whose mention makes a fixture cover `method`: its class, the classes deriving from it,
+    and the method's own name when it is static (called through an extension or a using static)."""
+    simple = _simple(method.type_id)
+    names = {simple}
+    types = index.types("target") if hasattr(index, "types") else []
+    grew = True
+    while grew:
+        grew = False
+        for t in types:
+            if t.name not in names and any(_simple(b) in names for b in t.bases):
+                names.add(t.name)
+                grew = True
+    if "static" in method.modifiers and method.kind == "method":
+        names.add(method.name)
+    return names
+
+
+def close_sandboxes() -> None:
+    """Remove warm containers (the CLI calls this on exit; batches at their end)."""
+    for box in _SANDBOXES.values():
+        box.close()
+    _SANDBOXES.clear()
+
+
+def _sandbox(name: str, workspace: Path, image: str) -> Sandbox:
+    key = (name, str(workspace), image)
+    if key not in _SANDBOXES:
+        _SANDBOXES[key] = make_sandbox(name, workspace, image)
+    return _SANDBOXES[key]
+
+
+def _simple(type_name: str) -> str:
+    name = type_name.split(":", 1)[-1]
+    name = re.sub(r"<.*>", "", name)
+    return name.rsplit(".", 1)[-1].strip()
+

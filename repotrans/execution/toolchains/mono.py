@@ -1,0 +1,372 @@
+"""Mono toolchain: each SDK-style project compiled by `mcs`, NUnit tests run by `nunit-console`.
+
+The baseline build (every project, in reference order) is cached per target state. A candidate
+rebuilds only the project(s) compiling the patched file; dependents (the test assembly) are reused
+unless the candidate changes the public surface, since they reference the library dll by name.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+from repotrans.execution.results import Diagnostic
+from repotrans.execution.sandboxes import RunOutcome, Sandbox
+from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict
+from repotrans.execution.toolchains.msbuild import Project, load_projects
+from repotrans.execution.toolchains.nunit import exception_info, parse_nunit2
+from repotrans.execution.workspace import Workspace
+
+NUNIT_DIR = Path("/usr/lib/cli/nunit.framework-2.6.3")
+NUNIT_DLL = NUNIT_DIR / "nunit.framework.dll"
+FRAMEWORK_REFS = ("System.dll", "System.Core.dll", "System.Xml.dll", "System.Xml.Linq.dll", "System.Data.dll",
+                  "System.Numerics.dll", "System.Runtime.Serialization.dll", "Microsoft.CSharp.dll",
+                  "System.Net.Http.dll")
+IGNORED_PACKAGES = {"microsoft.net.test.sdk", "nunit3testadapter", "nunit.analyzers", "coverlet.collector",
+                    "microsoft.sourcelink.github", "stylecop.analyzers"}
+MCS_DEFAULT_LANG = "6"
+MCS_MAX_LANG = 7.2
+DIAG_RE = re.compile(r"^(?P<file>[^\s(][^(]*?)\((?P<line>\d+),(?P<col>\d+)\):\s+(?P<sev>error|warning)\s+"
+                     r"(?P<code>CS\d+):\s+(?P<msg>.*)$")
+BARE_DIAG_RE = re.compile(r"^(?P<sev>error|warning)\s+(?P<code>CS\d+):\s+(?P<msg>.*)$")
+HEAP_SHARE = 0.6
+OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory")
+
+
+class MonoToolchain:
+    name = "mono"
+    image = "repotrans/mono:bookworm"
+
+    def language_version(self, root: Path) -> str:
+        versions = sorted({p.lang_version for p in load_projects(root) if p.lang_version and not p.is_test})
+        if not versions:
+            return MCS_DEFAULT_LANG
+        numeric = [v for v in versions if _as_float(v) is not None]
+        return min(numeric, key=_as_float) if numeric else versions[0]
+
+    def test_projects(self, ws: Workspace) -> dict[str, Path]:
+        return {p.name: p.dir for p in load_projects(ws.src) if p.is_test}
+
+    # -- baseline -------------------------------------------------------------------------------
+    def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
+        marker, failed = ws.base / ".ok", ws.base / ".failed.json"
+        if marker.exists():
+            return
+        with ws.lock():
+            if marker.exists():
+                return
+            if failed.exists():
+                data = json.loads(failed.read_text())
+                raise TargetBuildError(data["message"], [Diagnostic(**d) for d in data["diagnostics"]],
+                                       data["log_tail"])
+            shutil.rmtree(ws.base, ignore_errors=True)
+            projects = load_projects(ws.src)
+            for project in projects:
+                out = ws.base / project.name
+                _stage_dependencies(project, projects, {}, ws.base, out)
+                outcome = sandbox.run(self._compile_argv(ws, project, projects, out, None),
+                                      cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb)
+                if outcome.timed_out or outcome.exit_code != 0:
+                    diags = parse_mcs(outcome.output, ws, None)
+                    first = next((d for d in diags if d.severity == "error"), None)
+                    what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
+                            else "timed out" if outcome.timed_out else f"mcs exit {outcome.exit_code}")
+                    message = f"the target does not build before patching: project {project.name}: {what}"
+                    failed.parent.mkdir(parents=True, exist_ok=True)
+                    failed.write_text(json.dumps({"message": message, "log_tail": outcome.output[-4000:],
+                                                  "diagnostics": [d.__dict__ for d in diags]}))
+                    raise TargetBuildError(message, diags, outcome.output[-4000:])
+            marker.write_text(json.dumps({"projects": [p.name for p in projects]}))
+
+    # -- one candidate --------------------------------------------------------------------------
+    def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
+            limits: Limits) -> Verdict:
+        projects = load_projects(ws.src)
+        patched_src = (ws.src / cand.path).resolve()
+        patched = cand.run_dir / "patched" / cand.path
+        patched.parent.mkdir(parents=True, exist_ok=True)
+        patched.write_text(cand.text, encoding="utf-8")
+        changed = [p for p in projects if patched_src in p.sources]
+        if not changed:
+            return Verdict("compile_error", reason=f"{cand.path} is not compiled by any project")
+        rebuild = _dependents(projects, {p.path for p in changed}, all_of_them=cand.surface_changed)
+        built: dict[str, Path] = {}
+        warnings: list[Diagnostic] = []
+        timings: dict[str, float] = {}
+        started = time.monotonic()
+        for project in projects:
+            if project.path not in rebuild:
+                continue
+            out = cand.run_dir / "out" / project.name
+            _stage_dependencies(project, projects, built, ws.base, out)
+            swap = {patched_src: patched} if project in changed else None
+            outcome = sandbox.run(self._compile_argv(ws, project, projects, out, swap), cwd=ws.root,
+                                  timeout=limits.build_timeout, memory_mb=limits.memory_mb)
+            if outcome.timed_out:
+                return Verdict("timeout", log=outcome.output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
+                               timings={"build": time.monotonic() - started})
+            if outcome.exit_code != 0:
+                diags = parse_mcs(outcome.output, ws, cand)
+                diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
+                errors = sum(d.severity == "error" for d in diags)
+                return Verdict("compile_error", diagnostics=diags, log=outcome.output,
+                               reason=f"{errors} error(s) compiling {project.name}",
+                               timings={"build": time.monotonic() - started})
+            built[project.name] = out
+            if swap:
+                warnings += parse_mcs(outcome.output, ws, cand)
+        timings["build"] = time.monotonic() - started
+        verdict = self._test(ws, cand, projects, changed, built, fixtures, sandbox, limits)
+        verdict.timings = {**timings, **verdict.timings}
+        verdict.diagnostics = warnings + verdict.diagnostics
+        return verdict
+
+    def _test(self, ws: Workspace, cand: Candidate, projects: list[Project], changed: list[Project],
+              built: dict[str, Path], fixtures: list[str] | None, sandbox: Sandbox, limits: Limits) -> Verdict:
+        affected = _dependents(projects, {p.path for p in changed}, all_of_them=True)
+        tests = [p for p in projects if p.is_test and p.path in affected]
+        total = Verdict("passed")
+        started = time.monotonic()
+        logs = []
+        for project in tests:
+            selected = None if fixtures is None else [f for f in fixtures if f.startswith(project.name + ":")]
+            if selected == []:
+                continue
+            bin_dir = cand.run_dir / "bin" / project.name
+            _overlay(ws.base / project.name, built, projects, project, bin_dir)
+            xml = cand.run_dir / f"{project.name}.xml"
+            argv = ["nunit-console", "-nologo", "-noshadow", "-process=Single", "-domain=Single",
+                    f"-result={_rel(xml, ws)}"]
+            if selected is not None:
+                argv.append("-run=" + ",".join(sorted(f.split(":", 1)[1] for f in selected)))
+            argv.append(_rel(bin_dir / project.dll_name, ws))
+            outcome = sandbox.run(argv, cwd=ws.root, timeout=max(1.0, limits.timeout - (time.monotonic() - started)),
+                                  memory_mb=limits.memory_mb, env=mono_env(limits.memory_mb))
+            logs.append(outcome.output)
+            verdict = _judge(outcome, xml, limits, _locator(ws, cand))
+            total.tests_run += verdict.tests_run
+            total.tests_failed += verdict.tests_failed
+            total.failures += verdict.failures
+            total.exceptions += verdict.exceptions
+            if _rank(verdict.status) > _rank(total.status):
+                total.status, total.reason = verdict.status, verdict.reason
+            if verdict.status in ("timeout", "runtime_error") and not xml.exists():
+                break
+        total.log = "\n".join(logs)
+        total.timings = {"test": time.monotonic() - started}
+        if not tests:
+            total.reason = "no test project depends on the changed project"
+        elif total.status == "passed" and total.tests_run == 0:
+            total.reason = "no tests ran"
+        return total
+
+    def _compile_argv(self, ws: Workspace, project: Project, projects: list[Project], out: Path,
+                      swap: dict[Path, Path] | None) -> list[str]:
+        target = "exe" if project.output_type.lower() in ("exe", "winexe") else "library"
+        argv = ["mcs", f"-target:{target}", f"-out:{_rel(out / project.dll_name, ws)}", "-debug",
+                "-nowarn:1591", "-sdk:4.5"]
+        lang = _mcs_langversion(project.lang_version)
+        if lang:
+            argv.append(f"-langversion:{lang}")
+        if project.defines:
+            argv.append("-define:" + ";".join(project.defines))
+        if project.unsafe:
+            argv.append("-unsafe")
+        if project.sign and project.key_file is not None:
+            argv.append(f"-keyfile:{_rel(project.key_file, ws)}")
+        for file, name in project.resources:
+            argv.append(f"-resource:{_rel(file, ws)},{name}")
+        argv += [f"-r:{ref}" for ref in FRAMEWORK_REFS]
+        if project.is_test:
+            argv.append(f"-r:{NUNIT_DLL}")
+        for name, hint in project.references:
+            if name.lower().startswith("nunit.framework"):
+                continue
+            argv.append(f"-r:{_rel(hint, ws)}" if hint else f"-r:{name}.dll")
+        for ref in project.project_refs:
+            dep = next(p for p in projects if p.path == ref)
+            argv.append(f"-r:{_rel(out / dep.dll_name, ws)}")
+        swap = swap or {}
+        argv += [_rel(swap.get(src, src), ws) for src in project.sources]
+        return argv
+
+
+def mono_env(memory_mb: int) -> dict[str, str]:
+    """Cap the GC heap below the address-space limit: a heap-exhausting candidate then gets a managed
+    OutOfMemoryException while the JIT still has room, instead of a native abort. --debug gives
+    file:line in stack frames (mcs -debug writes the pdb)."""
+    return {"MONO_GC_PARAMS": f"max-heap-size={int(memory_mb * HEAP_SHARE)}m", "MONO_ENV_OPTIONS": "--debug"}
+
+
+def parse_mcs(output: str, ws: Workspace, cand: Candidate | None) -> list[Diagnostic]:
+    """mcs lines `file(line,col): error CSxxxx: message` -> Diagnostics relative to the target root;
+    lines in the patched file also get their line within the candidate. Warnings are kept only for
+    the patched file."""
+    diags: list[Diagnostic] = []
+    seen = set()
+    patched_prefix = f"{_rel(cand.run_dir, ws)}/patched/" if cand else None
+    for line in output.splitlines():
+        m = DIAG_RE.match(line.strip())
+        if m:
+            file, lineno, col = m.group("file"), int(m.group("line")), int(m.group("col"))
+            cand_line = None
+            if patched_prefix and file.startswith(patched_prefix):
+                file = file[len(patched_prefix):]
+                cand_line = cand.line_map.to_candidate(lineno)
+            elif file.startswith("src/"):
+                file = file[4:]
+            if m.group("sev") == "warning" and cand_line is None:
+                continue
+            diag = Diagnostic(code=m.group("code"), message=m.group("msg").strip(), file=file, line=lineno,
+                              column=col, candidate_line=cand_line, severity=m.group("sev"))
+        else:
+            m = BARE_DIAG_RE.match(line.strip())
+            if not m or m.group("sev") != "error":
+                continue
+            diag = Diagnostic(code=m.group("code"), message=m.group("msg").strip(), file="", line=0, column=0,
+                              severity="error")
+        key = (diag.code, diag.file, diag.line, diag.column, diag.message)
+        if key not in seen:
+            seen.add(key)
+            diags.append(diag)
+    return diags
+
+
+def _locator(ws: Workspace, cand: Candidate):
+    """Frame locations relative to the target root; lines of the patched file also in the candidate."""
+    patched = str((cand.run_dir / "patched" / cand.path).resolve())
+    src = str(ws.src.resolve()) + "/"
+
+    def locate(path: str, line: int) -> str:
+        if path == patched:
+            cline = cand.line_map.to_candidate(line)
+            return f"{cand.path}:{line}" + (f" (candidate line {cline})" if cline else "")
+        return f"{path[len(src):] if path.startswith(src) else path.rsplit('/', 1)[-1]}:{line}"
+    return locate
+
+
+def _judge(outcome: RunOutcome, xml: Path, limits: Limits, locate) -> Verdict:
+    if outcome.timed_out:
+        return Verdict("timeout", reason=f"tests exceeded the {limits.timeout:.0f} s limit")
+    if outcome.oom_killed:
+        return Verdict("runtime_error", reason="out of memory (killed at the memory limit)")
+    report = None
+    if xml.exists():
+        try:
+            report = parse_nunit2(xml.read_text(encoding="utf-8", errors="replace"), locate)
+        except Exception:  # a runner killed mid-write leaves broken XML
+            report = None
+    if report is None:
+        oom = any(marker in outcome.output for marker in OOM_MARKERS)
+        reason = "out of memory" if oom else f"test runner crashed (exit {outcome.exit_code})"
+        crash = next((ln.strip() for ln in outcome.output.splitlines()
+                      if "Exception" in ln or "Unhandled" in ln or "overflow" in ln.lower()), "")
+        exceptions = [exception_info(crash, [])] if crash else []
+        return Verdict("runtime_error", exceptions=exceptions, reason=reason)
+    verdict = Verdict("passed", failures=report.failures, exceptions=report.exceptions,
+                      tests_run=report.total, tests_failed=len(report.failures))
+    if any(e.type.endswith("OutOfMemoryException") for e in report.exceptions):
+        verdict.status, verdict.reason = "runtime_error", "out of memory"
+    elif report.exceptions:
+        verdict.status = "runtime_error"
+        verdict.reason = f"{len(report.exceptions)} test(s) threw {report.exceptions[0].type or 'an exception'}"
+    elif report.failures:
+        verdict.status = "test_failure"
+    return verdict
+
+
+def _rank(status: str) -> int:
+    return ("passed", "test_failure", "runtime_error", "timeout", "compile_error").index(status)
+
+
+def _dependents(projects: list[Project], changed: set[Path], all_of_them: bool) -> set[Path]:
+    """The changed projects, plus (when all_of_them) every project depending on them transitively."""
+    result = set(changed)
+    if not all_of_them:
+        return result
+    grew = True
+    while grew:
+        grew = False
+        for p in projects:
+            if p.path not in result and any(r in result for r in p.project_refs):
+                result.add(p.path)
+                grew = True
+    return result
+
+
+def _closure(project: Project, projects: list[Project]) -> list[Project]:
+    by_path = {p.path: p for p in projects}
+    seen: dict[Path, Project] = {}
+    stack = list(project.project_refs)
+    while stack:
+        path = stack.pop()
+        if path in seen or path not in by_path:
+            continue
+        seen[path] = by_path[path]
+        stack.extend(by_path[path].project_refs)
+    return list(seen.values())
+
+
+def _stage_dependencies(project: Project, projects: list[Project], built: dict[str, Path], base: Path,
+                        out: Path) -> None:
+    """Copy-local: the outputs of every referenced project (rebuilt ones first) into `out`."""
+    out.mkdir(parents=True, exist_ok=True)
+    for dep in _closure(project, projects):
+        src_dir = built.get(dep.name, base / dep.name)
+        for name in (dep.dll_name, Path(dep.dll_name).with_suffix(".pdb").name):
+            if (src_dir / name).exists():
+                _link(src_dir / name, out / name)
+    if project.is_test:
+        _link(NUNIT_DLL, out / NUNIT_DLL.name)
+
+
+def _overlay(base_dir: Path, built: dict[str, Path], projects: list[Project], project: Project,
+             bin_dir: Path) -> None:
+    """Test folder for one run: the baseline outputs, with the rebuilt assemblies laid over them."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    for item in base_dir.iterdir():
+        _link(item, bin_dir / item.name)
+    for dep in _closure(project, projects) + [project]:
+        if dep.name in built:
+            for item in built[dep.name].iterdir():
+                if item.name.startswith(dep.assembly_name + "."):
+                    _link(item, bin_dir / item.name)
+
+
+def _link(src: Path, dst: Path) -> None:
+    if dst.exists() or dst.is_symlink():
+        dst.unlink()
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _rel(path: Path, ws: Workspace) -> str:
+    path = Path(path)
+    try:
+        return path.resolve().relative_to(ws.root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _as_float(v: str) -> float | None:
+    try:
+        return float(v)
+    except ValueError:
+        return None
+
+
+def _mcs_langversion(value: str | None) -> str | None:
+    if not value:
+        return None
+    low = value.strip().lower()
+    if low in ("iso-1", "iso-2"):
+        return value.upper()
+    number = _as_float(low)
+    if number is None or number > MCS_MAX_LANG:
+        return "Latest"
+    return value.strip()

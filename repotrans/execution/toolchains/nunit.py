@@ -1,0 +1,82 @@
+"""NUnit 2 result XML (nunit-console 2.6) -> failures and exceptions."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import Callable
+
+from repotrans.execution.results import ExceptionInfo, TestFailure
+
+EXPECTED_RE = re.compile(r"Expected:\s*(.*?)\s*\n\s*But was:\s*(.*?)\s*$", re.S)
+EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.`+]*(?:Exception|Error))\s*:\s*(.*)$", re.S)
+FRAME_RE = re.compile(r"^\s*at\s+(.*?)(?:\s+\[0x[0-9a-f]+\])?(?:\s+in\s+(.*?))?\s*$")
+NOISE = ("(wrapper ", "System.Reflection.", "System.RuntimeMethodHandle", "NUnit.Core.", "NUnit.Framework.")
+MAX_FRAMES = 5
+
+
+@dataclass
+class NUnitReport:
+    total: int = 0
+    failures: list[TestFailure] = field(default_factory=list)
+    exceptions: list[ExceptionInfo] = field(default_factory=list)
+    passed: int = 0
+
+
+Locator = Callable[[str, int], str]     # (source path, line) -> how a frame shows it
+
+
+def parse_nunit2(xml_text: str, locate: Locator | None = None) -> NUnitReport:
+    """Parse a TestResult.xml written by nunit-console 2.6; `locate` rewrites frame locations."""
+    root = ET.fromstring(xml_text)
+    report = NUnitReport()
+    for case in root.iter("test-case"):
+        if case.get("executed") != "True":
+            continue
+        report.total += 1
+        result = case.get("result", "")
+        if result == "Success":
+            report.passed += 1
+            continue
+        if result in ("Ignored", "Inconclusive", "Skipped", "NotRunnable") and case.get("success") != "False":
+            continue
+        message = (case.findtext("failure/message") or case.findtext("reason/message") or "").strip()
+        frames = clean_frames(case.findtext("failure/stack-trace") or "", locate)
+        expected = actual = None
+        m = EXPECTED_RE.search(message)
+        if m:
+            expected, actual = m.group(1).strip(), m.group(2).strip()
+        name = case.get("name", "")
+        report.failures.append(TestFailure(name=name, message=message, expected=expected, actual=actual,
+                                           stack=frames))
+        if result == "Error":
+            report.exceptions.append(exception_info(message, frames))
+    return report
+
+
+def exception_info(message: str, frames: list[str]) -> ExceptionInfo:
+    """'System.X : text' (possibly with '----> inner' lines) -> ExceptionInfo of the innermost cause."""
+    parts = [p.strip() for p in re.split(r"\n\s*---->\s*", message) if p.strip()]
+    last = parts[-1] if parts else message
+    m = EXCEPTION_RE.match(last)
+    if m:
+        return ExceptionInfo(type=m.group(1), message=m.group(2).strip(), frames=frames)
+    return ExceptionInfo(type="", message=last, frames=frames)
+
+
+def clean_frames(stack: str, locate: Locator | None = None, limit: int = MAX_FRAMES) -> list[str]:
+    """Mono stack text -> 'Ns.Type.Method (args) at File.cs:12', reflection/NUnit plumbing dropped."""
+    frames = []
+    for line in stack.splitlines():
+        m = FRAME_RE.match(line)
+        if not m or any(m.group(1).startswith(n) for n in NOISE):
+            continue
+        where = m.group(2) or ""
+        frame = m.group(1)
+        path, _, line = where.rpartition(":")
+        if path and not path.startswith("<") and line.isdigit():
+            frame += " at " + (locate(path, int(line)) if locate else f"{path.rsplit('/', 1)[-1]}:{line}")
+        frames.append(frame)
+        if len(frames) >= limit:
+            break
+    return frames

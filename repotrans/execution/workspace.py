@@ -1,0 +1,101 @@
+"""Scratch copies of the target, one per target state, with their cached baseline builds.
+
+workdir/runner/<toolchain>-<state>/src   copy of the target (bin/obj/.git left out)
+                                   /base  baseline build outputs, one folder per project
+                                   /runs/<id>  one candidate: patched file, rebuilt outputs, results
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import shutil
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from repotrans.errors import ConfigError
+
+IGNORED = {"bin", "obj", ".git", ".vs", ".repotrans", "TestResults", "__pycache__"}
+KEEP_STATES = 3
+
+
+@dataclass
+class Workspace:
+    root: Path
+    target: Path
+    key: str
+
+    @property
+    def src(self) -> Path:
+        return self.root / "src"
+
+    @property
+    def base(self) -> Path:
+        return self.root / "base"
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        with open(self.root / ".lock", "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    @contextmanager
+    def run_dir(self, keep: bool = False) -> Iterator[Path]:
+        path = self.root / "runs" / uuid.uuid4().hex[:12]
+        path.mkdir(parents=True)
+        try:
+            yield path
+        finally:
+            if not keep:
+                shutil.rmtree(path, ignore_errors=True)
+
+
+def state_key(target: Path) -> str:
+    """Content hash of every file the build can see."""
+    digest = hashlib.sha256()
+    for path in sorted(_files(target)):
+        digest.update(path.relative_to(target).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def prepare_workspace(target: Path, workdir: Path, toolchain: str) -> Workspace:
+    target = Path(target).resolve()
+    if not target.is_dir():
+        raise ConfigError(f"target repository {target} is not a folder")
+    key = state_key(target)
+    parent = Path(workdir).resolve() / "runner"
+    root = parent / f"{toolchain}-{key}"
+    ws = Workspace(root=root, target=target, key=key)
+    if not (root / "src").is_dir():
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = parent / f".tmp-{uuid.uuid4().hex[:8]}"
+        shutil.copytree(target, tmp / "src", ignore=lambda d, names: [n for n in names if n in IGNORED],
+                        symlinks=True)
+        try:
+            tmp.rename(root)
+        except OSError:              # another process made it first
+            shutil.rmtree(tmp, ignore_errors=True)
+        _prune(parent, toolchain, keep=root)
+    return ws
+
+
+def _files(target: Path) -> Iterator[Path]:
+    for path in target.iterdir():
+        if path.name in IGNORED:
+            continue
+        if path.is_dir() and not path.is_symlink():
+            yield from _files(path)
+        elif path.is_file():
+            yield path
+
+
+def _prune(parent: Path, toolchain: str, keep: Path) -> None:
+    states = sorted(parent.glob(f"{toolchain}-*"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in [p for p in states if p != keep][KEEP_STATES - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
