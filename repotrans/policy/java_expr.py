@@ -1,0 +1,512 @@
+"""Java expressions -> C# 6 expressions, driven by the tree-sitter Java tree and jdk_map.toml.
+
+Every translation returns (C# text, Java type or None). Java types are kept as written
+("List<String>", "int[]"); "#Name" marks a reference to a type (static access).
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from tree_sitter import Node
+
+from repotrans.policy.resolver import NameResolver, element_type, jdk_table, split_type
+
+Typed = tuple[str, "str | None"]
+BOXED = {"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
+         "Boolean": "boolean", "Double": "double", "Float": "float"}
+NUMERIC_RANK = {"byte": 1, "short": 1, "char": 1, "int": 1, "long": 2, "float": 3, "double": 4}
+RANK_TYPE = {1: "int", 2: "long", 3: "float", 4: "double"}
+COMPARISON_OPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||"}
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_PRIMARY = re.compile(r'[A-Za-z_@][\w@]*(\.[\w@]+|\([^()]*\)|\[[^\[\]]*\])*|"(?:\\.|[^"\\])*"|\(.*\)')
+_CONST_OVERFLOW = re.compile(r"\b(int|long)\.M(ax|in)Value\b")
+_FORMAT_SPEC = re.compile(r"%(\d+\$)?([-#+ 0,(]*)(\d+)?(\.\d+)?([a-zA-Z%])")
+
+
+def prim(java_type: str | None) -> str | None:
+    """Unbox: "Integer" -> "int"; other types unchanged."""
+    return BOXED.get(java_type or "", java_type)
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """Replace {name} placeholders that have a value; leave other braces alone.
+
+    A value used as a receiver (`{0}.Length`) is parenthesised unless it is a simple primary."""
+    def one(match: re.Match) -> str:
+        value = values.get(match.group(1))
+        if value is None:
+            return match.group(0)
+        if template[match.end():match.end() + 1] == "." and not _PRIMARY.fullmatch(value):
+            return f"({value})"
+        return value
+    return _PLACEHOLDER.sub(one, template)
+
+
+def java_format_to_net(literal: str) -> str:
+    """A Java format string literal ("%5.2f %s%n") -> a .NET composite format literal ("{0,5:F2} {1}\\n")."""
+    body = literal[1:-1].replace("{", "{{").replace("}", "}}")
+    counter = iter(range(1000))
+
+    def one(match: re.Match) -> str:
+        index, flags, width, precision, conv = match.groups()
+        if conv == "%":
+            return "%"
+        if conv == "n":
+            return "\\n"
+        slot = str(int(index[:-1]) - 1) if index else str(next(counter))
+        fmt = ""
+        if conv in "dxX" and "0" in flags and width:
+            fmt = f":{'D' if conv == 'd' else conv}{width}"
+            width = None
+        elif conv in "xX":
+            fmt = f":{conv}"
+        elif conv in "fF":
+            fmt = f":F{precision[1:] if precision else 6}"
+        elif conv == "d" and "," in flags:
+            fmt = ":N0"
+        align = (f",-{width}" if "-" in flags else f",{width}") if width else ""
+        return "{" + slot + align + fmt + "}"
+
+    return '"' + _FORMAT_SPEC.sub(one, body) + '"'
+
+
+class ExprTranslator:
+    """Expression half of the method translator; `MethodTranslator` adds statements and scopes."""
+
+    def __init__(self, resolver: NameResolver, source: bytes):
+        self.r = resolver
+        self.src = source
+        self.table = jdk_table()
+        self.scopes: list[dict[str, tuple[str, str | None]]] = [{}]
+        self.temp_counter = 0
+        self.keywords = frozenset(self.table["csharp"]["keywords"])
+        self.dispatch: dict[str, Callable[[Node, str | None], Typed]] = {
+            "identifier": self._identifier, "field_access": self._field_access,
+            "method_invocation": self._call, "object_creation_expression": self._new,
+            "array_creation_expression": self._new_array, "array_initializer": self._array_init,
+            "array_access": self._array_access, "binary_expression": self._binary,
+            "unary_expression": self._unary, "update_expression": self._update,
+            "assignment_expression": self._assign, "ternary_expression": self._ternary,
+            "instanceof_expression": self._instanceof, "cast_expression": self._cast,
+            "parenthesized_expression": self._paren, "lambda_expression": self._lambda,
+            "method_reference": self._method_ref, "class_literal": self._class_literal,
+            "decimal_integer_literal": self._int_literal, "hex_integer_literal": self._int_literal,
+            "octal_integer_literal": self._int_literal, "binary_integer_literal": self._int_literal,
+            "decimal_floating_point_literal": self._float_literal, "string_literal": self._string_literal,
+            "character_literal": lambda n, e: (self.text(n), "char"),
+            "true": lambda n, e: ("true", "boolean"), "false": lambda n, e: ("false", "boolean"),
+            "null_literal": lambda n, e: ("null", None), "this": lambda n, e: ("this", None),
+            "super": lambda n, e: ("base", None),
+        }
+
+    # ---- helpers -------------------------------------------------------------------------
+    def text(self, node: Node | None) -> str:
+        return node.text.decode("utf-8") if node is not None else ""
+
+    def lookup(self, name: str) -> tuple[str, str | None] | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def declare(self, name: str, java_type: str | None, cs_name: str | None = None) -> None:
+        self.scopes[-1][name] = (cs_name or self.ident(name), java_type)
+
+    def ident(self, name: str) -> str:
+        """A Java identifier as a C# identifier (`@out` for C# keywords)."""
+        return "@" + name if name in self.keywords else name
+
+    def cs_type(self, java_type: str) -> str:
+        return self.r.type_name(java_type)
+
+    def temp(self, stem: str) -> str:
+        self.temp_counter += 1
+        return f"__{stem}{self.temp_counter}"
+
+    def lambda_block(self, block: Node) -> str:   # provided by MethodTranslator
+        raise NotImplementedError
+
+    def expr(self, node: Node, expected: str | None = None) -> Typed:
+        handler = self.dispatch.get(node.type)
+        if handler is None:
+            return self.text(node), None
+        return handler(node, expected)
+
+    def ex(self, node: Node, expected: str | None = None) -> str:
+        return self.expr(node, expected)[0]
+
+    def coerce(self, text: str, src: str | None, dst: str | None) -> str:
+        """Explicit narrowing C# needs where Java converts implicitly (int -> char, constants -> byte)."""
+        src, dst = prim(src), prim(dst)
+        if dst == "char" and src in ("int", "long", "short", "byte"):
+            return f"(char)({text})"
+        if dst in ("byte", "short") and src == "int" and not re.fullmatch(r"-?\d+", text):
+            return f"({dst})({text})"
+        return text
+
+    def owner_of(self, java_type: str | None) -> str | None:
+        if not java_type:
+            return None
+        return split_type(java_type.lstrip("#"))[0]
+
+    # ---- names ---------------------------------------------------------------------------
+    def _identifier(self, node: Node, expected: str | None) -> Typed:
+        name = self.text(node)
+        local = self.lookup(name)
+        if local is not None:
+            return local
+        field_type = self.r.field_type(None, name)
+        if field_type is not None or not name[:1].isupper():
+            return self.r.field_name(None, name), field_type
+        return self.cs_type(name), "#" + name
+
+    def _field_access(self, node: Node, expected: str | None) -> Typed:
+        obj, name = node.child_by_field_name("object"), self.text(node.child_by_field_name("field"))
+        static = self.table["static_fields"].get(f"{self.text(obj)}.{name}")
+        if static is not None and self.lookup(self.text(obj)) is None:
+            return static["cs"], static.get("ret")
+        if obj.type == "this":
+            return f"this.{self.r.field_name(None, name)}", self.r.field_type(None, name)
+        obj_text, obj_type = self.expr(obj)
+        if name == "length" and (obj_type is None or obj_type.endswith("]")):
+            return f"{obj_text}.Length", "int"
+        owner = self.owner_of(obj_type)
+        return f"{obj_text}.{self.r.field_name(owner, name)}", self.r.field_type(owner, name)
+
+    def _class_literal(self, node: Node, expected: str | None) -> Typed:
+        return f"typeof({self.cs_type(self.text(node.named_children[0]))})", "Class"
+
+    # ---- literals ------------------------------------------------------------------------
+    def _int_literal(self, node: Node, expected: str | None) -> Typed:
+        raw = self.text(node).replace("_", "")
+        suffix = "L" if raw[-1:] in "lL" else ""
+        digits = raw.rstrip("lL")
+        if digits[:2].lower() == "0b":
+            digits = str(int(digits[2:], 2))
+        elif len(digits) > 1 and digits[0] == "0" and digits.isdigit():
+            digits = str(int(digits, 8))
+        return digits + suffix, "long" if suffix else "int"
+
+    def _float_literal(self, node: Node, expected: str | None) -> Typed:
+        raw = self.text(node).replace("_", "")
+        kind = "float" if raw[-1:] in "fF" else "double"
+        if re.fullmatch(r"\d+\.", raw):
+            raw += "0"
+        return raw, kind
+
+    def _string_literal(self, node: Node, expected: str | None) -> Typed:
+        raw = self.text(node)
+        if raw.startswith('"""'):
+            lines = raw[3:-3].split("\n")[1:]
+            indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
+            value = "\n".join(l[indent:] for l in lines)
+            return '@"' + value.replace('"', '""') + '"', "String"
+        return raw, "String"
+
+    # ---- calls ---------------------------------------------------------------------------
+    def args(self, node: Node | None) -> list[Node]:
+        return [] if node is None else [c for c in node.named_children if c.type != "comment"]
+
+    def lookup_entry(self, section: dict, name: str, argc: int, arg_types: list[str | None]) -> dict | str | None:
+        first = prim(arg_types[0]) if arg_types else None
+        for key in ([f"{name}/{argc}:{first}"] if first else []) + [f"{name}/{argc}", f"{name}/*"]:
+            if key in section:
+                return section[key]
+        return None
+
+    def apply(self, entry: dict, recv: str, recv_type: str | None, arg_texts: list[str],
+              arg_types: list[str | None], expected: str | None, statement: bool) -> Typed:
+        java_args = split_type(recv_type)[1] if recv_type else []
+        first_type = arg_types[0] if arg_types else None
+        if not java_args and expected:
+            java_args = split_type(expected)[1]
+        if not java_args and first_type:
+            java_args = [first_type if "[" not in first_type or len(arg_texts) > 1 else element_type(first_type)]
+        cs_args = [self.cs_type(a) for a in java_args]
+        elem = element_type(first_type)
+        values = {str(i + 1): t for i, t in enumerate(arg_texts)}
+        values.update({"0": recv, "args": ", ".join(arg_texts), "T": cs_args[0] if cs_args else "object",
+                       "V": cs_args[1] if len(cs_args) > 1 else "object",
+                       "E0": self.cs_type(elem) if elem else "object"})
+        if entry.get("format") and arg_texts and arg_texts[0].startswith('"'):
+            values["args"] = ", ".join([java_format_to_net(arg_texts[0])] + arg_texts[1:])
+        template = entry.get("stmt") if statement and entry.get("stmt") else entry["cs"]
+        ret = entry.get("ret")
+        if ret:
+            static_args = java_args if recv_type else [first_type or "Object"]
+            ret_values = {f"A{i}": a for i, a in enumerate(static_args)}
+            ret_values["E0"] = (element_type(first_type) or "Object") if first_type else "Object"
+            ret = fill(ret, ret_values)
+            if "{" in ret:
+                ret = None
+        return fill(template, values), ret
+
+    def _call(self, node: Node, expected: str | None, statement: bool = False) -> Typed:
+        obj = node.child_by_field_name("object")
+        name = self.text(node.child_by_field_name("name"))
+        arg_nodes = self.args(node.child_by_field_name("arguments"))
+        argc = len(arg_nodes)
+        typed = [self.expr(a) for a in arg_nodes]
+        arg_texts = [t for t, _ in typed]
+        arg_types = [ty for _, ty in typed]
+        if obj is None or obj.type == "this":
+            return self._member_call(None, "this." if obj is not None else "", name, arg_nodes, arg_texts)
+        obj_raw = self.text(obj)
+        if obj_raw in ("System.out", "System.err"):
+            entry = self.lookup_entry(self.table["console"], name, argc, arg_types)
+            if entry is not None:
+                writer = "Console" if obj_raw == "System.out" else "Console.Error"
+                values = {"W": writer}
+                values.update({str(i + 1): t for i, t in enumerate(arg_texts)})
+                values["args"] = ", ".join(arg_texts)
+                if name in ("printf", "format") and arg_texts and arg_texts[0].startswith('"'):
+                    values["args"] = ", ".join([java_format_to_net(arg_texts[0])] + arg_texts[1:])
+                return fill(entry, values), "void"
+        if obj.type == "identifier" and self.lookup(obj_raw) is None and obj_raw in self.table["statics"]:
+            entry = self.lookup_entry(self.table["statics"][obj_raw], name, argc, arg_types)
+            if entry is not None:
+                return self.apply(entry, "", None, arg_texts, arg_types, expected, statement)
+        if obj.type == "super":
+            return self._member_call(None, "base.", name, arg_nodes, arg_texts)
+        recv, recv_type = self.expr(obj)
+        if recv_type and recv_type.startswith("#"):
+            owner = recv_type[1:]
+            return self._member_call(owner, f"{recv}.", name, arg_nodes, arg_texts)
+        if obj.type in ("binary_expression", "ternary_expression", "cast_expression", "lambda_expression"):
+            recv = f"({recv})"
+        base = self.owner_of(recv_type)
+        functional = self.table["functional"].get(base or "")
+        if functional is not None and functional["call"] == name:
+            ret = fill(functional["ret"], {f"A{i}": a for i, a in enumerate(split_type(recv_type)[1])})
+            return f"{recv}({', '.join(arg_texts)})", None if "{" in ret else ret
+        kind = self.table["kinds"].get(base or "")
+        if kind is None and base and base.endswith(("Exception", "Error")):
+            kind = "Throwable"
+        sections = [kind] if kind else []
+        sections.append("Object")
+        if recv_type is None:
+            sections.append("Unknown")
+        for section in sections:
+            entry = self.lookup_entry(self.table["methods"][section], name, argc, arg_types)
+            if entry is not None:
+                return self.apply(entry, recv, recv_type, arg_texts, arg_types, expected, statement)
+        return self._member_call(base, f"{recv}.", name, arg_nodes, arg_texts)
+
+    def _member_call(self, owner: str | None, prefix: str, name: str, arg_nodes: list[Node],
+                     arg_texts: list[str]) -> Typed:
+        argc = len(arg_texts)
+        prop = self.r.property_name(owner, name, argc)
+        ret = self.r.method_return(owner, name, argc)
+        if prop is not None:
+            return (f"{prefix}{prop}" if argc == 0 else f"{prefix}{prop} = {arg_texts[0]}"), ret
+        member = self.r.method_name(owner, name, argc)
+        return f"{prefix}{member}({', '.join(arg_texts)})", ret
+
+    # ---- object and array creation --------------------------------------------------------
+    def _new(self, node: Node, expected: str | None) -> Typed:
+        type_node = node.child_by_field_name("type")
+        java_type = self.text(type_node)
+        base, targs, _ = split_type(java_type)
+        arg_nodes = self.args(node.child_by_field_name("arguments"))
+        typed = [self.expr(a) for a in arg_nodes]
+        arg_texts = [t for t, _ in typed]
+        body = next((c for c in node.named_children if c.type == "class_body"), None)
+        if java_type.endswith("<>"):
+            targs = split_type(expected)[1] if expected else []
+            java_type = base + ("<" + ", ".join(targs) + ">" if targs else "<Object>")
+        if body is not None:
+            return self._anonymous(base, targs, body, java_type)
+        if base in BOXED and len(arg_texts) == 1:
+            return arg_texts[0], BOXED[base]
+        if base == "String":
+            return f"new string({', '.join(arg_texts)})", "String"
+        ctors = self.table["exception_ctors"].get(base, {})
+        key = f"{len(arg_texts)}:{prim(typed[0][1]) if typed else ''}"
+        if key in ctors:
+            return fill(ctors[key], {str(i + 1): t for i, t in enumerate(arg_texts)}), base
+        return f"new {self.cs_type(java_type)}({', '.join(arg_texts)})", java_type
+
+    def _anonymous(self, base: str, targs: list[str], body: Node, java_type: str) -> Typed:
+        methods = [c for c in body.named_children if c.type == "method_declaration"]
+        if base not in self.table["functional"] or len(methods) != 1:
+            return f"/* anonymous {base} */ null", java_type
+        method = methods[0]
+        params = [p for p in method.child_by_field_name("parameters").named_children if p.type == "formal_parameter"]
+        self.scopes.append({})
+        parts = []
+        for p in params:
+            pname, ptype = self.text(p.child_by_field_name("name")), self.text(p.child_by_field_name("type"))
+            self.declare(pname, ptype)
+            parts.append(f"{self.cs_type(ptype)} {self.ident(pname)}")
+        block = self.lambda_block(method.child_by_field_name("body"))
+        self.scopes.pop()
+        return f"({', '.join(parts)}) => {block}", java_type
+
+    def _new_array(self, node: Node, expected: str | None) -> Typed:
+        elem = self.text(node.child_by_field_name("type"))
+        dim_exprs = [c.named_children[0] for c in node.children if c.type == "dimensions_expr"]
+        extra = sum(self.text(c).count("[") for c in node.children if c.type == "dimensions")
+        total = len(dim_exprs) + extra
+        java_type = elem + "[]" * total
+        value = node.child_by_field_name("value")
+        if value is not None:
+            return self._array_init(value, java_type)
+        sizes = [self.ex(d) for d in dim_exprs]
+        return self._jagged(self.cs_type(elem), sizes, extra), java_type
+
+    def _jagged(self, cs_elem: str, sizes: list[str], extra: int) -> str:
+        if len(sizes) == 1:
+            return f"new {cs_elem}[{sizes[0]}]" + "[]" * extra
+        inner = self._jagged(cs_elem, sizes[1:], extra)
+        var = self.temp("i")
+        return f"Enumerable.ToArray(Enumerable.Select(Enumerable.Range(0, {sizes[0]}), {var} => {inner}))"
+
+    def _array_init(self, node: Node, expected: str | None) -> Typed:
+        java_type = expected or "Object[]"
+        elem = element_type(java_type) or "Object"
+        items = [self.coerce(*self.expr(c, elem), elem) for c in node.named_children if c.type != "comment"]
+        return f"new {self.cs_type(java_type)} {{ {', '.join(items)} }}", java_type
+
+    def _array_access(self, node: Node, expected: str | None) -> Typed:
+        arr, arr_type = self.expr(node.child_by_field_name("array"))
+        return f"{arr}[{self.ex(node.child_by_field_name('index'))}]", element_type(arr_type)
+
+    # ---- operators -------------------------------------------------------------------------
+    def _binary(self, node: Node, expected: str | None) -> Typed:
+        op = self.text(node.child_by_field_name("operator"))
+        left, lt = self.expr(node.child_by_field_name("left"))
+        right, rt = self.expr(node.child_by_field_name("right"))
+        lt, rt = prim(lt), prim(rt)
+        if op in COMPARISON_OPS:
+            return f"{left} {op} {right}", "boolean"
+        if op == "+" and "String" in (lt, rt):
+            return f"{self.as_string(left, lt)} + {self.as_string(right, rt)}", "String"
+        if op in ("&", "|", "^") and lt == "boolean":
+            return f"{left} {op} {right}", "boolean"
+        if op == ">>>":
+            wide = lt == "long"
+            return (f"({'long' if wide else 'int'})((({'ulong' if wide else 'uint'})({left})) >> {right})",
+                    "long" if wide else "int")
+        if op in ("<<", ">>"):
+            return f"{left} {op} {right}", "long" if lt == "long" else "int"
+        rank = max(NUMERIC_RANK.get(lt or "", 0), NUMERIC_RANK.get(rt or "", 0))
+        if op in "+-*" and _CONST_OVERFLOW.search(f"{left} {right}"):
+            return f"unchecked({left} {op} {right})", RANK_TYPE.get(rank)
+        return f"{left} {op} {right}", RANK_TYPE.get(rank)
+
+    def as_string(self, text: str, java_type: str | None) -> str:
+        """How Java would print a value in a string concatenation (true, [1, 2])."""
+        if java_type == "boolean":
+            return f'({text} ? "true" : "false")'
+        kind = self.table["kinds"].get(self.owner_of(java_type) or "")
+        entry = self.table["methods"].get(kind or "", {}).get("toString/0")
+        return fill(entry["cs"], {"0": text}) if entry and kind != "String" else text
+
+    def _unary(self, node: Node, expected: str | None) -> Typed:
+        op = self.text(node.child_by_field_name("operator"))
+        operand, ty = self.expr(node.child_by_field_name("operand"))
+        if op == "!":
+            return f"!{operand}", "boolean"
+        ty = prim(ty)
+        return f"{op}{operand}", "int" if ty in ("char", "short", "byte") else ty
+
+    def _update(self, node: Node, expected: str | None) -> Typed:
+        operand = node.named_children[0]
+        text, ty = self.expr(operand)
+        return (text + self.text(node)[len(self.text(operand)):].strip() if node.children[0] == operand
+                else self.text(node)[: -len(self.text(operand))].strip() + text), ty
+
+    def _assign(self, node: Node, expected: str | None) -> Typed:
+        op = self.text(node.child_by_field_name("operator"))
+        left, lt = self.expr(node.child_by_field_name("left"))
+        right, rt = self.expr(node.child_by_field_name("right"), lt)
+        if op == "=":
+            return f"{left} = {self.coerce(right, rt, lt)}", lt
+        if op == ">>>=":
+            wide = prim(lt) == "long"
+            return (f"{left} = ({'long' if wide else 'int'})((({'ulong' if wide else 'uint'})({left})) >> {right})",
+                    lt)
+        if prim(lt) in ("char", "byte", "short"):
+            return f"{left} = ({prim(lt)})({left} {op[:-1]} {right})", lt
+        if op == "+=" and lt == "String":
+            right = self.as_string(right, prim(rt))
+        return f"{left} {op} {right}", lt
+
+    def _ternary(self, node: Node, expected: str | None) -> Typed:
+        cond = self.ex(node.child_by_field_name("condition"))
+        a, at = self.expr(node.child_by_field_name("consequence"), expected)
+        b, bt = self.expr(node.child_by_field_name("alternative"), expected)
+        return f"{cond} ? {a} : {b}", at or bt
+
+    def _instanceof(self, node: Node, expected: str | None) -> Typed:
+        left = self.ex(node.child_by_field_name("left"))
+        java_type = self.text(node.child_by_field_name("right"))
+        binding = node.child_by_field_name("name")
+        cs = self.cs_type(java_type)
+        if binding is not None:
+            self.declare(self.text(binding), java_type, f"(({cs})({left}))")
+        return f"{left} is {cs}", "boolean"
+
+    def _cast(self, node: Node, expected: str | None) -> Typed:
+        java_type = self.text(node.child_by_field_name("type"))
+        value = self.ex(node.child_by_field_name("value"))
+        if value[:1] in "-+":
+            value = f"({value})"
+        return f"({self.cs_type(java_type)}){value}", java_type
+
+    def _paren(self, node: Node, expected: str | None) -> Typed:
+        text, ty = self.expr(node.named_children[0], expected)
+        return f"({text})", ty
+
+    # ---- lambdas and method references ----------------------------------------------------
+    def _lambda(self, node: Node, expected: str | None) -> Typed:
+        params = node.child_by_field_name("parameters")
+        exp_base, exp_args, _ = split_type(expected) if expected else ("", [], 0)
+        self.scopes.append({})
+        names: list[str] = []
+        typed_parts: list[str] = []
+        nodes = [params] if params.type == "identifier" else params.named_children
+        for i, p in enumerate(nodes):
+            if p.type == "formal_parameter":
+                pname, ptype = self.text(p.child_by_field_name("name")), self.text(p.child_by_field_name("type"))
+                typed_parts.append(f"{self.cs_type(ptype)} {self.ident(pname)}")
+            else:
+                pname, ptype = self.text(p), exp_args[i] if i < len(exp_args) else None
+            self.declare(pname, ptype)
+            names.append(self.ident(pname))
+        body = node.child_by_field_name("body")
+        body_text = self.lambda_block(body) if body.type == "block" else self.ex(body)
+        self.scopes.pop()
+        if typed_parts:
+            head = f"({', '.join(typed_parts)})"
+        else:
+            head = names[0] if len(names) == 1 else f"({', '.join(names)})"
+        return f"{head} => {body_text}", expected
+
+    def _method_ref(self, node: Node, expected: str | None) -> Typed:
+        left, right = node.named_children[0], node.children[-1]
+        left_raw, name = self.text(left), self.text(right)
+        if name == "new":
+            return f"() => new {self.cs_type(left_raw)}()", expected
+        if left_raw in ("System.out", "System.err"):
+            writer = "Console" if left_raw == "System.out" else "Console.Error"
+            return f"x => {writer}.WriteLine(x)", expected
+        statics = self.table["statics"].get(left_raw, {})
+        for argc in (1, 2, 3):
+            entry = statics.get(f"{name}/{argc}")
+            if entry is not None:
+                params = [f"__a{i + 1}" for i in range(argc)]
+                text, _ = self.apply(entry, "", None, params, [None] * argc, None, False)
+                head = params[0] if argc == 1 else f"({', '.join(params)})"
+                return f"{head} => {text}", expected
+        kind = self.table["kinds"].get(left_raw)
+        if kind is not None:
+            entry = self.table["methods"][kind].get(f"{name}/0")
+            if entry is not None:
+                return f"__x => {self.apply(entry, '__x', None, [], [], None, False)[0]}", expected
+        if left.type == "this":
+            return self.r.method_name(None, name, -1), expected
+        if left_raw[:1].isupper():
+            return f"{self.cs_type(left_raw)}.{self.r.method_name(left_raw, name, -1)}", expected
+        return f"{self.ex(left)}.{self.r.method_name(None, name, -1)}", expected
