@@ -33,8 +33,9 @@ def cmd_tool(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         raise RepotransError(f"tool arguments are not JSON: {exc}") from exc
     ctx = ToolContext.from_workdir(Path(args.workdir), function=args.function)
-    _print_json(run_tool(ctx, args.name, tool_args))
-    return 0
+    result = run_tool(ctx, args.name, tool_args)
+    _print_json(result)
+    return 1 if "error" in result else 0
 
 
 def cmd_mapping(args: argparse.Namespace) -> int:

@@ -102,6 +102,7 @@ def build_mapping(index) -> Mapping:
     by_id = {t.id: t for t in src_types + tgt_types}
     members = {side: _group_by_type(index.all_methods(side)) for side in ("source", "target")}
     fwd = {m.source_id: m for m in type_matches}
+    companions = _companions(tgt_types, members["target"])
     method_matches: list[MethodMatch] = []
     unmatched_methods: dict[str, str] = {}
     for t in src_types:
@@ -110,8 +111,10 @@ def build_mapping(index) -> Mapping:
         if match is None:
             unmatched_methods.update((m.id, "enclosing type unmatched") for m in java_methods)
             continue
-        found, missed = _match_methods(java_methods, members["target"].get(match.target_id, []),
-                                       by_id[t.id], by_id[match.target_id], project)
+        target = by_id[match.target_id]
+        hosts = [(h, members["target"].get(h.id, [])) for h in companions.get(target.id, [])]
+        found, missed = _match_methods(java_methods, members["target"].get(target.id, []), hosts,
+                                       by_id[t.id], target, project)
         method_matches += found
         unmatched_methods.update(missed)
     counts = {
@@ -233,6 +236,33 @@ def _unique_best(props: list):
     return best[0] if len(best) == 1 else None
 
 
+def _companions(tgt: list[TypeDecl], members: dict[str, list[Method]]) -> dict[str, list[TypeDecl]]:
+    """C# type id -> static classes that may hold its methods: `<Name><suffix>` in the same
+    namespace (suffixes from the name table: Extensions, s, Helper, ...) or any class declaring
+    extension methods on it."""
+    by_qualified = {t.qualified_name: t for t in tgt}
+    by_simple: dict[str, list[TypeDecl]] = defaultdict(list)
+    for t in tgt:
+        by_simple[t.name].append(t)
+    out: dict[str, list[TypeDecl]] = defaultdict(list)
+    for host in tgt:
+        if host.kind != "class":
+            continue
+        owners = set()
+        for suffix in name_table().companion_suffixes:
+            stem = host.qualified_name[:-len(suffix)] if host.qualified_name.endswith(suffix) else None
+            if stem and stem in by_qualified:
+                owners.add(by_qualified[stem].id)
+        for m in members.get(host.id, []):
+            if m.params and "this" in m.params[0].modifiers:
+                hits = by_simple.get(parse_type(m.params[0].type).base, [])
+                if len(hits) == 1:
+                    owners.add(hits[0].id)
+        for owner in sorted(owners - {host.id}):
+            out[owner].append(host)
+    return out
+
+
 def _group_by_type(methods: list[Method]) -> dict[str, list[Method]]:
     out: dict[str, list[Method]] = defaultdict(list)
     for m in methods:
@@ -258,35 +288,50 @@ def _simple(type_id: str) -> str:
 class _Rule:
     names: tuple[str, ...]      # C# member names to look for
     kinds: tuple[str, ...]      # C# member kinds accepted
-    arity: int | None           # C# parameter count (None: as the Java method)
+    compare_params: bool        # False: accessor -> property, no parameter list to compare
     confidence: float
     reason: str
+    drop_last: bool = False     # Java setter whose last parameter is the value (set(i, v) -> this[i])
+
+
+@dataclass(frozen=True)
+class _Cand:
+    """A C# member as a candidate: the parameters to compare and the kinds it can stand for."""
+    member: Method
+    params: tuple
+    kinds: frozenset[str]
+    via: str = ""               # "" (own member) or how a companion class holds it
 
 
 def _rules(m: Method) -> list[_Rule]:
     """The C# members a Java method may have become, by naming rule, best first."""
     if m.kind == "constructor":
-        return [_Rule(("<init>",), ("constructor",), None, 1.0, "constructor")]
+        return [_Rule(("<init>",), ("constructor",), True, 1.0, "constructor")]
     table = name_table()
     n = len(m.params)
     pascal = m.name[:1].upper() + m.name[1:]
     rules = []
     if m.name in table.methods:
-        rules.append(_Rule(table.methods[m.name], ("method", "property"), None, 0.95, "renamed member"))
+        rules.append(_Rule(table.methods[m.name], ("method", "property"), True, 0.95, "renamed member"))
     for prefix in table.getter_prefixes:
         prop = _accessor_name(m.name, prefix)
         if prop and n == 0:
             names = (prop,) if prefix == "get" else (prop, pascal)     # isEmpty() -> Empty | IsEmpty
-            rules.append(_Rule(names, ("property",), 0, 0.95, "getter -> property"))
+            rules.append(_Rule(names, ("property",), False, 0.95, "getter -> property"))
     for prefix in table.setter_prefixes:
         prop = _accessor_name(m.name, prefix)
         if prop and n == 1:
-            rules.append(_Rule((prop,), ("property",), 0, 0.95, "setter -> property"))
-    rules.append(_Rule((pascal,), ("method",), None, 1.0, "PascalCase name"))
-    if n == 0:
-        rules.append(_Rule((pascal,), ("property",), 0, 0.9, "method -> property"))
+            rules.append(_Rule((prop,), ("property",), False, 0.95, "setter -> property"))
+    if m.name in table.indexer_getters and n >= 1:
+        rules.append(_Rule(("this",), ("indexer",), True, 0.9, "getter -> indexer"))
+    if m.name in table.indexer_setters and n >= 2:
+        rules.append(_Rule(("this",), ("indexer",), True, 0.9, "setter -> indexer", drop_last=True))
+    rules.append(_Rule((pascal,), ("method",), True, 1.0, "PascalCase name"))
     if pascal != m.name:
-        rules.append(_Rule((m.name,), ("method",), None, 0.9, "same name"))
+        rules.append(_Rule((m.name,), ("method",), True, 0.9, "same name"))
+    if n == 0:
+        rules.append(_Rule((pascal,), ("property",), False, 0.9, "method -> property"))
+        rules.append(_Rule(("Get" + pascal,), ("method",), True, 0.85, "method -> Get method"))
     return rules
 
 
@@ -310,28 +355,76 @@ def _tparams(*decls) -> frozenset[str]:
     return frozenset(out)
 
 
-def _param_score(jm: Method, cm: Method, jt: TypeDecl, ct: TypeDecl, project: dict[str, set[str]]) -> float:
-    if len(jm.params) != len(cm.params):
-        return 0.0
-    jtp, ctp = _tparams(jt, jm), _tparams(ct, cm)
-    score = 1.0
-    for jp, cp in zip(jm.params, cm.params):
-        j = java_param_type(jp.type, jp.varargs)
-        c: TypeName = parse_type(cp.type)
-        score = min(score, compat(j, c, project, jtp, ctp))
-    return score
+class _Scorer:
+    """Parameter and return-type comparison for one matched type pair."""
+
+    def __init__(self, jt: TypeDecl, ct: TypeDecl, project: dict[str, set[str]]):
+        self.jt, self.ct, self.project = jt, ct, project
+
+    def _compat(self, jtext: str | None, varargs: bool, ctext: str | None, jm: Method, cm: Method) -> float:
+        if jtext is None or ctext is None:
+            return 1.0 if jtext == ctext else 0.0
+        return compat(java_param_type(jtext, varargs), parse_type(ctext), self.project,
+                      _tparams(self.jt, jm), _tparams(self.ct, cm))
+
+    def params(self, jm: Method, cand: _Cand, drop_last: bool) -> float:
+        jparams = jm.params[:-1] if drop_last else jm.params
+        if len(jparams) != len(cand.params):
+            return 0.0
+        score = 1.0
+        for jp, cp in zip(jparams, cand.params):
+            score = min(score, self._compat(jp.type, jp.varargs, cp.type, jm, cand.member))
+        return score
+
+    def returns(self, jm: Method, cand: _Cand) -> float:
+        return self._compat(jm.return_type, False, cand.member.return_type, jm, cand.member)
 
 
-def _match_methods(java: list[Method], cs: list[Method], jt: TypeDecl, ct: TypeDecl,
-                   project: dict[str, set[str]]) -> tuple[list[MethodMatch], dict[str, str]]:
-    by_name: dict[str, list[Method]] = defaultdict(list)
+def _own_candidates(cs: list[Method]) -> dict[str, list[_Cand]]:
+    out: dict[str, list[_Cand]] = defaultdict(list)
     for c in cs:
-        by_name[c.name].append(c)
+        out[c.name].append(_Cand(c, tuple(c.params), frozenset({c.kind})))
+    return out
+
+
+def _companion_candidates(companions: list[tuple[TypeDecl, list[Method]]], ct: TypeDecl,
+                          static: bool) -> dict[str, list[_Cand]]:
+    """Members of C# static classes that took over a Java type's methods.
+
+    A Java instance method may become an extension method (`this T` first parameter, compared
+    without it; with no other parameter it may stand for a getter); a Java static method may move
+    to a companion class (Pairs.Of for Pair.of).
+    """
+    out: dict[str, list[_Cand]] = defaultdict(list)
+    for host, members in companions:
+        for c in members:
+            if c.kind != "method":
+                continue
+            extension = bool(c.params) and "this" in c.params[0].modifiers \
+                and parse_type(c.params[0].type).base == ct.name
+            if extension and not static:
+                kinds = frozenset({"method", "property"}) if len(c.params) == 1 else frozenset({"method"})
+                out[c.name].append(_Cand(c, tuple(c.params[1:]), kinds, f"extension method in {host.name}"))
+            elif not extension and static and host.id != ct.id:
+                out[c.name].append(_Cand(c, tuple(c.params), frozenset({"method"}), f"moved to {host.name}"))
+    return out
+
+
+def _match_methods(java: list[Method], cs: list[Method], companions: list[tuple[TypeDecl, list[Method]]],
+                   jt: TypeDecl, ct: TypeDecl, project: dict[str, set[str]]
+                   ) -> tuple[list[MethodMatch], dict[str, str]]:
+    scorer = _Scorer(jt, ct, project)
+    own = _own_candidates(cs)
+    moved = {static: _companion_candidates(companions, ct, static) for static in (False, True)}
     proposals: dict[str, list[MethodMatch]] = defaultdict(list)
     unmatched: dict[str, str] = {}
     arity_count = Counter((m.name, len(m.params)) for m in java)
     for jm in java:
-        found = _propose(jm, by_name, jt, ct, project, arity_count)
+        found = _propose(jm, own, scorer, arity_count)
+        if isinstance(found, str) and jm.kind == "method":
+            elsewhere = _propose(jm, moved["static" in jm.modifiers], scorer, arity_count)
+            if not isinstance(elsewhere, str):
+                found = elsewhere
         if isinstance(found, str):
             unmatched[jm.id] = found
         else:
@@ -354,32 +447,44 @@ def _match_methods(java: list[Method], cs: list[Method], jt: TypeDecl, ct: TypeD
     return matches, unmatched
 
 
-def _propose(jm: Method, by_name: dict[str, list[Method]], jt: TypeDecl, ct: TypeDecl,
-             project: dict[str, set[str]], arity_count: Counter) -> MethodMatch | str:
+def _propose(jm: Method, by_name: dict[str, list[_Cand]], scorer: _Scorer,
+             arity_count: Counter) -> MethodMatch | str:
     """The one C# member for a Java method, or why there is none."""
-    loose: list[tuple[Method, _Rule]] = []
+    loose: dict[str, tuple[_Cand, _Rule]] = {}
     for rule in _rules(jm):
-        named = [c for name in rule.names for c in by_name.get(name, []) if c.kind in rule.kinds]
-        if rule.arity is not None:            # accessor -> property: no parameter list to compare
-            if len(named) == 1:
-                return MethodMatch(jm.id, named[0].id, rule.confidence, rule.reason)
+        named = [c for name in rule.names for c in by_name.get(name, []) if c.kinds & set(rule.kinds)]
+        if not rule.compare_params:            # accessor -> property: no parameter list to compare
+            named = [c for c in named if "property" in c.member.kind or not c.params]
+            if len({c.member.id for c in named}) == 1:
+                return _match(jm, named[0], rule, 1.0)
             continue
-        scored = [(c, _param_score(jm, c, jt, ct, project)) for c in named]
+        scored = [(c, scorer.params(jm, c, rule.drop_last)) for c in named]
         good = [(c, s) for c, s in scored if s > 0]
         if good:
             top = max(s for _, s in good)
             best = [c for c, s in good if s == top]
+            if len(best) > 1:                  # overloads equal on parameters: the return type decides
+                ret = [(c, scorer.returns(jm, c)) for c in best]
+                top_ret = max(r for _, r in ret)
+                best = [c for c, r in ret if r == top_ret]
             if len(best) > 1:
-                return "ambiguous: " + ", ".join(sorted(c.id for c in best))
-            conf = rule.confidence * (1.0 if top == 1.0 else 0.8)
-            why = rule.reason if top == 1.0 else rule.reason + ", raw/generic parameter types"
-            return MethodMatch(jm.id, best[0].id, round(conf, 3), why)
-        loose += [(c, rule) for c in named if len(c.params) == len(jm.params)
-                  and all(c.id != seen.id for seen, _ in loose)]
+                return "ambiguous: " + ", ".join(sorted(c.member.id for c in best))
+            return _match(jm, best[0], rule, top)
+        for c in named:
+            if len(c.params) == len(jm.params) - rule.drop_last:
+                loose.setdefault(c.member.id, (c, rule))
     if len(loose) == 1 and arity_count[(jm.name, len(jm.params))] == 1:
-        c, rule = loose[0]
-        return MethodMatch(jm.id, c.id, round(rule.confidence * 0.6, 3),
-                           rule.reason + ", only overload of this arity (parameter types differ)")
+        c, rule = next(iter(loose.values()))
+        return _match(jm, c, rule, 0.0)
     if loose:
-        return "ambiguous: " + ", ".join(sorted(c.id for c, _ in loose))
+        return "ambiguous: " + ", ".join(sorted(loose))
     return "no C# member by the naming rules"
+
+
+def _match(jm: Method, c: _Cand, rule: _Rule, param_score: float) -> MethodMatch:
+    """MethodMatch with confidence = rule x parameter fit (1 exact, 0.5 raw/generic, 0 only overload)."""
+    factor, note = {1.0: (1.0, ""), 0.5: (0.8, ", raw/generic parameter types")}.get(
+        param_score, (0.6, ", only overload of this arity (parameter types differ)"))
+    conf = rule.confidence * factor * (0.9 if c.via else 1.0)
+    reason = rule.reason + note + (f", {c.via}" if c.via else "")
+    return MethodMatch(jm.id, c.member.id, round(conf, 3), reason)

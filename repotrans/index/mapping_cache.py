@@ -13,7 +13,7 @@ from repotrans.index.mapping import Mapping, MethodMatch, TypeMatch
 from repotrans.index.model import SIDES
 from repotrans.index.typenames import name_table
 
-MAPPING_VERSION = 1
+MAPPING_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS mapping_meta (

@@ -32,6 +32,9 @@ class NameTable:
     methods: dict[str, tuple[str, ...]]
     getter_prefixes: tuple[str, ...]
     setter_prefixes: tuple[str, ...]
+    indexer_getters: tuple[str, ...]
+    indexer_setters: tuple[str, ...]
+    companion_suffixes: tuple[str, ...]
     fingerprint: str = field(default="")
 
 
@@ -45,6 +48,9 @@ def name_table() -> NameTable:
         methods={k: tuple(v) for k, v in data["methods"].items()},
         getter_prefixes=tuple(data["getter_prefixes"]),
         setter_prefixes=tuple(data["setter_prefixes"]),
+        indexer_getters=tuple(data["indexer_getters"]),
+        indexer_setters=tuple(data["indexer_setters"]),
+        companion_suffixes=tuple(data["companion_suffixes"]),
         fingerprint=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],
     )
 
@@ -114,8 +120,8 @@ def compat(java: TypeName, cs: TypeName, project: dict[str, set[str]],
         return 1.0 if (cs.base in cs_tparams or cs.base == java.base) and not cs.args else 0.0
     if not _base_ok(java.base, cs.base, project):
         return 0.0
-    if len(java.args) != len(cs.args):
-        return 0.5 if not java.args or not cs.args else 0.0
+    if len(java.args) != len(cs.args):         # raw vs generic, or Predicate<T> vs Func<T, bool>
+        return 0.5
     score = 1.0
     for ja, ca in zip(java.args, cs.args):
         score = min(score, compat(ja, ca, project, java_tparams, cs_tparams))

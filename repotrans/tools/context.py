@@ -1,0 +1,63 @@
+"""What every tool call sees: the index, the mapping and the function under translation (if any)."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repotrans.errors import InputError
+from repotrans.index.mapping import Mapping, load_mapping
+from repotrans.index.model import Method, TypeDecl
+from repotrans.index.task import TranslationTask, resolve_task
+
+
+class ToolError(InputError):
+    """A tool cannot answer; `extra` is merged into the JSON error (e.g. ambiguous candidates)."""
+
+    def __init__(self, message: str, did_you_mean: list[str] | None = None, extra: dict | None = None):
+        super().__init__(message, did_you_mean)
+        self.extra = extra or {}
+
+
+@dataclass
+class ToolContext:
+    index: object                       # repotrans.index.store.Index
+    mapping: Mapping
+    task: TranslationTask | None = None
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_workdir(cls, workdir: Path, function: str | None = None) -> "ToolContext":
+        """Open the index in `workdir`, load the mapping and resolve `function` (C# or Java signature)."""
+        from repotrans.index.store import Index
+
+        index = Index.open(Path(workdir), must_exist=True)
+        mapping = load_mapping(index)
+        task = resolve_task(index, mapping, function) if function else None
+        return cls(index, mapping, task)
+
+    def task_methods(self) -> tuple[Method, Method]:
+        """(Java method, C# member) under translation; ToolError when no task is set."""
+        if self.task is None:
+            raise ToolError("no function under translation: this tool needs a task "
+                            "(pass --function to `repotrans tool`)")
+        source = self.index.method(self.task.source_method_id)
+        target = self.index.method(self.task.target_method_id)
+        if source is None or target is None:
+            raise ToolError("the function under translation is no longer in the index; re-index")
+        return source, target
+
+    @property
+    def hidden_method_id(self) -> str | None:
+        """The C# member whose body no tool may show."""
+        return self.task.target_method_id if self.task else None
+
+    def target_types_by_namespace(self) -> dict[str, list[TypeDecl]]:
+        """Top-level C# types grouped by namespace (computed once per context)."""
+        if "ns_types" not in self._memo:
+            groups: dict[str, list[TypeDecl]] = defaultdict(list)
+            for t in self.index.types("target"):
+                if t.outer_id is None:
+                    groups[t.container].append(t)
+            self._memo["ns_types"] = dict(groups)
+        return self._memo["ns_types"]
