@@ -351,3 +351,32 @@ def test_parse_helpers():
     text = 'why\nMORE_CONTEXT: {"tool": "find_target_imports", "arguments": {}}\nMORE_CONTEXT: junk\n'
     assert parse.more_context(text) == [{"tool": "find_target_imports", "arguments": {}}]
     assert parse.reflection_text(text) == "why"
+
+
+def test_console_streams_every_message_and_tool_call(tmp_path, capsys):
+    state, _ = make_state([passed()], rag=False)
+    client = replay([call("find_target_imports"), '{"tool": "enough"}', GOOD])
+    outcome = asyncio.run(run_translation(state, client, tmp_path / "run", console=True))
+    out = capsys.readouterr().out
+    assert outcome.status == "passed"
+    for header in ("TextMessage (user)", "ThoughtEvent (context)", "ToolCallRequestEvent (context)",
+                   "ToolCallExecutionEvent (context)", "ToolCallRequestEvent (refine)", "TextMessage (refine)"):
+        assert f"---------- {header} ----------" in out
+    assert "TRANSLATION_DONE status=passed attempts=1 repair_rounds=0" in out
+
+
+def test_candidate_that_cannot_be_applied_is_a_failed_attempt(tmp_path):
+    from repotrans.errors import InputError
+
+    state, services = make_state([passed()], rag=False, context=False, reflection=False)
+
+    def run_test(code: str):
+        if not code.strip():
+            raise InputError("the candidate is empty")
+        return services.run_test(code)
+
+    state.services.run_test = run_test
+    outcome = run(state, replay(["```csharp\n```", GOOD]), tmp_path)
+    assert state.attempts[0].result.status == "compile_error"
+    assert "candidate not applied: the candidate is empty" in state.attempts[0].result.brief()
+    assert outcome.status == "passed" and outcome.attempts == 2

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import time
+from abc import abstractmethod
 from typing import AsyncGenerator, Sequence
 
 from autogen_agentchat.agents import BaseChatAgent
@@ -66,8 +67,9 @@ class StepAgent(BaseChatAgent):
     async def on_reset(self, cancellation_token: CancellationToken) -> None:
         """The state belongs to the session; nothing agent-local to reset."""
 
+    @abstractmethod
     def steps(self, cancellation_token: CancellationToken) -> AsyncGenerator[BaseAgentEvent | str, None]:
-        raise NotImplementedError
+        """The agent's work: yields AutoGen events, and strings (the last one is the agent's reply)."""
 
     # -- model ---------------------------------------------------------------------------------------
     def prompt(self, step: str, **extra) -> str:

@@ -12,6 +12,8 @@ from repotrans.agents import parse
 from repotrans.agents.base import MAX_FORMAT_RETRIES, StepAgent
 from repotrans.agents.context import check_call
 from repotrans.agents.state import Attempt
+from repotrans.errors import InputError
+from repotrans.execution.results import TestResult
 
 DONE = "TRANSLATION_DONE"
 MAX_REFLECTION_CALLS = 3     # tool calls one reflection may request
@@ -62,7 +64,10 @@ class RefineAgent(StepAgent):
         self.state.attempts.append(attempt)
         call, request = self.tool_request("run_tests", {"attempt": len(self.state.attempts)})
         yield request
-        attempt.result = await asyncio.to_thread(self.state.services.run_test, attempt.code)
+        try:
+            attempt.result = await asyncio.to_thread(self.state.services.run_test, attempt.code)
+        except InputError as exc:   # the candidate cannot even be put in place (empty, not a member)
+            attempt.result = TestResult(status="compile_error", reason=f"candidate not applied: {exc}")
         self.trajectory.record("attempt", agent=self.name, step=step, n=len(self.state.attempts),
                                code=attempt.code, result=attempt.result.to_json())
         yield self.tool_result(call, {"status": attempt.result.status, "brief": attempt.result.brief()})
