@@ -134,3 +134,37 @@ def test_static_prompt_ablation_on_sample(masked, tmp_path):
     assert len(prompts) == 1 and "No tools in this configuration" not in prompts[0]
     assert "## Tools" not in prompts[0] and "Acme.Common" in prompts[0]
     assert outcome.status == "passed"
+
+
+def test_cli_translate_with_write(masked, tmp_path, monkeypatch, capsys):
+    from repotrans.cli import main
+
+    java, cs = tmp_path / "java", tmp_path / "csharp"
+    shutil.copytree(masked[0], java)
+    shutil.copytree(masked[1], cs)
+    monkeypatch.setenv("REPOTRANS_API_KEY", "test-key")
+    monkeypatch.chdir(tmp_path)
+    with FakeOpenAIServer(['{"tool": "enough"}', GOOD]) as server:
+        code = main(["--workdir", str(tmp_path / "ws"), "translate", "--source", str(java), "--target", str(cs),
+                     "--function", "Circle.Scale(double)", "--model", "local-coder", "--base-url", server.base_url,
+                     "--no-rag", "--run-dir", str(tmp_path / "run"), "--write"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("```csharp\npublic Circle Scale(double factor)\n")
+    assert "test outcome: passed (" in out and "rounds: 0 repair round(s), 1 candidate(s)" in out
+    assert "in 2 model calls" in out and f"run: {tmp_path / 'run'}" in out
+    written = (cs / "src/Acme.Geo/Shapes/Circle.cs").read_text()
+    assert TRUTH in written and "NotImplementedException" not in written
+    assert (tmp_path / "run" / "result.json").is_file()
+
+
+def test_cli_without_model_says_what_to_set(masked, tmp_path, monkeypatch, capsys):
+    from repotrans.cli import main
+
+    monkeypatch.delenv("REPOTRANS_MODEL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    code = main(["--workdir", str(tmp_path / "ws"), "translate", "--source", str(masked[0]), "--target",
+                 str(masked[1]), "--function", "Circle.Scale(double)"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("repotrans: error: no model configured: pass --model NAME")
+    assert not (tmp_path / "ws").exists()
