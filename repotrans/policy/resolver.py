@@ -245,12 +245,37 @@ class ContextResolver(ConventionResolver):
         info = self._type(owner)
         return info.method_names().get(name, []) if info else []
 
-    def owner_of_member(self, member: str) -> str | None:
-        """The Java type name whose target type declares `member` (first match)."""
-        for java_name, info in self.types.items():
-            if member in info.fields or member in info.properties or member in info.method_names():
-                return java_name
-        return None
+    def java_name_of(self, cs_name: str) -> str:
+        """The Java type key whose target type is `cs_name` (itself when unknown)."""
+        return next((k for k, v in self.types.items() if v.name == cs_name), cs_name)
+
+    @classmethod
+    def from_tool_outputs(cls, java_class: str, outputs: list[tuple[str, dict, dict]]) -> "ContextResolver":
+        """Build from (tool name, args, output) triples of the repotrans tools.
+
+        get_target_class_info describes the class of `java_class`; find_target_class_info(class_name)
+        describes `class_name`; get_source_class_info gives the Java field and return types;
+        find_target_imports gives the usings. Error outputs are ignored.
+        """
+        types: dict[str, TargetType] = {}
+        usings: set[str] = set()
+        java_info: dict | None = None
+        for tool, args, out in outputs:
+            if not isinstance(out, dict) or "error" in out:
+                continue
+            if tool == "get_source_class_info":
+                java_info = out
+            elif tool == "find_target_imports":
+                usings.update(u["using"].removeprefix("using").strip(" ;") for u in out.get("usings", [])
+                              if "=" not in u.get("using", "") and " static " not in u.get("using", ""))
+            elif tool in ("get_target_class_info", "find_target_class_info"):
+                key = java_class if tool == "get_target_class_info" else str(args.get("class_name", ""))
+                types[key.rsplit(".", 1)[-1]] = _target_type(out)
+        if java_info is not None and java_class in types:
+            java_fields, java_methods = _java_members(java_info)
+            types[java_class].java_fields.update(java_fields)
+            types[java_class].java_methods.update(java_methods)
+        return cls(java_class, types, frozenset(usings) if usings else DEFAULT_USINGS)
 
 
 def _named(items: Any) -> dict[str, str]:
@@ -261,3 +286,62 @@ def _named(items: Any) -> dict[str, str]:
         elif isinstance(item, dict) and item.get("name"):
             out[item["name"]] = item.get("type", "")
     return out
+
+
+_FIELD_MODIFIERS = {"public", "private", "protected", "internal", "static", "readonly", "const", "volatile",
+                    "new", "final", "transient"}
+
+
+def _declared(text: str) -> tuple[str, str] | None:
+    """`private readonly Dictionary<string, int> counts = ...` -> ("counts", "Dictionary<string, int>")."""
+    head = text.split("=", 1)[0].split("{", 1)[0].strip()
+    words = head.replace(", ", ",").split()
+    words = [w for w in words if w not in _FIELD_MODIFIERS and not w.startswith("@")]
+    if len(words) < 2:
+        return None
+    return words[-1], " ".join(words[:-1]).replace(",", ", ")
+
+
+def _signature_head(signature: str) -> tuple[str, str, int] | None:
+    """`public List<int> Get<T>(int a, string b)` -> ("Get", "List<int>", 2); None for non-methods."""
+    if "(" not in signature:
+        return None
+    before, params = signature.split("(", 1)
+    before = re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>\s*$", "", before.strip())
+    words = [w for w in before.replace(", ", ",").split() if w not in _FIELD_MODIFIERS
+             and not w.startswith("<") and w not in ("abstract", "virtual", "override", "sealed", "synchronized", "default")]
+    if not words:
+        return None
+    inner = params.rsplit(")", 1)[0].strip()
+    argc = 0 if not inner else len(split_type(f"X<{inner}>")[1])
+    return words[-1], " ".join(words[:-1]).replace(",", ", "), argc
+
+
+def _target_type(out: dict) -> TargetType:
+    info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1])
+    for text in out.get("fields", []):
+        declared = _declared(text)
+        if declared:
+            info.fields[declared[0]] = declared[1]
+    for text in out.get("members", []):
+        if "(" in text.split("{", 1)[0]:
+            info.methods.append(text)
+        elif "{" in text:
+            declared = _declared(text)
+            if declared:
+                info.properties[declared[0]] = declared[1]
+    return info
+
+
+def _java_members(out: dict) -> tuple[dict[str, str], dict[str, str]]:
+    fields = {}
+    for text in out.get("fields", []):
+        declared = _declared(text)
+        if declared:
+            fields[declared[0]] = declared[1]
+    methods = {}
+    for text in out.get("members", []):
+        head = _signature_head(text)
+        if head and head[1]:
+            methods[f"{head[0]}/{head[2]}"] = head[1]
+    return fields, methods
