@@ -209,3 +209,57 @@ def test_cli_mapping(tmp_path, pair, capsys):
 def test_cli_mapping_without_index(tmp_path, capsys):
     assert main(["--workdir", str(tmp_path / "none"), "mapping"]) == 2
     assert "no index in" in capsys.readouterr().err
+
+
+# --- the sample pair ------------------------------------------------------------------------------
+
+SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "sample"
+
+
+def test_sample_pair_port_patterns(tmp_path):
+    """Extension methods for a Java enum, a static factory moved to a companion class, get(int) -> indexer,
+    boundingBox() -> GetBoundingBox(), iterator() -> the generic GetEnumerator, Predicate<T> -> Func<T, bool>."""
+    ix = Index.open(tmp_path)
+    ix.build(SAMPLE / "java", SAMPLE / "csharp", progress=False)
+    m = build_mapping(ix)
+    assert m.namespace_map == {"org.acme.geometry": "Acme.Geo", "org.acme.geometry.shapes": "Acme.Geo.Shapes",
+                               "org.acme.geometry.units": "Acme.Geo.Measure", "org.acme.util": "Acme.Common"}
+    assert not m.unmatched_types
+
+    def pair(java: str) -> tuple[str, str, float, str]:
+        x = m.target_method("source:" + java)
+        return (x.target_id.split(":")[1], x.reason, x.confidence) if x else None
+
+    units, shapes = "org.acme.geometry.units.", "org.acme.geometry.shapes."
+    assert pair(units + "LengthUnit.getSymbol()") == (
+        "Acme.Geo.Measure.LengthUnitExtensions.Symbol(LengthUnit)",
+        "getter -> property, extension method in LengthUnitExtensions", 0.855)
+    assert pair(units + "LengthUnit.convert(double, LengthUnit)") == (
+        "Acme.Geo.Measure.LengthUnitExtensions.Convert(LengthUnit, double, LengthUnit)",
+        "PascalCase name, extension method in LengthUnitExtensions", 0.9)
+    assert pair(units + "LengthUnit.fromSymbol(String)") == (
+        "Acme.Geo.Measure.LengthUnitExtensions.FromSymbol(string)", "PascalCase name, moved to LengthUnitExtensions",
+        0.9)
+    assert pair("org.acme.util.Pair.of(A, B)") == (
+        "Acme.Common.Pairs.Of(TFirst, TSecond)", "PascalCase name, moved to Pairs", 0.9)
+    assert pair(shapes + "ShapeCollection.get(int)") == (
+        "Acme.Geo.Shapes.ShapeCollection.this[int]", "getter -> indexer", 0.9)
+    assert pair(shapes + "Circle.boundingBox()") == (
+        "Acme.Geo.Shapes.Circle.GetBoundingBox()", "method -> Get method", 0.85)
+    assert pair(shapes + "ShapeCollection.iterator()") == (
+        "Acme.Geo.Shapes.ShapeCollection.GetEnumerator()", "renamed member", 0.95)
+    assert pair(shapes + "ShapeCollection.filter(Predicate<? super T>)") == (
+        "Acme.Geo.Shapes.ShapeCollection.Filter(Func<T, bool>)", "PascalCase name, raw/generic parameter types", 0.8)
+    assert pair(shapes + "Shape.describe()") == (
+        "Acme.Geo.Shapes.ShapeExtensions.Describe(IShape)", "PascalCase name, extension method in ShapeExtensions",
+        0.9)
+    assert pair("org.acme.geometry.GeometryException.<init>(String, Throwable)") == (
+        "Acme.Geo.GeometryException.<init>(string, Exception)", "constructor", 1.0)
+    # private constructors of Java utility classes and the Java enum's constructor have no C# counterpart
+    assert sorted(m.unmatched_methods) == [
+        "source:org.acme.geometry.GeometryMath.<init>()",
+        "source:org.acme.geometry.units.LengthUnit.<init>(String, double, boolean)",
+        "source:org.acme.util.CollectionUtils.<init>()",
+        "source:org.acme.util.Preconditions.<init>()",
+        "source:org.acme.util.StringUtils.<init>()",
+    ]

@@ -1,14 +1,20 @@
 """What every tool call sees: the index, the mapping and the function under translation (if any)."""
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from repotrans.errors import InputError
 from repotrans.index.mapping import Mapping, load_mapping
 from repotrans.index.model import Method, TypeDecl
 from repotrans.index.task import TranslationTask, resolve_task
+
+
+# Index -> (the Mapping it was computed with, memo): contexts of one run share lookups; a new mapping
+# (loaded after a re-index) starts a fresh memo.
+_SHARED: "weakref.WeakKeyDictionary[object, tuple[weakref.ref, dict]]" = weakref.WeakKeyDictionary()
 
 
 class ToolError(InputError):
@@ -24,7 +30,6 @@ class ToolContext:
     index: object                       # repotrans.index.store.Index
     mapping: Mapping
     task: TranslationTask | None = None
-    _memo: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_workdir(cls, workdir: Path, function: str | None = None) -> "ToolContext":
@@ -52,12 +57,20 @@ class ToolContext:
         """The C# member whose body no tool may show."""
         return self.task.target_method_id if self.task else None
 
+    def _memo(self) -> dict:
+        entry = _SHARED.get(self.index)
+        if entry is None or entry[0]() is not self.mapping:
+            entry = (weakref.ref(self.mapping), {})
+            _SHARED[self.index] = entry
+        return entry[1]
+
     def target_types_by_namespace(self) -> dict[str, list[TypeDecl]]:
-        """Top-level C# types grouped by namespace (computed once per context)."""
-        if "ns_types" not in self._memo:
+        """Top-level C# types grouped by namespace (computed once per index and mapping)."""
+        memo = self._memo()
+        if "ns_types" not in memo:
             groups: dict[str, list[TypeDecl]] = defaultdict(list)
             for t in self.index.types("target"):
                 if t.outer_id is None:
                     groups[t.container].append(t)
-            self._memo["ns_types"] = dict(groups)
-        return self._memo["ns_types"]
+            memo["ns_types"] = dict(groups)
+        return memo["ns_types"]
