@@ -132,6 +132,13 @@ def test_dense_index_round_trip(tmp_path):
     assert len(loaded.top_k(query, 3, frozenset({1}))) == 3
 
 
+def test_bad_thread_setting_is_a_config_error():
+    from repotrans.retrieval.dense import _set_threads
+    for bad in ("two", "0", "-1"):
+        with pytest.raises(ConfigError, match="REPOTRANS_TORCH_THREADS must be a positive integer"):
+            _set_threads(bad)
+
+
 # --- stores ------------------------------------------------------------------------------------
 
 def _pairs(n: int = 6) -> list[PairEntry]:
@@ -271,7 +278,8 @@ def _real_pairs(index, mapping) -> list:
 def test_no_leakage_the_function_and_its_counterpart_are_never_returned(sample_index):
     workdir, index, mapping = sample_index
     retriever = Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
-    for match in _real_pairs(index, mapping):
+    pairs = _real_pairs(index, mapping)
+    for match in pairs[::max(1, len(pairs) // 20)]:               # ~20 functions spread over the sample
         own = index.method(match.source_id)
         unguarded = retriever.pairs.query(own.signature, own.body, 3)
         assert match.source_id in {c.source_id for c in unguarded}    # the guard has something to stop
@@ -280,7 +288,7 @@ def test_no_leakage_the_function_and_its_counterpart_are_never_returned(sample_i
         assert match.source_id not in {c.source_id for c in result.candidates}
         assert match.target_id not in {c.target_id for c in result.candidates}
         assert match.target_id not in {n.target_id for n in result.names}
-        assert len(result.names) == len(retriever.names) - 1
+        assert len(result.names) == sum(e.target_id != match.target_id for e in retriever.names.entries)
 
 
 def test_evaluation_mode_leaves_the_set_out_of_the_stores_contents(sample_index):
@@ -374,7 +382,7 @@ def test_cli_reports_a_model_mismatch_as_one_line(sample_index, capsys):
 def minilm():
     import torch
     from repotrans.retrieval.dense import Embedder
-    torch.set_num_threads(2)
+    torch.set_num_threads(1)            # the machine is shared: 1 thread beats 2 under load
     embedder = Embedder()
     assert embedder.dim == 384
     return embedder

@@ -3,6 +3,8 @@
 Embeddings are L2-normalised, so inner product is cosine similarity. The SentenceTransformer is
 loaded lazily, once per process and model. The cache key is sha256(model name + text): a
 re-index embeds only snippets it has not seen with that model.
+REPOTRANS_TORCH_THREADS=n sets torch's thread count when the model loads (on a busy 2-core machine,
+1 thread embeds about ten times faster than 2).
 """
 from __future__ import annotations
 
@@ -47,12 +49,22 @@ def _model_path(name: str) -> str:
                       "sentence-transformers folder")
 
 
+def _set_threads(value: str | None) -> None:
+    if not value:
+        return
+    if not value.isdigit() or int(value) < 1:
+        raise ConfigError(f"REPOTRANS_TORCH_THREADS must be a positive integer, got {value!r}")
+    import torch
+    torch.set_num_threads(int(value))
+
+
 def load_model(name: str):
     """The SentenceTransformer for `name`, loaded on first use and shared by the whole process."""
     with _MODELS_LOCK:
         if name not in _MODELS:
             path = _model_path(name)
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            _set_threads(os.environ.get("REPOTRANS_TORCH_THREADS"))
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as hf_logging
             hf_logging.disable_progress_bar()           # the per-weight loading bar; ours shows embedding
