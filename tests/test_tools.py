@@ -153,6 +153,29 @@ def test_find_target_imports(ctx):
     }
 
 
+def test_find_target_imports_alias_static_and_parent_namespace(tmp_path):
+    Index.open(tmp_path).build(MINI / "java", MINI / "csharp", progress=False)
+    mini = ToolContext.from_workdir(tmp_path, function="Acme.Geo.Shapes.Circle.Area")
+    assert run_tool(mini, "find_target_imports", {}) == {
+        "file": "Geo/Shapes/Circle.cs",
+        "namespaces": ["Acme.Geo.Shapes"],
+        "usings": [
+            {"using": "using System;", "namespace": "System", "external": True},
+            {"using": "using System.Collections.Generic;", "namespace": "System.Collections.Generic",
+             "external": True},
+            {"using": "using Acme;", "namespace": "Acme", "project_types": []},
+            {"using": "using Acme.Text.Util;", "namespace": "Acme.Text.Util", "project_types": ["Strings", "Tokenizer"]},
+            {"using": "using static Acme.Text.Util.Strings;", "type": "Acme.Text.Util.Strings",
+             "static_members": ["IsBlank", "Join", "Repeat"]},
+            {"using": "using static System.Math;", "type": "System.Math", "external": True},
+            {"using": "using Txt = Acme.Text.Util;", "alias": "Txt", "namespace": "Acme.Text.Util",
+             "project_types": ["Strings", "Tokenizer"]},
+            {"using": "using Pt = Acme.Drawing.Point;", "alias": "Pt", "type": "Acme.Drawing.Point"},
+        ],
+        "namespace_types": {"Acme.Geo.Shapes": ["Circle", "IShape", "Square"], "Acme.Geo": ["Point", "Vector"]},
+    }
+
+
 def test_hidden_constructor_initializer(sample_workdir):
     """A constructor initializer is part of the translation: not shown for the member under translation."""
     c = ToolContext.from_workdir(sample_workdir, function="org.acme.geometry.shapes.Circle.<init>(double)")

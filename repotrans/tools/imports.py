@@ -48,6 +48,10 @@ def _describe_using(ctx: ToolContext, imp: Import, by_ns: dict) -> dict:
     hits = [t for t in ctx.index.find_types("target", imp.name) if t.qualified_name == imp.name]
     if hits:
         out["type"] = imp.name
+        if imp.static:                      # `using static T;` brings in T's static members
+            out["static_members"] = sorted(
+                {m.name for m in ctx.index.methods(hits[0].id) if "static" in m.modifiers}
+                | {f.name for f in ctx.index.fields(hits[0].id) if {"static", "const"} & set(f.modifiers)})
         return out
     out["namespace" if not imp.static else "type"] = imp.name
     out["external"] = True
