@@ -26,41 +26,31 @@ _COMMA = re.compile(r",(?=[^\],])")
 
 def norm_type(text: str) -> str:
     """Whitespace-normalise a type as written: "Map< K ,V >" -> "Map<K, V>", "int [ , ]" -> "int[,]"."""
+    bare = text.replace(", ", "")
+    if "," not in bare and " " not in bare and "\n" not in bare and "\t" not in bare and "\r" not in bare:
+        return text
     text = _TIGHT.sub(r"\1", _WS.sub(" ", text).strip())
     return _COMMA.sub(", ", text)
 
 
 def norm_space(text: str) -> str:
-    return _WS.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 @dataclass(frozen=True)
 class Grammar:
-    """What parse_file needs to know about one language's tree-sitter grammar."""
     language: ts.Language
-    query: ts.Query
-    roots: frozenset[str]        # the file node
-    bodies: frozenset[str]       # member lists between a type/namespace and its members
-    namespaces: frozenset[str]   # block namespaces (C#)
+    query: ts.Query               # queries/<lang>.scm
 
 
-_GRAMMAR_SPECS = {
-    "java": (tree_sitter_java.language, {"program"},
-             {"class_body", "interface_body", "enum_body", "enum_body_declarations", "annotation_type_body"},
-             set()),
-    "csharp": (tree_sitter_c_sharp.language, {"compilation_unit"},
-               {"declaration_list", "enum_member_declaration_list"},
-               {"namespace_declaration"}),
-}
+_LANGUAGES = {"java": tree_sitter_java.language, "csharp": tree_sitter_c_sharp.language}
 
 
 @lru_cache(maxsize=None)
 def grammar(lang: str) -> Grammar:
-    language_fn, roots, bodies, namespaces = _GRAMMAR_SPECS[lang]
-    language = ts.Language(language_fn())
+    language = ts.Language(_LANGUAGES[lang]())
     source = resources.files("repotrans.index").joinpath("queries", f"{lang}.scm").read_text("utf-8")
-    return Grammar(language, ts.Query(language, source), frozenset(roots), frozenset(bodies),
-                   frozenset(namespaces))
+    return Grammar(language, ts.Query(language, source))
 
 
 def parser_for(side: Side) -> ts.Parser:
@@ -119,7 +109,7 @@ class _Extractor:
 
     def __init__(self, side: Side, path: str, src: bytes, g: Grammar):
         self.side, self.path, self.src, self.g = side, path, src, g
-        self.types: dict[int, TypeDecl] = {}      # tree node id -> TypeDecl
+        self.types: list[TypeDecl] = []
         self.fields: list[Field] = []
         self.methods: list[Method] = []
         self.imports: list[Import] = []
@@ -132,43 +122,35 @@ class _Extractor:
         return self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
     def run(self, tree: ts.Tree) -> ParsedFile:
-        found = []
-        for _, caps in ts.QueryCursor(self.g.query).matches(tree.root_node):
-            for cap, nodes in caps.items():
-                if cap != "name":
-                    found.append((nodes[0].start_byte, cap, nodes[0]))
-        found.sort(key=lambda item: item[0])
+        self.visit(tree.root_node, None, [])
+        info = FileInfo(self.side, self.path, "", self.namespaces, self.imports)
+        return ParsedFile(info, self.types, self.fields, self.methods)
+
+    def visit(self, container: ts.Node, owner: TypeDecl | None, namespace: list[str]) -> None:
+        """Handle the declarations in `container` (file, namespace or type), recursing into each.
+
+        Matches start at most two levels below the container (type -> body -> member; three for
+        Java enums), so tree-sitter never walks into method bodies, and whatever a match finds
+        belongs to `owner` (None: a top-level declaration inside `namespace`).
+        Members of local and anonymous classes lie deeper and are not indexed.
+        """
+        cursor = ts.QueryCursor(self.g.query)
+        cursor.set_max_start_depth(_DEPTH.get(container.type, 2))
+        top = container.id
+        found = sorted(((node.start_byte, cap, node) for cap, nodes in cursor.captures(container).items()
+                        if cap != "name" for node in nodes if node.id != top), key=lambda item: item[0])
         for _, cap, node in found:
             kind = cap.split(".", 1)[1]
-            handler = getattr(self, f"on_{kind}")
-            if kind in ("module", "import"):
-                handler(node)
-                continue
-            owner, namespace, placed = self.enclosing(node)
-            if kind in _TYPE_KINDS and placed:
-                handler(node, owner, namespace)
+            if kind == "import":
+                self.on_import(node)
+            elif kind == "module":
+                inner = self.on_module(node, namespace)
+                if inner is not None:
+                    self.visit(node, None, inner)
+            elif kind in _TYPE_KINDS:
+                self.visit(node, getattr(self, f"on_{kind}")(node, owner, namespace), namespace)
             elif owner is not None:
-                handler(node, owner)     # members of local/anonymous classes have no owner: skipped
-        info = FileInfo(self.side, self.path, "", self.namespaces, self.imports)
-        return ParsedFile(info, list(self.types.values()), self.fields, self.methods)
-
-    def enclosing(self, node: ts.Node) -> tuple[TypeDecl | None, list[str], bool]:
-        """(enclosing type, enclosing block namespaces outermost first, whether it is a type member)."""
-        namespace: list[str] = []
-        parent = node.parent
-        while parent is not None:
-            owner = self.types.get(parent.id)
-            if owner is not None:
-                return owner, [], True
-            kind = parent.type
-            if kind in self.g.namespaces:
-                namespace.insert(0, norm_type(self.text(parent.child_by_field_name("name"))))
-            elif kind in self.g.roots:
-                break
-            elif kind not in self.g.bodies and kind != "ERROR":
-                return None, [], False
-            parent = parent.parent
-        return None, namespace, True
+                getattr(self, f"on_{kind}")(node, owner)
 
     # ---- types -----------------------------------------------------------------------------------
     def add_type(self, kind: str, node: ts.Node, owner: TypeDecl | None, namespace: list[str],
@@ -185,23 +167,23 @@ class _Extractor:
             container=container, outer_id=owner.id if owner else None, type_params=type_params,
             bases=bases, modifiers=modifiers, annotations=annotations, path=self.path,
             start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1)
-        self.types[node.id] = decl
+        self.types.append(decl)
         return decl
 
     def on_class(self, node, owner, namespace):
-        self.add_type("class", node, owner, namespace, self.bases(node), self.type_params(node))
+        return self.add_type("class", node, owner, namespace, self.bases(node), self.type_params(node))
 
     def on_interface(self, node, owner, namespace):
-        self.add_type("interface", node, owner, namespace, self.bases(node), self.type_params(node))
+        return self.add_type("interface", node, owner, namespace, self.bases(node), self.type_params(node))
 
     def on_enum(self, node, owner, namespace):
-        self.add_type("enum", node, owner, namespace, self.bases(node), [])
+        return self.add_type("enum", node, owner, namespace, self.bases(node), [])
 
     def on_struct(self, node, owner, namespace):
-        self.add_type("struct", node, owner, namespace, self.bases(node), self.type_params(node))
+        return self.add_type("struct", node, owner, namespace, self.bases(node), self.type_params(node))
 
     def on_annotation(self, node, owner, namespace):
-        self.add_type("annotation", node, owner, namespace, [], [])
+        return self.add_type("annotation", node, owner, namespace, [], [])
 
     def on_enum_constant(self, node, owner):
         owner.enum_constants.append(self.text(node.child_by_field_name("name")))
@@ -256,12 +238,13 @@ class _Extractor:
 
 
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "annotation"})
+_DEPTH = {"enum_declaration": 3}      # enum -> enum_body -> enum_body_declarations -> constructor
 
 
 class _JavaExtractor(_Extractor):
     _ANNOTATIONS = frozenset({"annotation", "marker_annotation"})
 
-    def on_module(self, node):
+    def on_module(self, node, namespace):
         name = next(c for c in node.named_children if c.type in ("identifier", "scoped_identifier"))
         self.file_namespace = norm_type(self.text(name))
         self.namespaces.append(self.file_namespace)
@@ -304,18 +287,26 @@ class _JavaExtractor(_Extractor):
     def params(self, node: ts.Node | None) -> list[Param]:
         out: list[Param] = []
         for child in node.named_children if node is not None else []:
-            if child.type == "formal_parameter":
-                dims = self.text(child.child_by_field_name("dimensions"))
+            kind = child.type
+            if kind == "formal_parameter":
+                dims = child.child_by_field_name("dimensions")
+                type_text = self.text(child.child_by_field_name("type"))
                 out.append(Param(self.text(child.child_by_field_name("name")),
-                                 norm_type(self.text(child.child_by_field_name("type")) + dims),
-                                 False, self.modifiers(child)[0]))
-            elif child.type == "spread_parameter":
-                declarator = next(c for c in child.named_children if c.type == "variable_declarator")
-                type_node = next(c for c in child.named_children
-                                 if c.type not in ("modifiers", "variable_declarator"))
+                                 norm_type(type_text + self.text(dims) if dims is not None else type_text),
+                                 False, self.keywords(child.child(0))))
+            elif kind == "spread_parameter":
+                parts = child.named_children
+                declarator = next(c for c in parts if c.type == "variable_declarator")
+                type_node = next(c for c in parts if c.type not in ("modifiers", "variable_declarator"))
                 out.append(Param(self.text(declarator.child_by_field_name("name")),
-                                 norm_type(self.text(type_node)) + "...", True, self.modifiers(child)[0]))
+                                 norm_type(self.text(type_node)) + "...", True, self.keywords(parts[0])))
         return out
+
+    def keywords(self, node: ts.Node | None) -> list[str]:
+        """Keyword modifiers of a `modifiers` node (annotations left out); [] for any other node."""
+        if node is None or node.type != "modifiers":
+            return []
+        return [m.type for m in node.children if not m.is_named]
 
     def on_record(self, node, owner, namespace):
         decl = self.add_type("record", node, owner, namespace, self.bases(node), self.type_params(node))
@@ -323,6 +314,7 @@ class _JavaExtractor(_Extractor):
             line = node.start_point[0] + 1
             self.fields.append(Field(f"{decl.id}.{param.name}", decl.id, param.name, param.type.replace(
                 "...", "[]"), ["private", "final"], None, line))
+        return decl
 
     def on_field(self, node, owner):
         type_text = self.text(node.child_by_field_name("type"))
@@ -351,15 +343,18 @@ class _JavaExtractor(_Extractor):
 
 class _CSharpExtractor(_Extractor):
 
-    def on_module(self, node):
+    def on_module(self, node, namespace):
+        """Record a namespace; a block namespace returns the namespace path its body is in."""
         name = norm_type(self.text(node.child_by_field_name("name")))
+        inner = None
         if node.type == "file_scoped_namespace_declaration":
-            self.file_namespace = name
+            self.file_namespace = full = name
         else:
-            _, outer, _ = self.enclosing(node)
-            name = ".".join(p for p in [self.file_namespace, *outer, name] if p)
-        if name not in self.namespaces:
-            self.namespaces.append(name)
+            inner = [*namespace, name]
+            full = ".".join(p for p in [self.file_namespace, *inner] if p)
+        if full not in self.namespaces:
+            self.namespaces.append(full)
+        return inner
 
     def on_import(self, node):
         alias = node.child_by_field_name("name")
@@ -392,15 +387,15 @@ class _CSharpExtractor(_Extractor):
 
     def params(self, node: ts.Node | None) -> list[Param]:
         """Parameters of a parameter_list; `params T[] xs` sits directly on the list in this grammar."""
+        if node is None:
+            return []
+        if self.src.find(b"params", node.start_byte, node.end_byte) < 0:
+            return [self.param(c) for c in node.named_children if c.type == "parameter"]
         out: list[Param] = []
         loose: dict[str, str] = {}
-        for i, child in enumerate(node.children if node is not None else []):
+        for i, child in enumerate(node.children):
             if child.type == "parameter":
-                mods = [self.text(m) for m in child.children if m.type == "modifier"]
-                varargs = "params" in mods
-                out.append(Param(self.text(child.child_by_field_name("name")),
-                                 norm_type(self.text(child.child_by_field_name("type"))), varargs,
-                                 [m for m in mods if m != "params"]))
+                out.append(self.param(child))
             elif child.type == "params":
                 loose = {"params": ""}
             elif loose and node.field_name_for_child(i) in ("type", "name"):
@@ -409,6 +404,11 @@ class _CSharpExtractor(_Extractor):
                     out.append(Param(loose["name"], norm_type(loose.get("type", "")), True, []))
                     loose = {}
         return out
+
+    def param(self, node: ts.Node) -> Param:
+        mods = [self.text(m) for m in node.children if m.type == "modifier"] if node.child_count > 2 else []
+        return Param(self.text(node.child_by_field_name("name")), norm_type(self.text(node.child_by_field_name("type"))),
+                     "params" in mods, [m for m in mods if m != "params"])
 
     def on_record(self, node, owner, namespace):
         decl = self.add_type("record", node, owner, namespace, self.bases(node), self.type_params(node))
@@ -420,6 +420,7 @@ class _CSharpExtractor(_Extractor):
                 name=param.name, params=[], return_type=param.type, modifiers=["public"], annotations=[],
                 type_params=[], signature=f"{param.type} {param.name}", body=None, path=self.path,
                 start_line=line, end_line=line, start_byte=plist.start_byte, end_byte=plist.end_byte))
+        return decl
 
     def on_field(self, node, owner):
         extra = ("event",) if node.type == "event_field_declaration" else ()
