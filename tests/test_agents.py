@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from autogen_agentchat.messages import ThoughtEvent, ToolCallExecutionEvent, ToolCallRequestEvent
+from autogen_agentchat.messages import ThoughtEvent, ToolCallRequestEvent
 from autogen_core.models import ModelInfo
 from autogen_ext.models.replay import ReplayChatCompletionClient
 
@@ -152,13 +152,13 @@ def test_stream_is_autogen_events(tmp_path):
         team = build_team(state, client, Trajectory(tmp_path / "run"))
         return [m async for m in team.run_stream(task="translate")]
 
-    items = collect_items = asyncio.run(collect())
+    items = asyncio.run(collect())
     kinds = [type(m).__name__ for m in items]
     assert kinds.count("ToolCallRequestEvent") == kinds.count("ToolCallExecutionEvent") == 2   # a tool, run_tests
     requests = [m.content[0].name for m in items if isinstance(m, ToolCallRequestEvent)]
     assert requests == ["get_source_class_info", "run_tests"]
     assert any(isinstance(m, ThoughtEvent) and m.source == "context" for m in items)
-    assert collect_items[-1].stop_reason.startswith("Text 'TRANSLATION_DONE'")
+    assert items[-1].stop_reason.startswith("Text 'TRANSLATION_DONE'")
 
 
 def test_compile_error_reaches_reflection_then_repair_passes(tmp_path):
