@@ -13,6 +13,7 @@ from repotrans.index.store import Index
 from repotrans.index.task import has_code, resolve_task
 from repotrans.tools import IMPLEMENTATIONS, ToolContext, load_schemas, run_tool
 from repotrans.tools.bound import bound, size
+from repotrans.tools.describe import dedent_body
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "datasets" / "sample"
@@ -256,8 +257,14 @@ def test_find_target_method_body_overloads(bare, sample_workdir):
         "class": "Acme.Geo.Point2D",
         "file": "src/Acme.Geo/Point2D.cs",
         "overloads": [{"signature": " ".join(m.signature.split()), "lines": [m.start_line, m.end_line],
-                       "body": m.body} for m in expected],
+                       "body": dedent_body(m.body)} for m in expected],
     }
+
+
+def test_dedent_body():
+    assert dedent_body("{\n            if (x)\n            {\n                y();\n            }\n        }") == \
+        "{\n    if (x)\n    {\n        y();\n    }\n}"
+    assert dedent_body("=> 1;") == "=> 1;"
 
 
 def test_find_target_method_body_inherited_and_constructor(bare):
@@ -296,7 +303,8 @@ def test_no_tool_reveals_the_body_under_translation(sample_workdir):
         task = resolve_task(index, mapping, match.source_id)
         c = ToolContext(index, mapping, task)
         owner = index.type(target.type_id)
-        twins = [m for m in index.methods(owner.id) if m.body == target.body and m.id != target.id]
+        twins = [m for m in index.methods(owner.id) if m.id != target.id
+                 and dedent_body(m.body or "") == dedent_body(target.body)]
         answers = [run_tool(c, name, {}) for name in ("get_target_class_info", "find_target_imports")]
         answers.append(run_tool(c, "find_target_class_info", {"class_name": owner.qualified_name}))
         body = run_tool(c, "find_target_method_body", {"class_name": owner.qualified_name,
@@ -307,7 +315,8 @@ def test_no_tool_reveals_the_body_under_translation(sample_workdir):
         if not twins:
             answers.append(body)
         text = json.dumps(answers, ensure_ascii=False)
-        assert json.dumps(target.body, ensure_ascii=False)[1:-1] not in text, task
+        for shown in (target.body, dedent_body(target.body)):
+            assert json.dumps(shown, ensure_ascii=False)[1:-1] not in text, task
         checked += 1
     assert checked > 150
 

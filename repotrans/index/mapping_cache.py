@@ -41,7 +41,8 @@ def fingerprint(index) -> str:
 def read(index, fp: str) -> Mapping | None:
     """The cached mapping if it was built for this fingerprint."""
     conn: sqlite3.Connection = index.conn
-    conn.executescript(_SCHEMA)
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mapping_meta'").fetchone() is None:
+        return None                                   # reading never writes: no tables yet, no cache
     meta = conn.execute("SELECT fingerprint, namespace_votes, counts FROM mapping_meta").fetchone()
     if meta is None or meta[0] != fp:
         return None

@@ -15,6 +15,14 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def dedent_body(body: str) -> str:
+    """A body as the tools show it: the lines after the first lose their common indentation."""
+    first, *rest = body.split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in rest if line.strip()]
+    cut = min(indents, default=0)
+    return "\n".join([first] + [line[cut:] for line in rest])
+
+
 def field_text(f: Field) -> str:
     """`private readonly double radius = 1.0` (long initializers cut)."""
     text = " ".join([*f.modifiers, f.type, f.name])

@@ -5,7 +5,7 @@ import difflib
 
 from repotrans.index.model import Method, TypeDecl
 from repotrans.tools.context import ToolContext, ToolError
-from repotrans.tools.describe import member_text
+from repotrans.tools.describe import dedent_body, member_text
 from repotrans.tools.lookup import resolve_target_class
 
 MAX_BASE_DEPTH = 4
@@ -40,7 +40,7 @@ def _overload(ctx: ToolContext, m: Method) -> dict:
         entry["body"] = None
         entry["note"] = WITHHELD
     else:
-        entry["body"] = m.body
+        entry["body"] = dedent_body(m.body) if m.body is not None else None
     return entry
 
 
