@@ -162,7 +162,8 @@ def test_pair_store_persistence_round_trip_and_warm_reopen(tmp_path):
     assert (meta["model"], meta["dim"], meta["count"], meta["kind"]) == ("hashing-64", 64, 6, "pair")
     hits = built.query("public int count(String s)", "{ return s.toUpperCase(); }", 3)
     reopened = PairStore.open(tmp_path / "pairs", _pairs(), enc, cache, progress=False)
-    assert reopened.embedded == 0 and reopened.entries == built.entries
+    assert reopened.embedded == 0 and len(enc.calls) == 6 + 1      # 6 snippets + 1 query, nothing since
+    assert json.loads((tmp_path / "pairs" / "entries.json").read_text()) == [e.__dict__ for e in _pairs()]
     assert reopened.query("public int count(String s)", "{ return s.toUpperCase(); }", 3) == hits
     assert hits[0].source_id == "source:p.C.toUpper(String s)"
     assert set(hits[0].scores) == {"bm25", "dense", "rrf"} and hits[0].scores["rrf"]["rank"] == 1
@@ -171,6 +172,16 @@ def test_pair_store_persistence_round_trip_and_warm_reopen(tmp_path):
     assert PairStore.open(tmp_path / "pairs", changed, enc, cache, progress=False).embedded == 0  # Java text same
     changed[0].java_body = "{ return this.name; }"
     assert PairStore.open(tmp_path / "pairs", changed, enc, cache, progress=False).embedded == 1
+
+
+def test_unchanged_store_reads_its_vectors_from_faiss_not_the_cache(tmp_path):
+    enc = HashingEncoder()
+    with_cache = EmbeddingCache(tmp_path / "emb.sqlite")
+    built = PairStore.open(tmp_path / "pairs", _pairs(), enc, with_cache, progress=False)
+    empty_cache = EmbeddingCache(tmp_path / "other.sqlite")
+    reopened = PairStore.open(tmp_path / "pairs", _pairs(), enc, empty_cache, progress=False)
+    assert reopened.embedded == 0 and len(enc.calls) == 6
+    assert np.array_equal(reopened.dense.index.reconstruct_n(0, 6), built.dense.index.reconstruct_n(0, 6))
 
 
 def test_store_built_with_another_model_is_a_config_error_until_rebuild(tmp_path):
@@ -398,17 +409,48 @@ def test_minilm_embeddings_are_normalised_and_code_aware(minilm):
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
 
 
+@pytest.fixture(scope="module")
+def minilm_workdir(minilm, tmp_path_factory):
+    """The sample indexed, with stores built by the real model (its embedding cache is reused below)."""
+    workdir = tmp_path_factory.mktemp("minilm")
+    index, mapping = _index(workdir)
+    Retriever.open(workdir, index=index, mapping=mapping, encoder=minilm, progress=False)
+    return workdir, index, mapping
+
+
 @pytest.mark.slow
-def test_cli_retrieve_prints_candidates_with_route_scores(minilm, tmp_path, capsys):
-    index, mapping = _index(tmp_path)
+def test_cli_retrieve_prints_candidates_with_route_scores(minilm_workdir, capsys):
+    workdir, index, mapping = minilm_workdir
     match = _real_pairs(index, mapping)[0]
-    argv = ["--workdir", str(tmp_path), "retrieve", "--function", match.source_id, "--k", "3", "--quiet"]
+    argv = ["--workdir", str(workdir), "retrieve", "--function", match.source_id, "--k", "3", "--quiet"]
     assert cli_main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert len(out["candidates"]) == 3 and len(out["names"]) == 3
     assert [c["scores"]["rrf"]["rank"] for c in out["candidates"]] == [1, 2, 3]
     assert all({"bm25", "dense"} & set(c["scores"]) for c in out["candidates"] + out["names"])
     assert match.source_id not in {c["source_id"] for c in out["candidates"]}
-    meta = json.loads((tmp_path / "retrieval" / "all" / "pairs" / "meta.json").read_text())
+    meta = json.loads((workdir / "retrieval" / "all" / "pairs" / "meta.json").read_text())
     assert (meta["model"], meta["dim"]) == ("all-MiniLM-L6-v2", 384)
     assert cli_main(argv) == 0 and json.loads(capsys.readouterr().out) == out     # warm: same answer
+
+
+@pytest.mark.slow
+def test_retrieve_opens_stores_once_and_reopens_when_the_index_changes(minilm_workdir, tmp_path):
+    from repotrans.retrieval import retriever as module
+    sample = tmp_path / "sample"
+    shutil.copytree(SAMPLE, sample)
+    (tmp_path / "wd" / "retrieval").mkdir(parents=True)
+    shutil.copy(minilm_workdir[0] / "retrieval" / "embeddings.sqlite", tmp_path / "wd" / "retrieval")
+    index, mapping = _index(tmp_path / "wd", sample)
+    function = _real_pairs(index, mapping)[0].source_id
+    first = module.retrieve(tmp_path / "wd", function, k=2)
+    key = next(k for k in module._OPEN if k[0] == str((tmp_path / "wd").resolve()))
+    opened = module._OPEN[key][1]
+    assert opened.embedded == 0                     # same snippets as the shared cache: nothing embedded
+    assert module.retrieve(tmp_path / "wd", function, k=2) == first and module._OPEN[key][1] is opened
+    victim = index.method(function)
+    path = sample / "java" / victim.path
+    path.write_text(path.read_text().replace(victim.body, victim.body[:-1] + "    // edited\n    }", 1))
+    index.build(sample / "java", sample / "csharp", progress=False)
+    module.retrieve(tmp_path / "wd", function, k=2)
+    assert module._OPEN[key][1] is not opened and module._OPEN[key][1].embedded == 1

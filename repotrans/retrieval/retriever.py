@@ -25,8 +25,8 @@ RETRIEVAL_DIR = "retrieval"
 class RetrievalResult:
     """Similar pairs and close target names, best first; `reason` says what was searched or why nothing was."""
     candidates: list[Candidate]
-    names: list[NameCandidate] = field(default_factory=list)
     reason: str = ""
+    names: list[NameCandidate] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -109,14 +109,14 @@ class Retriever:
             raise InputError(f"no Java method with id '{source_method_id}'",
                              did_you_mean=difflib.get_close_matches(source_method_id, ids, n=5))
         if not has_real_body(source.body):
-            return RetrievalResult([], [], f"{source_method_id} has an empty or placeholder body; nothing to search by")
+            return RetrievalResult([], f"{source_method_id} has an empty or placeholder body; nothing to search by")
         match = self.mapping.target_method(source_method_id)
         target = self.index.method(match.target_id) if match else None
         own = {source_method_id} | ({match.target_id} if match else set())
         pairs = self.pairs.query(source.signature, source.body, k, own)
         anchor = target or source
         names = self.names.query(anchor.type_id, anchor.signature, k, own)
-        return RetrievalResult(pairs, names, self._reason(pairs, names, own))
+        return RetrievalResult(pairs, self._reason(pairs, names, own), names)
 
     def _reason(self, pairs: list, names: list, own: set[str]) -> str:
         if not len(self.pairs) and not len(self.names):
@@ -144,7 +144,11 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
     index = Index.open(Path(workdir), must_exist=True)
     state = fingerprint(index)
     cached = _OPEN.get(key)
-    if cached is None or cached[0] != state:
+    if cached is not None and cached[0] == state:
+        index.close()
+    else:
+        if cached is not None:
+            cached[1].index.close()
         retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index), exclude_ids=exclude,
                                    encoder=Embedder(model))
         _OPEN[key] = cached = (state, retriever)

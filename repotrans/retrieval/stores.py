@@ -5,7 +5,8 @@ by the Java side (signature + body) through BM25 and dense routes fused by RRF.
 NameStore: every target method's name, signature and declaring type, searched the same way by
 the target function's declaring type and signature.
 
-A store lives in a folder (meta.json, entries.json, vectors.faiss). Opening it with the current
+A store lives in a folder: meta.json (model, dim, fingerprint of the entries), entries.json (row ->
+pair or name, for readers) and vectors.faiss (row -> embedding). Opening it with the current
 entries reuses the folder when their fingerprint is unchanged and otherwise rebuilds it, embedding
 only snippets missing from the shared embedding cache. A folder built with another embedding
 model or dimension is never silently reused or replaced: that is a ConfigError until `--rebuild`.
@@ -106,7 +107,6 @@ class RoutedStore(ABC):
     """Entries searchable by BM25 and dense routes, fused by RRF; persisted in one folder."""
 
     kind: ClassVar[str] = "store"
-    entry_type: ClassVar[type] = PairEntry
 
     def __init__(self, folder: Path, entries: list, dense: DenseIndex, encoder: Encoder, embedded: int):
         self.folder = folder
@@ -148,14 +148,13 @@ class RoutedStore(ABC):
                 raise ConfigError(f"{built}, but the configured model is {encoder.name!r}; {REBUILD_HINT}")
             if meta.get("dim") != encoder.dim:
                 raise ConfigError(f"{built}, but {encoder.name!r} now gives dim {encoder.dim}; {REBUILD_HINT}")
-            if meta.get("fingerprint") == fingerprint:
+            if meta.get("fingerprint") == fingerprint:      # same entries: the saved vectors are theirs
                 try:
-                    stored = json.loads((folder / "entries.json").read_text(encoding="utf-8"))
                     dense = DenseIndex.load(folder / "vectors.faiss")
-                except (OSError, ValueError, RuntimeError):
-                    stored, dense = None, None
-                if stored is not None and dense.size == len(stored) == len(entries):
-                    return cls(folder, [cls.entry_type(**e) for e in stored], dense, encoder, 0)
+                except RuntimeError:                        # missing or unreadable: rebuild below
+                    dense = None
+                if dense is not None and dense.size == len(entries) and dense.dim == encoder.dim:
+                    return cls(folder, entries, dense, encoder, 0)
         return cls.build(folder, entries, encoder, cache, fingerprint, progress)
 
     @classmethod
@@ -195,7 +194,6 @@ class RoutedStore(ABC):
 
 class PairStore(RoutedStore):
     kind = "pair"
-    entry_type = PairEntry
 
     @staticmethod
     def keys(entry: PairEntry) -> Iterable[str]:
@@ -209,7 +207,6 @@ class PairStore(RoutedStore):
 
 class NameStore(RoutedStore):
     kind = "name"
-    entry_type = NameEntry
 
     @staticmethod
     def keys(entry: NameEntry) -> Iterable[str]:
