@@ -324,6 +324,9 @@ def test_evaluation_mode_leaves_the_set_out_of_the_stores_contents(sample_index)
                          | {n.target_id for n in result.names})
     assert "built without 4 evaluation methods" in result.reason
     assert ev.embedded == 0                                          # every snippet was cached by `full`
+    with pytest.raises(InputError, match=r"1 evaluation method id\(s\) are not in the index, e.g. 'source:typo\(\)'"):
+        Retriever.open(workdir, index=index, mapping=mapping, exclude_ids={"source:typo()", pairs[0].source_id},
+                       encoder=HashingEncoder(), progress=False)
 
 
 def test_empty_body_and_unknown_id_and_bad_k(sample_index):

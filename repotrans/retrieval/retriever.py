@@ -76,6 +76,10 @@ class Retriever:
             from repotrans.index.mapping import load_mapping
             mapping = load_mapping(index)
         encoder = encoder or Embedder(DEFAULT_MODEL)
+        exclude_ids = set(exclude_ids)
+        unknown = sorted(i for i in exclude_ids if index.method(i) is None)
+        if unknown:                                 # a mistyped id would silently leak its pair
+            raise InputError(f"{len(unknown)} evaluation method id(s) are not in the index, e.g. '{unknown[0]}'")
         excluded = with_counterparts(mapping, exclude_ids)
         folder = Path(workdir) / RETRIEVAL_DIR / scope_name(exclude_ids)
         target_methods = index.all_methods("target")
