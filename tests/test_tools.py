@@ -342,14 +342,24 @@ def test_big_class_is_truncated(tmp_path):
     cs.mkdir()
     (java / "Big.java").write_text("package p;\npublic class Big {\n" + "".join(
         f"    public int method{i}(int value) {{ return value + {i}; }}\n" for i in range(300)) + "}\n")
+    long_body = "".join(f"            total += value * {i};\n" for i in range(400))
     (cs / "Big.cs").write_text("namespace P\n{\n    public class Big\n    {\n" + "".join(
-        f"        public int Method{i}(int value) {{ return value + {i}; }}\n" for i in range(300)) + "    }\n}\n")
+        f"        public int Method{i}(int value) {{ return value + {i}; }}\n" for i in range(300))
+        + f"        public int Long(int value)\n        {{\n            int total = 0;\n{long_body}"
+        + "            return total;\n        }\n    }\n}\n")
     work = tmp_path / "w"
     Index.open(work).build(java, cs, progress=False)
     out = run_tool(ToolContext.from_workdir(work, function="Big.Method7(int)"), "get_target_class_info", {})
     assert size(out) <= 6000
     shown = len(out["members"])
-    assert 50 < shown < 300 and out["truncated"] == f"members: {shown} of 300 shown"
+    assert 50 < shown < 301 and out["truncated"] == f"members: {shown} of 301 shown"
+    body = run_tool(ToolContext.from_workdir(work), "find_target_method_body", {"class_name": "Big", "method_name": "Long"})
+    assert size(body) <= 6000
+    text = body["overloads"][0]["body"]
+    assert text.startswith("{\n    int total = 0;\n    total += value * 0;\n") and text.endswith(" ...")
+    full = dedent_body(Index.open(work, must_exist=True).find_methods("target", "Big.Long")[0].body)
+    assert full.startswith(text[:-4]) and len(full) > 10000
+    assert body["truncated"] == f"overloads[0].body: first {len(text) - 4} of {len(full)} characters shown"
 
 
 # --- CLI ------------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ def name_table() -> NameTable:
     )
 
 
+@lru_cache(maxsize=65536)
 def parse_type(text: str) -> TypeName:
     """Parse a type as written ("Map<String, List<Integer>>[]", "int?", "? extends T") leniently."""
     text = _ANNOTATION.sub("", text).replace("...", "[]").strip()
@@ -98,6 +99,7 @@ def _parse(text: str, pos: int) -> tuple[TypeName, int]:
     return TypeName(base, tuple(args), dims, nullable, qualifier), pos
 
 
+@lru_cache(maxsize=65536)
 def java_param_type(text: str, varargs: bool) -> TypeName:
     """A Java parameter's type; varargs `T...` counts as an array like C# `params T[]`."""
     t = parse_type(text)
