@@ -107,6 +107,11 @@ def _rules(m: Method) -> list[_Rule]:
     rules.append(_Rule((pascal,), ("method",), True, 1.0, "PascalCase name"))
     if pascal != m.name:
         rules.append(_Rule((m.name,), ("method",), True, 0.9, "same name"))
+    for prefix, replacements in table.method_prefixes.items():
+        rest = _accessor_name(m.name, prefix)
+        if rest:
+            rules.append(_Rule(tuple(r + rest for r in replacements), ("method",), True, 0.85,
+                               f"{prefix}X -> {'/'.join(replacements)}X"))
     if n == 0:
         rules.append(_Rule((pascal,), ("property",), False, 0.9, "method -> property"))
         rules.append(_Rule(("Get" + pascal,), ("method",), True, 0.85, "method -> Get method"))

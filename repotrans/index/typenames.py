@@ -30,6 +30,7 @@ class TypeName:
 class NameTable:
     types: dict[str, frozenset[str]]
     methods: dict[str, tuple[str, ...]]
+    method_prefixes: dict[str, tuple[str, ...]]
     getter_prefixes: tuple[str, ...]
     setter_prefixes: tuple[str, ...]
     indexer_getters: tuple[str, ...]
@@ -46,6 +47,7 @@ def name_table() -> NameTable:
     return NameTable(
         types={k: frozenset(v) for k, v in data["types"].items()},
         methods={k: tuple(v) for k, v in data["methods"].items()},
+        method_prefixes={k: tuple(v) for k, v in data["method_prefixes"].items()},
         getter_prefixes=tuple(data["getter_prefixes"]),
         setter_prefixes=tuple(data["setter_prefixes"]),
         indexer_getters=tuple(data["indexer_getters"]),
