@@ -418,6 +418,16 @@ def qualify(code: str, usings: frozenset[str]) -> str:
     return "".join(pieces)
 
 
+def _accessor(tr: MethodTranslator, node: Node, body: Node) -> list[str]:
+    """A Java getter (no parameters) or setter (one) as the body of a C# property."""
+    params = [p for p in node.child_by_field_name("parameters").named_children if p.type == "formal_parameter"]
+    if params:
+        name = tr.text(params[0].child_by_field_name("name"))
+        tr.declare(name, tr.text(params[0].child_by_field_name("type")), "value")
+        return ["{", *_indent(["set", *tr.block(body)]), "}"]
+    return ["{", *_indent(["get", *tr.block(body)]), "}"]
+
+
 def translate_method(java_method: Method | str, resolver: NameResolver | None = None,
                      target: Method | str | None = None) -> str:
     """Translate one Java method to C# text (header from `target` when given)."""
@@ -428,6 +438,10 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     body = node.child_by_field_name("body")
     if body is None:
         return header + ";"
+    is_property = (target.kind == "property" if isinstance(target, Method)
+                   else isinstance(target, str) and "(" not in target and "[" not in target)
+    if is_property:
+        return qualify("\n".join([header, *_accessor(tr, node, body)]), resolver.usings())
     lines = tr.block(body)
     if node.type == "constructor_declaration" and tr.ctor_init and ":" not in header.split(")")[-1]:
         header += tr.ctor_init
