@@ -18,13 +18,10 @@ class Snapshot:
         self.files: dict[Side, dict[str, FileInfo]] = defaultdict(dict)
         for f in files:
             self.files[f.side][f.path] = f
-        self.types: dict[str, TypeDecl] = {}
-        for t in types:                          # parts of a partial type merge into the first part
-            first = self.types.setdefault(t.id, t)
-            if first is not t:
-                for attr in ("bases", "modifiers", "annotations", "type_params", "enum_constants"):
-                    values = getattr(first, attr)
-                    values += [v for v in getattr(t, attr) if v not in values]
+        parts: dict[str, list[TypeDecl]] = defaultdict(list)
+        for t in types:
+            parts[t.id].append(t)
+        self.types: dict[str, TypeDecl] = {type_id: _merge(same) for type_id, same in parts.items()}
         self.types_by_side: dict[Side, list[TypeDecl]] = defaultdict(list)
         self.types_by_name: dict[tuple[Side, str], list[TypeDecl]] = defaultdict(list)
         self.nested: dict[str, list[TypeDecl]] = defaultdict(list)
@@ -47,6 +44,9 @@ class Snapshot:
             self.methods_by_name[(m.side, m.name)].append(m)
         for same_name in self.methods_by_name.values():
             same_name.sort(key=_by_id)
+        for type_id in (type_id for type_id, same in parts.items() if len(same) > 1):
+            main = self.types[type_id].path          # a partial type lists its main part's members first
+            self.methods_by_type[type_id].sort(key=lambda member: member.path != main)
 
     def find_types(self, side: Side, name: str) -> list[TypeDecl]:
         query = _strip_generics(name.split(":", 1)[1] if name.startswith(f"{side}:") else name)
@@ -82,6 +82,17 @@ class Snapshot:
 
 def _by_id(m: Method) -> str:
     return m.id
+
+
+def _merge(parts: list[TypeDecl]) -> TypeDecl:
+    """One TypeDecl for the parts of a partial type: the largest part, plus the others' headers."""
+    main = max(parts, key=lambda t: t.end_line - t.start_line)
+    for other in parts:
+        if other is not main:
+            for attr in ("bases", "modifiers", "annotations", "type_params", "enum_constants"):
+                values = getattr(main, attr)
+                values += [v for v in getattr(other, attr) if v not in values]
+    return main
 
 
 # ---- member queries --------------------------------------------------------------------------------

@@ -110,21 +110,25 @@ class Index:
         if must_exist and not path.is_file():
             raise ConfigError(f"no index in {workdir}; {hint}")
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = cls._connect(path)
+        conn = sqlite3.connect(path, check_same_thread=False)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.close()
         except sqlite3.DatabaseError:                   # not an SQLite file: it is only a cache
+            conn.close()
             if must_exist:
                 raise ConfigError(f"{path} is not an index; {hint}") from None
-            conn.close()
             path.unlink()
-            conn, version = cls._connect(path), 0
+            version = 0
+        conn = cls._connect(path)
+        index = cls(conn, path)
         if version != SCHEMA_VERSION:
             if must_exist:
+                index.close()
                 raise ConfigError(f"{path} was written by another repotrans version; {hint}")
             cls._create(conn)
-        index = cls(conn, path)
         if must_exist and index._meta("source_root") is None:
+            index.close()
             raise ConfigError(f"the index in {workdir} was never built; {hint}")
         return index
 
