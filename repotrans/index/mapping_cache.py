@@ -1,19 +1,21 @@
 """The mapping, cached in the index's SQLite file (own tables), keyed by a fingerprint of the index.
 
-The fingerprint covers every indexed file's hash on both sides, the name table and MAPPING_VERSION,
-so any re-index that changed a file, or a change of the matching rules, rebuilds the mapping.
+The fingerprint covers every indexed file's hash on both sides, the name table and the source of
+the matching modules, so a re-index that changed a file, or any change of the rules, rebuilds it.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import sqlite3
+from functools import lru_cache
+from pathlib import Path
 
 from repotrans.index.mapping import Mapping, MethodMatch, TypeMatch
 from repotrans.index.model import SIDES
 from repotrans.index.typenames import name_table
 
-MAPPING_VERSION = 2
+RULE_MODULES = ("mapping.py", "members.py", "typenames.py", "mapping_cache.py")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS mapping_meta (
@@ -29,9 +31,17 @@ CREATE TABLE IF NOT EXISTS mapping_match (
 """
 
 
+@lru_cache(maxsize=1)
+def _rules_digest() -> str:
+    h = hashlib.sha256(name_table().fingerprint.encode())
+    for name in RULE_MODULES:
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()
+
+
 def fingerprint(index) -> str:
-    """Hash of every indexed file (side, path, sha256), the name table and the rules' version."""
-    h = hashlib.sha256(f"v{MAPPING_VERSION}:{name_table().fingerprint}".encode())
+    """Hash of every indexed file (side, path, sha256), the name table and the matching code."""
+    h = hashlib.sha256(_rules_digest().encode())
     for side in SIDES:
         for f in sorted(index.files(side), key=lambda f: f.path):
             h.update(f"\n{side}\t{f.path}\t{f.sha256}".encode())
