@@ -380,3 +380,14 @@ def test_candidate_that_cannot_be_applied_is_a_failed_attempt(tmp_path):
     assert state.attempts[0].result.status == "compile_error"
     assert "candidate not applied: the candidate is empty" in state.attempts[0].result.brief()
     assert outcome.status == "passed" and outcome.attempts == 2
+
+
+def test_tokens_per_step_and_cost_when_prices_are_configured(tmp_path):
+    state, _ = make_state([compile_error(), passed()], rag=False, context=False, reflection=False)
+    state.config = state.config.overlay({"model": {"price_prompt": 2.0, "price_completion": 10.0}})
+    outcome = run(state, replay([BAD, GOOD]), tmp_path)
+    gen, rep = state.usage["generate"], state.usage["repair"]
+    assert (gen.calls, rep.calls) == (1, 1) and gen.prompt_tokens > 0 and rep.completion_tokens > 0
+    expected = ((gen.prompt_tokens + rep.prompt_tokens) * 2.0 + (gen.completion_tokens + rep.completion_tokens) * 10.0) / 1e6
+    assert outcome.cost == pytest.approx(expected) and outcome.tokens["calls"] == 2
+    assert make_state([])[0].cost() is None
