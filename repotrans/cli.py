@@ -105,6 +105,68 @@ def cmd_translate(args: argparse.Namespace) -> int:
     return 0 if outcome.status == "passed" else 1
 
 
+def _add_model_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", help="model name ('builtin' = offline policy); else REPOTRANS_MODEL / repotrans.toml")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama")
+    p.add_argument("--config", help="configuration file (default: ./repotrans.toml if present)")
+    p.add_argument("--toolchain", choices=["mono", "dotnet"], help="C# toolchain for the test runs")
+    p.add_argument("--sandbox", choices=["local", "docker"], help="where test runs execute")
+    p.add_argument("--jobs", type=int, default=1, help="tasks run at the same time (default 1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _config(args: argparse.Namespace):
+    from repotrans.agents.config import load_config
+    from repotrans.agents.models import check_model
+
+    config = load_config(Path(args.config) if args.config else None, cli={
+        "model": {"name": args.model, "base_url": args.base_url},
+        "execution": {"toolchain": args.toolchain, "sandbox": args.sandbox}})
+    check_model(config)
+    return config
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from repotrans.experiments.batch import run_batch
+
+    summary = run_batch(Path(args.source), Path(args.target), Path(args.run_dir), _config(args),
+                        functions=Path(args.functions) if args.functions else None, jobs=args.jobs,
+                        resume=args.resume, write=args.write, progress=not args.quiet)
+    print(summary.render())
+    print(f"run: {args.run_dir}")
+    return 0
+
+
+def cmd_dataset_build(args: argparse.Namespace) -> int:
+    from repotrans.experiments.datasets import build_dataset
+
+    ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
+                       select=args.select or None, toolchain=args.toolchain, sandbox=args.sandbox,
+                       validate=not args.no_validate, progress=not args.quiet)
+    print(f"{ds.name}: {len(ds.tasks)} validated tasks, {len(ds.dropped)} dropped; "
+          f"manifest {Path(args.out) / 'dataset.json'}, report {Path(args.out) / 'report.md'}")
+    return 0
+
+
+def cmd_ablate(args: argparse.Namespace) -> int:
+    from repotrans.experiments.ablate import configs_for, run_ablation
+    from repotrans.experiments.report import write_report
+
+    configs = configs_for([c.strip() for c in args.configs.split(",") if c.strip()], _config(args))
+    run_dir = Path(args.run_dir)
+    run_ablation([Path(d) for d in args.dataset], configs, run_dir, jobs=args.jobs, limit=args.limit,
+                 progress=not args.quiet)
+    print(f"report: {write_report([run_dir])}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from repotrans.experiments.report import write_report
+
+    print(f"report: {write_report([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="repotrans", description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", default=".repotrans", help="workspace folder (index, stores, caches)")
@@ -158,6 +220,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-context-iterations", type=int, help="tool calls the context agent may make")
     p.add_argument("--max-repair-rounds", type=int, help="reflect/repair rounds after the first candidate")
     p.set_defaults(func=cmd_translate)
+
+    p = sub.add_parser("batch", help="translate every placeholder (or a list) of a project pair")
+    p.add_argument("--source", required=True, help="Java repository")
+    p.add_argument("--target", required=True, help="C# repository with placeholder bodies")
+    p.add_argument("--functions", help="file of signatures, one per line (default: all placeholders)")
+    p.add_argument("--all-placeholders", action="store_true", help="every placeholder body (the default)")
+    p.add_argument("--run-dir", required=True, help="run folder (results.sqlite, trajectories, summary)")
+    p.add_argument("--resume", action="store_true", help="continue a run without redoing finished functions")
+    p.add_argument("--write", action="store_true", help="write passing translations into --target")
+    _add_model_args(p)
+    p.set_defaults(func=cmd_batch)
+
+    p = sub.add_parser("dataset", help="evaluation datasets")
+    dsub = p.add_subparsers(dest="dataset_command", required=True)
+    q = dsub.add_parser("build", help="select, mask and validate the tasks of a project pair")
+    q.add_argument("--source", required=True, help="Java repository")
+    q.add_argument("--target", required=True, help="its complete C# port")
+    q.add_argument("--out", required=True, help="dataset folder (dataset.json, report.md)")
+    q.add_argument("--name", help="dataset name (default: the --out folder's name)")
+    q.add_argument("--select", action="append", help="glob over C# method ids, e.g. 'Acme.Geo.Shapes.*' (repeatable)")
+    q.add_argument("--toolchain", choices=["mono", "dotnet"], default="mono")
+    q.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    q.add_argument("--no-validate", action="store_true", help="skip the ground-truth/placeholder check")
+    q.add_argument("--quiet", action="store_true", help="no progress bar")
+    q.set_defaults(func=cmd_dataset_build)
+
+    p = sub.add_parser("ablate", help="run configurations over datasets and report")
+    p.add_argument("--dataset", nargs="+", required=True, help="dataset folders (with dataset.json)")
+    p.add_argument("--configs", default="full,no-rag,no-context,no-refine,no-reflection,static-prompt,direct")
+    p.add_argument("--run-dir", required=True, help="run folder")
+    p.add_argument("--limit", type=int, help="first N tasks of each dataset only")
+    _add_model_args(p)
+    p.set_defaults(func=cmd_ablate)
+
+    p = sub.add_parser("report", help="Markdown, PNG plots and HTML pages from run folders")
+    p.add_argument("run_dirs", nargs="+")
+    p.add_argument("--out", help="folder for report.md and the plots (default: the first run folder)")
+    p.set_defaults(func=cmd_report)
 
     return parser
 

@@ -1,0 +1,107 @@
+"""Ablations: run each configuration over each dataset's tasks; results go to one run store.
+
+The agents see only the masked view of a dataset (Java source + the port with every task masked).
+Each candidate is judged by the oracle: the complete port with just that method replaced. The
+configurations share the response cache and, for identical candidates, the oracle's verdicts.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from pathlib import Path
+
+from tqdm import tqdm
+
+from repotrans.agents.config import AgentConfig
+from repotrans.errors import ConfigError
+from repotrans.execution.runner import run_candidate
+from repotrans.experiments.datasets import Dataset, load_dataset, materialize
+from repotrans.experiments.run_store import RunStore
+from repotrans.experiments.tasks import run_task
+from repotrans.index.mapping import load_mapping
+from repotrans.index.store import Index
+from repotrans.index.task import TranslationTask
+
+
+def ablation_overlays() -> dict[str, dict]:
+    """Configuration name -> overlay, from ablations.toml (package data)."""
+    text = resources.files("repotrans.experiments").joinpath("ablations.toml").read_text()
+    return tomllib.loads(text)
+
+
+def configs_for(names: list[str], base: AgentConfig) -> dict[str, AgentConfig]:
+    overlays = ablation_overlays()
+    unknown = [n for n in names if n not in overlays]
+    if unknown:
+        raise ConfigError(f"unknown configuration {', '.join(unknown)}", did_you_mean=sorted(overlays))
+    return {n: base.overlay(overlays[n]) for n in names}
+
+
+class Oracle:
+    """Judges candidates on the complete port; identical candidates are judged once."""
+
+    def __init__(self, index: Index, workdir: Path):
+        self.index, self.workdir = index, workdir
+        self._verdicts: dict[tuple, object] = {}
+        self._lock = threading.Lock()
+
+    def bind(self, state) -> None:
+        """Point the state's test service at the oracle instead of the (masked) index the agents see."""
+        method = self.index.method(state.task.target_method_id)
+        if method is None:
+            raise ConfigError(f"{state.task.target_method_id} is not in the complete port")
+        ex = state.config.execution
+
+        def run_test(code: str):
+            key = (method.id, code, ex.toolchain, ex.sandbox, ex.scope)
+            with self._lock:
+                if key in self._verdicts:
+                    return self._verdicts[key]
+            result = run_candidate(self.index, method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
+                                   timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope,
+                                   workdir=self.workdir)
+            with self._lock:
+                self._verdicts[key] = result
+            return result
+
+        state.services.run_test = run_test
+
+
+def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir: Path, *, jobs: int = 1,
+                 limit: int | None = None, progress: bool = True) -> RunStore:
+    """Every configuration over every dataset; finished (config, dataset, task) rows are skipped."""
+    store = RunStore(run_dir)
+    store.set_meta("configs", {name: c.to_json() for name, c in configs.items()})
+    loaded: list[Dataset] = [load_dataset(d) for d in datasets]
+    store.set_meta("datasets", {ds.name: str(ds.root.resolve()) for ds in loaded})
+    for ds in loaded:
+        view = materialize(ds, run_dir / "datasets" / ds.name)
+        workspace = run_dir / "datasets" / ds.name / "workspace"
+        index = Index.open(workspace)
+        index.build(view.source, view.target, progress=False)
+        mapping = load_mapping(index)
+        oracle = Oracle(view.oracle_index, run_dir / "datasets" / ds.name / "oracle-runs")
+        tasks = [TranslationTask(target_method_id=t.target_method_id, source_method_id=t.source_method_id)
+                 for t in ds.tasks[:limit]]
+        for name, config in configs.items():
+            done = store.done(name, ds.name)
+            pending = [t for t in tasks if t.target_method_id.split(":", 1)[1] not in done]
+            bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=f"{name} on {ds.name}",
+                       unit="task", disable=not progress)
+
+            def one(task: TranslationTask, name=name, config=config) -> None:
+                rec = run_task(index, mapping, task, config, workdir=workspace,
+                               run_dir=run_dir / "tasks" / name / ds.name, config_name=name,
+                               dataset=ds.name, adjust=oracle.bind)
+                store.add(rec)
+                bar.update()
+
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                list(pool.map(one, pending))
+            bar.close()
+    (run_dir / "ablation.json").write_text(json.dumps(
+        {"datasets": [str(d) for d in datasets], "configs": list(configs), "limit": limit}, indent=2) + "\n")
+    return store

@@ -1,0 +1,220 @@
+"""Evaluation datasets: a Java repository, its complete C# port, and a validated task list.
+
+`build_dataset` selects the C# methods that have a Java counterpart, checks each one (its ground
+truth passes the covering tests, a placeholder fails them) and writes `dataset.json` beside a report.
+`materialize` then lays out what an agent may see: the Java source and a copy of the port in which
+every task is masked with a placeholder. The ground truth stays in the complete port, which only
+the evaluation oracle (the runner) reads.
+"""
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from repotrans.errors import ConfigError
+from repotrans.index.mapping import load_mapping
+from repotrans.index.model import Method
+from repotrans.index.placeholders import is_placeholder
+from repotrans.index.store import Index
+
+MANIFEST = "dataset.json"
+THROW = "throw new System.NotImplementedException();"
+
+
+@dataclass
+class DatasetTask:
+    id: str                      # the target method id without its side prefix
+    target_method_id: str
+    source_method_id: str
+    path: str                    # C# file, relative to the port's root
+    confidence: float
+
+
+@dataclass
+class Dataset:
+    name: str
+    root: Path                   # folder holding dataset.json
+    source: str                  # Java repo, relative to root
+    target: str                  # complete C# port, relative to root
+    tasks: list[DatasetTask]
+    dropped: list[dict] = field(default_factory=list)
+    toolchain: str = "mono"
+
+    @property
+    def source_dir(self) -> Path:
+        return (self.root / self.source).resolve()
+
+    @property
+    def target_dir(self) -> Path:
+        return (self.root / self.target).resolve()
+
+    def save(self) -> Path:
+        data = {"name": self.name, "source": self.source, "target": self.target,
+                "toolchain": self.toolchain, "tasks": [asdict(t) for t in self.tasks],
+                "dropped": self.dropped}
+        path = self.root / MANIFEST
+        path.write_text(json.dumps(data, indent=1) + "\n")
+        return path
+
+
+def load_dataset(root: Path) -> Dataset:
+    """Read `root/dataset.json`; a missing or malformed manifest is a ConfigError."""
+    path = root / MANIFEST
+    if not path.is_file():
+        raise ConfigError(f"{root} is not a dataset: no {MANIFEST} (build one with `repotrans dataset build`)")
+    try:
+        data = json.loads(path.read_text())
+        return Dataset(name=data["name"], root=root, source=data["source"], target=data["target"],
+                       toolchain=data.get("toolchain", "mono"),
+                       tasks=[DatasetTask(**t) for t in data["tasks"]], dropped=data.get("dropped", []))
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise ConfigError(f"{path} is malformed: {exc}") from exc
+
+
+def candidate_tasks(index: Index, select: list[str] | None = None) -> list[DatasetTask]:
+    """Target methods with a body, a Java counterpart in the mapping, and an id matching `select`."""
+    mapping = load_mapping(index)
+    tasks = []
+    for m in index.all_methods("target"):
+        match = mapping.source_method(m.id)
+        if match is None or m.body is None or is_placeholder(m.body) or _is_auto_property(m):
+            continue
+        tid = m.id.split(":", 1)[1]
+        if select and not any(fnmatch.fnmatchcase(tid, pat) for pat in select):
+            continue
+        tasks.append(DatasetTask(id=tid, target_method_id=m.id, source_method_id=match.source_id,
+                                 path=m.path, confidence=match.confidence))
+    return tasks
+
+
+def _is_auto_property(m: Method) -> bool:
+    return m.kind == "property" and re.fullmatch(r"\{\s*(\w+\s*)?get;\s*((private|protected|internal)?\s*set;)?\s*\}",
+                                                 (m.body or "").strip()) is not None
+
+
+def placeholder_body(m: Method) -> str:
+    """A body that compiles wherever the original did and fails any test that needs the method."""
+    if m.kind in ("property", "indexer"):
+        body = m.body or ""
+        accessors = [a for a in ("get", "set") if re.search(rf"\b{a}\b", body)] or ["get"]
+        if body.lstrip().startswith("=>"):
+            accessors = ["get"]
+        return "{ " + " ".join(f"{a} {{ {THROW} }}" for a in accessors) + " }"
+    return "{ " + THROW + " }"
+
+
+def mask_file(text: bytes, methods: list[Method]) -> bytes:
+    """Replace the body of each method (byte ranges from the index) by its placeholder."""
+    for m in sorted(methods, key=lambda m: m.body_start_byte or 0, reverse=True):
+        start, end = m.body_start_byte, m.body_end_byte
+        if start is None or end is None:
+            continue
+        if text[start:end].lstrip().startswith(b"=>") and not text[start:end].rstrip().endswith(b";"):
+            end = text.index(b";", end) + 1
+        text = text[:start] + placeholder_body(m).encode() + text[end:]
+    return text
+
+
+def mask_repo(index: Index, tasks: list[DatasetTask], dest: Path) -> None:
+    """Copy the indexed target into `dest` and mask every task there."""
+    root = index.root("target")
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(root, dest, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
+    by_path: dict[str, list[Method]] = {}
+    for t in tasks:
+        m = index.method(t.target_method_id)
+        if m is None:
+            raise ConfigError(f"task {t.id} is not in the index of {root}; rebuild the dataset")
+        by_path.setdefault(m.path, []).append(m)
+    for path, methods in by_path.items():
+        file = dest / path
+        file.write_bytes(mask_file(file.read_bytes(), methods))
+
+
+@dataclass
+class Materialized:
+    source: Path                 # Java repository (as shipped)
+    target: Path                 # C# port with every task masked: all an agent sees
+    oracle_index: Index          # index of the complete port: only the runner reads it
+
+
+def materialize(ds: Dataset, dest: Path) -> Materialized:
+    """Lay out the masked view of a dataset under `dest` (rebuilt when the manifest changed)."""
+    oracle = Index.open(dest / "oracle-index")
+    oracle.build(ds.source_dir, ds.target_dir, progress=False)
+    stamp = dest / "masked.stamp"
+    manifest = (ds.root / MANIFEST).read_text()
+    target = dest / "target"
+    if not (stamp.is_file() and stamp.read_text() == manifest and target.is_dir()):
+        mask_repo(oracle, ds.tasks, target)
+        stamp.write_text(manifest)
+    return Materialized(source=ds.source_dir, target=target, oracle_index=oracle)
+
+
+def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: str, workdir: Path
+                  ) -> str | None:
+    """None when the ground truth passes and a placeholder fails; otherwise the reason to drop it."""
+    from repotrans.execution.runner import run_candidate
+
+    m = oracle.method(task.target_method_id)
+    if m is None:
+        return "not found in the index"
+    truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
+    ok = run_candidate(oracle, m, truth, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
+    if ok.status != "passed":
+        return f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}"
+    if ok.tests_run == 0:
+        return "no test covers it"
+    masked = m.signature + " " + placeholder_body(m)
+    bad = run_candidate(oracle, m, masked, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
+    if bad.status == "passed":
+        return "a placeholder passes its tests"
+    return None
+
+
+def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = None,
+                  select: list[str] | None = None, toolchain: str = "mono", sandbox: str = "local",
+                  validate: bool = True, progress: bool = True) -> Dataset:
+    """Select, validate and record the tasks of a project pair; write dataset.json and report.md."""
+    out.mkdir(parents=True, exist_ok=True)
+    work = out / ".build"
+    index = Index.open(work / "index")
+    index.build(source, target, progress=progress)
+    tasks, dropped = candidate_tasks(index, select), []
+    if validate:
+        kept = []
+        for t in tqdm(tasks, desc="validating tasks", disable=not progress):
+            reason = validate_task(index, t, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs")
+            if reason is None:
+                kept.append(t)
+            else:
+                dropped.append({"id": t.id, "reason": reason})
+        tasks = kept
+    ds = Dataset(name=name or out.resolve().name, root=out, tasks=tasks, dropped=dropped,
+                 source=_relative(source, out), target=_relative(target, out), toolchain=toolchain)
+    ds.save()
+    (out / "report.md").write_text(render_report(ds))
+    return ds
+
+
+def render_report(ds: Dataset) -> str:
+    lines = [f"# Dataset {ds.name}", "", f"- source: `{ds.source}`", f"- target: `{ds.target}`",
+             f"- validated tasks: {len(ds.tasks)}", f"- dropped: {len(ds.dropped)}", ""]
+    if ds.dropped:
+        lines += ["| dropped task | reason |", "|---|---|"]
+        lines += [f"| `{d['id']}` | {d['reason']} |" for d in ds.dropped]
+    return "\n".join(lines) + "\n"
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(base.resolve()))
+    except ValueError:
+        return str(path.resolve())

@@ -1,0 +1,195 @@
+"""Reports over run folders: they read files and never re-run agents.
+
+`write_report(run_dirs, out)` renders report.md (tables), rates.png, errors.png, overlap.png and,
+for each run folder, <run>/report.html: every task with its Java source, the generated C#, a diff
+against the ground truth, the test outcome and the agent trajectory, filterable by outcome.
+"""
+from __future__ import annotations
+
+import difflib
+import html
+import json
+from pathlib import Path
+
+from repotrans.experiments.metrics import ERROR_TYPES, intersections, overlap, rate_rows
+from repotrans.experiments.plots import plot_errors, plot_rates, plot_upset
+from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.tasks import task_dir_name
+from repotrans.index.store import Index
+
+
+def load_records(run_dirs: list[Path]) -> list[TaskRecord]:
+    records = []
+    for d in run_dirs:
+        if not (d / "results.sqlite").is_file():
+            from repotrans.errors import ConfigError
+            raise ConfigError(f"{d} is not a run folder (no results.sqlite)")
+        store = RunStore(d)
+        records += store.records()
+        store.close()
+    return records
+
+
+def markdown(records: list[TaskRecord]) -> str:
+    rows = rate_rows(records)
+    out = ["# repotrans report", "", "## Compile and pass rates", "",
+           "| config | dataset | tasks | compile rate | pass rate | prompt tok/task | completion tok/task "
+           "| calls/task | s/task | cost/task |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        cost = f"{r.cost:.4f}" if r.cost is not None else "-"
+        out.append(f"| {r.config} | {r.dataset} | {r.tasks} | {100 * r.compile_rate:.1f}% | {100 * r.pass_rate:.1f}% "
+                   f"| {r.prompt_tokens:.0f} | {r.completion_tokens:.0f} | {r.model_calls:.1f} | {r.seconds:.1f} | {cost} |")
+    kinds = list(ERROR_TYPES.values())
+    out += ["", "## Error types of unsolved tasks", "", "| config | dataset | " + " | ".join(kinds) + " |",
+            "|---|---|" + "---:|" * len(kinds)]
+    for r in rows:
+        out.append(f"| {r.config} | {r.dataset} | " + " | ".join(str(r.errors.get(k, 0)) for k in kinds) + " |")
+    ov = overlap(records)
+    out += ["", "## Overlap of solved tasks", "", "| configs | solved by both |", "|---|---:|"]
+    out += [f"| {pair} | {n} |" for pair, n in ov["pairs"].items()]
+    out += ["", "| config | solved | solved by no other config |", "|---|---:|---|"]
+    out += [f"| {c} | {ov['solved'][c]} | {', '.join(f'`{t}`' for t in ov['unique'][c]) or '-'} |"
+            for c in ov["solved"]]
+    out += ["", "![rates](rates.png)", "", "![errors](errors.png)", "", "![overlap](overlap.png)", ""]
+    return "\n".join(out)
+
+
+def write_report(run_dirs: list[Path], out: Path | None = None) -> Path:
+    """Write the summary (report.md and PNGs) into `out` (default: the first run folder)."""
+    out = out or run_dirs[0]
+    out.mkdir(parents=True, exist_ok=True)
+    records = load_records(run_dirs)
+    rows = rate_rows(records)
+    (out / "report.md").write_text(markdown(records))
+    plot_rates(rows, out)
+    plot_errors(rows, out)
+    plot_upset(intersections(records), sorted({r.config for r in records}), out)
+    for d in run_dirs:
+        write_html(d)
+    return out / "report.md"
+
+
+# ---- the per-run HTML page ------------------------------------------------------------------------
+
+_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>repotrans run {title}</title>
+<style>
+body{{font-family:sans-serif;margin:1.5em;}} pre{{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}}
+details.task{{border:1px solid #ccc;margin:.3em 0;padding:.3em}} .passed{{color:#080}} .failed{{color:#b00}}
+.cols{{display:flex;gap:1em}} .cols>div{{flex:1;min-width:0}} .add{{background:#dfd}} .del{{background:#fdd}}
+summary{{cursor:pointer}} .traj{{font-size:12px}}
+</style></head><body>
+<h1>repotrans run {title}</h1>
+<p>Show: <select id="f" onchange="filt()"><option value="">all</option>{options}</select>
+<span id="n"></span></p>
+{tasks}
+<script>
+function filt(){{var v=document.getElementById('f').value,n=0;
+document.querySelectorAll('details.task').forEach(function(d){{var s=!v||d.dataset.status==v||d.dataset.config==v;
+d.style.display=s?'':'none';if(s)n++;}});document.getElementById('n').textContent=n+' tasks';}}
+filt();
+</script></body></html>"""
+
+
+def write_html(run_dir: Path) -> Path:
+    records = load_records([run_dir])
+    indexes = _indexes(run_dir)
+    statuses = sorted({r.status for r in records})
+    configs = sorted({r.config for r in records})
+    options = "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in statuses + configs)
+    tasks = "\n".join(_task_html(run_dir, r, indexes) for r in records)
+    page = _PAGE.format(title=html.escape(run_dir.name), options=options, tasks=tasks)
+    path = run_dir / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def _indexes(run_dir: Path) -> dict[str, tuple[Index | None, Index | None]]:
+    """dataset -> (index the agents saw, oracle index of the complete port) when the run has them."""
+    found: dict[str, tuple[Index | None, Index | None]] = {}
+    for ds_dir in sorted((run_dir / "datasets").glob("*")):
+        view = ds_dir / "workspace" / "index.sqlite"
+        oracle = ds_dir / "oracle-index" / "index.sqlite"
+        found[ds_dir.name] = (Index.open(view.parent) if view.is_file() else None,
+                              Index.open(oracle.parent) if oracle.is_file() else None)
+    if (run_dir / "workspace" / "index.sqlite").is_file():      # a batch run
+        found["*"] = (Index.open(run_dir / "workspace"), None)
+    return found
+
+
+def _method_text(index: Index | None, method_id: str | None) -> str | None:
+    if index is None or method_id is None:
+        return None
+    m = index.method(method_id)
+    if m is None:
+        return None
+    return (index.root(m.side) / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8", "replace")
+
+
+def _task_html(run_dir: Path, r: TaskRecord, indexes: dict) -> str:
+    view, oracle = indexes.get(r.dataset) or indexes.get("*") or (None, None)
+    traj_dir = run_dir / "tasks" / r.config / r.dataset / task_dir_name(r.task_id)
+    if not traj_dir.is_dir():
+        traj_dir = run_dir / "tasks" / task_dir_name(r.task_id)
+    entries = _trajectory(traj_dir / "trajectory.jsonl")
+    source_id = next((e.get("source") for e in entries if e.get("kind") == "task"), None)
+    java = _method_text(view, source_id) or "(not available)"
+    truth = _method_text(oracle, "target:" + r.task_id)
+    code = r.code or "(no candidate)"
+    diff = ("\n".join(_diff_lines(truth, code)) if truth is not None else "(no ground truth for this run)")
+    outcome = _outcome(r)
+    cls = "passed" if r.passed else "failed"
+    return (f'<details class="task" data-status="{r.status}" data-config="{html.escape(r.config)}">'
+            f'<summary><b class="{cls}">{r.status}</b> {html.escape(r.config)} / {html.escape(r.dataset)} / '
+            f'<code>{html.escape(r.task_id)}</code> — {r.rounds} repair rounds, '
+            f'{r.prompt_tokens + r.completion_tokens} tokens</summary>'
+            f'<div class="cols"><div><h4>Java</h4><pre>{html.escape(java)}</pre></div>'
+            f'<div><h4>Generated C#</h4><pre>{html.escape(code)}</pre></div></div>'
+            f'<h4>Diff against the ground truth</h4><pre>{diff}</pre>'
+            f'<h4>Test outcome</h4><pre>{html.escape(outcome)}</pre>'
+            f'<details class="traj"><summary>Trajectory ({len(entries)} steps)</summary>{_traj_html(entries)}'
+            f'</details></details>')
+
+
+def _diff_lines(truth: str, code: str) -> list[str]:
+    out = []
+    for line in difflib.unified_diff(truth.splitlines(), code.splitlines(), "ground truth", "generated", lineterm=""):
+        cls = "add" if line.startswith("+") and not line.startswith("+++") else (
+            "del" if line.startswith("-") and not line.startswith("---") else "")
+        out.append(f'<span class="{cls}">{html.escape(line)}</span>' if cls else html.escape(line))
+    return out or ["(identical)"]
+
+
+def _outcome(r: TaskRecord) -> str:
+    if r.error:
+        return r.error
+    if not r.result:
+        return r.status
+    from repotrans.execution.results import TestResult
+
+    return TestResult.from_json(r.result).brief()
+
+
+def _trajectory(path: Path) -> list[dict]:
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _traj_html(entries: list[dict]) -> str:
+    parts = []
+    for e in entries:
+        kind = e.get("kind")
+        head = f"{e.get('t', 0):7.2f}s {kind} {e.get('agent', '')} {e.get('step', '')}"
+        if kind == "model":
+            prompt = "\n\n".join(str(m.get("content")) for m in e.get("messages", []))
+            body = f"PROMPT\n{prompt}\n\nRESPONSE\n{e.get('response')}"
+        elif kind == "tool":
+            body = f"{e.get('tool')}({json.dumps(e.get('args'))})\n{json.dumps(e.get('output'), indent=1)[:4000]}"
+        elif kind == "attempt":
+            result = e.get("result") or {}
+            body = f"{e.get('code')}\n\n-> {result.get('status')} {result.get('reason', '')}"
+        else:
+            body = json.dumps({k: v for k, v in e.items() if k not in ("kind", "t")}, indent=1, default=str)[:4000]
+        parts.append(f"<details><summary>{html.escape(head)}</summary><pre>{html.escape(body)}</pre></details>")
+    return "".join(parts)

@@ -1,0 +1,54 @@
+"""Run one translation task to a TaskRecord: the unit that batch and ablate repeat.
+
+A task error (model server gone, runner broke) becomes a record with status "error"; only a
+configuration error (ConfigError) propagates, because it would fail every other task too.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+
+from repotrans.agents.config import AgentConfig
+from repotrans.agents.models import make_client
+from repotrans.agents.session import state_for
+from repotrans.agents.state import TranslationState
+from repotrans.agents.team import run_translation
+from repotrans.errors import ConfigError
+from repotrans.experiments.run_store import TaskRecord
+from repotrans.index.task import TranslationTask
+
+
+def task_dir_name(task_id: str) -> str:
+    """A file-system-safe folder name for a task id."""
+    return re.sub(r"[^A-Za-z0-9_.,-]+", "_", task_id)[:150]
+
+
+def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, workdir: Path, run_dir: Path,
+             config_name: str, dataset: str, adjust=None) -> TaskRecord:
+    """Translate one task with the agents; `adjust(state)` may rebind services (the evaluation oracle)."""
+    task_id = task.target_method_id.split(":", 1)[1]
+    started = time.time()
+    state: TranslationState | None = None
+    try:
+        state = state_for(index, mapping, task, config, workdir)
+        if adjust is not None:
+            adjust(state)
+        client = make_client(config, state, cache_path=workdir / "cache" / "responses.sqlite")
+        outcome = asyncio.run(run_translation(state, client, run_dir / task_dir_name(task_id)))
+    except ConfigError:
+        raise
+    except Exception as exc:          # any other failure is this task's alone: record it, go on
+        tokens = state.total_tokens if state else {"prompt": 0, "completion": 0, "calls": 0}
+        return TaskRecord(config=config_name, dataset=dataset, task_id=task_id, status="error",
+                          rounds=state.rounds if state else 0, prompt_tokens=tokens["prompt"],
+                          completion_tokens=tokens["completion"], model_calls=tokens["calls"],
+                          seconds=round(time.time() - started, 2), error=f"{type(exc).__name__}: {exc}")
+    status = outcome.status if outcome.status != "untested" else "error"
+    return TaskRecord(
+        config=config_name, dataset=dataset, task_id=task_id, status=status,
+        rounds=outcome.repair_rounds, prompt_tokens=outcome.tokens["prompt"],
+        completion_tokens=outcome.tokens["completion"], model_calls=outcome.tokens["calls"],
+        seconds=outcome.seconds, cost=outcome.cost, code=outcome.code, result=outcome.result,
+        error=None if status != "error" else "no candidate was tested")
