@@ -74,16 +74,30 @@ def _display(method_id: str) -> str:
 
 
 def _suggest(index, query: str, sides) -> list[str]:
-    """Close matches among full names and "Type.member(...)" forms on the searched sides."""
-    forms: dict[str, str] = {}
+    """Close matches, narrowed first: members of the named (or closely named) type, else members
+    whose name is close to the queried name; then ranked by the whole signature."""
+    owner, _, name = query.split("(")[0].strip().rpartition(".")
+    pool: list[Method] = []
     for side in sides:
-        for m in index.all_methods(side):
-            full = _display(m.id)
-            owner = m.type_id.split(":", 1)[1].rsplit(".", 1)[-1]
-            short = full[len(m.type_id.split(':', 1)[1]) + 1:]
-            for form in (full, f"{owner}.{short}", f"{owner}.{m.name}", short):
-                forms.setdefault(form, full)
-    close = difflib.get_close_matches(query, list(forms), n=MAX_SUGGESTIONS * 3, cutoff=0.6)
+        owners = index.find_types(side, owner) if owner else []
+        if owner and not owners:
+            simple = owner.rsplit(".", 1)[-1]
+            names = {t.name for t in index.types(side)}
+            owners = [t for close in difflib.get_close_matches(simple, names, n=3, cutoff=0.7)
+                      for t in index.find_types(side, close)]
+        pool += [m for t in owners for m in index.methods(t.id)]
+    if not pool:
+        everything = [m for side in sides for m in index.all_methods(side)]
+        close = set(difflib.get_close_matches(name, {m.name for m in everything}, n=MAX_SUGGESTIONS, cutoff=0.6))
+        pool = [m for m in everything if m.name in close]
+    forms: dict[str, str] = {}
+    for m in pool:
+        full = _display(m.id)
+        owner_name = m.type_id.split(":", 1)[1].rsplit(".", 1)[-1]
+        short = full[len(m.type_id.split(":", 1)[1]) + 1:]
+        for form in (full, f"{owner_name}.{short}", f"{owner_name}.{m.name}", short):
+            forms.setdefault(form, full)
+    close = difflib.get_close_matches(query, list(forms), n=MAX_SUGGESTIONS * 3, cutoff=0.5)
     out: list[str] = []
     for form in close:
         if forms[form] not in out:
