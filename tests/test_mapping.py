@@ -10,7 +10,7 @@ import pytest
 from repotrans.cli import main
 from repotrans.errors import InputError
 from repotrans.index import mapping_cache
-from repotrans.index.mapping import build_mapping, load_mapping
+from repotrans.index.mapping import TypeMatch, build_mapping, load_mapping
 from repotrans.index.store import Index
 from repotrans.index.task import TranslationTask, resolve_task
 from repotrans.index.typenames import compat, java_param_type, parse_type
@@ -263,3 +263,30 @@ def test_sample_pair_port_patterns(tmp_path):
         "source:org.acme.util.Preconditions.<init>()",
         "source:org.acme.util.StringUtils.<init>()",
     ]
+
+
+def test_nested_type_moved_to_top_level(tmp_path):
+    (tmp_path / "j/p").mkdir(parents=True)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "j/p/Tokenizer.java").write_text(
+        "package p;\npublic class Tokenizer {\n"
+        "    public static final class Token {\n        private final String text;\n"
+        "        public Token(String text) { this.text = text; }\n"
+        "        public String getText() { return text; }\n    }\n"
+        "    public Token next(Token previous) { return new Token(\"x\"); }\n}\n")
+    (tmp_path / "c/Tokenizer.cs").write_text(
+        "namespace P\n{\n    public sealed class TokenizerToken\n    {\n        private readonly string text;\n"
+        "        public TokenizerToken(string text) { this.text = text; }\n"
+        "        public string Text { get { return text; } }\n    }\n\n"
+        "    public class Tokenizer\n    {\n"
+        "        public TokenizerToken Next(TokenizerToken previous) { return new TokenizerToken(\"x\"); }\n"
+        "        public TokenizerToken Next(string previous) { return new TokenizerToken(previous); }\n    }\n}\n")
+    ix = Index.open(tmp_path / "w")
+    ix.build(tmp_path / "j", tmp_path / "c", progress=False)
+    m = build_mapping(ix)
+    assert m.target_type("source:p.Tokenizer.Token") == TypeMatch(
+        "source:p.Tokenizer.Token", "target:P.TokenizerToken", 0.85,
+        "nested type moved out as TokenizerToken, namespace P")
+    # the overload is told apart through the type mapping Token -> TokenizerToken
+    assert m.target_method("source:p.Tokenizer.next(Token)").target_id == "target:P.Tokenizer.Next(TokenizerToken)"
+    assert m.target_method("source:p.Tokenizer.Token.getText()").target_id == "target:P.TokenizerToken.Text"

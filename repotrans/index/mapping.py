@@ -138,9 +138,13 @@ def _name_keys(t: TypeDecl) -> list[tuple[str, float, str]]:
     """C# nested names a Java type may have become, with a confidence and a reason, best first."""
     name = nested_name(t)
     keys = [(name, 1.0, "same name")]
+    head, _, simple = name.rpartition(".")
     if t.kind == "interface":
-        head, _, simple = name.rpartition(".")
         keys.append(((head + "." if head else "") + "I" + simple, 0.95, "interface renamed I" + simple))
+    if head:                                   # a nested type the port moved to the top level
+        outer = head.rsplit(".", 1)[-1]
+        keys.append((outer + simple, 0.85, f"nested type moved out as {outer + simple}"))
+        keys.append((simple, 0.8, "nested type moved out"))
     return keys
 
 
