@@ -1,12 +1,10 @@
 """Which C# type and member corresponds to which Java type and method.
 
-Types are matched by their nested name (enclosing types + simple name, `I`-prefixed for interfaces
-when the port renamed them); a Java package -> C# namespace map is learned by majority over those
-name matches and settles types whose name occurs in several namespaces. Methods are matched inside
-matched type pairs by naming rules (camelCase -> PascalCase, getX()/isX() -> property X, setX(v) ->
-property X's setter, constructors to constructors, a few renames from data/java_cs_names.json) and
-overloads are told apart by parameter types mapped through the same table. Anything ambiguous stays
-unmatched, with the reason. The result is cached in the index's SQLite file (mapping_cache.py).
+Types are matched by their nested name (enclosing types + simple name; `I`-prefixed for interfaces,
+nested types moved to the top level, case-insensitively as a last resort); a Java package -> C#
+namespace map is learned by majority over those name matches and settles types whose name occurs in
+several namespaces. Members are then matched inside each type pair (members.py). Anything ambiguous
+stays unmatched, with the reason. The result is cached in the index's SQLite file (mapping_cache.py).
 """
 from __future__ import annotations
 
@@ -100,7 +98,7 @@ def build_mapping(index) -> Mapping:
         target = by_id[match.target_id]
         hosts = [(h, members["target"].get(h.id, [])) for h in companions.get(target.id, [])]
         found, missed = match_methods(java_methods, members["target"].get(target.id, []), hosts,
-                                       by_id[t.id], target, project)
+                                      by_id[t.id], target, project)
         method_matches += found
         unmatched_methods.update(missed)
     counts = {
@@ -148,24 +146,32 @@ def _name_keys(t: TypeDecl) -> list[tuple[str, float, str]]:
     return keys
 
 
-def _candidates(t: TypeDecl, by_name: dict[str, list[TypeDecl]]) -> tuple[list[TypeDecl], float, str]:
-    """C# types with the first name key that exists; case-insensitively as a last resort."""
-    for key, conf, reason in _name_keys(t):
-        if key in by_name:
-            return by_name[key], conf, reason
-    folded = nested_name(t).lower()
-    hits = [c for k, cs in by_name.items() if k.lower() == folded for c in cs]
-    return hits, 0.8, "same name ignoring case"
+class _TargetNames:
+    """C# types by nested name, exactly and case-folded."""
+
+    def __init__(self, types: list[TypeDecl]):
+        self.exact: dict[str, list[TypeDecl]] = defaultdict(list)
+        self.folded: dict[str, list[TypeDecl]] = defaultdict(list)
+        for t in types:
+            self.exact[nested_name(t)].append(t)
+            self.folded[nested_name(t).lower()].append(t)
+
+    def candidates(self, t: TypeDecl) -> tuple[list[TypeDecl], float, str]:
+        """C# types with the first name key that exists; case-insensitively as a last resort."""
+        for key, conf, reason in _name_keys(t):
+            if key in self.exact:
+                return self.exact[key], conf, reason
+        return self.folded.get(nested_name(t).lower(), []), 0.8, "same name ignoring case"
 
 
 def _learn_namespaces(src: list[TypeDecl], tgt: list[TypeDecl]
                       ) -> tuple[dict[str, dict[str, float]], dict[str, str]]:
-    by_name = _by_nested_name(tgt)
+    names = _TargetNames(tgt)
     votes: dict[str, Counter] = defaultdict(Counter)
     for t in src:
         if t.outer_id is not None:
             continue
-        cands, _, _ = _candidates(t, by_name)
+        cands, _, _ = names.candidates(t)
         for c in cands:
             votes[t.container][c.container] += 1.0 / len(cands)
     namespace_map = {}
@@ -178,20 +184,13 @@ def _learn_namespaces(src: list[TypeDecl], tgt: list[TypeDecl]
     return {p: {ns: round(v, 3) for ns, v in c.items()} for p, c in votes.items()}, namespace_map
 
 
-def _by_nested_name(types: list[TypeDecl]) -> dict[str, list[TypeDecl]]:
-    out: dict[str, list[TypeDecl]] = defaultdict(list)
-    for t in types:
-        out[nested_name(t)].append(t)
-    return out
-
-
 def _match_types(src: list[TypeDecl], tgt: list[TypeDecl], namespace_map: dict[str, str]
                  ) -> tuple[list[TypeMatch], dict[str, str]]:
-    by_name = _by_nested_name(tgt)
+    names = _TargetNames(tgt)
     proposals: dict[str, list[TypeMatch]] = defaultdict(list)   # target id -> proposals
     unmatched: dict[str, str] = {}
     for t in src:
-        cands, conf, reason = _candidates(t, by_name)
+        cands, conf, reason = names.candidates(t)
         if not cands:
             unmatched[t.id] = "no C# type with this name"
             continue
