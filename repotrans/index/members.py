@@ -56,6 +56,7 @@ def companion_classes(tgt: list[TypeDecl], members: dict[str, list[Method]]) -> 
 
 
 def group_by_type(methods: list[Method]) -> dict[str, list[Method]]:
+    """type id -> its members, in the given (source) order."""
     out: dict[str, list[Method]] = defaultdict(list)
     for m in methods:
         out[m.type_id].append(m)
@@ -194,8 +195,12 @@ def _companion_candidates(companions: list[tuple[TypeDecl, list[Method]]], ct: T
 
 
 def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[TypeDecl, list[Method]]],
-                   jt: TypeDecl, ct: TypeDecl, project: dict[str, set[str]]
-                   ) -> tuple[list[MethodMatch], dict[str, str]]:
+                  jt: TypeDecl, ct: TypeDecl, project: dict[str, set[str]]
+                  ) -> tuple[list[MethodMatch], dict[str, str]]:
+    """Match the Java type `jt`'s methods to members of its C# counterpart `ct` (then its companions).
+
+    One C# member takes one Java method, except a property, which takes a getter and a setter.
+    """
     scorer = _Scorer(jt, ct, project)
     own = _own_candidates(cs)
     moved = {static: _companion_candidates(companions, ct, static) for static in (False, True)}
@@ -237,7 +242,7 @@ def _propose(jm: Method, by_name: dict[str, list[_Cand]], scorer: _Scorer,
     for rule in _rules(jm):
         named = [c for name in rule.names for c in by_name.get(name, []) if c.kinds & set(rule.kinds)]
         if not rule.compare_params:            # accessor -> property: no parameter list to compare
-            named = [c for c in named if "property" in c.member.kind or not c.params]
+            named = [c for c in named if c.member.kind == "property" or not c.params]
             if len({c.member.id for c in named}) == 1:
                 return _match(jm, named[0], rule, 1.0)
             continue
@@ -250,8 +255,8 @@ def _propose(jm: Method, by_name: dict[str, list[_Cand]], scorer: _Scorer,
                 ret = [(c, scorer.returns(jm, c)) for c in best]
                 top_ret = max(r for _, r in ret)
                 best = [c for c, r in ret if r == top_ret]
-            if len(best) > 1:
-                return "ambiguous: " + ", ".join(sorted(c.member.id for c in best))
+            if len({c.member.id for c in best}) > 1:
+                return "ambiguous: " + ", ".join(sorted({c.member.id for c in best}))
             return _match(jm, best[0], rule, top)
         for c in named:
             if len(c.params) == len(jm.params) - rule.drop_last:
