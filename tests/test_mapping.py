@@ -163,7 +163,7 @@ def test_resolve_task(index, signature, expected):
 
 
 @pytest.mark.parametrize("signature, message, suggestions", [
-    ("Circle.Scale", "'Circle.Scale' matches 2 methods; give the parameter types",
+    ("Circle.Scale", "'Circle.Scale' matches 2 methods; add the namespace or the parameter types",
      ["Acme.Geo.Shapes.Circle.Scale(double)", "Acme.Geo.Shapes.Circle.Scale(int)"]),
     ("Circle.Aera", "no method matches 'Circle.Aera'", None),
     ("Circle.debugDump()", "Java method org.acme.geometry.shapes.Circle.debugDump() has no C# counterpart "

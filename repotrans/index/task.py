@@ -44,7 +44,7 @@ def resolve_task(index, mapping: Mapping, signature: str) -> TranslationTask:
         raise InputError(f"no method matches '{signature}'", did_you_mean=_suggest(index, query, sides))
     if len(pairs) > 1:
         shown = sorted(m.id for m in pairs.values())
-        raise InputError(f"'{signature}' matches {len(pairs)} methods; give the parameter types",
+        raise InputError(f"'{signature}' matches {len(pairs)} methods; add the namespace or the parameter types",
                          did_you_mean=[_display(i) for i in shown])
     (target_id, source_id), hit = next(iter(pairs.items()))
     if source_id is None:
