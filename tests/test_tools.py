@@ -277,6 +277,12 @@ def test_find_target_method_body_inherited_and_constructor(bare):
         "public Circle(double radius) : this(Point2D.Origin, radius)"]
 
 
+def test_find_target_method_body_accepts_a_written_out_member(bare):
+    plain = run_tool(bare, "find_target_method_body", {"class_name": "Point2D", "method_name": "Translate"})
+    assert run_tool(bare, "find_target_method_body",
+                    {"class_name": "Point2D", "method_name": "Point2D.Translate(double, double)"}) == plain
+
+
 def test_find_target_method_body_errors(bare):
     assert run_tool(bare, "find_target_method_body", {"class_name": "Circle", "method_name": "getRadius"}) == {
         "error": "Acme.Geo.Shapes.Circle has no member named 'getRadius'", "did_you_mean": ["Radius"]}
@@ -379,3 +385,19 @@ def test_cli_tool(sample_workdir, capsys):
     assert capsys.readouterr().err.startswith(
         "repotrans: error: no method matches 'Circle.Contain' (did you mean: "
         "Acme.Geo.Shapes.Circle.ContainsPoint(Point2D), org.acme.geometry.shapes.Circle.containsPoint(Point2D), ")
+
+
+def test_bench_tools_on_a_generated_pair(tmp_path):
+    """The latency benchmark runs every tool on a generated pair, and no call answers with an error."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_tools", ROOT / "scripts" / "bench_tools.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = tmp_path / "bench.json"
+    assert bench.main(["--generate", "12", "--limit", "8", "--repeat", "1", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    assert figures["index"] == {"files": 24, "types": 24, "methods": 312}
+    assert set(figures["tools"]) == set(IMPLEMENTATIONS)
+    for tool, r in figures["tools"].items():
+        assert r["n"] == 8 and r["errors"] == 0, tool

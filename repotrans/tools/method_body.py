@@ -15,7 +15,7 @@ WITHHELD = "this is the function under translation: its body is not shown"
 def find_target_method_body(ctx: ToolContext, class_name: str, method_name: str) -> dict:
     """Bodies of `class_name.method_name` (all overloads); inherited members are looked up in project bases."""
     t, note = resolve_target_class(ctx, class_name)
-    name = method_name.strip().split("(")[0].strip()
+    name = method_name.strip().split("(")[0].strip().rsplit(".", 1)[-1]     # "Circle.Scale(double)" -> "Scale"
     owner, found = _find_members(ctx, t, name)
     if not found:
         members = ctx.index.methods(t.id)
