@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from repotrans.index.matches import MethodMatch, TypeMatch
 from repotrans.index.members import companion_classes, group_by_type, match_methods, unique_best
 from repotrans.index.model import TypeDecl
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
 
 __all__ = ["Mapping", "MethodMatch", "TypeMatch", "build_mapping", "load_mapping", "nested_name"]
 
@@ -77,7 +81,7 @@ class Mapping:
         return "\n".join(lines)
 
 
-def build_mapping(index) -> Mapping:
+def build_mapping(index: Index) -> Mapping:
     """Align the two indexed repositories (no caching; see load_mapping)."""
     src_types, tgt_types = index.types("source"), index.types("target")
     votes, namespace_map = _learn_namespaces(src_types, tgt_types)
@@ -110,7 +114,7 @@ def build_mapping(index) -> Mapping:
                    unmatched_methods, counts)
 
 
-def load_mapping(index) -> Mapping:
+def load_mapping(index: Index) -> Mapping:
     """The mapping for this index: from the cache in the index's SQLite file, rebuilt when the index changed."""
     from repotrans.index import mapping_cache
 

@@ -10,10 +10,14 @@ import json
 import sqlite3
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from repotrans.index.mapping import Mapping, MethodMatch, TypeMatch
 from repotrans.index.model import SIDES
 from repotrans.index.typenames import name_table
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
 
 RULE_MODULES = ("mapping.py", "members.py", "typenames.py", "mapping_cache.py")
 
@@ -39,7 +43,7 @@ def _rules_digest() -> str:
     return h.hexdigest()
 
 
-def fingerprint(index) -> str:
+def fingerprint(index: Index) -> str:
     """Hash of every indexed file (side, path, sha256), the name table and the matching code."""
     h = hashlib.sha256(_rules_digest().encode())
     for side in SIDES:
@@ -48,7 +52,7 @@ def fingerprint(index) -> str:
     return h.hexdigest()
 
 
-def read(index, fp: str) -> Mapping | None:
+def read(index: Index, fp: str) -> Mapping | None:
     """The cached mapping if it was built for this fingerprint."""
     conn: sqlite3.Connection = index.conn
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mapping_meta'").fetchone() is None:
@@ -70,7 +74,7 @@ def read(index, fp: str) -> Mapping | None:
                    unmatched["type"], unmatched["method"], json.loads(meta[2]))
 
 
-def write(index, fp: str, mapping: Mapping) -> None:
+def write(index: Index, fp: str, mapping: Mapping) -> None:
     """Replace the cached mapping with this one."""
     conn: sqlite3.Connection = index.conn
     conn.executescript(_SCHEMA)

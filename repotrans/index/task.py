@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
 from repotrans.index.mapping import Mapping
-from repotrans.index.model import SIDES, Method
+from repotrans.index.model import SIDES, Method, Side
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
 
 MAX_SUGGESTIONS = 5
 
@@ -17,7 +21,7 @@ class TranslationTask:
     source_method_id: str          # the Java method it is translated from
 
 
-def resolve_task(index, mapping: Mapping, signature: str) -> TranslationTask:
+def resolve_task(index: Index, mapping: Mapping, signature: str) -> TranslationTask:
     """Find the one (C# member, Java method) pair a signature names.
 
     Accepts "Acme.Geo.Shapes.Circle.Area", "Circle.Scale(double)", "org.acme.geometry.shapes.Circle.getArea()"
@@ -73,7 +77,7 @@ def _display(method_id: str) -> str:
     return method_id.split(":", 1)[1]
 
 
-def _suggest(index, query: str, sides) -> list[str]:
+def _suggest(index: Index, query: str, sides: tuple[Side, ...]) -> list[str]:
     """Close matches, narrowed first: members of the named (or closely named) type, else members
     whose name is close to the queried name; then ranked by the whole signature."""
     owner, _, name = query.split("(")[0].strip().rpartition(".")

@@ -5,11 +5,15 @@ import weakref
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
 from repotrans.index.mapping import Mapping, load_mapping
 from repotrans.index.model import Method, TypeDecl
 from repotrans.index.task import TranslationTask, resolve_task
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
 
 
 # Index -> (the Mapping it was computed with, memo): contexts of one run share lookups; a new mapping
@@ -27,7 +31,7 @@ class ToolError(InputError):
 
 @dataclass
 class ToolContext:
-    index: object                       # repotrans.index.store.Index
+    index: Index
     mapping: Mapping
     task: TranslationTask | None = None
 

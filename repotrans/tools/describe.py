@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from repotrans.index.model import Field, Method, TypeDecl
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
 
 MAX_INITIALIZER = 120
 _CTOR_INITIALIZER = re.compile(r"\s*:\s*(?:this|base)\s*\(.*$")
@@ -74,7 +78,7 @@ def declaration(t: TypeDecl) -> str:
     return head
 
 
-def describe_type(index, t: TypeDecl, hidden_method_id: str | None) -> dict:
+def describe_type(index: Index, t: TypeDecl, hidden_method_id: str | None) -> dict:
     """Declaration, fields and member signatures of one type; marks the member under translation."""
     members = index.methods(t.id)
     out: dict = {
