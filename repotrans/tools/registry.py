@@ -53,20 +53,25 @@ def implementation_params(name: str) -> list[str]:
 def run_tool(ctx: ToolContext, name: str, args: dict) -> dict:
     """Run one tool; never raises. Errors come back as {"error": ..., "did_you_mean": [...]}."""
     try:
-        schemas = _schemas()
-        if name not in schemas or name not in IMPLEMENTATIONS:
-            close = difflib.get_close_matches(name, list(schemas), n=3, cutoff=0.5)
-            return _error(f"unknown tool '{name}'", close or sorted(schemas))
-        problem = _check_args(schemas[name]["parameters"], args)
-        if problem:
-            return _error(f"{name}: {problem}", [])
-        return bound(IMPLEMENTATIONS[name](ctx, **args))
-    except ToolError as exc:
-        return bound({**_error(exc.message, exc.did_you_mean), **exc.extra})
-    except RepotransError as exc:
-        return _error(exc.message, exc.did_you_mean)
+        return bound(_run(ctx, name, args))
     except Exception as exc:  # noqa: BLE001 - a tool failure must reach the model as a result
         return _error(f"internal error in {name}: {type(exc).__name__}: {exc}", [])
+
+
+def _run(ctx: ToolContext, name: str, args: dict) -> dict:
+    schemas = _schemas()
+    if name not in schemas or name not in IMPLEMENTATIONS:
+        close = difflib.get_close_matches(name, list(schemas), n=3, cutoff=0.5)
+        return _error(f"unknown tool '{name}'", close or sorted(schemas))
+    problem = _check_args(schemas[name]["parameters"], args)
+    if problem:
+        return _error(f"{name}: {problem}", [])
+    try:
+        return IMPLEMENTATIONS[name](ctx, **args)
+    except ToolError as exc:
+        return {**_error(exc.message, exc.did_you_mean), **exc.extra}
+    except RepotransError as exc:
+        return _error(exc.message, exc.did_you_mean)
 
 
 def _error(message: str, did_you_mean: list[str]) -> dict:
