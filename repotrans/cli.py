@@ -148,6 +148,14 @@ def cmd_dataset_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dataset_mask(args: argparse.Namespace) -> int:
+    from repotrans.experiments.datasets import load_dataset, materialize
+
+    view = materialize(load_dataset(Path(args.dataset)), Path(args.out))
+    print(f"source: {view.source}\nmasked target: {view.target}")
+    return 0
+
+
 def cmd_ablate(args: argparse.Namespace) -> int:
     from repotrans.experiments.ablate import configs_for, run_ablation
     from repotrans.experiments.report import write_report
@@ -245,6 +253,10 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--no-validate", action="store_true", help="skip the ground-truth/placeholder check")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(func=cmd_dataset_build)
+    q = dsub.add_parser("mask", help="lay out a dataset's masked target (what an agent may see)")
+    q.add_argument("--dataset", required=True, help="dataset folder (with dataset.json)")
+    q.add_argument("--out", required=True, help="folder for the masked view (OUT/target)")
+    q.set_defaults(func=cmd_dataset_mask)
 
     p = sub.add_parser("ablate", help="run configurations over datasets and report")
     p.add_argument("--dataset", nargs="+", required=True, help="dataset folders (with dataset.json)")
