@@ -95,8 +95,10 @@ def plan_patch(file_text: str, method: Method, code: str) -> Patch:
         edits.append((pos, pos, pieces))
 
     stripped = rest.lstrip()
-    members = _candidate_members(rest)
-    mode = "body" if stripped.startswith(("{", "=>")) or not members else "member"
+    members, clean = _candidate_members(rest)
+    chosen = _pick_target(members, method)
+    member_like = chosen is not None or (members and clean)
+    mode = "body" if stripped.startswith(("{", "=>")) or not member_like else "member"
     surface_changed = False
     if mode == "body":
         if method.body_start_byte is None or method.body_end_byte is None:
@@ -117,7 +119,6 @@ def plan_patch(file_text: str, method: Method, code: str) -> Patch:
             pieces += [("{\n", None), (body, (rest_offset + line0, col0)), ("\n}", None)]
         edits.append((start, end, pieces))
     else:
-        chosen = _pick_target(members, method)
         if chosen is None:
             # No member matches: replace with the whole rest and let the compiler speak.
             lead = len(rest) - len(stripped)
@@ -195,14 +196,15 @@ def _leading_usings(lines: list[str]) -> tuple[list[tuple[int, str]], int]:
     return found, first
 
 
-def _candidate_members(rest: str) -> list[dict]:
-    """Member declarations of the candidate (parsed inside a wrapper class), with spans in `rest`."""
+def _candidate_members(rest: str) -> tuple[list[dict], bool]:
+    """Member declarations of the candidate (parsed inside a wrapper class), with spans in `rest`;
+    and whether the wrapper parsed without errors between members."""
     wrapped = (WRAP_PREFIX + rest + "\n}\n").encode("utf-8")
     tree = _parser().parse(wrapped)
     cls = next((c for c in tree.root_node.named_children if c.type == "class_declaration"), None)
     body = cls.child_by_field_name("body") if cls is not None else None
     if body is None:
-        return []
+        return [], False
     base = len(WRAP_PREFIX.encode("utf-8"))
     rest_bytes = rest.encode("utf-8")
     out: list[dict] = []
@@ -225,7 +227,7 @@ def _candidate_members(rest: str) -> list[dict]:
                      len(rest_bytes[:end_b].decode("utf-8", "replace"))),
         })
         prev_end = end_b
-    return out
+    return out, not tree.root_node.has_error
 
 
 def _leading_comment_start(node: Node) -> int:

@@ -29,6 +29,7 @@ class Diagnostic:
 
 @dataclass
 class TestFailure:
+    __test__ = False               # not a pytest class
     name: str                      # fully qualified test name
     message: str
     expected: str | None = None
@@ -45,6 +46,7 @@ class ExceptionInfo:
 
 @dataclass
 class TestResult:
+    __test__ = False
     status: Status
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failures: list[TestFailure] = field(default_factory=list)

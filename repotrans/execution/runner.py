@@ -3,13 +3,14 @@ covering tests in a sandbox, and return a TestResult. Compile errors, failing te
 timeouts are results; only a target that does not build unpatched raises (TargetBuildError)."""
 from __future__ import annotations
 
+import difflib
 import re
 import time
 from pathlib import Path
 from typing import Literal
 
-from repotrans.errors import ConfigError
-from repotrans.execution.apply import plan_patch
+from repotrans.errors import ConfigError, InputError
+from repotrans.execution.apply import apply_candidate, plan_patch
 from repotrans.execution.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox, make_sandbox
 from repotrans.execution.selection import fixture_index, select_fixtures
@@ -17,7 +18,8 @@ from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, 
 from repotrans.execution.workspace import prepare_workspace
 from repotrans.index.model import Method
 
-__all__ = ["run_candidate", "language_version", "TargetBuildError", "close_sandboxes"]
+__all__ = ["run_candidate", "language_version", "TargetBuildError", "close_sandboxes", "open_index",
+           "find_target_method", "write_candidate"]
 
 _SANDBOXES: dict[tuple[str, str, str], Sandbox] = {}
 
@@ -102,3 +104,46 @@ def _simple(type_name: str) -> str:
     name = re.sub(r"<.*>", "", name)
     return name.rsplit(".", 1)[-1].strip()
 
+
+
+def open_index(workdir: Path, target: Path, source: Path | None):
+    """The workspace index, (re)built incrementally for `target` so byte ranges match the files."""
+    from repotrans.index.store import Index
+
+    index = Index.open(workdir)
+    target = target.resolve()
+    if not target.is_dir():
+        raise ConfigError(f"--target: {target} is not a folder")
+    known_source = None
+    try:
+        known_source = index.root("source")
+    except ConfigError:
+        pass
+    source = source.resolve() if source else known_source
+    if source is None:
+        raise ConfigError(f"no index in {workdir} yet: pass --source <java repo> once to build it")
+    index.build(source, target, progress=False)
+    return index
+
+
+def find_target_method(index, query: str) -> Method:
+    """One C# member from a signature like "Circle.Area()"; InputError with close names otherwise."""
+    found = index.find_methods("target", query)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise InputError(f"{query!r} matches {len(found)} members; add the class or parameter types",
+                         did_you_mean=[m.id.split(":", 1)[1] for m in found])
+    name = query.split("(")[0].rsplit(".", 1)[-1]
+    names = sorted({m.id.split(":", 1)[1] for m in index.all_methods("target")})
+    close = difflib.get_close_matches(name, sorted({n.split("(")[0].rsplit(".", 1)[-1] for n in names}), n=5)
+    raise InputError(f"no C# member matches {query!r}",
+                     did_you_mean=[n for n in names if n.split("(")[0].rsplit(".", 1)[-1] in close][:5])
+
+
+def write_candidate(index, method: Method, code: str) -> str:
+    """--write: apply the candidate to the user's own file; returns the path written."""
+    path = index.root("target") / method.path
+    new_text, _ = apply_candidate(path.read_text(encoding="utf-8"), method, code)
+    path.write_text(new_text, encoding="utf-8")
+    return str(path)

@@ -77,6 +77,29 @@ class Toolchain(Protocol):
         ...
 
 
+STATUS_RANK = ("passed", "test_failure", "runtime_error", "timeout", "compile_error")
+
+
+def rank(status: str) -> int:
+    """Severity order used when several test runs are combined."""
+    return STATUS_RANK.index(status)
+
+
+def judge_report(report) -> Verdict:
+    """A parsed test report (toolchains.nunit.TestReport) -> status: any exception is a runtime error
+    (out of memory named as such), any other failure a test failure."""
+    verdict = Verdict("passed", failures=report.failures, exceptions=report.exceptions,
+                      tests_run=report.total, tests_failed=len(report.failures))
+    if any(e.type.endswith("OutOfMemoryException") for e in report.exceptions):
+        verdict.status, verdict.reason = "runtime_error", "out of memory"
+    elif report.exceptions:
+        verdict.status = "runtime_error"
+        verdict.reason = f"{len(report.exceptions)} test(s) threw {report.exceptions[0].type or 'an exception'}"
+    elif report.failures:
+        verdict.status = "test_failure"
+    return verdict
+
+
 def make_toolchain(name: str) -> Toolchain:
     if name == "mono":
         from repotrans.execution.toolchains.mono import MonoToolchain

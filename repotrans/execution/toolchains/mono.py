@@ -11,11 +11,13 @@ import os
 import re
 import shutil
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
-from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict
+from repotrans.execution.toolchains import (Candidate, Limits, TargetBuildError, Verdict, judge_report,
+                                            rank)
 from repotrans.execution.toolchains.msbuild import Project, load_projects
 from repotrans.execution.toolchains.nunit import exception_info, parse_nunit2
 from repotrans.execution.workspace import Workspace
@@ -151,7 +153,7 @@ class MonoToolchain:
             total.tests_failed += verdict.tests_failed
             total.failures += verdict.failures
             total.exceptions += verdict.exceptions
-            if _rank(verdict.status) > _rank(total.status):
+            if rank(verdict.status) > rank(total.status):
                 total.status, total.reason = verdict.status, verdict.reason
             if verdict.status in ("timeout", "runtime_error") and not xml.exists():
                 break
@@ -257,7 +259,7 @@ def _judge(outcome: RunOutcome, xml: Path, limits: Limits, locate) -> Verdict:
     if xml.exists():
         try:
             report = parse_nunit2(xml.read_text(encoding="utf-8", errors="replace"), locate)
-        except Exception:  # a runner killed mid-write leaves broken XML
+        except ET.ParseError:  # a runner killed mid-write leaves broken XML
             report = None
     if report is None:
         oom = any(marker in outcome.output for marker in OOM_MARKERS)
@@ -266,20 +268,7 @@ def _judge(outcome: RunOutcome, xml: Path, limits: Limits, locate) -> Verdict:
                       if "Exception" in ln or "Unhandled" in ln or "overflow" in ln.lower()), "")
         exceptions = [exception_info(crash, [])] if crash else []
         return Verdict("runtime_error", exceptions=exceptions, reason=reason)
-    verdict = Verdict("passed", failures=report.failures, exceptions=report.exceptions,
-                      tests_run=report.total, tests_failed=len(report.failures))
-    if any(e.type.endswith("OutOfMemoryException") for e in report.exceptions):
-        verdict.status, verdict.reason = "runtime_error", "out of memory"
-    elif report.exceptions:
-        verdict.status = "runtime_error"
-        verdict.reason = f"{len(report.exceptions)} test(s) threw {report.exceptions[0].type or 'an exception'}"
-    elif report.failures:
-        verdict.status = "test_failure"
-    return verdict
-
-
-def _rank(status: str) -> int:
-    return ("passed", "test_failure", "runtime_error", "timeout", "compile_error").index(status)
+    return judge_report(report)
 
 
 def _dependents(projects: list[Project], changed: set[Path], all_of_them: bool) -> set[Path]:

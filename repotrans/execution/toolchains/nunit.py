@@ -8,7 +8,7 @@ from typing import Callable
 
 from repotrans.execution.results import ExceptionInfo, TestFailure
 
-EXPECTED_RE = re.compile(r"Expected:\s*(.*?)\s*\n\s*But was:\s*(.*?)\s*$", re.S)
+EXPECTED_RE = re.compile(r"Expected:[ \t]*([^\n]*?)\s*\n\s*But was:[ \t]*([^\n]*?)\s*(?:\n|$)")
 EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.`+]*(?:Exception|Error))\s*:\s*(.*)$", re.S)
 FRAME_RE = re.compile(r"^\s*at\s+(.*?)(?:\s+\[0x[0-9a-f]+\])?(?:\s+in\s+(.*?))?\s*$")
 NOISE = ("(wrapper ", "System.Reflection.", "System.RuntimeMethodHandle", "NUnit.Core.", "NUnit.Framework.")
@@ -16,7 +16,9 @@ MAX_FRAMES = 5
 
 
 @dataclass
-class NUnitReport:
+class TestReport:
+    """What a test result file says, whatever wrote it (NUnit 2 XML, TRX)."""
+    __test__ = False
     total: int = 0
     failures: list[TestFailure] = field(default_factory=list)
     exceptions: list[ExceptionInfo] = field(default_factory=list)
@@ -26,10 +28,10 @@ class NUnitReport:
 Locator = Callable[[str, int], str]     # (source path, line) -> how a frame shows it
 
 
-def parse_nunit2(xml_text: str, locate: Locator | None = None) -> NUnitReport:
+def parse_nunit2(xml_text: str, locate: Locator | None = None) -> TestReport:
     """Parse a TestResult.xml written by nunit-console 2.6; `locate` rewrites frame locations."""
     root = ET.fromstring(xml_text)
-    report = NUnitReport()
+    report = TestReport()
     for case in root.iter("test-case"):
         if case.get("executed") != "True":
             continue
@@ -55,13 +57,18 @@ def parse_nunit2(xml_text: str, locate: Locator | None = None) -> NUnitReport:
 
 
 def exception_info(message: str, frames: list[str]) -> ExceptionInfo:
-    """'System.X : text' (possibly with '----> inner' lines) -> ExceptionInfo of the innermost cause."""
-    parts = [p.strip() for p in re.split(r"\n\s*---->\s*", message) if p.strip()]
-    last = parts[-1] if parts else message
-    m = EXCEPTION_RE.match(last)
-    if m:
-        return ExceptionInfo(type=m.group(1), message=m.group(2).strip(), frames=frames)
-    return ExceptionInfo(type="", message=last, frames=frames)
+    """'System.X : text' (possibly with '----> Inner : text' lines) -> ExceptionInfo of the outer
+    exception, its causes appended to the message as ' ---> Inner: text'."""
+    parts = [p.strip() for p in re.split(r"\n\s*---->\s*", message.strip()) if p.strip()]
+    if not parts:
+        return ExceptionInfo(type="", message="", frames=frames)
+    heads = [EXCEPTION_RE.match(p) for p in parts]
+    if heads[0] is None:
+        return ExceptionInfo(type="", message=message.strip(), frames=frames)
+    text = heads[0].group(2).strip()
+    for m, part in zip(heads[1:], parts[1:]):
+        text += f" ---> {m.group(1)}: {m.group(2).strip()}" if m else f" ---> {part}"
+    return ExceptionInfo(type=heads[0].group(1), message=text, frames=frames)
 
 
 def clean_frames(stack: str, locate: Locator | None = None, limit: int = MAX_FRAMES) -> list[str]:

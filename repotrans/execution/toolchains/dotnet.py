@@ -1,0 +1,276 @@
+"""dotnet toolchain: `dotnet build`, then `dotnet test --filter ... --logger trx`, on a per-candidate
+copy of the scratch tree (sources hard-linked, bin/obj copied so MSBuild builds incrementally).
+
+The .NET SDK is not installed on the development machine: the command lines and the parsers
+(MSBuild diagnostics, TRX) are covered by tests on recorded output samples.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from repotrans.execution.results import Diagnostic, TestFailure
+from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.toolchains import (Candidate, Limits, TargetBuildError, Verdict, judge_report,
+                                            rank)
+from repotrans.execution.toolchains.msbuild import Project, load_projects
+from repotrans.execution.toolchains.nunit import TestReport, exception_info
+from repotrans.execution.workspace import Workspace
+
+TRX_NS = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}
+MSBUILD_DIAG_RE = re.compile(
+    r"^\s*(?P<file>[^\s(][^(]*?)\((?P<line>\d+),(?P<col>\d+)(?:,\d+,\d+)?\):\s+(?P<sev>error|warning)\s+"
+    r"(?P<code>[A-Z]+\d+):\s+(?P<msg>.*?)(?:\s+\[(?P<project>[^\]]+)\])?\s*$")
+MSBUILD_BARE_RE = re.compile(r"^\s*(?P<src>[^:]*?)\s*:\s+error\s+(?P<code>[A-Z]+\d+):\s+(?P<msg>.*?)"
+                             r"(?:\s+\[(?P<project>[^\]]+)\])?\s*$")
+EXPECTED_STYLES = (
+    re.compile(r"Expected:[ \t]*([^\n]*?)\s*\n\s*But was:[ \t]*([^\n]*?)\s*(?:\n|$)"),          # NUnit
+    re.compile(r"Expected:[ \t]*([^\n]*?)\s*\n\s*Actual:[ \t]*([^\n]*?)\s*(?:\n|$)"),           # xUnit
+    re.compile(r"Expected:<(.*?)>\.?\s*Actual:<(.*?)>", re.S),                                  # MSTest
+)
+ASSERTION_TYPES = ("NUnit.Framework.AssertionException", "Xunit.Sdk.", "Microsoft.VisualStudio.TestTools")
+EXCEPTION_HEAD_RE = re.compile(r"^\s*(?:Test method [\w.]+ threw exception:\s*)?"
+                               r"([A-Za-z_][\w.`+]*(?:Exception|Error))\s*:\s")
+FRAME_RE = re.compile(r"^\s*at (?P<frame>.*?)(?: in (?P<file>.*):line (?P<line>\d+))?\s*$")
+DEFAULT_LANG = {"net9.0": "13", "net8.0": "12", "net7.0": "11", "net6.0": "10", "net5.0": "9",
+                "netcoreapp3.1": "8.0", "netcoreapp3.0": "8.0", "netstandard2.1": "8.0"}
+FALLBACK_LANG = "7.3"            # netstandard2.0 and .NET Framework
+ENV = {"DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1", "DOTNET_SKIP_FIRST_TIME_EXPERIENCE": "1",
+       "MSBUILDDISABLENODEREUSE": "1"}
+MAX_FRAMES = 5
+
+
+class DotnetToolchain:
+    name = "dotnet"
+    image = "mcr.microsoft.com/dotnet/sdk:8.0"
+
+    def language_version(self, root: Path) -> str:
+        libs = [p for p in load_projects(root) if not p.is_test] or load_projects(root)
+        versions = {p.lang_version or DEFAULT_LANG.get(p.target_framework.lower(), FALLBACK_LANG) for p in libs}
+        return min(versions, key=lambda v: float(v) if _number(v) else 99.0)
+
+    def test_projects(self, ws: Workspace) -> dict[str, Path]:
+        return {p.name: p.dir for p in load_projects(ws.src) if _is_test(p)}
+
+    def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
+        marker = ws.base / ".ok"
+        if marker.exists():
+            return
+        with ws.lock():
+            if marker.exists():
+                return
+            for argv in restore_argvs(ws.src) + build_argvs(ws.src):
+                outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
+                                      env=env(ws))
+                if outcome.timed_out or outcome.exit_code != 0:
+                    diags = parse_msbuild(outcome.output, ws.src, None)
+                    first = next((d for d in diags if d.severity == "error"), None)
+                    what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
+                            else f"`{' '.join(argv[:2])}` exit {outcome.exit_code}")
+                    raise TargetBuildError(f"the target does not build before patching: {what}", diags,
+                                           outcome.output[-4000:])
+            ws.base.mkdir(parents=True, exist_ok=True)
+            marker.write_text("ok")
+
+    def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
+            limits: Limits) -> Verdict:
+        started = time.monotonic()
+        tree = cand.run_dir / "tree"
+        copy_tree(ws.src, tree)
+        patched = tree / cand.path
+        patched.unlink()
+        patched.write_text(cand.text, encoding="utf-8")
+        outputs = []
+        for argv in build_argvs(tree):
+            outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
+                                  env=env(ws))
+            outputs.append(outcome.output)
+            if outcome.timed_out or outcome.exit_code != 0:
+                break
+        outcome.output = "\n".join(outputs)
+        timings = {"build": time.monotonic() - started}
+        if outcome.timed_out:
+            return Verdict("timeout", log=outcome.output, reason="dotnet build timed out", timings=timings)
+        diags = parse_msbuild(outcome.output, tree, cand)
+        if outcome.exit_code != 0:
+            diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
+            return Verdict("compile_error", diagnostics=diags, log=outcome.output, timings=timings,
+                           reason=f"{sum(d.severity == 'error' for d in diags)} error(s) in dotnet build")
+        total = Verdict("passed", diagnostics=diags)
+        logs = [outcome.output]
+        t = time.monotonic()
+        for project in [p for p in load_projects(tree) if _is_test(p)]:
+            selected = None if fixtures is None else [f.split(":", 1)[1] for f in fixtures
+                                                      if f.startswith(project.name + ":")]
+            if selected == []:
+                continue
+            trx = cand.run_dir / "results" / f"{project.name}.trx"
+            test = sandbox.run(dotnet_test_argv(project, selected, trx), cwd=ws.root,
+                               timeout=max(1.0, limits.timeout - (time.monotonic() - t)),
+                               memory_mb=limits.memory_mb, env=env(ws))
+            logs.append(test.output)
+            if test.timed_out:
+                total.status, total.reason = "timeout", f"tests exceeded the {limits.timeout:.0f} s limit"
+                break
+            if not trx.exists():
+                total.status = "runtime_error"
+                total.reason = ("out of memory" if test.oom_killed or "OutOfMemory" in test.output
+                                else f"dotnet test crashed (exit {test.exit_code})")
+                break
+            verdict = judge_report(parse_trx(trx.read_text(encoding="utf-8", errors="replace")))
+            total.tests_run += verdict.tests_run
+            total.tests_failed += verdict.tests_failed
+            total.failures += verdict.failures
+            total.exceptions += verdict.exceptions
+            if rank(verdict.status) > rank(total.status):
+                total.status, total.reason = verdict.status, verdict.reason
+        total.log = "\n".join(logs)
+        total.timings = {**timings, "test": time.monotonic() - t}
+        return total
+
+
+def env(ws: Workspace) -> dict[str, str]:
+    """NuGet packages live in the workspace, so a docker sandbox (no network) sees the restored ones."""
+    return {**ENV, "NUGET_PACKAGES": str(ws.root / ".nuget" / "packages"), "HOME": str(ws.root / ".home")}
+
+
+def restore_argvs(tree: Path) -> list[list[str]]:
+    return [["dotnet", "restore", entry, "-nologo", "-v:q"] for entry in _entries(tree)]
+
+
+def build_argvs(tree: Path) -> list[list[str]]:
+    """One `dotnet build` per entry: the solution, else each test project (which builds what it
+    references), else each project."""
+    return [["dotnet", "build", entry, "--no-restore", "-nologo", "-v:q", "-clp:NoSummary",
+             "-p:GenerateFullPaths=true", "-p:TreatWarningsAsErrors=false"] for entry in _entries(tree)]
+
+
+def dotnet_test_argv(project: Project, fixtures: list[str] | None, trx: Path) -> list[str]:
+    argv = ["dotnet", "test", str(project.path), "--no-build", "--no-restore", "-nologo",
+            "--logger", f"trx;LogFileName={trx.name}", "--results-directory", str(trx.parent)]
+    if fixtures:
+        argv += ["--filter", "|".join(f"FullyQualifiedName~{f}." for f in sorted(fixtures))]
+    return argv
+
+
+def parse_msbuild(output: str, tree: Path, cand: Candidate | None) -> list[Diagnostic]:
+    """MSBuild lines `path(line,col): error CS1002: message [project]` -> Diagnostics (deduplicated:
+    MSBuild repeats errors), paths relative to the tree, candidate lines for the patched file."""
+    root = str(tree.resolve()) + "/"
+    diags, seen = [], set()
+    for line in output.splitlines():
+        m = MSBUILD_DIAG_RE.match(line)
+        if m:
+            file = m.group("file").replace("\\", "/")
+            file = file[len(root):] if file.startswith(root) else file
+            lineno = int(m.group("line"))
+            cand_line = cand.line_map.to_candidate(lineno) if cand and file == cand.path else None
+            if m.group("sev") == "warning" and cand_line is None:
+                continue
+            diag = Diagnostic(code=m.group("code"), message=m.group("msg"), file=file, line=lineno,
+                              column=int(m.group("col")), candidate_line=cand_line, severity=m.group("sev"))
+        else:
+            m = MSBUILD_BARE_RE.match(line)
+            if not m:
+                continue
+            diag = Diagnostic(code=m.group("code"), message=m.group("msg"), file="", line=0, column=0)
+        key = (diag.code, diag.file, diag.line, diag.column, diag.message)
+        if key not in seen:
+            seen.add(key)
+            diags.append(diag)
+    return diags
+
+
+def parse_trx(xml_text: str) -> TestReport:
+    """A Visual Studio TRX file (dotnet test --logger trx) -> TestReport; assertion failures of NUnit,
+    xUnit and MSTest are failures, anything else that was thrown is an exception."""
+    root = ET.fromstring(xml_text)
+    classes = {}
+    for unit in root.iterfind("t:TestDefinitions/t:UnitTest", TRX_NS):
+        method = unit.find("t:TestMethod", TRX_NS)
+        if method is not None:
+            classes[unit.get("id")] = method.get("className", "")
+    report = TestReport()
+    for res in root.iterfind("t:Results/t:UnitTestResult", TRX_NS):
+        outcome = res.get("outcome", "")
+        if outcome == "NotExecuted":
+            continue
+        report.total += 1
+        if outcome == "Passed":
+            report.passed += 1
+            continue
+        cls = classes.get(res.get("testId"), "")
+        name = res.get("testName", "")
+        full = name if not cls or name.startswith(cls + ".") else f"{cls}.{name}"
+        message = (res.findtext("t:Output/t:ErrorInfo/t:Message", "", TRX_NS) or "").strip()
+        frames = _frames(res.findtext("t:Output/t:ErrorInfo/t:StackTrace", "", TRX_NS) or "")
+        expected = actual = None
+        for style in EXPECTED_STYLES:
+            m = style.search(message)
+            if m:
+                expected, actual = m.group(1).strip(), m.group(2).strip()
+                break
+        report.failures.append(TestFailure(full, message, expected, actual, frames))
+        head = EXCEPTION_HEAD_RE.match(message)
+        if head and not head.group(1).startswith(ASSERTION_TYPES):
+            report.exceptions.append(exception_info(message[head.start(1):], frames))
+    return report
+
+
+def copy_tree(src: Path, dst: Path) -> None:
+    """Sources hard-linked (never written by a build), bin/ and obj/ copied (MSBuild rewrites them)."""
+    for dirpath, dirnames, filenames in os.walk(src):
+        rel = Path(dirpath).relative_to(src)
+        building = any(part in ("bin", "obj") for part in rel.parts)
+        (dst / rel).mkdir(parents=True, exist_ok=True)
+        for name in filenames:
+            s, d = Path(dirpath) / name, dst / rel / name
+            if building:
+                shutil.copy2(s, d)
+            else:
+                try:
+                    os.link(s, d)
+                except OSError:
+                    shutil.copy2(s, d)
+
+
+def _frames(stack: str) -> list[str]:
+    frames = []
+    for line in stack.splitlines():
+        m = FRAME_RE.match(line)
+        if not m or m.group("frame").startswith(("System.RuntimeMethodHandle", "System.Reflection.",
+                                                 "NUnit.Framework.")):
+            continue
+        frame = m.group("frame")
+        if m.group("file"):
+            frame += f" at {m.group('file').replace(chr(92), '/').rsplit('/', 1)[-1]}:{m.group('line')}"
+        frames.append(frame)
+        if len(frames) >= MAX_FRAMES:
+            break
+    return frames
+
+
+def _entries(tree: Path) -> list[str]:
+    slns = sorted(tree.glob("*.sln"))
+    if len(slns) == 1:
+        return [str(slns[0])]
+    projects = load_projects(tree)
+    tests = [p for p in projects if _is_test(p)]
+    return [str(p.path) for p in (tests or projects)]
+
+
+def _is_test(project: Project) -> bool:
+    return project.is_test or project.properties.get("IsTestProject", "").lower() == "true" or any(
+        name.lower() in ("xunit", "mstest.testframework", "microsoft.net.test.sdk") for name, _ in project.package_refs)
+
+
+def _number(v: str) -> bool:
+    try:
+        float(v)
+        return True
+    except ValueError:
+        return False
