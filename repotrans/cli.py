@@ -175,6 +175,32 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run_tests(args: argparse.Namespace) -> int:
+    from repotrans.execution.runner import (TargetBuildError, close_sandboxes, find_target_method, open_index,
+                                            run_candidate, write_candidate)
+
+    code_path = Path(args.code)
+    if not code_path.is_file():
+        raise RepotransError(f"--code: no such file: {code_path}")
+    index = open_index(Path(args.workdir), Path(args.target), Path(args.source) if args.source else None)
+    method = find_target_method(index, args.method)
+    code = code_path.read_text(encoding="utf-8")
+    try:
+        result = run_candidate(index, method, code, toolchain=args.toolchain, sandbox=args.sandbox,
+                               timeout=args.timeout, memory_mb=args.memory_mb, scope=args.scope,
+                               workdir=Path(args.workdir))
+    except TargetBuildError as exc:
+        _print_json({"error": str(exc), "diagnostics": [d.__dict__ for d in exc.diagnostics]})
+        return 2
+    finally:
+        close_sandboxes()
+    out = {"method": method.id, **result.to_json()}
+    if args.write:
+        out["written"] = write_candidate(index, method, code)
+    _print_json(out)
+    return 0 if result.status == "passed" else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="repotrans", description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", default=".repotrans", help="workspace folder (index, stores, caches)")
@@ -270,6 +296,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_dirs", nargs="+")
     p.add_argument("--out", help="folder for report.md and the plots (default: the first run folder)")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("run-tests", help="build a candidate for one C# method and run its tests (JSON)")
+    p.add_argument("--target", required=True, help="C# repository")
+    p.add_argument("--source", help="Java repository (only needed when the index must be built)")
+    p.add_argument("--method", required=True, help='C# method, e.g. "Circle.Area()" or "Acme.Geo.Circle.Area"')
+    p.add_argument("--code", required=True, help="file with the candidate: a whole method or a body")
+    p.add_argument("--toolchain", choices=["mono", "dotnet"], default="mono")
+    p.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    p.add_argument("--scope", choices=["covering", "all"], default="covering",
+                   help="tests that mention the method's class (default) or the whole test project")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds for the test run")
+    p.add_argument("--memory-mb", type=int, default=1024)
+    p.add_argument("--write", action="store_true", help="also write the candidate into the target repository")
+    p.set_defaults(func=cmd_run_tests)
 
     return parser
 
