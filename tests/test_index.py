@@ -447,11 +447,11 @@ def test_build_is_one_transaction(tmp_path, repos, monkeypatch):
     (cs / "Util/Strings.cs").write_text(CS_FILE_SCOPED.replace("Trim", "Strip"))
     calls = []
 
-    def failing_insert(self, parsed):
-        calls.append(parsed.info.path)
+    def failing_insert(self, rows):
+        calls.append(rows[0][2])
         if len(calls) == 2:
             raise OSError("disk full")
-        original(self, parsed)
+        original(self, rows)
 
     original = Index._insert
     monkeypatch.setattr(Index, "_insert", failing_insert)
@@ -557,3 +557,14 @@ def test_cli_index_bad_input_is_one_line(tmp_path, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("repotrans: error: source repository ")
+
+
+def test_parallel_build_matches_serial(tmp_path, repos, monkeypatch):
+    monkeypatch.setattr(store_module, "PARALLEL_MIN", 1)
+    serial, parallel = Index.open(tmp_path / "a"), Index.open(tmp_path / "b")
+    assert serial.build(*repos, progress=False, workers=1).parsed == 5
+    assert parallel.build(*repos, progress=False, workers=2).parsed == 5
+    for table in ("files", "types", "fields", "methods"):
+        query = f"SELECT * FROM {table} ORDER BY 1, 2"
+        rows = serial.conn.execute(query).fetchall()
+        assert rows and rows == parallel.conn.execute(query).fetchall()

@@ -70,14 +70,15 @@ class Snapshot:
             owners = {f"{owner}.{name}" if owner else name}
             if owner.rsplit(".", 1)[-1] == name:
                 owners.add(owner)
-            found += [m for type_name in owners for t in self.find_types(side, type_name)
-                      for m in self.methods_by_type.get(t.id, ()) if m.kind == "constructor"]
-            found = list({id(m): m for m in found}.values())
+            ctors = [m for type_name in owners for t in self.find_types(side, type_name)
+                     for m in self.methods_by_type.get(t.id, ()) if m.kind == "constructor"]
+            if ctors:
+                found = sorted({id(m): m for m in found + ctors}.values(), key=_by_id)
         if params is not None:
             exact = [m for m in found if m.param_types == params]
             erased = [_erase(p) for p in params]
             found = exact or [m for m in found if [_erase(p) for p in m.param_types] == erased]
-        return sorted(found, key=_by_id)
+        return found if not owner else sorted(found, key=_by_id)
 
 
 def _by_id(m: Method) -> str:
