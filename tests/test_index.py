@@ -94,6 +94,7 @@ namespace Acme.Geo
             private int a = 1, b;
             public const double Pi = 3.14;
             public event EventHandler Changed;
+            public event EventHandler Moved { add { } remove { } }
 
             public double Radius { get; set; } = 2.0;
             public double Area => PI * Radius * Radius;
@@ -323,8 +324,11 @@ def test_csharp_members(index):
     by_id = {m.id: m for m in index.methods("target:Acme.Geo.Shapes.Circle")}
     base = "target:Acme.Geo.Shapes.Circle."
     assert list(by_id) == [base + s for s in (
-        "Radius", "Area", "this[int, string]", "<init>(int)", "Max(int[])", "Out(int, int, int)", "Twice(int)",
+        "Moved", "Radius", "Area", "this[int, string]", "<init>(int)", "Max(int[])", "Out(int, int, int)", "Twice(int)",
         "Draw()", "operator +(Circle<T>, Circle<T>)", "~Circle()", "Dispose()")]
+    moved = by_id[base + "Moved"]
+    assert (moved.kind, moved.modifiers, moved.return_type, moved.body) == (
+        "property", ["event", "public"], "EventHandler", "{ add { } remove { } }")
     radius, area, indexer = by_id[base + "Radius"], by_id[base + "Area"], by_id[base + "this[int, string]"]
     assert (radius.kind, radius.return_type, radius.params, radius.body) == ("property", "double", [], "{ get; set; } = 2.0;")
     assert (area.kind, area.body, area.signature) == ("property", "=> PI * Radius * Radius;", "public double Area")
@@ -399,7 +403,7 @@ def test_find_methods(index):
 
 
 def test_all_methods_and_files(index):
-    assert len(index.all_methods("source")) == 11 and len(index.all_methods("target")) == 15
+    assert len(index.all_methods("source")) == 11 and len(index.all_methods("target")) == 16
     assert [f.path for f in index.files("target")] == ["Shapes/Circle.Dispose.cs", "Shapes/Circle.cs", "Util/Strings.cs"]
     assert index.root("source").name == "java" and index.root("target").name == "cs"
 
@@ -410,7 +414,7 @@ def test_incremental_reindex_parses_only_changes(tmp_path, repos):
     ix = Index.open(tmp_path / "work")
     first = ix.build(java, cs, progress=False)
     assert (first.files, first.parsed, first.unchanged, first.deleted) == (5, 5, 0, 0)
-    assert (first.types, first.methods) == (11, 26)         # the partial Circle counts once
+    assert (first.types, first.methods) == (11, 27)         # the partial Circle counts once
     again = ix.build(java, cs, progress=False)
     assert (again.parsed, again.unchanged, again.deleted) == (0, 5, 0)
 
@@ -424,7 +428,7 @@ def test_incremental_reindex_parses_only_changes(tmp_path, repos):
     assert [m.id for m in ix.find_methods("target", "Extra.Go")] == ["target:Acme.Util.Extra.Go()"]
     assert ix.file("target", "Util/Strings.cs") is None
     counts = ix.conn.execute("SELECT (SELECT COUNT(*) FROM methods), (SELECT COUNT(*) FROM types)").fetchone()
-    assert counts == (26 - 3 + 1, 12 - 2 + 1)               # type rows: one per partial part
+    assert counts == (27 - 3 + 1, 12 - 2 + 1)               # type rows: one per partial part
 
 
 def test_other_connection_sees_rebuild(tmp_path, repos):
@@ -544,11 +548,11 @@ def test_cli_index(tmp_path, repos, capsys):
     argv = ["--workdir", str(tmp_path / "w"), "index", "--quiet", "--source", str(java), "--target", str(cs)]
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
-    assert out.startswith("indexed 5 files: 11 types, 26 methods (5 parsed, 0 unchanged, 0 deleted) in ")
+    assert out.startswith("indexed 5 files: 11 types, 27 methods (5 parsed, 0 unchanged, 0 deleted) in ")
     assert cli.main(argv) == 0
     assert "(0 parsed, 5 unchanged, 0 deleted)" in capsys.readouterr().out
     with sqlite3.connect(tmp_path / "w" / "index.sqlite") as conn:
-        assert conn.execute("SELECT COUNT(*) FROM methods").fetchone()[0] == 26
+        assert conn.execute("SELECT COUNT(*) FROM methods").fetchone()[0] == 27
 
 
 def test_cli_index_bad_input_is_one_line(tmp_path, capsys):

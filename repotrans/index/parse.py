@@ -487,9 +487,12 @@ class _CSharpExtractor(_Extractor):
         return (body.start_byte, node.end_byte) if body is not None else (None, None)
 
     def on_property(self, node, owner):
+        """A property, or an event with add/remove accessors (modifiers then include "event")."""
         start, end = self.accessor_range(node)
-        self.add_method(node, owner, "property", self.text(node.child_by_field_name("name")), [],
-                        norm_type(self.text(node.child_by_field_name("type"))), [], start, end)
+        method = self.add_method(node, owner, "property", self.text(node.child_by_field_name("name")), [],
+                                 norm_type(self.text(node.child_by_field_name("type"))), [], start, end)
+        if node.type == "event_declaration":
+            method.modifiers.insert(0, "event")
 
     def on_indexer(self, node, owner):
         start, end = self.accessor_range(node)

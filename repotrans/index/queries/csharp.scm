@@ -24,4 +24,5 @@
 (destructor_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 (property_declaration name: (identifier) @name) @definition.property
+(event_declaration name: (identifier) @name) @definition.property
 (indexer_declaration) @definition.indexer
