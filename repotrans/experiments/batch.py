@@ -11,6 +11,7 @@ Files in the run folder:
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.tasks import run_task
 from repotrans.index.mapping import load_mapping
+from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
 from repotrans.index.task import TranslationTask, resolve_task
@@ -66,9 +68,15 @@ def placeholder_tasks(index: Index) -> list[TranslationTask]:
     tasks = []
     for m in index.all_methods("target"):
         match = mapping.source_method(m.id)
-        if match is not None and is_placeholder(m.body):
+        if match is not None and is_placeholder(m.body) and not _chained_constructor(m):
             tasks.append(TranslationTask(target_method_id=m.id, source_method_id=match.source_id))
     return tasks
+
+
+def _chained_constructor(m: Method) -> bool:
+    """`C(...) : base(...)/this(...) { }`: the initializer is the whole translation, not a placeholder."""
+    return m.kind == "constructor" and re.search(r"\)\s*:\s*(base|this)\s*\(", m.signature) is not None \
+        and re.fullmatch(r"\{\s*\}", (m.body or "").strip()) is not None
 
 
 def listed_tasks(index: Index, path: Path) -> list[TranslationTask]:
