@@ -25,6 +25,7 @@ JUMPS = {"break_statement", "continue_statement", "return_statement", "throw_sta
 INTERFACES = frozenset({"Map", "Set", "List", "Collection", "Queue", "Deque", "Iterable"})
 KEPT_MODIFIERS = ("public", "protected", "private", "static", "abstract")
 _STRING = re.compile(r'@"(?:[^"]|"")*"|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
+_CTOR_INITIALIZER = re.compile(r"\)\s*:\s*(?:base|this)\s*\(.*$", re.S)
 _PARAM_NAME = re.compile(r"(\w+)\s*(?:=[^,]*)?$")
 
 
@@ -339,6 +340,11 @@ class MethodTranslator(ExprTranslator):
             cs_name = target_names[i] if i < len(target_names) else self.ident(name)
             self.declare(name, java_type, cs_name)
             parts.append(("params " if p.type == "spread_parameter" else "") + f"{self.cs_type(java_type)} {cs_name}")
+        if isinstance(target, Method) and target.type_params:
+            java_params = [self.text(tp.named_children[0]) for tp in
+                           (method.child_by_field_name("type_parameters") or method).named_children
+                           if tp.type == "type_parameter"]
+            self.type_map.update(zip(java_params, target.type_params))
         type_node = method.child_by_field_name("type")
         self.return_type = self.text(type_node) if type_node is not None else None
         if target is not None:
@@ -436,13 +442,13 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     tr = MethodTranslator(resolver, source)
     header = tr.header(node, target)
     body = node.child_by_field_name("body")
-    if body is None:
-        return header + ";"
     is_property = (target.kind == "property" if isinstance(target, Method)
                    else isinstance(target, str) and "(" not in target and "[" not in target)
+    if body is None:
+        return header + (" { get; }" if is_property else ";")
     if is_property:
         return qualify("\n".join([header, *_accessor(tr, node, body)]), resolver.usings())
     lines = tr.block(body)
-    if node.type == "constructor_declaration" and tr.ctor_init and ":" not in header.split(")")[-1]:
-        header += tr.ctor_init
+    if node.type == "constructor_declaration":
+        header = _CTOR_INITIALIZER.sub(")", header) + tr.ctor_init   # ours, from Java's this(...)/super(...)
     return qualify("\n".join([header, *lines]), resolver.usings())

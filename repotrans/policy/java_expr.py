@@ -10,7 +10,7 @@ from typing import Callable
 
 from tree_sitter import Node
 
-from repotrans.policy.resolver import NameResolver, element_type, jdk_table, split_type
+from repotrans.policy.resolver import NameResolver, element_type, jdk_table, pascal, split_type
 
 Typed = tuple[str, "str | None"]
 BOXED = {"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
@@ -21,6 +21,7 @@ COMPARISON_OPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||"}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _PRIMARY = re.compile(r'[A-Za-z_@][\w@]*(\.[\w@]+|\([^()]*\)|\[[^\[\]]*\])*|"(?:\\.|[^"\\])*"|\(.*\)')
 _CONST_OVERFLOW = re.compile(r"\b(int|long)\.M(ax|in)Value\b")
+_TYPE_WORD = re.compile(r"\b[A-Z]\w*\b")
 _FORMAT_SPEC = re.compile(r"%(\d+\$)?([-#+ 0,(]*)(\d+)?(\.\d+)?([a-zA-Z%])")
 
 
@@ -81,6 +82,7 @@ class ExprTranslator:
         self.scopes: list[dict[str, tuple[str, str | None]]] = [{}]
         self.temp_counter = 0
         self.keywords = frozenset(self.table["csharp"]["keywords"])
+        self.type_map: dict[str, str] = dict(resolver.type_params())   # Java type parameter -> C# one
         self.dispatch: dict[str, Callable[[Node, str | None], Typed]] = {
             "identifier": self._identifier, "field_access": self._field_access,
             "method_invocation": self._call, "object_creation_expression": self._new,
@@ -118,6 +120,8 @@ class ExprTranslator:
         return "@" + name if name in self.keywords else name
 
     def cs_type(self, java_type: str) -> str:
+        if self.type_map:
+            java_type = _TYPE_WORD.sub(lambda m: self.type_map.get(m.group(0), m.group(0)), java_type)
         return self.r.type_name(java_type)
 
     def temp(self, stem: str) -> str:
@@ -251,6 +255,9 @@ class ExprTranslator:
         arg_texts = [t for t, _ in typed]
         arg_types = [ty for _, ty in typed]
         if obj is None or obj.type == "this":
+            entry = self.lookup_entry(self.table["methods"]["Object"], name, argc, arg_types)
+            if entry is not None and pascal(name) not in self.r.members(None):
+                return self.apply(entry, "this", None, arg_texts, arg_types, expected, statement)
             return self._member_call(None, "this." if obj is not None else "", name, arg_nodes, arg_texts)
         obj_raw = self.text(obj)
         if obj_raw in ("System.out", "System.err"):
@@ -508,5 +515,9 @@ class ExprTranslator:
         if left.type == "this":
             return self.r.method_name(None, name, -1), expected
         if left_raw[:1].isupper():
-            return f"{self.cs_type(left_raw)}.{self.r.method_name(left_raw, name, -1)}", expected
+            if any("static" in sig.split("(")[0].split() for sig in self.r.signatures(left_raw, pascal(name))):
+                return f"{self.cs_type(left_raw)}.{self.r.method_name(left_raw, name, -1)}", expected
+            prop = self.r.property_name(left_raw, name, 0)
+            member = prop if prop is not None else f"{self.r.method_name(left_raw, name, 0)}()"
+            return f"__x => __x.{member}", expected
         return f"{self.ex(left)}.{self.r.method_name(None, name, -1)}", expected

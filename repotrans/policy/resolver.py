@@ -78,6 +78,7 @@ class NameResolver(Protocol):
     def field_type(self, owner: str | None, name: str) -> str | None: ...
     def method_return(self, owner: str | None, name: str, argc: int) -> str | None: ...
     def usings(self) -> frozenset[str]: ...
+    def type_params(self) -> dict[str, str]: ...
     def members(self, owner: str | None) -> list[str]: ...
     def signatures(self, owner: str | None, name: str) -> list[str]: ...
 
@@ -99,7 +100,9 @@ class ConventionResolver:
             spec = table["functional"][base]["cs"]
             for i, arg in enumerate(args):
                 spec = spec.replace("{A%d}" % i, self.type_name(arg))
-            return spec + "[]" * dims
+            return re.sub(r"\{A\d\}", "object", spec) + "[]" * dims
+        if not args and not dims and base in table["raw_types"]:
+            return table["raw_types"][base]
         mapped = self._project_types.get(base) or table["types"].get(base)
         if mapped is None:
             mapped = table["types"].get(base.rsplit(".", 1)[-1], base)
@@ -126,6 +129,10 @@ class ConventionResolver:
     def usings(self) -> frozenset[str]:
         return self._usings
 
+    def type_params(self) -> dict[str, str]:
+        """Java type parameter -> C# type parameter of the class (e.g. A -> TFirst)."""
+        return {}
+
     def members(self, owner: str | None) -> list[str]:
         return []
 
@@ -142,6 +149,8 @@ class TargetType:
     properties: dict[str, str] = field(default_factory=dict)
     methods: list[str] = field(default_factory=list)              # C# signatures as written
     java_methods: dict[str, str] = field(default_factory=dict)    # "name/argc" -> Java return type
+    bases: list[str] = field(default_factory=list)                # base types' simple names
+    type_params: list[str] = field(default_factory=list)
 
     def method_names(self) -> dict[str, list[str]]:
         names: dict[str, list[str]] = {}
@@ -167,10 +176,30 @@ class ContextResolver(ConventionResolver):
     `fields`, `properties` and `methods` entries may also be plain strings (a name or a signature).
     """
 
-    def __init__(self, current: str | None, types: dict[str, TargetType], usings: frozenset[str] = DEFAULT_USINGS):
+    def __init__(self, current: str | None, types: dict[str, TargetType], usings: frozenset[str] = DEFAULT_USINGS,
+                 type_params: dict[str, str] | None = None):
         super().__init__(usings, {k: v.name for k, v in types.items() if v.name != k})
         self.current = current
         self.types = types
+        self._type_params = dict(type_params or {})
+
+    def type_params(self) -> dict[str, str]:
+        return self._type_params
+
+    def _chain(self, owner: str | None) -> list[TargetType]:
+        """The owner's target type, then its known base types (transitively)."""
+        out: list[TargetType] = []
+        todo, seen = [owner or self.current or ""], set()
+        while todo:
+            key = todo.pop(0)
+            if key in seen:
+                continue
+            seen.add(key)
+            info = self.types.get(key) or self.types.get(self.java_name_of(key))
+            if info is not None and info not in out:
+                out.append(info)
+                todo.extend(info.bases)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ContextResolver":
@@ -191,40 +220,38 @@ class ContextResolver(ConventionResolver):
         return self.types.get(owner or self.current or "")
 
     def method_name(self, owner: str | None, name: str, argc: int) -> str:
-        info = self._type(owner)
-        if info is None:
-            return pascal(name)
-        names = info.method_names()
-        for candidate in (pascal(name), name):
-            if candidate in names:
-                return candidate
-        lowered = {n.lower(): n for n in names}
-        return lowered.get(name.lower(), pascal(name))
+        for info in self._chain(owner):
+            names = info.method_names()
+            for candidate in (pascal(name), name, "Get" + pascal(name)):
+                if candidate in names:
+                    return candidate
+            lowered = {n.lower(): n for n in names}
+            if name.lower() in lowered:
+                return lowered[name.lower()]
+        return pascal(name)
 
     def property_name(self, owner: str | None, name: str, argc: int) -> str | None:
-        info = self._type(owner)
-        if info is None:
-            return None
-        stems = []
-        for prefix, arity in (("get", 0), ("is", 0), ("set", 1)):
+        stems = [pascal(name)] if argc == 0 else []
+        for prefix, arity in (("get", 0), ("is", 0), ("has", 0), ("set", 1)):
             if name.startswith(prefix) and name[len(prefix):][:1].isupper() and argc == arity:
                 stems.append(name[len(prefix):])
-        for stem in stems:
-            for prop in info.properties:
-                if prop == stem or prop.lower() == stem.lower():
-                    return prop
+        for info in self._chain(owner):
+            if pascal(name) in info.method_names():
+                return None
+            for stem in stems:
+                for prop in info.properties:
+                    if prop.lower() == stem.lower():
+                        return prop
         return None
 
     def field_name(self, owner: str | None, name: str) -> str:
-        info = self._type(owner)
-        if info is None:
-            return name
-        members = list(info.fields) + list(info.properties)
-        if name in members:
-            return name
-        for member in members:
-            if _norm(member) == _norm(name):
-                return member
+        for info in self._chain(owner):
+            members = list(info.fields) + list(info.properties)
+            if name in members:
+                return name
+            for member in members:
+                if _norm(member) == _norm(name):
+                    return member
         return name
 
     def field_type(self, owner: str | None, name: str) -> str | None:
@@ -236,10 +263,10 @@ class ContextResolver(ConventionResolver):
         return info.java_methods.get(f"{name}/{argc}") if info else None
 
     def members(self, owner: str | None) -> list[str]:
-        info = self._type(owner)
-        if info is None:
-            return []
-        return list(info.fields) + list(info.properties) + list(info.method_names())
+        out: list[str] = []
+        for info in self._chain(owner):
+            out += [m for m in [*info.fields, *info.properties, *info.method_names()] if m not in out]
+        return out
 
     def signatures(self, owner: str | None, name: str) -> list[str]:
         info = self._type(owner)
@@ -271,11 +298,14 @@ class ContextResolver(ConventionResolver):
             elif tool in ("get_target_class_info", "find_target_class_info"):
                 key = java_class if tool == "get_target_class_info" else str(args.get("class_name", ""))
                 types[key.rsplit(".", 1)[-1]] = _target_type(out)
+        type_params: dict[str, str] = {}
         if java_info is not None and java_class in types:
             java_fields, java_methods = _java_members(java_info)
             types[java_class].java_fields.update(java_fields)
             types[java_class].java_methods.update(java_methods)
-        return cls(java_class, types, frozenset(usings) if usings else DEFAULT_USINGS)
+            java_params = _declared_type_params(str(java_info.get("declaration", "")))
+            type_params = dict(zip(java_params, types[java_class].type_params))
+        return cls(java_class, types, frozenset(usings) if usings else DEFAULT_USINGS, type_params)
 
 
 def _named(items: Any) -> dict[str, str]:
@@ -292,7 +322,7 @@ _FIELD_MODIFIERS = {"public", "private", "protected", "internal", "static", "rea
                     "new", "final", "transient"}
 
 
-def _declared(text: str) -> tuple[str, str] | None:
+def declared_member(text: str) -> tuple[str, str] | None:
     """`private readonly Dictionary<string, int> counts = ...` -> ("counts", "Dictionary<string, int>")."""
     head = text.split("=", 1)[0].split("{", 1)[0].strip()
     words = head.replace(", ", ",").split()
@@ -317,17 +347,26 @@ def _signature_head(signature: str) -> tuple[str, str, int] | None:
     return words[-1], " ".join(words[:-1]).replace(",", ", "), argc
 
 
+def _declared_type_params(declaration: str) -> list[str]:
+    """`public class Pair<A, B>` -> ["A", "B"] (bounds dropped)."""
+    if "<" not in declaration:
+        return []
+    return [split_type(a)[0].split()[0] for a in split_type("X" + declaration[declaration.index("<"):])[1]]
+
+
 def _target_type(out: dict) -> TargetType:
-    info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1])
+    info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1],
+                      bases=[split_type(b)[0].rsplit(".", 1)[-1] for b in out.get("bases", [])],
+                      type_params=_declared_type_params(str(out.get("declaration", ""))))
     for text in out.get("fields", []):
-        declared = _declared(text)
+        declared = declared_member(text)
         if declared:
             info.fields[declared[0]] = declared[1]
     for text in out.get("members", []):
         if "(" in text.split("{", 1)[0]:
             info.methods.append(text)
         elif "{" in text:
-            declared = _declared(text)
+            declared = declared_member(text)
             if declared:
                 info.properties[declared[0]] = declared[1]
     return info
@@ -336,7 +375,7 @@ def _target_type(out: dict) -> TargetType:
 def _java_members(out: dict) -> tuple[dict[str, str], dict[str, str]]:
     fields = {}
     for text in out.get("fields", []):
-        declared = _declared(text)
+        declared = declared_member(text)
         if declared:
             fields[declared[0]] = declared[1]
     methods = {}

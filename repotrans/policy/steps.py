@@ -13,33 +13,38 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node
 
+from repotrans.index.model import Method
 from repotrans.policy.java2cs import parse_java_method, translate_method
 from repotrans.policy.repair import repair_with_reason
-from repotrans.policy.resolver import ContextResolver, jdk_table
+from repotrans.policy.resolver import ContextResolver, declared_member, jdk_table
 
 if TYPE_CHECKING:
     from repotrans.agents.state import TranslationState
 
 FIRST_TOOLS = ("get_source_class_info", "get_target_class_info", "find_target_imports")
+DOTNET_BASES = frozenset({"Exception", "Object", "IDisposable", "IComparable", "IEnumerable", "ICloneable",
+                          "Attribute", "ApplicationException", "EventArgs"})
 FILTER_THRESHOLD = 0.2     # Jaccard overlap of identifier sets for keeping a retrieved example
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-def java_class_name(state: "TranslationState") -> str:
-    return state.java_method.type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
+def class_name(method: Method) -> str:
+    """Simple name of the type declaring `method`."""
+    return method.type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
 
 
 def resolver_for(state: "TranslationState") -> ContextResolver:
     outputs = [(e.tool, e.args, e.output) for e in state.context]
-    return ContextResolver.from_tool_outputs(java_class_name(state), outputs)
+    return ContextResolver.from_tool_outputs(class_name(state.java_method), outputs)
 
 
-def project_types(state: "TranslationState") -> list[str]:
-    """Capitalised type names the Java method uses that are neither JDK types nor its own class."""
-    node, _ = parse_java_method(state.java_method)
+def project_types(java_method: Method, java_fields: dict[str, str] | None = None) -> list[str]:
+    """Capitalised type names the Java method uses (directly or through fields of its class) that are
+    neither JDK types nor its own class."""
+    node, _ = parse_java_method(java_method)
     table = jdk_table()
     known = set(table["types"]) | set(table["statics"]) | set(table["functional"]) | {"System", "Override"}
-    own = java_class_name(state)
+    own = class_name(java_method)
     found: list[str] = []
 
     def visit(n: Node) -> None:
@@ -49,18 +54,22 @@ def project_types(state: "TranslationState") -> list[str]:
         elif n.type == "method_invocation" and (obj := n.child_by_field_name("object")) is not None \
                 and obj.type == "identifier" and obj.text.decode()[:1].isupper():
             name = obj.text.decode()
+        if n.type == "identifier" and java_fields and n.text.decode() in java_fields:
+            for part in _WORD.findall(java_fields[n.text.decode()]):
+                if part[:1].isupper() and part not in known and part != own and part not in found:
+                    found.append(part)
         if name and name not in known and name != own and name not in found and not name.isupper():
             found.append(name)
         for child in n.children:
             visit(child)
 
     visit(node)
-    type_params = {tp for tp in state.java_method.type_params}
+    type_params = set(java_method.type_params)
     return [n for n in found if n not in type_params and len(n) > 1]
 
 
 def decide_rag(state: "TranslationState") -> str:
-    used = project_types(state)
+    used = project_types(state.java_method)
     if used:
         return json.dumps({"retrieve": True, "reason": f"uses project types {', '.join(used[:3])}"})
     return json.dumps({"retrieve": False, "reason": "uses only JDK types and its own class"})
@@ -77,12 +86,24 @@ def filter_examples(state: "TranslationState") -> str:
     return json.dumps({"decisions": decisions})
 
 
+def wanted_calls(java_method: Method, outputs: list[tuple[str, dict, dict]]) -> list[tuple[str, dict[str, Any]]]:
+    """The fixed tools, then find_target_class_info for the project types the method uses and for the
+    target class's base types (their members are inherited)."""
+    got = {tool: out for tool, _, out in outputs if isinstance(out, dict) and "error" not in out}
+    java_fields = dict(declared_member(f) for f in got.get("get_source_class_info", {}).get("fields", []) if declared_member(f))
+    names = project_types(java_method, java_fields)
+    for base in got.get("get_target_class_info", {}).get("bases", []):
+        simple = base.rsplit(".", 1)[-1]
+        if "<" not in simple and simple not in DOTNET_BASES and simple not in names:
+            names.append(simple)
+    return [(tool, {}) for tool in FIRST_TOOLS] + [("find_target_class_info", {"class_name": n}) for n in names]
+
+
 def next_context_call(state: "TranslationState") -> str:
     done = {(c["tool"], json.dumps(c.get("args", {}), sort_keys=True)) for c in state.last_commands}
     done |= {(e.tool, json.dumps(e.args, sort_keys=True)) for e in state.context}
-    wanted: list[tuple[str, dict[str, Any]]] = [(tool, {}) for tool in FIRST_TOOLS]
-    wanted += [("find_target_class_info", {"class_name": name}) for name in project_types(state)]
-    for tool, args in wanted:
+    outputs = [(e.tool, e.args, e.output) for e in state.context]
+    for tool, args in wanted_calls(state.java_method, outputs):
         if (tool, json.dumps(args, sort_keys=True)) not in done:
             return json.dumps({"tool": tool, "arguments": args})
     return json.dumps({"tool": "enough", "reason": "every project type the method uses has been looked up"})
