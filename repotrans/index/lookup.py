@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 
 from repotrans.index.model import Field, FileInfo, Method, Side, TypeDecl
-from repotrans.index.parse import norm_type
+from repotrans.index.extractor import norm_type
 
 
 class Snapshot:

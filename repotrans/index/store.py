@@ -338,7 +338,7 @@ class Index:
 # ---- rows -> model ---------------------------------------------------------------------------------
 def _load(conn: sqlite3.Connection) -> Snapshot:
     """Read the whole store (members in side, path, source order)."""
-    files, where = {}, {}
+    files = {}
     for file_id, side, path, sha, namespaces, imports, errors in conn.execute(
             "SELECT id, side, path, sha256, namespaces, imports, syntax_errors FROM files ORDER BY side, path"):
         files[file_id] = FileInfo(side, path, sha, json.loads(namespaces),
