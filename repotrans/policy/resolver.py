@@ -16,7 +16,6 @@ from typing import Any, Protocol
 TABLE_FILE = Path(__file__).parent / "jdk_map.toml"
 DEFAULT_USINGS = frozenset({"System", "System.Collections.Generic", "System.Linq", "System.Text"})
 _ANNOTATION = re.compile(r"@[\w.]+(\([^)]*\))?\s*")
-_SIG_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*\(([^)]*)\)")
 
 
 @lru_cache(maxsize=1)
@@ -155,9 +154,9 @@ class TargetType:
     def method_names(self) -> dict[str, list[str]]:
         names: dict[str, list[str]] = {}
         for sig in self.methods:
-            match = _SIG_NAME.search(sig)
-            if match:
-                names.setdefault(match.group(1), []).append(sig)
+            head = _signature_head(sig)
+            if head:
+                names.setdefault(head[0], []).append(sig)
         return names
 
 

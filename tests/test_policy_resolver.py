@@ -1,0 +1,71 @@
+"""The resolvers: JDK type mapping, conventions, and the resolver built from real tool output shapes."""
+from __future__ import annotations
+
+from repotrans.policy.java2cs import translate_method
+from repotrans.policy.resolver import ContextResolver, ConventionResolver, split_type
+
+OUTPUTS = [
+    ("get_source_class_info", {}, {"class": "org.acme.Pair", "declaration": "public final class Pair<A, B>",
+                                   "fields": ["private final A first", "private final B second",
+                                              "private int hits = 0"],
+                                   "members": ["public Pair(A first, B second)", "public A getFirst()",
+                                               "public <C> Pair<A, C> withSecond(C value)"]}),
+    ("get_target_class_info", {}, {"class": "Acme.Common.Pair", "declaration": "public sealed class Pair<TFirst, TSecond>",
+                                   "bases": ["PairBase", "IEquatable<Pair<TFirst, TSecond>>"],
+                                   "fields": ["private readonly TFirst first", "private int _hits = 0"],
+                                   "members": ["public Pair(TFirst first, TSecond second)",
+                                               "public TFirst First { get; }",
+                                               "public Pair<TFirst, TResult> WithSecond<TResult>(TResult value)"]}),
+    ("find_target_imports", {}, {"usings": [{"using": "using System;"}, {"using": "using Sys = System.IO;"},
+                                            {"using": "using System.Collections.Generic;"}]}),
+    ("find_target_class_info", {"class_name": "PairBase"}, {"class": "Acme.Common.PairBase", "fields": [],
+                                                            "members": ["public int Count { get; }",
+                                                                        "public static int Describe(int x)"]}),
+    ("find_target_class_info", {"class_name": "Missing"}, {"error": "no class Missing", "did_you_mean": []}),
+]
+
+
+def test_split_type():
+    assert split_type("Map<String, List<Integer>>[]") == ("Map", ["String", "List<Integer>"], 1)
+    assert split_type("int...") == ("int", [], 1)
+
+
+def test_convention_type_names():
+    r = ConventionResolver()
+    assert r.type_name("Map<String, List<Integer>>") == "Dictionary<string, List<int>>"
+    assert r.type_name("Map.Entry<K, V>") == "KeyValuePair<K, V>"
+    assert r.type_name("BiFunction<Integer, String, Boolean>") == "Func<int, string, bool>"
+    assert r.type_name("Predicate<String>") == "Func<string, bool>"
+    assert r.type_name("Comparator") == "Comparison<object>"
+    assert r.type_name("Iterable") == "System.Collections.IEnumerable"
+    assert r.type_name("List<? extends Number>") == "List<object>"
+    assert r.type_name("IllegalArgumentException") == "ArgumentException"
+    assert r.method_name(None, "getName", 0) == "GetName" and r.property_name(None, "getName", 0) is None
+
+
+def test_context_resolver_from_tool_outputs():
+    r = ContextResolver.from_tool_outputs("Pair", OUTPUTS)
+    pair = r.types["Pair"]
+    assert (pair.name, pair.bases, pair.type_params) == ("Pair", ["PairBase", "IEquatable"], ["TFirst", "TSecond"])
+    assert pair.fields == {"first": "TFirst", "_hits": "int"}
+    assert pair.properties == {"First": "TFirst"}
+    assert pair.java_fields == {"first": "A", "second": "B", "hits": "int"}
+    assert pair.java_methods == {"getFirst/0": "A", "withSecond/1": "Pair<A, C>"}
+    assert set(r.types) == {"Pair", "PairBase"}
+    assert r.usings() == frozenset({"System", "System.Collections.Generic"})
+    assert r.type_params() == {"A": "TFirst", "B": "TSecond"}
+    assert r.property_name(None, "getFirst", 0) == "First"
+    assert r.property_name(None, "getCount", 0) == "Count"          # inherited from PairBase
+    assert r.property_name(None, "withSecond", 1) is None
+    assert r.method_name(None, "withSecond", 1) == "WithSecond"
+    assert r.method_name(None, "describe", 1) == "Describe"          # inherited
+    assert r.field_name(None, "hits") == "_hits"
+    assert r.members(None) == ["first", "_hits", "First", "Pair", "WithSecond", "Count", "Describe"]
+
+
+def test_translation_uses_context_names():
+    r = ContextResolver.from_tool_outputs("Pair", OUTPUTS)
+    java = "public Pair<B, A> swap() { hits++; return new Pair<>(second, getFirst()); }"
+    assert translate_method(java, r, "public Pair<TSecond, TFirst> Swap()") == (
+        "public Pair<TSecond, TFirst> Swap()\n{\n    _hits++;\n"
+        "    return new Pair<TSecond, TFirst>(second, First);\n}")
