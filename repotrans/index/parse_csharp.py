@@ -31,12 +31,15 @@ class CSharpExtractor(Extractor):
             alias=self.text(alias) if alias is not None else None))
 
     def modifiers(self, node):
+        """(modifiers, attributes): the attribute lists and modifiers that open a declaration."""
         modifiers, annotations = [], []
         for child in node.children:
             if child.type == "modifier":
                 modifiers.append(self.text(child))
             elif child.type == "attribute_list":
                 annotations += [norm_space(self.text(a)) for a in child.named_children if a.type == "attribute"]
+            elif child.is_named:
+                break
         return modifiers, annotations
 
     def bases(self, node):

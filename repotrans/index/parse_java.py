@@ -23,15 +23,16 @@ class JavaExtractor(Extractor):
             static="static" in kinds, wildcard="asterisk" in kinds))
 
     def modifiers(self, node):
+        """(keywords, annotations) of the `modifiers` node, which comes first when present."""
+        first = node.child(0)
+        if first is None or first.type != "modifiers":
+            return [], []
         modifiers, annotations = [], []
-        for child in node.children:
-            if child.type != "modifiers":
-                continue
-            for mod in child.children:
-                if mod.type in self._ANNOTATIONS:
-                    annotations.append(norm_space(self.text(mod)))
-                elif not mod.is_named:
-                    modifiers.append(mod.type)
+        for mod in first.children:
+            if mod.type in self._ANNOTATIONS:
+                annotations.append(norm_space(self.text(mod)))
+            elif not mod.is_named:
+                modifiers.append(mod.type)
         return modifiers, annotations
 
     def bases(self, node):
