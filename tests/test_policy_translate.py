@@ -7,7 +7,7 @@ import pytest
 from repotrans.policy.resolver import ConventionResolver
 from tests.policy_harness import DATA, compile_cs, java_output, needs_toolchains, run, tagged, translate_into_shell
 
-CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "switchEnum", "switchArrow",
+CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "switchEnum", "switchArrow", "switchValue",
               "tryCatch", "tryResources", "ternary", "instanceOf", "casts", "arrays", "generics", "lambdas",
               "anonymous", "strings", "builders", "maths", "characters", "numbers", "collections",
               "arraysUtil", "collectionsUtil", "objectsUtil", "exceptions", "charArithmetic", "shifts",

@@ -91,7 +91,7 @@ class ExprTranslator:
             "unary_expression": self._unary, "update_expression": self._update,
             "assignment_expression": self._assign, "ternary_expression": self._ternary,
             "instanceof_expression": self._instanceof, "cast_expression": self._cast,
-            "parenthesized_expression": self._paren, "lambda_expression": self._lambda,
+            "parenthesized_expression": self._paren, "switch_expression": self._switch_value, "lambda_expression": self._lambda,
             "method_reference": self._method_ref, "class_literal": self._class_literal,
             "decimal_integer_literal": self._int_literal, "hex_integer_literal": self._int_literal,
             "octal_integer_literal": self._int_literal, "binary_integer_literal": self._int_literal,
@@ -465,6 +465,38 @@ class ExprTranslator:
     def _paren(self, node: Node, expected: str | None) -> Typed:
         text, ty = self.expr(node.named_children[0], expected)
         return f"({text})", ty
+
+    def _switch_value(self, node: Node, expected: str | None) -> Typed:
+        """A Java 14 switch expression with `case X -> value;` rules -> nested conditionals (C# 6)."""
+        subject, subject_type = self.expr(node.child_by_field_name("condition").named_children[0])
+        enum_owner = self.owner_of(subject_type) if prim(subject_type) not in (
+            None, "int", "char", "String", "long", "short", "byte") else None
+        branches: list[tuple[list[str], str]] = []
+        default, result_type = None, None
+        for rule in node.child_by_field_name("body").named_children:
+            parts = [c for c in rule.named_children if c.type != "switch_label"]
+            label = next((c for c in rule.named_children if c.type == "switch_label"), None)
+            if rule.type != "switch_rule" or len(parts) != 1 or parts[0].type != "expression_statement" \
+                    or label is None:
+                return f"/* untranslated switch expression */ {self.text(node)}", expected
+            value, ty = self.expr(parts[0].named_children[0], expected)
+            result_type = result_type or ty
+            if not label.named_children:
+                default = value
+                continue
+            tests = []
+            for case in label.named_children:
+                case_text = (f"{self.cs_type(enum_owner)}.{self.r.field_name(enum_owner, self.text(case))}"
+                             if enum_owner and case.type == "identifier" else self.ex(case))
+                tests.append(f"{subject} == {case_text}")
+            branches.append((tests, value))
+        if default is None and branches:
+            default = branches.pop()[1]
+        text = default or "default(object)"
+        for tests, value in reversed(branches):
+            cond = " || ".join(tests)
+            text = f"({cond}) ? {value} : {text}" if len(tests) > 1 else f"{cond} ? {value} : {text}"
+        return f"({text})", result_type
 
     # ---- lambdas and method references ----------------------------------------------------
     def _lambda(self, node: Node, expected: str | None) -> Typed:

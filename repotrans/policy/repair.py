@@ -137,6 +137,8 @@ def _convert(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings:
         new, how = f"{dst}.Parse({expr})", "parse"
     elif dst == "string":
         new, how = f"Convert.ToString({expr})", "to string"
+    elif "<" in match.group("src") + match.group("dst"):
+        return f"no cast between generic types {src} and {dst} (variance)"
     elif diag.code == "CS0266" or (src in NUMERIC and dst in NUMERIC):
         new, how = f"({dst})({expr})", "cast"
     else:

@@ -87,6 +87,16 @@ public class Constructs {
         return name;
     }
 
+    static String switchValue(int d, Color c) {
+        String day = switch (d) {
+            case 0, 6 -> "weekend";
+            case 3 -> "mid";
+            default -> "day";
+        };
+        int code = switch (c) { case RED -> 1; case GREEN -> 2; default -> 3; };
+        return day + code;
+    }
+
     static String tryCatch(String s) {
         StringBuilder log = new StringBuilder();
         try {
@@ -352,6 +362,7 @@ public class Constructs {
         System.out.println("switchString: " + switchString("a") + switchString("b") + switchString("q"));
         System.out.println("switchEnum: " + switchEnum(Color.RED) + switchEnum(Color.GREEN) + switchEnum(Color.BLUE));
         System.out.println("switchArrow: " + switchArrow(0) + switchArrow(3) + switchArrow(4));
+        System.out.println("switchValue: " + switchValue(0, Color.RED) + switchValue(3, Color.GREEN) + switchValue(5, Color.BLUE));
         for (String s : new String[] {"5", "x", "-2", "0", "1"}) System.out.println("tryCatch: " + tryCatch(s));
         System.out.println("tryResources: " + tryResources());
         System.out.println("ternary: " + ternary(5) + ternary(-5) + ternary(0));
