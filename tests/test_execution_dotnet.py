@@ -22,7 +22,7 @@ CALC = FIX / "projects" / "calc"
 
 def test_msbuild_diagnostics_are_deduplicated_and_mapped():
     text = (FIX / "msbuild" / "build_errors.txt").read_text()
-    cand = Candidate(path="src/Acme.Calc/Calculator.cs", text="", line_map=LineMap({14: (3, 8), 9: (1, 0)}),
+    cand = Candidate(path="src/Acme.Calc/Calculator.cs", text="", line_map=LineMap({14: 3, 9: 1}),
                      surface_changed=False, run_dir=Path("/ws/runs/5d1c"))
     diags = parse_msbuild(text, Path("/ws/runs/5d1c/tree"), cand)
     assert [(d.code, d.file, d.line, d.column, d.candidate_line, d.severity) for d in diags] == [
@@ -118,7 +118,7 @@ class ScriptedSandbox:
 def _candidate(ws, tmp_path, text="// patched\n"):
     run_dir = ws.root / "runs" / "r1"
     run_dir.mkdir(parents=True)
-    return Candidate(path="src/Acme.Calc/Calculator.cs", text=text, line_map=LineMap({1: (1, 0)}),
+    return Candidate(path="src/Acme.Calc/Calculator.cs", text=text, line_map=LineMap({1: 1}),
                      surface_changed=False, run_dir=run_dir)
 
 

@@ -47,7 +47,7 @@ def test_exception_info_without_type():
 
 def _ws_and_candidate(tmp_path: Path) -> tuple[Workspace, Candidate]:
     ws = Workspace(root=tmp_path, target=tmp_path / "t", key="k")
-    line_map = LineMap({4: (2, 8)})
+    line_map = LineMap({4: 2})
     cand = Candidate(path="src/bad2.cs", text="", line_map=line_map, surface_changed=False,
                      run_dir=tmp_path / "runs" / "r1")
     return ws, cand

@@ -35,16 +35,11 @@ WRAP_PREFIX = "class __Candidate__ {\n"
 
 @dataclass
 class LineMap:
-    """file line (1-based) -> (candidate line (1-based), column delta file minus candidate)."""
-    entries: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """file line (1-based) -> candidate line (1-based), for the lines that came from the candidate."""
+    entries: dict[int, int] = field(default_factory=dict)
 
     def to_candidate(self, line: int) -> int | None:
-        hit = self.entries.get(line)
-        return hit[0] if hit else None
-
-    def candidate_column(self, line: int, column: int) -> int | None:
-        hit = self.entries.get(line)
-        return None if hit is None else max(1, column - hit[1])
+        return self.entries.get(line)
 
 
 @dataclass
@@ -79,22 +74,23 @@ def plan_patch(file_text: str, method: Method, code: str) -> Patch:
     rest = "\n".join(cand_lines[first:])
     rest_offset = first                      # candidate line index of rest's first line (0-based)
     builder = _Builder()
-    edits: list[tuple[int, int, list[tuple[str, tuple[int, int] | None]]]] = []
+    edits: list[tuple[int, int, list[tuple[str, int | None]]]] = []
 
     existing_usings = {_norm(n.text.decode()) for n in _using_nodes(tree.root_node)}
     new_usings = [(i, text.strip()) for i, text in usings if _norm(text) not in existing_usings]
     if new_usings:
         anchor = _using_nodes(tree.root_node, top_only=True)
         pos = anchor[-1].end_byte if anchor else 0
-        pieces: list[tuple[str, tuple[int, int] | None]] = []
+        pieces: list[tuple[str, int | None]] = []
         for i, text in new_usings:
             if anchor:
-                pieces += [("\n", None), (text, (i, _indent(cand_lines[i])))]
+                pieces += [("\n", None), (text, i)]
             else:
-                pieces += [(text, (i, _indent(cand_lines[i]))), ("\n", None)]
+                pieces += [(text, i), ("\n", None)]
         edits.append((pos, pos, pieces))
 
     stripped = rest.lstrip()
+    lead = len(rest) - len(stripped)
     members, clean = _candidate_members(rest)
     chosen = _pick_target(members, method)
     member_like = chosen is not None or (members and clean)
@@ -107,37 +103,32 @@ def plan_patch(file_text: str, method: Method, code: str) -> Patch:
         original = data[start:end].decode("utf-8")
         if original.lstrip().startswith("=>") and data[end:].lstrip()[:1] == b";":
             end = end + data[end:].index(b";") + 1
-        lead = len(rest) - len(stripped)
-        line0, col0 = _position(rest, lead)
+        line0 = rest.count("\n", 0, lead)
         body = stripped.rstrip()
         pieces = []
         if body.startswith("{") or body.startswith("=>"):
-            pieces.append((body, (rest_offset + line0, col0)))
+            pieces.append((body, rest_offset + line0))
             if body.startswith("=>") and not body.endswith(";"):
                 pieces.append((";", None))
         else:
-            pieces += [("{\n", None), (body, (rest_offset + line0, col0)), ("\n}", None)]
+            pieces += [("{\n", None), (body, rest_offset + line0), ("\n}", None)]
         edits.append((start, end, pieces))
     else:
         if chosen is None:
             # No member matches: replace with the whole rest and let the compiler speak.
-            lead = len(rest) - len(stripped)
-            line0, col0 = _position(rest, lead)
             edits.append((method.start_byte, method.end_byte,
-                          [(rest.strip(), (rest_offset + line0, col0))]))
+                          [(rest.strip(), rest_offset + rest.count("\n", 0, lead))]))
             surface_changed = True
         else:
             seg_start, seg_end = chosen["span"]
-            line0, col0 = _position(rest, seg_start)
-            pieces = [(rest[seg_start:seg_end], (rest_offset + line0, col0))]
+            pieces = [(rest[seg_start:seg_end], rest_offset + rest.count("\n", 0, seg_start))]
             sibling_texts = {_norm(n.text.decode()) for n in _siblings(target)}
             for helper in members:
                 if helper is chosen or _norm(helper["text"]) in sibling_texts:
                     continue
                 h_start, h_end = helper["span"]
                 line_start = rest.rfind("\n", 0, h_start) + 1
-                hl, _ = _position(rest, line_start)
-                pieces += [("\n", None), (rest[line_start:h_end], (rest_offset + hl, 0))]
+                pieces += [("\n", None), (rest[line_start:h_end], rest_offset + rest.count("\n", 0, line_start))]
                 surface_changed |= not helper["private"]
             surface_changed |= _norm(chosen["header"]) != _norm(_header(target))
             edits.append((method.start_byte, method.end_byte, pieces))
@@ -159,24 +150,17 @@ class _Builder:
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.line = 1
-        self.col = 1
         self.line_map = LineMap()
 
-    def add(self, text: str, cand: tuple[int, int] | None = None) -> None:
+    def add(self, text: str, cand_line: int | None = None) -> None:
+        """Append text; `cand_line` is the 0-based candidate line its first line came from."""
         if not text:
             return
-        if cand is not None:
-            cand_line, cand_col = cand               # 0-based line index, 1-based column
+        if cand_line is not None:
             for i in range(text.count("\n") + 1):
-                delta = (self.col - cand_col) if i == 0 else 0
-                self.line_map.entries[self.line + i] = (cand_line + i + 1, delta)
+                self.line_map.entries[self.line + i] = cand_line + i + 1
         self.parts.append(text)
-        newlines = text.count("\n")
-        if newlines:
-            self.line += newlines
-            self.col = len(text) - text.rfind("\n")
-        else:
-            self.col += len(text)
+        self.line += text.count("\n")
 
     def text(self) -> str:
         return "".join(self.parts)
@@ -321,17 +305,6 @@ def _header(node: Node) -> str:
 def _is_private(node: Node) -> bool:
     mods = {c.text.decode() for c in node.children if c.type == "modifier"}
     return "private" in mods or not mods & {"public", "protected", "internal"}
-
-
-def _position(text: str, index: int) -> tuple[int, int]:
-    """(0-based line, 1-based column) of a character index."""
-    line = text.count("\n", 0, index)
-    col = index - (text.rfind("\n", 0, index) + 1) + 1
-    return line, col
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip()) + 1
 
 
 def _norm(text: str) -> str:

@@ -69,7 +69,7 @@ class MonoToolchain:
             for project in projects:
                 out = ws.base / project.name
                 _stage_dependencies(project, projects, {}, ws.base, out)
-                outcome = sandbox.run(self._compile_argv(ws, project, projects, out, None),
+                outcome = sandbox.run(self.compile_argv(ws, project, projects, out, None),
                                       cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb)
                 if outcome.timed_out or outcome.exit_code != 0:
                     diags = parse_mcs(outcome.output, ws, None)
@@ -105,7 +105,7 @@ class MonoToolchain:
             out = cand.run_dir / "out" / project.name
             _stage_dependencies(project, projects, built, ws.base, out)
             swap = {patched_src: patched} if project in changed else None
-            outcome = sandbox.run(self._compile_argv(ws, project, projects, out, swap), cwd=ws.root,
+            outcome = sandbox.run(self.compile_argv(ws, project, projects, out, swap), cwd=ws.root,
                                   timeout=limits.build_timeout, memory_mb=limits.memory_mb)
             if outcome.timed_out:
                 return Verdict("timeout", log=outcome.output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
@@ -140,11 +140,8 @@ class MonoToolchain:
             bin_dir = cand.run_dir / "bin" / project.name
             _overlay(ws.base / project.name, built, projects, project, bin_dir)
             xml = cand.run_dir / f"{project.name}.xml"
-            argv = ["nunit-console", "-nologo", "-noshadow", "-process=Single", "-domain=Single",
-                    f"-result={_rel(xml, ws)}"]
-            if selected is not None:
-                argv.append("-run=" + ",".join(sorted(f.split(":", 1)[1] for f in selected)))
-            argv.append(_rel(bin_dir / project.dll_name, ws))
+            argv = nunit_argv(ws, bin_dir / project.dll_name, xml,
+                              None if selected is None else [f.split(":", 1)[1] for f in selected])
             outcome = sandbox.run(argv, cwd=ws.root, timeout=max(1.0, limits.timeout - (time.monotonic() - started)),
                                   memory_mb=limits.memory_mb, env=mono_env(limits.memory_mb))
             logs.append(outcome.output)
@@ -165,7 +162,7 @@ class MonoToolchain:
             total.reason = "no tests ran"
         return total
 
-    def _compile_argv(self, ws: Workspace, project: Project, projects: list[Project], out: Path,
+    def compile_argv(self, ws: Workspace, project: Project, projects: list[Project], out: Path,
                       swap: dict[Path, Path] | None) -> list[str]:
         target = "exe" if project.output_type.lower() in ("exe", "winexe") else "library"
         argv = ["mcs", f"-target:{target}", f"-out:{_rel(out / project.dll_name, ws)}", "-debug",
@@ -194,6 +191,15 @@ class MonoToolchain:
         swap = swap or {}
         argv += [_rel(swap.get(src, src), ws) for src in project.sources]
         return argv
+
+
+def nunit_argv(ws: Workspace, dll: Path, xml: Path, fixtures: list[str] | None) -> list[str]:
+    """nunit-console in-process (no agent, no shadow copy), only the given fixtures (None: all)."""
+    argv = ["nunit-console", "-nologo", "-noshadow", "-process=Single", "-domain=Single",
+            f"-result={_rel(xml, ws)}"]
+    if fixtures is not None:
+        argv.append("-run=" + ",".join(sorted(fixtures)))
+    return argv + [_rel(dll, ws)]
 
 
 def mono_env(memory_mb: int) -> dict[str, str]:
