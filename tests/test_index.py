@@ -485,15 +485,17 @@ def test_binary_large_and_non_utf8_files(tmp_path, monkeypatch):
     java = write(tmp_path / "java", {"A.java": "class A { }", "Bin.java": b"class B {\x00\x01}",
                                      "Big.java": "class Big { }\n" + "// filler\n" * 300, "Cafe.java": latin1})
     cs = write(tmp_path / "cs", {"A.cs": "class A { }"})
+    (cs / "Gone.cs").symlink_to(tmp_path / "missing.cs")
     summary = Index.open(tmp_path / "w").build(java, cs, progress=False)
-    assert summary.skipped == {"Big.java": "larger than 0 MB", "Bin.java": "binary"}
+    assert summary.skipped == {"Big.java": "larger than 0 MB", "Bin.java": "binary",
+                               "Gone.cs": "unreadable: No such file or directory"}
     assert summary.decode_error_files == ["Cafe.java"]
     assert (summary.files, summary.parsed) == (3, 3)
     ix = Index.open(tmp_path / "w", must_exist=True)
     [method] = ix.all_methods("source")
     assert method.id == "source:Cafe.s()" and method.body == '{ return "d\ufffdj\ufffd"; }'
     text = summary.render()
-    assert "skipped: 2 file(s): Big.java (larger than 0 MB), Bin.java (binary)" in text
+    assert "skipped: 3 file(s): Big.java (larger than 0 MB), Bin.java (binary), Gone.cs (unreadable: " in text
     assert "not UTF-8 (decoded with replacement): 1 file(s): Cafe.java" in text
 
 

@@ -68,7 +68,7 @@ class IndexSummary:
     methods: int = 0
     syntax_error_files: list[str] = field(default_factory=list)
     decode_error_files: list[str] = field(default_factory=list)    # not UTF-8: decoded with replacement
-    skipped: dict[str, str] = field(default_factory=dict)          # path -> "binary" | "larger than 2 MB"
+    skipped: dict[str, str] = field(default_factory=dict)          # path -> "binary", "larger than 2 MB", ...
     parsed: int = 0
     unchanged: int = 0
     deleted: int = 0
@@ -225,10 +225,14 @@ class Index:
         for side in SIDES:
             for rel in wanted[side]:
                 file = roots[side] / rel
-                if file.stat().st_size > MAX_FILE_BYTES:
-                    summary.skipped[rel] = f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
+                try:
+                    if file.stat().st_size > MAX_FILE_BYTES:
+                        summary.skipped[rel] = f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
+                        continue
+                    data = file.read_bytes()
+                except OSError as exc:              # broken symlink, no permission, vanished meanwhile
+                    summary.skipped[rel] = f"unreadable: {exc.strerror or exc}"
                     continue
-                data = file.read_bytes()
                 if b"\0" in data:
                     summary.skipped[rel] = "binary"
                     continue
