@@ -11,7 +11,7 @@ CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "swi
               "tryCatch", "tryResources", "ternary", "instanceOf", "casts", "arrays", "generics", "lambdas",
               "anonymous", "strings", "builders", "maths", "characters", "numbers", "collections",
               "arraysUtil", "collectionsUtil", "objectsUtil", "exceptions", "charArithmetic", "shifts",
-              "finalAndVar", "print", "helperCalls"]
+              "finalAndVar", "streams", "print", "helperCalls"]
 
 
 @pytest.fixture(scope="module")

@@ -251,9 +251,12 @@ class ExprTranslator:
         name = self.text(node.child_by_field_name("name"))
         arg_nodes = self.args(node.child_by_field_name("arguments"))
         argc = len(arg_nodes)
-        typed = [self.expr(a) for a in arg_nodes]
-        arg_texts = [t for t, _ in typed]
-        arg_types = [ty for _, ty in typed]
+        if obj is not None and obj.type not in ("this", "super") and self.text(obj) not in self.table["statics"]:
+            recv, recv_type = self.expr(obj)
+            hint = split_type(recv_type)[1] if recv_type else []
+        else:
+            recv, recv_type, hint = "", None, []
+        arg_texts, arg_types = self._typed_args(arg_nodes, hint)
         if obj is None or obj.type == "this":
             entry = self.lookup_entry(self.table["methods"]["Object"], name, argc, arg_types)
             if entry is not None and pascal(name) not in self.r.members(None):
@@ -276,7 +279,6 @@ class ExprTranslator:
                 return self.apply(entry, "", None, arg_texts, arg_types, expected, statement)
         if obj.type == "super":
             return self._member_call(None, "base.", name, arg_nodes, arg_texts)
-        recv, recv_type = self.expr(obj)
         if recv_type and recv_type.startswith("#"):
             owner = recv_type[1:]
             return self._member_call(owner, f"{recv}.", name, arg_nodes, arg_texts)
@@ -299,6 +301,27 @@ class ExprTranslator:
             if entry is not None:
                 return self.apply(entry, recv, recv_type, arg_texts, arg_types, expected, statement)
         return self._member_call(base, f"{recv}.", name, arg_nodes, arg_texts)
+
+    def _typed_args(self, arg_nodes: list[Node], hint: list[str]) -> tuple[list[str], list[str | None]]:
+        """Translate arguments; implicit lambda parameters get the receiver's (or first argument's)
+        type arguments, so `w -> w.length()` on a Stream<String> knows `w` is a String."""
+        texts: list[str] = []
+        types: list[str | None] = []
+        for node in arg_nodes:
+            expected = None
+            if node.type == "lambda_expression":
+                params = node.child_by_field_name("parameters")
+                count = 1 if params.type == "identifier" else len(params.named_children)
+                elems = hint or (split_type(types[0])[1] if types and types[0] else [])
+                if not elems and types and types[0] and types[0].endswith("]"):
+                    elems = [element_type(types[0]) or "Object"]
+                if elems:
+                    chosen = elems[:count] if len(elems) >= count > 1 else [elems[0]] * count
+                    expected = f"Lambda<{', '.join(chosen + ['Object'])}>"
+            text, ty = self.expr(node, expected)
+            texts.append(text)
+            types.append(ty)
+        return texts, types
 
     def _member_call(self, owner: str | None, prefix: str, name: str, arg_nodes: list[Node],
                      arg_texts: list[str]) -> Typed:

@@ -1,5 +1,6 @@
 import java.util.*;
 import java.util.function.*;
+import java.util.stream.*;
 
 // One static method per construct; main prints "<construct>: <value>" lines.
 // Translated method by method into C# by repotrans.policy and compared with `java` output.
@@ -342,6 +343,17 @@ public class Constructs {
         return items.size() + " " + total;
     }
 
+    static String streams(List<String> words) {
+        List<String> longOnes = words.stream().filter(w -> w.length() > 3).map(w -> w.toUpperCase())
+            .collect(Collectors.toList());
+        int total = words.stream().mapToInt(w -> w.length()).sum();
+        long count = words.stream().filter(w -> w.startsWith("b")).count();
+        boolean any = words.stream().anyMatch(w -> w.isEmpty());
+        String joined = words.stream().sorted().distinct().collect(Collectors.joining("+"));
+        int squares = IntStream.range(1, 4).map(i -> i * i).sum();
+        return longOnes + " " + total + " " + count + " " + any + " " + joined + " " + squares;
+    }
+
     static String printing() {
         System.out.println("print: " + 42);
         System.out.print("print: ");
@@ -385,6 +397,7 @@ public class Constructs {
         System.out.println("charArithmetic: " + charArithmetic('c'));
         System.out.println("shifts: " + shifts(5, 3L));
         System.out.println("finalAndVar: " + finalAndVar());
+        System.out.println("streams: " + streams(Arrays.asList("banana", "fig", "apple", "fig", "kiwi")));
         System.out.println("print: " + printing());
         System.out.println("helperCalls: " + helperCalls(2));
     }
