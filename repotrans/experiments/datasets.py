@@ -25,6 +25,8 @@ from repotrans.index.store import Index
 
 MANIFEST = "dataset.json"
 THROW = "throw new System.NotImplementedException();"
+# an accessor where the accessor list (or the previous accessor) ends: `get {`, `private set;`, `set =>`
+_ACCESSOR = re.compile(r"(?:^|[};])\s*((?:(?:private|protected|internal)\s+)*(?:get|set))\s*(?:\{|;|=>)")
 
 
 @dataclass
@@ -70,27 +72,39 @@ def load_dataset(root: Path) -> Dataset:
         raise ConfigError(f"{root} is not a dataset: no {MANIFEST} (build one with `repotrans dataset build`)")
     try:
         data = json.loads(path.read_text())
-        return Dataset(name=data["name"], root=root, source=data["source"], target=data["target"],
-                       toolchain=data.get("toolchain", "mono"),
-                       tasks=[DatasetTask(**t) for t in data["tasks"]], dropped=data.get("dropped", []))
-    except (json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise ConfigError(f"{path} is malformed: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path} is malformed: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} is malformed: expected a JSON object, found {type(data).__name__}")
+    missing = [k for k in ("name", "source", "target", "tasks") if k not in data]
+    if missing:
+        raise ConfigError(f"{path} is malformed: missing field {', '.join(map(repr, missing))}")
+    tasks = []
+    for n, t in enumerate(data["tasks"], 1):
+        try:
+            tasks.append(DatasetTask(**t))
+        except TypeError as exc:
+            raise ConfigError(f"{path} is malformed: task {n}: {exc}") from None
+    return Dataset(name=data["name"], root=root, source=data["source"], target=data["target"],
+                   toolchain=data.get("toolchain", "mono"), tasks=tasks, dropped=data.get("dropped", []))
 
 
 def candidate_tasks(index: Index, select: list[str] | None = None) -> list[DatasetTask]:
     """Target methods with a body, a Java counterpart in the mapping, and an id matching `select`."""
     mapping = load_mapping(index)
-    tasks = []
+    tasks: dict[str, DatasetTask] = {}
     for m in index.all_methods("target"):
         match = mapping.source_method(m.id)
         if match is None or m.body is None or is_placeholder(m.body) or _is_auto_property(m):
             continue
         tid = m.id.split(":", 1)[1]
+        if tid in tasks:            # an explicit interface implementation shares the id of the public member
+            continue
         if select and not any(fnmatch.fnmatchcase(tid, pat) for pat in select):
             continue
-        tasks.append(DatasetTask(id=tid, target_method_id=m.id, source_method_id=match.source_id,
-                                 path=m.path, confidence=match.confidence))
-    return tasks
+        tasks[tid] = DatasetTask(id=tid, target_method_id=m.id, source_method_id=match.source_id,
+                                 path=m.path, confidence=match.confidence)
+    return list(tasks.values())
 
 
 def _is_auto_property(m: Method) -> bool:
@@ -101,11 +115,9 @@ def _is_auto_property(m: Method) -> bool:
 def placeholder_body(m: Method) -> str:
     """A body that compiles wherever the original did and fails any test that needs the method."""
     if m.kind in ("property", "indexer"):
-        body = m.body or ""
-        accessors = [a for a in ("get", "set") if re.search(rf"\b{a}\b", body)] or ["get"]
-        if body.lstrip().startswith("=>"):
-            accessors = ["get"]
-        return "{ " + " ".join(f"{a} {{ {THROW} }}" for a in accessors) + " }"
+        body = (m.body or "").strip()
+        accessors = [] if body.startswith("=>") else [a.group(1) for a in _ACCESSOR.finditer(body[1:])]
+        return "{ " + " ".join(f"{a} {{ {THROW} }}" for a in accessors or ["get"]) + " }"
     return "{ " + THROW + " }"
 
 
