@@ -1,0 +1,150 @@
+"""Reports over a run folder written by hand: exact Markdown tables, valid PNGs, a filterable HTML page."""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib.image
+import pytest
+
+from repotrans.experiments.report import write_report
+from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.tasks import task_dir_name
+from repotrans.index.store import Index
+
+TWICE = "Demo.Counter.Twice()"
+RECORDS = [
+    # config, dataset, task, status, prompt, completion, calls, seconds, cost, error
+    ("full", "geo", TWICE, "passed", 100, 10, 2, 1.0, 0.01, None),
+    ("full", "geo", "Demo.Counter.Half()", "compile_error", 300, 30, 4, 3.0, 0.03, None),
+    ("full", "ledger", "Books.Post(Money)", "passed", 200, 20, 2, 2.0, 0.02, None),
+    ("direct", "geo", TWICE, "passed", 50, 5, 1, 0.5, None, None),
+    ("direct", "geo", "Demo.Counter.Half()", "test_failure", 50, 5, 1, 0.5, None, None),
+    ("direct", "ledger", "Books.Post(Money)", "error", 0, 0, 0, 0.1, None, "ConnectionError: model server gone"),
+]
+
+EXPECTED_MD = """\
+# repotrans report
+
+## Compile and pass rates
+
+| config | dataset | tasks | compile rate | pass rate | prompt tok/task | completion tok/task | calls/task | s/task | cost/task |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| direct | geo | 2 | 100.0% | 50.0% | 50 | 5 | 1.0 | 0.5 | - |
+| direct | ledger | 1 | 0.0% | 0.0% | 0 | 0 | 0.0 | 0.1 | - |
+| full | geo | 2 | 50.0% | 50.0% | 200 | 20 | 3.0 | 2.0 | 0.0200 |
+| full | ledger | 1 | 100.0% | 100.0% | 200 | 20 | 2.0 | 2.0 | 0.0200 |
+| direct | all | 3 | 66.7% | 33.3% | 33 | 3 | 0.7 | 0.4 | - |
+| full | all | 3 | 66.7% | 66.7% | 200 | 20 | 2.7 | 2.0 | 0.0200 |
+
+## Error types of unsolved tasks
+
+| config | dataset | compilation error | test failure | runtime error | non-termination | task error |
+|---|---|---:|---:|---:|---:|---:|
+| direct | geo | 0 | 1 | 0 | 0 | 0 |
+| direct | ledger | 0 | 0 | 0 | 0 | 1 |
+| full | geo | 1 | 0 | 0 | 0 | 0 |
+| full | ledger | 0 | 0 | 0 | 0 | 0 |
+| direct | all | 0 | 1 | 0 | 0 | 1 |
+| full | all | 1 | 0 | 0 | 0 | 0 |
+
+## Overlap of solved tasks
+
+| configs | solved by both |
+|---|---:|
+| direct & full | 1 |
+
+| config | solved | solved by no other config |
+|---|---:|---|
+| direct | 1 | - |
+| full | 2 | `ledger/Books.Post(Money)` |
+
+![rates](rates.png)
+
+![errors](errors.png)
+
+![overlap](overlap.png)
+"""
+
+JAVA = "package demo;\npublic class Counter {\n    private int count;\n    public int twice() {\n" \
+       "        return count * 2;\n    }\n}\n"
+CSHARP = "namespace Demo\n{\n    public class Counter\n    {\n        private int count;\n\n" \
+         "        public int Twice()\n        {\n            return count * 2;\n        }\n    }\n}\n"
+GENERATED = "public int Twice()\n{\n    return count + count;\n}"
+
+
+@pytest.fixture
+def run_dir(tmp_path):
+    """A run folder as `repotrans ablate` leaves it: results, the geo dataset's indexes, one trajectory."""
+    run = tmp_path / "run"
+    store = RunStore(run)
+    for config, dataset, task, status, prompt, completion, calls, seconds, cost, error in RECORDS:
+        code = GENERATED if task == TWICE else None
+        result = {"status": status, "diagnostics": [], "failures": [], "exceptions": [], "tests_run": 4,
+                  "tests_failed": 0, "timings": {}, "log_tail": ""} if status == "passed" else None
+        store.add(TaskRecord(config=config, dataset=dataset, task_id=task, status=status, prompt_tokens=prompt,
+                             completion_tokens=completion, model_calls=calls, seconds=seconds, cost=cost,
+                             error=error, code=code, result=result, rounds=1 if status == "passed" else 0))
+    store.close()
+    pair = tmp_path / "pair"
+    (pair / "java" / "demo").mkdir(parents=True)
+    (pair / "java" / "demo" / "Counter.java").write_text(JAVA)
+    (pair / "cs").mkdir()
+    (pair / "cs" / "Counter.cs").write_text(CSHARP)
+    for name in ("workspace", "oracle-index"):
+        Index.open(run / "datasets" / "geo" / name).build(pair / "java", pair / "cs", progress=False)
+    traj = run / "tasks" / "full" / "geo" / task_dir_name(TWICE)
+    traj.mkdir(parents=True)
+    entries = [{"kind": "task", "t": 0.0, "source": "source:demo.Counter.twice()", "target": "target:" + TWICE},
+               {"kind": "model", "t": 0.5, "agent": "refine", "step": "generate",
+                "messages": [{"role": "UserMessage", "content": "Translate twice() <now>"}],
+                "response": "```csharp\n" + GENERATED + "\n```"},
+               {"kind": "attempt", "t": 1.0, "agent": "refine", "step": "generate", "n": 1, "code": GENERATED,
+                "result": {"status": "passed", "reason": ""}}]
+    (traj / "trajectory.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    return run
+
+
+def test_report_markdown_tables_are_exact(run_dir):
+    assert write_report([run_dir]) == run_dir / "report.md"
+    assert (run_dir / "report.md").read_text() == EXPECTED_MD
+
+
+def test_report_plots_are_valid_pngs(run_dir, tmp_path):
+    out = tmp_path / "summary"
+    write_report([run_dir], out)
+    for name in ("rates.png", "errors.png", "overlap.png"):
+        data = (out / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", name
+        pixels = matplotlib.image.imread(out / name)
+        assert pixels.shape[0] > 200 and pixels.shape[1] > 300 and pixels.std() > 0.01, name
+    assert (out / "report.md").read_text() == EXPECTED_MD
+    assert not (run_dir / "report.md").exists() and (run_dir / "report.html").is_file()
+
+
+def test_report_html_lists_every_task_with_its_status_filter(run_dir):
+    write_report([run_dir])
+    page = (run_dir / "report.html").read_text()
+    tasks = re.findall(r'<details class="task" data-status="([a-z_]+)" data-config="([a-z-]+)">'
+                       r'<summary><b class="\w+">\1</b> \2 / (\w+) / <code>([^<]+)</code>', page)
+    assert sorted(tasks) == sorted((s, c, d, t.replace("<", "&lt;")) for c, d, t, s, *_ in RECORDS)
+    options = re.findall(r'<option value="([a-z_-]*)">', page)
+    assert options == ["", "compile_error", "error", "passed", "test_failure", "direct", "full"]
+    assert "function filt()" in page and 'onchange="filt()"' in page
+    twice = page[page.index('data-config="full"><summary><b class="passed">passed</b> full / geo / <code>'
+                            'Demo.Counter.Twice()'):]
+    twice = twice[:twice.index('<details class="task"')] if '<details class="task"' in twice else twice
+    assert "public int twice() {" in twice                                   # the Java source, from the index
+    assert '<span class="del">-            return count * 2;</span>' in twice  # diff against the ground truth
+    assert '<span class="add">+    return count + count;</span>' in twice
+    assert "Trajectory (3 steps)" in twice and "Translate twice() &lt;now&gt;" in twice
+    assert "ConnectionError: model server gone" in page
+    assert "(no ground truth for this run)" in page     # the ledger dataset has no indexes in this run
+
+
+def test_report_cli_rejects_a_folder_without_results(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "repotrans.cli", "report", str(tmp_path)], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr == f"repotrans: error: {tmp_path} is not a run folder (no results.sqlite)\n"
