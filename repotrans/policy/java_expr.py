@@ -317,7 +317,8 @@ class ExprTranslator:
                     elems = [element_type(types[0]) or "Object"]
                 if elems:
                     chosen = elems[:count] if len(elems) >= count > 1 else [elems[0]] * count
-                    expected = f"Lambda<{', '.join(chosen + ['Object'])}>"
+                    result = elems[count] if len(elems) > count else "Object"
+                    expected = f"Lambda<{', '.join(chosen + [result])}>"
             text, ty = self.expr(node, expected)
             texts.append(text)
             types.append(ty)
@@ -538,7 +539,8 @@ class ExprTranslator:
             self.declare(pname, ptype)
             names.append(self.ident(pname))
         body = node.child_by_field_name("body")
-        body_text = self.lambda_block(body) if body.type == "block" else self.ex(body)
+        result = exp_args[-1] if len(exp_args) > len(names) and exp_args[-1] != "Object" else None
+        body_text = self.lambda_block(body) if body.type == "block" else self.ex(body, result)
         self.scopes.pop()
         if typed_parts:
             head = f"({', '.join(typed_parts)})"

@@ -255,12 +255,20 @@ public class Constructs {
         Set<Integer> seen = new HashSet<>();
         boolean added = seen.add(4);
         boolean again = seen.add(4);
+        Map<String, List<Integer>> index = new TreeMap<>();
+        Map<Character, Integer> freq = new TreeMap<>();
+        for (int i = 0; i < 5; i++) {
+            index.computeIfAbsent(i % 2 == 0 ? "even" : "odd", k -> new ArrayList<>()).add(i);
+            freq.merge("abcab".charAt(i), 1, Integer::sum);
+        }
+        StringBuilder each = new StringBuilder();
+        freq.forEach((ch, n) -> each.append(ch).append(n));
         Iterator<String> it = list.iterator();
         String joined = "";
         while (it.hasNext()) { joined += it.next(); }
         return list.size() + " " + list.get(0) + " " + list.contains("B") + " " + counts.containsKey("y") + " "
             + counts.get("x") + " " + sb.toString().trim() + " " + added + again + seen.size() + " " + joined
-            + " " + list.isEmpty() + " " + counts.keySet().size();
+            + " " + list.isEmpty() + " " + counts.keySet().size() + " " + index.get("even") + index.get("odd") + " " + each;
     }
 
     static String arraysUtil() {
