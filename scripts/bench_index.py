@@ -21,7 +21,7 @@ from pathlib import Path
 
 from repotrans.index.model import SIDES
 from repotrans.index.parse import parser_for
-from repotrans.index.store import EXTENSION, Index
+from repotrans.index.store import EXTENSION, PARALLEL_MIN, Index
 
 WORDS = ("account ledger entry balance amount rate order item price customer invoice payment total "
          "report period window buffer cache record event shape circle point vector matrix node edge "
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tree-sitter parse alone: {parse.wall:.2f} s wall, {parse.cpu:.2f} s CPU for {count} files "
               f"(best of {args.repeat})")
 
-        for workers in sorted({1, args.workers}):
+        for workers in sorted({1, args.workers} if count >= PARALLEL_MIN else {1}):
             cold = []
             for n in range(args.repeat):
                 with Timer() as timer:
@@ -253,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
                     summary = index.build(source, target, progress=False, workers=workers)
                 cold.append(timer)
             c = best(cold)
-            print(f"cold index, {workers} process(es): {c.wall:.2f} s wall ({c.wall / parse.wall:.2f}x parse), "
+            mode = f"{workers} worker processes" if workers > 1 and count >= PARALLEL_MIN else "in-process"
+            print(f"cold index, {mode}: {c.wall:.2f} s wall ({c.wall / parse.wall:.2f}x parse), "
                   f"{c.cpu:.2f} s CPU ({c.cpu / parse.cpu:.2f}x parse CPU); goal <= 2x (best of {args.repeat})")
         print("  " + summary.render().replace("\n", "\n  "))
         with Timer() as warm_timer:

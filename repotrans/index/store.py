@@ -1,8 +1,10 @@
 """The symbol index of a Java source repo and a C# target repo, kept in workdir/index.sqlite.
 
-`Index.build` re-parses only files whose sha256 changed and writes in one transaction; lookups are
-indexed SQL queries. A store written with another SCHEMA_VERSION (PRAGMA user_version) is rebuilt.
-Other modules may keep their own tables in `Index.conn` (they are dropped when the schema changes).
+`Index.build` re-parses only files whose sha256 changed and writes in one transaction. Lookups are
+served from an in-memory view (lookup.Snapshot) loaded on first use and reloaded when the store
+changes (PRAGMA data_version); the objects it returns are shared, treat them as read-only.
+A store written with another SCHEMA_VERSION (PRAGMA user_version) is rebuilt. Other modules may keep
+their own tables in `Index.conn` (they are dropped when the schema changes).
 """
 from __future__ import annotations
 
