@@ -42,6 +42,8 @@ class MethodTranslator(ExprTranslator):
         self.labels: dict[str, str] = {}         # Java label -> C# label stem
         self.used_labels: set[str] = set()       # "<stem>_break" / "<stem>_continue" actually jumped to
         self.ctor_init = ""
+        self.target_return: str | None = None       # the C# return type of the target signature
+        self.returned_locals: set[str] = set()      # locals returned as they are (`return result;`)
 
     # ---- blocks ----------------------------------------------------------------------------
     def block(self, node: Node) -> list[str]:
@@ -104,6 +106,13 @@ class MethodTranslator(ExprTranslator):
         for name, decl_type, text in parts:
             self.declare(name, decl_type)
             cs = "var" if java_type == "var" else self.cs_type(decl_type)
+            if name in self.returned_locals and self.target_return and "<" in cs:
+                # List<List<T>> result ... return result;  with target IList<IList<T>>: C# generics are
+                # invariant, so keep our concrete outer type and take the target's type arguments.
+                wanted = cs.split("<", 1)[0] + self.target_return[self.target_return.find("<"):]
+                if "<" in self.target_return and wanted != cs:
+                    text = text.replace(f"new {cs}(", f"new {wanted}(", 1)
+                    cs = wanted
             lines.append(f"{cs} {text};")
         return lines
 
@@ -424,6 +433,19 @@ def qualify(code: str, usings: frozenset[str]) -> str:
     return "".join(pieces)
 
 
+def _returned_identifiers(node: Node) -> set[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "return_statement" and current.named_children \
+                and current.named_children[0].type == "identifier":
+            found.add(current.named_children[0].text.decode("utf-8"))
+        elif current.type not in ("lambda_expression", "class_body"):
+            stack.extend(current.named_children)
+    return found
+
+
 def _accessor(tr: MethodTranslator, node: Node, body: Node) -> list[str]:
     """A Java getter (no parameters) or setter (one) as the body of a C# property."""
     params = [p for p in node.child_by_field_name("parameters").named_children if p.type == "formal_parameter"]
@@ -441,6 +463,9 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     node, source = parse_java_method(java_method)
     tr = MethodTranslator(resolver, source)
     header = tr.header(node, target)
+    if isinstance(target, Method) and target.return_type:
+        tr.target_return = target.return_type
+        tr.returned_locals = _returned_identifiers(node)
     body = node.child_by_field_name("body")
     is_property = (target.kind == "property" if isinstance(target, Method)
                    else isinstance(target, str) and "(" not in target and "[" not in target)

@@ -345,6 +345,8 @@ class ExprTranslator:
         body = next((c for c in node.named_children if c.type == "class_body"), None)
         if java_type.endswith("<>"):
             targs = split_type(expected)[1] if expected else []
+            if not targs and typed and typed[0][1]:
+                targs = split_type(typed[0][1])[1]      # new ArrayList<>(other) copies other's type
             java_type = base + ("<" + ", ".join(targs) + ">" if targs else "<Object>")
         if body is not None:
             return self._anonymous(base, targs, body, java_type)
