@@ -390,6 +390,7 @@ def _target_param_names(target: Method | str | None) -> list[str]:
         return []
     if isinstance(target, Method):
         return [p.name for p in target.params]
+    target = _CTOR_INITIALIZER.sub(")", target)
     inside = target[target.find("(") + 1: target.rfind(")")] if "(" in target else ""
     names, depth, start = [], 0, 0
     for i, ch in enumerate(inside + ","):

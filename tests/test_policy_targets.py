@@ -1,0 +1,55 @@
+"""Behaviour driven by the target signature: headers, parameter renames, properties, constructor
+initializers, type parameters and generic invariance (exact output)."""
+from __future__ import annotations
+
+import pytest
+
+from repotrans.errors import InputError
+from repotrans.index.model import Method
+from repotrans.policy.java2cs import translate_method
+
+
+def target(signature: str, kind: str = "method", return_type: str | None = None,
+           type_params: list[str] | None = None) -> Method:
+    return Method(id="target:X.M", side="target", type_id="target:X", kind=kind, name="M", params=[],
+                  return_type=return_type, modifiers=[], annotations=[], type_params=type_params or [],
+                  signature=signature, body=None, path="X.cs", start_line=1, end_line=1, start_byte=0, end_byte=0)
+
+
+def test_header_and_parameter_names_come_from_the_target():
+    java = "public int add(int a, int b) { return a + b; }"
+    assert translate_method(java, None, "public int Add(int left, int right)") == (
+        "public int Add(int left, int right)\n{\n    return left + right;\n}")
+
+
+def test_getter_and_setter_become_property_accessors():
+    getter = translate_method("public double getRadius() { return radius; }", None,
+                              target("public double Radius", kind="property"))
+    assert getter == "public double Radius\n{\n    get\n    {\n        return radius;\n    }\n}"
+    setter = translate_method("public void setRadius(double r) { radius = r; }", None, "public double Radius")
+    assert setter == "public double Radius\n{\n    set\n    {\n        radius = value;\n    }\n}"
+
+
+def test_constructor_initializer_is_translated_not_copied():
+    java = 'Circle(double r) { super("circle"); this.r = r; }'
+    out = translate_method(java, None, 'public Circle(double radius) : base("shape")')
+    assert out == 'public Circle(double radius) : base("circle")\n{\n    this.r = radius;\n}'
+
+
+def test_method_type_parameters_are_renamed():
+    java = "public static <E> E first(List<E> xs) { E x = xs.get(0); return x; }"
+    out = translate_method(java, None, target("public static TItem First<TItem>(IList<TItem> xs)",
+                                               return_type="TItem", type_params=["TItem"]))
+    assert out == "public static TItem First<TItem>(IList<TItem> xs)\n{\n    TItem x = xs[0];\n    return x;\n}"
+
+
+def test_returned_local_takes_target_generic_arguments():
+    java = "static List<List<Integer>> rows() { List<List<Integer>> out = new ArrayList<>(); return out; }"
+    out = translate_method(java, None, target("static IList<IList<int>> Rows()", return_type="IList<IList<int>>"))
+    assert out == ("static IList<IList<int>> Rows()\n{\n    List<IList<int>> @out = new List<IList<int>>();\n"
+                   "    return @out;\n}")
+
+
+def test_not_a_single_method_is_an_input_error():
+    with pytest.raises(InputError, match="expected exactly one Java method, found 0"):
+        translate_method("int x = 1;")
