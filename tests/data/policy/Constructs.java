@@ -199,7 +199,7 @@ public class Constructs {
         return t.length() + " " + t.charAt(1) + " " + t.substring(2) + " " + t.substring(1, 3) + " "
             + t.indexOf("l") + " " + t.indexOf('o') + " " + t.toUpperCase() + " " + t.equals("hello") + " "
             + t.isEmpty() + " " + t.replace('l', 'L') + " " + t.contains("ell") + " " + t.startsWith("he") + " "
-            + String.format("%d-%s-%.2f", 7, "x", 1.5) + " " + t.split("l").length + " " + "a" + 1 + 2;
+            + String.format("%d-%s-%.2f", 7, "x", 1.5) + " " + t.split("l").length + " " + "a,b,,".split(",").length + " " + "a,b,,".split(",", -1).length + " " + "a" + 1 + 2;
     }
 
     static String builders() {
