@@ -2,7 +2,6 @@
 the diagnostics are parsed, repair() fixes them, and the repaired class compiles and runs with mono."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest

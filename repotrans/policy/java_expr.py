@@ -10,69 +10,18 @@ from typing import Callable
 
 from tree_sitter import Node
 
-from repotrans.policy.resolver import NameResolver, element_type, jdk_table, pascal, split_type
+from repotrans.policy.java_calls import CallsMixin
+from repotrans.policy.resolver import NameResolver, element_type, jdk_table, split_type
+from repotrans.policy.templates import BOXED, Typed, fill, prim
 
-Typed = tuple[str, "str | None"]
-BOXED = {"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
-         "Boolean": "boolean", "Double": "double", "Float": "float"}
 NUMERIC_RANK = {"byte": 1, "short": 1, "char": 1, "int": 1, "long": 2, "float": 3, "double": 4}
 RANK_TYPE = {1: "int", 2: "long", 3: "float", 4: "double"}
 COMPARISON_OPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||"}
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_PRIMARY = re.compile(r'[A-Za-z_@][\w@]*(\.[\w@]+|\([^()]*\)|\[[^\[\]]*\])*|"(?:\\.|[^"\\])*"|\(.*\)')
 _CONST_OVERFLOW = re.compile(r"\b(int|long)\.M(ax|in)Value\b")
 _TYPE_WORD = re.compile(r"\b[A-Z]\w*\b")
-_FORMAT_SPEC = re.compile(r"%(\d+\$)?([-#+ 0,(]*)(\d+)?(\.\d+)?([a-zA-Z%])")
 
 
-def prim(java_type: str | None) -> str | None:
-    """Unbox: "Integer" -> "int"; other types unchanged."""
-    return BOXED.get(java_type or "", java_type)
-
-
-def fill(template: str, values: dict[str, str]) -> str:
-    """Replace {name} placeholders that have a value; leave other braces alone.
-
-    A value used as a receiver (`{0}.Length`) is parenthesised unless it is a simple primary."""
-    def one(match: re.Match) -> str:
-        value = values.get(match.group(1))
-        if value is None:
-            return match.group(0)
-        if template[match.end():match.end() + 1] == "." and not _PRIMARY.fullmatch(value):
-            return f"({value})"
-        return value
-    return _PLACEHOLDER.sub(one, template)
-
-
-def java_format_to_net(literal: str) -> str:
-    """A Java format string literal ("%5.2f %s%n") -> a .NET composite format literal ("{0,5:F2} {1}\\n")."""
-    body = literal[1:-1].replace("{", "{{").replace("}", "}}")
-    counter = iter(range(1000))
-
-    def one(match: re.Match) -> str:
-        index, flags, width, precision, conv = match.groups()
-        if conv == "%":
-            return "%"
-        if conv == "n":
-            return "\\n"
-        slot = str(int(index[:-1]) - 1) if index else str(next(counter))
-        fmt = ""
-        if conv in "dxX" and "0" in flags and width:
-            fmt = f":{'D' if conv == 'd' else conv}{width}"
-            width = None
-        elif conv in "xX":
-            fmt = f":{conv}"
-        elif conv in "fF":
-            fmt = f":F{precision[1:] if precision else 6}"
-        elif conv == "d" and "," in flags:
-            fmt = ":N0"
-        align = (f",-{width}" if "-" in flags else f",{width}") if width else ""
-        return "{" + slot + align + fmt + "}"
-
-    return '"' + _FORMAT_SPEC.sub(one, body) + '"'
-
-
-class ExprTranslator:
+class ExprTranslator(CallsMixin):
     """Expression half of the method translator; `MethodTranslator` adds statements and scopes."""
 
     def __init__(self, resolver: NameResolver, source: bytes):
@@ -207,132 +156,6 @@ class ExprTranslator:
             value = "\n".join(l[indent:] for l in lines)
             return '@"' + value.replace('"', '""') + '"', "String"
         return raw, "String"
-
-    # ---- calls ---------------------------------------------------------------------------
-    def args(self, node: Node | None) -> list[Node]:
-        return [] if node is None else [c for c in node.named_children if c.type != "comment"]
-
-    def lookup_entry(self, section: dict, name: str, argc: int, arg_types: list[str | None]) -> dict | str | None:
-        first = prim(arg_types[0]) if arg_types else None
-        for key in ([f"{name}/{argc}:{first}"] if first else []) + [f"{name}/{argc}", f"{name}/*"]:
-            if key in section:
-                return section[key]
-        return None
-
-    def apply(self, entry: dict, recv: str, recv_type: str | None, arg_texts: list[str],
-              arg_types: list[str | None], expected: str | None, statement: bool) -> Typed:
-        java_args = split_type(recv_type)[1] if recv_type else []
-        first_type = arg_types[0] if arg_types else None
-        if not java_args and expected:
-            java_args = split_type(expected)[1]
-        if not java_args and first_type:
-            java_args = [first_type if "[" not in first_type or len(arg_texts) > 1 else element_type(first_type)]
-        cs_args = [self.cs_type(a) for a in java_args]
-        elem = element_type(first_type)
-        values = {str(i + 1): t for i, t in enumerate(arg_texts)}
-        values.update({"0": recv, "args": ", ".join(arg_texts), "T": cs_args[0] if cs_args else "object",
-                       "V": cs_args[1] if len(cs_args) > 1 else "object",
-                       "E0": self.cs_type(elem) if elem else "object"})
-        if entry.get("format") and arg_texts and arg_texts[0].startswith('"'):
-            values["args"] = ", ".join([java_format_to_net(arg_texts[0])] + arg_texts[1:])
-        template = entry.get("stmt") if statement and entry.get("stmt") else entry["cs"]
-        ret = entry.get("ret")
-        if ret:
-            static_args = java_args if recv_type else [first_type or "Object"]
-            ret_values = {f"A{i}": a for i, a in enumerate(static_args)}
-            ret_values["E0"] = (element_type(first_type) or "Object") if first_type else "Object"
-            ret = fill(ret, ret_values)
-            if "{" in ret:
-                ret = None
-        return fill(template, values), ret
-
-    def _call(self, node: Node, expected: str | None, statement: bool = False) -> Typed:
-        obj = node.child_by_field_name("object")
-        name = self.text(node.child_by_field_name("name"))
-        arg_nodes = self.args(node.child_by_field_name("arguments"))
-        argc = len(arg_nodes)
-        if obj is not None and obj.type not in ("this", "super") and self.text(obj) not in self.table["statics"]:
-            recv, recv_type = self.expr(obj)
-            hint = split_type(recv_type)[1] if recv_type else []
-        else:
-            recv, recv_type, hint = "", None, []
-        arg_texts, arg_types = self._typed_args(arg_nodes, hint)
-        if obj is None or obj.type == "this":
-            entry = self.lookup_entry(self.table["methods"]["Object"], name, argc, arg_types)
-            if entry is not None and pascal(name) not in self.r.members(None):
-                return self.apply(entry, "this", None, arg_texts, arg_types, expected, statement)
-            return self._member_call(None, "this." if obj is not None else "", name, arg_nodes, arg_texts)
-        obj_raw = self.text(obj)
-        if obj_raw in ("System.out", "System.err"):
-            entry = self.lookup_entry(self.table["console"], name, argc, arg_types)
-            if entry is not None:
-                writer = "Console" if obj_raw == "System.out" else "Console.Error"
-                values = {"W": writer}
-                values.update({str(i + 1): t for i, t in enumerate(arg_texts)})
-                values["args"] = ", ".join(arg_texts)
-                if name in ("printf", "format") and arg_texts and arg_texts[0].startswith('"'):
-                    values["args"] = ", ".join([java_format_to_net(arg_texts[0])] + arg_texts[1:])
-                return fill(entry, values), "void"
-        if obj.type == "identifier" and self.lookup(obj_raw) is None and obj_raw in self.table["statics"]:
-            entry = self.lookup_entry(self.table["statics"][obj_raw], name, argc, arg_types)
-            if entry is not None:
-                return self.apply(entry, "", None, arg_texts, arg_types, expected, statement)
-        if obj.type == "super":
-            return self._member_call(None, "base.", name, arg_nodes, arg_texts)
-        if recv_type and recv_type.startswith("#"):
-            owner = recv_type[1:]
-            return self._member_call(owner, f"{recv}.", name, arg_nodes, arg_texts)
-        if obj.type in ("binary_expression", "ternary_expression", "cast_expression", "lambda_expression"):
-            recv = f"({recv})"
-        base = self.owner_of(recv_type)
-        functional = self.table["functional"].get(base or "")
-        if functional is not None and functional["call"] == name:
-            ret = fill(functional["ret"], {f"A{i}": a for i, a in enumerate(split_type(recv_type)[1])})
-            return f"{recv}({', '.join(arg_texts)})", None if "{" in ret else ret
-        kind = self.table["kinds"].get(base or "")
-        if kind is None and base and base.endswith(("Exception", "Error")):
-            kind = "Throwable"
-        sections = [kind] if kind else []
-        sections.append("Object")
-        if recv_type is None:
-            sections.append("Unknown")
-        for section in sections:
-            entry = self.lookup_entry(self.table["methods"][section], name, argc, arg_types)
-            if entry is not None:
-                return self.apply(entry, recv, recv_type, arg_texts, arg_types, expected, statement)
-        return self._member_call(base, f"{recv}.", name, arg_nodes, arg_texts)
-
-    def _typed_args(self, arg_nodes: list[Node], hint: list[str]) -> tuple[list[str], list[str | None]]:
-        """Translate arguments; implicit lambda parameters get the receiver's (or first argument's)
-        type arguments, so `w -> w.length()` on a Stream<String> knows `w` is a String."""
-        texts: list[str] = []
-        types: list[str | None] = []
-        for node in arg_nodes:
-            expected = None
-            if node.type == "lambda_expression":
-                params = node.child_by_field_name("parameters")
-                count = 1 if params.type == "identifier" else len(params.named_children)
-                elems = hint or (split_type(types[0])[1] if types and types[0] else [])
-                if not elems and types and types[0] and types[0].endswith("]"):
-                    elems = [element_type(types[0]) or "Object"]
-                if elems:
-                    chosen = elems[:count] if len(elems) >= count > 1 else [elems[0]] * count
-                    result = elems[count] if len(elems) > count else "Object"
-                    expected = f"Lambda<{', '.join(chosen + [result])}>"
-            text, ty = self.expr(node, expected)
-            texts.append(text)
-            types.append(ty)
-        return texts, types
-
-    def _member_call(self, owner: str | None, prefix: str, name: str, arg_nodes: list[Node],
-                     arg_texts: list[str]) -> Typed:
-        argc = len(arg_texts)
-        prop = self.r.property_name(owner, name, argc)
-        ret = self.r.method_return(owner, name, argc)
-        if prop is not None:
-            return (f"{prefix}{prop}" if argc == 0 else f"{prefix}{prop} = {arg_texts[0]}"), ret
-        member = self.r.method_name(owner, name, argc)
-        return f"{prefix}{member}({', '.join(arg_texts)})", ret
 
     # ---- object and array creation --------------------------------------------------------
     def _new(self, node: Node, expected: str | None) -> Typed:
@@ -523,60 +346,3 @@ class ExprTranslator:
             cond = " || ".join(tests)
             text = f"({cond}) ? {value} : {text}" if len(tests) > 1 else f"{cond} ? {value} : {text}"
         return f"({text})", result_type
-
-    # ---- lambdas and method references ----------------------------------------------------
-    def _lambda(self, node: Node, expected: str | None) -> Typed:
-        params = node.child_by_field_name("parameters")
-        exp_base, exp_args, _ = split_type(expected) if expected else ("", [], 0)
-        self.scopes.append({})
-        names: list[str] = []
-        typed_parts: list[str] = []
-        nodes = [params] if params.type == "identifier" else params.named_children
-        for i, p in enumerate(nodes):
-            if p.type == "formal_parameter":
-                pname, ptype = self.text(p.child_by_field_name("name")), self.text(p.child_by_field_name("type"))
-                typed_parts.append(f"{self.cs_type(ptype)} {self.ident(pname)}")
-            else:
-                pname, ptype = self.text(p), exp_args[i] if i < len(exp_args) else None
-            self.declare(pname, ptype)
-            names.append(self.ident(pname))
-        body = node.child_by_field_name("body")
-        result = exp_args[-1] if len(exp_args) > len(names) and exp_args[-1] != "Object" else None
-        body_text = self.lambda_block(body) if body.type == "block" else self.ex(body, result)
-        self.scopes.pop()
-        if typed_parts:
-            head = f"({', '.join(typed_parts)})"
-        else:
-            head = names[0] if len(names) == 1 else f"({', '.join(names)})"
-        return f"{head} => {body_text}", expected
-
-    def _method_ref(self, node: Node, expected: str | None) -> Typed:
-        left, right = node.named_children[0], node.children[-1]
-        left_raw, name = self.text(left), self.text(right)
-        if name == "new":
-            return f"() => new {self.cs_type(left_raw)}()", expected
-        if left_raw in ("System.out", "System.err"):
-            writer = "Console" if left_raw == "System.out" else "Console.Error"
-            return f"x => {writer}.WriteLine(x)", expected
-        statics = self.table["statics"].get(left_raw, {})
-        for argc in (1, 2, 3):
-            entry = statics.get(f"{name}/{argc}")
-            if entry is not None:
-                params = [f"__a{i + 1}" for i in range(argc)]
-                text, _ = self.apply(entry, "", None, params, [None] * argc, None, False)
-                head = params[0] if argc == 1 else f"({', '.join(params)})"
-                return f"{head} => {text}", expected
-        kind = self.table["kinds"].get(left_raw)
-        if kind is not None:
-            entry = self.table["methods"][kind].get(f"{name}/0")
-            if entry is not None:
-                return f"__x => {self.apply(entry, '__x', None, [], [], None, False)[0]}", expected
-        if left.type == "this":
-            return self.r.method_name(None, name, -1), expected
-        if left_raw[:1].isupper():
-            if any("static" in sig.split("(")[0].split() for sig in self.r.signatures(left_raw, pascal(name))):
-                return f"{self.cs_type(left_raw)}.{self.r.method_name(left_raw, name, -1)}", expected
-            prop = self.r.property_name(left_raw, name, 0)
-            member = prop if prop is not None else f"{self.r.method_name(left_raw, name, 0)}()"
-            return f"__x => __x.{member}", expected
-        return f"{self.ex(left)}.{self.r.method_name(None, name, -1)}", expected
