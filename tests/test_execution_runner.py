@@ -194,3 +194,13 @@ def _processes_under(path: Path) -> list[str]:
         if str(path) in cmd and int(pid) != os.getpid():
             found.append(cmd)
     return found
+
+
+def test_file_changed_since_indexing_is_reported(tmp_path):
+    target = tmp_path / "calc"
+    shutil.copytree(CALC, target)
+    index = make_index(tmp_path, target)
+    calc = target / "src" / "Acme.Calc" / "Calculator.cs"
+    calc.write_text("// edited\n" + calc.read_text())
+    with pytest.raises(ConfigError, match="changed since it was indexed"):
+        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd")

@@ -4,6 +4,7 @@ timeouts are results; only a target that does not build unpatched raises (Target
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 import time
 from pathlib import Path
@@ -39,7 +40,11 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
     file_path = ws.src / method.path
     if not file_path.is_file():
         raise ConfigError(f"{method.path} is not in the target repository (is the index stale?)")
-    patch = plan_patch(file_path.read_text(encoding="utf-8"), method, code)
+    data = file_path.read_bytes()
+    info = index.file("target", method.path) if hasattr(index, "file") else None
+    if info is not None and info.sha256 != hashlib.sha256(data).hexdigest():
+        raise ConfigError(f"{method.path} changed since it was indexed; re-run `repotrans index`")
+    patch = plan_patch(data.decode("utf-8"), method, code)
     timings = {"apply": time.monotonic() - started}
     box = _sandbox(sandbox, ws.root, image or tc.image)
     limits = Limits(timeout=timeout, memory_mb=memory_mb)
