@@ -183,8 +183,12 @@ def test_materialize_masks_every_task_and_the_oracle_sees_the_port(tmp_path):
         truth = view.oracle_index.method(t.target_method_id)
         assert truth.body and not is_placeholder(truth.body), t.id
     assert view.oracle_index.root("target") == LEDGER / "csharp"
-    untouched = [m for m in seen.all_methods("target") if m.path.startswith("tests/")]
-    assert untouched and not any(is_placeholder(m.body) for m in untouched)
+    task_files = {t.path for t in ds.tasks}
+    port_files = sorted(p.relative_to(LEDGER / "csharp") for p in (LEDGER / "csharp").rglob("*.cs"))
+    assert port_files == sorted(p.relative_to(view.target) for p in view.target.rglob("*.cs"))
+    for rel in port_files:      # the tests and every file without a task are copied as they are
+        same = (view.target / rel).read_bytes() == (LEDGER / "csharp" / rel).read_bytes()
+        assert same == (str(rel) not in task_files), rel
     stamp = (tmp_path / "view" / "masked.stamp").stat().st_mtime_ns
     materialize(ds, tmp_path / "view")                      # unchanged manifest: not masked again
     assert (tmp_path / "view" / "masked.stamp").stat().st_mtime_ns == stamp

@@ -12,6 +12,8 @@ _PLACEHOLDER_STATEMENTS = [
     r"",
 ]
 _PLACEHOLDER = re.compile(r"\{(?:" + "|".join(_PLACEHOLDER_STATEMENTS) + r")\}", re.IGNORECASE)
+_ACCESSOR = re.compile(r"(?:(?:private|protected|internal) )*(?:get|set)(\{[^{}]*\}|=>[^;{}]*;|;)")
+_ACCESSORS = re.compile(r"\{((?:" + _ACCESSOR.pattern + r")+)\}")
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 
 PLACEHOLDER_BODY = "{\n    throw new NotImplementedException();\n}"
@@ -28,6 +30,9 @@ def is_placeholder(body: str | None) -> bool:
         return False
     text = re.sub(r"\s+", " ", _COMMENTS.sub("", body)).strip()
     text = re.sub(r" ?([{}();=>.,]) ?", r"\1", text)
+    accessors = _ACCESSORS.fullmatch(text)
+    if accessors:               # a property or indexer: a placeholder when every accessor is one
+        return all(is_placeholder(a.group(1)) for a in _ACCESSOR.finditer(accessors.group(1)))
     if text.startswith("=>"):
         expr = text[2:].rstrip(";")
         text = "{" + (expr if expr.startswith("throw ") else f"return {expr}") + ";}"
