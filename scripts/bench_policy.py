@@ -27,8 +27,8 @@ from repotrans.tools.context import ToolContext
 def one(index, mapping, match, workdir: Path, rounds: int) -> dict:
     source, target = index.method(match.source_id), index.method(match.target_id)
     ctx = ToolContext(index, mapping, TranslationTask(target.id, source.id))
-    outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [])]
-    outputs += [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, outputs)[3:]]
+    outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target)[:3]]
+    outputs += [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, outputs, target)[3:]]
     resolver = ContextResolver.from_tool_outputs(class_name(source), outputs)
     row: dict = {"target": target.id, "rules": []}
     try:

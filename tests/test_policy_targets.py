@@ -7,6 +7,7 @@ import pytest
 from repotrans.errors import InputError
 from repotrans.index.model import Method
 from repotrans.policy.java2cs import translate_method
+from repotrans.policy.resolver import ConventionResolver
 
 
 def target(signature: str, kind: str = "method", return_type: str | None = None,
@@ -53,3 +54,20 @@ def test_returned_local_takes_target_generic_arguments():
 def test_not_a_single_method_is_an_input_error():
     with pytest.raises(InputError, match="expected exactly one Java method, found 0"):
         translate_method("int x = 1;")
+
+
+def test_instance_method_to_extension_method_uses_the_this_parameter():
+    java = 'default String describe() { return getName() + ": " + area() + " " + this.sides; }'
+    assert translate_method(java, None, "public static string Describe(this IShape shape)") == (
+        "public static string Describe(this IShape shape)\n{\n"
+        '    return shape.GetName() + ": " + shape.Area() + " " + shape.sides;\n}')
+
+
+def test_types_outside_the_target_usings_are_qualified_but_the_header_is_kept():
+    java = "static String join(Iterable<?> parts) { StringBuilder sb = new StringBuilder(); return sb.toString(); }"
+    resolver = ConventionResolver(usings={"System"})
+    assert translate_method(java, resolver, "public static string Join(IEnumerable parts)") == (
+        "public static string Join(IEnumerable parts)\n{\n"
+        "    System.Text.StringBuilder sb = new System.Text.StringBuilder();\n    return sb.ToString();\n}")
+    assert translate_method("List<Integer> xs() { return new ArrayList<>(); }", resolver).split("\n")[0] == (
+        "System.Collections.Generic.List<int> Xs()")

@@ -336,6 +336,12 @@ class MethodTranslator(ExprTranslator):
         params = [p for p in method.child_by_field_name("parameters").named_children
                   if p.type in ("formal_parameter", "spread_parameter")]
         target_names = _target_param_names(target)
+        java_static = "static" in self.text(next((c for c in method.children if c.type == "modifiers"), None))
+        extension = extension_param(target)
+        if extension is not None and not java_static:
+            # a Java instance method that became a C# extension method: `this` is the first parameter
+            self.this_alias = extension
+            target_names = target_names[1:]
         parts = []
         for i, p in enumerate(params):
             if p.type == "spread_parameter":
@@ -406,6 +412,17 @@ def _target_param_names(target: Method | str | None) -> list[str]:
     return names
 
 
+def extension_param(target: Method | str | None) -> tuple[str, str] | None:
+    """(name, simple type) of an extension method's `this` parameter."""
+    if isinstance(target, Method):
+        first = target.params[0] if target.params else None
+        if first is not None and "this" in first.modifiers:
+            return first.name, split_type(first.type)[0]
+        return None
+    match = re.search(r"\(\s*this\s+([\w.]+)(?:<[^()]*>)?\s+(\w+)", target or "")
+    return (match.group(2), match.group(1).rsplit(".", 1)[-1]) if match else None
+
+
 def parse_java_method(java_method: Method | str) -> tuple[Node, bytes]:
     """The method_declaration / constructor_declaration node of a Java method (text or Method)."""
     text = java_method if isinstance(java_method, str) else java_method.signature + " " + (java_method.body or ";")
@@ -424,7 +441,12 @@ def qualify(code: str, usings: frozenset[str]) -> str:
     missing = {name: ns for name, ns in jdk_table()["namespaces"].items() if ns not in usings}
     if not missing:
         return code
-    pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, missing)) + r")\b(?=\s*[<.(\[{]|\s+\w)")
+    generic = [n for n, ns in missing.items() if ns == "System.Collections.Generic"]
+    other = [n for n in missing if n not in generic]
+    alternatives = [r"(?:" + "|".join(map(re.escape, other)) + r")\b(?=\s*[<.(\[{]|\s+\w)"] if other else []
+    if generic:   # a bare IEnumerable is the non-generic System.Collections one: qualify only `Name<`
+        alternatives.append(r"(?:" + "|".join(map(re.escape, generic)) + r")(?=\s*<)")
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(alternatives) + r")")
     pieces, last = [], 0
     for literal in _STRING.finditer(code):
         pieces.append(pattern.sub(lambda m: f"{missing[m.group(1)]}.{m.group(1)}", code[last:literal.start()]))
@@ -473,8 +495,9 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     if body is None:
         return header + (" { get; }" if is_property else ";")
     if is_property:
-        return qualify("\n".join([header, *_accessor(tr, node, body)]), resolver.usings())
+        return header + "\n" + qualify("\n".join(_accessor(tr, node, body)), resolver.usings())
     lines = tr.block(body)
     if node.type == "constructor_declaration":
         header = _CTOR_INITIALIZER.sub(")", header) + tr.ctor_init   # ours, from Java's this(...)/super(...)
-    return qualify("\n".join([header, *lines]), resolver.usings())
+    body_text = qualify("\n".join(lines), resolver.usings())
+    return (header if target is not None else qualify(header, resolver.usings())) + "\n" + body_text

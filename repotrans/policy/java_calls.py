@@ -60,10 +60,12 @@ class CallsMixin:
             recv, recv_type, hint = "", None, []
         arg_texts, arg_types = self._typed_args(arg_nodes, hint)
         if obj is None or obj.type == "this":
+            alias, owner = self.this_alias or ("this", None)
             entry = self.lookup_entry(self.table["methods"]["Object"], name, argc, arg_types)
-            if entry is not None and pascal(name) not in self.r.members(None):
-                return self.apply(entry, "this", None, arg_texts, arg_types, expected, statement)
-            return self._member_call(None, "this." if obj is not None else "", name, arg_nodes, arg_texts)
+            if entry is not None and pascal(name) not in self.r.members(owner):
+                return self.apply(entry, alias, None, arg_texts, arg_types, expected, statement)
+            prefix = f"{alias}." if obj is not None or self.this_alias else ""
+            return self._member_call(owner, prefix, name, arg_nodes, arg_texts)
         obj_raw = self.text(obj)
         if obj_raw in ("System.out", "System.err"):
             entry = self.lookup_entry(self.table["console"], name, argc, arg_types)

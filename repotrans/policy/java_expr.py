@@ -32,6 +32,7 @@ class ExprTranslator(CallsMixin):
         self.temp_counter = 0
         self.keywords = frozenset(self.table["csharp"]["keywords"])
         self.type_map: dict[str, str] = dict(resolver.type_params())   # Java type parameter -> C# one
+        self.this_alias: tuple[str, str] | None = None   # extension method: (`this` parameter, its type)
         self.dispatch: dict[str, Callable[[Node, str | None], Typed]] = {
             "identifier": self._identifier, "field_access": self._field_access,
             "method_invocation": self._call, "object_creation_expression": self._new,
@@ -47,7 +48,7 @@ class ExprTranslator(CallsMixin):
             "decimal_floating_point_literal": self._float_literal, "string_literal": self._string_literal,
             "character_literal": lambda n, e: (self.text(n), "char"),
             "true": lambda n, e: ("true", "boolean"), "false": lambda n, e: ("false", "boolean"),
-            "null_literal": lambda n, e: ("null", None), "this": lambda n, e: ("this", None),
+            "null_literal": lambda n, e: ("null", None), "this": lambda n, e: (self.this_alias[0] if self.this_alias else "this", None),
             "super": lambda n, e: ("base", None),
         }
 
@@ -110,7 +111,10 @@ class ExprTranslator(CallsMixin):
         if local is not None:
             return local
         field_type = self.r.field_type(None, name)
-        if field_type is not None or not name[:1].isupper():
+        if field_type is not None or not name[:1].isupper() or name.isupper():
+            if self.this_alias:
+                alias, owner = self.this_alias
+                return f"{alias}.{self.r.field_name(owner, name)}", self.r.field_type(owner, name)
             return self.r.field_name(None, name), field_type
         return self.cs_type(name), "#" + name
 
@@ -120,7 +124,8 @@ class ExprTranslator(CallsMixin):
         if static is not None and self.lookup(self.text(obj)) is None:
             return static["cs"], static.get("ret")
         if obj.type == "this":
-            return f"this.{self.r.field_name(None, name)}", self.r.field_type(None, name)
+            alias, owner = self.this_alias or ("this", None)
+            return f"{alias}.{self.r.field_name(owner, name)}", self.r.field_type(owner, name)
         obj_text, obj_type = self.expr(obj)
         if name == "length" and (obj_type is None or obj_type.endswith("]")):
             return f"{obj_text}.Length", "int"

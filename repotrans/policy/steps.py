@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tree_sitter import Node
 
 from repotrans.index.model import Method
-from repotrans.policy.java2cs import parse_java_method, translate_method
+from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver, declared_member, jdk_table
 
@@ -51,8 +51,8 @@ def project_types(java_method: Method, java_fields: dict[str, str] | None = None
         name = None
         if n.type == "type_identifier":
             name = n.text.decode()
-        elif n.type == "method_invocation" and (obj := n.child_by_field_name("object")) is not None \
-                and obj.type == "identifier" and obj.text.decode()[:1].isupper():
+        elif n.type in ("method_invocation", "field_access") and (obj := n.child_by_field_name("object")) \
+                is not None and obj.type == "identifier" and obj.text.decode()[:1].isupper():
             name = obj.text.decode()
         if n.type == "identifier" and java_fields and n.text.decode() in java_fields:
             for part in _WORD.findall(java_fields[n.text.decode()]):
@@ -86,12 +86,17 @@ def filter_examples(state: "TranslationState") -> str:
     return json.dumps({"decisions": decisions})
 
 
-def wanted_calls(java_method: Method, outputs: list[tuple[str, dict, dict]]) -> list[tuple[str, dict[str, Any]]]:
-    """The fixed tools, then find_target_class_info for the project types the method uses and for the
-    target class's base types (their members are inherited)."""
+def wanted_calls(java_method: Method, outputs: list[tuple[str, dict, dict]],
+                 target: Method | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The fixed tools, then find_target_class_info for the project types the method uses, for the
+    target class's base types (their members are inherited) and for an extension method's `this` type."""
     got = {tool: out for tool, _, out in outputs if isinstance(out, dict) and "error" not in out}
-    java_fields = dict(declared_member(f) for f in got.get("get_source_class_info", {}).get("fields", []) if declared_member(f))
+    java_fields = dict(declared_member(f) for f in got.get("get_source_class_info", {}).get("fields", [])
+                       if declared_member(f))
     names = project_types(java_method, java_fields)
+    extension = extension_param(target) if target is not None else None
+    if extension is not None and extension[1] not in names:
+        names.insert(0, extension[1])
     for base in got.get("get_target_class_info", {}).get("bases", []):
         simple = base.rsplit(".", 1)[-1]
         if "<" not in simple and simple not in DOTNET_BASES and simple not in names:
@@ -103,7 +108,7 @@ def next_context_call(state: "TranslationState") -> str:
     done = {(c["tool"], json.dumps(c.get("args", {}), sort_keys=True)) for c in state.last_commands}
     done |= {(e.tool, json.dumps(e.args, sort_keys=True)) for e in state.context}
     outputs = [(e.tool, e.args, e.output) for e in state.context]
-    for tool, args in wanted_calls(state.java_method, outputs):
+    for tool, args in wanted_calls(state.java_method, outputs, state.target_method):
         if (tool, json.dumps(args, sort_keys=True)) not in done:
             return json.dumps({"tool": tool, "arguments": args})
     return json.dumps({"tool": "enough", "reason": "every project type the method uses has been looked up"})
