@@ -2,8 +2,11 @@
 (C# 6) and its NUnit suite passes under nunit-console, and both sides have the promised shape and size."""
 from __future__ import annotations
 
+import os
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -43,6 +46,39 @@ def _run(cmd: list[str], cwd: Path, timeout: float = 300.0) -> str:
 
 def _sources(root: Path, suffix: str) -> list[Path]:
     return sorted(p for p in root.rglob(f"*{suffix}") if not {"bin", "obj"} & set(p.parts))
+
+
+def _mcs_library(csproj: Path, sources: list[Path], out: Path, cwd: Path, strict: bool = True) -> None:
+    """Build the library as its csproj says; strict turns warnings into errors (not for mutants)."""
+    defines, resources = _csproj_build_items(csproj)
+    _run(["mcs", "-target:library", "-langversion:6", *(["-warnaserror+"] if strict else []), *defines,
+          *resources, f"-out:{out}", *map(str, sources)], cwd=cwd)
+
+
+def _mcs_tests(lib_dll: Path, out: Path) -> list[Path]:
+    sources = _sources(TESTS_ROOT, ".cs")
+    _run(["mcs", "-target:library", "-langversion:6", "-warnaserror+", f"-r:{NUNIT_FRAMEWORK}", f"-r:{lib_dll}",
+          f"-out:{out}", *map(str, sources)], cwd=out.parent)
+    shutil.copy(NUNIT_FRAMEWORK, out.parent)
+    return sources
+
+
+def _nunit(tests_dll: Path, timeout: float = 300.0) -> ET.Element | None:
+    """Run nunit-console (3 GB address-space cap); the result XML root, or None on crash or timeout."""
+    result_xml = tests_dll.parent / "result.xml"
+    result_xml.unlink(missing_ok=True)
+    cap = 3 << 30
+    proc = subprocess.Popen(["nunit-console", str(tests_dll), "-nologo", f"-xml={result_xml}"],
+                            cwd=tests_dll.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True,
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (cap, cap)))
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return None
+    return ET.parse(result_xml).getroot() if result_xml.is_file() else None
 
 
 def _csproj_build_items(csproj: Path) -> tuple[list[str], list[str]]:
@@ -145,25 +181,74 @@ def test_java_side_compiles_with_javac_release_17(tmp_path):
 @pytest.mark.slow
 @needs_mono
 def test_csharp_port_builds_with_mcs_and_its_nunit_suite_passes(tmp_path):
-    defines, resources = _csproj_build_items(LIB_CSPROJ)
     lib_dll, tests_dll = tmp_path / "Acme.Geo.dll", tmp_path / "Acme.Geo.Tests.dll"
-    lib_sources = [str(p) for p in _sources(LIB_CSPROJ.parent, ".cs")]
-    test_sources = [str(p) for p in _sources(TESTS_ROOT, ".cs")]
-    _run(["mcs", "-target:library", "-langversion:6", "-warnaserror+", *defines, *resources,
-          f"-out:{lib_dll}", *lib_sources], cwd=tmp_path)
-    _run(["mcs", "-target:library", "-langversion:6", "-warnaserror+", f"-r:{NUNIT_FRAMEWORK}", f"-r:{lib_dll}",
-          f"-out:{tests_dll}", *test_sources], cwd=tmp_path)
-    shutil.copy(NUNIT_FRAMEWORK, tmp_path)
-    result_xml = tmp_path / "result.xml"
-    subprocess.run(["nunit-console", str(tests_dll), "-nologo", f"-xml={result_xml}"], cwd=tmp_path,
-                   capture_output=True, text=True, timeout=300)
-    assert result_xml.is_file(), "nunit-console wrote no result file"
-    root = ET.parse(result_xml).getroot()
+    _mcs_library(LIB_CSPROJ, _sources(LIB_CSPROJ.parent, ".cs"), lib_dll, tmp_path)
+    test_sources = _mcs_tests(lib_dll, tests_dll)
+    root = _nunit(tests_dll)
+    assert root is not None, "nunit-console crashed or timed out"
     failed = [c.get("name") for c in root.iter("test-case") if c.get("success") == "False"]
     assert failed == []
     assert int(root.get("failures")) == 0 and int(root.get("errors")) == 0 and int(root.get("not-run")) == 0
 
     # every [Test] and every [TestCase(...)] in the sources ran
-    text = "\n".join(Path(p).read_text() for p in test_sources)
+    text = "\n".join(p.read_text() for p in test_sources)
     declared = len(re.findall(r"\[Test\]", text)) + len(re.findall(r"\[TestCase\(", text))
     assert int(root.get("total")) == declared > 0
+
+
+# --- test strength: one mutant per member body ----------------------------------------------------------
+
+def _mutants(path: Path) -> list[tuple[str, int, int, str]]:
+    """(label, start byte, end byte, replacement) for each member body with code: methods and constructors
+    get `return default(T);` or an empty body, property and indexer getters `return default(T);`."""
+    found = []
+    for node in _walk(_parse("csharp", path).root_node):
+        label = f"{path.name}:{node.start_point[0] + 1}"
+        if node.type in ("method_declaration", "constructor_declaration"):
+            body, returns = node.child_by_field_name("body"), node.child_by_field_name("returns")
+            if body is not None and body.type == "block" and body.named_child_count:
+                void = returns is None or returns.text == b"void"
+                stub = "{ }" if void else "{ return default(%s); }" % returns.text.decode()
+                found.append((f"{label} {_name(node)}", body.start_byte, body.end_byte, stub))
+        elif node.type in ("property_declaration", "indexer_declaration"):
+            name = _name(node) if node.type == "property_declaration" else "this[]"
+            stub = "{ return default(%s); }" % node.child_by_field_name("type").text.decode()
+            for accessor in node.child_by_field_name("accessors").named_children:
+                blocks = [c for c in accessor.named_children if c.type == "block"]
+                if blocks:
+                    found.append((f"{label} {name}", blocks[0].start_byte, blocks[0].end_byte, stub))
+    return found
+
+
+@pytest.mark.slow
+@needs_mono
+@pytest.mark.skipif(os.environ.get("REPOTRANS_MUTATION") != "1",
+                    reason="opt-in, about 15 minutes: REPOTRANS_MUTATION=1")
+def test_every_library_member_body_is_checked_by_a_test(tmp_path):
+    """Stub each member body in turn; some test must fail, crash or time out on every such mutant."""
+    lib_root = LIB_CSPROJ.parent
+    sources = _sources(lib_root, ".cs")
+    base = tmp_path / "base"
+    base.mkdir()
+    _mcs_library(LIB_CSPROJ, sources, base / "Acme.Geo.dll", base)
+    _mcs_tests(base / "Acme.Geo.dll", base / "Acme.Geo.Tests.dll")
+    survivors, count = [], 0
+    for path in sources:
+        original = path.read_bytes()
+        for label, start, end, stub in _mutants(path):
+            count += 1
+            work = tmp_path / f"m{count}"
+            shutil.copytree(base, work, ignore=shutil.ignore_patterns("Acme.Geo.dll", "result.xml"))
+            mutated = []
+            for source in sources:
+                copy = work / "src" / source.relative_to(lib_root)
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_bytes(original[:start] + stub.encode() + original[end:] if source == path
+                                 else source.read_bytes())
+                mutated.append(copy)
+            _mcs_library(LIB_CSPROJ, mutated, work / "Acme.Geo.dll", work, strict=False)
+            root = _nunit(work / "Acme.Geo.Tests.dll", timeout=60.0)
+            if root is not None and int(root.get("failures")) + int(root.get("errors")) == 0:
+                survivors.append(label)
+            shutil.rmtree(work)
+    assert count >= 150 and survivors == [], (count, survivors)
