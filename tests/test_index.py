@@ -368,6 +368,55 @@ def test_csharp_record_positional_properties(index):
         ("target:Acme.Util.Money.Currency", "property", "string")]
 
 
+CS_EXPLICIT = """\
+using System.Collections;
+using System.Collections.Generic;
+
+namespace Acme.Geo.Shapes
+{
+    public sealed class ShapeCollection<T> : IEnumerable<T>, IList, IOps<T>
+    {
+        public IEnumerator<T> GetEnumerator() { return null; }
+        IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+        int ICollection.Count { get { return 0; } }
+        public int Count => 0;
+        object System.Collections.IList.this[int i] { get { return null; } set { } }
+        event EventHandler INotify<T>.Changed { add { } remove { } }
+        static T IOps<T>.operator +(T a, T b) => a;
+    }
+}
+"""
+
+
+def test_csharp_explicit_interface_implementations(tmp_path, repos):
+    """An explicit implementation keeps its interface in its name and id, apart from the public member."""
+    write(repos[1], {"Shapes/ShapeCollection.cs": CS_EXPLICIT})
+    ix = Index.open(tmp_path / "work")
+    ix.build(*repos, progress=False)
+    base = "target:Acme.Geo.Shapes.ShapeCollection."
+    assert [(m.id, m.kind, m.name, m.return_type) for m in ix.methods(base[:-1])] == [
+        (base + "GetEnumerator()", "method", "GetEnumerator", "IEnumerator<T>"),
+        (base + "IEnumerable.GetEnumerator()", "method", "IEnumerable.GetEnumerator", "IEnumerator"),
+        (base + "ICollection.Count", "property", "ICollection.Count", "int"),
+        (base + "Count", "property", "Count", "int"),
+        (base + "System.Collections.IList.this[int]", "indexer", "System.Collections.IList.this", "object"),
+        (base + "INotify<T>.Changed", "property", "INotify<T>.Changed", "EventHandler"),
+        (base + "IOps<T>.operator +(T, T)", "method", "IOps<T>.operator +", "T")]
+    explicit = ix.method(base + "IEnumerable.GetEnumerator()")
+    assert (explicit.modifiers, explicit.signature, explicit.body) == (
+        [], "IEnumerator IEnumerable.GetEnumerator()", "=> GetEnumerator();")
+    ids = lambda q: [m.id for m in ix.find_methods("target", q)]  # noqa: E731
+    assert ids("ShapeCollection.GetEnumerator()") == ids("GetEnumerator") == [base + "GetEnumerator()"]
+    assert ids("ShapeCollection.IEnumerable.GetEnumerator()") == [base + "IEnumerable.GetEnumerator()"]
+    assert ids("Shapes.ShapeCollection<T>.IEnumerable.GetEnumerator") == [base + "IEnumerable.GetEnumerator()"]
+    assert ids("IEnumerable.GetEnumerator") == [base + "IEnumerable.GetEnumerator()"]
+    assert ids("ShapeCollection.Count") == [base + "Count"]
+    assert ids("ShapeCollection.ICollection.Count") == [base + "ICollection.Count"]
+    assert ids("ShapeCollection.IList.this[int]") == [base + "System.Collections.IList.this[int]"]
+    assert ids("ShapeCollection.INotify<T>.Changed") == [base + "INotify<T>.Changed"]
+    assert ids("ShapeCollection.IEnumerable.Count") == []
+
+
 # ---- lookups ---------------------------------------------------------------------------------------
 def test_find_types(index):
     ids = lambda side, q: [t.id for t in index.find_types(side, q)]  # noqa: E731

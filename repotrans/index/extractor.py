@@ -119,7 +119,7 @@ class Extractor:
         if kind == "property":
             member = name
         elif kind == "indexer":
-            member = f"this[{', '.join(p.type for p in params)}]"
+            member = f"{name}[{', '.join(p.type for p in params)}]"
         else:
             member = f"{name}({', '.join(p.type for p in params)})"
         modifiers, annotations = self.modifiers(node)

@@ -37,11 +37,15 @@ class Snapshot:
         self.methods_by_side: dict[Side, list[Method]] = defaultdict(list)
         self.methods_by_type: dict[str, list[Method]] = defaultdict(list)
         self.methods_by_name: dict[tuple[Side, str], list[Method]] = defaultdict(list)
+        self.explicit: dict[tuple[Side, str], list[Method]] = defaultdict(list)   # by member name after the interface
         for m in methods:
             self.methods.setdefault(m.id, m)
             self.methods_by_side[m.side].append(m)
             self.methods_by_type[m.type_id].append(m)
             self.methods_by_name[(m.side, m.name)].append(m)
+            member = _explicit_member(m.name)
+            if member is not None:
+                self.explicit[(m.side, member)].append(m)
         for same_name in self.methods_by_name.values():
             same_name.sort(key=_by_id)
         for type_id in (type_id for type_id, same in parts.items() if len(same) > 1):
@@ -74,11 +78,31 @@ class Snapshot:
                      for m in self.methods_by_type.get(t.id, ()) if m.kind == "constructor"]
             if ctors:
                 found = sorted({id(m): m for m in found + ctors}.values(), key=_by_id)
+        if owner:       # "ShapeCollection.IEnumerable.GetEnumerator": an explicit interface implementation
+            path = f"{owner}.{name}"
+            found += [m for m in self.explicit.get((side, name), ()) if _explicit_matches(m, path)]
         if params is not None:
             exact = [m for m in found if m.param_types == params]
             erased = [_erase(p) for p in params]
             found = exact or [m for m in found if [_erase(p) for p in m.param_types] == erased]
         return found if not owner else sorted(found, key=_by_id)
+
+
+def _explicit_member(name: str) -> str | None:
+    """"IEnumerable<T>.GetEnumerator" -> "GetEnumerator"; None unless an explicit interface implementation."""
+    head, space, rest = _strip_generics(name).partition(" ")     # "IOps.operator +", "implicit operator A.B"
+    return head.rsplit(".", 1)[1] + space + rest if "." in head else None
+
+
+def _explicit_matches(m: Method, path: str) -> bool:
+    """Whether "Type.Interface.Member" names `m`; the interface may be written qualified or not."""
+    head, space, rest = _strip_generics(m.name).partition(" ")
+    iface, member = head.rsplit(".", 1)
+    owner = m.type_id.split(":", 1)[1]
+    for full in (f"{owner}.{head}{space}{rest}", f"{owner}.{iface.rsplit('.', 1)[-1]}.{member}{space}{rest}"):
+        if full == path or full.endswith("." + path):
+            return True
+    return False
 
 
 def _by_id(m: Method) -> str:

@@ -129,7 +129,7 @@ class CSharpExtractor(Extractor):
         else:
             returns = node.child_by_field_name("type")
             name = self.operator_name(node, returns)
-        self.add_method(node, owner, "method", name, params,
+        self.add_method(node, owner, "method", self.explicit_interface(node) + name, params,
                         norm_type(self.text(returns)) if returns is not None else "void",
                         self.type_params(node), start, end)
 
@@ -141,6 +141,13 @@ class CSharpExtractor(Extractor):
             return f"{keyword} operator {norm_type(self.text(returns))}"
         after = tokens.index("operator") + 1 if "operator" in tokens else len(tokens)
         return f"operator {tokens[after]}" if after < len(tokens) else "operator"
+
+    def explicit_interface(self, node: ts.Node) -> str:
+        """"IEnumerable." for `IEnumerator IEnumerable.GetEnumerator()` (the interface as written), else ""."""
+        for child in node.children:
+            if child.type == "explicit_interface_specifier":
+                return norm_type(self.text(child).rstrip().rstrip(".")) + "."
+        return ""
 
     def on_constructor(self, node, owner):
         start, end = self.body_range(node)
@@ -158,12 +165,13 @@ class CSharpExtractor(Extractor):
     def on_property(self, node, owner):
         """A property, or an event with add/remove accessors (modifiers then include "event")."""
         start, end = self.accessor_range(node)
-        method = self.add_method(node, owner, "property", self.text(node.child_by_field_name("name")), [],
+        method = self.add_method(node, owner, "property",
+                                 self.explicit_interface(node) + self.text(node.child_by_field_name("name")), [],
                                  norm_type(self.text(node.child_by_field_name("type"))), [], start, end)
         if node.type == "event_declaration":
             method.modifiers.insert(0, "event")
 
     def on_indexer(self, node, owner):
         start, end = self.accessor_range(node)
-        self.add_method(node, owner, "indexer", "this", self.params(node.child_by_field_name("parameters")),
-                        norm_type(self.text(node.child_by_field_name("type"))), [], start, end)
+        self.add_method(node, owner, "indexer", self.explicit_interface(node) + "this",
+                        self.params(node.child_by_field_name("parameters")), norm_type(self.text(node.child_by_field_name("type"))), [], start, end)
