@@ -69,3 +69,10 @@ def test_translation_uses_context_names():
     assert translate_method(java, r, "public Pair<TSecond, TFirst> Swap()") == (
         "public Pair<TSecond, TFirst> Swap()\n{\n    _hits++;\n"
         "    return new Pair<TSecond, TFirst>(second, First);\n}")
+
+
+def test_unknown_own_method_is_called_on_this():
+    r = ContextResolver.from_tool_outputs("Pair", OUTPUTS)
+    java = "public String show() { return summarize() + withSecond(1); }"
+    assert translate_method(java, r, "public string Show()") == (
+        "public string Show()\n{\n    return this.Summarize() + WithSecond(1);\n}")
