@@ -76,3 +76,14 @@ def test_unknown_own_method_is_called_on_this():
     java = "public String show() { return summarize() + withSecond(1); }"
     assert translate_method(java, r, "public string Show()") == (
         "public string Show()\n{\n    return this.Summarize() + WithSecond(1);\n}")
+
+
+def test_getter_of_a_field_the_target_lacks_is_an_auto_property():
+    r = ContextResolver.from_tool_outputs("Pair", OUTPUTS)
+    assert translate_method("public B getSecond() { return second; }", r, "public TSecond Second") == (
+        "public TSecond Second\n{\n    get\n    {\n        return second;\n    }\n}")
+    outputs = OUTPUTS + [("find_target_class_info", {"class_name": "Money"},
+                          {"class": "Money", "fields": [], "members": ["public long Cents { get; }"]})]
+    money = ContextResolver.from_tool_outputs("Money", outputs)
+    assert translate_method("public long getCents() { return this.cents; }", money, "public long Cents") == (
+        "public long Cents { get; }")

@@ -469,6 +469,22 @@ def _returned_identifiers(node: Node) -> set[str]:
     return found
 
 
+def _is_auto_getter(tr: MethodTranslator, node: Node, body: Node, header: str) -> bool:
+    """`getX() { return x; }` where x maps to the property itself (no separate field on the target):
+    the C# property is a getter-only auto-property, so its accessor list must stay `{ get; }`."""
+    params = node.child_by_field_name("parameters")
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    if params.named_children or len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
+        return False
+    value = stmts[0].named_children[0]
+    if value.type == "field_access" and value.child_by_field_name("object").type == "this":
+        value = value.child_by_field_name("field")
+    if value.type != "identifier" or tr.lookup(tr.text(value)) is not None:
+        return False
+    prop = header.split()[-1]
+    return tr.r.field_name(None, tr.text(value)) == prop
+
+
 def _accessor(tr: MethodTranslator, node: Node, body: Node) -> list[str]:
     """A Java getter (no parameters) or setter (one) as the body of a C# property."""
     params = [p for p in node.child_by_field_name("parameters").named_children if p.type == "formal_parameter"]
@@ -494,6 +510,8 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
                    else isinstance(target, str) and "(" not in target and "[" not in target)
     if body is None:
         return header + (" { get; }" if is_property else ";")
+    if is_property and _is_auto_getter(tr, node, body, header):
+        return header + " { get; }"
     if is_property:
         return header + "\n" + qualify("\n".join(_accessor(tr, node, body)), resolver.usings())
     lines = tr.block(body)
