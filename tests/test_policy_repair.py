@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.results import Diagnostic, TestResult
+from repotrans.execution.results import Diagnostic, TestFailure, TestResult
 from repotrans.execution.toolchains.mono import DIAG_RE
 from repotrans.policy.repair import RepairOutcome, repair, repair_with_reason
 from repotrans.policy.resolver import ContextResolver
@@ -113,7 +113,21 @@ def test_no_rule_gives_reason():
     assert outcome.code is None and outcome.reason == "CS0019: no rule"
     assert repair("return true + 1;", result, resolver) is None
     failing = TestResult(status="test_failure")
-    assert repair_with_reason("x", failing, resolver).reason.startswith("status is test_failure")
+    assert repair_with_reason("x", failing, resolver).reason == "test_failure: no expected-exception mismatch to act on"
+    assert repair_with_reason("x", TestResult(status="timeout"), resolver).reason == (
+        "status is timeout, no repair rule applies")
+
+
+def test_expected_exception_type_is_thrown_instead():
+    resolver = ContextResolver.from_tool_outputs("Shape", [("get_target_class_info", {}, SHAPE_INFO)])
+    failure = TestFailure(name="T.Rejects", message="Expected: <System.ArgumentOutOfRangeException>\n But was: ...",
+                          expected="<System.ArgumentOutOfRangeException>",
+                          actual="<System.ArgumentException: day out of range (Parameter ...)>")
+    code = 'if (d < 1) throw new ArgumentException("day " + f(d, 2));\nthrow new ArgumentException("x", "y");'
+    outcome = repair_with_reason(code, TestResult(status="test_failure", failures=[failure]), resolver)
+    assert outcome.code == ('if (d < 1) throw new ArgumentOutOfRangeException(null, "day " + f(d, 2));\n'
+                            'throw new ArgumentOutOfRangeException("x", "y");')
+    assert outcome.rules == ["exception: throw ArgumentOutOfRangeException instead of ArgumentException"]
 
 
 def test_unknown_member_without_close_match_is_not_guessed():

@@ -11,6 +11,7 @@ Rules (each edits only the candidate line a diagnostic points to, keeping the li
   CS1955/CS0118  member is not invocable: drop the call parentheses (a getter became a property)
   CS0266/CS0029  type mismatch: explicit cast (or Parse / ToString between string and numbers)
   CS1501         wrong argument count: match against the target overloads, drop trailing arguments
+  tests          a test expected exception A but B was thrown: construct A instead of B
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ _OVERLOAD = re.compile(r"No overload for method [`'](?P<name>\w+)' takes [`'](?P
 _NOT_INVOCABLE = re.compile(r"Non-invocable member [`'](?P<member>[\w.]+)' cannot be used like a method"
                             r"|[`'](?P<member2>[\w.]+)' is a [`'](?:property|field)' but a [`']method group' was expected")
 _PARAMS = re.compile(r"\(([^()]*)\)")
+_EXCEPTION = re.compile(r"([\w.]*Exception)\b")
+PARAM_NAME_FIRST = {"ArgumentOutOfRangeException", "ArgumentNullException"}
 NUMERIC = {"int", "long", "short", "byte", "sbyte", "uint", "ulong", "ushort", "float", "double", "decimal", "char"}
 
 
@@ -46,9 +49,11 @@ def repair(code: str, result: TestResult, resolver: NameResolver) -> str | None:
 
 
 def repair_with_reason(code: str, result: TestResult, resolver: NameResolver) -> RepairOutcome:
-    """Apply every rule that fits an error diagnostic of the candidate; report which did."""
+    """Apply every rule that fits the result (compile diagnostics, or expected-exception test failures)."""
+    if result.status in ("test_failure", "runtime_error"):
+        return _exception_types(code, result)
     if result.status != "compile_error":
-        return RepairOutcome(None, f"status is {result.status}, repair rules only handle compile errors")
+        return RepairOutcome(None, f"status is {result.status}, no repair rule applies")
     errors = [d for d in result.diagnostics if d.severity == "error"]
     if not errors:
         return RepairOutcome(None, "no error diagnostics to act on")
@@ -72,6 +77,43 @@ def repair_with_reason(code: str, result: TestResult, resolver: NameResolver) ->
     if new_code == code:
         return RepairOutcome(None, "rules matched but changed nothing")
     return RepairOutcome(new_code, "; ".join(applied), applied)
+
+
+def _exception_types(code: str, result: TestResult) -> RepairOutcome:
+    """A test expected exception A but the candidate threw B: throw A where B is constructed."""
+    swaps: dict[str, str] = {}
+    for failure in result.failures:
+        wanted = _EXCEPTION.search(failure.expected or "")
+        thrown = _EXCEPTION.search(failure.actual or "")
+        if wanted and thrown and wanted.group(1) != thrown.group(1):
+            swaps.setdefault(thrown.group(1).rsplit(".", 1)[-1], wanted.group(1).rsplit(".", 1)[-1])
+    if not swaps:
+        return RepairOutcome(None, f"{result.status}: no expected-exception mismatch to act on")
+    applied = []
+    for thrown, wanted in swaps.items():
+        new_code = _swap_constructor(code, thrown, wanted)
+        if new_code != code:
+            code = new_code
+            applied.append(f"exception: throw {wanted} instead of {thrown}")
+    if not applied:
+        return RepairOutcome(None, f"{result.status}: the thrown exception is not constructed in the candidate")
+    return RepairOutcome(code, "; ".join(applied), applied)
+
+
+def _swap_constructor(code: str, thrown: str, wanted: str) -> str:
+    """`new Thrown(msg)` -> `new Wanted(msg)`; (null, msg) for the .NET types whose first string is a name."""
+    out, pos = [], 0
+    for match in re.finditer(rf"\bnew\s+(?:System\.)?{re.escape(thrown)}\s*\(", code):
+        close, commas = _argument_commas(code, match.end() - 1)
+        if close is None:
+            continue
+        args = code[match.end():close]
+        if wanted in PARAM_NAME_FIRST and args.strip() and not commas:
+            args = "null, " + args
+        out.append(code[pos:match.start()] + f"new {wanted}({args}")
+        pos = close
+    out.append(code[pos:])
+    return "".join(out)
 
 
 # ---- rules: each edits `lines` in place (or adds to `usings`) and returns a note ("+..." = applied) ----
