@@ -137,3 +137,14 @@ def test_unknown_member_without_close_match_is_not_guessed():
         "type `Shape' could be found.", "a.cs", 1, 1, 1)])
     outcome = repair_with_reason("return s.Volume();", result, resolver)
     assert outcome.code is None and "no member close to Volume" in outcome.reason
+
+
+def test_getter_on_a_type_outside_the_context_becomes_a_property_by_convention():
+    resolver = ContextResolver.from_tool_outputs("Shape", [("get_target_class_info", {}, SHAPE_INFO)])
+    result = TestResult(status="compile_error", diagnostics=[Diagnostic(
+        "CS1061", "Type `Ledgerly.Accounting.Account' does not contain a definition for `GetCode' and no extension "
+        "method `GetCode' of type `Ledgerly.Accounting.Account' could be found.", "a.cs", 9, 20, 2)])
+    code = "{\n    if (p.Account.GetCode().Equals(code)) return true;\n}"
+    outcome = repair_with_reason(code, result, resolver)
+    assert outcome.code == "{\n    if (p.Account.Code.Equals(code)) return true;\n}"
+    assert outcome.rules == ["CS1061: GetCode() -> property Code (convention, Account not in context)"]

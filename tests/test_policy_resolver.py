@@ -87,3 +87,16 @@ def test_getter_of_a_field_the_target_lacks_is_an_auto_property():
     money = ContextResolver.from_tool_outputs("Money", outputs)
     assert translate_method("public long getCents() { return this.cents; }", money, "public long Cents") == (
         "public long Cents { get; }")
+
+
+def test_enum_constants_take_the_target_spelling():
+    outputs = [("find_target_class_info", {"class_name": "AmountStyle"},
+                {"class": "Ledgerly.Reporting.AmountStyle", "kind": "enum", "enum_constants": ["Plain", "Signed"],
+                 "fields": [], "members": []})]
+    r = ContextResolver.from_tool_outputs("Amounts", outputs)
+    java = ("static String f(AmountStyle style) { switch (style) { case PLAIN: return \"p\"; default: "
+            "return style == AmountStyle.SIGNED ? \"s\" : \"?\"; } }")
+    assert translate_method(java, r, "public static string F(AmountStyle style)") == (
+        "public static string F(AmountStyle style)\n{\n    switch (style)\n    {\n        case AmountStyle.Plain:\n"
+        "            return \"p\";\n        default:\n"
+        "            return style == AmountStyle.Signed ? \"s\" : \"?\";\n    }\n}")

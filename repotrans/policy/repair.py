@@ -148,7 +148,13 @@ def _unknown_member(lines: list[str], diag: Diagnostic, resolver: NameResolver, 
         if setter.search(line):
             lines[diag.candidate_line - 1] = setter.sub(lambda m: f".{prop} = {m.group('arg')};", line, count=1)
             return f"+{member}(v) -> property {prop} = v"
-    return _rename(lines, diag, member, _members_of(type_name, resolver), resolver, dotted=True)
+    known = _members_of(type_name, resolver)
+    getter = re.match(r"^Get([A-Z]\w*)$", member)
+    if not known and getter and re.search(rf"\.{member}\(\s*\)", line):
+        # nothing known about the type: follow the convention that Java getters are C# properties
+        lines[diag.candidate_line - 1] = re.sub(rf"\.{member}\(\s*\)", f".{getter.group(1)}", line, count=1)
+        return f"+{member}() -> property {getter.group(1)} (convention, {type_name} not in context)"
+    return _rename(lines, diag, member, known, resolver, dotted=True)
 
 
 def _not_invocable(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings: list[str]) -> str:

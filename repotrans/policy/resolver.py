@@ -361,6 +361,8 @@ def _target_type(out: dict) -> TargetType:
         declared = declared_member(text)
         if declared:
             info.fields[declared[0]] = declared[1]
+    for constant in out.get("enum_constants", []):
+        info.fields[str(constant).split("=")[0].split("(")[0].strip()] = info.name
     for text in out.get("members", []):
         if "(" in text.split("{", 1)[0]:
             info.methods.append(text)
