@@ -19,7 +19,7 @@ from repotrans.index.task import TranslationTask
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver
-from repotrans.policy.steps import class_name, wanted_calls
+from repotrans.policy.steps import class_name, missing_owners, wanted_calls
 from repotrans.tools import run_tool
 from repotrans.tools.context import ToolContext
 
@@ -29,6 +29,13 @@ def one(index, mapping, match, workdir: Path, rounds: int) -> dict:
     ctx = ToolContext(index, mapping, TranslationTask(target.id, source.id))
     outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target)[:3]]
     outputs += [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, outputs, target)[3:]]
+    for _ in range(3):      # types a dry translation needed but the context lacks (bounded, like the agent)
+        asked = {a.get("class_name") for _, a, _ in outputs}
+        todo = [m for m in missing_owners(source, outputs, target) if m not in asked][:2]
+        if not todo:
+            break
+        outputs += [("find_target_class_info", {"class_name": m},
+                     run_tool(ctx, "find_target_class_info", {"class_name": m})) for m in todo]
     resolver = ContextResolver.from_tool_outputs(class_name(source), outputs)
     row: dict = {"target": target.id, "rules": []}
     try:

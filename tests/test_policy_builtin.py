@@ -61,10 +61,11 @@ def test_builtin_translation_passes_the_tests(outcome):
 def test_context_calls_follow_the_guidelines(outcome):
     tools = [e["tool"] for e in outcome[2] if e["kind"] == "tool"]
     assert tools[tools.index("get_source_class_info"):tools.index("run_tests")] == [
-        "get_source_class_info", "get_target_class_info", "find_target_imports"] + ["find_target_class_info"] * 3
+        "get_source_class_info", "get_target_class_info", "find_target_imports"] + ["find_target_class_info"] * 4
     calls = [e for e in outcome[2] if e["kind"] == "tool" and e["tool"] == "find_target_class_info"]
-    # the type of the field it uses (center), the type it names, the target's base class
-    assert [c["args"]["class_name"] for c in calls] == ["Point2D", "Preconditions", "AbstractShape"]
+    # the type of the field it uses (center), the type it names, the target's base class, and the base's
+    # base, which the dry translation asked about (missing_owners)
+    assert [c["args"]["class_name"] for c in calls] == ["Point2D", "Preconditions", "AbstractShape", "IShape"]
     assert not any("error" in c["output"] for c in calls)
 
 

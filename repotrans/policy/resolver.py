@@ -59,6 +59,16 @@ def element_type(java_type: str | None) -> str | None:
     return args[0] if args else None
 
 
+def java_type_of(cs_type: str) -> str:
+    """A C# type read back as the Java type the translator reasons with (string -> String, IList<T> -> List<T>)."""
+    back = jdk_table()["cs_to_java"]
+    base, args, dims = split_type(cs_type.replace("?", ""))
+    text = back.get(base, base)
+    if args:
+        text += "<" + ", ".join(java_type_of(a) for a in args) + ">"
+    return text + "[]" * dims
+
+
 def pascal(name: str) -> str:
     return name[:1].upper() + name[1:] if name else name
 
@@ -181,6 +191,7 @@ class ContextResolver(ConventionResolver):
         self.current = current
         self.types = types
         self._type_params = dict(type_params or {})
+        self.missing: list[str] = []      # owners asked about but not in the context (to look up next)
 
     def type_params(self) -> dict[str, str]:
         return self._type_params
@@ -195,6 +206,8 @@ class ContextResolver(ConventionResolver):
                 continue
             seen.add(key)
             info = self.types.get(key) or self.types.get(self.java_name_of(key))
+            if info is None and key and key[:1].isupper() and key not in self.missing:
+                self.missing.append(key)
             if info is not None and info not in out:
                 out.append(info)
                 todo.extend(info.bases)
@@ -258,8 +271,19 @@ class ContextResolver(ConventionResolver):
         return info.java_fields.get(name) if info else None
 
     def method_return(self, owner: str | None, name: str, argc: int) -> str | None:
+        """Java return type when the Java class is known, else the target member's type read back as Java."""
         info = self._type(owner)
-        return info.java_methods.get(f"{name}/{argc}") if info else None
+        if info is not None and f"{name}/{argc}" in info.java_methods:
+            return info.java_methods[f"{name}/{argc}"]
+        prop = self.property_name(owner, name, argc)
+        for target in self._chain(owner):
+            if prop is not None and target.properties.get(prop):
+                return java_type_of(target.properties[prop])
+            for sig in target.method_names().get(self.method_name(owner, name, argc), []):
+                head = _signature_head(sig)
+                if head and head[1] and head[2] == argc:
+                    return java_type_of(head[1])
+        return None
 
     def members(self, owner: str | None) -> list[str]:
         out: list[str] = []

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node
 
+from repotrans.errors import InputError
 from repotrans.index.model import Method
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.policy.repair import repair_with_reason
@@ -104,6 +105,18 @@ def wanted_calls(java_method: Method, outputs: list[tuple[str, dict, dict]],
     return [(tool, {}) for tool in FIRST_TOOLS] + [("find_target_class_info", {"class_name": n}) for n in names]
 
 
+def missing_owners(java_method: Method, outputs: list[tuple[str, dict, dict]], target: Method | None) -> list[str]:
+    """Types a dry translation asked about (e.g. the result type of `p.getAccount()`) that the context
+    does not describe yet; looking them up lets the next translation use their members."""
+    resolver = ContextResolver.from_tool_outputs(class_name(java_method), outputs)
+    try:
+        translate_method(java_method, resolver, target)
+    except InputError:
+        return []
+    known = set(jdk_table()["types"]) | set(jdk_table()["statics"])
+    return [m for m in resolver.missing if m not in known]
+
+
 def next_context_call(state: "TranslationState") -> str:
     done = {(c["tool"], json.dumps(c.get("args", {}), sort_keys=True)) for c in state.last_commands}
     done |= {(e.tool, json.dumps(e.args, sort_keys=True)) for e in state.context}
@@ -111,6 +124,10 @@ def next_context_call(state: "TranslationState") -> str:
     for tool, args in wanted_calls(state.java_method, outputs, state.target_method):
         if (tool, json.dumps(args, sort_keys=True)) not in done:
             return json.dumps({"tool": tool, "arguments": args})
+    for owner in missing_owners(state.java_method, outputs, state.target_method):
+        args = {"class_name": owner}
+        if ("find_target_class_info", json.dumps(args, sort_keys=True)) not in done:
+            return json.dumps({"tool": "find_target_class_info", "arguments": args})
     return json.dumps({"tool": "enough", "reason": "every project type the method uses has been looked up"})
 
 
