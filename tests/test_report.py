@@ -1,6 +1,8 @@
 """Reports over a run folder written by hand: exact Markdown tables, valid PNGs, a filterable HTML page."""
 import json
 import re
+import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -86,14 +88,18 @@ def run_dir(tmp_path):
         store.add(TaskRecord(config=config, dataset=dataset, task_id=task, status=status, prompt_tokens=prompt,
                              completion_tokens=completion, model_calls=calls, seconds=seconds, cost=cost,
                              error=error, code=code, result=result, rounds=1 if status == "passed" else 0))
-    store.close()
     pair = tmp_path / "pair"
     (pair / "java" / "demo").mkdir(parents=True)
     (pair / "java" / "demo" / "Counter.java").write_text(JAVA)
     (pair / "cs").mkdir()
     (pair / "cs" / "Counter.cs").write_text(CSHARP)
-    for name in ("workspace", "oracle-index"):
-        Index.open(run / "datasets" / "geo" / name).build(pair / "java", pair / "cs", progress=False)
+    (pair / "dataset.json").write_text(json.dumps({"name": "geo", "source": "java", "target": "cs", "tasks": []}))
+    store.set_meta("datasets", {"geo": str(pair)})
+    store.close()
+    shutil.copytree(pair / "cs", run / "datasets" / "geo" / "target")
+    Index.open(run / "datasets" / "geo" / "workspace").build(pair / "java", run / "datasets" / "geo" / "target",
+                                                             progress=False)
+    Index.open(run / "datasets" / "geo" / "oracle-index").build(pair / "java", pair / "cs", progress=False)
     traj = run / "tasks" / "full" / "geo" / task_dir_name(TWICE)
     traj.mkdir(parents=True)
     entries = [{"kind": "task", "t": 0.0, "source": "source:demo.Counter.twice()", "target": "target:" + TWICE},
@@ -141,6 +147,16 @@ def test_report_html_lists_every_task_with_its_status_filter(run_dir):
     assert "Trajectory (3 steps)" in twice and "Translate twice() &lt;now&gt;" in twice
     assert "ConnectionError: model server gone" in page
     assert "(no ground truth for this run)" in page     # the ledger dataset has no indexes in this run
+
+
+def test_report_reindexes_indexes_of_another_version(run_dir):
+    for name in ("workspace", "oracle-index"):
+        db = sqlite3.connect(run_dir / "datasets" / "geo" / name / "index.sqlite")
+        db.execute("PRAGMA user_version=1")
+        db.close()
+    write_report([run_dir])
+    page = (run_dir / "report.html").read_text()
+    assert "public int twice() {" in page and '<span class="add">+    return count + count;</span>' in page
 
 
 def test_report_cli_rejects_a_folder_without_results(tmp_path):

@@ -105,16 +105,44 @@ def write_html(run_dir: Path) -> Path:
 
 
 def _indexes(run_dir: Path) -> dict[str, tuple[Index | None, Index | None]]:
-    """dataset -> (index the agents saw, oracle index of the complete port) when the run has them."""
+    """dataset -> (index the agents saw, oracle index of the complete port) when the run has them.
+
+    An index written by another repotrans version is re-indexed from the dataset's repositories
+    (named in the run store) rather than shown empty."""
+    store = RunStore(run_dir)
+    roots = store.meta("datasets", {})
+    store.close()
     found: dict[str, tuple[Index | None, Index | None]] = {}
     for ds_dir in sorted((run_dir / "datasets").glob("*")):
-        view = ds_dir / "workspace" / "index.sqlite"
-        oracle = ds_dir / "oracle-index" / "index.sqlite"
-        found[ds_dir.name] = (Index.open(view.parent) if view.is_file() else None,
-                              Index.open(oracle.parent) if oracle.is_file() else None)
+        repos = _dataset_repos(roots.get(ds_dir.name))
+        found[ds_dir.name] = (_open_index(ds_dir / "workspace", repos and (repos[0], ds_dir / "target")),
+                              _open_index(ds_dir / "oracle-index", repos))
     if (run_dir / "workspace" / "index.sqlite").is_file():      # a batch run
-        found["*"] = (Index.open(run_dir / "workspace"), None)
+        found["*"] = (_open_index(run_dir / "workspace", None), None)
     return found
+
+
+def _dataset_repos(root: str | None) -> tuple[Path, Path] | None:
+    """(Java repo, complete port) of a dataset folder, or None when it is gone or unreadable."""
+    from repotrans.errors import ConfigError
+    from repotrans.experiments.datasets import load_dataset
+
+    if root is None:
+        return None
+    try:
+        ds = load_dataset(Path(root))
+    except ConfigError:
+        return None
+    return ds.source_dir, ds.target_dir
+
+
+def _open_index(workdir: Path, repos: tuple[Path, Path] | None) -> Index | None:
+    if not (workdir / "index.sqlite").is_file():
+        return None
+    index = Index.open(workdir)
+    if not index.files("target") and repos is not None and all(r.is_dir() for r in repos):
+        index.build(repos[0], repos[1], progress=False)
+    return index
 
 
 def _method_text(index: Index | None, method_id: str | None) -> str | None:
