@@ -71,3 +71,8 @@ def test_types_outside_the_target_usings_are_qualified_but_the_header_is_kept():
         "    System.Text.StringBuilder sb = new System.Text.StringBuilder();\n    return sb.ToString();\n}")
     assert translate_method("List<Integer> xs() { return new ArrayList<>(); }", resolver).split("\n")[0] == (
         "System.Collections.Generic.List<int> Xs()")
+
+
+def test_jdk_static_without_a_table_entry_is_kept_as_a_static_call():
+    assert translate_method("double f(double x) { return Math.ulp(x) + Math.acos(x); }") == (
+        "double F(double x)\n{\n    return Math.Ulp(x) + Math.Acos(x);\n}")

@@ -83,6 +83,8 @@ class CallsMixin:
                 return self.apply(entry, "", None, arg_texts, arg_types, expected, statement)
         if obj.type == "super":
             return self._member_call(None, "base.", name, arg_nodes, arg_texts)
+        if not recv:      # a JDK class the table has no entry for: translate it as a plain static call
+            recv, recv_type = self.expr(obj)
         if recv_type and recv_type.startswith("#"):
             owner = recv_type[1:]
             return self._member_call(owner, f"{recv}.", name, arg_nodes, arg_texts)

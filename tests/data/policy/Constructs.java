@@ -216,6 +216,7 @@ public class Constructs {
     static String maths(int a, int b) {
         return Math.max(a, b) + " " + Math.min(a, b) + " " + Math.abs(-a) + " " + (int) Math.sqrt(49) + " "
             + (int) Math.pow(2, 10) + " " + Math.round(2.5) + " " + (int) Math.floor(-1.5) + " " + (int) Math.ceil(1.2)
+            + " " + (int) Math.toDegrees(Math.acos(0.0)) + " " + Double.isInfinite(1.0 / 0)
             + " " + (a / b) + " " + (a % b) + " " + (-a / b) + " " + (-a % b) + " " + Math.floorMod(-a, b);
     }
 
