@@ -16,7 +16,8 @@ class CallsMixin:
 
     def lookup_entry(self, section: dict, name: str, argc: int, arg_types: list[str | None]) -> dict | str | None:
         first = prim(arg_types[0]) if arg_types else None
-        for key in ([f"{name}/{argc}:{first}"] if first else []) + [f"{name}/{argc}", f"{name}/*"]:
+        typed_keys = [f"{name}/{argc}:{first}"] + ([f"{name}/{argc}:[]"] if first.endswith("]") else []) if first else []
+        for key in typed_keys + [f"{name}/{argc}", f"{name}/*"]:
             if key in section:
                 return section[key]
         return None

@@ -279,7 +279,9 @@ public class Constructs {
         int[] c = new int[3];
         Arrays.fill(c, 7);
         List<Integer> xs = Arrays.asList(3, 1, 2);
-        return Arrays.toString(a) + " " + Arrays.toString(b) + " " + Arrays.toString(c) + " " + xs.size();
+        Integer[] boxed = {4, 5};
+        List<Integer> ys = Arrays.asList(boxed);
+        return Arrays.toString(a) + " " + Arrays.toString(b) + " " + Arrays.toString(c) + " " + xs.size() + ys;
     }
 
     static String collectionsUtil() {
