@@ -1,7 +1,8 @@
 """Batch translation on a masked copy of three sample functions: real mcs/mono runs, the builtin policy.
 
-GeometryMath.Clamp and StringUtils.Repeat are independent (level 0); Vector2D.AngleTo calls Clamp
-(level 1), and its tests can only pass once Clamp's translation is in the work target.
+GeometryMath.AlmostEqual(double, double) and StringUtils.Repeat are independent (level 0); the property
+Rectangle.IsSquare calls AlmostEqual (level 1), and its tests can only pass once AlmostEqual's
+translation is in the work target.
 """
 import json
 import signal
@@ -23,10 +24,10 @@ from repotrans.index.store import Index
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "datasets" / "sample"
-MASKED = ["Acme.Geo.GeometryMath.Clamp(double, double, double)", "Acme.Geo.Vector2D.AngleTo(Vector2D)",
+MASKED = ["Acme.Geo.GeometryMath.AlmostEqual(double, double)", "Acme.Geo.Shapes.Rectangle.IsSquare",
           "Acme.Common.StringUtils.Repeat(string, int)"]
-FUNCTIONS = "# the three masked functions, C# and Java signatures mixed\nVector2D.AngleTo(Vector2D)\n" \
-            "GeometryMath.Clamp(double, double, double)\n\norg.acme.util.StringUtils.repeat(String, int)\n"
+FUNCTIONS = "# the three masked functions, C# and Java signatures mixed\nRectangle.IsSquare\n" \
+            "GeometryMath.AlmostEqual(double, double)\n\norg.acme.util.StringUtils.repeat(String, int)\n"
 CONFIG = "[agents]\nrag = false\n"      # dense retrieval would embed the whole sample first: minutes
 
 pytestmark = pytest.mark.slow
@@ -74,7 +75,7 @@ def test_placeholders_found_are_exactly_the_masked_functions(pair, tmp_path):
     index.build(source, target, progress=False)
     assert sorted(t.target_method_id.split(":", 1)[1] for t in placeholder_tasks(index)) == sorted(MASKED)
     assert sorted(t.target_method_id.split(":", 1)[1] for t in listed_tasks(index, functions)) == sorted(MASKED)
-    (tmp_path / "bad.txt").write_text("Vector2D.AngleTo(Vector2D)\nVector2D.NoSuchThing()\n")
+    (tmp_path / "bad.txt").write_text("Rectangle.IsSquare\nVector2D.NoSuchThing()\n")
     with pytest.raises(ConfigError, match=r"bad.txt:2: "):
         listed_tasks(index, tmp_path / "bad.txt")
     with pytest.raises(ConfigError, match="function list not found"):
@@ -90,7 +91,7 @@ def test_batch_writes_results_and_summary_in_dependency_order(clean_run):
     assert (saved["tasks"], saved["passed"], saved["compiled"], saved["failed"], saved["errors"]) == (3, 3, 3, 0, 0)
     assert saved["together"]["status"] == "passed" and saved["together"]["fail_together"] == []
     assert saved["prompt_tokens"] > 0 and saved == json.loads(json.dumps(summary.__dict__))
-    # Clamp (level 0) finished before AngleTo (level 1), whose run saw Clamp's translation applied
+    # AlmostEqual (level 0) finished before IsSquare (level 1), whose run saw AlmostEqual's translation
     db = sqlite3.connect(run_dir / "results.sqlite")
     finished = dict(db.execute("SELECT task_id, finished_at FROM results"))
     db.close()
