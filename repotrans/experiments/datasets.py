@@ -222,7 +222,19 @@ def render_report(ds: Dataset) -> str:
     if ds.dropped:
         lines += ["| dropped task | reason |", "|---|---|"]
         lines += [f"| `{d['id']}` | {d['reason']} |" for d in ds.dropped]
+        lines.append("")
+    per_type: dict[str, int] = {}
+    for t in ds.tasks:
+        owner = _owner(t.id)
+        per_type[owner] = per_type.get(owner, 0) + 1
+    lines += ["| C# type | tasks |", "|---|---:|"] + [f"| `{k}` | {n} |" for k, n in sorted(per_type.items())]
     return "\n".join(lines) + "\n"
+
+
+def _owner(task_id: str) -> str:
+    """The declaring type of a task id: `Ns.Type.Name(int)` -> `Ns.Type`, `Ns.Type.this[int]` -> `Ns.Type`."""
+    head = re.split(r"[(\[]", task_id, maxsplit=1)[0]
+    return head.rsplit(".", 1)[0]
 
 
 def _relative(path: Path, base: Path) -> str:
