@@ -70,6 +70,14 @@ class Oracle:
         state.services.run_test = run_test
 
 
+def spread(items: list, limit: int | None) -> list:
+    """`limit` items evenly spaced over the list (all of them when limit is None or not smaller):
+    a quick run samples every part of a dataset, not only its first type, and the same ones each time."""
+    if limit is None or limit >= len(items):
+        return list(items)
+    return [items[i * len(items) // limit] for i in range(max(0, limit))]
+
+
 def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir: Path, *, jobs: int = 1,
                  limit: int | None = None, progress: bool = True) -> RunStore:
     """Every configuration over every dataset; finished (config, dataset, task) rows are skipped."""
@@ -85,7 +93,7 @@ def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir:
         mapping = load_mapping(index)
         oracle = Oracle(view.oracle_index, run_dir / "datasets" / ds.name / "oracle-runs")
         tasks = [TranslationTask(target_method_id=t.target_method_id, source_method_id=t.source_method_id)
-                 for t in ds.tasks[:limit]]
+                 for t in spread(ds.tasks, limit)]
         for name, config in configs.items():
             done = store.done(name, ds.name)
             pending = [t for t in tasks if t.target_method_id.split(":", 1)[1] not in done]
