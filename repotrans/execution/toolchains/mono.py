@@ -194,8 +194,9 @@ class MonoToolchain:
 
 
 def nunit_argv(ws: Workspace, dll: Path, xml: Path, fixtures: list[str] | None) -> list[str]:
-    """nunit-console in-process (no agent, no shadow copy), only the given fixtures (None: all)."""
-    argv = ["nunit-console", "-nologo", "-noshadow", "-process=Single", "-domain=Single",
+    """nunit-console in-process and in the default AppDomain (no agent, no shadow copy: twice as fast
+    to start), only the given fixtures (None: all)."""
+    argv = ["nunit-console", "-nologo", "-noshadow", "-process=Single", "-domain=None",
             f"-result={_rel(xml, ws)}"]
     if fixtures is not None:
         argv.append("-run=" + ",".join(sorted(fixtures)))
