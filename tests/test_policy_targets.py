@@ -76,3 +76,14 @@ def test_types_outside_the_target_usings_are_qualified_but_the_header_is_kept():
 def test_jdk_static_without_a_table_entry_is_kept_as_a_static_call():
     assert translate_method("double f(double x) { return Math.ulp(x) + Math.acos(x); }") == (
         "double F(double x)\n{\n    return Math.Ulp(x) + Math.Acos(x);\n}")
+
+
+def test_enum_method_as_extension_method_and_call_as_switch_subject():
+    java = ("boolean isBalanceSheet() { switch (this) { case ASSET: case LIABILITY: return true; "
+            "default: return false; } }")
+    assert translate_method(java, None, "public static bool IsBalanceSheet(this AccountType type)") == (
+        "public static bool IsBalanceSheet(this AccountType type)\n{\n    switch (type)\n    {\n"
+        "        case AccountType.ASSET:\n        case AccountType.LIABILITY:\n            return true;\n"
+        "        default:\n            return false;\n    }\n}")
+    java = "static int f(char c) { switch (Character.toUpperCase(c)) { case 'A': return 1; default: return 0; } }"
+    assert translate_method(java).split("\n")[2] == "    switch (char.ToUpperInvariant(c))"

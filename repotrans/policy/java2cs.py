@@ -210,7 +210,9 @@ class MethodTranslator(ExprTranslator):
         return self._jump(node, "continue")
 
     def _s_switch_expression(self, node: Node) -> list[str]:
-        subject, subject_type = self.expr(node.child_by_field_name("condition"))
+        condition = node.child_by_field_name("condition")
+        subject, subject_type = self.expr(condition.named_children[0] if condition.type == "parenthesized_expression"
+                                          else condition)
         enum_owner = None
         if subject_type and prim(subject_type) not in ("int", "char", "String", "long", "short", "byte"):
             enum_owner = split_type(subject_type)[0]
@@ -228,7 +230,7 @@ class MethodTranslator(ExprTranslator):
             if rule:
                 body.append("break;")
             sections.append((labels, body, falls))
-        lines = [f"switch ({subject.strip('()') if subject.startswith('(') else subject})", "{"]
+        lines = [f"switch ({subject})", "{"]
         for i, (labels, body, falls) in enumerate(sections):
             lines += _indent(labels)
             if not body:

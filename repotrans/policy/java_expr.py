@@ -114,6 +114,8 @@ class ExprTranslator(CallsMixin):
         if field_type is not None or not name[:1].isupper() or name.isupper():
             if self.this_alias:
                 alias, owner = self.this_alias
+                if name.isupper():      # a constant of the extended type (an enum's own constants)
+                    return f"{self.cs_type(owner)}.{self.r.field_name(owner, name)}", owner
                 return f"{alias}.{self.r.field_name(owner, name)}", self.r.field_type(owner, name)
             return self.r.field_name(None, name), field_type
         return self.cs_type(name), "#" + name
