@@ -142,8 +142,10 @@ def test_report_html_lists_every_task_with_its_status_filter(run_dir):
                             'Demo.Counter.Twice()'):]
     twice = twice[:twice.index('<details class="task"')] if '<details class="task"' in twice else twice
     assert "public int twice() {" in twice                                   # the Java source, from the index
-    assert '<span class="del">-            return count * 2;</span>' in twice  # diff against the ground truth
-    assert '<span class="add">+    return count + count;</span>' in twice
+    diff = twice[twice.index("<h4>Diff against the ground truth</h4>"):twice.index("<h4>Test outcome</h4>")]
+    assert diff == ('<h4>Diff against the ground truth</h4><pre>--- ground truth\n+++ generated\n@@ -1,4 +1,4 @@\n'
+                    ' public int Twice()\n {\n<span class="del">-    return count * 2;</span>\n'
+                    '<span class="add">+    return count + count;</span>\n }</pre>')   # margins do not count
     assert "Trajectory (3 steps)" in twice and "Translate twice() &lt;now&gt;" in twice
     assert "ConnectionError: model server gone" in page
     assert "(no ground truth for this run)" in page     # the ledger dataset has no indexes in this run

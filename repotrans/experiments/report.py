@@ -164,7 +164,8 @@ def _task_html(run_dir: Path, r: TaskRecord, indexes: dict) -> str:
     java = _method_text(view, source_id) or "(not available)"
     truth = _method_text(oracle, "target:" + r.task_id)
     code = r.code or "(no candidate)"
-    diff = ("\n".join(_diff_lines(truth, code)) if truth is not None else "(no ground truth for this run)")
+    diff = ("\n".join(_diff_lines(_dedent_member(truth), _dedent_member(code))) if truth is not None
+            else "(no ground truth for this run)")
     outcome = _outcome(r)
     cls = "passed" if r.passed else "failed"
     return (f'<details class="task" data-status="{r.status}" data-config="{html.escape(r.config)}">'
@@ -177,6 +178,17 @@ def _task_html(run_dir: Path, r: TaskRecord, indexes: dict) -> str:
             f'<h4>Test outcome</h4><pre>{html.escape(outcome)}</pre>'
             f'<details class="traj"><summary>Trajectory ({len(entries)} steps)</summary>{_traj_html(entries)}'
             f'</details></details>')
+
+
+def _dedent_member(text: str) -> str:
+    """A member cut from its file keeps the file's indentation after its first line; drop it (the
+    closing line's indentation) so that a diff shows changed code, not moved margins."""
+    lines = text.splitlines()
+    if len(lines) < 2:
+        return text
+    margin = lines[-1][:len(lines[-1]) - len(lines[-1].lstrip())]
+    return "\n".join([lines[0]] + [line[len(margin):] if line.startswith(margin) else line.lstrip()
+                                    for line in lines[1:]])
 
 
 def _diff_lines(truth: str, code: str) -> list[str]:
