@@ -161,7 +161,7 @@ def _task_html(run_dir: Path, r: TaskRecord, indexes: dict) -> str:
         traj_dir = run_dir / "tasks" / task_dir_name(r.task_id)
     entries = _trajectory(traj_dir / "trajectory.jsonl")
     source_id = next((e.get("source") for e in entries if e.get("kind") == "task"), None)
-    java = _method_text(view, source_id) or "(not available)"
+    java = _dedent_member(_method_text(view, source_id) or "(not available)")
     truth = _method_text(oracle, "target:" + r.task_id)
     code = r.code or "(no candidate)"
     diff = ("\n".join(_diff_lines(_dedent_member(truth), _dedent_member(code))) if truth is not None
