@@ -41,7 +41,7 @@ def configs_for(names: list[str], base: AgentConfig) -> dict[str, AgentConfig]:
 
 
 class Oracle:
-    """Judges candidates on the complete port; identical candidates are judged once."""
+    """Judges candidates on the complete port; identical candidates are judged once (timeouts excepted)."""
 
     def __init__(self, index: Index, workdir: Path):
         self.index, self.workdir = index, workdir
@@ -63,8 +63,9 @@ class Oracle:
             result = run_candidate(self.index, method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
                                    timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope,
                                    workdir=self.workdir)
-            with self._lock:
-                self._verdicts[key] = result
+            if result.status != "timeout":      # a timeout may be the machine's load: judge it again
+                with self._lock:
+                    self._verdicts[key] = result
             return result
 
         state.services.run_test = run_test
