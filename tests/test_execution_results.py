@@ -41,6 +41,13 @@ def test_nunit2_frames_can_be_relocated():
     assert report.failures[1].stack == ["Acme.Tests.CalcTests.AddFails () at /work/run/T2.cs#6"]
 
 
+def test_nunit2_message_with_a_control_character_is_still_read():
+    """Real nunit-console output: a \\u0001 in an assertion message makes the XML malformed."""
+    report = parse_nunit2((FIX / "nunit2" / "ControlCharacter.xml").read_text())
+    assert (report.total, report.passed) == (2, 1)
+    assert [(f.name, f.expected, f.actual) for f in report.failures] == [("CtlTests.Bad", '"a\\u0001b"', '"c"')]
+
+
 def test_exception_info_without_type():
     assert exception_info("something odd", []) == ExceptionInfo(type="", message="something odd", frames=[])
 

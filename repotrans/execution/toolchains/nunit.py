@@ -13,6 +13,8 @@ EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.`+]*(?:Exception|Error))\s*:\s*(.*)$"
 FRAME_RE = re.compile(r"^\s*at\s+(.*?)(?:\s+\[0x[0-9a-f]+\])?(?:\s+in\s+(.*?))?\s*$")
 NOISE = ("(wrapper ", "System.Reflection.", "System.RuntimeMethodHandle", "NUnit.Core.", "NUnit.Framework.")
 MAX_FRAMES = 5
+# nunit-console copies messages verbatim: a control character in one makes the file malformed XML.
+XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 @dataclass
@@ -30,7 +32,7 @@ Locator = Callable[[str, int], str]     # (source path, line) -> how a frame sho
 
 def parse_nunit2(xml_text: str, locate: Locator | None = None) -> TestReport:
     """Parse a TestResult.xml written by nunit-console 2.6; `locate` rewrites frame locations."""
-    root = ET.fromstring(xml_text)
+    root = ET.fromstring(XML_ILLEGAL_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", xml_text))
     report = TestReport()
     for case in root.iter("test-case"):
         if case.get("executed") != "True":
