@@ -171,3 +171,23 @@ def test_resume_after_sigkill_matches_an_uninterrupted_run(pair, clean_run, tmp_
     assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     assert db.execute("SELECT count(*), count(DISTINCT task_id) FROM results").fetchone() == (3, 3)
     db.close()
+
+
+def test_a_candidate_blocked_by_an_untranslated_sibling_is_judged_again_at_the_end(tmp_path):
+    """Circle's constructor and Area are both masked and independent (level 0). Area's tests build a
+    Circle in their set-up, so they fail on the constructor's placeholder: Area is 'blocked', not
+    failed; once the constructor's translation is in, its tests are run again and it passes."""
+    masked = ["Acme.Geo.Shapes.Circle.<init>(Point2D, double)", "Acme.Geo.Shapes.Circle.Area()"]
+    index = Index.open(tmp_path / "mask-index")
+    index.build(SAMPLE / "java", SAMPLE / "csharp", progress=False)
+    mask_repo(index, candidate_tasks(index, masked), tmp_path / "target")
+    (tmp_path / "repotrans.toml").write_text(CONFIG)
+    config = load_config(tmp_path / "repotrans.toml", cli={"model": {"name": "builtin"}})
+    summary = run_batch(SAMPLE / "java", tmp_path / "target", tmp_path / "run", config, progress=False)
+    trajectory = (tmp_path / "run" / "tasks" / "Acme.Geo.Shapes.Circle.Area_" / "trajectory.jsonl").read_text()
+    assert "blocked: " in trajectory                       # the first judgement of Area
+    rows = _table(tmp_path / "run")
+    assert [(r[2], r[3]) for r in rows] == [("Acme.Geo.Shapes.Circle.<init>(Point2D, double)", "passed"),
+                                            ("Acme.Geo.Shapes.Circle.Area()", "passed")]
+    assert (summary.passed, summary.blocked) == (2, 0)
+    assert summary.together["status"] == "passed"
