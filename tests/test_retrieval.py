@@ -12,6 +12,7 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from repotrans.errors import ConfigError, InputError
+from repotrans.retrieval import dense
 from repotrans.retrieval.bm25 import Bm25Index
 from repotrans.retrieval.dense import DenseIndex, EmbeddingCache, content_key, embed_cached
 from repotrans.retrieval.fusion import rrf
@@ -302,6 +303,24 @@ def test_no_leakage_the_function_and_its_counterpart_are_never_returned(sample_i
         assert len(result.names) == sum(e.target_id != match.target_id for e in retriever.names.entries)
 
 
+def test_retrieve_embeds_both_queries_in_one_call_with_the_same_results(sample_index):
+    workdir, index, mapping = sample_index
+    encoder = HashingEncoder()
+    retriever = Retriever.open(workdir, index=index, mapping=mapping, encoder=encoder, progress=False)
+    match = _real_pairs(index, mapping)[0]
+    source, target = index.method(match.source_id), index.method(match.target_id)
+    batches = []
+    encode = encoder.encode
+    encoder.encode = lambda texts: batches.append(list(texts)) or encode(texts)
+    result = retriever.retrieve(match.source_id, k=4)
+    texts = [PairStore.query_text(source.signature, source.body), NameStore.query_text(target.type_id, target.signature)]
+    assert batches == [texts]
+    own = {match.source_id, match.target_id}
+    assert result.candidates == retriever.pairs.query(source.signature, source.body, 4, own)   # each store alone
+    assert result.names == retriever.names.query(target.type_id, target.signature, 4, own)
+    assert batches[1:] == [[texts[0]], [texts[1]]]
+
+
 def test_evaluation_mode_leaves_the_set_out_of_the_stores_contents(sample_index):
     workdir, index, mapping = sample_index
     pairs = _real_pairs(index, mapping)
@@ -410,6 +429,24 @@ def test_minilm_embeddings_are_normalised_and_code_aware(minilm):
     assert vectors.shape == (3, 384) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
+
+
+@pytest.mark.slow
+def test_minilm_query_batch_of_unequal_lengths_matches_one_by_one(minilm, monkeypatch):
+    """A long body and a short signature are embedded apart (no padding), with the same vectors."""
+    body = "double total(List<Item> items) { double t = 0; for (Item i : items) { t += i.price() * i.qty(); " \
+           "if (t > LIMIT) { throw new IllegalStateException(\"over the limit: \" + t); } } return t; }"
+    short = "Acme.Shop.Cart: public double Total(IList<Item> items)"
+    calls = []
+    model = dense.load_model(minilm.name)
+    encode = model.encode
+    monkeypatch.setattr(model, "encode", lambda texts, **kw: calls.append(len(texts)) or encode(texts, **kw))
+    together = minilm.encode([body, short])
+    assert calls == [1, 1]
+    assert np.allclose(together, np.concatenate([encode([body], normalize_embeddings=True),
+                                                 encode([short], normalize_embeddings=True)]), atol=1e-5)
+    minilm.encode([short, short.replace("Total", "Sum")])
+    assert calls == [1, 1, 2]                          # close lengths: one batch
 
 
 @pytest.fixture(scope="module")

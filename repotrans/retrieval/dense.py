@@ -24,6 +24,8 @@ from repotrans.errors import ConfigError
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 BATCH_SIZE = 32
+SMALL_CALL = 4              # up to this many texts (query time), see Embedder.encode
+PAD_SLACK = 32              # tokens of padding one batch may add before separate calls are cheaper
 
 _MODELS: dict[str, object] = {}
 _MODELS_LOCK = threading.Lock()
@@ -85,9 +87,20 @@ class Embedder:
         return int(get_dim())
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Normalised float32 embeddings, one row per text."""
-        vectors = load_model(self.name).encode(list(texts), batch_size=BATCH_SIZE, normalize_embeddings=True,
-                                               convert_to_numpy=True, show_progress_bar=False)
+        """Normalised float32 embeddings, one row per text.
+
+        A few texts of very different lengths (a query's method body and its short target signature)
+        go through the model in separate calls: in one batch the short one would be padded to the long
+        one's length, which costs more than the second call."""
+        texts = list(texts)
+        model = load_model(self.name)
+        if 1 < len(texts) <= SMALL_CALL:
+            lengths = [len(ids) for ids in model.tokenizer(texts, truncation=True,
+                                                            max_length=model.max_seq_length)["input_ids"]]
+            if max(lengths) - min(lengths) > PAD_SLACK:
+                return np.concatenate([self.encode([text]) for text in texts])
+        vectors = model.encode(texts, batch_size=BATCH_SIZE, normalize_embeddings=True, convert_to_numpy=True,
+                               show_progress_bar=False)
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from repotrans.errors import InputError
 from repotrans.retrieval.dense import DEFAULT_MODEL, EmbeddingCache, Embedder, Encoder
 from repotrans.retrieval.stores import (Candidate, NameCandidate, NameStore, PairStore, collect_names,
@@ -117,10 +119,26 @@ class Retriever:
         match = self.mapping.target_method(source_method_id)
         target = self.index.method(match.target_id) if match else None
         own = {source_method_id} | ({match.target_id} if match else set())
-        pairs = self.pairs.query(source.signature, source.body, k, own)
         anchor = target or source
-        names = self.names.query(anchor.type_id, anchor.signature, k, own)
+        pairs, names = self.search(source.signature, source.body, anchor.type_id, anchor.signature, k, own)
         return RetrievalResult(pairs, self._reason(pairs, names, own), names)
+
+    def search(self, java_signature: str, java_body: str, type_id: str, signature: str, k: int,
+               exclude_ids: Iterable[str] = ()) -> tuple[list[Candidate], list[NameCandidate]]:
+        """Pairs similar to a Java method and target names close to (type_id, signature).
+
+        With one encoder for both stores, the two query texts are embedded in one encode call (an
+        empty store's query is not embedded at all)."""
+        pair_text = PairStore.query_text(java_signature, java_body)
+        name_text = NameStore.query_text(type_id, signature)
+        vectors: dict[str, np.ndarray] = {}
+        if self.pairs.encoder is self.names.encoder:
+            wanted = [text for store, text in ((self.pairs, pair_text), (self.names, name_text)) if len(store)]
+            if wanted:
+                vectors = dict(zip(wanted, self.pairs.encoder.encode(wanted)))
+        pairs = self.pairs.query(java_signature, java_body, k, exclude_ids, vectors.get(pair_text))
+        names = self.names.query(type_id, signature, k, exclude_ids, vectors.get(name_text))
+        return pairs, names
 
     def _reason(self, pairs: list, names: list, own: set[str]) -> str:
         if not len(self.pairs) and not len(self.names):

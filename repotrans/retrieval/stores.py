@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
+
 from repotrans.errors import ConfigError
 from repotrans.index.placeholders import is_placeholder
 from repotrans.retrieval.bm25 import Bm25Index
@@ -173,13 +175,18 @@ class RoutedStore(ABC):
     def rows_of(self, ids: Iterable[str]) -> frozenset[int]:
         return frozenset(row for i in ids for row in self._rows.get(i, ()))
 
-    def search(self, query: str, k: int, exclude_ids: Iterable[str] = ()) -> list[tuple[int, Scores]]:
-        """Top-k rows for `query` by RRF over the BM25 and dense top-k, never an excluded id's row."""
+    def search(self, query: str, k: int, exclude_ids: Iterable[str] = (),
+               vector: np.ndarray | None = None) -> list[tuple[int, Scores]]:
+        """Top-k rows for `query` by RRF over the BM25 and dense top-k, never an excluded id's row.
+
+        `vector` is the query's embedding when the caller already has it (it batches several queries)."""
         if not self.entries or k <= 0:
             return []
         exclude = self.rows_of(exclude_ids)
+        if vector is None:
+            vector = self.encoder.encode([query])[0]
         routes = {"bm25": self.bm25.top_k(identifier_tokens(query), k, exclude),
-                  "dense": self.dense.top_k(self.encoder.encode([query])[0], k, exclude)}
+                  "dense": self.dense.top_k(vector, k, exclude)}
         per_row: dict[int, Scores] = {}
         for route, hits in routes.items():
             for rank, (row, score) in enumerate(hits, start=1):
@@ -199,10 +206,15 @@ class PairStore(RoutedStore):
     def keys(entry: PairEntry) -> Iterable[str]:
         return (entry.source_id, entry.target_id)
 
-    def query(self, java_signature: str, java_body: str, k: int, exclude_ids: Iterable[str] = ()) -> list[Candidate]:
-        query = PairEntry("", "", java_signature, java_body, "", "").text()
+    @staticmethod
+    def query_text(java_signature: str, java_body: str) -> str:
+        return PairEntry("", "", java_signature, java_body, "", "").text()
+
+    def query(self, java_signature: str, java_body: str, k: int, exclude_ids: Iterable[str] = (),
+              vector: np.ndarray | None = None) -> list[Candidate]:
+        """Pairs similar to a Java method (`vector`: the embedding of its query_text, if already computed)."""
         return [Candidate(**asdict(self.entries[row]), scores=scores)
-                for row, scores in self.search(query, k, exclude_ids)]
+                for row, scores in self.search(self.query_text(java_signature, java_body), k, exclude_ids, vector)]
 
 
 class NameStore(RoutedStore):
@@ -212,9 +224,15 @@ class NameStore(RoutedStore):
     def keys(entry: NameEntry) -> Iterable[str]:
         return (entry.target_id,)
 
-    def query(self, type_id: str, signature: str, k: int, exclude_ids: Iterable[str] = ()) -> list[NameCandidate]:
+    @staticmethod
+    def query_text(type_id: str, signature: str) -> str:
+        return name_text(type_id, signature)
+
+    def query(self, type_id: str, signature: str, k: int, exclude_ids: Iterable[str] = (),
+              vector: np.ndarray | None = None) -> list[NameCandidate]:
+        """Target members close to a signature (`vector`: the embedding of its query_text, if already computed)."""
         return [NameCandidate(**asdict(self.entries[row]), scores=scores)
-                for row, scores in self.search(name_text(type_id, signature), k, exclude_ids)]
+                for row, scores in self.search(self.query_text(type_id, signature), k, exclude_ids, vector)]
 
 
 def collect_pairs(methods: dict[str, Any], matches: Sequence[Any], exclude_ids: frozenset[str]) -> list[PairEntry]:
