@@ -51,14 +51,30 @@ def run(env, query: str, code: str, **kw):
     return run_candidate(index, method(index, query), code, workdir=wd, **{"timeout": 30.0, **kw})
 
 
-def test_ground_truth_passes_and_selects_covering_fixtures(env):
+def test_ground_truth_passes_and_selects_the_tests_naming_the_member(env):
     result = run(env, "Calculator.Add", ADD_TRUTH)
     assert result.status == "passed", result.brief()
-    assert result.selected == ["Acme.Calc.Tests:Acme.Calc.Tests.CalculatorTests",
-                               "Acme.Calc.Tests:Acme.Calc.Tests.FibonacciTests"]
-    assert (result.tests_run, result.tests_failed) == (8, 0)
+    assert result.selected == ["Acme.Calc.Tests:Acme.Calc.Tests.CalculatorTests.AddSumsTwoNumbers"]
+    assert (result.tests_run, result.tests_failed) == (1, 0)
     assert set(result.timings) >= {"apply", "baseline", "build", "test", "total"}
     json.dumps(result.to_json())
+
+
+def test_a_test_case_method_runs_all_its_cases(env):
+    index, wd = env
+    fib = method(index, "Calculator.Fibonacci")
+    own = (index.root("target") / fib.path).read_bytes()[fib.start_byte:fib.end_byte].decode()
+    result = run(env, "Calculator.Fibonacci", own)
+    assert result.status == "passed", result.brief()
+    assert result.selected == ["Acme.Calc.Tests:Acme.Calc.Tests.FibonacciTests.FibonacciKnownValues"]
+    assert (result.tests_run, result.tests_failed) == (3, 0)
+
+
+def test_a_property_selects_the_tests_naming_it(env):
+    result = run(env, "Calculator.HistoryCount", "internal int HistoryCount { get { return history.Count + 1; } }")
+    assert result.status == "test_failure", result.brief()
+    assert result.selected == ["Acme.Calc.Tests:Acme.Calc.Tests.CalculatorTests.AddSumsTwoNumbers"]
+    assert [(f.expected, f.actual) for f in result.failures] == [("1", "2")]
 
 
 def test_scope_all_runs_the_whole_test_project(env):

@@ -71,3 +71,43 @@ def test_ground_truth_passes_and_placeholder_fails(index, method_id, tmp_path_fa
 
 def test_the_sample_has_targets(index):
     assert len(_targets(index)) > 100
+
+
+def test_a_masked_neighbour_does_not_block_a_translated_method(tmp_path):
+    """Mid-batch state: StringUtils.FormatNumber and Capitalize both still placeholders. Capitalize's
+    real body passes (StringUtilsTests also holds FormatNumber's tests, which are not run for it),
+    while FormatNumber's placeholder still fails its own tests."""
+    import shutil
+
+    from repotrans.execution.apply import apply_candidate
+
+    shutil.copytree(SAMPLE / "java", tmp_path / "java")
+    shutil.copytree(SAMPLE / "csharp", tmp_path / "csharp", ignore=shutil.ignore_patterns("bin", "obj"))
+    index = Index.open(tmp_path / "wd")
+    index.build(tmp_path / "java", tmp_path / "csharp", progress=False)
+    [fmt] = index.find_methods("target", "StringUtils.FormatNumber")
+    [cap] = index.find_methods("target", "StringUtils.Capitalize")
+    path = tmp_path / "csharp" / cap.path
+    original = path.read_bytes()
+    truth = original[cap.start_byte:cap.end_byte].decode()
+    text = original.decode()
+    for m in sorted((fmt, cap), key=lambda m: -m.start_byte):
+        text, _ = apply_candidate(text, m, "{ " + THROW + " }")
+    path.write_text(text, encoding="utf-8")
+    index.build(tmp_path / "java", tmp_path / "csharp", progress=False)
+    [fmt] = index.find_methods("target", "StringUtils.FormatNumber")
+    [cap] = index.find_methods("target", "StringUtils.Capitalize")
+    try:
+        result = run_candidate(index, cap, truth, workdir=tmp_path / "wd", timeout=60)
+        assert result.status == "passed", result.brief()
+        assert result.selected == [
+            "Acme.Geo.Tests:Acme.Geo.Tests.Common.StringUtilsTests.CapitalizeUppercasesFirstLetterOnly"]
+        assert result.tests_run > 0
+        fake = run_candidate(index, fmt, "{ " + THROW + " }", workdir=tmp_path / "wd", timeout=60)
+        assert fake.status == "runtime_error", fake.brief()
+        assert fake.tests_failed > 0
+        assert fake.selected == [f"Acme.Geo.Tests:Acme.Geo.Tests.Common.StringUtilsTests.FormatNumber{t}"
+                                 for t in ("KeepsNaN", "RejectsNegativeDecimals", "RoundsHalfAwayAndTrims")]
+    finally:
+        close_sandboxes()
+        index.close()

@@ -14,7 +14,7 @@ from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate, plan_patch
 from repotrans.execution.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox, make_sandbox
-from repotrans.execution.selection import fixture_index, select_fixtures
+from repotrans.execution.selection import index_tests, select_tests
 from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, make_toolchain
 from repotrans.execution.workspace import prepare_workspace
 from repotrans.index.model import Method
@@ -53,8 +53,8 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
     timings["baseline"] = time.monotonic() - t
     selected: list[str] | None = None
     if scope == "covering":
-        fixtures = fixture_index(ws, tc.test_projects(ws))
-        selected = select_fixtures(fixtures, covering_names(index, method)) or None
+        fixtures = index_tests(ws, tc.test_projects(ws))
+        selected = select_tests(fixtures, covering_names(index, method), member_tokens(index, method)) or None
     with ws.run_dir(keep=keep_run) as run_dir:
         cand = Candidate(path=method.path, text=patch.new_text, line_map=patch.line_map,
                          surface_changed=patch.surface_changed, run_dir=run_dir)
@@ -88,6 +88,17 @@ def covering_names(index, method: Method) -> set[str]:
     if "static" in method.modifiers and method.kind == "method":
         names.add(method.name)
     return names
+
+
+def member_tokens(index, method: Method) -> set[str]:
+    """Tokens whose mention makes a test method cover `method` itself (selection.index_tests): its name
+    for a method or property, "new <Class>" for a constructor (the class or one deriving from it);
+    none for an indexer, which has no name to look for."""
+    if method.kind == "constructor":
+        return {f"new {name}" for name in covering_names(index, method)}
+    if method.kind in ("method", "property"):
+        return {method.name}
+    return set()
 
 
 def close_sandboxes() -> None:

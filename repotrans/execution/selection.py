@@ -1,5 +1,10 @@
-"""Test selection: the NUnit fixtures whose source mentions the target's class (or a subclass),
-or the method itself when it is static. A tree-sitter scan of the test sources, cached per state."""
+"""Test selection from a tree-sitter scan of the test sources (cached per state).
+
+A test method covers a target member when the identifiers it can reach mention the member: its own
+body and attributes, the fixture's per-test plumbing ([SetUp]/[TearDown] methods, constructors, field
+initialisers) and the fixture's helpers (non-test methods, properties, nested classes) it names.
+Only fixtures that mention the target's class are looked at; when none of their tests mentions the
+member (a helper reached through another public method), the whole fixtures are selected."""
 from __future__ import annotations
 
 import json
@@ -11,9 +16,16 @@ from tree_sitter import Language, Node, Parser
 
 from repotrans.execution.workspace import Workspace
 
-TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "TestFixture", "Theory", "Fact"}
+TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "Theory", "Fact"}
+FIXTURE_ATTRIBUTES = TEST_ATTRIBUTES | {"TestFixture"}
+PLUMBING_ATTRIBUTES = {"SetUp", "TearDown", "TestFixtureSetUp", "TestFixtureTearDown", "OneTimeSetUp",
+                       "OneTimeTearDown"}
+SOURCE_ATTRIBUTES = {"TestCaseSource", "ValueSource"}
 SKIP_DIRS = {"bin", "obj"}
 NAMESPACE_NODES = ("namespace_declaration", "file_scoped_namespace_declaration")
+TYPE_NODES = ("class_declaration", "struct_declaration", "record_declaration", "interface_declaration")
+CACHE_FILE = "tests.json"
+CACHE_VERSION = 1
 
 
 @cache
@@ -21,31 +33,58 @@ def _parser() -> Parser:
     return Parser(Language(tree_sitter_c_sharp.language()))
 
 
-def fixture_index(ws: Workspace, test_projects: dict[str, Path]) -> dict[str, list[str]]:
-    """"<project>:<Ns.Fixture>" -> identifiers used in the fixture (cached in the workspace)."""
-    cache_file = ws.root / "fixtures.json"
+def index_tests(ws: Workspace, test_projects: dict[str, Path]) -> dict[str, dict]:
+    """"<project>:<Ns.Fixture>" -> {"idents": every identifier in the fixture, "abstract": bool,
+    "shared": identifiers every test reaches, "tests": {test method: identifiers it reaches}}.
+    Object creations also count as the token "new <Type>" (constructor coverage)."""
+    cache_file = ws.root / CACHE_FILE
     if cache_file.exists():
-        return json.loads(cache_file.read_text())
-    fixtures: dict[str, list[str]] = {}
+        data = json.loads(cache_file.read_text())
+        if data.get("version") == CACHE_VERSION:
+            return data["fixtures"]
+    fixtures: dict[str, dict] = {}
     for project, folder in sorted(test_projects.items()):
         for path in sorted(folder.rglob("*.cs")):
             if any(part in SKIP_DIRS for part in path.relative_to(folder).parts[:-1]):
                 continue
             tree = _parser().parse(path.read_bytes())
-            for name, idents in _fixtures(tree.root_node, ""):
-                key = f"{project}:{name}"
-                fixtures[key] = sorted(set(fixtures.get(key, [])) | idents)
-    cache_file.write_text(json.dumps(fixtures, indent=1))
+            for name, cls in _fixtures(tree.root_node, ""):
+                _merge(fixtures.setdefault(f"{project}:{name}", {}), _scan_fixture(cls))
+    cache_file.write_text(json.dumps({"version": CACHE_VERSION, "fixtures": fixtures}, indent=1))
     return fixtures
 
 
-def select_fixtures(fixtures: dict[str, list[str]], names: set[str]) -> list[str]:
-    """Fixtures mentioning any of `names` (class names, static method name)."""
-    return sorted(key for key, idents in fixtures.items() if names & set(idents))
+def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens: set[str]) -> list[str]:
+    """Test ids to run: "<project>:<Ns.Fixture.Method>" for each test of a fixture mentioning
+    `class_names` whose reach mentions `member_tokens`; a whole fixture ("<project>:<Ns.Fixture>")
+    when its shared plumbing does; all those fixtures when no test mentions the member at all."""
+    covering = sorted(key for key, fx in fixtures.items() if class_names & set(fx["idents"]))
+    picked: list[str] = []
+    for key in covering:
+        fx = fixtures[key]
+        if fx["abstract"]:
+            continue
+        if member_tokens & set(fx["shared"]):
+            picked.append(key)
+            continue
+        picked += [f"{key}.{test}" for test, idents in sorted(fx["tests"].items()) if member_tokens & set(idents)]
+    return picked or covering
 
 
-def _fixtures(node: Node, prefix: str) -> list[tuple[str, set[str]]]:
-    out: list[tuple[str, set[str]]] = []
+def _merge(into: dict, fx: dict) -> None:
+    """Partial classes: one fixture spread over several files."""
+    if not into:
+        into.update(fx)
+        return
+    into["idents"] = sorted(set(into["idents"]) | set(fx["idents"]))
+    into["shared"] = sorted(set(into["shared"]) | set(fx["shared"]))
+    into["abstract"] = into["abstract"] or fx["abstract"]
+    for test, idents in fx["tests"].items():
+        into["tests"][test] = sorted(set(into["tests"].get(test, [])) | set(idents))
+
+
+def _fixtures(node: Node, prefix: str) -> list[tuple[str, Node]]:
+    out: list[tuple[str, Node]] = []
     for child in node.named_children:
         if child.type in NAMESPACE_NODES:
             name = child.child_by_field_name("name").text.decode()
@@ -60,15 +99,53 @@ def _fixtures(node: Node, prefix: str) -> list[tuple[str, set[str]]]:
             name = child.child_by_field_name("name").text.decode()
             qualified = f"{prefix}.{name}" if prefix else name
             if _is_fixture(child):
-                out.append((qualified, _identifiers(child)))
+                out.append((qualified, child))
             body = child.child_by_field_name("body")
             if body is not None:
-                out += [(f"{qualified}+{n.split('.')[-1]}", ids) for n, ids in _fixtures(body, qualified)]
+                out += [(f"{qualified}+{n.split('.')[-1]}", cls) for n, cls in _fixtures(body, qualified)]
     return out
 
 
+def _scan_fixture(cls: Node) -> dict:
+    """One fixture class -> its index entry (see index_tests)."""
+    shared: set[str] = set()
+    helpers: dict[str, set[str]] = {}
+    tests: dict[str, tuple[set[str], set[str]]] = {}     # name -> (identifiers, source member names)
+    body = cls.child_by_field_name("body")
+    for member in body.named_children if body is not None else []:
+        attrs = _attributes(member)
+        name_node = member.child_by_field_name("name")
+        name = name_node.text.decode() if name_node is not None else ""
+        if member.type == "method_declaration" and attrs & TEST_ATTRIBUTES:
+            idents, sources = tests.get(name, (set(), set()))
+            tests[name] = (idents | _identifiers(member), sources | _source_names(member))
+        elif member.type in ("field_declaration", "constructor_declaration") or attrs & PLUMBING_ATTRIBUTES:
+            shared |= _identifiers(member)
+        elif name:
+            helpers[name] = helpers.get(name, set()) | _identifiers(member)
+    reach = {test: _reach(idents | sources, helpers) | idents for test, (idents, sources) in tests.items()}
+    shared = _reach(shared, helpers) | shared
+    return {"idents": sorted(_identifiers(cls)), "abstract": "abstract" in _modifiers(cls),
+            "shared": sorted(shared), "tests": {t: sorted(ids) for t, ids in sorted(reach.items())}}
+
+
+def _reach(start: set[str], helpers: dict[str, set[str]]) -> set[str]:
+    """Identifiers of the helpers named in `start`, transitively."""
+    seen: set[str] = set()
+    found: set[str] = set()
+    todo = [n for n in start if n in helpers]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        found |= helpers[name]
+        todo += [n for n in helpers[name] if n in helpers and n not in seen]
+    return found
+
+
 def _is_fixture(cls: Node) -> bool:
-    if _attributes(cls) & TEST_ATTRIBUTES:
+    if _attributes(cls) & FIXTURE_ATTRIBUTES:
         return True
     body = cls.child_by_field_name("body")
     return body is not None and any(c.type == "method_declaration" and _attributes(c) & TEST_ATTRIBUTES
@@ -76,22 +153,65 @@ def _is_fixture(cls: Node) -> bool:
 
 
 def _attributes(node: Node) -> set[str]:
-    names = set()
+    return {name for name, _ in _attribute_nodes(node)}
+
+
+def _attribute_nodes(node: Node) -> list[tuple[str, Node]]:
+    found = []
     for child in node.named_children:
         if child.type == "attribute_list":
             for attr in child.named_children:
                 if attr.type == "attribute":
                     text = attr.child_by_field_name("name").text.decode().split(".")[-1]
-                    names.add(text[:-9] if text.endswith("Attribute") else text)
+                    found.append((text[:-9] if text.endswith("Attribute") else text, attr))
+    return found
+
+
+def _source_names(method: Node) -> set[str]:
+    """Members named by string in [TestCaseSource("Cases")] / [ValueSource("Values")]."""
+    names = set()
+    for name, attr in _attribute_nodes(method):
+        if name in SOURCE_ATTRIBUTES:
+            names |= {s.text.decode().strip('"') for s in _walk(attr) if s.type == "string_literal"}
+    stack = [c for c in method.named_children if c.type == "parameter_list"]
+    while stack:
+        n = stack.pop()
+        for name, attr in _attribute_nodes(n) if n.type == "parameter" else []:
+            if name in SOURCE_ATTRIBUTES:
+                names |= {s.text.decode().strip('"') for s in _walk(attr) if s.type == "string_literal"}
+        stack.extend(n.named_children)
     return names
 
 
-def _identifiers(node: Node) -> set[str]:
-    found: set[str] = set()
-    stack = [node]
+def _modifiers(node: Node) -> set[str]:
+    return {c.text.decode() for c in node.named_children if c.type == "modifier"}
+
+
+def _walk(node: Node) -> list[Node]:
+    out, stack = [], [node]
     while stack:
         n = stack.pop()
+        out.append(n)
+        stack.extend(n.children)
+    return out
+
+
+def _identifiers(node: Node) -> set[str]:
+    """Identifiers under `node`, plus "new <Type>" for each object creation."""
+    found: set[str] = set()
+    for n in _walk(node):
         if n.type == "identifier":
             found.add(n.text.decode())
-        stack.extend(n.children)
+        elif n.type == "object_creation_expression":
+            created = _simple_type(n.child_by_field_name("type"))
+            if created:
+                found.add(f"new {created}")
     return found
+
+
+def _simple_type(node: Node | None) -> str:
+    while node is not None and node.type in ("qualified_name", "alias_qualified_name"):
+        node = node.child_by_field_name("name")
+    if node is not None and node.type == "generic_name":
+        node = next((c for c in node.named_children if c.type == "identifier"), None)
+    return node.text.decode() if node is not None and node.type == "identifier" else ""

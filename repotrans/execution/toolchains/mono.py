@@ -195,7 +195,8 @@ class MonoToolchain:
 
 def nunit_argv(ws: Workspace, dll: Path, xml: Path, fixtures: list[str] | None) -> list[str]:
     """nunit-console in-process and in the default AppDomain (no agent, no shadow copy: twice as fast
-    to start), only the given fixtures (None: all)."""
+    to start), only the given tests (None: all): fixtures "Ns.Fixture" or test methods
+    "Ns.Fixture.Method" (a [TestCase] method's name runs all its cases)."""
     argv = ["nunit-console", "-nologo", "-noshadow", "-process=Single", "-domain=None",
             f"-result={_rel(xml, ws)}"]
     if fixtures is not None:

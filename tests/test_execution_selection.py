@@ -1,0 +1,98 @@
+"""Test selection on small C# test sources (tree-sitter only, no build)."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from repotrans.execution.selection import index_tests, select_tests
+
+SOURCE = """
+using NUnit.Framework;
+namespace Ns.Tests
+{
+    [TestFixture]
+    public class WidgetTests
+    {
+        private Widget shared = Widget.Make();
+
+        [Test]
+        public void SpinTurns() { Assert.AreEqual(1, new Widget().Spin()); }
+
+        [TestCase(1)]
+        [TestCase(2)]
+        public void SpinTwiceTurnsTwice(int n) { Check(n); }
+
+        [TestCaseSource("Cases")]
+        public void ColourIsKnown(string c) { Assert.IsNotNull(c); }
+
+        [Test]
+        public void NameIsSet() { Assert.AreEqual("w", shared.Name); }
+
+        static object[] Cases() { return new object[] { Widget.Colour() }; }
+        private void Check(int n) { Helper(n); }
+        private void Helper(int n) { Assert.AreEqual(2 * n, new Widget().Spin() + new Widget().Spin()); }
+
+        public class Nested
+        {
+            [Test]
+            public void Nothing() { Assert.Pass(); }
+        }
+    }
+
+    public abstract class BaseTests
+    {
+        [Test]
+        public void SpinFromBase() { new Widget().Spin(); }
+    }
+
+    public class SetUpTests
+    {
+        private Widget w;
+
+        [SetUp]
+        public void Init() { w = new Widget(); w.Reset(); }
+
+        [Test]
+        public void Works() { Assert.IsNotNull(w); }
+    }
+}
+"""
+
+
+def _fixtures(tmp_path: Path) -> dict[str, dict]:
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "WidgetTests.cs").write_text(SOURCE)
+    return index_tests(SimpleNamespace(root=tmp_path), {"P": tmp_path / "proj"})
+
+
+def test_index_records_fixtures_and_what_each_test_reaches(tmp_path):
+    fixtures = _fixtures(tmp_path)
+    assert sorted(fixtures) == ["P:Ns.Tests.BaseTests", "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests",
+                                "P:Ns.Tests.WidgetTests+Nested"]
+    widget = fixtures["P:Ns.Tests.WidgetTests"]
+    assert sorted(widget["tests"]) == ["ColourIsKnown", "NameIsSet", "SpinTurns", "SpinTwiceTurnsTwice"]
+    assert {"Spin", "new Widget", "Check", "Helper"} <= set(widget["tests"]["SpinTwiceTurnsTwice"])
+    assert "Colour" in widget["tests"]["ColourIsKnown"] and "Spin" not in widget["tests"]["ColourIsKnown"]
+    assert "Make" in widget["shared"] and not widget["abstract"]
+    assert fixtures["P:Ns.Tests.BaseTests"]["abstract"]
+    assert {"Reset", "new Widget"} <= set(fixtures["P:Ns.Tests.SetUpTests"]["shared"])
+    # cached in the workspace, read back as is
+    (tmp_path / "proj" / "WidgetTests.cs").write_text("")
+    assert index_tests(SimpleNamespace(root=tmp_path), {"P": tmp_path / "proj"}) == fixtures
+
+
+def test_select_tests_by_member_then_by_fixture(tmp_path):
+    fixtures = _fixtures(tmp_path)
+    widget = {"Widget"}
+    assert select_tests(fixtures, widget, {"Spin"}) == [
+        "P:Ns.Tests.WidgetTests.SpinTurns", "P:Ns.Tests.WidgetTests.SpinTwiceTurnsTwice"]
+    assert select_tests(fixtures, widget, {"Name"}) == ["P:Ns.Tests.WidgetTests.NameIsSet"]
+    # a [SetUp] or a field initialiser reaching the member: every test of that fixture
+    assert select_tests(fixtures, widget, {"Reset"}) == ["P:Ns.Tests.SetUpTests"]
+    assert select_tests(fixtures, widget, {"Make"}) == ["P:Ns.Tests.WidgetTests"]
+    assert select_tests(fixtures, widget, {"new Widget"}) == [
+        "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests.SpinTurns", "P:Ns.Tests.WidgetTests.SpinTwiceTurnsTwice"]
+    # no test names the member: the fixtures naming the class, as before
+    assert select_tests(fixtures, widget, {"Normalise"}) == [
+        "P:Ns.Tests.BaseTests", "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests"]
+    assert select_tests(fixtures, {"Gadget"}, {"Spin"}) == []
