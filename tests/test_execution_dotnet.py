@@ -2,6 +2,7 @@
 flow driven through a scripted sandbox (the .NET SDK cannot be installed on this machine)."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome
 from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError
 from repotrans.execution.toolchains.dotnet import (DotnetToolchain, build_argvs, dotnet_test_argv, parse_msbuild,
-                                                   parse_trx)
+                                                   parse_trx, vstest_filter)
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.execution.workspace import prepare_workspace
 
@@ -70,15 +71,46 @@ def test_command_lines(tmp_path):
                                   "-clp:NoSummary", "-p:GenerateFullPaths=true",
                                   "-p:TreatWarningsAsErrors=false"]]
     trx = tmp_path / "results" / "Acme.Calc.Tests.trx"
-    assert dotnet_test_argv(test, ["Acme.Calc.Tests.FibonacciTests", "Acme.Calc.Tests.CalculatorTests"], trx) == [
+    fib, add = "Acme.Calc.Tests.FibonacciTests", "Acme.Calc.Tests.CalculatorTests.AddSumsTwoNumbers"
+    assert dotnet_test_argv(test, [fib, add], trx) == [
         "dotnet", "test", str(test.path), "--no-build", "--no-restore", "-nologo",
         "--logger", "trx;LogFileName=Acme.Calc.Tests.trx", "--results-directory", str(tmp_path / "results"),
-        "--filter", "FullyQualifiedName~Acme.Calc.Tests.CalculatorTests.|"
-                    "FullyQualifiedName~Acme.Calc.Tests.FibonacciTests."]
+        "--filter", f"{vstest_filter(add)}|{vstest_filter(fib)}"]
     assert "--filter" not in dotnet_test_argv(test, None, trx)
     (tmp_path / "one.sln").write_text("")
     (tmp_path / "p.csproj").write_text('<Project Sdk="Microsoft.NET.Sdk"/>')
     assert build_argvs(tmp_path)[0][2] == str(tmp_path / "one.sln")
+
+
+def test_vstest_filter_matches_a_fixture_or_a_test_method_and_nothing_it_prefixes():
+    # fixture: its tests are "Ns.Fixture.Test"; test method: "Ns.Fixture.Test" (plain, xUnit theory)
+    # or "Ns.Fixture.Test(1,2)" (NUnit test case, as the recorded TRX names FibonacciKnownValues(10,55))
+    assert vstest_filter("Ns.Fixture.Test") == (
+        r"FullyQualifiedName~Ns.Fixture.Test.|FullyQualifiedName=Ns.Fixture.Test|FullyQualifiedName~Ns.Fixture.Test\(")
+    # VSTest's own escape set (FilterHelper.Escape): \ ( ) & | = ! ~
+    assert vstest_filter("Ns.F(1).T") == (
+        r"FullyQualifiedName~Ns.F\(1\).T.|FullyQualifiedName=Ns.F\(1\).T|FullyQualifiedName~Ns.F\(1\).T\(")
+
+
+def test_vstest_filter_picks_the_right_recorded_tests():
+    """Evaluate the filter's clauses (~ contains, = equals, after unescaping) on the fully qualified
+    names of the tests the recorded NUnit-adapter TRX holds."""
+    trx = (FIX / "trx" / "nunit3_adapter.trx").read_text()
+    names = [f"{c}.{n}" for c, n in re.findall(r'className="([^"]+)" name="([^"]+)"', trx)]
+
+    def matches(filter_text: str) -> list[str]:
+        parts = re.split(r"(?<!\\)\|", filter_text)
+        clauses = [re.match(r"FullyQualifiedName([~=])(.*)", c).groups() for c in parts]
+        clauses = [(op, re.sub(r"\\(.)", r"\1", value)) for op, value in clauses]
+        return [n for n in names if any(v in n if op == "~" else v == n for op, v in clauses)]
+
+    assert matches(vstest_filter("Acme.Calc.Tests.FibonacciTests.FibonacciKnownValues")) == [
+        "Acme.Calc.Tests.FibonacciTests.FibonacciKnownValues(10,55)"]
+    assert matches(vstest_filter("Acme.Calc.Tests.CalculatorTests.AddSumsTwoNumbers")) == [
+        "Acme.Calc.Tests.CalculatorTests.AddSumsTwoNumbers"]
+    assert matches(vstest_filter("Acme.Calc.Tests.CalculatorTests.Add")) == []
+    assert matches(vstest_filter("Acme.Calc.Tests.CalculatorTests")) == [
+        "Acme.Calc.Tests.CalculatorTests.AddSumsTwoNumbers", "Acme.Calc.Tests.CalculatorTests.DivideTruncates"]
 
 
 def test_language_version_from_langversion_or_framework(tmp_path):
@@ -134,7 +166,7 @@ def test_flow_reports_test_failures(tmp_path):
     assert verdict.status == "runtime_error" and verdict.tests_run == 3 and verdict.tests_failed == 2
     assert (cand.run_dir / "tree" / cand.path).read_text() == "// patched\n"
     assert (ws.src / cand.path).read_text() != "// patched\n"           # the scratch copy is untouched
-    assert box.calls[-1][-1] == "FullyQualifiedName~Acme.Calc.Tests.CalculatorTests."
+    assert box.calls[-1][-1] == vstest_filter("Acme.Calc.Tests.CalculatorTests")
 
 
 def test_flow_maps_compile_errors_into_the_candidate(tmp_path):

@@ -149,12 +149,23 @@ def build_argvs(tree: Path) -> list[list[str]]:
              "-p:GenerateFullPaths=true", "-p:TreatWarningsAsErrors=false"] for entry in _entries(tree)]
 
 
-def dotnet_test_argv(project: Project, fixtures: list[str] | None, trx: Path) -> list[str]:
+def dotnet_test_argv(project: Project, tests: list[str] | None, trx: Path) -> list[str]:
+    """`dotnet test` on the given tests (None: all), each a fixture "Ns.Fixture" or a test method
+    "Ns.Fixture.Method"; see vstest_filter."""
     argv = ["dotnet", "test", str(project.path), "--no-build", "--no-restore", "-nologo",
             "--logger", f"trx;LogFileName={trx.name}", "--results-directory", str(trx.parent)]
-    if fixtures:
-        argv += ["--filter", "|".join(f"FullyQualifiedName~{f}." for f in sorted(fixtures))]
+    if tests:
+        argv += ["--filter", "|".join(vstest_filter(t) for t in sorted(tests))]
     return argv
+
+
+def vstest_filter(name: str) -> str:
+    """A VSTest filter matching the fixture or test method `name` and nothing it prefixes: the
+    fixture's tests (`name.`), a plain test or xUnit theory (`=name`), NUnit test cases and
+    parameterised fixtures (`name(`, the parenthesis escaped as VSTest filters require)."""
+    escaped = re.sub(r"([\\()&|=!~])", r"\\\1", name)
+    return (f"FullyQualifiedName~{escaped}.|FullyQualifiedName={escaped}|"
+            f"FullyQualifiedName~{escaped}\\(")
 
 
 def parse_msbuild(output: str, tree: Path, cand: Candidate | None) -> list[Diagnostic]:
