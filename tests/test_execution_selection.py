@@ -26,8 +26,12 @@ namespace Ns.Tests
         public void ColourIsKnown(string c) { Assert.IsNotNull(c); }
 
         [Test]
+        public void SizeIsPositive([ValueSource("Sizes")] int size) { Assert.Greater(size, 0); }
+
+        [Test]
         public void NameIsSet() { Assert.AreEqual("w", shared.Name); }
 
+        static int[] Sizes() { return new[] { Widget.Size() }; }
         static object[] Cases() { return new object[] { Widget.Colour() }; }
         private void Check(int n) { Helper(n); }
         private void Helper(int n) { Assert.AreEqual(2 * n, new Widget().Spin() + new Widget().Spin()); }
@@ -70,9 +74,11 @@ def test_index_records_fixtures_and_what_each_test_reaches(tmp_path):
     assert sorted(fixtures) == ["P:Ns.Tests.BaseTests", "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests",
                                 "P:Ns.Tests.WidgetTests+Nested"]
     widget = fixtures["P:Ns.Tests.WidgetTests"]
-    assert sorted(widget["tests"]) == ["ColourIsKnown", "NameIsSet", "SpinTurns", "SpinTwiceTurnsTwice"]
+    assert sorted(widget["tests"]) == ["ColourIsKnown", "NameIsSet", "SizeIsPositive", "SpinTurns",
+                                       "SpinTwiceTurnsTwice"]
     assert {"Spin", "new Widget", "Check", "Helper"} <= set(widget["tests"]["SpinTwiceTurnsTwice"])
     assert "Colour" in widget["tests"]["ColourIsKnown"] and "Spin" not in widget["tests"]["ColourIsKnown"]
+    assert "Size" in widget["tests"]["SizeIsPositive"]
     assert "Make" in widget["shared"] and not widget["abstract"]
     assert fixtures["P:Ns.Tests.BaseTests"]["abstract"]
     assert {"Reset", "new Widget"} <= set(fixtures["P:Ns.Tests.SetUpTests"]["shared"])

@@ -153,34 +153,20 @@ def _is_fixture(cls: Node) -> bool:
 
 
 def _attributes(node: Node) -> set[str]:
-    return {name for name, _ in _attribute_nodes(node)}
+    return {_attribute_name(attr) for child in node.named_children if child.type == "attribute_list"
+            for attr in child.named_children if attr.type == "attribute"}
 
 
-def _attribute_nodes(node: Node) -> list[tuple[str, Node]]:
-    found = []
-    for child in node.named_children:
-        if child.type == "attribute_list":
-            for attr in child.named_children:
-                if attr.type == "attribute":
-                    text = attr.child_by_field_name("name").text.decode().split(".")[-1]
-                    found.append((text[:-9] if text.endswith("Attribute") else text, attr))
-    return found
+def _attribute_name(attr: Node) -> str:
+    text = attr.child_by_field_name("name").text.decode().split(".")[-1]
+    return text[:-9] if text.endswith("Attribute") else text
 
 
 def _source_names(method: Node) -> set[str]:
-    """Members named by string in [TestCaseSource("Cases")] / [ValueSource("Values")]."""
-    names = set()
-    for name, attr in _attribute_nodes(method):
-        if name in SOURCE_ATTRIBUTES:
-            names |= {s.text.decode().strip('"') for s in _walk(attr) if s.type == "string_literal"}
-    stack = [c for c in method.named_children if c.type == "parameter_list"]
-    while stack:
-        n = stack.pop()
-        for name, attr in _attribute_nodes(n) if n.type == "parameter" else []:
-            if name in SOURCE_ATTRIBUTES:
-                names |= {s.text.decode().strip('"') for s in _walk(attr) if s.type == "string_literal"}
-        stack.extend(n.named_children)
-    return names
+    """Members named by string in [TestCaseSource("Cases")] or a parameter's [ValueSource("Values")]."""
+    return {s.text.decode() for n in _walk(method)
+            if n.type == "attribute" and _attribute_name(n) in SOURCE_ATTRIBUTES
+            for s in _walk(n) if s.type == "string_literal_content"}
 
 
 def _modifiers(node: Node) -> set[str]:
