@@ -498,13 +498,11 @@ def test_build_is_one_transaction(tmp_path, repos, monkeypatch):
     before = ix.conn.execute("SELECT COUNT(*), GROUP_CONCAT(sha256) FROM files").fetchone()
     (java / "src/com/acme/geo/Color.java").write_text(JAVA_ENUM.replace("BLUE", "CYAN"))
     (cs / "Util/Strings.cs").write_text(CS_FILE_SCOPED.replace("Trim", "Strip"))
-    calls = []
 
-    def failing_insert(self, rows):
-        calls.append(rows[0][2])
-        if len(calls) == 2:
-            raise OSError("disk full")
-        original(self, rows)
+    def failing_insert(self, batch):
+        assert len(batch) == 2
+        original(self, batch[:1])            # the first file's rows are written, then the disk fills up
+        raise OSError("disk full")
 
     original = Index._insert
     monkeypatch.setattr(Index, "_insert", failing_insert)
@@ -526,6 +524,20 @@ def test_syntax_error_file_is_indexed_as_far_as_recovered(tmp_path):
     assert ix.file("source", "Broken.java").syntax_errors > 0 and ix.file("source", "Ok.java").syntax_errors == 0
     assert "source:Broken.good()" in [m.id for m in ix.methods("source:Broken")]
     assert "syntax errors (indexed as far as recovered): 1 file(s): Broken.java" in summary.render()
+
+
+def test_utf8_text_after_multibyte_characters(tmp_path):
+    """Names and bodies after non-ASCII characters are cut at the right places (byte offsets vs characters)."""
+    cs_text = '// café\nclass Straße { /* ü */ public string Grüß(string ä) => "ü" + ä; }\n'
+    java = write(tmp_path / "java", {"A.java": "class A { }"})
+    cs = write(tmp_path / "cs", {"S.cs": cs_text})
+    ix = Index.open(tmp_path / "w")
+    ix.build(java, cs, progress=False)
+    [m] = ix.all_methods("target")
+    assert (m.id, m.signature, m.body, params(m)) == (
+        "target:Straße.Grüß(string)", "public string Grüß(string ä)", '=> "ü" + ä;', [("ä", "string", False, [])])
+    data = cs_text.encode("utf-8")
+    assert data[m.start_byte:m.end_byte].decode() == 'public string Grüß(string ä) => "ü" + ä;'
 
 
 def test_binary_large_and_non_utf8_files(tmp_path, monkeypatch):

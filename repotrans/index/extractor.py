@@ -6,6 +6,8 @@ grammar's fields; this class places declarations in their namespace/type and bui
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import lru_cache
 
 import tree_sitter as ts
 
@@ -18,6 +20,8 @@ _COMMA = re.compile(r",(?=[^\],])")
 
 def norm_type(text: str) -> str:
     """Whitespace-normalise a type as written: "Map< K ,V >" -> "Map<K, V>", "int [ , ]" -> "int[,]"."""
+    if " " not in text and "," not in text and "\n" not in text and "\t" not in text and "\r" not in text:
+        return text                                   # most types: nothing to normalise
     bare = text.replace(", ", "")
     if "," not in bare and " " not in bare and "\n" not in bare and "\t" not in bare and "\r" not in bare:
         return text
@@ -34,17 +38,28 @@ class Extractor:
 
     def __init__(self, side: Side, path: str, src: bytes, query: ts.Query):
         self.side, self.path, self.src, self.query = side, path, src, query
+        self.chars = src.decode("utf-8", "replace") if src.isascii() else None   # byte offset == char offset
         self.types: list[TypeDecl] = []
         self.fields: list[Field] = []
         self.methods: list[Method] = []
         self.imports: list[Import] = []
         self.namespaces: list[str] = []
         self.file_namespace = ""                  # Java package / C# file-scoped namespace
+        self.cursor = ts.QueryCursor(query)
+        self.handlers = _handlers(type(self), query)
 
     def text(self, node: ts.Node | None) -> str:
         if node is None:
             return ""
+        if self.chars is not None:
+            return self.chars[node.start_byte:node.end_byte]
         return self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def slice(self, start: int, end: int) -> str:
+        """The file's text between two byte offsets."""
+        if self.chars is not None:
+            return self.chars[start:end]
+        return self.src[start:end].decode("utf-8", "replace")
 
     def run(self, tree: ts.Tree) -> tuple[FileInfo, list[TypeDecl], list[Field], list[Method]]:
         self.visit(tree.root_node, None, [])
@@ -58,23 +73,25 @@ class Extractor:
         belongs to `owner` (None: a top-level declaration inside `namespace`).
         Members of local and anonymous classes lie deeper and are not indexed.
         """
-        cursor = ts.QueryCursor(self.query)
+        cursor = self.cursor
         cursor.set_max_start_depth(DEPTH.get(container.type, 2))
         top = container.id
-        found = sorted(((node.start_byte, cap, node) for cap, nodes in cursor.captures(container).items()
-                        if cap != "name" for node in nodes if node.id != top), key=lambda item: item[0])
+        found = [(node.start_byte, cap, node) for cap, nodes in cursor.captures(container).items()
+                 for node in nodes if node.id != top]
+        found.sort(key=_first)
+        handlers = self.handlers
         for _, cap, node in found:
-            kind = cap.split(".", 1)[1]
+            kind, handler = handlers[cap]
             if kind == "import":
-                self.on_import(node)
+                handler(self, node)
             elif kind == "module":
-                inner = self.on_module(node, namespace)
+                inner = handler(self, node, namespace)
                 if inner is not None:
                     self.visit(node, None, inner)
             elif kind in TYPE_KINDS:
-                self.visit(node, getattr(self, f"on_{kind}")(node, owner, namespace), namespace)
+                self.visit(node, handler(self, node, owner, namespace), namespace)
             elif owner is not None:
-                getattr(self, f"on_{kind}")(node, owner)
+                handler(self, node, owner)
 
     # ---- types -----------------------------------------------------------------------------------
     def add_type(self, kind: str, node: ts.Node, owner: TypeDecl | None, namespace: list[str],
@@ -119,22 +136,21 @@ class Extractor:
         if kind == "property":
             member = name
         elif kind == "indexer":
-            member = f"{name}[{', '.join(p.type for p in params)}]"
+            member = f"{name}[{', '.join([p.type for p in params])}]"
         else:
-            member = f"{name}({', '.join(p.type for p in params)})"
+            member = f"{name}({', '.join([p.type for p in params])})"
         modifiers, annotations = self.modifiers(node)
+        start, end = node.start_byte, node.end_byte
         if body_start is None:
-            signature, body = self.text(node).rstrip().rstrip(";"), None
+            signature, body = self.slice(start, end).rstrip().rstrip(";"), None
         else:
-            signature = self.src[node.start_byte:body_start].decode("utf-8", "replace")
-            body = self.src[body_start:body_end].decode("utf-8", "replace")
+            signature, body = self.slice(start, body_start), self.slice(body_start, body_end)
         method = Method(
             id=f"{owner.id}.{member}", side=self.side, type_id=owner.id, kind=kind, name=name,
             params=params, return_type=return_type, modifiers=modifiers, annotations=annotations,
             type_params=type_params, signature=norm_space(signature), body=body, path=self.path,
             start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1,
-            start_byte=node.start_byte, end_byte=node.end_byte,
-            body_start_byte=body_start, body_end_byte=body_end)
+            start_byte=start, end_byte=end, body_start_byte=body_start, body_end_byte=body_end)
         self.methods.append(method)
         return method
 
@@ -159,6 +175,25 @@ class Extractor:
 
     def type_params(self, node: ts.Node) -> list[str]:
         raise NotImplementedError
+
+
+@lru_cache(maxsize=None)
+def _handlers(cls: type, query: ts.Query) -> dict[str, tuple[str, Callable]]:
+    """Capture name -> (kind, the class's on_<kind> function), e.g. "definition.method" -> ("method", on_method).
+
+    Functions, not bound methods: an extractor holding its own bound methods would be a reference
+    cycle, freed only by the cyclic GC (which the store pauses while indexing)."""
+    out = {}
+    for i in range(query.capture_count):
+        cap = query.capture_name(i)
+        if cap != "name":
+            kind = cap.split(".", 1)[1]
+            out[cap] = (kind, getattr(cls, f"on_{kind}"))
+    return out
+
+
+def _first(item: tuple) -> int:
+    return item[0]
 
 
 TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "annotation"})

@@ -34,11 +34,16 @@ _LANGUAGES = {"java": tree_sitter_java.language, "csharp": tree_sitter_c_sharp.l
 def grammar(lang: str) -> Grammar:
     language = ts.Language(_LANGUAGES[lang]())
     source = resources.files("repotrans.index").joinpath("queries", f"{lang}.scm").read_text("utf-8")
-    return Grammar(language, ts.Query(language, source))
+    query = ts.Query(language, source)
+    query.disable_capture("name")        # the extractors read names through the grammar's fields
+    return Grammar(language, query)
 
 
 def parser_for(side: Side) -> ts.Parser:
     return ts.Parser(grammar(LANG_OF_SIDE[side]).language)
+
+
+_parsers: dict[str, ts.Parser] = {}      # one per language and process (parse() is not reentrant)
 
 
 @dataclass
@@ -52,6 +57,8 @@ class ParsedFile:
 
 def decode(data: bytes) -> tuple[bytes, bool]:
     """Return UTF-8 bytes to parse and whether the input had to be decoded with replacement."""
+    if data.isascii():
+        return data, False
     try:
         data.decode("utf-8")
         return data, False
@@ -62,8 +69,10 @@ def decode(data: bytes) -> tuple[bytes, bool]:
 def parse_file(side: Side, path: str, data: bytes, sha256: str) -> ParsedFile:
     """Parse one file's bytes into its FileInfo, types, fields and members."""
     data, replaced = decode(data)
-    g = grammar(LANG_OF_SIDE[side])
-    tree = ts.Parser(g.language).parse(data)
+    lang = LANG_OF_SIDE[side]
+    g = grammar(lang)
+    parser = _parsers.get(lang) or _parsers.setdefault(lang, ts.Parser(g.language))
+    tree = parser.parse(data)
     extractor = (JavaExtractor if side == "source" else CSharpExtractor)(side, path, data, g.query)
     info, types, fields, methods = extractor.run(tree)
     info.sha256, info.syntax_errors = sha256, count_errors(tree)

@@ -107,7 +107,7 @@ class CSharpExtractor(Extractor):
             if child.type == "equals_value_clause":
                 return self.text(child.named_children[0]) if child.named_children else None
             if child.type == "=" and i + 1 < len(children):
-                return self.src[children[i + 1].start_byte:declarator.end_byte].decode("utf-8", "replace")
+                return self.slice(children[i + 1].start_byte, declarator.end_byte)
         return None
 
     def body_range(self, node):

@@ -53,14 +53,17 @@ class JavaExtractor(Extractor):
 
     def params(self, node: ts.Node | None) -> list[Param]:
         out: list[Param] = []
+        text = self.text
         for child in node.named_children if node is not None else []:
             kind = child.type
             if kind == "formal_parameter":
                 dims = child.child_by_field_name("dimensions")
-                type_text = self.text(child.child_by_field_name("type"))
-                out.append(Param(self.text(child.child_by_field_name("name")),
-                                 norm_type(type_text + self.text(dims) if dims is not None else type_text),
-                                 False, self.keywords(child.child(0))))
+                type_text = text(child.child_by_field_name("type"))
+                first = child.child(0)
+                out.append(Param(text(child.child_by_field_name("name")),
+                                 norm_type(type_text + text(dims) if dims is not None else type_text), False,
+                                 [m.type for m in first.children if not m.is_named] if first.type == "modifiers"
+                                 else []))
             elif kind == "spread_parameter":
                 parts = child.named_children
                 declarator = next(c for c in parts if c.type == "variable_declarator")
