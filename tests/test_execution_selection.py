@@ -43,6 +43,17 @@ namespace Ns.Tests
         }
     }
 
+    public class MixedTests
+    {
+        private sealed class FakeWidget : Widget { public override int Turn() { return 0; } }
+
+        [Test]
+        public void FakeIsAWidget() { Assert.IsNotNull(new FakeWidget()); }
+
+        [Test]
+        public void GadgetSpins() { Assert.AreEqual(1, new Gadget().Spin()); }
+    }
+
     public abstract class BaseTests
     {
         [Test]
@@ -71,8 +82,8 @@ def _fixtures(tmp_path: Path) -> dict[str, dict]:
 
 def test_index_records_fixtures_and_what_each_test_reaches(tmp_path):
     fixtures = _fixtures(tmp_path)
-    assert sorted(fixtures) == ["P:Ns.Tests.BaseTests", "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests",
-                                "P:Ns.Tests.WidgetTests+Nested"]
+    assert sorted(fixtures) == ["P:Ns.Tests.BaseTests", "P:Ns.Tests.MixedTests", "P:Ns.Tests.SetUpTests",
+                                "P:Ns.Tests.WidgetTests", "P:Ns.Tests.WidgetTests+Nested"]
     widget = fixtures["P:Ns.Tests.WidgetTests"]
     assert sorted(widget["tests"]) == ["ColourIsKnown", "NameIsSet", "SizeIsPositive", "SpinTurns",
                                        "SpinTwiceTurnsTwice"]
@@ -98,7 +109,12 @@ def test_select_tests_by_member_then_by_fixture(tmp_path):
     assert select_tests(fixtures, widget, {"Make"}) == ["P:Ns.Tests.WidgetTests"]
     assert select_tests(fixtures, widget, {"new Widget"}) == [
         "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests.SpinTurns", "P:Ns.Tests.WidgetTests.SpinTwiceTurnsTwice"]
-    # no test names the member: the fixtures naming the class, as before
-    assert select_tests(fixtures, widget, {"Normalise"}) == [
-        "P:Ns.Tests.BaseTests", "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests"]
-    assert select_tests(fixtures, {"Gadget"}, {"Spin"}) == []
+    # a test naming the member on another class only (GadgetSpins) is not picked; the nested class
+    # overriding Turn declares the name without reaching it: no test names Turn, so the fixtures
+    # naming the class are run, as before
+    covering = ["P:Ns.Tests.BaseTests", "P:Ns.Tests.MixedTests", "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests"]
+    assert "Turn" not in fixtures["P:Ns.Tests.MixedTests"]["tests"]["FakeIsAWidget"]
+    assert select_tests(fixtures, widget, {"Turn"}) == covering
+    assert select_tests(fixtures, widget, {"Normalise"}) == covering
+    assert select_tests(fixtures, {"Gadget"}, {"Spin"}) == ["P:Ns.Tests.MixedTests.GadgetSpins"]
+    assert select_tests(fixtures, {"Thing"}, {"Spin"}) == []

@@ -23,9 +23,11 @@ PLUMBING_ATTRIBUTES = {"SetUp", "TearDown", "TestFixtureSetUp", "TestFixtureTear
 SOURCE_ATTRIBUTES = {"TestCaseSource", "ValueSource"}
 SKIP_DIRS = {"bin", "obj"}
 NAMESPACE_NODES = ("namespace_declaration", "file_scoped_namespace_declaration")
-TYPE_NODES = ("class_declaration", "struct_declaration", "record_declaration", "interface_declaration")
+DECLARATION_NODES = ("class_declaration", "struct_declaration", "record_declaration", "interface_declaration",
+                     "method_declaration", "constructor_declaration", "property_declaration",
+                     "indexer_declaration", "event_declaration", "delegate_declaration", "enum_declaration")
 CACHE_FILE = "tests.json"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @cache
@@ -56,8 +58,9 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path]) -> dict[str, dict
 
 def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens: set[str]) -> list[str]:
     """Test ids to run: "<project>:<Ns.Fixture.Method>" for each test of a fixture mentioning
-    `class_names` whose reach mentions `member_tokens`; a whole fixture ("<project>:<Ns.Fixture>")
-    when its shared plumbing does; all those fixtures when no test mentions the member at all."""
+    `class_names` whose reach mentions `member_tokens` and (with the shared plumbing) `class_names`;
+    a whole fixture ("<project>:<Ns.Fixture>") when its shared plumbing mentions the member; all
+    those fixtures when no test mentions the member at all."""
     covering = sorted(key for key, fx in fixtures.items() if class_names & set(fx["idents"]))
     picked: list[str] = []
     for key in covering:
@@ -67,7 +70,9 @@ def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens
         if member_tokens & set(fx["shared"]):
             picked.append(key)
             continue
-        picked += [f"{key}.{test}" for test, idents in sorted(fx["tests"].items()) if member_tokens & set(idents)]
+        shared = set(fx["shared"])
+        picked += [f"{key}.{test}" for test, idents in sorted(fx["tests"].items())
+                   if member_tokens & set(idents) and class_names & (set(idents) | shared)]
     return picked or covering
 
 
@@ -186,13 +191,23 @@ def _identifiers(node: Node) -> set[str]:
     """Identifiers under `node`, plus "new <Type>" for each object creation."""
     found: set[str] = set()
     for n in _walk(node):
-        if n.type == "identifier":
+        if n.type == "identifier" and not _declares(n):
             found.add(n.text.decode())
         elif n.type == "object_creation_expression":
             created = _simple_type(n.child_by_field_name("type"))
             if created:
                 found.add(f"new {created}")
     return found
+
+
+def _declares(ident: Node) -> bool:
+    """`ident` names a declared member or type (an override in a test's helper class mentions the
+    member's name without reaching it)."""
+    parent = ident.parent
+    if parent is None or parent.type not in DECLARATION_NODES:
+        return False
+    name = parent.child_by_field_name("name")
+    return name is not None and name.start_byte == ident.start_byte
 
 
 def _simple_type(node: Node | None) -> str:
