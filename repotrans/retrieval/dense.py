@@ -1,7 +1,7 @@
 """Dense route: sentence embeddings (cached by content hash) in a faiss inner-product index.
 
 Embeddings are L2-normalised, so inner product is cosine similarity. The SentenceTransformer is
-loaded lazily, once per process and model. The cache key is sha256(model name + text): a
+loaded lazily, once per process and model. The cache key is sha256(model name + token limit + text): a
 re-index embeds only snippets it has not seen with that model.
 REPOTRANS_TORCH_THREADS=n sets torch's thread count when the model loads (on a busy 2-core machine,
 1 thread embeds about ten times faster than 2).
@@ -26,6 +26,8 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 BATCH_SIZE = 32
 SMALL_CALL = 4              # up to this many texts (query time), see Embedder.encode
 PAD_SLACK = 32              # tokens of padding one batch may add before separate calls are cheaper
+MAX_TOKENS = 128            # snippets are cut here: a method's signature and first statements carry
+                            # what similarity needs, and a query costs half of the model's 256
 
 _MODELS: dict[str, object] = {}
 _MODELS_LOCK = threading.Lock()
@@ -70,7 +72,9 @@ def load_model(name: str):
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as hf_logging
             hf_logging.disable_progress_bar()           # the per-weight loading bar; ours shows embedding
-            _MODELS[name] = SentenceTransformer(path, device="cpu")
+            model = SentenceTransformer(path, device="cpu")
+            model.max_seq_length = min(model.max_seq_length, MAX_TOKENS)
+            _MODELS[name] = model
         return _MODELS[name]
 
 
@@ -105,8 +109,8 @@ class Embedder:
 
 
 def content_key(model: str, text: str) -> str:
-    """Cache key of one snippet under one model."""
-    return hashlib.sha256(f"{model}\0{text}".encode("utf-8")).hexdigest()
+    """Cache key of one snippet under one model and token limit."""
+    return hashlib.sha256(f"{model}\0{MAX_TOKENS}\0{text}".encode("utf-8")).hexdigest()
 
 
 class EmbeddingCache:

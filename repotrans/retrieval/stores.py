@@ -31,7 +31,7 @@ from repotrans.retrieval.dense import DenseIndex, EmbeddingCache, Encoder, embed
 from repotrans.retrieval.fusion import RRF_K, rrf
 from repotrans.retrieval.tokenize import identifier_tokens
 
-STORE_FORMAT = 1
+STORE_FORMAT = 2             # 2: snippets embedded up to dense.MAX_TOKENS
 REBUILD_HINT = "rebuild it with `repotrans retrieve --rebuild`"
 
 Scores = dict[str, dict[str, float]]     # route -> {"rank": r, "score": s}
