@@ -288,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dataset", nargs="+", required=True, help="dataset folders (with dataset.json)")
     p.add_argument("--configs", default="full,no-rag,no-context,no-refine,no-reflection,static-prompt,direct")
     p.add_argument("--run-dir", required=True, help="run folder")
-    p.add_argument("--limit", type=int, help="first N tasks of each dataset only")
+    p.add_argument("--limit", type=int, help="N tasks spread evenly over each dataset")
     _add_model_args(p)
     p.set_defaults(func=cmd_ablate)
 
