@@ -98,8 +98,6 @@ def candidate_tasks(index: Index, select: list[str] | None = None) -> list[Datas
         if match is None or m.body is None or is_placeholder(m.body) or _is_auto_property(m):
             continue
         tid = m.id.split(":", 1)[1]
-        if tid in tasks:            # an explicit interface implementation shares the id of the public member
-            continue
         if select and not any(fnmatch.fnmatchcase(tid, pat) for pat in select):
             continue
         tasks[tid] = DatasetTask(id=tid, target_method_id=m.id, source_method_id=match.source_id,
