@@ -67,10 +67,10 @@ def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens
         fx = fixtures[key]
         if fx["abstract"]:
             continue
-        if member_tokens & set(fx["shared"]):
+        shared = set(fx["shared"])
+        if member_tokens & shared:
             picked.append(key)
             continue
-        shared = set(fx["shared"])
         picked += [f"{key}.{test}" for test, idents in sorted(fx["tests"].items())
                    if member_tokens & set(idents) and class_names & (set(idents) | shared)]
     return picked or covering
