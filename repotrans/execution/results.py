@@ -56,7 +56,7 @@ class TestResult:
     timings: dict[str, float] = field(default_factory=dict)
     log_tail: str = ""
     reason: str = ""               # one line: why this status ("out of memory", "exceeded 10 s")
-    selected: list[str] = field(default_factory=list)   # fixtures run ("<project>:<Ns.Fixture>"); [] = all
+    selected: list[str] = field(default_factory=list)   # tests run: "<project>:<Ns.Fixture>" or "<project>:<Ns.Fixture.Method>"; [] = all
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:

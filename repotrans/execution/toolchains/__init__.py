@@ -72,7 +72,7 @@ class Toolchain(Protocol):
 
     def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
             limits: Limits) -> Verdict:
-        """Build the candidate (only what it changes), run the given fixtures (None: all).
+        """Build the candidate (only what it changes), run the given tests (fixtures or test methods; None: all).
         Fixture ids are "<test project name>:<qualified fixture class>"."""
         ...
 
