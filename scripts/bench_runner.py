@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution.runner import close_sandboxes, covering_names, run_candidate
-from repotrans.execution.selection import fixture_index, select_fixtures
+from repotrans.execution.runner import close_sandboxes, covering_names, member_tokens, run_candidate
+from repotrans.execution.selection import index_tests, select_tests
 from repotrans.execution.toolchains.mono import MonoToolchain, mono_env, nunit_argv
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.execution.workspace import prepare_workspace
@@ -92,14 +92,15 @@ def _inputs(args, tmp: Path) -> tuple[Path, Path, str]:
 
 
 def _raw_once(index: Index, method, tmp: Path) -> float:
-    """The same work by hand: mcs for the changed project, nunit-console on the selected fixtures."""
+    """The same work by hand: mcs for the changed project, nunit-console on the selected tests."""
     tc = MonoToolchain()
     ws = prepare_workspace(index.root("target"), tmp / "wd", tc.name)
     projects = load_projects(ws.src)
     source = (ws.src / method.path).resolve()
     [lib] = [p for p in projects if source in p.sources]
     [tests] = [p for p in projects if p.is_test and lib.path in p.project_refs]
-    selected = select_fixtures(fixture_index(ws, tc.test_projects(ws)), covering_names(index, method))
+    selected = select_tests(index_tests(ws, tc.test_projects(ws)), covering_names(index, method),
+                            member_tokens(index, method))
     raw = ws.root / "raw"
     shutil.rmtree(raw, ignore_errors=True)
     shutil.copytree(ws.base / tests.name, raw / tests.name)
