@@ -18,15 +18,13 @@ from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import prepare
 from repotrans.agents.team import run_translation
-from repotrans.index.store import Index
 from tests.fake_openai_server import FakeOpenAIServer
+from tests.sample_masking import masked_sample
 
 pytestmark = pytest.mark.slow
 
-SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "sample"
 FUNCTION = "Acme.Geo.Shapes.Circle.Scale(double)"
 TRUTH = 'radius * Preconditions.CheckPositive(factor, "factor")'
-PLACEHOLDER = "{\n            throw new System.NotImplementedException();\n        }"
 INFO = ModelInfo(vision=False, function_calling=True, json_output=False, family="unknown", structured_output=False)
 GOOD = ("```csharp\npublic Circle Scale(double factor)\n{\n"
         '    return new Circle(center, radius * Preconditions.CheckPositive(factor, "factor"));\n}\n```')
@@ -41,17 +39,9 @@ def call(tool: str, **args) -> str:
 @pytest.fixture(scope="module")
 def masked(tmp_path_factory) -> tuple[Path, Path]:
     """(java root, masked C# root) with Circle.Scale's body replaced by a placeholder."""
-    root = tmp_path_factory.mktemp("sample")
-    shutil.copytree(SAMPLE / "java", root / "java")
-    shutil.copytree(SAMPLE / "csharp", root / "csharp")
-    probe = Index.open(root / "probe")
-    probe.build(root / "java", root / "csharp", progress=False)
-    method = probe.find_methods("target", FUNCTION)[0]
-    path = root / "csharp" / method.path
-    data = path.read_bytes()
-    path.write_bytes(data[:method.body_start_byte] + PLACEHOLDER.encode() + data[method.body_end_byte:])
-    assert TRUTH not in path.read_text()
-    return root / "java", root / "csharp"
+    java, csharp = masked_sample(tmp_path_factory.mktemp("sample"), FUNCTION)
+    assert TRUTH not in (csharp / "src" / "Acme.Geo" / "Shapes" / "Circle.cs").read_text()
+    return java, csharp
 
 
 def translate(masked, tmp_path, client_or_answers, **switches):

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from types import SimpleNamespace
-from pathlib import Path
 
 import pytest
 from autogen_core.models import UserMessage
@@ -15,30 +13,21 @@ from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import prepare
 from repotrans.agents.team import run_translation
-from repotrans.index.store import Index
 from repotrans.policy import steps
 from repotrans.policy.builtin import BuiltinChatClient
+from tests.sample_masking import masked_sample
 
 pytestmark = pytest.mark.slow
 
-SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "sample"
 FUNCTION = "Acme.Geo.Shapes.Circle.Scale(double)"
-PLACEHOLDER = "{\n            throw new System.NotImplementedException();\n        }"
 
 
 @pytest.fixture(scope="module")
 def outcome(tmp_path_factory):
     root = tmp_path_factory.mktemp("builtin")
-    shutil.copytree(SAMPLE / "java", root / "java")
-    shutil.copytree(SAMPLE / "csharp", root / "csharp")
-    probe = Index.open(root / "probe")
-    probe.build(root / "java", root / "csharp", progress=False)
-    method = probe.find_methods("target", FUNCTION)[0]
-    path = root / "csharp" / method.path
-    data = path.read_bytes()
-    path.write_bytes(data[:method.body_start_byte] + PLACEHOLDER.encode() + data[method.body_end_byte:])
+    java, csharp = masked_sample(root, FUNCTION)
     config = AgentConfig().overlay({"model": {"name": "builtin"}, "agents": {"rag": False}})
-    state = prepare(root / "work", FUNCTION, config, source=root / "java", target=root / "csharp")
+    state = prepare(root / "work", FUNCTION, config, source=java, target=csharp)
     client = make_client(config, state)
     result = asyncio.run(run_translation(state, client, root / "run"))
     entries = [json.loads(l) for l in (root / "run" / "trajectory.jsonl").read_text().splitlines()]

@@ -55,6 +55,15 @@ class Verdict:
     reason: str = ""
     timings: dict[str, float] = field(default_factory=dict)
 
+    def absorb(self, other: "Verdict") -> None:
+        """Add one test run's counts and evidence; the more severe status (and its reason) wins."""
+        self.tests_run += other.tests_run
+        self.tests_failed += other.tests_failed
+        self.failures += other.failures
+        self.exceptions += other.exceptions
+        if rank(other.status) > rank(self.status):
+            self.status, self.reason = other.status, other.reason
+
 
 class Toolchain(Protocol):
     name: str

@@ -15,8 +15,7 @@ from pathlib import Path
 
 from repotrans.execution.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import Sandbox
-from repotrans.execution.toolchains import (Candidate, Limits, TargetBuildError, Verdict, judge_report,
-                                            rank)
+from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.msbuild import Project, load_projects
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
 from repotrans.execution.workspace import Workspace
@@ -122,12 +121,7 @@ class DotnetToolchain:
                                 else f"dotnet test crashed (exit {test.exit_code})")
                 break
             verdict = judge_report(parse_trx(trx.read_text(encoding="utf-8", errors="replace")))
-            total.tests_run += verdict.tests_run
-            total.tests_failed += verdict.tests_failed
-            total.failures += verdict.failures
-            total.exceptions += verdict.exceptions
-            if rank(verdict.status) > rank(total.status):
-                total.status, total.reason = verdict.status, verdict.reason
+            total.absorb(verdict)
         total.log = "\n".join(logs)
         total.timings = {**timings, "test": time.monotonic() - t}
         return total

@@ -16,8 +16,7 @@ from pathlib import Path
 
 from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
-from repotrans.execution.toolchains import (Candidate, Limits, TargetBuildError, Verdict, judge_report,
-                                            rank)
+from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.msbuild import Project, load_projects
 from repotrans.execution.toolchains.nunit import exception_info, parse_nunit2
 from repotrans.execution.workspace import Workspace
@@ -146,12 +145,7 @@ class MonoToolchain:
                                   memory_mb=limits.memory_mb, env=mono_env(limits.memory_mb))
             logs.append(outcome.output)
             verdict = _judge(outcome, xml, limits, _locator(ws, cand))
-            total.tests_run += verdict.tests_run
-            total.tests_failed += verdict.tests_failed
-            total.failures += verdict.failures
-            total.exceptions += verdict.exceptions
-            if rank(verdict.status) > rank(total.status):
-                total.status, total.reason = verdict.status, verdict.reason
+            total.absorb(verdict)
             if verdict.status in ("timeout", "runtime_error") and not xml.exists():
                 break
         total.log = "\n".join(logs)
