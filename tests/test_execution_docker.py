@@ -13,7 +13,7 @@ import pytest
 from repotrans.execution import runner
 from repotrans.execution.runner import TargetBuildError, close_sandboxes, run_candidate
 from repotrans.execution.sandboxes.docker import LABEL
-from repotrans.index.store import Index
+from tests.test_execution_runner import make_index
 
 pytestmark = pytest.mark.docker
 CALC = Path(__file__).parent / "fixtures" / "dotnet" / "projects" / "calc"
@@ -34,14 +34,6 @@ def engine():
     except Exception:
         pytest.fail(f"docker image {IMAGE} is missing: run scripts/build_mono_image.sh", pytrace=False)
     return client
-
-
-def make_index(root: Path, target: Path) -> Index:
-    (root / "java").mkdir(parents=True, exist_ok=True)
-    (root / "java" / "A.java").write_text("class A {}\n")
-    index = Index.open(root / "wd")
-    index.build(root / "java", target, progress=False)
-    return index
 
 
 @pytest.fixture(scope="module")
