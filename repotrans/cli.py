@@ -115,6 +115,21 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _add_executor_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--executor", choices=["thread", "ray"], default="thread",
+                   help="where tasks run: threads of this process (default) or a Ray cluster")
+    p.add_argument("--ray-address", help="an existing Ray cluster (e.g. 10.0.0.5:6379); default: start a local one")
+    p.add_argument("--tasks-per-node", type=int, help="ray: tasks at a time on each node (default: its CPUs)")
+    p.add_argument("--model-calls", type=int, help="cap on model calls in flight, over all tasks and nodes")
+
+
+def _executor(args: argparse.Namespace):
+    from repotrans.experiments.executors import make_executor
+
+    return make_executor(args.executor, jobs=args.jobs, model_calls=args.model_calls, ray_address=args.ray_address,
+                         tasks_per_node=args.tasks_per_node, progress=not args.quiet)
+
+
 def _config(args: argparse.Namespace):
     from repotrans.agents.config import load_config
     from repotrans.agents.models import check_model
@@ -129,9 +144,14 @@ def _config(args: argparse.Namespace):
 def cmd_batch(args: argparse.Namespace) -> int:
     from repotrans.experiments.batch import run_batch
 
-    summary = run_batch(Path(args.source), Path(args.target), Path(args.run_dir), _config(args),
-                        functions=Path(args.functions) if args.functions else None, jobs=args.jobs,
-                        resume=args.resume, write=args.write, progress=not args.quiet)
+    config = _config(args)
+    executor = _executor(args)
+    try:
+        summary = run_batch(Path(args.source), Path(args.target), Path(args.run_dir), config,
+                            functions=Path(args.functions) if args.functions else None, jobs=args.jobs,
+                            resume=args.resume, write=args.write, progress=not args.quiet, executor=executor)
+    finally:
+        executor.close()
     print(summary.render())
     print(f"run: {args.run_dir}")
     return 0
@@ -162,8 +182,12 @@ def cmd_ablate(args: argparse.Namespace) -> int:
 
     configs = configs_for([c.strip() for c in args.configs.split(",") if c.strip()], _config(args))
     run_dir = Path(args.run_dir)
-    run_ablation([Path(d) for d in args.dataset], configs, run_dir, jobs=args.jobs, limit=args.limit,
-                 progress=not args.quiet)
+    executor = _executor(args)
+    try:
+        run_ablation([Path(d) for d in args.dataset], configs, run_dir, jobs=args.jobs, limit=args.limit,
+                     progress=not args.quiet, executor=executor)
+    finally:
+        executor.close()
     print(f"report: {write_report([run_dir])}")
     return 0
 
@@ -264,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue a run without redoing finished functions")
     p.add_argument("--write", action="store_true", help="write passing translations into --target")
     _add_model_args(p)
+    _add_executor_args(p)
     p.set_defaults(func=cmd_batch)
 
     p = sub.add_parser("dataset", help="evaluation datasets")
@@ -290,6 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run-dir", required=True, help="run folder")
     p.add_argument("--limit", type=int, help="N tasks spread evenly over each dataset")
     _add_model_args(p)
+    _add_executor_args(p)
     p.set_defaults(func=cmd_ablate)
 
     p = sub.add_parser("report", help="Markdown, PNG plots and HTML pages from run folders")

@@ -106,10 +106,10 @@ def test_a_crashing_task_is_recorded_and_the_batch_goes_on(pair, config, tmp_pat
     source, target, functions, _ = pair
     real = tasks_module.make_client
 
-    def flaky(cfg, state, cache_path=None):
+    def flaky(cfg, state, **kw):
         if state.task.target_method_id.endswith("StringUtils.Repeat(string, int)"):
             raise ConnectionError("model server went away")
-        return real(cfg, state, cache_path=cache_path)
+        return real(cfg, state, **kw)
 
     monkeypatch.setattr(tasks_module, "make_client", flaky)
     summary = run_batch(source, target, tmp_path / "run", config, functions=functions, progress=False)

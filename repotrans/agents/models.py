@@ -14,6 +14,7 @@ from repotrans.agents.config import API_KEY_VARS, AgentConfig, ModelConfig, api_
 from repotrans.errors import ConfigError
 
 if TYPE_CHECKING:
+    from repotrans.agents.limits import CallLimiter
     from repotrans.agents.state import TranslationState
 
 NO_MODEL = ("no model configured: pass --model NAME (and --base-url URL for a local or non-OpenAI server), "
@@ -94,9 +95,11 @@ def openai_client(model: ModelConfig) -> ChatCompletionClient:
     return OpenAIChatCompletionClient(**kwargs)
 
 
-def make_client(config: AgentConfig, state: "TranslationState", cache_path: Path | None = None
-                ) -> ChatCompletionClient:
-    """The configured client; wrapped in the response cache when `cache_path` is given and caching is on."""
+def make_client(config: AgentConfig, state: "TranslationState", cache_path: Path | None = None,
+                limiter: "CallLimiter | None" = None) -> ChatCompletionClient:
+    """The configured client; wrapped in the response cache when `cache_path` is given and caching is on.
+    A `limiter` (shared by the tasks of a run) caps calls in flight and pauses all of them after a 429;
+    cached answers take no slot."""
     check_model(config)
     model = config.model
     if model.name == "builtin":
@@ -106,6 +109,10 @@ def make_client(config: AgentConfig, state: "TranslationState", cache_path: Path
             raise ConfigError(f"model 'builtin' is not available: {exc}") from None
         return BuiltinChatClient(state)
     client = openai_client(model)
+    if limiter is not None:
+        from repotrans.agents.limits import LimitedClient
+
+        client = LimitedClient(client, limiter)
     if cache_path is not None and model.cache:
         from autogen_ext.models.cache import ChatCompletionCache
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import threading
 import tomllib
-from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 
@@ -19,9 +18,8 @@ from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.runner import run_candidate
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
+from repotrans.experiments.executors import Executor, ThreadExecutor, Workload, open_index
 from repotrans.experiments.run_store import RunStore
-from repotrans.experiments.tasks import run_task
-from repotrans.index.mapping import load_mapping
 from repotrans.index.store import Index
 from repotrans.index.task import TranslationTask
 
@@ -41,16 +39,34 @@ def configs_for(names: list[str], base: AgentConfig) -> dict[str, AgentConfig]:
 
 
 class Oracle:
-    """Judges candidates on the complete port; identical candidates are judged once (timeouts excepted)."""
+    """Judges candidates on the complete port; identical candidates are judged once (timeouts excepted).
 
-    def __init__(self, index: Index, workdir: Path):
-        self.index, self.workdir = index, workdir
+    The complete port is named by workload folders: "oracle-index" (its index, over "source" and
+    "oracle-target"), and "oracle-runs" (scratch for the runs). A copy sent to another process starts
+    with no verdicts and opens its own index.
+    """
+
+    def __init__(self) -> None:
+        self._index: Index | None = None
         self._verdicts: dict[tuple, object] = {}
         self._lock = threading.Lock()
 
-    def bind(self, state) -> None:
+    def __getstate__(self) -> dict:
+        return {}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+
+    def _open(self, dirs: dict[str, Path]) -> Index:
+        with self._lock:
+            if self._index is None:
+                self._index = open_index(dirs, workspace="oracle-index", target="oracle-target")
+            return self._index
+
+    def __call__(self, state, dirs: dict[str, Path]) -> None:
         """Point the state's test service at the oracle instead of the (masked) index the agents see."""
-        method = self.index.method(state.task.target_method_id)
+        index = self._open(dirs)
+        method = index.method(state.task.target_method_id)
         if method is None:
             raise ConfigError(f"{state.task.target_method_id} is not in the complete port")
         ex = state.config.execution
@@ -60,9 +76,9 @@ class Oracle:
             with self._lock:
                 if key in self._verdicts:
                     return self._verdicts[key]
-            result = run_candidate(self.index, method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
+            result = run_candidate(index, method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
                                    timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope,
-                                   workdir=self.workdir)
+                                   workdir=dirs["oracle-runs"])
             if result.status != "timeout":      # a timeout may be the machine's load: judge it again
                 with self._lock:
                     self._verdicts[key] = result
@@ -80,36 +96,38 @@ def spread(items: list, limit: int | None) -> list:
 
 
 def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir: Path, *, jobs: int = 1,
-                 limit: int | None = None, progress: bool = True) -> RunStore:
-    """Every configuration over every dataset; finished (config, dataset, task) rows are skipped."""
+                 limit: int | None = None, progress: bool = True, executor: Executor | None = None) -> RunStore:
+    """Every configuration over every dataset; finished (config, dataset, task) rows are skipped.
+    `executor` runs the tasks (default: `jobs` threads of this process)."""
     store = RunStore(run_dir)
     store.set_meta("configs", {name: c.to_json() for name, c in configs.items()})
     loaded: list[Dataset] = [load_dataset(d) for d in datasets]
     store.set_meta("datasets", {ds.name: str(ds.root.resolve()) for ds in loaded})
+    executor = executor or ThreadExecutor(jobs=jobs)
     for ds in loaded:
-        view = materialize(ds, run_dir / "datasets" / ds.name)
-        workspace = run_dir / "datasets" / ds.name / "workspace"
+        here = run_dir / "datasets" / ds.name
+        view = materialize(ds, here)
+        workspace = here / "workspace"
         index = Index.open(workspace)
         index.build(view.source, view.target, progress=False)
-        mapping = load_mapping(index)
-        oracle = Oracle(view.oracle_index, run_dir / "datasets" / ds.name / "oracle-runs")
+        index.close()
+        view.oracle_index.close()
+        oracle = Oracle()
         tasks = [TranslationTask(target_method_id=t.target_method_id, source_method_id=t.source_method_id)
                  for t in spread(ds.tasks, limit)]
+        dirs = {"source": view.source, "target": view.target, "workspace": workspace,
+                "oracle-index": here / "oracle-index", "oracle-target": ds.target_dir,
+                "oracle-runs": here / "oracle-runs"}
         for name, config in configs.items():
             done = store.done(name, ds.name)
             pending = [t for t in tasks if t.target_method_id.split(":", 1)[1] not in done]
             bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=f"{name} on {ds.name}",
                        unit="task", disable=not progress)
-
-            def one(task: TranslationTask, name=name, config=config) -> None:
-                rec = run_task(index, mapping, task, config, workdir=workspace,
-                               run_dir=run_dir / "tasks" / name / ds.name, config_name=name,
-                               dataset=ds.name, adjust=oracle.bind)
+            work = Workload(dirs=dirs, config=config, config_name=name, dataset=ds.name, adjust=oracle,
+                            scratch=("oracle-runs",))
+            for rec in executor.run(work, pending, run_dir / "tasks" / name / ds.name):
                 store.add(rec)
                 bar.update()
-
-            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-                list(pool.map(one, pending))
             bar.close()
     (run_dir / "ablation.json").write_text(json.dumps(
         {"datasets": [str(d) for d in datasets], "configs": list(configs), "limit": limit}, indent=2) + "\n")

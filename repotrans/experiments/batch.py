@@ -14,7 +14,6 @@ import json
 import re
 import shutil
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -25,9 +24,9 @@ from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate
 from repotrans.execution.results import TestResult
 from repotrans.execution.runner import run_candidate
+from repotrans.experiments.executors import Executor, ThreadExecutor, Workload
 from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.run_store import RunStore, TaskRecord
-from repotrans.experiments.tasks import run_task
 from repotrans.index.mapping import load_mapping
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
@@ -113,7 +112,7 @@ def is_blocked(result: TestResult, code: str) -> bool:
             and all("NotImplementedException" in f.message for f in result.failures))
 
 
-def _judge_blocked(state) -> None:
+def judge_blocked(state, dirs=None) -> None:
     """Let the agents stop repairing a candidate whose only failures are other methods' placeholders."""
     run_test = state.services.run_test
 
@@ -177,8 +176,10 @@ def _apply(index: Index, source: Path, work: Path, records: list[TaskRecord]) ->
 
 
 def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *, functions: Path | None = None,
-              jobs: int = 1, resume: bool = False, write: bool = False, progress: bool = True) -> BatchSummary:
-    """Translate the selected tasks level by level; results land in the run store as they finish."""
+              jobs: int = 1, resume: bool = False, write: bool = False, progress: bool = True,
+              executor: Executor | None = None) -> BatchSummary:
+    """Translate the selected tasks level by level; results land in the run store as they finish.
+    `executor` runs each level's tasks (default: `jobs` threads of this process)."""
     started = time.time()
     for name, path in (("source", source), ("target", target)):
         if not path.is_dir():
@@ -209,29 +210,23 @@ def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *,
     counts = {"passed": 0, "compiled": 0, "failed": 0, "tokens": 0}
     for r in done.values():
         _count(counts, r)
-    mapping = load_mapping(index)
+    executor = executor or ThreadExecutor(jobs=jobs)
+    work_load = Workload(dirs={"source": source, "target": work, "workspace": workspace}, config=config,
+                         config_name=CONFIG_NAME, dataset=dataset, adjust=judge_blocked)
     for level in levels:
         pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
         if not pending:
             continue
-
-        def one(task: TranslationTask) -> TaskRecord:
-            rec = _as_blocked(run_task(index, mapping, task, config, workdir=workspace,
-                                       run_dir=run_dir / "tasks", config_name=CONFIG_NAME, dataset=dataset,
-                                       adjust=_judge_blocked))
+        finished = []
+        for rec in executor.run(work_load, pending, run_dir / "tasks"):
+            rec = _as_blocked(rec)
             store.add(rec)
-            return rec
-
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            finished = []
-            for rec in pool.map(one, pending):
-                finished.append(rec)
-                _count(counts, rec)
-                bar.update()
-                bar.set_postfix(passed=counts["passed"], compiled=counts["compiled"], failed=counts["failed"],
-                                tokens=counts["tokens"])
-        _apply(index, source, work, [r for r in finished if _applicable(r)])
-        mapping = load_mapping(index)
+            finished.append(rec)
+            _count(counts, rec)
+            bar.update()
+            bar.set_postfix(passed=counts["passed"], compiled=counts["compiled"], failed=counts["failed"],
+                            tokens=counts["tokens"])
+        _apply(index, source, work, sorted((r for r in finished if _applicable(r)), key=lambda r: r.task_id))
     bar.close()
 
     records = [r for r in store.records() if r.config == CONFIG_NAME]

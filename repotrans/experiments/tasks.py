@@ -26,8 +26,9 @@ def task_dir_name(task_id: str) -> str:
 
 
 def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, workdir: Path, run_dir: Path,
-             config_name: str, dataset: str, adjust=None) -> TaskRecord:
-    """Translate one task with the agents; `adjust(state)` may rebind services (the evaluation oracle)."""
+             config_name: str, dataset: str, adjust=None, limiter=None) -> TaskRecord:
+    """Translate one task with the agents; `adjust(state)` may rebind services (the evaluation oracle);
+    `limiter` (agents.limits) is shared by the tasks of a run."""
     task_id = task.target_method_id.split(":", 1)[1]
     started = time.time()
     state: TranslationState | None = None
@@ -35,7 +36,8 @@ def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, work
         state = state_for(index, mapping, task, config, workdir)
         if adjust is not None:
             adjust(state)
-        client = make_client(config, state, cache_path=workdir / "cache" / "responses.sqlite")
+        client = make_client(config, state, cache_path=workdir / "cache" / "responses.sqlite",
+                             limiter=limiter)
         outcome = asyncio.run(run_translation(state, client, run_dir / task_dir_name(task_id)))
     except ConfigError:
         raise
