@@ -4,7 +4,9 @@
         client = OpenAIChatCompletionClient(model="fake", base_url=server.base_url, ...)
 
 Each POST /v1/chat/completions returns the next scripted answer; `fail_first` requests get HTTP 500
-first. Every request body is kept in `server.requests`.
+first (`fail_status`, 500 unless told: 429 for rate limits). `latency` seconds pass before each answer;
+`repeat` answers the last scripted answer forever. Every request body is kept in `server.requests`, its
+arrival time (time.monotonic) in `server.arrivals`.
 """
 from __future__ import annotations
 
@@ -14,14 +16,22 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256          # many clients at once (benchmarks) must not be refused
+    daemon_threads = True
+
+
 class FakeOpenAIServer:
-    def __init__(self, answers: list[str], fail_first: int = 0):
+    def __init__(self, answers: list[str], fail_first: int = 0, fail_status: int = 500, latency: float = 0.0,
+                 repeat: bool = False):
         self.answers = list(answers)
-        self.fail_first = fail_first
+        self.fail_first, self.fail_status = fail_first, fail_status
+        self.latency, self.repeat = latency, repeat
         self.requests: list[dict] = []
+        self.arrivals: list[float] = []
         self.statuses: list[int] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = _Server(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -39,12 +49,15 @@ class FakeOpenAIServer:
     def _next(self, body: dict) -> tuple[int, dict]:
         with self._lock:
             self.requests.append(body)
+            self.arrivals.append(time.monotonic())
             if self.fail_first > 0:
                 self.fail_first -= 1
-                return 500, {"error": {"message": "scripted failure", "type": "server_error"}}
+                return self.fail_status, {"error": {"message": "scripted failure", "type": "server_error"}}
             if not self.answers:
                 return 400, {"error": {"message": "script exhausted", "type": "invalid_request_error"}}
-            text = self.answers.pop(0)
+            text = self.answers[0] if self.repeat and len(self.answers) == 1 else self.answers.pop(0)
+        if self.latency:
+            time.sleep(self.latency)
         prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4
         return 200, {
             "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()),

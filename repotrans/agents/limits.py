@@ -31,7 +31,8 @@ class CallLimiter(Protocol):
         ...
 
     async def pause(self, seconds: float) -> None:
-        """Every caller waits at least `seconds` from now before its next call."""
+        """Every caller waits `seconds` from now before its next call, and then a random share of
+        half of it more: after the pause they come back one by one, not all at once."""
         ...
 
 
@@ -51,18 +52,30 @@ class LocalLimiter:
         self.cap = cap
         self.in_flight = 0
         self.peak = 0
-        self._until = 0.0
+        self._until, self._spread = 0.0, 0.0
         self._lock = threading.Lock()
+
+    def _take(self) -> bool:
+        """A slot, if there is one and no pause is on (call with the lock held)."""
+        if self._until > time.monotonic() or (self.cap is not None and self.in_flight >= self.cap):
+            return False
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        return True
 
     async def acquire(self) -> None:
         while True:
             with self._lock:
-                wait = self._until - time.monotonic()
-                if wait <= 0 and (self.cap is None or self.in_flight < self.cap):
-                    self.in_flight += 1
-                    self.peak = max(self.peak, self.in_flight)
+                if self._take():
                     return
-            await asyncio.sleep(max(POLL, wait) if wait > 0 else POLL)
+                wait, spread = self._until - time.monotonic(), self._spread
+            if wait <= 0:
+                await asyncio.sleep(POLL)
+                continue
+            await asyncio.sleep(wait + random.uniform(0, spread))   # the pause, then our own share
+            with self._lock:
+                if self._take():
+                    return
 
     async def release(self) -> None:
         with self._lock:
@@ -70,7 +83,8 @@ class LocalLimiter:
 
     async def pause(self, seconds: float) -> None:
         with self._lock:
-            self._until = max(self._until, time.monotonic() + seconds)
+            if time.monotonic() + seconds > self._until:
+                self._until, self._spread = time.monotonic() + seconds, seconds / 2
 
 
 def is_rate_limited(exc: BaseException) -> bool:
@@ -100,11 +114,9 @@ class LimitedClient(ChatCompletionClient):
             except Exception as exc:
                 if not is_rate_limited(exc) or attempt == self.retries:
                     raise
-                delay = backoff(attempt, retry_after(exc))
-                await self.limiter.pause(delay)
+                await self.limiter.pause(backoff(attempt, retry_after(exc)))
             finally:
                 await self.limiter.release()
-            await asyncio.sleep(random.uniform(0, delay / 2))
         raise AssertionError("unreachable")
 
     def create_stream(self, messages: Sequence[LLMMessage], **kwargs: Any
