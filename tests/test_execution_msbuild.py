@@ -16,7 +16,8 @@ def test_fixture_projects_exact():
     root = CALC.resolve()
     assert (lib.name, lib.assembly_name, lib.output_type, lib.target_framework) == (
         "Acme.Calc", "Acme.Calc", "Library", "net8.0")
-    assert lib.defines == ["DEBUG", "TRACE", "FAST_PATH"]
+    assert lib.defines[:5] == ["DEBUG", "TRACE", "FAST_PATH", "NETCOREAPP", "NET"]
+    assert "NET8_0" in lib.defines and "NET8_0_OR_GREATER" in lib.defines and "NET9_0_OR_GREATER" not in lib.defines
     assert (lib.sign, lib.key_file, lib.unsafe, lib.lang_version) == (True, root / "key.snk", True, "6")
     assert [s.relative_to(root).as_posix() for s in lib.sources] == [
         "src/Acme.Calc/AssemblyInfo.cs", "src/Acme.Calc/Calculator.cs", "src/Acme.Calc/Text/Greeter.cs"]
@@ -82,8 +83,8 @@ def test_reference_cycle_and_missing_reference(tmp_path):
 def test_bad_inputs_are_config_errors(tmp_path):
     with pytest.raises(ConfigError, match="no .csproj"):
         load_projects(tmp_path)
-    _project(tmp_path, '<PropertyGroup Condition="$([MSBuild]::IsOSPlatform(Linux))"><A>1</A></PropertyGroup>')
-    with pytest.raises(ConfigError, match="unsupported MSBuild condition"):
+    _project(tmp_path, '<PropertyGroup Condition="$([MSBuild]::GetTargetPlatformIdentifier(x))"><A>1</A></PropertyGroup>')
+    with pytest.raises(ConfigError, match="unsupported MSBuild property function"):
         load_projects(tmp_path)
     (tmp_path / "P" / "P.csproj").write_text("<Project>")
     with pytest.raises(ConfigError, match="cannot read"):

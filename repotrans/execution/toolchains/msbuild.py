@@ -1,9 +1,12 @@
-"""Read SDK-style .csproj files the way MSBuild would, far enough to build them with mcs.
+"""Evaluate .csproj files the way MSBuild does, far enough to compile them with mcs or hand them to dotnet.
 
-Evaluated: Directory.Build.props (nearest above the project, inside the repository), properties
-with $(X) expansion and simple conditions, default Compile globbing plus Compile Include/Remove,
-EmbeddedResource, ProjectReference, PackageReference, Reference, DefineConstants, SignAssembly,
-AssemblyOriginatorKeyFile, AllowUnsafeBlocks, LangVersion, OutputType, AssemblyName.
+SDK-style and classic projects. Evaluated like MSBuild: every property first (in file order through
+imports: the project's own <Import>s, Directory.Build.props/.targets, relative, $(SolutionDir) and
+$(MSBuildThisFileDirectory) paths), then every item with the final properties; Conditions and
+property functions (msbuild_expr). Toolset imports (Microsoft.CSharp.targets, the SDK's files) are
+not on disk here: they are skipped, and their effects that matter for compiling are modelled (SDK
+default Compile globs, implicit DEBUG/TRACE and framework symbols). A project that multi-targets is
+evaluated again for the framework chosen for the toolchain (frameworks.choose_framework).
 """
 from __future__ import annotations
 
@@ -13,13 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from repotrans.errors import ConfigError
+from repotrans.execution.toolchains.frameworks import choose_framework, classic_tfm, implicit_defines
+from repotrans.execution.toolchains.msbuild_expr import TOOLSET, evaluate_condition, expand, slashes
 
-SKIP_DIRS = {"bin", "obj", ".git", ".vs", "node_modules"}
-DEFAULT_PROPERTIES = {"Configuration": "Debug", "Platform": "AnyCPU"}
-TEST_PACKAGES = {"nunit", "nunitlite"}
-PROP_RE = re.compile(r"\$\(([A-Za-z_][\w.]*)\)")
-COND_RE = re.compile(r"^\s*'([^']*)'\s*(==|!=)\s*'([^']*)'\s*$")
-EXISTS_RE = re.compile(r"^\s*(!)?\s*Exists\(\s*'([^']*)'\s*\)\s*$", re.IGNORECASE)
+SKIP_DIRS = {"bin", "obj", ".git", ".vs", "node_modules", "packages"}
+TOOLSET_PROPS = ("MSBuildToolsPath", "MSBuildBinPath", "MSBuildExtensionsPath", "MSBuildExtensionsPath32",
+                 "MSBuildExtensionsPath64", "VSToolsPath", "MSBuildFrameworkToolsPath", "MSBuildSDKsPath")
+# Toolset files that bring Directory.Build.props / .targets with them.
+IMPLIES = {"microsoft.common.props": "Directory.Build.props", "microsoft.csharp.targets": "Directory.Build.targets",
+           "microsoft.common.targets": "Directory.Build.targets"}
+TEST_FRAMEWORKS = {"nunit": "nunit", "nunitlite": "nunit", "nunit.framework": "nunit", "xunit": "xunit",
+                   "xunit.core": "xunit", "xunit.assert": "xunit", "mstest.testframework": "mstest",
+                   "microsoft.visualstudio.qualitytools.unittestframework": "mstest"}
+ITEM_TYPES = ("Compile", "EmbeddedResource", "ProjectReference", "PackageReference", "Reference")
 
 
 @dataclass
@@ -28,7 +37,7 @@ class Project:
     name: str                                 # file stem
     assembly_name: str
     output_type: str                          # "Library" | "Exe"
-    target_framework: str
+    target_framework: str                     # the one chosen ("" when none could be)
     lang_version: str | None
     defines: list[str]
     sign: bool
@@ -40,15 +49,45 @@ class Project:
     package_refs: list[tuple[str, str]]       # (name, version)
     references: list[tuple[str, Path | None]]  # (assembly name, HintPath)
     properties: dict[str, str] = field(default_factory=dict)
+    sdk: bool = True
+    target_frameworks: list[str] = field(default_factory=list)
+    framework_note: str = ""                  # why target_framework (or why none)
+    notes: list[str] = field(default_factory=list)  # skipped imports and the like, for `doctor`
 
     @property
     def dir(self) -> Path:
         return self.path.parent
 
     @property
+    def test_framework(self) -> str | None:
+        """nunit | xunit | mstest | None, from the package and assembly references."""
+        names = [n for n, _ in self.package_refs] + [n for n, _ in self.references]
+        for name in names:
+            kind = TEST_FRAMEWORKS.get(name.lower())
+            if kind:
+                return kind
+        return None
+
+    @property
+    def nunit_major(self) -> int | None:
+        """NUnit's major version when the project references NUnit (3 for a PackageReference without one)."""
+        for name, version in self.package_refs:
+            if name.lower() in ("nunit", "nunitlite"):
+                m = re.match(r"\[?\s*(\d+)", version)
+                return int(m.group(1)) if m else 3
+        for name, hint in self.references:
+            if name.lower() == "nunit.framework":
+                m = re.search(r"nunit[.\w-]*?(\d)\.\d", str(hint or "").lower())
+                return int(m.group(1)) if m else 2
+        return None
+
+    @property
     def is_test(self) -> bool:
-        return (any(name.lower() in TEST_PACKAGES for name, _ in self.package_refs)
-                or any(name.lower().startswith("nunit.framework") for name, _ in self.references))
+        return self.test_framework is not None or self.properties.get("IsTestProject", "").lower() == "true"
+
+    @property
+    def package_id(self) -> str:
+        return self.properties.get("PackageId") or self.assembly_name
 
     @property
     def dll_name(self) -> str:
@@ -56,7 +95,7 @@ class Project:
 
 
 def find_projects(root: Path) -> list[Path]:
-    """Every .csproj under root, bin/obj and hidden folders excluded, sorted."""
+    """Every .csproj under root, bin/obj/packages and hidden folders excluded, sorted."""
     out = []
     for path in sorted(root.rglob("*.csproj")):
         rel = path.relative_to(root).parts
@@ -66,10 +105,10 @@ def find_projects(root: Path) -> list[Path]:
     return out
 
 
-def load_projects(root: Path) -> list[Project]:
-    """All projects of a repository in build order (references first)."""
+def load_projects(root: Path, toolchain: str = "mono", framework: str | None = None) -> list[Project]:
+    """All projects of a repository in build order (references first); any error is a ConfigError."""
     root = root.resolve()
-    projects = {p.resolve(): load_project(p.resolve(), root) for p in find_projects(root)}
+    projects = {p.resolve(): load_project(p.resolve(), root, toolchain, framework) for p in find_projects(root)}
     if not projects:
         raise ConfigError(f"no .csproj file under {root}")
     return build_order(projects)
@@ -97,67 +136,227 @@ def build_order(projects: dict[Path, Project]) -> list[Project]:
     return ordered
 
 
-def load_project(path: Path, root: Path) -> Project:
-    try:
-        tree = ET.parse(path)
-    except (ET.ParseError, OSError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from exc
-    project_dir = path.parent
-    props = dict(DEFAULT_PROPERTIES)
-    props.update({"MSBuildProjectDirectory": str(project_dir), "MSBuildProjectName": path.stem,
-                  "MSBuildProjectFile": path.name, "AssemblyName": path.stem, "RootNamespace": path.stem,
-                  "DefineConstants": "", "MSBuildThisFileDirectory": str(project_dir) + "/"})
-    items: dict[str, list[tuple[str, str, dict[str, str]]]] = {}
-    props_file = _directory_build_props(project_dir, root)
-    if props_file is not None:
-        _evaluate(_parse(props_file), props, items, props_file.parent)
-    props["MSBuildThisFileDirectory"] = str(project_dir) + "/"
-    _evaluate(tree.getroot(), props, items, project_dir)
-
-    def flag(name: str) -> bool:
-        return props.get(name, "").strip().lower() == "true"
-
-    sources = _compile_items(project_dir, items.get("Compile", []),
-                             default=props.get("EnableDefaultCompileItems", "true").lower() != "false")
-    resources = []
-    for op, spec, meta in items.get("EmbeddedResource", []):
-        if op != "Include":
-            continue
-        for file in _glob(project_dir, spec):
-            logical = meta.get("LogicalName") or _manifest_name(props["RootNamespace"], project_dir, file)
-            resources.append((file, logical))
-    key = props.get("AssemblyOriginatorKeyFile", "").strip()
-    defines = ["DEBUG", "TRACE"] if props["Configuration"] == "Debug" else ["TRACE"]
-    for d in re.split(r"[;,]", props.get("DefineConstants", "")):
-        if d.strip() and d.strip() not in defines:
-            defines.append(d.strip())
-    return Project(
-        path=path, name=path.stem, assembly_name=props["AssemblyName"],
-        output_type=props.get("OutputType", "Library") or "Library",
-        target_framework=props.get("TargetFramework") or props.get("TargetFrameworks", "").split(";")[0],
-        lang_version=props.get("LangVersion") or None, defines=defines, sign=flag("SignAssembly"),
-        key_file=(project_dir / _slashes(key)).resolve() if key else None, unsafe=flag("AllowUnsafeBlocks"),
-        sources=sources, resources=resources,
-        project_refs=[(project_dir / _slashes(spec)).resolve()
-                      for op, spec, _ in items.get("ProjectReference", []) if op == "Include"],
-        package_refs=[(spec, meta.get("Version", "")) for op, spec, meta in items.get("PackageReference", [])
-                      if op == "Include"],
-        references=[(spec.split(",")[0].strip(),
-                     (project_dir / _slashes(meta["HintPath"])).resolve() if meta.get("HintPath") else None)
-                    for op, spec, meta in items.get("Reference", []) if op == "Include"],
-        properties=props,
-    )
+def load_project(path: Path, root: Path, toolchain: str = "mono", framework: str | None = None) -> Project:
+    """Evaluate one project; a multi-targeting one for the framework chosen for `toolchain`."""
+    project_root = _parse(path)
+    sdk = bool(project_root.get("Sdk")) or any(
+        _local(e.tag) == "Sdk" or (_local(e.tag) == "Import" and e.get("Sdk")) for e in project_root)
+    ev = _Evaluation(path, root, sdk, {})
+    ev.run(project_root)
+    tfms = [t.strip() for t in ev.props.get("TargetFrameworks", "").split(";") if t.strip()]
+    single = ev.props.get("TargetFramework", "").strip()
+    if sdk and tfms and not single:
+        chosen, note = choose_framework(tfms, toolchain, framework)
+        if chosen:
+            ev = _Evaluation(path, root, sdk, {"TargetFramework": chosen})
+            ev.run(project_root)
+    elif sdk:
+        chosen, note = choose_framework([single] if single else [], toolchain, None)
+        tfms = [single] if single else []
+    else:
+        single = classic_tfm(ev.props)
+        tfms = [single]
+        chosen, note = choose_framework(tfms, toolchain, None)
+    return ev.project(chosen or "", tfms, note)
 
 
-def _directory_build_props(project_dir: Path, root: Path) -> Path | None:
-    d = project_dir
-    while True:
-        candidate = d / "Directory.Build.props"
-        if candidate.is_file():
-            return candidate
-        if d == root or root not in d.parents:
+class _Evaluation:
+    """One evaluation pass over a project and its imports: properties, then items."""
+
+    def __init__(self, path: Path, root: Path, sdk: bool, globals_: dict[str, str]):
+        self.path, self.root, self.sdk, self.globals = path, root, sdk, globals_
+        d = path.parent
+        sln_dir = _solution_dir(d, root)
+        self.props: dict[str, str] = {
+            "Configuration": "Debug", "Platform": "AnyCPU", "OS": "Unix", "MSBuildRuntimeType": "Mono",
+            "MSBuildProjectDirectory": str(d), "MSBuildProjectName": path.stem, "MSBuildProjectFile": path.name,
+            "MSBuildProjectFullPath": str(path), "MSBuildProjectExtension": path.suffix,
+            "MSBuildStartupDirectory": str(d), "SolutionDir": str(sln_dir) + "/",
+            "MSBuildToolsVersion": "Current", "VisualStudioVersion": "17.0", "DefineConstants": "",
+        }
+        self.props.update({name: TOOLSET for name in TOOLSET_PROPS})
+        if sdk:
+            self.props.update({"AssemblyName": path.stem, "RootNamespace": path.stem, "OutputType": "Library",
+                               "EnableDefaultItems": "true", "EnableDefaultCompileItems": "true",
+                               "DefineConstants": "DEBUG;TRACE", "BaseIntermediateOutputPath": "obj/",
+                               "BaseOutputPath": "bin/"})
+        self.props.update(globals_)
+        self.items: list[tuple[ET.Element, Path]] = []     # item elements with the file they came from
+        self.notes: list[str] = []
+        self.imported: set[Path] = set()
+
+    # -- pass 1: properties (and the item elements, in order) -----------------------------------
+    def run(self, project_root: ET.Element) -> None:
+        if self.sdk:
+            self._implied("Directory.Build.props")
+        self._file(project_root, self.path)
+        if self.sdk:
+            self._implied("Directory.Build.targets")
+
+    def _this_file(self, file: Path) -> None:
+        self.props.update({"MSBuildThisFileDirectory": str(file.parent) + "/", "MSBuildThisFile": file.name,
+                           "MSBuildThisFileFullPath": str(file), "MSBuildThisFileName": file.stem,
+                           "MSBuildThisFileExtension": file.suffix})
+
+    def _file(self, element: ET.Element, file: Path) -> None:
+        self.imported.add(file)
+        self._this_file(file)
+        for child in element:
+            kind = _local(child.tag)
+            if kind in ("PropertyGroup", "ItemGroup", "Import", "ImportGroup", "Choose"):
+                self._this_file(file)
+            if kind == "PropertyGroup" and self._holds(child, file):
+                for prop in child:
+                    if isinstance(prop.tag, str) and self._holds(prop, file):
+                        name = _local(prop.tag)
+                        if name not in self.globals:
+                            self.props[name] = expand((prop.text or "").strip(), self.props)
+            elif kind == "ItemGroup":
+                self.items.append((child, file))
+            elif kind == "Import" and self._holds(child, file):
+                self._import(child, file)
+            elif kind == "ImportGroup" and self._holds(child, file):
+                self._file(child, file)
+            elif kind == "Choose":
+                self._choose(child, file)
+
+    def _choose(self, element: ET.Element, file: Path) -> None:
+        for branch in element:
+            kind = _local(branch.tag)
+            if kind == "When" and self._holds(branch, file) or kind == "Otherwise":
+                self._file(branch, file)
+                return
+
+    def _holds(self, element: ET.Element, file: Path) -> bool:
+        return evaluate_condition(element.get("Condition"), self.props, file.parent)
+
+    def _import(self, element: ET.Element, file: Path) -> None:
+        if element.get("Sdk"):
+            name = (element.get("Project") or "").lower()
+            self._implied("Directory.Build.props" if name.endswith(".props") else "Directory.Build.targets")
+            return
+        spec = expand(element.get("Project") or "", self.props)
+        for part in (s.strip() for s in spec.split(";") if s.strip()):
+            if slashes(part).startswith(TOOLSET):
+                implied = IMPLIES.get(slashes(part).rsplit("/", 1)[-1].lower())
+                if implied:
+                    self._implied(implied)
+                continue
+            targets = _glob(file.parent, part) if any(c in part for c in "*?") else \
+                [(file.parent / slashes(part)).resolve()]
+            for target in targets:
+                if not target.is_file():
+                    self.notes.append(f"import not found: {part} (in {file.name})")
+                    continue
+                if target in self.imported:
+                    continue
+                self._file(_parse(target), target)
+                self._this_file(file)
+
+    def _implied(self, name: str) -> None:
+        found = _file_above(self.path.parent, name, self.root)
+        if found is not None and found not in self.imported:
+            self._file(_parse(found), found)
+            self._this_file(self.path)
+
+    # -- pass 2: items with the final properties -----------------------------------------------
+    def _item_ops(self) -> dict[str, list[tuple[str, str, dict[str, str], Path]]]:
+        out: dict[str, list[tuple[str, str, dict[str, str], Path]]] = {}
+        for group, file in self.items:
+            self._this_file(file)
+            if not self._holds(group, file):
+                continue
+            for item in group:
+                if not isinstance(item.tag, str) or _local(item.tag) not in ITEM_TYPES or not self._holds(item, file):
+                    continue
+                meta = {_local(m.tag): expand((m.text or "").strip(), self.props) for m in item
+                        if isinstance(m.tag, str)}
+                meta.update({k: expand(v, self.props) for k, v in item.attrib.items()
+                             if k not in ("Include", "Remove", "Update", "Condition", "Exclude")})
+                if item.get("Exclude"):
+                    meta["__exclude"] = expand(item.get("Exclude"), self.props)
+                for op in ("Include", "Remove", "Update"):
+                    if item.get(op) is not None:
+                        for spec in expand(item.get(op), self.props).split(";"):
+                            if spec.strip() and not spec.strip().startswith(("@(", "%(")):
+                                out.setdefault(_local(item.tag), []).append((op, spec.strip(), meta, file.parent))
+        self._this_file(self.path)
+        return out
+
+    def project(self, tfm: str, tfms: list[str], note: str) -> Project:
+        props, d = self.props, self.path.parent
+        items = self._item_ops()
+
+        def flag(name: str) -> bool:
+            return props.get(name, "").strip().lower() == "true"
+
+        default = self.sdk and props.get("EnableDefaultItems", "true").lower() != "false" and \
+            props.get("EnableDefaultCompileItems", "true").lower() != "false"
+        sources = _compile_items(d, items.get("Compile", []), default)
+        resources = []
+        for op, spec, meta, base in items.get("EmbeddedResource", []):
+            if op != "Include":
+                continue
+            for file in _glob(base, spec, _excludes(base, meta)):
+                if file.suffix.lower() == ".resx":
+                    continue
+                logical = meta.get("LogicalName") or _manifest_name(props.get("RootNamespace", ""), d, file, meta)
+                resources.append((file, logical))
+        key = props.get("AssemblyOriginatorKeyFile", "").strip()
+        defines: list[str] = []
+        extra = implicit_defines(tfm) if self.sdk and tfm else []
+        for sym in re.split(r"[;,]", props.get("DefineConstants", "")) + extra:
+            if sym.strip() and sym.strip() not in defines:
+                defines.append(sym.strip())
+        return Project(
+            path=self.path, name=self.path.stem, assembly_name=props.get("AssemblyName") or self.path.stem,
+            output_type=props.get("OutputType", "Library") or "Library", target_framework=tfm,
+            lang_version=props.get("LangVersion") or None, defines=defines, sign=flag("SignAssembly"),
+            key_file=(d / slashes(key)).resolve() if key else None, unsafe=flag("AllowUnsafeBlocks"),
+            sources=sources, resources=resources,
+            project_refs=_unique((base / slashes(spec)).resolve()
+                                 for op, spec, _, base in items.get("ProjectReference", []) if op == "Include"),
+            package_refs=_packages(items.get("PackageReference", [])),
+            references=[(spec.split(",")[0].strip(),
+                         (base / slashes(meta["HintPath"])).resolve() if meta.get("HintPath") else None)
+                        for op, spec, meta, base in items.get("Reference", []) if op == "Include"],
+            properties=dict(props), sdk=self.sdk, target_frameworks=tfms, framework_note=note, notes=self.notes)
+
+
+def _packages(ops: list[tuple[str, str, dict[str, str], Path]]) -> list[tuple[str, str]]:
+    found: dict[str, tuple[str, str]] = {}
+    for op, spec, meta, _ in ops:
+        if op == "Include":
+            found[spec.lower()] = (spec, meta.get("Version", "") or meta.get("VersionOverride", ""))
+        elif op == "Update" and spec.lower() in found and meta.get("Version"):
+            found[spec.lower()] = (found[spec.lower()][0], meta["Version"])
+        elif op == "Remove":
+            found.pop(spec.lower(), None)
+    return list(found.values())
+
+
+def _unique(paths) -> list[Path]:
+    return list(dict.fromkeys(paths))
+
+
+def _solution_dir(project_dir: Path, root: Path) -> Path:
+    """$(SolutionDir) as Visual Studio sets it: the folder of the nearest .sln above the project
+    (the repository root when there is none)."""
+    for folder in (project_dir, *project_dir.parents):
+        if any(folder.glob("*.sln")):
+            return folder
+        if folder == root:
+            break
+    return root
+
+
+def _file_above(start: Path, name: str, root: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        if (folder / name).is_file():
+            return (folder / name).resolve()
+        if folder == root or root not in folder.parents:
             return None
-        d = d.parent
+    return None
 
 
 def _parse(path: Path) -> ET.Element:
@@ -167,68 +366,13 @@ def _parse(path: Path) -> ET.Element:
         raise ConfigError(f"cannot read {path}: {exc}") from exc
 
 
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
-def _evaluate(root: ET.Element, props: dict[str, str],
-              items: dict[str, list[tuple[str, str, dict[str, str]]]], file_dir: Path) -> None:
-    props["MSBuildThisFileDirectory"] = str(file_dir) + "/"
-    for group in root:
-        kind = _local(group.tag)
-        if not _condition(group.get("Condition"), props, file_dir):
-            continue
-        if kind == "PropertyGroup":
-            for prop in group:
-                if _condition(prop.get("Condition"), props, file_dir):
-                    props[_local(prop.tag)] = _expand((prop.text or "").strip(), props)
-        elif kind == "ItemGroup":
-            for item in group:
-                if not _condition(item.get("Condition"), props, file_dir):
-                    continue
-                meta = {_local(m.tag): _expand((m.text or "").strip(), props) for m in item}
-                meta.update({k: _expand(v, props) for k, v in item.attrib.items()
-                             if k not in ("Include", "Remove", "Update", "Condition")})
-                for op in ("Include", "Remove", "Update"):
-                    if item.get(op) is not None:
-                        for spec in _expand(item.get(op), props).split(";"):
-                            if spec.strip():
-                                items.setdefault(_local(item.tag), []).append((op, spec.strip(), meta))
-
-
-def _expand(text: str, props: dict[str, str]) -> str:
-    return PROP_RE.sub(lambda m: props.get(m.group(1), ""), text)
-
-
-def _condition(cond: str | None, props: dict[str, str], file_dir: Path) -> bool:
-    """Simple MSBuild conditions: '..'=='..', '..'!='..', Exists('..'), joined by and/or."""
-    if not cond or not cond.strip():
-        return True
-    text = _expand(cond, props).strip()
-    while text.startswith("(") and text.endswith(")"):
-        text = text[1:-1].strip()
-    for joiner, combine in ((" or ", any), (" and ", all)):
-        parts = re.split(joiner, text, flags=re.IGNORECASE)
-        if len(parts) > 1:
-            return combine(_condition(p, {}, file_dir) for p in parts)
-    m = COND_RE.match(text)
-    if m:
-        equal = m.group(1).strip().lower() == m.group(3).strip().lower()
-        return equal if m.group(2) == "==" else not equal
-    m = EXISTS_RE.match(text)
-    if m:
-        exists = (file_dir / _slashes(m.group(2))).exists()
-        return not exists if m.group(1) else exists
-    raise ConfigError(f"unsupported MSBuild condition: {cond}")
-
-
-def _slashes(spec: str) -> str:
-    return spec.replace("\\", "/")
+def _local(tag) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
 def glob_regex(pattern: str) -> re.Pattern:
     """MSBuild wildcard -> regex over '/'-separated relative paths (** spans folders)."""
-    out, i, pattern = [], 0, _slashes(pattern)
+    out, i, pattern = [], 0, slashes(pattern)
     while i < len(pattern):
         if pattern.startswith("**/", i):
             out.append("(?:.*/)?")
@@ -248,53 +392,80 @@ def glob_regex(pattern: str) -> re.Pattern:
     return re.compile("".join(out) + r"\Z", re.IGNORECASE)
 
 
-def _all_files(project_dir: Path) -> list[str]:
+def _all_files(folder: Path) -> list[str]:
     out = []
-    for path in project_dir.rglob("*"):
-        rel = path.relative_to(project_dir).parts
+    for path in folder.rglob("*"):
+        rel = path.relative_to(folder).parts
         if path.is_file() and not any(p in ("bin", "obj") or p.startswith(".") for p in rel[:-1]):
             out.append("/".join(rel))
     return sorted(out)
 
 
-def _glob(project_dir: Path, spec: str) -> list[Path]:
-    spec = _slashes(spec)
+def _glob(base: Path, spec: str, exclude: list[Path] | None = None) -> list[Path]:
+    spec = slashes(spec)
     if not any(ch in spec for ch in "*?"):
-        path = (project_dir / spec).resolve()
-        return [path] if path.is_file() else []
+        path = (base / spec).resolve()
+        found = [path] if path.is_file() else []
+    else:
+        parts = spec.split("/")
+        fixed = 0
+        while fixed < len(parts) - 1 and not any(ch in parts[fixed] for ch in "*?"):
+            fixed += 1
+        root = (base / "/".join(parts[:fixed])).resolve() if fixed else base.resolve()
+        if not root.is_dir():
+            return []
+        rx = glob_regex("/".join(parts[fixed:]))
+        found = [(root / rel).resolve() for rel in _all_files(root) if rx.match(rel)]
+    if exclude:
+        drop = set(exclude)
+        found = [f for f in found if f not in drop]
+    return found
+
+
+def _matches(base: Path, spec: str, path: Path) -> bool:
+    """Does `path` match the (possibly wildcard) item spec relative to `base`?"""
+    spec = slashes(spec)
+    if not any(ch in spec for ch in "*?"):
+        return path == (base / spec).resolve()
     parts = spec.split("/")
     fixed = 0
     while fixed < len(parts) - 1 and not any(ch in parts[fixed] for ch in "*?"):
         fixed += 1
-    base = (project_dir / "/".join(parts[:fixed])).resolve() if fixed else project_dir
-    if not base.is_dir():
-        return []
-    rx = glob_regex("/".join(parts[fixed:]))
-    return [(base / rel).resolve() for rel in _all_files(base) if rx.match(rel)]
+    root = (base / "/".join(parts[:fixed])).resolve() if fixed else base.resolve()
+    try:
+        rel = path.relative_to(root).as_posix()
+    except ValueError:
+        return False
+    return bool(glob_regex("/".join(parts[fixed:])).match(rel))
 
 
-def _compile_items(project_dir: Path, ops: list[tuple[str, str, dict[str, str]]], default: bool) -> list[Path]:
+def _excludes(base: Path, meta: dict[str, str]) -> list[Path]:
+    out = []
+    for spec in (s.strip() for s in meta.get("__exclude", "").split(";") if s.strip()):
+        out += _glob(base, spec)
+    return out
+
+
+def _compile_items(project_dir: Path, ops: list[tuple[str, str, dict[str, str], Path]], default: bool) -> list[Path]:
     files: dict[Path, None] = {}
     if default:
         for path in _glob(project_dir, "**/*.cs"):
             files[path] = None
-    for op, spec, _ in ops:
+    for op, spec, meta, base in ops:
         if op == "Include":
-            for path in _glob(project_dir, spec):
-                files[path] = None
+            for path in _glob(base, spec, _excludes(base, meta)):
+                if path.suffix.lower() == ".cs":
+                    files[path] = None
         elif op == "Remove":
-            rx = glob_regex(spec)
             for path in list(files):
-                try:
-                    rel = path.relative_to(project_dir).as_posix()
-                except ValueError:
-                    rel = path.as_posix()
-                if rx.match(rel) or path == (project_dir / _slashes(spec)).resolve():
+                if _matches(base, spec, path):
                     del files[path]
     return sorted(files)
 
 
-def _manifest_name(root_namespace: str, project_dir: Path, file: Path) -> str:
-    """MSBuild's default manifest name for a non-.resx resource: RootNamespace.folder.file."""
-    rel = file.relative_to(project_dir).as_posix().replace("/", ".")
+def _manifest_name(root_namespace: str, project_dir: Path, file: Path, meta: dict[str, str]) -> str:
+    """MSBuild's default manifest name for a non-.resx resource: RootNamespace.folder.file (Link wins)."""
+    rel = slashes(meta["Link"]) if meta.get("Link") else (
+        file.relative_to(project_dir).as_posix() if project_dir in file.parents else file.name)
+    rel = rel.replace("/", ".")
     return f"{root_namespace}.{rel}" if root_namespace else rel
