@@ -243,7 +243,7 @@ class _Evaluation:
                     self._implied(implied)
                 continue
             targets = _glob(file.parent, part) if any(c in part for c in "*?") else \
-                [(file.parent / slashes(part)).resolve()]
+                [resolve_path(file.parent, part)]
             for target in targets:
                 if not target.is_file():
                     self.notes.append(f"import not found: {part} (in {file.name})")
@@ -312,13 +312,13 @@ class _Evaluation:
             path=self.path, name=self.path.stem, assembly_name=props.get("AssemblyName") or self.path.stem,
             output_type=props.get("OutputType", "Library") or "Library", target_framework=tfm,
             lang_version=props.get("LangVersion") or None, defines=defines, sign=flag("SignAssembly"),
-            key_file=(d / slashes(key)).resolve() if key else None, unsafe=flag("AllowUnsafeBlocks"),
+            key_file=resolve_path(d, key) if key else None, unsafe=flag("AllowUnsafeBlocks"),
             sources=sources, resources=resources,
-            project_refs=_unique((base / slashes(spec)).resolve()
+            project_refs=_unique(resolve_path(base, spec)
                                  for op, spec, _, base in items.get("ProjectReference", []) if op == "Include"),
             package_refs=_packages(items.get("PackageReference", [])),
             references=[(spec.split(",")[0].strip(),
-                         (base / slashes(meta["HintPath"])).resolve() if meta.get("HintPath") else None)
+                         resolve_path(base, meta["HintPath"]) if meta.get("HintPath") else None)
                         for op, spec, meta, base in items.get("Reference", []) if op == "Include"],
             properties=dict(props), sdk=self.sdk, target_frameworks=tfms, framework_note=note, notes=self.notes)
 
@@ -401,10 +401,26 @@ def _all_files(folder: Path) -> list[str]:
     return sorted(out)
 
 
+def resolve_path(base: Path, spec: str) -> Path:
+    """base/spec resolved; when it does not exist as written, matched case-insensitively one
+    component at a time, as on the Windows file systems project files are written for."""
+    path = (base / slashes(spec)).resolve()
+    if path.exists():
+        return path
+    cur = Path(path.anchor)
+    for part in path.parts[1:]:
+        nxt = cur / part
+        if not nxt.exists() and cur.is_dir():
+            low = part.lower()
+            nxt = next((c for c in cur.iterdir() if c.name.lower() == low), nxt)
+        cur = nxt
+    return cur
+
+
 def _glob(base: Path, spec: str, exclude: list[Path] | None = None) -> list[Path]:
     spec = slashes(spec)
     if not any(ch in spec for ch in "*?"):
-        path = (base / spec).resolve()
+        path = resolve_path(base, spec)
         found = [path] if path.is_file() else []
     else:
         parts = spec.split("/")
@@ -426,7 +442,7 @@ def _matches(base: Path, spec: str, path: Path) -> bool:
     """Does `path` match the (possibly wildcard) item spec relative to `base`?"""
     spec = slashes(spec)
     if not any(ch in spec for ch in "*?"):
-        return path == (base / spec).resolve()
+        return path == resolve_path(base, spec)
     parts = spec.split("/")
     fixed = 0
     while fixed < len(parts) - 1 and not any(ch in parts[fixed] for ch in "*?"):
