@@ -341,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import repotrans.policy.builtin  # noqa: F401  (registers --model builtin with the model clients)
+
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -97,8 +97,16 @@ def compile_error() -> Result:
         Diagnostic(code="CS1002", message="; expected", file="Circle.cs", line=12, column=40, candidate_line=3)])
 
 
+class ScriptedModel(ReplayChatCompletionClient):
+    """The replay client as a model: its answers are fresh (autogen marks replayed answers cached)."""
+
+    async def create(self, *args, **kwargs):
+        result = await super().create(*args, **kwargs)
+        return result.model_copy(update={"cached": False})
+
+
 def replay(answers: list[str]) -> ReplayChatCompletionClient:
-    return ReplayChatCompletionClient(answers, model_info=INFO)
+    return ScriptedModel(answers, model_info=INFO)
 
 
 def call(tool: str, **args) -> str:
@@ -278,7 +286,8 @@ def test_trajectory_has_prompts_responses_tools_results_tokens(tmp_path):
     assert kinds.count("model") == 5 and kinds.count("attempt") == 2
     assert [e["tool"] for e in entries if e["kind"] == "tool"] == ["get_target_class_info", "run_tests", "run_tests"]
     model = next(e for e in entries if e["kind"] == "model")
-    assert model["messages"][0]["content"].startswith("# Step: gather") and model["usage"]["prompt"] > 0
+    assert model["messages"][0]["role"] == "SystemMessage" and model["messages"][0]["content"].startswith("You are")
+    assert model["messages"][1]["content"].startswith("# Step: gather") and model["usage"]["prompt"] > 0
     assert [e["result"]["status"] for e in entries if e["kind"] == "attempt"] == ["compile_error", "passed"]
     assert json.loads((tmp_path / "run" / "result.json").read_text())["status"] == "passed"
     assert set(json.loads((tmp_path / "run" / "config.json").read_text())) == {"model", "agents", "execution"}
@@ -334,7 +343,8 @@ def test_real_openai_client_retries_500_and_caches(tmp_path, monkeypatch):
         outcome = run(state, client, tmp_path)
         assert outcome.status == "passed" and server.statuses == [500, 200, 200]
         assert server.requests[1]["model"] == "local-coder" and server.requests[1]["temperature"] == 0.0
-        assert server.requests[1]["messages"][0]["content"].startswith("# Step: gather")
+        assert server.requests[1]["messages"][0]["role"] == "system"
+        assert server.requests[1]["messages"][1]["content"].startswith("# Step: gather")
         # a rerun with the same prompts costs nothing and gives the same result
         state2, _ = make_state([passed()], rag=False)
         state2.config = config
@@ -371,14 +381,14 @@ def test_candidate_that_cannot_be_applied_is_a_failed_attempt(tmp_path):
     state, services = make_state([passed()], rag=False, context=False, reflection=False)
 
     def run_test(code: str):
-        if not code.strip():
-            raise InputError("the candidate is empty")
+        if code.startswith("namespace"):
+            raise InputError("the candidate is not a member")
         return services.run_test(code)
 
     state.services.run_test = run_test
-    outcome = run(state, replay(["```csharp\n```", GOOD]), tmp_path)
+    outcome = run(state, replay(["```csharp\nnamespace Acme { }\n```", GOOD]), tmp_path)
     assert state.attempts[0].result.status == "compile_error"
-    assert "candidate not applied: the candidate is empty" in state.attempts[0].result.brief()
+    assert "candidate not applied: the candidate is not a member" in state.attempts[0].result.brief()
     assert outcome.status == "passed" and outcome.attempts == 2
 
 

@@ -53,7 +53,8 @@ def translate(masked, tmp_path, client_or_answers, **switches):
         client = ReplayChatCompletionClient(client_or_answers, model_info=INFO)
     outcome = asyncio.run(run_translation(state, client, tmp_path / "run"))
     entries = [json.loads(l) for l in (tmp_path / "run" / "trajectory.jsonl").read_text().splitlines()]
-    prompts = [m["content"] for e in entries if e["kind"] == "model" for m in e["messages"]]
+    prompts = [m["content"] for e in entries if e["kind"] == "model" for m in e["messages"]
+               if m["role"] != "SystemMessage"]
     assert prompts and not any(TRUTH in p for p in prompts)          # no ground truth in any prompt
     return state, outcome, entries, prompts
 

@@ -22,6 +22,9 @@ INPUT = {
     "java_method": "public double getArea() {\n    return Math.PI * radius * radius;\n}",
     "target_class": "Acme.Geometry.Shapes.Circle",
     "target_signature": "public double GetArea()",
+    "target_kind": "method",
+    "accessors": [],
+    "member_phrase": "the whole method (signature and body)",
     "lang_version": "6",
 }
 CONTEXT = [{"tool": "get_target_class_info", "args": {}, "output": {"class": "Circle", "fields": ["radius"]}}]

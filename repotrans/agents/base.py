@@ -12,13 +12,14 @@ from autogen_agentchat.messages import (BaseAgentEvent, BaseChatMessage, TextMes
                                         ToolCallExecutionEvent, ToolCallRequestEvent)
 from autogen_core import CancellationToken, FunctionCall
 from autogen_core.models import (AssistantMessage, ChatCompletionClient, FunctionExecutionResult, LLMMessage,
-                                 RequestUsage, UserMessage)
+                                 RequestUsage, SystemMessage, UserMessage)
 
+from repotrans.agents.reply import Reply, read_reply
 from repotrans.agents.state import ContextEntry, TranslationState
 from repotrans.agents.trajectory import Trajectory
 from repotrans.errors import RepotransError, TaskError
 from repotrans.prompts import render
-from repotrans.prompts.slots import build_slots
+from repotrans.prompts.slots import build_slots, system_prompt
 
 Event = BaseAgentEvent | BaseChatMessage | Response
 MAX_FORMAT_RETRIES = 2      # a format error re-asks the model this many times
@@ -76,38 +77,85 @@ class StepAgent(BaseChatAgent):
         self.state.step = step
         return render(step, build_slots(self.state, step, **extra))
 
-    async def ask(self, step: str, messages: list[LLMMessage], cancellation_token: CancellationToken
-                  ) -> tuple[str, ThoughtEvent]:
-        """One model call; usage, timing and the exchange go to the state and the trajectory."""
+    def messages(self, prompt: str) -> list[LLMMessage]:
+        """The system message with the stable instructions, then the step's prompt."""
+        return [SystemMessage(content=system_prompt(self.state)), UserMessage(content=prompt, source="user")]
+
+    @property
+    def native_tools(self) -> bool:
+        """Send tools as OpenAI `tools`: declared in model_info, or seen in an answer (detected)."""
+        if self.state.native_tools is None:
+            self.state.native_tools = bool(self.client.model_info.get("function_calling"))
+        return self.state.native_tools
+
+    @property
+    def json_mode(self) -> bool:
+        return bool(self.client.model_info.get("json_output"))
+
+    async def ask(self, step: str, messages: list[LLMMessage], cancellation_token: CancellationToken,
+                  tools: Sequence[dict] = (), json_mode: bool = False) -> tuple[Reply, ThoughtEvent]:
+        """One model call (a cut-off answer is asked again once with twice the room); usage, timing,
+        reasoning and the exchange go to the state and the trajectory."""
         self.state.step = step
-        started = time.time()
-        try:
-            result = await self.client.create(messages, cancellation_token=cancellation_token)
-        except RepotransError:
-            raise
-        except Exception as exc:  # server gone after retries, bad key, exhausted script: the task fails
-            raise TaskError(f"model call failed during {step}: {type(exc).__name__}: {exc}") from exc
-        text = result.content if isinstance(result.content, str) else json.dumps(
-            [c.model_dump() for c in result.content])
+        tools = list(tools) if tools and self.native_tools else []
+        extra: dict = {}
+        for attempt in range(3):
+            started = time.time()
+            try:
+                result = await self.client.create(messages, tools=tools, json_output=True if json_mode else None,
+                                                  extra_create_args=extra, cancellation_token=cancellation_token)
+            except RepotransError:
+                raise
+            except Exception as exc:  # server gone after retries, bad key, exhausted script: the task fails
+                if tools and _refuses_tools(exc):
+                    self.state.native_tools, tools = False, []
+                    self.state.notes.append(f"{step}: the server refuses tools; using the text protocol")
+                    continue
+                raise TaskError(f"model call failed during {step}: {type(exc).__name__}: {_one_line(exc)}") from exc
+            reply = read_reply(result)
+            if reply.calls and not self.state.native_tools:
+                self.state.native_tools = True
+                self.state.notes.append(f"{step}: the model answers with tool calls; tools go as function calls now")
+            self._record(step, messages, result, reply, tools, time.time() - started)
+            if reply.finish != "length" or attempt == 2 or extra:
+                break
+            extra = {"max_tokens": 2 * self.state.config.model.max_tokens}
+            self.state.notes.append(f"{step}: answer cut off at max_tokens; asked again with {extra['max_tokens']}")
+        return reply, ThoughtEvent(content=reply.text or reply.summary(), source=self.name,
+                                   models_usage=result.usage, metadata={"step": step})
+
+    def _record(self, step: str, messages: list[LLMMessage], result, reply: "Reply", tools: list,
+                seconds: float) -> None:
         usage = result.usage or RequestUsage(prompt_tokens=0, completion_tokens=0)
-        self.state.record_usage(usage.prompt_tokens, usage.completion_tokens, bool(result.cached))
+        reported = getattr(result, "usage_reported", True) and result.usage is not None
+        server_cached = getattr(result, "cached_prompt_tokens", 0)
+        self.state.record_usage(usage.prompt_tokens, usage.completion_tokens, bool(result.cached),
+                                server_cached=server_cached, reported=reported)
+        if not reported and not result.cached:
+            self.state.notes.append(f"{step}: the server reported no token usage")
         self.trajectory.record(
             "model", agent=self.name, step=step,
-            messages=[{"role": type(m).__name__, "content": m.content} for m in messages],
-            response=text, usage={"prompt": usage.prompt_tokens, "completion": usage.completion_tokens},
-            cached=bool(result.cached), seconds=round(time.time() - started, 3))
-        return text, ThoughtEvent(content=text, source=self.name, models_usage=usage,
-                                  metadata={"step": step})
+            messages=[{"role": type(m).__name__, "content": m.content if isinstance(m.content, str)
+                       else str(m.content)} for m in messages],
+            tools=[t["name"] for t in tools],
+            response=reply.text, reasoning=reply.reasoning or None,
+            tool_calls=[{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.calls] or None,
+            finish_reason=reply.finish,
+            usage={"prompt": usage.prompt_tokens, "completion": usage.completion_tokens,
+                   "server_cached_prompt": server_cached, "reported": reported},
+            cached=bool(result.cached), seconds=round(seconds, 3))
 
     @staticmethod
-    def correction(messages: list[LLMMessage], answer: str, note: str) -> list[LLMMessage]:
-        """The conversation with the bad answer and a correction appended."""
-        return [*messages, AssistantMessage(content=answer, source="model"), UserMessage(content=note, source="user")]
+    def correction(messages: list[LLMMessage], answer: "Reply | str", note: str) -> list[LLMMessage]:
+        """The conversation with the bad answer (its reasoning left out) and a correction appended."""
+        text = answer if isinstance(answer, str) else answer.text or answer.summary()
+        return [*messages, AssistantMessage(content=text, source="model"), UserMessage(content=note, source="user")]
 
     # -- tools -----------------------------------------------------------------------------------------
-    def tool_request(self, name: str, args: dict) -> tuple[FunctionCall, ToolCallRequestEvent]:
+    def tool_request(self, name: str, args: dict, call_id: str | None = None
+                     ) -> tuple[FunctionCall, ToolCallRequestEvent]:
         self._calls += 1
-        call = FunctionCall(id=f"{self.name}-{self._calls}", name=name, arguments=json.dumps(args))
+        call = FunctionCall(id=call_id or f"{self.name}-{self._calls}", name=name, arguments=json.dumps(args))
         return call, ToolCallRequestEvent(content=[call], source=self.name)
 
     def tool_result(self, call: FunctionCall, output: dict) -> ToolCallExecutionEvent:
@@ -117,9 +165,9 @@ class StepAgent(BaseChatAgent):
                                          content=json.dumps(output, ensure_ascii=False))
         return ToolCallExecutionEvent(content=[result], source=self.name)
 
-    async def gather(self, tool: str, args: dict) -> AsyncGenerator[BaseAgentEvent, None]:
+    async def gather(self, tool: str, args: dict, call_id: str | None = None) -> AsyncGenerator[BaseAgentEvent, None]:
         """Run one context tool as an AutoGen tool call and add its output to the gathered context."""
-        call, request = self.tool_request(tool, args)
+        call, request = self.tool_request(tool, args, call_id)
         yield request
         services = self.state.services
         if services is None:
@@ -133,3 +181,13 @@ class StepAgent(BaseChatAgent):
             outcome = f"ok, see Gathered Context {len(self.state.context)}"
         self.state.last_commands.append({"tool": tool, "args": args, "outcome": outcome})
         yield self.tool_result(call, output)
+
+
+def _refuses_tools(exc: Exception) -> bool:
+    """An HTTP 400 saying the model does not do tools (Ollama: "... does not support tools")."""
+    return getattr(exc, "status_code", None) == 400 and "tool" in str(exc).lower()
+
+
+def _one_line(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 300 else text[:297] + "..."

@@ -27,10 +27,11 @@ class ModelConfig:
     seed: int | None = 0
     timeout: float = 120.0                # seconds per request
     max_retries: int = 4                  # 429, 5xx and timeouts, exponential backoff (openai SDK)
-    family: str = "unknown"               # model_info for models autogen does not know
-    function_calling: bool = False
-    json_output: bool = False
-    cache: bool = True                    # SQLite response cache in the workspace
+    family: str = "unknown"               # "r1" for reasoning models; model_info for models autogen does not know
+    function_calling: bool = False        # send the tools as OpenAI `tools` (also switched on when tool_calls come back)
+    json_output: bool = False             # send response_format json_object for JSON steps
+    cache: bool = True                    # SQLite response cache shared by runs
+    cache_dir: str | None = None          # its folder (default $REPOTRANS_CACHE_DIR or ~/.cache/repotrans)
     price_prompt: float | None = None     # currency per 1M prompt tokens
     price_completion: float | None = None # currency per 1M completion tokens
 

@@ -1,26 +1,29 @@
-"""Context agent: a loop in which the model names one tool per turn until it has enough context."""
+"""Context agent: a loop in which the model names tools (one JSON object, or native tool calls) until it has enough."""
 from __future__ import annotations
 
 from typing import AsyncGenerator
 
 from autogen_agentchat.messages import BaseAgentEvent
 from autogen_core import CancellationToken
-from autogen_core.models import LLMMessage, UserMessage
+from autogen_core.models import LLMMessage
 
 from repotrans.agents import parse
 from repotrans.agents.base import StepAgent
 from repotrans.agents.state import TranslationState
-from repotrans.prompts.slots import tool_slots
+from repotrans.prompts.slots import function_tools, tool_slots
 
 FIXED_TOOLS = ("get_source_class_info", "get_target_class_info", "find_target_imports")
 ENOUGH = "enough"
+FORMAT = ('Answer with exactly one JSON object: {"tool": "<tool name>", "arguments": {...}} '
+          'or {"tool": "enough", "reason": "..."}')
 
 
 def check_call(state: TranslationState, tool: object, args: object) -> str | None:
     """Why a requested tool call cannot run (unknown tool, bad arguments, a repeat), or None."""
     known = [t["name"] for t in tool_slots()]
     if not isinstance(tool, str) or tool not in known:
-        return f"unknown tool {tool!r}; the tools are {', '.join(known)}"
+        hint = "" if tool is not None else ' (the object needs a "tool" key)'
+        return f"unknown tool {tool!r}{hint}; the tools are {', '.join(known)}"
     if not isinstance(args, dict):
         return '"arguments" must be a JSON object'
     if any(e["tool"] == tool and e["args"] == args for e in state.last_commands):
@@ -44,27 +47,48 @@ class ContextAgent(StepAgent):
             yield f"context: fixed context from {len(FIXED_TOOLS)} tools"
             return
         stop = f"limit of {switches.max_context_iterations} iterations"
-        retry: tuple[list[LLMMessage], str, str] | None = None
+        retry: tuple[list[LLMMessage], object, str] | None = None
         for _ in range(switches.max_context_iterations):
-            if retry is None:
-                messages: list[LLMMessage] = [UserMessage(content=self.prompt("context"), source="user")]
-            else:
-                messages = self.correction(*retry)
-            text, event = await self.ask("context", messages, ct)
+            messages = self.messages(self.prompt("context")) if retry is None else self.correction(*retry)
+            reply, event = await self.ask("context", messages, ct, tools=function_tools("context"),
+                                          json_mode=self.json_mode and not self.native_tools)
             yield event
-            obj = parse.json_object(text)
-            tool = obj.get("tool", obj.get("name")) if obj else None
-            args = (obj.get("arguments", {}) if obj else None) or {}
-            if tool == ENOUGH:
-                stop = f"model has enough ({obj.get('reason', '')})"
-                break
-            problem = "no JSON object found" if obj is None else check_call(self.state, tool, args)
-            if problem is not None:
-                self.state.notes.append(f"context: {problem}")
-                retry = (messages, text, f"{problem}. Answer with exactly one JSON object: "
-                                         '{"tool": "<tool name>", "arguments": {...}} or {"tool": "enough", "reason": "..."}')
-                continue
+            requests, problem = self._requests(reply)
             retry = None
-            async for event in self.gather(tool, args):
-                yield event
+            done, ran = False, 0
+            for call_id, tool, args in requests:
+                if tool == ENOUGH:
+                    stop, done = f"model has enough ({args.get('reason', '') if isinstance(args, dict) else ''})", True
+                    continue
+                why = check_call(self.state, tool, args)
+                if why is not None:
+                    problem = problem or why
+                    continue
+                ran += 1
+                async for event in self.gather(tool, args, call_id):
+                    yield event
+            if done:
+                break
+            if problem is not None and not ran:
+                self.state.notes.append(f"context: {problem}")
+                retry = (messages, reply, f"{problem}. {FORMAT}")
         yield f"context: {len(self.state.last_commands)} tool calls, stopped: {stop}"
+
+    def _requests(self, reply) -> tuple[list[tuple[str | None, object, object]], str | None]:
+        """(call id, tool, arguments) of every request in the answer, and the first problem reading them."""
+        if reply.calls:
+            out, problem = [], None
+            for call in reply.calls:
+                args, why = reply.call_args(call)
+                if why is not None:
+                    problem = problem or why
+                    continue
+                out.append((call.id, call.name, args))
+            return out, problem
+        obj, problem = parse.json_answer(reply.text, keys=("tool", "name", "function"))
+        if obj is None:
+            return [], str(problem)
+        tool, args = parse.tool_call(obj)
+        if tool == ENOUGH:
+            args = {"reason": obj.get("reason", "")}
+        return [(None, tool, args)], None

@@ -5,11 +5,13 @@ from typing import AsyncGenerator
 
 from autogen_agentchat.messages import BaseAgentEvent
 from autogen_core import CancellationToken
-from autogen_core.models import UserMessage
 
 from repotrans.agents import parse
 from repotrans.agents.base import MAX_FORMAT_RETRIES, StepAgent
 from repotrans.prompts.slots import example_slot
+
+
+KEYS = {"rag_decide": ("retrieve",), "rag_filter": ("decisions",)}
 
 
 class RagAgent(StepAgent):
@@ -60,18 +62,20 @@ class RagAgent(StepAgent):
 
     async def _ask_json(self, step: str, prompt: str, check, ct: CancellationToken):
         """Ask for a JSON object; re-ask with a correction a bounded number of times. Yields events, then the dict."""
-        messages = [UserMessage(content=prompt, source="user")]
+        messages = self.messages(prompt)
         for _ in range(MAX_FORMAT_RETRIES + 1):
-            text, event = await self.ask(step, messages, ct)
+            reply, event = await self.ask(step, messages, ct, json_mode=self.json_mode)
             yield event
-            obj = parse.json_object(text)
-            problem = "no JSON object found" if obj is None else check(obj)
+            obj, problem = parse.json_answer(reply.text, keys=KEYS[step])
+            if obj is None and reply.calls:       # a native call where a JSON answer was asked: read its arguments
+                obj, _ = reply.call_args(reply.calls[0])
+            problem = str(problem) if obj is None else check(obj)
             if problem is None:
                 yield obj
                 return
             self.state.notes.append(f"{step}: {problem}")
-            messages = self.correction(messages, text, f"Your answer was not usable: {problem}. "
-                                                       "Answer again with only the JSON object the Output Format asks for.")
+            messages = self.correction(messages, reply, f"Your answer was not usable: {problem}. "
+                                                        "Answer again with only the JSON object the Output Format asks for.")
 
 
 def _valid_decision(obj: dict) -> str | None:

@@ -6,14 +6,13 @@ from typing import AsyncGenerator
 
 from autogen_agentchat.messages import BaseAgentEvent
 from autogen_core import CancellationToken
-from autogen_core.models import UserMessage
-
-from repotrans.agents import parse
+from repotrans.agents import candidate, parse
 from repotrans.agents.base import MAX_FORMAT_RETRIES, StepAgent
 from repotrans.agents.context import check_call
 from repotrans.agents.state import Attempt
 from repotrans.errors import InputError
 from repotrans.execution.results import TestResult
+from repotrans.prompts.slots import function_tools, member_phrase
 
 DONE = "TRANSLATION_DONE"
 MAX_REFLECTION_CALLS = 3     # tool calls one reflection may request
@@ -39,7 +38,7 @@ class RefineAgent(StepAgent):
                 async for item in self._reflect(last, ct):
                     yield item
                 reflection = last.reflection
-            prompt = self.prompt("repair", code=last.code, result=last.result.brief(),
+            prompt = self.prompt("repair", code=last.code, result=result_text(last),
                                  attempt=len(state.attempts), reflection=reflection)
             async for item in self._candidate("repair", prompt, ct):
                 yield item
@@ -48,43 +47,86 @@ class RefineAgent(StepAgent):
         yield f"{DONE} status={status} attempts={len(state.attempts)} repair_rounds={state.rounds}"
 
     async def _candidate(self, step: str, prompt: str, ct: CancellationToken):
-        """Ask for a ```csharp block (bounded re-asks), then test it; appends an Attempt."""
-        messages = [UserMessage(content=prompt, source="user")]
-        code = None
+        """Ask for the C# member (bounded re-asks), reduce the answer to a candidate, test it; appends an Attempt."""
+        state = self.state
+        messages = self.messages(prompt)
+        found, text = None, ""
         for _ in range(MAX_FORMAT_RETRIES + 1):
-            text, event = await self.ask(step, messages, ct)
+            reply, event = await self.ask(step, messages, ct, tools=function_tools(step))
             yield event
-            code = parse.csharp_block(text)
-            if code is not None:
+            text = reply.text
+            for call in reply.calls:                 # native: run_tests(code=...)
+                args, _ = reply.call_args(call)
+                if call.name == "run_tests" and isinstance((args or {}).get("code"), str):
+                    text = f"```csharp\n{args['code']}\n```"
+            found = candidate.extract(text, state.target_method, state.class_members)
+            if found is not None:
                 break
-            self.state.notes.append(f"{step}: no csharp code block")
-            messages = self.correction(messages, text, "No ```csharp code block found. Answer with one markdown "
-                                                       "code block tagged csharp holding the whole method.")
-        attempt = Attempt(code=code if code is not None else text.strip())
-        self.state.attempts.append(attempt)
-        call, request = self.tool_request("run_tests", {"attempt": len(self.state.attempts)})
+            state.notes.append(f"{step}: no C# code block")
+            messages = self.correction(messages, reply, f"No ```csharp code block found. Answer with one markdown "
+                                                        f"code block tagged csharp holding {member_phrase(state)}.")
+        code = found.code if found is not None else text.strip()
+        attempt = Attempt(code=code, additions=found.to_json() if found is not None else {})
+        if found is not None and (found.helpers or found.usings or found.dropped or found.shape != "member"):
+            state.notes.append(f"{step}: candidate {len(state.attempts) + 1}: {describe(found)}")
+        state.attempts.append(attempt)
+        call, request = self.tool_request("run_tests", {"attempt": len(state.attempts)})
         yield request
         try:
-            attempt.result = await asyncio.to_thread(self.state.services.run_test, attempt.code)
+            attempt.result = await asyncio.to_thread(state.services.run_test, attempt.code)
         except InputError as exc:   # the candidate cannot even be put in place (empty, not a member)
             attempt.result = TestResult(status="compile_error", reason=f"candidate not applied: {exc}")
-        self.trajectory.record("attempt", agent=self.name, step=step, n=len(self.state.attempts),
-                               code=attempt.code, result=attempt.result.to_json())
+        self.trajectory.record("attempt", agent=self.name, step=step, n=len(state.attempts),
+                               code=attempt.code, additions=attempt.additions, result=attempt.result.to_json())
         yield self.tool_result(call, {"status": attempt.result.status, "brief": attempt.result.brief()})
 
     async def _reflect(self, attempt: Attempt, ct: CancellationToken):
         state = self.state
-        prompt = self.prompt("reflect", code=attempt.code, result=attempt.result.brief(),
+        prompt = self.prompt("reflect", code=attempt.code, result=result_text(attempt),
                              attempt=len(state.attempts))
-        text, event = await self.ask("reflect", [UserMessage(content=prompt, source="user")], ct)
+        use_tools = state.config.agents.dynamic_prompt and state.config.agents.context
+        reply, event = await self.ask("reflect", self.messages(prompt), ct,
+                                      tools=function_tools("reflect") if use_tools else ())
         yield event
-        attempt.reflection = parse.reflection_text(text)
-        if not (state.config.agents.dynamic_prompt and state.config.agents.context):
+        attempt.reflection = parse.reflection_text(reply.text)
+        if not use_tools:
             return
-        for call in parse.more_context(text)[:MAX_REFLECTION_CALLS]:
-            problem = check_call(state, call["tool"], call["arguments"])
+        requests = parse.more_context(reply.text)
+        for c in reply.calls:
+            args, why = reply.call_args(c)
+            if why is None:
+                requests.append({"tool": c.name, "arguments": args, "id": c.id})
+        for req in requests[:MAX_REFLECTION_CALLS]:
+            problem = check_call(state, req["tool"], req["arguments"])
             if problem is not None:
                 state.notes.append(f"reflect: {problem}")
                 continue
-            async for event in self.gather(call["tool"], call["arguments"]):
+            async for event in self.gather(req["tool"], req["arguments"], req.get("id")):
                 yield event
+
+
+def describe(found: "candidate.Candidate") -> str:
+    """One line on what a candidate brought besides the member."""
+    parts = [f"answer shape {found.shape}"]
+    if found.usings:
+        parts.append("usings " + ", ".join(u.removeprefix("using ").rstrip(";") for u in found.usings))
+    if found.helpers:
+        parts.append("helpers " + ", ".join(found.helpers))
+    if found.dropped:
+        parts.append("left out " + "; ".join(found.dropped))
+    return "; ".join(parts)
+
+
+def result_text(attempt: Attempt) -> str:
+    """The test result as the reflect/repair prompts show it, with what was done to the answer."""
+    brief = attempt.result.brief() if attempt.result is not None else "untested"
+    adds = attempt.additions
+    notes = []
+    if adds.get("shape", "member").endswith("class"):
+        notes.append("Your answer held a whole class; only the member (and new private helpers) was used. "
+                     "Answer with the member only.")
+    if adds.get("helpers"):
+        notes.append("Added beside the member: " + ", ".join(adds["helpers"]) + ".")
+    if adds.get("dropped"):
+        notes.append("Left out of your answer: " + "; ".join(adds["dropped"]) + ".")
+    return brief + ("\n" + "\n".join(notes) if notes else "")

@@ -48,7 +48,17 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
                         retrieve=find_examples)
     return TranslationState(task=task, java_method=java, target_method=target_method,
                             lang_version=language_version(index.root("target"), ex.toolchain),
-                            config=config, services=services)
+                            config=config, services=services, class_members=class_members(index, target_method))
+
+
+def class_members(index, method) -> frozenset[str]:
+    """Names of the members, fields and nested types of the class declaring `method` (and its own name,
+    which its constructors carry)."""
+    names = {m.name for m in index.methods(method.type_id)} | {f.name for f in index.fields(method.type_id)}
+    names |= {t.name for t in index.nested_types(method.type_id)}
+    own = index.type(method.type_id)
+    return frozenset(names | ({own.name} if own is not None else set()))
+
 
 def default_run_dir(workdir: Path, state: TranslationState) -> Path:
     """workdir/runs/<UTC time>-<method name>."""
@@ -67,7 +77,7 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
 
     check_model(config)
     state = prepare(workdir, function, config, source=source, target=target)
-    client = make_client(config, state, cache_path=workdir / "cache" / "responses.sqlite")
+    client = make_client(config, state)
     outcome = asyncio.run(run_translation(state, client, run_dir or default_run_dir(workdir, state), console))
     return state, outcome
 

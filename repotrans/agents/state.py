@@ -26,20 +26,34 @@ class Attempt:
     code: str
     result: "TestResult | None" = None
     reflection: str | None = None
+    additions: dict = field(default_factory=dict)   # usings, helpers, dropped members, answer shape
 
 
 @dataclass
 class Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
+    """Tokens of one step. Spent tokens are those of calls that reached the server; a call answered by
+    the response cache is `cached` and its tokens count as replayed, not spent."""
+    prompt_tokens: int = 0               # spent
+    completion_tokens: int = 0           # spent
     calls: int = 0
-    cached_calls: int = 0
+    cached_calls: int = 0                # answered by the response cache
+    replayed_prompt_tokens: int = 0
+    replayed_completion_tokens: int = 0
+    server_cached_prompt_tokens: int = 0 # part of the spent prompt tokens that the server's prompt cache served
+    unreported_calls: int = 0            # calls whose server sent no usage (their tokens are unknown)
 
-    def add(self, prompt: int, completion: int, cached: bool) -> None:
+    def add(self, prompt: int, completion: int, cached: bool, server_cached: int = 0,
+            reported: bool = True) -> None:
+        self.calls += 1
+        if cached:
+            self.cached_calls += 1
+            self.replayed_prompt_tokens += prompt
+            self.replayed_completion_tokens += completion
+            return
         self.prompt_tokens += prompt
         self.completion_tokens += completion
-        self.calls += 1
-        self.cached_calls += int(cached)
+        self.server_cached_prompt_tokens += server_cached
+        self.unreported_calls += int(not reported)
 
 
 @dataclass
@@ -58,6 +72,8 @@ class TranslationState:
     lang_version: str
     config: AgentConfig
     services: Services | None = None
+    class_members: frozenset[str] = frozenset()   # names of the target class's members, fields, nested types
+    native_tools: bool | None = None     # tools as OpenAI function calls (None: not decided yet)
     step: str = "rag_decide"
     rag_decision: dict | None = None     # {"retrieve": bool, "reason": str}
     rag_candidates: list = field(default_factory=list)
@@ -70,14 +86,19 @@ class TranslationState:
     notes: list[str] = field(default_factory=list)            # format corrections, skipped steps
     error: Exception | None = None       # a RepotransError that stopped the run
 
-    def record_usage(self, prompt: int, completion: int, cached: bool) -> None:
-        self.usage.setdefault(self.step, Usage()).add(prompt, completion, cached)
+    def record_usage(self, prompt: int, completion: int, cached: bool, server_cached: int = 0,
+                     reported: bool = True) -> None:
+        self.usage.setdefault(self.step, Usage()).add(prompt, completion, cached, server_cached, reported)
 
     @property
     def total_tokens(self) -> dict[str, int]:
-        return {"prompt": sum(u.prompt_tokens for u in self.usage.values()),
-                "completion": sum(u.completion_tokens for u in self.usage.values()),
-                "calls": sum(u.calls for u in self.usage.values())}
+        """Spent prompt/completion tokens and calls, plus replayed, server-cached and unreported figures."""
+        u = self.usage.values()
+        return {"prompt": sum(x.prompt_tokens for x in u), "completion": sum(x.completion_tokens for x in u),
+                "calls": sum(x.calls for x in u), "cached_calls": sum(x.cached_calls for x in u),
+                "replayed_prompt": sum(x.replayed_prompt_tokens for x in u),
+                "server_cached_prompt": sum(x.server_cached_prompt_tokens for x in u),
+                "unreported_calls": sum(x.unreported_calls for x in u)}
 
     def cost(self) -> float | None:
         m = self.config.model

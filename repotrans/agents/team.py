@@ -31,6 +31,8 @@ class Outcome:
     stop_reason: str
     seconds: float
     run_dir: str
+    additions: dict | None = None     # usings and helper members the kept candidate brings
+
 
     def to_json(self) -> dict:
         return dict(self.__dict__)
@@ -56,16 +58,19 @@ async def run_translation(state: TranslationState, client: ChatCompletionClient,
     team = build_team(state, client, trajectory)
     task = TextMessage(content=f"Translate {state.task.source_method_id} into {state.task.target_method_id}.",
                        source="user")
-    stream = team.run_stream(task=task)
-    if console:
-        from autogen_agentchat.ui import Console
+    try:
+        stream = team.run_stream(task=task)
+        if console:
+            from autogen_agentchat.ui import Console
 
-        result = await Console(stream, output_stats=False)
-    else:
-        result = None
-        async for item in stream:
-            if isinstance(item, TaskResult):
-                result = item
+            result = await Console(stream, output_stats=False)
+        else:
+            result = None
+            async for item in stream:
+                if isinstance(item, TaskResult):
+                    result = item
+    finally:     # inside the loop: an HTTP client closed after asyncio.run logs "Event loop is closed"
+        await client.close()
     best = state.best_attempt()
     outcome = Outcome(
         code=best.code if best else None,
@@ -73,7 +78,8 @@ async def run_translation(state: TranslationState, client: ChatCompletionClient,
         result=best.result.to_json() if best and best.result else None,
         attempts=len(state.attempts), repair_rounds=state.rounds, tokens=state.total_tokens,
         cost=state.cost(), stop_reason=(result.stop_reason or "") if result else "",
-        seconds=round(time.time() - started, 2), run_dir=str(run_dir))
+        seconds=round(time.time() - started, 2), run_dir=str(run_dir),
+        additions=best.additions if best and (best.additions.get("usings") or best.additions.get("helpers")) else None)
     trajectory.record("done", **outcome.to_json(), usage={k: v.__dict__ for k, v in state.usage.items()},
                       notes=state.notes, error=str(state.error) if state.error else None)
     trajectory.write_json("result.json", outcome.to_json())

@@ -10,6 +10,7 @@ import re
 import time
 from pathlib import Path
 
+import repotrans.policy.builtin  # noqa: F401  (registers --model builtin)
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import state_for
@@ -36,8 +37,7 @@ def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, work
         state = state_for(index, mapping, task, config, workdir)
         if adjust is not None:
             adjust(state)
-        client = make_client(config, state, cache_path=workdir / "cache" / "responses.sqlite",
-                             limiter=limiter)
+        client = make_client(config, state, limiter=limiter)
         outcome = asyncio.run(run_translation(state, client, run_dir / task_dir_name(task_id)))
     except ConfigError:
         raise

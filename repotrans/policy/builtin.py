@@ -14,6 +14,7 @@ from autogen_core.models import (ChatCompletionClient, CreateResult, LLMMessage,
 from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
+from repotrans.agents.models import register_client
 from repotrans.errors import TaskError
 from repotrans.policy.steps import ANSWERS
 
@@ -82,3 +83,10 @@ class BuiltinChatClient(ChatCompletionClient):
     @property
     def model_info(self) -> ModelInfo:
         return MODEL_INFO
+
+
+def _make(config, state: "TranslationState") -> BuiltinChatClient:
+    return BuiltinChatClient(state)
+
+
+register_client("builtin", _make)

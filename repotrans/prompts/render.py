@@ -82,3 +82,11 @@ def render(step: str, slots: dict[str, Any], template_dir: Path = TEMPLATE_DIR) 
         raise ConfigError(f"prompt template {step}.md.j2: {exc.message}") from None
     except jinja2.TemplateSyntaxError as exc:
         raise ConfigError(f"prompt template {exc.name}:{exc.lineno}: {exc.message}") from None
+
+
+def render_system(slots: dict[str, Any], template_dir: Path = TEMPLATE_DIR) -> str:
+    """The system message (system.md.j2), shared by every step."""
+    try:
+        return environment(template_dir).get_template("system.md.j2").render(**slots).strip() + "\n"
+    except jinja2.UndefinedError as exc:
+        raise ConfigError(f"prompt template system.md.j2: {exc.message}") from None

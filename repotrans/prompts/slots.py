@@ -26,10 +26,56 @@ def tool_slots() -> list[dict]:
     return out
 
 
+def function_tools(step: str) -> list[dict]:
+    """The tools a step offers as OpenAI function definitions (name, description, parameters), from
+    tools/*.json: the context tools (+ `enough` while gathering), or `run_tests` for code steps."""
+    from repotrans.tools import load_schemas
+    from repotrans.tools.registry import load_step_schema
+
+    if step in ("generate", "repair"):
+        return [load_step_schema("run_tests")]
+    tools = [load_schemas()[name] for name in sorted(load_schemas())]
+    if step == "context":
+        tools.append(load_step_schema("enough"))
+    return tools if step in ("context", "reflect") else []
+
+
+def system_prompt(state: "TranslationState") -> str:
+    """The stable instructions of every call: byte-identical for every task of one target repository."""
+    from repotrans.prompts.language import language_notes
+    from repotrans.prompts.render import render_system
+
+    return render_system({"language": language_notes(state.lang_version)})
+
+
 def method_text(method: Any) -> str:
     """Declaration plus body, as written in the file."""
     body = method.body or ";"
     return f"{method.signature.rstrip()} {body}".strip()
+
+
+KIND_WORDS = {"method": "method", "constructor": "constructor", "property": "property", "indexer": "indexer"}
+
+
+def accessors(target: Any) -> list[str]:
+    """The accessors a property or indexer must implement (`get`, `set`), from its placeholder."""
+    from repotrans.tools.describe import accessor_summary
+
+    if target.kind not in ("property", "indexer") or not target.body:
+        return []
+    summary = accessor_summary(target.body).strip("{} ")
+    return [a.strip() for a in summary.split(";") if a.strip()] or ["get"]
+
+
+def member_phrase(state: "TranslationState") -> str:
+    """How the output format names what to write, per kind of member."""
+    target = state.target_method
+    if target.kind in ("property", "indexer"):
+        acc = " and ".join(f"`{a}`" for a in accessors(target))
+        return f"the whole {target.kind} (its declaration with the {acc} accessor bodies written out)"
+    if target.kind == "constructor":
+        return "the whole constructor (declaration, any `: this(...)`/`: base(...)` initializer, and body)"
+    return "the whole method (signature and body)"
 
 
 def input_slot(state: "TranslationState") -> dict:
@@ -39,6 +85,9 @@ def input_slot(state: "TranslationState") -> dict:
         "java_method": method_text(java),
         "target_class": target.type_id.split(":", 1)[1],
         "target_signature": target.signature.strip(),
+        "target_kind": KIND_WORDS.get(target.kind, target.kind),
+        "accessors": accessors(target),
+        "member_phrase": member_phrase(state),
         "lang_version": state.lang_version,
     }
 

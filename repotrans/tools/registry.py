@@ -40,6 +40,14 @@ def _schemas() -> dict[str, dict]:
     return out
 
 
+def load_step_schema(name: str) -> dict:
+    """A step tool's schema (tools/steps/<name>.json: `enough`, `run_tests`); not a context tool."""
+    path = SCHEMA_DIR / "steps" / f"{name}.json"
+    if not path.is_file():
+        raise RepotransError(f"no step tool schema {path}")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def load_schemas() -> dict[str, dict]:
     """name -> {name, description, parameters} (OpenAI function format), read from tools/*.json."""
     return json.loads(json.dumps(_schemas()))     # a copy: callers may edit theirs

@@ -1,0 +1,193 @@
+"""From a generate/repair answer to the candidate the runner tests: one member, its usings, its helpers.
+
+Models answer with the method alone, with a usage snippet before it, with usings and a private
+helper, or with the whole class (usings + namespace + class). Whatever the shape, the candidate is
+normalised to `using` lines, the member whose kind, name and parameters match the target, and the
+private helper members or nested types it brought that the target class lacks. Members the class
+already has are left out (a whole-class answer repeats them); each choice is noted for the trajectory.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+import tree_sitter_c_sharp
+from tree_sitter import Language, Node, Parser
+
+from repotrans.agents import parse
+from repotrans.execution.apply import KIND_NODE, MEMBER_TYPES, USING_RE
+from repotrans.index.model import Method
+
+TYPE_NODES = {"class_declaration", "struct_declaration", "record_declaration", "interface_declaration"}
+NESTED_TYPES = TYPE_NODES | {"enum_declaration", "delegate_declaration"}
+WRAP = "class __Answer__ {\n"
+
+
+@dataclass
+class Candidate:
+    code: str                                          # what is tested and applied
+    usings: list[str] = field(default_factory=list)    # using directives it brings
+    helpers: list[str] = field(default_factory=list)   # added members/types, as `kind name`
+    dropped: list[str] = field(default_factory=list)   # members of the answer left out, with why
+    shape: str = "member"                              # member | body | class | snippet+member
+
+    def to_json(self) -> dict:
+        return {"usings": self.usings, "helpers": self.helpers, "dropped": self.dropped, "shape": self.shape}
+
+
+@cache
+def _parser() -> Parser:
+    return Parser(Language(tree_sitter_c_sharp.language()))
+
+
+def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -> Candidate | None:
+    """The candidate in an answer (reasoning already set aside), or None when it holds no C# code.
+
+    `existing` holds the names of the target class's members, fields and nested types."""
+    blocks = parse.code_blocks(text)
+    if not blocks:
+        return None
+    read = [_read_block(b, target) for b in blocks]
+    usings = _unique(u for r in read for u in r["usings"])
+    declaring = [r for r in read if r["member"] is not None]
+    if not declaring:
+        body = next((r for r in read if r["declares_nothing"]), read[-1])
+        code = "\n".join(usings + [body["rest"]]) if usings else body["rest"]
+        return Candidate(code=code, usings=usings, shape="body")
+    chosen = declaring[-1]
+    helpers, dropped = [], []
+    for node in chosen["others"]:
+        name, kind = _name(node), node.type.replace("_declaration", "")
+        label = f"{kind} {name}".strip()
+        if name in existing or name == target.name and node.type == KIND_NODE.get(target.kind):
+            dropped.append(f"{label}: already in the class")
+        elif not _is_private(node):
+            dropped.append(f"{label}: not private (only private helpers are added)")
+        else:
+            helpers.append(node)
+    pieces = [_with_comments(chosen["member"])] + [_with_comments(h) for h in helpers]
+    code = "\n".join(usings) + "\n\n" if usings else ""
+    code += "\n\n".join(_dedent(p) for p in pieces)
+    shape = "class" if chosen["in_type"] else "member"
+    if len(read) > 1 and any(r is not chosen and r["declares_nothing"] for r in read):
+        shape = "snippet+" + shape
+    return Candidate(code=code, usings=usings, shape=shape, dropped=dropped,
+                     helpers=[f"{h.type.replace('_declaration', '')} {_name(h)}" for h in helpers])
+
+
+def _read_block(code: str, target: Method) -> dict:
+    """Usings, the target member (or None) and the other members of one code block."""
+    lines = code.split("\n")
+    usings = [l.strip() for l in lines if USING_RE.match(l)]
+    tree = _parser().parse(code.encode("utf-8"))
+    types = _types(tree.root_node)
+    for t in types:
+        member, others = _match(_members(t), target)
+        if member is not None:
+            return {"usings": usings, "member": member, "others": others, "in_type": True,
+                    "declares_nothing": False, "rest": code}
+    rest = "\n".join(l for l in lines if not USING_RE.match(l))
+    wrapped = _parser().parse((WRAP + rest + "\n}\n").encode("utf-8"))
+    cls = next((c for c in wrapped.root_node.named_children if c.type == "class_declaration"), None)
+    body = cls.child_by_field_name("body") if cls is not None else None
+    members = [c for c in body.named_children if c.type in MEMBER_TYPES] if body is not None else []
+    member, others = _match(members, target)
+    return {"usings": usings, "member": member, "others": others, "in_type": False,
+            "declares_nothing": not members or bool(wrapped.root_node.has_error and member is None),
+            "rest": rest.strip("\n")}
+
+
+def _types(root: Node) -> list[Node]:
+    """Type declarations anywhere outside method bodies (namespaces, nesting), outermost first."""
+    out, stack = [], list(root.named_children)
+    while stack:
+        node = stack.pop(0)
+        if node.type in TYPE_NODES:
+            out.append(node)
+            body = node.child_by_field_name("body")
+            stack.extend(c for c in (body.named_children if body is not None else []) if c.type in TYPE_NODES)
+        elif node.type in ("namespace_declaration", "file_scoped_namespace_declaration", "declaration_list"):
+            stack.extend(node.named_children)
+    return out
+
+
+def _members(type_node: Node) -> list[Node]:
+    body = type_node.child_by_field_name("body")
+    return [c for c in body.named_children if c.type in MEMBER_TYPES] if body is not None else []
+
+
+def _match(members: list[Node], target: Method) -> tuple[Node | None, list[Node]]:
+    want = KIND_NODE.get(target.kind)
+    same = [m for m in members if m.type == want and (target.kind in ("constructor", "indexer")
+                                                      or _name(m) == target.name)]
+    if len(same) > 1:
+        exact = [m for m in same if _param_types(m) == [" ".join(t.split()) for t in target.param_types]]
+        same = exact or same
+    if not same:
+        return None, []
+    chosen = same[-1] if len(same) > 1 and not any(_param_types(m) for m in same) else same[0]
+    return chosen, [m for m in members if m is not chosen and m.type != "comment"]
+
+
+def _name(node: Node) -> str:
+    name = node.child_by_field_name("name")
+    if name is not None:
+        return name.text.decode("utf-8")
+    if node.type in ("field_declaration", "event_field_declaration"):
+        decl = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+        var = next((c for c in decl.named_children if c.type == "variable_declarator"), None) if decl else None
+        if var is not None:
+            ident = var.child_by_field_name("name") or next(
+                (c for c in var.named_children if c.type == "identifier"), None)
+            if ident is not None:
+                return ident.text.decode("utf-8")
+    return "this" if node.type == "indexer_declaration" else ""
+
+
+def _param_types(node: Node) -> list[str]:
+    plist = node.child_by_field_name("parameters") or next(
+        (c for c in node.named_children if c.type in ("parameter_list", "bracketed_parameter_list")), None)
+    if plist is None:
+        return []
+    out = []
+    for p in plist.named_children:
+        t = p.child_by_field_name("type") if p.type == "parameter" else None
+        if t is not None:
+            out.append(" ".join(t.text.decode("utf-8").split()))
+    return out
+
+
+def _is_private(node: Node) -> bool:
+    mods = {c.text.decode() for c in node.children if c.type == "modifier"}
+    return not mods & {"public", "protected", "internal"}
+
+
+def _with_comments(node: Node) -> str:
+    """The member's text with the comments right above it, indented as in the answer."""
+    start = node
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type == "comment":
+        start, prev = prev, prev.prev_named_sibling
+    source = node.text.decode("utf-8") if start is node else _span(start, node)
+    return " " * start.start_point[1] + source
+
+
+def _span(first: Node, last: Node) -> str:
+    root = first
+    while root.parent is not None:
+        root = root.parent
+    return root.text[first.start_byte:last.end_byte].decode("utf-8")
+
+
+def _dedent(text: str) -> str:
+    lines = text.split("\n")
+    indents = [len(l) - len(l.lstrip()) for l in lines if l.strip()]
+    cut = min(indents, default=0)
+    return "\n".join(l[cut:] for l in lines)
+
+
+def _unique(items) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(" ".join(item.split()), None)
+    return list(seen)

@@ -1,0 +1,190 @@
+"""Reading answers as real models write them: reasoning, fences, sloppy JSON, whole classes, MORE_CONTEXT."""
+from __future__ import annotations
+
+import pytest
+
+from repotrans.agents import parse
+from repotrans.agents.candidate import extract
+from repotrans.agents.lenient_json import first_object
+from repotrans.index.model import Method, Param
+
+
+def target(kind="method", name="Scale", params=(("double", "factor"),), signature="public Circle Scale(double factor)"):
+    return Method(id="target:Acme.Circle.Scale(double)", side="target", type_id="target:Acme.Circle", kind=kind,
+                  name=name, params=[Param(name=n, type=t) for t, n in params], return_type="Circle",
+                  modifiers=["public"], annotations=[], type_params=[], signature=signature, body="{ }",
+                  path="Circle.cs", start_line=1, end_line=1, start_byte=0, end_byte=1)
+
+
+# -- reasoning ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, answer, reasoning", [
+    ("<think>try {x}\n```csharp\nint Draft() { }\n```</think>\n\n```cs\nint A() { return 1; }\n```",
+     "```cs\nint A() { return 1; }\n```", "try {x}\n```csharp\nint Draft() { }\n```"),
+    ("opened by the template { } </think>{\"tool\": \"enough\"}", '{"tool": "enough"}', "opened by the template { }"),
+    ("<reasoning>r</reasoning>ok", "ok", "r"),
+    ("Thinking...\nthe class {}\n...done thinking.\n\nanswer", "answer", "the class {}"),
+    ("<think>cut off in the middle ```csharp\nint X() {", "", "cut off in the middle ```csharp\nint X() {"),
+    ("plain", "plain", ""),
+])
+def test_reasoning_is_set_aside(text, answer, reasoning):
+    got = parse.split_reasoning(text)
+    assert (got.text, got.reasoning) == (answer, reasoning)
+
+
+def test_reasoning_content_field_is_kept():
+    got = parse.split_reasoning("```cs\nint A();\n```", "server-side thoughts")
+    assert got.reasoning == "server-side thoughts" and got.text.startswith("```cs")
+
+
+# -- JSON --------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    '{"tool": "find_target_class_info", "arguments": {"class_name": "Point"}}',
+    "{'tool': 'find_target_class_info', 'arguments': {'class_name': 'Point',},}",
+    '```json\n{"tool": "find_target_class_info", // the helper\n "arguments": {class_name: "Point"}}\n```',
+    'Sure! I will look at Point next: {"tool": "find_target_class_info", "arguments": {"class_name": "Point"}} done.',
+])
+def test_sloppy_json_is_read(text):
+    assert parse.json_object(text, keys=("tool",)) == {"tool": "find_target_class_info",
+                                                       "arguments": {"class_name": "Point"}}
+
+
+def test_broken_json_gets_a_precise_problem_not_the_inner_object():
+    obj, problem = parse.json_answer('{"tool": "find_target_class_info" "arguments": {}}', keys=("tool",))
+    assert obj is None
+    assert "is not valid JSON: Expecting ',' delimiter at line 1 column 35" in str(problem)
+    obj, problem = parse.json_answer('{"tool": "x", "arguments": {"a": 1}', keys=("tool",))
+    assert obj is None and "is not closed" in str(problem)
+    assert str(parse.json_answer("no braces here")[1]) == "no JSON object found"
+
+
+def test_an_object_with_the_expected_key_wins():
+    obj, _ = first_object('the code { } then {"retrieve": false}', keys=("retrieve",))
+    assert obj == {"retrieve": False}
+
+
+@pytest.mark.parametrize("obj, call", [
+    ({"tool": "a", "arguments": {"x": 1}}, ("a", {"x": 1})),
+    ({"name": "a", "parameters": {"x": 1}}, ("a", {"x": 1})),
+    ({"function": {"name": "a", "arguments": '{"x": 1}'}}, ("a", {"x": 1})),
+    ({"tool": "a"}, ("a", {})),
+])
+def test_tool_call_spellings(obj, call):
+    assert parse.tool_call(obj) == call
+
+
+# -- fences ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "```csharp\nint A;\n```", "```cs\nint A;\n```", "```C#\nint A;\n```", "~~~c#\nint A;\n~~~",
+    "````csharp title=x\nint A;\n````", "```\nint A;\n```", "text\n```csharp\nint A;",   # left open (cut off)
+])
+def test_fence_tags(text):
+    assert parse.csharp_block(text) == "int A;"
+
+
+def test_other_languages_are_not_csharp():
+    assert parse.csharp_block("```java\nint x;\n```") is None
+
+
+# -- MORE_CONTEXT ------------------------------------------------------------------------------------------
+REQ = {"tool": "find_target_class_info", "arguments": {"class_name": "Point"}}
+
+
+@pytest.mark.parametrize("text", [
+    'Wrong name.\nMORE_CONTEXT: {"tool": "find_target_class_info", "arguments": {"class_name": "Point"}}',
+    'Wrong name.\n**MORE_CONTEXT:** {"tool": "find_target_class_info", "arguments": {"class_name": "Point"}}',
+    'Wrong name.\n**MORE_CONTEXT**:\n```json\n{"name": "find_target_class_info", "parameters": {"class_name": "Point"}}\n```',
+    "Wrong name.\nMORE_CONTEXT:\n- {'tool': 'find_target_class_info', 'arguments': {'class_name': 'Point',}}",
+])
+def test_more_context_spellings(text):
+    assert parse.more_context(text) == [REQ]
+    assert parse.reflection_text(text) == "Wrong name."
+
+
+def test_more_context_none_and_junk():
+    assert parse.more_context("Fine.\nMORE_CONTEXT: none") == []
+    text = 'why\nMORE_CONTEXT: {"tool": "find_target_imports", "arguments": {}}\nMORE_CONTEXT: junk\n'
+    assert parse.more_context(text) == [{"tool": "find_target_imports", "arguments": {}}]
+    assert parse.reflection_text(text) == "why"
+
+
+# -- candidates --------------------------------------------------------------------------------------------
+WHOLE_CLASS = """```cs
+using System;
+using System.Linq;
+
+namespace Acme.Geo
+{
+    public class Circle
+    {
+        private readonly double radius;
+
+        public Circle(double radius) { this.radius = radius; }
+
+        // scales it
+        public Circle Scale(double factor)
+        {
+            return new Circle(Times(radius, factor));
+        }
+
+        private static double Times(double a, double b)
+        {
+            return a * b;
+        }
+
+        public double Area() { return 0; }
+    }
+}
+```"""
+
+
+def test_whole_class_is_reduced_to_the_member_its_usings_and_new_private_helpers():
+    found = extract(WHOLE_CLASS, target(), frozenset({"radius", "Circle", "Area", "Scale"}))
+    assert found.code == ("using System;\nusing System.Linq;\n\n// scales it\npublic Circle Scale(double factor)\n{\n"
+                          "    return new Circle(Times(radius, factor));\n}\n\nprivate static double Times(double a, "
+                          "double b)\n{\n    return a * b;\n}")
+    assert found.helpers == ["method Times"] and found.shape == "class"
+    assert found.dropped == ["field radius: already in the class", "constructor Circle: already in the class",
+                             "method Area: already in the class"]
+
+
+def test_usage_snippet_before_the_implementation_is_skipped():
+    text = ("Usage:\n```csharp\nvar bigger = circle.Scale(2.0);\nConsole.WriteLine(bigger);\n```\n"
+            "Implementation:\n```csharp\npublic Circle Scale(double factor) => new Circle(radius * factor);\n```")
+    found = extract(text, target())
+    assert found.code == "public Circle Scale(double factor) => new Circle(radius * factor);"
+
+
+def test_overload_is_chosen_by_parameter_types():
+    text = ("```csharp\npublic Circle Scale(double fx, double fy) { return null; }\n\n"
+            "public Circle Scale(double factor) { return this; }\n```")
+    found = extract(text, target(), frozenset({"Scale"}))
+    assert found.code == "public Circle Scale(double factor) { return this; }"
+    assert found.dropped == ["method Scale: already in the class"]
+
+
+def test_body_only_and_usings_are_kept():
+    assert extract("```csharp\nreturn this;\n```", target()).code == "return this;"
+    found = extract("```csharp\nusing System.Linq;\n\npublic Circle Scale(double factor)\n{\n    return this;\n}\n```",
+                    target())
+    assert found.usings == ["using System.Linq;"]
+    assert found.code == "using System.Linq;\n\npublic Circle Scale(double factor)\n{\n    return this;\n}"
+
+
+def test_property_and_constructor_answers():
+    prop = target(kind="property", name="Center", params=(), signature="public Point Center")
+    found = extract("```csharp\npublic Point Center\n{\n    get { return center; }\n}\n```", prop)
+    assert found.code.startswith("public Point Center") and found.shape == "member"
+    ctor = target(kind="constructor", name="Circle", params=(("double", "r"),), signature="public Circle(double r)")
+    found = extract("```csharp\npublic class Circle {\n  public Circle(double r) : this(r, 0) { }\n}\n```", ctor,
+                    frozenset({"Circle"}))
+    assert found.code == "public Circle(double r) : this(r, 0) { }" and found.shape == "class"
+
+
+def test_public_new_members_are_not_added():
+    text = "```csharp\npublic Circle Scale(double factor) { return Twice(); }\npublic Circle Twice() { return this; }\n```"
+    found = extract(text, target())
+    assert found.helpers == [] and found.dropped == ["method Twice: not private (only private helpers are added)"]
+
+
+def test_no_code_is_none():
+    assert extract("I cannot do that.", target()) is None
