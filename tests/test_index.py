@@ -635,3 +635,17 @@ def test_parallel_build_matches_serial(tmp_path, repos, monkeypatch):
         query = f"SELECT * FROM {table} ORDER BY 1, 2"
         rows = serial.conn.execute(query).fetchall()
         assert rows and rows == parallel.conn.execute(query).fetchall()
+
+
+def test_csharp_pragma_between_attribute_and_modifiers(tmp_path):
+    """A `#pragma` line between an attribute and the declaration keeps the type's and members' modifiers."""
+    java = write(tmp_path / "java", {"Ok.java": "class Ok { }"})
+    cs = write(tmp_path / "cs", {"X.cs": (
+        "namespace N {\n  [System.Serializable]\n#pragma warning disable 1591\n  public sealed class X {\n"
+        "    [System.Obsolete]\n#if DEBUG\n#endif\n    public static int F() { return 1; }\n  }\n}\n")})
+    ix = Index.open(tmp_path / "w")
+    ix.build(java, cs, progress=False)
+    x = ix.type("target:N.X")
+    assert (x.modifiers, x.annotations) == (["public", "sealed"], ["System.Serializable"])
+    f = ix.method("target:N.X.F()")
+    assert (f.modifiers, f.annotations) == (["public", "static"], ["System.Obsolete"])

@@ -31,14 +31,15 @@ class CSharpExtractor(Extractor):
             alias=self.text(alias) if alias is not None else None))
 
     def modifiers(self, node):
-        """(modifiers, attributes): the attribute lists and modifiers that open a declaration."""
+        """(modifiers, attributes): the attribute lists and modifiers that open a declaration
+        (preprocessor lines between them, such as `#pragma warning disable`, are skipped)."""
         modifiers, annotations = [], []
         for child in node.children:
             if child.type == "modifier":
                 modifiers.append(self.text(child))
             elif child.type == "attribute_list":
                 annotations += [norm_space(self.text(a)) for a in child.named_children if a.type == "attribute"]
-            elif child.is_named:
+            elif child.is_named and not child.type.startswith("preproc_"):
                 break
         return modifiers, annotations
 
