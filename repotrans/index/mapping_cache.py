@@ -19,7 +19,7 @@ from repotrans.index.typenames import name_table
 if TYPE_CHECKING:
     from repotrans.index.store import Index
 
-RULE_MODULES = ("mapping.py", "members.py", "typenames.py", "mapping_cache.py")
+RULE_MODULES = ("mapping.py", "typematch.py", "members.py", "typenames.py", "mapping_cache.py")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS mapping_meta (

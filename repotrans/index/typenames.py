@@ -36,6 +36,9 @@ class NameTable:
     indexer_getters: tuple[str, ...]
     indexer_setters: tuple[str, ...]
     companion_suffixes: tuple[str, ...]
+    type_suffixes: dict[str, tuple[str, ...]] = field(default_factory=dict)   # XUtil -> XUtility
+    type_added_suffixes: tuple[str, ...] = ()                                  # X -> XComputer
+    interface_prefix: str = "I"
     fingerprint: str = field(default="")
 
 
@@ -53,6 +56,9 @@ def name_table() -> NameTable:
         indexer_getters=tuple(data["indexer_getters"]),
         indexer_setters=tuple(data["indexer_setters"]),
         companion_suffixes=tuple(data["companion_suffixes"]),
+        type_suffixes={k: tuple(v) for k, v in data["type_renames"]["suffixes"].items()},
+        type_added_suffixes=tuple(data["type_renames"]["added_suffixes"]),
+        interface_prefix=data["type_renames"]["interface_prefix"],
         fingerprint=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],
     )
 
