@@ -79,7 +79,7 @@ def test_member_rules_getter_setter_overloads(index):
         (f"{CIRCLE_J}.scale(double)", f"{CIRCLE_C}.Scale(double)", "PascalCase name"),
         (f"{CIRCLE_J}.scale(int)", f"{CIRCLE_C}.Scale(int)", "PascalCase name"),
         (f"{CIRCLE_J}.sum(List<Shape>)", f"{CIRCLE_C}.Sum(IList<IShape>)", "PascalCase name"),
-        (f"{CIRCLE_J}.toString()", f"{CIRCLE_C}.ToString()", "renamed member"),
+        (f"{CIRCLE_J}.toString()", f"{CIRCLE_C}.ToString()", "PascalCase name"),
     }
     assert m.unmatched_methods[f"{CIRCLE_J}.debugDump()"] == "no C# member by the naming rules"
     assert m.unmatched_methods["source:org.acme.misc.Helper.twice(int)"] == "enclosing type unmatched"
@@ -89,7 +89,8 @@ def test_member_rules_getter_setter_overloads(index):
 
 
 def test_overload_ambiguity_stays_unmatched(tmp_path, pair):
-    """Two Java overloads that map to the same C# types (int and Integer) cannot both be placed."""
+    """Two Java overloads that map to the same C# types (int and Integer) cannot both be placed by name;
+    the body tells which one the C# method is."""
     java, cs = pair
     path = java / "src/org/acme/geometry/Vector.java"
     path.write_text(path.read_text().replace(
@@ -105,11 +106,12 @@ def test_overload_ambiguity_stays_unmatched(tmp_path, pair):
     ix = Index.open(tmp_path / "w2")
     ix.build(java, cs, progress=False)
     m = build_mapping(ix)
-    for sig in ("times(int)", "times(Integer)"):
-        sid = f"source:org.acme.geometry.Vector.{sig}"
-        assert m.target_method(sid) is None
-        assert m.unmatched_methods[sid] == \
-            "several Java methods claim target:Acme.Geo.Vector.Times(int)"
+    same = m.target_method("source:org.acme.geometry.Vector.times(int)")
+    assert (same.target_id, same.reason) == ("target:Acme.Geo.Vector.Times(int)", "structural evidence")
+    assert "body 1.00" in same.evidence
+    sid = "source:org.acme.geometry.Vector.times(Integer)"
+    assert m.target_method(sid) is None
+    assert m.unmatched_methods[sid].startswith("several Java methods claim target:Acme.Geo.Vector.Times(int)")
 
 
 def test_param_type_table():
@@ -143,7 +145,8 @@ def test_cache_roundtrip_and_invalidation(index, pair):
     new_fp = mapping_cache.fingerprint(index)
     assert new_fp != fp and mapping_cache.read(index, new_fp) is None
     rebuilt = load_mapping(index)
-    assert rebuilt.target_method("source:org.acme.geometry.Vector.length()") is None
+    renamed = rebuilt.target_method("source:org.acme.geometry.Vector.length()")   # found again by its body
+    assert (renamed.target_id, renamed.reason) == ("target:Acme.Geo.Vector.Norm()", "structural evidence")
     assert mapping_cache.read(index, mapping_cache.fingerprint(index)) is not None
 
 

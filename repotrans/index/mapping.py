@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from repotrans.index.matches import MethodMatch, TypeMatch
-from repotrans.index.members import companion_classes, group_by_type, match_methods
+from repotrans.index.member_hosts import companion_classes, group_by_type, unmatched_bases
+from repotrans.index.members import match_methods
 from repotrans.index.typematch import TargetNames, learn_namespaces, match_types, nested_name
 
 if TYPE_CHECKING:
@@ -88,6 +89,8 @@ def build_mapping(index: Index) -> Mapping:
     by_id = {t.id: t for t in src_types + tgt_types}
     fwd = {m.source_id: m for m in type_matches}
     companions = companion_classes(tgt_types, members["target"])
+    matched_targets = {m.target_id for m in type_matches}
+    enums = frozenset(t.name for t in tgt_types if t.kind == "enum")
     method_matches: list[MethodMatch] = []
     unmatched_methods: dict[str, str] = {}
     for t in src_types:
@@ -98,8 +101,10 @@ def build_mapping(index: Index) -> Mapping:
             continue
         target = by_id[match.target_id]
         hosts = [(h, members["target"].get(h.id, [])) for h in companions.get(target.id, [])]
-        found, missed = match_methods(java_methods, members["target"].get(target.id, []), hosts,
-                                      by_id[t.id], target, project)
+        bases = [(b, members["target"].get(b.id, []))
+                 for b in unmatched_bases(target, names.simple, matched_targets)]
+        found, missed = match_methods(java_methods, members["target"].get(target.id, []), hosts, bases,
+                                      by_id[t.id], target, project, enums)
         method_matches += found
         unmatched_methods.update(missed)
     counts = {

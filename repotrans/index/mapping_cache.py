@@ -19,7 +19,8 @@ from repotrans.index.typenames import name_table
 if TYPE_CHECKING:
     from repotrans.index.store import Index
 
-RULE_MODULES = ("mapping.py", "typematch.py", "members.py", "typenames.py", "mapping_cache.py")
+RULE_MODULES = ("mapping.py", "typematch.py", "members.py", "member_hosts.py", "signatures.py", "structural.py",
+                "evidence.py", "typenames.py", "mapping_cache.py")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS mapping_meta (
@@ -31,6 +32,7 @@ CREATE TABLE IF NOT EXISTS mapping_match (
     target_id TEXT,                 -- NULL: unmatched, `reason` says why
     confidence REAL,
     reason TEXT NOT NULL,
+    evidence TEXT NOT NULL,         -- JSON list of strings
     PRIMARY KEY (kind, source_id));
 """
 
@@ -64,12 +66,16 @@ def read(index: Index, fp: str) -> Mapping | None:
     matches: dict[str, list] = {"type": [], "method": []}
     unmatched: dict[str, dict[str, str]] = {"type": {}, "method": {}}
     cls = {"type": TypeMatch, "method": MethodMatch}
-    for kind, sid, tid, conf, reason in conn.execute(
-            "SELECT kind, source_id, target_id, confidence, reason FROM mapping_match ORDER BY rowid"):
+    try:
+        rows = conn.execute("SELECT kind, source_id, target_id, confidence, reason, evidence FROM mapping_match "
+                            "ORDER BY rowid").fetchall()
+    except sqlite3.OperationalError:                  # a cache table of an older layout
+        return None
+    for kind, sid, tid, conf, reason, evidence in rows:
         if tid is None:
             unmatched[kind][sid] = reason
         else:
-            matches[kind].append(cls[kind](sid, tid, conf, reason))
+            matches[kind].append(cls[kind](sid, tid, conf, reason, tuple(json.loads(evidence))))
     return Mapping(namespace_map, matches["type"], matches["method"], json.loads(meta[1]),
                    unmatched["type"], unmatched["method"], json.loads(meta[2]))
 
@@ -77,11 +83,16 @@ def read(index: Index, fp: str) -> Mapping | None:
 def write(index: Index, fp: str, mapping: Mapping) -> None:
     """Replace the cached mapping with this one."""
     conn: sqlite3.Connection = index.conn
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(mapping_match)")]
+    if columns and "evidence" not in columns:
+        conn.execute("DROP TABLE mapping_match")     # written by an older version
     conn.executescript(_SCHEMA)
-    rows = [("type", m.source_id, m.target_id, m.confidence, m.reason) for m in mapping.type_matches]
-    rows += [("type", sid, None, None, r) for sid, r in mapping.unmatched_types.items()]
-    rows += [("method", m.source_id, m.target_id, m.confidence, m.reason) for m in mapping.method_matches]
-    rows += [("method", sid, None, None, r) for sid, r in mapping.unmatched_methods.items()]
+    rows = [("type", m.source_id, m.target_id, m.confidence, m.reason, json.dumps(m.evidence))
+            for m in mapping.type_matches]
+    rows += [("type", sid, None, None, r, "[]") for sid, r in mapping.unmatched_types.items()]
+    rows += [("method", m.source_id, m.target_id, m.confidence, m.reason, json.dumps(m.evidence))
+             for m in mapping.method_matches]
+    rows += [("method", sid, None, None, r, "[]") for sid, r in mapping.unmatched_methods.items()]
     with conn:
         conn.execute("DELETE FROM mapping_meta")
         conn.execute("DELETE FROM mapping_namespace")
@@ -89,4 +100,4 @@ def write(index: Index, fp: str, mapping: Mapping) -> None:
         conn.execute("INSERT INTO mapping_meta VALUES (?, ?, ?)",
                      (fp, json.dumps(mapping.namespace_votes), json.dumps(mapping.counts)))
         conn.executemany("INSERT INTO mapping_namespace VALUES (?, ?)", mapping.namespace_map.items())
-        conn.executemany("INSERT INTO mapping_match VALUES (?, ?, ?, ?, ?)", rows)
+        conn.executemany("INSERT INTO mapping_match VALUES (?, ?, ?, ?, ?, ?)", rows)

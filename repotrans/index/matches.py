@@ -1,4 +1,4 @@
-"""One aligned pair (Java -> C#) with how sure the mapping is and which rule made it."""
+"""One aligned pair (Java -> C#) with how sure the mapping is, which rule made it and the evidence."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,6 +10,7 @@ class TypeMatch:
     target_id: str
     confidence: float
     reason: str
+    evidence: tuple[str, ...] = ()     # e.g. ("member overlap 0.80",); empty for a plain name rule
 
 
 @dataclass(frozen=True)
@@ -18,3 +19,4 @@ class MethodMatch:
     target_id: str
     confidence: float
     reason: str
+    evidence: tuple[str, ...] = ()     # e.g. ("body 0.82", "name 0.67", "parameters agree")

@@ -232,5 +232,5 @@ def _by_members(t: TypeDecl, free: list[TypeDecl], namespace_map: dict[str, str]
     if len(scored) != 1:
         return None
     share, c = scored[0]
-    return TypeMatch(t.id, c.id, round(0.7 * share, 3),
-                     f"member overlap {share:.2f} ({len(words)} member names), namespace {c.container}")
+    return TypeMatch(t.id, c.id, round(0.7 * share, 3), f"member overlap, namespace {c.container}",
+                     (f"member overlap {share:.2f} of {len(words)} member names",))

@@ -138,10 +138,16 @@ def compat(java: TypeName, cs: TypeName, project: dict[str, set[str]],
     return score
 
 
+CS_ALIASES = {"String": "string", "Object": "object", "Boolean": "bool", "Int32": "int", "Int64": "long",
+              "Int16": "short", "Byte": "byte", "SByte": "sbyte", "Char": "char", "Double": "double",
+              "Single": "float", "Decimal": "decimal", "UInt32": "uint", "UInt64": "ulong", "UInt16": "ushort"}
+
+
 def _base_ok(java: str, cs: str, project: dict[str, set[str]]) -> bool:
     if java in project:
         return cs in project[java]
     table = name_table().types
     if java in table:
-        return cs in table[java] or cs + "?" in table[java]
+        keyword = CS_ALIASES.get(cs, cs)          # System.String is string
+        return any(c in table[java] for c in (cs, cs + "?", keyword, keyword + "?"))
     return java == cs
