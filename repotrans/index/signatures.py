@@ -12,6 +12,8 @@ from repotrans.index.model import Method, Param, TypeDecl
 from repotrans.index.typenames import compat, java_param_type, name_table, parse_type
 
 SOFT = 0.25          # cannot tell: a Java type the map does not know, or int -> an enum of the same name
+NUMERIC = frozenset({"byte", "short", "int", "long", "float", "double", "sbyte", "ushort", "uint", "ulong",
+                     "decimal"})
 
 
 @dataclass(frozen=True)
@@ -59,26 +61,29 @@ class Scorer:
             score = min(score, self._compat(jp.type, jp.varargs, cp.type, jm, cand.member))
         return score
 
-    def agreement(self, jm: Method, cand: Cand, drop_last: bool = False) -> float:
+    def agreement(self, jm: Method, cand: Cand, drop_last: bool = False, numeric: bool = False) -> float:
         """Like params(), but a parameter the map cannot judge counts SOFT instead of 0; 0 means some
-        parameter plainly disagrees (a known type against another) or the counts differ."""
+        parameter plainly disagrees (a known type against another) or the counts differ. With `numeric`,
+        one numeric type for another (float -> int) counts SOFT: only with other evidence (round 2)."""
         jparams = jm.params[:-1] if drop_last else jm.params
         if len(jparams) != len(cand.params):
             return 0.0
         score = 1.0
         for jp, cp in zip(jparams, cand.params):
-            score = min(score, self.param_agreement(jm, jp, cand.member, cp))
+            score = min(score, self.param_agreement(jm, jp, cand.member, cp, numeric))
             if score == 0.0:
                 break
         return score
 
-    def param_agreement(self, jm: Method, jp: Param, cm: Method, cp: Param) -> float:
+    def param_agreement(self, jm: Method, jp: Param, cm: Method, cp: Param, numeric: bool = False) -> float:
         c = self._compat(jp.type, jp.varargs, cp.type, jm, cm)
         if c > 0:
             return c
         jt, ct = java_param_type(jp.type, jp.varargs), parse_type(cp.type)
         if jt.dims != ct.dims:
             return 0.0
+        if numeric and jt.base in NUMERIC and ct.base in NUMERIC:
+            return SOFT
         if jt.base in ("int", "Integer", "short", "byte") and ct.base in self.enums:
             return SOFT if jp.name.lower() == cp.name.lower() else 0.0   # int constants -> an enum
         known = jt.base in self.project or jt.base in name_table().types or jt.base in tparams(self.jt, jm)

@@ -63,10 +63,10 @@ def _signature(jm: Method, cand: Cand, scorer: Scorer) -> tuple[float, str] | No
         writer = len(jm.params) == len(cand.params) + 1
         if not writer and len(jm.params) != len(cand.params):
             return None
-        s = scorer.agreement(jm, cand, drop_last=writer)
+        s = scorer.agreement(jm, cand, drop_last=writer, numeric=True)
         return (s, "index types agree") if s > 0 else None
     if len(jm.params) == len(cand.params):
-        s = scorer.agreement(jm, cand)
+        s = scorer.agreement(jm, cand, numeric=True)
         return (s, "parameters agree") if s > 0 else None
     added = len(cand.params) - len(jm.params)
     if not 0 < added <= MAX_ADDED_PARAMS:

@@ -1,0 +1,154 @@
+"""Score the Java -> C# mapping against a hand-checked gold alignment, and time it.
+
+  python scripts/bench_mapping.py --source /work/ports/h11/java --target /work/ports/h11/cs \
+      [--gold scripts/data/mapping_gold_zxing.tsv] [--misses] [--synthetic]
+
+The gold file (names and locations only) lists Java types and methods with their C# counterpart or
+`-` (no counterpart). Methods fall into categories by what the port did: same-name (PascalCase or
+the same name), accessor (-> property or indexer), constructor, renamed (another name or another
+parameter list), moved (a member of another C# type) and none (no counterpart). Prints precision and
+recall per category, how many no-counterpart methods were matched (goal 0), the mapping time of the
+pair (and with --synthetic of bench_index's ~1,500 + ~1,200-file pair, goal < 1 s).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from repotrans.index.mapping import build_mapping
+from repotrans.index.store import Index
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_GOLD = HERE / "data" / "mapping_gold_zxing.tsv"
+CATEGORIES = ("same-name", "accessor", "constructor", "renamed", "moved", "none")
+
+
+def read_gold(path: Path) -> list[tuple[str, str, str]]:
+    """(kind, java id, C# id or '-') rows, ids with their side prefix."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        kind, java, _, cs, _ = line.split("\t")
+        rows.append((kind, "source:" + java, "-" if cs == "-" else "target:" + cs))
+    return rows
+
+
+def _simple(member_id: str) -> str:
+    return re.sub(r"[(\[].*$", "", member_id).rsplit(".", 1)[-1]
+
+
+def category(index: Index, java_id: str, cs_id: str, gold_types: dict[str, str]) -> str:
+    if cs_id == "-":
+        return "none"
+    jm, cm = index.method(java_id), index.method(cs_id)
+    if jm is None or cm is None:
+        raise SystemExit(f"gold row not in the index: {java_id} -> {cs_id} (wrong checkout?)")
+    if gold_types.get(jm.type_id) != cm.type_id:
+        return "moved"
+    if jm.kind == "constructor":
+        return "constructor" if len(jm.params) == len(cm.params) else "renamed"
+    if cm.kind in ("property", "indexer"):
+        return "accessor"
+    if jm.name.lower() == cm.name.lower() and len(jm.params) == len(cm.params):
+        return "same-name"
+    return "renamed"
+
+
+def score(index: Index, gold: list[tuple[str, str, str]], show_misses: bool) -> dict[str, float]:
+    started = time.perf_counter()
+    mapping = build_mapping(index)
+    seconds = time.perf_counter() - started
+    gold_types = {j: c for kind, j, c in gold if kind == "type" and c != "-"}
+    stats: dict[str, Counter] = {}
+    misses = []
+    for kind, java, cs in gold:
+        got = mapping.target_type(java) if kind == "type" else mapping.target_method(java)
+        got_id = got.target_id if got else None
+        if kind == "type":
+            cat = "type" if cs != "-" else "type none"
+        else:
+            cat = category(index, java, cs, gold_types)
+        c = stats.setdefault(cat, Counter())
+        c["gold"] += 1
+        c["pairs"] += cs != "-"
+        c["predicted"] += got_id is not None
+        c["correct"] += got_id is not None and got_id == cs
+        if got_id != (None if cs == "-" else cs):
+            reason = (mapping.unmatched_types if kind == "type" else mapping.unmatched_methods).get(java, "")
+            misses.append(f"  [{cat}] {java[7:]}\n      gold {cs}\n      got  {got_id or '(unmatched) ' + reason}"
+                          + (f"  [{got.reason}; {', '.join(got.evidence)}]" if got else ""))
+    print(f"{'category':12s} {'gold':>5s} {'pairs':>5s} {'found':>6s} {'correct':>7s} {'precision':>9s} {'recall':>7s}")
+    totals = {"type": Counter(), "method": Counter()}
+    for cat in ("type", "type none") + CATEGORIES:
+        c = stats.get(cat)
+        if not c:
+            continue
+        totals["type" if cat.startswith("type") else "method"].update(c)
+        _row(cat, c)
+    for name, c in totals.items():
+        _row(f"all {name}s", c)
+    none = stats.get("none", Counter())
+    renamed = stats.get("renamed", Counter()) + stats.get("moved", Counter())
+    print(f"no-counterpart methods matched: {none['predicted']} of {none['gold']}")
+    print(f"renamed or moved recall: {_ratio(renamed['correct'], renamed['pairs'])}")
+    print(f"mapping time: {seconds:.3f} s ({len(index.files('source'))} Java + {len(index.files('target'))} C# files)")
+    if show_misses:
+        print("misses and wrong matches:")
+        print("\n".join(misses))
+    return {"seconds": seconds}
+
+
+def _ratio(a: int, b: int) -> str:
+    return f"{a / b:.3f}" if b else "-"
+
+
+def _row(name: str, c: Counter) -> None:
+    print(f"{name:12s} {c['gold']:5d} {c['pairs']:5d} {c['predicted']:6d} {c['correct']:7d} "
+          f"{_ratio(c['correct'], c['predicted']):>9s} {_ratio(c['correct'], c['pairs']):>7s}")
+
+
+def synthetic_timing() -> None:
+    sys.path.insert(0, str(HERE))
+    from bench_index import generate
+
+    with tempfile.TemporaryDirectory() as tmp:
+        java, cs = generate(Path(tmp), 1500, 1200)
+        index = Index.open(Path(tmp) / "work")
+        index.build(java, cs, progress=False)
+        index.types("source")                       # load the snapshot outside the timing
+        runs = []
+        for _ in range(3):
+            started = time.perf_counter()
+            m = build_mapping(index)
+            runs.append(time.perf_counter() - started)
+        print(f"synthetic pair ({len(index.files('source'))} Java + {len(index.files('target'))} C# files): "
+              f"mapping {min(runs):.3f} s best of 3 (goal < 1 s); {len(m.method_matches)} method matches")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--source", required=True, help="the Java checkout the gold file was made on")
+    ap.add_argument("--target", required=True, help="the C# checkout the gold file was made on")
+    ap.add_argument("--gold", default=str(DEFAULT_GOLD))
+    ap.add_argument("--misses", action="store_true", help="list every miss and wrong match")
+    ap.add_argument("--synthetic", action="store_true", help="also time the mapping of bench_index's pair")
+    args = ap.parse_args(argv)
+    gold = read_gold(Path(args.gold))
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Index.open(Path(tmp))
+        index.build(Path(args.source), Path(args.target), progress=False)
+        index.types("source")
+        score(index, gold, args.misses)
+    if args.synthetic:
+        synthetic_timing()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
