@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """Per-candidate latency of the runner for a one-method change, cold and warm, set against the raw
-`mcs` (changed project only) + `nunit-console -run=<selected fixtures>` commands for the same work.
+`mcs` (changed project only) + repotrans's NUnit runner on the selected tests, run by hand outside
+any sandbox, for the same work.
 
 Goal: warm <= 1.3x raw. Usage:
   python scripts/bench_runner.py [--target DIR] [--method "Circle.Area"] [--repeat 5] [--sandbox local]
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from repotrans.execution.runner import close_sandboxes, covering_names, member_tokens, run_candidate
 from repotrans.execution.selection import index_tests, select_tests
-from repotrans.execution.toolchains.mono import MonoToolchain, mono_env, nunit_argv
+from repotrans.execution.toolchains.mono import MonoToolchain, mono_env, runner_argv
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.execution.workspace import prepare_workspace
 from repotrans.index.store import Index
@@ -70,7 +71,7 @@ def main() -> int:
     print(f"cold (copy + baseline build + candidate): {cold:6.2f} s")
     print(f"warm per candidate (median of {args.repeat}):  {w:6.2f} s   "
           f"(build+test inside: {statistics.median(inside):.2f} s)")
-    print(f"raw mcs + nunit-console (median):       {r:6.2f} s")
+    print(f"raw mcs + NUnit runner (median):        {r:6.2f} s")
     print(f"warm / raw: {w / r:.2f}x (goal <= 1.30x)")
     return 0
 
@@ -92,7 +93,7 @@ def _inputs(args, tmp: Path) -> tuple[Path, Path, str]:
 
 
 def _raw_once(index: Index, method, tmp: Path) -> float:
-    """The same work by hand: mcs for the changed project, nunit-console on the selected tests."""
+    """The same work by hand: mcs for the changed project, the NUnit runner on the selected tests."""
     tc = MonoToolchain()
     ws = prepare_workspace(index.root("target"), tmp / "wd", tc.name)
     projects = load_projects(ws.src)
@@ -105,11 +106,10 @@ def _raw_once(index: Index, method, tmp: Path) -> float:
     shutil.rmtree(raw, ignore_errors=True)
     shutil.copytree(ws.base / tests.name, raw / tests.name)
     compile_cmd = tc.compile_argv(ws, lib, projects, raw / tests.name, None)
-    test_cmd = nunit_argv(ws, raw / tests.name / tests.dll_name, raw / "result.xml",
-                          [f.split(":", 1)[1] for f in selected] or None)
+    test_cmd = runner_argv(ws, raw / tests.name / tests.dll_name, [f.split(":", 1)[1] for f in selected] or None)
     t = time.perf_counter()
     subprocess.run(compile_cmd, cwd=ws.root, check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(test_cmd, cwd=ws.root, stdout=subprocess.DEVNULL, env={**_env(), **mono_env(1024)})
+    subprocess.run(test_cmd, cwd=ws.root, stdout=subprocess.DEVNULL, input=b"nonce\n", env={**_env(), **mono_env(1024)})
     return time.perf_counter() - t
 
 

@@ -1,4 +1,4 @@
-"""The runner end to end with real mcs + nunit-console in the local sandbox, on a small SDK-style
+"""The runner end to end with real mcs + repotrans's NUnit runner in the local sandbox, on a small SDK-style
 fixture (strong-named with InternalsVisibleTo, an embedded resource, unsafe code, DefineConstants)."""
 from __future__ import annotations
 
@@ -123,15 +123,15 @@ def test_unchanged_surface_rebuilds_only_the_library(env, monkeypatch):
             return super().run(argv, **kw)
 
     monkeypatch.setattr(runner, "_SANDBOXES", {})
-    monkeypatch.setattr(runner, "make_sandbox", lambda name, ws, image: Recording())
+    monkeypatch.setattr(runner, "make_sandbox", lambda name, ws, image: Recording(ws))
     assert run(env, "Calculator.Add", ADD_TRUTH).status == "passed"
-    assert [c[0] for c in calls] == ["mcs", "nunit-console"]
+    assert [c[0] for c in calls] == ["mcs", "mono"]
     assert any(a.endswith("Acme.Calc.dll") for a in calls[0] if a.startswith("-out:"))
     calls.clear()
     # a new public overload changes what the tests could bind to: the test assembly is rebuilt too
     code = ADD_TRUTH + "public int Add(int a) { return a; }\n"
     assert run(env, "Calculator.Add", code).status == "passed"
-    assert [c[0] for c in calls] == ["mcs", "mcs", "nunit-console"]
+    assert [c[0] for c in calls] == ["mcs", "mcs", "mono"]
     calls.clear()
     renamed = "public int Plus(int a, int b) { return a + b; }"
     result = run(env, "Calculator.Add", renamed)

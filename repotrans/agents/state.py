@@ -115,7 +115,7 @@ class TranslationState:
         return max(enumerate(tested), key=lambda ia: (*attempt_rank(ia[1].result), ia[0]))[1]
 
 
-STATUS_RANK = {"passed": 4, "test_failure": 3, "runtime_error": 2, "timeout": 1, "compile_error": 0}
+STATUS_RANK = {"passed": 5, "no_tests": 4, "test_failure": 3, "runtime_error": 2, "timeout": 1, "compile_error": 0}
 
 
 def attempt_rank(result: Any) -> tuple[int, int]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-Status = Literal["passed", "compile_error", "test_failure", "runtime_error", "timeout"]
-STATUSES: tuple[str, ...] = ("passed", "compile_error", "test_failure", "runtime_error", "timeout")
+# no_tests: it compiled, but no selected test could run, so nothing was judged (never a pass).
+Status = Literal["passed", "compile_error", "test_failure", "runtime_error", "timeout", "no_tests"]
+STATUSES: tuple[str, ...] = ("passed", "compile_error", "test_failure", "runtime_error", "timeout", "no_tests")
 
 LOG_TAIL_CHARS = 4000
 BRIEF_LIMIT = 8          # items of each kind shown by brief()

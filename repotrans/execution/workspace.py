@@ -2,12 +2,18 @@
 
 workdir/runner/<toolchain>-<state>/src   copy of the target (bin/obj/.git left out)
                                    /base  baseline build outputs, one folder per project
-                                   /runs/<id>  one candidate: patched file, rebuilt outputs, results
+                                   /runs/<id>  one candidate: patched file, rebuilt outputs
+
+Sandboxed commands see the workspace read-only (test steps) or may write only their own output
+folders (build steps). The baseline is sealed: its marker lists every file's hash, and a base that
+no longer matches it is built again rather than trusted.
 """
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
+import os
 import shutil
 import uuid
 from contextlib import contextmanager
@@ -53,6 +59,40 @@ class Workspace:
         finally:
             if not keep:
                 shutil.rmtree(path, ignore_errors=True)
+
+
+MARKER = ".ok"
+
+
+def seal_base(ws: Workspace, info: dict) -> None:
+    """Mark the baseline built: root-owned (when we are root), read-only, hashes in the marker."""
+    files = {}
+    for path in sorted(p for p in ws.base.rglob("*") if p.is_file() and p.name != MARKER):
+        if os.geteuid() == 0:
+            os.lchown(path, 0, 0)
+        path.chmod(0o444)
+        files[path.relative_to(ws.base).as_posix()] = _sha256(path)
+    if os.geteuid() == 0:
+        for path in [ws.base, *(p for p in ws.base.rglob("*") if p.is_dir())]:
+            os.lchown(path, 0, 0)
+            path.chmod(0o755)
+    (ws.base / MARKER).write_text(json.dumps({**info, "files": files}))
+
+
+def sealed(ws: Workspace) -> bool:
+    """The baseline is built and every file is as sealed (none missing, changed or added)."""
+    try:
+        files = json.loads((ws.base / MARKER).read_text())["files"]
+    except (OSError, ValueError, KeyError):
+        return False
+    present = {p.relative_to(ws.base).as_posix() for p in ws.base.rglob("*") if p.is_file() and p.name != MARKER}
+    if present != set(files):
+        return False
+    return all(_sha256(ws.base / rel) == digest for rel, digest in files.items())
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def state_key(target: Path) -> str:

@@ -12,6 +12,7 @@ ERROR_TYPES = {
     "test_failure": "test failure",
     "runtime_error": "runtime error",
     "timeout": "non-termination",
+    "no_tests": "no test ran",
     "blocked": "blocked by untranslated methods",
     "error": "task error",
 }

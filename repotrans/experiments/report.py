@@ -40,8 +40,8 @@ def markdown(records: list[TaskRecord]) -> str:
         cost = f"{r.cost:.4f}" if r.cost is not None else "-"
         out.append(f"| {r.config} | {r.dataset} | {r.tasks} | {100 * r.compile_rate:.1f}% | {100 * r.pass_rate:.1f}% "
                    f"| {r.prompt_tokens:.0f} | {r.completion_tokens:.0f} | {r.model_calls:.1f} | {r.seconds:.1f} | {cost} |")
-    kinds = [k for k in ERROR_TYPES.values()                        # "blocked" only occurs in batch runs
-             if k != ERROR_TYPES["blocked"] or any(k in r.errors for r in rows)]
+    rare = (ERROR_TYPES["blocked"], ERROR_TYPES["no_tests"])        # columns only where they occur
+    kinds = [k for k in ERROR_TYPES.values() if k not in rare or any(k in r.errors for r in rows)]
     out += ["", "## Error types of unsolved tasks", "", "| config | dataset | " + " | ".join(kinds) + " |",
             "|---|---|" + "---:|" * len(kinds)]
     for r in rows:

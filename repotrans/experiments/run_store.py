@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 # "blocked" (batch only): compiled, but its tests fail only in methods still to be translated.
-STATUSES = ("passed", "compile_error", "test_failure", "runtime_error", "timeout", "blocked", "error")
+STATUSES = ("passed", "compile_error", "test_failure", "runtime_error", "timeout", "no_tests", "blocked", "error")
 
 
 @dataclass
@@ -59,7 +59,7 @@ class TaskRecord:
 
     @property
     def compiled(self) -> bool:
-        return self.status in ("passed", "test_failure", "runtime_error", "timeout", "blocked")
+        return self.status in ("passed", "test_failure", "runtime_error", "timeout", "no_tests", "blocked")
 
     @property
     def passed(self) -> bool:

@@ -1,17 +1,30 @@
 """Sandboxes: run one command with a time limit and a memory limit, and report what happened.
 
+Both sandboxes run commands under an unprivileged uid with no network, no host files beyond the
+scratch workspace (read-only except the folders a step names as `writable`), a scrubbed environment,
+and limits on the memory and the processes of the whole run; nothing a command starts outlives it.
+Build steps (mcs: it never runs the candidate) run as BUILD_UID and may write their output folders;
+test steps run as TEST_UID and may write nothing but a private /tmp.
+
 A sandbox never raises for what the command did (non-zero exit, timeout, out of memory):
 those come back in a RunOutcome. It raises ConfigError only when it cannot run at all.
 """
 from __future__ import annotations
 
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, Sequence
 
 from repotrans.errors import ConfigError
 
 OUTPUT_LIMIT = 2_000_000      # characters of output kept (head and tail halves)
+BUILD_UID = 10001             # mcs / dotnet build: writes its output folders
+TEST_UID = 10002              # the candidate's tests: writes nothing in the workspace
+PIDS_LIMIT = 256              # processes (threads count) of one run, all together
+STOP_GRACE = 1.5              # seconds a command may take to exit after printing its `until` marker
+SANDBOXES = ("auto", "docker", "local")
 
 
 @dataclass
@@ -22,14 +35,18 @@ class RunOutcome:
     seconds: float
     timed_out: bool = False
     oom_killed: bool = False   # killed by the memory limit (cgroup OOM), not a managed OutOfMemoryException
+    stdout: str = ""           # stdout alone (the channel a test runner reports on)
+    stopped: bool = False      # killed by the sandbox after printing `until` (finished, did not exit)
 
 
 class Sandbox(Protocol):
     name: str
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
-            env: dict[str, str] | None = None) -> RunOutcome:
-        """Run argv in cwd (inside the workspace); kill everything it started after `timeout` s."""
+            env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
+            until: bytes | None = None) -> RunOutcome:
+        """Run argv in cwd (inside the workspace); kill everything it started after `timeout` s, or
+        STOP_GRACE s after `until` appears on its stdout. `writable`: folders it may write (a build)."""
         ...
 
     def close(self) -> None:
@@ -38,14 +55,50 @@ class Sandbox(Protocol):
 
 
 def make_sandbox(name: str, workspace: Path, image: str) -> Sandbox:
-    """`local` or `docker`; `workspace` is the only folder a docker sandbox mounts."""
+    """`local` or `docker` (`auto` resolved first, see resolve_sandbox); `workspace` is the only
+    folder either sandbox shows the command."""
+    if name == "auto":
+        name = resolve_sandbox("auto", image=image).name
     if name == "local":
         from repotrans.execution.sandboxes.local import LocalSandbox
-        return LocalSandbox()
+        return LocalSandbox(workspace)
     if name == "docker":
         from repotrans.execution.sandboxes.docker import DockerSandbox
         return DockerSandbox(workspace, image)
-    raise ConfigError(f"unknown sandbox {name!r}; expected local or docker")
+    raise ConfigError(f"unknown sandbox {name!r}; expected {', '.join(SANDBOXES)}")
+
+
+@dataclass
+class Choice:
+    name: str                  # "docker" | "local"
+    why: str                   # one line for `repotrans doctor` and error messages
+
+
+def resolve_sandbox(name: str, *, image: str = "repotrans/mono:bookworm", trusted_model: bool = True) -> Choice:
+    """The sandbox `name` stands for: `auto` is docker whenever a Docker engine answers and has the
+    image, else local, but only for a trusted (builtin) model; code from any other model runs
+    locally only when asked for by name. Raises ConfigError for unknown names or when nothing fits."""
+    if name not in SANDBOXES:
+        raise ConfigError(f"unknown sandbox {name!r}; expected {', '.join(SANDBOXES)}")
+    if name != "auto":
+        return Choice(name, f"--sandbox {name} (asked for)")
+    from repotrans.execution.sandboxes.docker import engine_status
+
+    ok, why = engine_status(image)
+    if ok:
+        return Choice("docker", f"auto: {why}")
+    if trusted_model:
+        return Choice("local", f"auto: {why}; the builtin policy's code runs in the local sandbox")
+    raise ConfigError(f"no docker sandbox ({why}); code from a model runs locally only with an explicit "
+                      "--sandbox local (or execution.sandbox = \"local\")")
+
+
+def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The whole environment a sandboxed command gets: nothing inherited but PATH and locale."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp",
+           "MONO_DISABLE_SHARED_AREA": "1"}
+    env.update(extra or {})
+    return env
 
 
 def clip(text: str, limit: int = OUTPUT_LIMIT) -> str:
@@ -58,9 +111,26 @@ def clip(text: str, limit: int = OUTPUT_LIMIT) -> str:
 
 def limit_prefix(memory_mb: int, timeout: float | None = None) -> list[str]:
     """prlimit (and timeout) wrapper: the address-space limit makes mono throw OutOfMemoryException
-    (it reserves little virtual memory up front, so 512 MB is enough to run nunit-console)."""
+    (it reserves little virtual memory up front, so 512 MB is enough to run nunit-console). The
+    limit is per process; the sandboxes also bound the whole run (cgroup)."""
     prefix: list[str] = []
     if timeout is not None:
         prefix += ["timeout", "--signal=KILL", f"{timeout:.1f}"]
     return prefix + ["prlimit", f"--as={memory_mb * 1024 * 1024}", "--core=0",
                      f"--fsize={512 * 1024 * 1024}", "--"]
+
+
+def own_for_build(paths: Sequence[Path]) -> None:
+    """Hand the folders a build step writes to BUILD_UID (when we are root and can)."""
+    if os.geteuid() != 0:
+        return
+    for path in paths:
+        Path(path).mkdir(parents=True, exist_ok=True)
+        for dirpath, dirnames, filenames in os.walk(path):
+            os.chown(dirpath, BUILD_UID, BUILD_UID)
+            for name in filenames:
+                os.lchown(os.path.join(dirpath, name), BUILD_UID, BUILD_UID)
+
+
+def which(tool: str) -> str | None:
+    return shutil.which(tool)

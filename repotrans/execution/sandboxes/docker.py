@@ -1,25 +1,53 @@
-"""Docker sandbox: a warm container per (image, workspace), no network, memory/CPU/pids limits,
-only the workspace mounted (at the same path, so command lines are identical to the local ones).
+"""Docker sandbox: a warm, hardened container per (image, workspace).
 
-Each command runs through `docker exec` under `timeout --signal=KILL` and prlimit; if it outlives
-its limit anyway, the whole container is removed (and recreated on the next call).
+The container has no network, no capabilities (--cap-drop ALL, no-new-privileges), a read-only
+root filesystem with a bounded /tmp, memory and pids limits for all it runs, and only the
+workspace mounted (at the same path, so command lines are identical to the local ones; nothing in
+it links to a host file). Commands run through `docker exec` as an unprivileged uid under
+`timeout --signal=KILL` and prlimit: builds as BUILD_UID (owner of their output folders), tests as
+a uid of their own (TEST_UID + slot) that owns nothing in the workspace; after each command every
+process of that uid is killed and its /tmp files deleted, so nothing survives into the next
+candidate. The container's main process reads a stdin we hold open: when this process dies, even
+by SIGKILL, the engine closes it and the container stops and is removed.
 """
 from __future__ import annotations
 
 import atexit
 import os
+import select
+import socket
+import struct
 import threading
 import time
 from pathlib import Path
+from typing import Sequence
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import RunOutcome, clip, limit_prefix
+from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, RunOutcome, clip,
+                                           limit_prefix, own_for_build, scrubbed_env)
 
 LABEL = "repotrans.runner"
-KILL_GRACE = 3.0             # seconds past the limit before the container itself is killed
+KILL_GRACE = 3.0             # seconds past the limit before the command's processes are killed
 CPUS = 1.0
-PIDS_LIMIT = 256
 MEMORY_HEADROOM_MB = 256     # cgroup limit above the per-process address-space limit
+TMP_SIZE = "256m"
+SLOTS = 16                   # test commands in flight at once in one container, each its own uid
+CLEANUP = "kill -9 -1 2>/dev/null; find /tmp -mindepth 1 -user $(id -u) -delete 2>/dev/null; exit 0"
+
+
+def engine_status(image: str) -> tuple[bool, str]:
+    """(usable, why): the engine answers and has `image`."""
+    try:
+        import docker
+        client = docker.from_env(timeout=5)
+        client.ping()
+    except Exception as exc:
+        return False, f"no Docker engine answers ({type(exc).__name__})"
+    try:
+        client.images.get(image)
+    except Exception:
+        return False, f"the Docker engine has no image {image} (scripts/build_mono_image.sh builds it)"
+    return True, f"the Docker engine answers and has {image}"
 
 
 class DockerSandbox:
@@ -30,70 +58,154 @@ class DockerSandbox:
         self.image = image
         self._client = None
         self._container = None
+        self._watch = None               # attach socket holding the container's stdin open
         self._memory_mb: int | None = None
+        self._lock = threading.Lock()
+        self._slots = list(range(SLOTS))
         atexit.register(self.close)
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
-            env: dict[str, str] | None = None) -> RunOutcome:
+            env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
+            until: bytes | None = None) -> RunOutcome:
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"docker sandbox: {cwd} is outside the mounted workspace {self.workspace}")
-        container = self._ensure(memory_mb)
-        api = self._client.api
-        cmd = limit_prefix(memory_mb, timeout) + list(argv)
-        full_env = {"HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
-        exec_id = api.exec_create(container.id, cmd, workdir=str(cwd), environment=full_env)["Id"]
-        box: dict = {}
-
-        def pump() -> None:
-            try:
-                box["out"] = api.exec_start(exec_id, stream=False, demux=False)
-            except Exception as exc:  # the container was killed under us
-                box["error"] = exc
-
-        started = time.monotonic()
-        worker = threading.Thread(target=pump, daemon=True)
-        worker.start()
-        worker.join(timeout + KILL_GRACE)
-        seconds = time.monotonic() - started
-        if worker.is_alive():
-            self._discard()
-            worker.join(10)
-            return RunOutcome(list(argv), None, _text(box.get("out")), seconds, timed_out=True)
-        exit_code = api.exec_inspect(exec_id).get("ExitCode")
-        timed_out = seconds >= timeout and exit_code in (124, 137)
-        oom = False
-        if exit_code == 137 and not timed_out:
-            container.reload()
-            oom = bool(container.attrs.get("State", {}).get("OOMKilled")) or self._oom_events()
-            if oom:
-                self._discard()
-        return RunOutcome(list(argv), None if timed_out else exit_code, clip(_text(box.get("out"))),
-                          seconds, timed_out=timed_out, oom_killed=oom)
+        own_for_build(writable)
+        with self._lock:
+            container = self._ensure(memory_mb)
+            slot = self._slots.pop() if not writable and self._slots else None
+        uid = BUILD_UID if writable else TEST_UID + (slot or 0)
+        try:
+            return self._exec(container, argv, cwd, timeout, memory_mb, env, uid, stdin, until)
+        finally:
+            if not writable:     # builds (mcs) run no candidate code and share their uid
+                self._cleanup(container, uid)
+            if slot is not None:
+                with self._lock:
+                    self._slots.append(slot)
 
     def close(self) -> None:
-        self._discard()
+        with self._lock:
+            self._discard()
 
+    # -- one command -------------------------------------------------------------------------------
+    def _exec(self, container, argv: list[str], cwd: Path, timeout: float, memory_mb: int,
+              env: dict[str, str] | None, uid: int, stdin: bytes | None, until: bytes | None) -> RunOutcome:
+        api = self._client.api
+        cmd = limit_prefix(memory_mb, timeout) + list(argv)
+        exec_id = api.exec_create(container.id, cmd, workdir=str(cwd), environment=scrubbed_env(env),
+                                  user=f"{uid}:{uid}", stdin=stdin is not None)["Id"]
+        started = time.monotonic()
+        sock = api.exec_start(exec_id, socket=True)
+        raw = getattr(sock, "_sock", sock)
+        if stdin is not None:
+            raw.sendall(stdin)
+        both, out = bytearray(), bytearray()
+        buffer = b""
+        deadline = started + timeout + KILL_GRACE
+        seen_until = until is None
+        timed_out = stopped = False
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    stopped = until is not None and seen_until
+                    timed_out = not stopped
+                    break
+                ready, _, _ = select.select([raw], [], [], min(left, 0.5))
+                if not ready:
+                    continue
+                try:
+                    data = raw.recv(65536)
+                except (OSError, socket.error):
+                    data = b""
+                if not data:
+                    break
+                buffer += data
+                while len(buffer) >= 8:
+                    kind, size = buffer[0], struct.unpack(">I", buffer[4:8])[0]
+                    if len(buffer) < 8 + size:
+                        break
+                    chunk, buffer = buffer[8:8 + size], buffer[8 + size:]
+                    if len(both) < 4 * 1024 * 1024:
+                        both += chunk
+                    if kind == 1:
+                        out += chunk[: max(0, 4 * 1024 * 1024 - len(out))]
+                        if not seen_until and until in out[-(len(until) + len(chunk)):]:
+                            seen_until = True
+                            deadline = min(deadline, time.monotonic() + STOP_GRACE)
+        finally:
+            try:
+                sock.close()
+            except OSError:
+                pass
+        seconds = time.monotonic() - started
+        if timed_out or stopped:
+            self._cleanup(container, uid)
+        info = _exec_info(api, exec_id)
+        if info.get("Running"):
+            exit_code = None
+        else:
+            exit_code = info.get("ExitCode")
+            if exit_code in (124, 137) and seconds >= timeout and not (until is not None and seen_until):
+                timed_out = True
+        oom = False
+        if exit_code == 137 and not timed_out:
+            oom = self._oom_events()
+            if oom:
+                with self._lock:
+                    self._discard()
+        text = both.decode("utf-8", "replace")
+        return RunOutcome(list(argv), None if timed_out or stopped else exit_code, clip(text), seconds,
+                          timed_out=timed_out, oom_killed=oom, stdout=out.decode("utf-8", "replace"),
+                          stopped=stopped)
+
+    def _cleanup(self, container, uid: int) -> None:
+        """Kill every process of `uid` in the container and delete its /tmp files."""
+        try:
+            api = self._client.api
+            exec_id = api.exec_create(container.id, ["sh", "-c", CLEANUP], user=f"{uid}:{uid}")["Id"]
+            api.exec_start(exec_id)
+        except Exception:  # the container is gone: nothing is left to clean
+            pass
+
+    # -- the container ------------------------------------------------------------------------------
     def _ensure(self, memory_mb: int):
-        if self._container is not None and self._memory_mb == memory_mb:
+        if self._container is not None and self._memory_mb == memory_mb and self._alive():
             return self._container
         self._discard()
         client = self._docker()
+        api = client.api
         cgroup_mb = memory_mb + MEMORY_HEADROOM_MB
-        self._container = client.containers.run(
-            self.image, ["sleep", "infinity"], detach=True, init=True, auto_remove=False,
-            network_mode="none", mem_limit=f"{cgroup_mb}m", memswap_limit=f"{cgroup_mb}m",
+        host = api.create_host_config(
+            auto_remove=True, init=True, network_mode="none", read_only=True, cap_drop=["ALL"],
+            security_opt=["no-new-privileges"], mem_limit=f"{cgroup_mb}m", memswap_limit=f"{cgroup_mb}m",
             nano_cpus=int(CPUS * 1e9), pids_limit=PIDS_LIMIT,
-            volumes={str(self.workspace): {"bind": str(self.workspace), "mode": "rw"}},
-            tmpfs={"/tmp": "size=256m"}, labels={LABEL: str(os.getpid())},
-            working_dir=str(self.workspace))
+            binds={str(self.workspace): {"bind": str(self.workspace), "mode": "rw"}},
+            tmpfs={"/tmp": f"size={TMP_SIZE},mode=1777"})
+        created = api.create_container(self.image, ["sh", "-c", "cat >/dev/null"], stdin_open=True,
+                                       user="65534:65534", working_dir=str(self.workspace), host_config=host,
+                                       labels={LABEL: f"{os.uname().nodename}:{os.getpid()}"})
+        self._watch = api.attach_socket(created["Id"], params={"stdin": 1, "stream": 1})
+        api.start(created["Id"])
+        self._container = client.containers.get(created["Id"])
         self._memory_mb = memory_mb
         return self._container
 
+    def _alive(self) -> bool:
+        try:
+            self._container.reload()
+            return self._container.status == "running"
+        except Exception:
+            return False
+
     def _oom_events(self) -> bool:
         """cgroup v1 keeps a count of OOM kills; v2 reports them in memory.events."""
-        res = self._container.exec_run(["sh", "-c", "cat /sys/fs/cgroup/memory/memory.oom_control "
-                                        "/sys/fs/cgroup/memory.events 2>/dev/null"])
+        try:
+            res = self._container.exec_run(["sh", "-c", "cat /sys/fs/cgroup/memory/memory.oom_control "
+                                            "/sys/fs/cgroup/memory.events 2>/dev/null"], user="65534:65534")
+        except Exception:
+            return True          # the container died: the cgroup killed its main process too
         for line in _text(res.output).splitlines():
             key, _, value = line.partition(" ")
             if key == "oom_kill" and value.strip() not in ("", "0"):
@@ -104,9 +216,14 @@ class DockerSandbox:
         if self._container is not None:
             try:
                 self._container.remove(force=True)
-            except Exception:  # already gone
+            except Exception:  # already gone (auto_remove)
                 pass
-        self._container = None
+        if self._watch is not None:
+            try:
+                self._watch.close()
+            except Exception:
+                pass
+        self._container = self._watch = None
 
     def _docker(self):
         if self._client is None:
@@ -115,6 +232,7 @@ class DockerSandbox:
                 self._client = docker.from_env()
                 self._client.ping()
             except Exception as exc:
+                self._client = None
                 raise ConfigError(f"the Docker engine is not reachable ({type(exc).__name__}); "
                                   "start dockerd or use --sandbox local") from exc
         try:
@@ -124,6 +242,15 @@ class DockerSandbox:
                     else f"docker pull {self.image}")
             raise ConfigError(f"docker image {self.image} is missing; {hint}") from exc
         return self._client
+
+
+def _exec_info(api, exec_id: str) -> dict:
+    for _ in range(50):
+        info = api.exec_inspect(exec_id)
+        if not info.get("Running"):
+            return info
+        time.sleep(0.02)
+    return info
 
 
 def _text(raw) -> str:

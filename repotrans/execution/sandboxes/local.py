@@ -1,51 +1,216 @@
-"""Local sandbox: a subprocess in its own process group, under prlimit; the group dies on timeout."""
+"""Local sandbox: bubblewrap (bwrap) namespaces around every command.
+
+The command sees a fresh root holding only the system folders (read-only: /usr and its links,
+/etc/mono, /etc/alternatives), its own /proc (new pid namespace: no other process, no parent's
+environ), a private /dev and /tmp, and the scratch workspace read-only except the folders it may
+write. No network (its own empty network namespace), no capabilities, an unprivileged uid
+(BUILD_UID / TEST_UID via setpriv when we are root; our own uid in a user namespace otherwise),
+memory and processes bounded for the whole run by a cgroup, and the pid namespace dies with the
+command or with us: nothing it starts survives the run.
+"""
 from __future__ import annotations
 
 import os
+import selectors
+import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from pathlib import Path
+from typing import Sequence
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import RunOutcome, clip, limit_prefix
+from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, RunOutcome, clip,
+                                           limit_prefix, own_for_build, scrubbed_env)
+from repotrans.execution.sandboxes.cgroups import RunCgroup, support
 
-KEEP_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "MONO_PATH")
+SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64")
+SYSTEM_FILES = ("/etc/mono", "/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime")
+TMP_BYTES = 256 * 1024 * 1024
+MEMORY_HEADROOM_MB = 256      # cgroup limit above the per-process address-space limit
+JOIN = 'for f in $RT_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"'
+
+
+def bwrap_status() -> tuple[bool, str]:
+    """(usable, why) for `repotrans doctor` and the auto choice."""
+    path = shutil.which("bwrap")
+    if path is None:
+        return False, "bubblewrap is not installed (apt-get install bubblewrap)"
+    probe = subprocess.run([path, *_namespaces(), "--ro-bind", "/usr", "/usr", *_system_links(), "true"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        return False, f"bwrap cannot create namespaces here: {probe.stderr.strip()[:200]}"
+    return True, "bwrap " + ("as root, commands setpriv'd to uids %d/%d" % (BUILD_UID, TEST_UID)
+                             if os.geteuid() == 0 else "in a user namespace")
 
 
 class LocalSandbox:
     name = "local"
 
+    def __init__(self, workspace: Path):
+        self.workspace = Path(workspace).resolve()
+        ok, why = bwrap_status()
+        if not ok:
+            raise ConfigError(f"local sandbox: {why}")
+
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
-            env: dict[str, str] | None = None) -> RunOutcome:
-        full_env = {k: v for k, v in os.environ.items() if k in KEEP_ENV}
-        full_env.setdefault("LANG", "C.UTF-8")
-        full_env.update(env or {})
-        cmd = limit_prefix(memory_mb) + list(argv)
-        started = time.monotonic()
-        timed_out = False
-        with tempfile.TemporaryFile() as out:
-            try:
-                proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
-                                        stderr=subprocess.STDOUT, env=full_env, start_new_session=True)
-            except FileNotFoundError as exc:
-                raise ConfigError(f"cannot run {cmd[0]!r}: {exc.strerror}") from exc
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-            finally:
-                _kill_group(proc.pid)       # also reaps anything the command left behind
-                proc.wait()
-            seconds = time.monotonic() - started
-            out.seek(0)
-            output = out.read().decode("utf-8", "replace")
-        return RunOutcome(argv=list(argv), exit_code=None if timed_out else proc.returncode,
-                          output=clip(output), seconds=seconds, timed_out=timed_out)
+            env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
+            until: bytes | None = None) -> RunOutcome:
+        cwd = Path(cwd).resolve()
+        if not cwd.is_relative_to(self.workspace):
+            raise ConfigError(f"local sandbox: {cwd} is outside the workspace {self.workspace}")
+        own_for_build(writable)
+        cgroup = RunCgroup(memory_mb + MEMORY_HEADROOM_MB, PIDS_LIMIT) if support()[0] else None
+        try:
+            cmd = self._command(argv, cwd, env, writable, memory_mb)
+            outer_env = {"PATH": "/usr/bin:/bin"}
+            if cgroup is not None:
+                cmd = ["/bin/sh", "-c", JOIN, "sh", *cmd]
+                outer_env["RT_CGROUP_PROCS"] = " ".join(cgroup.procs_files())
+            outcome = _drive(cmd, cwd, outer_env, timeout, stdin, until)
+            outcome.argv = list(argv)
+            if cgroup is not None and outcome.exit_code != 0 and cgroup.oom_killed():
+                outcome.oom_killed = True
+            return outcome
+        finally:
+            if cgroup is not None:
+                cgroup.close()
 
     def close(self) -> None:
         return None
+
+    def _command(self, argv: list[str], cwd: Path, env: dict[str, str] | None, writable: Sequence[Path],
+                 memory_mb: int) -> list[str]:
+        cmd = ["bwrap", *_namespaces(), "--die-with-parent", "--new-session", "--clearenv"]
+        root = os.geteuid() == 0
+        if root:
+            cmd += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        cmd += ["--ro-bind", "/usr", "/usr", *_system_links(), "--perms", "0755", "--dir", "/etc"]
+        for path in SYSTEM_FILES:
+            if os.path.exists(path):
+                cmd += ["--ro-bind", path, path]
+        cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+        for parent in reversed(self.workspace.parents[:-1]):
+            cmd += ["--perms", "0755", "--dir", str(parent)]
+        cmd += ["--ro-bind", str(self.workspace), str(self.workspace)]
+        for path in writable:
+            cmd += ["--bind", str(Path(path).resolve()), str(Path(path).resolve())]
+        for key, value in scrubbed_env(env).items():
+            cmd += ["--setenv", key, value]
+        cmd += ["--chdir", str(cwd)]
+        if root:
+            uid = BUILD_UID if writable else TEST_UID
+            cmd += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+                    "--bounding-set=-all", "--no-new-privs", "--"]
+        return cmd + limit_prefix(memory_mb) + list(argv)
+
+
+def _namespaces() -> list[str]:
+    spaces = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    return spaces if os.geteuid() == 0 else ["--unshare-user", *spaces]
+
+
+def _system_links() -> list[str]:
+    """/bin, /lib, ... as on the host: symlinks into /usr (merged /usr) or read-only binds."""
+    out: list[str] = []
+    for name in SYSTEM_DIRS[1:]:
+        path = Path("/") / name
+        if path.is_symlink():
+            out += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            out += ["--ro-bind", str(path), str(path)]
+    return out
+
+
+class _Capture:
+    """Head and tail of a stream, bounded however much the command prints."""
+
+    def __init__(self, limit: int = 2 * 1024 * 1024):
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.limit = limit
+        self.cut = 0
+
+    def add(self, data: bytes) -> None:
+        room = self.limit // 2 - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        self.tail += data
+        if len(self.tail) > self.limit:
+            drop = len(self.tail) - self.limit // 2
+            self.cut += drop
+            del self.tail[:drop]
+
+    def text(self) -> str:
+        middle = f"\n... [{self.cut} bytes cut] ...\n".encode() if self.cut else b""
+        return (bytes(self.head) + middle + bytes(self.tail)).decode("utf-8", "replace")
+
+
+def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin: bytes | None,
+           until: bytes | None) -> RunOutcome:
+    """Run cmd with its own process group; read stdout and stderr until it ends, `timeout` passes,
+    or STOP_GRACE after `until` appeared on stdout; then kill the group."""
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(cmd, cwd="/", env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    except FileNotFoundError as exc:
+        raise ConfigError(f"cannot run {cmd[0]!r}: {exc.strerror}") from exc
+    if stdin is not None:
+        try:
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+    both, out = _Capture(), _Capture()
+    seen_until = until is None
+    window = b""
+    deadline = started + timeout
+    timed_out = stopped = False
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ, "out")
+    sel.register(proc.stderr, selectors.EVENT_READ, "err")
+    open_streams = 2
+    try:
+        while open_streams:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                if until is not None and seen_until:
+                    stopped = True
+                else:
+                    timed_out = True
+                break
+            for key, _ in sel.select(min(left, 0.5)):
+                data = os.read(key.fileobj.fileno(), 65536)
+                if not data:
+                    sel.unregister(key.fileobj)
+                    open_streams -= 1
+                    continue
+                both.add(data)
+                if key.data == "out":
+                    out.add(data)
+                    if not seen_until:
+                        window = (window + data)[-(len(until) + 65536):]
+                        if until in window:
+                            seen_until = True
+                            deadline = min(deadline, time.monotonic() + STOP_GRACE)
+        if not timed_out and not stopped:
+            try:
+                proc.wait(timeout=max(0.1, min(STOP_GRACE, deadline - time.monotonic())))
+            except subprocess.TimeoutExpired:
+                stopped = until is not None and seen_until
+                timed_out = not stopped
+    finally:
+        _kill_group(proc.pid)
+        proc.wait()
+        sel.close()
+        proc.stdout.close()
+        proc.stderr.close()
+    seconds = time.monotonic() - started
+    return RunOutcome(argv=cmd, exit_code=None if timed_out or stopped else proc.returncode,
+                      output=clip(both.text()), seconds=seconds, timed_out=timed_out,
+                      stdout=out.text(), stopped=stopped)
 
 
 def _kill_group(pgid: int) -> None:

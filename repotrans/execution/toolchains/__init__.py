@@ -45,7 +45,7 @@ class Limits:
 @dataclass
 class Verdict:
     """What a build or a test step found; the runner turns it into a TestResult."""
-    status: str                    # passed | compile_error | test_failure | runtime_error | timeout
+    status: str                    # passed | compile_error | test_failure | runtime_error | timeout | no_tests
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failures: list[TestFailure] = field(default_factory=list)
     exceptions: list[ExceptionInfo] = field(default_factory=list)
@@ -86,7 +86,7 @@ class Toolchain(Protocol):
         ...
 
 
-STATUS_RANK = ("passed", "test_failure", "runtime_error", "timeout", "compile_error")
+STATUS_RANK = ("passed", "no_tests", "test_failure", "runtime_error", "timeout", "compile_error")
 
 
 def rank(status: str) -> int:

@@ -1,4 +1,4 @@
-"""Mono toolchain: each SDK-style project compiled by `mcs`, NUnit tests run by `nunit-console`.
+"""Mono toolchain: each SDK-style project compiled by `mcs`, NUnit tests run by repotrans's own runner.
 
 The baseline build (every project, in reference order) is cached per target state. A candidate
 rebuilds only the project(s) compiling the patched file; dependents (the test assembly) are reused
@@ -9,20 +9,25 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from repotrans.errors import ConfigError
 from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.msbuild import Project, load_projects
-from repotrans.execution.toolchains.nunit import exception_info, parse_nunit2
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.toolchains.nunit import (RUNNER_SOURCE, check_runner, end_marker, exception_info,
+                                                  parse_runner, runner_test_report)
+from repotrans.execution.workspace import Workspace, seal_base, sealed
 
 NUNIT_DIR = Path("/usr/lib/cli/nunit.framework-2.6.3")
 NUNIT_DLL = NUNIT_DIR / "nunit.framework.dll"
+NUNIT_CORE = ("/usr/lib/cli/nunit.core-2.6.3/nunit.core.dll",
+              "/usr/lib/cli/nunit.core.interfaces-2.6.3/nunit.core.interfaces.dll")
+RUNNER_EXE = Path(".runner") / "repotrans-nunit.exe"
 FRAMEWORK_REFS = ("System.dll", "System.Core.dll", "System.Xml.dll", "System.Xml.Linq.dll", "System.Data.dll",
                   "System.Numerics.dll", "System.Runtime.Serialization.dll", "Microsoft.CSharp.dll",
                   "System.Net.Http.dll")
@@ -53,11 +58,11 @@ class MonoToolchain:
 
     # -- baseline -------------------------------------------------------------------------------
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
-        marker, failed = ws.base / ".ok", ws.base / ".failed.json"
-        if marker.exists():
+        failed = ws.base / ".failed.json"
+        if sealed(ws):
             return
         with ws.lock():
-            if marker.exists():
+            if sealed(ws):
                 return
             if failed.exists():
                 data = json.loads(failed.read_text())
@@ -68,8 +73,8 @@ class MonoToolchain:
             for project in projects:
                 out = ws.base / project.name
                 _stage_dependencies(project, projects, {}, ws.base, out)
-                outcome = sandbox.run(self.compile_argv(ws, project, projects, out, None),
-                                      cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb)
+                outcome = sandbox.run(self.compile_argv(ws, project, projects, out, None), cwd=ws.root,
+                                      timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[out])
                 if outcome.timed_out or outcome.exit_code != 0:
                     diags = parse_mcs(outcome.output, ws, None)
                     first = next((d for d in diags if d.severity == "error"), None)
@@ -80,7 +85,21 @@ class MonoToolchain:
                     failed.write_text(json.dumps({"message": message, "log_tail": outcome.output[-4000:],
                                                   "diagnostics": [d.__dict__ for d in diags]}))
                     raise TargetBuildError(message, diags, outcome.output[-4000:])
-            marker.write_text(json.dumps({"projects": [p.name for p in projects]}))
+            self._build_runner(ws, sandbox, limits)
+            seal_base(ws, {"projects": [p.name for p in projects]})
+
+    def _build_runner(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
+        """repotrans's NUnit runner (nunit_runner.cs), compiled once per workspace state."""
+        exe = ws.base / RUNNER_EXE
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        source = exe.parent / RUNNER_SOURCE.name
+        shutil.copyfile(RUNNER_SOURCE, source)
+        argv = ["mcs", "-target:exe", f"-out:{_rel(exe, ws)}", *[f"-r:{dll}" for dll in NUNIT_CORE], _rel(source, ws)]
+        outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
+                              writable=[exe.parent])
+        if outcome.exit_code != 0:
+            raise ConfigError(f"cannot build repotrans's NUnit runner (is nunit-console 2.6 installed?): "
+                              f"{outcome.output.strip()[-300:]}")
 
     # -- one candidate --------------------------------------------------------------------------
     def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
@@ -105,7 +124,7 @@ class MonoToolchain:
             _stage_dependencies(project, projects, built, ws.base, out)
             swap = {patched_src: patched} if project in changed else None
             outcome = sandbox.run(self.compile_argv(ws, project, projects, out, swap), cwd=ws.root,
-                                  timeout=limits.build_timeout, memory_mb=limits.memory_mb)
+                                  timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[out])
             if outcome.timed_out:
                 return Verdict("timeout", log=outcome.output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
                                timings={"build": time.monotonic() - started})
@@ -138,22 +157,23 @@ class MonoToolchain:
                 continue
             bin_dir = cand.run_dir / "bin" / project.name
             _overlay(ws.base / project.name, built, projects, project, bin_dir)
-            xml = cand.run_dir / f"{project.name}.xml"
-            argv = nunit_argv(ws, bin_dir / project.dll_name, xml,
-                              None if selected is None else [f.split(":", 1)[1] for f in selected])
-            outcome = sandbox.run(argv, cwd=ws.root, timeout=max(1.0, limits.timeout - (time.monotonic() - started)),
-                                  memory_mb=limits.memory_mb, env=mono_env(limits.memory_mb))
+            names = None if selected is None else [f.split(":", 1)[1] for f in selected]
+            nonce = secrets.token_hex(16)
+            outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
+                                  timeout=max(1.0, limits.timeout - (time.monotonic() - started)),
+                                  memory_mb=limits.memory_mb, env=mono_env(limits.memory_mb),
+                                  stdin=f"{nonce}\n".encode(), until=end_marker(nonce))
             logs.append(outcome.output)
-            verdict = _judge(outcome, xml, limits, _locator(ws, cand))
+            verdict = _judge(outcome, nonce, names, limits, _locator(ws, cand))
             total.absorb(verdict)
-            if verdict.status in ("timeout", "runtime_error") and not xml.exists():
+            if verdict.status in ("timeout", "runtime_error") and not verdict.tests_run:
                 break
         total.log = "\n".join(logs)
         total.timings = {"test": time.monotonic() - started}
-        if not tests:
-            total.reason = "no test project depends on the changed project"
-        elif total.status == "passed" and total.tests_run == 0:
-            total.reason = "no tests ran"
+        if total.status == "passed" and total.tests_run == 0:
+            total.status = "no_tests"
+            total.reason = ("no test project depends on the changed project" if not tests
+                            else "no selected test ran")
         return total
 
     def compile_argv(self, ws: Workspace, project: Project, projects: list[Project], out: Path,
@@ -187,15 +207,12 @@ class MonoToolchain:
         return argv
 
 
-def nunit_argv(ws: Workspace, dll: Path, xml: Path, fixtures: list[str] | None) -> list[str]:
-    """nunit-console in-process and in the default AppDomain (no agent, no shadow copy: twice as fast
-    to start), only the given tests (None: all): fixtures "Ns.Fixture" or test methods
-    "Ns.Fixture.Method" (a [TestCase] method's name runs all its cases)."""
-    argv = ["nunit-console", "-nologo", "-noshadow", "-process=Single", "-domain=None",
-            f"-result={_rel(xml, ws)}"]
-    if fixtures is not None:
-        argv.append("-run=" + ",".join(sorted(fixtures)))
-    return argv + [_rel(dll, ws)]
+def runner_argv(ws: Workspace, dll: Path, tests: list[str] | None) -> list[str]:
+    """repotrans's NUnit runner on one test assembly (in-process, no remoting channel, results on
+    stdout), only the given tests (None: all): fixtures "Ns.Fixture" or test methods
+    "Ns.Fixture.Method" (a [TestCase] method's name runs all its cases). Its stdin is the nonce."""
+    argv = ["mono", "--debug", _rel(ws.base / RUNNER_EXE, ws), _rel(dll, ws)]
+    return argv + ([",".join(sorted(tests))] if tests else [])
 
 
 def mono_env(memory_mb: int) -> dict[str, str]:
@@ -252,25 +269,31 @@ def _locator(ws: Workspace, cand: Candidate):
     return locate
 
 
-def _judge(outcome: RunOutcome, xml: Path, limits: Limits, locate) -> Verdict:
-    if outcome.timed_out:
-        return Verdict("timeout", reason=f"tests exceeded the {limits.timeout:.0f} s limit")
+def _judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limits, locate) -> Verdict:
+    """The runner's own report decides whenever it is complete (END line, exit 0 or stopped by the
+    sandbox after it); a run killed at the time limit before that is a timeout; anything else that
+    ends without a whole report matching the selection is a runtime error."""
     if outcome.oom_killed:
         return Verdict("runtime_error", reason="out of memory (killed at the memory limit)")
-    report = None
-    if xml.exists():
-        try:
-            report = parse_nunit2(xml.read_text(encoding="utf-8", errors="replace"), locate)
-        except ET.ParseError:  # a runner killed mid-write leaves broken XML
-            report = None
-    if report is None:
+    report = parse_runner(outcome.stdout, nonce)
+    if report.ended is None:
+        if outcome.timed_out:
+            return Verdict("timeout", reason=f"tests exceeded the {limits.timeout:.0f} s limit")
         oom = any(marker in outcome.output for marker in OOM_MARKERS)
-        reason = "out of memory" if oom else f"test runner crashed (exit {outcome.exit_code})"
         crash = next((ln.strip() for ln in outcome.output.splitlines()
                       if "Exception" in ln or "Unhandled" in ln or "overflow" in ln.lower()), "")
-        exceptions = [exception_info(crash, [])] if crash else []
-        return Verdict("runtime_error", exceptions=exceptions, reason=reason)
-    return judge_report(report)
+        reason = ("out of memory" if oom else
+                  f"the test process ended before the runner finished (exit {outcome.exit_code})")
+        return Verdict("runtime_error", exceptions=[exception_info(crash, [])] if crash else [], reason=reason)
+    tests_report = runner_test_report(report, locate)
+    if outcome.exit_code not in (0, None):
+        return Verdict("runtime_error", tests_run=tests_report.total,
+                       reason=f"the test process exited with {outcome.exit_code} after the runner finished")
+    status, reason = check_runner(report, tests)
+    if status:
+        return Verdict(status, failures=tests_report.failures, exceptions=tests_report.exceptions,
+                       tests_run=tests_report.total, tests_failed=len(tests_report.failures), reason=reason)
+    return judge_report(tests_report)
 
 
 def _dependents(projects: list[Project], changed: set[Path], all_of_them: bool) -> set[Path]:
@@ -310,8 +333,8 @@ def _stage_dependencies(project: Project, projects: list[Project], built: dict[s
         for name in (dep.dll_name, Path(dep.dll_name).with_suffix(".pdb").name):
             if (src_dir / name).exists():
                 _link(src_dir / name, out / name)
-    if project.is_test:
-        _link(NUNIT_DLL, out / NUNIT_DLL.name)
+    if project.is_test:     # a copy: a link would let the sandbox reach the host's file
+        shutil.copyfile(NUNIT_DLL, out / NUNIT_DLL.name)
 
 
 def _overlay(base_dir: Path, built: dict[str, Path], projects: list[Project], project: Project,

@@ -1,9 +1,13 @@
-"""NUnit 2 result XML (nunit-console 2.6) -> failures and exceptions."""
+"""NUnit 2 results -> failures and exceptions: the result XML of nunit-console 2.6, and the tagged
+report of repotrans's own runner (nunit_runner.cs), checked against the tests it was asked to run."""
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from repotrans.execution.results import ExceptionInfo, TestFailure
@@ -89,3 +93,127 @@ def clean_frames(stack: str, locate: Locator | None = None, limit: int = MAX_FRA
         if len(frames) >= limit:
             break
     return frames
+
+
+# -- repotrans's own runner (nunit_runner.cs): tagged lines on its stdout -----------------------
+RUNNER_SOURCE = Path(__file__).with_name("nunit_runner.cs")
+NOT_RUN_STATES = ("Ignored", "Skipped", "Inconclusive", "NotRunnable", "Cancelled")
+
+
+@dataclass
+class RunnerReport:
+    """What the runner said, lines tagged with the nonce only."""
+    planned: list[tuple[str, str]] = field(default_factory=list)    # (declared run state, test name)
+    tests: list[tuple[str, str, str, str]] = field(default_factory=list)   # (result state, name, message, stack)
+    suites: list[tuple[str, str, str]] = field(default_factory=list)       # (state, name, message)
+    crash: str = ""
+    unhandled: list[str] = field(default_factory=list)
+    started: int | None = None
+    ended: int | None = None
+
+
+def end_marker(nonce: str) -> bytes:
+    return f"@@RT {nonce} END ".encode()
+
+
+def parse_runner(stdout: str, nonce: str) -> RunnerReport:
+    """The runner's lines carrying `nonce`; anything else on stdout (test output) is ignored."""
+    prefix = f"@@RT {nonce} "
+    report = RunnerReport()
+    for line in stdout.splitlines():
+        if not line.startswith(prefix):
+            continue
+        kind, _, rest = line[len(prefix):].partition(" ")
+        fields = rest.split(" ")
+        try:
+            if kind == "PLAN":
+                report.planned.append((fields[0], _b64(fields[1])))
+            elif kind == "TEST":
+                report.tests.append((fields[0], _b64(fields[1]), _b64(fields[2]), _b64(fields[3])))
+            elif kind == "SUITE":
+                report.suites.append((fields[0], _b64(fields[1]), _b64(fields[2])))
+            elif kind == "CRASH":
+                report.crash = _b64(fields[0])
+            elif kind == "UNHANDLED":
+                report.unhandled.append(_b64(fields[0]))
+            elif kind == "START":
+                report.started = int(fields[0])
+            elif kind == "END":
+                report.ended = int(fields[0])
+        except (IndexError, ValueError, binascii.Error):
+            report.crash = report.crash or f"malformed runner line: {line[:200]}"
+    return report
+
+
+def check_runner(report: RunnerReport, selected: list[str] | None) -> tuple[str, str]:
+    """("", "") when the report is whole and matches the selection; else (status, reason):
+    runtime_error for any mismatch (names, counts, a test that did not run), no_tests when the
+    selection holds no test that can run."""
+    planned = sorted(name for _, name in report.planned)
+    reported = sorted(name for _, name, _, _ in report.tests)
+    if report.crash:
+        return "runtime_error", f"test runner failed: {_first_line(report.crash)}"
+    if report.started != len(planned) or report.ended != len(reported) or planned != reported:
+        missing = sorted(set(planned) - set(reported))
+        extra = sorted(set(reported) - set(planned))
+        detail = (f"missing {', '.join(missing[:3])}" if missing else f"unexpected {', '.join(extra[:3])}"
+                  if extra else f"{len(reported)} results for {len(planned)} planned tests")
+        return "runtime_error", f"test report does not match the tests run: {detail}"
+    if selected is not None:
+        strays = [n for n in reported if not any(_covers(s, n) for s in selected)]
+        if strays:
+            return "runtime_error", f"test report names tests outside the selection: {', '.join(strays[:3])}"
+    runnable = {name for state, name in report.planned if state == "Runnable"}
+    not_run = [(name, message) for state, name, message, _ in report.tests
+               if name in runnable and state in NOT_RUN_STATES]
+    if not_run:
+        name, message = not_run[0]
+        return "runtime_error", (f"{len(not_run)} selected test(s) did not run ({name}: "
+                                 f"{_first_line(message) or 'ignored'})")
+    if not runnable:
+        return "no_tests", ("no selected test can run" if planned else "the selection matched no test") + (
+            f" ({', '.join(sorted({s for s, _ in report.planned}))})" if planned else "")
+    if selected is not None:
+        unmatched = [s for s in selected if not any(_covers(s, n) for n in runnable)]
+        if unmatched and len(unmatched) == len(selected):
+            return "no_tests", f"no runnable test for {', '.join(unmatched[:3])}"
+    return "", ""
+
+
+def runner_test_report(report: RunnerReport, locate: Locator | None = None) -> TestReport:
+    """The executed tests as a TestReport (the same evidence parse_nunit2 gives)."""
+    out = TestReport()
+    for state, name, message, stack in report.tests:
+        if state in NOT_RUN_STATES:
+            continue
+        out.total += 1
+        if state == "Success":
+            out.passed += 1
+            continue
+        frames = clean_frames(stack, locate)
+        expected = actual = None
+        m = EXPECTED_RE.search(message)
+        if m:
+            expected, actual = m.group(1).strip(), m.group(2).strip()
+        out.failures.append(TestFailure(name=name, message=message.strip(), expected=expected, actual=actual,
+                                        stack=frames))
+        if state == "Error":
+            out.exceptions.append(exception_info(message, frames))
+    for text in report.unhandled:
+        head = text.strip().splitlines()[0] if text.strip() else ""
+        out.exceptions.append(exception_info(head, clean_frames(text, locate)))
+    return out
+
+
+def _covers(selected: str, name: str) -> bool:
+    """A selected fixture or method ("Ns.Fixture", "Ns.Fixture.Method") covers a reported test name
+    (the method, a case "Method(1)", or a test of the fixture or of a parameterised "Fixture(1)")."""
+    return name == selected or name.startswith((selected + ".", selected + "("))
+
+
+def _b64(text: str) -> str:
+    return base64.b64decode(text, validate=True).decode("utf-8", "replace")
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0][:300] if text.strip() else ""

@@ -1,0 +1,105 @@
+"""One cgroup per local run: a memory limit and a process limit for everything the run starts, an
+OOM count, and a kill of every member at the end. cgroup v2 when its memory and pids controllers
+are delegated to us, else v1's memory and pids hierarchies; unavailable (None) when neither is
+writable (not root, read-only /sys/fs/cgroup)."""
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+GROUP = "repotrans"
+
+
+def support() -> tuple[str | None, str]:
+    """("v2" | "v1" | None, one line saying why)."""
+    if os.geteuid() != 0:
+        return None, "not root: no cgroup for the run (per-process limits only)"
+    v2 = ROOT / "cgroup.controllers"
+    if v2.is_file() and {"memory", "pids"} <= set(v2.read_text().split()):
+        return "v2", "cgroup v2 (memory, pids)"
+    if (ROOT / "memory" / "cgroup.procs").is_file() and (ROOT / "pids" / "cgroup.procs").is_file():
+        return "v1", "cgroup v1 (memory, pids hierarchies)"
+    return None, "no writable cgroup memory+pids controllers (per-process limits only)"
+
+
+class RunCgroup:
+    """Create with limits, `join_command()` to put a command in it, `close()` to kill and remove."""
+
+    def __init__(self, memory_mb: int, pids: int):
+        self.version, _ = support()
+        name = f"run-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.dirs: list[Path] = []
+        if self.version == "v2":
+            parent = ROOT / GROUP
+            parent.mkdir(exist_ok=True)
+            (parent / "cgroup.subtree_control").write_text("+memory +pids")
+            d = parent / name
+            d.mkdir()
+            (d / "memory.max").write_text(str(memory_mb * 1024 * 1024))
+            if (d / "memory.swap.max").exists():
+                (d / "memory.swap.max").write_text("0")
+            (d / "pids.max").write_text(str(pids))
+            self.dirs = [d]
+        elif self.version == "v1":
+            mem = ROOT / "memory" / GROUP / name
+            pid = ROOT / "pids" / GROUP / name
+            mem.mkdir(parents=True)
+            pid.mkdir(parents=True)
+            (mem / "memory.limit_in_bytes").write_text(str(memory_mb * 1024 * 1024))
+            swap = mem / "memory.memsw.limit_in_bytes"
+            if swap.exists():
+                try:
+                    swap.write_text(str(memory_mb * 1024 * 1024))
+                except OSError:
+                    pass
+            (pid / "pids.max").write_text(str(pids))
+            self.dirs = [mem, pid]
+
+    def procs_files(self) -> list[str]:
+        return [str(d / "cgroup.procs") for d in self.dirs]
+
+    def oom_killed(self) -> bool:
+        for d in self.dirs:
+            for name in ("memory.events", "memory.oom_control"):
+                f = d / name
+                if f.is_file():
+                    for line in f.read_text().splitlines():
+                        key, _, value = line.partition(" ")
+                        if key == "oom_kill" and value.strip() not in ("", "0"):
+                            return True
+        return False
+
+    def members(self) -> list[int]:
+        pids: set[int] = set()
+        for d in self.dirs:
+            try:
+                pids |= {int(p) for p in (d / "cgroup.procs").read_text().split()}
+            except OSError:
+                pass
+        return sorted(pids)
+
+    def close(self) -> None:
+        """Kill every process still in the group, then remove it."""
+        for _ in range(50):
+            members = self.members()
+            if not members:
+                break
+            for pid in members:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            time.sleep(0.02)
+        for d in self.dirs:
+            for _ in range(50):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.02)
