@@ -110,7 +110,8 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama")
     p.add_argument("--config", help="configuration file (default: ./repotrans.toml if present)")
     p.add_argument("--toolchain", choices=["mono", "dotnet"], help="C# toolchain for the test runs")
-    p.add_argument("--sandbox", choices=["local", "docker"], help="where test runs execute")
+    p.add_argument("--sandbox", choices=["auto", "docker", "local"],
+                   help="where test runs execute (auto: docker when an engine answers)")
     p.add_argument("--jobs", type=int, default=1, help="tasks run at the same time (default 1)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -225,6 +226,17 @@ def cmd_run_tests(args: argparse.Namespace) -> int:
     return 0 if result.status == "passed" else 1
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from repotrans.agents.config import load_config
+    from repotrans.doctor import report
+
+    config = load_config(Path(args.config) if args.config else None, resolve=False, cli={
+        "model": {"name": args.model}, "execution": {"toolchain": args.toolchain, "sandbox": args.sandbox}})
+    text, healthy = report(config)
+    print(text)
+    return 0 if healthy else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="repotrans", description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", default=".repotrans", help="workspace folder (index, stores, caches)")
@@ -269,7 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stream", action="store_true", help="stream every agent message and tool call (AutoGen Console)")
     p.add_argument("--no-cache", action="store_true", help="do not use the workspace response cache")
     p.add_argument("--toolchain", choices=["mono", "dotnet"], help="C# toolchain for the test runs")
-    p.add_argument("--sandbox", choices=["local", "docker"], help="where test runs execute")
+    p.add_argument("--sandbox", choices=["auto", "docker", "local"],
+                   help="where test runs execute (auto: docker when an engine answers)")
     for flag, dest, what in (("rag", "rag", "retrieval of similar pairs"), ("context", "context", "the context agent"),
                              ("refine", "refine", "test-driven repair"), ("reflection", "reflection", "reflection"),
                              ("dynamic-prompt", "dynamic_prompt", "dynamic prompts (off: one static prompt)")):
@@ -300,7 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--name", help="dataset name (default: the --out folder's name)")
     q.add_argument("--select", action="append", help="glob over C# method ids, e.g. 'Acme.Geo.Shapes.*' (repeatable)")
     q.add_argument("--toolchain", choices=["mono", "dotnet"], default="mono")
-    q.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    q.add_argument("--sandbox", choices=["auto", "docker", "local"], default="auto",
+                   help="where test runs execute (auto: docker when an engine answers, else local)")
     q.add_argument("--no-validate", action="store_true", help="skip the ground-truth/placeholder check")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(func=cmd_dataset_build)
@@ -323,13 +337,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="folder for report.md and the plots (default: the first run folder)")
     p.set_defaults(func=cmd_report)
 
+    p = sub.add_parser("doctor", help="what this machine gives repotrans: the sandbox in force and why, toolchain")
+    p.add_argument("--model", help="model name (decides whether auto may fall back to the local sandbox)")
+    p.add_argument("--config", help="configuration file (default: ./repotrans.toml if present)")
+    p.add_argument("--toolchain", choices=["mono", "dotnet"], help="C# toolchain for the test runs")
+    p.add_argument("--sandbox", choices=["auto", "docker", "local"], help="sandbox to check (default: configured)")
+    p.set_defaults(func=cmd_doctor)
+
     p = sub.add_parser("run-tests", help="build a candidate for one C# method and run its tests (JSON)")
     p.add_argument("--target", required=True, help="C# repository")
     p.add_argument("--source", help="Java repository (only needed when the index must be built)")
     p.add_argument("--method", required=True, help='C# method, e.g. "Circle.Area()" or "Acme.Geo.Circle.Area"')
     p.add_argument("--code", required=True, help="file with the candidate: a whole method or a body")
     p.add_argument("--toolchain", choices=["mono", "dotnet"], default="mono")
-    p.add_argument("--sandbox", choices=["local", "docker"], default="local")
+    p.add_argument("--sandbox", choices=["auto", "docker", "local"], default="auto",
+                   help="where test runs execute (auto: docker when an engine answers, else local)")
     p.add_argument("--scope", choices=["covering", "all"], default="covering",
                    help="tests that mention the method's class (default) or the whole test project")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds for the test run")
@@ -345,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
+        if Path(args.workdir).exists() and not Path(args.workdir).is_dir():
+            raise RepotransError(f"--workdir: {args.workdir} is a file, not a folder")
         return args.func(args)
     except RepotransError as exc:
         print(f"repotrans: error: {exc}", file=sys.stderr)

@@ -1,5 +1,6 @@
 """Faults under the docker sandbox, each from a real candidate compiled by mcs and run by
-nunit-console inside repotrans/mono:bookworm (no network, memory/CPU/pids limits, workspace only).
+repotrans's NUnit runner inside repotrans/mono:bookworm (no network, memory/CPU/pids limits,
+workspace only).
 
 These must run in CI: a missing engine or image fails loudly instead of skipping."""
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pytest
 
 from repotrans.execution import runner
 from repotrans.execution.runner import TargetBuildError, close_sandboxes, run_candidate
-from repotrans.execution.sandboxes.docker import LABEL
+from repotrans.execution.sandboxes.docker import LABEL, owner
 from tests.test_execution_runner import make_index
 
 pytestmark = pytest.mark.docker
@@ -51,7 +52,8 @@ def run(env, code: str, query: str = "Calculator.Add", **kw):
 
 
 def _ours(engine) -> list:
-    return engine.containers.list(all=True, filters={"label": LABEL})
+    """Containers this test process owns (other processes' containers are none of our business)."""
+    return engine.containers.list(all=True, filters={"label": f"{LABEL}={owner()}"})
 
 
 def test_ground_truth_passes_in_a_warm_container(env, engine):
@@ -60,8 +62,10 @@ def test_ground_truth_passes_in_a_warm_container(env, engine):
     config = container.attrs["HostConfig"]
     assert config["NetworkMode"] == "none" and config["PidsLimit"] > 0 and config["NanoCpus"] > 0
     assert config["Memory"] > 0
-    [workspace] = (env[1] / "runner").glob("mono-*")
-    assert [m["Destination"] for m in container.attrs["Mounts"]] == [str(workspace.resolve())]
+    assert config["CapDrop"] == ["ALL"] and config["SecurityOpt"] == ["no-new-privileges"]
+    assert config["ReadonlyRootfs"] is True and "/tmp" in config["Tmpfs"]
+    assert container.attrs["Config"]["User"] == "65534:65534"
+    assert [m["Destination"] for m in container.attrs["Mounts"]] == [str((env[1] / "runner").resolve())]
     assert run(env, ADD_TRUTH).status == "passed"
     assert [c.id for c in _ours(engine)] == [container.id]          # reused, not recreated
 

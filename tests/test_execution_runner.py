@@ -48,7 +48,7 @@ def method(index: Index, query: str):
 
 def run(env, query: str, code: str, **kw):
     index, wd = env
-    return run_candidate(index, method(index, query), code, workdir=wd, **{"timeout": 30.0, **kw})
+    return run_candidate(index, method(index, query), code, workdir=wd, **{"timeout": 30.0, "sandbox": "local", **kw})
 
 
 def test_ground_truth_passes_and_selects_the_tests_naming_the_member(env):
@@ -164,10 +164,10 @@ def test_target_that_does_not_build_is_a_target_build_error(tmp_path):
     index = make_index(tmp_path, broken)
     with pytest.raises(TargetBuildError, match="does not build before patching: project Acme.Calc: "
                                                "src/Acme.Calc/Text/Greeter.cs:20: CS0103") as info:
-        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd")
+        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd", sandbox="local")
     assert info.value.diagnostics[0].code == "CS0103"
     with pytest.raises(TargetBuildError):                  # remembered, not rebuilt
-        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd")
+        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd", sandbox="local")
 
 
 def test_language_version(tmp_path):
@@ -186,7 +186,7 @@ def test_cli_run_tests_and_write(tmp_path, capsys):
     code = tmp_path / "cand.cs"
     code.write_text("{ return a * b; }")
     argv = ["--workdir", str(tmp_path / "wd"), "run-tests", "--target", str(target),
-            "--method", "Calculator.Add(int, int)", "--code", str(code)]
+            "--method", "Calculator.Add(int, int)", "--code", str(code), "--sandbox", "local"]
     assert cli.main(argv) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["method"] == "target:Acme.Calc.Calculator.Add(int, int)" and out["status"] == "test_failure"
@@ -219,4 +219,4 @@ def test_file_changed_since_indexing_is_reported(tmp_path):
     calc = target / "src" / "Acme.Calc" / "Calculator.cs"
     calc.write_text("// edited\n" + calc.read_text())
     with pytest.raises(ConfigError, match="changed since it was indexed"):
-        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd")
+        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd", sandbox="local")

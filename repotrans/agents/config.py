@@ -25,8 +25,8 @@ class ModelConfig:
     temperature: float = 0.0
     max_tokens: int = 2048
     seed: int | None = 0
-    timeout: float = 120.0                # seconds per request
-    max_retries: int = 4                  # 429, 5xx and timeouts, exponential backoff (openai SDK)
+    timeout: float = 60.0                 # seconds per request
+    max_retries: int = 2                  # 429, 5xx and timeouts, exponential backoff (openai SDK)
     family: str = "unknown"               # "r1" for reasoning models; model_info for models autogen does not know
     function_calling: bool = False        # send the tools as OpenAI `tools` (also switched on when tool_calls come back)
     json_output: bool = False             # send response_format json_object for JSON steps
@@ -51,7 +51,7 @@ class AgentSwitches:
 @dataclass
 class ExecutionConfig:
     toolchain: str = "mono"
-    sandbox: str = "local"
+    sandbox: str = "auto"                 # docker when an engine answers; local only for builtin or by name
     timeout: float = 60.0
     memory_mb: int = 1024
     scope: str = "covering"
@@ -117,8 +117,9 @@ def api_key() -> str | None:
 
 
 def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None = None,
-                env: dict[str, str] | None = None) -> AgentConfig:
-    """Defaults < repotrans.toml (`path`, or ./repotrans.toml if present) < environment < `cli`."""
+                env: dict[str, str] | None = None, resolve: bool = True) -> AgentConfig:
+    """Defaults < repotrans.toml (`path`, or ./repotrans.toml if present) < environment < `cli`;
+    execution values checked and (`resolve`) sandbox `auto` made concrete (execution.settings)."""
     env = os.environ if env is None else env
     config = AgentConfig()
     toml_path = path if path is not None else Path("repotrans.toml")
@@ -131,6 +132,23 @@ def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None 
             raise ConfigError(f"{toml_path}: not valid TOML: {exc}") from None
         if "api_key" in data.get("model", {}):
             raise ConfigError(f"{toml_path}: api_key does not belong in a file; set REPOTRANS_API_KEY")
-        config = config.overlay({k: v for k, v in data.items() if isinstance(v, dict)})
+        scalars = [k for k, v in data.items() if not isinstance(v, dict)]
+        if scalars:
+            raise ConfigError(f"{toml_path}: {scalars[0]!r} is outside any section; put it under "
+                              f"[{'] or ['.join(SECTIONS)}]")
+        config = config.overlay(data)
     config = config.overlay({"model": {k: env.get(v) for k, v in ENV_VARS.items()}})
-    return config.overlay(cli or {})
+    return _checked(config.overlay(cli or {}), resolve)
+
+
+def _checked(config: AgentConfig, resolve: bool) -> AgentConfig:
+    """Execution values range-checked, and `auto` turned into the sandbox it stands for."""
+    from repotrans.execution.settings import check_execution, concrete_sandbox
+    from repotrans.execution.toolchains import make_toolchain
+
+    ex = config.execution
+    check_execution(ex.toolchain, ex.sandbox, ex.timeout, ex.memory_mb, ex.scope)
+    if not resolve:
+        return config
+    sandbox = concrete_sandbox(ex.sandbox, config.model.name, make_toolchain(ex.toolchain).image)
+    return replace(config, execution=replace(ex, sandbox=sandbox))

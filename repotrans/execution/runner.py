@@ -15,6 +15,7 @@ from repotrans.execution.apply import apply_candidate, plan_patch
 from repotrans.execution.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox, make_sandbox
 from repotrans.execution.selection import index_tests, select_tests
+from repotrans.execution.settings import check_execution
 from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, make_toolchain
 from repotrans.execution.workspace import prepare_workspace
 from repotrans.index.model import Method
@@ -25,13 +26,14 @@ __all__ = ["run_candidate", "language_version", "TargetBuildError", "close_sandb
 _SANDBOXES: dict[tuple[str, str, str], Sandbox] = {}
 
 
-def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", sandbox: str = "local",
+def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", sandbox: str = "auto",
                   timeout: float = 60.0, memory_mb: int = 1024,
                   scope: Literal["covering", "all"] = "covering", workdir: Path = Path(".repotrans"),
                   image: str | None = None, keep_run: bool = False) -> TestResult:
-    """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo."""
-    if scope not in ("covering", "all"):
-        raise ConfigError(f"unknown test scope {scope!r}; expected covering or all")
+    """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
+    `sandbox` auto: docker when an engine answers, else local (callers running a model's code pass
+    the sandbox their configuration resolved, see execution.settings)."""
+    check_execution(toolchain, sandbox, timeout, memory_mb, scope)
     if method.side != "target":
         raise ConfigError(f"{method.id} is not a target (C#) method")
     started = time.monotonic()
@@ -46,7 +48,7 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
         raise ConfigError(f"{method.path} changed since it was indexed; re-run `repotrans index`")
     patch = plan_patch(data.decode("utf-8"), method, code)
     timings = {"apply": time.monotonic() - started}
-    box = _sandbox(sandbox, ws.root, image or tc.image)
+    box = _sandbox(sandbox, ws.root.parent, image or tc.image)
     limits = Limits(timeout=timeout, memory_mb=memory_mb)
     t = time.monotonic()
     tc.baseline(ws, box, limits)
@@ -109,6 +111,8 @@ def close_sandboxes() -> None:
 
 
 def _sandbox(name: str, workspace: Path, image: str) -> Sandbox:
+    """One sandbox per (name, folder of the scratch workspaces, image): a docker container stays
+    warm across target states."""
     key = (name, str(workspace), image)
     if key not in _SANDBOXES:
         _SANDBOXES[key] = make_sandbox(name, workspace, image)

@@ -35,6 +35,11 @@ SLOTS = 16                   # test commands in flight at once in one container,
 CLEANUP = "kill -9 -1 2>/dev/null; find /tmp -mindepth 1 -user $(id -u) -delete 2>/dev/null; exit 0"
 
 
+def owner() -> str:
+    """The label value naming this process as a container's owner."""
+    return f"{os.uname().nodename}:{os.getpid()}"
+
+
 def engine_status(image: str) -> tuple[bool, str]:
     """(usable, why): the engine answers and has `image`."""
     try:
@@ -185,7 +190,7 @@ class DockerSandbox:
             tmpfs={"/tmp": f"size={TMP_SIZE},mode=1777"})
         created = api.create_container(self.image, ["sh", "-c", "cat >/dev/null"], stdin_open=True,
                                        user="65534:65534", working_dir=str(self.workspace), host_config=host,
-                                       labels={LABEL: f"{os.uname().nodename}:{os.getpid()}"})
+                                       labels={LABEL: owner()})
         self._watch = api.attach_socket(created["Id"], params={"stdin": 1, "stream": 1})
         api.start(created["Id"])
         self._container = client.containers.get(created["Id"])

@@ -1,0 +1,67 @@
+"""`repotrans doctor`: what this machine gives repotrans, one section per concern.
+
+Each section is a function returning (title, [(ok, line), ...]) where ok is True, False (a problem)
+or None (information: something missing that has a working alternative); a new concern (project
+discovery for --target, say) is one more function in SECTIONS or passed to `report`.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Callable
+
+from repotrans.errors import ConfigError
+
+Line = tuple[bool | None, str]
+Section = Callable[..., tuple[str, list[Line]]]
+
+
+def sandbox_section(config) -> tuple[str, list[Line]]:
+    """Which sandbox runs candidates, why, and what each sandbox can use here."""
+    from repotrans.execution.sandboxes import resolve_sandbox
+    from repotrans.execution.sandboxes.cgroups import support
+    from repotrans.execution.sandboxes.docker import engine_status
+    from repotrans.execution.sandboxes.local import bwrap_status
+    from repotrans.execution.toolchains import make_toolchain
+
+    ex = config.execution
+    image = make_toolchain(ex.toolchain).image
+    lines: list[Line] = []
+    try:
+        choice = resolve_sandbox(ex.sandbox, image=image,
+                                 trusted_model=config.model.name in (None, "builtin"))
+        lines.append((True, f"in force: {choice.name} ({choice.why})"))
+    except ConfigError as exc:
+        lines.append((False, f"in force: none: {exc}"))
+    ok, why = engine_status(image)
+    lines.append((ok or None, f"docker: {why}"))
+    ok, why = bwrap_status()
+    lines.append((ok or None, f"local: {why}"))
+    version, why = support()
+    lines.append((version is not None or None, f"local limits for the whole run: {why}"))
+    return "sandbox", lines
+
+
+def toolchain_section(config) -> tuple[str, list[Line]]:
+    """The compilers and runners the configured toolchain needs on this machine."""
+    tools = {"mono": ("mcs", "mono"), "dotnet": ("dotnet",)}[config.execution.toolchain]
+    lines = [(shutil.which(t) is not None, f"{t}: {shutil.which(t) or 'not found'}") for t in tools]
+    if config.execution.toolchain == "mono":
+        core = Path("/usr/lib/cli/nunit.core-2.6.3/nunit.core.dll")
+        lines.append((core.is_file(), f"NUnit 2.6 core: {core if core.is_file() else 'missing (apt-get install nunit-console)'}"))
+    return f"toolchain {config.execution.toolchain}", lines
+
+
+SECTIONS: list[Section] = [sandbox_section, toolchain_section]
+
+
+def report(config, sections: list[Section] | None = None) -> tuple[str, bool]:
+    """The doctor's text and whether every check passed."""
+    out, healthy = [], True
+    for section in sections or SECTIONS:
+        title, lines = section(config)
+        out.append(f"{title}:")
+        for ok, line in lines:
+            out.append(f"  [{'ok' if ok else '..' if ok is None else '!!'}] {line}")
+            healthy &= ok is not False
+    return "\n".join(out), healthy
