@@ -91,8 +91,11 @@ def _accessor_name(name: str, prefix: str) -> str | None:
 
 
 def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_count: Counter,
-             fold: dict[str, list[Cand]] | None = None) -> MethodMatch | str:
-    """The one C# member for a Java method, or why there is none (names exactly, then ignoring case)."""
+             fold: dict[str, list[Cand]] | None = None, leftover: dict | None = None) -> MethodMatch | str:
+    """The one C# member for a Java method, or why there is none (names exactly, then ignoring case).
+
+    Candidates of the arity whose parameter types do not plainly disagree go to `leftover` when they
+    cannot decide yet (overloads of the same arity): once the others are placed, one may be left."""
     loose: dict[str, tuple[Cand, _Rule]] = {}
     rules = _rules(jm)
     passes = [(by_name, rules, "")]
@@ -131,6 +134,8 @@ def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_c
         c, rule = next(iter(loose.values()))
         return _match(jm, c, rule, 0.0, "")
     if loose:
+        if leftover is not None:
+            leftover[jm.id] = list(loose.values())
         return "ambiguous: " + ", ".join(sorted(loose))
     return _added_params(jm, by_name, scorer, rules[:2]) or "no C# member by the naming rules"
 
@@ -138,13 +143,15 @@ def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_c
 def _added_params(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, rules: list[_Rule]
                   ) -> MethodMatch | None:
     """The one same-named C# method (or constructor) whose parameters hold the Java ones in order plus
-    up to MAX_ADDED_PARAMS more (`decode(a)` -> `decode(a, out n)`, an enum's constructor gaining
-    `ordinal, name`)."""
+    up to MAX_ADDED_PARAMS more (`decode(a)` -> `decode(a, hints)`, an enum's constructor gaining
+    `ordinal, name`), when no same-named C# member has the Java arity."""
     for rule in rules:
         if rule.reason not in ("constructor", "PascalCase name", "same name"):
             continue
-        fits = [c for name in rule.names for c in by_name.get(name, []) if not c.note
-                and c.kinds & set(rule.kinds) and 0 < len(c.params) - len(jm.params) <= MAX_ADDED_PARAMS
+        named = [c for name in rule.names for c in by_name.get(name, []) if not c.note and c.kinds & set(rule.kinds)]
+        if any(len(c.params) == len(jm.params) for c in named):
+            continue                           # C# has this arity: the Java method is not among them
+        fits = [c for c in named if 0 < len(c.params) - len(jm.params) <= MAX_ADDED_PARAMS
                 and subsequence_agreement(jm, c, scorer) > 0]
         if len(fits) == 1:
             c = fits[0]
@@ -180,8 +187,9 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
     arity_count = Counter((m.name, len(m.params)) for m in java)
     proposals: list[MethodMatch] = []
     unmatched: dict[str, str] = {}
+    leftover: dict[str, list[tuple[Cand, _Rule]]] = {}
     for jm in java:
-        found = _propose(jm, own, scorer, arity_count, folded(own))
+        found = _propose(jm, own, scorer, arity_count, folded(own), leftover)
         if isinstance(found, str) and jm.kind == "method":
             elsewhere = _propose(jm, moved["static" in jm.modifiers], scorer, arity_count)
             found = found if isinstance(elsewhere, str) else elsewhere
@@ -194,6 +202,7 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
             proposals.append(found)
     by_id = {m.id: m for m in java + cs + [m for _, ms in bases + companions for m in ms]}
     matches = _resolve(proposals, by_id, unmatched)
+    matches += _only_unclaimed(leftover, matches, unmatched)
     claimed = {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in matches}
     free = [c for cands in list(own.values()) + list(inherited.values()) for c in cands
             if not c.note and not any((c.member.id, r) in claimed for r in _roles(c.member))]
@@ -203,6 +212,24 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
         del unmatched[m.source_id]
     unmatched.update(reasons)
     return matches + found, unmatched
+
+
+def _only_unclaimed(leftover: dict[str, list[tuple[Cand, _Rule]]], matches: list[MethodMatch],
+                    unmatched: dict[str, str]) -> list[MethodMatch]:
+    """Java overloads of one arity that stayed ambiguous: one whose candidates are all claimed but one,
+    which no other such overload still wants, takes it."""
+    taken = {m.target_id for m in matches}
+    left = {jid: [(c, r) for c, r in cands if c.member.id not in taken]
+            for jid, cands in leftover.items() if jid in unmatched}
+    wanted = Counter(c.member.id for cands in left.values() for c, _ in cands)
+    out = []
+    for jid, cands in left.items():
+        if len(cands) == 1 and wanted[cands[0][0].member.id] == 1:
+            c, rule = cands[0]
+            out.append(MethodMatch(jid, c.member.id, round(rule.confidence * 0.6, 3),
+                                   rule.reason + ", only unclaimed overload of this arity"))
+            del unmatched[jid]
+    return out
 
 
 def _roles(member: Method) -> tuple[str, ...]:

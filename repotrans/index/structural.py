@@ -116,8 +116,8 @@ def score(jm: Method, cand: Cand, scorer: Scorer) -> Scored | None:
         parts["literals"] = len(lj & lc) / len(lj | lc)
         evidence.append(f"literals {parts['literals']:.2f}")
     total = sum(WEIGHTS[k] * v for k, v in parts.items()) / sum(WEIGHTS[k] for k in parts)
-    if "body" not in parts and parts.get("name", 0.0) < 0.5:
-        total = min(total, THRESHOLD - 0.01)    # no body to compare: the name must carry the match
+    if ("body" not in parts and parts.get("name", 0.0) < 0.5) or (sig[0] < 0.5 and parts.get("body", 0.0) < 0.5):
+        total = min(total, THRESHOLD - 0.01)    # the name must carry a match without body, the body a loose signature
     return Scored(jm, cand, role_of(jm, cand.member), round(total, 3), tuple(evidence))
 
 
