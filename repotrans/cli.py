@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from repotrans.errors import RepotransError
@@ -40,10 +43,16 @@ def cmd_tool(args: argparse.Namespace) -> int:
 
 def cmd_mapping(args: argparse.Namespace) -> int:
     from repotrans.index.mapping import load_mapping
+    from repotrans.index.mapping_export import records
     from repotrans.index.store import Index
 
-    mapping = load_mapping(Index.open(Path(args.workdir), must_exist=True))
-    print(mapping.render(verbose=args.verbose))
+    index = Index.open(Path(args.workdir), must_exist=True)
+    mapping = load_mapping(index)
+    if args.format == "jsonl":
+        for rec in records(mapping, index):
+            print(json.dumps(rec, ensure_ascii=False))
+    else:
+        print(mapping.render(verbose=args.verbose))
     return 0
 
 
@@ -240,6 +249,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="repotrans", description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", default=".repotrans", help="workspace folder (index, stores, caches)")
+    parser.add_argument("--mapping", metavar="FILE",
+                        help="mapping overrides (TOML [mapping] or an edited `mapping --format jsonl` export)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("index", help="index a Java source repo and a C# target repo")
@@ -256,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("mapping", help="show the package -> namespace map and alignment counts")
     p.add_argument("--verbose", action="store_true", help="list every type and method pair")
+    p.add_argument("--format", choices=["text", "jsonl"], default="text",
+                   help="jsonl: one record per namespace, type and member match or miss, with evidence")
     p.set_defaults(func=cmd_mapping)
 
     p = sub.add_parser("retrieve", help="similar aligned pairs and close target names for one function (JSON)")
@@ -362,6 +375,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _overrides_env(args: argparse.Namespace) -> Iterator[None]:
+    """Name the mapping overrides (--mapping, and --config's [mapping]) for every load_mapping of this
+    command, including its subprocesses."""
+    from repotrans.index.overrides import CONFIG_ENV, ENV
+
+    wanted = {ENV: getattr(args, "mapping", None), CONFIG_ENV: getattr(args, "config", None)}
+    saved = {k: os.environ.get(k) for k in wanted}
+    for key, value in wanted.items():
+        if value:
+            os.environ[key] = str(Path(value).resolve())
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
 def main(argv: list[str] | None = None) -> int:
     import repotrans.policy.builtin  # noqa: F401  (registers --model builtin with the model clients)
 
@@ -369,13 +403,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if Path(args.workdir).exists() and not Path(args.workdir).is_dir():
             raise RepotransError(f"--workdir: {args.workdir} is a file, not a folder")
-        return args.func(args)
+        with _overrides_env(args):
+            return args.func(args)
     except RepotransError as exc:
         print(f"repotrans: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("repotrans: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:                      # output piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

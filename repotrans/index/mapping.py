@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from repotrans.index.matches import MethodMatch, TypeMatch
+from repotrans.index.overrides import MappingOverrides, configured, resolve
 from repotrans.index.member_hosts import companion_classes, group_by_type, unmatched_bases
 from repotrans.index.members import match_methods
 from repotrans.index.typematch import TargetNames, learn_namespaces, match_types, nested_name
@@ -19,7 +20,8 @@ from repotrans.index.typematch import TargetNames, learn_namespaces, match_types
 if TYPE_CHECKING:
     from repotrans.index.store import Index
 
-__all__ = ["Mapping", "MethodMatch", "TypeMatch", "build_mapping", "load_mapping", "nested_name"]
+__all__ = ["Mapping", "MappingOverrides", "MethodMatch", "TypeMatch", "build_mapping", "load_mapping",
+           "nested_name"]
 
 @dataclass
 class Mapping:
@@ -78,13 +80,17 @@ class Mapping:
         return "\n".join(lines)
 
 
-def build_mapping(index: Index) -> Mapping:
-    """Align the two indexed repositories (no caching; see load_mapping)."""
+def build_mapping(index: Index, overrides: MappingOverrides | None = None) -> Mapping:
+    """Align the two indexed repositories (no caching; see load_mapping), then apply the overrides:
+    type overrides before the members are matched, method overrides after."""
     src_types, tgt_types = index.types("source"), index.types("target")
     names = TargetNames(tgt_types)
     votes, namespace_map = learn_namespaces(src_types, names)
     members = {side: group_by_type(index.all_methods(side)) for side in ("source", "target")}
     type_matches, unmatched_types = match_types(src_types, tgt_types, names, namespace_map, members)
+    fixed = resolve(index, overrides) if overrides else None
+    if fixed:
+        type_matches = _apply(type_matches, unmatched_types, fixed.types, TypeMatch, lambda _: True)
     project = _project_names(type_matches)
     by_id = {t.id: t for t in src_types + tgt_types}
     fwd = {m.source_id: m for m in type_matches}
@@ -107,6 +113,10 @@ def build_mapping(index: Index) -> Mapping:
                                       by_id[t.id], target, project, enums)
         method_matches += found
         unmatched_methods.update(missed)
+    if fixed:
+        exclusive = {m.id for ms in members["target"].values() for m in ms if m.kind in ("method", "constructor")}
+        method_matches = _apply(method_matches, unmatched_methods, fixed.methods, MethodMatch,
+                                lambda target_id: target_id in exclusive)
     counts = {
         "source_types": len(src_types), "target_types": len(tgt_types),
         "source_methods": sum(map(len, members["source"].values())),
@@ -116,15 +126,39 @@ def build_mapping(index: Index) -> Mapping:
                    unmatched_methods, counts)
 
 
-def load_mapping(index: Index) -> Mapping:
-    """The mapping for this index: from the cache in the index's SQLite file, rebuilt when the index changed."""
+def _apply(matches: list, unmatched: dict[str, str], table: dict[str, str | None], cls,
+           exclusive) -> list:
+    """Matches with the overrides in `table` put in: each overridden Java declaration takes its C# one
+    (or none), and a C# one taken away from another Java declaration leaves that one unmatched."""
+    given = {tid: sid for sid, tid in table.items() if tid}
+    out = []
+    for m in matches:
+        if m.source_id in table:
+            continue
+        if m.target_id in given and exclusive(m.target_id):
+            unmatched[m.source_id] = f"{m.target_id} given to {given[m.target_id]} by a mapping override"
+            continue
+        out.append(m)
+    for sid, tid in table.items():
+        unmatched.pop(sid, None)
+        if tid is None:
+            unmatched[sid] = "no counterpart (mapping override)"
+        else:
+            out.append(cls(sid, tid, 1.0, "mapping override"))
+    return sorted(out, key=lambda m: m.source_id) if cls is TypeMatch else out
+
+
+def load_mapping(index: Index, overrides: MappingOverrides | None = None) -> Mapping:
+    """The mapping for this index with the configured overrides (overrides.py) and `overrides` on top:
+    from the cache in the index's SQLite file, rebuilt when the index, the rules or the overrides changed."""
     from repotrans.index import mapping_cache
 
-    fingerprint = mapping_cache.fingerprint(index)
+    effective = configured().merged(overrides)
+    fingerprint = mapping_cache.fingerprint(index, effective)
     cached = mapping_cache.read(index, fingerprint)
     if cached is not None:
         return cached
-    mapping = build_mapping(index)
+    mapping = build_mapping(index, effective)
     mapping_cache.write(index, fingerprint, mapping)
     return mapping
 

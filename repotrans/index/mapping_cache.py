@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 
 from repotrans.index.mapping import Mapping, MethodMatch, TypeMatch
 from repotrans.index.model import SIDES
+from repotrans.index.overrides import MappingOverrides, configured
 from repotrans.index.typenames import name_table
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
 
-RULE_MODULES = ("mapping.py", "typematch.py", "members.py", "member_hosts.py", "signatures.py", "structural.py",
+RULE_MODULES = ("mapping.py", "overrides.py", "typematch.py", "members.py", "member_hosts.py", "signatures.py", "structural.py",
                 "evidence.py", "typenames.py", "mapping_cache.py")
 
 _SCHEMA = """
@@ -45,9 +46,12 @@ def _rules_digest() -> str:
     return h.hexdigest()
 
 
-def fingerprint(index: Index) -> str:
-    """Hash of every indexed file (side, path, sha256), the name table and the matching code."""
+def fingerprint(index: Index, overrides: MappingOverrides | None = None) -> str:
+    """Hash of every indexed file (side, path, sha256), the name table, the matching code and the overrides."""
     h = hashlib.sha256(_rules_digest().encode())
+    overrides = configured() if overrides is None else overrides
+    if overrides:
+        h.update(overrides.digest().encode())
     for side in SIDES:
         for f in sorted(index.files(side), key=lambda f: f.path):
             h.update(f"\n{side}\t{f.path}\t{f.sha256}".encode())
