@@ -53,6 +53,7 @@ class Project:
     target_frameworks: list[str] = field(default_factory=list)
     framework_note: str = ""                  # why target_framework (or why none)
     notes: list[str] = field(default_factory=list)  # skipped imports and the like, for `doctor`
+    extra_references: list[str] = field(default_factory=list)  # resolved package assemblies (paths or names)
 
     @property
     def dir(self) -> Path:

@@ -1,0 +1,198 @@
+"""Which projects of a target repository to build: its test projects and the projects they use.
+
+A real solution holds much more than a library and its tests: samples, GUI tools, platform
+variants, projects for other test frameworks. The plan keeps the test projects the toolchain can
+run and everything they reference; each project left out, and each reference a test project has to
+do without, gets a one-line reason (`repotrans doctor` prints them; the toolchains build the plan).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from repotrans.errors import ConfigError
+from repotrans.execution.toolchains.msbuild import Project, build_order, find_projects, load_project
+from repotrans.execution.toolchains.packages import mono_assembly, package_dirs, resolve_packages
+from repotrans.execution.toolchains.signing import friend_public_keys, stand_in_key
+
+ENV_FRAMEWORK, ENV_PACKAGES, ENV_PROJECT_PATH = "REPOTRANS_FRAMEWORK", "REPOTRANS_PACKAGES", "REPOTRANS_PROJECT_PATH"
+MONO_TEST_FRAMEWORKS = ("nunit",)
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """What the user can tell the build (--framework, --packages DIR, --project-path DIR)."""
+    framework: str | None = None
+    packages: tuple[Path, ...] = ()
+    project_paths: tuple[Path, ...] = ()
+
+    @classmethod
+    def from_env(cls) -> "BuildSettings":
+        """The CLI puts its build options in the environment, so every process of a run sees them."""
+        def paths(name: str) -> tuple[Path, ...]:
+            return tuple(Path(p).resolve() for p in os.environ.get(name, "").split(os.pathsep) if p)
+        return cls(os.environ.get(ENV_FRAMEWORK) or None, paths(ENV_PACKAGES), paths(ENV_PROJECT_PATH))
+
+    def key(self) -> str:
+        return repr((self.framework, [str(p) for p in self.packages], [str(p) for p in self.project_paths]))
+
+
+@dataclass
+class Quarantine:
+    what: str            # project name, "project:file" or "project -> reference"
+    reason: str
+
+
+@dataclass
+class BuildPlan:
+    found: list[Project]                  # every project that could be evaluated
+    chosen: list[Project]                 # build order: test projects last
+    quarantined: list[Quarantine] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def tests(self) -> list[Project]:
+        return [p for p in self.chosen if p.is_test]
+
+
+def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None) -> BuildPlan:
+    """Evaluate every project under root and choose what to build (ConfigError when nothing can)."""
+    settings = settings or BuildSettings.from_env()
+    root = root.resolve()
+    found: dict[Path, Project] = {}
+    quarantined: list[Quarantine] = []
+    paths = find_projects(root)
+    if not paths:
+        raise ConfigError(f"no .csproj file under {root}")
+    for extra in settings.project_paths:
+        paths += [(p, extra) for p in find_projects(extra)] if extra.is_dir() else []
+    for entry in paths:
+        path, base = entry if isinstance(entry, tuple) else (entry, root)
+        try:
+            found[path.resolve()] = load_project(path.resolve(), base, toolchain, settings.framework)
+        except ConfigError as exc:
+            quarantined.append(Quarantine(path.stem, f"cannot evaluate: {exc}"))
+    by_id = {}
+    for p in found.values():
+        by_id.setdefault(p.package_id.lower(), p.path)
+        by_id.setdefault(p.assembly_name.lower(), p.path)
+    dirs = package_dirs(list(settings.packages))
+    planner = _Planner(found, by_id, dirs, toolchain, root, quarantined)
+    tests = [p for p in found.values() if p.is_test]
+    roots = tests or list(found.values())
+    for project in sorted(roots, key=lambda p: p.path):
+        planner.usable(project)
+    chosen = {path: planner.ready[path] for path in planner.ready}
+    if tests:
+        keep = set()
+        for t in tests:
+            if t.path in chosen:
+                keep |= _closure(t.path, chosen)
+        chosen = {p: chosen[p] for p in keep}
+    unused = [p for p in found.values() if p.path not in chosen and p.path not in planner.failed]
+    for p in sorted(unused, key=lambda p: p.path):
+        quarantined.append(Quarantine(p.name, "not needed by any test project"))
+    if not chosen:
+        why = "; ".join(f"{q.what}: {q.reason}" for q in quarantined if q.reason != "not needed by any test project")
+        raise ConfigError(f"nothing under {root} can be built with {toolchain}: {why or 'no buildable project'}")
+    return BuildPlan(found=list(found.values()), chosen=build_order(chosen), quarantined=quarantined,
+                     notes=planner.notes)
+
+
+def _closure(start: Path, projects: dict[Path, Project]) -> set[Path]:
+    seen, stack = set(), [start]
+    while stack:
+        path = stack.pop()
+        if path in seen or path not in projects:
+            continue
+        seen.add(path)
+        stack.extend(projects[path].project_refs)
+    return seen
+
+
+class _Planner:
+    """Decides, once per project, whether it can be built; a test project drops what it cannot have."""
+
+    def __init__(self, found, by_id, dirs, toolchain, root, quarantined):
+        self.found, self.by_id, self.dirs, self.toolchain, self.root = found, by_id, dirs, toolchain, root
+        self.quarantined, self.notes = quarantined, []
+        self.ready: dict[Path, Project] = {}
+        self.failed: dict[Path, str] = {}
+        self.active: set[Path] = set()
+
+    def usable(self, project: Project) -> str | None:
+        """None when the project can be built (it is then in self.ready), else why not."""
+        if project.path in self.ready:
+            return None
+        if project.path in self.failed:
+            return self.failed[project.path]
+        if project.path in self.active:
+            return f"project reference cycle through {project.name}"
+        self.active.add(project.path)
+        try:
+            reason = self._check(project)
+        finally:
+            self.active.discard(project.path)
+        if reason:
+            self.failed[project.path] = reason
+            self.quarantined.append(Quarantine(project.name, reason))
+        return reason
+
+    def _check(self, project: Project) -> str | None:
+        if not project.target_framework:
+            return project.framework_note
+        if project.is_test and self.toolchain == "mono" and project.test_framework not in MONO_TEST_FRAMEWORKS:
+            kind = project.test_framework or "an unknown test framework"
+            return f"{kind} tests need the dotnet toolchain (mono runs NUnit only)"
+        drops: list[Quarantine] = []
+        refs = []
+        res = resolve_packages(project.package_refs, project.target_framework, self.dirs, self.by_id, self.toolchain)
+        for line in res.missing:
+            if not project.is_test:
+                return line
+            drops.append(Quarantine(f"{project.name} -> package", line))
+        for path in list(project.project_refs) + res.projects:
+            dep = self.found.get(path)
+            why = f"{path} does not exist or cannot be evaluated" if dep is None else self.usable(dep)
+            if why is None:
+                refs.append(path)
+            elif project.is_test:
+                drops.append(Quarantine(f"{project.name} -> {dep.name if dep else path.name}", why))
+            else:
+                return f"references {dep.name if dep else path.name}, which cannot be built: {why}"
+        references = []
+        for name, hint in project.references:
+            if hint is not None and hint.is_file():
+                references.append((name, hint))
+            elif self.toolchain != "mono" or mono_assembly(name) or name.lower() in ("mscorlib", "nunit.framework"):
+                references.append((name, None))
+            else:
+                line = f"assembly {name} is not available on mono" + (f" ({hint} is missing)" if hint else "")
+                if not project.is_test:
+                    return line
+                drops.append(Quarantine(f"{project.name} -> {name}", line))
+        self.quarantined += drops
+        key_file, sign = project.key_file, project.sign
+        if sign and (key_file is None or not key_file.is_file()):
+            stand_in = stand_in_key(self.root, self._trusted(project, refs))
+            if stand_in:
+                self.notes.append(f"{project.name}: key {key_file} is missing; signed with {stand_in}, "
+                                  f"which InternalsVisibleTo trusts")
+                key_file = stand_in
+            else:
+                self.notes.append(f"{project.name}: key {key_file} is missing; built unsigned")
+                sign = False
+        self.notes += [f"{project.name}: {n}" for n in project.notes + res.notes]
+        self.ready[project.path] = replace(
+            project, project_refs=list(dict.fromkeys(refs)), references=references, sign=sign, key_file=key_file,
+            extra_references=[str(a) for a in res.assemblies] + res.framework_refs)
+        return None
+
+    def _trusted(self, project: Project, refs: list[Path]) -> set[str]:
+        sources = list(project.sources)
+        for path in refs:
+            dep = self.ready.get(path)
+            if dep:
+                sources += dep.sources
+        return friend_public_keys(sources)
