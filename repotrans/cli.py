@@ -243,7 +243,30 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         "model": {"name": args.model}, "execution": {"toolchain": args.toolchain, "sandbox": args.sandbox}})
     text, healthy = report(config)
     print(text)
+    if args.target:
+        from repotrans.execution.build_report import build_section, render
+
+        title, lines = build_section(Path(args.target), toolchain=config.execution.toolchain,
+                                     sandbox=config.execution.sandbox, workdir=Path(args.workdir),
+                                     run_tests=not args.no_run)
+        print(render(title, lines))
+        healthy &= all(ok is not False for ok, _ in lines)
     return 0 if healthy else 1
+
+
+def _set_build_options(args: argparse.Namespace) -> None:
+    """--framework/--packages/--project-path reach every build through the environment (workers too)."""
+    from repotrans.execution.toolchains.projects import ENV_FRAMEWORK, ENV_PACKAGES, ENV_PROJECT_PATH
+
+    if getattr(args, "framework", None):
+        os.environ[ENV_FRAMEWORK] = args.framework
+    for name, env in (("packages", ENV_PACKAGES), ("project_path", ENV_PROJECT_PATH)):
+        values = getattr(args, name, None) or []
+        for value in values:
+            if not Path(value).is_dir():
+                raise RepotransError(f"--{name.replace('_', '-')}: {value} is not a folder")
+        if values:
+            os.environ[env] = os.pathsep.join(str(Path(v).resolve()) for v in values)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -251,6 +274,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workdir", default=".repotrans", help="workspace folder (index, stores, caches)")
     parser.add_argument("--mapping", metavar="FILE",
                         help="mapping overrides (TOML [mapping] or an edited `mapping --format jsonl` export)")
+    parser.add_argument("--framework", help="target framework to build multi-targeting projects for (e.g. net48)")
+    parser.add_argument("--packages", action="append", metavar="DIR",
+                        help="local NuGet packages folder for PackageReferences (repeatable)")
+    parser.add_argument("--project-path", action="append", metavar="DIR",
+                        help="folder with projects that stand in for PackageReferences by id (repeatable)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("index", help="index a Java source repo and a C# target repo")
@@ -355,6 +383,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="configuration file (default: ./repotrans.toml if present)")
     p.add_argument("--toolchain", choices=["mono", "dotnet"], help="C# toolchain for the test runs")
     p.add_argument("--sandbox", choices=["auto", "docker", "local"], help="sandbox to check (default: configured)")
+    p.add_argument("--target", help="also explain how this C# repository is built: projects found, chosen, "
+                                    "quarantined and why, the untouched build and test time")
+    p.add_argument("--no-run", action="store_true", help="with --target: only evaluate the projects")
     p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser("run-tests", help="build a candidate for one C# method and run its tests (JSON)")
@@ -403,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if Path(args.workdir).exists() and not Path(args.workdir).is_dir():
             raise RepotransError(f"--workdir: {args.workdir} is a file, not a folder")
+        _set_build_options(args)
         with _overrides_env(args):
             return args.func(args)
     except RepotransError as exc:

@@ -12,13 +12,17 @@ import re
 import secrets
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict, judge_report
-from repotrans.execution.toolchains.msbuild import Project, load_projects
+from repotrans.execution.toolchains import nunit3_compat
+from repotrans.execution.toolchains.msbuild import Project
+from repotrans.execution.toolchains.packages import mono_assembly
+from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, Quarantine, plan_build
 from repotrans.execution.toolchains.nunit import (RUNNER_SOURCE, check_runner, end_marker, exception_info,
                                                   parse_runner, runner_test_report)
 from repotrans.execution.workspace import Workspace, seal_base, sealed
@@ -39,6 +43,8 @@ DIAG_RE = re.compile(r"^(?P<file>[^\s(][^(]*?)\((?P<line>\d+),(?P<col>\d+)\):\s+
                      r"(?P<code>CS\d+):\s+(?P<msg>.*)$")
 BARE_DIAG_RE = re.compile(r"^(?P<sev>error|warning)\s+(?P<code>CS\d+):\s+(?P<msg>.*)$")
 HEAP_SHARE = 0.6
+MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
+_PLANS: dict[tuple[str, str, float], BuildPlan] = {}
 OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory")
 
 
@@ -47,46 +53,103 @@ class MonoToolchain:
     image = "repotrans/mono:bookworm"
 
     def language_version(self, root: Path) -> str:
-        versions = sorted({p.lang_version for p in load_projects(root) if p.lang_version and not p.is_test})
+        versions = sorted({p.lang_version for p in plan_build(root, self.name).chosen
+                           if p.lang_version and not p.is_test})
         if not versions:
             return MCS_DEFAULT_LANG
         numeric = [v for v in versions if _as_float(v) is not None]
         return min(numeric, key=_as_float) if numeric else versions[0]
 
     def test_projects(self, ws: Workspace) -> dict[str, Path]:
-        return {p.name: p.dir for p in load_projects(ws.src) if p.is_test}
+        return {p.name: p.dir for p in self.plan(ws).tests}
+
+    def plan(self, ws: Workspace) -> BuildPlan:
+        """The build plan of the workspace: projects.plan_build, less the test files and projects
+        the baseline build quarantined (recorded in base/.ok)."""
+        settings = BuildSettings.from_env()
+        marker = ws.base / ".ok"
+        stamp = marker.stat().st_mtime if marker.exists() else 0.0
+        key = (str(ws.root), settings.key(), stamp)
+        if key not in _PLANS:
+            plan = plan_build(ws.src, self.name, settings)
+            if stamp:
+                _apply_quarantine(plan, json.loads(marker.read_text()), ws)
+            _PLANS[key] = plan
+        return _PLANS[key]
 
     # -- baseline -------------------------------------------------------------------------------
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
-        failed = ws.base / ".failed.json"
-        if sealed(ws):
+        """Build every chosen project once; test files that do not compile here are quarantined
+        (one reason each), a project that does not compile takes its dependents with it."""
+        marker, failed = ws.base / ".ok", ws.base / ".failed.json"
+        settings = BuildSettings.from_env().key()
+        if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
             return
         with ws.lock():
-            if sealed(ws):
+            if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
                 return
-            if failed.exists():
+            if failed.exists() and json.loads(failed.read_text()).get("settings") == settings:
                 data = json.loads(failed.read_text())
                 raise TargetBuildError(data["message"], [Diagnostic(**d) for d in data["diagnostics"]],
                                        data["log_tail"])
             shutil.rmtree(ws.base, ignore_errors=True)
-            projects = load_projects(ws.src)
-            for project in projects:
-                out = ws.base / project.name
-                _stage_dependencies(project, projects, {}, ws.base, out)
-                outcome = sandbox.run(self.compile_argv(ws, project, projects, out, None), cwd=ws.root,
-                                      timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[out])
+            plan = plan_build(ws.src, self.name, BuildSettings.from_env())
+            record: dict = {"settings": settings, "dropped_files": {}, "quarantined": [], "timings": {}}
+            broken: dict[Path, str] = {}
+            first_failure = None
+            for project in plan.chosen:
+                dead = next((broken[r] for r in project.project_refs if r in broken), None)
+                if dead:
+                    broken[project.path] = dead
+                    record["quarantined"].append([project.name, dead])
+                    continue
+                started = time.monotonic()
+                outcome, dropped = self._build_baseline(ws, project, plan.chosen, sandbox, limits)
+                record["timings"][project.name] = round(time.monotonic() - started, 3)
+                if dropped:
+                    record["dropped_files"][project.name] = dropped
                 if outcome.timed_out or outcome.exit_code != 0:
                     diags = parse_mcs(outcome.output, ws, None)
                     first = next((d for d in diags if d.severity == "error"), None)
                     what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
                             else "timed out" if outcome.timed_out else f"mcs exit {outcome.exit_code}")
-                    message = f"the target does not build before patching: project {project.name}: {what}"
-                    failed.parent.mkdir(parents=True, exist_ok=True)
-                    failed.write_text(json.dumps({"message": message, "log_tail": outcome.output[-4000:],
-                                                  "diagnostics": [d.__dict__ for d in diags]}))
-                    raise TargetBuildError(message, diags, outcome.output[-4000:])
+                    broken[project.path] = f"{project.name} does not compile: {what}"
+                    record["quarantined"].append([project.name, f"does not compile: {what}"])
+                    first_failure = first_failure or (project, what, diags, outcome.output[-4000:])
+            if not any(p.is_test and p.path not in broken for p in plan.chosen) and first_failure:
+                project, what, diags, log_tail = first_failure
+                message = f"the target does not build before patching: project {project.name}: {what}"
+                failed.parent.mkdir(parents=True, exist_ok=True)
+                failed.write_text(json.dumps({"message": message, "log_tail": log_tail, "settings": settings,
+                                              "diagnostics": [d.__dict__ for d in diags]}))
+                raise TargetBuildError(message, diags, log_tail)
+            record["projects"] = [p.name for p in plan.chosen if p.path not in broken]
             self._build_runner(ws, sandbox, limits)
-            seal_base(ws, {"projects": [p.name for p in projects]})
+            seal_base(ws, record)
+
+    def _build_baseline(self, ws: Workspace, project: Project, projects: list[Project], sandbox: Sandbox,
+                        limits: Limits) -> tuple[RunOutcome, list[list[str]]]:
+        """Compile one project of the baseline; for a test project, drop the files of its own that
+        do not compile here and try again. Returns the last outcome and [file, reason] per drop."""
+        out = ws.base / project.name
+        _stage_dependencies(project, projects, {}, ws.base, out)
+        dropped: list[list[str]] = []
+        current = project
+        for _ in range(MAX_QUARANTINE_ROUNDS):
+            outcome = sandbox.run(self.compile_argv(ws, current, projects, out, None), cwd=ws.root,
+                                  timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[out])
+            if outcome.timed_out or outcome.exit_code == 0 or not project.is_test:
+                return outcome, dropped
+            bad = {}
+            for d in parse_mcs(outcome.output, ws, None):
+                path = (ws.src / d.file).resolve() if d.file else None
+                if d.severity == "error" and path in current.sources and project.dir in path.parents:
+                    bad.setdefault(path, f"{d.code} {d.message}")
+            if not bad:
+                return outcome, dropped
+            dropped += [[p.relative_to(ws.src.resolve()).as_posix(), why] for p, why in sorted(bad.items())]
+            current = _without(current, set(bad))
+        return outcome, dropped
 
     def _build_runner(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
         """repotrans's NUnit runner (nunit_runner.cs), compiled once per workspace state."""
@@ -104,7 +167,7 @@ class MonoToolchain:
     # -- one candidate --------------------------------------------------------------------------
     def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
             limits: Limits) -> Verdict:
-        projects = load_projects(ws.src)
+        projects = self.plan(ws).chosen
         patched_src = (ws.src / cand.path).resolve()
         patched = cand.run_dir / "patched" / cand.path
         patched.parent.mkdir(parents=True, exist_ok=True)
@@ -195,10 +258,13 @@ class MonoToolchain:
         argv += [f"-r:{ref}" for ref in FRAMEWORK_REFS]
         if project.is_test:
             argv.append(f"-r:{NUNIT_DLL}")
+            if (project.nunit_major or 2) >= 3:           # NUnit 3 tests on NUnit 2.6: the compat layer
+                argv += [f"-nowarn:{nunit3_compat.NOWARN}", _rel(_compat_source(ws), ws)]
         for name, hint in project.references:
-            if name.lower().startswith("nunit.framework"):
+            if name.lower().startswith("nunit.framework") or name.lower() == "mscorlib":
                 continue
-            argv.append(f"-r:{_rel(hint, ws)}" if hint else f"-r:{name}.dll")
+            argv.append(f"-r:{_rel(hint, ws)}" if hint else f"-r:{_framework_dll(name)}")
+        argv += [f"-r:{_rel(Path(ref), ws)}" if "/" in ref else f"-r:{ref}.dll" for ref in project.extra_references]
         for ref in project.project_refs:
             dep = next(p for p in projects if p.path == ref)
             argv.append(f"-r:{_rel(out / dep.dll_name, ws)}")
@@ -296,6 +362,45 @@ def _judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Lim
     return judge_report(tests_report)
 
 
+def _compat_source(ws: Workspace) -> Path:
+    """The NUnit 3 compatibility layer's source, inside the workspace (a sandbox sees only that)."""
+    path = ws.root / "compat" / nunit3_compat.SOURCE.name
+    text = nunit3_compat.SOURCE.read_text(encoding="utf-8")
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    return path
+
+
+def _framework_dll(name: str) -> str:
+    """A framework reference as mono spells its file (System.XML -> System.Xml.dll)."""
+    found = mono_assembly(name)
+    return found.name if found else f"{name}.dll"
+
+
+def _without(project: Project, files: set[Path]) -> Project:
+    return replace(project, sources=[s for s in project.sources if s not in files])
+
+
+def _apply_quarantine(plan: BuildPlan, record: dict, ws: Workspace) -> None:
+    """What the baseline found: test files dropped, projects that did not compile left out."""
+    src = ws.src.resolve()
+    built = set(record.get("projects", [p.name for p in plan.chosen]))
+    chosen = []
+    for project in plan.chosen:
+        if project.name not in built:
+            continue
+        drops = record.get("dropped_files", {}).get(project.name, [])
+        if drops:
+            project = _without(project, {(src / rel).resolve() for rel, _ in drops})
+            plan.quarantined += [Quarantine(f"{project.name}:{rel}", why) for rel, why in drops]
+        chosen.append(project)
+    plan.quarantined += [Quarantine(name, why) for name, why in record.get("quarantined", [])]
+    plan.chosen = chosen
+
+
 def _dependents(projects: list[Project], changed: set[Path], all_of_them: bool) -> set[Path]:
     """The changed projects, plus (when all_of_them) every project depending on them transitively."""
     result = set(changed)
@@ -330,9 +435,13 @@ def _stage_dependencies(project: Project, projects: list[Project], built: dict[s
     out.mkdir(parents=True, exist_ok=True)
     for dep in _closure(project, projects):
         src_dir = built.get(dep.name, base / dep.name)
-        for name in (dep.dll_name, Path(dep.dll_name).with_suffix(".pdb").name):
+        for name in (dep.dll_name, Path(dep.dll_name).with_suffix(".pdb").name, dep.dll_name + ".mdb"):
             if (src_dir / name).exists():
                 _link(src_dir / name, out / name)
+    for dep in _closure(project, projects) + [project]:     # HintPath and package assemblies, copied
+        for dll in [h for _, h in dep.references if h is not None] + [Path(r) for r in dep.extra_references if "/" in r]:
+            if dll.is_file() and not dll.name.lower().startswith("nunit.framework"):
+                shutil.copyfile(dll, out / dll.name)
     if project.is_test:     # a copy: a link would let the sandbox reach the host's file
         shutil.copyfile(NUNIT_DLL, out / NUNIT_DLL.name)
 

@@ -1,0 +1,43 @@
+"""The NUnit 3 compatibility layer for the mono toolchain (NUnit 2.6): its C# source, compiled into
+every test assembly whose project references NUnit 3 or later, and the NUnit 3 features found in a
+test project that the layer does not give (for `repotrans doctor`)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SOURCE = Path(__file__).with_name("nunit3_compat.cs")
+NOWARN = "436"                   # a compat type hides the NUnit 2.6 type of the same name: intended
+# (pattern, what the layer does not give)
+UNSUPPORTED = (
+    (re.compile(r"\[\s*TestFixtureSource\b"), "[TestFixtureSource] (fixtures are not parameterised from a source)"),
+    (re.compile(r"\[\s*TestCaseSource\s*\([^\]]*new\s+object\s*\[\s*\]"),
+     "[TestCaseSource(..., methodParams)] (source methods with arguments)"),
+    (re.compile(r"\bAssert\.(ThrowsAsync|CatchAsync|DoesNotThrowAsync)\b"), "Assert.ThrowsAsync and friends"),
+    (re.compile(r"\bAssert\.Multiple\b"), "Assert.Multiple reports only its first failure"),
+    (re.compile(r"\[\s*Retry\s*\("), "[Retry] (a test runs once)"),
+    (re.compile(r"\[\s*(Parallelizable|NonParallelizable)\b"), "[Parallelizable] (tests run one at a time)"),
+    (re.compile(r"\[\s*Order\s*\("), "[Order] (NUnit 2.6 runs tests by name)"),
+    (re.compile(r"\bDoes\.(Exist|ContainKey|ContainValue)\b"), "Does.Exist/ContainKey/ContainValue"),
+    (re.compile(r"\bTestContext\.Parameters\b"), "TestContext.Parameters (always empty)"),
+    (re.compile(r"\[\s*DefaultFloatingPointTolerance\b"), "[DefaultFloatingPointTolerance]"),
+    (re.compile(r"\bWarn\.(If|Unless)\b"), "Warn.If/Warn.Unless"),
+)
+SETUP_FIXTURE_RE = re.compile(r"\[\s*SetUpFixture\s*\][\s\S]*?\[\s*OneTime(SetUp|TearDown)\s*\]")
+
+
+def unsupported_features(sources: list[Path]) -> list[str]:
+    """Every NUnit 3 construct in these files the compatibility layer does not give, with the first file using it."""
+    found: dict[str, str] = {}
+    for path in sources:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for pattern, what in UNSUPPORTED:
+            if what not in found and pattern.search(text):
+                found[what] = path.name
+        what = "[OneTime*] in a [SetUpFixture] (NUnit 2.6 runs only [SetUp]/[TearDown] there)"
+        if what not in found and SETUP_FIXTURE_RE.search(text):
+            found[what] = path.name
+    return [f"{what} (e.g. {name})" for what, name in found.items()]
