@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
 import shutil
 from dataclasses import asdict, dataclass, field
@@ -236,7 +237,6 @@ def _owner(task_id: str) -> str:
 
 
 def _relative(path: Path, base: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(base.resolve()))
-    except ValueError:
-        return str(path.resolve())
+    """`path` relative to `base` (with `..` where needed): a manifest holds no machine paths, so a
+    dataset works wherever its folder and its repositories move together."""
+    return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
