@@ -101,7 +101,7 @@ def _raw_once(index: Index, method, tmp: Path) -> float:
     [lib] = [p for p in projects if source in p.sources]
     [tests] = [p for p in projects if p.is_test and lib.path in p.project_refs]
     selected = select_tests(index_tests(ws, tc.test_projects(ws)), covering_names(index, method),
-                            member_tokens(index, method))
+                            member_tokens(index, method)).tests
     raw = ws.root / "raw"
     shutil.rmtree(raw, ignore_errors=True)
     shutil.copytree(ws.base / tests.name, raw / tests.name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from repotrans.execution.selection import index_tests, select_tests
+from repotrans.execution.selection import FALLBACK_LIMIT, Selection, caller_types, index_tests, select_tests
 
 SOURCE = """
 using NUnit.Framework;
@@ -101,20 +101,59 @@ def test_index_records_fixtures_and_what_each_test_reaches(tmp_path):
 def test_select_tests_by_member_then_by_fixture(tmp_path):
     fixtures = _fixtures(tmp_path)
     widget = {"Widget"}
-    assert select_tests(fixtures, widget, {"Spin"}) == [
+    assert select_tests(fixtures, widget, {"Spin"}).tests == [
         "P:Ns.Tests.WidgetTests.SpinTurns", "P:Ns.Tests.WidgetTests.SpinTwiceTurnsTwice"]
-    assert select_tests(fixtures, widget, {"Name"}) == ["P:Ns.Tests.WidgetTests.NameIsSet"]
+    assert select_tests(fixtures, widget, {"Name"}).tests == ["P:Ns.Tests.WidgetTests.NameIsSet"]
     # a [SetUp] or a field initialiser reaching the member: every test of that fixture
-    assert select_tests(fixtures, widget, {"Reset"}) == ["P:Ns.Tests.SetUpTests"]
-    assert select_tests(fixtures, widget, {"Make"}) == ["P:Ns.Tests.WidgetTests"]
-    assert select_tests(fixtures, widget, {"new Widget"}) == [
+    assert select_tests(fixtures, widget, {"Reset"}).tests == ["P:Ns.Tests.SetUpTests"]
+    assert select_tests(fixtures, widget, {"Make"}).tests == ["P:Ns.Tests.WidgetTests"]
+    assert select_tests(fixtures, widget, {"new Widget"}).tests == [
         "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests.SpinTurns", "P:Ns.Tests.WidgetTests.SpinTwiceTurnsTwice"]
     # a test naming the member on another class only (GadgetSpins) is not picked; the nested class
     # overriding Turn declares the name without reaching it: no test names Turn, so the fixtures
-    # naming the class are run, as before
-    covering = ["P:Ns.Tests.BaseTests", "P:Ns.Tests.MixedTests", "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests"]
+    # naming the class are run (a named, bounded fallback; abstract fixtures cannot run on their own)
+    covering = ["P:Ns.Tests.MixedTests", "P:Ns.Tests.SetUpTests", "P:Ns.Tests.WidgetTests"]
     assert "Turn" not in fixtures["P:Ns.Tests.MixedTests"]["tests"]["FakeIsAWidget"]
-    assert select_tests(fixtures, widget, {"Turn"}) == covering
-    assert select_tests(fixtures, widget, {"Normalise"}) == covering
-    assert select_tests(fixtures, {"Gadget"}, {"Spin"}) == ["P:Ns.Tests.MixedTests.GadgetSpins"]
-    assert select_tests(fixtures, {"Thing"}, {"Spin"}) == []
+    assert select_tests(fixtures, widget, {"Turn"}).tests == covering
+    assert select_tests(fixtures, widget, {"Normalise"}).tests == covering
+    assert select_tests(fixtures, {"Gadget"}, {"Spin"}).tests == ["P:Ns.Tests.MixedTests.GadgetSpins"]
+    assert select_tests(fixtures, {"Thing"}, {"Spin"}).tests == []
+
+
+def test_fallbacks_are_named_and_bounded(tmp_path):
+    fixtures = _fixtures(tmp_path)
+    turn = select_tests(fixtures, {"Widget"}, {"Turn"})
+    assert turn.basis == "class" and "no test names the member" in turn.describe() and "Widget" in turn.describe()
+    # no fixture names the class: the fixtures naming its callers, and nothing when there are none
+    asked = []
+    via = select_tests(fixtures, {"Sprocket"}, {"Spin"}, callers=lambda: asked.append(1) or {"Gadget"})
+    assert via == Selection(["P:Ns.Tests.MixedTests"], "callers", ("Gadget",), 1)
+    assert "callers Gadget" in via.describe()
+    none = select_tests(fixtures, {"Sprocket"}, {"Spin"}, callers=set)
+    assert none.tests == [] and none.basis == "none" and "compiled only" in none.describe()
+    assert select_tests(fixtures, {"Widget"}, {"Spin"}, callers=lambda: asked.append(2) or set()).basis == "covering"
+    assert asked == [1]                       # callers are looked up only when the class has no fixture
+    many = {f"P:Ns.T{n:02d}Tests": {"idents": ["Widget"], "abstract": False, "shared": [], "tests": {"A": []}}
+            for n in range(FALLBACK_LIMIT + 4)}
+    many["P:Ns.WidgetTests"] = {"idents": ["Widget"], "abstract": False, "shared": [], "tests": {"A": []}}
+    bounded = select_tests(many, {"Widget"}, {"Spin"})
+    assert len(bounded.tests) == FALLBACK_LIMIT and "P:Ns.WidgetTests" in bounded.tests
+    assert f"the first {FALLBACK_LIMIT} of {FALLBACK_LIMIT + 5}" in bounded.describe()
+
+
+def test_caller_types_name_the_member_and_its_class():
+    def method(type_id, body, signature="void M()"):
+        return SimpleNamespace(type_id=type_id, body=body, signature=signature)
+
+    def decl(name):
+        return SimpleNamespace(id="target:Ns." + name, name=name, qualified_name="Ns." + name)
+
+    types = [decl(n) for n in ("Sprocket", "Gear", "Chain", "Other", "SprocketTests")]
+    methods = [method("target:Ns.Sprocket", "{ return Spin(); }"),
+               method("target:Ns.Gear", "{ s.Spin(); }", "void Drive(Sprocket s)"),
+               method("target:Ns.Chain", "{ var s = new Sprocket(); }"),
+               method("target:Ns.Other", "{ wheel.Spin(); }"),
+               method("target:Ns.SprocketTests", "{ Sprocket.Spin(); }")]
+    assert caller_types(types, methods, {"Spin"}, {"Sprocket"}, {"Ns.SprocketTests"}) == {"Gear"}
+    assert caller_types(types, methods, {"new Sprocket"}, {"Sprocket"}, set()) == {"Chain"}
+    assert caller_types(types, methods, set(), {"Sprocket"}, set()) == set()

@@ -57,7 +57,8 @@ class TestResult:
     timings: dict[str, float] = field(default_factory=dict)
     log_tail: str = ""
     reason: str = ""               # one line: why this status ("out of memory", "exceeded 10 s")
-    selected: list[str] = field(default_factory=list)   # tests run: "<project>:<Ns.Fixture>" or "<project>:<Ns.Fixture.Method>"; [] = all
+    selected: list[str] = field(default_factory=list)   # tests run: "<project>:<Ns.Fixture>" or "<project>:<Ns.Fixture.Method>"
+    selection: str = ""            # one line: what was selected and why (a bounded fallback is named here)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -79,6 +80,7 @@ class TestResult:
             log_tail=data.get("log_tail", ""),
             reason=data.get("reason", ""),
             selected=list(data.get("selected", [])),
+            selection=data.get("selection", ""),
         )
 
     def brief(self) -> str:

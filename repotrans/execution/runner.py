@@ -14,7 +14,7 @@ from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate, plan_patch
 from repotrans.execution.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox, make_sandbox
-from repotrans.execution.selection import index_tests, select_tests
+from repotrans.execution.selection import choose_tests, index_tests
 from repotrans.execution.settings import check_execution
 from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, make_toolchain
 from repotrans.execution.workspace import prepare_workspace
@@ -54,9 +54,11 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
     tc.baseline(ws, box, limits)
     timings["baseline"] = time.monotonic() - t
     selected: list[str] | None = None
+    selection = "the whole test suite (--scope all)"
     if scope == "covering":
         fixtures = index_tests(ws, tc.test_projects(ws))
-        selected = select_tests(fixtures, covering_names(index, method), member_tokens(index, method)) or None
+        chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
+        selected, selection = chosen.tests, chosen.describe()
     with ws.run_dir(keep=keep_run) as run_dir:
         cand = Candidate(path=method.path, text=patch.new_text, line_map=patch.line_map,
                          surface_changed=patch.surface_changed, run_dir=run_dir)
@@ -66,7 +68,8 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
     return TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
                       exceptions=verdict.exceptions, tests_run=verdict.tests_run,
                       tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
-                      log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [])
+                      log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
+                      selection=selection)
 
 
 def language_version(target_root: Path, toolchain: str) -> str:

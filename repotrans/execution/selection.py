@@ -4,11 +4,15 @@ A test method covers a target member when the identifiers it can reach mention t
 body and attributes, the fixture's per-test plumbing ([SetUp]/[TearDown] methods, constructors, field
 initialisers) and the fixture's helpers (non-test methods, properties, nested classes) it names.
 Only fixtures that mention the target's class are looked at; when none of their tests mentions the
-member (a helper reached through another public method), the whole fixtures are selected."""
+member (a helper reached through another public method), those fixtures are selected; when no fixture
+names the class, the fixtures naming its callers. Both fallbacks are bounded and named (Selection)."""
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from functools import cache
+from typing import Callable
 from pathlib import Path
 
 import tree_sitter_c_sharp
@@ -56,24 +60,111 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path]) -> dict[str, dict
     return fixtures
 
 
-def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens: set[str]) -> list[str]:
+@dataclass(frozen=True)
+class Selection:
+    """The tests a candidate runs, and why these: `basis` is "covering" (tests reaching the member),
+    "class" (no test names the member: fixtures naming its class), "callers" (no fixture names the
+    class: fixtures naming types that call the member) or "none" (nothing found: compiled only).
+    The two fallbacks are bounded to FALLBACK_LIMIT fixtures, never the whole suite."""
+    tests: list[str]
+    basis: str
+    names: tuple[str, ...] = ()   # the classes or callers the fallback fixtures name
+    total: int = 0                # fallback fixtures found before the bound
+
+    def describe(self) -> str:
+        """One line for people: what runs and why."""
+        names = ", ".join(self.names[:5]) + (", ..." if len(self.names) > 5 else "")
+        bound = f" (the first {len(self.tests)} of {self.total})" if self.total > len(self.tests) else ""
+        if self.basis == "covering":
+            return f"{len(self.tests)} covering test(s): {_short(self.tests)}"
+        if self.basis == "class":
+            return f"no test names the member: fallback to {len(self.tests)} fixture(s) naming {names}{bound}"
+        if self.basis == "callers":
+            return (f"no test names its class: fallback to {len(self.tests)} fixture(s) naming its callers "
+                    f"{names}{bound}")
+        return f"no covering test (none names {names} or a caller): compiled only, no test run"
+
+
+FALLBACK_LIMIT = 8
+
+
+def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens: set[str],
+                 callers: Callable[[], set[str]] | None = None) -> Selection:
     """Test ids to run: "<project>:<Ns.Fixture.Method>" for each test of a fixture mentioning
     `class_names` whose reach mentions `member_tokens` and (with the shared plumbing) `class_names`;
-    a whole fixture ("<project>:<Ns.Fixture>") when its shared plumbing mentions the member; all
-    those fixtures when no test mentions the member at all."""
-    covering = sorted(key for key, fx in fixtures.items() if class_names & set(fx["idents"]))
+    a whole fixture ("<project>:<Ns.Fixture>") when its shared plumbing mentions the member. When no
+    test mentions the member: the fixtures naming the class; when none does, the fixtures naming
+    `callers()` (types whose code calls the member); both bounded."""
+    covering = sorted(key for key, fx in fixtures.items() if class_names & set(fx["idents"]) and not fx["abstract"])
     picked: list[str] = []
     for key in covering:
         fx = fixtures[key]
-        if fx["abstract"]:
-            continue
         shared = set(fx["shared"])
         if member_tokens & shared:
             picked.append(key)
             continue
         picked += [f"{key}.{test}" for test, idents in sorted(fx["tests"].items())
                    if member_tokens & set(idents) and class_names & (set(idents) | shared)]
-    return picked or covering
+    if picked:
+        return Selection(picked, "covering")
+    if covering:
+        return _bounded(fixtures, covering, class_names, "class")
+    found = callers() if callers is not None else set()
+    by_callers = sorted(key for key, fx in fixtures.items() if found & set(fx["idents"]) and not fx["abstract"])
+    if by_callers:
+        return _bounded(fixtures, by_callers, found, "callers")
+    return Selection([], "none", tuple(sorted(class_names)))
+
+
+def choose_tests(index, method, fixtures: dict[str, dict], class_names: set[str],
+                 member_tokens: set[str]) -> Selection:
+    """select_tests for one indexed target member; callers are looked up in the index only when needed."""
+    skip = {key.split(":", 1)[1].replace("+", ".") for key in fixtures}
+    return select_tests(fixtures, class_names, member_tokens, callers=lambda: caller_types(
+        index.types("target"), index.all_methods("target"), member_tokens, class_names, skip))
+
+
+def _bounded(fixtures: dict[str, dict], keys: list[str], names: set[str], basis: str) -> Selection:
+    """At most FALLBACK_LIMIT fixtures: those named after one of `names` first, then those naming most."""
+    def rank(key: str) -> tuple:
+        simple = key.rsplit(".", 1)[-1].rsplit("+", 1)[-1]
+        return (not any(n in simple for n in names), -len(names & set(fixtures[key]["idents"])), key)
+    return Selection(sorted(sorted(keys, key=rank)[:FALLBACK_LIMIT]), basis, tuple(sorted(names)), len(keys))
+
+
+def caller_types(types: list, methods: list, tokens: set[str], class_names: set[str],
+                 skip: set[str]) -> set[str]:
+    """Simple names of the types (other than `class_names` and `skip`) with a member whose body
+    mentions one of `tokens` and that name one of `class_names` somewhere in their members."""
+    if not tokens:
+        return set()
+    token_re = re.compile("|".join(_token_pattern(t) for t in sorted(tokens)))
+    class_re = re.compile("|".join(r"\b" + re.escape(c) + r"\b" for c in sorted(class_names)))
+    by_type: dict[str, list] = {}
+    for m in methods:
+        by_type.setdefault(m.type_id, []).append(m)
+    found: set[str] = set()
+    for t in types:
+        if t.name in class_names or t.qualified_name in skip or t.id not in by_type:
+            continue
+        members = by_type[t.id]
+        if any(token_re.search(m.body or "") for m in members) and \
+                any(class_re.search(f"{m.signature} {m.body or ''}") for m in members):
+            found.add(t.name)
+    return found
+
+
+def _token_pattern(token: str) -> str:
+    r"""A member token as a regex over code: "new Foo" -> `new\s+Foo\b`, "Bar" -> `\bBar\b`."""
+    if token.startswith("new "):
+        return r"\bnew\s+" + re.escape(token[4:]) + r"\b"
+    return r"\b" + re.escape(token) + r"\b"
+
+
+def _short(tests: list[str], shown: int = 3) -> str:
+    names = [t.split(":", 1)[-1].rsplit(".", 2)[-2:] for t in tests[:shown]]
+    text = ", ".join(".".join(n) for n in names)
+    return text + (f", ... ({len(tests)} in all)" if len(tests) > shown else "")
 
 
 def _merge(into: dict, fx: dict) -> None:
