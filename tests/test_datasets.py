@@ -220,14 +220,75 @@ def test_validation_keeps_sound_tasks_and_drops_the_others_with_a_reason(tmp_pat
     assert reasons["Acme.Geo.GeometryMath.Sign(double)"] == "a placeholder passes its tests"
     assert reasons["Acme.Common.StringUtils.Repeat(string, int)"].startswith("ground truth gives test_failure")
     saved = json.loads((tmp_path / "out" / "dataset.json").read_text())
-    assert (saved["name"], saved["source"], saved["target"], saved["toolchain"]) == \
-        ("mini", str((pair / "java").resolve()), str((pair / "csharp").resolve()), "mono")
+    assert (saved["name"], saved["source"], saved["target"], saved["toolchain"], saved["validated"]) == \
+        ("mini", "../pair/java", "../pair/csharp", "mono", True)
     assert [t["id"] for t in saved["tasks"]] == [t.id for t in ds.tasks]
     assert load_dataset(tmp_path / "out").tasks == ds.tasks
     report = (tmp_path / "out" / "report.md").read_text()
     assert "- validated tasks: 2\n- dropped: 2\n" in report
     assert "| `Acme.Geo.GeometryMath.Sign(double)` | a placeholder passes its tests |" in report
     assert report.endswith("| C# type | tasks |\n|---|---:|\n| `Acme.Geo.GeometryMath` | 2 |\n")
+
+
+def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_path, monkeypatch):
+    from repotrans.execution import runner
+    from repotrans.execution.results import TestResult
+
+    calls: list[str] = []
+
+    def fake_run(index, method, code, **kw):
+        calls.append(method.name)
+        if method.name == "Capitalize":
+            return TestResult("passed", selection="no covering test (none names StringUtils or a caller): "
+                                                  "compiled only, no test run", reason="no tests ran")
+        if len(calls) == 5 and kill:
+            raise KeyboardInterrupt
+        failed = "NotImplementedException" in code
+        return TestResult("runtime_error" if failed else "passed", tests_run=2, tests_failed=2 * failed,
+                          selection="2 covering test(s): X.A, X.B")
+
+    monkeypatch.setattr(runner, "run_candidate", fake_run)
+    select = ["Acme.Common.StringUtils.*"]
+    out = tmp_path / "ds"
+    kill = True
+    with pytest.raises(KeyboardInterrupt):
+        build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False)
+    saved = [json.loads(line) for line in (out / ".build" / "verdicts.jsonl").read_text().splitlines()]
+    ids = [v["id"] for v in saved]      # the task running beside the interrupted one may finish too
+    assert ids[:2] == ["Acme.Common.StringUtils.IsBlank(string)", "Acme.Common.StringUtils.Repeat(string, int)"]
+    assert "Acme.Common.StringUtils.PadLeft(string, int, char)" not in ids and len(ids) <= 3
+    assert not (out / "dataset.json").exists()
+    kill, calls[:] = False, []
+    ds = build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, jobs=2, progress=False)
+    capitalized = any("Capitalize" in i for i in ids)
+    assert len(calls) == 2 * (6 - len(ids) + capitalized) + (not capitalized)   # saved verdicts are not run again
+    assert len(ds.tasks) == 6 and ds.validated
+    assert ds.dropped == [{"id": "Acme.Common.StringUtils.Capitalize(string)",
+                           "reason": "no test covers it (no covering test (none names StringUtils or a caller): "
+                                     "compiled only, no test run)"}]
+    assert [t.id for t in ds.tasks] == [t.id for t in candidate_tasks(ds_index(out), select) if "Capital" not in t.id]
+    report = (out / "report.md").read_text()
+    assert "- validation: 7 tasks in" in report and "with --jobs 2" in report and "1 without a covering test" in report
+    calls[:] = []
+    build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False)
+    assert calls == []                            # everything known: nothing runs
+
+
+def ds_index(out: Path) -> Index:
+    return Index.open(out / ".build" / "index", must_exist=True)
+
+
+def test_an_unvalidated_dataset_says_so_everywhere(tmp_path):
+    from repotrans.cli import main
+
+    out = tmp_path / "ds"
+    assert main(["dataset", "build", "--source", str(SAMPLE / "java"), "--target", str(SAMPLE / "csharp"),
+                 "--out", str(out), "--select", "Acme.Geo.Vector2D.*", "--no-validate", "--quiet",
+                 "--workdir", str(tmp_path / "w")]) == 0
+    ds = load_dataset(out)
+    assert not ds.validated and ds.label == "ds (unvalidated)" and len(ds.tasks) == 15
+    assert "**unvalidated**" in (out / "report.md").read_text()
+    assert "validated tasks" not in (out / "report.md").read_text()
 
 
 def _insert(path: Path, before: str, text: str) -> None:

@@ -166,3 +166,21 @@ def test_report_cli_rejects_a_folder_without_results(tmp_path):
                          text=True, timeout=120)
     assert run.returncode == 2
     assert run.stderr == f"repotrans: error: {tmp_path} is not a run folder (no results.sqlite)\n"
+
+
+def test_unvalidated_datasets_are_labelled_in_the_report(tmp_path):
+    from repotrans.experiments.datasets import Dataset
+
+    ds_dir = tmp_path / "quick"
+    ds_dir.mkdir()
+    Dataset(name="quick", root=ds_dir, source="java", target="cs", tasks=[], validated=False).save()
+    run = tmp_path / "run"
+    store = RunStore(run)
+    store.set_meta("datasets", {"quick": str(ds_dir), "gone": str(tmp_path / "missing")})
+    store.add(TaskRecord(config="full", dataset="quick", task_id=TWICE, status="passed"))
+    store.add(TaskRecord(config="full", dataset="gone", task_id=TWICE, status="passed"))
+    store.close()
+    md = write_report([run]).read_text()
+    assert "**Unvalidated datasets: quick**" in md
+    assert "| full | quick (unvalidated) | 1 |" in md and "| full | gone | 1 |" in md
+    assert "Unvalidated datasets: quick" in (run / "report.html").read_text()

@@ -13,6 +13,9 @@ import json
 import os
 import re
 import shutil
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -25,6 +28,7 @@ from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
 
 MANIFEST = "dataset.json"
+VERDICTS = "verdicts.jsonl"
 THROW = "throw new System.NotImplementedException();"
 # an accessor where the accessor list (or the previous accessor) ends: `get {`, `private set;`, `set =>`
 _ACCESSOR = re.compile(r"(?:^|[};])\s*((?:(?:private|protected|internal)\s+)*(?:get|set))\s*(?:\{|;|=>)")
@@ -48,6 +52,12 @@ class Dataset:
     tasks: list[DatasetTask]
     dropped: list[dict] = field(default_factory=list)
     toolchain: str = "mono"
+    validated: bool = True       # False: built with --no-validate (every report says so)
+
+    @property
+    def label(self) -> str:
+        """The name as reports show it: unvalidated datasets say so."""
+        return self.name if self.validated else f"{self.name} (unvalidated)"
 
     @property
     def source_dir(self) -> Path:
@@ -59,7 +69,7 @@ class Dataset:
 
     def save(self) -> Path:
         data = {"name": self.name, "source": self.source, "target": self.target,
-                "toolchain": self.toolchain, "tasks": [asdict(t) for t in self.tasks],
+                "toolchain": self.toolchain, "validated": self.validated, "tasks": [asdict(t) for t in self.tasks],
                 "dropped": self.dropped}
         path = self.root / MANIFEST
         path.write_text(json.dumps(data, indent=1) + "\n")
@@ -87,7 +97,8 @@ def load_dataset(root: Path) -> Dataset:
         except TypeError as exc:
             raise ConfigError(f"{path} is malformed: task {n}: {exc}") from None
     return Dataset(name=data["name"], root=root, source=data["source"], target=data["target"],
-                   toolchain=data.get("toolchain", "mono"), tasks=tasks, dropped=data.get("dropped", []))
+                   toolchain=data.get("toolchain", "mono"), tasks=tasks, dropped=data.get("dropped", []),
+                   validated=bool(data.get("validated", True)))
 
 
 def candidate_tasks(index: Index, select: list[str] | None = None) -> list[DatasetTask]:
@@ -169,55 +180,135 @@ def materialize(ds: Dataset, dest: Path) -> Materialized:
     return Materialized(source=ds.source_dir, target=target, oracle_index=oracle)
 
 
-def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: str, workdir: Path
-                  ) -> str | None:
-    """None when the ground truth passes and a placeholder fails; otherwise the reason to drop it."""
+@dataclass
+class Verdict:
+    """The validation of one task: `reason` is None when it is kept, else why it is dropped."""
+    id: str
+    reason: str | None
+    selection: str = ""          # which tests judged it (runner's Selection.describe())
+    seconds: float = 0.0
+
+
+def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: str, workdir: Path) -> Verdict:
+    """Keep a task when its ground truth passes the covering tests and a placeholder fails them."""
     from repotrans.execution.runner import run_candidate
+
+    started = time.monotonic()
+
+    def verdict(reason: str | None, selection: str = "") -> Verdict:
+        return Verdict(task.id, reason, selection, round(time.monotonic() - started, 2))
 
     m = oracle.method(task.target_method_id)
     if m is None:
-        return "not found in the index"
+        return verdict("not found in the index")
     truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
     ok = run_candidate(oracle, m, truth, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
     if ok.status != "passed":
-        return f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}"
+        return verdict(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}", ok.selection)
     if ok.tests_run == 0:
-        return "no test covers it"
+        return verdict(f"no test covers it ({ok.selection or 'no tests ran'})", ok.selection)
     masked = m.signature + " " + placeholder_body(m)
     bad = run_candidate(oracle, m, masked, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
     if bad.status == "passed":
-        return "a placeholder passes its tests"
-    return None
+        return verdict("a placeholder passes its tests", ok.selection)
+    return verdict(None, ok.selection)
+
+
+class VerdictLog:
+    """build/verdicts.jsonl: one line per validated task, appended as soon as it is known, so that a
+    killed build resumes where it stopped. Lines of another target state (or toolchain) are ignored."""
+
+    def __init__(self, path: Path, key: str):
+        self.path, self.key = path, key
+        self._lock = threading.Lock()
+
+    def load(self) -> dict[str, Verdict]:
+        found: dict[str, Verdict] = {}
+        if not self.path.is_file():
+            return found
+        for line in self.path.read_text().splitlines():
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError:      # a line cut short by a kill
+                continue
+            if isinstance(data, dict) and data.pop("key", None) == self.key:
+                found[data["id"]] = Verdict(**data)
+        return found
+
+    def add(self, verdict: Verdict) -> None:
+        with self._lock, open(self.path, "a") as out:
+            out.write(json.dumps({"key": self.key, **asdict(verdict)}) + "\n")
+
+
+def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolchain: str, sandbox: str,
+                   jobs: int = 1, progress: bool = True) -> list[Verdict]:
+    """Validate `tasks` (`jobs` at a time), reusing the verdicts a previous build of the same target
+    state left in `work`; returns one verdict per task, in task order."""
+    from repotrans.execution.workspace import state_key
+
+    log = VerdictLog(work / VERDICTS, f"{toolchain}-{state_key(index.root('target'))}")
+    known = log.load()
+    pending = [t for t in tasks if t.id not in known]
+    bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc="validating tasks", unit="task",
+               disable=not progress)
+
+    def one(task: DatasetTask) -> Verdict:
+        verdict = validate_task(index, task, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs")
+        log.add(verdict)
+        bar.update()
+        return verdict
+
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        for verdict in pool.map(one, pending):
+            known[verdict.id] = verdict
+    finally:                      # interrupted: finish (and save) the running tasks, start no other
+        pool.shutdown(wait=True, cancel_futures=True)
+        bar.close()
+    return [known[t.id] for t in tasks]
 
 
 def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = None,
                   select: list[str] | None = None, toolchain: str = "mono", sandbox: str = "local",
-                  validate: bool = True, progress: bool = True) -> Dataset:
-    """Select, validate and record the tasks of a project pair; write dataset.json and report.md."""
+                  validate: bool = True, jobs: int = 1, progress: bool = True) -> Dataset:
+    """Select, validate and record the tasks of a project pair; write dataset.json and report.md.
+    Verdicts are kept in OUT/.build as they are known: building again resumes."""
     out.mkdir(parents=True, exist_ok=True)
     work = out / ".build"
     index = Index.open(work / "index")
     index.build(source, target, progress=progress)
-    tasks, dropped = candidate_tasks(index, select), []
+    tasks, dropped, stats = candidate_tasks(index, select), [], {}
     if validate:
-        kept = []
-        for t in tqdm(tasks, desc="validating tasks", disable=not progress):
-            reason = validate_task(index, t, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs")
-            if reason is None:
-                kept.append(t)
-            else:
-                dropped.append({"id": t.id, "reason": reason})
-        tasks = kept
+        started = time.monotonic()
+        verdicts = validate_tasks(index, tasks, work, toolchain=toolchain, sandbox=sandbox, jobs=jobs,
+                                  progress=progress)
+        dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]
+        kept = {v.id for v in verdicts if v.reason is None}
+        tasks = [t for t in tasks if t.id in kept]
+        stats = {"jobs": jobs, "wall_seconds": round(time.monotonic() - started, 1),
+                 "task_seconds": round(sum(v.seconds for v in verdicts), 1), "checked": len(verdicts),
+                 "no_covering_test": sum((v.reason or "").startswith("no test covers") for v in verdicts)}
     ds = Dataset(name=name or out.resolve().name, root=out, tasks=tasks, dropped=dropped,
-                 source=_relative(source, out), target=_relative(target, out), toolchain=toolchain)
+                 source=_relative(source, out), target=_relative(target, out), toolchain=toolchain,
+                 validated=validate)
     ds.save()
-    (out / "report.md").write_text(render_report(ds))
+    (out / "report.md").write_text(render_report(ds, stats))
     return ds
 
 
-def render_report(ds: Dataset) -> str:
-    lines = [f"# Dataset {ds.name}", "", f"- source: `{ds.source}`", f"- target: `{ds.target}`",
-             f"- validated tasks: {len(ds.tasks)}", f"- dropped: {len(ds.dropped)}", ""]
+def render_report(ds: Dataset, stats: dict | None = None) -> str:
+    """report.md: what was kept, what was dropped and why, and how long validation took."""
+    lines = [f"# Dataset {ds.name}", "", f"- source: `{ds.source}`", f"- target: `{ds.target}`"]
+    if ds.validated:
+        lines += [f"- validated tasks: {len(ds.tasks)}", f"- dropped: {len(ds.dropped)}"]
+    else:
+        lines += [f"- tasks: {len(ds.tasks)}, **unvalidated** (built with --no-validate: a task's ground truth "
+                  "may fail its tests and a placeholder may pass them)"]
+    if stats:
+        per = stats["task_seconds"] / stats["checked"] if stats["checked"] else 0.0
+        lines += [f"- validation: {stats['checked']} tasks in {stats['wall_seconds']} s with --jobs {stats['jobs']} "
+                  f"({per:.1f} s per task); {stats['no_covering_test']} without a covering test"]
+    lines.append("")
     if ds.dropped:
         lines += ["| dropped task | reason |", "|---|---|"]
         lines += [f"| `{d['id']}` | {d['reason']} |" for d in ds.dropped]

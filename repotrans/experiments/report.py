@@ -30,22 +30,43 @@ def load_records(run_dirs: list[Path]) -> list[TaskRecord]:
     return records
 
 
-def markdown(records: list[TaskRecord]) -> str:
+def unvalidated_datasets(run_dirs: list[Path]) -> set[str]:
+    """Names of the datasets of these runs that were built with --no-validate (their manifest says so)."""
+    names: set[str] = set()
+    for d in run_dirs:
+        store = RunStore(d)
+        roots = store.meta("datasets", {})
+        store.close()
+        for name, root in roots.items():
+            ds = _load_dataset(root)
+            if ds is not None and not ds.validated:
+                names.add(name)
+    return names
+
+
+def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset()) -> str:
     rows = rate_rows(records)
-    out = ["# repotrans report", "", "## Compile and pass rates", "",
+    out = ["# repotrans report", ""]
+    if unvalidated:
+        out += [f"**Unvalidated datasets: {', '.join(sorted(unvalidated))}** (built with --no-validate: a task "
+                "whose placeholder also passes counts as passed, so their rates may overstate).", ""]
+    out += ["## Compile and pass rates", "",
            "| config | dataset | tasks | compile rate | pass rate | prompt tok/task | completion tok/task "
            "| calls/task | s/task | cost/task |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    def shown(dataset: str) -> str:
+        return f"{dataset} (unvalidated)" if dataset in unvalidated else dataset
+
     for r in rows:
         cost = f"{r.cost:.4f}" if r.cost is not None else "-"
-        out.append(f"| {r.config} | {r.dataset} | {r.tasks} | {100 * r.compile_rate:.1f}% | {100 * r.pass_rate:.1f}% "
+        out.append(f"| {r.config} | {shown(r.dataset)} | {r.tasks} | {100 * r.compile_rate:.1f}% | {100 * r.pass_rate:.1f}% "
                    f"| {r.prompt_tokens:.0f} | {r.completion_tokens:.0f} | {r.model_calls:.1f} | {r.seconds:.1f} | {cost} |")
     rare = (ERROR_TYPES["blocked"], ERROR_TYPES["no_tests"])        # columns only where they occur
     kinds = [k for k in ERROR_TYPES.values() if k not in rare or any(k in r.errors for r in rows)]
     out += ["", "## Error types of unsolved tasks", "", "| config | dataset | " + " | ".join(kinds) + " |",
             "|---|---|" + "---:|" * len(kinds)]
     for r in rows:
-        out.append(f"| {r.config} | {r.dataset} | " + " | ".join(str(r.errors.get(k, 0)) for k in kinds) + " |")
+        out.append(f"| {r.config} | {shown(r.dataset)} | " + " | ".join(str(r.errors.get(k, 0)) for k in kinds) + " |")
     ov = overlap(records)
     out += ["", "## Overlap of solved tasks", "", "| configs | solved by both |", "|---|---:|"]
     out += [f"| {pair} | {n} |" for pair, n in ov["pairs"].items()]
@@ -62,7 +83,7 @@ def write_report(run_dirs: list[Path], out: Path | None = None) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     records = load_records(run_dirs)
     rows = rate_rows(records)
-    (out / "report.md").write_text(markdown(records))
+    (out / "report.md").write_text(markdown(records, unvalidated_datasets(run_dirs)))
     plot_rates(rows, out)
     plot_errors(rows, out)
     plot_upset(intersections(records), sorted({r.config for r in records}), out)
@@ -81,6 +102,7 @@ details.task{{border:1px solid #ccc;margin:.3em 0;padding:.3em}} .passed{{color:
 summary{{cursor:pointer}} .traj{{font-size:12px}}
 </style></head><body>
 <h1>repotrans run {title}</h1>
+{banner}
 <p>Show: <select id="f" onchange="filt()"><option value="">all</option>{options}</select>
 <span id="n"></span></p>
 {tasks}
@@ -99,7 +121,10 @@ def write_html(run_dir: Path) -> Path:
     configs = sorted({r.config for r in records})
     options = "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in statuses + configs)
     tasks = "\n".join(_task_html(run_dir, r, indexes) for r in records)
-    page = _PAGE.format(title=html.escape(run_dir.name), options=options, tasks=tasks)
+    unvalidated = unvalidated_datasets([run_dir])
+    banner = (f"<p><b>Unvalidated datasets: {html.escape(', '.join(sorted(unvalidated)))}</b> (built with "
+              "--no-validate: their passes may overstate)</p>" if unvalidated else "")
+    page = _PAGE.format(title=html.escape(run_dir.name), options=options, tasks=tasks, banner=banner)
     path = run_dir / "report.html"
     path.write_text(page, encoding="utf-8")
     return path
@@ -123,18 +148,23 @@ def _indexes(run_dir: Path) -> dict[str, tuple[Index | None, Index | None]]:
     return found
 
 
-def _dataset_repos(root: str | None) -> tuple[Path, Path] | None:
-    """(Java repo, complete port) of a dataset folder, or None when it is gone or unreadable."""
+def _load_dataset(root: str | None):
+    """The dataset of a folder, or None when it is gone or unreadable."""
     from repotrans.errors import ConfigError
     from repotrans.experiments.datasets import load_dataset
 
     if root is None:
         return None
     try:
-        ds = load_dataset(Path(root))
+        return load_dataset(Path(root))
     except ConfigError:
         return None
-    return ds.source_dir, ds.target_dir
+
+
+def _dataset_repos(root: str | None) -> tuple[Path, Path] | None:
+    """(Java repo, complete port) of a dataset folder, or None when it is gone or unreadable."""
+    ds = _load_dataset(root)
+    return None if ds is None else (ds.source_dir, ds.target_dir)
 
 
 def _open_index(workdir: Path, repos: tuple[Path, Path] | None) -> Index | None:
@@ -208,7 +238,8 @@ def _outcome(r: TaskRecord) -> str:
         return r.status
     from repotrans.execution.results import TestResult
 
-    return TestResult.from_json(r.result).brief()
+    result = TestResult.from_json(r.result)
+    return result.brief() + (f"\ntests: {result.selection}" if result.selection else "")
 
 
 def _trajectory(path: Path) -> list[dict]:
