@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from repotrans.errors import RepotransError
+from repotrans.execution.blocked import blocked_reason
 
 
 def _print_json(obj) -> None:
@@ -97,11 +98,15 @@ def cmd_translate(args: argparse.Namespace) -> int:
     state, outcome = translate(workdir, args.function, config,
                                source=Path(args.source) if args.source else None,
                                target=Path(args.target) if args.target else None,
-                               run_dir=Path(args.run_dir) if args.run_dir else None, console=args.stream)
+                               run_dir=Path(args.run_dir) if args.run_dir else None, console=args.stream,
+                               adjust=_judge_blocked)
     print(f"```csharp\n{outcome.code or ''}\n```")
     tests = f" ({outcome.result['tests_run']} tests run)" if outcome.result else ""
     cost = f", cost {outcome.cost:.4f}" if outcome.cost is not None else ""
-    print(f"test outcome: {outcome.status}{tests}")
+    blocked = blocked_reason(outcome.result)
+    print(f"test outcome: {'blocked' if blocked else outcome.status}{tests}")
+    for line in _outcome_details(outcome.result, outcome.status, blocked):
+        print(f"  {line}")
     print(f"rounds: {outcome.repair_rounds} repair round(s), {outcome.attempts} candidate(s)")
     print(f"tokens: {outcome.tokens['prompt']} prompt + {outcome.tokens['completion']} completion "
           f"in {outcome.tokens['calls']} model calls{cost}")
@@ -111,7 +116,29 @@ def cmd_translate(args: argparse.Namespace) -> int:
 
         root = Path(args.target) if args.target else Index.open(workdir, must_exist=True).root("target")
         print(f"wrote {write_method(state, root, outcome.code)}")
-    return 0 if outcome.status == "passed" else 1
+    return 0 if outcome.status == "passed" and not blocked else 1
+
+
+def _judge_blocked(state) -> None:
+    """A candidate whose covering tests fail only inside other still-placeholder methods is `blocked`
+    (as in a batch): the agents stop repairing it, and the outcome says so."""
+    from repotrans.execution.blocked import judging_blocked
+
+    state.services.run_test = judging_blocked(state.services.run_test)
+
+
+def _outcome_details(result: dict | None, status: str, blocked: str | None = None, shown: int = 6) -> list[str]:
+    """What a person needs beside the status: why it failed (the first diagnostics or failing tests)
+    and which tests were selected."""
+    if not result:
+        return []
+    from repotrans.execution.results import TestResult
+
+    res = TestResult.from_json(result)
+    lines = [blocked] if blocked else res.brief().splitlines() if status != "passed" else []
+    if len(lines) > shown + 1:
+        lines = lines[:shown + 1] + ["... (the rest is in the run folder's result.json)"]
+    return lines + ([f"tests: {res.selection}"] if res.selection else [])
 
 
 def _add_model_args(p: argparse.ArgumentParser) -> None:
@@ -172,9 +199,10 @@ def cmd_dataset_build(args: argparse.Namespace) -> int:
 
     ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
                        select=args.select or None, toolchain=args.toolchain, sandbox=args.sandbox,
-                       validate=not args.no_validate, progress=not args.quiet)
-    print(f"{ds.name}: {len(ds.tasks)} validated tasks, {len(ds.dropped)} dropped; "
-          f"manifest {Path(args.out) / 'dataset.json'}, report {Path(args.out) / 'report.md'}")
+                       validate=not args.no_validate, jobs=args.jobs, progress=not args.quiet)
+    counts = (f"{len(ds.tasks)} validated tasks, {len(ds.dropped)} dropped" if ds.validated else
+              f"{len(ds.tasks)} UNVALIDATED tasks (--no-validate: not checked against the tests)")
+    print(f"{ds.name}: {counts}; manifest {Path(args.out) / 'dataset.json'}, report {Path(args.out) / 'report.md'}")
     return 0
 
 
@@ -210,6 +238,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_run_tests(args: argparse.Namespace) -> int:
+    from repotrans.execution.blocked import as_blocked
     from repotrans.execution.runner import (TargetBuildError, close_sandboxes, find_target_method, open_index,
                                             run_candidate, write_candidate)
 
@@ -229,6 +258,9 @@ def cmd_run_tests(args: argparse.Namespace) -> int:
     finally:
         close_sandboxes()
     out = {"method": method.id, **result.to_json()}
+    blocked = as_blocked(result, code)
+    if blocked is not result:       # fails only inside other still-placeholder methods
+        out.update(status="blocked", reason=blocked.reason)
     if args.write:
         out["written"] = write_candidate(index, method, code)
     _print_json(out)
@@ -267,6 +299,27 @@ def _set_build_options(args: argparse.Namespace) -> None:
                 raise RepotransError(f"--{name.replace('_', '-')}: {value} is not a folder")
         if values:
             os.environ[env] = os.pathsep.join(str(Path(v).resolve()) for v in values)
+
+
+def _accept_global_options(parser: argparse.ArgumentParser, top: argparse.ArgumentParser | None = None) -> None:
+    """Let every subcommand also take the global options (--workdir, --mapping, ...) after its name:
+    `repotrans index ... --workdir W`. Their default there is SUPPRESS, so a value given before the
+    subcommand is kept."""
+    top = top or parser
+    options = [a for a in top._actions if a.option_strings and a.dest != "help"]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                if any(isinstance(a, argparse._SubParsersAction) for a in sub._actions):
+                    _accept_global_options(sub, top)
+                    continue
+                for opt in options:
+                    if any(s in sub._option_string_actions for s in opt.option_strings):
+                        continue
+                    value = {} if opt.nargs == 0 else {"metavar": opt.metavar, "type": opt.type,
+                                                       "choices": opt.choices}
+                    sub.add_argument(*opt.option_strings, action=type(opt), dest=opt.dest,
+                                     default=argparse.SUPPRESS, help=opt.help, **value)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -357,6 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--sandbox", choices=["auto", "docker", "local"], default="auto",
                    help="where test runs execute (auto: docker when an engine answers, else local)")
     q.add_argument("--no-validate", action="store_true", help="skip the ground-truth/placeholder check")
+    q.add_argument("--jobs", type=int, default=1, help="tasks validated at the same time (default 1)")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(func=cmd_dataset_build)
     q = dsub.add_parser("mask", help="lay out a dataset's masked target (what an agent may see)")
@@ -403,6 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write", action="store_true", help="also write the candidate into the target repository")
     p.set_defaults(func=cmd_run_tests)
 
+    _accept_global_options(parser)
     return parser
 
 

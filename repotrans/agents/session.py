@@ -68,8 +68,9 @@ def default_run_dir(workdir: Path, state: TranslationState) -> Path:
 
 
 def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path | None = None,
-              target: Path | None = None, run_dir: Path | None = None, console: bool = False):
-    """Prepare the task, build the model client (with the workspace response cache) and run the team."""
+              target: Path | None = None, run_dir: Path | None = None, console: bool = False, adjust=None):
+    """Prepare the task, build the model client (with the workspace response cache) and run the team;
+    `adjust(state)` may rebind services first (e.g. how a test run is judged)."""
     import asyncio
 
     from repotrans.agents.models import check_model, make_client
@@ -77,6 +78,8 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
 
     check_model(config)
     state = prepare(workdir, function, config, source=source, target=target)
+    if adjust is not None:
+        adjust(state)
     client = make_client(config, state)
     outcome = asyncio.run(run_translation(state, client, run_dir or default_run_dir(workdir, state), console))
     return state, outcome

@@ -14,7 +14,7 @@ import json
 import re
 import shutil
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
@@ -22,7 +22,7 @@ from tqdm import tqdm
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate
-from repotrans.execution.results import TestResult
+from repotrans.execution.blocked import BLOCKED, blocked_reason, is_blocked, judging_blocked
 from repotrans.execution.runner import run_candidate
 from repotrans.experiments.executors import Executor, ThreadExecutor, Workload
 from repotrans.experiments.ordering import dependency_graph, order_levels
@@ -98,36 +98,13 @@ def listed_tasks(index: Index, path: Path) -> list[TranslationTask]:
     return tasks
 
 
-BLOCKED = "blocked"
-
-
-def is_blocked(result: TestResult, code: str) -> bool:
-    """The candidate compiled and every failing test fails in a method that is still a placeholder.
-
-    In a partly translated class, a test of one method often calls others not translated yet; such a
-    run says nothing against the candidate, so it is judged again once the batch has translated the rest.
-    """
-    return (result.status in ("test_failure", "runtime_error") and bool(result.failures)
-            and "NotImplementedException" not in code
-            and all("NotImplementedException" in f.message for f in result.failures))
-
-
 def judge_blocked(state, dirs=None) -> None:
     """Let the agents stop repairing a candidate whose only failures are other methods' placeholders."""
-    run_test = state.services.run_test
-
-    def judged(code: str) -> TestResult:
-        result = run_test(code)
-        if is_blocked(result, code):
-            return replace(result, status="passed", reason=f"{BLOCKED}: {len(result.failures)} covering "
-                              "tests fail only in methods that are not translated yet")
-        return result
-
-    state.services.run_test = judged
+    state.services.run_test = judging_blocked(state.services.run_test)
 
 
 def _as_blocked(rec: TaskRecord) -> TaskRecord:
-    if rec.passed and (rec.result or {}).get("reason", "").startswith(BLOCKED):
+    if rec.passed and blocked_reason(rec.result):
         rec.status = BLOCKED
     return rec
 
