@@ -99,7 +99,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
                                source=Path(args.source) if args.source else None,
                                target=Path(args.target) if args.target else None,
                                run_dir=Path(args.run_dir) if args.run_dir else None, console=args.stream,
-                               adjust=_judge_blocked)
+                               adjust=_judge_blocked, target_member=args.target_member)
     print(f"```csharp\n{outcome.code or ''}\n```")
     tests = f" ({outcome.result['tests_run']} tests run)" if outcome.result else ""
     cost = f", cost {outcome.cost:.4f}" if outcome.cost is not None else ""
@@ -367,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--source", help="Java repository (indexed incrementally; default: the index in --workdir)")
     p.add_argument("--target", help="C# repository")
     p.add_argument("--function", required=True, help="C# target or Java signature, e.g. 'Circle.Scale(double)'")
+    p.add_argument("--target-member", metavar="CS_SIG",
+                   help="the C# member to write --function (a Java signature) into, whatever the mapping says")
     p.add_argument("--model", help="model name ('builtin' = offline policy); else REPOTRANS_MODEL / repotrans.toml")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama")
     p.add_argument("--config", help="configuration file (default: ./repotrans.toml if present)")

@@ -53,5 +53,5 @@ def test_ablation_judges_on_the_complete_port_and_resumes(tmp_path):
     again = run_ablation([tmp_path / "ds"], configs, run, progress=False)          # nothing left to do
     assert {(r.config, r.task_id): r.finished_at for r in again.records()} == finished
     again.close()
-    assert "| no-rag | mini | 2 | 100.0% | 100.0% |" in write_report([run]).read_text()
+    assert "| no-rag | mini (unvalidated) | 2 | 100.0% | 100.0% |" in write_report([run]).read_text()
     assert (run / "report.html").read_text().count('<details class="task"') == 4

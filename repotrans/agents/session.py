@@ -9,11 +9,14 @@ from repotrans.errors import InputError
 
 
 def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | None = None,
-            target: Path | None = None, progress: bool = False) -> TranslationState:
-    """Index (incrementally, when repos are given), resolve `function`, and bind tools, runner and retrieval."""
+            target: Path | None = None, progress: bool = False,
+            target_member: str | None = None) -> TranslationState:
+    """Index (incrementally, when repos are given), resolve `function` (with `target_member`: the Java
+    method and the C# member the user names, whatever the mapping says), and bind tools, runner and
+    retrieval."""
     from repotrans.index.mapping import load_mapping
     from repotrans.index.store import Index
-    from repotrans.index.task import resolve_task
+    from repotrans.index.task import resolve_pair, resolve_task
 
     if source is not None and target is not None:
         index = Index.open(workdir)
@@ -21,7 +24,9 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
     else:
         index = Index.open(workdir, must_exist=True)
     mapping = load_mapping(index)
-    return state_for(index, mapping, resolve_task(index, mapping, function), config, workdir)
+    task = (resolve_pair(index, function, target_member) if target_member
+            else resolve_task(index, mapping, function))
+    return state_for(index, mapping, task, config, workdir)
 
 
 def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TranslationState:
@@ -68,7 +73,8 @@ def default_run_dir(workdir: Path, state: TranslationState) -> Path:
 
 
 def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path | None = None,
-              target: Path | None = None, run_dir: Path | None = None, console: bool = False, adjust=None):
+              target: Path | None = None, run_dir: Path | None = None, console: bool = False, adjust=None,
+              target_member: str | None = None):
     """Prepare the task, build the model client (with the workspace response cache) and run the team;
     `adjust(state)` may rebind services first (e.g. how a test run is judged)."""
     import asyncio
@@ -77,7 +83,7 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
     from repotrans.agents.team import run_translation
 
     check_model(config)
-    state = prepare(workdir, function, config, source=source, target=target)
+    state = prepare(workdir, function, config, source=source, target=target, target_member=target_member)
     if adjust is not None:
         adjust(state)
     client = make_client(config, state)

@@ -63,6 +63,33 @@ def resolve_task(index: Index, mapping: Mapping, signature: str) -> TranslationT
     return TranslationTask(target_method_id=target_id, source_method_id=source_id)
 
 
+def resolve_pair(index: Index, java_signature: str, target_member: str) -> TranslationTask:
+    """The task a user names directly: a Java method and the C# member to write it into, whatever the
+    mapping says (a port that renamed `getBar` to `Bar`). InputError with close matches when either
+    side names nothing or several members."""
+    java = _one(index, "source", java_signature, "Java method")
+    member = _one(index, "target", target_member, "C# member")
+    if not has_code(member):
+        raise InputError(f"C# member {_display(member.id)} has no body to translate "
+                         "(abstract, extern, interface member or auto-property)")
+    return TranslationTask(target_method_id=member.id, source_method_id=java.id)
+
+
+def _one(index: Index, side: Side, signature: str, what: str) -> Method:
+    query = " ".join(signature.split())
+    if query.startswith(side + ":"):
+        query = query[len(side) + 1:]
+    if not query:
+        raise InputError(f"empty {what} signature")
+    found = index.find_methods(side, query)
+    if not found:
+        raise InputError(f"no {what} matches '{signature}'", did_you_mean=_suggest(index, query, (side,)))
+    if len(found) > 1:
+        raise InputError(f"'{signature}' matches {len(found)} {what}s; add the type or the parameter types",
+                         did_you_mean=sorted(_display(m.id) for m in found))
+    return found[0]
+
+
 def has_code(m: Method) -> bool:
     """Whether a member has code of its own (a property's accessor list needs a block or an `=>`)."""
     if m.body is None:
