@@ -238,11 +238,11 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
 
     def fake_run(index, method, code, **kw):
         calls.append(method.name)
+        if kill and len(calls) >= 5:              # the process is going down: no run finishes any more
+            raise KeyboardInterrupt
         if method.name == "Capitalize":
             return TestResult("passed", selection="no covering test (none names StringUtils or a caller): "
                                                   "compiled only, no test run", reason="no tests ran")
-        if len(calls) == 5 and kill:
-            raise KeyboardInterrupt
         failed = "NotImplementedException" in code
         return TestResult("runtime_error" if failed else "passed", tests_run=2, tests_failed=2 * failed,
                           selection="2 covering test(s): X.A, X.B")
@@ -254,14 +254,12 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
     with pytest.raises(KeyboardInterrupt):
         build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False)
     saved = [json.loads(line) for line in (out / ".build" / "verdicts.jsonl").read_text().splitlines()]
-    ids = [v["id"] for v in saved]      # the task running beside the interrupted one may finish too
-    assert ids[:2] == ["Acme.Common.StringUtils.IsBlank(string)", "Acme.Common.StringUtils.Repeat(string, int)"]
-    assert "Acme.Common.StringUtils.PadLeft(string, int, char)" not in ids and len(ids) <= 3
+    assert [v["id"] for v in saved] == ["Acme.Common.StringUtils.IsBlank(string)",
+                                        "Acme.Common.StringUtils.Repeat(string, int)"]
     assert not (out / "dataset.json").exists()
     kill, calls[:] = False, []
     ds = build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, jobs=2, progress=False)
-    capitalized = any("Capitalize" in i for i in ids)
-    assert len(calls) == 2 * (6 - len(ids) + capitalized) + (not capitalized)   # saved verdicts are not run again
+    assert len(calls) == 2 * 4 + 1                # the 2 saved verdicts are not run again; Capitalize once
     assert len(ds.tasks) == 6 and ds.validated
     assert ds.dropped == [{"id": "Acme.Common.StringUtils.Capitalize(string)",
                            "reason": "no test covers it (no covering test (none names StringUtils or a caller): "

@@ -20,7 +20,7 @@ CS = """namespace X
 {
     public class Foo
     {
-        public int GetBar(Thing a, Thing b) { throw new System.NotImplementedException(); }
+        public int Combine(Thing a, Thing b) { throw new System.NotImplementedException(); }
         public int Size { get; set; }
         public abstract int Count();
     }
@@ -42,15 +42,15 @@ def index(tmp_path) -> Index:
 def test_a_renamed_member_is_resolved_directly(index):
     with pytest.raises(InputError, match="has no C# counterpart"):
         resolve_task(index, load_mapping(index), "org.x.Foo.bar(Thing, Thing)")
-    assert resolve_pair(index, "org.x.Foo.bar(Thing, Thing)", "Foo.GetBar(Thing, Thing)") == TranslationTask(
-        target_method_id="target:X.Foo.GetBar(Thing, Thing)", source_method_id="source:org.x.Foo.bar(Thing, Thing)")
-    assert resolve_pair(index, "source:org.x.Foo.bar(Thing)", "target:X.Foo.GetBar").source_method_id == \
+    assert resolve_pair(index, "org.x.Foo.bar(Thing, Thing)", "Foo.Combine(Thing, Thing)") == TranslationTask(
+        target_method_id="target:X.Foo.Combine(Thing, Thing)", source_method_id="source:org.x.Foo.bar(Thing, Thing)")
+    assert resolve_pair(index, "source:org.x.Foo.bar(Thing)", "target:X.Foo.Combine").source_method_id == \
         "source:org.x.Foo.bar(Thing)"
 
 
 @pytest.mark.parametrize("java, member, message", [
-    ("org.x.Foo.bar", "Foo.GetBar", "'org.x.Foo.bar' matches 2 Java methods"),
-    ("org.x.Foo.baz(Thing)", "Foo.GetBar", "no Java method matches 'org.x.Foo.baz(Thing)'"),
+    ("org.x.Foo.bar", "Foo.Combine", "'org.x.Foo.bar' matches 2 Java methods"),
+    ("org.x.Foo.baz(Thing)", "Foo.Combine", "no Java method matches 'org.x.Foo.baz(Thing)'"),
     ("org.x.Foo.bar(Thing)", "Foo.GetBaz", "no C# member matches 'Foo.GetBaz'"),
     ("org.x.Foo.bar(Thing)", "Foo.Size", "has no body to translate"),
     ("org.x.Foo.bar(Thing)", "Foo.Count()", "has no body to translate"),
@@ -68,7 +68,7 @@ def test_cli_reports_a_wrong_target_member_in_one_line(index, tmp_path, capsys):
                "--model", "builtin", "--workdir", str(tmp_path / "ws")])
     err = capsys.readouterr().err
     assert rc == 2 and err.startswith("repotrans: error: no C# member matches 'Foo.Bar(Thing, Thing)'")
-    assert "GetBar" in err
+    assert "Combine" in err
 
 
 @pytest.mark.slow
