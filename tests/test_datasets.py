@@ -241,8 +241,8 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
         if kill and len(calls) >= 5:              # the process is going down: no run finishes any more
             raise KeyboardInterrupt
         if method.name == "Capitalize":
-            return TestResult("passed", selection="no covering test (none names StringUtils or a caller): "
-                                                  "compiled only, no test run", reason="no tests ran")
+            return TestResult("no_tests", selection="no covering test (none names StringUtils or a caller): "
+                                                    "compiled only, no test run", reason="no selected test ran")
         failed = "NotImplementedException" in code
         return TestResult("runtime_error" if failed else "passed", tests_run=2, tests_failed=2 * failed,
                           selection="2 covering test(s): X.A, X.B")

@@ -57,7 +57,7 @@ def test_a_member_no_test_names_is_judged_by_its_callers_tests(env):
 
 def test_a_member_with_no_test_at_all_is_compiled_only(env):
     result = run(env, "Util.Unused", "public static int Unused(int a) { return a + 1; }")
-    assert result.status == "passed" and result.tests_run == 0 and result.selected == []
+    assert result.status == "no_tests" and result.tests_run == 0 and result.selected == []
     assert "no covering test" in result.selection and "compiled only" in result.selection
     broken = run(env, "Util.Unused", "public static int Unused(int a) { return b; }")
     assert broken.status == "compile_error"

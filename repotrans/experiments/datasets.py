@@ -203,10 +203,10 @@ def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: 
         return verdict("not found in the index")
     truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
     ok = run_candidate(oracle, m, truth, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
+    if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
+        return verdict(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})", ok.selection)
     if ok.status != "passed":
         return verdict(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}", ok.selection)
-    if ok.tests_run == 0:
-        return verdict(f"no test covers it ({ok.selection or 'no tests ran'})", ok.selection)
     masked = m.signature + " " + placeholder_body(m)
     bad = run_candidate(oracle, m, masked, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
     if bad.status == "passed":

@@ -16,15 +16,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution.results import Diagnostic
+from repotrans.execution.results import Diagnostic, ExceptionInfo
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains import nunit3_compat
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.packages import mono_assembly
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, Quarantine, plan_build
-from repotrans.execution.toolchains.nunit import (RUNNER_SOURCE, check_runner, end_marker, exception_info,
-                                                  parse_runner, runner_test_report)
+from repotrans.execution.toolchains.nunit import (RUNNER_SOURCE, check_runner, clean_frames, end_marker,
+                                                  exception_info, parse_runner, runner_test_report)
 from repotrans.execution.workspace import Workspace, seal_base, sealed
 
 NUNIT_DIR = Path("/usr/lib/cli/nunit.framework-2.6.3")
@@ -45,6 +45,7 @@ BARE_DIAG_RE = re.compile(r"^(?P<sev>error|warning)\s+(?P<code>CS\d+):\s+(?P<msg
 HEAP_SHARE = 0.6
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
 _PLANS: dict[tuple[str, str, float], BuildPlan] = {}
+STACK_OVERFLOW_RE = re.compile(r"System\.StackOverflowException:?(.*)$", re.M)
 OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory")
 
 
@@ -345,6 +346,11 @@ def _judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Lim
     if report.ended is None:
         if outcome.timed_out:
             return Verdict("timeout", reason=f"tests exceeded the {limits.timeout:.0f} s limit")
+        overflow = STACK_OVERFLOW_RE.search(outcome.output)
+        if overflow:                 # mono dies on it: only the console says what happened, and where
+            frames = list(dict.fromkeys(clean_frames(outcome.output[overflow.end():], locate, limit=50)))[:3]
+            return Verdict("runtime_error", reason="stack overflow (unbounded recursion?)", exceptions=[
+                ExceptionInfo("System.StackOverflowException", overflow.group(1).strip(), frames)])
         oom = any(marker in outcome.output for marker in OOM_MARKERS)
         crash = next((ln.strip() for ln in outcome.output.splitlines()
                       if "Exception" in ln or "Unhandled" in ln or "overflow" in ln.lower()), "")
