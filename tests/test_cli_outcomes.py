@@ -22,6 +22,7 @@ def test_global_options_are_accepted_after_the_subcommand():
     assert parser.parse_args(["index", "--source", "j", "--target", "c", "--workdir", "W"]).workdir == "W"
     assert parser.parse_args(["--workdir", "X", "index", "--source", "j", "--target", "c"]).workdir == "X"
     assert parser.parse_args(["mapping"]).workdir == ".repotrans"
+    assert parser.parse_args(["translate", "--function", "f", "--mapping", "m.toml"]).mapping == "m.toml"
     assert parser.parse_args(["dataset", "build", "--source", "j", "--target", "c", "--out", "o",
                               "--workdir", "Z"]).workdir == "Z"
 
