@@ -7,6 +7,7 @@ index's SQLite file (mapping_cache.py).
 """
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -83,6 +84,17 @@ class Mapping:
 def build_mapping(index: Index, overrides: MappingOverrides | None = None) -> Mapping:
     """Align the two indexed repositories (no caching; see load_mapping), then apply the overrides:
     type overrides before the members are matched, method overrides after."""
+    index.types("source")                       # load the snapshot before the collector pauses
+    enabled = gc.isenabled()
+    gc.disable()                                # many small acyclic objects: full collections over
+    try:                                        # the index snapshot would cost more than the matching
+        return _build(index, overrides)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     src_types, tgt_types = index.types("source"), index.types("target")
     names = TargetNames(tgt_types)
     votes, namespace_map = learn_namespaces(src_types, names)

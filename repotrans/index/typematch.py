@@ -8,13 +8,15 @@ the same simple name anywhere (moved into a holder class); the same name ignorin
 Namespaces: a package maps to the namespace holding the majority of its types' name matches; among
 candidates in several namespaces the one whose path shares most segments with the package's wins
 (`...aztec.decoder` -> `ZXing.Aztec.Internal`, not `ZXing.QrCode.Internal`).
-Round 2, member overlap: a Java type still unmatched takes the one unmatched C# type of its kind whose
-members carry most of its member names. Anything ambiguous stays unmatched, with the reason.
+Round 2, member overlap: a Java type still unmatched takes the one unmatched C# type of its kind, in
+the namespace its package maps to, whose members carry most of its member names. Anything ambiguous stays unmatched, with the reason.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from repotrans.index.matches import TypeMatch
 from repotrans.index.model import Method, TypeDecl
@@ -73,10 +75,14 @@ class TargetNames:
         self.exact: dict[str, list[TypeDecl]] = defaultdict(list)
         self.folded: dict[str, list[TypeDecl]] = defaultdict(list)
         self.simple: dict[str, list[TypeDecl]] = defaultdict(list)
+        self.nested: dict[str, dict[str, list[TypeDecl]]] = defaultdict(lambda: defaultdict(list))
         for t in types:
             self.exact[nested_name(t)].append(t)
             self.folded[nested_name(t).lower()].append(t)
             self.simple[t.name].append(t)
+            if t.outer_id is not None:
+                self.nested[t.name][t.outer_id.rsplit(".", 1)[-1]].append(t)
+        self.outers = {simple: sorted(by_outer) for simple, by_outer in self.nested.items()}
 
     def candidates(self, t: TypeDecl) -> tuple[list[TypeDecl], float, str]:
         """C# types under the first name key that exists (kind-compatible ones first); case-insensitively
@@ -87,8 +93,7 @@ class TargetNames:
         for i, key in enumerate(keys):
             if held is not None and i > 1:
                 break
-            hits = ([c for c in self.simple.get(key.name, []) if nested_name(c) != name] if key.anywhere
-                    else self.exact.get(key.name, []))
+            hits = self._moved(t, key.name, name) if key.anywhere else self.exact.get(key.name, [])
             if not hits:
                 continue
             agree = [c for c in hits if c.kind in KINDS.get(t.kind, {c.kind})]
@@ -101,6 +106,22 @@ class TargetNames:
         if held is not None:
             return held
         return self.folded.get(name.lower(), []), 0.8, "same name ignoring case"
+
+    def _moved(self, t: TypeDecl, simple: str, name: str) -> list[TypeDecl]:
+        """C# types of this simple name elsewhere: for a nested Java type, nested in a holder named like
+        its outer type (`Rule.X` -> `Rules.X`: one name starts with the other); for a top-level one, the
+        only such type (moved inside another)."""
+        if t.outer_id is None:
+            hits = [c for c in self.simple.get(simple, []) if nested_name(c) != name]
+            return hits if len(hits) == 1 else []
+        by_outer = self.nested.get(simple)
+        if not by_outer:
+            return []
+        outer = nested_name(t).rsplit(".", 2)[-2]
+        keys = self.outers[simple]
+        related = keys[bisect_left(keys, outer):bisect_left(keys, outer + "\uffff")]     # names starting with it
+        related += [outer[:i] for i in range(1, len(outer)) if outer[:i] in by_outer]     # names it starts with
+        return [c for key in related for c in by_outer[key] if nested_name(c) != name]
 
 
 def affinity(package: str, namespace: str) -> int:
@@ -163,16 +184,16 @@ def match_types(src: list[TypeDecl], tgt: list[TypeDecl], names: TargetNames, na
             if p is not best[0]:
                 unmatched[p.source_id] = f"{target_id} taken by {best[0].source_id}"
     taken = {m.target_id for m in matches}
-    free = [c for c in tgt if c.id not in taken]
+    overlap = _MemberIndex([c for c in tgt if c.id not in taken], members["target"])
     by_id = {t.id: t for t in src}
     for sid in sorted(unmatched):
         if not unmatched[sid].startswith("no C# type"):
             continue
-        found = _by_members(by_id[sid], free, namespace_map, members)
+        found = overlap.best(by_id[sid], member_words(members["source"].get(sid, [])), namespace_map)
         if found is not None:
             matches.append(found)
             del unmatched[sid]
-            free = [c for c in free if c.id != found.target_id]
+            overlap.remove(found.target_id)
     return sorted(matches, key=lambda m: m.source_id), unmatched
 
 
@@ -214,23 +235,37 @@ def member_words(methods: list[Method]) -> set[str]:
     return out
 
 
-def _by_members(t: TypeDecl, free: list[TypeDecl], namespace_map: dict[str, str],
-                members: dict[str, dict[str, list[Method]]]) -> TypeMatch | None:
-    """The one free C# type of a compatible kind whose members carry most of the Java type's member names."""
-    words = member_words(members["source"].get(t.id, []))
-    if len(words) < MIN_OVERLAP_MEMBERS:
-        return None
-    expected_ns = namespace_map.get(t.container)
-    scored = []
-    for c in free:
-        if c.kind not in KINDS.get(t.kind, ()) or (expected_ns and c.container != expected_ns):
-            continue
-        theirs = member_words(members["target"].get(c.id, []))
-        shared = len(words & theirs)
-        if shared / len(words) >= MIN_MEMBER_OVERLAP and shared / max(len(theirs), 1) >= MIN_MEMBER_OVERLAP / 2:
-            scored.append((shared / len(words), c))
-    if len(scored) != 1:
-        return None
-    share, c = scored[0]
-    return TypeMatch(t.id, c.id, round(0.7 * share, 3), f"member overlap, namespace {c.container}",
-                     (f"member overlap {share:.2f} of {len(words)} member names",))
+class _MemberIndex:
+    """Free C# types by the member names they declare, for the member-overlap round."""
+
+    def __init__(self, free: list[TypeDecl], members: dict[str, list[Method]]):
+        self.types = {c.id: c for c in free}
+        self.words = {c.id: member_words(members.get(c.id, [])) for c in free}
+        self.by_word: dict[tuple[str, str], set[str]] = defaultdict(set)     # (namespace, word) -> type ids
+        for cid, words in self.words.items():
+            for w in words:
+                self.by_word[(self.types[cid].container, w)].add(cid)
+
+    def remove(self, cid: str) -> None:
+        for w in self.words.pop(cid, ()):
+            self.by_word[(self.types[cid].container, w)].discard(cid)
+
+    def best(self, t: TypeDecl, words: set[str], namespace_map: dict[str, str]) -> TypeMatch | None:
+        """The one free C# type of a compatible kind, in the namespace the Java package maps to, whose
+        members carry most of the Java type's member names."""
+        expected_ns = namespace_map.get(t.container)
+        if len(words) < MIN_OVERLAP_MEMBERS or expected_ns is None:
+            return None
+        shared = Counter(cid for w in words for cid in self.by_word.get((expected_ns, w), ()))
+        scored = []
+        for cid, n in shared.items():
+            c = self.types[cid]
+            if n / len(words) < MIN_MEMBER_OVERLAP or n / len(self.words[cid]) < MIN_MEMBER_OVERLAP / 2:
+                continue
+            if c.kind in KINDS.get(t.kind, ()):
+                scored.append((n / len(words), c))
+        if len(scored) != 1:
+            return None
+        share, c = scored[0]
+        return TypeMatch(t.id, c.id, round(0.7 * share, 3), f"member overlap, namespace {c.container}",
+                         (f"member overlap {share:.2f} of {len(words)} member names",))
