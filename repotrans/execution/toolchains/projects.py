@@ -92,7 +92,8 @@ def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None
         chosen = {p: chosen[p] for p in keep}
     unused = [p for p in found.values() if p.path not in chosen and p.path not in planner.failed]
     for p in sorted(unused, key=lambda p: p.path):
-        quarantined.append(Quarantine(p.name, "not needed by any test project"))
+        quarantined.append(Quarantine(p.name, p.framework_note if not p.target_framework
+                                      else "not needed by any test project"))
     if not chosen:
         why = "; ".join(f"{q.what}: {q.reason}" for q in quarantined if q.reason != "not needed by any test project")
         raise ConfigError(f"nothing under {root} can be built with {toolchain}: {why or 'no buildable project'}")

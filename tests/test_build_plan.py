@@ -1,0 +1,193 @@
+"""Which projects of a real-world-shaped solution get built, and why the others do not
+(fixtures written for these tests: a library, its NUnit tests, samples, a WPF tool, an xUnit
+project, a Silverlight variant, packages from a local folder and from a project in the tree)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.apply import LineMap
+from repotrans.execution.sandboxes import make_sandbox
+from repotrans.execution.toolchains import Candidate, Limits
+from repotrans.execution.toolchains.mono import MonoToolchain
+from repotrans.execution.toolchains.nunit3_compat import unsupported_features
+from repotrans.execution.toolchains.projects import BuildSettings, plan_build
+from repotrans.execution.toolchains.signing import friend_public_keys, stand_in_key
+from repotrans.execution.workspace import prepare_workspace
+
+
+def _write(root: Path, files: dict[str, str | bytes]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            (root / rel).write_bytes(text)
+        else:
+            (root / rel).write_text(text)
+
+
+def sdk(body: str, tfm: str = "netstandard2.0") -> str:
+    return f'<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>{tfm}</TargetFramework>' \
+           f'</PropertyGroup>{body}</Project>'
+
+
+SOLUTION = {
+    "Acme.sln": "",
+    "src/Acme.Core/Acme.Core.csproj": sdk('<ItemGroup><PackageReference Include="Acme.Text" Version="1.2.0" />'
+                                          '<PackageReference Include="Json.Lite" Version="2.0.1" /></ItemGroup>'),
+    "src/Acme.Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
+    "src/Acme.Text/Acme.Text.csproj": sdk("<PropertyGroup><PackageId>Acme.Text</PackageId></PropertyGroup>"),
+    "src/Acme.Text/Words.cs": "namespace Acme.Text { public static class Words { } }",
+    "tests/Acme.Tests/Acme.Tests.csproj": sdk(
+        '<ItemGroup><PackageReference Include="NUnit" Version="3.14.0" /><PackageReference Include="NUnit3TestAdapter" '
+        'Version="4.5.0" /><PackageReference Include="Microsoft.NET.Test.Sdk" Version="17.8.0" /></ItemGroup>'
+        '<ItemGroup><ProjectReference Include="../../src/Acme.Core/Acme.Core.csproj" />'
+        '<ProjectReference Include="../../samples/Viewer/Viewer.csproj" /></ItemGroup>', "net48"),
+    "tests/Acme.XTests/Acme.XTests.csproj": sdk('<ItemGroup><PackageReference Include="xunit" Version="2.6.0" />'
+                                                '</ItemGroup>', "net8.0"),
+    "samples/Viewer/Viewer.csproj": sdk('<ItemGroup><Reference Include="PresentationCore" /></ItemGroup>', "net48"),
+    "samples/Cli/Cli.csproj": sdk("<PropertyGroup><OutputType>Exe</OutputType></PropertyGroup>", "net48"),
+    "phone/Acme.Phone.csproj": '<Project><PropertyGroup><TargetFrameworkIdentifier>Silverlight</TargetFrameworkIdentifier>'
+                               '<TargetFrameworkVersion>v5.0</TargetFrameworkVersion></PropertyGroup></Project>',
+}
+
+
+def test_plan_chooses_tests_and_what_they_use(tmp_path):
+    repo, nuget = tmp_path / "repo", tmp_path / "nuget"
+    _write(repo, SOLUTION)
+    _write(nuget, {"json.lite/2.0.1/lib/net45/Json.Lite.dll": b"MZ", "json.lite/2.0.1/lib/netstandard2.0/Json.Lite.dll": b"MZ",
+                   "json.lite/1.0.0/lib/net45/Json.Lite.dll": b"MZ"})
+    plan = plan_build(repo, "mono", BuildSettings(packages=(nuget,)))
+    assert [p.name for p in plan.chosen] == ["Acme.Text", "Acme.Core", "Acme.Tests"]
+    core = plan.chosen[1]
+    assert core.extra_references == [str(nuget / "json.lite/2.0.1/lib/netstandard2.0/Json.Lite.dll")]
+    assert core.project_refs == [(repo / "src/Acme.Text/Acme.Text.csproj").resolve()]   # package -> project in tree
+    reasons = {q.what: q.reason for q in plan.quarantined}
+    assert reasons["Acme.XTests"] == "xunit tests need the dotnet toolchain (mono runs NUnit only)"
+    assert reasons["Viewer"] == "assembly PresentationCore is not available on mono"
+    assert reasons["Acme.Tests -> Viewer"] == reasons["Viewer"]
+    assert "Silverlight" in reasons["Acme.Phone"]
+    assert reasons["Cli"] == "not needed by any test project"
+    dotnet = plan_build(repo, "dotnet", BuildSettings(packages=(nuget,)))
+    assert {p.name for p in dotnet.tests} == {"Acme.Tests", "Acme.XTests"}
+
+
+def test_missing_package_names_the_package_and_the_options(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("NUGET_PACKAGES", raising=False)
+    _write(tmp_path / "repo", SOLUTION)
+    plan = plan_build(tmp_path / "repo", "mono", BuildSettings())
+    reasons = {q.what: q.reason for q in plan.quarantined}
+    assert reasons["Acme.Core"].startswith("PackageReference Json.Lite 2.0.1 is not in a local NuGet folder")
+    assert "--packages DIR" in reasons["Acme.Core"] and "--project-path DIR" in reasons["Acme.Core"]
+    with pytest.raises(Exception, match="nothing under .* can be built with mono"):
+        shutil.rmtree(tmp_path / "repo" / "src" / "Acme.Text")
+        (tmp_path / "repo" / "tests" / "Acme.Tests" / "Acme.Tests.csproj").write_text(
+            sdk('<ItemGroup><PackageReference Include="xunit" Version="2.6.0" /></ItemGroup>'))
+        plan_build(tmp_path / "repo", "mono", BuildSettings())
+
+
+def test_package_from_project_path_outside_the_tree(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    _write(tmp_path / "repo", SOLUTION)
+    _write(tmp_path / "jsonlite", {"Json.Lite.csproj": sdk(""), "J.cs": "public class J { }"})
+    plan = plan_build(tmp_path / "repo", "mono", BuildSettings(project_paths=((tmp_path / "jsonlite").resolve(),)))
+    assert {p.name for p in plan.chosen} == {"Acme.Text", "Json.Lite", "Acme.Core", "Acme.Tests"}
+    assert (tmp_path / "jsonlite/Json.Lite.csproj").resolve() in plan.chosen[-2].project_refs
+
+
+def _snk(modulus: bytes) -> bytes:
+    bits = len(modulus) * 8
+    return bytes([7, 2, 0, 0, 0, 0x24, 0, 0]) + b"RSA2" + bits.to_bytes(4, "little") + b"\x01\x00\x01\x00" + \
+        modulus + b"\x00" * 64
+
+
+def test_stand_in_key_is_the_one_internals_visible_to_trusts(tmp_path):
+    trusted, other = bytes(range(1, 129)), bytes(range(2, 130))
+    _write(tmp_path, {"Key/dummy.snk": _snk(trusted), "Key/other.snk": _snk(other), "Key/public.snk": b"\x06\x02" + b"\0" * 40,
+                      "src/AssemblyInfo.cs": '[assembly: InternalsVisibleTo("Acme.Tests, PublicKey=0024000004800000940000'
+                                              '000602000000240000525341310004000001000100' + trusted.hex() + '")]'})
+    keys = friend_public_keys([tmp_path / "src/AssemblyInfo.cs"])
+    assert stand_in_key(tmp_path, keys) == tmp_path / "Key/dummy.snk"
+    assert stand_in_key(tmp_path, {"00" * 20}) is None
+
+
+NUNIT3_TESTS = r"""using System;
+using System.Collections.Generic;
+using NUnit.Framework;
+
+namespace Acme.Tests
+{
+    [TestFixture, TestOf(typeof(Codec)), Parallelizable(ParallelScope.All)]
+    public class CodecTests
+    {
+        static int setups;
+        [OneTimeSetUp] public void Once() { setups++; }
+        [OneTimeTearDown] public void Done() { }
+        static IEnumerable<TestCaseData> Cases() { yield return new TestCaseData(2).Returns(4); yield return new TestCaseData(5).Returns(10); }
+        static object[] Pairs = { new object[] { 1, 2 }, new object[] { 3, 6 } };
+        [TestCaseSource(nameof(Cases))] public int Twice(int x) { return Codec.Twice(x); }
+        [TestCaseSource(typeof(CodecTests), nameof(Pairs))] public void Pair(int x, int y) { Assert.That(Codec.Twice(x), Is.EqualTo(y)); }
+        [TestCase(3, ExpectedResult = 6)] public int Case(int x) { return Codec.Twice(x); }
+        [Test] public void OneTimeSetUpRanOnce() { Assert.That(setups, Is.EqualTo(1)); }
+        [Test] public void Constraints()
+        {
+            Assert.That("twice", Does.StartWith("tw").And.EndWith("ce"));
+            Assert.That(new List<int> { 2, 4 }, Does.Contain(4));
+            Assert.That("abc", Does.Not.Contain("x"));
+            Assert.That(Codec.Twice(0), Is.Zero);
+            Assert.Multiple(() => { Assert.That(Codec.Twice(1), Is.EqualTo(2)); Assert.Positive(Codec.Twice(1)); });
+        }
+        [Test] public void Context()
+        {
+            TestContext.WriteLine("in {0}", TestContext.CurrentContext.Test.MethodName);
+            Assert.That(TestContext.CurrentContext.Test.MethodName, Is.EqualTo("Context"));
+            Assert.That(TestContext.CurrentContext.Test.ClassName, Is.EqualTo("Acme.Tests.CodecTests"));
+        }
+        [Test] public void MultipleFails() { Assert.Multiple(() => Assert.That(Codec.Twice(2), Is.EqualTo(5))); }
+    }
+}
+"""
+
+
+def test_nunit3_tests_run_on_mono_and_unbuildable_test_files_are_quarantined(tmp_path):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    repo = tmp_path / "repo"
+    files = {k: v for k, v in SOLUTION.items() if not k.startswith(("samples", "phone", "tests/Acme.XTests"))}
+    files["src/Acme.Core/Acme.Core.csproj"] = sdk("")
+    files["tests/Acme.Tests/Acme.Tests.csproj"] = sdk(
+        '<ItemGroup><PackageReference Include="NUnit" Version="3.14.0" /></ItemGroup>'
+        '<ItemGroup><ProjectReference Include="../../src/Acme.Core/Acme.Core.csproj" /></ItemGroup>', "net48")
+    files["tests/Acme.Tests/CodecTests.cs"] = NUNIT3_TESTS
+    files["tests/Acme.Tests/ViewerTests.cs"] = "using Acme.Viewer; namespace Acme.Tests { class ViewerTests { } }"
+    _write(repo, files)
+    tc = MonoToolchain()
+    ws = prepare_workspace(repo, tmp_path / "work", tc.name)
+    box = make_sandbox("local", ws.root.parent, tc.image)
+    limits = Limits(timeout=120, memory_mb=1024)
+    try:
+        tc.baseline(ws, box, limits)
+        plan = tc.plan(ws)
+        assert [(q.what, q.reason.split(" ")[0]) for q in plan.quarantined if ":" in q.what] == [
+            ("Acme.Tests:tests/Acme.Tests/ViewerTests.cs", "CS0234")]
+        with ws.run_dir() as run_dir:
+            rel = "src/Acme.Core/Codec.cs"
+            cand = Candidate(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
+                             run_dir=run_dir)
+            verdict = tc.run(ws, cand, None, box, limits)
+    finally:
+        box.close()
+    assert verdict.tests_run == 9, verdict.log[-2000:]
+    assert [f.name.rsplit(".", 1)[-1] for f in verdict.failures] == ["MultipleFails"], verdict.failures
+    assert verdict.status == "test_failure"
+
+
+def test_unsupported_nunit3_features_are_named(tmp_path):
+    _write(tmp_path, {"A.cs": "[TestFixtureSource(nameof(X))] class A { [Test, Retry(3)] public void T() { Assert.Multiple(() => {}); } }",
+                      "B.cs": "[SetUpFixture] class B { [OneTimeSetUp] public void S() { } }"})
+    found = unsupported_features([tmp_path / "A.cs", tmp_path / "B.cs"])
+    assert found == ["[TestFixtureSource] (fixtures are not parameterised from a source) (e.g. A.cs)",
+                     "Assert.Multiple reports only its first failure (e.g. A.cs)", "[Retry] (a test runs once) (e.g. A.cs)",
+                     "[OneTime*] in a [SetUpFixture] (NUnit 2.6 runs only [SetUp]/[TearDown] there) (e.g. B.cs)"]
