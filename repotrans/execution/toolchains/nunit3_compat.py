@@ -10,20 +10,20 @@ SOURCE = Path(__file__).with_name("nunit3_compat.cs")
 NOWARN = "436"                   # a compat type hides the NUnit 2.6 type of the same name: intended
 # (pattern, what the layer does not give)
 UNSUPPORTED = (
-    (re.compile(r"\[\s*TestFixtureSource\b"), "[TestFixtureSource] (fixtures are not parameterised from a source)"),
-    (re.compile(r"\[\s*TestCaseSource\s*\([^\]]*new\s+object\s*\[\s*\]"),
+    (re.compile(r"[\[,]\s*TestFixtureSource\b"), "[TestFixtureSource] (fixtures are not parameterised from a source)"),
+    (re.compile(r"[\[,]\s*TestCaseSource\s*\([^\]]*new\s+object\s*\[\s*\]"),
      "[TestCaseSource(..., methodParams)] (source methods with arguments)"),
     (re.compile(r"\bAssert\.(ThrowsAsync|CatchAsync|DoesNotThrowAsync)\b"), "Assert.ThrowsAsync and friends"),
     (re.compile(r"\bAssert\.Multiple\b"), "Assert.Multiple reports only its first failure"),
-    (re.compile(r"\[\s*Retry\s*\("), "[Retry] (a test runs once)"),
-    (re.compile(r"\[\s*(Parallelizable|NonParallelizable)\b"), "[Parallelizable] (tests run one at a time)"),
-    (re.compile(r"\[\s*Order\s*\("), "[Order] (NUnit 2.6 runs tests by name)"),
+    (re.compile(r"[\[,]\s*Retry\s*\("), "[Retry] (a test runs once)"),
+    (re.compile(r"[\[,]\s*(Parallelizable|NonParallelizable)\b"), "[Parallelizable] (tests run one at a time)"),
+    (re.compile(r"[\[,]\s*Order\s*\("), "[Order] (NUnit 2.6 runs tests by name)"),
     (re.compile(r"\bDoes\.(Exist|ContainKey|ContainValue)\b"), "Does.Exist/ContainKey/ContainValue"),
     (re.compile(r"\bTestContext\.Parameters\b"), "TestContext.Parameters (always empty)"),
-    (re.compile(r"\[\s*DefaultFloatingPointTolerance\b"), "[DefaultFloatingPointTolerance]"),
+    (re.compile(r"[\[,]\s*DefaultFloatingPointTolerance\b"), "[DefaultFloatingPointTolerance]"),
     (re.compile(r"\bWarn\.(If|Unless)\b"), "Warn.If/Warn.Unless"),
 )
-SETUP_FIXTURE_RE = re.compile(r"\[\s*SetUpFixture\s*\][\s\S]*?\[\s*OneTime(SetUp|TearDown)\s*\]")
+SETUP_FIXTURE_RE = re.compile(r"[\[,]\s*SetUpFixture\s*\][\s\S]*?\[\s*OneTime(SetUp|TearDown)\s*\]")
 
 
 def unsupported_features(sources: list[Path]) -> list[str]:
