@@ -7,12 +7,21 @@ Each POST /v1/chat/completions returns the next scripted answer; `fail_first` re
 first (`fail_status`, 500 unless told: 429 for rate limits). `latency` seconds pass before each answer;
 `repeat` answers the last scripted answer forever. Every request body is kept in `server.requests`, its
 arrival time (time.monotonic) in `server.arrivals`.
+
+An answer is a string (the message content) or a dict in the shape real servers answer with:
+`content` (None with tool calls), `tool_calls` ([{"name", "arguments"}], arguments a JSON string or an
+object as Ollama sends), `reasoning_content`, `finish_reason`, `usage: None` (no usage at all), or
+`choices: []` (a server answering without choices). A `responder(body) -> answer` answers from the
+request instead of a script (the oracle models). `prefix_cache=N` reports the longest prefix shared
+with an earlier request as cached prompt tokens in blocks of N (DeepSeek: 64; OpenAI: 1024 minimum).
 """
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
+from typing import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -22,9 +31,12 @@ class _Server(ThreadingHTTPServer):
 
 
 class FakeOpenAIServer:
-    def __init__(self, answers: list[str], fail_first: int = 0, fail_status: int = 500, latency: float = 0.0,
-                 repeat: bool = False):
+    def __init__(self, answers: list[str | dict] = (), fail_first: int = 0, fail_status: int = 500,
+                 latency: float = 0.0, repeat: bool = False, responder: Callable[[dict], str | dict] | None = None,
+                 prefix_cache: int | None = None, count: Callable[[str], int] = lambda text: len(text) // 4):
         self.answers = list(answers)
+        self.responder, self.prefix_cache, self.count = responder, prefix_cache, count
+        self._seen: list[str] = []
         self.fail_first, self.fail_status = fail_first, fail_status
         self.latency, self.repeat = latency, repeat
         self.requests: list[dict] = []
@@ -53,20 +65,46 @@ class FakeOpenAIServer:
             if self.fail_first > 0:
                 self.fail_first -= 1
                 return self.fail_status, {"error": {"message": "scripted failure", "type": "server_error"}}
-            if not self.answers:
+            if self.responder is not None:
+                answer = self.responder(body)
+            elif not self.answers:
                 return 400, {"error": {"message": "script exhausted", "type": "invalid_request_error"}}
-            text = self.answers[0] if self.repeat and len(self.answers) == 1 else self.answers.pop(0)
+            else:
+                answer = self.answers[0] if self.repeat and len(self.answers) == 1 else self.answers.pop(0)
+            prompt_text = "".join(str(m.get("content") or "") for m in body.get("messages", []))
+            cached = self._cached_prefix(prompt_text)
         if self.latency:
             time.sleep(self.latency)
-        prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4
-        return 200, {
+        spec = {"content": answer} if isinstance(answer, str) else dict(answer)
+        message: dict = {"role": "assistant", "content": spec.get("content")}
+        if spec.get("reasoning_content") is not None:
+            message["reasoning_content"] = spec["reasoning_content"]
+        if spec.get("tool_calls"):
+            message["tool_calls"] = [{"id": f"call_{i}", "type": "function",
+                                      "function": {"name": c["name"], "arguments": c.get("arguments", "{}")}}
+                                     for i, c in enumerate(spec["tool_calls"])]
+        out_text = (spec.get("content") or "") + json.dumps(spec.get("tool_calls") or "")
+        prompt, completion = self.count(prompt_text), self.count(out_text)
+        payload = {
             "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()),
             "model": body.get("model", "fake"),
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": text}}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": len(text) // 4,
-                      "total_tokens": prompt + len(text) // 4},
+            "choices": spec.get("choices", [{"index": 0, "message": message, "finish_reason": spec.get(
+                "finish_reason", "tool_calls" if spec.get("tool_calls") else "stop")}]),
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
+                      "prompt_tokens_details": {"cached_tokens": min(cached, prompt)}},
         }
+        if "usage" in spec and spec["usage"] is None:
+            del payload["usage"]
+        return 200, payload
+
+    def _cached_prefix(self, text: str) -> int:
+        """Tokens of the longest prefix shared with an earlier request, in whole cache blocks."""
+        if not self.prefix_cache:
+            return 0
+        best = max((len(os.path.commonprefix([text, seen])) for seen in self._seen), default=0)
+        self._seen.append(text)
+        tokens = self.count(text[:best])
+        return tokens // self.prefix_cache * self.prefix_cache
 
     def _handler(self):
         server = self

@@ -90,8 +90,15 @@ class OpenAICompatibleClient(ChatCompletionClient):
                      extra_create_args: Mapping[str, Any] = {},
                      cancellation_token: Optional[CancellationToken] = None) -> ModelResult:
         body = self.request_body(messages, tools, json_output, extra_create_args)
-        raw = await self._client.chat.completions.with_raw_response.create(**body)
-        data = json.loads(raw.text) if raw.text else {}
+        for attempt in range(2):       # an answer without choices (an overloaded server) is asked once more
+            raw = await self._client.chat.completions.with_raw_response.create(**body)
+            try:
+                data = json.loads(raw.text) if raw.text else {}
+            except json.JSONDecodeError:
+                raise TaskError(f"the model server answered with invalid JSON: {raw.text[:120]!r}") from None
+            if attempt == 0 and isinstance(data, dict) and not data.get("error") and not data.get("choices"):
+                continue
+            break
         return self.read(data)
 
     def read(self, data: dict) -> ModelResult:
