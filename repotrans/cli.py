@@ -108,8 +108,14 @@ def cmd_translate(args: argparse.Namespace) -> int:
     for line in _outcome_details(outcome.result, outcome.status, blocked):
         print(f"  {line}")
     print(f"rounds: {outcome.repair_rounds} repair round(s), {outcome.attempts} candidate(s)")
-    print(f"tokens: {outcome.tokens['prompt']} prompt + {outcome.tokens['completion']} completion "
-          f"in {outcome.tokens['calls']} model calls{cost}")
+    t = outcome.tokens
+    extra = [f"{t['cached_calls']} answered by the response cache ({t['replayed_prompt']} prompt tokens not spent)"
+             if t.get("cached_calls") else "",
+             f"{t['server_cached_prompt']} prompt tokens from the server's prompt cache" if t.get("server_cached_prompt")
+             else "", f"{t['unreported_calls']} without usage from the server" if t.get("unreported_calls") else ""]
+    extra_text = "; ".join(e for e in extra if e)
+    print(f"tokens: {t['prompt']} prompt + {t['completion']} completion spent in {t['calls']} model calls"
+          f"{' (' + extra_text + ')' if extra_text else ''}{cost}")
     print(f"run: {outcome.run_dir}")
     if args.write and outcome.code:
         from repotrans.index.store import Index
@@ -375,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write", action="store_true", help="put the best candidate into the target repository")
     p.add_argument("--run-dir", help="where the trajectory goes (default: WORKDIR/runs/<time>-<method>)")
     p.add_argument("--stream", action="store_true", help="stream every agent message and tool call (AutoGen Console)")
-    p.add_argument("--no-cache", action="store_true", help="do not use the workspace response cache")
+    p.add_argument("--no-cache", action="store_true", help="do not use the response cache")
     p.add_argument("--toolchain", choices=["mono", "dotnet"], help="C# toolchain for the test runs")
     p.add_argument("--sandbox", choices=["auto", "docker", "local"],
                    help="where test runs execute (auto: docker when an engine answers)")

@@ -10,7 +10,13 @@ generate prompt twice:
 Tokens are counted with the offline all-MiniLM-L6-v2 WordPiece tokenizer (no GPT tokenizer is available
 offline), so absolute counts are indicative; the ratio is what matters.
 
-    python scripts/bench_prompt_tokens.py [--source DIR --target DIR] [--limit N] [--json OUT]
+Then, per agent step, spent vs cached prompt tokens of the real agents on the demo batch
+(datasets/sample/demo) through the real HTTP client: a fake server answering as the oracle model
+(retrieval on, three context tools) counts tokens with the same tokenizer and reports the longest
+prefix shared with an earlier request as server-cached, in DeepSeek's 64-token blocks (run 1); the
+same batch into a new run folder is then answered by the response cache (run 2: replayed, 0 spent).
+
+    python scripts/bench_prompt_tokens.py [--source DIR --target DIR] [--limit N] [--json OUT] [--no-agents]
 """
 from __future__ import annotations
 
@@ -89,6 +95,7 @@ def main() -> int:
     ap.add_argument("--workdir", help="index folder (default: a temporary one)")
     ap.add_argument("--limit", type=int, default=0, help="first N functions only")
     ap.add_argument("--json", help="write per-function figures here")
+    ap.add_argument("--no-agents", action="store_true", help="skip the per-step figures of the agents")
     args = ap.parse_args()
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="bench-tokens-"))
     index = Index.open(workdir)
@@ -125,7 +132,57 @@ def main() -> int:
           f"{slot_base / len(rows):.0f} tokens, ratio {slot_ctx / slot_base:.2f}")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    if not args.no_agents:
+        agent_steps(count, workdir / "agents")
     return 0
+
+
+def agent_steps(count, out: Path) -> None:
+    """Two batch runs of the demo over the real client; per step: calls, spent, server-cached, replayed."""
+    import contextlib
+    import io
+
+    from repotrans.cli import main as cli
+    from tests.fake_openai_server import FakeOpenAIServer
+    from tests.oracle_model import OracleModel
+
+    os.environ.setdefault("REPOTRANS_API_KEY", "fake-key")
+    os.environ["REPOTRANS_CACHE_DIR"] = str(out / "cache")
+    full = Index.open(out / "complete-index")
+    full.build(ROOT / "datasets/sample/java", ROOT / "datasets/sample/csharp", progress=False)
+    model = OracleModel(full, retrieve=True, context_tools=FIXED)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        cli(["dataset", "mask", "--dataset", str(ROOT / "datasets/sample/demo"), "--out", str(out / "view")])
+        with FakeOpenAIServer(responder=model, prefix_cache=64, count=count) as server:
+            for run in ("run1", "run2"):
+                cli(["batch", "--source", str(ROOT / "datasets/sample/java"), "--target", str(out / "view/target"),
+                     "--all-placeholders", "--run-dir", str(out / run), "--model", "oracle-model",
+                     "--base-url", server.base_url])
+    print(f"\nagents on the demo batch, per step (tokens: all-MiniLM-L6-v2 WordPiece; "
+          f"server prefix cache in 64-token blocks; HTTP requests: {len(server.requests)})")
+    print(f"{'run':<5} {'step':<11} {'calls':>6} {'spent prompt':>12} {'server-cached':>13} {'replayed':>9} "
+          f"{'replayed calls':>14}")
+    for run in ("run1", "run2"):
+        steps: dict[str, dict[str, int]] = {}
+        for traj in sorted((out / run / "tasks").glob("*/trajectory.jsonl")):
+            done = [json.loads(l) for l in traj.read_text().splitlines() if '"kind": "done"' in l]
+            for step, u in (done[-1]["usage"] if done else {}).items():
+                acc = steps.setdefault(step, {})
+                for key, value in u.items():
+                    acc[key] = acc.get(key, 0) + value
+        for step in ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair"):
+            if step in steps:
+                u = steps[step]
+                share = u["server_cached_prompt_tokens"] / u["prompt_tokens"] if u["prompt_tokens"] else 0.0
+                print(f"{run:<5} {step:<11} {u['calls']:>6} {u['prompt_tokens']:>12} "
+                      f"{u['server_cached_prompt_tokens']:>8} ({share:4.0%}) {u['replayed_prompt_tokens']:>9} "
+                      f"{u['cached_calls']:>14}")
+        total = {k: sum(u[k] for u in steps.values()) for k in ("calls", "prompt_tokens",
+                                                                "server_cached_prompt_tokens",
+                                                                "replayed_prompt_tokens", "cached_calls")}
+        print(f"{run:<5} {'total':<11} {total['calls']:>6} {total['prompt_tokens']:>12} "
+              f"{total['server_cached_prompt_tokens']:>13} {total['replayed_prompt_tokens']:>9} "
+              f"{total['cached_calls']:>14}")
 
 
 if __name__ == "__main__":

@@ -56,11 +56,16 @@ def oracle(step: str, value: Intended) -> list:
     return [_json(value)]
 
 
+def r1_think() -> str:
+    """A reasoning block with a draft fence, JSON and braces in it, as R1-style models write."""
+    return ("<think>\nThe user wants the step done. Maybe {\"tool\": \"get_source_class_info\"} first? "
+            "A draft:\n```csharp\npublic void Draft() { throw new System.Exception(\"DRAFT\"); }\n```\n"
+            "Braces { } balance. Final answer below.\n</think>\n\n")
+
+
 def r1(step: str, value: Intended) -> list:
     """DeepSeek-R1 / Qwen3 / QwQ: a <think> block with a draft fence and braces, then ```cs, trailing commas."""
-    think = ("<think>\nThe user wants the step done. Maybe {\"tool\": \"get_source_class_info\"} first? "
-             "A draft:\n```csharp\npublic void Draft() { throw new System.Exception(\"DRAFT\"); }\n```\n"
-             "Braces { } balance. Final answer below.\n</think>\n\n")
+    think = r1_think()
     if step in ("generate", "repair"):
         return [think + _fence(value, "cs")]
     if step == "reflect":

@@ -358,7 +358,10 @@ def test_big_class_is_truncated(tmp_path):
     out = run_tool(ToolContext.from_workdir(work, function="Big.Method7(int)"), "get_target_class_info", {})
     assert size(out) <= 6000
     shown = len(out["members"])
-    assert 50 < shown < 301 and out["truncated"] == f"members: {shown} of 301 shown"
+    assert 50 < shown < 301 and out["truncated"].startswith(
+        f"members: {shown} of 301 shown, those the Java method uses and their neighbours first; not shown: ")
+    assert {"public int Method6(int value)", "public int Method7(int value)",
+            "public int Method8(int value)"} <= set(out["members"])
     body = run_tool(ToolContext.from_workdir(work), "find_target_method_body", {"class_name": "Big", "method_name": "Long"})
     assert size(body) <= 6000
     text = body["overloads"][0]["body"]
@@ -366,6 +369,29 @@ def test_big_class_is_truncated(tmp_path):
     full = dedent_body(Index.open(work, must_exist=True).find_methods("target", "Big.Long")[0].body)
     assert full.startswith(text[:-4]) and len(full) > 10000
     assert body["truncated"] == f"overloads[0].body: first {len(text) - 4} of {len(full)} characters shown"
+
+
+def test_cut_keeps_what_the_java_method_uses(tmp_path):
+    """A 300-member class cut to fit: the members the method calls (mapped by name, far down the list)
+    and their neighbours stay; the note names what was left out."""
+    java, cs = tmp_path / "j", tmp_path / "c"
+    java.mkdir()
+    cs.mkdir()
+    calls = "return method290(value) + getLimit();"
+    (java / "Big.java").write_text("package p;\npublic class Big {\n" + "".join(
+        f"    public int method{i}(int value) {{ {calls if i == 7 else f'return value + {i};'} }}\n"
+        for i in range(300)) + "    public int getLimit() { return 3; }\n}\n")
+    (cs / "Big.cs").write_text("namespace P\n{\n    public class Big\n    {\n" + "".join(
+        f"        public int Method{i}(int value) {{ return value + {i}; }}\n" for i in range(300))
+        + "        public int Limit { get { return 3; } }\n    }\n}\n")
+    work = tmp_path / "w"
+    Index.open(work).build(java, cs, progress=False)
+    out = run_tool(ToolContext.from_workdir(work, function="Big.Method7(int)"), "get_target_class_info", {})
+    assert size(out) <= 6000 and len(out["members"]) < 301
+    kept = set(out["members"])
+    assert {"public int Method289(int value)", "public int Method290(int value)", "public int Method291(int value)",
+            "public int Limit { get; }", "public int Method7(int value)"} <= kept
+    assert "Method150" in out["truncated"] and "Method290" not in out["truncated"]
 
 
 # --- CLI ------------------------------------------------------------------------------------------

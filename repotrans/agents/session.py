@@ -32,7 +32,7 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
 def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TranslationState:
     """The TranslationState of one resolved task, with real tools, runner and retrieval bound to it."""
     from repotrans.execution.runner import language_version, run_candidate
-    from repotrans.retrieval.retriever import retrieve
+    from repotrans.retrieval.retriever import above_bar, retrieve
     from repotrans.tools import ToolContext, run_tool
 
     java, target_method = index.method(task.source_method_id), index.method(task.target_method_id)
@@ -47,7 +47,9 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
 
     def find_examples(k: int) -> tuple[list, str]:
         result = retrieve(workdir, task.source_method_id, k=k)
-        return result.candidates, result.reason
+        kept, dropped = above_bar(result.candidates)
+        note = f"; {dropped} below the relevance bar left out" if dropped else ""
+        return kept, result.reason + note
 
     services = Services(run_tool=lambda name, args: run_tool(ctx, name, args), run_test=run_test,
                         retrieve=find_examples)

@@ -112,6 +112,19 @@ def build_slots(state: "TranslationState", step: str, **extra: Any) -> dict:
 
 
 def example_slot(candidate: Any) -> dict:
+    """A retrieved pair as the prompt shows it: each side dedented, Java braces K&R, C# braces Allman
+    (the layout the repositories themselves use)."""
     return {"source_id": candidate.source_id, "target_id": candidate.target_id,
-            "java": f"{candidate.java_signature.rstrip()} {candidate.java_body}".strip(),
-            "csharp": f"{candidate.cs_signature.rstrip()} {candidate.cs_body}".strip()}
+            "java": member_layout(candidate.java_signature, candidate.java_body, allman=False),
+            "csharp": member_layout(candidate.cs_signature, candidate.cs_body, allman=True)}
+
+
+def member_layout(signature: str, body: str, allman: bool) -> str:
+    """Signature and body at column 0: a multi-line block body goes on the next line when `allman`."""
+    from repotrans.tools.describe import dedent_body
+
+    sig = " ".join(signature.split())
+    body = dedent_body(body.strip())
+    if allman and "\n" in body and body.startswith("{"):
+        return f"{sig}\n{body}"
+    return f"{sig} {body}".strip()

@@ -175,3 +175,16 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
                                    encoder=Embedder(model))
         _OPEN[key] = cached = (state, retriever)
     return cached[1].retrieve(source_method_id, k)
+
+
+RELEVANCE_BAR = 0.5          # cosine of the dense route a lone-route candidate needs to be shown
+
+
+def above_bar(candidates: list[Candidate], bar: float = RELEVANCE_BAR) -> tuple[list[Candidate], int]:
+    """The candidates worth showing: found by both routes, or close by the dense route (cosine >= `bar`).
+
+    A pair only BM25 found shares words, not meaning; for a simple method most of the top k are such
+    pairs. Returns (kept, number dropped)."""
+    kept = [c for c in candidates if ("bm25" in c.scores and "dense" in c.scores)
+            or c.scores.get("dense", {}).get("score", 0.0) >= bar]
+    return kept, len(candidates) - len(kept)

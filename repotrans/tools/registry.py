@@ -14,6 +14,7 @@ from repotrans.tools.class_info import find_target_class_info, get_source_class_
 from repotrans.tools.context import ToolContext, ToolError
 from repotrans.tools.imports import find_target_imports
 from repotrans.tools.method_body import find_target_method_body
+from repotrans.tools.relevance import scorer
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "tools"
 
@@ -61,7 +62,7 @@ def implementation_params(name: str) -> list[str]:
 def run_tool(ctx: ToolContext, name: str, args: dict) -> dict:
     """Run one tool; never raises. Errors come back as {"error": ..., "did_you_mean": [...]}."""
     try:
-        return bound(_run(ctx, name, args))
+        return bound(_run(ctx, name, args), relevance=scorer(ctx))
     except Exception as exc:  # noqa: BLE001 - a tool failure must reach the model as a result
         return _error(f"internal error in {name}: {type(exc).__name__}: {exc}", [])
 
