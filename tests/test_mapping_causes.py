@@ -213,3 +213,14 @@ def test_namespace_affinity_and_member_overlap_place_types(tmp_path):
     assert _target(m, "p.qrcode.decoder.Decoder") == "X.QrCode.Internal.Decoder"
     holder = m.target_type("source:p.qr.Holder")
     assert holder.target_id == "target:X.Qr.Keeper" and holder.evidence[0].startswith("member overlap 1.00")
+
+
+def test_call_graph_neighbours_are_evidence(tmp_path):
+    m = _map(tmp_path, {"p/Job.java": "package p; public class Job {\n  int factor;\n"
+                                      "  public int run(int v) { return scaled(v) + 1; }\n"
+                                      "  private int scaled(int v) { return v * factor + 7; }\n}"},
+             {"P.cs": "namespace P { public class Job {\n  int factor;\n"
+                      "  public int Run(int v) { return Adjust(v) + 1; }\n"
+                      "  private int Adjust(int v) { return v * factor + 7; }\n} }\n"})
+    found = m.target_method("source:p.Job.scaled(int)")
+    assert found.target_id == "target:P.Job.Adjust(int)" and "calls 1.00 of 1" in found.evidence

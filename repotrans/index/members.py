@@ -20,7 +20,7 @@ from repotrans.index.matches import MethodMatch, TypeMatch
 from repotrans.index.member_hosts import companion_candidates, folded, own_candidates
 from repotrans.index.model import Method, TypeDecl
 from repotrans.index.signatures import Cand, Scorer
-from repotrans.index.structural import MAX_ADDED_PARAMS, match_rest, role_of, subsequence_agreement
+from repotrans.index.structural import MAX_ADDED_PARAMS, Neighbours, match_rest, role_of, subsequence_agreement
 from repotrans.index.typenames import name_table
 
 M = TypeVar("M", TypeMatch, MethodMatch)
@@ -207,7 +207,8 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
     free = [c for cands in list(own.values()) + list(inherited.values()) for c in cands
             if not c.note and not any((c.member.id, r) in claimed for r in _roles(c.member))]
     rest = [jm for jm in java if jm.id in unmatched]
-    found, reasons = match_rest(rest, free, scorer, unmatched)
+    neighbours = Neighbours(java, {m.source_id: by_id[m.target_id] for m in matches})
+    found, reasons = match_rest(rest, free, scorer, unmatched, neighbours)
     for m in found:
         del unmatched[m.source_id]
     unmatched.update(reasons)

@@ -6,7 +6,9 @@ type that no Java method claimed (and members of C# base classes without a Java 
   type map; a plain disagreement rules the candidate out; C# may add trailing parameters;
 - body: Dice similarity of the normalised body tokens (evidence.py);
 - name: Dice similarity of the name words (`getBarcodeRowCount` ~ `RowCount`);
-- literals: shared string and number literals.
+- literals: shared string and number literals;
+- calls: the call-graph neighbours already matched agree (what the Java method calls is named in the
+  candidate's body; its Java callers' C# counterparts name the candidate).
 The weighted mean of the evidence present is the confidence. A pair is kept when it reaches
 THRESHOLD, beats the runner-up by MARGIN, and is also the C# member's best Java method; otherwise
 the Java method stays unmatched with the reason.
@@ -24,8 +26,43 @@ from repotrans.index.signatures import Cand, Scorer
 THRESHOLD = 0.6
 MARGIN = 0.1
 MAX_ADDED_PARAMS = 2
-WEIGHTS = {"body": 0.45, "name": 0.35, "signature": 0.2, "literals": 0.15}
+WEIGHTS = {"body": 0.45, "name": 0.35, "signature": 0.2, "literals": 0.15, "calls": 0.3}
 _SETTER = re.compile(r"\bset\b")
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+class Neighbours:
+    """Call-graph evidence inside one type pair: the Java methods a method calls and is called by,
+    through the matches already made (Java name -> C# names)."""
+
+    def __init__(self, java: list[Method], matched: dict[str, Method]):
+        self.names: dict[str, set[str]] = {}                  # java method name -> C# member names
+        by_id = {m.id: m for m in java}
+        for jid, cm in matched.items():
+            if jid in by_id:
+                self.names.setdefault(by_id[jid].name, set()).add(cm.name)
+        self.calls = {m.id: set(_CALL.findall(m.body or "")) for m in java}
+        self.callers: dict[str, list[Method]] = {}
+        for m in java:
+            for name in self.calls[m.id]:
+                self.callers.setdefault(name, []).append(m)
+        self.matched = matched
+
+    def agreement(self, jm: Method, cand: Method) -> tuple[float, int] | None:
+        """Share of the matched neighbours (callees named in jm's body, callers of jm) whose C# side
+        agrees: the callee's C# name is in the candidate's body, the caller's C# body names the candidate."""
+        body = cand.body or ""
+        hits = total = 0
+        for name in self.calls.get(jm.id, ()):
+            if name in self.names and name != jm.name:
+                total += 1
+                hits += any(re.search(rf"\b{re.escape(c)}\b", body) for c in self.names[name])
+        for caller in self.callers.get(jm.name, ()):
+            cs = self.matched.get(caller.id)
+            if cs is not None and caller.id != jm.id:
+                total += 1
+                hits += bool(re.search(rf"\b{re.escape(cand.name)}\b", cs.body or ""))
+        return (hits / total, total) if total else None
 
 
 @dataclass(frozen=True)
@@ -95,7 +132,7 @@ def subsequence_agreement(jm: Method, cand: Cand, scorer: Scorer) -> float:
     return score
 
 
-def score(jm: Method, cand: Cand, scorer: Scorer) -> Scored | None:
+def score(jm: Method, cand: Cand, scorer: Scorer, neighbours: Neighbours | None = None) -> Scored | None:
     """The candidate's confidence from the evidence present, or None when its signature rules it out."""
     if (jm.kind == "constructor") != (cand.member.kind == "constructor"):
         return None
@@ -111,6 +148,10 @@ def score(jm: Method, cand: Cand, scorer: Scorer) -> Scored | None:
     if body is not None:
         parts["body"] = body
         evidence.append(f"body {body:.2f}")
+    calls = neighbours.agreement(jm, cand.member) if neighbours is not None else None
+    if calls is not None and cand.member.kind != "constructor":
+        parts["calls"] = calls[0]
+        evidence.append(f"calls {calls[0]:.2f} of {calls[1]}")
     lj, lc = literals(jm.body), literals(cand.member.body)
     if len(lj) >= 2 and len(lc) >= 2:
         parts["literals"] = len(lj & lc) / len(lj | lc)
@@ -121,8 +162,8 @@ def score(jm: Method, cand: Cand, scorer: Scorer) -> Scored | None:
     return Scored(jm, cand, role_of(jm, cand.member), round(total, 3), tuple(evidence))
 
 
-def match_rest(java: list[Method], free: list[Cand], scorer: Scorer, reasons: dict[str, str]
-               ) -> tuple[list[MethodMatch], dict[str, str]]:
+def match_rest(java: list[Method], free: list[Cand], scorer: Scorer, reasons: dict[str, str],
+               neighbours: Neighbours | None = None) -> tuple[list[MethodMatch], dict[str, str]]:
     """Structural matches for the Java methods in `java` among the free C# candidates.
 
     `reasons` holds why round 1 left each Java method unmatched; the returned reasons extend them.
@@ -130,7 +171,7 @@ def match_rest(java: list[Method], free: list[Cand], scorer: Scorer, reasons: di
     best: dict[str, tuple[Scored, float]] = {}          # java id -> (best, runner-up score)
     out_reasons: dict[str, str] = {}
     for jm in java:
-        ranked = sorted((s for c in free if (s := score(jm, c, scorer)) is not None),
+        ranked = sorted((s for c in free if (s := score(jm, c, scorer, neighbours)) is not None),
                         key=lambda s: -s.score)
         if not ranked:
             continue
