@@ -5,8 +5,9 @@
 
 The gold file (names and locations only) lists Java types and methods with their C# counterpart or
 `-` (no counterpart). Methods fall into categories by what the port did: same-name (PascalCase or
-the same name), accessor (-> property or indexer), constructor, renamed (another name or another
-parameter list), moved (a member of another C# type) and none (no counterpart). Prints precision and
+the same name), accessor (-> property or indexer), constructor, retyped (same name and arity, a
+parameter type the type map cannot relate), renamed (another name or parameter count), moved (a
+member of another C# type) and none (no counterpart). Prints precision and
 recall per category, how many no-counterpart methods were matched (goal 0), the mapping time of the
 pair (and with --synthetic of bench_index's ~1,500 + ~1,200-file pair, goal < 1 s).
 """
@@ -22,10 +23,11 @@ from pathlib import Path
 
 from repotrans.index.mapping import build_mapping
 from repotrans.index.store import Index
+from repotrans.index.typenames import compat, java_param_type, parse_type
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_GOLD = HERE / "data" / "mapping_gold_zxing.tsv"
-CATEGORIES = ("same-name", "accessor", "constructor", "renamed", "moved", "none")
+CATEGORIES = ("same-name", "accessor", "constructor", "retyped", "renamed", "moved", "none")
 
 
 def read_gold(path: Path) -> list[tuple[str, str, str]]:
@@ -43,6 +45,15 @@ def _simple(member_id: str) -> str:
     return re.sub(r"[(\[].*$", "", member_id).rsplit(".", 1)[-1]
 
 
+def _retyped(jm, cm, gold_types: dict[str, str]) -> bool:
+    project: dict[str, set[str]] = {}
+    for j, c in gold_types.items():
+        project.setdefault(_simple(j), set()).add(_simple(c))
+    return any(compat(java_param_type(jp.type, jp.varargs), parse_type(cp.type), project,
+                      frozenset(jm.type_params) | frozenset("TKVE"), frozenset(cm.type_params) | frozenset("TKVE")) == 0
+               for jp, cp in zip(jm.params, cm.params))
+
+
 def category(index: Index, java_id: str, cs_id: str, gold_types: dict[str, str]) -> str:
     if cs_id == "-":
         return "none"
@@ -51,13 +62,14 @@ def category(index: Index, java_id: str, cs_id: str, gold_types: dict[str, str])
         raise SystemExit(f"gold row not in the index: {java_id} -> {cs_id} (wrong checkout?)")
     if gold_types.get(jm.type_id) != cm.type_id:
         return "moved"
-    if jm.kind == "constructor":
-        return "constructor" if len(jm.params) == len(cm.params) else "renamed"
     if cm.kind in ("property", "indexer"):
         return "accessor"
-    if jm.name.lower() == cm.name.lower() and len(jm.params) == len(cm.params):
-        return "same-name"
-    return "renamed"
+    same = jm.kind == "constructor" or jm.name.lower() == cm.name.lower()
+    if not same or len(jm.params) != len(cm.params):
+        return "renamed"
+    if _retyped(jm, cm, gold_types):
+        return "retyped"
+    return "constructor" if jm.kind == "constructor" else "same-name"
 
 
 def score(index: Index, gold: list[tuple[str, str, str]], show_misses: bool) -> dict[str, float]:
@@ -94,9 +106,9 @@ def score(index: Index, gold: list[tuple[str, str, str]], show_misses: bool) -> 
     for name, c in totals.items():
         _row(f"all {name}s", c)
     none = stats.get("none", Counter())
-    renamed = stats.get("renamed", Counter()) + stats.get("moved", Counter())
+    renamed = stats.get("renamed", Counter()) + stats.get("moved", Counter()) + stats.get("retyped", Counter())
     print(f"no-counterpart methods matched: {none['predicted']} of {none['gold']}")
-    print(f"renamed or moved recall: {_ratio(renamed['correct'], renamed['pairs'])}")
+    print(f"renamed, retyped or moved recall: {_ratio(renamed['correct'], renamed['pairs'])}")
     print(f"mapping time: {seconds:.3f} s ({len(index.files('source'))} Java + {len(index.files('target'))} C# files)")
     if show_misses:
         print("misses and wrong matches:")

@@ -64,14 +64,19 @@ def unmatched_bases(ct: TypeDecl, by_simple: dict[str, list[TypeDecl]], matched:
 
 
 def own_candidates(cs: list[Method], via: str = "") -> dict[str, list[Cand]]:
-    """A type's members by name; a C# method with `out` parameters also as one without them."""
+    """A type's members by name; a C# method with `out`/`ref` parameters (often a Java return value)
+    also as one without them."""
     out: dict[str, list[Cand]] = defaultdict(list)
     for c in cs:
         out[c.name].append(Cand(c, tuple(c.params), frozenset({c.kind}), via))
-        if c.kind == "method" and any("out" in p.modifiers for p in c.params):
-            kept = tuple(p for p in c.params if "out" not in p.modifiers)
-            out[c.name].append(Cand(c, kept, frozenset({"method"}), via, "C# adds out parameters"))
+        if c.kind == "method" and any(_by_reference(p) for p in c.params):
+            kept = tuple(p for p in c.params if not _by_reference(p))
+            out[c.name].append(Cand(c, kept, frozenset({"method"}), via, "C# adds out/ref parameters"))
     return out
+
+
+def _by_reference(p) -> bool:
+    return "out" in p.modifiers or "ref" in p.modifiers
 
 
 def companion_candidates(companions: list[tuple[TypeDecl, list[Method]]], ct: TypeDecl,

@@ -148,16 +148,19 @@ def _added_params(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, ru
     for rule in rules:
         if rule.reason not in ("constructor", "PascalCase name", "same name"):
             continue
-        named = [c for name in rule.names for c in by_name.get(name, []) if not c.note and c.kinds & set(rule.kinds)]
-        if any(len(c.params) == len(jm.params) for c in named):
+        named = [c for name in rule.names for c in by_name.get(name, []) if c.kinds & set(rule.kinds)]
+        if any(len(c.params) == len(jm.params) for c in named if not c.note):
             continue                           # C# has this arity: the Java method is not among them
-        fits = [c for c in named if 0 < len(c.params) - len(jm.params) <= MAX_ADDED_PARAMS
-                and subsequence_agreement(jm, c, scorer) > 0]
+        fits: dict[str, Cand] = {}             # member id -> its view with the fewest parameters
+        for c in sorted(named, key=lambda c: len(c.params)):
+            if 0 < len(c.params) - len(jm.params) <= MAX_ADDED_PARAMS and subsequence_agreement(jm, c, scorer) > 0:
+                fits.setdefault(c.member.id, c)
         if len(fits) == 1:
-            c = fits[0]
+            c = next(iter(fits.values()))
             added = len(c.params) - len(jm.params)
+            note = f", {c.note}" if c.note else ""
             return MethodMatch(jm.id, c.member.id, round(rule.confidence * 0.7, 3),
-                               f"{rule.reason}, C# adds {added} parameter(s)")
+                               f"{rule.reason}, C# adds {added} parameter(s){note}")
     return None
 
 
