@@ -97,6 +97,24 @@ def test_package_from_project_path_outside_the_tree(tmp_path, monkeypatch):
     assert (tmp_path / "jsonlite/Json.Lite.csproj").resolve() in plan.chosen[-2].project_refs
 
 
+def test_dotnet_builds_and_tests_a_multi_targeting_test_project_for_one_framework(tmp_path, monkeypatch):
+    from repotrans.execution.toolchains.dotnet import build_argvs, dotnet_test_argv
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    _write(tmp_path, {"Acme.sln": "", "src/Lib/Lib.csproj": sdk(""),
+                      "tests/T/T.csproj": '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFrameworks>net48;net8.0'
+                                          '</TargetFrameworks></PropertyGroup><ItemGroup><PackageReference Include="NUnit" '
+                                          'Version="3.14.0" /><ProjectReference Include="../../src/Lib/Lib.csproj" />'
+                                          '</ItemGroup></Project>'})
+    [argv] = build_argvs(tmp_path)
+    assert argv[2] == str((tmp_path / "tests/T/T.csproj").resolve()) and argv[-2:] == ["-f", "net8.0"]
+    monkeypatch.setenv("REPOTRANS_FRAMEWORK", "net48")
+    [argv] = build_argvs(tmp_path)
+    assert argv[-2:] == ["-f", "net48"]
+    test = next(p for p in plan_build(tmp_path, "dotnet").chosen if p.is_test)
+    assert dotnet_test_argv(test, None, tmp_path / "r.trx")[-2:] == ["-f", "net48"]
+
+
 def _snk(modulus: bytes) -> bytes:
     bits = len(modulus) * 8
     return bytes([7, 2, 0, 0, 0, 0x24, 0, 0]) + b"RSA2" + bits.to_bytes(4, "little") + b"\x01\x00\x01\x00" + \

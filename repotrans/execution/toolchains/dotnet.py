@@ -13,10 +13,12 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from repotrans.errors import ConfigError
 from repotrans.execution.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict, judge_report
-from repotrans.execution.toolchains.msbuild import Project, load_projects
+from repotrans.execution.toolchains.msbuild import Project
+from repotrans.execution.toolchains.projects import plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
 from repotrans.execution.workspace import Workspace
 
@@ -48,12 +50,13 @@ class DotnetToolchain:
     image = "mcr.microsoft.com/dotnet/sdk:8.0"
 
     def language_version(self, root: Path) -> str:
-        libs = [p for p in load_projects(root) if not p.is_test] or load_projects(root)
+        chosen = plan_build(root, self.name).chosen
+        libs = [p for p in chosen if not p.is_test] or chosen
         versions = {p.lang_version or DEFAULT_LANG.get(p.target_framework.lower(), FALLBACK_LANG) for p in libs}
         return min(versions, key=lambda v: float(v) if _number(v) else 99.0)
 
     def test_projects(self, ws: Workspace) -> dict[str, Path]:
-        return {p.name: p.dir for p in load_projects(ws.src) if _is_test(p)}
+        return {p.name: p.dir for p in _tests(ws.src)}
 
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
         marker = ws.base / ".ok"
@@ -102,7 +105,7 @@ class DotnetToolchain:
         total = Verdict("passed", diagnostics=diags)
         logs = [outcome.output]
         t = time.monotonic()
-        for project in [p for p in load_projects(tree) if _is_test(p)]:
+        for project in _tests(tree):
             selected = None if fixtures is None else [f.split(":", 1)[1] for f in fixtures
                                                       if f.startswith(project.name + ":")]
             if selected == []:
@@ -133,14 +136,16 @@ def env(ws: Workspace) -> dict[str, str]:
 
 
 def restore_argvs(tree: Path) -> list[list[str]]:
-    return [["dotnet", "restore", entry, "-nologo", "-v:q"] for entry in _entries(tree)]
+    return [["dotnet", "restore", entry, "-nologo", "-v:q"] for entry, _ in _entries(tree)]
 
 
 def build_argvs(tree: Path) -> list[list[str]]:
-    """One `dotnet build` per entry: the solution, else each test project (which builds what it
-    references), else each project."""
+    """One `dotnet build` per entry: the solution when there is one and no test project multi-targets,
+    else each test project the plan chose (which builds what it references), with `-f` for one that
+    multi-targets (the framework chosen for dotnet, or --framework)."""
     return [["dotnet", "build", entry, "--no-restore", "-nologo", "-v:q", "-clp:NoSummary",
-             "-p:GenerateFullPaths=true", "-p:TreatWarningsAsErrors=false"] for entry in _entries(tree)]
+             "-p:GenerateFullPaths=true", "-p:TreatWarningsAsErrors=false"] + (["-f", fw] if fw else [])
+            for entry, fw in _entries(tree)]
 
 
 def dotnet_test_argv(project: Project, tests: list[str] | None, trx: Path) -> list[str]:
@@ -148,6 +153,8 @@ def dotnet_test_argv(project: Project, tests: list[str] | None, trx: Path) -> li
     "Ns.Fixture.Method"; see vstest_filter."""
     argv = ["dotnet", "test", str(project.path), "--no-build", "--no-restore", "-nologo",
             "--logger", f"trx;LogFileName={trx.name}", "--results-directory", str(trx.parent)]
+    if _framework_flag(project):
+        argv += ["-f", project.target_framework]
     if tests:
         argv += ["--filter", "|".join(vstest_filter(t) for t in sorted(tests))]
     return argv
@@ -259,13 +266,26 @@ def _frames(stack: str) -> list[str]:
     return frames
 
 
-def _entries(tree: Path) -> list[str]:
+def _tests(tree: Path) -> list[Project]:
+    return [p for p in plan_build(tree, "dotnet").chosen if _is_test(p)]
+
+
+def _framework_flag(project: Project) -> bool:
+    return len(project.target_frameworks) > 1 and bool(project.target_framework)
+
+
+def _entries(tree: Path) -> list[tuple[str, str | None]]:
     slns = sorted(tree.glob("*.sln"))
-    if len(slns) == 1:
-        return [str(slns[0])]
-    projects = load_projects(tree)
-    tests = [p for p in projects if _is_test(p)]
-    return [str(p.path) for p in (tests or projects)]
+    try:
+        chosen = plan_build(tree, "dotnet").chosen
+    except ConfigError:
+        if len(slns) == 1:                # MSBuild itself may know better: let it say
+            return [(str(slns[0]), None)]
+        raise
+    tests = [p for p in chosen if _is_test(p)]
+    if len(slns) == 1 and not any(_framework_flag(p) for p in tests):
+        return [(str(slns[0]), None)]
+    return [(str(p.path), p.target_framework if _framework_flag(p) else None) for p in (tests or chosen)]
 
 
 def _is_test(project: Project) -> bool:
