@@ -1,7 +1,7 @@
 """Score the Java -> C# mapping against a hand-checked gold alignment, and time it.
 
   python scripts/bench_mapping.py --source /work/ports/h11/java --target /work/ports/h11/cs \
-      [--gold scripts/data/mapping_gold_zxing.tsv] [--misses] [--synthetic]
+      [--gold scripts/data/mapping_gold_zxing.tsv] [--misses] [--synthetic] [--remove 150]
 
 The gold file (names and locations only) lists Java types and methods with their C# counterpart or
 `-` (no counterpart). Methods fall into categories by what the port did: same-name (PascalCase or
@@ -10,11 +10,15 @@ parameter type the type map cannot relate), renamed (another name or parameter c
 member of another C# type) and none (no counterpart). Prints precision and
 recall per category, how many no-counterpart methods were matched (goal 0), the mapping time of the
 pair (and with --synthetic of bench_index's ~1,500 + ~1,200-file pair, goal < 1 s).
+With --remove N, N random C# members that are gold counterparts are cut out of a copy of the C#
+tree: their Java methods then have no counterpart, and any match for them is a guess (goal 0).
 """
 from __future__ import annotations
 
 import argparse
+import random
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -125,6 +129,35 @@ def _row(name: str, c: Counter) -> None:
           f"{_ratio(c['correct'], c['predicted']):>9s} {_ratio(c['correct'], c['pairs']):>7s}")
 
 
+def removal_check(source: Path, target: Path, gold: list[tuple[str, str, str]], n: int, seed: int = 11) -> None:
+    """Cut n gold counterparts out of a copy of the C# tree; count the Java methods still matched."""
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Index.open(Path(tmp) / "orig")
+        index.build(source, target, progress=False)
+        pairs = [(j, c) for kind, j, c in gold if kind == "method" and c != "-"]
+        chosen = random.Random(seed).sample(sorted({c for _, c in pairs}), n)
+        cut: dict[str, list[tuple[int, int]]] = {}
+        for cid in chosen:
+            m = index.method(cid)
+            cut.setdefault(m.path, []).append((m.start_byte, m.end_byte))
+        copy = Path(tmp) / "cs"
+        shutil.copytree(target, copy)
+        for path, ranges in cut.items():
+            data = (copy / path).read_bytes()
+            for start, end in sorted(ranges, reverse=True):
+                data = data[:start] + data[end:]
+            (copy / path).write_bytes(data)
+        orphans = sorted({j for j, c in pairs if c in set(chosen)})
+        index2 = Index.open(Path(tmp) / "cut")
+        index2.build(source, copy, progress=False)
+        mapping = build_mapping(index2)
+        guessed = [(j, mapping.target_method(j)) for j in orphans if mapping.target_method(j) is not None]
+        print(f"removal check: {n} C# counterparts cut out, {len(orphans)} Java methods left without one, "
+              f"{len(guessed)} of them matched anyway (goal 0)")
+        for j, m in guessed:
+            print(f"  {j[7:]} -> {m.target_id[7:]}  [{m.confidence:.2f} {m.reason}; {', '.join(m.evidence)}]")
+
+
 def synthetic_timing() -> None:
     sys.path.insert(0, str(HERE))
     from bench_index import generate
@@ -150,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gold", default=str(DEFAULT_GOLD))
     ap.add_argument("--misses", action="store_true", help="list every miss and wrong match")
     ap.add_argument("--synthetic", action="store_true", help="also time the mapping of bench_index's pair")
+    ap.add_argument("--remove", type=int, default=0, metavar="N",
+                    help="also cut N random gold counterparts out of a C# copy and count guesses")
     args = ap.parse_args(argv)
     gold = read_gold(Path(args.gold))
     with tempfile.TemporaryDirectory() as tmp:
@@ -157,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         index.build(Path(args.source), Path(args.target), progress=False)
         index.types("source")
         score(index, gold, args.misses)
+    if args.remove:
+        removal_check(Path(args.source), Path(args.target), gold, args.remove)
     if args.synthetic:
         synthetic_timing()
     return 0

@@ -224,3 +224,13 @@ def test_call_graph_neighbours_are_evidence(tmp_path):
                       "  private int Adjust(int v) { return v * factor + 7; }\n} }\n"})
     found = m.target_method("source:p.Job.scaled(int)")
     assert found.target_id == "target:P.Job.Adjust(int)" and "calls 1.00 of 1" in found.evidence
+
+
+def test_no_guess_from_a_static_constructor_or_a_setter_for_a_getter(tmp_path):
+    m = _map(tmp_path, {"p/Tables.java": "package p; public class Tables {\n  private Tables() { }\n"
+                                         "  private int[] corner;\n"
+                                         "  public int[] getCorner() { return corner; }\n}"},
+             {"P.cs": "namespace P { public class Tables {\n  static Tables() { }\n  int[] corner;\n"
+                      "  public void SetCorner(int[] corner) { this.corner = corner; }\n} }\n"})
+    assert _target(m, "p.Tables.<init>()") is None                 # C#'s static constructor initialises tables
+    assert _target(m, "p.Tables.getCorner()") is None              # SetCorner writes, getCorner reads

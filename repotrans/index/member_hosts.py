@@ -68,6 +68,8 @@ def own_candidates(cs: list[Method], via: str = "") -> dict[str, list[Cand]]:
     also as one without them."""
     out: dict[str, list[Cand]] = defaultdict(list)
     for c in cs:
+        if c.kind == "constructor" and "static" in c.modifiers:
+            continue                            # a static constructor stands for no Java constructor
         out[c.name].append(Cand(c, tuple(c.params), frozenset({c.kind}), via))
         if c.kind == "method" and any(_by_reference(p) for p in c.params):
             kept = tuple(p for p in c.params if not _by_reference(p))

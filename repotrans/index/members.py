@@ -207,7 +207,7 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
     matches = _resolve(proposals, by_id, unmatched)
     matches += _only_unclaimed(leftover, matches, unmatched)
     claimed = {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in matches}
-    free = [c for cands in list(own.values()) + list(inherited.values()) for c in cands
+    free = [c for cands in own.values() for c in cands     # a base class's members need a naming rule
             if not c.note and not any((c.member.id, r) in claimed for r in _roles(c.member))]
     rest = [jm for jm in java if jm.id in unmatched]
     neighbours = Neighbours(java, {m.source_id: by_id[m.target_id] for m in matches})

@@ -1,7 +1,7 @@
 """Round 2 of member matching: structural evidence inside an already matched type pair.
 
 A Java method the naming rules left unmatched is compared with every C# member of the counterpart
-type that no Java method claimed (and members of C# base classes without a Java counterpart):
+type that no Java method claimed:
 - signature: the parameter types (a getter's return type, a setter's value type) agree through the
   type map; a plain disagreement rules the candidate out; C# may add trailing parameters;
 - body: Dice similarity of the normalised body tokens (evidence.py);
@@ -26,6 +26,7 @@ from repotrans.index.signatures import Cand, Scorer
 THRESHOLD = 0.6
 MARGIN = 0.1
 MAX_ADDED_PARAMS = 2
+NAME_WITHOUT_BODY = 0.6     # name similarity a match needs when there is no body to compare
 WEIGHTS = {"body": 0.45, "name": 0.35, "signature": 0.2, "literals": 0.15, "calls": 0.3}
 _SETTER = re.compile(r"\bset\b")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
@@ -102,6 +103,11 @@ def _signature(jm: Method, cand: Cand, scorer: Scorer) -> tuple[float, str] | No
             return None
         s = scorer.agreement(jm, cand, drop_last=writer, numeric=True)
         return (s, "index types agree") if s > 0 else None
+    if _direction(jm.name) != _direction(c.name) and "" not in (_direction(jm.name), _direction(c.name)):
+        return None                            # getX vs SetX: one reads, the other writes
+    if jm.return_type not in (None, "void") and c.return_type == "void" and not any(
+            "out" in p.modifiers or "ref" in p.modifiers for p in c.params):
+        return None                            # a value the C# method never gives back
     if len(jm.params) == len(cand.params):
         s = scorer.agreement(jm, cand, numeric=True)
         return (s, "parameters agree") if s > 0 else None
@@ -110,6 +116,15 @@ def _signature(jm: Method, cand: Cand, scorer: Scorer) -> tuple[float, str] | No
         return None
     s = subsequence_agreement(jm, cand, scorer)
     return (s * 0.5, f"C# adds {added} parameter(s)") if s > 0 else None
+
+
+def _direction(name: str) -> str:
+    """"read" for getX/isX/hasX, "write" for setX, "" otherwise (either case)."""
+    for prefix, way in (("get", "read"), ("is", "read"), ("has", "read"), ("set", "write")):
+        rest = name[len(prefix):]
+        if name[:len(prefix)].lower() == prefix and rest[:1].isupper():
+            return way
+    return ""
 
 
 def _as_param(prop: Method) -> Param:
@@ -157,7 +172,8 @@ def score(jm: Method, cand: Cand, scorer: Scorer, neighbours: Neighbours | None 
         parts["literals"] = len(lj & lc) / len(lj | lc)
         evidence.append(f"literals {parts['literals']:.2f}")
     total = sum(WEIGHTS[k] * v for k, v in parts.items()) / sum(WEIGHTS[k] for k in parts)
-    if ("body" not in parts and parts.get("name", 0.0) < 0.5) or (sig[0] < 0.5 and parts.get("body", 0.0) < 0.5):
+    if ("body" not in parts and parts.get("name", 0.0) < NAME_WITHOUT_BODY) or \
+            (sig[0] < 0.5 and parts.get("body", 0.0) < 0.5):
         total = min(total, THRESHOLD - 0.01)    # the name must carry a match without body, the body a loose signature
     return Scored(jm, cand, role_of(jm, cand.member), round(total, 3), tuple(evidence))
 
