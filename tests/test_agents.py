@@ -254,9 +254,21 @@ def test_repair_rounds_are_bounded_and_best_candidate_kept(tmp_path):
     failing = Result(status="test_failure", tests_run=3, tests_failed=1)
     state, services = make_state([compile_error(), failing, compile_error()], rag=False, context=False,
                                  reflection=False, max_repair_rounds=2)
-    outcome = run(state, replay([BAD, GOOD, BAD]), tmp_path)
+    outcome = run(state, replay([BAD, GOOD, BAD.replace("radius * radius", "radius*radius")]), tmp_path)
     assert len(services.tested) == 3 and outcome.repair_rounds == 2
     assert outcome.status == "test_failure" and "System.Math" in outcome.code
+
+
+def test_a_repeated_candidate_is_not_tested_again_and_ends_the_repairs(tmp_path):
+    failing = Result(status="test_failure", tests_run=3, tests_failed=1)
+    state, services = make_state([compile_error(), failing], rag=False, context=False, reflection=False,
+                                 max_repair_rounds=4)
+    same_as_good = GOOD.replace("    return", "  return")          # whitespace aside, the same candidate
+    outcome = run(state, replay([BAD, GOOD, same_as_good, BAD, GOOD]), tmp_path)
+    assert len(services.tested) == 2 and outcome.attempts == 3 and outcome.repair_rounds == 2
+    assert state.attempts[2].result is state.attempts[1].result
+    assert any("repeats candidate 2" in note for note in state.notes)
+    assert outcome.status == "test_failure"
 
 
 def test_code_block_missing_is_reasked(tmp_path):

@@ -42,6 +42,10 @@ class RefineAgent(StepAgent):
                                  attempt=len(state.attempts), reflection=reflection)
             async for item in self._candidate("repair", prompt, ct):
                 yield item
+            if repeats(state.attempts) is not None:     # the model is going round in circles: stop
+                state.notes.append(f"refine: stopped after candidate {len(state.attempts)}, which repeats "
+                                   f"candidate {repeats(state.attempts)}")
+                break
         best = state.best_attempt()
         status = best.result.status if best and best.result else "untested"
         yield f"{DONE} status={status} attempts={len(state.attempts)} repair_rounds={state.rounds}"
@@ -72,8 +76,12 @@ class RefineAgent(StepAgent):
         state.attempts.append(attempt)
         call, request = self.tool_request("run_tests", {"attempt": len(state.attempts)})
         yield request
+        same = repeats(state.attempts)
         try:
-            attempt.result = await asyncio.to_thread(state.services.run_test, attempt.code)
+            if same is not None and state.attempts[same - 1].result is not None:   # judged already
+                attempt.result = state.attempts[same - 1].result
+            else:
+                attempt.result = await asyncio.to_thread(state.services.run_test, attempt.code)
         except InputError as exc:   # the candidate cannot even be put in place (empty, not a member)
             attempt.result = TestResult(status="compile_error", reason=f"candidate not applied: {exc}")
         self.trajectory.record("attempt", agent=self.name, step=step, n=len(state.attempts),
@@ -103,6 +111,12 @@ class RefineAgent(StepAgent):
                 continue
             async for event in self.gather(req["tool"], req["arguments"], req.get("id")):
                 yield event
+
+
+def repeats(attempts: list[Attempt]) -> int | None:
+    """The number of the earlier attempt the last one repeats (whitespace aside), or None."""
+    last = " ".join(attempts[-1].code.split()) if attempts else None
+    return next((n for n, a in enumerate(attempts[:-1], 1) if " ".join(a.code.split()) == last), None)
 
 
 def describe(found: "candidate.Candidate") -> str:
