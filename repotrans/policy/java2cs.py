@@ -340,6 +340,8 @@ class MethodTranslator(ExprTranslator):
         target_names = _target_param_names(target)
         java_static = "static" in self.text(next((c for c in method.children if c.type == "modifiers"), None))
         extension = extension_param(target)
+        target_static = isinstance(target, Method) and "static" in target.modifiers
+        self.static_context = (java_static or target_static) and extension is None
         if extension is not None and not java_static:
             # a Java instance method that became a C# extension method: `this` is the first parameter
             self.this_alias = extension

@@ -140,7 +140,7 @@ class CallsMixin:
             return (f"{prefix}{prop}" if argc == 0 else f"{prefix}{prop} = {arg_texts[0]}"), ret
         member = self.r.method_name(owner, name, argc)
         known = self.r.members(owner)
-        if not prefix and owner is None and known and member not in known:
+        if not prefix and owner is None and known and member not in known and not self.static_context:
             prefix = "this."      # not declared by the class or its bases: an extension method in C#
         return f"{prefix}{member}({', '.join(arg_texts)})", ret
 

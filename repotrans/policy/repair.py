@@ -11,6 +11,9 @@ Rules (each edits only the candidate line a diagnostic points to, keeping the li
   CS1955/CS0118  member is not invocable: drop the call parentheses (a getter became a property)
   CS0266/CS0029  type mismatch: explicit cast (or Parse / ToString between string and numbers)
   CS1501         wrong argument count: match against the target overloads, drop trailing arguments
+  CS0026         `this.` in a static member: dropped
+  CS0176         static member reached through an instance: qualified with its type
+  CS0122         inaccessible member (package-private in Java): the closest other member of its type
   tests          a test expected exception A but B was thrown: construct A instead of B
 """
 from __future__ import annotations
@@ -30,6 +33,8 @@ _CONVERT = re.compile(r"Cannot implicitly convert type [`'](?P<src>[^`']+)' to [
 _OVERLOAD = re.compile(r"No overload for method [`'](?P<name>\w+)' takes [`'](?P<n>\d+)' arguments")
 _NOT_INVOCABLE = re.compile(r"Non-invocable member [`'](?P<member>[\w.]+)' cannot be used like a method"
                             r"|[`'](?P<member2>[\w.]+)' is a [`'](?:property|field)' but a [`']method group' was expected")
+_STATIC_MEMBER = re.compile(r"Static member [`'](?P<owner>[^`'(]+)\.(?P<member>\w+)(?:\([^`']*\))?' cannot be accessed")
+_INACCESSIBLE = re.compile(r"[`'](?P<owner>[^`'(]+)\.(?P<member>\w+)(?:\([^`']*\))?' is inaccessible")
 _PARAMS = re.compile(r"\(([^()]*)\)")
 _EXCEPTION = re.compile(r"([\w.]*Exception)\b")
 PARAM_NAME_FIRST = {"ArgumentOutOfRangeException", "ArgumentNullException"}
@@ -223,9 +228,50 @@ def _overload(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings
     return f"+{name}: {given} -> {want} arguments (target overload)"
 
 
+def _this_in_static(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings: list[str]) -> str:
+    """CS0026: `this.` in a static member: the member it names is static too (or the outer class's)."""
+    line = lines[diag.candidate_line - 1]
+    fixed = re.sub(r"(?<![\w.])this\.(?=[A-Za-z_])", "", line)
+    if fixed == line:
+        return "`this` is used as a value, not as a qualifier"
+    lines[diag.candidate_line - 1] = fixed
+    return "+dropped `this.` in a static member"
+
+
+def _static_via_instance(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings: list[str]) -> str:
+    """CS0176: a static member reached through an instance: qualify it with its type instead."""
+    match = _STATIC_MEMBER.search(diag.message)
+    if match is None:
+        return "message not understood"
+    owner, member = match.group("owner"), match.group("member")
+    type_name = _simple(owner) if "<" in owner else owner.rsplit(".", 1)[-1]
+    line = lines[diag.candidate_line - 1]
+    for dot in (m.start() for m in re.finditer(rf"\.{re.escape(member)}\b", line)):
+        start = _receiver_start(line, dot)
+        if start is None or start == dot or line[start:dot] in (type_name, owner):
+            continue
+        lines[diag.candidate_line - 1] = line[:start] + type_name + line[dot:]
+        return f"+{line[start:dot]}.{member} -> {type_name}.{member} (static)"
+    return f"no instance access of {member} on the line"
+
+
+def _inaccessible(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings: list[str]) -> str:
+    """CS0122: a member the port made private (a Java package-private field): the closest other member
+    of its type, usually the property that exposes it."""
+    match = _INACCESSIBLE.search(diag.message)
+    if match is None:
+        return "message not understood"
+    owner, member = match.group("owner"), match.group("member")
+    known = [m for m in _members_of(_simple(owner), resolver) if m != member]
+    if not known:
+        return f"nothing known about {_simple(owner)} besides {member}"
+    return _rename(lines, diag, member, known, resolver, dotted=True)
+
+
 RULES: dict[str, Callable[[list[str], Diagnostic, NameResolver, list[str]], str]] = {
     "CS0246": _missing_type, "CS0103": _missing_type, "CS0117": _unknown_member, "CS1061": _unknown_member,
     "CS1955": _not_invocable, "CS0118": _not_invocable, "CS0266": _convert, "CS0029": _convert, "CS1501": _overload,
+    "CS0026": _this_in_static, "CS0176": _static_via_instance, "CS0122": _inaccessible,
 }
 
 
@@ -297,6 +343,25 @@ def _value_span(line: str) -> tuple[int, int] | None:
         elif ch == "=" and depth == 0 and line[i + 1:i + 2] != "=" and line[i - 1:i] not in "=!<>":
             return i + 1, end
     return None
+
+
+def _receiver_start(line: str, dot: int) -> int | None:
+    """Where the receiver expression ending at `line[dot]` (a '.') starts: names, dots, calls,
+    indexers and object creations, e.g. `a.b(c)[0]` in `x = a.b(c)[0].Member`."""
+    i, depth = dot, 0
+    while i > 0:
+        ch = line[i - 1]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and not (ch.isalnum() or ch in "_."):
+            break
+        i -= 1
+    created = re.search(r"\bnew\s+$", line[:i])     # `new Gauge(1).Twice`: the creation is the receiver
+    return None if depth else created.start() if created else i
 
 
 def _signatures(name: str, resolver: NameResolver) -> list[str]:

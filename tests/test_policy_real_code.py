@@ -1,0 +1,106 @@
+"""The builtin policy on what real ports showed: `this.` in static members, static members reached
+through instances (CS0176), members a port made private (CS0122). Real mcs diagnostics, repaired,
+compiled again and run with mono."""
+from __future__ import annotations
+
+import pytest
+
+from repotrans.execution.results import Diagnostic, TestResult
+from repotrans.execution.toolchains.mono import DIAG_RE
+from repotrans.policy.java2cs import translate_method
+from repotrans.policy.repair import repair_with_reason
+from repotrans.policy.resolver import ContextResolver
+from tests.policy_harness import compile_cs, needs_toolchains, run
+
+SHELL = """using System;
+
+public class Gauge
+{
+    private int level;
+    public Gauge(int level) { this.level = level; }
+    public int Level { get { return level; } }
+    public static int Twice(int x) { return 2 * x; }
+}
+
+public class Meter
+{
+    public static int Half(int x) { return x / 2; }
+
+//@CANDIDATE@
+
+    public static void Main()
+    {
+        Console.WriteLine(Read(new Gauge(8)));
+        Console.WriteLine(Quarter(20));
+    }
+}
+"""
+CANDIDATE = """public static int Read(Gauge g)
+{
+    return g.Twice(g.level) + new Gauge(1).Twice(0);
+}
+
+public static int Quarter(int x)
+{
+    return this.Half(this.Half(x));
+}"""
+GAUGE_INFO = {"class": "Gauge", "kind": "class", "fields": ["private int level"],
+              "members": ["public Gauge(int level)", "public int Level { get; }", "public static int Twice(int x)"]}
+METER_INFO = {"class": "Meter", "kind": "class", "fields": [], "members": ["public static int Half(int x)"]}
+
+
+def resolver() -> ContextResolver:
+    return ContextResolver.from_tool_outputs("Meter", [("get_target_class_info", {}, METER_INFO),
+                                                       ("find_target_class_info", {"class_name": "Gauge"}, GAUGE_INFO)])
+
+
+def compile_candidate(candidate: str, workdir) -> TestResult:
+    marker = SHELL.split("\n").index("//@CANDIDATE@") + 1
+    proc = compile_cs(SHELL.replace("//@CANDIDATE@", candidate), workdir, "Meter")
+    diags = []
+    for line in (proc.stdout + proc.stderr).splitlines():
+        m = DIAG_RE.match(line.strip())
+        if m and m.group("sev") == "error":
+            diags.append(Diagnostic(m.group("code"), m.group("msg").strip(), m.group("file"), int(m.group("line")),
+                                    int(m.group("col")), int(m.group("line")) - marker + 1))
+    return TestResult(status="passed" if proc.returncode == 0 else "compile_error", diagnostics=diags)
+
+
+@needs_toolchains
+@pytest.mark.slow
+def test_this_in_static_static_via_instance_and_inaccessible_are_repaired(tmp_path):
+    result = compile_candidate(CANDIDATE, tmp_path)
+    assert {d.code for d in result.diagnostics} >= {"CS0176", "CS0026", "CS0122"}, result.diagnostics
+    code, rules = CANDIDATE, []
+    for _ in range(3):
+        if result.status == "passed":
+            break
+        outcome = repair_with_reason(code, result, resolver())
+        assert outcome.code is not None, outcome.reason
+        code, rules = outcome.code, rules + outcome.rules
+        result = compile_candidate(code, tmp_path)
+    assert result.status == "passed", result.diagnostics
+    assert "    return Gauge.Twice(g.Level) + Gauge.Twice(0);" in code
+    assert "    return Half(Half(x));" in code
+    assert {r.split(":")[0] for r in rules} == {"CS0176", "CS0026", "CS0122"}
+    assert run(["mono", "Meter.exe"], tmp_path).stdout.split() == ["16", "5"]
+
+
+def test_a_static_method_never_calls_through_this():
+    java = "static int quarter(int x) { return helper(helper(x)); }"
+    resolved = ContextResolver.from_tool_outputs("Meter", [("get_target_class_info", {}, METER_INFO)])
+    code = translate_method(java, resolved, "public static int Quarter(int x)")
+    assert "this." not in code and "Helper(Helper(x))" in code
+    instance = translate_method("int quarter(int x) { return helper(x); }", resolved, "public int Quarter(int x)")
+    assert "this.Helper(x)" in instance          # an instance member: an extension method is called on `this`
+
+
+def test_rules_explain_what_they_cannot_do():
+    result = TestResult(status="compile_error", diagnostics=[
+        Diagnostic("CS0026", "Keyword `this' is not valid in a static property, static method, or static field "
+                             "initializer", "a.cs", 1, 12, 1)])
+    outcome = repair_with_reason("Register(this);", result, resolver())
+    assert outcome.code is None and "`this` is used as a value" in outcome.reason
+    unknown = TestResult(status="compile_error", diagnostics=[
+        Diagnostic("CS0122", "`Other.secret' is inaccessible due to its protection level", "a.cs", 1, 12, 1)])
+    assert "nothing known about Other" in repair_with_reason("return o.secret;", unknown, resolver()).reason
