@@ -19,7 +19,7 @@ from repotrans.index.task import TranslationTask
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver
-from repotrans.policy.steps import class_name, missing_owners, wanted_calls
+from repotrans.policy.steps import class_name, missing_owners, renames_of, wanted_calls
 from repotrans.tools import run_tool
 from repotrans.tools.context import ToolContext
 
@@ -37,6 +37,7 @@ def one(index, mapping, match, workdir: Path, rounds: int) -> dict:
         outputs += [("find_target_class_info", {"class_name": m},
                      run_tool(ctx, "find_target_class_info", {"class_name": m})) for m in todo]
     resolver = ContextResolver.from_tool_outputs(class_name(source), outputs)
+    resolver.renames = renames_of(mapping)
     row: dict = {"target": target.id, "rules": []}
     try:
         code = translate_method(source, resolver, target)

@@ -104,3 +104,25 @@ def test_rules_explain_what_they_cannot_do():
     unknown = TestResult(status="compile_error", diagnostics=[
         Diagnostic("CS0122", "`Other.secret' is inaccessible due to its protection level", "a.cs", 1, 12, 1)])
     assert "nothing known about Other" in repair_with_reason("return o.secret;", unknown, resolver()).reason
+
+
+def test_renamed_callees_are_resolved_through_the_mapping():
+    from repotrans.index.matches import MethodMatch
+    from repotrans.policy.resolver import renamed_members
+
+    matches = [MethodMatch("source:org.x.Helper.bar(Thing, Thing)", "target:X.Helper.Combine(Thing, Thing)", 0.8, "r"),
+               MethodMatch("source:org.x.Meter.compute(int)", "target:X.Meter.Evaluate(int)", 0.8, "r"),
+               MethodMatch("source:org.x.Meter.getLevel()", "target:X.Meter.Height", 0.8, "r"),
+               MethodMatch("source:org.x.Meter.half(int)", "target:X.Meter.Half(int)", 1.0, "name"),
+               MethodMatch("source:org.x.Meter.getSize()", "target:X.Meter.Size", 1.0, "getter"),
+               MethodMatch("source:org.x.Meter.<init>(int)", "target:X.Meter.<init>(int)", 1.0, "ctor")]
+    renames = renamed_members(matches)
+    assert renames == {"Helper.bar/2": "Combine", "Meter.compute/1": "Evaluate", "Meter.getLevel/0": "Height"}
+    info = dict(METER_INFO, members=METER_INFO["members"] + ["public int Evaluate(int x)", "public int Height { get; }"])
+    resolved = ContextResolver.from_tool_outputs("Meter", [("get_target_class_info", {}, info)])
+    java = "int total(Helper helper, Thing a, Thing b) { return helper.bar(a, b) + compute(getLevel()); }"
+    before = translate_method(java, resolved, "public int Total(Helper helper, Thing a, Thing b)")
+    assert "helper.Bar(a, b)" in before and "Compute(" in before
+    resolved.renames = renames
+    after = translate_method(java, resolved, "public int Total(Helper helper, Thing a, Thing b)")
+    assert "return helper.Combine(a, b) + Evaluate(Height);" in after

@@ -55,7 +55,8 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
                         retrieve=find_examples)
     return TranslationState(task=task, java_method=java, target_method=target_method,
                             lang_version=language_version(index.root("target"), ex.toolchain),
-                            config=config, services=services, class_members=class_members(index, target_method))
+                            config=config, services=services, class_members=class_members(index, target_method),
+                            mapping=mapping)
 
 
 def class_members(index, method) -> frozenset[str]:

@@ -73,6 +73,7 @@ class TranslationState:
     config: AgentConfig
     services: Services | None = None
     class_members: frozenset[str] = frozenset()   # names of the target class's members, fields, nested types
+    mapping: Any = None                  # the Java -> C# alignment (index.mapping.Mapping), for the builtin policy
     native_tools: bool | None = None     # tools as OpenAI function calls (None: not decided yet)
     step: str = "rag_decide"
     rag_decision: dict | None = None     # {"retrieve": bool, "reason": str}

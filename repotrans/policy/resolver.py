@@ -170,6 +170,24 @@ class TargetType:
         return names
 
 
+def renamed_members(method_matches) -> dict[str, str]:
+    """ContextResolver.renames from a mapping's method matches: "JavaClass.method/argc" -> C# member
+    name, for the pairs the naming conventions would not find (`bar` -> `Combine`, `getX` -> `Y`)."""
+    out: dict[str, str] = {}
+    for match in method_matches:
+        java_head, _, params = match.source_id.split(":", 1)[-1].partition("(")
+        owner, _, name = java_head.rpartition(".")
+        target = match.target_id.split(":", 1)[-1].split("(", 1)[0].split("[", 1)[0].rsplit(".", 1)[-1]
+        if name == "<init>" or target == "this":
+            continue
+        conventional = {pascal(name), "Get" + pascal(name)} | {name[len(p):] for p in ("get", "is", "has", "set")
+                                                               if name.startswith(p) and name[len(p):][:1].isupper()}
+        if target not in conventional:
+            argc = 0 if not params.rstrip(")").strip() else len(split_type(f"X<{params.rstrip(')')}>")[1])
+            out[f"{owner.rsplit('.', 1)[-1]}.{name}/{argc}"] = target
+    return out
+
+
 class ContextResolver(ConventionResolver):
     """Resolver over gathered target context.
 
@@ -192,6 +210,7 @@ class ContextResolver(ConventionResolver):
         self.types = types
         self._type_params = dict(type_params or {})
         self.missing: list[str] = []      # owners asked about but not in the context (to look up next)
+        self.renames: dict[str, str] = {}  # "JavaClass.method/argc" -> C# member the mapping aligned it with
 
     def type_params(self) -> dict[str, str]:
         return self._type_params
@@ -231,7 +250,14 @@ class ContextResolver(ConventionResolver):
     def _type(self, owner: str | None) -> TargetType | None:
         return self.types.get(owner or self.current or "")
 
+    def renamed(self, owner: str | None, name: str, argc: int) -> str | None:
+        """The C# member the mapping aligned `owner.name/argc` with, when the port renamed it."""
+        return self.renames.get(f"{owner or self.current}.{name}/{argc}")
+
     def method_name(self, owner: str | None, name: str, argc: int) -> str:
+        renamed = self.renamed(owner, name, argc)
+        if renamed is not None:
+            return renamed
         for info in self._chain(owner):
             names = info.method_names()
             for candidate in (pascal(name), name, "Get" + pascal(name)):
@@ -243,6 +269,10 @@ class ContextResolver(ConventionResolver):
         return pascal(name)
 
     def property_name(self, owner: str | None, name: str, argc: int) -> str | None:
+        renamed = self.renamed(owner, name, argc)
+        if renamed is not None:
+            is_property = any(renamed in info.properties for info in self._chain(owner))
+            return renamed if is_property else None
         stems = [pascal(name)] if argc == 0 else []
         for prefix, arity in (("get", 0), ("is", 0), ("has", 0), ("set", 1)):
             if name.startswith(prefix) and name[len(prefix):][:1].isupper() and argc == arity:

@@ -17,7 +17,7 @@ from repotrans.errors import InputError
 from repotrans.index.model import Method
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.policy.repair import repair_with_reason
-from repotrans.policy.resolver import ContextResolver, declared_member, jdk_table
+from repotrans.policy.resolver import ContextResolver, declared_member, jdk_table, renamed_members
 
 if TYPE_CHECKING:
     from repotrans.agents.state import TranslationState
@@ -36,7 +36,21 @@ def class_name(method: Method) -> str:
 
 def resolver_for(state: "TranslationState") -> ContextResolver:
     outputs = [(e.tool, e.args, e.output) for e in state.context]
-    return ContextResolver.from_tool_outputs(class_name(state.java_method), outputs)
+    resolver = ContextResolver.from_tool_outputs(class_name(state.java_method), outputs)
+    if state.mapping is not None:       # callees the port renamed, as the mapping aligned them
+        resolver.renames = renames_of(state.mapping)
+    return resolver
+
+
+_RENAMES: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
+def renames_of(mapping) -> dict[str, str]:
+    """renamed_members of a mapping, computed once per mapping object."""
+    held = _RENAMES.get(id(mapping))
+    if held is None or held[0] is not mapping:
+        held = _RENAMES[id(mapping)] = (mapping, renamed_members(mapping.method_matches))
+    return held[1]
 
 
 def project_types(java_method: Method, java_fields: dict[str, str] | None = None) -> list[str]:
