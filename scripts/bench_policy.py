@@ -2,11 +2,12 @@
 fixed context with the real tools, translate, run the covering tests (mcs + NUnit), and apply the
 repair rules (compile errors, expected-exception test failures) for up to --rounds rounds.
 
-    python scripts/bench_policy.py SOURCE TARGET WORKDIR [--limit N] [--rounds 2] [--out results.json]
+    python scripts/bench_policy.py SOURCE TARGET WORKDIR [--select GLOB] [--limit N] [--rounds 2] [--out results.json]
 """
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import time
 from collections import Counter
@@ -62,6 +63,7 @@ def main() -> None:
     ap.add_argument("target", type=Path)
     ap.add_argument("workdir", type=Path)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--select", action="append", default=[], help="glob over C# method ids (repeatable)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
@@ -70,6 +72,8 @@ def main() -> None:
     mapping = load_mapping(index)
     matches = [m for m in mapping.method_matches
                if (t := index.method(m.target_id)) is not None and t.body and t.kind != "indexer"]
+    if args.select:
+        matches = [m for m in matches if any(fnmatch.fnmatchcase(m.target_id.split(":", 1)[1], g) for g in args.select)]
     matches = matches[: args.limit] if args.limit else matches
     rows, started = [], time.time()
     for match in matches:
