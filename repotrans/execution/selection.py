@@ -39,7 +39,7 @@ def _parser() -> Parser:
     return Parser(Language(tree_sitter_c_sharp.language()))
 
 
-def index_tests(ws: Workspace, test_projects: dict[str, Path]) -> dict[str, dict]:
+def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> dict[str, dict]:
     """"<project>:<Ns.Fixture>" -> {"idents": every identifier in the fixture, "abstract": bool,
     "shared": identifiers every test reaches, "tests": {test method: identifiers it reaches}}.
     Object creations also count as the token "new <Type>" (constructor coverage)."""
@@ -50,9 +50,9 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path]) -> dict[str, dict
             return data["fixtures"]
     fixtures: dict[str, dict] = {}
     for project, folder in sorted(test_projects.items()):
-        for path in sorted(folder.rglob("*.cs")):
-            if any(part in SKIP_DIRS for part in path.relative_to(folder).parts[:-1]):
-                continue
+        files = sorted(folder) if isinstance(folder, list) else [
+            p for p in sorted(folder.rglob("*.cs")) if not any(part in SKIP_DIRS for part in p.relative_to(folder).parts[:-1])]
+        for path in files:
             tree = _parser().parse(path.read_bytes())
             for name, cls in _fixtures(tree.root_node, ""):
                 _merge(fixtures.setdefault(f"{project}:{name}", {}), _scan_fixture(cls))

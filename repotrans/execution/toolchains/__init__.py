@@ -75,8 +75,8 @@ class Toolchain(Protocol):
         """Build the unpatched target once per state (cached); raise TargetBuildError if it fails."""
         ...
 
-    def test_projects(self, ws: Workspace) -> dict[str, Path]:
-        """Test project name -> folder holding its sources, for test selection."""
+    def test_projects(self, ws: Workspace) -> dict[str, Path | list[Path]]:
+        """Test project name -> its test source files (or the folder holding them), for test selection."""
         ...
 
     def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,

@@ -50,7 +50,10 @@ class DotnetToolchain:
     image = "mcr.microsoft.com/dotnet/sdk:8.0"
 
     def language_version(self, root: Path) -> str:
-        chosen = plan_build(root, self.name).chosen
+        try:
+            chosen = plan_build(root, self.name).chosen
+        except ConfigError:                     # nothing buildable: the SDK's default
+            return FALLBACK_LANG
         libs = [p for p in chosen if not p.is_test] or chosen
         versions = {p.lang_version or DEFAULT_LANG.get(p.target_framework.lower(), FALLBACK_LANG) for p in libs}
         return min(versions, key=lambda v: float(v) if _number(v) else 99.0)

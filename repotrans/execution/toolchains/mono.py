@@ -54,15 +54,19 @@ class MonoToolchain:
     image = "repotrans/mono:bookworm"
 
     def language_version(self, root: Path) -> str:
-        versions = sorted({p.lang_version for p in plan_build(root, self.name).chosen
-                           if p.lang_version and not p.is_test})
+        try:
+            chosen = plan_build(root, self.name).chosen
+        except ConfigError:                     # nothing buildable: the compiler's default
+            return MCS_DEFAULT_LANG
+        versions = sorted({p.lang_version for p in chosen if p.lang_version and not p.is_test})
         if not versions:
             return MCS_DEFAULT_LANG
         numeric = [v for v in versions if _as_float(v) is not None]
         return min(numeric, key=_as_float) if numeric else versions[0]
 
-    def test_projects(self, ws: Workspace) -> dict[str, Path]:
-        return {p.name: p.dir for p in self.plan(ws).tests}
+    def test_projects(self, ws: Workspace) -> dict[str, list[Path]]:
+        """Each test project's own compiled files (quarantined ones left out), for test selection."""
+        return {p.name: [s for s in p.sources if p.dir in s.parents] for p in self.plan(ws).tests}
 
     def plan(self, ws: Workspace) -> BuildPlan:
         """The build plan of the workspace: projects.plan_build, less the test files and projects
