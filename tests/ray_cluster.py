@@ -120,7 +120,7 @@ class LocalCluster:
         procs = [p for p in (self.worker, self.head) if p is not None]
         pids = [pid for p in procs for pid in process_tree(p.pid)]
         _kill(pids, signal.SIGTERM)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 3
         while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() and not _zombie(p) for p in pids):
             time.sleep(0.2)
         _kill(pids, signal.SIGKILL)

@@ -105,18 +105,20 @@ class NodeWorker:
         self.tests = threading.BoundedSemaphore(max(1, cpus))
         self.runners: dict[str, TaskRunner] = {}
         self.lock = threading.Lock()
-        self.unpacked = 0
+        self.unpacked = self.tasks = 0
 
     def check(self, toolchain: str, sandbox: str) -> tuple[str, list[str]]:
         return self.node, toolchain_problems(toolchain, sandbox)
 
     def stats(self) -> dict:
-        return {"node": self.node, "unpacked": self.unpacked, "pid": os.getpid()}
+        return {"node": self.node, "unpacked": self.unpacked, "tasks": self.tasks, "pid": os.getpid()}
 
     def run(self, key: str, shipped: list, task: TranslationTask) -> tuple[TaskRecord, bytes]:
         """One task; `shipped` is [workload ref, {name: (digest, ref)}], fetched only on this node's
         first task of the workload."""
         runner = self._runner(key, shipped)
+        with self.lock:
+            self.tasks += 1
         out = self.root / "out" / uuid.uuid4().hex
         try:
             rec = runner.run(task, out)
@@ -181,6 +183,8 @@ class RayExecutor:
     _workers: dict[str, _Worker] = field(default_factory=dict)
     _lost: dict[str, float] = field(default_factory=dict)
     _checked: set = field(default_factory=set)
+    rescheduled: int = 0            # task runs lost with their worker and started again
+    shipped: set = field(default_factory=set)     # digests of the folders put in the object store
 
     def __post_init__(self) -> None:
         if self.model_calls is not None and self.model_calls < 1:
@@ -257,6 +261,7 @@ class RayExecutor:
             data = bundles.pack(path, WORKSPACE_SKIP if name.endswith("workspace") else frozenset())
             dig = bundles.digest(data)
             refs[name] = (dig, ray.put(data))
+            self.shipped.add(dig)
             digests.append(f"{name}={dig}")
         keyed = [*digests, work.config_name, work.dataset, json.dumps(work.config.to_json(), sort_keys=True)]
         key = hashlib.sha256("\n".join(keyed).encode()).hexdigest()[:20]
@@ -295,6 +300,7 @@ class RayExecutor:
                     self._lose(worker)
                     deaths[tid] = deaths.get(tid, 0) + 1
                     if deaths[tid] < MAX_DEATHS:
+                        self.rescheduled += 1
                         queue.appendleft(task)
                         continue
                     rec, files = _crashed(work, task, deaths[tid], exc), b""
@@ -320,7 +326,7 @@ class RayExecutor:
                 worker.solo = alone
 
     def stats(self) -> list[dict]:
-        """Per worker: node, node-local folders unpacked, pid (for tests and benchmarks)."""
+        """Per live worker: node, node-local folders unpacked, tasks started, pid."""
         return ray.get([w.actor.stats.remote() for w in self._workers.values()])
 
     def peak_model_calls(self) -> int:
