@@ -15,4 +15,4 @@ fi
 
 # torch first, pinned: the local CPU build; anything looser pulls a multi-GB CUDA build.
 python3 -c "import torch" 2>/dev/null || pip install -q torch==2.13.0
-pip install -q -e '.[test]'
+pip install -q -e '.[test,ray]'

@@ -58,7 +58,7 @@ def demo(tmp_path_factory, config):
     root = tmp_path_factory.mktemp("demo")
     view = materialize(load_dataset(SAMPLE / "demo"), root / "view")
     view.oracle_index.close()
-    summary = run_batch(view.source, view.target, root / "thread", config[1], progress=False)
+    summary = run_batch(view.source, view.target, root / "thread", config[1], progress=False, jobs=2)
     return view.source, view.target, root / "thread", summary
 
 
