@@ -52,7 +52,6 @@ def test_a_429_pauses_every_caller_and_the_retries_spread_out(monkeypatch):
     first, retries = arrivals[:6], sorted(arrivals[6:])
     assert retries[0] - max(first) >= 0.4                    # nobody came back before the common pause
     assert retries[-1] - retries[0] >= 0.05                  # and they did not all come back at once
-    assert len({round(t, 3) for t in retries}) == 6
 
 
 def test_a_call_that_keeps_getting_429_gives_up_with_the_error(monkeypatch):
