@@ -234,3 +234,19 @@ def test_no_guess_from_a_static_constructor_or_a_setter_for_a_getter(tmp_path):
                       "  public void SetCorner(int[] corner) { this.corner = corner; }\n} }\n"})
     assert _target(m, "p.Tables.<init>()") is None                 # C#'s static constructor initialises tables
     assert _target(m, "p.Tables.getCorner()") is None              # SetCorner writes, getCorner reads
+
+
+def test_doc_comments_are_evidence(tmp_path):
+    m = _map(tmp_path, {"p/Sym.java": "package p; public class Sym {\n  private int upper, lower;\n"
+                                      "  /** Count of codeword rows in the upper half of the symbol. */\n"
+                                      "  public int getUpper() { return upper; }\n"
+                                      "  /** Number of symbol lines below the middle, without the quiet zone. */\n"
+                                      "  public int getLower() { return lower; }\n}"},
+             {"P.cs": "namespace P { public class Sym {\n"
+                      "  /// <summary>Count of codeword rows in the upper half of the symbol.</summary>\n"
+                      "  public int TopRows { get; private set; }\n"
+                      "  /// <summary>Number of symbol lines below the middle, without the quiet zone.</summary>\n"
+                      "  public int BottomRows { get; private set; }\n} }\n"})
+    upper = m.target_method("source:p.Sym.getUpper()")
+    assert upper.target_id == "target:P.Sym.TopRows" and "doc 1.00" in upper.evidence
+    assert _target(m, "p.Sym.getLower()") == "P.Sym.BottomRows"

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from repotrans.index.doc_comments import DocComments
 from repotrans.index.matches import MethodMatch, TypeMatch
 from repotrans.index.overrides import MappingOverrides, configured, resolve
 from repotrans.index.member_hosts import companion_classes, group_by_type, unmatched_bases
@@ -109,6 +110,7 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     companions = companion_classes(tgt_types, members["target"])
     matched_targets = {m.target_id for m in type_matches}
     enums = frozenset(t.name for t in tgt_types if t.kind == "enum")
+    docs = DocComments(index)
     method_matches: list[MethodMatch] = []
     unmatched_methods: dict[str, str] = {}
     for t in src_types:
@@ -122,7 +124,7 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         bases = [(b, members["target"].get(b.id, []))
                  for b in unmatched_bases(target, names.simple, matched_targets)]
         found, missed = match_methods(java_methods, members["target"].get(target.id, []), hosts, bases,
-                                      by_id[t.id], target, project, enums)
+                                      by_id[t.id], target, project, enums, docs)
         method_matches += found
         unmatched_methods.update(missed)
     if fixed:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from repotrans.index.store import Index
 
 RULE_MODULES = ("mapping.py", "overrides.py", "typematch.py", "members.py", "member_hosts.py", "signatures.py", "structural.py",
-                "evidence.py", "typenames.py", "mapping_cache.py")
+                "evidence.py", "doc_comments.py", "typenames.py", "mapping_cache.py")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS mapping_meta (

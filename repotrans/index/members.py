@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TypeVar
 
+from repotrans.index.doc_comments import DocComments
 from repotrans.index.matches import MethodMatch, TypeMatch
 from repotrans.index.member_hosts import companion_candidates, folded, own_candidates
 from repotrans.index.model import Method, TypeDecl
@@ -176,7 +177,7 @@ def _match(jm: Method, c: Cand, rule: _Rule, param_score: float, note: str) -> M
 
 def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[TypeDecl, list[Method]]],
                   bases: list[tuple[TypeDecl, list[Method]]], jt: TypeDecl, ct: TypeDecl,
-                  project: dict[str, set[str]], enums: frozenset[str]
+                  project: dict[str, set[str]], enums: frozenset[str], docs: DocComments | None = None
                   ) -> tuple[list[MethodMatch], dict[str, str]]:
     """Match the Java type `jt`'s methods to members of its C# counterpart `ct` (then its companions
     and unmatched base classes), by names (round 1) and then by structure (round 2)."""
@@ -211,7 +212,7 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
             if not c.note and not any((c.member.id, r) in claimed for r in _roles(c.member))]
     rest = [jm for jm in java if jm.id in unmatched]
     neighbours = Neighbours(java, {m.source_id: by_id[m.target_id] for m in matches})
-    found, reasons = match_rest(rest, free, scorer, unmatched, neighbours)
+    found, reasons = match_rest(rest, free, scorer, unmatched, neighbours, docs)
     for m in found:
         del unmatched[m.source_id]
     unmatched.update(reasons)

@@ -8,7 +8,8 @@ type that no Java method claimed:
 - name: Dice similarity of the name words (`getBarcodeRowCount` ~ `RowCount`);
 - literals: shared string and number literals;
 - calls: the call-graph neighbours already matched agree (what the Java method calls is named in the
-  candidate's body; its Java callers' C# counterparts name the candidate).
+  candidate's body; its Java callers' C# counterparts name the candidate);
+- doc: Dice similarity of the doc comments' words (doc_comments.py).
 The weighted mean of the evidence present is the confidence. A pair is kept when it reaches
 THRESHOLD, beats the runner-up by MARGIN, and is also the C# member's best Java method; otherwise
 the Java method stays unmatched with the reason.
@@ -18,16 +19,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from repotrans.index.doc_comments import DocComments
 from repotrans.index.evidence import body_similarity, dice, literals, name_words
 from repotrans.index.matches import MethodMatch
 from repotrans.index.model import Method, Param
 from repotrans.index.signatures import Cand, Scorer
 
 THRESHOLD = 0.6
-MARGIN = 0.1
+MARGIN = 0.2
 MAX_ADDED_PARAMS = 2
 NAME_WITHOUT_BODY = 0.6     # name similarity a match needs when there is no body to compare
-WEIGHTS = {"body": 0.45, "name": 0.35, "signature": 0.2, "literals": 0.15, "calls": 0.3}
+DOC_WITHOUT_BODY = 0.9      # or doc comment similarity
+WEIGHTS = {"body": 0.45, "name": 0.35, "signature": 0.2, "literals": 0.15, "calls": 0.3, "doc": 0.35}
 _SETTER = re.compile(r"\bset\b")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
@@ -147,7 +150,8 @@ def subsequence_agreement(jm: Method, cand: Cand, scorer: Scorer) -> float:
     return score
 
 
-def score(jm: Method, cand: Cand, scorer: Scorer, neighbours: Neighbours | None = None) -> Scored | None:
+def score(jm: Method, cand: Cand, scorer: Scorer, neighbours: Neighbours | None = None,
+          docs: DocComments | None = None) -> Scored | None:
     """The candidate's confidence from the evidence present, or None when its signature rules it out."""
     if (jm.kind == "constructor") != (cand.member.kind == "constructor"):
         return None
@@ -167,19 +171,24 @@ def score(jm: Method, cand: Cand, scorer: Scorer, neighbours: Neighbours | None 
     if calls is not None and cand.member.kind != "constructor":
         parts["calls"] = calls[0]
         evidence.append(f"calls {calls[0]:.2f} of {calls[1]}")
+    doc = docs.similarity(jm, cand.member) if docs is not None else None
+    if doc is not None:
+        parts["doc"] = doc
+        evidence.append(f"doc {doc:.2f}")
     lj, lc = literals(jm.body), literals(cand.member.body)
     if len(lj) >= 2 and len(lc) >= 2:
         parts["literals"] = len(lj & lc) / len(lj | lc)
         evidence.append(f"literals {parts['literals']:.2f}")
     total = sum(WEIGHTS[k] * v for k, v in parts.items()) / sum(WEIGHTS[k] for k in parts)
-    if ("body" not in parts and parts.get("name", 0.0) < NAME_WITHOUT_BODY) or \
-            (sig[0] < 0.5 and parts.get("body", 0.0) < 0.5):
-        total = min(total, THRESHOLD - 0.01)    # the name must carry a match without body, the body a loose signature
+    carried = parts.get("name", 0.0) >= NAME_WITHOUT_BODY or parts.get("doc", 0.0) >= DOC_WITHOUT_BODY
+    if ("body" not in parts and not carried) or (sig[0] < 0.5 and parts.get("body", 0.0) < 0.5):
+        total = min(total, THRESHOLD - 0.01)    # name or doc must carry a match without body, the body a loose signature
     return Scored(jm, cand, role_of(jm, cand.member), round(total, 3), tuple(evidence))
 
 
 def match_rest(java: list[Method], free: list[Cand], scorer: Scorer, reasons: dict[str, str],
-               neighbours: Neighbours | None = None) -> tuple[list[MethodMatch], dict[str, str]]:
+               neighbours: Neighbours | None = None, docs: DocComments | None = None
+               ) -> tuple[list[MethodMatch], dict[str, str]]:
     """Structural matches for the Java methods in `java` among the free C# candidates.
 
     `reasons` holds why round 1 left each Java method unmatched; the returned reasons extend them.
@@ -187,7 +196,7 @@ def match_rest(java: list[Method], free: list[Cand], scorer: Scorer, reasons: di
     best: dict[str, tuple[Scored, float]] = {}          # java id -> (best, runner-up score)
     out_reasons: dict[str, str] = {}
     for jm in java:
-        ranked = sorted((s for c in free if (s := score(jm, c, scorer, neighbours)) is not None),
+        ranked = sorted((s for c in free if (s := score(jm, c, scorer, neighbours, docs)) is not None),
                         key=lambda s: -s.score)
         if not ranked:
             continue
