@@ -501,7 +501,8 @@ def main(argv: list[str] | None = None) -> int:
         with _overrides_env(args):
             return args.func(args)
     except RepotransError as exc:
-        print(f"repotrans: error: {exc}", file=sys.stderr)
+        from repotrans.redact import redact
+        print(f"repotrans: error: {redact(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("repotrans: interrupted", file=sys.stderr)

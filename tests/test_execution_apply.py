@@ -157,3 +157,68 @@ def test_stale_byte_range_is_an_input_error(index):
     m = method(index, "Circle.Area")
     with pytest.raises(InputError, match="stale"):
         apply_candidate("class X {}", m, "{ return 1; }")
+
+
+COUNTER = """\
+namespace Acme
+{
+    public class Counter
+    {
+        private int count;
+        private readonly System.Collections.Generic.List<int> seen = new System.Collections.Generic.List<int>();
+
+        public int Step(int a, int b)
+        {
+            throw new System.NotImplementedException();
+        }
+
+        public Counter(int start)
+        {
+            count = start;
+        }
+
+        public int Count
+        {
+            get { throw new System.NotImplementedException(); }
+            set { count = value; }
+        }
+    }
+}
+"""
+BODIES = {   # body-only candidates that once were read as whole members (CS1519 / CS9010)
+    "Counter.Step": ["while (a > 0) { a--; b++; }\nreturn b;",
+                     "var s = a + b;\nseen.Add(s);\nreturn s;",
+                     "int sum = a + b;\nreturn sum;",
+                     "lock (seen) { seen.Add(a); }\nreturn a;",
+                     "for (int i = 0; i < a; i++) { b++; }\nreturn b;"],
+    "Counter.Counter": ["if (start < 0) { start = 0; }\ncount = start;", "var s = start;\ncount = s;"],
+    "Counter.Count": ["return count;", "{ return count; }", "var c = count;\nreturn c;",
+                      "get { return count; }\nset { count = value; }"],
+}
+
+
+@pytest.fixture(scope="module")
+def counter(tmp_path_factory) -> Index:
+    root = tmp_path_factory.mktemp("apply-bodies")
+    (root / "java").mkdir()
+    (root / "java" / "A.java").write_text("class A {}\n")
+    (root / "cs").mkdir()
+    (root / "cs" / "Counter.cs").write_text(COUNTER)
+    idx = Index.open(root / "wd")
+    idx.build(root / "java", root / "cs", progress=False)
+    return idx
+
+
+@pytest.mark.parametrize("query,code", [(q, c) for q, codes in BODIES.items() for c in codes])
+def test_a_body_only_candidate_is_read_as_a_body_and_compiles(counter, query, code, tmp_path):
+    import subprocess
+
+    patch = plan_patch(COUNTER, method(counter, query), code)
+    assert patch.mode == "body"
+    source = tmp_path / "Counter.cs"
+    source.write_text(patch.new_text)
+    built = subprocess.run(["mcs", "-target:library", f"-out:{tmp_path / 'c.dll'}", str(source)],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + patch.new_text
+    if query == "Counter.Count":
+        assert "set { count = value; }" in patch.new_text       # the setter stays

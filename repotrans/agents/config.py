@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from repotrans.errors import ConfigError
+from repotrans.redact import API_KEY_VARS
 
 ENV_VARS = {"name": "REPOTRANS_MODEL", "base_url": "REPOTRANS_BASE_URL"}
-API_KEY_VARS = ("REPOTRANS_API_KEY", "OPENAI_API_KEY")
 
 
 @dataclass

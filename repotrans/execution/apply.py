@@ -29,6 +29,12 @@ KIND_NODE = {
     "property": "property_declaration", "indexer": "indexer_declaration",
 }
 BODY_NODES = ("block", "arrow_expression_clause", "accessor_list")
+# Statements the wrapper class misreads as members: `while (x) { }` as a constructor named while,
+# `var s = a;` or `return s;` as a field of type var/return.
+STATEMENT_WORDS = {"while", "if", "for", "foreach", "lock", "using", "switch", "do", "fixed", "checked",
+                   "unchecked", "return", "throw", "yield", "var", "await", "try", "else", "goto", "break",
+                   "continue", "unsafe"}
+ACCESSOR_RE = re.compile(r"^\{?\s*(\[[^\]]*\]\s*)*((public|private|protected|internal)\s+)*(get|set|init)\b")
 USING_RE = re.compile(r"^\s*using\s+(static\s+)?[A-Za-z_][\w.]*(\s*=\s*[\w.<>, ]+)?\s*;\s*$")
 WRAP_PREFIX = "class __Candidate__ {\n"
 
@@ -93,7 +99,8 @@ def plan_patch(file_text: str, method: Method, code: str) -> Patch:
     lead = len(rest) - len(stripped)
     members, clean = _candidate_members(rest)
     chosen = _pick_target(members, method)
-    member_like = chosen is not None or (members and clean)
+    # bare statements parse as fields; a member candidate declares something other than fields
+    member_like = chosen is not None or (clean and any(m["type"] != "field_declaration" for m in members))
     mode = "body" if stripped.startswith(("{", "=>")) or not member_like else "member"
     surface_changed = False
     if mode == "body":
@@ -106,13 +113,23 @@ def plan_patch(file_text: str, method: Method, code: str) -> Patch:
         line0 = rest.count("\n", 0, lead)
         body = stripped.rstrip()
         pieces = []
-        if body.startswith("{") or body.startswith("=>"):
+        if method.kind in ("property", "indexer") and not body.startswith("=>") and not ACCESSOR_RE.match(body):
+            # a getter's statements (or block) for a property: `{ get { ... } }`, the setter kept
+            inner = body[1:-1] if body.startswith("{") and body.endswith("}") else body
+            keep = _other_accessors(original)
+            pieces += [("{ get {\n", None), (inner, rest_offset + line0), ("\n}" + keep + " }", None)]
+            edits.append((start, end, pieces))
+            body = None
+        if body is None:
+            pass
+        elif body.startswith("{") or body.startswith("=>"):
             pieces.append((body, rest_offset + line0))
             if body.startswith("=>") and not body.endswith(";"):
                 pieces.append((";", None))
         else:
             pieces += [("{\n", None), (body, rest_offset + line0), ("\n}", None)]
-        edits.append((start, end, pieces))
+        if body is not None:
+            edits.append((start, end, pieces))
     else:
         if chosen is None:
             # No member matches: replace with the whole rest and let the compiler speak.
@@ -196,7 +213,7 @@ def _candidate_members(rest: str) -> tuple[list[dict], bool]:
     for node in body.named_children:
         if node.type == "comment":
             continue
-        if node.type not in MEMBER_TYPES or node.end_byte - base > len(rest_bytes):
+        if node.type not in MEMBER_TYPES or node.end_byte - base > len(rest_bytes) or _misread_statement(node):
             continue
         start_b = max(prev_end, _leading_comment_start(node) - base)
         end_b = node.end_byte - base
@@ -212,6 +229,31 @@ def _candidate_members(rest: str) -> tuple[list[dict], bool]:
         })
         prev_end = end_b
     return out, not tree.root_node.has_error
+
+
+def _misread_statement(node: Node) -> bool:
+    """A statement the wrapper class parsed as a member (see STATEMENT_WORDS)."""
+    if node.type == "constructor_declaration":
+        return _member_name(node) in STATEMENT_WORDS
+    if node.type == "field_declaration":
+        decl = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+        kind = decl.child_by_field_name("type") if decl is not None else None
+        return kind is not None and kind.text.decode("utf-8") in STATEMENT_WORDS
+    return False
+
+
+def _other_accessors(accessors: str) -> str:
+    """The set/init accessors of an original accessor list, as text (kept beside a new getter)."""
+    tree = _parser().parse(f"class C {{ int P {accessors} }}".encode("utf-8"))
+    found = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "accessor_declaration" and not node.text.decode("utf-8").lstrip().startswith(
+                ("get", "[")) and re.search(r"\b(set|init)\b", node.text.decode("utf-8")):
+            found.append(" " + node.text.decode("utf-8"))
+        stack.extend(node.children)
+    return "".join(found)
 
 
 def _leading_comment_start(node: Node) -> int:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
+from repotrans.redact import redact, secrets_in_env
+
 # no_tests: it compiled, but no selected test could run, so nothing was judged (never a pass).
 Status = Literal["passed", "compile_error", "test_failure", "runtime_error", "timeout", "no_tests"]
 STATUSES: tuple[str, ...] = ("passed", "compile_error", "test_failure", "runtime_error", "timeout", "no_tests")
@@ -67,6 +69,13 @@ class TestResult:
     def to_json(self) -> dict:
         return asdict(self)
 
+    def redacted(self) -> "TestResult":
+        """A copy with the configured API key replaced in every text (repotrans.redact)."""
+        secrets = secrets_in_env()
+        if not secrets:
+            return self
+        return TestResult.from_json(_redact_json(self.to_json(), secrets))
+
     @classmethod
     def from_json(cls, data: dict) -> "TestResult":
         return cls(
@@ -110,6 +119,16 @@ class TestResult:
         if hidden:
             lines.append(f"- ... {hidden} more")
         return "\n".join(lines)
+
+
+def _redact_json(value, secrets: list[str]):
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, list):
+        return [_redact_json(v, secrets) for v in value]
+    if isinstance(value, dict):
+        return {k: _redact_json(v, secrets) for k, v in value.items()}
+    return value
 
 
 def tail(text: str, limit: int = LOG_TAIL_CHARS) -> str:

@@ -69,7 +69,7 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
                       exceptions=verdict.exceptions, tests_run=verdict.tests_run,
                       tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
                       log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
-                      selection=selection)
+                      selection=selection).redacted()
 
 
 def language_version(target_root: Path, toolchain: str) -> str:
