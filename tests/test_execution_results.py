@@ -114,3 +114,18 @@ def test_tail_cuts_at_a_line_start():
     text = "".join(f"line {i}\n" for i in range(2000))
     cut = tail(text, 100)
     assert len(cut) <= 100 and cut.startswith("line ") and cut.endswith("line 1999\n")
+
+
+def test_the_configured_api_key_is_redacted_from_every_text(monkeypatch):
+    from repotrans.execution.results import ExceptionInfo, TestFailure, TestResult
+
+    key = "sk-redact-0123456789"
+    monkeypatch.setenv("REPOTRANS_API_KEY", key)
+    result = TestResult("runtime_error", failures=[TestFailure("T.A", f"saw {key}", expected=key)],
+                        exceptions=[ExceptionInfo("System.Exception", key, frames=[f"at {key}"])],
+                        log_tail=f"... {key} ...", reason=key)
+    clean = result.redacted()
+    assert key not in str(clean.to_json()) and clean.reason == "[redacted]"
+    assert clean.failures[0].message == "saw [redacted]"
+    monkeypatch.delenv("REPOTRANS_API_KEY")
+    assert result.redacted() is result
