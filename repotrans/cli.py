@@ -23,8 +23,17 @@ def _print_json(obj) -> None:
 def cmd_index(args: argparse.Namespace) -> int:
     from repotrans.index.store import Index
 
+    path = Path(args.workdir) / "index.sqlite"
+    new = not path.exists()
     index = Index.open(Path(args.workdir))
-    summary = index.build(Path(args.source), Path(args.target), progress=not args.quiet)
+    try:
+        summary = index.build(Path(args.source), Path(args.target), progress=not args.quiet)
+    except BaseException:
+        if new:                  # a failed first index leaves no empty index behind
+            index.close()
+            for leftover in path.parent.glob("index.sqlite*"):
+                leftover.unlink()
+        raise
     print(summary.render())
     return 0
 

@@ -127,18 +127,20 @@ class ScriptedSandbox:
     """Plays recorded dotnet output; `dotnet test` drops the recorded TRX where --logger asked."""
     name = "scripted"
 
-    def __init__(self, build_output: str, build_exit: int = 0, trx: Path | None = None):
+    def __init__(self, build_output: str, build_exit: int = 0, trx: Path | None = None, test_exit: int = 1):
         self.calls: list[list[str]] = []
-        self.build_output, self.build_exit, self.trx = build_output, build_exit, trx
+        self.writable: list[list[Path]] = []
+        self.build_output, self.build_exit, self.trx, self.test_exit = build_output, build_exit, trx, test_exit
 
-    def run(self, argv, *, cwd, timeout, memory_mb, env=None):
+    def run(self, argv, *, cwd, timeout, memory_mb, env=None, writable=(), stdin=None, until=None):
         self.calls.append(list(argv))
+        self.writable.append(list(writable))
         assert env["NUGET_PACKAGES"].endswith(".nuget/packages")
         if argv[1] == "test":
             results = Path(argv[argv.index("--results-directory") + 1])
             results.mkdir(parents=True, exist_ok=True)
             shutil.copy(self.trx, results / argv[argv.index("--logger") + 1].split("=")[1])
-            return RunOutcome(argv, 1, "Failed!  - Failed: 2, Passed: 1", 1.0)
+            return RunOutcome(argv, self.test_exit, "Failed!  - Failed: 2, Passed: 1", 1.0)
         if argv[1] == "build" and "/runs/" in argv[2]:
             return RunOutcome(argv, self.build_exit, self.build_output, 2.0)
         return RunOutcome(argv, 0, "", 1.0)
@@ -147,8 +149,8 @@ class ScriptedSandbox:
         pass
 
 
-def _candidate(ws, tmp_path, text="// patched\n"):
-    run_dir = ws.root / "runs" / "r1"
+def _candidate(ws, tmp_path, text="// patched\n", run="r1"):
+    run_dir = ws.root / "runs" / run
     run_dir.mkdir(parents=True)
     return Candidate(path="src/Acme.Calc/Calculator.cs", text=text, line_map=LineMap({1: 1}),
                      surface_changed=False, run_dir=run_dir)
@@ -167,6 +169,29 @@ def test_flow_reports_test_failures(tmp_path):
     assert (cand.run_dir / "tree" / cand.path).read_text() == "// patched\n"
     assert (ws.src / cand.path).read_text() != "// patched\n"           # the scratch copy is untouched
     assert box.calls[-1][-1] == vstest_filter("Acme.Calc.Tests.CalculatorTests")
+
+
+def test_a_passing_report_needs_dotnet_test_to_exit_0(tmp_path):
+    """The test host can write the TRX itself: a report of passes with a failing dotnet test (a
+    crashed or aborted host) is a runtime error, and only the run's own folders are writable."""
+    ws = prepare_workspace(CALC, tmp_path / "wd", "dotnet")
+    box = ScriptedSandbox("", trx=_passing_trx(tmp_path))
+    tc = DotnetToolchain()
+    tc.baseline(ws, box, Limits(timeout=30, memory_mb=1024))
+    cand = _candidate(ws, tmp_path)
+    verdict = tc.run(ws, cand, None, box, Limits(timeout=30, memory_mb=1024))
+    assert verdict.status == "runtime_error" and "exited 1" in verdict.reason
+    assert all(p.is_relative_to(cand.run_dir) for p in box.writable[-1])
+    box.test_exit = 0
+    assert tc.run(ws, _candidate(ws, tmp_path, run="r2"), None, box, Limits(timeout=30, memory_mb=1024)).status == "passed"
+
+
+def _passing_trx(tmp_path: Path) -> Path:
+    ns = "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"
+    path = tmp_path / "pass.trx"
+    path.write_text(f'<TestRun xmlns="{ns}"><Results><UnitTestResult testId="1" testName="A" outcome="Passed"/>'
+                    '</Results></TestRun>')
+    return path
 
 
 def test_flow_maps_compile_errors_into_the_candidate(tmp_path):

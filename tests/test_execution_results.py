@@ -129,3 +129,44 @@ def test_the_configured_api_key_is_redacted_from_every_text(monkeypatch):
     assert clean.failures[0].message == "saw [redacted]"
     monkeypatch.delenv("REPOTRANS_API_KEY")
     assert result.redacted() is result
+
+
+def _runner_lines(nonce: str, planned: list[tuple[str, str]], tests: list[tuple[str, str]], end: bool = True,
+                  started: int | None = None) -> str:
+    import base64
+
+    b64 = lambda t: base64.b64encode(t.encode()).decode()        # noqa: E731
+    out = [f"@@RT {nonce} PLAN {state} {b64(name)}" for state, name in planned]
+    out.append(f"@@RT {nonce} START {len(planned) if started is None else started}")
+    out += [f"@@RT {nonce} TEST {state} {b64(name)} {b64('msg')} " for state, name in tests]
+    if end:
+        out.append(f"@@RT {nonce} END {len(tests)}")
+    return "\n".join(["test output", *out, ""])
+
+
+@pytest.mark.parametrize("planned,tests,selected,expected", [
+    ([("Runnable", "N.F.A")], [("Success", "N.F.A")], ["N.F.A"], ("", "")),
+    ([("Runnable", "N.F.A(1)"), ("Runnable", "N.F.A(2)")], [("Success", "N.F.A(1)"), ("Failure", "N.F.A(2)")],
+     ["N.F.A"], ("", "")),
+    ([("Runnable", "N.F.A")], [("Ignored", "N.F.A")], ["N.F.A"], ("runtime_error", "did not run")),
+    ([("Runnable", "N.F.A")], [("Success", "N.F.A"), ("Success", "N.F.A")], ["N.F"], ("runtime_error", "match")),
+    ([("Runnable", "N.F.A")], [("Success", "N.G.B")], ["N.F"], ("runtime_error", "missing N.F.A")),
+    ([("Runnable", "N.G.B")], [("Success", "N.G.B")], ["N.F"], ("runtime_error", "outside the selection")),
+    ([("Ignored", "N.F.A")], [("Ignored", "N.F.A")], ["N.F"], ("no_tests", "no selected test can run")),
+    ([], [], ["N.F"], ("no_tests", "matched no test")),
+])
+def test_the_runner_report_is_checked_against_plan_and_selection(planned, tests, selected, expected):
+    from repotrans.execution.toolchains.nunit import check_runner, parse_runner
+
+    report = parse_runner(_runner_lines("n0nce", planned, tests), "n0nce")
+    status, reason = check_runner(report, selected)
+    assert status == expected[0] and expected[1] in reason, reason
+
+
+def test_only_lines_with_the_nonce_count():
+    from repotrans.execution.toolchains.nunit import check_runner, parse_runner
+
+    forged = _runner_lines("guess", [("Runnable", "N.F.A")], [("Success", "N.F.A")])
+    report = parse_runner(forged + _runner_lines("real", [("Runnable", "N.F.A")], [("Failure", "N.F.A")]), "real")
+    assert [t[0] for t in report.tests] == ["Failure"] and check_runner(report, None) == ("", "")
+    assert parse_runner(forged, "real").ended is None

@@ -172,7 +172,7 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
         if cached is not None:
             cached[1].index.close()
         retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index), exclude_ids=exclude,
-                                   encoder=Embedder(model))
+                                   encoder=Embedder(model), progress=False)   # inside a task: no bars
         _OPEN[key] = cached = (state, retriever)
     return cached[1].retrieve(source_method_id, k)
 

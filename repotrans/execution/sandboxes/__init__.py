@@ -12,7 +12,6 @@ those come back in a RunOutcome. It raises ConfigError only when it cannot run a
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
@@ -111,7 +110,7 @@ def clip(text: str, limit: int = OUTPUT_LIMIT) -> str:
 
 def limit_prefix(memory_mb: int, timeout: float | None = None) -> list[str]:
     """prlimit (and timeout) wrapper: the address-space limit makes mono throw OutOfMemoryException
-    (it reserves little virtual memory up front, so 512 MB is enough to run nunit-console). The
+    (it reserves little virtual memory up front, so 512 MB is enough to run the NUnit runner). The
     limit is per process; the sandboxes also bound the whole run (cgroup)."""
     prefix: list[str] = []
     if timeout is not None:
@@ -130,7 +129,3 @@ def own_for_build(paths: Sequence[Path]) -> None:
             os.chown(dirpath, BUILD_UID, BUILD_UID)
             for name in filenames:
                 os.lchown(os.path.join(dirpath, name), BUILD_UID, BUILD_UID)
-
-
-def which(tool: str) -> str | None:
-    return shutil.which(tool)

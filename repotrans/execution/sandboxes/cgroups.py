@@ -32,6 +32,7 @@ class RunCgroup:
     def __init__(self, memory_mb: int, pids: int):
         self.version, _ = support()
         name = f"run-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        _prune_orphans(self.version)
         self.dirs: list[Path] = []
         if self.version == "v2":
             parent = ROOT / GROUP
@@ -103,3 +104,20 @@ class RunCgroup:
                     break
                 except OSError:
                     time.sleep(0.02)
+
+
+def _prune_orphans(version: str | None) -> None:
+    """Remove the empty groups of runs whose owner died (a SIGKILLed CLI cannot remove its own)."""
+    parents = {"v2": [ROOT / GROUP], "v1": [ROOT / "memory" / GROUP, ROOT / "pids" / GROUP]}.get(version or "", [])
+    for parent in parents:
+        for d in parent.glob("run-*-*") if parent.is_dir() else []:
+            try:
+                owner = int(d.name.split("-")[1])
+                os.kill(owner, 0)
+            except ProcessLookupError:
+                try:
+                    d.rmdir()            # fails while a process is still in it: left for later
+                except OSError:
+                    pass
+            except (ValueError, PermissionError):
+                pass

@@ -70,7 +70,7 @@ class DotnetToolchain:
                 return
             for argv in restore_argvs(ws.src) + build_argvs(ws.src):
                 outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
-                                      env=env(ws))
+                                      env=env(ws), writable=[ws.src, ws.root / ".nuget", ws.root / ".home"])
                 if outcome.timed_out or outcome.exit_code != 0:
                     diags = parse_msbuild(outcome.output, ws.src, None)
                     first = next((d for d in diags if d.severity == "error"), None)
@@ -92,7 +92,7 @@ class DotnetToolchain:
         outputs = []
         for argv in build_argvs(tree):
             outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
-                                  env=env(ws))
+                                  env=env(ws), writable=[tree, ws.root / ".home"])
             outputs.append(outcome.output)
             if outcome.timed_out or outcome.exit_code != 0:
                 break
@@ -114,9 +114,11 @@ class DotnetToolchain:
             if selected == []:
                 continue
             trx = cand.run_dir / "results" / f"{project.name}.trx"
+            home = cand.run_dir / "home"          # this run's own: nothing carries over to the next
             test = sandbox.run(dotnet_test_argv(project, selected, trx), cwd=ws.root,
                                timeout=max(1.0, limits.timeout - (time.monotonic() - t)),
-                               memory_mb=limits.memory_mb, env=env(ws))
+                               memory_mb=limits.memory_mb, env={**env(ws), "HOME": str(home)},
+                               writable=[trx.parent, home])
             logs.append(test.output)
             if test.timed_out:
                 total.status, total.reason = "timeout", f"tests exceeded the {limits.timeout:.0f} s limit"
@@ -127,7 +129,14 @@ class DotnetToolchain:
                                 else f"dotnet test crashed (exit {test.exit_code})")
                 break
             verdict = judge_report(parse_trx(trx.read_text(encoding="utf-8", errors="replace")))
+            if verdict.status == "passed" and test.exit_code != 0:
+                # the report may have been written by the test process itself: dotnet test's own
+                # status decides (it exits 1 for a failure, an aborted or crashed test host)
+                verdict.status, verdict.reason = "runtime_error", (
+                    f"dotnet test exited {test.exit_code} though its report shows no failure")
             total.absorb(verdict)
+        if total.status == "passed" and total.tests_run == 0:
+            total.status, total.reason = "no_tests", "no selected test ran"
         total.log = "\n".join(logs)
         total.timings = {**timings, "test": time.monotonic() - t}
         return total

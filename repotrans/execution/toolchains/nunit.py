@@ -170,13 +170,10 @@ def check_runner(report: RunnerReport, selected: list[str] | None) -> tuple[str,
         name, message = not_run[0]
         return "runtime_error", (f"{len(not_run)} selected test(s) did not run ({name}: "
                                  f"{_first_line(message) or 'ignored'})")
-    if not runnable:
+    ran = {name for state, name, _, _ in report.tests if state not in NOT_RUN_STATES}
+    if not ran:
         return "no_tests", ("no selected test can run" if planned else "the selection matched no test") + (
             f" ({', '.join(sorted({s for s, _ in report.planned}))})" if planned else "")
-    if selected is not None:
-        unmatched = [s for s in selected if not any(_covers(s, n) for n in runnable)]
-        if unmatched and len(unmatched) == len(selected):
-            return "no_tests", f"no runnable test for {', '.join(unmatched[:3])}"
     return "", ""
 
 
