@@ -46,7 +46,7 @@ HEAP_SHARE = 0.6
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
 _PLANS: dict[tuple[str, str, float], BuildPlan] = {}
 STACK_OVERFLOW_RE = re.compile(r"System\.StackOverflowException:?(.*)$", re.M)
-OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory")
+OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory", "Garbage collector could not allocate")
 
 
 class MonoToolchain:
