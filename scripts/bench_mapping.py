@@ -1,7 +1,7 @@
 """Score the Java -> C# mapping against a hand-checked gold alignment, and time it.
 
   python scripts/bench_mapping.py --source /work/ports/h11/java --target /work/ports/h11/cs \
-      [--gold scripts/data/mapping_gold_zxing.tsv] [--misses] [--synthetic] [--remove 150]
+      [--gold scripts/data/mapping_gold_zxing.tsv] [--misses] [--synthetic] [--remove 300] [--rename 40]
 
 The gold file (names and locations only) lists Java types and methods with their C# counterpart or
 `-` (no counterpart). Methods fall into categories by what the port did: same-name (PascalCase or
@@ -12,6 +12,9 @@ recall per category, how many no-counterpart methods were matched (goal 0), the 
 pair (and with --synthetic of bench_index's ~1,500 + ~1,200-file pair, goal < 1 s).
 With --remove N, N random C# members that are gold counterparts are cut out of a copy of the C#
 tree: their Java methods then have no counterpart, and any match for them is a guess (goal 0).
+With --rename N, N random C# types (gold counterparts) get new names everywhere in a copy of the C#
+tree (`X` -> `XRenamed<k>` or an unrelated `Renamed<k>`): how many does the mapping still find, and
+with them their members.
 """
 from __future__ import annotations
 
@@ -158,6 +161,49 @@ def removal_check(source: Path, target: Path, gold: list[tuple[str, str, str]], 
             print(f"  {j[7:]} -> {m.target_id[7:]}  [{m.confidence:.2f} {m.reason}; {', '.join(m.evidence)}]")
 
 
+def rename_check(source: Path, target: Path, gold: list[tuple[str, str, str]], n: int, seed: int = 5) -> None:
+    """Rename n gold C# types in a copy of the C# tree (declaration and every use); score their recovery."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Index.open(Path(tmp) / "orig")
+        index.build(source, target, progress=False)
+        types = {j: c for kind, j, c in gold if kind == "type" and c != "-"}
+        simple_count = Counter(index.type(c).name for c in types.values())
+        pool = sorted(j for j, c in types.items() if simple_count[index.type(c).name] == 1
+                      and index.type(c).outer_id is None and len(index.type(c).name) >= 6)
+        chosen = rng.sample(pool, n)
+        renames = {}
+        for k, j in enumerate(chosen):
+            old = index.type(types[j]).name
+            renames[old] = f"{old}Renamed{k}" if k % 2 == 0 else f"Renamed{k}"
+        copy = Path(tmp) / "cs"
+        shutil.copytree(target, copy)
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b")
+        for path in copy.rglob("*.cs"):
+            text = path.read_text(encoding="utf-8", errors="surrogateescape")
+            new = pattern.sub(lambda m: renames[m.group(1)], text)
+            if new != text:
+                path.write_text(new, encoding="utf-8", errors="surrogateescape")
+        index2 = Index.open(Path(tmp) / "renamed")
+        index2.build(source, copy, progress=False)
+        mapping = build_mapping(index2)
+
+        def renamed_id(cid: str) -> str:
+            return pattern.sub(lambda m: renames[m.group(1)], cid)
+
+        found = sum(1 for j in chosen if (m := mapping.target_type(j)) and m.target_id == renamed_id(types[j]))
+        wrong = sum(1 for j in chosen if (m := mapping.target_type(j)) and m.target_id != renamed_id(types[j]))
+        pairs = [(j, c) for kind, j, c in gold if kind == "method" and c != "-" and index.method(j).type_id in chosen]
+        got = sum(1 for j, c in pairs if (m := mapping.target_method(j)) and m.target_id == renamed_id(c))
+        print(f"rename check: {n} C# types renamed (half X -> XRenamed<k>, half unrelated names): "
+              f"{found} found, {wrong} wrong; their {len(pairs)} member pairs: {got} found")
+        for j in chosen:
+            m = mapping.target_type(j)
+            if m is None or m.target_id != renamed_id(types[j]):
+                print(f"  missed {j[7:]} -> {renamed_id(types[j])[7:]}: "
+                      f"{m.target_id if m else mapping.unmatched_types.get(j)}")
+
+
 def synthetic_timing() -> None:
     sys.path.insert(0, str(HERE))
     from bench_index import generate
@@ -183,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gold", default=str(DEFAULT_GOLD))
     ap.add_argument("--misses", action="store_true", help="list every miss and wrong match")
     ap.add_argument("--synthetic", action="store_true", help="also time the mapping of bench_index's pair")
+    ap.add_argument("--rename", type=int, default=0, metavar="N",
+                    help="also rename N random gold C# types in a copy and count how many are found")
     ap.add_argument("--remove", type=int, default=0, metavar="N",
                     help="also cut N random gold counterparts out of a C# copy and count guesses")
     args = ap.parse_args(argv)
@@ -194,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         score(index, gold, args.misses)
     if args.remove:
         removal_check(Path(args.source), Path(args.target), gold, args.remove)
+    if args.rename:
+        rename_check(Path(args.source), Path(args.target), gold, args.rename)
     if args.synthetic:
         synthetic_timing()
     return 0

@@ -201,16 +201,21 @@ def test_namespace_affinity_and_member_overlap_place_types(tmp_path):
         "p/aztec/decoder/Decoder.java": "package p.aztec.decoder; public class Decoder { public int decode() { return 0; } }",
         "p/qrcode/decoder/Decoder.java": "package p.qrcode.decoder; public class Decoder { public int decode() { return 1; } }",
         "p/qr/Reader.java": "package p.qr; public class Reader { }",
+        "p/qr/Sampler.java": "package p.qr; public class Sampler { public int sample(int x) { return x; } }",
+        "p/qr/Level.java": "package p.qr; public enum Level { LOW, MEDIUM, QUARTILE, HIGH }",
         "p/qr/Holder.java": "package p.qr; public class Holder {\n  public int alpha() { return 1; }\n"
                             "  public int beta() { return 2; }\n  public int gamma() { return 3; }\n}",
     }, {
         "Aztec.cs": "namespace X.Aztec.Internal { public class Decoder { public int Decode() { return 0; } } }",
         "Qr.cs": "namespace X.QrCode.Internal { public class Decoder { public int Decode() { return 1; } } }",
-        "Qr2.cs": "namespace X.Qr { public class Reader { }\n public class Keeper {\n public int Alpha() { return 1; }\n"
+        "Qr2.cs": "namespace X.Qr { public class Reader { }\n public class SamplerCore { public int Sample(int x) { return x; } }\n"
+                  " public enum Correction { LOW, MEDIUM, QUARTILE, HIGH }\n public class Keeper {\n public int Alpha() { return 1; }\n"
                   " public int Beta() { return 2; }\n public int Gamma() { return 3; }\n} }",
     })
     assert _target(m, "p.aztec.decoder.Decoder") == "X.Aztec.Internal.Decoder"
     assert _target(m, "p.qrcode.decoder.Decoder") == "X.QrCode.Internal.Decoder"
+    assert _target(m, "p.qr.Sampler") == "X.Qr.SamplerCore"                  # the name gained a word
+    assert _target(m, "p.qr.Level") == "X.Qr.Correction"                     # enum constants overlap
     holder = m.target_type("source:p.qr.Holder")
     assert holder.target_id == "target:X.Qr.Keeper" and holder.evidence[0].startswith("member overlap 1.00")
 

@@ -8,8 +8,9 @@ the same simple name anywhere (moved into a holder class); the same name ignorin
 Namespaces: a package maps to the namespace holding the majority of its types' name matches; among
 candidates in several namespaces the one whose path shares most segments with the package's wins
 (`...aztec.decoder` -> `ZXing.Aztec.Internal`, not `ZXing.QrCode.Internal`).
-Round 2, member overlap: a Java type still unmatched takes the one unmatched C# type of its kind, in
-the namespace its package maps to, whose members carry most of its member names. Anything ambiguous stays unmatched, with the reason.
+Round 2, inside the namespace its package maps to, a Java type still unmatched takes the one unmatched
+C# type of its kind named like it plus a word (`Writer` -> `WriterBase`) whose members do not
+disagree, else the one whose members carry most of its member names (and enum constants). Anything ambiguous stays unmatched, with the reason.
 """
 from __future__ import annotations
 
@@ -189,7 +190,7 @@ def match_types(src: list[TypeDecl], tgt: list[TypeDecl], names: TargetNames, na
     for sid in sorted(unmatched):
         if not unmatched[sid].startswith("no C# type"):
             continue
-        found = overlap.best(by_id[sid], member_words(members["source"].get(sid, [])), namespace_map)
+        found = overlap.best(by_id[sid], type_words(by_id[sid], members["source"].get(sid, [])), namespace_map)
         if found is not None:
             matches.append(found)
             del unmatched[sid]
@@ -220,6 +221,11 @@ def _by_name(t: TypeDecl, names: TargetNames, namespace_map: dict[str, str], fwd
     return "ambiguous: " + ", ".join(sorted(c.id for c in cands))
 
 
+def type_words(t: TypeDecl, methods: list[Method]) -> set[str]:
+    """A type's member names (member_words) and enum constants, case-folded."""
+    return member_words(methods) | {c.lower() for c in t.enum_constants}
+
+
 def member_words(methods: list[Method]) -> set[str]:
     """Member names without accessor prefixes, case-folded (constructors left out)."""
     out = set()
@@ -240,7 +246,10 @@ class _MemberIndex:
 
     def __init__(self, free: list[TypeDecl], members: dict[str, list[Method]]):
         self.types = {c.id: c for c in free}
-        self.words = {c.id: member_words(members.get(c.id, [])) for c in free}
+        self.words = {c.id: type_words(c, members.get(c.id, [])) for c in free}
+        self.by_ns: dict[str, set[str]] = defaultdict(set)
+        for c in free:
+            self.by_ns[c.container].add(c.id)
         self.by_word: dict[tuple[str, str], set[str]] = defaultdict(set)     # (namespace, word) -> type ids
         for cid, words in self.words.items():
             for w in words:
@@ -249,13 +258,38 @@ class _MemberIndex:
     def remove(self, cid: str) -> None:
         for w in self.words.pop(cid, ()):
             self.by_word[(self.types[cid].container, w)].discard(cid)
+        self.by_ns[self.types[cid].container].discard(cid)
+
+    def _affixed(self, t: TypeDecl, words: set[str], ns: str) -> TypeMatch | None:
+        """The one free C# type in the namespace named the Java name plus a word before or after it
+        (`Writer` -> `WriterBase`, `ZXingWriter`) whose members, if both have some, mostly agree."""
+        hits = []
+        for cid in self.by_ns.get(ns, ()):
+            c = self.types[cid]
+            if c.outer_id is not None or c.kind not in KINDS.get(t.kind, ()) or len(c.name) <= len(t.name):
+                continue
+            if (c.name.startswith(t.name) and c.name[len(t.name)].isupper()) or \
+                    (c.name.endswith(t.name) and c.name[0].isupper() and t.name[0].isupper()):
+                hits.append(c)
+        if len(hits) != 1:
+            return None
+        c = hits[0]
+        theirs = self.words[c.id]
+        share = len(words & theirs) / len(words) if words else 0.0
+        if len(words) >= MIN_OVERLAP_MEMBERS and len(theirs) >= MIN_OVERLAP_MEMBERS and share < 0.5:
+            return None
+        return TypeMatch(t.id, c.id, 0.7, f"renamed with an added word, namespace {ns}",
+                         (f"member overlap {share:.2f} of {len(words)} member names",) if words else ())
 
     def best(self, t: TypeDecl, words: set[str], namespace_map: dict[str, str]) -> TypeMatch | None:
         """The one free C# type of a compatible kind, in the namespace the Java package maps to, whose
         members carry most of the Java type's member names."""
         expected_ns = namespace_map.get(t.container)
-        if len(words) < MIN_OVERLAP_MEMBERS or expected_ns is None:
+        if expected_ns is None:
             return None
+        affixed = self._affixed(t, words, expected_ns)
+        if affixed is not None or len(words) < MIN_OVERLAP_MEMBERS:
+            return affixed
         shared = Counter(cid for w in words for cid in self.by_word.get((expected_ns, w), ()))
         scored = []
         for cid, n in shared.items():
