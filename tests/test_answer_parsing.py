@@ -188,3 +188,19 @@ def test_public_new_members_are_not_added():
 
 def test_no_code_is_none():
     assert extract("I cannot do that.", target()) is None
+
+
+# -- repository conventions --------------------------------------------------------------------------------
+def test_exception_conventions_come_from_ported_pairs():
+    from repotrans.agents.conventions import conventions_for, exception_pairs
+
+    table = exception_pairs([
+        ("{ if (n < 0) throw new IllegalArgumentException(\"n\"); }", "{ if (n < 0) throw new ArgumentOutOfRangeException(\"n\"); }"),
+        ("{ throw new IllegalArgumentException(\"x\"); }", "{ throw new System.ArgumentOutOfRangeException(\"x\"); }"),
+        ("{ throw new IllegalArgumentException(\"y\"); }", "{ throw new ArgumentException(\"y\"); }"),
+        ("{ throw new IllegalStateException(); }", "{ return; }"),           # unmatched counts: ignored
+    ])
+    assert conventions_for("{ throw new IllegalArgumentException(\"s\"); }", table) == [
+        "Java `IllegalArgumentException` became `ArgumentOutOfRangeException` in 2 of 3 ported methods that throw "
+        "it; do the same."]
+    assert conventions_for("{ throw new IllegalStateException(); }", table) == []

@@ -154,3 +154,25 @@ def test_whole_class_additions_are_marked(tmp_path, monkeypatch):
     assert state.attempts[-1].additions["dropped"] == ["field radius: already in the class"]
     assert got.additions == {"usings": ["using System;", "using System.Collections.Generic;"], "helpers": [],
                              "dropped": ["field radius: already in the class"], "shape": "class"}
+
+
+def test_cache_replays_unspent_and_keys_on_family(tmp_path, monkeypatch):
+    """A rerun replays every answer from the response cache (0 tokens spent, calls counted as cached);
+    changing anything that changes how answers are read (here the family) asks the server again."""
+    monkeypatch.setenv("REPOTRANS_API_KEY", "test-key")
+    cache = tmp_path / "cache.sqlite"
+    runs = []
+    with FakeOpenAIServer(script(STYLES["oracle"], STRAIGHT) * 2) as server:
+        for n, family in enumerate(("unknown", "unknown", "r1")):
+            state, services = make_state([])
+            state.services.run_test = Judge(services)
+            state.config = state.config.overlay({"model": {"name": "m", "base_url": server.base_url,
+                                                           "family": family}})
+            before = len(server.requests)
+            outcome = asyncio.run(run_translation(state, make_client(state.config, state, cache), tmp_path / str(n)))
+            runs.append((outcome, len(server.requests) - before))
+    (first, sent1), (second, sent2), (third, sent3) = runs
+    assert (sent1, sent2, sent3) == (6, 0, 6)
+    assert second.tokens["prompt"] == 0 and second.tokens["cached_calls"] == second.tokens["calls"] == 6
+    assert second.tokens["replayed_prompt"] == first.tokens["prompt"] > 0 and second.code == first.code
+    assert third.tokens["cached_calls"] == 0

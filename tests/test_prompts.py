@@ -33,7 +33,9 @@ EXAMPLE = {"source_id": "source:org.acme.Square.getArea()", "target_id": "target
            "java": "public double getArea() { return side * side; }",
            "csharp": "public double GetArea() { return side * side; }"}
 BASE = {"tools": TOOLS, "input": INPUT, "gathered_context": CONTEXT, "last_command": LAST,
-        "examples": [EXAMPLE], "max_iterations": 8}
+        "examples": [EXAMPLE], "max_iterations": 8,
+        "conventions": ["Java `IllegalArgumentException` became `ArgumentOutOfRangeException` in 2 of 2 ported "
+                        "methods that throw it; do the same."]}
 EXTRA = {
     "rag_filter": {"candidates": [EXAMPLE]},
     "reflect": {"code": "public double GetArea()\n{\n    return Math.PI * radius * radius;\n}", "attempt": 1,

@@ -327,6 +327,15 @@ def test_no_tool_reveals_the_body_under_translation(sample_workdir):
     assert checked > 150
 
 
+def test_property_under_translation_is_shown_with_accessor_bodies_to_write(sample_workdir):
+    out = run_tool(ToolContext.from_workdir(sample_workdir, function="Acme.Geo.Shapes.Circle.Center"),
+                   "get_target_class_info", {})
+    assert "public Point2D Center { get { ... } }" in out["members"]
+    assert out["under_translation"] == ("public Point2D Center { get { ... } }  (property with accessor bodies to "
+                                        "write; not an auto-property)")
+    assert "public double Radius { get; }" in out["members"]
+
+
 # --- size bound -----------------------------------------------------------------------------------
 
 def test_bound_cuts_the_biggest_parts_and_says_so():

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
+from repotrans.agents.conventions import conventions_for, exception_pairs
 from repotrans.agents.state import Services, TranslationState
 from repotrans.errors import InputError
 
@@ -56,7 +57,21 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
     return TranslationState(task=task, java_method=java, target_method=target_method,
                             lang_version=language_version(index.root("target"), ex.toolchain),
                             config=config, services=services, class_members=class_members(index, target_method),
-                            mapping=mapping)
+                            mapping=mapping,
+                            conventions=conventions_for(java.body or "", exception_table(index, mapping, task)))
+
+
+def exception_table(index, mapping, task) -> dict:
+    """Java -> C# exception translations over the ported pairs (not the task's own pair)."""
+    own = {task.source_method_id, task.target_method_id}
+    pairs = []
+    for match in mapping.method_matches:
+        if match.source_id in own or match.target_id in own:
+            continue
+        src, tgt = index.method(match.source_id), index.method(match.target_id)
+        if src is not None and tgt is not None and "Exception" in (src.body or "") and "Exception" in (tgt.body or ""):
+            pairs.append((src.body, tgt.body))
+    return exception_pairs(pairs)
 
 
 def class_members(index, method) -> frozenset[str]:

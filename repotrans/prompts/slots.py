@@ -105,6 +105,7 @@ def build_slots(state: "TranslationState", step: str, **extra: Any) -> dict:
         "gathered_context": context_slot(state),
         "last_command": list(state.last_commands) if dynamic else [],
         "examples": [example_slot(c) for c in state.kept_examples],
+        "conventions": list(state.conventions),
         "max_iterations": state.config.agents.max_context_iterations,
     }
     slots.update(extra)

@@ -48,7 +48,12 @@ def member_text(m: Method, hidden: bool = False) -> str:
     if hidden and m.kind == "constructor":
         sig = _CTOR_INITIALIZER.sub("", sig)
     if m.kind in ("property", "indexer") and m.body is not None:
-        sig += " " + accessor_summary(m.body)
+        summary = accessor_summary(m.body)
+        if hidden and not m.body.strip().startswith("=>"):   # accessors with bodies to write, not an auto-property
+            summary = summary.replace(";", " { ... }")
+        elif hidden:
+            summary = "=> ..."
+        sig += " " + summary
     return sig
 
 
@@ -99,5 +104,8 @@ def describe_type(index: Index, t: TypeDecl, hidden_method_id: str | None) -> di
         out["nested_types"] = [f"{n.kind} {n.qualified_name}" for n in nested]
     hidden = next((m for m in members if m.id == hidden_method_id), None)
     if hidden is not None:
-        out["under_translation"] = member_text(hidden, hidden=True)
+        text = member_text(hidden, hidden=True)
+        if hidden.kind in ("property", "indexer"):
+            text += f"  ({hidden.kind} with accessor bodies to write; not an auto-property)"
+        out["under_translation"] = text
     return out
