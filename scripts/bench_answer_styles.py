@@ -30,22 +30,22 @@ from tests.fake_openai_server import FakeOpenAIServer  # noqa: E402
 from tests.oracle_model import OracleModel  # noqa: E402
 
 
-def run_style(style: str, out: Path, full: Index, view: Path, quiet: bool = True) -> dict:
+def run_style(style: str, out: Path, full: Index, view: Path, sandbox: str) -> dict:
     os.environ["REPOTRANS_CACHE_DIR"] = str(out / "cache")
     model = OracleModel(full, style=style)
     started = time.time()
     with FakeOpenAIServer(responder=model) as server:
         argv = ["batch", "--source", str(ROOT / "datasets/sample/java"), "--target", str(view),
                 "--all-placeholders", "--run-dir", str(out / "batch"), "--model", f"{style}-model",
-                "--base-url", server.base_url]
-        if quiet:
-            import contextlib
-            import io
+                "--base-url", server.base_url, "--sandbox", sandbox]
+        import contextlib
+        import io
 
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                rc = cli(argv)
-        else:
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
             rc = cli(argv)
+    if not (out / "batch" / "summary.json").is_file():
+        raise SystemExit(f"{style}: batch failed (exit {rc}): {err.getvalue().strip().splitlines()[-1:]}")
     summary = json.loads((out / "batch" / "summary.json").read_text())
     return {"style": style, "rc": rc, "tasks": summary["tasks"], "passed": summary["passed"],
             "errors": summary["errors"], "calls": len(server.requests), "prompt_tokens": summary["prompt_tokens"],
@@ -56,6 +56,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--styles", default="oracle,r1,native", help="comma-separated, or 'all'")
     ap.add_argument("--out", help="folder for the runs (default: a temporary one)")
+    ap.add_argument("--sandbox", default="local", help="sandbox of the test runs (local or docker)")
     args = ap.parse_args()
     styles = sorted(STYLES) if args.styles == "all" else [s.strip() for s in args.styles.split(",")]
     unknown = [s for s in styles if s not in STYLES]
@@ -71,7 +72,7 @@ def main() -> int:
 
     with contextlib.redirect_stdout(io.StringIO()):
         cli(["dataset", "mask", "--dataset", str(ROOT / "datasets/sample/demo"), "--out", str(out / "view")])
-    rows = [run_style(s, out / s, full, out / "view" / "target") for s in styles]
+    rows = [run_style(s, out / s, full, out / "view" / "target", args.sandbox) for s in styles]
     print(f"{'style':<16} {'passed':>9} {'errors':>6} {'calls':>6} {'prompt tok':>10} {'together':>9} {'s':>6}")
     for r in rows:
         print(f"{r['style']:<16} {r['passed']:>4}/{r['tasks']:<4} {r['errors']:>6} {r['calls']:>6} "

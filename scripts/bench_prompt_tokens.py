@@ -157,7 +157,7 @@ def agent_steps(count, out: Path) -> None:
             for run in ("run1", "run2"):
                 cli(["batch", "--source", str(ROOT / "datasets/sample/java"), "--target", str(out / "view/target"),
                      "--all-placeholders", "--run-dir", str(out / run), "--model", "oracle-model",
-                     "--base-url", server.base_url])
+                     "--base-url", server.base_url, "--sandbox", "local"])
     print(f"\nagents on the demo batch, per step (tokens: all-MiniLM-L6-v2 WordPiece; "
           f"server prefix cache in 64-token blocks; HTTP requests: {len(server.requests)})")
     print(f"{'run':<5} {'step':<11} {'calls':>6} {'spent prompt':>12} {'server-cached':>13} {'replayed':>9} "
