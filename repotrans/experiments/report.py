@@ -202,13 +202,30 @@ def _task_html(run_dir: Path, r: TaskRecord, indexes: dict) -> str:
     return (f'<details class="task" data-status="{r.status}" data-config="{html.escape(r.config)}">'
             f'<summary><b class="{cls}">{r.status}</b> {html.escape(r.config)} / {html.escape(r.dataset)} / '
             f'<code>{html.escape(r.task_id)}</code> — {r.rounds} repair rounds, '
-            f'{r.prompt_tokens + r.completion_tokens} tokens</summary>'
+            f'{r.prompt_tokens + r.completion_tokens} tokens{html.escape(_token_notes(entries))}</summary>'
             f'<div class="cols"><div><h4>Java</h4><pre>{html.escape(java)}</pre></div>'
             f'<div><h4>Generated C#</h4><pre>{html.escape(code)}</pre></div></div>'
             f'<h4>Diff against the ground truth</h4><pre>{diff}</pre>'
             f'<h4>Test outcome</h4><pre>{html.escape(outcome)}</pre>'
             f'<details class="traj"><summary>Trajectory ({len(entries)} steps)</summary>{_traj_html(entries)}'
             f'</details></details>')
+
+
+def _token_notes(entries: list[dict]) -> str:
+    """Cached vs spent and the candidate's additions, from the trajectory's final entry."""
+    done = next((e for e in reversed(entries) if e.get("kind") == "done"), None) or {}
+    t, adds = done.get("tokens") or {}, done.get("additions") or {}
+    notes = []
+    if t.get("cached_calls"):
+        notes.append(f"{t['cached_calls']} of {t['calls']} calls from the response cache "
+                     f"({t.get('replayed_prompt', 0)} prompt tokens not spent)")
+    if t.get("server_cached_prompt"):
+        notes.append(f"{t['server_cached_prompt']} prompt tokens from the server's cache")
+    if t.get("unreported_calls"):
+        notes.append(f"{t['unreported_calls']} calls without usage")
+    if adds.get("usings") or adds.get("helpers"):
+        notes.append("candidate brings " + ", ".join(adds.get("usings", []) + [f"helper {h}" for h in adds.get("helpers", [])]))
+    return " (" + "; ".join(notes) + ")" if notes else ""
 
 
 def _dedent_member(text: str) -> str:
