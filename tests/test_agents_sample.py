@@ -159,3 +159,25 @@ def test_cli_without_model_says_what_to_set(masked, tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("repotrans: error: no model configured: pass --model NAME")
     assert not (tmp_path / "ws").exists()
+
+
+HELPER = ("```csharp\nusing System.Linq;\n\npublic Circle Scale(double factor)\n{\n"
+          '    return new Circle(center, Times(radius, Preconditions.CheckPositive(factor, "factor"))){end}\n}}\n\n'
+          "private static double Times(double a, double b)\n{{\n    return new[] {{ a, b }}.Aggregate((x, y) => x * y);\n}}\n```")
+
+
+def test_usings_and_helpers_are_added_marked_and_gone_with_a_rejected_candidate(masked, tmp_path):
+    """Both candidates bring `using System.Linq;` and the private helper Times; the first does not
+    compile, and the second compiles only if the first one's helper did not stay behind."""
+    state, outcome, entries, prompts = translate(masked, tmp_path, [
+        '{"tool": "enough"}', HELPER.replace("{end}", "").replace("{{", "{").replace("}}", "}"),
+        HELPER.replace("{end}", ";").replace("{{", "{").replace("}}", "}")], rag=False, reflection=False)
+    first, second = state.attempts
+    assert first.result.status == "compile_error" and second.result.status == "passed", second.result.brief()
+    assert first.additions["helpers"] == second.additions["helpers"] == ["method Times"]
+    assert second.additions["usings"] == ["using System.Linq;"]
+    assert outcome.status == "passed" and outcome.additions["helpers"] == ["method Times"]
+    attempts = [e for e in entries if e["kind"] == "attempt"]
+    assert [a["additions"]["helpers"] for a in attempts] == [["method Times"], ["method Times"]]
+    repair = next(p for p in prompts if p.startswith("# Step: repair"))
+    assert "Added beside the member: method Times." in repair

@@ -224,7 +224,8 @@ def _token_notes(entries: list[dict]) -> str:
     if t.get("unreported_calls"):
         notes.append(f"{t['unreported_calls']} calls without usage")
     if adds.get("usings") or adds.get("helpers"):
-        notes.append("candidate brings " + ", ".join(adds.get("usings", []) + [f"helper {h}" for h in adds.get("helpers", [])]))
+        brought = adds.get("usings", []) + [f"helper {h}" for h in adds.get("helpers", [])]
+        notes.append("candidate brings " + ", ".join(brought))
     return " (" + "; ".join(notes) + ")" if notes else ""
 
 
