@@ -12,7 +12,8 @@ An answer is a string (the message content) or a dict in the shape real servers 
 `content` (None with tool calls), `tool_calls` ([{"name", "arguments"}], arguments a JSON string or an
 object as Ollama sends), `reasoning_content`, `finish_reason`, `usage: None` (no usage at all), or
 `choices: []` (a server answering without choices). A `responder(body) -> answer` answers from the
-request instead of a script (the oracle models). `prefix_cache=N` reports the longest prefix shared
+request instead of a script (the oracle models). `refuse_tools` answers requests with tools with
+HTTP 400 "... does not support tools" (Ollama). `prefix_cache=N` reports the longest prefix shared
 with an earlier request as cached prompt tokens in blocks of N (DeepSeek: 64; OpenAI: 1024 minimum).
 """
 from __future__ import annotations
@@ -33,9 +34,11 @@ class _Server(ThreadingHTTPServer):
 class FakeOpenAIServer:
     def __init__(self, answers: list[str | dict] = (), fail_first: int = 0, fail_status: int = 500,
                  latency: float = 0.0, repeat: bool = False, responder: Callable[[dict], str | dict] | None = None,
-                 prefix_cache: int | None = None, count: Callable[[str], int] = lambda text: len(text) // 4):
+                 prefix_cache: int | None = None, count: Callable[[str], int] = lambda text: len(text) // 4,
+                 refuse_tools: bool = False):
         self.answers = list(answers)
         self.responder, self.prefix_cache, self.count = responder, prefix_cache, count
+        self.refuse_tools = refuse_tools          # HTTP 400 for requests with tools, as Ollama for some models
         self._seen: list[str] = []
         self.fail_first, self.fail_status = fail_first, fail_status
         self.latency, self.repeat = latency, repeat
@@ -62,6 +65,9 @@ class FakeOpenAIServer:
         with self._lock:
             self.requests.append(body)
             self.arrivals.append(time.monotonic())
+            if self.refuse_tools and body.get("tools"):
+                return 400, {"error": {"message": f"registry.ollama.ai/library/{body.get('model')} does not "
+                                                  "support tools", "type": "api_error"}}
             if self.fail_first > 0:
                 self.fail_first -= 1
                 return self.fail_status, {"error": {"message": "scripted failure", "type": "server_error"}}

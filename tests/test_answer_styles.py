@@ -176,3 +176,16 @@ def test_cache_replays_unspent_and_keys_on_family(tmp_path, monkeypatch):
     assert second.tokens["prompt"] == 0 and second.tokens["cached_calls"] == second.tokens["calls"] == 6
     assert second.tokens["replayed_prompt"] == first.tokens["prompt"] > 0 and second.code == first.code
     assert third.tokens["cached_calls"] == 0
+
+
+def test_a_server_refusing_tools_falls_back_to_the_text_protocol(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPOTRANS_API_KEY", "test-key")
+    state, services = make_state([], rag=False)
+    state.services.run_test = Judge(services)
+    with FakeOpenAIServer(script(STYLES["oracle"], STRAIGHT[2:]), refuse_tools=True) as server:
+        state.config = state.config.overlay({"model": {"name": "gemma:2b", "base_url": server.base_url,
+                                                       "function_calling": True, "cache": False}})
+        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+    assert outcome.status == "passed" and server.statuses == [400] + [200] * 4
+    assert state.native_tools is False and not any("tools" in r for r in server.requests[1:])
+    assert any("refuses tools" in n for n in state.notes)
