@@ -91,3 +91,20 @@ def test_jsonl_export_lists_matches_with_evidence_and_misses_and_reads_back_as_o
     assert main(["--workdir", "w", "--mapping", "fixed.jsonl", "mapping", "--verbose"]) == 0
     assert (f"  {CIRCLE_J}.debugDump() -> {CIRCLE_C}.ToString()  [1.00 mapping override]"
             in capsys.readouterr().out.splitlines())
+
+
+def test_config_file_and_mapping_file_are_read_in_order(work, monkeypatch):
+    (work / "cfg.toml").write_text('[model]\nname = "builtin"\n[mapping.methods]\n"Circle.debugDump()" = "Circle.ToString()"\n')
+    (work / "more.toml").write_text('[mapping.methods]\n"Circle.scale(int)" = ""\n')
+    monkeypatch.setenv("REPOTRANS_CONFIG", str(work / "cfg.toml"))     # what --config sets for the command
+    monkeypatch.setenv("REPOTRANS_MAPPING", str(work / "more.toml"))   # what --mapping sets
+    mapping = _mapping(work)
+    assert mapping.target_method(f"{CIRCLE_J}.debugDump()").target_id == f"{CIRCLE_C}.ToString()"
+    assert mapping.unmatched_methods[f"{CIRCLE_J}.scale(int)"] == "no counterpart (mapping override)"
+
+
+def test_agent_configuration_accepts_the_mapping_section(work):
+    from repotrans.agents.config import load_config
+
+    (work / "cfg.toml").write_text('[model]\nname = "builtin"\n[mapping.methods]\n"Circle.debugDump()" = ""\n')
+    assert load_config(work / "cfg.toml", resolve=False).model.name == "builtin"

@@ -86,6 +86,7 @@ class AgentConfig:
 
 
 SECTIONS = ("model", "agents", "execution")
+OTHER_SECTIONS = ("mapping",)          # read by repotrans.index.overrides (mapping corrections)
 
 
 def _coerce(section: str, key: str, value: Any, type_name: Any) -> Any:
@@ -136,7 +137,7 @@ def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None 
         if scalars:
             raise ConfigError(f"{toml_path}: {scalars[0]!r} is outside any section; put it under "
                               f"[{'] or ['.join(SECTIONS)}]")
-        config = config.overlay(data)
+        config = config.overlay({k: v for k, v in data.items() if k not in OTHER_SECTIONS})
     config = config.overlay({"model": {k: env.get(v) for k, v in ENV_VARS.items()}})
     return _checked(config.overlay(cli or {}), resolve)
 
