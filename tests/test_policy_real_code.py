@@ -101,6 +101,11 @@ def test_rules_explain_what_they_cannot_do():
                              "initializer", "a.cs", 1, 12, 1)])
     outcome = repair_with_reason("Register(this);", result, resolver())
     assert outcome.code is None and "`this` is used as a value" in outcome.reason
+    shadowed = TestResult(status="compile_error", diagnostics=[Diagnostic(
+        "CS0176", "Static member `System.Array.Copy(System.Array, int, System.Array, int, int)' cannot be accessed "
+                  "with an instance reference, qualify it with a type name instead", "a.cs", 1, 9, 1)])
+    fixed = repair_with_reason("    Array.Copy(bits, 0, newBits, 0, bits.Length);", shadowed, resolver())
+    assert fixed.code == "    System.Array.Copy(bits, 0, newBits, 0, bits.Length);"    # a member named Array
     unknown = TestResult(status="compile_error", diagnostics=[
         Diagnostic("CS0122", "`Other.secret' is inaccessible due to its protection level", "a.cs", 1, 12, 1)])
     assert "nothing known about Other" in repair_with_reason("return o.secret;", unknown, resolver()).reason

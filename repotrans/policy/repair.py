@@ -248,10 +248,14 @@ def _static_via_instance(lines: list[str], diag: Diagnostic, resolver: NameResol
     line = lines[diag.candidate_line - 1]
     for dot in (m.start() for m in re.finditer(rf"\.{re.escape(member)}\b", line)):
         start = _receiver_start(line, dot)
-        if start is None or start == dot or line[start:dot] in (type_name, owner):
+        if start is None or start == dot or line[start:dot] == owner:
             continue
-        lines[diag.candidate_line - 1] = line[:start] + type_name + line[dot:]
-        return f"+{line[start:dot]}.{member} -> {type_name}.{member} (static)"
+        # `Array.Copy` where the class has a member named Array: the type's full name
+        qualified = owner if line[start:dot] == type_name and "<" not in owner else type_name
+        if qualified == line[start:dot]:
+            continue
+        lines[diag.candidate_line - 1] = line[:start] + qualified + line[dot:]
+        return f"+{line[start:dot]}.{member} -> {qualified}.{member} (static)"
     return f"no instance access of {member} on the line"
 
 
