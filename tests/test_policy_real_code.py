@@ -131,3 +131,20 @@ def test_renamed_callees_are_resolved_through_the_mapping():
     resolved.renames = renames
     after = translate_method(java, resolved, "public int Total(Helper helper, Thing a, Thing b)")
     assert "return helper.Combine(a, b) + Evaluate(Height);" in after
+
+
+def test_get_and_set_become_the_indexer_the_port_declares():
+    bits = {"class": "ZX.BitArray", "kind": "class", "fields": ["private int[] bits"],
+            "members": ["public bool this[int i] { get; set; }", "public void appendBit(bool bit)"]}
+    resolved = ContextResolver.from_tool_outputs("BitArray", [("get_target_class_info", {}, bits)])
+    java = ("void appendBitArray(BitArray other) { for (int i = 0; i < 3; i++) { appendBit(other.get(i)); "
+            "set(i, get(i + 1)); } }")
+    code = translate_method(java, resolved, "public void appendBitArray(BitArray other)")
+    assert "appendBit(other[i]);" in code and "this[i] = this[i + 1];" in code
+
+
+def test_an_array_clone_keeps_its_type():
+    resolved = ContextResolver.from_tool_outputs("Meter", [("get_target_class_info", {}, METER_INFO)])
+    code = translate_method("int[] copy(int[] bits) { int[][] rows = new int[2][]; return bits.clone(); }",
+                            resolved, "public int[] Copy(int[] bits)")
+    assert "return (int[])bits.Clone();" in code

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from repotrans.policy.resolver import element_type, pascal, split_type
+from repotrans.policy.resolver import element_type, java_type_of, pascal, split_type
 from repotrans.policy.templates import Typed, fill, java_format_to_net, prim
 
 
@@ -91,6 +91,8 @@ class CallsMixin:
             return self._member_call(owner, f"{recv}.", name, arg_nodes, arg_texts)
         if obj.type in ("binary_expression", "ternary_expression", "cast_expression", "lambda_expression"):
             recv = f"({recv})"
+        if name == "clone" and argc == 0 and recv_type and recv_type.endswith("]"):
+            return f"({self.cs_type(recv_type)}){recv}.Clone()", recv_type     # Array.Clone() is an object
         base = self.owner_of(recv_type)
         functional = self.table["functional"].get(base or "")
         if functional is not None and functional["call"] == name:
@@ -140,6 +142,13 @@ class CallsMixin:
             return (f"{prefix}{prop}" if argc == 0 else f"{prefix}{prop} = {arg_texts[0]}"), ret
         member = self.r.method_name(owner, name, argc)
         known = self.r.members(owner)
+        element = getattr(self.r, "indexer", lambda owner: None)(owner)
+        if element is not None and (name, argc) in (("get", 1), ("set", 2)) and member not in known:
+            # the port turned get(i)/set(i, v) into an indexer
+            recv = prefix[:-1] if prefix else "this"
+            access = f"{recv}[{arg_texts[0]}]"
+            return (access, java_type_of(element) if element else None) if argc == 1 else \
+                (f"{access} = {arg_texts[1]}", "void")
         if not prefix and owner is None and known and member not in known and not self.static_context:
             prefix = "this."      # not declared by the class or its bases: an extension method in C#
         return f"{prefix}{member}({', '.join(arg_texts)})", ret

@@ -160,6 +160,7 @@ class TargetType:
     java_methods: dict[str, str] = field(default_factory=dict)    # "name/argc" -> Java return type
     bases: list[str] = field(default_factory=list)                # base types' simple names
     type_params: list[str] = field(default_factory=list)
+    indexer: str | None = None                                    # element type of `this[int]`, if any
 
     def method_names(self) -> dict[str, list[str]]:
         names: dict[str, list[str]] = {}
@@ -315,6 +316,10 @@ class ContextResolver(ConventionResolver):
                     return java_type_of(head[1])
         return None
 
+    def indexer(self, owner: str | None) -> str | None:
+        """Element type of the owner's `this[int]` indexer (a Java `get(i)`/`set(i, v)` in C#), else None."""
+        return next((info.indexer for info in self._chain(owner) if info.indexer is not None), None)
+
     def members(self, owner: str | None) -> list[str]:
         out: list[str] = []
         for info in self._chain(owner):
@@ -407,6 +412,9 @@ def _declared_type_params(declaration: str) -> list[str]:
     return [split_type(a)[0].split()[0] for a in split_type("X" + declaration[declaration.index("<"):])[1]]
 
 
+_INDEXER = re.compile(r"\bthis\s*\[\s*int\b")
+
+
 def _target_type(out: dict) -> TargetType:
     info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1],
                       bases=[split_type(b)[0].rsplit(".", 1)[-1] for b in out.get("bases", [])],
@@ -418,7 +426,12 @@ def _target_type(out: dict) -> TargetType:
     for constant in out.get("enum_constants", []):
         info.fields[str(constant).split("=")[0].split("(")[0].strip()] = info.name
     for text in out.get("members", []):
-        if "(" in text.split("{", 1)[0]:
+        indexer = _INDEXER.search(text.split("{", 1)[0])
+        if indexer:
+            words = [w for w in text[:indexer.start()].split() if w not in _FIELD_MODIFIERS
+                     and w not in ("virtual", "override", "abstract", "sealed")]
+            info.indexer = " ".join(words)
+        elif "(" in text.split("{", 1)[0]:
             info.methods.append(text)
         elif "{" in text:
             declared = declared_member(text)
