@@ -25,7 +25,7 @@ from repotrans.tools import run_tool
 from repotrans.tools.context import ToolContext
 
 
-def one(index, mapping, match, workdir: Path, rounds: int) -> dict:
+def one(index, mapping, match, workdir: Path, rounds: int, timeout: float = 60.0) -> dict:
     source, target = index.method(match.source_id), index.method(match.target_id)
     ctx = ToolContext(index, mapping, TranslationTask(target.id, source.id))
     outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target)[:3]]
@@ -44,7 +44,7 @@ def one(index, mapping, match, workdir: Path, rounds: int) -> dict:
         code = translate_method(source, resolver, target)
     except Exception as exc:  # the benchmark records translator crashes instead of stopping
         return {**row, "status": "translator_error", "error": f"{type(exc).__name__}: {exc}"}
-    result = run_candidate(index, target, code, workdir=workdir)
+    result = run_candidate(index, target, code, workdir=workdir, timeout=timeout)
     for _ in range(rounds):
         if result.status == "passed":
             break
@@ -52,7 +52,7 @@ def one(index, mapping, match, workdir: Path, rounds: int) -> dict:
         if outcome.code is None:
             break
         code, row["rules"] = outcome.code, row["rules"] + outcome.rules
-        result = run_candidate(index, target, code, workdir=workdir)
+        result = run_candidate(index, target, code, workdir=workdir, timeout=timeout)
     first_errors = [d.code for d in result.diagnostics if d.severity == "error"][:3]
     return {**row, "status": result.status, "errors": first_errors, "code": code}
 
@@ -65,6 +65,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--select", action="append", default=[], help="glob over C# method ids (repeatable)")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per test run (default 60)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     index = Index.open(args.workdir)
@@ -77,7 +78,7 @@ def main() -> None:
     matches = matches[: args.limit] if args.limit else matches
     rows, started = [], time.time()
     for match in matches:
-        row = one(index, mapping, match, args.workdir, args.rounds)
+        row = one(index, mapping, match, args.workdir, args.rounds, args.timeout)
         rows.append(row)
         print(f"{row['status']:16} {row['target']} {' '.join(row.get('errors', []))} {row.get('error', '')}", flush=True)
     counts = Counter(r["status"] for r in rows)

@@ -141,6 +141,13 @@ def test_get_and_set_become_the_indexer_the_port_declares():
             "set(i, get(i + 1)); } }")
     code = translate_method(java, resolved, "public void appendBitArray(BitArray other)")
     assert "appendBit(other[i]);" in code and "this[i] = this[i + 1];" in code
+    matrix = {"class": "ZX.BitMatrix", "kind": "class", "fields": [],
+              "members": ["public bool this[int x, int y] { get; set; }", "public void flip(int x, int y)"]}
+    resolved = ContextResolver.from_tool_outputs("BitMatrix", [("get_target_class_info", {}, matrix)])
+    java = "void copy(BitMatrix m) { if (m.get(1, 2)) { set(1, 2); } else { unset(1, 2); } m.flip(0, 0); }"
+    code = translate_method(java, resolved, "public void copy(BitMatrix m)")
+    assert "if (m[1, 2])" in code and "this[1, 2] = true;" in code and "this[1, 2] = false;" in code
+    assert "m.flip(0, 0);" in code
 
 
 def test_an_array_clone_keeps_its_type():

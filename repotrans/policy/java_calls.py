@@ -142,16 +142,29 @@ class CallsMixin:
             return (f"{prefix}{prop}" if argc == 0 else f"{prefix}{prop} = {arg_texts[0]}"), ret
         member = self.r.method_name(owner, name, argc)
         known = self.r.members(owner)
-        element = getattr(self.r, "indexer", lambda owner: None)(owner)
-        if element is not None and (name, argc) in (("get", 1), ("set", 2)) and member not in known:
-            # the port turned get(i)/set(i, v) into an indexer
-            recv = prefix[:-1] if prefix else "this"
-            access = f"{recv}[{arg_texts[0]}]"
-            return (access, java_type_of(element) if element else None) if argc == 1 else \
-                (f"{access} = {arg_texts[1]}", "void")
+        indexed = self._indexer_call(owner, prefix, name, arg_texts, member, known)
+        if indexed is not None:
+            return indexed
         if not prefix and owner is None and known and member not in known and not self.static_context:
             prefix = "this."      # not declared by the class or its bases: an extension method in C#
         return f"{prefix}{member}({', '.join(arg_texts)})", ret
+
+    def _indexer_call(self, owner: str | None, prefix: str, name: str, arg_texts: list[str], member: str,
+                      known: list[str]) -> Typed | None:
+        """get(i)/set(i, v) (and a bit set's set(x, y)/unset(x, y)) that the port turned into `this[...]`."""
+        found = getattr(self.r, "indexer", lambda owner: None)(owner)
+        if found is None or member in known or name not in ("get", "set", "unset"):
+            return None
+        element, arity = found
+        recv = prefix[:-1] if prefix else "this"
+        access = f"{recv}[{', '.join(arg_texts[:arity])}]"
+        if name == "get" and len(arg_texts) == arity:
+            return access, java_type_of(element) if element else None
+        if name == "set" and len(arg_texts) == arity + 1:
+            return f"{access} = {arg_texts[arity]}", "void"
+        if element == "bool" and len(arg_texts) == arity:
+            return f"{access} = {'true' if name == 'set' else 'false'}", "void"
+        return None
 
     # ---- lambdas and method references ----------------------------------------------------
     def _lambda(self, node: Node, expected: str | None) -> Typed:

@@ -160,7 +160,7 @@ class TargetType:
     java_methods: dict[str, str] = field(default_factory=dict)    # "name/argc" -> Java return type
     bases: list[str] = field(default_factory=list)                # base types' simple names
     type_params: list[str] = field(default_factory=list)
-    indexer: str | None = None                                    # element type of `this[int]`, if any
+    indexer: tuple[str, int] | None = None                        # `this[int, ...]`: (element type, arity)
 
     def method_names(self) -> dict[str, list[str]]:
         names: dict[str, list[str]] = {}
@@ -316,8 +316,9 @@ class ContextResolver(ConventionResolver):
                     return java_type_of(head[1])
         return None
 
-    def indexer(self, owner: str | None) -> str | None:
-        """Element type of the owner's `this[int]` indexer (a Java `get(i)`/`set(i, v)` in C#), else None."""
+    def indexer(self, owner: str | None) -> tuple[str, int] | None:
+        """(element type, arity) of the owner's `this[int, ...]` indexer: what a Java get(i)/set(i, v)
+        became in C#; None without one."""
         return next((info.indexer for info in self._chain(owner) if info.indexer is not None), None)
 
     def members(self, owner: str | None) -> list[str]:
@@ -430,7 +431,8 @@ def _target_type(out: dict) -> TargetType:
         if indexer:
             words = [w for w in text[:indexer.start()].split() if w not in _FIELD_MODIFIERS
                      and w not in ("virtual", "override", "abstract", "sealed")]
-            info.indexer = " ".join(words)
+            inner = text[indexer.end():].split("]", 1)[0]
+            info.indexer = (" ".join(words), inner.count(",") + 1)
         elif "(" in text.split("{", 1)[0]:
             info.methods.append(text)
         elif "{" in text:
