@@ -204,3 +204,11 @@ def test_exception_conventions_come_from_ported_pairs():
         "Java `IllegalArgumentException` became `ArgumentOutOfRangeException` in 2 of 3 ported methods that throw "
         "it; do the same."]
     assert conventions_for("{ throw new IllegalStateException(); }", table) == []
+
+
+def test_new_instance_fields_are_left_out_static_ones_kept():
+    text = ("```csharp\nclass Circle {\n    private double scale;\n    private static readonly double[] Table = { 1, 2 };\n"
+            "    public Circle Scale(double factor) { return this; }\n}\n```")
+    found = extract(text, target(), frozenset({"Circle", "Scale"}))
+    assert found.helpers == ["field Table"]
+    assert found.dropped == ["field scale: an instance field is state the class does not have (only static helpers)"]

@@ -63,6 +63,8 @@ def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -
             dropped.append(f"{label}: already in the class")
         elif not _is_private(node):
             dropped.append(f"{label}: not private (only private helpers are added)")
+        elif node.type in ("field_declaration", "event_field_declaration") and not _modifiers(node) & {"static", "const"}:
+            dropped.append(f"{label}: an instance field is state the class does not have (only static helpers)")
         else:
             helpers.append(node)
     pieces = [_with_comments(chosen["member"])] + [_with_comments(h) for h in helpers]
@@ -157,9 +159,12 @@ def _param_types(node: Node) -> list[str]:
     return out
 
 
+def _modifiers(node: Node) -> set[str]:
+    return {c.text.decode() for c in node.children if c.type == "modifier"}
+
+
 def _is_private(node: Node) -> bool:
-    mods = {c.text.decode() for c in node.children if c.type == "modifier"}
-    return not mods & {"public", "protected", "internal"}
+    return not _modifiers(node) & {"public", "protected", "internal"}
 
 
 def _with_comments(node: Node) -> str:
