@@ -92,3 +92,27 @@ def test_static_prompt_has_no_tools_and_no_more_context():
     text = render("reflect", {**BASE, **EXTRA["reflect"], "tools": [], "last_command": []})
     assert "MORE_CONTEXT" not in text
     assert "No tools in this configuration" in text
+
+
+def test_language_versions_spell_out_what_they_allow_and_forbid():
+    from repotrans.prompts.language import language_notes
+
+    six = language_notes("6")
+    assert "`nameof`" in six["allows"] and "`out var` declarations" in six["forbids"]
+    assert "tuples `(int, string)` and deconstruction" in six["forbids"] and "local functions" in six["forbids"]
+    assert "the `default` literal (without a type)" in six["forbids"]
+    seven3 = language_notes("7.3")
+    assert "`out var` declarations" in seven3["allows"] and "switch expressions" in seven3["forbids"]
+    assert language_notes("latest")["forbids"] == [] and language_notes("12.0")["forbids"] == []
+
+
+def test_system_prompt_is_byte_stable_and_names_the_version():
+    from types import SimpleNamespace
+
+    from repotrans.prompts.slots import system_prompt
+
+    a, b = SimpleNamespace(lang_version="6"), SimpleNamespace(lang_version="6")
+    text = system_prompt(a)
+    assert text == system_prompt(b)
+    assert "## C# language version 6" in text and "Not available, do not use: `out var` declarations" in text
+    assert "fully qualifying" in text.lower() or "Fully qualifying" in text
