@@ -1,9 +1,14 @@
 """The three agents (rag, context, refine) as AutoGen agents, their shared state, model clients and team.
 
-config.py   AgentConfig: model endpoint, ablation switches, execution settings (toml < env < CLI)
-state.py    TranslationState shared by the agents; Attempt ranking
-models.py   make_client: OpenAI-compatible endpoints, builtin policy, SQLite response cache
-rag.py, context.py, refine.py   the agents; base.py their shared machinery; parse.py answer formats
-team.py     RoundRobinGroupChat composition and run_translation (trajectory, result.json)
-session.py  prepare/translate: index, task, real tools/runner/retrieval bound into the state
+config.py     AgentConfig: model endpoint, ablation switches, execution settings (toml < env < CLI)
+state.py      TranslationState shared by the agents; Attempt ranking; Usage (spent, replayed, server-cached)
+models.py     make_client and the client registry (the builtin policy registers itself)
+openai_client.py  any OpenAI-compatible endpoint (tool calls, reasoning_content, usage, finish_reason)
+cache.py      the response cache shared by runs; limits.py  calls in flight and 429 pauses
+reply.py, parse.py, lenient_json.py   reading answers: reasoning set aside, fences, JSON, tool calls
+candidate.py  an answer reduced to the member, its usings and private helpers
+conventions.py  repository conventions for the prompt (exceptions the port uses)
+rag.py, context.py, refine.py   the agents; base.py their shared machinery (system message, ask, tools)
+team.py       RoundRobinGroupChat composition and run_translation (trajectory, result.json)
+session.py    prepare/translate: index, task, real tools/runner/retrieval bound into the state
 """
