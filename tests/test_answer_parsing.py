@@ -212,3 +212,12 @@ def test_new_instance_fields_are_left_out_static_ones_kept():
     found = extract(text, target(), frozenset({"Circle", "Scale"}))
     assert found.helpers == ["field Table"]
     assert found.dropped == ["field scale: an instance field is state the class does not have (only static helpers)"]
+
+
+def test_unfenced_or_mislabelled_code_counts_only_when_it_declares_the_target():
+    found = extract("Sure.\npublic Circle Scale(double factor)\n{\n    return this;\n}\nIt returns itself.", target())
+    assert found.code == "public Circle Scale(double factor)\n{\n    return this;\n}"
+    found = extract("```java\npublic Circle Scale(double factor) { return this; }\n```", target())
+    assert found.code == "public Circle Scale(double factor) { return this; }"
+    assert extract("```java\npublic Circle scale(double factor) { return this; }\n```", target()) is None
+    assert extract("I would call Scale(2) here.", target()) is None

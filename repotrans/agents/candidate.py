@@ -8,6 +8,7 @@ already has are left out (a whole-class answer repeats them); each choice is not
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -45,9 +46,13 @@ def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -
 
     `existing` holds the names of the target class's members, fields and nested types."""
     blocks = parse.code_blocks(text)
-    if not blocks:
-        return None
-    read = [_read_block(b, target) for b in blocks]
+    if not blocks:         # a fence tagged as another language, or no fence: only if it declares the target
+        others = [b for t, b in parse.fences(text) if t not in ("json", "jsonc")] or [_from_declaration(text, target)]
+        read = [r for r in (_read_block(b, target) for b in others) if r["member"] is not None]
+        if not read:
+            return None
+    else:
+        read = [_read_block(b, target) for b in blocks]
     usings = _unique(u for r in read for u in r["usings"])
     declaring = [r for r in read if r["member"] is not None]
     if not declaring:
@@ -75,6 +80,18 @@ def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -
         shape = "snippet+" + shape
     return Candidate(code=code, usings=usings, shape=shape, dropped=dropped,
                      helpers=[f"{h.type.replace('_declaration', '')} {_name(h)}" for h in helpers])
+
+
+def _from_declaration(text: str, target: Method) -> str:
+    """Unfenced prose and code: the text from the line that declares the target on (prose before it dropped)."""
+    lines = text.split("\n")
+    name = "this" if target.kind == "indexer" else target.name
+    for i, line in enumerate(lines):
+        if re.search(rf"\b{re.escape(name)}\s*[(\[{{]|\b{re.escape(name)}\s*$", line) and not line.lstrip().startswith("//"):
+            while i > 0 and lines[i - 1].lstrip().startswith(("[", "///", "//")):
+                i -= 1
+            return "\n".join(lines[i:])
+    return text
 
 
 def _read_block(code: str, target: Method) -> dict:
