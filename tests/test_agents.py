@@ -413,3 +413,12 @@ def test_tokens_per_step_and_cost_when_prices_are_configured(tmp_path):
     expected = ((gen.prompt_tokens + rep.prompt_tokens) * 2.0 + (gen.completion_tokens + rep.completion_tokens) * 10.0) / 1e6
     assert outcome.cost == pytest.approx(expected) and outcome.tokens["calls"] == 2
     assert make_state([])[0].cost() is None
+
+
+def test_several_text_calls_in_one_answer_run_in_order(tmp_path):
+    state, services = make_state([passed()], rag=False)
+    client = replay([call("get_source_class_info") + "\nand then\n" + call("get_target_class_info")
+                     + '\n{"tool": "enough", "reason": "done"}', GOOD])
+    outcome = run(state, client, tmp_path)
+    assert outcome.status == "passed" and outcome.tokens["calls"] == 2
+    assert [c[0] for c in services.tool_calls] == ["get_source_class_info", "get_target_class_info"]

@@ -7,13 +7,14 @@ from autogen_agentchat.messages import BaseAgentEvent
 from autogen_core import CancellationToken
 from autogen_core.models import LLMMessage
 
-from repotrans.agents import parse
+from repotrans.agents import lenient_json, parse
 from repotrans.agents.base import StepAgent
 from repotrans.agents.state import TranslationState
 from repotrans.prompts.slots import function_tools, tool_slots
 
 FIXED_TOOLS = ("get_source_class_info", "get_target_class_info", "find_target_imports")
 ENOUGH = "enough"
+MAX_CALLS_PER_ANSWER = 3
 FORMAT = ('Answer with exactly one JSON object: {"tool": "<tool name>", "arguments": {...}} '
           'or {"tool": "enough", "reason": "..."}')
 
@@ -88,7 +89,10 @@ class ContextAgent(StepAgent):
         obj, problem = parse.json_answer(reply.text, keys=("tool", "name", "function"))
         if obj is None:
             return [], str(problem)
-        tool, args = parse.tool_call(obj)
-        if tool == ENOUGH:
-            args = {"reason": obj.get("reason", "")}
-        return [(None, tool, args)], None
+        objects = [o for o in lenient_json.values(reply.text) if isinstance(o, dict)
+                   and any(k in o for k in ("tool", "name", "function"))][:MAX_CALLS_PER_ANSWER] or [obj]
+        out = []
+        for o in objects:                 # several calls written in one answer run in order
+            tool, args = parse.tool_call(o)
+            out.append((None, tool, {"reason": o.get("reason", "")} if tool == ENOUGH else args))
+        return out, None
