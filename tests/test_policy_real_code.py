@@ -155,3 +155,14 @@ def test_an_array_clone_keeps_its_type():
     code = translate_method("int[] copy(int[] bits) { int[][] rows = new int[2][]; return bits.clone(); }",
                             resolved, "public int[] Copy(int[] bits)")
     assert "return (int[])bits.Clone();" in code
+
+
+def test_a_jdk_static_the_port_wrote_as_a_class_helper_is_called_there():
+    bits = {"class": "ZX.BitArray", "kind": "class", "fields": ["private int[] bits"],
+            "members": ["private static int numberOfTrailingZeros(int num)", "public int getNextSet(int from)"]}
+    resolved = ContextResolver.from_tool_outputs("BitArray", [("get_target_class_info", {}, bits)])
+    result = TestResult(status="compile_error", diagnostics=[Diagnostic(
+        "CS0117", "`int' does not contain a definition for `NumberOfTrailingZeros'", "a.cs", 19, 40, 2)])
+    code = "{\n    int result = (bitsOffset * 32) + int.NumberOfTrailingZeros(currentBits);\n}"
+    outcome = repair_with_reason(code, result, resolved)
+    assert outcome.code == "{\n    int result = (bitsOffset * 32) + numberOfTrailingZeros(currentBits);\n}"

@@ -154,6 +154,13 @@ def _unknown_member(lines: list[str], diag: Diagnostic, resolver: NameResolver, 
             lines[diag.candidate_line - 1] = setter.sub(lambda m: f".{prop} = {m.group('arg')};", line, count=1)
             return f"+{member}(v) -> property {prop} = v"
     known = _members_of(type_name, resolver)
+    own = next((m for m in resolver.members(None) if m.lower() == member.lower()), None)
+    if own is not None and diag.code == "CS0117" and not _closest(member, [c for c in known if c != member]):
+        # a JDK static (Integer.numberOfTrailingZeros) the port wrote as a helper of the class itself
+        fixed = re.sub(rf"(?<![\w.])[\w.]+\.{member}\b", own, line, count=1)
+        if fixed != line:
+            lines[diag.candidate_line - 1] = fixed
+            return f"+{type_name}.{member} -> {own} (a member of the class)"
     getter = re.match(r"^Get([A-Z]\w*)$", member)
     if not known and getter and re.search(rf"\.{member}\(\s*\)", line):
         # nothing known about the type: follow the convention that Java getters are C# properties
