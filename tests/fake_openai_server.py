@@ -1,7 +1,7 @@
 """A scripted OpenAI-compatible chat completions server on 127.0.0.1, for tests of the real client path.
 
     with FakeOpenAIServer(["first answer", "second answer"], fail_first=1) as server:
-        client = OpenAIChatCompletionClient(model="fake", base_url=server.base_url, ...)
+        client = make_client(config with base_url=server.base_url, ...)
 
 Each POST /v1/chat/completions returns the next scripted answer; `fail_first` requests get HTTP 500
 first (`fail_status`, 500 unless told: 429 for rate limits). `latency` seconds pass before each answer;
@@ -47,7 +47,8 @@ class FakeOpenAIServer:
         self.statuses: list[int] = []
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
+                                        daemon=True)
 
     @property
     def base_url(self) -> str:

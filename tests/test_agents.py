@@ -422,3 +422,15 @@ def test_several_text_calls_in_one_answer_run_in_order(tmp_path):
     outcome = run(state, client, tmp_path)
     assert outcome.status == "passed" and outcome.tokens["calls"] == 2
     assert [c[0] for c in services.tool_calls] == ["get_source_class_info", "get_target_class_info"]
+
+
+def test_an_unforeseen_failure_is_a_task_error_with_a_trajectory(tmp_path):
+    state, _ = make_state([passed()], rag=False, context=False)
+
+    def broken(code: str):
+        raise KeyError("surprise")
+
+    state.services.run_test = broken
+    with pytest.raises(TaskError, match="refine agent failed on generate: KeyError"):
+        run(state, replay([GOOD]), tmp_path)
+    assert (tmp_path / "run" / "result.json").is_file()

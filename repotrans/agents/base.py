@@ -62,6 +62,10 @@ class StepAgent(BaseChatAgent):
         except RepotransError as exc:   # kept on the state, re-raised by the session after the team stops
             self.state.error = exc
             summary = f"{FAILED} {type(exc).__name__}: {exc}"
+        except Exception as exc:        # a bug on an unforeseen answer fails this task, with its trajectory
+            self.state.error = TaskError(f"{self.name} agent failed on {self.state.step}: {type(exc).__name__}: "
+                                         f"{_one_line(exc)}")
+            summary = f"{FAILED} {self.state.error}"
         self.trajectory.record("agent_done", agent=self.name, summary=summary)
         yield Response(chat_message=TextMessage(content=summary, source=self.name), inner_messages=inner)
 
