@@ -25,6 +25,15 @@ from repotrans.index.task import TranslationTask
 from repotrans.retrieval.stores import Candidate
 from tests.fake_openai_server import FakeOpenAIServer
 
+
+def json_obj(text, keys=()):
+    return parse.json_answer(text, keys)[0]
+
+
+def first_block(text):
+    blocks = parse.code_blocks(text)
+    return blocks[0] if blocks else None
+
 INFO = ModelInfo(vision=False, function_calling=True, json_output=False, family="unknown", structured_output=False)
 TOOLS = ["get_source_class_info", "get_target_class_info", "find_target_imports", "find_target_class_info",
          "find_target_method_body"]
@@ -366,10 +375,10 @@ def test_real_openai_client_retries_500_and_caches(tmp_path, monkeypatch):
 
 
 def test_parse_helpers():
-    assert parse.json_object('Sure:\n```json\n{"tool": "x", "arguments": {}}\n```') == {"tool": "x", "arguments": {}}
-    assert parse.json_object("no braces") is None
-    assert parse.csharp_block("a\n```cs\nint X() { return 1; }\n```\n") == "int X() { return 1; }"
-    assert parse.csharp_block("```java\nint x;\n```") is None
+    assert json_obj('Sure:\n```json\n{"tool": "x", "arguments": {}}\n```') == {"tool": "x", "arguments": {}}
+    assert json_obj("no braces") is None
+    assert first_block("a\n```cs\nint X() { return 1; }\n```\n") == "int X() { return 1; }"
+    assert first_block("```java\nint x;\n```") is None
     text = 'why\nMORE_CONTEXT: {"tool": "find_target_imports", "arguments": {}}\nMORE_CONTEXT: junk\n'
     assert parse.more_context(text) == [{"tool": "find_target_imports", "arguments": {}}]
     assert parse.reflection_text(text) == "why"

@@ -9,6 +9,15 @@ from repotrans.agents.lenient_json import first_object
 from repotrans.index.model import Method, Param
 
 
+def json_obj(text, keys=()):
+    return parse.json_answer(text, keys)[0]
+
+
+def first_block(text):
+    blocks = parse.code_blocks(text)
+    return blocks[0] if blocks else None
+
+
 def target(kind="method", name="Scale", params=(("double", "factor"),), signature="public Circle Scale(double factor)"):
     return Method(id="target:Acme.Circle.Scale(double)", side="target", type_id="target:Acme.Circle", kind=kind,
                   name=name, params=[Param(name=n, type=t) for t, n in params], return_type="Circle",
@@ -44,7 +53,7 @@ def test_reasoning_content_field_is_kept():
     'Sure! I will look at Point next: {"tool": "find_target_class_info", "arguments": {"class_name": "Point"}} done.',
 ])
 def test_sloppy_json_is_read(text):
-    assert parse.json_object(text, keys=("tool",)) == {"tool": "find_target_class_info",
+    assert json_obj(text, keys=("tool",)) == {"tool": "find_target_class_info",
                                                        "arguments": {"class_name": "Point"}}
 
 
@@ -78,11 +87,11 @@ def test_tool_call_spellings(obj, call):
     "````csharp title=x\nint A;\n````", "```\nint A;\n```", "text\n```csharp\nint A;",   # left open (cut off)
 ])
 def test_fence_tags(text):
-    assert parse.csharp_block(text) == "int A;"
+    assert first_block(text) == "int A;"
 
 
 def test_other_languages_are_not_csharp():
-    assert parse.csharp_block("```java\nint x;\n```") is None
+    assert first_block("```java\nint x;\n```") is None
 
 
 # -- MORE_CONTEXT ------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 
-from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.team import run_translation
 from repotrans.execution.results import Diagnostic

@@ -77,18 +77,7 @@ def code_blocks(text: str) -> list[str]:
     return [b.strip("\n") for t, b in blocks if t not in OTHER_CODE and b.strip()]
 
 
-def csharp_block(text: str) -> str | None:
-    """The first C# code block of an answer (see code_blocks), or None."""
-    blocks = code_blocks(text)
-    return blocks[0] if blocks else None
-
-
 # -- JSON -------------------------------------------------------------------------------------------------
-def json_object(text: str, keys: tuple[str, ...] = ()) -> dict | None:
-    """The first JSON object of an answer (fenced json first), or None."""
-    return json_answer(text, keys)[0]
-
-
 def json_answer(text: str, keys: tuple[str, ...] = ()) -> tuple[dict | None, JsonProblem | None]:
     """The first JSON object (fenced blocks first, then the prose), or a problem to tell the model."""
     problem = None
