@@ -230,3 +230,25 @@ def test_unfenced_or_mislabelled_code_counts_only_when_it_declares_the_target():
     assert found.code == "public Circle Scale(double factor) { return this; }"
     assert extract("```java\npublic Circle scale(double factor) { return this; }\n```", target()) is None
     assert extract("I would call Scale(2) here.", target()) is None
+
+
+# -- retrieved examples ------------------------------------------------------------------------------------
+def test_examples_below_the_relevance_bar_are_left_out_and_the_rest_dedented():
+    from repotrans.prompts.slots import example_slot
+    from repotrans.retrieval.retriever import above_bar
+    from repotrans.retrieval.stores import Candidate
+
+    def cand(name, scores):
+        return Candidate(f"source:a.{name}()", f"target:A.{name}()", f"String {name}()",
+                         "{\n        return x;\n    }", f"public string {name}()",
+                         "{\n            return x;\n        }", scores)
+
+    both = cand("both", {"bm25": {"rank": 1, "score": 9.0}, "dense": {"rank": 2, "score": 0.31}})
+    close = cand("close", {"dense": {"rank": 1, "score": 0.72}})
+    words = cand("words", {"bm25": {"rank": 2, "score": 7.0}})
+    far = cand("far", {"dense": {"rank": 3, "score": 0.2}})
+    kept, dropped = above_bar([both, close, words, far])
+    assert [c.source_id for c in kept] == ["source:a.both()", "source:a.close()"] and dropped == 2
+    slot = example_slot(close)
+    assert slot["java"] == "String close() {\n    return x;\n}"
+    assert slot["csharp"] == "public string close()\n{\n    return x;\n}"
