@@ -443,3 +443,16 @@ def test_an_unforeseen_failure_is_a_task_error_with_a_trajectory(tmp_path):
     with pytest.raises(TaskError, match="refine agent failed on generate: KeyError"):
         run(state, replay([GOOD]), tmp_path)
     assert (tmp_path / "run" / "result.json").is_file()
+
+
+def test_a_tool_call_where_json_was_asked_is_read_from_its_arguments(tmp_path):
+    from autogen_core import FunctionCall
+    from autogen_core.models import CreateResult, RequestUsage
+
+    state, services = make_state([passed()], context=False)
+    answer = CreateResult(finish_reason="function_calls", usage=RequestUsage(prompt_tokens=5, completion_tokens=5),
+                          cached=False, content=[FunctionCall(id="c1", name="decide",
+                                                              arguments='{"retrieve": false, "reason": "simple",}')])
+    outcome = run(state, replay([answer, GOOD]), tmp_path)
+    assert outcome.status == "passed" and services.retrieved == 0
+    assert state.rag_decision == {"retrieve": False, "reason": "simple"} and state.native_tools is True
