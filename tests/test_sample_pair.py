@@ -8,6 +8,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -64,7 +65,9 @@ def _mcs_tests(lib_dll: Path, out: Path) -> list[Path]:
 
 
 def _nunit(tests_dll: Path, timeout: float = 300.0) -> ET.Element | None:
-    """Run nunit-console (3 GB address-space cap); the result XML root, or None on crash or timeout."""
+    """Run nunit-console (3 GB address-space cap); the result XML root, or None on crash or timeout.
+    nunit-console 2.6 sometimes never exits after writing complete results (its remoting channel):
+    complete results are taken, and the process killed, 2 s after they appear."""
     result_xml = tests_dll.parent / "result.xml"
     result_xml.unlink(missing_ok=True)
     cap = 3 << 30
@@ -72,13 +75,24 @@ def _nunit(tests_dll: Path, timeout: float = 300.0) -> ET.Element | None:
                             cwd=tests_dll.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True,
                             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (cap, cap)))
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
+    deadline, complete_at = time.monotonic() + timeout, None
+    while proc.poll() is None and time.monotonic() < deadline:
+        if complete_at is None and _complete(result_xml):
+            complete_at = time.monotonic()
+        if complete_at is not None and time.monotonic() - complete_at > 2.0:
+            break
+        time.sleep(0.1)
+    if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-        return None
-    return ET.parse(result_xml).getroot() if result_xml.is_file() else None
+    return ET.parse(result_xml).getroot() if _complete(result_xml) else None
+
+
+def _complete(result_xml: Path) -> bool:
+    try:
+        return result_xml.read_text(errors="replace").rstrip().endswith("</test-results>")
+    except OSError:
+        return False
 
 
 def _csproj_build_items(csproj: Path) -> tuple[list[str], list[str]]:
