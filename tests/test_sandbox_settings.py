@@ -1,0 +1,71 @@
+"""Execution settings checked up front, the sandbox `auto` stands for, `repotrans doctor`, and the
+small CLI defects (a --workdir that is a file, a failed first index)."""
+from __future__ import annotations
+
+import pytest
+
+from repotrans import cli
+from repotrans.agents.config import load_config
+from repotrans.doctor import report
+from repotrans.errors import ConfigError
+from repotrans.execution import sandboxes
+from repotrans.execution.sandboxes import docker as docker_box
+
+
+@pytest.mark.parametrize("execution,message", [
+    ({"timeout": -1}, "execution.timeout must be between 0"),
+    ({"timeout": 0}, "execution.timeout must be between 0"),
+    ({"memory_mb": 0}, "execution.memory_mb must be at least 256"),
+    ({"sandbox": "chroot"}, "unknown sandbox 'chroot'"),
+    ({"toolchain": "gcc"}, "unknown toolchain 'gcc'"),
+    ({"scope": "some"}, "unknown test scope 'some'"),
+])
+def test_bad_execution_values_are_config_errors_before_anything_runs(execution, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(cli={"model": {"name": "builtin"}, "execution": execution}, env={})
+
+
+def test_a_top_level_scalar_in_the_file_is_an_error(tmp_path):
+    toml = tmp_path / "repotrans.toml"
+    toml.write_text('sandbox = "local"\n[model]\nname = "builtin"\n')
+    with pytest.raises(ConfigError, match="'sandbox' is outside any section"):
+        load_config(toml, env={})
+
+
+@pytest.mark.parametrize("engine,model,expected", [
+    (True, "builtin", "docker"), (True, "qwen2.5-coder:7b", "docker"),
+    (False, "builtin", "local"), (False, "qwen2.5-coder:7b", ConfigError),
+])
+def test_auto_is_docker_when_an_engine_answers_and_local_only_for_builtin(monkeypatch, engine, model, expected):
+    monkeypatch.setattr(docker_box, "engine_status", lambda image: (engine, "scripted engine"))
+    if expected is ConfigError:
+        with pytest.raises(ConfigError, match="explicit --sandbox local"):
+            load_config(cli={"model": {"name": model}}, env={})
+    else:
+        assert load_config(cli={"model": {"name": model}}, env={}).execution.sandbox == expected
+    named = load_config(cli={"model": {"name": model}, "execution": {"sandbox": "local"}}, env={})
+    assert named.execution.sandbox == "local"                      # asked for by name: always honoured
+
+
+def test_doctor_says_which_sandbox_is_in_force_and_why(monkeypatch, capsys):
+    monkeypatch.setattr(docker_box, "engine_status", lambda image: (False, "no Docker engine answers (test)"))
+    text, healthy = report(load_config(cli={"model": {"name": "builtin"}}, env={}, resolve=False))
+    assert "in force: local (auto: no Docker engine answers (test); the builtin policy" in text and healthy
+    text, healthy = report(load_config(cli={"model": {"name": "gpt-4o"}}, env={}, resolve=False))
+    assert "[!!] in force: none" in text and not healthy
+    assert cli.main(["doctor", "--model", "builtin"]) == 0
+    assert "local:" in capsys.readouterr().out
+    assert sandboxes.SANDBOXES == ("auto", "docker", "local")
+
+
+def test_a_workdir_that_is_a_file_is_one_line(tmp_path, capsys):
+    path = tmp_path / "file"
+    path.write_text("x")
+    assert cli.main(["--workdir", str(path), "mapping"]) == 2
+    assert capsys.readouterr().err.strip() == f"repotrans: error: --workdir: {path} is a file, not a folder"
+
+
+def test_a_failed_first_index_leaves_no_index_behind(tmp_path):
+    assert cli.main(["--workdir", str(tmp_path / "wd"), "index", "--source", str(tmp_path / "none"),
+                     "--target", str(tmp_path / "none")]) == 2
+    assert list((tmp_path / "wd").glob("index.sqlite*")) == []
