@@ -56,12 +56,17 @@ class Verdict:
     timings: dict[str, float] = field(default_factory=dict)
 
     def absorb(self, other: "Verdict") -> None:
-        """Add one test run's counts and evidence; the more severe status (and its reason) wins."""
+        """Add one test run's counts and evidence; the more severe status (and its reason) wins, but
+        a project with no test to run (no_tests) only decides while nothing else has run."""
+        ran_before = self.tests_run
         self.tests_run += other.tests_run
         self.tests_failed += other.tests_failed
         self.failures += other.failures
         self.exceptions += other.exceptions
-        if rank(other.status) > rank(self.status):
+        if other.status == "no_tests":
+            if self.status == "passed" and not ran_before:
+                self.status, self.reason = other.status, other.reason
+        elif self.status == "no_tests" or rank(other.status) > rank(self.status):
             self.status, self.reason = other.status, other.reason
 
 

@@ -105,7 +105,6 @@ class RunnerReport:
     """What the runner said, lines tagged with the nonce only."""
     planned: list[tuple[str, str]] = field(default_factory=list)    # (declared run state, test name)
     tests: list[tuple[str, str, str, str]] = field(default_factory=list)   # (result state, name, message, stack)
-    suites: list[tuple[str, str, str]] = field(default_factory=list)       # (state, name, message)
     crash: str = ""
     unhandled: list[str] = field(default_factory=list)
     started: int | None = None
@@ -130,8 +129,6 @@ def parse_runner(stdout: str, nonce: str) -> RunnerReport:
                 report.planned.append((fields[0], _b64(fields[1])))
             elif kind == "TEST":
                 report.tests.append((fields[0], _b64(fields[1]), _b64(fields[2]), _b64(fields[3])))
-            elif kind == "SUITE":
-                report.suites.append((fields[0], _b64(fields[1]), _b64(fields[2])))
             elif kind == "CRASH":
                 report.crash = _b64(fields[0])
             elif kind == "UNHANDLED":

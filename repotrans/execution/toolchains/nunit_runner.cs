@@ -7,7 +7,7 @@
 // usage: mono runner.exe TEST.dll [Ns.Fixture,Ns.Fixture.Method,...]     (stdin: one nonce line)
 // stdout: PLAN <declared run state> <name> (each test the filter selects, before any runs)
 //         | START <count> | TEST <result state> <name> <message> <stack>
-//         | SUITE <state> <name> <message> <stack> | CRASH <text> | UNHANDLED <text> | END <count>
+//         | CRASH <text> | UNHANDLED <text> | END <count>
 //         (texts base64), each line "\n@@RT <nonce> ..." 
 using System;
 using System.IO;
@@ -50,13 +50,7 @@ class RepotransRunner
                  + B64(r.Message ?? "") + " " + B64(r.StackTrace ?? ""));
         }
         public void SuiteStarted(TestName testName) { }
-        public void SuiteFinished(TestResult r)
-        {
-            if (r.ResultState == ResultState.Failure || r.ResultState == ResultState.Error
-                || r.ResultState == ResultState.NotRunnable)
-                Emit("SUITE " + r.ResultState + " " + B64(r.FullName) + " " + B64(r.Message ?? "")
-                     + " " + B64(r.StackTrace ?? ""));
-        }
+        public void SuiteFinished(TestResult r) { }
         public void UnhandledException(Exception exception) { Emit("UNHANDLED " + B64(exception.ToString())); }
         public void TestOutput(TestOutput testOutput) { }
     }
@@ -81,10 +75,14 @@ class RepotransRunner
         worker.IsBackground = true;
         worker.Start();
         string line;
-        while ((line = listener.Next()) != null)
+        for (int pass = 0; pass < 2; pass++)
         {
-            output.Write("\n@@RT " + nonce + " " + line + "\n");
-            output.Flush();
+            while ((line = listener.Next()) != null)
+            {
+                output.Write("\n@@RT " + nonce + " " + line + "\n");
+                output.Flush();
+            }
+            worker.Join();      // a Finish() called early (by reflection) ends nothing: drain again
         }
         output.Write("\n@@RT " + nonce + " END " + listener.Reported + "\n");
         output.Flush();
