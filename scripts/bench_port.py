@@ -48,9 +48,9 @@ def main() -> int:
         for task in tasks:
             m = index.method(task.target_method_id)
             t = time.perf_counter()
-            reason = validate_task(index, task, toolchain="mono", sandbox=args.sandbox, workdir=tmp / "wd")
+            verdict = validate_task(index, task, toolchain="mono", sandbox=args.sandbox, workdir=tmp / "wd")
             per_task.append(time.perf_counter() - t)
-            kept += reason is None
+            kept += verdict.reason is None
             t = time.perf_counter()
             result = run_candidate(index, m, _truth(index, m), sandbox=args.sandbox, workdir=tmp / "wd")
             per_run.append(time.perf_counter() - t)
@@ -94,7 +94,7 @@ def _raw_once(index: Index, method, selected: list[str], tmp: Path) -> float:
                 f"-result={raw / 'result.xml'}"] + (["-run=" + ",".join(names)] if names else []) + \
         [str(raw / tests.name / tests.dll_name)]
     t = time.perf_counter()
-    subprocess.run(compile_cmd, cwd=ws.root, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(compile_cmd, cwd=ws.root, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     subprocess.run(test_cmd, cwd=ws.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600,
                    env={**{k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "HOME")},
                         **mono_env(1024)})
