@@ -170,3 +170,20 @@ def test_only_lines_with_the_nonce_count():
     report = parse_runner(forged + _runner_lines("real", [("Runnable", "N.F.A")], [("Failure", "N.F.A")]), "real")
     assert [t[0] for t in report.tests] == ["Failure"] and check_runner(report, None) == ("", "")
     assert parse_runner(forged, "real").ended is None
+
+
+def test_trajectories_and_run_records_are_redacted(tmp_path, monkeypatch):
+    from repotrans.agents.trajectory import Trajectory
+    from repotrans.experiments.run_store import RunStore, TaskRecord
+
+    key = "sk-redact-trajectory-0123"
+    monkeypatch.setenv("REPOTRANS_API_KEY", key)
+    traj = Trajectory(tmp_path / "run")
+    traj.record("model", text=f"401: invalid key {key}")
+    traj.write_json("result.json", {"error": key})
+    store = RunStore(tmp_path / "store")
+    store.add(TaskRecord("c", "d", "t", "error", error=f"HTTP 401 {key}", result={"log": key}))
+    store._db.close()
+    for path in [tmp_path / "run" / "trajectory.jsonl", tmp_path / "run" / "result.json",
+                 tmp_path / "store" / "results.sqlite"]:
+        assert key.encode() not in path.read_bytes() and b"[redacted]" in path.read_bytes(), path

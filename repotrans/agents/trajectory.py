@@ -1,10 +1,13 @@
-"""The run folder's trajectory: one JSON line per step, appended and flushed as the run goes."""
+"""The run folder's trajectory: one JSON line per step, appended and flushed as the run goes (the
+configured API key redacted)."""
 from __future__ import annotations
 
 import json
 import time
 from pathlib import Path
 from typing import Any
+
+from repotrans.redact import redact
 
 
 class Trajectory:
@@ -19,14 +22,15 @@ class Trajectory:
         """Append one step (prompt, response, tool call, test result, ...) and flush it to disk."""
         entry = {"kind": kind, "t": round(time.time() - self.started, 3), **data}
         with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(entry, ensure_ascii=False, default=_default) + "\n")
+            fh.write(redact(json.dumps(entry, ensure_ascii=False, default=_default)) + "\n")
 
     def entries(self) -> list[dict]:
         return [json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line]
 
     def write_json(self, name: str, data: Any) -> Path:
         path = self.run_dir / name
-        path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=_default) + "\n", encoding="utf-8")
+        path.write_text(redact(json.dumps(data, indent=2, ensure_ascii=False, default=_default)) + "\n",
+                        encoding="utf-8")
         return path
 
 

@@ -11,6 +11,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from repotrans.redact import redact
+
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -87,7 +89,8 @@ class RunStore:
             raise ValueError(f"unknown status {rec.status!r}")
         row = asdict(rec)
         result = row.pop("result")
-        row["result_json"] = json.dumps(result) if result is not None else None
+        row["result_json"] = redact(json.dumps(result)) if result is not None else None
+        row["error"] = redact(row["error"]) if row["error"] else row["error"]
         row["compiled"], row["passed"] = int(rec.compiled), int(rec.passed)
         cols = ", ".join(row)
         marks = ", ".join(f":{c}" for c in row)
