@@ -85,7 +85,7 @@ class RunCgroup:
 
     def close(self) -> None:
         """Kill every process still in the group, then remove it."""
-        for _ in range(50):
+        for _ in range(500):              # up to 1 s: a killed process leaves the group when reaped
             members = self.members()
             if not members:
                 break
@@ -94,16 +94,16 @@ class RunCgroup:
                     os.kill(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
-            time.sleep(0.02)
+            time.sleep(0.002)
         for d in self.dirs:
-            for _ in range(50):
+            for _ in range(500):
                 try:
                     d.rmdir()
                     break
                 except FileNotFoundError:
                     break
                 except OSError:
-                    time.sleep(0.02)
+                    time.sleep(0.002)
 
 
 def _prune_orphans(version: str | None) -> None:
