@@ -220,3 +220,30 @@ def test_file_changed_since_indexing_is_reported(tmp_path):
     calc.write_text("// edited\n" + calc.read_text())
     with pytest.raises(ConfigError, match="changed since it was indexed"):
         run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd", sandbox="local")
+
+
+def test_test_cases_named_with_commas_are_selected_and_checked(tmp_path):
+    """A [TestCase(TestName = "a, b")] is reported as "Ns.Fixture.a, b", outside its method's name:
+    the runner says which suites a test sits in, and names travel one per line, not comma-joined."""
+    target = tmp_path / "calc"
+    shutil.copytree(CALC, target)
+    (target / "tests" / "Acme.Calc.Tests" / "NamedCaseTests.cs").write_text(
+        "using NUnit.Framework;\n\nnamespace Acme.Calc.Tests\n{\n    public class NamedCaseTests\n    {\n"
+        "        [TestCase(5, 5, TestName = \"Fibonacci of five, by name\")]\n"
+        "        [TestCase(6, 8, TestName = \"Fibonacci of six, by name\")]\n"
+        "        public void FibonacciByName(int n, long expected)\n        {\n"
+        "            Assert.AreEqual(expected, new Calculator().Fibonacci(n));\n        }\n    }\n}\n")
+    index = make_index(tmp_path, target)
+    try:
+        fib = method(index, "Calculator.Fibonacci")
+        own = (target / fib.path).read_bytes()[fib.start_byte:fib.end_byte].decode()
+        kw = {"workdir": tmp_path / "wd", "timeout": 30.0, "sandbox": "local"}
+        truth = run_candidate(index, fib, own, **kw)
+        assert truth.status == "passed", truth.brief()
+        assert "Acme.Calc.Tests:Acme.Calc.Tests.NamedCaseTests.FibonacciByName" in truth.selected
+        assert (truth.tests_run, truth.tests_failed) == (5, 0)
+        wrong = run_candidate(index, fib, "{\n    return 0;\n}", **kw)
+        assert wrong.status == "test_failure", wrong.brief()
+        assert any("by name" in f.name for f in wrong.failures)
+    finally:
+        close_sandboxes()

@@ -6,6 +6,7 @@ unless the candidate changes the public surface, since they reference the librar
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -87,7 +88,8 @@ class MonoToolchain:
         """Build every chosen project once; test files that do not compile here are quarantined
         (one reason each), a project that does not compile takes its dependents with it."""
         marker, failed = ws.base / ".ok", ws.base / ".failed.json"
-        settings = BuildSettings.from_env().key()
+        # a new repotrans runner rebuilds the base, as new build settings do
+        settings = BuildSettings.from_env().key() + " runner " + _digest(RUNNER_SOURCE)
         if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
             return
         with ws.lock():
@@ -278,12 +280,16 @@ class MonoToolchain:
         return argv
 
 
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
 def runner_argv(ws: Workspace, dll: Path, tests: list[str] | None) -> list[str]:
     """repotrans's NUnit runner on one test assembly (in-process, no remoting channel, results on
     stdout), only the given tests (None: all): fixtures "Ns.Fixture" or test methods
     "Ns.Fixture.Method" (a [TestCase] method's name runs all its cases). Its stdin is the nonce."""
     argv = ["mono", "--debug", _rel(ws.base / RUNNER_EXE, ws), _rel(dll, ws)]
-    return argv + ([",".join(sorted(tests))] if tests else [])
+    return argv + (["\n".join(sorted(tests))] if tests else [])   # names may hold commas
 
 
 def mono_env(memory_mb: int) -> dict[str, str]:

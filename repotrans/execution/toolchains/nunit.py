@@ -104,6 +104,7 @@ NOT_RUN_STATES = ("Ignored", "Skipped", "Inconclusive", "NotRunnable", "Cancelle
 class RunnerReport:
     """What the runner said, lines tagged with the nonce only."""
     planned: list[tuple[str, str]] = field(default_factory=list)    # (declared run state, test name)
+    suites: dict[str, list[str]] = field(default_factory=dict)    # test name -> the suites above it
     tests: list[tuple[str, str, str, str]] = field(default_factory=list)   # (result state, name, message, stack)
     crash: str = ""
     unhandled: list[str] = field(default_factory=list)
@@ -127,6 +128,7 @@ def parse_runner(stdout: str, nonce: str) -> RunnerReport:
         try:
             if kind == "PLAN":
                 report.planned.append((fields[0], _b64(fields[1])))
+                report.suites[_b64(fields[1])] = _b64(fields[2]).split("\n") if len(fields) > 2 else []
             elif kind == "TEST":
                 report.tests.append((fields[0], _b64(fields[1]), _b64(fields[2]), _b64(fields[3])))
             elif kind == "CRASH":
@@ -157,7 +159,8 @@ def check_runner(report: RunnerReport, selected: list[str] | None) -> tuple[str,
                   if extra else f"{len(reported)} results for {len(planned)} planned tests")
         return "runtime_error", f"test report does not match the tests run: {detail}"
     if selected is not None:
-        strays = [n for n in reported if not any(_covers(s, n) for s in selected)]
+        strays = [n for n in reported
+                  if not any(_covers(s, m) for s in selected for m in [n, *report.suites.get(n, [])])]
         if strays:
             return "runtime_error", f"test report names tests outside the selection: {', '.join(strays[:3])}"
     runnable = {name for state, name in report.planned if state == "Runnable"}

@@ -90,15 +90,19 @@ class RepotransRunner
         return 0;
     }
 
-    static void Plan(ITest test, ITestFilter filter, Listener listener)
+    /// <summary>PLAN lines: run state, full name and the suites above the test (a [TestCase] with
+    /// a TestName is named "Ns.Fixture.Name", not under its method's suite).</summary>
+    static void Plan(ITest test, ITestFilter filter, Listener listener, string suites)
     {
         if (!test.IsSuite)
         {
-            if (filter.Pass(test)) listener.Planned(test.RunState + " " + B64(test.TestName.FullName));
+            if (filter.Pass(test))
+                listener.Planned(test.RunState + " " + B64(test.TestName.FullName) + " " + B64(suites));
             return;
         }
+        string below = suites.Length > 0 ? suites + "\n" + test.TestName.FullName : test.TestName.FullName;
         if (test.Tests != null)
-            foreach (ITest child in test.Tests) Plan(child, filter, listener);
+            foreach (ITest child in test.Tests) Plan(child, filter, listener, below);
     }
 
     static void RunAll(string dll, string names, Listener listener)
@@ -113,8 +117,8 @@ class RepotransRunner
                 listener.RunFinished(new Exception("the test assembly has no tests or could not be loaded"));
             else
             {
-                ITestFilter filter = names.Length > 0 ? (ITestFilter)new SimpleNameFilter(names.Split(',')) : TestFilter.Empty;
-                Plan(runner.Test, filter, listener);
+                ITestFilter filter = names.Length > 0 ? (ITestFilter)new SimpleNameFilter(names.Split('\n')) : TestFilter.Empty;
+                Plan(runner.Test, filter, listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
             }
         }
