@@ -50,6 +50,18 @@ def _table(run_dir: Path) -> list[tuple]:
         db.close()
 
 
+def _seconds(run_dir: Path) -> list[tuple[float, float]]:
+    """(task seconds, seconds of its last test run) per task."""
+    import json
+
+    db = sqlite3.connect(run_dir / "results.sqlite")
+    try:
+        rows = db.execute("SELECT seconds, result_json FROM results").fetchall()
+    finally:
+        db.close()
+    return [(s, (json.loads(r) if r else {}).get("timings", {}).get("total", 0.0)) for s, r in rows]
+
+
 def overhead(root: Path, cluster: LocalCluster, tasks: int) -> None:
     ds = load_dataset(SAMPLE / "demo")
     view = materialize(ds, root / "view")
@@ -69,8 +81,9 @@ def overhead(root: Path, cluster: LocalCluster, tasks: int) -> None:
         finally:
             executor.close()
         walls[name] = time.perf_counter() - started
+        inside = statistics.mean(r[0] for r in _seconds(root / name))
         print(f"  {name:6s}: {summary.tasks} tasks in {walls[name]:6.1f} s = {60 * summary.tasks / walls[name]:5.1f} "
-              f"tasks/min ({summary.passed} passed)")
+              f"tasks/min ({summary.passed} passed); a task's own time {inside:.2f} s on average")
     same = _table(root / "thread") == _table(root / "ray")
     n = len(_table(root / "thread"))
     per_task = walls["thread"] * 2 / n               # two tasks at a time in both
@@ -120,15 +133,16 @@ def latency(root: Path, cluster: LocalCluster, seconds: float, tasks: int, slots
         calls = len(server.requests)
     n = len(records)
     per_call = statistics.mean(r.model_calls for r in records)
-    task_wall = statistics.mean(r.seconds for r in records)
+    test_run = statistics.mean((r.result or {}).get("timings", {}).get("total", 0.0) for r in records)
     nodes, concurrent = 2, min(n, 2 * slots)
     model_floor = math.ceil(n / concurrent) * per_call * seconds
+    cpu_floor = n * test_run / os.cpu_count()
     print(f"  {n} tasks ({calls} model calls, {per_call:.1f} per task, {seconds:.0f} s each), {nodes} nodes x "
-          f"{slots} slots: {wall:.1f} s = {60 * n / wall:.1f} tasks/min; mean task wall {task_wall:.1f} s; "
-          f"statuses {sorted({r.status for r in records})}")
-    print(f"  model: waves x calls x latency = {math.ceil(n / concurrent)} x {per_call:.1f} x {seconds:.0f} s = "
-          f"{model_floor:.1f} s if model-bound; one task at a time would take {n * task_wall:.0f} s "
-          f"({60 / task_wall:.1f} tasks/min); speed-up {n * task_wall / wall:.1f}x")
+          f"{slots} slots: {wall:.1f} s = {60 * n / wall:.1f} tasks/min; statuses {sorted({r.status for r in records})}")
+    print(f"  model: model-bound floor {math.ceil(n / concurrent)} wave(s) x {per_call:.1f} calls x {seconds:.0f} s = "
+          f"{model_floor:.1f} s; CPU floor {n} tasks x {test_run:.2f} s test run / {os.cpu_count()} cores = "
+          f"{cpu_floor:.1f} s; one task at a time: {n} x ({per_call:.1f} x {seconds:.0f} + {test_run:.2f}) s = "
+          f"{n * (per_call * seconds + test_run):.0f} s, {n * (per_call * seconds + test_run) / wall:.1f}x slower")
 
 
 def main() -> int:

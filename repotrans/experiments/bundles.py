@@ -22,14 +22,14 @@ SKIPPED = {"bin", "obj", ".git", ".vs", ".repotrans", "TestResults", "__pycache_
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
-def pack(root: Path, skip_top: frozenset[str] = frozenset()) -> bytes:
-    """The files under `root` (sorted; SKIPPED folders at any depth and `skip_top` entries of `root`
-    itself left out) as a bundle."""
+def pack(root: Path, skip: frozenset[str] = frozenset()) -> bytes:
+    """The files under `root` (sorted; SKIPPED folders at any depth and the `skip` paths, relative
+    to `root`, left out) as a bundle."""
     buf = io.BytesIO()
     with tempfile.TemporaryDirectory(prefix="repotrans-pack-") as tmp, \
             gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=1, mtime=0) as gz, \
             tarfile.open(fileobj=gz, mode="w") as tar:
-        for rel in _files(root, skip_top):
+        for rel in _files(root, skip):
             path = root / rel
             if path.suffix == ".sqlite":
                 path = _snapshot(path, Path(tmp) / uuid.uuid4().hex)
@@ -66,13 +66,13 @@ def unpack_once(data_of, dest: Path) -> Path:
     return dest
 
 
-def _files(root: Path, skip_top: frozenset[str]) -> list[str]:
+def _files(root: Path, skip: frozenset[str]) -> list[str]:
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
-        top = Path(dirpath) == root
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED and not (top and d in skip_top))
+        here = Path(dirpath).relative_to(root)
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED and (here / d).as_posix() not in skip)
         for name in sorted(filenames):
-            if name.endswith(SQLITE_SIDE_FILES) or (top and name in skip_top):
+            if name.endswith(SQLITE_SIDE_FILES) or (here / name).as_posix() in skip:
                 continue
             path = Path(dirpath) / name
             if path.is_file():

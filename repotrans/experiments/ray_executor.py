@@ -23,7 +23,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
@@ -40,8 +40,34 @@ from repotrans.index.task import TranslationTask
 
 MAX_DEATHS = 3
 RESPAWN_GRACE = 10.0       # seconds a node must stay alive after losing its worker before a new one
-WORKSPACE_SKIP = frozenset({"runner"})       # the runner's scratch copies: every node makes its own
 PREPARE_NODE = "prepare it as the README says (scripts/install.sh, or mono + nunit-console, or the docker image)"
+
+
+def build_baseline(target: Path, workspace: Path, toolchain: str, sandbox: str, timeout: float,
+                   memory_mb: int) -> str:
+    """Build the target's baseline here, once, in the workspace's runner folder (each node's first
+    test run would otherwise build it again); returns that folder's name."""
+    from repotrans.execution.sandboxes import make_sandbox
+    from repotrans.execution.toolchains import Limits, make_toolchain
+    from repotrans.execution.workspace import prepare_workspace
+
+    tc = make_toolchain(toolchain)
+    ws = prepare_workspace(target, workspace, tc.name)
+    box = make_sandbox(sandbox, ws.root.parent, tc.image)
+    try:
+        tc.baseline(ws, box, Limits(timeout=timeout, memory_mb=memory_mb))
+    finally:
+        getattr(box, "close", lambda: None)()
+    return ws.root.name
+
+
+def _workspace_skip(workspace: Path, keep: str | None) -> frozenset[str]:
+    """The runner's scratch in a workspace: every state but `keep`, and the runs of that one."""
+    runner = workspace / "runner"
+    if not runner.is_dir():
+        return frozenset()
+    skip = {f"runner/{p.name}" for p in runner.iterdir() if p.name != keep}
+    return frozenset(skip | {f"runner/{keep}/runs", f"runner/{keep}/.lock"})
 
 
 def toolchain_problems(toolchain: str, sandbox: str) -> list[str]:
@@ -127,10 +153,13 @@ class NodeWorker:
             shutil.rmtree(out, ignore_errors=True)
 
     def cleanup(self) -> None:
+        from repotrans.execution.runner import close_sandboxes
+
         with self.lock:
             for runner in self.runners.values():
                 runner.close()
             self.runners.clear()
+        close_sandboxes()
         shutil.rmtree(self.root, ignore_errors=True)
 
     def _runner(self, key: str, shipped: list) -> TaskRunner:
@@ -254,11 +283,14 @@ class RayExecutor:
             from repotrans.retrieval.retriever import Retriever
 
             Retriever.open(work.dirs["workspace"], progress=False).index.close()
+        ex = work.config.execution
+        keep = build_baseline(work.dirs["target"], work.dirs["workspace"], ex.toolchain, ex.sandbox, ex.timeout,
+                              ex.memory_mb)
         refs, digests = {}, []
         for name, path in sorted(work.dirs.items()):
             if name in work.scratch:
                 continue
-            data = bundles.pack(path, WORKSPACE_SKIP if name.endswith("workspace") else frozenset())
+            data = bundles.pack(path, _workspace_skip(path, keep) if name == "workspace" else frozenset())
             dig = bundles.digest(data)
             refs[name] = (dig, ray.put(data))
             self.shipped.add(dig)
@@ -271,6 +303,7 @@ class RayExecutor:
         if not tasks:
             return
         self._spawn_missing()
+        work = _concrete(work)
         ex = work.config.execution
         self._check(ex.toolchain, ex.sandbox)
         key, shipped = self._ship(work)
@@ -345,6 +378,18 @@ class RayExecutor:
         ray.kill(self.gate)
         if self._own:
             ray.shutdown()
+
+
+def _concrete(work: Workload) -> Workload:
+    """Sandbox `auto` decided here, once: every node runs the candidates the same way."""
+    ex = work.config.execution
+    if ex.sandbox != "auto":
+        return work
+    from repotrans.execution.settings import concrete_sandbox
+    from repotrans.execution.toolchains import make_toolchain
+
+    sandbox = concrete_sandbox(ex.sandbox, work.config.model.name, make_toolchain(ex.toolchain).image)
+    return replace(work, config=replace(work.config, execution=replace(ex, sandbox=sandbox)))
 
 
 def _crashed(work: Workload, task: TranslationTask, deaths: int, exc: BaseException) -> TaskRecord:
