@@ -19,8 +19,9 @@ from ray import cloudpickle
 
 from repotrans.agents.config import load_config
 from repotrans.errors import ConfigError
+from repotrans.experiments.ablate import configs_for, run_ablation
 from repotrans.experiments.batch import placeholder_tasks, run_batch
-from repotrans.experiments.datasets import candidate_tasks, load_dataset, mask_repo, materialize
+from repotrans.experiments.datasets import build_dataset, candidate_tasks, load_dataset, mask_repo, materialize
 from repotrans.experiments.executors import ThreadExecutor, Workload
 from repotrans.experiments.ray_executor import RayExecutor
 from repotrans.experiments.tasks import task_dir_name
@@ -216,7 +217,7 @@ def _calls_through_gate(gate, base_url: str, n: int) -> list[str]:
     from autogen_ext.models.openai import OpenAIChatCompletionClient
 
     from repotrans.agents.limits import LimitedClient
-    from repotrans.experiments.ray_executor import GateClient
+    from repotrans.experiments.ray_nodes import GateClient
 
     info = ModelInfo(vision=False, function_calling=False, json_output=False, family="unknown",
                      structured_output=False)
@@ -233,7 +234,7 @@ def _calls_through_gate(gate, base_url: str, n: int) -> list[str]:
 def test_the_cap_on_model_calls_holds_across_nodes(cluster):
     from fake_openai_server import FakeOpenAIServer
 
-    from repotrans.experiments.ray_executor import CallGate
+    from repotrans.experiments.ray_nodes import CallGate
 
     executor = RayExecutor(address=cluster.address, progress=False, model_calls=2)
     try:
@@ -264,6 +265,24 @@ def test_a_node_without_the_toolchain_is_a_clear_error(cluster, config, small, t
             run_batch(source, target, tmp_path / "run", dotnet, progress=False, executor=executor)
     finally:
         executor.close()
+
+
+def test_an_ablation_on_the_cluster_matches_the_in_process_one(cluster, tmp_path):
+    """Agents on the masked view, the oracle on the complete port: both shipped to the nodes."""
+    tasks = ["Acme.Common.StringUtils.Repeat(string, int)", "Acme.Geo.GeometryMath.AlmostEqual(double, double)",
+             "Acme.Geo.Vector2D.Dot(Vector2D)"]
+    build_dataset(SAMPLE / "java", SAMPLE / "csharp", tmp_path / "ds", name="mini", select=tasks,
+                  validate=False, progress=False)
+    configs = configs_for(["no-rag", "direct"], load_config(cli={"model": {"name": "builtin"}}))
+    thread = run_ablation([tmp_path / "ds"], configs, tmp_path / "thread", progress=False)
+    executor = RayExecutor(address=cluster.address, progress=False)
+    try:
+        ray_store = run_ablation([tmp_path / "ds"], configs, tmp_path / "ray", progress=False, executor=executor)
+    finally:
+        executor.close()
+    rows = [(r.config, r.dataset, r.task_id, r.status, r.code) for r in thread.records()]
+    assert len(rows) == 6 and {r[3] for r in rows} & {"passed"}
+    assert [(r.config, r.dataset, r.task_id, r.status, r.code) for r in ray_store.records()] == rows
 
 
 def test_the_thread_executor_is_the_default_and_ray_needs_its_flag():

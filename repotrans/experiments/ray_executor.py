@@ -17,9 +17,8 @@ import json
 import logging
 import os
 import shutil
-import subprocess
+import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections import deque
@@ -31,165 +30,16 @@ import ray
 from ray.exceptions import RayActorError, RayTaskError
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from repotrans.agents.limits import LocalLimiter
 from repotrans.errors import ConfigError
 from repotrans.experiments import bundles
-from repotrans.experiments.executors import TaskRunner, Workload
+from repotrans.experiments.executors import Workload
+from repotrans.experiments.ray_nodes import CallGate, NodeWorker, build_baseline
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.index.task import TranslationTask
 
 MAX_DEATHS = 3
 RESPAWN_GRACE = 10.0       # seconds a node must stay alive after losing its worker before a new one
 PREPARE_NODE = "prepare it as the README says (scripts/install.sh, or mono + nunit-console, or the docker image)"
-
-
-def build_baseline(target: Path, workspace: Path, toolchain: str, sandbox: str, timeout: float,
-                   memory_mb: int) -> str:
-    """Build the target's baseline here, once, in the workspace's runner folder (each node's first
-    test run would otherwise build it again); returns that folder's name."""
-    from repotrans.execution.sandboxes import make_sandbox
-    from repotrans.execution.toolchains import Limits, make_toolchain
-    from repotrans.execution.workspace import prepare_workspace
-
-    tc = make_toolchain(toolchain)
-    ws = prepare_workspace(target, workspace, tc.name)
-    box = make_sandbox(sandbox, ws.root.parent, tc.image)
-    try:
-        tc.baseline(ws, box, Limits(timeout=timeout, memory_mb=memory_mb))
-    finally:
-        getattr(box, "close", lambda: None)()
-    return ws.root.name
-
-
-def _workspace_skip(workspace: Path, keep: str | None) -> frozenset[str]:
-    """The runner's scratch in a workspace: every state but `keep`, and the runs of that one."""
-    runner = workspace / "runner"
-    if not runner.is_dir():
-        return frozenset()
-    skip = {f"runner/{p.name}" for p in runner.iterdir() if p.name != keep}
-    return frozenset(skip | {f"runner/{keep}/runs", f"runner/{keep}/.lock"})
-
-
-def toolchain_problems(toolchain: str, sandbox: str) -> list[str]:
-    """What this machine lacks to build and test C# with `toolchain` in `sandbox`."""
-    if sandbox == "docker":
-        from repotrans.execution.toolchains import make_toolchain
-
-        image = make_toolchain(toolchain).image
-        if shutil.which("docker") is None:
-            return ["docker is not installed"]
-        found = subprocess.run(["docker", "image", "inspect", image], capture_output=True, timeout=60)
-        return [] if found.returncode == 0 else [f"docker image {image} is missing (or the engine is down)"]
-    need = {"mono": ["mcs", "mono", "nunit-console"], "dotnet": ["dotnet"]}.get(toolchain, [])
-    return [f"{tool} not found on PATH" for tool in need if shutil.which(tool) is None]
-
-
-@ray.remote(num_cpus=0)
-class CallGate:
-    """The cluster's one limiter on model calls (agents.limits.LocalLimiter semantics)."""
-
-    def __init__(self, cap: int | None):
-        self.limiter = LocalLimiter(cap)
-
-    async def acquire(self) -> None:
-        await self.limiter.acquire()
-
-    async def release(self) -> None:
-        await self.limiter.release()
-
-    async def pause(self, seconds: float) -> None:
-        await self.limiter.pause(seconds)
-
-    def peak(self) -> int:
-        return self.limiter.peak
-
-
-@dataclass
-class GateClient:
-    """agents.limits.CallLimiter over the CallGate actor, for the model clients on a node."""
-    gate: object
-
-    async def acquire(self) -> None:
-        await self.gate.acquire.remote()
-
-    async def release(self) -> None:
-        await self.gate.release.remote()
-
-    async def pause(self, seconds: float) -> None:
-        await self.gate.pause.remote(seconds)
-
-
-@ray.remote(num_cpus=0)
-class NodeWorker:
-    """Runs tasks on one node, on node-local copies of each level's folders."""
-
-    def __init__(self, root: str, gate, cpus: int):
-        self.node = ray.get_runtime_context().get_node_id()
-        self.root = Path(root) / self.node[:12]
-        self.root.mkdir(parents=True, exist_ok=True)
-        self.limiter = GateClient(gate)
-        self.tests = threading.BoundedSemaphore(max(1, cpus))
-        self.runners: dict[str, TaskRunner] = {}
-        self.lock = threading.Lock()
-        self.unpacked = self.tasks = 0
-
-    def check(self, toolchain: str, sandbox: str) -> tuple[str, list[str]]:
-        return self.node, toolchain_problems(toolchain, sandbox)
-
-    def stats(self) -> dict:
-        return {"node": self.node, "unpacked": self.unpacked, "tasks": self.tasks, "pid": os.getpid()}
-
-    def run(self, key: str, shipped: list, task: TranslationTask) -> tuple[TaskRecord, bytes]:
-        """One task; `shipped` is [workload ref, {name: (digest, ref)}], fetched only on this node's
-        first task of the workload."""
-        runner = self._runner(key, shipped)
-        with self.lock:
-            self.tasks += 1
-        out = self.root / "out" / uuid.uuid4().hex
-        try:
-            rec = runner.run(task, out)
-            return rec, bundles.pack(out) if out.is_dir() else b""
-        finally:
-            shutil.rmtree(out, ignore_errors=True)
-
-    def cleanup(self) -> None:
-        from repotrans.execution.runner import close_sandboxes
-
-        with self.lock:
-            for runner in self.runners.values():
-                runner.close()
-            self.runners.clear()
-        close_sandboxes()
-        shutil.rmtree(self.root, ignore_errors=True)
-
-    def _runner(self, key: str, shipped: list) -> TaskRunner:
-        with self.lock:
-            if key not in self.runners:
-                work_ref, refs = shipped
-                work: Workload = ray.get(work_ref)
-                dirs = {}
-                for name, (dig, ref) in refs.items():
-                    dest = self.root / "d" / dig
-                    if not dest.is_dir():
-                        self.unpacked += 1
-                    dirs[name] = bundles.unpack_once(lambda ref=ref: ray.get(ref), dest)
-                for name in work.scratch:
-                    dirs[name] = self.root / "s" / key / name
-                    dirs[name].mkdir(parents=True, exist_ok=True)
-                for old in list(self.runners)[:-1]:          # keep the last workload's index open
-                    self.runners.pop(old).close()
-                self.runners[key] = TaskRunner(work, dirs, self.limiter, wrap=self._cap_tests)
-            return self.runners[key]
-
-    def _cap_tests(self, state, dirs) -> None:
-        """At most this node's CPUs of test runs at a time: they are what the CPUs are for."""
-        run_test = state.services.run_test
-
-        def capped(code: str):
-            with self.tests:
-                return run_test(code)
-
-        state.services.run_test = capped
 
 
 @dataclass
@@ -209,11 +59,11 @@ class RayExecutor:
     model_calls: int | None = None
     progress: bool = True
     respawn_grace: float = RESPAWN_GRACE
-    _workers: dict[str, _Worker] = field(default_factory=dict)
-    _lost: dict[str, float] = field(default_factory=dict)
-    _checked: set = field(default_factory=set)
-    rescheduled: int = 0            # task runs lost with their worker and started again
-    shipped: set = field(default_factory=set)     # digests of the folders put in the object store
+    rescheduled: int = field(default=0, init=False)         # task runs lost with their worker, started again
+    shipped: set = field(default_factory=set, init=False)    # digests of the folders put in the object store
+    _workers: dict[str, _Worker] = field(default_factory=dict, init=False)
+    _lost: dict[str, float] = field(default_factory=dict, init=False)
+    _checked: set = field(default_factory=set, init=False)
 
     def __post_init__(self) -> None:
         if self.model_calls is not None and self.model_calls < 1:
@@ -233,6 +83,9 @@ class RayExecutor:
         self.gate = CallGate.options(scheduling_strategy=NodeAffinitySchedulingStrategy(here, soft=True)
                                      ).remote(self.model_calls)
         self._spawn_missing()
+        if self.progress:
+            print(f"ray: {len(self._workers)} node(s), {sum(w.slots for w in self._workers.values())} task slots"
+                  f"{' at ' + self.address if self.address else ' (local cluster)'}", file=sys.stderr)
 
     # ---- workers ---------------------------------------------------------------------------------
     def _alive_nodes(self) -> dict[str, int]:
