@@ -137,6 +137,7 @@ def test_killing_the_worker_node_mid_batch_loses_nothing(cluster, config, demo, 
 
     thread = threading.Thread(target=batch)
     thread.start()
+    killed: list[int] = []
     try:
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline and thread.is_alive():
@@ -150,8 +151,10 @@ def test_killing_the_worker_node_mid_batch_loses_nothing(cluster, config, demo, 
         thread.join(timeout=900)
         assert not thread.is_alive() and "error" not in outcome, outcome
     finally:
+        thread.join(timeout=900)
         executor.close()
-        cluster.start_worker()                  # the next tests have two nodes again
+        if killed:
+            cluster.start_worker()              # the next tests have two nodes again
     assert killed and 6 <= rows_at_kill < 32
     assert executor.rescheduled >= 1
     assert _table(tmp_path / "ray") == _table(thread_run)

@@ -233,6 +233,15 @@ class RayExecutor:
             ray.shutdown()
 
 
+def _workspace_skip(workspace: Path, keep: str | None) -> frozenset[str]:
+    """The runner's scratch in a workspace: every state but `keep`, and the runs of that one."""
+    runner = workspace / "runner"
+    if not runner.is_dir():
+        return frozenset()
+    skip = {f"runner/{p.name}" for p in runner.iterdir() if p.name != keep}
+    return frozenset(skip | {f"runner/{keep}/runs", f"runner/{keep}/.lock"})
+
+
 def _concrete(work: Workload) -> Workload:
     """Sandbox `auto` decided here, once: every node runs the candidates the same way."""
     ex = work.config.execution

@@ -43,15 +43,6 @@ def build_baseline(target: Path, workspace: Path, toolchain: str, sandbox: str, 
     return ws.root.name
 
 
-def _workspace_skip(workspace: Path, keep: str | None) -> frozenset[str]:
-    """The runner's scratch in a workspace: every state but `keep`, and the runs of that one."""
-    runner = workspace / "runner"
-    if not runner.is_dir():
-        return frozenset()
-    skip = {f"runner/{p.name}" for p in runner.iterdir() if p.name != keep}
-    return frozenset(skip | {f"runner/{keep}/runs", f"runner/{keep}/.lock"})
-
-
 def toolchain_problems(toolchain: str, sandbox: str) -> list[str]:
     """What this machine lacks to build and test C# with `toolchain` in `sandbox`."""
     if sandbox == "docker":
