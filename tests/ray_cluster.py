@@ -65,15 +65,18 @@ class LocalCluster:
         self.address = f"127.0.0.1:{self.port}"
         self.env = {**os.environ, **ENV, **(env or {})}
         self.head: subprocess.Popen | None = None
-        self.worker: subprocess.Popen | None = None
+        self.worker: subprocess.Popen | None = None       # the latest worker node
+        self._started: list[subprocess.Popen] = []
 
     def _start(self, args: list[str], log: str) -> subprocess.Popen:
-        return subprocess.Popen(["ray", "start", "--block", "--disable-usage-stats", "--node-ip-address",
+        proc = subprocess.Popen(["ray", "start", "--block", "--disable-usage-stats", "--node-ip-address",
                                  "127.0.0.1", "--dashboard-agent-listen-port", str(_free_port()),
                                  "--dashboard-agent-grpc-port", str(_free_port()),
                                  "--metrics-export-port", str(_free_port()), *args],
                                 stdout=open(Path(self.temp) / log, "w"), stderr=subprocess.STDOUT,
                                 env=self.env, start_new_session=True)
+        self._started.append(proc)
+        return proc
 
     def start(self) -> LocalCluster:
         self.head = self._start(["--head", "--port", str(self.port), "--num-cpus", str(self.head_cpus),
@@ -117,7 +120,7 @@ class LocalCluster:
         return pids
 
     def stop(self) -> None:
-        procs = [p for p in (self.worker, self.head) if p is not None]
+        procs = list(reversed(self._started))
         pids = [pid for p in procs for pid in process_tree(p.pid)]
         _kill(pids, signal.SIGTERM)
         deadline = time.monotonic() + 3
