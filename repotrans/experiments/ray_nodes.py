@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,22 @@ def toolchain_problems(toolchain: str, sandbox: str) -> list[str]:
     return [f"{tool} not found on PATH" for tool in need if shutil.which(tool) is None]
 
 
+STALE_AFTER = 24 * 3600      # seconds: node-local copies of a run whose driver died without tidying up
+
+
+def _prune_stale(parent: Path) -> None:
+    """Remove the node-local folders of runs with no task started for STALE_AFTER (a killed driver's:
+    each task makes a folder in RUN/NODE/out, so a live run's folders keep changing)."""
+    now = time.time()
+    for run in parent.glob("*") if parent.is_dir() else []:
+        try:
+            touched = max(p.stat().st_mtime for p in [run, *run.glob("*"), *run.glob("*/out")])
+        except (OSError, ValueError):
+            continue
+        if now - touched > STALE_AFTER:
+            shutil.rmtree(run, ignore_errors=True)
+
+
 @ray.remote(num_cpus=0)
 class CallGate:
     """The cluster's one limiter on model calls (agents.limits.LocalLimiter semantics)."""
@@ -99,6 +116,7 @@ class NodeWorker:
     def __init__(self, root: str, gate, cpus: int):
         self.node = ray.get_runtime_context().get_node_id()
         self.root = Path(root) / self.node[:12]
+        _prune_stale(Path(root).parent)
         self.root.mkdir(parents=True, exist_ok=True)
         self.limiter = GateClient(gate)
         self.tests = threading.BoundedSemaphore(max(1, cpus))
@@ -134,6 +152,10 @@ class NodeWorker:
             self.runners.clear()
         close_sandboxes()
         shutil.rmtree(self.root, ignore_errors=True)
+        try:
+            self.root.parent.rmdir()           # the run's folder, once no node of this machine uses it
+        except OSError:
+            pass
 
     def _runner(self, key: str, shipped: list) -> TaskRunner:
         with self.lock:
