@@ -8,7 +8,8 @@
    a fake OpenAI-compatible server that answers each call after --latency seconds, on the same
    cluster with --slots tasks per node, next to the throughput model of the README.
 
-    python3 scripts/bench_ray.py [--tasks 32] [--latency 5] [--latency-tasks 64] [--slots 32] [--skip-latency]
+    python3 scripts/bench_ray.py [--tasks 32] [--latency 5] [--latency-tasks 64] [--slots 32]
+                                 [--skip-overhead] [--skip-latency]
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ from repotrans.experiments.ray_executor import RayExecutor  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
 
 SAMPLE = REPO / "datasets" / "sample"
-SIGNATURE = re.compile(r"Target C# class: `([^`]+)`.*?Target C# signature[^\n]*\n```csharp\n(.*?)\n```", re.S)
+SIGNATURE = re.compile(r"Target C# class: `([^`]+)`.*?signature[^\n]*\n```csharp\n(.*?)\n```", re.S)
 
 
 def _table(run_dir: Path) -> list[tuple]:
@@ -152,11 +153,13 @@ def main() -> int:
     parser.add_argument("--latency-tasks", type=int, default=64)
     parser.add_argument("--slots", type=int, default=32, help="tasks per node in the latency part")
     parser.add_argument("--skip-latency", action="store_true")
+    parser.add_argument("--skip-overhead", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-ray-") as tmp, LocalCluster(1, 1) as cluster:
         print(f"machine: {os.cpu_count()} CPUs; local Ray cluster of 2 nodes (1 CPU each) at {cluster.address}")
-        print("1. overhead on the demo batch (builtin model, two tasks at a time):")
-        overhead(Path(tmp) / "overhead", cluster, args.tasks)
+        if not args.skip_overhead:
+            print("1. overhead on the demo batch (builtin model, two tasks at a time):")
+            overhead(Path(tmp) / "overhead", cluster, args.tasks)
         if not args.skip_latency:
             print(f"2. model latency ({args.latency:.0f} s per call, direct configuration):")
             latency(Path(tmp) / "latency", cluster, args.latency, args.latency_tasks, args.slots)
