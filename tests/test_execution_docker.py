@@ -51,14 +51,19 @@ def run(env, code: str, query: str = "Calculator.Add", **kw):
     return run_candidate(index, m, code, workdir=wd, sandbox="docker", **{"timeout": 30.0, **kw})
 
 
-def _ours(engine) -> list:
-    """Containers this test process owns (other processes' containers are none of our business)."""
-    return engine.containers.list(all=True, filters={"label": f"{LABEL}={owner()}"})
+def _ours(engine, workdir: Path | None = None) -> list:
+    """Containers this test process owns (other processes' containers are none of our business),
+    only those serving `workdir` when given (earlier tests of this process keep theirs warm)."""
+    found = engine.containers.list(all=True, filters={"label": f"{LABEL}={owner()}"})
+    if workdir is None:
+        return found
+    runner = str((workdir / "runner").resolve())
+    return [c for c in found if any(m["Destination"] == runner for m in c.attrs["Mounts"])]
 
 
 def test_ground_truth_passes_in_a_warm_container(env, engine):
     assert run(env, ADD_TRUTH).status == "passed"
-    [container] = _ours(engine)
+    [container] = _ours(engine, env[1])
     config = container.attrs["HostConfig"]
     assert config["NetworkMode"] == "none" and config["PidsLimit"] > 0 and config["NanoCpus"] > 0
     assert config["Memory"] > 0
@@ -67,7 +72,7 @@ def test_ground_truth_passes_in_a_warm_container(env, engine):
     assert container.attrs["Config"]["User"] == "65534:65534"
     assert [m["Destination"] for m in container.attrs["Mounts"]] == [str((env[1] / "runner").resolve())]
     assert run(env, ADD_TRUTH).status == "passed"
-    assert [c.id for c in _ours(engine)] == [container.id]          # reused, not recreated
+    assert [c.id for c in _ours(engine, env[1])] == [container.id]          # reused, not recreated
 
 
 def test_syntax_garbage_is_a_compile_error(env):
