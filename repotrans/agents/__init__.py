@@ -4,6 +4,7 @@ config.py     AgentConfig: model endpoint, ablation switches, execution settings
 state.py      TranslationState shared by the agents; Attempt ranking; Usage (spent, replayed, server-cached)
 models.py     make_client and the client registry (the builtin policy registers itself)
 openai_client.py  any OpenAI-compatible endpoint (tool calls, reasoning_content, usage, finish_reason)
+one_shot.py   OneShotClient: the stream is the whole answer (every client here)
 cache.py      the response cache shared by runs; limits.py  calls in flight and 429 pauses
 reply.py, parse.py, lenient_json.py   reading answers: reasoning set aside, fences, JSON, tool calls
 candidate.py  an answer reduced to the member, its usings and private helpers

@@ -13,13 +13,14 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any, AsyncGenerator, Literal, Mapping, Optional, Sequence
+from typing import Any, Literal, Mapping, Optional, Sequence
 
 from autogen_core import CancellationToken
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage, ModelCapabilities, ModelInfo, RequestUsage
 from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
+from repotrans.agents.one_shot import OneShotClient
 from repotrans.agents.config import ModelConfig
 from repotrans.agents.openai_client import ModelResult
 
@@ -53,7 +54,7 @@ def request_key(namespace: str, messages: Sequence[LLMMessage], tools: Sequence[
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
-class ResponseCache(ChatCompletionClient):
+class ResponseCache(OneShotClient):
     def __init__(self, inner: ChatCompletionClient, path: Path, namespace: str):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.inner = inner
@@ -96,14 +97,6 @@ class ResponseCache(ChatCompletionClient):
                                          extra_create_args=extra_create_args, cancellation_token=cancellation_token)
         self._put(key, result)
         return result
-
-    async def create_stream(self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = [],
-                            tool_choice: Tool | Literal["auto", "required", "none"] = "auto",
-                            json_output: Optional[bool | type[BaseModel]] = None,
-                            extra_create_args: Mapping[str, Any] = {},
-                            cancellation_token: Optional[CancellationToken] = None
-                            ) -> AsyncGenerator[str | CreateResult, None]:
-        yield await self.create(messages, tools=tools, json_output=json_output, extra_create_args=extra_create_args)
 
     async def close(self) -> None:
         await self.inner.close()

@@ -9,14 +9,15 @@ without `choices` (a one-line TaskError).
 from __future__ import annotations
 
 import json
-from typing import Any, AsyncGenerator, Literal, Mapping, Optional, Sequence
+from typing import Any, Literal, Mapping, Optional, Sequence
 
 from autogen_core import CancellationToken, FunctionCall
-from autogen_core.models import (AssistantMessage, ChatCompletionClient, CreateResult, FunctionExecutionResultMessage,
+from autogen_core.models import (AssistantMessage, CreateResult, FunctionExecutionResultMessage,
                                  LLMMessage, ModelCapabilities, ModelInfo, RequestUsage, SystemMessage, UserMessage)
 from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
+from repotrans.agents.one_shot import OneShotClient
 from repotrans.agents.config import ModelConfig
 from repotrans.errors import TaskError
 
@@ -60,7 +61,7 @@ def tool_param(tool: Tool | ToolSchema) -> dict:
                                              if k in schema}}
 
 
-class OpenAICompatibleClient(ChatCompletionClient):
+class OpenAICompatibleClient(OneShotClient):
     def __init__(self, model: ModelConfig, info: ModelInfo, api_key: str | None):
         from openai import AsyncOpenAI
 
@@ -141,14 +142,6 @@ class OpenAICompatibleClient(ChatCompletionClient):
                            thought=reasoning or (content.strip() if calls else None) or None,
                            cached_prompt_tokens=cached, usage_reported=usage is not None, reasoning=reasoning,
                            text_with_calls=content if calls else "")
-
-    async def create_stream(self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = [],
-                            tool_choice: Tool | Literal["auto", "required", "none"] = "auto",
-                            json_output: Optional[bool | type[BaseModel]] = None,
-                            extra_create_args: Mapping[str, Any] = {},
-                            cancellation_token: Optional[CancellationToken] = None
-                            ) -> AsyncGenerator[str | CreateResult, None]:
-        yield await self.create(messages, tools=tools, json_output=json_output, extra_create_args=extra_create_args)
 
     async def close(self) -> None:
         await self._client.close()

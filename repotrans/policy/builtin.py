@@ -6,14 +6,15 @@ agents' usage bookkeeping stays meaningful without a tokenizer.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, AsyncGenerator, Literal, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Optional, Sequence
 
 from autogen_core import CancellationToken
-from autogen_core.models import (ChatCompletionClient, CreateResult, LLMMessage, ModelCapabilities, ModelInfo,
+from autogen_core.models import (CreateResult, LLMMessage, ModelCapabilities, ModelInfo,
                                  RequestUsage)
 from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
+from repotrans.agents.one_shot import OneShotClient
 from repotrans.agents.models import register_client
 from repotrans.errors import TaskError
 from repotrans.policy.steps import ANSWERS
@@ -30,7 +31,7 @@ def _words(messages: Sequence[LLMMessage]) -> int:
     return sum(len(str(m.content).split()) for m in messages)
 
 
-class BuiltinChatClient(ChatCompletionClient):
+class BuiltinChatClient(OneShotClient):
     """Deterministic offline 'model': same state, same answer."""
 
     def __init__(self, state: "TranslationState"):
@@ -51,15 +52,6 @@ class BuiltinChatClient(ChatCompletionClient):
         self._total = RequestUsage(prompt_tokens=self._total.prompt_tokens + self._last.prompt_tokens,
                                    completion_tokens=self._total.completion_tokens + self._last.completion_tokens)
         return CreateResult(finish_reason="stop", content=text, usage=self._last, cached=False)
-
-    async def create_stream(self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = [],
-                            tool_choice: Tool | Literal["auto", "required", "none"] = "auto",
-                            json_output: Optional[bool | type[BaseModel]] = None,
-                            extra_create_args: Mapping[str, Any] = {},
-                            cancellation_token: Optional[CancellationToken] = None
-                            ) -> AsyncGenerator[str | CreateResult, None]:
-        result = await self.create(messages, cancellation_token=cancellation_token)
-        yield result
 
     async def close(self) -> None:
         """Nothing to release."""
