@@ -4,7 +4,7 @@
         client = make_client(config with base_url=server.base_url, ...)
 
 Each POST /v1/chat/completions returns the next scripted answer; `fail_first` requests get HTTP 500
-first (`fail_status`, 500 unless told: 429 for rate limits). `latency` seconds pass before each answer;
+first (`fail_status`, 500 unless told: 429 for rate limits; 401 echoes the key, as OpenAI does). `latency` seconds pass before each answer;
 `repeat` answers the last scripted answer forever. Every request body is kept in `server.requests`, its
 arrival time (time.monotonic) in `server.arrivals`.
 
@@ -62,7 +62,7 @@ class FakeOpenAIServer:
         self._server.shutdown()
         self._server.server_close()
 
-    def _next(self, body: dict) -> tuple[int, dict]:
+    def _next(self, body: dict, auth: str = "") -> tuple[int, dict]:
         with self._lock:
             self.requests.append(body)
             self.arrivals.append(time.monotonic())
@@ -71,6 +71,9 @@ class FakeOpenAIServer:
                                                   "support tools", "type": "api_error"}}
             if self.fail_first > 0:
                 self.fail_first -= 1
+                if self.fail_status == 401:        # as OpenAI answers: the key it was given, echoed
+                    return 401, {"error": {"message": f"Incorrect API key provided: {auth}.",
+                                           "type": "invalid_request_error", "code": "invalid_api_key"}}
                 return self.fail_status, {"error": {"message": "scripted failure", "type": "server_error"}}
             if self.responder is not None:
                 answer = self.responder(body)
@@ -120,7 +123,8 @@ class FakeOpenAIServer:
             def do_POST(self) -> None:  # noqa: N802 (http.server naming)
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                status, payload = server._next(body)
+                auth = self.headers.get("Authorization", "").removeprefix("Bearer ")
+                status, payload = server._next(body, auth)
                 server.statuses.append(status)
                 data = json.dumps(payload).encode()
                 self.send_response(status)

@@ -74,3 +74,24 @@ def test_a_failed_outcome_prints_its_reason_and_the_selection(masked, tmp_path, 
     details = lines[at + 1:at + 8]
     assert any(line.startswith("  - test ") and "failed" in line for line in details), out
     assert any(line.startswith("  tests: ") and "covering test(s)" in line for line in details), out
+
+
+@pytest.mark.slow
+def test_a_401_that_echoes_the_key_is_reported_without_it(masked, tmp_path, capsys, monkeypatch):
+    """The server's error names the key it was sent; no console line or run file may hold it."""
+    java, cs = masked
+    key = "sk-test-4f1c9a7e2b6d-secret"
+    monkeypatch.setenv("REPOTRANS_API_KEY", key)
+    monkeypatch.chdir(tmp_path)
+    with FakeOpenAIServer([], fail_first=50, fail_status=401) as server:
+        rc = main(["translate", "--source", str(java), "--target", str(cs), "--function", "StringUtils.Repeat",
+                   "--model", "local-coder", "--base-url", server.base_url, "--no-rag", "--no-refine",
+                   "--run-dir", str(tmp_path / "run"), "--workdir", str(tmp_path / "ws")])
+        assert 401 in server.statuses
+    captured = capsys.readouterr()
+    assert rc != 0
+    assert "401" in captured.out + captured.err or "API key" in captured.out + captured.err
+    assert key not in captured.out + captured.err
+    written = [p for p in (tmp_path / "run").rglob("*") if p.is_file()]
+    assert written, "the failed task still leaves its run folder"
+    assert all(key.encode() not in p.read_bytes() for p in written)
