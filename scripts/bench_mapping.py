@@ -1,6 +1,6 @@
 """Score the Java -> C# mapping against a hand-checked gold alignment, and time it.
 
-  python scripts/bench_mapping.py --source /work/ports/h11/java --target /work/ports/h11/cs \
+  python scripts/bench_mapping.py --source ZXING/core/src/main/java --target ZXING_NET/Source/lib \
       [--gold scripts/data/mapping_gold_zxing.tsv] [--misses] [--synthetic] [--remove 300] [--rename 40]
 
 The gold file (names and locations only) lists Java types and methods with their C# counterpart or
