@@ -26,6 +26,7 @@ from repotrans.experiments.executors import ThreadExecutor, Workload
 from repotrans.experiments.ray_executor import RayExecutor
 from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.store import Index
+from tests.test_batch import _table
 
 sys.path.insert(0, str(Path(__file__).parent))
 from ray_cluster import LocalCluster  # noqa: E402
@@ -73,14 +74,6 @@ def small(tmp_path_factory, config):
     index.close()
     run_batch(SAMPLE / "java", root / "target", root / "thread", config[1], progress=False)
     return SAMPLE / "java", root / "target", root / "thread"
-
-
-def _table(run_dir: Path) -> list[tuple]:
-    db = sqlite3.connect(run_dir / "results.sqlite")
-    try:
-        return db.execute("SELECT config, dataset, task_id, status, code FROM results ORDER BY task_id").fetchall()
-    finally:
-        db.close()
 
 
 def _rows(db_path: Path) -> int:
