@@ -52,8 +52,8 @@ def cmd_tool(args: argparse.Namespace) -> int:
 
 
 def cmd_mapping(args: argparse.Namespace) -> int:
-    from repotrans.index.mapping import load_mapping
-    from repotrans.index.mapping_export import records
+    from repotrans.mapping.mapping import load_mapping
+    from repotrans.mapping.mapping_export import records
     from repotrans.index.store import Index
 
     index = Index.open(Path(args.workdir), must_exist=True)
@@ -68,7 +68,7 @@ def cmd_mapping(args: argparse.Namespace) -> int:
 
 def cmd_retrieve(args: argparse.Namespace) -> int:
     from repotrans.errors import InputError
-    from repotrans.index.task import resolve_task
+    from repotrans.mapping.task import resolve_task
     from repotrans.retrieval.dense import Embedder
     from repotrans.retrieval.retriever import Retriever
 
@@ -482,7 +482,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _overrides_env(args: argparse.Namespace) -> Iterator[None]:
     """Name the mapping overrides (--mapping, and --config's [mapping]) for every load_mapping of this
     command, including its subprocesses."""
-    from repotrans.index.overrides import CONFIG_ENV, ENV
+    from repotrans.mapping.overrides import CONFIG_ENV, ENV
 
     wanted = {ENV: getattr(args, "mapping", None), CONFIG_ENV: getattr(args, "config", None)}
     saved = {k: os.environ.get(k) for k in wanted}

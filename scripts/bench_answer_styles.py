@@ -25,9 +25,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from repotrans.cli import main as cli  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
-from tests.answer_styles import STYLES  # noqa: E402
-from tests.fake_openai_server import FakeOpenAIServer  # noqa: E402
-from tests.oracle_model import OracleModel  # noqa: E402
+from tests.support.answer_styles import STYLES  # noqa: E402
+from tests.support.fake_openai_server import FakeOpenAIServer  # noqa: E402
+from tests.support.oracle_model import OracleModel  # noqa: E402
 
 
 def run_style(style: str, out: Path, full: Index, view: Path, sandbox: str) -> dict:

@@ -28,9 +28,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from repotrans.index.mapping import build_mapping
+from repotrans.mapping.mapping import build_mapping
 from repotrans.index.store import Index
-from repotrans.index.typenames import compat, java_param_type, parse_type
+from repotrans.mapping.typenames import compat, java_param_type, parse_type
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_GOLD = HERE / "data" / "mapping_gold_zxing.tsv"

@@ -14,9 +14,9 @@ from collections import Counter
 from pathlib import Path
 
 from repotrans.execution.runner import run_candidate
-from repotrans.index.mapping import load_mapping
+from repotrans.mapping.mapping import load_mapping
 from repotrans.index.store import Index
-from repotrans.index.task import TranslationTask
+from repotrans.mapping.task import TranslationTask
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver

@@ -35,10 +35,10 @@ sys.path.insert(0, str(ROOT))
 from repotrans.agents.config import AgentConfig  # noqa: E402
 from repotrans.agents.session import state_for  # noqa: E402
 from repotrans.agents.state import ContextEntry  # noqa: E402
-from repotrans.index.mapping import load_mapping  # noqa: E402
+from repotrans.mapping.mapping import load_mapping  # noqa: E402
 from repotrans.index.placeholders import PLACEHOLDER_BODY, is_placeholder  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
-from repotrans.index.task import TranslationTask  # noqa: E402
+from repotrans.mapping.task import TranslationTask  # noqa: E402
 from repotrans.prompts import render  # noqa: E402
 from repotrans.prompts.slots import build_slots  # noqa: E402
 
@@ -143,8 +143,8 @@ def agent_steps(count, out: Path) -> None:
     import io
 
     from repotrans.cli import main as cli
-    from tests.fake_openai_server import FakeOpenAIServer
-    from tests.oracle_model import OracleModel
+    from tests.support.fake_openai_server import FakeOpenAIServer
+    from tests.support.oracle_model import OracleModel
 
     os.environ.setdefault("REPOTRANS_API_KEY", "fake-key")
     os.environ["REPOTRANS_CACHE_DIR"] = str(out / "cache")

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "support"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from fake_openai_server import FakeOpenAIServer  # noqa: E402

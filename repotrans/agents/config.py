@@ -86,7 +86,7 @@ class AgentConfig:
 
 
 SECTIONS = ("model", "agents", "execution")
-OTHER_SECTIONS = ("mapping",)          # read by repotrans.index.overrides (mapping corrections)
+OTHER_SECTIONS = ("mapping",)          # read by repotrans.mapping.overrides (mapping corrections)
 
 
 def _coerce(section: str, key: str, value: Any, type_name: Any) -> Any:

@@ -15,9 +15,9 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
     """Index (incrementally, when repos are given), resolve `function` (with `target_member`: the Java
     method and the C# member the user names, whatever the mapping says), and bind tools, runner and
     retrieval."""
-    from repotrans.index.mapping import load_mapping
+    from repotrans.mapping.mapping import load_mapping
     from repotrans.index.store import Index
-    from repotrans.index.task import resolve_pair, resolve_task
+    from repotrans.mapping.task import resolve_pair, resolve_task
 
     if source is not None and target is not None:
         index = Index.open(workdir)

@@ -9,7 +9,7 @@ from repotrans.agents.config import AgentConfig
 if TYPE_CHECKING:
     from repotrans.execution.results import TestResult
     from repotrans.index.model import Method
-    from repotrans.index.task import TranslationTask
+    from repotrans.mapping.task import TranslationTask
 
 STEPS = ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair")
 

@@ -21,7 +21,7 @@ from repotrans.experiments.datasets import Dataset, load_dataset, materialize
 from repotrans.experiments.executors import Executor, ThreadExecutor, Workload, open_index
 from repotrans.experiments.run_store import RunStore
 from repotrans.index.store import Index
-from repotrans.index.task import TranslationTask
+from repotrans.mapping.task import TranslationTask
 
 
 def ablation_overlays() -> dict[str, dict]:

@@ -27,11 +27,11 @@ from repotrans.execution.runner import run_candidate
 from repotrans.experiments.executors import Executor, ThreadExecutor, Workload
 from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.run_store import RunStore, TaskRecord
-from repotrans.index.mapping import load_mapping
+from repotrans.mapping.mapping import load_mapping
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
-from repotrans.index.task import TranslationTask, resolve_task
+from repotrans.mapping.task import TranslationTask, resolve_task
 
 CONFIG_NAME = "batch"
 

@@ -20,9 +20,9 @@ from repotrans.agents.limits import CallLimiter, LocalLimiter
 from repotrans.errors import ConfigError
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.tasks import run_task
-from repotrans.index.mapping import load_mapping
+from repotrans.mapping.mapping import load_mapping
 from repotrans.index.store import Index
-from repotrans.index.task import TranslationTask
+from repotrans.mapping.task import TranslationTask
 
 Adjust = Callable[[object, dict[str, Path]], None]     # (state, dirs): rebind the state's services
 

@@ -35,7 +35,7 @@ from repotrans.experiments import bundles
 from repotrans.experiments.executors import Workload
 from repotrans.experiments.ray_nodes import CallGate, NodeWorker, build_baseline
 from repotrans.experiments.run_store import TaskRecord
-from repotrans.index.task import TranslationTask
+from repotrans.mapping.task import TranslationTask
 
 MAX_DEATHS = 3
 RESPAWN_GRACE = 10.0       # seconds a node must stay alive after losing its worker before a new one

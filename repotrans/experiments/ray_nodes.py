@@ -23,7 +23,7 @@ from repotrans.agents.limits import LocalLimiter
 from repotrans.experiments import bundles
 from repotrans.experiments.executors import TaskRunner, Workload
 from repotrans.experiments.run_store import TaskRecord
-from repotrans.index.task import TranslationTask
+from repotrans.mapping.task import TranslationTask
 
 
 def build_baseline(target: Path, workspace: Path, toolchain: str, sandbox: str, timeout: float,

@@ -18,7 +18,7 @@ from repotrans.agents.state import TranslationState
 from repotrans.agents.team import run_translation
 from repotrans.errors import ConfigError
 from repotrans.experiments.run_store import TaskRecord
-from repotrans.index.task import TranslationTask
+from repotrans.mapping.task import TranslationTask
 
 
 def task_dir_name(task_id: str) -> str:

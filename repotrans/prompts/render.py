@@ -1,8 +1,9 @@
-"""Load prompt templates (prompt_templates/<step>.md.j2) and render them with StrictUndefined."""
+"""Load prompt templates (package data templates/<step>.md.j2) and render them with StrictUndefined."""
 from __future__ import annotations
 
 import json
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import jinja2
 
 from repotrans.errors import ConfigError
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "prompt_templates"
+TEMPLATE_DIR = Path(str(resources.files("repotrans.prompts") / "templates"))
 STEPS = ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair")
 
 
@@ -65,8 +66,11 @@ def environment(template_dir: Path = TEMPLATE_DIR) -> jinja2.Environment:
 
 
 def template_names() -> list[str]:
-    """Every step that has a template file."""
-    return [s for s in STEPS if (TEMPLATE_DIR / f"{s}.md.j2").is_file()]
+    """Every step that has a template file; none at all is an error (the package data is missing)."""
+    names = [s for s in STEPS if (TEMPLATE_DIR / f"{s}.md.j2").is_file()]
+    if not names:
+        raise ConfigError(f"no prompt templates in {TEMPLATE_DIR}: the package data is missing (reinstall repotrans)")
+    return names
 
 
 def render(step: str, slots: dict[str, Any], template_dir: Path = TEMPLATE_DIR) -> str:

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 
 def tool_slots() -> list[dict]:
-    """The five tools as the Tools slot sees them, from tools/*.json."""
+    """The five tools as the Tools slot sees them, from the tool schemas."""
     from repotrans.tools import load_schemas
 
     out = []
@@ -28,7 +28,7 @@ def tool_slots() -> list[dict]:
 
 def function_tools(step: str) -> list[dict]:
     """The tools a step offers as OpenAI function definitions (name, description, parameters), from
-    tools/*.json: the context tools (+ `enough` while gathering), or `run_tests` for code steps."""
+    the tool schemas: the context tools (+ `enough` while gathering), or `run_tests` for code steps."""
     from repotrans.tools import load_schemas
     from repotrans.tools.registry import load_step_schema
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
-from repotrans.index.mapping import Mapping, load_mapping
+from repotrans.mapping.mapping import Mapping, load_mapping
 from repotrans.index.model import Method, TypeDecl
-from repotrans.index.task import TranslationTask, resolve_task
+from repotrans.mapping.task import TranslationTask, resolve_task
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index

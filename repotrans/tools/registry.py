@@ -1,10 +1,11 @@
-"""The tool registry: schemas from tools/<name>.json, one implementation per schema, and run_tool."""
+"""The tool registry: schemas from the package data schemas/<name>.json, one implementation per schema, and run_tool."""
 from __future__ import annotations
 
 import difflib
 import inspect
 import json
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Callable
 
@@ -16,7 +17,7 @@ from repotrans.tools.imports import find_target_imports
 from repotrans.tools.method_body import find_target_method_body
 from repotrans.tools.relevance import scorer
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "tools"
+SCHEMA_DIR = Path(str(resources.files("repotrans.tools") / "schemas"))
 
 IMPLEMENTATIONS: dict[str, Callable[..., dict]] = {f.__name__: f for f in (
     get_source_class_info,
@@ -38,11 +39,13 @@ def _schemas() -> dict[str, dict]:
         if schema.get("name") != path.stem:
             raise RepotransError(f"{path}: schema name {schema.get('name')!r} differs from the file name")
         out[path.stem] = schema
+    if not out:
+        raise RepotransError(f"no tool schemas in {SCHEMA_DIR}: the package data is missing (reinstall repotrans)")
     return out
 
 
 def load_step_schema(name: str) -> dict:
-    """A step tool's schema (tools/steps/<name>.json: `enough`, `run_tests`); not a context tool."""
+    """A step tool's schema (schemas/steps/<name>.json: `enough`, `run_tests`); not a context tool."""
     path = SCHEMA_DIR / "steps" / f"{name}.json"
     if not path.is_file():
         raise RepotransError(f"no step tool schema {path}")
@@ -50,7 +53,7 @@ def load_step_schema(name: str) -> dict:
 
 
 def load_schemas() -> dict[str, dict]:
-    """name -> {name, description, parameters} (OpenAI function format), read from tools/*.json."""
+    """name -> {name, description, parameters} (OpenAI function format), read from schemas/*.json."""
     return json.loads(json.dumps(_schemas()))     # a copy: callers may edit theirs
 
 

@@ -1,0 +1,107 @@
+"""The mapping, cached in the index's SQLite file (own tables), keyed by a fingerprint of the index.
+
+The fingerprint covers every indexed file's hash on both sides, the name table and the source of
+the matching modules, so a re-index that changed a file, or any change of the rules, rebuilds it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from repotrans.mapping.mapping import Mapping, MethodMatch, TypeMatch
+from repotrans.index.model import SIDES
+from repotrans.mapping.overrides import MappingOverrides, configured
+from repotrans.mapping.typenames import name_table
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
+
+RULE_MODULES = ("mapping.py", "overrides.py", "typematch.py", "members.py", "member_hosts.py", "signatures.py", "structural.py",
+                "evidence.py", "doc_comments.py", "typenames.py", "mapping_cache.py")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS mapping_meta (
+    fingerprint TEXT NOT NULL, namespace_votes TEXT NOT NULL, counts TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mapping_namespace (package TEXT PRIMARY KEY, namespace TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mapping_match (
+    kind TEXT NOT NULL,             -- 'type' | 'method'
+    source_id TEXT NOT NULL,
+    target_id TEXT,                 -- NULL: unmatched, `reason` says why
+    confidence REAL,
+    reason TEXT NOT NULL,
+    evidence TEXT NOT NULL,         -- JSON list of strings
+    PRIMARY KEY (kind, source_id));
+"""
+
+
+@lru_cache(maxsize=1)
+def _rules_digest() -> str:
+    h = hashlib.sha256(name_table().fingerprint.encode())
+    for name in RULE_MODULES:
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()
+
+
+def fingerprint(index: Index, overrides: MappingOverrides | None = None) -> str:
+    """Hash of every indexed file (side, path, sha256), the name table, the matching code and the overrides."""
+    h = hashlib.sha256(_rules_digest().encode())
+    overrides = configured() if overrides is None else overrides
+    if overrides:
+        h.update(overrides.digest().encode())
+    for side in SIDES:
+        for f in sorted(index.files(side), key=lambda f: f.path):
+            h.update(f"\n{side}\t{f.path}\t{f.sha256}".encode())
+    return h.hexdigest()
+
+
+def read(index: Index, fp: str) -> Mapping | None:
+    """The cached mapping if it was built for this fingerprint."""
+    conn: sqlite3.Connection = index.conn
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mapping_meta'").fetchone() is None:
+        return None                                   # reading never writes: no tables yet, no cache
+    meta = conn.execute("SELECT fingerprint, namespace_votes, counts FROM mapping_meta").fetchone()
+    if meta is None or meta[0] != fp:
+        return None
+    namespace_map = dict(conn.execute("SELECT package, namespace FROM mapping_namespace"))
+    matches: dict[str, list] = {"type": [], "method": []}
+    unmatched: dict[str, dict[str, str]] = {"type": {}, "method": {}}
+    cls = {"type": TypeMatch, "method": MethodMatch}
+    try:
+        rows = conn.execute("SELECT kind, source_id, target_id, confidence, reason, evidence FROM mapping_match "
+                            "ORDER BY rowid").fetchall()
+    except sqlite3.OperationalError:                  # a cache table of an older layout
+        return None
+    for kind, sid, tid, conf, reason, evidence in rows:
+        if tid is None:
+            unmatched[kind][sid] = reason
+        else:
+            matches[kind].append(cls[kind](sid, tid, conf, reason, tuple(json.loads(evidence))))
+    return Mapping(namespace_map, matches["type"], matches["method"], json.loads(meta[1]),
+                   unmatched["type"], unmatched["method"], json.loads(meta[2]))
+
+
+def write(index: Index, fp: str, mapping: Mapping) -> None:
+    """Replace the cached mapping with this one."""
+    conn: sqlite3.Connection = index.conn
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(mapping_match)")]
+    if columns and "evidence" not in columns:
+        conn.execute("DROP TABLE mapping_match")     # written by an older version
+    conn.executescript(_SCHEMA)
+    rows = [("type", m.source_id, m.target_id, m.confidence, m.reason, json.dumps(m.evidence))
+            for m in mapping.type_matches]
+    rows += [("type", sid, None, None, r, "[]") for sid, r in mapping.unmatched_types.items()]
+    rows += [("method", m.source_id, m.target_id, m.confidence, m.reason, json.dumps(m.evidence))
+             for m in mapping.method_matches]
+    rows += [("method", sid, None, None, r, "[]") for sid, r in mapping.unmatched_methods.items()]
+    with conn:
+        conn.execute("DELETE FROM mapping_meta")
+        conn.execute("DELETE FROM mapping_namespace")
+        conn.execute("DELETE FROM mapping_match")
+        conn.execute("INSERT INTO mapping_meta VALUES (?, ?, ?)",
+                     (fp, json.dumps(mapping.namespace_votes), json.dumps(mapping.counts)))
+        conn.executemany("INSERT INTO mapping_namespace VALUES (?, ?)", mapping.namespace_map.items())
+        conn.executemany("INSERT INTO mapping_match VALUES (?, ?, ?, ?, ?, ?)", rows)

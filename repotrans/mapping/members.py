@@ -1,0 +1,261 @@
+"""Which C# member a Java method became, inside one matched type pair.
+
+Round 1, names: naming rules propose C# names, an exact-name method first (camelCase -> PascalCase
+or the same name), then the conventions (getX()/isX() -> property X, setX(v) -> its setter,
+get(i) -> indexer, renames and prefixes from data/java_cs_names.json, x(..) -> GetX(..)), and the same
+again ignoring case (isXYZ -> IsXyz). Overloads are told apart by parameter types mapped through the
+type map (a C# method's added `out` parameters left out), then by return type; an only overload of
+the arity is taken only when no parameter type plainly disagrees. Members that moved to a companion
+class or to a C# base class without Java counterpart are looked up when the type itself has none.
+Round 2 (structural.py) weighs signature, body, name and literal evidence for what is left.
+A C# method takes one Java method; a property or indexer one reader and one writer.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import TypeVar
+
+from repotrans.mapping.doc_comments import DocComments
+from repotrans.mapping.matches import MethodMatch, TypeMatch
+from repotrans.mapping.member_hosts import companion_candidates, folded, own_candidates
+from repotrans.index.model import Method, TypeDecl
+from repotrans.mapping.signatures import Cand, Scorer
+from repotrans.mapping.structural import MAX_ADDED_PARAMS, Neighbours, match_rest, role_of, subsequence_agreement
+from repotrans.mapping.typenames import name_table
+
+M = TypeVar("M", TypeMatch, MethodMatch)
+CASE_FACTOR = 0.95          # a rule's confidence when only the case differs
+
+
+def unique_best(props: list[M]) -> M | None:
+    """The proposal with the highest confidence, or None on a tie."""
+    top = max(p.confidence for p in props)
+    best = [p for p in props if p.confidence == top]
+    return best[0] if len(best) == 1 else None
+
+
+@dataclass(frozen=True)
+class _Rule:
+    names: tuple[str, ...]      # C# member names to look for
+    kinds: tuple[str, ...]      # C# member kinds accepted
+    compare_params: bool        # False: accessor -> property, no parameter list to compare
+    confidence: float
+    reason: str
+    drop_last: bool = False     # Java setter whose last parameter is the value (set(i, v) -> this[i])
+
+
+def _rules(m: Method) -> list[_Rule]:
+    """The C# members a Java method may have become, by naming rule, best first."""
+    if m.kind == "constructor":
+        return [_Rule(("<init>",), ("constructor",), True, 1.0, "constructor")]
+    table = name_table()
+    n = len(m.params)
+    pascal = m.name[:1].upper() + m.name[1:]
+    rules = [_Rule((pascal,), ("method",), True, 1.0, "PascalCase name")]
+    if pascal != m.name:
+        rules.append(_Rule((m.name,), ("method",), True, 0.9, "same name"))
+    if m.name in table.methods:
+        rules.append(_Rule(table.methods[m.name], ("method", "property"), True, 0.95, "renamed member"))
+    for prefix in table.getter_prefixes:
+        prop = _accessor_name(m.name, prefix)
+        if prop and n == 0:
+            names = (prop,) if prefix == "get" else (prop, pascal)     # isEmpty() -> Empty | IsEmpty
+            rules.append(_Rule(names, ("property",), False, 0.95, "getter -> property"))
+    for prefix in table.setter_prefixes:
+        prop = _accessor_name(m.name, prefix)
+        if prop and n == 1:
+            names = (prop,) + tuple(p + prop for p in table.getter_prefixes if p != "get")   # setX -> IsX
+            rules.append(_Rule(names, ("property",), False, 0.95, "setter -> property"))
+    if m.name in table.indexer_getters and n >= 1:
+        rules.append(_Rule(("this",), ("indexer",), True, 0.9, "getter -> indexer"))
+    if m.name in table.indexer_setters and n >= 2:
+        rules.append(_Rule(("this",), ("indexer",), True, 0.9, "setter -> indexer", drop_last=True))
+    if m.name in table.indexer_setters and n >= 1 and m.return_type == "void":
+        rules.append(_Rule(("this",), ("indexer",), True, 0.8, "set(i) -> indexer setter"))
+    for prefix, replacements in table.method_prefixes.items():
+        rest = _accessor_name(m.name, prefix)
+        if rest:
+            rules.append(_Rule(tuple(r + rest for r in replacements), ("method",), True, 0.85,
+                               f"{prefix}X -> {'/'.join(replacements)}X"))
+    if n == 0:
+        rules.append(_Rule((pascal,), ("property",), False, 0.9, "method -> property"))
+    rules.append(_Rule(("Get" + pascal,), ("method",), True, 0.85, "method -> Get method"))
+    return rules
+
+
+def _accessor_name(name: str, prefix: str) -> str | None:
+    rest = name[len(prefix):]
+    if name.startswith(prefix) and rest[:1].isupper():
+        return rest
+    return None
+
+
+def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_count: Counter,
+             fold: dict[str, list[Cand]] | None = None, leftover: dict | None = None) -> MethodMatch | str:
+    """The one C# member for a Java method, or why there is none (names exactly, then ignoring case).
+
+    Candidates of the arity whose parameter types do not plainly disagree go to `leftover` when they
+    cannot decide yet (overloads of the same arity): once the others are placed, one may be left."""
+    loose: dict[str, tuple[Cand, _Rule]] = {}
+    rules = _rules(jm)
+    passes = [(by_name, rules, "")]
+    if fold is not None:
+        passes.append((fold, rules, ", case differs"))
+    for lookup, rules, note in passes:
+        for rule in rules:
+            keys = rule.names if not note else tuple(n.lower() for n in rule.names)
+            named = [c for key in keys for c in lookup.get(key, []) if c.kinds & set(rule.kinds)
+                     and (not note or c.member.name not in rule.names)]
+            if not rule.compare_params:        # accessor -> property: no parameter list to compare
+                named = [c for c in named if c.member.kind == "property" or not c.params]
+                if len({c.member.id for c in named}) == 1:
+                    return _match(jm, named[0], rule, 1.0, note)
+                continue
+            scored = [(c, scorer.params(jm, c, rule.drop_last)) for c in named]
+            good = [(c, s) for c, s in scored if s > 0]
+            if good:
+                top = max(s for _, s in good)
+                best = [c for c, s in good if s == top]
+                if len(best) > 1:              # overloads equal on parameters: the return type decides
+                    ret = [(c, scorer.returns(jm, c)) for c in best]
+                    top_ret = max(r for _, r in ret)
+                    best = [c for c, r in ret if r == top_ret]
+                if len(best) > 1 and any(not c.note for c in best):
+                    best = [c for c in best if not c.note]      # an exact overload beats an out-parameter view
+                if len({c.member.id for c in best}) > 1:
+                    return "ambiguous: " + ", ".join(sorted({c.member.id for c in best}))
+                return _match(jm, best[0], rule, top, note)
+            for c in named:
+                if scorer.agreement(jm, c, rule.drop_last) > 0:
+                    loose.setdefault(c.member.id, (c, rule))
+        if loose:
+            break
+    if len(loose) == 1 and arity_count[(jm.name, len(jm.params))] == 1:
+        c, rule = next(iter(loose.values()))
+        return _match(jm, c, rule, 0.0, "")
+    if loose:
+        if leftover is not None:
+            leftover[jm.id] = list(loose.values())
+        return "ambiguous: " + ", ".join(sorted(loose))
+    return _added_params(jm, by_name, scorer, rules[:2]) or "no C# member by the naming rules"
+
+
+def _added_params(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, rules: list[_Rule]
+                  ) -> MethodMatch | None:
+    """The one same-named C# method (or constructor) whose parameters hold the Java ones in order plus
+    up to MAX_ADDED_PARAMS more (`decode(a)` -> `decode(a, hints)`, an enum's constructor gaining
+    `ordinal, name`), when no same-named C# member has the Java arity."""
+    for rule in rules:
+        if rule.reason not in ("constructor", "PascalCase name", "same name"):
+            continue
+        named = [c for name in rule.names for c in by_name.get(name, []) if c.kinds & set(rule.kinds)]
+        if any(len(c.params) == len(jm.params) for c in named if not c.note):
+            continue                           # C# has this arity: the Java method is not among them
+        fits: dict[str, Cand] = {}             # member id -> its view with the fewest parameters
+        for c in sorted(named, key=lambda c: len(c.params)):
+            if 0 < len(c.params) - len(jm.params) <= MAX_ADDED_PARAMS and subsequence_agreement(jm, c, scorer) > 0:
+                fits.setdefault(c.member.id, c)
+        if len(fits) == 1:
+            c = next(iter(fits.values()))
+            added = len(c.params) - len(jm.params)
+            note = f", {c.note}" if c.note else ""
+            return MethodMatch(jm.id, c.member.id, round(rule.confidence * 0.7, 3),
+                               f"{rule.reason}, C# adds {added} parameter(s){note}")
+    return None
+
+
+def _match(jm: Method, c: Cand, rule: _Rule, param_score: float, note: str) -> MethodMatch:
+    """MethodMatch with confidence = rule x parameter fit (1 exact, 0.5 raw/generic, 0 only overload)."""
+    factor, fit = {1.0: (1.0, ""), 0.5: (0.8, ", raw/generic parameter types")}.get(
+        param_score, (0.6, ", only overload of this arity (parameter types not all known)"))
+    conf = rule.confidence * factor * (0.9 if c.via else 1.0) * (CASE_FACTOR if note else 1.0) \
+        * (0.9 if c.note else 1.0)
+    reason = rule.reason + note + fit + (f", {c.note}" if c.note else "") + (f", {c.via}" if c.via else "")
+    return MethodMatch(jm.id, c.member.id, round(conf, 3), reason)
+
+
+def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[TypeDecl, list[Method]]],
+                  bases: list[tuple[TypeDecl, list[Method]]], jt: TypeDecl, ct: TypeDecl,
+                  project: dict[str, set[str]], enums: frozenset[str], docs: DocComments | None = None
+                  ) -> tuple[list[MethodMatch], dict[str, str]]:
+    """Match the Java type `jt`'s methods to members of its C# counterpart `ct` (then its companions
+    and unmatched base classes), by names (round 1) and then by structure (round 2)."""
+    scorer = Scorer(jt, ct, project, enums)
+    own = own_candidates(cs)
+    inherited: dict[str, list[Cand]] = defaultdict(list)
+    for host, members in bases:
+        for name, cands in own_candidates(members, f"inherited from {host.name}").items():
+            inherited[name] += cands
+    moved = {static: companion_candidates(companions, ct, static) for static in (False, True)}
+    arity_count = Counter((m.name, len(m.params)) for m in java)
+    proposals: list[MethodMatch] = []
+    unmatched: dict[str, str] = {}
+    leftover: dict[str, list[tuple[Cand, _Rule]]] = {}
+    for jm in java:
+        found = _propose(jm, own, scorer, arity_count, folded(own), leftover)
+        if isinstance(found, str) and jm.kind == "method":
+            elsewhere = _propose(jm, moved["static" in jm.modifiers], scorer, arity_count)
+            found = found if isinstance(elsewhere, str) else elsewhere
+        if isinstance(found, str) and inherited:
+            elsewhere = _propose(jm, inherited, scorer, arity_count, folded(inherited))
+            found = found if isinstance(elsewhere, str) else elsewhere
+        if isinstance(found, str):
+            unmatched[jm.id] = found
+        else:
+            proposals.append(found)
+    by_id = {m.id: m for m in java + cs + [m for _, ms in bases + companions for m in ms]}
+    matches = _resolve(proposals, by_id, unmatched)
+    matches += _only_unclaimed(leftover, matches, unmatched)
+    claimed = {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in matches}
+    free = [c for cands in own.values() for c in cands     # a base class's members need a naming rule
+            if not c.note and not any((c.member.id, r) in claimed for r in _roles(c.member))]
+    rest = [jm for jm in java if jm.id in unmatched]
+    neighbours = Neighbours(java, {m.source_id: by_id[m.target_id] for m in matches})
+    found, reasons = match_rest(rest, free, scorer, unmatched, neighbours, docs)
+    for m in found:
+        del unmatched[m.source_id]
+    unmatched.update(reasons)
+    return matches + found, unmatched
+
+
+def _only_unclaimed(leftover: dict[str, list[tuple[Cand, _Rule]]], matches: list[MethodMatch],
+                    unmatched: dict[str, str]) -> list[MethodMatch]:
+    """Java overloads of one arity that stayed ambiguous: one whose candidates are all claimed but one,
+    which no other such overload still wants, takes it."""
+    taken = {m.target_id for m in matches}
+    left = {jid: [(c, r) for c, r in cands if c.member.id not in taken]
+            for jid, cands in leftover.items() if jid in unmatched}
+    wanted = Counter(c.member.id for cands in left.values() for c, _ in cands)
+    out = []
+    for jid, cands in left.items():
+        if len(cands) == 1 and wanted[cands[0][0].member.id] == 1:
+            c, rule = cands[0]
+            out.append(MethodMatch(jid, c.member.id, round(rule.confidence * 0.6, 3),
+                                   rule.reason + ", only unclaimed overload of this arity"))
+            del unmatched[jid]
+    return out
+
+
+def _roles(member: Method) -> tuple[str, ...]:
+    """The roles a claim must hold for the member to be taken: both for a property or indexer."""
+    return ("reader", "writer") if member.kind in ("property", "indexer") else ("member",)
+
+
+def _resolve(proposals: list[MethodMatch], by_id: dict[str, Method], unmatched: dict[str, str]
+             ) -> list[MethodMatch]:
+    """One Java method per C# member and role (a property's reader and writer are two roles)."""
+    groups: dict[tuple[str, str], list[MethodMatch]] = defaultdict(list)
+    for p in proposals:
+        groups[(p.target_id, role_of(by_id[p.source_id], by_id[p.target_id]))].append(p)
+    matches = []
+    for (target_id, _), props in groups.items():
+        best = unique_best(props)
+        for p in props:
+            if best is None:
+                unmatched[p.source_id] = f"several Java methods claim {target_id}"
+            elif p is not best:
+                unmatched[p.source_id] = f"{target_id} taken by {best.source_id}"
+        if best is not None:
+            matches.append(best)
+    return matches

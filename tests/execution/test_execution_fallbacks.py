@@ -1,0 +1,72 @@
+"""What runs when no test names a member (a bounded, named fallback, never the whole suite), and a
+stack overflow named as such; real mcs + nunit-console on a copy of the runner's calc fixture."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.runner import close_sandboxes, run_candidate
+from repotrans.index.store import Index
+
+pytestmark = pytest.mark.slow
+CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
+UTIL = """namespace Acme.Calc
+{
+    internal static class Util
+    {
+        public static int Plus(int a, int b) { return a + b; }
+
+        public static int Unused(int a) { return a; }
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fallbacks")
+    target = root / "calc"
+    shutil.copytree(CALC, target)
+    (target / "src" / "Acme.Calc" / "Util.cs").write_text(UTIL)
+    calc = target / "src" / "Acme.Calc" / "Calculator.cs"
+    calc.write_text(calc.read_text().replace("int sum = a + b;", "int sum = Util.Plus(a, b);"))
+    (root / "java").mkdir()
+    (root / "java" / "A.java").write_text("class A {}\n")
+    index = Index.open(root / "wd")
+    index.build(root / "java", target, progress=False)
+    yield index, root / "wd"
+    close_sandboxes()
+
+
+def run(env, query: str, code: str):
+    index, wd = env
+    [m] = index.find_methods("target", query)
+    return run_candidate(index, m, code, workdir=wd, timeout=60.0)
+
+
+def test_a_member_no_test_names_is_judged_by_its_callers_tests(env):
+    good = run(env, "Util.Plus", "public static int Plus(int a, int b) { return a + b; }")
+    assert good.status == "passed" and good.tests_run > 0, good.brief()
+    assert good.selected == ["Acme.Calc.Tests:Acme.Calc.Tests.CalculatorTests", "Acme.Calc.Tests:Acme.Calc.Tests.FibonacciTests"]
+    assert "fixture(s) naming its callers Calculator" in good.selection
+    bad = run(env, "Util.Plus", "public static int Plus(int a, int b) { return a - b; }")
+    assert bad.status == "test_failure", bad.brief()
+
+
+def test_a_member_with_no_test_at_all_is_compiled_only(env):
+    result = run(env, "Util.Unused", "public static int Unused(int a) { return a + 1; }")
+    assert result.status == "no_tests" and result.tests_run == 0 and result.selected == []
+    assert "no covering test" in result.selection and "compiled only" in result.selection
+    broken = run(env, "Util.Unused", "public static int Unused(int a) { return b; }")
+    assert broken.status == "compile_error"
+
+
+def test_a_stack_overflow_is_named(env):
+    result = run(env, "Calculator.Fibonacci", "public long Fibonacci(int n) { return Fibonacci(n + 1) + 1; }")
+    assert result.status == "runtime_error"
+    assert result.reason.startswith("stack overflow") and "crashed" not in result.reason
+    [exc] = result.exceptions
+    assert exc.type == "System.StackOverflowException"
+    assert exc.frames and "(candidate line 1)" in exc.frames[0]

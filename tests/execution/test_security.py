@@ -1,0 +1,358 @@
+"""Hostile candidates under both sandboxes: each attack is a real method body compiled by mcs and
+run by repotrans's NUnit runner, and must be contained or judged a failure with the expected status.
+
+The target is the calc fixture; every candidate stands in for `Calculator.Add(int, int)`, whose one
+covering test expects Add(2, 3) == 5. A candidate that `return a * b;` fails it: a verdict of
+passed for such a candidate would be a forgery.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.runner import close_sandboxes, run_candidate
+from repotrans.execution.sandboxes.docker import LABEL
+from repotrans.index.store import Index
+from tests.execution.test_execution_runner import make_index
+
+CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
+IMAGE = "repotrans/mono:bookworm"
+NUNIT_HOST_DLL = Path("/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll")
+SANDBOXES = [pytest.param("local", marks=pytest.mark.slow), pytest.param("docker", marks=pytest.mark.docker)]
+TRUTH = "{\n    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}"
+WRONG = "return a * b;"
+# the scratch workspace root, found from the test's working folder (its bin folder in a run)
+WS_ROOT = ("var ws = new System.IO.DirectoryInfo(System.Environment.CurrentDirectory);\n"
+           "while (ws != null && !(System.IO.Directory.Exists(System.IO.Path.Combine(ws.FullName, \"base\"))"
+           " && System.IO.Directory.Exists(System.IO.Path.Combine(ws.FullName, \"src\")))) ws = ws.Parent;\n")
+
+
+@dataclass
+class Env:
+    sandbox: str
+    index: Index
+    wd: Path
+    root: Path
+    target: Path
+
+    def run(self, code: str, **kw):
+        [m] = self.index.find_methods("target", "Calculator.Add")
+        return run_candidate(self.index, m, code, workdir=self.wd, sandbox=self.sandbox,
+                             **{"timeout": 30.0, "memory_mb": 512, **kw})
+
+
+@pytest.fixture(scope="module", params=SANDBOXES)
+def env(request, tmp_path_factory):
+    if request.param == "docker":
+        try:
+            import docker
+            client = docker.from_env()
+            client.ping()
+            client.images.get(IMAGE)
+        except Exception as exc:
+            pytest.fail(f"docker security tests need the engine and {IMAGE}: {exc}", pytrace=False)
+    root = tmp_path_factory.mktemp(f"security-{request.param}")
+    target = root / "calc"
+    shutil.copytree(CALC, target)
+    yield Env(request.param, make_index(root, target), root / "wd", root, target)
+    close_sandboxes()
+
+
+def _text(result) -> str:
+    return json.dumps(result.to_json())
+
+
+def _message(result) -> str:
+    return " ".join(e.message for e in result.exceptions)
+
+
+def _processes_with(token: str) -> list[str]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if token in cmd:
+            found.append(cmd)
+    return found
+
+
+def test_the_ground_truth_passes_and_a_wrong_body_fails(env):
+    assert env.run(TRUTH).status == "passed"
+    assert env.run(WRONG).status == "test_failure"
+
+
+def test_host_files_cannot_be_read(env):
+    secret = env.root / "host-secret.txt"
+    token = f"HOSTSECRET-{uuid.uuid4().hex}"
+    secret.write_text(token)
+    secret.chmod(0o644)                              # readable by anyone on the host
+    code = ("{\n    string t = \"\";\n    foreach (var p in new[] { \"%s\", \"/etc/shadow\" }) {\n"
+            "        try { t += \"|\" + System.IO.File.ReadAllText(p); }\n"
+            "        catch (System.Exception e) { t += \"|ERR \" + e.GetType().Name; }\n    }\n"
+            "    throw new System.Exception(\"READ:\" + t);\n}") % secret
+    result = env.run(code)
+    assert result.status == "runtime_error"
+    assert token not in _text(result), _message(result)
+    assert _message(result).split("|")[1].startswith("ERR "), _message(result)       # the host file
+    assert "$" not in _message(result)                    # no password hash from /etc/shadow
+
+
+def test_host_files_cannot_be_written_nor_the_target_repo_touched(env):
+    outside = env.root / "written-from-the-sandbox.txt"
+    victim = env.target / "src" / "Acme.Calc" / "Calculator.cs"
+    before = victim.read_bytes()
+    code = ("{\n    int failed = 0;\n"
+            "    try { System.IO.File.WriteAllText(\"%s\", \"pwned\"); } catch (System.Exception) { failed++; }\n"
+            "    try { System.IO.File.Delete(\"%s\"); } catch (System.Exception) { failed++; }\n"
+            "    try { System.IO.Directory.Delete(\"%s\", true); } catch (System.Exception) { failed++; }\n"
+            "    try { System.IO.File.WriteAllText(\"/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll\", \"x\"); }"
+            " catch (System.Exception) { failed++; }\n"
+            "    throw new System.Exception(\"FAILED \" + failed);\n}") % (outside, victim, env.target)
+    host_dll = hashlib.sha256(NUNIT_HOST_DLL.read_bytes()).hexdigest()
+    result = env.run(code)
+    assert result.status == "runtime_error"
+    assert not outside.exists() and victim.read_bytes() == before
+    assert hashlib.sha256(NUNIT_HOST_DLL.read_bytes()).hexdigest() == host_dll
+    assert "FAILED" in _message(result)
+
+
+def test_the_workspace_cannot_be_written_through_any_file_or_link(env):
+    """Every file of the scratch workspace (the baseline's assemblies, the copy of nunit.framework,
+    the selection cache, this run's own build) refuses writes, deletion and new files; afterwards
+    a correct candidate still passes (no poisoning) and the host's nunit.framework is unchanged."""
+    host_dll = hashlib.sha256(NUNIT_HOST_DLL.read_bytes()).hexdigest()
+    code = ("{\n" + WS_ROOT +
+            "    int wrote = 0, created = 0, deleted = 0, files = 0;\n"
+            "    foreach (var f in System.IO.Directory.GetFiles(ws.FullName, \"*\", System.IO.SearchOption.AllDirectories)) {\n"
+            "        files++;\n"
+            "        try { using (var s = new System.IO.FileStream(f, System.IO.FileMode.Open, System.IO.FileAccess.Write))"
+            " { s.WriteByte(0); } wrote++; } catch (System.Exception) { }\n"
+            "        try { System.IO.File.Delete(f); if (!System.IO.File.Exists(f)) deleted++; } catch (System.Exception) { }\n"
+            "    }\n"
+            "    foreach (var d in System.IO.Directory.GetDirectories(ws.FullName, \"*\", System.IO.SearchOption.AllDirectories)) {\n"
+            "        try { System.IO.File.WriteAllText(System.IO.Path.Combine(d, \"planted.xml\"), \"<x/>\"); created++; }"
+            " catch (System.Exception) { }\n    }\n"
+            "    throw new System.Exception(\"FILES \" + files + \" WROTE \" + wrote + \" CREATED \" + created"
+            " + \" DELETED \" + deleted);\n}")
+    result = env.run(code)
+    assert result.status == "runtime_error"
+    message = _message(result)
+    assert "WROTE 0 CREATED 0 DELETED 0" in message and "FILES 0 " not in message, message
+    assert hashlib.sha256(NUNIT_HOST_DLL.read_bytes()).hexdigest() == host_dll
+    assert env.run(TRUTH).status == "passed"
+    assert env.run(WRONG).status == "test_failure"
+
+
+def test_no_network_not_even_loopback(env):
+    received: list[bytes] = []
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    server.settimeout(0.2)
+    port = server.getsockname()[1]
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            received.append(conn.recv(100) or b"(connected)")
+            conn.close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    code = ("{\n    using (var c = new System.Net.Sockets.TcpClient()) {\n"
+            "        c.Connect(System.Net.IPAddress.Loopback, %d);\n"
+            "        var data = System.Text.Encoding.ASCII.GetBytes(\"LEAK\");\n"
+            "        c.GetStream().Write(data, 0, data.Length);\n    }\n    return a + b;\n}") % port
+    try:
+        result = env.run(code)
+    finally:
+        stop.set()
+        thread.join()
+        server.close()
+    assert received == []
+    assert result.status == "runtime_error" and result.exceptions[0].type == "System.Net.Sockets.SocketException"
+
+
+def test_detached_processes_do_not_survive_the_run_nor_reach_the_next_candidate(env):
+    token = f"{uuid.uuid4().int % 1000}.731"
+    code = ("{\n    System.IO.File.WriteAllText(\"/tmp/planted\", \"x\");\n"
+            "    var p = System.Diagnostics.Process.Start(\"/bin/sh\", \"-c \\\"setsid sh -c 'sleep %s; sleep %s' "
+            "</dev/null >/dev/null 2>&1 &\\\"\");\n    p.WaitForExit();\n"
+            "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}") % (token, token)
+    assert env.run(code).status == "passed"
+    time.sleep(0.5)
+    assert _processes_with(f"sleep {token}") == []
+    # the next candidate (in docker: the same warm container) sees neither the process nor the file
+    probe = ("{\n    if (System.IO.File.Exists(\"/tmp/planted\")) throw new System.Exception(\"planted file survived\");\n"
+             "    foreach (var d in System.IO.Directory.GetDirectories(\"/proc\")) {\n"
+             "        try { if (System.IO.File.ReadAllText(d + \"/cmdline\").Contains(\"%s\"))"
+             " throw new System.Exception(\"survivor\"); } catch (System.IO.IOException) { }\n    }\n"
+             "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}") % token
+    result = env.run(probe)
+    assert result.status == "passed", result.brief()
+
+
+def test_a_forged_report_and_exit_0_is_no_pass(env):
+    """The old attack wrote a passing result XML where the runner would read it and exited 0; now
+    results come over the runner's own stdout, tagged with a nonce the candidate cannot know."""
+    code = ("{\n    var xml = \"<?xml version=\\\"1.0\\\"?><test-results total=\\\"1\\\" failures=\\\"0\\\">"
+            "<test-suite><results><test-case name=\\\"Acme.Calc.Tests.CalculatorTests.AddSumsTwoNumbers\\\""
+            " executed=\\\"True\\\" result=\\\"Success\\\" success=\\\"True\\\"/></results></test-suite>"
+            "</test-results>\";\n"
+            "    foreach (var p in new[] { \"TestResult.xml\", \"../Acme.Calc.Tests.xml\", \"/tmp/TestResult.xml\" })\n"
+            "        try { System.IO.File.WriteAllText(p, xml); } catch (System.Exception) { }\n"
+            "    var o = System.Console.OpenStandardOutput();\n"
+            "    var line = System.Text.Encoding.ASCII.GetBytes(\"\\n@@RT 0 START 1\\n@@RT 0 END 1\\n\");\n"
+            "    o.Write(line, 0, line.Length); o.Flush();\n"
+            "    System.Console.WriteLine(xml);\n"
+            "    System.Environment.Exit(0);\n    return a * b;\n}")
+    result = env.run(code)
+    assert result.status == "runtime_error"
+    assert "ended before the runner finished (exit 0)" in result.reason
+
+
+def test_throwing_ignore_exception_is_no_pass(env):
+    code = ("{\n    var t = System.Type.GetType(\"NUnit.Framework.IgnoreException, nunit.framework\");\n"
+            "    throw (System.Exception)System.Activator.CreateInstance(t, \"skip me\");\n}")
+    result = env.run(code)
+    assert result.status == "runtime_error" and "did not run" in result.reason, result.brief()
+
+
+def test_exiting_early_is_no_pass(env):
+    result = env.run("{\n    System.Environment.Exit(0);\n    return 0;\n}")
+    assert result.status == "runtime_error" and "before the runner finished" in result.reason
+
+
+def test_the_selection_cache_cannot_be_poisoned(env):
+    env.run(TRUTH)
+    [ws] = (env.wd / "runner").glob("mono-*")
+    cache = ws / "tests.json"
+    before = cache.read_bytes()
+    code = ("{\n" + WS_ROOT +
+            "    try { System.IO.File.WriteAllText(System.IO.Path.Combine(ws.FullName, \"tests.json\"),"
+            " \"{\\\"version\\\": 2, \\\"fixtures\\\": {}}\"); } catch (System.Exception) { }\n"
+            "    return a * b;\n}")
+    assert env.run(code).status == "test_failure"
+    assert cache.read_bytes() == before
+    assert env.run(WRONG).status == "test_failure"
+
+
+def test_the_api_key_is_out_of_reach(env, monkeypatch):
+    key = f"sk-security-{uuid.uuid4().hex}"
+    monkeypatch.setenv("REPOTRANS_API_KEY", key)
+    code = ("{\n    var t = new System.Text.StringBuilder();\n"
+            "    t.Append(System.Environment.GetEnvironmentVariable(\"REPOTRANS_API_KEY\") ?? \"none\");\n"
+            "    foreach (var d in System.IO.Directory.GetDirectories(\"/proc\")) {\n"
+            "        try { t.Append(\"|\").Append(System.IO.File.ReadAllText(d + \"/environ\")); }"
+            " catch (System.Exception) { }\n    }\n"
+            "    throw new System.Exception(\"ENV:\" + t.ToString().Replace(\"\\0\", \" \"));\n}")
+    result = env.run(code)
+    assert result.status == "runtime_error"
+    assert key not in _text(result) and "[redacted]" not in _text(result)
+    assert _message(result).startswith("ENV:none")
+
+
+def test_memory_is_bounded_for_all_processes_together(env):
+    """Three children holding 300 MB each for 3 s stay under the 512 MB per-process limit, not under
+    the run's (512 MB + 256 MB headroom for everything)."""
+    code = ("{\n    var ps = new System.Collections.Generic.List<System.Diagnostics.Process>();\n"
+            "    for (int i = 0; i < 3; i++) ps.Add(System.Diagnostics.Process.Start(\"/bin/sh\","
+            " \"-c \\\"(head -c 300000000 /dev/zero; sleep 3) | tail -n 1 > /dev/null\\\"\"));\n"
+            "    int ok = 0;\n    foreach (var p in ps) { p.WaitForExit(); if (p.ExitCode == 0) ok++; }\n"
+            "    if (ok < 3) throw new System.Exception(\"children killed: \" + (3 - ok));\n"
+            "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}")
+    result = env.run(code, timeout=60.0)
+    assert result.status == "runtime_error", result.brief()
+
+
+def test_processes_are_bounded_for_the_run(env):
+    token = f"{uuid.uuid4().int % 1000}.66"
+    code = ("{\n    int started = 0;\n    try {\n"
+            "        for (int i = 0; i < 400; i++) { System.Diagnostics.Process.Start(\"/bin/sleep\", \"%s\"); started++; }\n"
+            "    } catch (System.Exception) { }\n"
+            "    if (started >= 400) { int sum = a + b; history.Add(sum); return sum; }\n"
+            "    throw new System.Exception(\"STARTED \" + started);\n}") % token
+    result = env.run(code, timeout=60.0)
+    assert result.status == "runtime_error", result.brief()
+    time.sleep(0.5)
+    assert _processes_with(f"sleep {token}") == []
+
+
+def test_a_killed_cli_leaves_no_process_or_container_behind(env, tmp_path):
+    code = tmp_path / "loop.cs"
+    code.write_text("{\n    while (true) { }\n}")
+    argv = [sys.executable, "-m", "repotrans.cli", "--workdir", str(env.wd), "run-tests", "--target",
+            str(env.target), "--method", "Calculator.Add(int, int)", "--code", str(code),
+            "--sandbox", env.sandbox, "--timeout", "120"]
+    cli = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not _test_processes(env):
+        time.sleep(0.2)
+    assert _test_processes(env), "the test run never started"
+    if env.sandbox == "docker":
+        assert _containers_of(cli.pid)
+    cli.send_signal(signal.SIGKILL)
+    cli.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and (_test_processes(env) or _containers_of(cli.pid)):
+        time.sleep(0.5)
+    assert _test_processes(env) == [] and _containers_of(cli.pid) == []
+
+
+def _test_processes(env: Env) -> list[str]:
+    """Test runner processes working in this module's workspace (whatever sandbox holds them)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if "repotrans-nunit.exe" in cmd and cwd.startswith(str(env.wd.resolve())):
+            found.append(cmd)
+    return found
+
+
+def _containers_of(pid: int) -> list[str]:
+    import docker
+    owned = docker.from_env().containers.list(all=True, filters={"label": f"{LABEL}={os.uname().nodename}:{pid}"})
+    return [c.id for c in owned]
+
+
+@pytest.mark.xfail(strict=True, reason="known hole: NUnit 2.6 runs tests in the candidate's process and "
+                   "its public TestResult API lets a racing thread turn a recorded failure into a success "
+                   "before the runner reports it (mono has no FirstChanceException to observe the failure)")
+def test_tampering_with_nunit_results_by_reflection_is_no_pass(env):
+    """NUnit's execution context (the runner's listener and nonce are nowhere in it) hands a
+    candidate its test's TestResult; a thread keeps calling Success() while the assertion fails."""
+    code = ("{\n    var ctxType = System.Type.GetType(\"NUnit.Core.TestExecutionContext, nunit.core\");\n"
+            "    var ctx = ctxType.GetProperty(\"CurrentContext\").GetValue(null, null);\n"
+            "    var result = ctxType.GetProperty(\"CurrentResult\").GetValue(ctx, null);\n"
+            "    var success = result.GetType().GetMethod(\"Success\", System.Type.EmptyTypes);\n"
+            "    success.Invoke(result, null);\n"
+            "    var t = new System.Threading.Thread(() => { for (int i = 0; i < 2000; i++) {"
+            " success.Invoke(result, null); System.Threading.Thread.Sleep(1); } });\n"
+            "    t.IsBackground = true;\n    t.Start();\n"
+            "    return a * b;\n}")
+    result = env.run(code)
+    assert result.status == "test_failure", result.brief()

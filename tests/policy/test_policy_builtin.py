@@ -1,0 +1,84 @@
+"""The builtin policy through the real agent team on the sample pair: masked target method, real
+tools, mcs compile and NUnit run (the same setting as tests/agents/test_agents_sample.py)."""
+from __future__ import annotations
+
+import asyncio
+import json
+from types import SimpleNamespace
+
+import pytest
+from autogen_core.models import UserMessage
+
+from repotrans.agents.config import AgentConfig
+from repotrans.agents.models import make_client
+from repotrans.agents.session import prepare
+from repotrans.agents.team import run_translation
+from repotrans.policy import steps
+from repotrans.policy.builtin import BuiltinChatClient
+from tests.support.sample_masking import masked_sample
+
+pytestmark = pytest.mark.slow
+
+FUNCTION = "Acme.Geo.Shapes.Circle.Scale(double)"
+
+
+@pytest.fixture(scope="module")
+def outcome(tmp_path_factory):
+    root = tmp_path_factory.mktemp("builtin")
+    java, csharp = masked_sample(root, FUNCTION)
+    config = AgentConfig().overlay({"model": {"name": "builtin"}, "agents": {"rag": False}})
+    state = prepare(root / "work", FUNCTION, config, source=java, target=csharp)
+    client = make_client(config, state)
+    result = asyncio.run(run_translation(state, client, root / "run"))
+    entries = [json.loads(l) for l in (root / "run" / "trajectory.jsonl").read_text().splitlines()]
+    return state, result, entries, client
+
+
+def test_make_client_gives_builtin(outcome):
+    assert isinstance(outcome[3], BuiltinChatClient)
+
+
+def test_builtin_translation_passes_the_tests(outcome):
+    state, result, _, _ = outcome
+    assert result.status == "passed" and result.attempts == 1
+    assert state.attempts[0].code == (
+        "public Circle Scale(double factor)\n{\n"
+        '    return new Circle(center, radius * Preconditions.CheckPositive(factor, "factor"));\n}')
+    assert state.attempts[0].result.tests_run > 0
+
+
+def test_context_calls_follow_the_guidelines(outcome):
+    tools = [e["tool"] for e in outcome[2] if e["kind"] == "tool"]
+    assert tools[tools.index("get_source_class_info"):tools.index("run_tests")] == [
+        "get_source_class_info", "get_target_class_info", "find_target_imports"] + ["find_target_class_info"] * 4
+    calls = [e for e in outcome[2] if e["kind"] == "tool" and e["tool"] == "find_target_class_info"]
+    # the type of the field it uses (center), the type it names, the target's base class, and the base's
+    # base, which the dry translation asked about (missing_owners)
+    assert [c["args"]["class_name"] for c in calls] == ["Point2D", "Preconditions", "AbstractShape", "IShape"]
+    assert not any("error" in c["output"] for c in calls)
+
+
+def test_answers_are_in_template_formats(outcome):
+    state, _, entries, _ = outcome
+    answers = {e["step"]: e["response"] for e in entries if e["kind"] == "model"}
+    assert json.loads(answers["context"]) == {
+        "tool": "enough", "reason": "every project type the method uses has been looked up"}
+    assert answers["generate"].startswith("```csharp\n") and answers["generate"].endswith("\n```")
+
+
+def test_rag_steps_from_state(outcome):
+    state = outcome[0]
+    assert json.loads(steps.decide_rag(state)) == {"retrieve": True, "reason": "uses project types Preconditions"}
+    state.rag_candidates = [SimpleNamespace(java_body=state.java_method.body),
+                            SimpleNamespace(java_body="{ return name.length(); }")]
+    decisions = json.loads(steps.filter_examples(state))["decisions"]
+    assert [(d["candidate"], d["keep"]) for d in decisions] == [(1, True), (2, False)]
+
+
+def test_unknown_step_is_a_task_error(outcome):
+    state = outcome[0]
+    client = BuiltinChatClient(state)
+    state.step = "nonsense"
+    from repotrans.errors import TaskError
+    with pytest.raises(TaskError, match="no answer for step 'nonsense'"):
+        asyncio.run(client.create([UserMessage(content="x", source="user")]))
