@@ -1,0 +1,74 @@
+"""`run-tests` and `doctor`: judge one candidate, and say what this machine gives repotrans."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from repotrans.cli.options import EXECUTION, add_command, add_settings, load_settings
+from repotrans.cli.output import print_json
+from repotrans.errors import RepotransError
+
+
+def register(sub) -> None:
+    p = add_command(sub, "doctor", "what this machine gives repotrans: the sandbox in force and why, toolchain",
+                    run_doctor)
+    add_settings(p, "model", *EXECUTION)
+    p.add_argument("--target", help="also explain how this C# repository is built: projects found, chosen, "
+                                    "quarantined and why, the untouched build and test time")
+    p.add_argument("--no-run", action="store_true", help="with --target: only evaluate the projects")
+
+    p = add_command(sub, "run-tests", "build a candidate for one C# method and run its tests (JSON)", run_tests)
+    p.add_argument("--target", required=True, help="C# repository")
+    p.add_argument("--source", help="Java repository (only needed when the index must be built)")
+    p.add_argument("--method", required=True, help='C# method, e.g. "Circle.Area()" or "Acme.Geo.Circle.Area"')
+    p.add_argument("--code", required=True, help="file with the candidate: a whole method or a body")
+    add_settings(p, *EXECUTION, "scope", "timeout", "memory-mb", config_file=False)
+    p.add_argument("--write", action="store_true", help="also write the candidate into the target repository")
+
+
+def run_tests(args: argparse.Namespace) -> int:
+    from repotrans.execution.blocked import as_blocked
+    from repotrans.execution.runner import (TargetBuildError, close_sandboxes, find_target_method, open_index,
+                                            run_candidate, write_candidate)
+
+    code_path = Path(args.code)
+    if not code_path.is_file():
+        raise RepotransError(f"--code: no such file: {code_path}")
+    ex = load_settings(args, resolve=False).execution     # the user's own candidate: auto may be local
+    index = open_index(Path(args.workdir), Path(args.target), Path(args.source) if args.source else None)
+    method = find_target_method(index, args.method)
+    code = code_path.read_text(encoding="utf-8")
+    try:
+        result = run_candidate(index, method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
+                               timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope,
+                               workdir=Path(args.workdir))
+    except TargetBuildError as exc:
+        print_json({"error": str(exc), "diagnostics": [d.__dict__ for d in exc.diagnostics]})
+        return 2
+    finally:
+        close_sandboxes()
+    out = {"method": method.id, **result.to_json()}
+    blocked = as_blocked(result, code)
+    if blocked is not result:       # fails only inside other still-placeholder methods
+        out.update(status="blocked", reason=blocked.reason)
+    if args.write:
+        out["written"] = write_candidate(index, method, code)
+    print_json(out)
+    return 0 if result.status == "passed" else 1
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    from repotrans.doctor import report
+
+    config = load_settings(args, resolve=False)
+    text, healthy = report(config)
+    print(text)
+    if args.target:
+        from repotrans.execution.build_report import build_section, render
+
+        title, lines = build_section(Path(args.target), toolchain=config.execution.toolchain,
+                                     sandbox=config.execution.sandbox, workdir=Path(args.workdir),
+                                     run_tests=not args.no_run)
+        print(render(title, lines))
+        healthy &= all(ok is not False for ok, _ in lines)
+    return 0 if healthy else 1

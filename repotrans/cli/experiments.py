@@ -1,0 +1,132 @@
+"""`batch`, `ablate`, `report`, `dataset build|mask`: many tasks at once, and what they leave."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from repotrans.cli.options import EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings, load_settings
+from repotrans.cli.output import dataset_line
+
+
+def register(sub) -> None:
+    p = add_command(sub, "batch", "translate every placeholder (or a list) of a project pair", run_batch)
+    p.add_argument("--source", required=True, help="Java repository")
+    p.add_argument("--target", required=True, help="C# repository with placeholder bodies")
+    p.add_argument("--functions", help="file of signatures, one per line (default: all placeholders)")
+    p.add_argument("--all-placeholders", action="store_true", help="every placeholder body (the default)")
+    p.add_argument("--run-dir", required=True, help="run folder (results.sqlite, trajectories, summary)")
+    p.add_argument("--resume", action="store_true", help="continue a run without redoing finished functions")
+    p.add_argument("--write", action="store_true", help="write passing translations into --target")
+    _add_run_options(p)
+
+    p = add_command(sub, "ablate", "run configurations over datasets and report", run_ablate)
+    p.add_argument("--dataset", nargs="+", required=True, help="dataset folders (with dataset.json)")
+    p.add_argument("--configs", default="full,no-rag,no-context,no-refine,no-reflection,static-prompt,direct")
+    p.add_argument("--run-dir", required=True, help="run folder")
+    p.add_argument("--limit", type=int, help="N tasks spread evenly over each dataset")
+    _add_run_options(p)
+
+    p = add_command(sub, "report", "Markdown, PNG plots and HTML pages from run folders", run_report)
+    p.add_argument("run_dirs", nargs="+")
+    p.add_argument("--out", help="folder for report.md and the plots (default: the first run folder)")
+
+    p = sub.add_parser("dataset", help="evaluation datasets")
+    dsub = p.add_subparsers(dest="dataset_command", required=True)
+    q = add_command(dsub, "build", "select, mask and validate the tasks of a project pair", run_dataset_build)
+    q.add_argument("--source", required=True, help="Java repository")
+    q.add_argument("--target", required=True, help="its complete C# port")
+    q.add_argument("--out", required=True, help="dataset folder (dataset.json, report.md)")
+    q.add_argument("--name", help="dataset name (default: the --out folder's name)")
+    q.add_argument("--select", action="append", help="glob over C# method ids, e.g. 'Acme.Geo.Shapes.*' (repeatable)")
+    add_settings(q, *EXECUTION, config_file=False)
+    q.add_argument("--no-validate", action="store_true", help="skip the ground-truth/placeholder check")
+    add_jobs(q, "tasks validated")
+    add_quiet(q)
+    q = add_command(dsub, "mask", "lay out a dataset's masked target (what an agent may see)", run_dataset_mask)
+    q.add_argument("--dataset", required=True, help="dataset folder (with dataset.json)")
+    q.add_argument("--out", required=True, help="folder for the masked view (OUT/target)")
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """Model and execution settings, parallelism and where the tasks run."""
+    add_settings(p, *MODEL, *EXECUTION)
+    add_jobs(p)
+    add_quiet(p)
+    p.add_argument("--executor", choices=["thread", "ray"], default="thread",
+                   help="where tasks run: threads of this process (default) or a Ray cluster")
+    p.add_argument("--ray-address", help="an existing Ray cluster (e.g. 10.0.0.5:6379); default: start a local one")
+    p.add_argument("--tasks-per-node", type=int, help="ray: tasks at a time on each node (default: its CPUs)")
+    p.add_argument("--model-calls", type=int, help="cap on model calls in flight, over all tasks and nodes")
+
+
+def _executor(args: argparse.Namespace):
+    from repotrans.experiments.executors import make_executor
+
+    return make_executor(args.executor, jobs=args.jobs, model_calls=args.model_calls, ray_address=args.ray_address,
+                         tasks_per_node=args.tasks_per_node, progress=not args.quiet)
+
+
+def _checked_settings(args: argparse.Namespace):
+    from repotrans.agents.models import check_model
+
+    config = load_settings(args)
+    check_model(config)
+    return config
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    from repotrans.experiments.batch import run_batch as run
+
+    config = _checked_settings(args)
+    executor = _executor(args)
+    try:
+        summary = run(Path(args.source), Path(args.target), Path(args.run_dir), config,
+                      functions=Path(args.functions) if args.functions else None, jobs=args.jobs,
+                      resume=args.resume, write=args.write, progress=not args.quiet, executor=executor)
+    finally:
+        executor.close()
+    print(summary.render())
+    print(f"run: {args.run_dir}")
+    return 0
+
+
+def run_ablate(args: argparse.Namespace) -> int:
+    from repotrans.experiments.ablate import configs_for, run_ablation
+    from repotrans.experiments.report import write_report
+
+    configs = configs_for([c.strip() for c in args.configs.split(",") if c.strip()], _checked_settings(args))
+    run_dir = Path(args.run_dir)
+    executor = _executor(args)
+    try:
+        run_ablation([Path(d) for d in args.dataset], configs, run_dir, jobs=args.jobs, limit=args.limit,
+                     progress=not args.quiet, executor=executor)
+    finally:
+        executor.close()
+    print(f"report: {write_report([run_dir])}")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from repotrans.experiments.report import write_report
+
+    print(f"report: {write_report([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None)}")
+    return 0
+
+
+def run_dataset_build(args: argparse.Namespace) -> int:
+    from repotrans.experiments.datasets import build_dataset
+
+    ex = load_settings(args, resolve=False).execution    # ground truth is trusted code: auto may be local
+    ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
+                       select=args.select or None, toolchain=ex.toolchain, sandbox=ex.sandbox,
+                       validate=not args.no_validate, jobs=args.jobs, progress=not args.quiet)
+    print(dataset_line(ds, Path(args.out)))
+    return 0
+
+
+def run_dataset_mask(args: argparse.Namespace) -> int:
+    from repotrans.experiments.datasets import load_dataset, materialize
+
+    view = materialize(load_dataset(Path(args.dataset)), Path(args.out))
+    print(f"source: {view.source}\nmasked target: {view.target}")
+    return 0

@@ -1,0 +1,107 @@
+"""`index`, `mapping`, `tool`, `retrieve`: build the index and look at what the agents would see."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from repotrans.cli.options import add_command, add_quiet
+from repotrans.cli.output import print_json
+from repotrans.errors import InputError, RepotransError
+
+
+def register(sub) -> None:
+    p = add_command(sub, "index", "index a Java source repo and a C# target repo", run_index)
+    p.add_argument("--source", required=True, help="Java repository")
+    p.add_argument("--target", required=True, help="C# repository")
+    add_quiet(p)
+
+    p = add_command(sub, "tool", "run one context tool and print what the agent would get", run_tool)
+    p.add_argument("name")
+    p.add_argument("args", nargs="?", default="{}", help="JSON object of arguments")
+    p.add_argument("--function", help="the function under translation (C# or Java signature)")
+
+    p = add_command(sub, "mapping", "show the package -> namespace map and alignment counts", run_mapping)
+    p.add_argument("--verbose", action="store_true", help="list every type and method pair")
+    p.add_argument("--format", choices=["text", "jsonl"], default="text",
+                   help="jsonl: one record per namespace, type and member match or miss, with evidence")
+
+    p = add_command(sub, "retrieve", "similar aligned pairs and close target names for one function (JSON)",
+                    run_retrieve)
+    p.add_argument("--function", help="the function under translation (C# or Java signature)")
+    p.add_argument("--k", type=int, default=5, help="candidates per store (default 5)")
+    p.add_argument("--rebuild", action="store_true", help="rebuild the stores (e.g. after changing --model)")
+    p.add_argument("--exclude", action="append", default=[], metavar="METHOD_ID",
+                   help="evaluation mode: build the stores without this method id (repeatable)")
+    p.add_argument("--exclude-file", help="evaluation mode: file of method ids to leave out, one per line")
+    p.add_argument("--model", default="all-MiniLM-L6-v2", help="embedding model (name or local folder)")
+    add_quiet(p)
+
+
+def run_index(args: argparse.Namespace) -> int:
+    from repotrans.index.store import Index
+
+    path = Path(args.workdir) / "index.sqlite"
+    new = not path.exists()
+    index = Index.open(Path(args.workdir))
+    try:
+        summary = index.build(Path(args.source), Path(args.target), progress=not args.quiet)
+    except BaseException:
+        if new:                  # a failed first index leaves no empty index behind
+            index.close()
+            for leftover in path.parent.glob("index.sqlite*"):
+                leftover.unlink()
+        raise
+    print(summary.render())
+    return 0
+
+
+def run_tool(args: argparse.Namespace) -> int:
+    from repotrans.tools import ToolContext, run_tool as call
+
+    try:
+        tool_args = json.loads(args.args)
+    except json.JSONDecodeError as exc:
+        raise RepotransError(f"tool arguments are not JSON: {exc}") from exc
+    ctx = ToolContext.from_workdir(Path(args.workdir), function=args.function)
+    result = call(ctx, args.name, tool_args)
+    print_json(result)
+    return 1 if "error" in result else 0
+
+
+def run_mapping(args: argparse.Namespace) -> int:
+    from repotrans.index.store import Index
+    from repotrans.mapping.mapping import load_mapping
+    from repotrans.mapping.mapping_export import records
+
+    index = Index.open(Path(args.workdir), must_exist=True)
+    mapping = load_mapping(index)
+    if args.format == "jsonl":
+        for rec in records(mapping, index):
+            print(json.dumps(rec, ensure_ascii=False))
+    else:
+        print(mapping.render(verbose=args.verbose))
+    return 0
+
+
+def run_retrieve(args: argparse.Namespace) -> int:
+    from repotrans.mapping.task import resolve_task
+    from repotrans.retrieval.dense import Embedder
+    from repotrans.retrieval.retriever import Retriever
+
+    if not args.function and not args.rebuild:
+        raise InputError("give --function SIG to retrieve for, or --rebuild to rebuild the stores")
+    exclude = list(args.exclude)
+    if args.exclude_file:
+        try:
+            exclude += [line.strip() for line in Path(args.exclude_file).read_text().splitlines() if line.strip()]
+        except OSError as exc:
+            raise InputError(f"cannot read --exclude-file: {exc.strerror}: {args.exclude_file}") from exc
+    retriever = Retriever.open(Path(args.workdir), exclude_ids=exclude, encoder=Embedder(args.model),
+                               rebuild=args.rebuild, progress=not args.quiet)
+    if not args.function:
+        print(retriever.summary())
+        return 0
+    task = resolve_task(retriever.index, retriever.mapping, args.function)
+    print_json(retriever.retrieve(task.source_method_id, args.k).to_json())
+    return 0

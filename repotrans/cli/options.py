@@ -1,0 +1,134 @@
+"""Options shared by several commands, declared once.
+
+Global options (--workdir, --mapping, the build settings) are accepted before or after the
+subcommand. Options that set a configuration value (--model, --toolchain, --timeout, ...) are
+declared here next to the setting they fill (`SETTINGS`); a command names the ones it takes and
+`load_settings` overlays what was given on file < environment, so a flag left out falls back to
+the configuration, never to a default of the command's own.
+"""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from repotrans.execution.sandboxes import SANDBOXES
+from repotrans.execution.settings import SCOPES, TOOLCHAINS
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A flag that sets configuration value `section.key`."""
+    flag: str
+    section: str
+    key: str
+    help: str
+    type: Callable[[str], Any] | None = None
+    choices: Sequence[str] | None = None
+    store: Any = None              # a constant the flag stores (--no-cache: False)
+    switch: bool = False           # --x / --no-x
+
+    @property
+    def dest(self) -> str:
+        return f"{self.section}.{self.key}"
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        if self.switch:
+            parser.add_argument(self.flag, dest=self.dest, action=argparse.BooleanOptionalAction, default=None,
+                                help=self.help)
+        elif self.store is not None:
+            parser.add_argument(self.flag, dest=self.dest, action="store_const", const=self.store, default=None,
+                                help=self.help)
+        else:
+            metavar = None if self.choices else self.flag.lstrip("-").upper().replace("-", "_")
+            parser.add_argument(self.flag, dest=self.dest, type=self.type, choices=self.choices, default=None,
+                                metavar=metavar, help=self.help)
+
+
+_SETTINGS = [
+    Setting("--model", "model", "name", "model name ('builtin' = offline policy); else REPOTRANS_MODEL / "
+                                        "repotrans.toml"),
+    Setting("--base-url", "model", "base_url", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
+                                               "for Ollama"),
+    Setting("--no-cache", "model", "cache", "do not use the response cache", store=False),
+    Setting("--toolchain", "execution", "toolchain", "C# toolchain for the test runs", choices=TOOLCHAINS),
+    Setting("--sandbox", "execution", "sandbox", "where test runs execute (auto: docker when an engine answers)",
+            choices=SANDBOXES),
+    Setting("--scope", "execution", "scope", "tests that mention the method's class (covering) or the whole "
+                                             "test project (all)", choices=SCOPES),
+    Setting("--timeout", "execution", "timeout", "seconds for the test run", type=float),
+    Setting("--memory-mb", "execution", "memory_mb", "memory limit of a test run (MB)", type=int),
+    Setting("--max-context-iterations", "agents", "max_context_iterations",
+            "tool calls the context agent may make", type=int),
+    Setting("--max-repair-rounds", "agents", "max_repair_rounds", "reflect/repair rounds after the first candidate",
+            type=int),
+] + [Setting(f"--{flag}", "agents", key, f"ablation switch: {what}", switch=True)
+     for flag, key, what in (("rag", "rag", "retrieval of similar pairs"), ("context", "context", "the context agent"),
+                             ("refine", "refine", "test-driven repair"), ("reflection", "reflection", "reflection"),
+                             ("dynamic-prompt", "dynamic_prompt", "dynamic prompts (off: one static prompt)"))]
+SETTINGS: dict[str, Setting] = {s.flag.lstrip("-"): s for s in _SETTINGS}
+
+MODEL = ("model", "base-url")
+EXECUTION = ("toolchain", "sandbox")
+SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "max-context-iterations", "max-repair-rounds")
+
+
+def add_settings(parser: argparse.ArgumentParser, *names: str, config_file: bool = True) -> None:
+    """The named SETTINGS flags (and --config, the file they overlay)."""
+    if config_file:
+        parser.add_argument("--config", help="configuration file (default: ./repotrans.toml if present)")
+    for name in names:
+        SETTINGS[name].add_to(parser)
+
+
+def given_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """{"section": {"key": value}} of the setting flags this command took (None where not given)."""
+    out: dict[str, dict[str, Any]] = {}
+    for setting in SETTINGS.values():
+        if setting.dest in vars(args):
+            out.setdefault(setting.section, {})[setting.key] = vars(args)[setting.dest]
+    return out
+
+
+def load_settings(args: argparse.Namespace, resolve: bool = True):
+    """The configuration: defaults < file (--config or ./repotrans.toml) < environment < flags."""
+    from repotrans.agents.config import load_config
+
+    config_file = getattr(args, "config", None)
+    return load_config(Path(config_file) if config_file else None, cli=given_settings(args), resolve=resolve)
+
+
+def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool = False) -> None:
+    """--workdir, --mapping and the build settings. After a subcommand's name their default is
+    SUPPRESS, so a value given before the subcommand is kept."""
+    def default(value: Any) -> Any:
+        return argparse.SUPPRESS if after_command else value
+
+    parser.add_argument("--workdir", default=default(".repotrans"), help="workspace folder (index, stores, caches)")
+    parser.add_argument("--mapping", metavar="FILE", default=default(None),
+                        help="mapping overrides (TOML [mapping] or an edited `mapping --format jsonl` export)")
+    parser.add_argument("--framework", default=default(None),
+                        help="target framework to build multi-targeting projects for (e.g. net48)")
+    parser.add_argument("--packages", action="append", metavar="DIR", default=default(None),
+                        help="local NuGet packages folder for PackageReferences (repeatable)")
+    parser.add_argument("--project-path", action="append", metavar="DIR", default=default(None),
+                        help="folder with projects that stand in for PackageReferences by id (repeatable)")
+
+
+def add_command(sub, name: str, help: str, handler: Handler) -> argparse.ArgumentParser:
+    """A subcommand that also takes the global options after its name."""
+    parser = sub.add_parser(name, help=help)
+    add_global_options(parser, after_command=True)
+    parser.set_defaults(func=handler)
+    return parser
+
+
+def add_quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_jobs(parser: argparse.ArgumentParser, what: str = "tasks run") -> None:
+    parser.add_argument("--jobs", type=int, default=1, help=f"{what} at the same time (default 1)")

@@ -1,0 +1,56 @@
+"""`translate`: one Java method into its C# counterpart with the agents."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from repotrans.cli.options import MODEL, EXECUTION, SWITCHES, add_command, add_settings
+from repotrans.cli.output import outcome_lines
+from repotrans.errors import InputError
+
+
+def register(sub) -> None:
+    p = add_command(sub, "translate", "translate one Java method into its C# counterpart with the agents", run)
+    p.add_argument("--source", help="Java repository (indexed incrementally; default: the index in --workdir)")
+    p.add_argument("--target", help="C# repository")
+    p.add_argument("--function", required=True, help="C# target or Java signature, e.g. 'Circle.Scale(double)'")
+    p.add_argument("--target-member", metavar="CS_SIG",
+                   help="the C# member to write --function (a Java signature) into, whatever the mapping says")
+    p.add_argument("--write", action="store_true", help="put the best candidate into the target repository")
+    p.add_argument("--run-dir", help="where the trajectory goes (default: WORKDIR/runs/<time>-<method>)")
+    p.add_argument("--stream", action="store_true", help="stream every agent message and tool call (AutoGen Console)")
+    add_settings(p, *MODEL, "no-cache", *EXECUTION, *SWITCHES)
+
+
+def run(args: argparse.Namespace) -> int:
+    from repotrans.agents.session import translate, write_method
+    from repotrans.cli.options import load_settings
+    from repotrans.execution.blocked import blocked_reason
+
+    if (args.source is None) != (args.target is None):
+        raise InputError("give both --source and --target (or neither, to use the index in --workdir)")
+    config = load_settings(args)
+    workdir = Path(args.workdir)
+    state, outcome = translate(workdir, args.function, config,
+                               source=Path(args.source) if args.source else None,
+                               target=Path(args.target) if args.target else None,
+                               run_dir=Path(args.run_dir) if args.run_dir else None, console=args.stream,
+                               adjust=_judge_blocked, target_member=args.target_member)
+    print(f"```csharp\n{outcome.code or ''}\n```")
+    blocked = blocked_reason(outcome.result)
+    for line in outcome_lines(outcome, blocked):
+        print(line)
+    if args.write and outcome.code:
+        from repotrans.index.store import Index
+
+        root = Path(args.target) if args.target else Index.open(workdir, must_exist=True).root("target")
+        print(f"wrote {write_method(state, root, outcome.code)}")
+    return 0 if outcome.status == "passed" and not blocked else 1
+
+
+def _judge_blocked(state) -> None:
+    """A candidate whose covering tests fail only inside other still-placeholder methods is `blocked`
+    (as in a batch): the agents stop repairing it, and the outcome says so."""
+    from repotrans.execution.blocked import judging_blocked
+
+    state.services.run_test = judging_blocked(state.services.run_test)
