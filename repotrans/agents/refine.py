@@ -12,6 +12,7 @@ from repotrans.agents.context import check_call
 from repotrans.agents.state import Attempt
 from repotrans.errors import InputError
 from repotrans.execution.results import TestResult
+from repotrans.execution.status import UNTESTED
 from repotrans.prompts.slots import function_tools, member_phrase
 
 DONE = "TRANSLATION_DONE"
@@ -47,7 +48,7 @@ class RefineAgent(StepAgent):
                                    f"candidate {repeats(state.attempts)}")
                 break
         best = state.best_attempt()
-        status = best.result.status if best and best.result else "untested"
+        status = best.result.status if best and best.result else UNTESTED
         yield f"{DONE} status={status} attempts={len(state.attempts)} repair_rounds={state.rounds}"
 
     async def _candidate(self, step: str, prompt: str, ct: CancellationToken):
@@ -133,7 +134,7 @@ def describe(found: "candidate.Candidate") -> str:
 
 def result_text(attempt: Attempt) -> str:
     """The test result as the reflect/repair prompts show it, with what was done to the answer."""
-    brief = attempt.result.brief() if attempt.result is not None else "untested"
+    brief = attempt.result.brief() if attempt.result is not None else UNTESTED
     adds = attempt.additions
     notes = []
     if adds.get("shape", "member").endswith("class"):

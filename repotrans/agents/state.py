@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from repotrans.agents.config import AgentConfig
+from repotrans.execution.status import COMPILE_ERROR, TEST_FAILURE, severity
 
 if TYPE_CHECKING:
     from repotrans.execution.results import TestResult
@@ -117,14 +118,11 @@ class TranslationState:
         return max(enumerate(tested), key=lambda ia: (*attempt_rank(ia[1].result), ia[0]))[1]
 
 
-STATUS_RANK = {"passed": 5, "no_tests": 4, "test_failure": 3, "runtime_error": 2, "timeout": 1, "compile_error": 0}
-
-
 def attempt_rank(result: Any) -> tuple[int, int]:
     """Higher is better; ties on status are broken by fewer failures or fewer error diagnostics."""
     status = result.status
-    if status == "test_failure":
-        return STATUS_RANK[status], -max(result.tests_failed, len(result.failures))
-    if status == "compile_error":
-        return STATUS_RANK[status], -sum(1 for d in result.diagnostics if d.severity == "error")
-    return STATUS_RANK.get(status, -1), 0
+    if status == TEST_FAILURE:
+        return -severity(status), -max(result.tests_failed, len(result.failures))
+    if status == COMPILE_ERROR:
+        return -severity(status), -sum(1 for d in result.diagnostics if d.severity == "error")
+    return -severity(status), 0

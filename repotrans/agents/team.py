@@ -17,6 +17,7 @@ from repotrans.agents.rag import RagAgent
 from repotrans.agents.refine import DONE, RefineAgent
 from repotrans.agents.state import TranslationState
 from repotrans.agents.trajectory import Trajectory
+from repotrans.execution.status import UNTESTED
 
 
 @dataclass
@@ -74,7 +75,7 @@ async def run_translation(state: TranslationState, client: ChatCompletionClient,
     best = state.best_attempt()
     outcome = Outcome(
         code=best.code if best else None,
-        status=best.result.status if best and best.result else "untested",
+        status=best.result.status if best and best.result else UNTESTED,
         result=best.result.to_json() if best and best.result else None,
         attempts=len(state.attempts), repair_rounds=state.rounds, tokens=state.total_tokens,
         cost=state.cost(), stop_reason=(result.stop_reason or "") if result else "",

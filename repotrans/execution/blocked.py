@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Callable
 
 from repotrans.execution.results import TestResult
+from repotrans.execution.status import BLOCKED, FAILED_TESTS, PASSED
 
-BLOCKED = "blocked"
 PLACEHOLDER_EXCEPTION = "NotImplementedException"
 
 
@@ -17,7 +17,7 @@ def is_blocked(result: TestResult, code: str) -> bool:
     In a partly translated class, a test of one method often calls others not translated yet; such a
     run says nothing against the candidate, so it is judged again once the rest is translated.
     """
-    return (result.status in ("test_failure", "runtime_error") and bool(result.failures)
+    return (result.status in FAILED_TESTS and bool(result.failures)
             and PLACEHOLDER_EXCEPTION not in code
             and all(PLACEHOLDER_EXCEPTION in f.message for f in result.failures))
 
@@ -38,7 +38,7 @@ def as_blocked(result: TestResult, code: str) -> TestResult:
         return result
     where = blocking_methods(result)
     inside = f" ({', '.join(where[:3])}{', ...' if len(where) > 3 else ''})" if where else ""
-    return replace(result, status="passed", reason=f"{BLOCKED}: {len(result.failures)} covering tests fail only "
+    return replace(result, status=PASSED, reason=f"{BLOCKED}: {len(result.failures)} covering tests fail only "
                                                    f"in methods that are not translated yet{inside}")
 
 

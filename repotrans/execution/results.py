@@ -7,13 +7,8 @@ expected/actual, exceptions with top frames.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Literal
-
+from repotrans.execution.status import Status, check_verdict
 from repotrans.redact import redact, secrets_in_env
-
-# no_tests: it compiled, but no selected test could run, so nothing was judged (never a pass).
-Status = Literal["passed", "compile_error", "test_failure", "runtime_error", "timeout", "no_tests"]
-STATUSES: tuple[str, ...] = ("passed", "compile_error", "test_failure", "runtime_error", "timeout", "no_tests")
 
 LOG_TAIL_CHARS = 4000
 BRIEF_LIMIT = 8          # items of each kind shown by brief()
@@ -63,8 +58,7 @@ class TestResult:
     selection: str = ""            # one line: what was selected and why (a bounded fallback is named here)
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"unknown status {self.status!r}; expected one of {', '.join(STATUSES)}")
+        check_verdict(self.status)
 
     def to_json(self) -> dict:
         return asdict(self)

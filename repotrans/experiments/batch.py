@@ -22,7 +22,8 @@ from tqdm import tqdm
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate
-from repotrans.execution.blocked import BLOCKED, blocked_reason, is_blocked, judging_blocked
+from repotrans.execution.blocked import blocked_reason, is_blocked, judging_blocked
+from repotrans.execution.status import BLOCKED
 from repotrans.execution.runner import run_candidate
 from repotrans.experiments.executors import Executor, ThreadExecutor, Workload
 from repotrans.experiments.ordering import dependency_graph, order_levels

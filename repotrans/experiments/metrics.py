@@ -5,17 +5,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import combinations
 
+from repotrans.execution.status import LABELS
 from repotrans.experiments.run_store import TaskRecord
 
-ERROR_TYPES = {
-    "compile_error": "compilation error",
-    "test_failure": "test failure",
-    "runtime_error": "runtime error",
-    "timeout": "non-termination",
-    "no_tests": "no test ran",
-    "blocked": "blocked by untranslated methods",
-    "error": "task error",
-}
 
 
 @dataclass
@@ -48,7 +40,7 @@ def _row(config: str, dataset: str, recs: list[TaskRecord]) -> RateRow:
         config=config, dataset=dataset, tasks=n,
         compiled=sum(r.compiled for r in recs),
         passed=sum(r.passed for r in recs),
-        errors=dict(Counter(ERROR_TYPES[r.status] for r in recs if not r.passed)),
+        errors=dict(Counter(LABELS[r.status] for r in recs if not r.passed)),
         prompt_tokens=sum(r.prompt_tokens for r in recs) / n if n else 0.0,
         completion_tokens=sum(r.completion_tokens for r in recs) / n if n else 0.0,
         model_calls=sum(r.model_calls for r in recs) / n if n else 0.0,

@@ -8,7 +8,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from repotrans.experiments.metrics import ERROR_TYPES, RateRow  # noqa: E402
+from repotrans.execution.status import LABELS  # noqa: E402
+from repotrans.experiments.metrics import RateRow  # noqa: E402
 
 
 def plot_rates(rows: list[RateRow], out: Path) -> Path:
@@ -31,7 +32,7 @@ def plot_errors(rows: list[RateRow], out: Path) -> Path:
     rows = _overall(rows)
     fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(rows) + 2), 4))
     bottoms = [0] * len(rows)
-    for kind in ERROR_TYPES.values():
+    for kind in LABELS.values():
         vals = [r.errors.get(kind, 0) for r in rows]
         if any(vals):
             ax.bar(range(len(rows)), vals, bottom=bottoms, label=kind)

@@ -11,7 +11,8 @@ import html
 import json
 from pathlib import Path
 
-from repotrans.experiments.metrics import ERROR_TYPES, intersections, overlap, rate_rows
+from repotrans.execution.status import BLOCKED, LABELS, NO_TESTS
+from repotrans.experiments.metrics import intersections, overlap, rate_rows
 from repotrans.experiments.plots import plot_errors, plot_rates, plot_upset
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.tasks import task_dir_name
@@ -61,8 +62,8 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset()) -> 
         cost = f"{r.cost:.4f}" if r.cost is not None else "-"
         out.append(f"| {r.config} | {shown(r.dataset)} | {r.tasks} | {100 * r.compile_rate:.1f}% | {100 * r.pass_rate:.1f}% "
                    f"| {r.prompt_tokens:.0f} | {r.completion_tokens:.0f} | {r.model_calls:.1f} | {r.seconds:.1f} | {cost} |")
-    rare = (ERROR_TYPES["blocked"], ERROR_TYPES["no_tests"])        # columns only where they occur
-    kinds = [k for k in ERROR_TYPES.values() if k not in rare or any(k in r.errors for r in rows)]
+    rare = (LABELS[BLOCKED], LABELS[NO_TESTS])        # columns only where they occur
+    kinds = [k for k in LABELS.values() if k not in rare or any(k in r.errors for r in rows)]
     out += ["", "## Error types of unsolved tasks", "", "| config | dataset | " + " | ".join(kinds) + " |",
             "|---|---|" + "---:|" * len(kinds)]
     for r in rows:

@@ -11,6 +11,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from repotrans.execution.status import COMPILED, PASSED, TASK_STATUSES
 from repotrans.redact import redact
 
 SCHEMA_VERSION = 1
@@ -20,7 +21,7 @@ CREATE TABLE IF NOT EXISTS results (
     config      TEXT NOT NULL,
     dataset     TEXT NOT NULL,
     task_id     TEXT NOT NULL,
-    status      TEXT NOT NULL,      -- passed | compile_error | test_failure | runtime_error | timeout | error
+    status      TEXT NOT NULL,      -- one of execution.status.TASK_STATUSES
     compiled    INTEGER NOT NULL,
     passed      INTEGER NOT NULL,
     rounds      INTEGER NOT NULL,
@@ -38,8 +39,6 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-# "blocked" (batch only): compiled, but its tests fail only in methods still to be translated.
-STATUSES = ("passed", "compile_error", "test_failure", "runtime_error", "timeout", "no_tests", "blocked", "error")
 
 
 @dataclass
@@ -61,11 +60,11 @@ class TaskRecord:
 
     @property
     def compiled(self) -> bool:
-        return self.status in ("passed", "test_failure", "runtime_error", "timeout", "no_tests", "blocked")
+        return self.status in COMPILED
 
     @property
     def passed(self) -> bool:
-        return self.status == "passed"
+        return self.status == PASSED
 
 
 class RunStore:
@@ -85,7 +84,7 @@ class RunStore:
 
     def add(self, rec: TaskRecord) -> None:
         """Record one finished task; a second record for the same key replaces the first."""
-        if rec.status not in STATUSES:
+        if rec.status not in TASK_STATUSES:
             raise ValueError(f"unknown status {rec.status!r}")
         row = asdict(rec)
         result = row.pop("result")

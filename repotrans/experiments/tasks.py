@@ -17,6 +17,7 @@ from repotrans.agents.session import state_for
 from repotrans.agents.state import TranslationState
 from repotrans.agents.team import run_translation
 from repotrans.errors import ConfigError
+from repotrans.execution.status import ERROR, UNTESTED
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
 
@@ -43,14 +44,14 @@ def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, work
         raise
     except Exception as exc:          # any other failure is this task's alone: record it, go on
         tokens = state.total_tokens if state else {"prompt": 0, "completion": 0, "calls": 0}
-        return TaskRecord(config=config_name, dataset=dataset, task_id=task_id, status="error",
+        return TaskRecord(config=config_name, dataset=dataset, task_id=task_id, status=ERROR,
                           rounds=state.rounds if state else 0, prompt_tokens=tokens["prompt"],
                           completion_tokens=tokens["completion"], model_calls=tokens["calls"],
                           seconds=round(time.time() - started, 2), error=f"{type(exc).__name__}: {exc}")
-    status = outcome.status if outcome.status != "untested" else "error"
+    status = outcome.status if outcome.status != UNTESTED else ERROR
     return TaskRecord(
         config=config_name, dataset=dataset, task_id=task_id, status=status,
         rounds=outcome.repair_rounds, prompt_tokens=outcome.tokens["prompt"],
         completion_tokens=outcome.tokens["completion"], model_calls=outcome.tokens["calls"],
         seconds=outcome.seconds, cost=outcome.cost, code=outcome.code, result=outcome.result,
-        error=None if status != "error" else "no candidate was tested")
+        error=None if status != ERROR else "no candidate was tested")

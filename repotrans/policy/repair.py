@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from repotrans.execution.results import Diagnostic, TestResult
+from repotrans.execution.status import FAILED_TESTS
 from repotrans.policy.resolver import NameResolver, jdk_table, pascal
 
 _MISSING_TYPE = re.compile(r"[`'](?P<name>[\w.]+)' could not be found(?:\. Are you missing `(?P<ns>[\w.]+)' using)?")
@@ -55,7 +56,7 @@ def repair(code: str, result: TestResult, resolver: NameResolver) -> str | None:
 
 def repair_with_reason(code: str, result: TestResult, resolver: NameResolver) -> RepairOutcome:
     """Apply every rule that fits the result (compile diagnostics, or expected-exception test failures)."""
-    if result.status in ("test_failure", "runtime_error"):
+    if result.status in FAILED_TESTS:
         return _exception_types(code, result)
     if result.status != "compile_error":
         return RepairOutcome(None, f"status is {result.status}, no repair rule applies")

@@ -13,6 +13,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.apply import LineMap
 from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure
 from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.status import severity
 from repotrans.execution.workspace import Workspace
 
 
@@ -45,7 +46,7 @@ class Limits:
 @dataclass
 class Verdict:
     """What a build or a test step found; the runner turns it into a TestResult."""
-    status: str                    # passed | compile_error | test_failure | runtime_error | timeout | no_tests
+    status: str                    # one of execution.status.VERDICTS
     diagnostics: list[Diagnostic] = field(default_factory=list)
     failures: list[TestFailure] = field(default_factory=list)
     exceptions: list[ExceptionInfo] = field(default_factory=list)
@@ -66,7 +67,7 @@ class Verdict:
         if other.status == "no_tests":
             if self.status == "passed" and not ran_before:
                 self.status, self.reason = other.status, other.reason
-        elif self.status == "no_tests" or rank(other.status) > rank(self.status):
+        elif self.status == "no_tests" or severity(other.status) > severity(self.status):
             self.status, self.reason = other.status, other.reason
 
 
@@ -89,14 +90,6 @@ class Toolchain(Protocol):
         """Build the candidate (only what it changes), run the given tests (fixtures or test methods; None: all).
         Fixture ids are "<test project name>:<qualified fixture class>"."""
         ...
-
-
-STATUS_RANK = ("passed", "no_tests", "test_failure", "runtime_error", "timeout", "compile_error")
-
-
-def rank(status: str) -> int:
-    """Severity order used when several test runs are combined."""
-    return STATUS_RANK.index(status)
 
 
 def judge_report(report) -> Verdict:
