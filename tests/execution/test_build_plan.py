@@ -169,6 +169,24 @@ namespace Acme.Tests
 """
 
 
+# the alias patterns real NUnit 3 suites use: the layer must add nothing to the global namespace
+ALIAS_TESTS = r"""using NUnit.Framework;
+using Assert = NUnit.Framework.Assert;
+using Is = NUnit.Framework.Is;
+
+namespace Acme.Tests
+{
+    using NUnitAssert = NUnit.Framework.Assert;
+
+    [TestFixture] public class AliasTests
+    {
+        [Test] public void AliasedAssert() { Assert.Zero(Codec.Twice(0)); Assert.That(Codec.Twice(2), Is.EqualTo(4)); }
+        [Test] public void QualifiedAssert() { NUnit.Framework.Assert.Positive(Codec.Twice(1)); NUnitAssert.AreEqual(6, Codec.Twice(3)); }
+    }
+}
+"""
+
+
 def test_nunit3_tests_run_on_mono_and_unbuildable_test_files_are_quarantined(tmp_path):
     if shutil.which("mcs") is None:
         pytest.skip("mono is not installed")
@@ -179,6 +197,7 @@ def test_nunit3_tests_run_on_mono_and_unbuildable_test_files_are_quarantined(tmp
         '<ItemGroup><PackageReference Include="NUnit" Version="3.14.0" /></ItemGroup>'
         '<ItemGroup><ProjectReference Include="../../src/Acme.Core/Acme.Core.csproj" /></ItemGroup>', "net48")
     files["tests/Acme.Tests/CodecTests.cs"] = NUNIT3_TESTS
+    files["tests/Acme.Tests/AliasTests.cs"] = ALIAS_TESTS
     files["tests/Acme.Tests/ViewerTests.cs"] = "using Acme.Viewer; namespace Acme.Tests { class ViewerTests { } }"
     _write(repo, files)
     tc = MonoToolchain()
@@ -197,7 +216,7 @@ def test_nunit3_tests_run_on_mono_and_unbuildable_test_files_are_quarantined(tmp
             verdict = tc.run(ws, cand, None, box, limits)
     finally:
         box.close()
-    assert verdict.tests_run == 9, verdict.log[-2000:]
+    assert verdict.tests_run == 11, verdict.log[-2000:]
     assert [f.name.rsplit(".", 1)[-1] for f in verdict.failures] == ["MultipleFails"], verdict.failures
     assert verdict.status == "test_failure"
 

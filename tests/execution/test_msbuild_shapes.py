@@ -179,3 +179,25 @@ def test_framework_rules():
     assert "NET5_0_OR_GREATER" in implicit_defines("net6.0") and "NET7_0_OR_GREATER" not in implicit_defines("net6.0")
     assert compatible("net472", "netstandard2.0") and compatible("net45", "net40") and not compatible("net40", "net45")
     assert not compatible("net45", "netstandard2.0") and compatible("net8.0", "netstandard2.1")
+
+
+def test_chained_property_functions(tmp_path):
+    props = {"TargetFrameworkVersion": "v4.0", "Configuration": "Debug35", "X": "a/b.cs"}
+    assert expand('$(TargetFrameworkVersion.Replace("v", "NET").Replace(".", ""))', props) == "NET40"
+    assert expand('$(Configuration.Replace("35", ""))|$(X.Length)', props) == "Debug|6"
+    assert expand("$([System.IO.Path]::GetFileName('$(X)').ToUpper())", props) == "B.CS"
+
+
+def test_well_known_item_metadata_in_links(tmp_path):
+    """Two resources of the same file name in different folders, linked by %(RecursiveDir): distinct
+    manifest names (unexpanded, both were '...%(RecursiveDir)%(Filename)%(Extension)': CS1508)."""
+    _write(tmp_path, {
+        "P/P.csproj": '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net45</TargetFramework>'
+                      '<RootNamespace>Acme</RootNamespace></PropertyGroup><ItemGroup>'
+                      '<EmbeddedResource Include="..\\data\\**\\*.txt"><Link>Data\\%(RecursiveDir)%(Filename)%(Extension)</Link>'
+                      '</EmbeddedResource><EmbeddedResource Include="res\\one.bin" LogicalName="%(Filename).%(Identity)" />'
+                      '</ItemGroup></Project>',
+        "P/A.cs": "", "P/res/one.bin": "", "data/a/x.txt": "", "data/b/c/x.txt": "", "data/top.txt": ""})
+    [p] = load_projects(tmp_path)
+    assert sorted(name for _, name in p.resources) == [
+        "Acme.Data.a.x.txt", "Acme.Data.b.c.x.txt", "Acme.Data.top.txt", "one.res/one.bin"]

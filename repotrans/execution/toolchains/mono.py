@@ -266,7 +266,8 @@ class MonoToolchain:
         if project.is_test:
             argv.append(f"-r:{NUNIT_DLL}")
             if (project.nunit_major or 2) >= 3:           # NUnit 3 tests on NUnit 2.6: the compat layer
-                argv += [f"-nowarn:{nunit3_compat.NOWARN}", _rel(_compat_source(ws), ws)]
+                argv += [f"-r:{nunit3_compat.ALIAS}={NUNIT_DLL}", f"-nowarn:{nunit3_compat.NOWARN}",
+                         _rel(_compat_source(ws), ws)]
         for name, hint in project.references:
             if name.lower().startswith("nunit.framework") or name.lower() == "mscorlib":
                 continue

@@ -301,7 +301,8 @@ class _Evaluation:
             for file in _glob(base, spec, _excludes(base, meta)):
                 if file.suffix.lower() == ".resx":
                     continue
-                logical = meta.get("LogicalName") or _manifest_name(props.get("RootNamespace", ""), d, file, meta)
+                own = item_metadata(base, spec, file, meta)
+                logical = own.get("LogicalName") or _manifest_name(props.get("RootNamespace", ""), d, file, own)
                 resources.append((file, logical))
         key = props.get("AssemblyOriginatorKeyFile", "").strip()
         defines: list[str] = []
@@ -478,6 +479,41 @@ def _compile_items(project_dir: Path, ops: list[tuple[str, str, dict[str, str], 
                 if _matches(base, spec, path):
                     del files[path]
     return sorted(files)
+
+
+METADATA_RE = re.compile(r"%\(\s*(\w+)\s*\)")
+
+
+def item_metadata(base: Path, spec: str, file: Path, meta: dict[str, str]) -> dict[str, str]:
+    """The item's metadata for one file it matched, with MSBuild's well-known metadata
+    (%(Identity), %(Filename), %(Extension), %(RecursiveDir), %(RelativeDir), %(FullPath), %(Directory),
+    %(RootDir)) and its own metadata substituted in every value, as MSBuild batches them per item."""
+    spec = slashes(spec)
+    parts = spec.split("/")
+    wild = next((i for i, part in enumerate(parts[:-1]) if any(c in part for c in "*?")), None)
+    try:
+        rel = file.relative_to((base / "/".join(parts[:len(parts) - 1 if wild is None else wild])).resolve())
+        recursive = "" if wild is None else (rel.parent.as_posix() + "/" if rel.parent.as_posix() != "." else "")
+    except ValueError:
+        recursive = ""
+    fixed = "/".join(parts[:wild if wild is not None else len(parts) - 1])
+    identity = spec if not any(c in spec for c in "*?") else \
+        (fixed + "/" if fixed else "") + recursive + file.name
+    relative_dir = identity.rsplit("/", 1)[0] + "/" if "/" in identity else ""
+    known = {"identity": identity, "filename": file.stem, "extension": file.suffix, "recursivedir": recursive,
+             "relativedir": relative_dir, "fullpath": str(file), "rootdir": file.anchor,
+             "directory": str(file.parent).lstrip("/") + "/", "definingprojectdirectory": str(base) + "/"}
+    own = {k.lower(): v for k, v in meta.items() if not k.startswith("__")}
+
+    def value(name: str, depth: int = 0) -> str:
+        low = name.lower()
+        if low in known:
+            return known[low]
+        text = own.get(low, "")
+        return METADATA_RE.sub(lambda m: value(m.group(1), depth + 1), text) if depth < 4 else text
+
+    return {k: METADATA_RE.sub(lambda m: value(m.group(1)), v) if not k.startswith("__") else v
+            for k, v in meta.items()}
 
 
 def _manifest_name(root_namespace: str, project_dir: Path, file: Path, meta: dict[str, str]) -> str:

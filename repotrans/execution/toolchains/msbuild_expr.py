@@ -11,8 +11,9 @@ from pathlib import Path
 from repotrans.errors import ConfigError
 
 NAME_RE = re.compile(r"[A-Za-z_][\w-]*")
-STATIC_RE = re.compile(r"^\[([\w.]+)\]::(\w+)\s*(?:\((.*)\))?$", re.S)
-INSTANCE_RE = re.compile(r"^([A-Za-z_][\w-]*)\.(\w+)\s*(?:\((.*)\))?$", re.S)
+# a property body: `Name`, or `[Class]::` then a call, each followed by any chain of `.Method(args)`
+HEAD_RE = re.compile(r"\s*(?:\[(?P<cls>[\w.]+)\]::|(?P<name>[A-Za-z_][\w-]*))")
+CALL_RE = re.compile(r"\s*(\w+)\s*")
 # $(MSBuildToolsPath) and friends: the toolset is not on disk here; Exists() holds for its files
 TOOLSET = "/msbuild-toolset"
 TOKEN_RE = re.compile(r"\s*(==|!=|<=|>=|<|>|\(|\)|!|,|'[^']*'|[^\s=!<>(),']+)")
@@ -89,13 +90,41 @@ def _property(body: str, props: dict[str, str]) -> str:
         return props.get(body, "")
     if body.lower().startswith("registry:"):
         return ""
-    m = STATIC_RE.match(body)
-    if m:
-        return _static(m.group(1), m.group(2), _args(m.group(3), props), props, body)
-    m = INSTANCE_RE.match(body)
-    if m:
-        return _string_method(props.get(m.group(1), ""), m.group(2), _args(m.group(3), props), body)
-    raise ConfigError(f"unsupported MSBuild property expression: $({body})")
+    head = HEAD_RE.match(body)
+    if not head:
+        raise ConfigError(f"unsupported MSBuild property expression: $({body})")
+    pos = head.end()
+    if head.group("cls"):                        # [Class]::Method(args)
+        name, args, pos = _call(body, pos, props)
+        value = _static(head.group("cls"), name, args, props, body)
+    else:
+        value = props.get(head.group("name"), "")
+    while pos < len(body):                       # .Method(args) chained on the value so far
+        if body[pos] != ".":
+            raise ConfigError(f"unsupported MSBuild property expression: $({body})")
+        name, args, pos = _call(body, pos + 1, props)
+        value = _string_method(value, name, args, body)
+    return value
+
+
+def _call(body: str, pos: int, props: dict[str, str]) -> tuple[str, list[str], int]:
+    """`Name(args)` or `Name` at pos in a property body: (name, expanded args, position after it)."""
+    m = CALL_RE.match(body, pos)
+    if not m:
+        raise ConfigError(f"unsupported MSBuild property expression: $({body})")
+    pos = m.end()
+    if pos < len(body) and body[pos] == "(":
+        end = _matching(body, pos)
+        if end < 0:
+            raise ConfigError(f"unbalanced ( in MSBuild expression: $({body})")
+        return m.group(1), _args(body[pos + 1:end], props), _skip_spaces(body, end + 1)
+    return m.group(1), [], pos
+
+
+def _skip_spaces(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
 
 
 def _bool(value: bool) -> str:

@@ -1,8 +1,12 @@
 // repotrans: the NUnit 3 surface on NUnit 2.6 (mono's nunit-console), compiled into a test assembly
 // whose project references NUnit 3 or later. Names NUnit 2.6 lacks are added in NUnit.Framework;
-// Assert, Is, Has, Throws and TestContext are extended by global-namespace classes of the same
-// name, which C# finds before the types a file's top-level `using NUnit.Framework;` imports.
+// Assert, Is, Has, Throws and TestContext are NUnit.Framework classes of this assembly deriving
+// from NUnit 2.6's (reached through the extern alias nunit2): a type in source wins over the
+// imported one of the same name (warning CS0436, silenced), so `using NUnit.Framework;`,
+// `NUnit.Framework.Assert.X` and `using Assert = NUnit.Framework.Assert;` all find the extended
+// class, and nothing is added to the global namespace for a test file's own names to collide with.
 // What this layer cannot give is listed by nunit3_compat.unsupported_features (repotrans doctor).
+extern alias nunit2;
 using System;
 using System.Collections;
 using System.Collections.Generic;
@@ -106,11 +110,11 @@ namespace NUnit.Framework
     /// <summary>TestContext.CurrentContext in NUnit 3's shape, over NUnit 2.6's context.</summary>
     public class TestContext3
     {
-        private readonly TestContext inner = TestContext.CurrentContext;
+        private readonly nunit2::NUnit.Framework.TestContext inner = nunit2::NUnit.Framework.TestContext.CurrentContext;
         private static readonly Randomizer random = new Randomizer();
 
         public TestAdapter3 Test { get { return new TestAdapter3(inner.Test); } }
-        public TestContext.ResultAdapter Result { get { return inner.Result; } }
+        public nunit2::NUnit.Framework.TestContext.ResultAdapter Result { get { return inner.Result; } }
         public string TestDirectory { get { return inner.TestDirectory; } }
         public string WorkDirectory { get { return inner.WorkDirectory; } }
         public Randomizer Random { get { return random; } }
@@ -120,8 +124,8 @@ namespace NUnit.Framework
 
     public class TestAdapter3
     {
-        private readonly TestContext.TestAdapter inner;
-        public TestAdapter3(TestContext.TestAdapter inner) { this.inner = inner; }
+        private readonly nunit2::NUnit.Framework.TestContext.TestAdapter inner;
+        public TestAdapter3(nunit2::NUnit.Framework.TestContext.TestAdapter inner) { this.inner = inner; }
         public string Name { get { return inner.Name; } }
         public string FullName { get { return inner.FullName; } }
         public string MethodName
@@ -152,72 +156,75 @@ namespace NUnit.Framework
     }
 }
 
+namespace NUnit.Framework
+{
+    /// <summary>NUnit 2.6's Assert plus NUnit 3's additions.</summary>
+    public class Assert : nunit2::NUnit.Framework.Assert
+    {
+        /// <summary>Runs every assertion of the block; fails with the first failure (NUnit 2.6 stops at
+        /// an assertion's failure, so later ones in the same block are not reported).</summary>
+        public static void Multiple(nunit2::NUnit.Framework.TestDelegate testDelegate) { testDelegate(); }
+
+        public static void Zero(int actual) { That(actual, nunit2::NUnit.Framework.Is.EqualTo(0)); }
+        public static void Zero(long actual) { That(actual, nunit2::NUnit.Framework.Is.EqualTo(0L)); }
+        public static void Zero(double actual) { That(actual, nunit2::NUnit.Framework.Is.EqualTo(0.0)); }
+        public static void Zero(decimal actual) { That(actual, nunit2::NUnit.Framework.Is.EqualTo(0m)); }
+        public static void Zero(int actual, string message, params object[] args) { That(actual, nunit2::NUnit.Framework.Is.EqualTo(0), message, args); }
+        public static void NotZero(int actual) { That(actual, nunit2::NUnit.Framework.Is.Not.EqualTo(0)); }
+        public static void NotZero(long actual) { That(actual, nunit2::NUnit.Framework.Is.Not.EqualTo(0L)); }
+        public static void NotZero(double actual) { That(actual, nunit2::NUnit.Framework.Is.Not.EqualTo(0.0)); }
+        public static void Positive(int actual) { That(actual, nunit2::NUnit.Framework.Is.Positive); }
+        public static void Positive(long actual) { That(actual, nunit2::NUnit.Framework.Is.Positive); }
+        public static void Positive(double actual) { That(actual, nunit2::NUnit.Framework.Is.Positive); }
+        public static void Negative(int actual) { That(actual, nunit2::NUnit.Framework.Is.Negative); }
+        public static void Negative(long actual) { That(actual, nunit2::NUnit.Framework.Is.Negative); }
+        public static void Negative(double actual) { That(actual, nunit2::NUnit.Framework.Is.Negative); }
+        public static void Warn(string message, params object[] args) { Console.WriteLine("Warning: " + string.Format(message, args)); }
+    }
+
+    /// <summary>NUnit 2.6's Is plus NUnit 3's additions.</summary>
+    public class Is : nunit2::NUnit.Framework.Is
+    {
+        public static EqualConstraint Zero { get { return new EqualConstraint(0); } }
+        public static Constraint Default { get { return new EqualConstraint(null); } }
+        public static Constraint AnyOf(params object[] expected)
+        {
+            Constraint any = null;
+            foreach (var e in expected)
+            {
+                Constraint c = new EqualConstraint(e);
+                any = any == null ? c : new OrConstraint(any, c);
+            }
+            return any ?? new EqualConstraint(new object());
+        }
+    }
+
+    /// <summary>NUnit 2.6's Has (NUnit 3 adds nothing tests commonly use).</summary>
+    public class Has : nunit2::NUnit.Framework.Has { }
+
+    /// <summary>NUnit 2.6's Throws.</summary>
+    public class Throws : nunit2::NUnit.Framework.Throws { }
+
+    /// <summary>NUnit 3's TestContext: CurrentContext in the 3.x shape, output writers, parameters.</summary>
+    public static class TestContext
+    {
+        public static TestContext3 CurrentContext { get { return new TestContext3(); } }
+        public static TextWriter Out { get { return Console.Out; } }
+        public static TextWriter Error { get { return Console.Error; } }
+        public static TextWriter Progress { get { return Console.Error; } }
+        public static TestParameters Parameters { get { return new TestParameters(); } }
+        public static void Write(object value) { Console.Write(value); }
+        public static void Write(string format, params object[] args) { Console.Write(format, args); }
+        public static void WriteLine() { Console.WriteLine(); }
+        public static void WriteLine(object value) { Console.WriteLine(value); }
+        public static void WriteLine(string value) { Console.WriteLine(value); }
+        public static void WriteLine(string format, params object[] args) { Console.WriteLine(format, args); }
+        public static void AddTestAttachment(string filePath, string description = null) { }
+    }
+}
+
 namespace NUnit.Framework.Legacy
 {
     /// <summary>NUnit 4's home of the classic asserts.</summary>
     public class ClassicAssert : NUnit.Framework.Assert { }
-}
-
-/// <summary>NUnit 2.6's Assert plus NUnit 3's additions.</summary>
-public class Assert : NUnit.Framework.Assert
-{
-    /// <summary>Runs every assertion of the block; fails with the first failure (NUnit 2.6 stops at
-    /// an assertion's failure, so later ones in the same block are not reported).</summary>
-    public static void Multiple(NUnit.Framework.TestDelegate testDelegate) { testDelegate(); }
-
-    public static void Zero(int actual) { That(actual, NUnit.Framework.Is.EqualTo(0)); }
-    public static void Zero(long actual) { That(actual, NUnit.Framework.Is.EqualTo(0L)); }
-    public static void Zero(double actual) { That(actual, NUnit.Framework.Is.EqualTo(0.0)); }
-    public static void Zero(decimal actual) { That(actual, NUnit.Framework.Is.EqualTo(0m)); }
-    public static void Zero(int actual, string message, params object[] args) { That(actual, NUnit.Framework.Is.EqualTo(0), message, args); }
-    public static void NotZero(int actual) { That(actual, NUnit.Framework.Is.Not.EqualTo(0)); }
-    public static void NotZero(long actual) { That(actual, NUnit.Framework.Is.Not.EqualTo(0L)); }
-    public static void NotZero(double actual) { That(actual, NUnit.Framework.Is.Not.EqualTo(0.0)); }
-    public static void Positive(int actual) { That(actual, NUnit.Framework.Is.Positive); }
-    public static void Positive(long actual) { That(actual, NUnit.Framework.Is.Positive); }
-    public static void Positive(double actual) { That(actual, NUnit.Framework.Is.Positive); }
-    public static void Negative(int actual) { That(actual, NUnit.Framework.Is.Negative); }
-    public static void Negative(long actual) { That(actual, NUnit.Framework.Is.Negative); }
-    public static void Negative(double actual) { That(actual, NUnit.Framework.Is.Negative); }
-    public static void Warn(string message, params object[] args) { Console.WriteLine("Warning: " + string.Format(message, args)); }
-}
-
-/// <summary>NUnit 2.6's Is plus NUnit 3's additions.</summary>
-public class Is : NUnit.Framework.Is
-{
-    public static EqualConstraint Zero { get { return new EqualConstraint(0); } }
-    public static Constraint Default { get { return new EqualConstraint(null); } }
-    public static Constraint AnyOf(params object[] expected)
-    {
-        Constraint any = null;
-        foreach (var e in expected)
-        {
-            Constraint c = new EqualConstraint(e);
-            any = any == null ? c : new OrConstraint(any, c);
-        }
-        return any ?? new EqualConstraint(new object());
-    }
-}
-
-/// <summary>NUnit 2.6's Has (NUnit 3 adds nothing tests commonly use).</summary>
-public class Has : NUnit.Framework.Has { }
-
-/// <summary>NUnit 2.6's Throws.</summary>
-public class Throws : NUnit.Framework.Throws { }
-
-/// <summary>NUnit 3's TestContext: CurrentContext in the 3.x shape, output writers, parameters.</summary>
-public static class TestContext
-{
-    public static NUnit.Framework.TestContext3 CurrentContext { get { return new NUnit.Framework.TestContext3(); } }
-    public static TextWriter Out { get { return Console.Out; } }
-    public static TextWriter Error { get { return Console.Error; } }
-    public static TextWriter Progress { get { return Console.Error; } }
-    public static NUnit.Framework.TestParameters Parameters { get { return new NUnit.Framework.TestParameters(); } }
-    public static void Write(object value) { Console.Write(value); }
-    public static void Write(string format, params object[] args) { Console.Write(format, args); }
-    public static void WriteLine() { Console.WriteLine(); }
-    public static void WriteLine(object value) { Console.WriteLine(value); }
-    public static void WriteLine(string value) { Console.WriteLine(value); }
-    public static void WriteLine(string format, params object[] args) { Console.WriteLine(format, args); }
-    public static void AddTestAttachment(string filePath, string description = null) { }
 }
