@@ -201,3 +201,20 @@ def test_well_known_item_metadata_in_links(tmp_path):
     [p] = load_projects(tmp_path)
     assert sorted(name for _, name in p.resources) == [
         "Acme.Data.a.x.txt", "Acme.Data.b.c.x.txt", "Acme.Data.top.txt", "one.res/one.bin"]
+
+
+def test_items_of_an_imported_file_are_relative_to_the_project_and_unknown_functions_leave_a_note(tmp_path):
+    _write(tmp_path, {
+        "Acme.sln": "",
+        "build/Common.targets": '<Project><ItemGroup><ProjectReference Include="..\\..\\src\\Lib\\Lib.csproj" />'
+                                '</ItemGroup></Project>',
+        "Directory.Build.props": '<Project><PropertyGroup><Year>$([System.DateTime]::UtcNow.Year.ToString())</Year>'
+                                 '</PropertyGroup></Project>',
+        "tests/T/T.csproj": '<Project Sdk="Microsoft.NET.Sdk"><Import Project="$(SolutionDir)build/Common.targets" />'
+                            '<PropertyGroup><TargetFramework>net45</TargetFramework></PropertyGroup></Project>',
+        "src/Lib/Lib.csproj": '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net45</TargetFramework>'
+                              '</PropertyGroup></Project>'})
+    p = load_project((tmp_path / "tests/T/T.csproj").resolve(), tmp_path.resolve())
+    assert p.project_refs == [(tmp_path / "src/Lib/Lib.csproj").resolve()]
+    assert p.properties["Year"] == ""
+    assert [n.split(":")[0] for n in p.notes] == ["property Year left empty"]

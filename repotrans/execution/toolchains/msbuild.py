@@ -211,7 +211,7 @@ class _Evaluation:
                     if isinstance(prop.tag, str) and self._holds(prop, file):
                         name = _local(prop.tag)
                         if name not in self.globals:
-                            self.props[name] = expand((prop.text or "").strip(), self.props)
+                            self.props[name] = self._property_value(name, (prop.text or "").strip(), file)
             elif kind == "ItemGroup":
                 self.items.append((child, file))
             elif kind == "Import" and self._holds(child, file):
@@ -220,6 +220,15 @@ class _Evaluation:
                 self._file(child, file)
             elif kind == "Choose":
                 self._choose(child, file)
+
+    def _property_value(self, name: str, text: str, file: Path) -> str:
+        """A property's value; one whose expression uses a function repotrans does not model (a
+        build date, a registry key) is left empty with a note, as it rarely bears on compiling."""
+        try:
+            return expand(text, self.props)
+        except ConfigError as exc:
+            self.notes.append(f"property {name} left empty: {exc} (in {file.name})")
+            return ""
 
     def _choose(self, element: ET.Element, file: Path) -> None:
         for branch in element:
@@ -280,7 +289,8 @@ class _Evaluation:
                     if item.get(op) is not None:
                         for spec in expand(item.get(op), self.props).split(";"):
                             if spec.strip() and not spec.strip().startswith(("@(", "%(")):
-                                out.setdefault(_local(item.tag), []).append((op, spec.strip(), meta, file.parent))
+                                # relative item paths are the project's, even in an imported file
+                                out.setdefault(_local(item.tag), []).append((op, spec.strip(), meta, self.path.parent))
         self._this_file(self.path)
         return out
 
