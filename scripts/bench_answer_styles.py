@@ -36,7 +36,7 @@ def run_style(style: str, out: Path, full: Index, view: Path, sandbox: str) -> d
     started = time.time()
     with FakeOpenAIServer(responder=model) as server:
         argv = ["batch", "--source", str(ROOT / "datasets/sample/java"), "--target", str(view),
-                "--all-placeholders", "--run-dir", str(out / "batch"), "--model", f"{style}-model",
+                "--run-dir", str(out / "batch"), "--model", f"{style}-model",
                 "--base-url", server.base_url, "--sandbox", sandbox]
         import contextlib
         import io

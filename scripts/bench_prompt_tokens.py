@@ -156,7 +156,7 @@ def agent_steps(count, out: Path) -> None:
         with FakeOpenAIServer(responder=model, prefix_cache=64, count=count) as server:
             for run in ("run1", "run2"):
                 cli(["batch", "--source", str(ROOT / "datasets/sample/java"), "--target", str(out / "view/target"),
-                     "--all-placeholders", "--run-dir", str(out / run), "--model", "oracle-model",
+                     "--run-dir", str(out / run), "--model", "oracle-model",
                      "--base-url", server.base_url, "--sandbox", "local"])
     print(f"\nagents on the demo batch, per step (tokens: all-MiniLM-L6-v2 WordPiece; "
           f"server prefix cache in 64-token blocks; HTTP requests: {len(server.requests)})")

@@ -12,7 +12,7 @@ out=runs/sample
 resume=()
 [ -f "$out/batch/results.sqlite" ] && resume=(--resume)
 repotrans dataset mask --dataset datasets/sample/demo --out "$out/view"
-repotrans batch --source datasets/sample/java --target "$out/view/target" --all-placeholders \
+repotrans batch --source datasets/sample/java --target "$out/view/target" \
   --run-dir "$out/batch" --model "$model" "${resume[@]}"
 repotrans report "$out/batch"
 echo "open $out/batch/report.html for every task's code, test outcome and agent trajectory"

@@ -20,7 +20,6 @@ from repotrans.execution.apply import KIND_NODE, MEMBER_TYPES, USING_RE
 from repotrans.index.model import Method
 
 TYPE_NODES = {"class_declaration", "struct_declaration", "record_declaration", "interface_declaration"}
-NESTED_TYPES = TYPE_NODES | {"enum_declaration", "delegate_declaration"}
 WRAP = "class __Answer__ {\n"
 
 

@@ -12,8 +12,6 @@ if TYPE_CHECKING:
     from repotrans.index.model import Method
     from repotrans.mapping.task import TranslationTask
 
-STEPS = ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair")
-
 
 @dataclass
 class ContextEntry:

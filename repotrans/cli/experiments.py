@@ -13,7 +13,6 @@ def register(sub) -> None:
     p.add_argument("--source", required=True, help="Java repository")
     p.add_argument("--target", required=True, help="C# repository with placeholder bodies")
     p.add_argument("--functions", help="file of signatures, one per line (default: all placeholders)")
-    p.add_argument("--all-placeholders", action="store_true", help="every placeholder body (the default)")
     p.add_argument("--run-dir", required=True, help="run folder (results.sqlite, trajectories, summary)")
     p.add_argument("--resume", action="store_true", help="continue a run without redoing finished functions")
     p.add_argument("--write", action="store_true", help="write passing translations into --target")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.apply import LineMap
-from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, make_toolchain
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, make_toolchain
 from repotrans.execution.toolchains.nunit3_compat import unsupported_features
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.execution.workspace import prepare_workspace
@@ -80,7 +80,7 @@ def build_section(target: Path, toolchain: str = "mono", sandbox: str = "local",
     rel = lib.sources[0].relative_to(ws.src.resolve()).as_posix()
     try:
         with ws.run_dir() as run_dir:
-            cand = Candidate(path=rel, text=(ws.src / rel).read_text(encoding="utf-8"), line_map=LineMap(),
+            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8"), line_map=LineMap(),
                              surface_changed=False, run_dir=run_dir)
             verdict = tc.run(ws, cand, None, box, limits)
     finally:

@@ -16,7 +16,7 @@ from repotrans.execution.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox, make_sandbox
 from repotrans.execution.selection import choose_tests, index_tests
 from repotrans.execution.settings import check_execution
-from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, make_toolchain
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, make_toolchain
 from repotrans.execution.workspace import prepare_workspace
 from repotrans.index.model import Method
 
@@ -60,7 +60,7 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
         chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
         selected, selection = chosen.tests, chosen.describe()
     with ws.run_dir(keep=keep_run) as run_dir:
-        cand = Candidate(path=method.path, text=patch.new_text, line_map=patch.line_map,
+        cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
                          surface_changed=patch.surface_changed, run_dir=run_dir)
         verdict = tc.run(ws, cand, selected, box, limits)
     timings.update(verdict.timings)

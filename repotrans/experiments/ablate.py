@@ -18,7 +18,7 @@ from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.runner import run_candidate
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
-from repotrans.experiments.executors import Executor, ThreadExecutor, Workload, open_index
+from repotrans.experiments.executors import Executor, ThreadExecutor, Workload, rerooted_index
 from repotrans.experiments.run_store import RunStore
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
@@ -60,7 +60,7 @@ class Oracle:
     def _open(self, dirs: dict[str, Path]) -> Index:
         with self._lock:
             if self._index is None:
-                self._index = open_index(dirs, workspace="oracle-index", target="oracle-target")
+                self._index = rerooted_index(dirs, workspace="oracle-index", target="oracle-target")
             return self._index
 
     def __call__(self, state, dirs: dict[str, Path]) -> None:

@@ -181,7 +181,7 @@ def materialize(ds: Dataset, dest: Path) -> Materialized:
 
 
 @dataclass
-class Verdict:
+class TaskValidation:
     """The validation of one task: `reason` is None when it is kept, else why it is dropped."""
     id: str
     reason: str | None
@@ -189,14 +189,14 @@ class Verdict:
     seconds: float = 0.0
 
 
-def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: str, workdir: Path) -> Verdict:
+def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: str, workdir: Path) -> TaskValidation:
     """Keep a task when its ground truth passes the covering tests and a placeholder fails them."""
     from repotrans.execution.runner import run_candidate
 
     started = time.monotonic()
 
-    def verdict(reason: str | None, selection: str = "") -> Verdict:
-        return Verdict(task.id, reason, selection, round(time.monotonic() - started, 2))
+    def verdict(reason: str | None, selection: str = "") -> TaskValidation:
+        return TaskValidation(task.id, reason, selection, round(time.monotonic() - started, 2))
 
     m = oracle.method(task.target_method_id)
     if m is None:
@@ -214,7 +214,7 @@ def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: 
     return verdict(None, ok.selection)
 
 
-class VerdictLog:
+class ValidationLog:
     """build/verdicts.jsonl: one line per validated task, appended as soon as it is known, so that a
     killed build resumes where it stopped. Lines of another target state (or toolchain) are ignored."""
 
@@ -222,8 +222,8 @@ class VerdictLog:
         self.path, self.key = path, key
         self._lock = threading.Lock()
 
-    def load(self) -> dict[str, Verdict]:
-        found: dict[str, Verdict] = {}
+    def load(self) -> dict[str, TaskValidation]:
+        found: dict[str, TaskValidation] = {}
         if not self.path.is_file():
             return found
         for line in self.path.read_text().splitlines():
@@ -232,27 +232,27 @@ class VerdictLog:
             except json.JSONDecodeError:      # a line cut short by a kill
                 continue
             if isinstance(data, dict) and data.pop("key", None) == self.key:
-                found[data["id"]] = Verdict(**data)
+                found[data["id"]] = TaskValidation(**data)
         return found
 
-    def add(self, verdict: Verdict) -> None:
+    def add(self, verdict: TaskValidation) -> None:
         with self._lock, open(self.path, "a") as out:
             out.write(json.dumps({"key": self.key, **asdict(verdict)}) + "\n")
 
 
 def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolchain: str, sandbox: str,
-                   jobs: int = 1, progress: bool = True) -> list[Verdict]:
+                   jobs: int = 1, progress: bool = True) -> list[TaskValidation]:
     """Validate `tasks` (`jobs` at a time), reusing the verdicts a previous build of the same target
     state left in `work`; returns one verdict per task, in task order."""
     from repotrans.execution.workspace import state_key
 
-    log = VerdictLog(work / VERDICTS, f"{toolchain}-{state_key(index.root('target'))}")
+    log = ValidationLog(work / VERDICTS, f"{toolchain}-{state_key(index.root('target'))}")
     known = log.load()
     pending = [t for t in tasks if t.id not in known]
     bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc="validating tasks", unit="task",
                disable=not progress)
 
-    def one(task: DatasetTask) -> Verdict:
+    def one(task: DatasetTask) -> TaskValidation:
         verdict = validate_task(index, task, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs")
         log.add(verdict)
         bar.update()

@@ -50,7 +50,7 @@ class Executor(Protocol):
         ...
 
 
-def open_index(dirs: dict[str, Path], workspace: str = "workspace", target: str = "target") -> Index:
+def rerooted_index(dirs: dict[str, Path], workspace: str = "workspace", target: str = "target") -> Index:
     """The index in dirs[workspace], re-rooted onto dirs["source"] + dirs[target] if it was built
     elsewhere (a node-local copy): unchanged files are not parsed again."""
     index = Index.open(dirs[workspace], must_exist=True)
@@ -66,7 +66,7 @@ class TaskRunner:
     def __init__(self, work: Workload, dirs: dict[str, Path], limiter: CallLimiter | None = None,
                  wrap: Adjust | None = None):
         self.work, self.dirs, self.limiter, self.wrap = work, dirs, limiter, wrap
-        self.index = open_index(dirs)
+        self.index = rerooted_index(dirs)
         self.mapping = load_mapping(self.index)
 
     def run(self, task: TranslationTask, out_dir: Path) -> TaskRecord:

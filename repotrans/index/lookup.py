@@ -136,7 +136,7 @@ def _strip_generics(text: str) -> str:
         text = stripped
 
 
-def _split_top(text: str) -> list[str]:
+def split_top(text: str) -> list[str]:
     """Split on commas outside <>, [] and ()."""
     parts, depth, current = [], 0, []
     for ch in text:
@@ -170,11 +170,11 @@ def parse_member_query(query: str) -> tuple[str, str, list[str] | None] | None:
     head = query
     if query.endswith("]") and (query.startswith("this[") or ".this[" in query):
         cut = query.rindex("this[")
-        head, params = query[:cut] + "this", [_param_type(p) for p in _split_top(query[cut + 5:-1])]
+        head, params = query[:cut] + "this", [_param_type(p) for p in split_top(query[cut + 5:-1])]
     elif "(" in query:
         cut = query.index("(")
         inner = query[cut + 1:query.rindex(")")] if ")" in query else query[cut + 1:]
-        head, params = query[:cut], [_param_type(p) for p in _split_top(inner)]
+        head, params = query[:cut], [_param_type(p) for p in split_top(inner)]
     words = _strip_generics(head).split()
     if not words:
         return None

@@ -1,7 +1,7 @@
 """Names on the C# side: JDK table lookups plus a resolver for project members.
 
 `ConventionResolver` knows only conventions (PascalCase methods, fields kept, no properties).
-`ContextResolver` is built from gathered target context (a dict, see `ContextResolver.from_dict`),
+`ContextResolver` is built from the outputs of the target tools (`ContextResolver.from_tool_outputs`),
 so Java `getRadius()` can become the property `Radius` and `count` the field `_count`.
 """
 from __future__ import annotations
@@ -13,9 +13,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from repotrans.index.lookup import split_top
+from repotrans.mapping.typenames import TypeName, parse_type
+
 TABLE_FILE = Path(__file__).parent / "jdk_map.toml"
 DEFAULT_USINGS = frozenset({"System", "System.Collections.Generic", "System.Linq", "System.Text"})
-_ANNOTATION = re.compile(r"@[\w.]+(\([^)]*\))?\s*")
 
 
 @lru_cache(maxsize=1)
@@ -26,27 +28,19 @@ def jdk_table() -> dict[str, Any]:
 
 
 def split_type(text: str) -> tuple[str, list[str], int]:
-    """`Map<K, List<V>>[]` -> ("Map", ["K", "List<V>"], 1); lenient, never raises."""
-    text = _ANNOTATION.sub("", text or "").replace("...", "[]").strip()
-    dims = 0
-    while text.endswith("[]"):
-        dims += 1
-        text = text[:-2].rstrip()
-    if "<" not in text or not text.endswith(">"):
-        return text, [], dims
-    base, inner = text[: text.index("<")].strip(), text[text.index("<") + 1:-1]
-    args, depth, start = [], 0, 0
-    for i, ch in enumerate(inner):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            args.append(inner[start:i].strip())
-            start = i + 1
-    if inner.strip():
-        args.append(inner[start:].strip())
-    return base, args, dims
+    """`Map<K, List<V>>[]` -> ("Map", ["K", "List<V>"], 1); lenient, never raises (mapping.typenames.parse_type)."""
+    node = parse_type(text or "")
+    return _qualified(node), [type_text(a) for a in node.args], node.dims
+
+
+def type_text(node: TypeName) -> str:
+    """A parsed type written back: `java.util.Map<K, V>[]`."""
+    args = "<" + ", ".join(type_text(a) for a in node.args) + ">" if node.args else ""
+    return _qualified(node) + args + ("?" if node.nullable else "") + "[]" * node.dims
+
+
+def _qualified(node: TypeName) -> str:
+    return f"{node.qualifier}.{node.base}" if node.qualifier else node.base
 
 
 def element_type(java_type: str | None) -> str | None:
@@ -184,7 +178,7 @@ def renamed_members(method_matches) -> dict[str, str]:
         conventional = {pascal(name), "Get" + pascal(name)} | {name[len(p):] for p in ("get", "is", "has", "set")
                                                                if name.startswith(p) and name[len(p):][:1].isupper()}
         if target not in conventional:
-            argc = 0 if not params.rstrip(")").strip() else len(split_type(f"X<{params.rstrip(')')}>")[1])
+            argc = 0 if not params.rstrip(")").strip() else len(split_top(params.rstrip(')')))
             out[f"{owner.rsplit('.', 1)[-1]}.{name}/{argc}"] = target
     return out
 
@@ -232,21 +226,6 @@ class ContextResolver(ConventionResolver):
                 out.append(info)
                 todo.extend(info.bases)
         return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ContextResolver":
-        types = {}
-        for java_name, info in (data.get("types") or {}).items():
-            types[java_name] = TargetType(
-                name=info.get("target") or java_name,
-                fields=_named(info.get("fields")),
-                properties=_named(info.get("properties")),
-                methods=[m if isinstance(m, str) else m.get("signature", "") for m in info.get("methods") or []],
-                java_fields=dict(info.get("java_fields") or {}),
-                java_methods=dict(info.get("java_methods") or {}),
-            )
-        usings = frozenset(data.get("usings") or DEFAULT_USINGS)
-        return cls(data.get("class"), types, usings)
 
     def _type(self, owner: str | None) -> TargetType | None:
         return self.types.get(owner or self.current or "")
@@ -367,16 +346,6 @@ class ContextResolver(ConventionResolver):
         return cls(java_class, types, frozenset(usings) if usings else DEFAULT_USINGS, type_params)
 
 
-def _named(items: Any) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items or []:
-        if isinstance(item, str):
-            out[item] = ""
-        elif isinstance(item, dict) and item.get("name"):
-            out[item["name"]] = item.get("type", "")
-    return out
-
-
 _FIELD_MODIFIERS = {"public", "private", "protected", "internal", "static", "readonly", "const", "volatile",
                     "new", "final", "transient"}
 
@@ -402,7 +371,7 @@ def _signature_head(signature: str) -> tuple[str, str, int] | None:
     if not words:
         return None
     inner = params.rsplit(")", 1)[0].strip()
-    argc = 0 if not inner else len(split_type(f"X<{inner}>")[1])
+    argc = len(split_top(inner))
     return words[-1], " ".join(words[:-1]).replace(",", ", "), argc
 
 
@@ -410,7 +379,13 @@ def _declared_type_params(declaration: str) -> list[str]:
     """`public class Pair<A, B>` -> ["A", "B"] (bounds dropped)."""
     if "<" not in declaration:
         return []
-    return [split_type(a)[0].split()[0] for a in split_type("X" + declaration[declaration.index("<"):])[1]]
+    inner, depth = declaration[declaration.index("<") + 1:], 1
+    for i, ch in enumerate(inner):
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if depth == 0:
+            inner = inner[:i]
+            break
+    return [a.split()[0] for a in split_top(inner)]
 
 
 _INDEXER = re.compile(r"\bthis\s*\[\s*int\b")

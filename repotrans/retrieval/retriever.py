@@ -17,7 +17,7 @@ import numpy as np
 
 from repotrans.errors import InputError
 from repotrans.retrieval.dense import DEFAULT_MODEL, EmbeddingCache, Embedder, Encoder
-from repotrans.retrieval.stores import (Candidate, NameCandidate, NameStore, PairStore, collect_names,
+from repotrans.retrieval.stores import (NameHit, NameStore, PairHit, PairStore, collect_names,
                                         collect_pairs, has_real_body)
 
 RETRIEVAL_DIR = "retrieval"
@@ -26,9 +26,9 @@ RETRIEVAL_DIR = "retrieval"
 @dataclass
 class RetrievalResult:
     """Similar pairs and close target names, best first; `reason` says what was searched or why nothing was."""
-    candidates: list[Candidate]
+    candidates: list[PairHit]
     reason: str = ""
-    names: list[NameCandidate] = field(default_factory=list)
+    names: list[NameHit] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -124,7 +124,7 @@ class Retriever:
         return RetrievalResult(pairs, self._reason(pairs, names, own), names)
 
     def search(self, java_signature: str, java_body: str, type_id: str, signature: str, k: int,
-               exclude_ids: Iterable[str] = ()) -> tuple[list[Candidate], list[NameCandidate]]:
+               exclude_ids: Iterable[str] = ()) -> tuple[list[PairHit], list[NameHit]]:
         """Pairs similar to a Java method and target names close to (type_id, signature).
 
         With one encoder for both stores, the two query texts are embedded in one encode call (an
@@ -180,7 +180,7 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
 RELEVANCE_BAR = 0.5          # cosine of the dense route a lone-route candidate needs to be shown
 
 
-def above_bar(candidates: list[Candidate], bar: float = RELEVANCE_BAR) -> tuple[list[Candidate], int]:
+def above_bar(candidates: list[PairHit], bar: float = RELEVANCE_BAR) -> tuple[list[PairHit], int]:
     """The candidates worth showing: found by both routes, or close by the dense route (cosine >= `bar`).
 
     A pair only BM25 found shares words, not meaning; for a simple method most of the top k are such

@@ -73,7 +73,7 @@ def name_text(type_id: str, signature: str) -> str:
 
 
 @dataclass
-class Candidate:
+class PairHit:
     """An aligned method pair, with its rank and score from every route that returned it."""
     source_id: str
     target_id: str
@@ -85,7 +85,7 @@ class Candidate:
 
 
 @dataclass
-class NameCandidate:
+class NameHit:
     """A target method name, with its rank and score from every route that returned it."""
     target_id: str
     type_id: str
@@ -211,9 +211,9 @@ class PairStore(RoutedStore):
         return PairEntry("", "", java_signature, java_body, "", "").text()
 
     def query(self, java_signature: str, java_body: str, k: int, exclude_ids: Iterable[str] = (),
-              vector: np.ndarray | None = None) -> list[Candidate]:
+              vector: np.ndarray | None = None) -> list[PairHit]:
         """Pairs similar to a Java method (`vector`: the embedding of its query_text, if already computed)."""
-        return [Candidate(**asdict(self.entries[row]), scores=scores)
+        return [PairHit(**asdict(self.entries[row]), scores=scores)
                 for row, scores in self.search(self.query_text(java_signature, java_body), k, exclude_ids, vector)]
 
 
@@ -229,9 +229,9 @@ class NameStore(RoutedStore):
         return name_text(type_id, signature)
 
     def query(self, type_id: str, signature: str, k: int, exclude_ids: Iterable[str] = (),
-              vector: np.ndarray | None = None) -> list[NameCandidate]:
+              vector: np.ndarray | None = None) -> list[NameHit]:
         """Target members close to a signature (`vector`: the embedding of its query_text, if already computed)."""
-        return [NameCandidate(**asdict(self.entries[row]), scores=scores)
+        return [NameHit(**asdict(self.entries[row]), scores=scores)
                 for row, scores in self.search(self.query_text(type_id, signature), k, exclude_ids, vector)]
 
 

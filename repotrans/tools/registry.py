@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import difflib
-import inspect
 import json
 from functools import lru_cache
 from importlib import resources
@@ -55,11 +54,6 @@ def load_step_schema(name: str) -> dict:
 def load_schemas() -> dict[str, dict]:
     """name -> {name, description, parameters} (OpenAI function format), read from schemas/*.json."""
     return json.loads(json.dumps(_schemas()))     # a copy: callers may edit theirs
-
-
-def implementation_params(name: str) -> list[str]:
-    """Parameter names of a tool's implementation (after the context)."""
-    return list(inspect.signature(IMPLEMENTATIONS[name]).parameters)[1:]
 
 
 def run_tool(ctx: ToolContext, name: str, args: dict) -> dict:

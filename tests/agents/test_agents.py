@@ -22,7 +22,7 @@ from repotrans.execution.results import Diagnostic
 from repotrans.execution.results import TestResult as Result
 from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
-from repotrans.retrieval.stores import Candidate
+from repotrans.retrieval.stores import PairHit
 from tests.support.fake_openai_server import FakeOpenAIServer
 
 
@@ -69,9 +69,9 @@ class FakeServices:
 
     def retrieve(self, k: int) -> tuple[list, str]:
         self.retrieved += 1
-        return [Candidate("source:a.Sq.area()", "target:A.Sq.Area()", "double area()", "{ return s * s; }",
+        return [PairHit("source:a.Sq.area()", "target:A.Sq.Area()", "double area()", "{ return s * s; }",
                           "public double Area()", "{ return s * s; }"),
-                Candidate("source:a.B.name()", "target:A.B.Name()", "String name()", "{ return n; }",
+                PairHit("source:a.B.name()", "target:A.B.Name()", "String name()", "{ return n; }",
                           "public string Name()", "{ return n; }")], "2 pairs"
 
     def bound(self) -> Services:

@@ -236,10 +236,10 @@ def test_unfenced_or_mislabelled_code_counts_only_when_it_declares_the_target():
 def test_examples_below_the_relevance_bar_are_left_out_and_the_rest_dedented():
     from repotrans.prompts.slots import example_slot
     from repotrans.retrieval.retriever import above_bar
-    from repotrans.retrieval.stores import Candidate
+    from repotrans.retrieval.stores import PairHit
 
     def cand(name, scores):
-        return Candidate(f"source:a.{name}()", f"target:A.{name}()", f"String {name}()",
+        return PairHit(f"source:a.{name}()", f"target:A.{name}()", f"String {name}()",
                          "{\n        return x;\n    }", f"public string {name}()",
                          "{\n            return x;\n        }", scores)
 

@@ -30,7 +30,7 @@ def batch(demo, style: str, monkeypatch) -> tuple[dict, int, Path]:
     monkeypatch.setenv("REPOTRANS_API_KEY", "test-key")
     with FakeOpenAIServer(responder=OracleModel(full, style=style)) as server:
         code = main(["batch", "--source", str(ROOT / "datasets/sample/java"), "--target", str(root / "view/target"),
-                     "--all-placeholders", "--run-dir", str(root / style),
+                     "--run-dir", str(root / style),
                      "--model", f"{style}-model", "--base-url", server.base_url, "--sandbox", "local"])
     assert code == 0
     return json.loads((root / style / "summary.json").read_text()), len(server.requests), root / style

@@ -10,7 +10,7 @@ import pytest
 
 from repotrans.execution.apply import LineMap
 from repotrans.execution.sandboxes import make_sandbox
-from repotrans.execution.toolchains import Candidate, Limits
+from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.nunit3_compat import unsupported_features
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
@@ -211,7 +211,7 @@ def test_nunit3_tests_run_on_mono_and_unbuildable_test_files_are_quarantined(tmp
             ("Acme.Tests:tests/Acme.Tests/ViewerTests.cs", "CS0234")]
         with ws.run_dir() as run_dir:
             rel = "src/Acme.Core/Codec.cs"
-            cand = Candidate(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
+            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
                              run_dir=run_dir)
             verdict = tc.run(ws, cand, None, box, limits)
     finally:

@@ -11,7 +11,7 @@ import pytest
 from repotrans.execution.apply import LineMap
 from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome
-from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.dotnet import (DotnetToolchain, build_argvs, dotnet_test_argv, parse_msbuild,
                                                    parse_trx, vstest_filter)
 from repotrans.execution.toolchains.msbuild import load_projects
@@ -23,7 +23,7 @@ CALC = FIX / "projects" / "calc"
 
 def test_msbuild_diagnostics_are_deduplicated_and_mapped():
     text = (FIX / "msbuild" / "build_errors.txt").read_text()
-    cand = Candidate(path="src/Acme.Calc/Calculator.cs", text="", line_map=LineMap({14: 3, 9: 1}),
+    cand = PatchedFile(path="src/Acme.Calc/Calculator.cs", text="", line_map=LineMap({14: 3, 9: 1}),
                      surface_changed=False, run_dir=Path("/ws/runs/5d1c"))
     diags = parse_msbuild(text, Path("/ws/runs/5d1c/tree"), cand)
     assert [(d.code, d.file, d.line, d.column, d.candidate_line, d.severity) for d in diags] == [
@@ -152,7 +152,7 @@ class ScriptedSandbox:
 def _candidate(ws, tmp_path, text="// patched\n", run="r1"):
     run_dir = ws.root / "runs" / run
     run_dir.mkdir(parents=True)
-    return Candidate(path="src/Acme.Calc/Calculator.cs", text=text, line_map=LineMap({1: 1}),
+    return PatchedFile(path="src/Acme.Calc/Calculator.cs", text=text, line_map=LineMap({1: 1}),
                      surface_changed=False, run_dir=run_dir)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from repotrans.execution.apply import LineMap
 from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure, TestResult, tail
-from repotrans.execution.toolchains import Candidate
+from repotrans.execution.toolchains import PatchedFile
 from repotrans.execution.toolchains.mono import parse_mcs
 from repotrans.execution.toolchains.nunit import exception_info, parse_nunit2
 from repotrans.execution.workspace import Workspace
@@ -52,10 +52,10 @@ def test_exception_info_without_type():
     assert exception_info("something odd", []) == ExceptionInfo(type="", message="something odd", frames=[])
 
 
-def _ws_and_candidate(tmp_path: Path) -> tuple[Workspace, Candidate]:
+def _ws_and_candidate(tmp_path: Path) -> tuple[Workspace, PatchedFile]:
     ws = Workspace(root=tmp_path, target=tmp_path / "t", key="k")
     line_map = LineMap({4: 2})
-    cand = Candidate(path="src/bad2.cs", text="", line_map=line_map, surface_changed=False,
+    cand = PatchedFile(path="src/bad2.cs", text="", line_map=line_map, surface_changed=False,
                      run_dir=tmp_path / "runs" / "r1")
     return ws, cand
 

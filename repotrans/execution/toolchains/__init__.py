@@ -27,7 +27,7 @@ class TargetBuildError(ConfigError):
 
 
 @dataclass
-class Candidate:
+class PatchedFile:
     """One patched file, ready to build."""
     path: str                      # relative to the target root
     text: str
@@ -85,7 +85,7 @@ class Toolchain(Protocol):
         """Test project name -> its test source files (or the folder holding them), for test selection."""
         ...
 
-    def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
+    def run(self, ws: Workspace, cand: PatchedFile, fixtures: list[str] | None, sandbox: Sandbox,
             limits: Limits) -> Verdict:
         """Build the candidate (only what it changes), run the given tests (fixtures or test methods; None: all).
         Fixture ids are "<test project name>:<qualified fixture class>"."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from repotrans.errors import ConfigError
 from repotrans.execution.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import Sandbox
-from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict, judge_report
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
@@ -81,7 +81,7 @@ class DotnetToolchain:
             ws.base.mkdir(parents=True, exist_ok=True)
             marker.write_text("ok")
 
-    def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
+    def run(self, ws: Workspace, cand: PatchedFile, fixtures: list[str] | None, sandbox: Sandbox,
             limits: Limits) -> Verdict:
         started = time.monotonic()
         tree = cand.run_dir / "tree"
@@ -181,7 +181,7 @@ def vstest_filter(name: str) -> str:
             f"FullyQualifiedName~{escaped}\\(")
 
 
-def parse_msbuild(output: str, tree: Path, cand: Candidate | None) -> list[Diagnostic]:
+def parse_msbuild(output: str, tree: Path, cand: PatchedFile | None) -> list[Diagnostic]:
     """MSBuild lines `path(line,col): error CS1002: message [project]` -> Diagnostics (deduplicated:
     MSBuild repeats errors), paths relative to the tree, candidate lines for the patched file."""
     root = str(tree.resolve()) + "/"

@@ -19,7 +19,7 @@ from pathlib import Path
 from repotrans.errors import ConfigError
 from repotrans.execution.results import Diagnostic, ExceptionInfo
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
-from repotrans.execution.toolchains import Candidate, Limits, TargetBuildError, Verdict, judge_report
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains import nunit3_compat
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.packages import mono_assembly
@@ -36,8 +36,6 @@ RUNNER_EXE = Path(".runner") / "repotrans-nunit.exe"
 FRAMEWORK_REFS = ("System.dll", "System.Core.dll", "System.Xml.dll", "System.Xml.Linq.dll", "System.Data.dll",
                   "System.Numerics.dll", "System.Runtime.Serialization.dll", "Microsoft.CSharp.dll",
                   "System.Net.Http.dll")
-IGNORED_PACKAGES = {"microsoft.net.test.sdk", "nunit3testadapter", "nunit.analyzers", "coverlet.collector",
-                    "microsoft.sourcelink.github", "stylecop.analyzers"}
 MCS_DEFAULT_LANG = "6"
 MCS_MAX_LANG = 7.2
 DIAG_RE = re.compile(r"^(?P<file>[^\s(][^(]*?)\((?P<line>\d+),(?P<col>\d+)\):\s+(?P<sev>error|warning)\s+"
@@ -172,7 +170,7 @@ class MonoToolchain:
                               f"{outcome.output.strip()[-300:]}")
 
     # -- one candidate --------------------------------------------------------------------------
-    def run(self, ws: Workspace, cand: Candidate, fixtures: list[str] | None, sandbox: Sandbox,
+    def run(self, ws: Workspace, cand: PatchedFile, fixtures: list[str] | None, sandbox: Sandbox,
             limits: Limits) -> Verdict:
         projects = self.plan(ws).chosen
         patched_src = (ws.src / cand.path).resolve()
@@ -214,7 +212,7 @@ class MonoToolchain:
         verdict.diagnostics = warnings + verdict.diagnostics
         return verdict
 
-    def _test(self, ws: Workspace, cand: Candidate, projects: list[Project], changed: list[Project],
+    def _test(self, ws: Workspace, cand: PatchedFile, projects: list[Project], changed: list[Project],
               built: dict[str, Path], fixtures: list[str] | None, sandbox: Sandbox, limits: Limits) -> Verdict:
         affected = _dependents(projects, {p.path for p in changed}, all_of_them=True)
         tests = [p for p in projects if p.is_test and p.path in affected]
@@ -300,7 +298,7 @@ def mono_env(memory_mb: int) -> dict[str, str]:
     return {"MONO_GC_PARAMS": f"max-heap-size={int(memory_mb * HEAP_SHARE)}m", "MONO_ENV_OPTIONS": "--debug"}
 
 
-def parse_mcs(output: str, ws: Workspace, cand: Candidate | None) -> list[Diagnostic]:
+def parse_mcs(output: str, ws: Workspace, cand: PatchedFile | None) -> list[Diagnostic]:
     """mcs lines `file(line,col): error CSxxxx: message` -> Diagnostics relative to the target root;
     lines in the patched file also get their line within the candidate. Warnings are kept only for
     the patched file."""
@@ -334,7 +332,7 @@ def parse_mcs(output: str, ws: Workspace, cand: Candidate | None) -> list[Diagno
     return diags
 
 
-def _locator(ws: Workspace, cand: Candidate):
+def _locator(ws: Workspace, cand: PatchedFile):
     """Frame locations relative to the target root; lines of the patched file also in the candidate."""
     patched = str((cand.run_dir / "patched" / cand.path).resolve())
     src = str(ws.src.resolve()) + "/"
