@@ -79,8 +79,10 @@ def test_missing_package_names_the_package_and_the_options(tmp_path, monkeypatch
     _write(tmp_path / "repo", SOLUTION)
     plan = plan_build(tmp_path / "repo", "mono", BuildSettings())
     reasons = {q.what: q.reason for q in plan.quarantined}
-    assert reasons["Acme.Core"].startswith("PackageReference Json.Lite 2.0.1 is not in a local NuGet folder")
-    assert "--packages DIR" in reasons["Acme.Core"] and "--project-path DIR" in reasons["Acme.Core"]
+    line = reasons["Acme.Core -> package"]          # built without it: only compiler errors quarantine it
+    assert line.startswith("PackageReference Json.Lite 2.0.1 is not in a local NuGet folder")
+    assert "--packages DIR" in line and "--project-path DIR" in line and line.endswith("building without it")
+    assert next(p for p in plan.chosen if p.name == "Acme.Core").unresolved == ["Json.Lite"]
     with pytest.raises(Exception, match="nothing under .* can be built with mono"):
         shutil.rmtree(tmp_path / "repo" / "src" / "Acme.Text")
         (tmp_path / "repo" / "tests" / "Acme.Tests" / "Acme.Tests.csproj").write_text(
@@ -228,3 +230,70 @@ def test_unsupported_nunit3_features_are_named(tmp_path):
     assert found == ["[TestFixtureSource] (fixtures are not parameterised from a source) (e.g. A.cs)",
                      "Assert.Multiple reports only its first failure (e.g. A.cs)", "[Retry] (a test runs once) (e.g. A.cs)",
                      "[OneTime*] in a [SetUpFixture] (NUnit 2.6 runs only [SetUp]/[TearDown] there) (e.g. B.cs)"]
+
+
+def test_package_ids_from_nuspec_hint_paths_to_built_dlls_and_build_only_metadata(tmp_path, monkeypatch):
+    """A package whose id exists only in a .nuspec (shipping a dll another csproj builds); a classic
+    HintPath to a dll the solution builds (absent in a clean tree), with two projects building it for
+    two frameworks; a weaver and an analyzer package known as build-only by their metadata."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("NUGET_PACKAGES", raising=False)
+    classic = ('<Project ToolsVersion="4.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003"><PropertyGroup>'
+               '<AssemblyName>{name}</AssemblyName><TargetFrameworkVersion>{v}</TargetFrameworkVersion></PropertyGroup>'
+               '<ItemGroup>{refs}<Compile Include="*.cs" /></ItemGroup></Project>')
+    _write(tmp_path / "repo", {
+        "geo/Geo.Api.nuspec": '<package><metadata><id>Acme.GeoApi</id><version>$version$</version></metadata><files>'
+                              '<file src="..\\bin\\**\\Acme.Geo.dll" target="lib" /></files></package>',
+        "geo/Acme.Geo.csproj": sdk("<PropertyGroup><PackageId>Acme.Geo.Sources</PackageId></PropertyGroup>"),
+        "geo/G.cs": "namespace Acme.Geo { public class G { } }",
+        "src/Core/Core.csproj": sdk('<ItemGroup><PackageReference Include="Acme.GeoApi" Version="1.0" />'
+                                    '<PackageReference Include="Weaver.Fody" Version="6.0" PrivateAssets="All" />'
+                                    '<PackageReference Include="Acme.Style" Version="1.0"><IncludeAssets>runtime; build; '
+                                    'analyzers</IncludeAssets></PackageReference></ItemGroup>'),
+        "src/Core/C.cs": "namespace Acme { public class C { } }",
+        "lib20/Lib.csproj": classic.format(name="Acme.Lib", v="v2.0", refs=""),
+        "lib40/Lib.csproj": classic.format(name="Acme.Lib", v="v4.0", refs=""),
+        "tests/T.csproj": classic.format(name="Acme.Tests", v="v4.0", refs=(
+            '<Reference Include="nunit.framework" /><Reference Include="Acme.Lib"><HintPath>..\\out\\Acme.Lib.dll'
+            '</HintPath></Reference><ProjectReference Include="..\\src\\Core\\Core.csproj" />')),
+    })
+    plan = plan_build(tmp_path / "repo", "mono", BuildSettings())
+    core = next(p for p in plan.chosen if p.name == "Core")
+    assert core.project_refs == [(tmp_path / "repo/geo/Acme.Geo.csproj").resolve()] and core.unresolved == []
+    tests = next(p for p in plan.chosen if p.name == "T")
+    assert (tmp_path / "repo/lib40/Lib.csproj").resolve() in tests.project_refs
+    assert (tmp_path / "repo/lib20/Lib.csproj").resolve() not in tests.project_refs
+    assert [name for name, _ in tests.references] == ["nunit.framework"]
+    assert "package Acme.GeoApi (Geo.Api.nuspec) is built by Acme.Geo" in plan.notes
+
+
+def test_sdk_projects_compile_against_their_references_references(tmp_path):
+    """Test project -> Core -> Geo (SDK style): the tests use Geo's types without referencing it."""
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    repo = tmp_path / "repo"
+    _write(repo, {
+        "src/Geo/Geo.csproj": sdk(""), "src/Geo/Point.cs": "namespace Acme.Geometries { public class Point { public int X = 3; } }",
+        "src/Core/Core.csproj": sdk('<ItemGroup><ProjectReference Include="../Geo/Geo.csproj" /></ItemGroup>'),
+        "src/Core/Shapes.cs": "namespace Acme { public static class Shapes { public static Acme.Geometries.Point Origin() "
+                              "{ return new Acme.Geometries.Point(); } } }",
+        "tests/T/T.csproj": sdk('<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" /><ProjectReference '
+                                'Include="../../src/Core/Core.csproj" /></ItemGroup>', "net48"),
+        "tests/T/ShapeTests.cs": "using NUnit.Framework; using Acme.Geometries; namespace Acme.Tests { [TestFixture] "
+                                 "public class ShapeTests { [Test] public void X() { Point p = Shapes.Origin(); "
+                                 "Assert.AreEqual(3, p.X); } } }"})
+    tc = MonoToolchain()
+    ws = prepare_workspace(repo, tmp_path / "work", tc.name)
+    box = make_sandbox("local", ws.root.parent, tc.image)
+    limits = Limits(timeout=120, memory_mb=1024)
+    try:
+        tc.baseline(ws, box, limits)
+        assert [q.what for q in tc.plan(ws).quarantined] == []
+        with ws.run_dir() as run_dir:
+            rel = "src/Geo/Point.cs"
+            cand = Candidate(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
+                             run_dir=run_dir)
+            verdict = tc.run(ws, cand, None, box, limits)
+    finally:
+        box.close()
+    assert (verdict.status, verdict.tests_run) == ("passed", 1), verdict.log[-2000:]

@@ -22,7 +22,7 @@ from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains import nunit3_compat
 from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.toolchains.packages import mono_assembly
+from repotrans.execution.toolchains.packages import blamed_packages, mono_assembly
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, Quarantine, plan_build
 from repotrans.execution.toolchains.nunit import (RUNNER_SOURCE, check_runner, clean_frames, end_marker,
                                                   exception_info, parse_runner, runner_test_report)
@@ -118,6 +118,9 @@ class MonoToolchain:
                     first = next((d for d in diags if d.severity == "error"), None)
                     what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
                             else "timed out" if outcome.timed_out else f"mcs exit {outcome.exit_code}")
+                    blamed = blamed_packages([d.message for d in diags if d.severity == "error"], project.unresolved)
+                    if blamed:
+                        what += f" (built without package {', '.join(blamed)}, found nowhere: the errors name it)"
                     broken[project.path] = f"{project.name} does not compile: {what}"
                     record["quarantined"].append([project.name, f"does not compile: {what}"])
                     first_failure = first_failure or (project, what, diags, outcome.output[-4000:])
@@ -270,10 +273,14 @@ class MonoToolchain:
             if name.lower().startswith("nunit.framework") or name.lower() == "mscorlib":
                 continue
             argv.append(f"-r:{_rel(hint, ws)}" if hint else f"-r:{_framework_dll(name)}")
-        argv += [f"-r:{_rel(Path(ref), ws)}" if "/" in ref else f"-r:{ref}.dll" for ref in project.extra_references]
-        for ref in project.project_refs:
-            dep = next(p for p in projects if p.path == ref)
-            argv.append(f"-r:{_rel(out / dep.dll_name, ws)}")
+        # SDK-style projects see what their references reference (projects and their packages)
+        deps = _closure(project, projects) if project.sdk else \
+            [p for p in projects if p.path in set(project.project_refs)]
+        extra = list(project.extra_references)
+        for dep in deps if project.sdk else []:
+            extra += [r for r in dep.extra_references if r not in extra]
+        argv += [f"-r:{_rel(Path(ref), ws)}" if "/" in ref else f"-r:{ref}.dll" for ref in extra]
+        argv += [f"-r:{_rel(out / dep.dll_name, ws)}" for dep in sorted(deps, key=lambda d: d.path)]
         swap = swap or {}
         argv += [_rel(swap.get(src, src), ws) for src in project.sources]
         return argv

@@ -54,6 +54,8 @@ class Project:
     framework_note: str = ""                  # why target_framework (or why none)
     notes: list[str] = field(default_factory=list)  # skipped imports and the like, for `doctor`
     extra_references: list[str] = field(default_factory=list)  # resolved package assemblies (paths or names)
+    build_only_packages: list[str] = field(default_factory=list)  # nothing to compile against (by metadata)
+    unresolved: list[str] = field(default_factory=list)  # packages found nowhere: built without them
 
     @property
     def dir(self) -> Path:
@@ -329,6 +331,7 @@ class _Evaluation:
             project_refs=_unique(resolve_path(base, spec)
                                  for op, spec, _, base in items.get("ProjectReference", []) if op == "Include"),
             package_refs=_packages(items.get("PackageReference", [])),
+            build_only_packages=_build_only(items.get("PackageReference", [])),
             references=[(spec.split(",")[0].strip(),
                          resolve_path(base, meta["HintPath"]) if meta.get("HintPath") else None)
                         for op, spec, meta, base in items.get("Reference", []) if op == "Include"],
@@ -345,6 +348,28 @@ def _packages(ops: list[tuple[str, str, dict[str, str], Path]]) -> list[tuple[st
         elif op == "Remove":
             found.pop(spec.lower(), None)
     return list(found.values())
+
+
+def _build_only(ops: list[tuple[str, str, dict[str, str], Path]]) -> list[str]:
+    """PackageReferences whose metadata says they give nothing to compile against: compile assets
+    excluded (ExcludeAssets, or IncludeAssets without compile), or a private (PrivateAssets="all")
+    analyzer or weaver (*.Fody): those act at build time only."""
+    out: dict[str, str] = {}
+    for op, spec, meta, _ in ops:
+        if op == "Remove":
+            out.pop(spec.lower(), None)
+            continue
+        lower = {k.lower(): v.lower() for k, v in meta.items()}
+        exclude = {a.strip() for a in lower.get("excludeassets", "").split(";")}
+        include = {a.strip() for a in lower.get("includeassets", "").split(";") if a.strip()}
+        private = "all" in {a.strip() for a in lower.get("privateassets", "").split(";")}
+        name = spec.lower()
+        if exclude & {"compile", "all"} or (include and not include & {"compile", "all"}) or \
+                (private and (name.endswith((".fody", "analyzers", ".analyzer")) or name == "fody")):
+            out[name] = spec
+        elif op == "Include":
+            out.pop(name, None)
+    return list(out.values())
 
 
 def _unique(paths) -> list[Path]:

@@ -8,6 +8,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from repotrans.execution.toolchains.frameworks import compatible, parse_tfm
 
@@ -53,12 +54,15 @@ def mono_assembly(name: str) -> Path | None:
 
 
 def resolve_packages(refs: list[tuple[str, str]], target_framework: str, dirs: list[Path],
-                     projects_by_id: dict[str, Path], toolchain: str) -> Resolution:
-    """Resolve a project's PackageReferences (name, version) for its chosen framework."""
+                     project_for: Callable[[str], Path | None], toolchain: str,
+                     build_only: tuple[str, ...] = ()) -> Resolution:
+    """Resolve a project's PackageReferences (name, version) for its chosen framework; project_for
+    names the project in the tree that builds a package id (None: none does)."""
     res = Resolution()
+    skip = {b.lower() for b in build_only}
     for name, version in refs:
         low = name.lower()
-        if low.startswith(BUILD_ONLY) or low in BUILD_ONLY:
+        if low.startswith(BUILD_ONLY) or low in BUILD_ONLY or low in skip:
             continue
         if low in TOOLCHAIN_PROVIDED:
             continue
@@ -68,9 +72,10 @@ def resolve_packages(refs: list[tuple[str, str]], target_framework: str, dirs: l
             res.assemblies += dlls
             res.notes.append(f"package {name} {version}: {folder}" + ("" if dlls else " (no lib assets)"))
             continue
-        if low in projects_by_id:
-            res.projects.append(projects_by_id[low])
-            res.notes.append(f"package {name}: built from {projects_by_id[low]}")
+        project = project_for(low)
+        if project is not None:
+            res.projects.append(project)
+            res.notes.append(f"package {name}: built from {project}")
             continue
         if toolchain == "mono" and mono_assembly(name):
             res.framework_refs.append(name)
@@ -78,8 +83,8 @@ def resolve_packages(refs: list[tuple[str, str]], target_framework: str, dirs: l
         where = ", ".join(str(d) for d in dirs)
         res.missing.append(f"PackageReference {name} {version}".rstrip() +
                            f" is not in a local NuGet folder ({where}) and no project in the target tree has "
-                           f"PackageId/AssemblyName {name}: pass --packages DIR (a NuGet packages folder) or "
-                           f"--project-path DIR (a checkout of its source)")
+                           f"PackageId/AssemblyName/.nuspec id {name}: pass --packages DIR (a NuGet packages "
+                           f"folder) or --project-path DIR (a checkout of its source)")
     return res
 
 
@@ -121,3 +126,23 @@ def _lib_assemblies(folder: Path, target_framework: str) -> list[Path]:
 
 def _vkey(text: str) -> tuple:
     return tuple(int(n) for n in re.findall(r"\d+", text.split("-")[0])[:4]) or (0,)
+
+
+NAME_IN_NS_RE = re.compile(r"`([\w.]+)' does not exist in the namespace `([\w.]+)'")
+NAME_RE = re.compile(r"`([\w.]+)(?:<[^']*>)?'")
+
+
+def blamed_packages(messages: list[str], unresolved: list[str]) -> list[str]:
+    """The packages built without whose namespaces or types the compiler errors name (a package id
+    and a namespace that are prefixes of one another: `Acme.Geo.Api` and `Acme.Geo`)."""
+    names: set[str] = set()
+    for message in messages:
+        for inner, outer in NAME_IN_NS_RE.findall(message):
+            names.add(f"{outer}.{inner}".lower())
+        names.update(n.lower() for n in NAME_RE.findall(message))
+    blamed = []
+    for package in unresolved:
+        low = package.lower()
+        if any(n == low or low.startswith(n + ".") or n.startswith(low + ".") for n in names if "." in n or n == low):
+            blamed.append(package)
+    return blamed

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.toolchains.msbuild import Project, build_order, find_projects, load_project
+from repotrans.execution.toolchains.package_ids import best_project, project_ids
 from repotrans.execution.toolchains.packages import mono_assembly, package_dirs, resolve_packages
 from repotrans.execution.toolchains.signing import friend_public_keys, stand_in_key
 
@@ -73,12 +74,10 @@ def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None
             found[path.resolve()] = load_project(path.resolve(), base, toolchain, settings.framework)
         except ConfigError as exc:
             quarantined.append(Quarantine(path.stem, f"cannot evaluate: {exc}"))
-    by_id = {}
-    for p in found.values():
-        by_id.setdefault(p.package_id.lower(), p.path)
-        by_id.setdefault(p.assembly_name.lower(), p.path)
+    by_id, id_notes = project_ids(found, [root, *[p for p in settings.project_paths if p.is_dir()]])
     dirs = package_dirs(list(settings.packages))
     planner = _Planner(found, by_id, dirs, toolchain, root, quarantined)
+    planner.notes += id_notes
     tests = [p for p in found.values() if p.is_test]
     roots = tests or list(found.values())
     for project in sorted(roots, key=lambda p: p.path):
@@ -148,12 +147,24 @@ class _Planner:
             return f"{kind} tests need the dotnet toolchain (mono runs NUnit only)"
         drops: list[Quarantine] = []
         refs = []
-        res = resolve_packages(project.package_refs, project.target_framework, self.dirs, self.by_id, self.toolchain)
-        for line in res.missing:
-            if not project.is_test:
-                return line
-            drops.append(Quarantine(f"{project.name} -> package", line))
-        for path in list(project.project_refs) + res.projects:
+
+        def project_for(key: str) -> Path | None:
+            paths = [p for p in self.by_id.get(key.lower(), []) if p != project.path]
+            return best_project(paths, self.found, project.target_framework) if paths else None
+
+        res = resolve_packages(project.package_refs, project.target_framework, self.dirs, project_for,
+                               self.toolchain, tuple(project.build_only_packages))
+        unresolved = [name for name, _ in project.package_refs
+                      if any(line.startswith(f"PackageReference {name} ") for line in res.missing)]
+        for line in res.missing:          # built without it: the compiler tells whether it was needed
+            drops.append(Quarantine(f"{project.name} -> package", f"{line}; building without it"))
+        hinted = []
+        for name, hint in project.references:
+            if (hint is None or not hint.is_file()) and project_for(name) is not None and \
+                    not mono_assembly(name):            # the dll another project of the tree builds
+                hinted.append(project_for(name))
+                self.notes.append(f"{project.name}: reference {name} is built by {self.found[hinted[-1]].name}")
+        for path in list(project.project_refs) + res.projects + hinted:
             dep = self.found.get(path)
             why = f"{path} does not exist or cannot be evaluated" if dep is None else self.usable(dep)
             if why is None:
@@ -163,7 +174,10 @@ class _Planner:
             else:
                 return f"references {dep.name if dep else path.name}, which cannot be built: {why}"
         references = []
+        built_here = {self.found[p].assembly_name.lower() for p in hinted}
         for name, hint in project.references:
+            if name.lower() in built_here:
+                continue
             if hint is not None and hint.is_file():
                 references.append((name, hint))
             elif self.toolchain != "mono" or mono_assembly(name) or name.lower() in ("mscorlib", "nunit.framework"):
@@ -187,7 +201,7 @@ class _Planner:
         self.notes += [f"{project.name}: {n}" for n in project.notes + res.notes]
         self.ready[project.path] = replace(
             project, project_refs=list(dict.fromkeys(refs)), references=references, sign=sign, key_file=key_file,
-            extra_references=[str(a) for a in res.assemblies] + res.framework_refs)
+            extra_references=[str(a) for a in res.assemblies] + res.framework_refs, unresolved=unresolved)
         return None
 
     def _trusted(self, project: Project, refs: list[Path]) -> set[str]:
