@@ -291,7 +291,7 @@ def test_sdk_projects_compile_against_their_references_references(tmp_path):
         assert [q.what for q in tc.plan(ws).quarantined] == []
         with ws.run_dir() as run_dir:
             rel = "src/Geo/Point.cs"
-            cand = Candidate(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
+            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
                              run_dir=run_dir)
             verdict = tc.run(ws, cand, None, box, limits)
     finally:
