@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from repotrans.execution.runner import run_candidate
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
 from repotrans.policy.java2cs import translate_method

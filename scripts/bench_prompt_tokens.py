@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from repotrans.agents.config import AgentConfig  # noqa: E402
 from repotrans.agents.session import state_for  # noqa: E402
 from repotrans.agents.state import ContextEntry  # noqa: E402
-from repotrans.mapping.mapping import load_mapping  # noqa: E402
+from repotrans.mapping.load import load_mapping  # noqa: E402
 from repotrans.index.placeholders import PLACEHOLDER_BODY, is_placeholder  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
 from repotrans.mapping.task import TranslationTask  # noqa: E402

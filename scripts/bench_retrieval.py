@@ -27,7 +27,7 @@ from pathlib import Path
 
 import torch
 
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.retrieval.dense import EmbeddingCache, Embedder, load_model
 from repotrans.retrieval.retriever import Retriever

@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from repotrans.mapping.mapping import build_mapping, load_mapping  # noqa: E402
+from repotrans.mapping.mapping import build_mapping  # noqa: E402
+from repotrans.mapping.load import load_mapping  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
 from repotrans.mapping.task import TranslationTask, has_code  # noqa: E402
 from repotrans.tools import ToolContext, load_schemas, run_tool  # noqa: E402

@@ -15,7 +15,7 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
     """Index (incrementally, when repos are given), resolve `function` (with `target_member`: the Java
     method and the C# member the user names, whatever the mapping says), and bind tools, runner and
     retrieval."""
-    from repotrans.mapping.mapping import load_mapping
+    from repotrans.mapping.load import load_mapping
     from repotrans.index.store import Index
     from repotrans.mapping.task import resolve_pair, resolve_task
 

@@ -71,7 +71,7 @@ def run_tool(args: argparse.Namespace) -> int:
 
 def run_mapping(args: argparse.Namespace) -> int:
     from repotrans.index.store import Index
-    from repotrans.mapping.mapping import load_mapping
+    from repotrans.mapping.load import load_mapping
     from repotrans.mapping.mapping_export import records
 
     index = Index.open(Path(args.workdir), must_exist=True)

@@ -18,7 +18,8 @@ from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.runner import run_candidate
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
-from repotrans.experiments.executors import Executor, ThreadExecutor, Workload, rerooted_index
+from repotrans.experiments.executors import ThreadExecutor
+from repotrans.experiments.workload import Executor, Workload, rerooted_index
 from repotrans.experiments.run_store import RunStore
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask

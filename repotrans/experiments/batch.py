@@ -25,10 +25,11 @@ from repotrans.execution.apply import apply_candidate
 from repotrans.execution.blocked import blocked_reason, is_blocked, judging_blocked
 from repotrans.execution.status import BLOCKED
 from repotrans.execution.runner import run_candidate
-from repotrans.experiments.executors import Executor, ThreadExecutor, Workload
+from repotrans.experiments.executors import ThreadExecutor
+from repotrans.experiments.workload import Executor, Workload
 from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.run_store import RunStore, TaskRecord
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index

@@ -22,7 +22,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from repotrans.errors import ConfigError
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index

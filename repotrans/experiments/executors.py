@@ -1,9 +1,4 @@
-"""Where the tasks of a batch or an ablation run: one small protocol, two executors.
-
-A `Workload` says what every task of one level shares (the repositories and the index, by folder
-name, the configuration, and an optional `adjust(state, dirs)` hook that rebinds services); an
-executor runs a list of tasks against it and yields each task's record as it finishes. The caller
-(batch, ablate) writes records into the run store; executors never touch it.
+"""Where the tasks of a batch or an ablation run (the protocol and the task runner: experiments.workload).
 
   ThreadExecutor  tasks in threads of this process, on the folders as they are (the default)
   RayExecutor     tasks on the nodes of a Ray cluster, on node-local copies (experiments.ray_executor)
@@ -13,77 +8,13 @@ from __future__ import annotations
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from typing import Iterator
 
-from repotrans.agents.config import AgentConfig
-from repotrans.agents.limits import CallLimiter, LocalLimiter
+from repotrans.agents.limits import LocalLimiter
 from repotrans.errors import ConfigError
 from repotrans.experiments.run_store import TaskRecord
-from repotrans.experiments.tasks import run_task
-from repotrans.mapping.mapping import load_mapping
-from repotrans.index.store import Index
+from repotrans.experiments.workload import Executor, TaskRunner, Workload
 from repotrans.mapping.task import TranslationTask
-
-Adjust = Callable[[object, dict[str, Path]], None]     # (state, dirs): rebind the state's services
-
-
-@dataclass
-class Workload:
-    """What every task of one level shares. `dirs` names folders: "source", "target" and "workspace"
-    (its index.sqlite indexes source + target) always, others as `adjust` needs; `scratch` names
-    folders that are only written to (never shipped: a remote node makes its own)."""
-    dirs: dict[str, Path]
-    config: AgentConfig
-    config_name: str
-    dataset: str
-    adjust: Adjust | None = None
-    scratch: tuple[str, ...] = ()
-
-
-class Executor(Protocol):
-    def run(self, work: Workload, tasks: list[TranslationTask], out_dir: Path) -> Iterator[TaskRecord]:
-        """Run every task once; yield each record as it finishes (any order). Each task's folder
-        (trajectory, result) ends up under `out_dir` before its record is yielded."""
-        ...
-
-    def close(self) -> None:
-        ...
-
-
-def rerooted_index(dirs: dict[str, Path], workspace: str = "workspace", target: str = "target") -> Index:
-    """The index in dirs[workspace], re-rooted onto dirs["source"] + dirs[target] if it was built
-    elsewhere (a node-local copy): unchanged files are not parsed again."""
-    index = Index.open(dirs[workspace], must_exist=True)
-    source, tgt = dirs["source"].resolve(), dirs[target].resolve()
-    if index.root("source") != source or index.root("target") != tgt:
-        index.build(source, tgt, progress=False)
-    return index
-
-
-class TaskRunner:
-    """Runs tasks of one workload in this process: one index and mapping for all of them."""
-
-    def __init__(self, work: Workload, dirs: dict[str, Path], limiter: CallLimiter | None = None,
-                 wrap: Adjust | None = None):
-        self.work, self.dirs, self.limiter, self.wrap = work, dirs, limiter, wrap
-        self.index = rerooted_index(dirs)
-        self.mapping = load_mapping(self.index)
-
-    def run(self, task: TranslationTask, out_dir: Path) -> TaskRecord:
-        work = self.work
-
-        def adjust(state) -> None:
-            if work.adjust is not None:
-                work.adjust(state, self.dirs)
-            if self.wrap is not None:
-                self.wrap(state, self.dirs)
-
-        return run_task(self.index, self.mapping, task, work.config, workdir=self.dirs["workspace"],
-                        run_dir=out_dir, config_name=work.config_name, dataset=work.dataset, adjust=adjust,
-                        limiter=self.limiter)
-
-    def close(self) -> None:
-        self.index.close()
 
 
 @dataclass

@@ -32,7 +32,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from repotrans.errors import ConfigError
 from repotrans.experiments import bundles
-from repotrans.experiments.executors import Workload
+from repotrans.experiments.workload import Workload
 from repotrans.experiments.ray_nodes import CallGate, NodeWorker, build_baseline
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask

@@ -21,7 +21,7 @@ import ray
 
 from repotrans.agents.limits import LocalLimiter
 from repotrans.experiments import bundles
-from repotrans.experiments.executors import TaskRunner, Workload
+from repotrans.experiments.workload import TaskRunner, Workload
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
 

@@ -2,8 +2,8 @@
 
 Types and the Java package -> C# namespace map come from typematch.py (names, the rename vocabulary,
 namespace path affinity, member overlap); members are then matched inside each type pair
-(members.py). Anything ambiguous stays unmatched, with the reason. The result is cached in the
-index's SQLite file (mapping_cache.py).
+(members.py). Anything ambiguous stays unmatched, with the reason. load.py reads it from the cache
+in the index's SQLite file (mapping_cache.py) or builds it here.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.matches import MethodMatch, TypeMatch
-from repotrans.mapping.overrides import MappingOverrides, configured, resolve
+from repotrans.mapping.overrides import MappingOverrides, resolve
 from repotrans.mapping.member_hosts import companion_classes, group_by_type, unmatched_bases
 from repotrans.mapping.members import match_methods
 from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_types, nested_name
@@ -22,8 +22,7 @@ from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_typ
 if TYPE_CHECKING:
     from repotrans.index.store import Index
 
-__all__ = ["Mapping", "MappingOverrides", "MethodMatch", "TypeMatch", "build_mapping", "load_mapping",
-           "nested_name"]
+__all__ = ["Mapping", "MappingOverrides", "MethodMatch", "TypeMatch", "build_mapping", "nested_name"]
 
 @dataclass
 class Mapping:
@@ -83,7 +82,7 @@ class Mapping:
 
 
 def build_mapping(index: Index, overrides: MappingOverrides | None = None) -> Mapping:
-    """Align the two indexed repositories (no caching; see load_mapping), then apply the overrides:
+    """Align the two indexed repositories (no caching; see mapping.load.load_mapping), then apply the overrides:
     type overrides before the members are matched, method overrides after."""
     index.types("source")                       # load the snapshot before the collector pauses
     enabled = gc.isenabled()
@@ -160,21 +159,6 @@ def _apply(matches: list, unmatched: dict[str, str], table: dict[str, str | None
         else:
             out.append(cls(sid, tid, 1.0, "mapping override"))
     return sorted(out, key=lambda m: m.source_id) if cls is TypeMatch else out
-
-
-def load_mapping(index: Index, overrides: MappingOverrides | None = None) -> Mapping:
-    """The mapping for this index with the configured overrides (overrides.py) and `overrides` on top:
-    from the cache in the index's SQLite file, rebuilt when the index, the rules or the overrides changed."""
-    from repotrans.mapping import mapping_cache
-
-    effective = configured().merged(overrides)
-    fingerprint = mapping_cache.fingerprint(index, effective)
-    cached = mapping_cache.read(index, fingerprint)
-    if cached is not None:
-        return cached
-    mapping = build_mapping(index, effective)
-    mapping_cache.write(index, fingerprint, mapping)
-    return mapping
 
 
 def _project_names(type_matches: list[TypeMatch]) -> dict[str, set[str]]:

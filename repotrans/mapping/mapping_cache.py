@@ -1,7 +1,8 @@
 """The mapping, cached in the index's SQLite file (own tables), keyed by a fingerprint of the index.
 
-The fingerprint covers every indexed file's hash on both sides, the name table and the source of
-the matching modules, so a re-index that changed a file, or any change of the rules, rebuilds it.
+The fingerprint covers every indexed file's hash on both sides, every file of the index and mapping
+packages (code and data, as installed) and the overrides, so a re-index that changed a file, or any
+change of the code, its tables or the overrides, rebuilds it.
 """
 from __future__ import annotations
 
@@ -9,19 +10,20 @@ import hashlib
 import json
 import sqlite3
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
 from repotrans.mapping.mapping import Mapping, MethodMatch, TypeMatch
 from repotrans.index.model import SIDES
 from repotrans.mapping.overrides import MappingOverrides, configured
-from repotrans.mapping.typenames import name_table
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
 
-RULE_MODULES = ("mapping.py", "overrides.py", "typematch.py", "members.py", "member_hosts.py", "signatures.py", "structural.py",
-                "evidence.py", "doc_comments.py", "typenames.py", "mapping_cache.py")
+# The packages whose code decides a mapping (tests/test_layers.py checks that mapping imports no other
+# part of repotrans that could change one): their every file, data included, keys the cache.
+CODE_PACKAGES = ("repotrans.index", "repotrans.mapping")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS mapping_meta (
@@ -39,16 +41,31 @@ CREATE TABLE IF NOT EXISTS mapping_match (
 
 
 @lru_cache(maxsize=1)
-def _rules_digest() -> str:
-    h = hashlib.sha256(name_table().fingerprint.encode())
-    for name in RULE_MODULES:
-        h.update((Path(__file__).parent / name).read_bytes())
+def code_digest() -> str:
+    """Hash of every file of CODE_PACKAGES as installed (importlib.resources), by relative path."""
+    h = hashlib.sha256()
+    for package in CODE_PACKAGES:
+        for rel, data in sorted(_package_files(resources.files(package), package)):
+            h.update(f"\n{rel}\t{len(data)}\n".encode())
+            h.update(data)
     return h.hexdigest()
 
 
+def _package_files(folder: Traversable, rel: str) -> list[tuple[str, bytes]]:
+    out: list[tuple[str, bytes]] = []
+    for entry in folder.iterdir():
+        if entry.name == "__pycache__" or entry.name.endswith((".pyc", ".pyo")):
+            continue
+        if entry.is_dir():
+            out += _package_files(entry, f"{rel}/{entry.name}")
+        elif entry.is_file():
+            out.append((f"{rel}/{entry.name}", entry.read_bytes()))
+    return out
+
+
 def fingerprint(index: Index, overrides: MappingOverrides | None = None) -> str:
-    """Hash of every indexed file (side, path, sha256), the name table, the matching code and the overrides."""
-    h = hashlib.sha256(_rules_digest().encode())
+    """Hash of every indexed file (side, path, sha256), the index and mapping code (code_digest) and the overrides."""
+    h = hashlib.sha256(code_digest().encode())
     overrides = configured() if overrides is None else overrides
     if overrides:
         h.update(overrides.digest().encode())

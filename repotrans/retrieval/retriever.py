@@ -75,7 +75,7 @@ class Retriever:
             from repotrans.index.store import Index
             index = Index.open(Path(workdir), must_exist=True)
         if mapping is None:
-            from repotrans.mapping.mapping import load_mapping
+            from repotrans.mapping.load import load_mapping
             mapping = load_mapping(index)
         encoder = encoder or Embedder(DEFAULT_MODEL)
         exclude_ids = set(exclude_ids)
@@ -157,7 +157,7 @@ _OPEN: dict[tuple, tuple[str, Retriever]] = {}
 def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iterable[str] = (),
              model: str = DEFAULT_MODEL) -> RetrievalResult:
     """Retrieve for one Java method; stores are opened once per process and reopened when the index changes."""
-    from repotrans.mapping.mapping import load_mapping
+    from repotrans.mapping.load import load_mapping
     from repotrans.mapping.mapping_cache import fingerprint
     from repotrans.index.store import Index
 

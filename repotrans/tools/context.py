@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
-from repotrans.mapping.mapping import Mapping, load_mapping
+from repotrans.mapping.mapping import Mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.task import TranslationTask, resolve_task
 

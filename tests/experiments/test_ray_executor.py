@@ -22,7 +22,8 @@ from repotrans.errors import ConfigError
 from repotrans.experiments.ablate import configs_for, run_ablation
 from repotrans.experiments.batch import placeholder_tasks, run_batch
 from repotrans.experiments.datasets import build_dataset, candidate_tasks, load_dataset, mask_repo, materialize
-from repotrans.experiments.executors import ThreadExecutor, Workload
+from repotrans.experiments.executors import ThreadExecutor
+from repotrans.experiments.workload import Workload
 from repotrans.experiments.ray_executor import RayExecutor
 from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.store import Index

@@ -10,7 +10,8 @@ import pytest
 from repotrans.cli import main
 from repotrans.errors import InputError
 from repotrans.mapping import mapping_cache
-from repotrans.mapping.mapping import TypeMatch, build_mapping, load_mapping
+from repotrans.mapping.mapping import TypeMatch, build_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask, resolve_task
 from repotrans.mapping.typenames import compat, java_param_type, parse_type
@@ -293,3 +294,22 @@ def test_nested_type_moved_to_top_level(tmp_path):
     # the overload is told apart through the type mapping Token -> TokenizerToken
     assert m.target_method("source:p.Tokenizer.next(Token)").target_id == "target:P.Tokenizer.Next(TokenizerToken)"
     assert m.target_method("source:p.Tokenizer.Token.getText()").target_id == "target:P.TokenizerToken.Text"
+
+
+def test_cache_key_covers_every_file_of_the_index_and_mapping_packages():
+    """The code digest reads the packages as installed: every module and data file (queries, name
+    table) is in it, so no hand-kept list can forget one."""
+    import pkgutil
+    from importlib import resources
+
+    import repotrans.index
+    import repotrans.mapping
+
+    hashed = {rel for package in mapping_cache.CODE_PACKAGES
+              for rel, _ in mapping_cache._package_files(resources.files(package), package)}
+    for package in (repotrans.index, repotrans.mapping):
+        for mod in pkgutil.iter_modules(package.__path__):
+            assert f"{package.__name__}/{mod.name}.py" in hashed
+    assert "repotrans.mapping/data/java_cs_names.json" in hashed
+    assert any(rel.startswith("repotrans.index/queries/") for rel in hashed)
+    assert not any("__pycache__" in rel for rel in hashed)

@@ -10,7 +10,8 @@ import pytest
 
 from repotrans.cli import main
 from repotrans.errors import ConfigError
-from repotrans.mapping.mapping import MappingOverrides, load_mapping
+from repotrans.mapping.mapping import MappingOverrides
+from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import read_file
 from repotrans.index.store import Index
 from repotrans.mapping.task import resolve_task

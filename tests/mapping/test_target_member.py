@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.errors import InputError
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask, resolve_pair, resolve_task
 

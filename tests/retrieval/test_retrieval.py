@@ -261,7 +261,7 @@ def test_collect_pairs_skips_placeholders_and_excluded_ids():
 # --- with the real index and mapping of datasets/sample --------------------------------------------
 
 from repotrans.cli import main as cli_main                          # noqa: E402
-from repotrans.mapping.mapping import load_mapping                     # noqa: E402
+from repotrans.mapping.load import load_mapping                     # noqa: E402
 from repotrans.index.store import Index                              # noqa: E402
 from repotrans.retrieval.retriever import Retriever, scope_name      # noqa: E402
 from repotrans.retrieval.stores import has_real_body                 # noqa: E402

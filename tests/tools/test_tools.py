@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.cli import main
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import has_code, resolve_task
 from repotrans.tools import IMPLEMENTATIONS, ToolContext, load_schemas, run_tool

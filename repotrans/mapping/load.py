@@ -1,0 +1,24 @@
+"""The mapping of an index: read from its cache when index, code and overrides are unchanged, else built and cached."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from repotrans.mapping import mapping_cache
+from repotrans.mapping.mapping import Mapping, build_mapping
+from repotrans.mapping.overrides import MappingOverrides, configured
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
+
+
+def load_mapping(index: Index, overrides: MappingOverrides | None = None) -> Mapping:
+    """The mapping for this index with the configured overrides (overrides.py) and `overrides` on top:
+    from the cache in the index's SQLite file, rebuilt when the index, the code or the overrides changed."""
+    effective = configured().merged(overrides)
+    fingerprint = mapping_cache.fingerprint(index, effective)
+    cached = mapping_cache.read(index, fingerprint)
+    if cached is not None:
+        return cached
+    mapping = build_mapping(index, effective)
+    mapping_cache.write(index, fingerprint, mapping)
+    return mapping
