@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_pkgs=(mono-devel nunit-console docker.io debootstrap bubblewrap)
+apt_pkgs=(mono-devel nunit-console docker.io debootstrap bubblewrap chromium)   # chromium: the report's browser test
 command -v javac >/dev/null || apt_pkgs+=(openjdk-17-jdk-headless)
 missing=()
 for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

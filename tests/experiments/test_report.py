@@ -129,26 +129,31 @@ def test_report_plots_are_valid_pngs(run_dir, tmp_path):
     assert not (run_dir / "report.md").exists() and (run_dir / "report.html").is_file()
 
 
-def test_report_html_lists_every_task_with_its_status_filter(run_dir):
+def test_report_html_lists_every_task_failures_first_with_its_status_filter(run_dir):
     write_report([run_dir])
     page = (run_dir / "report.html").read_text()
-    tasks = re.findall(r'<details class="task" data-status="([a-z_]+)" data-config="([a-z-]+)">'
-                       r'<summary><b class="\w+">\1</b> \2 / (\w+) / <code>([^<]+)</code>', page)
+    tasks = re.findall(r'<details class="task" data-status="([a-z_]+)" data-config="([a-z-]+)">\n'
+                       r'<summary><b class="\w+">\1</b>\n\2 / (\w+) / <code>([^<]+)</code>', page)
     assert sorted(tasks) == sorted((s, c, d, t.replace("<", "&lt;")) for c, d, t, s, *_ in RECORDS)
+    assert [s for s, *_ in tasks] == ["compile_error", "error", "test_failure", "passed", "passed", "passed"]
+    assert re.findall(r'<h3 class="cause">([^<]+)</h3>', page) == [
+        "compile error (1)", "task error (ConnectionError) (1)", "test failure (1)"]
     options = re.findall(r'<option value="([a-z_-]*)">', page)
-    assert options == ["", "compile_error", "error", "passed", "test_failure", "direct", "full"]
+    assert options == ["", "compile_error", "error", "passed", "test_failure"]
     assert "function filt()" in page and 'onchange="filt()"' in page
-    twice = page[page.index('data-config="full"><summary><b class="passed">passed</b> full / geo / <code>'
+    twice = page[page.index('data-config="full">\n<summary><b class="passed">passed</b>\nfull / geo / <code>'
                             'Demo.Counter.Twice()'):]
     twice = twice[:twice.index('<details class="task"')] if '<details class="task"' in twice else twice
     assert "public int twice() {" in twice                                   # the Java source, from the index
-    diff = twice[twice.index("<h4>Diff against the ground truth</h4>"):twice.index("<h4>Test outcome</h4>")]
+    diff = twice[twice.index("<h4>Diff against the ground truth</h4>"):twice.index("<h4>Test outcome</h4>")].strip()
     assert diff == ('<h4>Diff against the ground truth</h4><pre>--- ground truth\n+++ generated\n@@ -1,4 +1,4 @@\n'
                     ' public int Twice()\n {\n<span class="del">-    return count * 2;</span>\n'
                     '<span class="add">+    return count + count;</span>\n }</pre>')   # margins do not count
     assert "Trajectory (3 steps)" in twice and "Translate twice() &lt;now&gt;" in twice
-    assert "ConnectionError: model server gone" in page
-    assert "(no ground truth for this run)" in page     # the ledger dataset has no indexes in this run
+    assert '<div class="headline">ConnectionError: model server gone</div>' in page
+    assert page.count("Diff against the ground truth") == 2     # the two Twice() tasks; no empty box elsewhere
+    assert page.index('id="summary"') < page.index('id="failures"') < page.index('id="classes"') \
+        < page.index('id="passed"')
 
 
 def test_report_reindexes_indexes_of_another_version(run_dir):

@@ -1,0 +1,56 @@
+"""The whole-suite check at the end of a batch, worded by what it found.
+
+`summarize(result)` keeps what the line needs from the whole-suite TestResult (how many tests pass,
+which failures lie in still-untranslated members); `whole_suite_line(together)` words it, for the
+console and report.html alike.
+"""
+from __future__ import annotations
+
+from repotrans.execution.blocked import PLACEHOLDER_EXCEPTION
+from repotrans.execution.results import TestResult
+from repotrans.experiments.causes import blocking_members, cause_of
+from repotrans.experiments.run_store import TaskRecord
+
+
+def summarize(result: TestResult) -> dict:
+    """status, tests_run, tests_failed, and the failures split into untranslated members vs elsewhere."""
+    inside = [f for f in result.failures if PLACEHOLDER_EXCEPTION in f.message]
+    elsewhere = [f for f in result.failures if PLACEHOLDER_EXCEPTION not in f.message]
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    first = (cause_of(TaskRecord(config="", dataset="", task_id="", status=result.status, result=result.to_json()))
+             .line if result.status != "passed" else "")
+    return {"status": result.status, "tests_run": result.tests_run, "tests_failed": result.tests_failed,
+            "in_untranslated": len(inside),
+            "untranslated": blocking_members(TestResult(status=result.status, failures=inside)),
+            "elsewhere": [f"{f.name}: {' '.join(f.message.split())[:160]}" for f in elsewhere[:5]],
+            "elsewhere_count": len(elsewhere), "compile_errors": len(errors), "first": first,
+            "reason": result.reason}
+
+
+def whole_suite_line(together: dict) -> str:
+    """One line: "whole suite with translations: 192/214 pass; the 22 failures are all in the 2
+    untranslated methods (A, B)"."""
+    if not together:
+        return "whole suite: not run (no translation passed)"
+    status = together.get("status")
+    run, failed = together.get("tests_run", 0), together.get("tests_failed", 0)
+    head = "whole suite with translations: "
+    if status == "compile_error":
+        return head + f"does not build ({together.get('first') or together.get('reason') or 'compile error'})"
+    if status in ("timeout", "no_tests") or not run:
+        return head + f"{status.replace('_', ' ')}" + (f" ({together['reason']})" if together.get("reason") else "")
+    line = head + f"{run - failed}/{run} pass"
+    if not failed:
+        return line
+    inside, members = together.get("in_untranslated"), together.get("untranslated") or []
+    if inside is None:                    # a summary written before this split was recorded
+        return line + f"; {failed} fail"
+    named = f" ({', '.join(members[:4])}{', ...' if len(members) > 4 else ''})" if members else ""
+    if inside >= failed:
+        n = len(members)
+        return line + (f"; the {failed} failures are all in the {n} untranslated method{'s' * (n != 1)}{named}"
+                       if failed > 1 else f"; the failure is in the untranslated {members[0] if members else 'method'}")
+    if inside:
+        return line + (f"; {inside} of the {failed} failures are in untranslated methods{named}, "
+                       f"{failed - inside} elsewhere (first: {(together.get('elsewhere') or ['?'])[0]})")
+    return line + f"; {failed} fail outside untranslated methods (first: {(together.get('elsewhere') or ['?'])[0]})"
