@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from repotrans.execution.blocked import PLACEHOLDER_EXCEPTION
 from repotrans.execution.results import Diagnostic, TestFailure, TestResult
+from repotrans.execution.status import BLOCKED, ERROR, PASSED
 from repotrans.experiments.run_store import TaskRecord
 
 _TYPE_INIT = re.compile(r"type initializer for '([^']+)'")
@@ -27,16 +28,16 @@ class Cause:
 
 def cause_of(rec: TaskRecord) -> Cause:
     """The cause of a task that did not pass (a passed task gets `Cause("passed", "")`)."""
-    if rec.status == "passed":
+    if rec.status == PASSED:
         return Cause("passed", "")
-    if rec.status == "error":
+    if rec.status == ERROR:
         text = (rec.error or "task error").strip().splitlines()[0]
         kind = _ERROR_KIND.match(text)
         return Cause(f"task error ({kind.group(1).strip() if kind else 'other'})", text)
     result = TestResult.from_json(rec.result) if rec.result else None
     if result is None:
         return Cause(rec.status.replace("_", " "), "no test result was recorded")
-    if rec.status == "blocked":
+    if rec.status == BLOCKED:
         members = blocking_members(result)
         where = ", ".join(members[:3]) + (", ..." if len(members) > 3 else "")
         return Cause("blocked by untranslated methods",
