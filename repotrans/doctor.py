@@ -18,11 +18,11 @@ Section = Callable[..., tuple[str, list[Line]]]
 
 def sandbox_section(config) -> tuple[str, list[Line]]:
     """Which sandbox runs candidates, why, and what each sandbox can use here."""
-    from repotrans.execution.sandboxes import resolve_sandbox
+    from repotrans.execution.sandboxes.choice import resolve_sandbox
     from repotrans.execution.sandboxes.cgroups import support
     from repotrans.execution.sandboxes.docker import engine_status
     from repotrans.execution.sandboxes.local import bwrap_status
-    from repotrans.execution.toolchains import make_toolchain
+    from repotrans.execution.toolchains.registry import make_toolchain
 
     ex = config.execution
     image = make_toolchain(ex.toolchain).image

@@ -145,7 +145,7 @@ def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None 
 def _checked(config: AgentConfig, resolve: bool) -> AgentConfig:
     """Execution values range-checked, and `auto` turned into the sandbox it stands for."""
     from repotrans.execution.settings import check_execution, concrete_sandbox
-    from repotrans.execution.toolchains import make_toolchain
+    from repotrans.execution.toolchains.registry import make_toolchain
 
     ex = config.execution
     check_execution(ex.toolchain, ex.sandbox, ex.timeout, ex.memory_mb, ex.scope)

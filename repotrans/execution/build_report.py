@@ -8,7 +8,8 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.apply import LineMap
-from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, make_toolchain
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
+from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.toolchains.nunit3_compat import unsupported_features
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.execution.workspace import prepare_workspace
@@ -52,7 +53,7 @@ def build_section(target: Path, toolchain: str = "mono", sandbox: str = "local",
         return f"build of {target}", lines
     tc = make_toolchain(toolchain)
     ws = prepare_workspace(target, workdir, tc.name)
-    from repotrans.execution.sandboxes import make_sandbox
+    from repotrans.execution.sandboxes.choice import make_sandbox
 
     box = make_sandbox(sandbox, ws.root.parent, tc.image)
     limits = Limits(timeout=timeout, memory_mb=2048)

@@ -13,10 +13,12 @@ from typing import Literal
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate, plan_patch
 from repotrans.execution.results import TestResult, tail
-from repotrans.execution.sandboxes import Sandbox, make_sandbox
+from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.selection import choose_tests, index_tests
 from repotrans.execution.settings import check_execution
-from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, make_toolchain
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
+from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.workspace import prepare_workspace
 from repotrans.index.model import Method
 

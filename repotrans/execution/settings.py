@@ -3,7 +3,8 @@ sandbox, time limit, memory limit and test scope, and which sandbox `auto` stand
 from __future__ import annotations
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import SANDBOXES, resolve_sandbox
+from repotrans.execution.sandboxes import SANDBOXES
+from repotrans.execution.sandboxes.choice import resolve_sandbox
 
 TOOLCHAINS = ("mono", "dotnet")
 SCOPES = ("covering", "all")

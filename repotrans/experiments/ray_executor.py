@@ -248,7 +248,7 @@ def _concrete(work: Workload) -> Workload:
     if ex.sandbox != "auto":
         return work
     from repotrans.execution.settings import concrete_sandbox
-    from repotrans.execution.toolchains import make_toolchain
+    from repotrans.execution.toolchains.registry import make_toolchain
 
     sandbox = concrete_sandbox(ex.sandbox, work.config.model.name, make_toolchain(ex.toolchain).image)
     return replace(work, config=replace(work.config, execution=replace(ex, sandbox=sandbox)))

@@ -30,8 +30,9 @@ def build_baseline(target: Path, workspace: Path, toolchain: str, sandbox: str, 
                    memory_mb: int) -> str:
     """Build the target's baseline here, once, in the workspace's runner folder (each node's first
     test run would otherwise build it again); returns that folder's name."""
-    from repotrans.execution.sandboxes import make_sandbox
-    from repotrans.execution.toolchains import Limits, make_toolchain
+    from repotrans.execution.sandboxes.choice import make_sandbox
+    from repotrans.execution.toolchains import Limits
+    from repotrans.execution.toolchains.registry import make_toolchain
     from repotrans.execution.workspace import prepare_workspace
 
     tc = make_toolchain(toolchain)
@@ -47,7 +48,7 @@ def build_baseline(target: Path, workspace: Path, toolchain: str, sandbox: str, 
 def toolchain_problems(toolchain: str, sandbox: str) -> list[str]:
     """What this machine lacks to build and test C# with `toolchain` in `sandbox`."""
     if sandbox == "docker":
-        from repotrans.execution.toolchains import make_toolchain
+        from repotrans.execution.toolchains.registry import make_toolchain
 
         image = make_toolchain(toolchain).image
         if shutil.which("docker") is None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.apply import LineMap
-from repotrans.execution.sandboxes import make_sandbox
+from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.nunit3_compat import unsupported_features

@@ -8,6 +8,7 @@ test steps run as TEST_UID and may write nothing but a private /tmp.
 
 A sandbox never raises for what the command did (non-zero exit, timeout, out of memory):
 those come back in a RunOutcome. It raises ConfigError only when it cannot run at all.
+Which sandbox runs a command is chosen in sandboxes.choice (make_sandbox, resolve_sandbox).
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
-from repotrans.errors import ConfigError
 
 OUTPUT_LIMIT = 2_000_000      # characters of output kept (head and tail halves)
 BUILD_UID = 10001             # mcs / dotnet build: writes its output folders
@@ -51,45 +51,6 @@ class Sandbox(Protocol):
     def close(self) -> None:
         """Release what the sandbox holds (containers); it may be used again afterwards."""
         ...
-
-
-def make_sandbox(name: str, workspace: Path, image: str) -> Sandbox:
-    """`local` or `docker` (`auto` resolved first, see resolve_sandbox); `workspace` is the only
-    folder either sandbox shows the command."""
-    if name == "auto":
-        name = resolve_sandbox("auto", image=image).name
-    if name == "local":
-        from repotrans.execution.sandboxes.local import LocalSandbox
-        return LocalSandbox(workspace)
-    if name == "docker":
-        from repotrans.execution.sandboxes.docker import DockerSandbox
-        return DockerSandbox(workspace, image)
-    raise ConfigError(f"unknown sandbox {name!r}; expected {', '.join(SANDBOXES)}")
-
-
-@dataclass
-class Choice:
-    name: str                  # "docker" | "local"
-    why: str                   # one line for `repotrans doctor` and error messages
-
-
-def resolve_sandbox(name: str, *, image: str = "repotrans/mono:bookworm", trusted_model: bool = True) -> Choice:
-    """The sandbox `name` stands for: `auto` is docker whenever a Docker engine answers and has the
-    image, else local, but only for a trusted (builtin) model; code from any other model runs
-    locally only when asked for by name. Raises ConfigError for unknown names or when nothing fits."""
-    if name not in SANDBOXES:
-        raise ConfigError(f"unknown sandbox {name!r}; expected {', '.join(SANDBOXES)}")
-    if name != "auto":
-        return Choice(name, f"--sandbox {name} (asked for)")
-    from repotrans.execution.sandboxes.docker import engine_status
-
-    ok, why = engine_status(image)
-    if ok:
-        return Choice("docker", f"auto: {why}")
-    if trusted_model:
-        return Choice("local", f"auto: {why}; the builtin policy's code runs in the local sandbox")
-    raise ConfigError(f"no docker sandbox ({why}); code from a model runs locally only with an explicit "
-                      "--sandbox local (or execution.sandbox = \"local\")")
 
 
 def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:

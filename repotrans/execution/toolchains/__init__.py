@@ -2,6 +2,7 @@
 
 A toolchain never raises for a candidate's faults: compile errors, failing tests, crashes and
 timeouts come back as a Verdict. It raises TargetBuildError when the unpatched target fails to build.
+Toolchains are made by name in toolchains.registry.
 """
 from __future__ import annotations
 
@@ -105,13 +106,3 @@ def judge_report(report) -> Verdict:
     elif report.failures:
         verdict.status = "test_failure"
     return verdict
-
-
-def make_toolchain(name: str) -> Toolchain:
-    if name == "mono":
-        from repotrans.execution.toolchains.mono import MonoToolchain
-        return MonoToolchain()
-    if name == "dotnet":
-        from repotrans.execution.toolchains.dotnet import DotnetToolchain
-        return DotnetToolchain()
-    raise ConfigError(f"unknown toolchain {name!r}; expected mono or dotnet")
