@@ -1,8 +1,14 @@
 """`repotrans doctor --target DIR`: how repotrans builds a C# repository, and what the untouched
-build and test run cost. One section in the doctor's shape: (title, [(ok, line), ...]) where ok is
-True, False (a problem) or None (information)."""
+build and test run give. One section in the doctor's shape: (title, [(ok, line), ...]) where ok is
+True, False (a problem) or None (information).
+
+Honest by construction: a project is `[ok] built` only when the baseline compiled it; a project
+dropped at build, or quarantined while a test project needs it, is `[!!]` with its first compiler
+error or reason; each test project gets its test count as written in its files, as built (the
+files that compile here) and as run."""
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -10,47 +16,76 @@ from repotrans.errors import ConfigError
 from repotrans.execution.apply import LineMap
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.registry import make_toolchain
-from repotrans.execution.toolchains.nunit3_compat import unsupported_features
-from repotrans.execution.toolchains.projects import BuildSettings, plan_build
+from repotrans.execution.toolchains.msbuild import Project
+from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
+from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.workspace import prepare_workspace
 
 Line = tuple[bool | None, str]
 UNNEEDED = "not needed by any test project"
 SHOWN_UNNEEDED = 8
+# one test as written: [Test], [TestCase(...)] (each case), [TestCaseSource], [Theory], [Fact]
+TEST_ATTR_RE = re.compile(r"[\[,]\s*(?:NUnit\.Framework\.)?(Test|TestCase|TestCaseSource|Theory|Fact)\s*[\]\(,]")
+
+
+def count_tests(files: list[Path]) -> int:
+    """Tests as written in these files (a [TestCaseSource] counts once: its cases are known at run time)."""
+    total = 0
+    for path in files:
+        try:
+            total += len(TEST_ATTR_RE.findall(path.read_text(encoding="utf-8", errors="replace")))
+        except OSError:
+            continue
+    return total
 
 
 def build_section(target: Path, toolchain: str = "mono", sandbox: str = "local", workdir: Path = Path(".repotrans"),
                   timeout: float = 900.0, run_tests: bool = True) -> tuple[str, list[Line]]:
     """Found, chosen and quarantined projects with the reasons, then the untouched baseline build
-    and a whole-suite run through the toolchain (the figures a candidate run starts from)."""
+    (what it built and what it dropped) and a run of every test project through the toolchain."""
     target = Path(target).resolve()
-    lines: list[Line] = []
+    title = f"build of {target}"
     settings = BuildSettings.from_env()
     try:
         plan = plan_build(target, toolchain, settings)
     except ConfigError as exc:
-        return f"build of {target}", [(False, str(exc))]
-    tests = plan.tests
-    lines.append((None, f"found: {len(plan.found)} projects, {sum(p.is_test for p in plan.found)} of them test "
-                        f"projects"))
-    for p in plan.chosen:
-        kind = f"tests ({p.test_framework}{' ' + str(p.nunit_major) if p.nunit_major else ''})" if p.is_test \
-            else "library"
-        lines.append((True, f"chosen: {p.name} [{kind}] {p.target_framework or '?'} ({p.framework_note}), "
-                            f"{len(p.sources)} files"))
-    unneeded = [q.what for q in plan.quarantined if q.reason == UNNEEDED]
+        return title, [(False, str(exc))]
+    lines: list[Line] = [(None, f"found: {len(plan.found)} projects, {sum(p.is_test for p in plan.found)} of them "
+                                f"test projects")]
+    needed = {p.name for p in plan.chosen}
     for q in plan.quarantined:
-        if q.reason != UNNEEDED:
-            lines.append((None, f"quarantined: {q.what}: {q.reason}"))
+        if q.reason == UNNEEDED:
+            continue
+        head = q.what.split(" -> ")[0]
+        building_without = q.reason.endswith("building without it")
+        problem = not building_without and (head in needed or q.what in needed or
+                                            any(p.name == q.what and p.is_test for p in plan.found))
+        lines.append((False if problem else None, f"quarantined: {q.what}: {q.reason}"))
+    unneeded = [q.what for q in plan.quarantined if q.reason == UNNEEDED]
     if unneeded:
         more = f" and {len(unneeded) - SHOWN_UNNEEDED} more" if len(unneeded) > SHOWN_UNNEEDED else ""
         lines.append((None, f"not built ({UNNEEDED}): {', '.join(unneeded[:SHOWN_UNNEEDED])}{more}"))
     lines += [(None, f"note: {n}") for n in plan.notes]
-    for p in tests:
+    for p in plan.tests:
         for feature in unsupported_features(p.sources) if p.nunit_major and p.nunit_major >= 3 else []:
             lines.append((None, f"NUnit 3 on mono: {p.name}: {feature}"))
+    patterns = list(dict.fromkeys(pattern for p in plan.tests if p.nunit_major and p.nunit_major >= 3
+                                  for pattern in alias_patterns(p.sources)))
+    if patterns and toolchain == "mono":
+        for pattern, error in probe_aliases(patterns, Path(workdir) / "nunit3-probe").items():
+            lines.append((not error or False, f"NUnit 3 on mono: `{pattern}` "
+                                              + (f"does not compile with the layer: {error}" if error else "compiles")))
     if not run_tests:
-        return f"build of {target}", lines
+        lines += [(True, f"chosen: {_describe(p)}") for p in plan.chosen]
+        lines += [(None, f"tests: {p.name}: {count_tests(_own(p))} as written in {len(_own(p))} files (not built: "
+                         f"--no-run)") for p in plan.tests]
+        return title, lines
+    return title, lines + _baseline_and_run(target, plan, toolchain, sandbox, workdir, timeout)
+
+
+def _baseline_and_run(target: Path, plan: BuildPlan, toolchain: str, sandbox: str, workdir: Path,
+                      timeout: float) -> list[Line]:
+    lines: list[Line] = []
     tc = make_toolchain(toolchain)
     ws = prepare_workspace(target, workdir, tc.name)
     from repotrans.execution.sandboxes.choice import make_sandbox
@@ -62,36 +97,107 @@ def build_section(target: Path, toolchain: str = "mono", sandbox: str = "local",
         tc.baseline(ws, box, limits)
     except TargetBuildError as exc:
         box.close()
+        lines += [(False, f"dropped at build: {_describe(p)}") for p in plan.chosen]
         lines.append((False, f"baseline build: {exc}"))
-        return f"build of {target}", lines
-    built = time.monotonic() - started
-    if hasattr(tc, "plan"):
-        effective = tc.plan(ws)
-        for q in effective.quarantined:
-            if ":" in q.what:
-                lines.append((None, f"quarantined test file: {q.what.split(':', 1)[1]}: {q.reason}"))
-        tests = effective.tests
-    lines.append((True, f"baseline build (untouched): {built:.1f} s"))
-    lib = next((p for p in (tc.plan(ws).chosen if hasattr(tc, "plan") else plan.chosen) if not p.is_test
-                and p.sources), None)
-    if lib is None or not tests:
+        return lines
+    built_seconds = time.monotonic() - started
+    effective = tc.plan(ws) if hasattr(tc, "plan") else plan
+    built = {p.name: p for p in effective.chosen}
+    dropped = {q.what: q.reason for q in effective.quarantined if ":" not in q.what}
+    for p in plan.chosen:
+        if p.name in built:
+            lines.append((True, f"built: {_describe(built[p.name])}"))
+        else:
+            lines.append((False, f"dropped at build: {_describe(p)}: {dropped.get(p.name, 'not built')}"))
+    for q in effective.quarantined:
+        if ":" in q.what:
+            project, rel = q.what.split(":", 1)
+            tests = count_tests([target / rel])
+            lines.append((None, f"quarantined test file: {project}: {rel} ({tests} tests): {q.reason}"))
+    lines.append((True, f"baseline build (untouched): {built_seconds:.1f} s"))
+    runs: dict[str, tuple[str, int, int, str]] = {}
+    tests = [p for p in effective.chosen if p.is_test]
+    if tests:
+        try:
+            lines += _run_all(tc, ws, effective.chosen, tests, box, limits, runs)
+        finally:
+            box.close()
+    else:
         box.close()
-        lines.append((False, "no library compiled by a test project's references: nothing to run"))
-        return f"build of {target}", lines
-    rel = lib.sources[0].relative_to(ws.src.resolve()).as_posix()
-    try:
+        lines.append((False, "no test project was built: nothing to run"))
+    for p in plan.tests:
+        written = count_tests(_own(p))
+        if p.name not in built:
+            lines.append((False, f"tests: {p.name}: {written} as written, 0 built (the project was dropped at build)"))
+            continue
+        compiled = count_tests(_own(built[p.name]))
+        status, run, failed, reason = runs.get(p.name, ("not run", 0, 0, ""))
+        ok = run > 0 and status not in ("timeout", "runtime_error")
+        lines.append((ok or (None if status in ("no_tests", "not run") and compiled == 0 else False),
+                      f"tests: {p.name}: {written} as written, {compiled} built, {run} run, {run - failed} passed"
+                      + (f" ({status}: {reason})" if status not in ("passed", "test_failure") else "")))
+    return lines
+
+
+def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: Limits,
+             runs: dict[str, tuple[str, int, int, str]]) -> list[Line]:
+    """Run every built test project once, untouched: rebuild a library each needs (the one most test
+    projects depend on first) and run the tests that depend on it, until every test project ran."""
+    lines: list[Line] = []
+    left = {t.name for t in tests}
+    while left:
+        lib = _library_for(chosen, left)
+        if lib is None:
+            lines.append((False, f"no library of {', '.join(sorted(left))} to rebuild: not run"))
+            return lines
+        rel = lib.sources[0].relative_to(ws.src.resolve()).as_posix()
         with ws.run_dir() as run_dir:
-            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8"), line_map=LineMap(),
-                             surface_changed=False, run_dir=run_dir)
+            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8", errors="replace"),
+                               line_map=LineMap(), surface_changed=False, run_dir=run_dir)
             verdict = tc.run(ws, cand, None, box, limits)
-    finally:
-        box.close()
-    passed = verdict.tests_run - verdict.tests_failed
-    lines.append((verdict.tests_run > 0, f"untouched run: rebuild {lib.name} {verdict.timings.get('build', 0):.1f} s, "
-                                         f"all tests {verdict.timings.get('test', 0):.1f} s: {verdict.tests_run} run, "
-                                         f"{passed} passed, {verdict.tests_failed} failing before any change"
-                                         + (f" ({verdict.reason})" if verdict.reason else "")))
-    return f"build of {target}", lines
+        ran = set(verdict.by_project) & left
+        runs.update({k: v for k, v in verdict.by_project.items() if k in left})
+        lines.append((verdict.tests_run > 0,
+                      f"untouched run: rebuild {lib.name} {verdict.timings.get('build', 0):.1f} s, tests of "
+                      f"{len(ran)} project(s) {verdict.timings.get('test', 0):.1f} s: {verdict.tests_run} run, "
+                      f"{verdict.tests_run - verdict.tests_failed} passed, {verdict.tests_failed} failing before any "
+                      f"change" + (f" ({verdict.reason})" if verdict.reason else "")))
+        if not ran:
+            runs.update({name: (verdict.status, 0, 0, verdict.reason) for name in left
+                         if name in _dependent_tests(chosen, lib)})
+            left -= _dependent_tests(chosen, lib) or left
+        left -= ran
+    return lines
+
+
+def _library_for(chosen: list[Project], wanted: set[str]) -> Project | None:
+    """The library with sources that most of the wanted test projects depend on (then the smallest)."""
+    libs = [p for p in chosen if not p.is_test and p.sources]
+    scored = [(len(_dependent_tests(chosen, lib) & wanted), -len(lib.sources), lib) for lib in libs]
+    scored = [s for s in scored if s[0] > 0]
+    return max(scored, key=lambda s: (s[0], s[1]))[2] if scored else None
+
+
+def _dependent_tests(chosen: list[Project], lib: Project) -> set[str]:
+    reach = {lib.path}
+    grew = True
+    while grew:
+        grew = False
+        for p in chosen:
+            if p.path not in reach and reach & set(p.project_refs):
+                reach.add(p.path)
+                grew = True
+    return {p.name for p in chosen if p.is_test and p.path in reach}
+
+
+def _own(project: Project) -> list[Path]:
+    return [s for s in project.sources if project.dir in s.parents]
+
+
+def _describe(p: Project) -> str:
+    kind = f"tests ({p.test_framework}{' ' + str(p.nunit_major) if p.nunit_major else ''})" if p.is_test \
+        else "library"
+    return f"{p.name} [{kind}] {p.target_framework or '?'} ({p.framework_note}), {len(p.sources)} files"
 
 
 def render(title: str, lines: list[Line]) -> str:

@@ -56,6 +56,8 @@ class Verdict:
     log: str = ""
     reason: str = ""
     timings: dict[str, float] = field(default_factory=dict)
+    # test project -> (status, tests run, tests failed, reason) of its own run
+    by_project: dict[str, tuple[str, int, int, str]] = field(default_factory=dict)
 
     def absorb(self, other: "Verdict") -> None:
         """Add one test run's counts and evidence; the more severe status (and its reason) wins, but

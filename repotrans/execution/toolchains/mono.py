@@ -236,6 +236,7 @@ class MonoToolchain:
                                   stdin=f"{nonce}\n".encode(), until=end_marker(nonce))
             logs.append(outcome.output)
             verdict = _judge(outcome, nonce, names, limits, _locator(ws, cand))
+            total.by_project[project.name] = (verdict.status, verdict.tests_run, verdict.tests_failed, verdict.reason)
             total.absorb(verdict)
             if verdict.status in ("timeout", "runtime_error") and not verdict.tests_run:
                 break
@@ -249,7 +250,8 @@ class MonoToolchain:
 
     def compile_argv(self, ws: Workspace, project: Project, projects: list[Project], out: Path,
                       swap: dict[Path, Path] | None) -> list[str]:
-        target = "exe" if project.output_type.lower() in ("exe", "winexe") else "library"
+        # a test project that is an executable (its own Main, or two) is loaded by the runner as a library
+        target = "exe" if project.output_type.lower() in ("exe", "winexe") and not project.is_test else "library"
         argv = ["mcs", f"-target:{target}", f"-out:{_rel(out / project.dll_name, ws)}", "-debug",
                 "-nowarn:1591", "-sdk:4.5"]
         lang = _mcs_langversion(project.lang_version)
@@ -360,8 +362,11 @@ def _judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Lim
         return Verdict("runtime_error", reason="out of memory (killed at the memory limit)")
     report = parse_runner(outcome.stdout, nonce)
     if report.ended is None:
-        if outcome.timed_out:
-            return Verdict("timeout", reason=f"tests exceeded the {limits.timeout:.0f} s limit")
+        if outcome.timed_out:        # what ran before the limit is counted
+            failed = sum(1 for t in report.tests if t[0] not in ("passed", "Success"))
+            return Verdict("timeout", tests_run=len(report.tests), tests_failed=failed,
+                           reason=f"tests exceeded the {limits.timeout:.0f} s limit after {len(report.tests)} of "
+                                  f"{len(report.planned)} planned tests")
         overflow = STACK_OVERFLOW_RE.search(outcome.output)
         if overflow:                 # mono dies on it: only the console says what happened, and where
             frames = list(dict.fromkeys(clean_frames(outcome.output[overflow.end():], locate, limit=50)))[:3]

@@ -42,3 +42,49 @@ def unsupported_features(sources: list[Path]) -> list[str]:
         if what not in found and SETUP_FIXTURE_RE.search(text):
             found[what] = path.name
     return [f"{what} (e.g. {name})" for what, name in found.items()]
+
+
+ALIAS_RE = re.compile(r"\busing\s+(\w+)\s*=\s*(NUnit\.Framework(?:\.\w+)*)\s*;")
+NUNIT2_DLL = Path("/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll")
+
+
+def alias_patterns(sources: list[Path]) -> list[str]:
+    """Every distinct `using X = NUnit.Framework...;` in these files, as written."""
+    found: dict[str, None] = {}
+    for path in sources:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for alias, target in ALIAS_RE.findall(text):
+            found[f"using {alias} = {target};"] = None
+    return list(found)
+
+
+def probe_aliases(patterns: list[str], folder: Path) -> dict[str, str]:
+    """Compile each alias pattern in its own file against the layer with mcs: pattern -> "" when it
+    compiles, else the compiler's first error (our own probe code, compiled on the host)."""
+    import subprocess
+
+    folder.mkdir(parents=True, exist_ok=True)
+    files = []
+    for i, pattern in enumerate(patterns):
+        alias = ALIAS_RE.match(pattern).group(1)
+        path = folder / f"probe{i}.cs"
+        path.write_text(f"{pattern}\nnamespace RepotransProbe{i} {{ class P {{ System.Type T = typeof({alias}); }} }}\n")
+        files.append(path)
+    if not files:
+        return {}
+    argv = ["mcs", "-target:library", "-out:probe.dll", f"-r:{ALIAS}={NUNIT2_DLL}", f"-r:{NUNIT2_DLL}",
+            f"-nowarn:{NOWARN}", str(SOURCE), *(f.name for f in files)]
+    try:
+        run = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=folder)
+        out = run.stdout + run.stderr
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return {p: f"probe not compiled: {exc}" for p in patterns}
+    result = {}
+    for pattern, path in zip(patterns, files):
+        error = next((ln.split(": ", 1)[-1] for ln in out.splitlines() if ln.startswith(path.name + "(")
+                      and ": error " in ln), "")
+        result[pattern] = error
+    return result

@@ -1,0 +1,75 @@
+"""`repotrans doctor --target`: every project built or dropped at build with its first compiler
+error ([!!], never [ok]), test counts per test project as written, built and run, and the NUnit 3
+alias patterns probed (fixture solution written for this test)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.build_report import build_section, count_tests, render
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def sdk(body: str, tfm: str = "net48") -> str:
+    return f'<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>{tfm}</TargetFramework>' \
+           f'</PropertyGroup>{body}</Project>'
+
+
+NUNIT = '<PackageReference Include="NUnit" Version="{v}" />'
+SOLUTION = {
+    "src/Core/Core.csproj": sdk(""),
+    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
+    # a library that does not compile here (a missing package's namespace): its tests are dropped with it
+    "src/Geo/Geo.csproj": sdk('<ItemGroup><PackageReference Include="Acme.Missing.Api" Version="1.0" /></ItemGroup>'),
+    "src/Geo/Shape.cs": "using Acme.Missing.Api; namespace Acme.Geo { public class Shape { } }",
+    "tests/Core.Tests/Core.Tests.csproj": sdk('<PropertyGroup><OutputType>Exe</OutputType></PropertyGroup><ItemGroup>'
+                                              + NUNIT.format(v="3.13.0") +
+                                              '<ProjectReference Include="../../src/Core/Core.csproj" /></ItemGroup>'),
+    "tests/Core.Tests/CodecTests.cs": "using NUnit.Framework; using Assert = NUnit.Framework.Assert;\n"
+                                      "namespace Acme.Tests { [TestFixture] public class CodecTests {\n"
+                                      "  [Test] public void Twice() { Assert.AreEqual(4, Codec.Twice(2)); }\n"
+                                      "  [TestCase(1, 2), TestCase(3, 6)] public void Cases(int x, int y) { Assert.Zero(Codec.Twice(x) - y); }\n"
+                                      "  public static void Main() { } } }",
+    "tests/Core.Tests/Program.cs": "namespace Acme.Tests { static class Program { static void Main() { } } }",
+    "tests/Core.Tests/Broken.cs": "namespace Acme.Tests { public class Broken { [NUnit.Framework.Test] public void T() "
+                                  "{ Nope(); } } }",
+    "tests/Geo.Tests/Geo.Tests.csproj": sdk("<ItemGroup>" + NUNIT.format(v="2.6.4") +
+                                            '<ProjectReference Include="../../src/Geo/Geo.csproj" /></ItemGroup>'),
+    "tests/Geo.Tests/ShapeTests.cs": "using NUnit.Framework; namespace Acme.Tests { [TestFixture] public class ShapeTests "
+                                     "{ [Test] public void A() { new Acme.Geo.Shape(); } [Test] public void B() { } } }",
+}
+
+
+def test_count_tests_as_written(tmp_path):
+    _write(tmp_path, {"a.cs": "[Test] void A(){} [TestCase(1)][TestCase(2)] void B(int x){} [Test, Explicit] void C(){}"
+                              " [TestCaseSource(nameof(S))] void D(int x){} [TestFixture] class F {}"})
+    assert count_tests([tmp_path / "a.cs"]) == 5
+
+
+@pytest.mark.slow
+def test_doctor_never_calls_a_dropped_project_ok(tmp_path, monkeypatch):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("NUGET_PACKAGES", raising=False)
+    _write(tmp_path / "repo", SOLUTION)
+    title, lines = build_section(tmp_path / "repo", sandbox="local", workdir=tmp_path / "work", timeout=120)
+    text = render(title, lines)
+    problems = [line for ok, line in lines if ok is False]
+    assert any(line.startswith("dropped at build: Geo [library]") and "CS0234" in line and
+               "built without package Acme.Missing.Api" in line for line in problems), text
+    assert any(line.startswith("dropped at build: Geo.Tests [tests (nunit 2)]") for line in problems), text
+    assert "tests: Geo.Tests: 2 as written, 0 built (the project was dropped at build)" in problems, text
+    # an executable test project with two Mains is compiled as a library; the broken file is quarantined
+    assert (True, "tests: Core.Tests: 4 as written, 3 built, 3 run, 3 passed") in lines, text
+    assert any(ok is None and line.startswith("quarantined test file: Core.Tests: tests/Core.Tests/Broken.cs (1 tests)")
+               for ok, line in lines), text
+    assert (True, "NUnit 3 on mono: `using Assert = NUnit.Framework.Assert;` compiles") in lines, text
+    assert not any(ok and "Geo" in line for ok, line in lines if line.startswith(("built", "chosen"))), text
