@@ -1,10 +1,19 @@
-"""Build template slots from a TranslationState: static slots (tools) and dynamic ones (input, context)."""
+"""Build template slots from what an agent knows: static slots (tools) and dynamic ones (input, context)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Sequence
 
-if TYPE_CHECKING:
-    from repotrans.agents.state import TranslationState
+
+class SlotSource(Protocol):
+    """What the slots read (an agent's view of its task, e.g. agents.state.TranslationState)."""
+    java_method: Any                    # index.model.Method
+    target_method: Any                  # only its signature is ever shown
+    lang_version: str
+    config: Any                         # agents.config.AgentConfig: .agents switches
+    context: Sequence[Any]              # gathered entries with .tool, .args, .output
+    last_commands: Sequence[dict]
+    kept_examples: Sequence[Any]
+    conventions: Sequence[str]
 
 
 def tool_slots() -> list[dict]:
@@ -40,7 +49,7 @@ def function_tools(step: str) -> list[dict]:
     return tools if step in ("context", "reflect") else []
 
 
-def system_prompt(state: "TranslationState") -> str:
+def system_prompt(state: SlotSource) -> str:
     """The stable instructions of every call: byte-identical for every task of one target repository."""
     from repotrans.prompts.language import language_notes
     from repotrans.prompts.render import render_system
@@ -67,7 +76,7 @@ def accessors(target: Any) -> list[str]:
     return [a.strip() for a in summary.split(";") if a.strip()] or ["get"]
 
 
-def member_phrase(state: "TranslationState") -> str:
+def member_phrase(state: SlotSource) -> str:
     """How the output format names what to write, per kind of member."""
     target = state.target_method
     if target.kind in ("property", "indexer"):
@@ -78,7 +87,7 @@ def member_phrase(state: "TranslationState") -> str:
     return "the whole method (signature and body)"
 
 
-def input_slot(state: "TranslationState") -> dict:
+def input_slot(state: SlotSource) -> dict:
     java, target = state.java_method, state.target_method
     return {
         "java_class": java.type_id.split(":", 1)[1],
@@ -92,11 +101,11 @@ def input_slot(state: "TranslationState") -> dict:
     }
 
 
-def context_slot(state: "TranslationState") -> list[dict]:
+def context_slot(state: SlotSource) -> list[dict]:
     return [{"tool": e.tool, "args": e.args, "output": e.output} for e in state.context]
 
 
-def build_slots(state: "TranslationState", step: str, **extra: Any) -> dict:
+def build_slots(state: SlotSource, step: str, **extra: Any) -> dict:
     """All slots a template may use; step-specific values come in `extra`."""
     dynamic = state.config.agents.dynamic_prompt and state.config.agents.context
     slots = {
