@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 
 from repotrans.execution.runner import close_sandboxes, run_candidate
-from repotrans.execution.toolchains.mono import MonoToolchain, mono_env
+from repotrans.execution.toolchains.mono import MonoToolchain
+from repotrans.execution.toolchains.mono_build import compile_argv
+from repotrans.execution.toolchains.mono_test import mono_env
 from repotrans.execution.workspace import prepare_workspace
 from repotrans.experiments.datasets import load_dataset, validate_task
 from repotrans.index.store import Index
@@ -88,7 +90,7 @@ def _raw_once(index: Index, method, selected: list[str], tmp: Path) -> float:
     shutil.copytree(ws.base / tests.name, raw / tests.name)
     for f in (raw / tests.name).iterdir():
         f.chmod(0o644)
-    compile_cmd = tc.compile_argv(ws, lib, projects, raw / tests.name, None)
+    compile_cmd = compile_argv(ws, lib, projects, raw / tests.name, None)
     names = sorted({s.split(":", 1)[1] for s in selected})
     test_cmd = ["nunit-console", "-nologo", "-noshadow", "-process=Single", "-domain=None",
                 f"-result={raw / 'result.xml'}"] + (["-run=" + ",".join(names)] if names else []) + \

@@ -20,7 +20,9 @@ from pathlib import Path
 
 from repotrans.execution.runner import close_sandboxes, covering_names, member_tokens, run_candidate
 from repotrans.execution.selection import index_tests, select_tests
-from repotrans.execution.toolchains.mono import MonoToolchain, mono_env, runner_argv
+from repotrans.execution.toolchains.mono import MonoToolchain
+from repotrans.execution.toolchains.mono_build import compile_argv
+from repotrans.execution.toolchains.mono_test import mono_env, runner_argv
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.execution.workspace import prepare_workspace
 from repotrans.index.store import Index
@@ -105,7 +107,7 @@ def _raw_once(index: Index, method, tmp: Path) -> float:
     raw = ws.root / "raw"
     shutil.rmtree(raw, ignore_errors=True)
     shutil.copytree(ws.base / tests.name, raw / tests.name)
-    compile_cmd = tc.compile_argv(ws, lib, projects, raw / tests.name, None)
+    compile_cmd = compile_argv(ws, lib, projects, raw / tests.name, None)
     test_cmd = runner_argv(ws, raw / tests.name / tests.dll_name, [f.split(":", 1)[1] for f in selected] or None)
     t = time.perf_counter()
     subprocess.run(compile_cmd, cwd=ws.root, check=True, stdout=subprocess.DEVNULL)

@@ -56,6 +56,7 @@ class TestResult:
     reason: str = ""               # one line: why this status ("out of memory", "exceeded 10 s")
     selected: list[str] = field(default_factory=list)   # tests run: "<project>:<Ns.Fixture>" or "<project>:<Ns.Fixture.Method>"
     selection: str = ""            # one line: what was selected and why (a bounded fallback is named here)
+    trust: str = ""                # "trust: reduced (...)" when the Java original granted a capability
 
     def __post_init__(self) -> None:
         check_verdict(self.status)
@@ -84,6 +85,7 @@ class TestResult:
             reason=data.get("reason", ""),
             selected=list(data.get("selected", [])),
             selection=data.get("selection", ""),
+            trust=data.get("trust", ""),
         )
 
     def brief(self) -> str:

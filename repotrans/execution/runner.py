@@ -12,6 +12,7 @@ from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate, plan_patch
+from repotrans.execution.policy import ALLOWABLE, MemberRef, trust_note
 from repotrans.execution.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
@@ -31,8 +32,11 @@ _SANDBOXES: dict[tuple[str, str, str], Sandbox] = {}
 def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", sandbox: str = "auto",
                   timeout: float = 60.0, memory_mb: int = 1024,
                   scope: Literal["covering", "all"] = "covering", workdir: Path = Path(".repotrans"),
-                  image: str | None = None, keep_run: bool = False) -> TestResult:
+                  image: str | None = None, keep_run: bool = False,
+                  allow: frozenset[str] = frozenset()) -> TestResult:
     """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
+    `allow`: capabilities the Java original uses (policy.java_capabilities); the candidate may use
+    their C# surface and the result records reduced trust.
     `sandbox` auto: docker when an engine answers, else local (callers running a model's code pass
     the sandbox their configuration resolved, see execution.settings)."""
     check_execution(toolchain, sandbox, timeout, memory_mb, scope)
@@ -63,7 +67,8 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
         selected, selection = chosen.tests, chosen.describe()
     with ws.run_dir(keep=keep_run) as run_dir:
         cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
-                         surface_changed=patch.surface_changed, run_dir=run_dir)
+                           surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
+                           allowed=frozenset(allow) & frozenset(ALLOWABLE))
         verdict = tc.run(ws, cand, selected, box, limits)
     timings.update(verdict.timings)
     timings["total"] = time.monotonic() - started
@@ -71,7 +76,7 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
                       exceptions=verdict.exceptions, tests_run=verdict.tests_run,
                       tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
                       log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
-                      selection=selection).redacted()
+                      selection=selection, trust=trust_note(cand.allowed)).redacted()
 
 
 def language_version(target_root: Path, toolchain: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 from repotrans.execution.apply import LineMap
 from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure, TestResult, tail
 from repotrans.execution.toolchains import PatchedFile
-from repotrans.execution.toolchains.mono import parse_mcs
+from repotrans.execution.toolchains.mono_build import parse_mcs
 from repotrans.execution.toolchains.nunit import exception_info, parse_nunit2
 from repotrans.execution.workspace import Workspace
 

@@ -4,6 +4,11 @@ run by repotrans's NUnit runner, and must be contained or judged a failure with 
 The target is the calc fixture; every candidate stands in for `Calculator.Add(int, int)`, whose one
 covering test expects Add(2, 3) == 5. A candidate that `return a * b;` fails it: a verdict of
 passed for such a candidate would be a forgery.
+
+Most of these attacks reach the file system, reflection or processes, which the IL capability policy
+rejects before any test runs (tests/execution/test_policy.py). To test the sandbox walls behind it,
+candidates here run with every capability a Java original can grant (`WALLS`): the case of a task
+whose Java method does file I/O, reflection and process control.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from repotrans.execution.policy import ALLOWABLE
 from repotrans.execution.runner import close_sandboxes, run_candidate
 from repotrans.execution.sandboxes.docker import LABEL
 from repotrans.index.store import Index
@@ -31,6 +37,7 @@ from tests.execution.test_execution_runner import make_index
 CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
 IMAGE = "repotrans/mono:bookworm"
 NUNIT_HOST_DLL = Path("/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll")
+WALLS = frozenset(ALLOWABLE)
 SANDBOXES = [pytest.param("local", marks=pytest.mark.slow), pytest.param("docker", marks=pytest.mark.docker)]
 TRUTH = "{\n    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}"
 WRONG = "return a * b;"
@@ -51,7 +58,7 @@ class Env:
     def run(self, code: str, **kw):
         [m] = self.index.find_methods("target", "Calculator.Add")
         return run_candidate(self.index, m, code, workdir=self.wd, sandbox=self.sandbox,
-                             **{"timeout": 30.0, "memory_mb": 512, **kw})
+                             **{"timeout": 30.0, "memory_mb": 512, "allow": WALLS, **kw})
 
 
 @pytest.fixture(scope="module", params=SANDBOXES)
@@ -213,21 +220,23 @@ def test_detached_processes_do_not_survive_the_run_nor_reach_the_next_candidate(
 
 def test_a_forged_report_and_exit_0_is_no_pass(env):
     """The old attack wrote a passing result XML where the runner would read it and exited 0; now
-    results come over the runner's own stdout, tagged with a nonce the candidate cannot know."""
+    results come over the runner's own stdout, tagged with a nonce the candidate cannot know. The raw
+    stdout is reached through the file system (Console.OpenStandardOutput is never allowed)."""
     code = ("{\n    var xml = \"<?xml version=\\\"1.0\\\"?><test-results total=\\\"1\\\" failures=\\\"0\\\">"
             "<test-suite><results><test-case name=\\\"Acme.Calc.Tests.CalculatorTests.AddSumsTwoNumbers\\\""
             " executed=\\\"True\\\" result=\\\"Success\\\" success=\\\"True\\\"/></results></test-suite>"
             "</test-results>\";\n"
             "    foreach (var p in new[] { \"TestResult.xml\", \"../Acme.Calc.Tests.xml\", \"/tmp/TestResult.xml\" })\n"
             "        try { System.IO.File.WriteAllText(p, xml); } catch (System.Exception) { }\n"
-            "    var o = System.Console.OpenStandardOutput();\n"
+            "    var o = new System.IO.FileStream(\"/proc/self/fd/1\", System.IO.FileMode.Open, System.IO.FileAccess.Write);\n"
             "    var line = System.Text.Encoding.ASCII.GetBytes(\"\\n@@RT 0 START 1\\n@@RT 0 END 1\\n\");\n"
             "    o.Write(line, 0, line.Length); o.Flush();\n"
             "    System.Console.WriteLine(xml);\n"
             "    System.Environment.Exit(0);\n    return a * b;\n}")
     result = env.run(code)
-    assert result.status == "runtime_error"
-    assert "ended before the runner finished (exit 0)" in result.reason
+    assert result.status == "runtime_error"    # the pipe is not the test uid's to reopen; if it were, no nonce
+    assert ("ended before the runner finished (exit 0)" in result.reason
+            or "UnauthorizedAccessException" in result.reason), result.brief()
 
 
 def test_throwing_ignore_exception_is_no_pass(env):
@@ -339,12 +348,10 @@ def _containers_of(pid: int) -> list[str]:
     return [c.id for c in owned]
 
 
-@pytest.mark.xfail(strict=True, reason="known hole: NUnit 2.6 runs tests in the candidate's process and "
-                   "its public TestResult API lets a racing thread turn a recorded failure into a success "
-                   "before the runner reports it (mono has no FirstChanceException to observe the failure)")
 def test_tampering_with_nunit_results_by_reflection_is_no_pass(env):
-    """NUnit's execution context (the runner's listener and nonce are nowhere in it) hands a
-    candidate its test's TestResult; a thread keeps calling Success() while the assertion fails."""
+    """NUnit's execution context hands a candidate its test's TestResult; a thread that keeps calling
+    Success() while the assertion fails would turn it into a pass. The IL policy rejects it (reflection);
+    a task whose Java original uses reflection keeps this risk (named by doctor and the README)."""
     code = ("{\n    var ctxType = System.Type.GetType(\"NUnit.Core.TestExecutionContext, nunit.core\");\n"
             "    var ctx = ctxType.GetProperty(\"CurrentContext\").GetValue(null, null);\n"
             "    var result = ctxType.GetProperty(\"CurrentResult\").GetValue(ctx, null);\n"
@@ -354,5 +361,6 @@ def test_tampering_with_nunit_results_by_reflection_is_no_pass(env):
             " success.Invoke(result, null); System.Threading.Thread.Sleep(1); } });\n"
             "    t.IsBackground = true;\n    t.Start();\n"
             "    return a * b;\n}")
-    result = env.run(code)
-    assert result.status == "test_failure", result.brief()
+    result = env.run(code, allow=frozenset())
+    assert result.status == "rejected", result.brief()
+    assert result.reason.startswith("uses System.Reflection."), result.reason

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from repotrans.execution.results import Diagnostic, TestResult
-from repotrans.execution.toolchains.mono import DIAG_RE
+from repotrans.execution.toolchains.mono_build import DIAG_RE
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.results import Diagnostic, TestFailure, TestResult
-from repotrans.execution.toolchains.mono import DIAG_RE
+from repotrans.execution.toolchains.mono_build import DIAG_RE
 from repotrans.policy.repair import RepairOutcome, repair, repair_with_reason
 from repotrans.policy.resolver import ContextResolver
 from tests.support.policy_harness import DATA, compile_cs, needs_toolchains, run

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from repotrans.errors import ConfigError
 from repotrans.execution.apply import LineMap
+from repotrans.execution.policy import MemberRef
 from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.status import severity
@@ -35,6 +36,8 @@ class PatchedFile:
     line_map: LineMap
     surface_changed: bool
     run_dir: Path
+    member: MemberRef | None = None          # the member it stands for (the IL policy's root)
+    allowed: frozenset[str] = frozenset()    # capabilities the Java original grants (execution.policy)
 
 
 @dataclass

@@ -1,0 +1,358 @@
+// repotrans's capability policy on a candidate's compiled IL (Mono.Cecil; nothing is loaded or run).
+//
+// It inspects the candidate member, every method and type the candidate brought (new or changed
+// against the baseline assembly: helpers, nested types, field initialisers) and the compiler-generated
+// code they reach (lambda methods, closure and iterator classes, cached delegates), and names every
+// reference to a capability a translated method has no business with: reflection and dynamic
+// invocation, interop and raw memory, the test framework, process and runtime control, raw console
+// handles, the file system.
+//
+// usage: mono il_policy.exe            stdin: one job per line, tab-separated:
+//   CANDIDATE.dll  BASELINE.dll|-  TYPE (Ns.Outer.Inner)  IL-NAMES (get_X,set_X)  ARITY (-1 any)  ALLOWED (cap,cap|-)
+// stdout per job: "DENY <capability>\t<api>\t<method>" lines, then "DONE <inspected methods> <ms>";
+//   a job that cannot be read: "ERROR <text>" then "DONE 0 <ms>".
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Linq;
+using System.Text;
+using System.Text.RegularExpressions;
+using Mono.Cecil;
+using Mono.Cecil.Cil;
+
+class IlPolicy
+{
+    // (capability, namespace prefix): every type in it
+    static readonly string[][] Namespaces = {
+        new[] {"reflection", "System.Reflection"}, new[] {"reflection", "System.Runtime.Loader"},
+        new[] {"reflection", "Microsoft.CSharp"}, new[] {"reflection", "System.Dynamic"},
+        new[] {"reflection", "System.Linq.Expressions"}, new[] {"reflection", "System.Runtime.Remoting"},
+        new[] {"interop", "System.Runtime.InteropServices"}, new[] {"interop", "Microsoft.Win32"},
+        new[] {"test_framework", "NUnit"}, new[] {"test_framework", "Xunit"},
+        new[] {"test_framework", "Microsoft.VisualStudio.TestTools"},
+        new[] {"process", "System.Diagnostics.Process"}, new[] {"process", "System.Runtime.ConstrainedExecution"},
+        new[] {"file_system", "System.IO.IsolatedStorage"}, new[] {"file_system", "System.IO.MemoryMappedFiles"},
+        new[] {"file_system", "System.IO.Pipes"},
+    };
+    // (capability, full type name): every member of it
+    static readonly Dictionary<string, string> Types = new Dictionary<string, string> {
+        {"System.Activator", "reflection"}, {"System.RuntimeMethodHandle", "reflection"},
+        {"System.Runtime.CompilerServices.CallSite", "reflection"}, {"System.Runtime.CompilerServices.CallSite`1", "reflection"},
+        {"System.Runtime.CompilerServices.Unsafe", "unsafe"}, {"System.TypedReference", "unsafe"},
+        {"System.ArgIterator", "unsafe"}, {"System.RuntimeArgumentHandle", "unsafe"},
+        {"System.AppDomain", "process"}, {"System.Diagnostics.StackTrace", "process"},
+        {"System.Diagnostics.StackFrame", "process"}, {"System.Diagnostics.Debugger", "process"},
+        {"System.IO.File", "file_system"}, {"System.IO.Directory", "file_system"},
+        {"System.IO.FileInfo", "file_system"}, {"System.IO.DirectoryInfo", "file_system"},
+        {"System.IO.FileSystemInfo", "file_system"}, {"System.IO.DriveInfo", "file_system"},
+        {"System.IO.FileStream", "file_system"}, {"System.IO.FileSystemWatcher", "file_system"},
+    };
+    // members of otherwise allowed types: "Type::member" (any overload)
+    static readonly Dictionary<string, string> Members = new Dictionary<string, string> {
+        {"System.Type::GetType", "reflection"}, {"System.Type::InvokeMember", "reflection"},
+        {"System.Type::GetTypeFromProgID", "reflection"}, {"System.Type::GetTypeFromCLSID", "reflection"},
+        {"System.Type::ReflectionOnlyGetType", "reflection"}, {"System.Type::get_TypeHandle", "reflection"},
+        {"System.Delegate::DynamicInvoke", "reflection"}, {"System.Delegate::CreateDelegate", "reflection"},
+        {"System.RuntimeTypeHandle::get_Value", "reflection"}, {"System.RuntimeFieldHandle::get_Value", "reflection"},
+        {"System.Environment::Exit", "process"}, {"System.Environment::FailFast", "process"},
+        {"System.Environment::get_StackTrace", "process"}, {"System.Environment::get_CommandLine", "process"},
+        {"System.Environment::GetCommandLineArgs", "process"}, {"System.Environment::SetEnvironmentVariable", "process"},
+        {"System.Environment::GetEnvironmentVariable", "process"}, {"System.Environment::GetEnvironmentVariables", "process"},
+        {"System.Environment::ExpandEnvironmentVariables", "process"},
+        {"System.Environment::get_CurrentDirectory", "file_system"}, {"System.Environment::set_CurrentDirectory", "file_system"},
+        {"System.Environment::GetFolderPath", "file_system"}, {"System.Environment::get_SystemDirectory", "file_system"},
+        {"System.Threading.Thread::Abort", "process"}, {"System.Threading.Thread::ResetAbort", "process"},
+        {"System.Threading.Thread::Interrupt", "process"}, {"System.Threading.Thread::Suspend", "process"},
+        {"System.Threading.Thread::Resume", "process"},
+        {"System.Console::OpenStandardOutput", "console"}, {"System.Console::OpenStandardError", "console"},
+        {"System.Console::OpenStandardInput", "console"}, {"System.Console::SetOut", "console"},
+        {"System.Console::SetError", "console"}, {"System.Console::SetIn", "console"},
+        {"System.IO.Path::GetTempFileName", "file_system"}, {"System.IO.Path::GetTempPath", "file_system"},
+    };
+    // constructors and loaders that open a path: "Type::member" whose first parameter is a string
+    static readonly Dictionary<string, string> PathMembers = new Dictionary<string, string> {
+        {"System.IO.StreamReader::.ctor", "file_system"}, {"System.IO.StreamWriter::.ctor", "file_system"},
+        {"System.Xml.XmlDocument::Load", "file_system"}, {"System.Xml.XmlDocument::Save", "file_system"},
+        {"System.Xml.Linq.XDocument::Load", "file_system"}, {"System.Xml.Linq.XDocument::Save", "file_system"},
+        {"System.Xml.Linq.XElement::Load", "file_system"}, {"System.Xml.Linq.XElement::Save", "file_system"},
+        {"System.Xml.XmlReader::Create", "file_system"}, {"System.Xml.XmlWriter::Create", "file_system"},
+        {"System.Xml.XmlTextReader::.ctor", "file_system"}, {"System.Xml.XmlTextWriter::.ctor", "file_system"},
+    };
+    // GC and RuntimeHelpers: only these members
+    static readonly HashSet<string> Allowed = new HashSet<string> {
+        "System.GC::KeepAlive", "System.GC::SuppressFinalize", "System.GC::ReRegisterForFinalize",
+        "System.Runtime.CompilerServices.RuntimeHelpers::InitializeArray",
+        "System.Runtime.CompilerServices.RuntimeHelpers::GetHashCode",
+        "System.Runtime.CompilerServices.RuntimeHelpers::EnsureSufficientExecutionStack",
+        "System.Runtime.CompilerServices.RuntimeHelpers::get_OffsetToStringData",
+        "System.Runtime.CompilerServices.RuntimeHelpers::GetObjectValue",
+    };
+    // members of denied types that only read a name (GetType().Name is declared on MemberInfo)
+    static readonly HashSet<string> Harmless = new HashSet<string> {
+        "System.Reflection.MemberInfo::get_Name", "System.Reflection.MemberInfo::get_DeclaringType",
+        "System.Reflection.MemberInfo::get_ReflectedType",
+    };
+    static readonly Dictionary<string, string> Guarded = new Dictionary<string, string> {
+        {"System.GC", "process"}, {"System.Runtime.CompilerServices.RuntimeHelpers", "reflection"},
+    };
+    static readonly Regex Numbering = new Regex(@"(?<=(m__|c__AnonStorey|c__Iterator|c__async|am\$cache|DisplayClass|<>__|\$)\w*?)\d+");
+
+    HashSet<string> allowed;
+    SortedDictionary<string, string> denials = new SortedDictionary<string, string>();   // "cap\tapi" -> where
+    string where;
+
+    static int Main()
+    {
+        string line;
+        while ((line = Console.In.ReadLine()) != null)
+        {
+            if (line.Trim().Length == 0) continue;
+            var watch = Stopwatch.StartNew();
+            int inspected = 0;
+            try
+            {
+                var job = line.Split('\t');
+                var policy = new IlPolicy { allowed = new HashSet<string>(job[5] == "-" ? new string[0] : job[5].Split(',')) };
+                inspected = policy.Check(job[0], job[1], job[2], job[3].Split(','), int.Parse(job[4]));
+                foreach (var d in policy.denials) Console.Out.WriteLine("DENY " + d.Key + "\t" + d.Value);
+            }
+            catch (Exception e)
+            {
+                Console.Out.WriteLine("ERROR " + e.GetType().Name + ": " + e.Message.Replace("\n", " "));
+            }
+            Console.Out.WriteLine("DONE " + inspected + " " + watch.ElapsedMilliseconds);
+            Console.Out.Flush();
+        }
+        return 0;
+    }
+
+    int Check(string candidatePath, string baselinePath, string typeName, string[] names, int arity)
+    {
+        var parameters = new ReaderParameters { ReadSymbols = false, ReadingMode = ReadingMode.Deferred };
+        var module = ModuleDefinition.ReadModule(candidatePath, parameters);
+        var allTypes = AllTypes(module).ToList();
+        var roots = new List<MethodDefinition>();
+        var owner = allTypes.FirstOrDefault(t => PlainName(t) == typeName);
+        if (owner != null)
+            roots.AddRange(owner.Methods.Where(m => names.Any(n => m.Name == n || m.Name.EndsWith("." + n))
+                                                    && (arity < 0 || m.Parameters.Count == arity)));
+        if (owner != null && roots.Count == 0)      // not found by name: the whole declaring type
+            roots.AddRange(owner.Methods);
+        if (baselinePath != "-")
+        {
+            var known = new HashSet<string>(AllTypes(ModuleDefinition.ReadModule(baselinePath, parameters))
+                                             .SelectMany(t => t.Methods).Select(Key));
+            roots.AddRange(allTypes.SelectMany(t => t.Methods).Where(m => !known.Contains(Key(m))));
+        }
+        var seen = new HashSet<MethodDefinition>();
+        var seenTypes = new HashSet<TypeDefinition>();
+        var work = new Stack<MethodDefinition>(roots);
+        while (work.Count > 0)
+        {
+            var method = work.Pop();
+            if (!seen.Add(method)) continue;
+            foreach (var reached in Inspect(method, module))
+            {
+                var type = reached as TypeDefinition ?? (reached as MethodDefinition)?.DeclaringType;
+                if (reached is MethodDefinition && Generated(((MethodDefinition)reached).Name))
+                    work.Push((MethodDefinition)reached);
+                else if (type != null && GeneratedType(type) && seenTypes.Add(type))
+                    foreach (var t in Nested(type))
+                    {
+                        foreach (var f in t.Fields) { where = t.FullName + "::" + f.Name; CheckType(f.FieldType); }
+                        foreach (var m in t.Methods) work.Push(m);
+                    }
+            }
+        }
+        return seen.Count;
+    }
+
+    /// <summary>Names every denied reference of one method; returns the definitions of this module it reaches.</summary>
+    IEnumerable<IMemberDefinition> Inspect(MethodDefinition method, ModuleDefinition module)
+    {
+        where = method.DeclaringType.FullName + "::" + method.Name;
+        var reached = new List<IMemberDefinition>();
+        if (method.IsPInvokeImpl || method.IsInternalCall || method.IsUnmanaged || method.HasPInvokeInfo)
+            Deny("interop", "extern method " + method.Name + " (DllImport / extern)");
+        CheckType(method.ReturnType);
+        foreach (var p in method.Parameters) CheckType(p.ParameterType);
+        if (!method.HasBody) return reached;
+        foreach (var v in method.Body.Variables)
+        {
+            if (v.IsPinned) Deny("unsafe", "fixed (a pinned pointer: unsafe code)");
+            CheckType(v.VariableType);
+        }
+        var code = method.Body.Instructions;
+        for (int i = 0; i < code.Count; i++)
+        {
+            var ins = code[i];
+            var op = ins.OpCode.Code;
+            if (op == Code.Calli) Deny("unsafe", "calli (a call through a function pointer)");
+            else if (op == Code.Localloc) Deny("unsafe", "stackalloc");
+            else if (op == Code.Cpblk || op == Code.Initblk) Deny("unsafe", "raw memory block copy");
+            else if (op == Code.Mkrefany || op == Code.Refanyval || op == Code.Refanytype || op == Code.Arglist)
+                Deny("unsafe", "__makeref / __arglist");
+            else if ((op == Code.Ldftn || op == Code.Ldvirtftn) && !MakesDelegate(code, i))
+                Deny("unsafe", "a function pointer (ldftn not made into a delegate)");
+            var member = ins.Operand as MemberReference;
+            if (ins.Operand is TypeReference) CheckType((TypeReference)ins.Operand);
+            else if (member != null) CheckMember(member, op);
+            if (member is MethodReference || member is FieldReference)
+            {
+                var def = Local(member, module);
+                if (def != null) reached.Add(def);
+            }
+        }
+        return reached;
+    }
+
+    static bool MakesDelegate(Mono.Collections.Generic.Collection<Instruction> code, int i)
+    {
+        if (i + 1 >= code.Count || code[i + 1].OpCode.Code != Code.Newobj) return false;
+        var ctor = code[i + 1].Operand as MethodReference;
+        return ctor != null && ctor.Parameters.Count == 2 && ctor.Parameters[1].ParameterType.FullName == "System.IntPtr";
+    }
+
+    void CheckMember(MemberReference member, Code op)
+    {
+        var declaring = member.DeclaringType;
+        if (declaring != null && Harmless.Contains(Element(declaring).FullName + "::" + member.Name)) return;
+        if (declaring != null) CheckType(declaring);
+        var method = member as MethodReference;
+        var field = member as FieldReference;
+        if (field != null) CheckType(field.FieldType);
+        if (method == null || declaring == null) return;
+        CheckType(method.ReturnType);
+        foreach (var p in method.Parameters) CheckType(p.ParameterType);
+        var generic = method as GenericInstanceMethod;
+        if (generic != null) foreach (var a in generic.GenericArguments) CheckType(a);
+        string type = Element(declaring).FullName, key = type + "::" + method.Name;
+        string cap;
+        if (Members.TryGetValue(key, out cap))
+        {
+            if (key != "System.Type::GetType" || method.Parameters.Count > 0)    // obj.GetType() is Object's
+                Deny(cap, Display(key));
+        }
+        else if (PathMembers.TryGetValue(key, out cap) && method.Parameters.Count > 0
+                 && method.Parameters[0].ParameterType.FullName == "System.String")
+            Deny(cap, Display(key) + "(string path)");
+        else if (Guarded.TryGetValue(type, out cap) && !Allowed.Contains(key))
+            Deny(cap, Display(key));
+    }
+
+    void CheckType(TypeReference type)
+    {
+        if (type == null) return;
+        if (type is PointerType || type is FunctionPointerType)
+        {
+            Deny("unsafe", "pointer type " + type.FullName + " (unsafe code)");
+            return;
+        }
+        var spec = type as TypeSpecification;
+        if (spec != null)
+        {
+            var gi = type as GenericInstanceType;
+            if (gi != null) foreach (var a in gi.GenericArguments) CheckType(a);
+            CheckType(spec.ElementType);
+            return;
+        }
+        if (type is GenericParameter) return;
+        var outer = type;
+        while (outer.DeclaringType != null) outer = outer.DeclaringType;
+        string ns = outer.Namespace ?? "", full = type.FullName.Replace('/', '.');
+        string cap;
+        if (Types.TryGetValue(full, out cap)) { Deny(cap, full); return; }
+        foreach (var rule in Namespaces)
+            if (ns == rule[1] || ns.StartsWith(rule[1] + ".") || full.StartsWith(rule[1] + "."))
+            {
+                Deny(rule[0], full);
+                return;
+            }
+    }
+
+    void Deny(string capability, string api)
+    {
+        if (allowed.Contains(capability)) return;
+        string key = capability + "\t" + api;
+        if (!denials.ContainsKey(key)) denials[key] = where;
+    }
+
+    static TypeReference Element(TypeReference t)
+    {
+        var spec = t as TypeSpecification;
+        return spec != null ? Element(spec.ElementType) : t;
+    }
+
+    static string Display(string key) { return key.Replace("::", ".").Replace("..ctor", " constructor"); }
+
+    /// <summary>The definition in this module a method or field reference names, else null.</summary>
+    static IMemberDefinition Local(MemberReference member, ModuleDefinition module)
+    {
+        var method = member as MethodReference;
+        if (method != null)
+        {
+            var element = method.GetElementMethod();
+            if (element is MethodDefinition) return (MethodDefinition)element;
+        }
+        var declaring = member.DeclaringType == null ? null : Element(member.DeclaringType) as TypeDefinition;
+        if (declaring == null || declaring.Module != module) return null;
+        if (method != null)
+            return declaring.Methods.FirstOrDefault(m => m.Name == method.Name && m.Parameters.Count == method.Parameters.Count)
+                   ?? (IMemberDefinition)declaring;
+        return declaring;
+    }
+
+    static bool Generated(string name) { return name.StartsWith("<") || name.Contains("$"); }
+
+    static bool GeneratedType(TypeDefinition type)
+    {
+        for (var t = type; t != null; t = t.DeclaringType)
+            if (Generated(t.Name) || t.CustomAttributes.Any(a => a.AttributeType.Name == "CompilerGeneratedAttribute"))
+                return true;
+        return false;
+    }
+
+    static IEnumerable<TypeDefinition> Nested(TypeDefinition type)
+    {
+        yield return type;
+        foreach (var n in type.NestedTypes)
+            foreach (var t in Nested(n)) yield return t;
+    }
+
+    static IEnumerable<TypeDefinition> AllTypes(ModuleDefinition module)
+    {
+        return module.Types.SelectMany(Nested);
+    }
+
+    /// <summary>"Ns.Outer.Inner" without generic arity, as repotrans's index names types.</summary>
+    static string PlainName(TypeDefinition t)
+    {
+        string name = Regex.Replace(t.Name, "`\\d+$", "");
+        return t.DeclaringType != null ? PlainName(t.DeclaringType) + "." + name
+               : (t.Namespace.Length > 0 ? t.Namespace + "." + name : name);
+    }
+
+    /// <summary>A method's identity and body with metadata tokens and compiler numbering left out:
+    /// equal in two builds when its source did not change.</summary>
+    static string Key(MethodDefinition m)
+    {
+        var text = new StringBuilder(Numbering.Replace(m.FullName, "#"));
+        if (m.HasBody)
+        {
+            var code = m.Body.Instructions;
+            foreach (var ins in code)
+            {
+                text.Append('\n').Append(ins.OpCode.Name).Append(' ');
+                var target = ins.Operand as Instruction;
+                var targets = ins.Operand as Instruction[];
+                if (target != null) text.Append(code.IndexOf(target));
+                else if (targets != null) text.Append(string.Join(",", targets.Select(x => code.IndexOf(x))));
+                else if (ins.Operand is MemberReference) text.Append(Numbering.Replace(((MemberReference)ins.Operand).FullName, "#"));
+                else if (ins.Operand is VariableDefinition) text.Append(((VariableDefinition)ins.Operand).Index);
+                else if (ins.Operand is ParameterDefinition) text.Append(((ParameterDefinition)ins.Operand).Index);
+                else if (ins.Operand != null) text.Append(ins.Operand);
+            }
+        }
+        return text.ToString();
+    }
+}

@@ -1,0 +1,165 @@
+"""The capability policy on a candidate's compiled IL: what a translated member may not reference.
+
+Our own checker (`il_policy.cs`, Mono.Cecil, compiled once per workspace like the test runner) reads
+the candidate assembly after it compiled and before any test runs. It inspects the candidate member,
+whatever the candidate added or changed against the baseline assembly, and the compiler-generated
+code they reach (lambdas, closures, iterators), and names each reference to reflection or dynamic
+invocation, interop and raw memory, the test framework, process and runtime control, raw console
+handles or the file system. A candidate with any is `rejected`, with a reason the Refine agent can act
+on, and never reaches a test run.
+
+Allowances come only from the Java original: a Java method that itself does file I/O or reflection
+lets its translation use the matching C# surface, and the verdict records `trust: reduced (...)`.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+
+from repotrans.index.model import Method
+
+SOURCE = Path(str(files("repotrans.execution") / "il_policy.cs"))
+CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
+CAPABILITIES = ("reflection", "unsafe", "interop", "test_framework", "process", "console", "file_system")
+# what the Java original may grant; the rest (interop, unsafe, the test framework, raw console) never
+ALLOWABLE = ("reflection", "file_system", "process")
+HINTS = {
+    "reflection": "reflection / dynamic invocation: write the logic directly, calling members by name in code",
+    "unsafe": "unsafe code / raw pointers: use arrays and indices instead",
+    "interop": "native interop / raw memory: use managed types only",
+    "test_framework": "the test framework: a translated member must not touch the tests or their results",
+    "process": "process and runtime control: compute the result and return it",
+    "console": "raw console handles: use Console.Write/WriteLine if the Java method prints",
+    "file_system": "the file system, which the Java method does not use: compute the result in memory",
+}
+JAVA_CAPABILITIES = {
+    "reflection": re.compile(r"\bjava\.lang\.reflect\b|\bClass\.forName\s*\(|\.getDeclared(?:Method|Field|Constructor)s?\s*\("
+                             r"|\.get(?:Method|Field|Constructor)s?\s*\(|\.newInstance\s*\(|\bMethod\s+\w+\s*=|\.invoke\s*\("),
+    "file_system": re.compile(r"\b(?:File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile"
+                              r"|Files|Paths|FileChannel)\b\s*[.(]|\bnew\s+(?:File|FileInputStream|FileOutputStream"
+                              r"|FileReader|FileWriter|RandomAccessFile|PrintWriter\s*\(\s*\")\b|\bjava\.nio\.file\b"),
+    "process": re.compile(r"\bSystem\.exit\s*\(|\bRuntime\.getRuntime\s*\(|\bProcessBuilder\b|\bSystem\.getenv\s*\("),
+}
+ACCESSORS = {"property": ("get_{}", "set_{}"), "indexer": ("get_Item", "set_Item")}
+
+
+@dataclass(frozen=True)
+class Denial:
+    capability: str
+    api: str                        # "System.Activator", "System.IO.File", "System.Console.OpenStandardOutput"
+    where: str                      # the IL method that references it
+
+    def reason(self) -> str:
+        return f"uses {self.api}: {HINTS.get(self.capability, self.capability)}"
+
+
+@dataclass
+class PolicyVerdict:
+    denials: list[Denial] = field(default_factory=list)
+    inspected: int = 0              # methods read
+    seconds: float = 0.0
+    error: str = ""                 # the checker could not read the assembly (itself a rejection)
+
+    @property
+    def ok(self) -> bool:
+        return not self.denials and not self.error
+
+    def reason(self) -> str:
+        if self.error:
+            return f"the capability check could not read the candidate assembly: {self.error}"
+        first = self.denials[0].reason()
+        more = len({d.api for d in self.denials}) - 1
+        return first + (f" (and {more} more: {', '.join(sorted({d.api for d in self.denials[1:]})[:3])})"
+                        if more > 0 else "")
+
+
+@dataclass(frozen=True)
+class MemberRef:
+    """How the checker finds the candidate member in IL: declaring type as the index names it
+    ("Ns.Outer.Inner"), IL method names (accessors for properties), parameter count (-1: any)."""
+    type_name: str
+    names: tuple[str, ...]
+    arity: int
+
+    @classmethod
+    def of(cls, method: Method) -> "MemberRef":
+        type_name = re.sub(r"<[^<>]*>", "", method.type_id.split(":", 1)[-1])
+        while "<" in type_name:
+            type_name = re.sub(r"<[^<>]*>", "", type_name)
+        if method.kind == "constructor":
+            names = (".cctor",) if "static" in method.modifiers else (".ctor",)
+        elif method.kind in ACCESSORS:
+            names = tuple(n.format(method.name) for n in ACCESSORS[method.kind])
+        else:
+            names = (method.name.split("<", 1)[0].rsplit(".", 1)[-1],)
+        arity = len(method.params) if method.kind in ("method", "constructor") else -1
+        return cls(type_name.strip(), names, arity)
+
+
+def java_capabilities(java_code: str | None) -> frozenset[str]:
+    """The allowable capabilities the Java original itself uses (file I/O, reflection, process control)."""
+    if not java_code:
+        return frozenset()
+    return frozenset(cap for cap, pattern in JAVA_CAPABILITIES.items() if pattern.search(java_code))
+
+
+def trust_note(allowed: frozenset[str]) -> str:
+    """The verdict's `trust: reduced (...)` note for a candidate checked with allowances, else ""."""
+    return f"trust: reduced ({', '.join(sorted(allowed))} allowed: the Java original uses it)" if allowed else ""
+
+
+def checker_argv(exe: str) -> list[str]:
+    return ["mono", exe]
+
+
+def build_argv(exe: str, source: str) -> list[str]:
+    """mcs command compiling the checker (run once per workspace state)."""
+    return ["mcs", "-target:exe", f"-out:{exe}", f"-r:{CECIL}", "-r:System.Core.dll", source]
+
+
+def job_line(candidate_dll: str, baseline_dll: str | None, member: MemberRef | None,
+             allowed: frozenset[str]) -> str:
+    """One checker job (see il_policy.cs): paths as the checker's process sees them."""
+    type_name, names, arity = (member.type_name, member.names, member.arity) if member else ("-", ("-",), -1)
+    return "\t".join([candidate_dll, baseline_dll or "-", type_name, ",".join(names), str(arity),
+                      ",".join(sorted(allowed)) or "-"]) + "\n"
+
+
+def parse_output(stdout: str) -> list[PolicyVerdict]:
+    """The checker's answers, one PolicyVerdict per job, in job order."""
+    verdicts, current = [], PolicyVerdict()
+    for line in stdout.splitlines():
+        kind, _, rest = line.partition(" ")
+        if kind == "DENY":
+            capability, _, rest = rest.partition("\t")
+            api, _, where = rest.partition("\t")
+            current.denials.append(Denial(capability, api, where))
+        elif kind == "ERROR":
+            current.error = rest.strip()
+        elif kind == "DONE":
+            parts = rest.split()
+            current.inspected = int(parts[0]) if parts and parts[0].isdigit() else 0
+            current.seconds = int(parts[1]) / 1000 if len(parts) > 1 and parts[1].isdigit() else 0.0
+            current.denials.sort(key=lambda d: (CAPABILITIES.index(d.capability)
+                                                if d.capability in CAPABILITIES else 99, d.api))
+            verdicts.append(current)
+            current = PolicyVerdict()
+    return verdicts
+
+
+def run_checker(run, exe: str, jobs: list[str]) -> list[PolicyVerdict]:
+    """Run the checker over `jobs` with `run(argv, stdin) -> (exit_code, stdout, timed_out)`; a job
+    without an answer is an error verdict (the candidate is rejected, never passed unchecked)."""
+    started = time.monotonic()
+    code, stdout, timed_out = run(checker_argv(exe), "".join(jobs).encode())
+    verdicts = parse_output(stdout)
+    if len(verdicts) < len(jobs):
+        why = "timed out" if timed_out else f"exit {code}"
+        verdicts += [PolicyVerdict(error=f"the checker ended without an answer ({why})")
+                     for _ in range(len(jobs) - len(verdicts))]
+    if len(jobs) == 1:
+        verdicts[0].seconds = time.monotonic() - started
+    return verdicts

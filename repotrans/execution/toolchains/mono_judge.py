@@ -1,0 +1,49 @@
+"""Mono test verdicts: the runner's tagged report, or what a test process that ended without one
+left on its console (stack overflow, out of memory, a crash)."""
+from __future__ import annotations
+
+import re
+
+from repotrans.execution.results import ExceptionInfo
+from repotrans.execution.sandboxes import RunOutcome
+from repotrans.execution.toolchains import Limits, Verdict, judge_report
+from repotrans.execution.toolchains.nunit import (check_runner, clean_frames, exception_info, parse_runner,
+                                                  runner_test_report)
+
+STACK_OVERFLOW_RE = re.compile(r"System\.StackOverflowException:?(.*)$", re.M)
+OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory", "Garbage collector could not allocate")
+
+
+def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limits, locate) -> Verdict:
+    """The runner's own report decides whenever it is complete (END line, exit 0 or stopped by the
+    sandbox after it); a run killed at the time limit before that is a timeout; anything else that
+    ends without a whole report matching the selection is a runtime error."""
+    if outcome.oom_killed:
+        return Verdict("runtime_error", reason="out of memory (killed at the memory limit)")
+    report = parse_runner(outcome.stdout, nonce)
+    if report.ended is None:
+        if outcome.timed_out:        # what ran before the limit is counted
+            failed = sum(1 for t in report.tests if t[0] not in ("passed", "Success"))
+            return Verdict("timeout", tests_run=len(report.tests), tests_failed=failed,
+                           reason=f"tests exceeded the {limits.timeout:.0f} s limit after {len(report.tests)} of "
+                                  f"{len(report.planned)} planned tests")
+        overflow = STACK_OVERFLOW_RE.search(outcome.output)
+        if overflow:                 # mono dies on it: only the console says what happened, and where
+            frames = list(dict.fromkeys(clean_frames(outcome.output[overflow.end():], locate, limit=50)))[:3]
+            return Verdict("runtime_error", reason="stack overflow (unbounded recursion?)", exceptions=[
+                ExceptionInfo("System.StackOverflowException", overflow.group(1).strip(), frames)])
+        oom = any(marker in outcome.output for marker in OOM_MARKERS)
+        crash = next((ln.strip() for ln in outcome.output.splitlines()
+                      if "Exception" in ln or "Unhandled" in ln or "overflow" in ln.lower()), "")
+        reason = ("out of memory" if oom else
+                  f"the test process ended before the runner finished (exit {outcome.exit_code})")
+        return Verdict("runtime_error", exceptions=[exception_info(crash, [])] if crash else [], reason=reason)
+    tests_report = runner_test_report(report, locate)
+    if outcome.exit_code not in (0, None):
+        return Verdict("runtime_error", tests_run=tests_report.total,
+                       reason=f"the test process exited with {outcome.exit_code} after the runner finished")
+    status, reason = check_runner(report, tests)
+    if status:
+        return Verdict(status, failures=tests_report.failures, exceptions=tests_report.exceptions,
+                       tests_run=tests_report.total, tests_failed=len(tests_report.failures), reason=reason)
+    return judge_report(tests_report)

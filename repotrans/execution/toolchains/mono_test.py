@@ -1,0 +1,95 @@
+"""Mono test step: the test folder of one candidate (baseline outputs with its rebuilt assemblies laid
+over them), repotrans's runner on each affected test project, one verdict for them all."""
+from __future__ import annotations
+
+import secrets
+import time
+from pathlib import Path
+
+from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.toolchains import Limits, PatchedFile, Verdict
+from repotrans.execution.toolchains.mono_build import RUNNER_EXE, closure, dependents, link, rel
+from repotrans.execution.toolchains.mono_judge import judge
+from repotrans.execution.toolchains.msbuild import Project
+from repotrans.execution.toolchains.nunit import end_marker
+from repotrans.execution.workspace import Workspace
+
+HEAP_SHARE = 0.6
+
+
+def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed: list[Project],
+          built: dict[str, Path], fixtures: list[str] | None, sandbox: Sandbox, limits: Limits) -> Verdict:
+    affected = dependents(projects, {p.path for p in changed}, all_of_them=True)
+    tests = [p for p in projects if p.is_test and p.path in affected]
+    total = Verdict("passed")
+    started = time.monotonic()
+    logs = []
+    for project in tests:
+        selected = None if fixtures is None else [f for f in fixtures if f.startswith(project.name + ":")]
+        if selected == []:
+            continue
+        bin_dir = cand.run_dir / "bin" / project.name
+        overlay(ws.base / project.name, built, projects, project, bin_dir)
+        names = None if selected is None else [f.split(":", 1)[1] for f in selected]
+        nonce = secrets.token_hex(16)
+        outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
+                              timeout=max(1.0, limits.timeout - (time.monotonic() - started)),
+                              memory_mb=limits.memory_mb, env=mono_env(limits.memory_mb),
+                              stdin=f"{nonce}\n".encode(), until=end_marker(nonce))
+        logs.append(outcome.output)
+        verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
+        total.by_project[project.name] = (verdict.status, verdict.tests_run, verdict.tests_failed, verdict.reason)
+        total.absorb(verdict)
+        if verdict.status in ("timeout", "runtime_error") and not verdict.tests_run:
+            break
+    total.log = "\n".join(logs)
+    total.timings = {"test": time.monotonic() - started}
+    if total.status == "passed" and total.tests_run == 0:
+        total.status = "no_tests"
+        total.reason = ("no test project depends on the changed project" if not tests
+                        else "no selected test ran")
+    return total
+
+
+
+def runner_argv(ws: Workspace, dll: Path, tests: list[str] | None) -> list[str]:
+    """repotrans's NUnit runner on one test assembly (in-process, no remoting channel, results on
+    stdout), only the given tests (None: all): fixtures "Ns.Fixture" or test methods
+    "Ns.Fixture.Method" (a [TestCase] method's name runs all its cases). Its stdin is the nonce."""
+    argv = ["mono", "--debug", rel(ws.base / RUNNER_EXE, ws), rel(dll, ws)]
+    return argv + (["\n".join(sorted(tests))] if tests else [])   # names may hold commas
+
+
+def mono_env(memory_mb: int) -> dict[str, str]:
+    """Cap the GC heap below the address-space limit: a heap-exhausting candidate then gets a managed
+    OutOfMemoryException while the JIT still has room, instead of a native abort. --debug gives
+    file:line in stack frames (mcs -debug writes the pdb)."""
+    return {"MONO_GC_PARAMS": f"max-heap-size={int(memory_mb * HEAP_SHARE)}m", "MONO_ENV_OPTIONS": "--debug"}
+
+
+
+def locator(ws: Workspace, cand: PatchedFile):
+    """Frame locations relative to the target root; lines of the patched file also in the candidate."""
+    patched = str((cand.run_dir / "patched" / cand.path).resolve())
+    src = str(ws.src.resolve()) + "/"
+
+    def locate(path: str, line: int) -> str:
+        if path == patched:
+            cline = cand.line_map.to_candidate(line)
+            return f"{cand.path}:{line}" + (f" (candidate line {cline})" if cline else "")
+        return f"{path[len(src):] if path.startswith(src) else path.rsplit('/', 1)[-1]}:{line}"
+    return locate
+
+
+
+def overlay(base_dir: Path, built: dict[str, Path], projects: list[Project], project: Project,
+             bin_dir: Path) -> None:
+    """Test folder for one run: the baseline outputs, with the rebuilt assemblies laid over them."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    for item in base_dir.iterdir():
+        link(item, bin_dir / item.name)
+    for dep in closure(project, projects) + [project]:
+        if dep.name in built:
+            for item in built[dep.name].iterdir():
+                if item.name.startswith(dep.assembly_name + "."):
+                    link(item, bin_dir / item.name)
