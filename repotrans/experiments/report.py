@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repotrans.execution.status import BLOCKED, LABELS, NO_TESTS
+from repotrans.execution.status import BLOCKED, LABELS, NO_TESTS, REJECTED
 from repotrans.experiments.metrics import overlap, rate_rows
 from repotrans.experiments.plots import Plot, plots_for
 from repotrans.experiments.report_html import write_html
@@ -32,7 +32,7 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
         cost = f"{r.cost:.4f}" if r.cost is not None else "-"
         out.append(f"| {r.config} | {shown(r.dataset)} | {r.tasks} | {100 * r.compile_rate:.1f}% | {100 * r.pass_rate:.1f}% "
                    f"| {r.prompt_tokens:.0f} | {r.completion_tokens:.0f} | {r.model_calls:.1f} | {r.seconds:.1f} | {cost} |")
-    rare = (LABELS[BLOCKED], LABELS[NO_TESTS])        # columns only where they occur
+    rare = (LABELS[BLOCKED], LABELS[NO_TESTS], LABELS[REJECTED])      # columns only where they occur
     kinds = [k for k in LABELS.values() if k not in rare or any(k in r.errors for r in rows)]
     out += ["", "## Error types of unsolved tasks", "", "| config | dataset | " + " | ".join(kinds) + " |",
             "|---|---|" + "---:|" * len(kinds)]
