@@ -52,7 +52,19 @@ def toolchain_section(config) -> tuple[str, list[Line]]:
     return f"toolchain {config.execution.toolchain}", lines
 
 
-SECTIONS: list[Section] = [sandbox_section, toolchain_section]
+def cache_section(config) -> tuple[str, list[Line]]:
+    """The user cache folder: the embedding cache's size and rows, the embedding backend in force."""
+    from repotrans.agents.cache import cache_folder
+    from repotrans.retrieval.embed_cache import cache_report
+
+    folder = cache_folder(config.model)
+    rc = config.retrieval
+    return "caches", [(None if folder is None else True, cache_report(folder)),
+                      (True, f"embeddings computed by {rc.embedding_model} on {rc.backend}"
+                             f"{f' with {rc.threads} thread(s)' if rc.threads else ''}")]
+
+
+SECTIONS: list[Section] = [sandbox_section, toolchain_section, cache_section]
 
 
 def report(config, sections: list[Section] | None = None) -> tuple[str, bool]:

@@ -29,7 +29,8 @@ import torch
 
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
-from repotrans.retrieval.dense import EmbeddingCache, Embedder, load_model
+from repotrans.retrieval.embed_cache import EmbeddingCache
+from repotrans.retrieval.encoders import TorchEncoder
 from repotrans.retrieval.retriever import Retriever
 from repotrans.retrieval.stores import NameStore, PairEntry, PairStore, collect_names, has_real_body
 
@@ -121,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
           f"Java snippet on average; torch threads {torch.get_num_threads()}")
 
     t = time.perf_counter()
-    encoder = Embedder()
-    load_model(encoder.name)
+    encoder = TorchEncoder()
+    encoder.load()
     print(f"model load: {time.perf_counter() - t:.2f} s ({encoder.name}, dim {encoder.dim})")
 
     batch = [e.text() for e in synthesise(seeds, args.throughput_batch, 10 ** 6, random.Random(3))]
@@ -173,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def retrieve_queries(args: argparse.Namespace, pairs: PairStore, encoder: Embedder, cache: EmbeddingCache,
+def retrieve_queries(args: argparse.Namespace, pairs: PairStore, encoder: TorchEncoder, cache: EmbeddingCache,
                      queries: list[PairEntry]) -> None:
     """What `Retriever.retrieve` does per function: the pair store and the name store of datasets/sample,
     both queries embedded in one encode call; against the same two queries embedded one by one."""

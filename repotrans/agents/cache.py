@@ -36,6 +36,14 @@ def default_cache_path() -> Path:
     return base / "repotrans" / "responses.sqlite"
 
 
+def cache_folder(model: ModelConfig) -> Path | None:
+    """The user cache folder the response cache and the embedding cache share (`model.cache_dir`,
+    else the default above); None when caching is off (--no-cache)."""
+    if not model.cache:
+        return None
+    return Path(model.cache_dir) if model.cache_dir else default_cache_path().parent
+
+
 def cache_namespace(model: ModelConfig) -> str:
     """Everything besides the request that changes an answer or how it is parsed."""
     keyed = {"name": model.name, "base_url": model.base_url, "temperature": model.temperature,

@@ -58,10 +58,18 @@ class ExecutionConfig:
 
 
 @dataclass
+class RetrievalConfig:
+    embedding_model: str = "all-MiniLM-L6-v2"   # a name the retrieval layer ships, or a local model folder
+    backend: str = "torch"                # torch | onnx | onnx-int8 (retrieval.encoders): the same model
+    threads: int = 0                      # embedding threads (0: the library's default)
+
+
+@dataclass
 class AgentConfig:
     model: ModelConfig = field(default_factory=ModelConfig)
     agents: AgentSwitches = field(default_factory=AgentSwitches)
     execution: ExecutionConfig = field(default_factory=ExecutionConfig)
+    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -85,7 +93,7 @@ class AgentConfig:
         return out
 
 
-SECTIONS = ("model", "agents", "execution")
+SECTIONS = ("model", "agents", "execution", "retrieval")
 OTHER_SECTIONS = ("mapping",)          # read by repotrans.mapping.overrides (mapping corrections)
 
 

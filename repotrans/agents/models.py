@@ -72,7 +72,7 @@ def make_client(config: AgentConfig, state: "TranslationState", cache_path: Path
     """The configured client; HTTP clients go through the response cache (at `cache_path`, else the
     configured or user cache) unless `model.cache` is off. A `limiter` (shared by the tasks of a run)
     caps calls in flight and pauses all of them after a 429; cached answers take no slot."""
-    from repotrans.agents.cache import ResponseCache, cache_namespace, default_cache_path
+    from repotrans.agents.cache import ResponseCache, cache_folder, cache_namespace
 
     check_model(config)
     model = config.model
@@ -84,7 +84,7 @@ def make_client(config: AgentConfig, state: "TranslationState", cache_path: Path
         from repotrans.agents.limits import LimitedClient
 
         client = LimitedClient(client, limiter)
-    if not model.cache:
+    folder = cache_folder(model)
+    if folder is None:
         return client
-    path = cache_path or (Path(model.cache_dir) / "responses.sqlite" if model.cache_dir else default_cache_path())
-    return ResponseCache(client, path, cache_namespace(model))
+    return ResponseCache(client, cache_path or folder / "responses.sqlite", cache_namespace(model))

@@ -32,6 +32,7 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
 
 def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TranslationState:
     """The TranslationState of one resolved task, with real tools, runner and retrieval bound to it."""
+    from repotrans.agents.cache import cache_folder
     from repotrans.execution.runner import language_version, run_candidate
     from repotrans.retrieval.retriever import above_bar, retrieve
     from repotrans.tools import ToolContext, run_tool
@@ -46,8 +47,11 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
         return run_candidate(index, target_method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
                              timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope, workdir=workdir)
 
+    rc = config.retrieval
+
     def find_examples(k: int) -> tuple[list, str]:
-        result = retrieve(workdir, task.source_method_id, k=k)
+        result = retrieve(workdir, task.source_method_id, k=k, model=rc.embedding_model, backend=rc.backend,
+                          threads=rc.threads, cache_dir=cache_folder(config.model), names=False)
         kept, dropped = above_bar(result.candidates)
         note = f"; {dropped} below the relevance bar left out" if dropped else ""
         return kept, result.reason + note

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from repotrans.cli.options import EXECUTION, add_command, add_settings, load_settings
+from repotrans.cli.options import EXECUTION, RETRIEVAL, add_command, add_settings, load_settings
 from repotrans.cli.output import print_json
 from repotrans.errors import RepotransError
 
@@ -12,7 +12,7 @@ from repotrans.errors import RepotransError
 def register(sub) -> None:
     p = add_command(sub, "doctor", "what this machine gives repotrans: the sandbox in force and why, toolchain",
                     run_doctor)
-    add_settings(p, "model", *EXECUTION)
+    add_settings(p, "model", *EXECUTION, "no-cache", *RETRIEVAL)
     p.add_argument("--target", help="also explain how this C# repository is built: projects found, chosen, "
                                     "quarantined and why, the untouched build and test time")
     p.add_argument("--no-run", action="store_true", help="with --target: only evaluate the projects")

@@ -5,7 +5,7 @@ import argparse
 import json
 from pathlib import Path
 
-from repotrans.cli.options import add_command, add_quiet
+from repotrans.cli.options import RETRIEVAL, add_command, add_quiet, add_settings, load_settings
 from repotrans.cli.output import print_json
 from repotrans.errors import InputError, RepotransError
 
@@ -34,7 +34,8 @@ def register(sub) -> None:
     p.add_argument("--exclude", action="append", default=[], metavar="METHOD_ID",
                    help="evaluation mode: build the stores without this method id (repeatable)")
     p.add_argument("--exclude-file", help="evaluation mode: file of method ids to leave out, one per line")
-    p.add_argument("--model", default="all-MiniLM-L6-v2", help="embedding model (name or local folder)")
+    p.add_argument("--model", help="embedding model (name or local folder; default: retrieval.embedding_model)")
+    add_settings(p, "no-cache", *RETRIEVAL)
     add_quiet(p)
 
 
@@ -85,8 +86,9 @@ def run_mapping(args: argparse.Namespace) -> int:
 
 
 def run_retrieve(args: argparse.Namespace) -> int:
+    from repotrans.agents.cache import cache_folder
     from repotrans.mapping.task import resolve_task
-    from repotrans.retrieval.dense import Embedder
+    from repotrans.retrieval.encoders import make_encoder
     from repotrans.retrieval.retriever import Retriever
 
     if not args.function and not args.rebuild:
@@ -97,7 +99,10 @@ def run_retrieve(args: argparse.Namespace) -> int:
             exclude += [line.strip() for line in Path(args.exclude_file).read_text().splitlines() if line.strip()]
         except OSError as exc:
             raise InputError(f"cannot read --exclude-file: {exc.strerror}: {args.exclude_file}") from exc
-    retriever = Retriever.open(Path(args.workdir), exclude_ids=exclude, encoder=Embedder(args.model),
+    config = load_settings(args, resolve=False)
+    rc, cache_dir = config.retrieval, cache_folder(config.model)
+    encoder = make_encoder(args.model or rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
+    retriever = Retriever.open(Path(args.workdir), exclude_ids=exclude, encoder=encoder, cache_dir=cache_dir,
                                rebuild=args.rebuild, progress=not args.quiet)
     if not args.function:
         print(retriever.summary())

@@ -53,7 +53,12 @@ _SETTINGS = [
                                         "repotrans.toml"),
     Setting("--base-url", "model", "base_url", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
                                                "for Ollama"),
-    Setting("--no-cache", "model", "cache", "do not use the response cache", store=False),
+    Setting("--no-cache", "model", "cache", "use neither the response cache nor the embedding cache (both in "
+                                            "the user cache folder)", store=False),
+    Setting("--embedding-backend", "retrieval", "backend", "how the retrieval stores' embeddings are computed "
+            "(the same model on torch, the original path, or ONNX Runtime)", choices=("torch", "onnx", "onnx-int8")),
+    Setting("--embedding-threads", "retrieval", "threads", "threads computing embeddings (0: the library's default)",
+            type=int),
     Setting("--toolchain", "execution", "toolchain", "C# toolchain for the test runs", choices=TOOLCHAINS),
     Setting("--sandbox", "execution", "sandbox", "where test runs execute (auto: docker when an engine answers)",
             choices=SANDBOXES),
@@ -72,6 +77,7 @@ _SETTINGS = [
 SETTINGS: dict[str, Setting] = {s.flag.lstrip("-"): s for s in _SETTINGS}
 
 MODEL = ("model", "base-url")
+RETRIEVAL = ("embedding-backend", "embedding-threads")
 EXECUTION = ("toolchain", "sandbox")
 SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "max-context-iterations", "max-repair-rounds")
 

@@ -15,6 +15,7 @@ from repotrans.errors import ConfigError
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.workload import Executor, TaskRunner, Workload
 from repotrans.mapping.task import TranslationTask
+from repotrans.retrieval.dense import request_stop
 
 
 @dataclass
@@ -34,10 +35,16 @@ class ThreadExecutor:
         try:
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
                 futures = {pool.submit(runner.run, t, out_dir) for t in tasks}
-                while futures:
-                    finished, futures = wait(futures, return_when=FIRST_COMPLETED)
-                    for f in finished:
-                        yield f.result()
+                try:
+                    while futures:
+                        finished, futures = wait(futures, return_when=FIRST_COMPLETED)
+                        for f in finished:
+                            yield f.result()
+                except KeyboardInterrupt:     # workers embedding the stores stop after their batch
+                    request_stop()
+                    for f in futures:
+                        f.cancel()
+                    raise
         finally:
             runner.close()
 

@@ -132,10 +132,16 @@ class RayExecutor:
 
     # ---- one level -------------------------------------------------------------------------------
     def _ship(self, work: Workload) -> tuple[str, list]:
-        if work.config.agents.rag:            # build the retrieval stores once, here, not on every node
+        if work.config.agents.rag:            # build the pair store (all tasks query) once, here, not on every node
+            from repotrans.agents.cache import cache_folder
+            from repotrans.retrieval.encoders import make_encoder
             from repotrans.retrieval.retriever import Retriever
 
-            Retriever.open(work.dirs["workspace"], progress=False).index.close()
+            rc, cache_dir = work.config.retrieval, cache_folder(work.config.model)
+            encoder = make_encoder(rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
+            retriever = Retriever.open(work.dirs["workspace"], encoder=encoder, cache_dir=cache_dir, progress=False)
+            retriever.pairs
+            retriever.index.close()
         ex = work.config.execution
         keep = build_baseline(work.dirs["target"], work.dirs["workspace"], ex.toolchain, ex.sandbox, ex.timeout,
                               ex.memory_mb)

@@ -1,24 +1,28 @@
 """Retrieval for one function under translation: similar aligned pairs and close target names.
 
-`Retriever.open(workdir)` builds or reuses the stores under workdir/retrieval/ for the current index;
-`retrieve(workdir, source_method_id)` does the same once per process and queries. The function under
-translation and its C# counterpart are never returned. With an evaluation set (`exclude_ids`), the
-stores are built without every listed method and its counterpart, in their own folder.
+`Retriever.open(workdir)` prepares the stores under workdir/retrieval/ for the current index; each
+store is opened (reused, or built by embedding what the per-machine cache lacks) when it is first
+queried, so a run that only asks for pairs never embeds the target's names. `retrieve(workdir,
+source_method_id)` does the same once per process and queries. The function under translation and
+its C# counterpart are never returned. With an evaluation set (`exclude_ids`), the stores are built
+without every listed method and its counterpart, in their own folder.
 """
 from __future__ import annotations
 
 import difflib
 import hashlib
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from repotrans.errors import InputError
-from repotrans.retrieval.dense import DEFAULT_MODEL, EmbeddingCache, Embedder, Encoder
-from repotrans.retrieval.stores import (NameHit, NameStore, PairHit, PairStore, collect_names,
-                                        collect_pairs, has_real_body)
+from repotrans.retrieval.embed_cache import EmbeddingCache
+from repotrans.retrieval.encoders import DEFAULT_BACKEND, DEFAULT_MODEL, Encoder, make_encoder
+from repotrans.retrieval.stores import (NameHit, NameStore, PairHit, PairStore, RoutedStore,
+                                        collect_names, collect_pairs, has_real_body)
 
 RETRIEVAL_DIR = "retrieval"
 
@@ -52,49 +56,79 @@ def with_counterparts(mapping, ids: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-class Retriever:
-    """Open stores over one index and mapping."""
+Opener = Callable[[], RoutedStore]
 
-    def __init__(self, index, mapping, pairs: PairStore, names: NameStore, excluded: frozenset[str]):
+
+class Retriever:
+    """Stores over one index and mapping; a store given as an opener is opened on first use."""
+
+    def __init__(self, index, mapping, pairs: PairStore | Opener, names: NameStore | Opener,
+                 excluded: frozenset[str]):
         self.index = index
         self.mapping = mapping
-        self.pairs = pairs
-        self.names = names
+        self._stores: dict[str, RoutedStore | Opener] = {"pair": pairs, "name": names}
+        self._lock = threading.Lock()
         self.excluded = excluded            # evaluation set incl. counterparts: absent from the stores
+
+    def _store(self, kind: str) -> RoutedStore:
+        with self._lock:
+            store = self._stores[kind]
+            if not isinstance(store, RoutedStore):
+                store = self._stores[kind] = store()
+            return store
+
+    @property
+    def pairs(self) -> PairStore:
+        return self._store("pair")
+
+    @property
+    def names(self) -> NameStore:
+        return self._store("name")
 
     @property
     def embedded(self) -> int:
-        """Snippets embedded while opening (0 when every embedding came from the cache)."""
-        return self.pairs.embedded + self.names.embedded
+        """Snippets embedded while opening the stores opened so far (0 when all came from the cache)."""
+        return sum(s.embedded for s in self._stores.values() if isinstance(s, RoutedStore))
 
     @classmethod
     def open(cls, workdir: Path, *, index=None, mapping=None, exclude_ids: Iterable[str] = (),
-             encoder: Encoder | None = None, rebuild: bool = False, progress: bool = True) -> Retriever:
-        """Stores for the index in `workdir` (or the given index/mapping), reused when unchanged."""
+             encoder: Encoder | None = None, cache_dir: Path | None = None, rebuild: bool = False,
+             progress: bool = True) -> Retriever:
+        """Stores for the index in `workdir` (or the given index/mapping), reused when unchanged and
+        opened when first queried; `cache_dir` holds the per-machine embedding cache (None: a cache
+        in memory, for this retriever only)."""
         if index is None:
             from repotrans.index.store import Index
             index = Index.open(Path(workdir), must_exist=True)
         if mapping is None:
             from repotrans.mapping.load import load_mapping
             mapping = load_mapping(index)
-        encoder = encoder or Embedder(DEFAULT_MODEL)
+        encoder = encoder or make_encoder(DEFAULT_MODEL, DEFAULT_BACKEND, cache_dir=cache_dir)
         exclude_ids = set(exclude_ids)
         unknown = sorted(i for i in exclude_ids if index.method(i) is None)
         if unknown:                                 # a mistyped id would silently leak its pair
             raise InputError(f"{len(unknown)} evaluation method id(s) are not in the index, e.g. '{unknown[0]}'")
         excluded = with_counterparts(mapping, exclude_ids)
         folder = Path(workdir) / RETRIEVAL_DIR / scope_name(exclude_ids)
-        target_methods = index.all_methods("target")
-        methods = {m.id: m for m in index.all_methods("source") + target_methods}
-        cache = EmbeddingCache(Path(workdir) / RETRIEVAL_DIR / "embeddings.sqlite")
-        try:
-            pairs = PairStore.open(folder / "pairs", collect_pairs(methods, mapping.method_matches, excluded),
-                                   encoder, cache, rebuild=rebuild, progress=progress)
-            names = NameStore.open(folder / "names", collect_names(target_methods, excluded),
-                                   encoder, cache, rebuild=rebuild, progress=progress)
-        finally:
-            cache.close()
-        return cls(index, mapping, pairs, names, excluded)
+        memory = EmbeddingCache(None) if cache_dir is None else None
+
+        def opener(store: type[RoutedStore], entries: Callable[[], list]) -> Opener:
+            def open_store() -> RoutedStore:
+                cache = memory or EmbeddingCache.in_folder(cache_dir)
+                try:
+                    return store.open(folder / f"{store.kind}s", entries(), encoder, cache, rebuild=rebuild,
+                                      progress=progress)
+                finally:
+                    if cache is not memory:
+                        cache.close()
+            return open_store
+
+        def pair_entries() -> list:
+            methods = {m.id: m for m in index.all_methods("source") + index.all_methods("target")}
+            return collect_pairs(methods, mapping.method_matches, excluded)
+
+        return cls(index, mapping, opener(PairStore, pair_entries),
+                   opener(NameStore, lambda: collect_names(index.all_methods("target"), excluded)), excluded)
 
     def summary(self) -> str:
         """One line per store: size, model, where it lives; and how much was embedded to open it."""
@@ -105,8 +139,9 @@ class Retriever:
         lines.append(f"embedded {self.embedded} snippets (the rest came from the cache)")
         return "\n".join(lines)
 
-    def retrieve(self, source_method_id: str, k: int = 5) -> RetrievalResult:
-        """Top-k pairs similar to the Java method and top-k target names close to its C# counterpart."""
+    def retrieve(self, source_method_id: str, k: int = 5, names: bool = True) -> RetrievalResult:
+        """Top-k pairs similar to the Java method and (`names`) top-k target names close to its C#
+        counterpart; without `names` the name store is never opened."""
         if k < 1:
             raise InputError(f"k must be at least 1, got {k}")
         source = self.index.method(source_method_id)
@@ -120,8 +155,11 @@ class Retriever:
         target = self.index.method(match.target_id) if match else None
         own = {source_method_id} | ({match.target_id} if match else set())
         anchor = target or source
-        pairs, names = self.search(source.signature, source.body, anchor.type_id, anchor.signature, k, own)
-        return RetrievalResult(pairs, self._reason(pairs, names, own), names)
+        if not names:
+            pairs = self.pairs.query(source.signature, source.body, k, own)
+            return RetrievalResult(pairs, self._reason(pairs, None, own))
+        pairs, found = self.search(source.signature, source.body, anchor.type_id, anchor.signature, k, own)
+        return RetrievalResult(pairs, self._reason(pairs, found, own), found)
 
     def search(self, java_signature: str, java_body: str, type_id: str, signature: str, k: int,
                exclude_ids: Iterable[str] = ()) -> tuple[list[PairHit], list[NameHit]]:
@@ -140,10 +178,12 @@ class Retriever:
         names = self.names.query(type_id, signature, k, exclude_ids, vectors.get(name_text))
         return pairs, names
 
-    def _reason(self, pairs: list, names: list, own: set[str]) -> str:
-        if not len(self.pairs) and not len(self.names):
-            return "the retrieval stores are empty: no aligned pairs with real bodies and no target methods"
-        parts = [f"{len(pairs)} of {len(self.pairs)} pairs and {len(names)} of {len(self.names)} target names "
+    def _reason(self, pairs: list, names: list | None, own: set[str]) -> str:
+        if not len(self.pairs) and (names is None or not len(self.names)):
+            return ("the retrieval stores are empty: no aligned pairs with real bodies"
+                    + (" and no target methods" if names is not None else ""))
+        searched = "" if names is None else f" and {len(names)} of {len(self.names)} target names"
+        parts = [f"{len(pairs)} of {len(self.pairs)} pairs{searched} "
                  f"by BM25 + dense ({self.pairs.encoder.name}) fused with RRF",
                  f"excluded the function and its counterpart ({', '.join(sorted(own))})"]
         if self.excluded:
@@ -152,29 +192,35 @@ class Retriever:
 
 
 _OPEN: dict[tuple, tuple[str, Retriever]] = {}
+_OPEN_LOCK = threading.Lock()
 
 
 def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iterable[str] = (),
-             model: str = DEFAULT_MODEL) -> RetrievalResult:
-    """Retrieve for one Java method; stores are opened once per process and reopened when the index changes."""
+             model: str = DEFAULT_MODEL, backend: str = DEFAULT_BACKEND, *, cache_dir: Path | None = None,
+             threads: int = 0, names: bool = True, progress: bool = True) -> RetrievalResult:
+    """Retrieve for one Java method; stores are opened once per process (by one thread while the
+    others wait) and reopened when the index changes. `cache_dir`: the per-machine embedding cache's
+    folder (None: none); `names` False: only pairs (the name store is not built)."""
     from repotrans.mapping.load import load_mapping
     from repotrans.mapping.mapping_cache import fingerprint
     from repotrans.index.store import Index
 
     exclude = frozenset(exclude_ids)
-    key = (str(Path(workdir).resolve()), exclude, model)
-    index = Index.open(Path(workdir), must_exist=True)
-    state = fingerprint(index)
-    cached = _OPEN.get(key)
-    if cached is not None and cached[0] == state:
-        index.close()
-    else:
-        if cached is not None:
-            cached[1].index.close()
-        retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index), exclude_ids=exclude,
-                                   encoder=Embedder(model), progress=False)   # inside a task: no bars
-        _OPEN[key] = cached = (state, retriever)
-    return cached[1].retrieve(source_method_id, k)
+    key = (str(Path(workdir).resolve()), exclude, model, backend, str(cache_dir))
+    with _OPEN_LOCK:
+        index = Index.open(Path(workdir), must_exist=True)
+        state = fingerprint(index)
+        cached = _OPEN.get(key)
+        if cached is not None and cached[0] == state:
+            index.close()
+        else:
+            if cached is not None:
+                cached[1].index.close()
+            encoder = make_encoder(model, backend, threads=threads, cache_dir=cache_dir)
+            retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index), exclude_ids=exclude,
+                                       encoder=encoder, cache_dir=cache_dir, progress=progress)
+            _OPEN[key] = cached = (state, retriever)
+    return cached[1].retrieve(source_method_id, k, names=names)
 
 
 RELEVANCE_BAR = 0.5          # cosine of the dense route a lone-route candidate needs to be shown

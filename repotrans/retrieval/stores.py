@@ -9,7 +9,8 @@ A store lives in a folder: meta.json (model, dim, fingerprint of the entries), e
 pair or name, for readers) and vectors.faiss (row -> embedding). Opening it with the current
 entries reuses the folder when their fingerprint is unchanged and otherwise rebuilds it, embedding
 only snippets missing from the shared embedding cache. A folder built with another embedding
-model or dimension is never silently reused or replaced: that is a ConfigError until `--rebuild`.
+model or dimension is never silently reused or replaced: that is a ConfigError until `--rebuild`
+(one built by another backend of the same model is rebuilt from the embedding cache).
 """
 from __future__ import annotations
 
@@ -27,11 +28,13 @@ import numpy as np
 from repotrans.errors import ConfigError
 from repotrans.index.placeholders import is_placeholder
 from repotrans.retrieval.bm25 import Bm25Index
-from repotrans.retrieval.dense import DenseIndex, EmbeddingCache, Encoder, embed_cached
+from repotrans.retrieval.dense import DenseIndex, embed_cached
+from repotrans.retrieval.embed_cache import EmbeddingCache
+from repotrans.retrieval.encoders import Encoder
 from repotrans.retrieval.fusion import RRF_K, rrf
 from repotrans.retrieval.tokenize import identifier_tokens
 
-STORE_FORMAT = 2             # 2: snippets embedded up to dense.MAX_TOKENS
+STORE_FORMAT = 3             # 2: snippets embedded up to MAX_TOKENS; 3: the encoder's backend in the fingerprint
 REBUILD_HINT = "rebuild it with `repotrans retrieve --rebuild`"
 
 Scores = dict[str, dict[str, float]]     # route -> {"rank": r, "score": s}
@@ -109,6 +112,7 @@ class RoutedStore(ABC):
     """Entries searchable by BM25 and dense routes, fused by RRF; persisted in one folder."""
 
     kind: ClassVar[str] = "store"
+    what: ClassVar[str] = "snippets"          # what the progress bar says it embeds
 
     def __init__(self, folder: Path, entries: list, dense: DenseIndex, encoder: Encoder, embedded: int):
         self.folder = folder
@@ -142,7 +146,7 @@ class RoutedStore(ABC):
              rebuild: bool = False, progress: bool = True):
         """The store for `entries`: reused from `folder` when unchanged, else rebuilt and saved."""
         meta = cls.read_meta(folder)
-        fingerprint = _fingerprint([asdict(e) for e in entries])
+        fingerprint = _fingerprint([encoder.key, [asdict(e) for e in entries]])
         if meta is not None and not rebuild and meta.get("format") == STORE_FORMAT:
             built = f"the {cls.kind} store in {folder} was built with embedding model {meta.get('model')!r} " \
                     f"(dim {meta.get('dim')})"
@@ -164,11 +168,12 @@ class RoutedStore(ABC):
               progress: bool):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "meta.json").unlink(missing_ok=True)      # a half-written folder is never reused
-        vectors, embedded = embed_cached(encoder, cache, [e.text() for e in entries], progress)
+        vectors, embedded = embed_cached(encoder, cache, [e.text() for e in entries], progress, cls.what)
         dense = DenseIndex.build(vectors, encoder.dim)
         dense.save(folder / "vectors.faiss")
         _write_json(folder / "entries.json", [asdict(e) for e in entries])
         _write_json(folder / "meta.json", {"format": STORE_FORMAT, "kind": cls.kind, "model": encoder.name,
+                                           "encoder": encoder.key,
                                            "dim": encoder.dim, "count": len(entries), "fingerprint": fingerprint})
         return cls(folder, entries, dense, encoder, embedded)
 
@@ -201,6 +206,7 @@ class RoutedStore(ABC):
 
 class PairStore(RoutedStore):
     kind = "pair"
+    what = "Java method pairs"
 
     @staticmethod
     def keys(entry: PairEntry) -> Iterable[str]:
@@ -219,6 +225,7 @@ class PairStore(RoutedStore):
 
 class NameStore(RoutedStore):
     kind = "name"
+    what = "C# member names"
 
     @staticmethod
     def keys(entry: NameEntry) -> Iterable[str]:

@@ -12,9 +12,9 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from repotrans.errors import ConfigError, InputError
-from repotrans.retrieval import dense
 from repotrans.retrieval.bm25 import Bm25Index
-from repotrans.retrieval.dense import DenseIndex, EmbeddingCache, content_key, embed_cached
+from repotrans.retrieval.dense import DenseIndex, embed_cached
+from repotrans.retrieval.embed_cache import EmbeddingCache, content_key
 from repotrans.retrieval.fusion import rrf
 from repotrans.retrieval.stores import NameEntry, NameStore, PairEntry, PairStore, collect_pairs
 from repotrans.retrieval.tokenize import identifier_tokens
@@ -28,6 +28,7 @@ class HashingEncoder:
 
     def __init__(self, name: str = "hashing-64", dim: int = 64):
         self.name = name
+        self.key = name
         self.dim = dim
         self.calls: list[str] = []
 
@@ -115,7 +116,7 @@ def test_embedding_cache_embeds_only_what_changed(tmp_path):
     assert n3 == 1 and enc.calls[-1] == "int c() { return 3; }"
     other = HashingEncoder(name="another-model")
     _, n4 = embed_cached(other, cache, texts[:1], progress=False)
-    assert n4 == 1 and content_key("hashing-64", texts[0]) != content_key("another-model", texts[0])
+    assert n4 == 1 and content_key("hashing-64", 128, texts[0]) != content_key("another-model", 128, texts[0])
 
 
 def test_dense_index_round_trip(tmp_path):
@@ -133,11 +134,14 @@ def test_dense_index_round_trip(tmp_path):
     assert len(loaded.top_k(query, 3, frozenset({1}))) == 3
 
 
-def test_bad_thread_setting_is_a_config_error():
-    from repotrans.retrieval.dense import _set_threads
-    for bad in ("two", "0", "-1"):
-        with pytest.raises(ConfigError, match="REPOTRANS_TORCH_THREADS must be a positive integer"):
-            _set_threads(bad)
+def test_bad_encoder_settings_are_config_errors():
+    from repotrans.retrieval.encoders import make_encoder
+    with pytest.raises(ConfigError, match="embedding threads must be 0"):
+        make_encoder(threads=-1)
+    with pytest.raises(ConfigError, match="unknown embedding backend 'tensorflow'"):
+        make_encoder(backend="tensorflow")
+    with pytest.raises(ConfigError, match="neither 'all-MiniLM-L6-v2' nor a local"):
+        make_encoder("no-such-model")
 
 
 # --- stores ------------------------------------------------------------------------------------
@@ -289,7 +293,7 @@ def _real_pairs(index, mapping) -> list:
 
 def test_no_leakage_the_function_and_its_counterpart_are_never_returned(sample_index):
     workdir, index, mapping = sample_index
-    retriever = Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
+    retriever = Retriever.open(workdir, cache_dir=workdir / "cache", index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
     pairs = _real_pairs(index, mapping)
     for match in pairs[::max(1, len(pairs) // 20)]:               # ~20 functions spread over the sample
         own = index.method(match.source_id)
@@ -306,7 +310,7 @@ def test_no_leakage_the_function_and_its_counterpart_are_never_returned(sample_i
 def test_retrieve_embeds_both_queries_in_one_call_with_the_same_results(sample_index):
     workdir, index, mapping = sample_index
     encoder = HashingEncoder()
-    retriever = Retriever.open(workdir, index=index, mapping=mapping, encoder=encoder, progress=False)
+    retriever = Retriever.open(workdir, cache_dir=workdir / "cache", index=index, mapping=mapping, encoder=encoder, progress=False)
     match = _real_pairs(index, mapping)[0]
     source, target = index.method(match.source_id), index.method(match.target_id)
     batches = []
@@ -325,12 +329,12 @@ def test_evaluation_mode_leaves_the_set_out_of_the_stores_contents(sample_index)
     workdir, index, mapping = sample_index
     pairs = _real_pairs(index, mapping)
     eval_set = {pairs[0].source_id, pairs[1].target_id}            # one by Java id, one by C# id
-    full = Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
-    ev = Retriever.open(workdir, index=index, mapping=mapping, exclude_ids=eval_set, encoder=HashingEncoder(),
+    full = Retriever.open(workdir, cache_dir=workdir / "cache", index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
+    ev = Retriever.open(workdir, cache_dir=workdir / "cache", index=index, mapping=mapping, exclude_ids=eval_set, encoder=HashingEncoder(),
                         progress=False)
     leaked = {pairs[0].source_id, pairs[0].target_id, pairs[1].source_id, pairs[1].target_id}
     folder = workdir / "retrieval" / scope_name(eval_set)
-    assert folder.name.startswith("eval-") and ev.pairs.folder == folder / "pairs"
+    assert folder.name.startswith("eval-") and ev.pairs.folder == folder / "pairs" and ev.names.folder == folder / "names"
     on_disk = json.loads((folder / "pairs" / "entries.json").read_text())
     names_on_disk = json.loads((folder / "names" / "entries.json").read_text())
     assert not leaked & ({e["source_id"] for e in on_disk} | {e["target_id"] for e in on_disk})
@@ -344,13 +348,13 @@ def test_evaluation_mode_leaves_the_set_out_of_the_stores_contents(sample_index)
     assert "built without 4 evaluation methods" in result.reason
     assert ev.embedded == 0                                          # every snippet was cached by `full`
     with pytest.raises(InputError, match=r"1 evaluation method id\(s\) are not in the index, e.g. 'source:typo\(\)'"):
-        Retriever.open(workdir, index=index, mapping=mapping, exclude_ids={"source:typo()", pairs[0].source_id},
+        Retriever.open(workdir, cache_dir=workdir / "cache", index=index, mapping=mapping, exclude_ids={"source:typo()", pairs[0].source_id},
                        encoder=HashingEncoder(), progress=False)
 
 
 def test_empty_body_and_unknown_id_and_bad_k(sample_index):
     workdir, index, mapping = sample_index
-    retriever = Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
+    retriever = Retriever.open(workdir, cache_dir=workdir / "cache", index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
     empty = [m for m in index.all_methods("source") if not has_real_body(m.body)]
     assert empty
     for method in empty:
@@ -368,7 +372,7 @@ def test_empty_store_gives_an_empty_result_with_a_reason(tmp_path):
     (tmp_path / "empty_cs" / "Empty.cs").write_text("namespace Other { public class Empty { } }\n")
     index = Index.open(tmp_path / "wd")
     index.build(SAMPLE / "java", tmp_path / "empty_cs", progress=False)
-    retriever = Retriever.open(tmp_path / "wd", index=index, mapping=load_mapping(index), encoder=HashingEncoder(),
+    retriever = Retriever.open(tmp_path / "wd", cache_dir=tmp_path / "wd" / "cache", index=index, mapping=load_mapping(index), encoder=HashingEncoder(),
                                progress=False)
     method = next(m for m in index.all_methods("source") if has_real_body(m.body))
     result = retriever.retrieve(method.id)
@@ -381,11 +385,11 @@ def test_reindex_after_an_edit_embeds_only_the_changed_snippet(tmp_path):
     shutil.copytree(SAMPLE, sample)
     index, mapping = _index(tmp_path / "wd", sample)
     enc = HashingEncoder()
-    first = Retriever.open(tmp_path / "wd", index=index, mapping=mapping, encoder=enc, progress=False)
+    first = Retriever.open(tmp_path / "wd", cache_dir=tmp_path / "wd" / "cache", index=index, mapping=mapping, encoder=enc, progress=False)
     distinct = {e.text() for e in first.pairs.entries} | {e.text() for e in first.names.entries}
     assert first.embedded == len(distinct) == len(set(enc.calls)) == len(enc.calls)
-    warm = Retriever.open(tmp_path / "wd", index=index, mapping=mapping, encoder=enc, progress=False)
-    assert warm.embedded == 0
+    warm = Retriever.open(tmp_path / "wd", cache_dir=tmp_path / "wd" / "cache", index=index, mapping=mapping, encoder=enc, progress=False)
+    assert (warm.pairs.embedded, warm.names.embedded) == (0, 0)
     victim = index.method(_real_pairs(index, mapping)[0].source_id)
     path = sample / "java" / victim.path
     text = path.read_text()
@@ -393,14 +397,14 @@ def test_reindex_after_an_edit_embeds_only_the_changed_snippet(tmp_path):
     index.build(sample / "java", sample / "csharp", progress=False)
     mapping = load_mapping(index)
     calls = len(enc.calls)
-    again = Retriever.open(tmp_path / "wd", index=index, mapping=mapping, encoder=enc, progress=False)
+    again = Retriever.open(tmp_path / "wd", cache_dir=tmp_path / "wd" / "cache", index=index, mapping=mapping, encoder=enc, progress=False)
     assert (again.pairs.embedded, again.names.embedded) == (1, 0)
     assert enc.calls[calls:] == [f"{victim.signature}\n{index.method(victim.id).body}"]
 
 
 def test_cli_reports_a_model_mismatch_as_one_line(sample_index, capsys):
     workdir, index, mapping = sample_index
-    Retriever.open(workdir, index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
+    Retriever.open(workdir, cache_dir=workdir / "cache", index=index, mapping=mapping, encoder=HashingEncoder(), progress=False)
     function = _real_pairs(index, mapping)[0].source_id
     assert cli_main(["--workdir", str(workdir), "retrieve", "--function", function, "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
@@ -413,10 +417,8 @@ def test_cli_reports_a_model_mismatch_as_one_line(sample_index, capsys):
 
 @pytest.fixture(scope="module")
 def minilm():
-    import torch
-    from repotrans.retrieval.dense import Embedder
-    torch.set_num_threads(1)            # the machine is shared: 1 thread beats 2 under load
-    embedder = Embedder()
+    from repotrans.retrieval.encoders import TorchEncoder
+    embedder = TorchEncoder(threads=1)  # the machine is shared: 1 thread beats 2 under load
     assert embedder.dim == 384
     return embedder
 
@@ -438,7 +440,7 @@ def test_minilm_query_batch_of_unequal_lengths_matches_one_by_one(minilm, monkey
            "if (t > LIMIT) { throw new IllegalStateException(\"over the limit: \" + t); } } return t; }"
     short = "Acme.Shop.Cart: public double Total(IList<Item> items)"
     calls = []
-    model = dense.load_model(minilm.name)
+    model = minilm._model()
     encode = model.encode
     monkeypatch.setattr(model, "encode", lambda texts, **kw: calls.append(len(texts)) or encode(texts, **kw))
     together = minilm.encode([body, short])
@@ -454,7 +456,9 @@ def minilm_workdir(minilm, tmp_path_factory):
     """The sample indexed, with stores built by the real model (its embedding cache is reused below)."""
     workdir = tmp_path_factory.mktemp("minilm")
     index, mapping = _index(workdir)
-    Retriever.open(workdir, index=index, mapping=mapping, encoder=minilm, progress=False)
+    retriever = Retriever.open(workdir, cache_dir=workdir / "cache", index=index, mapping=mapping, encoder=minilm,
+                               progress=False)
+    assert len(retriever.pairs) and len(retriever.names)          # both stores built (they open when used)
     return workdir, index, mapping
 
 
@@ -462,7 +466,8 @@ def minilm_workdir(minilm, tmp_path_factory):
 def test_cli_retrieve_prints_candidates_with_route_scores(minilm_workdir, capsys):
     workdir, index, mapping = minilm_workdir
     match = _real_pairs(index, mapping)[0]
-    argv = ["--workdir", str(workdir), "retrieve", "--function", match.source_id, "--k", "3", "--quiet"]
+    argv = ["--workdir", str(workdir), "retrieve", "--function", match.source_id, "--k", "3", "--quiet",
+            "--embedding-backend", "torch"]
     assert cli_main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert len(out["candidates"]) == 3 and len(out["names"]) == 3
@@ -479,18 +484,17 @@ def test_retrieve_opens_stores_once_and_reopens_when_the_index_changes(minilm_wo
     from repotrans.retrieval import retriever as module
     sample = tmp_path / "sample"
     shutil.copytree(SAMPLE, sample)
-    (tmp_path / "wd" / "retrieval").mkdir(parents=True)
-    shutil.copy(minilm_workdir[0] / "retrieval" / "embeddings.sqlite", tmp_path / "wd" / "retrieval")
     index, mapping = _index(tmp_path / "wd", sample)
     function = _real_pairs(index, mapping)[0].source_id
-    first = module.retrieve(tmp_path / "wd", function, k=2)
+    shared = {"backend": "torch", "cache_dir": minilm_workdir[0] / "cache", "progress": False}  # another workdir's
+    first = module.retrieve(tmp_path / "wd", function, k=2, **shared)
     key = next(k for k in module._OPEN if k[0] == str((tmp_path / "wd").resolve()))
     opened = module._OPEN[key][1]
     assert opened.embedded == 0                     # same snippets as the shared cache: nothing embedded
-    assert module.retrieve(tmp_path / "wd", function, k=2) == first and module._OPEN[key][1] is opened
+    assert module.retrieve(tmp_path / "wd", function, k=2, **shared) == first and module._OPEN[key][1] is opened
     victim = index.method(function)
     path = sample / "java" / victim.path
     path.write_text(path.read_text().replace(victim.body, victim.body[:-1] + "    // edited\n    }", 1))
     index.build(sample / "java", sample / "csharp", progress=False)
-    module.retrieve(tmp_path / "wd", function, k=2)
+    module.retrieve(tmp_path / "wd", function, k=2, **shared)
     assert module._OPEN[key][1] is not opened and module._OPEN[key][1].embedded == 1
