@@ -70,7 +70,7 @@ class MethodTranslator(ExprTranslator):
         handler = getattr(self, "_s_" + node.type, None)
         if handler is not None:
             return handler(node)
-        if node.type == "comment":
+        if node.type in ("comment", "line_comment", "block_comment"):
             return [self.text(node)]
         return [f"/* untranslated {node.type} */ {self.text(node)}"]
 

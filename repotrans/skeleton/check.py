@@ -1,0 +1,156 @@
+"""Compile a written skeleton with the rest of the port, before any body is translated.
+
+Every library project the build plan chooses is compiled with mcs. An error inside a skeleton file
+is reported against the Java declaration it came from; that member is then left out (commented, with
+the reason) and the build tried again, so the skeleton that stays compiles. A type header that does
+not compile loses its base list. Errors in the port's own files (code that uses the new types in a
+way the skeleton does not offer) are reported as they are.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repotrans.execution.toolchains.mono import MonoToolchain, parse_mcs
+from repotrans.execution.toolchains.msbuild import Project
+from repotrans.execution.toolchains.projects import BuildSettings, plan_build
+from repotrans.execution.workspace import Workspace
+from repotrans.skeleton.generate import SkeletonFile
+from repotrans.skeleton.render import Line
+
+MAX_ROUNDS = 6
+BUILD_TIMEOUT = 600
+
+
+@dataclass
+class MemberError:
+    file: str
+    line: int
+    code: str
+    message: str
+    origin: str | None                  # Java declaration, None outside skeleton files
+
+    def render(self) -> str:
+        where = f"from Java {self.origin}" if self.origin else "in the port's own code"
+        return f"{self.file}:{self.line}: {self.code} {self.message} ({where})"
+
+
+@dataclass
+class CheckReport:
+    compiled: bool = False
+    errors: list[MemberError] = field(default_factory=list)      # every error seen, first round first
+    dropped: list[str] = field(default_factory=list)             # Java declarations left out
+    port_errors: list[MemberError] = field(default_factory=list)  # errors left in the port's own files
+    rounds: int = 0
+
+    def render(self) -> str:
+        lines = [f"skeleton compiles with the port: {'yes' if self.compiled else 'no'} ({self.rounds} build(s))"]
+        lines += [f"  left out {d}" for d in self.dropped]
+        lines += [f"  error {e.render()}" for e in self.errors if e.origin]
+        lines += [f"  port error {e.render()}" for e in self.port_errors[:20]]
+        if len(self.port_errors) > 20:
+            lines.append(f"  ... {len(self.port_errors) - 20} more port errors")
+        return "\n".join(lines)
+
+
+def build_libraries(target: Path) -> tuple[bool, str, list[Project]]:
+    """Compile every non-test project of the build plan in order; (ok, mcs output, projects)."""
+    target = target.resolve()
+    plan = plan_build(target, "mono", BuildSettings.from_env())
+    libs = [p for p in plan.chosen if not p.is_test]
+    output = []
+    ok = True
+    tc = MonoToolchain()
+    with tempfile.TemporaryDirectory(prefix="repotrans-skeleton-") as tmp:
+        ws = Workspace(Path(tmp), target, "skeleton")
+        out = Path(tmp) / "out"
+        out.mkdir()
+        for p in libs:
+            argv = tc.compile_argv(ws, p, libs, out, None)
+            proc = subprocess.run(argv, cwd=tmp, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+            output.append(proc.stdout + proc.stderr)
+            if proc.returncode != 0:
+                ok = False
+                break
+    return ok, "\n".join(output), libs
+
+
+def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_ROUNDS) -> CheckReport:
+    """Build the port with the skeleton files (already written at their paths) and leave out what
+    does not compile; files on disk are rewritten when members are left out."""
+    target = target.resolve()
+    report = CheckReport()
+    by_path = {f.path: f for f in files}
+    for _ in range(rounds):
+        report.rounds += 1
+        ok, output, _ = build_libraries(target)
+        if ok:
+            report.compiled = True
+            report.port_errors = []
+            return report
+        errors = _errors(output, target, by_path)
+        report.errors += [e for e in errors if e.origin]
+        report.port_errors = [e for e in errors if not e.origin]
+        fixed = False
+        for e in sorted(errors, key=lambda e: (e.file, -e.line)):      # bottom up: earlier lines stay put
+            f = by_path.get(e.file)
+            if f is not None and e.origin and _leave_out(f, e):
+                report.dropped.append(f"{e.origin}: {e.code} {e.message}")
+                fixed = True
+        for f in files:
+            (target / f.path).write_text(f.text, encoding="utf-8")
+        if not fixed:
+            return report
+    return report
+
+
+def _errors(output: str, target: Path, by_path: dict[str, SkeletonFile]) -> list[MemberError]:
+    ws = Workspace(target.parent, target, "")
+    out = []
+    for d in parse_mcs(output, ws, None):
+        if d.severity != "error":
+            continue
+        rel = d.file
+        path = Path(rel)
+        if path.is_absolute():
+            try:
+                rel = path.resolve().relative_to(target).as_posix()
+            except ValueError:
+                rel = d.file
+        elif rel.startswith(target.name + "/"):
+            rel = rel[len(target.name) + 1:]
+        f = by_path.get(rel)
+        out.append(MemberError(rel, d.line, d.code, d.message, f.origin_at(d.line) if f else None))
+    return out
+
+
+def _leave_out(f: SkeletonFile, error: MemberError) -> bool:
+    """Comment out the member whose line failed (or strip a type header's bases); True if changed."""
+    i = error.line - 1 - len(f.header)
+    if not 0 <= i < len(f.lines):
+        return False
+    line = f.lines[i]
+    if line.kind == "type":
+        if " : " not in line.text:
+            return False
+        head, _, rest = line.text.partition(" : ")
+        where = re.search(r"\swhere\s", rest)
+        line.text = head + (rest[where.start():] if where else "")
+        return True
+    if line.text.lstrip().startswith("//"):
+        return False
+    start = i
+    while start > 0 and f.lines[start - 1].origin == line.origin and f.lines[start - 1].kind != "type" \
+            and not f.lines[start - 1].text.lstrip().startswith("//"):
+        start -= 1
+    end = i
+    while end + 1 < len(f.lines) and f.lines[end + 1].origin == line.origin and f.lines[end + 1].kind != "type":
+        end += 1
+    indent = re.match(r"\s*", f.lines[start].text).group(0)
+    f.lines[start:end + 1] = [Line(f"{indent}// repotrans: left out {line.origin}: {error.code} {error.message}",
+                                   line.origin)] + \
+        [Line(indent + "// " + ln.text.strip(), ln.origin) for ln in f.lines[start:end + 1]]
+    return True

@@ -1,0 +1,187 @@
+"""How the existing port writes what Java wrote, measured from the index and the mapping.
+
+Every habit is a count over the type and member pairs the mapping already aligned, so a skeleton
+for a missing Java type follows the port rather than a fixed house style. A habit with no evidence
+in the port falls back to the C# default and says so (`evidence == 0`).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from repotrans.mapping.typenames import parse_type
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
+    from repotrans.mapping.mapping import Mapping
+
+GETTER = re.compile(r"^(get|is|has)[A-Z]")
+SETTER = re.compile(r"^set[A-Z]")
+LITERAL = re.compile(r'^(-?[\d.]+[lLfFdD]?|0[xX][\da-fA-F]+[lL]?|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])+\'|true|false)$')
+COLLECTIONS = ("List", "Map", "Set", "Collection", "Iterable", "Iterator", "Queue", "Deque")
+
+
+@dataclass
+class Habit:
+    """One yes/no habit: how often the port did it when it could have."""
+    yes: int = 0
+    no: int = 0
+
+    @property
+    def evidence(self) -> int:
+        return self.yes + self.no
+
+    def holds(self, default: bool) -> bool:
+        return default if self.evidence == 0 else self.yes * 2 > self.evidence
+
+    def render(self) -> str:
+        return f"{self.yes}/{self.evidence}" if self.evidence else "no evidence"
+
+
+@dataclass
+class Conventions:
+    """The port's habits (see `learn`); `holds()` of each gives the choice a skeleton makes."""
+    getters_as_properties: Habit = field(default_factory=Habit)
+    setters_as_properties: Habit = field(default_factory=Habit)
+    is_prefix_kept: Habit = field(default_factory=Habit)           # isFoo() -> IsFoo (not Foo)
+    interface_prefix: Habit = field(default_factory=Habit)         # Foo -> IFoo
+    pascal_methods: Habit = field(default_factory=Habit)
+    fields_renamed: Habit = field(default_factory=Habit)           # field foo -> Foo
+    package_private_internal: Habit = field(default_factory=Habit)  # Java default access -> internal
+    final_class_sealed: Habit = field(default_factory=Habit)
+    final_field_readonly: Habit = field(default_factory=Habit)
+    constants_const: Habit = field(default_factory=Habit)          # static final literal -> const
+    overridden_virtual: Habit = field(default_factory=Habit)       # a Java method subclasses override
+    plain_virtual: Habit = field(default_factory=Habit)            # one they do not
+    enum_body_as_class: Habit = field(default_factory=Habit)       # a Java enum with members -> a C# class
+    nested_kept: Habit = field(default_factory=Habit)              # a nested Java type stays nested
+    collections: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    enum_members: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))   # name -> "kind Name"
+
+    def enum_member(self, java_name: str) -> tuple[str, str]:
+        """(kind, C# name) for an implicit Java enum member (name, ordinal, values, valueOf) in the port's
+        class-shaped enums; a method named by the method habit when the port shows none."""
+        seen = self.enum_members.get(java_name.lower())
+        if seen:
+            kind, name = seen.most_common(1)[0][0].split(" ", 1)
+            return kind, name
+        return "method", java_name[:1].upper() + java_name[1:] if self.pascal_methods.holds(True) else java_name
+
+    def collection(self, java_base: str, default: str) -> str:
+        """The C# type the port writes for a Java collection interface (List -> IList or List)."""
+        seen = self.collections.get(java_base)
+        return seen.most_common(1)[0][0] if seen else default
+
+    def render(self) -> str:
+        lines = ["conventions learned from the port (yes/cases):"]
+        for name, value in self.__dict__.items():
+            if isinstance(value, Habit):
+                lines.append(f"  {name.replace('_', ' ')}: {value.render()}"
+                             f" -> {'yes' if value.holds(False) else 'no'}")
+        for member, seen in sorted(self.enum_members.items()):
+            lines.append(f"  enum {member}() -> " + ", ".join(f"{cs} {n}" for cs, n in seen.most_common()))
+        for base, seen in sorted(self.collections.items()):
+            lines.append(f"  java {base} -> " + ", ".join(f"{cs} {n}" for cs, n in seen.most_common()))
+        return "\n".join(lines)
+
+
+def learn(index: "Index", mapping: "Mapping") -> Conventions:
+    """Count the port's habits over every aligned type and member pair."""
+    conv = Conventions()
+    by_id = {t.id: t for t in index.types("source") + index.types("target")}
+    overridden = _overridden_java_methods(index)
+    for tm in mapping.type_matches:
+        java, cs = by_id.get(tm.source_id), by_id.get(tm.target_id)
+        if java is None or cs is None:
+            continue
+        if java.kind == "interface":
+            _count(conv.interface_prefix, cs.name == "I" + java.name, cs.name in (java.name, "I" + java.name))
+        if java.kind == "enum":
+            has_body = bool(index.methods(java.id)) or any("static" not in f.modifiers for f in index.fields(java.id))
+            if has_body:
+                _count(conv.enum_body_as_class, cs.kind == "class", cs.kind in ("class", "enum", "struct"))
+                for m in index.methods(cs.id) if cs.kind == "class" else []:
+                    if m.name.lower() in ("name", "ordinal", "values", "valueof") and len(m.params) <= 1:
+                        conv.enum_members[m.name.lower()][f"{m.kind} {m.name}"] += 1
+        if java.kind == "class":
+            _count(conv.final_class_sealed, "sealed" in cs.modifiers or "static" in cs.modifiers,
+                   "final" in java.modifiers and "abstract" not in java.modifiers)
+        if not ({"public", "protected", "private"} & set(java.modifiers)) and java.outer_id is None:
+            _count(conv.package_private_internal, "internal" in cs.modifiers or "public" not in cs.modifiers, True)
+        if java.outer_id is not None:
+            _count(conv.nested_kept, cs.outer_id is not None, True)
+        _learn_fields(conv, index, java.id, cs.id)
+    for mm in mapping.method_matches:
+        java, cs = index.method(mm.source_id), index.method(mm.target_id)
+        if java is None or cs is None or java.kind == "constructor":
+            continue
+        if GETTER.match(java.name) and not java.params and java.return_type not in (None, "void"):
+            _count(conv.getters_as_properties, cs.kind == "property", True)
+            if java.name.startswith("is") and cs.kind == "property":
+                _count(conv.is_prefix_kept, cs.name.startswith("Is"), True)
+        elif SETTER.match(java.name) and len(java.params) == 1:
+            _count(conv.setters_as_properties, cs.kind == "property", True)
+        elif cs.kind == "method":
+            _count(conv.pascal_methods, cs.name == java.name[:1].upper() + java.name[1:], cs.name.lower() == java.name.lower())
+        owner = by_id.get(java.type_id)
+        if cs.kind == "method" and owner is not None and owner.kind == "class" and not \
+                {"static", "private", "final"} & set(java.modifiers) and "abstract" not in java.modifiers:
+            virtual = bool({"virtual", "abstract", "override"} & set(cs.modifiers))
+            _count(conv.overridden_virtual if java.id in overridden else conv.plain_virtual, virtual, True)
+        for jt, ct in [(p.type, q.type) for p, q in zip(java.params, cs.params)] + [(java.return_type, cs.return_type)]:
+            _learn_collection(conv, jt, ct)
+    return conv
+
+
+def _count(habit: Habit, yes: bool, applies: bool) -> None:
+    if applies:
+        if yes:
+            habit.yes += 1
+        else:
+            habit.no += 1
+
+
+def _learn_fields(conv: Conventions, index: "Index", java_id: str, cs_id: str) -> None:
+    cs_fields = {f.name: f for f in index.fields(cs_id)}
+    lowered = {name.lower().lstrip("_"): f for name, f in cs_fields.items()}
+    for f in index.fields(java_id):
+        cs = cs_fields.get(f.name)
+        renamed = cs is None and f.name[:1].upper() + f.name[1:] in cs_fields
+        if cs is None:
+            cs = cs_fields.get(f.name[:1].upper() + f.name[1:]) or lowered.get(f.name.lower())
+        if cs is None:
+            continue
+        _count(conv.fields_renamed, renamed, True)
+        if "final" in f.modifiers and "static" in f.modifiers and f.initializer and LITERAL.match(f.initializer.strip()):
+            _count(conv.constants_const, "const" in cs.modifiers, True)
+        elif "final" in f.modifiers and "static" not in f.modifiers:
+            _count(conv.final_field_readonly, "readonly" in cs.modifiers, True)
+
+
+def _learn_collection(conv: Conventions, java_type: str | None, cs_type: str | None) -> None:
+    if not java_type or not cs_type:
+        return
+    jt, ct = parse_type(java_type), parse_type(cs_type)
+    if jt.base in COLLECTIONS and not jt.dims and not ct.dims:
+        conv.collections[jt.base][ct.base] += 1
+
+
+def _overridden_java_methods(index: "Index") -> set[str]:
+    """Java methods that a subclass in the source repository overrides (by name and arity)."""
+    types = index.types("source")
+    simple = defaultdict(list)
+    for t in types:
+        simple[t.name].append(t)
+    overridden: set[str] = set()
+    for t in types:
+        own = {(m.name, len(m.params)) for m in index.methods(t.id) if m.kind == "method"}
+        if not own:
+            continue
+        for base in t.bases:
+            for b in simple.get(parse_type(base).base, []):
+                for m in index.methods(b.id):
+                    if (m.name, len(m.params)) in own:
+                        overridden.add(m.id)
+    return overridden

@@ -1,0 +1,238 @@
+"""Which Java types get a skeleton, and the C# file each becomes (text, path, member origins).
+
+    plan = plan_skeleton(index, mapping, ["org.acme.geo.*"])
+
+A selected Java type without a C# counterpart becomes a C# type in the namespace and folder the
+mapping's package -> namespace map implies (names.py), in the port's conventions (conventions.py);
+a nested type goes with its enclosing type. Nothing is written here (see place.py and check.py).
+"""
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import tree_sitter_java
+from tree_sitter import Language, Node, Parser
+
+from repotrans.policy.resolver import DEFAULT_USINGS, jdk_table
+from repotrans.skeleton.conventions import Conventions, learn
+from repotrans.skeleton.names import Names, learn_names
+from repotrans.skeleton.render import Line, SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
+
+if TYPE_CHECKING:
+    from repotrans.index.model import TypeDecl
+    from repotrans.index.store import Index
+    from repotrans.mapping.mapping import Mapping
+
+JAVA = Language(tree_sitter_java.language())
+TYPE_NODES = ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration")
+VIRTUAL = frozenset({"virtual", "abstract", "override"})
+
+
+@dataclass
+class SkeletonFile:
+    path: str                          # relative to the target root
+    namespace: str
+    java_types: list[str]              # Java qualified names of the top-level types in it
+    lines: list[Line]
+    header: list[str]                  # usings and the namespace line (before `lines`)
+
+    @property
+    def text(self) -> str:
+        body = [("    " + line.text) if line.text else "" for line in self.lines]
+        return "\n".join(self.header + body + ["}", ""])
+
+    def origin_at(self, line_no: int) -> str | None:
+        """The Java origin of the 1-based line `line_no` of `text`."""
+        i = line_no - 1 - len(self.header)
+        return self.lines[i].origin if 0 <= i < len(self.lines) else None
+
+
+@dataclass
+class SkeletonPlan:
+    files: list[SkeletonFile] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)       # Java type -> why no skeleton
+    notes: list[str] = field(default_factory=list)
+    conventions: Conventions | None = None
+
+    def render(self) -> str:
+        lines = [f"{len(self.files)} file(s) to generate:"]
+        for f in self.files:
+            lines.append(f"  {f.path}  ({f.namespace}: {', '.join(t.rsplit('.', 1)[-1] for t in f.java_types)})")
+        lines += [f"  skipped {t}: {why}" for t, why in sorted(self.skipped.items())]
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def missing_types(index: "Index", mapping: "Mapping", patterns: list[str]) -> tuple[list["TypeDecl"], dict[str, str]]:
+    """Top-level Java types to generate (selected, or enclosing a selected nested type) and skips."""
+    matched = {m.source_id for m in mapping.type_matches}
+    by_id = {t.id: t for t in index.types("source")}
+    chosen: dict[str, TypeDecl] = {}
+    skipped: dict[str, str] = {}
+    for t in index.types("source"):
+        if not any(fnmatch.fnmatchcase(t.qualified_name, p) for p in patterns) or t.id in matched:
+            continue
+        top = t
+        while top.outer_id is not None and top.outer_id in by_id:
+            outer = by_id[top.outer_id]
+            if outer.id in matched:
+                skipped[t.qualified_name] = (f"nested in {outer.qualified_name}, which the port has: "
+                                             "add it to that C# type by hand or with a mapping override")
+                top = None
+                break
+            top = outer
+        if top is not None:
+            chosen[top.id] = top
+    return sorted(chosen.values(), key=lambda t: t.qualified_name), skipped
+
+
+def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> SkeletonPlan:
+    """The C# files for every selected Java type the port lacks."""
+    conv = learn(index, mapping)
+    names = learn_names(index, mapping)
+    tops, skipped = missing_types(index, mapping, patterns)
+    plan = SkeletonPlan(skipped=skipped, conventions=conv)
+    new_types = {t.name: cs_type_name(t.name, t.kind, conv) for t in tops}
+    for t in index.types("source"):        # nested types of new types keep their Java name
+        if t.outer_id is not None and any(t.qualified_name.startswith(top.qualified_name + ".") for top in tops):
+            new_types.setdefault(t.name, cs_type_name(t.name, t.kind, conv))
+    project_types = {**names.types, **new_types}
+    namespace_of = dict(names.namespace_of)
+    for t in tops:
+        namespace_of[t.name] = names.namespace(t.container)
+    overridden = _overridden(index)
+    root = index.root("source")
+    by_path: dict[str, list[TypeDecl]] = {}
+    for t in tops:
+        by_path.setdefault(t.path, []).append(t)
+    for java_path, types in sorted(by_path.items()):
+        tree = Parser(JAVA).parse((root / java_path).read_bytes())
+        nodes = {_text(n.child_by_field_name("name")): n for n in tree.root_node.named_children if n.type in TYPE_NODES}
+        package = types[0].container
+        namespace = names.namespace(package)
+        segments = set(namespace.split("."))
+        shadowed = {cs: f"{namespace_of[java]}.{cs}" for java, cs in project_types.items()
+                    if cs in segments and java in namespace_of}
+        resolver = SkeletonResolver(frozenset(DEFAULT_USINGS), project_types, conv, shadowed)
+        ctx = TypeContext(conv, resolver, {}, overridden)
+        lines: list[Line] = []
+        for t in types:
+            node = nodes.get(t.name)
+            if node is None:
+                plan.skipped[t.qualified_name] = f"declaration not found in {java_path}"
+                continue
+            ctx.overrides.update(_inherited(index, mapping, node, t.name, project_types, new_types))
+            if lines:
+                lines.append(Line(""))
+            lines += TypeRenderer(ctx, t.qualified_name).type_decl(node)
+        if not lines:
+            continue
+        first = types[0]
+        cs_name = new_types[first.name]
+        usings = _usings(tree.root_node, lines, namespace, project_types, namespace_of)
+        header = [f"using {u};" for u in usings] + ([""] if usings else []) + [f"namespace {namespace}", "{"]
+        path = posixpath.join(names.folder(package), cs_name + ".cs")
+        plan.files.append(SkeletonFile(path, namespace, [t.qualified_name for t in types], lines, header))
+        plan.notes += ctx.notes
+    return plan
+
+
+def _usings(root: Node, lines: list[Line], namespace: str, project_types: dict[str, str],
+            namespace_of: dict[str, str]) -> list[str]:
+    """System namespaces the rendered text needs, and the namespaces of the project types it names."""
+    words = set(re.findall(r"\b[A-Z]\w*", "\n".join(line.text for line in lines)))
+    table = jdk_table()["namespaces"]
+    out = {"System"} | {ns for name, ns in table.items() if name in words}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "type_identifier" or (node.type == "identifier" and node.parent is not None
+                                               and node.parent.type in ("field_access", "method_invocation")):
+            ns = namespace_of.get(_text(node))
+            if ns and ns != namespace and not namespace.startswith(ns + "."):
+                out.add(ns)
+        stack.extend(node.named_children)
+    return sorted(out, key=lambda u: (not u.startswith("System"), u))
+
+
+def _overridden(index: "Index") -> set[tuple[str, str, int]]:
+    """(Java type, method, arity) for every Java method some subclass in the source overrides."""
+    types = index.types("source")
+    by_name: dict[str, list] = {}
+    for t in types:
+        by_name.setdefault(t.name, []).append(t)
+    out: set[tuple[str, str, int]] = set()
+    for t in types:
+        own = {(m.name, len(m.params)) for m in index.methods(t.id) if m.kind == "method"}
+        for base in t.bases:
+            for b in by_name.get(re.sub(r"<.*", "", base).rsplit(".", 1)[-1], []):
+                out |= {(b.name, m.name, len(m.params)) for m in index.methods(b.id) if (m.name, len(m.params)) in own}
+    return out
+
+
+def _inherited(index: "Index", mapping: "Mapping", node: Node, java_name: str, project_types: dict[str, str],
+               new_types: dict[str, str]) -> dict[str, dict[tuple[str, int], str | None]]:
+    """Java type path -> (method name, arity) that a C# base class already declares virtual or abstract
+    (for nested types too), walking the Java superclass chain through the type map."""
+    out: dict[str, dict[tuple[str, int], str | None]] = {}
+    stack = [(node, java_name)]
+    while stack:
+        n, path = stack.pop()
+        sup = n.child_by_field_name("superclass")
+        found: dict[tuple[str, int], str | None] = {}
+        if sup is not None:
+            found = _virtuals_of(index, mapping, re.sub(r"<.*", "", _text(sup.named_children[0])).rsplit(".", 1)[-1])
+        out[path] = found
+        body = n.child_by_field_name("body")
+        for c in body.named_children if body is not None else []:
+            if c.type in TYPE_NODES:
+                stack.append((c, f"{path}.{_text(c.child_by_field_name('name'))}"))
+            if c.type == "enum_body_declarations":
+                stack += [(d, f"{path}.{_text(d.child_by_field_name('name'))}") for d in c.named_children
+                          if d.type in TYPE_NODES]
+    return out
+
+
+def _virtuals_of(index: "Index", mapping: "Mapping", java_simple: str) -> dict[tuple[str, int], str | None]:
+    """Members a subclass of the Java type `java_simple` must `override` in C#: the virtual/abstract
+    members of its C# counterpart and that type's bases, or, for a type the port lacks too, the Java
+    type's own overridable methods (the skeleton makes those virtual)."""
+    out: dict[tuple[str, int], str | None] = {}
+    seen: set[str] = set()
+    todo = [t for t in index.types("source") if t.name == java_simple]
+    while todo:
+        java = todo.pop()
+        if java.id in seen:
+            continue
+        seen.add(java.id)
+        match = mapping.target_type(java.id)
+        if match is None:
+            for m in index.methods(java.id):
+                if m.kind == "method" and not {"static", "private", "final"} & set(m.modifiers):
+                    out.setdefault((m.name, len(m.params)), None)
+        else:
+            cs_todo = [match.target_id]
+            while cs_todo:
+                cs = index.type(cs_todo.pop())
+                if cs is None or cs.id in seen:
+                    continue
+                seen.add(cs.id)
+                for m in index.methods(cs.id):
+                    if VIRTUAL & set(m.modifiers):
+                        out.setdefault((m.name, len(m.params)), m.return_type)
+                        out.setdefault((m.name[:1].lower() + m.name[1:], len(m.params)), m.return_type)
+                for b in cs.bases:
+                    cs_todo += [t.id for t in index.find_types("target", re.sub(r"<.*", "", b).rsplit(".", 1)[-1])
+                                if t.kind == "class"]
+        for base in java.bases:
+            todo += [t for t in index.types("source") if t.name == re.sub(r"<.*", "", base).rsplit(".", 1)[-1]
+                     and t.kind == "class"]
+    return out
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8") if node is not None else ""

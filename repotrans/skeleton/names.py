@@ -1,0 +1,92 @@
+"""Names for generated C# types: Java package -> C# namespace and folder, Java type -> C# type name.
+
+Both maps are learned from the pairs the mapping aligned; a package the port has not seen yet gets
+the namespace and folder of its closest mapped ancestor package with the remaining package segments
+appended, in the casing the port uses for them (e.g. `com.acme.geo.shapes.solid` ->
+`Acme.Geo.Shapes.Solid` in folder `Shapes/Solid` when `com.acme.geo.shapes` -> `Acme.Geo.Shapes`).
+"""
+from __future__ import annotations
+
+import posixpath
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from repotrans.index.model import TypeDecl
+    from repotrans.index.store import Index
+    from repotrans.mapping.mapping import Mapping
+
+
+@dataclass
+class Names:
+    namespaces: dict[str, str]                       # java package -> C# namespace
+    folders: dict[str, str]                          # java package -> folder of the target repo
+    lower_folders: bool = True                       # the port's folder segments are lower case
+    types: dict[str, str] = field(default_factory=dict)   # java simple name -> C# simple name (project)
+    namespace_of: dict[str, str] = field(default_factory=dict)   # java simple name -> namespace of its C# type
+
+    def namespace(self, package: str) -> str:
+        """The C# namespace for a Java package (the learned one, else derived from an ancestor)."""
+        if package in self.namespaces:
+            return self.namespaces[package]
+        parent, rest = _ancestor(package, self.namespaces)
+        if parent is None:
+            return ".".join(_pascal(s) for s in package.split(".") if s)
+        return ".".join([self.namespaces[parent]] + [_pascal(s) for s in rest])
+
+    def folder(self, package: str) -> str:
+        """The folder (relative to the target root) where the port keeps that package's files."""
+        if package in self.folders:
+            return self.folders[package]
+        parent, rest = _ancestor(package, self.folders)
+        segments = [s.lower() if self.lower_folders else _pascal(s) for s in rest]
+        base = self.folders[parent] if parent is not None else _common_root(self.folders.values())
+        return posixpath.join(base, *segments) if segments else base
+
+
+def learn_names(index: "Index", mapping: "Mapping") -> Names:
+    """Namespaces, folders and project type names from the aligned type pairs."""
+    by_id = {t.id: t for t in index.types("source") + index.types("target")}
+    folders: dict[str, Counter] = defaultdict(Counter)
+    lower = Counter()
+    types: dict[str, str] = {}
+    namespace_of: dict[str, str] = {}
+    for tm in mapping.type_matches:
+        java, cs = by_id.get(tm.source_id), by_id.get(tm.target_id)
+        if java is None or cs is None:
+            continue
+        if java.outer_id is None and cs.outer_id is None:
+            folder = posixpath.dirname(cs.path)
+            folders[java.container][folder] += 1
+            for seg in folder.split("/")[-2:]:
+                if seg:
+                    lower[seg == seg.lower()] += 1
+        types[java.name] = cs.name
+        top = cs
+        while top.outer_id is not None and top.outer_id in by_id:
+            top = by_id[top.outer_id]
+        namespace_of[java.name] = top.container
+    return Names(dict(mapping.namespace_map), {p: c.most_common(1)[0][0] for p, c in folders.items()},
+                 lower[True] >= lower[False], types, namespace_of)
+
+
+def _ancestor(package: str, known: dict[str, str]) -> tuple[str | None, list[str]]:
+    parts = package.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        parent = ".".join(parts[:cut])
+        if parent in known:
+            return parent, parts[cut:]
+    return None, parts
+
+
+def _common_root(folders) -> str:
+    folders = [f for f in folders if f]
+    if not folders:
+        return ""
+    return posixpath.commonpath(folders)
+
+
+def _pascal(segment: str) -> str:
+    return segment[:1].upper() + segment[1:]
+

@@ -1,0 +1,434 @@
+"""A Java type declaration (tree-sitter node) -> a C# skeleton: declarations in the port's
+conventions, every method body a placeholder for the batch to fill.
+
+What a skeleton needs beyond signatures is translated here with the builtin policy's translators:
+field initial values, enum constants' arguments, `super(...)`/`this(...)` calls and static
+initialisers. Each generated member keeps its Java origin (for compile errors, see check.py).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from repotrans.policy.java2cs import MethodTranslator
+from repotrans.policy.resolver import ConventionResolver, jdk_table, split_type
+from repotrans.skeleton.conventions import GETTER, LITERAL, SETTER, Conventions
+
+PLACEHOLDER = "throw new NotImplementedException();"
+INDENT = "    "
+ACCESS = ("public", "protected", "private")
+OBJECT_MEMBERS = {("toString", 0): ("string", "ToString"), ("hashCode", 0): ("int", "GetHashCode"),
+                  ("equals", 1): ("bool", "Equals")}
+CONST_TYPES = frozenset({"int", "long", "short", "byte", "char", "float", "double", "boolean", "String"})
+KEYWORDS = frozenset(jdk_table()["csharp"]["keywords"])
+
+
+@dataclass
+class Line:
+    text: str
+    origin: str | None = None          # Java declaration this line belongs to ("Foo.bar(int)")
+    kind: str = "member"               # "type" for a type's header line
+
+
+@dataclass
+class TypeContext:
+    """What rendering one Java file needs to know about the port."""
+    conventions: Conventions
+    resolver: ConventionResolver
+    overrides: dict[str, dict[tuple[str, int], str | None]]   # Java type path -> (method, arity) its C# base
+                                                              # declares virtual/abstract -> that return type
+    overridden: set[tuple[str, str, int]] = field(default_factory=set)   # (Java type, method, arity) subclasses override
+    notes: list[str] = field(default_factory=list)
+
+
+class SkeletonResolver(ConventionResolver):
+    """Project types by their C# names, collection interfaces as the port writes them, methods named
+    as the port names them (for the expressions a skeleton translates)."""
+
+    def __init__(self, usings: frozenset[str], project_types: dict[str, str], conv: Conventions,
+                 qualified: dict[str, str] | None = None):
+        collections = {"List": conv.collection("List", "IList"), "Map": conv.collection("Map", "IDictionary"),
+                       "Set": conv.collection("Set", "ISet"), "Collection": conv.collection("Collection", "ICollection")}
+        super().__init__(usings, {**collections, **project_types})
+        self.pascal = conv.pascal_methods.holds(True)
+        self.qualified = dict(qualified or {})     # C# names a namespace segment of the file shadows
+
+    def type_name(self, java_type: str) -> str:
+        text = super().type_name(java_type)
+        if not self.qualified:
+            return text
+        return re.sub(r"(?<![\w.])(" + "|".join(map(re.escape, self.qualified)) + r")\b(?!\s*\.)",
+                      lambda m: self.qualified[m.group(1)], text)
+
+    def method_name(self, owner: str | None, name: str, argc: int) -> str:
+        return name[:1].upper() + name[1:] if self.pascal else name
+
+
+def cs_type_name(java_name: str, kind: str, conv: Conventions) -> str:
+    """The C# name for a Java type the port has not got yet."""
+    if kind == "interface" and conv.interface_prefix.holds(False) and not re.match(r"I[A-Z]", java_name):
+        return "I" + java_name
+    return java_name
+
+
+class TypeRenderer:
+    """Render one top-level Java type declaration (with its nested types)."""
+
+    def __init__(self, ctx: TypeContext, owner: str):
+        self.ctx = ctx
+        self.conv = ctx.conventions
+        self.owner = owner                  # Java qualified name of the top-level type, for origins
+
+    # ---- types ---------------------------------------------------------------------------
+    def type_decl(self, node: Node, depth: int = 0, outer: str = "") -> list[Line]:
+        kind = {"class_declaration": "class", "interface_declaration": "interface",
+                "enum_declaration": "enum", "record_declaration": "class"}.get(node.type)
+        name = _text(node.child_by_field_name("name"))
+        java_path = f"{outer}.{name}" if outer else name
+        if kind is None:
+            self.ctx.notes.append(f"{java_path}: {node.type} not generated")
+            return []
+        cs_name = cs_type_name(name, kind, self.conv)
+        mods = _modifiers(node)
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        tparams, constraints = tr._type_params(node.child_by_field_name("type_parameters"))
+        bases = self._bases(node, tr)
+        body = node.child_by_field_name("body")
+        if kind == "enum" and (self._enum_has_members(body) and self.conv.enum_body_as_class.holds(True)):
+            return self._enum_class(node, cs_name, mods, bases, depth, java_path)
+        words = [self._access(mods, depth > 0)]
+        if kind == "class":
+            if "abstract" in mods:
+                words.append("abstract")
+            elif "final" in mods and self.conv.final_class_sealed.holds(True):
+                words.append("sealed")
+        header = " ".join(words + [kind, cs_name]) + tparams
+        if bases and kind != "enum":
+            header += " : " + ", ".join(bases)
+        lines = [Line(header + constraints, java_path, "type"), Line("{")]
+        if kind == "enum":
+            constants = [_text(c.child_by_field_name("name")) for c in body.named_children
+                         if c.type == "enum_constant"]
+            lines += [Line(INDENT + ", ".join(constants), java_path)]
+        else:
+            lines += self._members(body, cs_name, kind, depth, java_path)
+        lines.append(Line("}"))
+        return lines
+
+    def _bases(self, node: Node, tr: MethodTranslator) -> list[str]:
+        out = []
+        sup = node.child_by_field_name("superclass")
+        if sup is not None:
+            out.append(tr.cs_type(_text(sup.named_children[0])))
+        for child in node.children:
+            if child.type in ("super_interfaces", "extends_interfaces"):
+                for t in child.named_children[0].named_children:
+                    cs = tr.cs_type(_text(t))
+                    if split_type(_text(t))[0] == "Comparable" and not cs.startswith("I"):
+                        cs = "I" + cs
+                    out.append(cs)
+        return out
+
+    def _access(self, mods: list[str], nested: bool) -> str:
+        for a in ACCESS:
+            if a in mods:
+                return a
+        return "internal" if self.conv.package_private_internal.holds(True) else "public"
+
+    def _enum_has_members(self, body: Node) -> bool:
+        decls = next((c for c in body.named_children if c.type == "enum_body_declarations"), None)
+        args = any(c.child_by_field_name("arguments") is not None for c in body.named_children if c.type == "enum_constant")
+        return args or (decls is not None and bool(decls.named_children))
+
+    # ---- members -------------------------------------------------------------------------
+    def _members(self, body: Node, cs_name: str, kind: str, depth: int, java_type: str,
+                 enum: bool = False) -> list[Line]:
+        decls = body.named_children
+        if body.type == "enum_body":
+            inner = next((c for c in decls if c.type == "enum_body_declarations"), None)
+            decls = inner.named_children if inner is not None else []
+        methods = [d for d in decls if d.type == "method_declaration"]
+        props = self._properties(methods, cs_name, kind)
+        out: list[Line] = []
+        done_props: set[str] = set()
+        for d in decls:
+            if d.type == "field_declaration" or d.type == "constant_declaration":
+                out += self._field(d, kind, java_type, enum)
+            elif d.type == "method_declaration":
+                prop = props.get(id(d))
+                if prop is not None:
+                    if prop[0] not in done_props:
+                        done_props.add(prop[0])
+                        out += self._property(prop, kind, java_type)
+                    continue
+                out += self._method(d, kind, java_type)
+            elif d.type == "constructor_declaration":
+                out += self._constructor(d, cs_name, java_type, enum)
+            elif d.type in ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration"):
+                out += [Line(INDENT + line.text, line.origin) for line in self.type_decl(d, depth + 1, java_type)]
+            elif d.type == "static_initializer":
+                out += self._static_init(d, cs_name, java_type)
+            elif d.type not in ("comment", "line_comment", "block_comment", ";"):
+                self.ctx.notes.append(f"{java_type}: {d.type} not generated")
+        return out
+
+    def _field(self, node: Node, kind: str, java_type: str, enum: bool) -> list[Line]:
+        mods = _modifiers(node)
+        jtype = _text(node.child_by_field_name("type"))
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        tr.static_context = "static" in mods
+        out = []
+        for decl in node.children_by_field_name("declarator"):
+            name = _text(decl.child_by_field_name("name"))
+            dims = _text(decl.child_by_field_name("dimensions"))
+            full_type = jtype + dims
+            cs_type = tr.cs_type(full_type)
+            value = decl.child_by_field_name("value")
+            origin = f"{java_type}.{name}"
+            if kind == "interface":
+                self.ctx.notes.append(f"{origin}: interface constant not generated (C# interfaces hold no fields)")
+                continue
+            words = [self._access(mods, True)]
+            init = ""
+            if value is not None:
+                try:
+                    init = " = " + tr.ex(value, full_type)
+                except Exception as exc:     # noqa: BLE001 - an untranslatable initializer is noted, not fatal
+                    self.ctx.notes.append(f"{origin}: initial value not translated ({type(exc).__name__})")
+                    init = ""
+            if "static" in mods and "final" in mods and value is not None and jtype in CONST_TYPES and not dims \
+                    and LITERAL.match(_text(value).strip()) and self.conv.constants_const.holds(True):
+                words.append("const")
+            else:
+                if "static" in mods:
+                    words.append("static")
+                if "final" in mods and self.conv.final_field_readonly.holds(True):
+                    words.append("readonly")
+            out.append(Line(INDENT + " ".join(words + [cs_type, _ident(name)]) + init + ";", origin))
+        return out
+
+    def _properties(self, methods: list[Node], cs_name: str, kind: str) -> dict[int, tuple]:
+        """Getter/setter nodes that become one C# property (when the port does so): id(node) -> spec."""
+        if not self.conv.getters_as_properties.holds(True):
+            return {}
+        getters: dict[str, Node] = {}
+        setters: dict[str, Node] = {}
+        names = {_text(m.child_by_field_name("name")) for m in methods}
+        for m in methods:
+            name = _text(m.child_by_field_name("name"))
+            params = _params(m)
+            mods = _modifiers(m)
+            if "static" in mods or m.child_by_field_name("type_parameters") is not None:
+                continue
+            rtype = _text(m.child_by_field_name("type"))
+            if GETTER.match(name) and not params and rtype != "void":
+                getters[_prop_name(name, self.conv)] = m
+            elif SETTER.match(name) and len(params) == 1 and rtype == "void" \
+                    and self.conv.setters_as_properties.holds(True):
+                setters[name[3:]] = m
+        out = {}
+        for prop, g in getters.items():
+            if prop == cs_name or prop in names:
+                continue
+            s = setters.get(prop)
+            if s is not None and _params(s)[0][0] != _text(g.child_by_field_name("type")):
+                s = None
+            out[id(g)] = (prop, g, s)
+            if s is not None:
+                out[id(s)] = (prop, g, s)
+        return out
+
+    def _property(self, spec: tuple, kind: str, java_type: str) -> list[Line]:
+        prop, getter, setter = spec
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        cs_type = tr.cs_type(_text(getter.child_by_field_name("type")))
+        origin = f"{java_type}.{_text(getter.child_by_field_name('name'))}()"
+        if kind == "interface":
+            return [Line(f"{INDENT}{cs_type} {prop} {{ get;{' set;' if setter is not None else ''} }}", origin)]
+        mods = _modifiers(getter)
+        words = [self._access(mods, True)] + self._dispatch(getter, java_type, 0)
+        if "abstract" in mods:
+            return [Line(f"{INDENT}{' '.join(words)} {cs_type} {prop} {{ get;{' set;' if setter else ''} }}", origin)]
+        accessors = [f"get {{ {PLACEHOLDER} }}"] + ([f"set {{ {PLACEHOLDER} }}"] if setter is not None else [])
+        return [Line(f"{INDENT}{' '.join(words)} {cs_type} {prop}", origin), Line(INDENT + "{", origin)] + \
+               [Line(INDENT * 2 + a, origin) for a in accessors] + [Line(INDENT + "}", origin)]
+
+    def _dispatch(self, node: Node, java_type: str, arity: int) -> list[str]:
+        """`static`, `abstract`, `override` or `virtual` for a method, as the port would write it."""
+        mods = _modifiers(node)
+        name = _text(node.child_by_field_name("name"))
+        inherited = self.ctx.overrides.get(java_type, {})
+        if "static" in mods:
+            return ["static"]
+        if "abstract" in mods:
+            return ["abstract", "override"] if (name, arity) in inherited else ["abstract"]
+        if (name, arity) in inherited:
+            return ["override"]
+        if "private" in mods or "final" in mods:
+            return []
+        simple = java_type.rsplit(".", 1)[-1]
+        if (simple, name, arity) in self.ctx.overridden and self.conv.overridden_virtual.holds(True):
+            return ["virtual"]
+        if self.conv.plain_virtual.holds(False):
+            return ["virtual"]
+        return []
+
+    def _method(self, node: Node, kind: str, java_type: str) -> list[Line]:
+        mods = _modifiers(node)
+        name = _text(node.child_by_field_name("name"))
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        arity = len(_params(node))
+        origin = f"{java_type}.{name}({', '.join(t for t, _ in _params(node))})"
+        try:
+            header = tr.header(node, None)
+        except Exception as exc:     # noqa: BLE001
+            self.ctx.notes.append(f"{origin}: header not translated ({type(exc).__name__})")
+            return []
+        sig = header[header.index("("):]
+        tparams, constraints = tr._type_params(node.child_by_field_name("type_parameters"))
+        returns = tr.cs_type(_text(node.child_by_field_name("type")))
+        cs_name = name[:1].upper() + name[1:] if self.conv.pascal_methods.holds(True) else name
+        words: list[str]
+        if (name, arity) in OBJECT_MEMBERS and (name != "equals" or _params(node)[0][0] == "Object"):
+            returns, cs_name = OBJECT_MEMBERS[(name, arity)]
+            words = ["public", "override"]
+        elif kind == "interface":
+            words = []
+        else:
+            words = [self._access(mods, True)] + self._dispatch(node, java_type, arity)
+            if "override" in words and self.ctx.overrides.get(java_type, {}).get((name, arity)):
+                returns = self.ctx.overrides[java_type][(name, arity)]     # C# has no covariant returns
+        cs_name = _ident(cs_name)
+        head = " ".join(words + [returns, cs_name]) + (tparams if tparams else "") + sig
+        if kind == "interface" or "abstract" in mods or (kind == "interface" and node.child_by_field_name("body") is None):
+            if kind == "interface" and node.child_by_field_name("body") is not None:
+                self.ctx.notes.append(f"{origin}: default method body dropped (C# interface)")
+            return [Line(INDENT + head + constraints + ";", origin)]
+        return [Line(INDENT + head + constraints, origin), Line(INDENT + "{", origin),
+                Line(INDENT * 2 + PLACEHOLDER, origin), Line(INDENT + "}", origin)]
+
+    def _constructor(self, node: Node, cs_name: str, java_type: str, enum: bool) -> list[Line]:
+        mods = _modifiers(node)
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        origin = f"{java_type}.{_text(node.child_by_field_name('name'))}({', '.join(t for t, _ in _params(node))})"
+        header = tr.header(node, None)
+        sig = header[header.index("("):]
+        body = node.child_by_field_name("body")
+        first = next((c for c in body.named_children if c.type != "comment"), None) if body is not None else None
+        init = ""
+        if first is not None and first.type == "explicit_constructor_invocation":
+            try:
+                tr._s_explicit_constructor_invocation(first)
+                init = tr.ctor_init
+            except Exception as exc:   # noqa: BLE001
+                self.ctx.notes.append(f"{origin}: constructor call not translated ({type(exc).__name__})")
+        access = "private" if enum else self._access(mods, True)
+        return [Line(f"{INDENT}{access} {cs_name}{sig}{init}", origin), Line(INDENT + "{", origin),
+                Line(INDENT * 2 + PLACEHOLDER, origin), Line(INDENT + "}", origin)]
+
+    def _static_init(self, node: Node, cs_name: str, java_type: str) -> list[Line]:
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        tr.static_context = True
+        origin = f"{java_type}.<static initializer>"
+        block = next(c for c in node.named_children if c.type == "block")
+        lines = tr.block(block)
+        return [Line(f"{INDENT}static {cs_name}()", origin)] + [Line(INDENT + part, origin)
+                                                                 for line in lines for part in line.split("\n")]
+
+    # ---- enums with members --------------------------------------------------------------
+    def _declared_names(self, body: Node) -> set:
+        """Names and (name, arity) of the methods an enum body declares itself."""
+        decls = next((c for c in body.named_children if c.type == "enum_body_declarations"), None)
+        out: set = set()
+        for d in decls.named_children if decls is not None else []:
+            if d.type == "method_declaration":
+                name = _text(d.child_by_field_name("name"))
+                out |= {name, (name, len(_params(d)))}
+        return out
+
+    def _enum_class(self, node: Node, cs_name: str, mods: list[str], bases: list[str], depth: int,
+                    java_path: str) -> list[Line]:
+        """A Java enum with fields or methods in the shape the port gives them: a sealed class with one
+        static readonly instance per constant, `values()`, `ordinal()`, `name()` and `ToString()`."""
+        body = node.child_by_field_name("body")
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        tr.static_context = True
+        header = f"{self._access(mods, depth > 0)} sealed class {cs_name}" + (f" : {', '.join(bases)}" if bases else "")
+        lines = [Line(header, java_path, "type"), Line("{")]
+        constants = [c for c in body.named_children if c.type == "enum_constant"]
+        for i, c in enumerate(constants):
+            cname = _text(c.child_by_field_name("name"))
+            args = c.child_by_field_name("arguments")
+            arg_text = ", ".join(tr.ex(a) for a in args.named_children) if args is not None else ""
+            if c.child_by_field_name("body") is not None:
+                self.ctx.notes.append(f"{java_path}.{cname}: constant body not generated")
+            lines.append(Line(f"{INDENT}public static readonly {cs_name} {cname} = new {cs_name}({arg_text})"
+                              f".Named(\"{cname}\", {i});", f"{java_path}.{cname}"))
+        names = ", ".join(_text(c.child_by_field_name("name")) for c in constants)
+        helpers = [
+            f"private static readonly {cs_name}[] enumValues = {{ {names} }};",
+            "private string enumName;",
+            "private int enumOrdinal;",
+            f"private {cs_name} Named(string name, int ordinal) {{ enumName = name; enumOrdinal = ordinal; return this; }}",
+        ]
+        implicit = {"values": (f"static {cs_name}[]", f"return ({cs_name}[])enumValues.Clone();", ""),
+                    "valueOf": (f"static {cs_name}", "foreach (var v in enumValues) if (v.enumName == name) return v; "
+                                "throw new ArgumentException(name);", "string name"),
+                    "ordinal": ("int", "return enumOrdinal;", ""), "name": ("string", "return enumName;", "")}
+        declared = self._declared_names(body)
+        for java_name, (returns, code, param) in implicit.items():
+            kind, member = self.conv.enum_member(java_name)
+            if member in declared or (java_name, 1 if param else 0) in declared:
+                continue
+            if kind == "property" and not param:
+                helpers.append(f"public {returns} {member} {{ get {{ {code} }} }}")
+            else:
+                helpers.append(f"public {returns} {member}({param}) {{ {code} }}")
+        lines += [Line(INDENT + h, java_path) for h in helpers]
+        members = self._members(body, cs_name, "class", depth, java_path, enum=True)
+        if not any(line.text.strip().startswith("public override string ToString()") for line in members):
+            members.append(Line(INDENT + "public override string ToString() { return enumName; }", java_path))
+        if not any(line.origin and "(" in line.origin and line.text.strip().startswith(("private " + cs_name + "("))
+                   for line in members):
+            members.append(Line(f"{INDENT}private {cs_name}() {{ }}", java_path))
+        lines += members
+        lines.append(Line("}"))
+        return lines
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8") if node is not None else ""
+
+
+def _modifiers(node: Node) -> list[str]:
+    mods = next((c for c in node.children if c.type == "modifiers"), None)
+    if mods is None:
+        return []
+    return [_text(c) for c in mods.children if c.type not in ("marker_annotation", "annotation")]
+
+
+def _params(node: Node) -> list[tuple[str, str]]:
+    """(Java type, name) of each parameter."""
+    params = node.child_by_field_name("parameters")
+    out = []
+    for p in params.named_children if params is not None else []:
+        if p.type == "formal_parameter":
+            out.append((_text(p.child_by_field_name("type")) + _text(p.child_by_field_name("dimensions")),
+                        _text(p.child_by_field_name("name"))))
+        elif p.type == "spread_parameter":
+            out.append((_text(p.named_children[0]) + "...", _text(p.named_children[-1])))
+    return out
+
+
+def _prop_name(getter: str, conv: Conventions) -> str:
+    if getter.startswith("is"):
+        return ("Is" + getter[2:]) if conv.is_prefix_kept.holds(False) else getter[2:]
+    if getter.startswith("has"):
+        return "Has" + getter[3:]
+    return getter[3:]
+
+
+def _ident(name: str) -> str:
+    return "@" + name if name in KEYWORDS else name
