@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from repotrans.cli import execution, experiments, index, translate
+from repotrans.cli import execution, experiments, index, skeleton, translate
 from repotrans.cli.options import add_global_options
 from repotrans.errors import RepotransError
 
-COMMAND_GROUPS = (index, translate, experiments, execution)
+COMMAND_GROUPS = (index, skeleton, translate, experiments, execution)
 DESCRIPTION = "repotrans command line: one subcommand per job, each a thin call into the pipeline."
 
 

@@ -126,13 +126,19 @@ def learn(index: "Index", mapping: "Mapping") -> Conventions:
         elif cs.kind == "method":
             _count(conv.pascal_methods, cs.name == java.name[:1].upper() + java.name[1:], cs.name.lower() == java.name.lower())
         owner = by_id.get(java.type_id)
-        if cs.kind == "method" and owner is not None and owner.kind == "class" and not \
-                {"static", "private", "final"} & set(java.modifiers) and "abstract" not in java.modifiers:
+        if cs.kind == "method" and _overridable(java, owner):
             virtual = bool({"virtual", "abstract", "override"} & set(cs.modifiers))
             _count(conv.overridden_virtual if java.id in overridden else conv.plain_virtual, virtual, True)
         for jt, ct in [(p.type, q.type) for p, q in zip(java.params, cs.params)] + [(java.return_type, cs.return_type)]:
             _learn_collection(conv, jt, ct)
     return conv
+
+
+def _overridable(java, owner) -> bool:
+    """A Java instance method a subclass could override (not of Object, not in a final class)."""
+    return owner is not None and owner.kind == "class" and "final" not in owner.modifiers \
+        and not {"static", "private", "final", "abstract"} & set(java.modifiers) \
+        and java.name not in ("toString", "equals", "hashCode")
 
 
 def _count(habit: Habit, yes: bool, applies: bool) -> None:

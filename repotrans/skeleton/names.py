@@ -49,7 +49,6 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
     """Namespaces, folders and project type names from the aligned type pairs."""
     by_id = {t.id: t for t in index.types("source") + index.types("target")}
     folders: dict[str, Counter] = defaultdict(Counter)
-    lower = Counter()
     types: dict[str, str] = {}
     namespace_of: dict[str, str] = {}
     for tm in mapping.type_matches:
@@ -57,18 +56,27 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
         if java is None or cs is None:
             continue
         if java.outer_id is None and cs.outer_id is None:
-            folder = posixpath.dirname(cs.path)
-            folders[java.container][folder] += 1
-            for seg in folder.split("/")[-2:]:
-                if seg:
-                    lower[seg == seg.lower()] += 1
+            folders[java.container][posixpath.dirname(cs.path)] += 1
         types[java.name] = cs.name
         top = cs
         while top.outer_id is not None and top.outer_id in by_id:
             top = by_id[top.outer_id]
         namespace_of[java.name] = top.container
-    return Names(dict(mapping.namespace_map), {p: c.most_common(1)[0][0] for p, c in folders.items()},
-                 lower[True] >= lower[False], types, namespace_of)
+    chosen = {p: c.most_common(1)[0][0] for p, c in folders.items()}
+    return Names(dict(mapping.namespace_map), chosen, _lower_case_folders(chosen.values()), types, namespace_of)
+
+
+def _lower_case_folders(folders) -> bool:
+    """Does the port name package folders in lower case (`qrcode/decoder`)? Counted over the folder
+    segments below the folders' common root; with none, C#'s PascalCase."""
+    root = _common_root(folders)
+    votes = Counter()
+    for f in folders:
+        rest = posixpath.relpath(f, root) if root else f
+        for seg in rest.split("/"):
+            if seg and seg != "." and seg.lower() != seg.upper():
+                votes[seg == seg.lower()] += 1
+    return votes[True] > votes[False]
 
 
 def _ancestor(package: str, known: dict[str, str]) -> tuple[str | None, list[str]]:

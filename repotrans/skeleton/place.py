@@ -54,7 +54,7 @@ def place_files(root: Path, files: dict[str, str], projects: list[Project] | Non
     projects = projects if projects is not None else load_target_projects(root)
     placement = Placement()
     additions: dict[Path, list[str]] = {}
-    for rel, text in files.items():
+    for rel, text in sorted(files.items()):
         owning = owners(rel, root, projects)
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -69,7 +69,7 @@ def place_files(root: Path, files: dict[str, str], projects: list[Project] | Non
                 additions.setdefault(p.path, []).append(rel)
     for csproj, rels in additions.items():
         _add_compile_items(csproj, [root / r for r in rels])
-        placement.projects[csproj.stem] = rels
+        placement.projects[csproj.stem] = sorted(rels)
     return placement
 
 
@@ -83,7 +83,9 @@ def _globbed(project: Project, path: Path) -> bool:
 
 def _add_compile_items(csproj: Path, files: list[Path]) -> None:
     """Insert `<Compile Include="...">` items after the project's last Compile item (or a new ItemGroup)."""
-    text = csproj.read_text(encoding="utf-8-sig")
+    raw = csproj.read_bytes()
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    text = raw.decode("utf-8-sig")
     items = list(_COMPILE.finditer(text))
     backslash = not items or "\\" in items[-1].group(2) or "/" not in items[-1].group(2)
     rels = []
@@ -101,7 +103,6 @@ def _add_compile_items(csproj: Path, files: list[Path]) -> None:
         group = "  <ItemGroup>\n" + "".join(f'    <Compile Include="{r}" />\n' for r in rels) + "  </ItemGroup>\n"
         cut = text.rindex("</Project>")
         text = text[:cut] + group + text[cut:]
-    newline = "\r\n" if "\r\n" in text else "\n"
-    if newline == "\r\n":
+    if "\r\n" in text:
         text = re.sub(r"(?<!\r)\n", "\r\n", text)
-    csproj.write_text(text, encoding="utf-8")
+    csproj.write_bytes(("\ufeff" if bom else "").encode("utf-8") + text.encode("utf-8"))

@@ -80,6 +80,7 @@ class TypeRenderer:
         self.ctx = ctx
         self.conv = ctx.conventions
         self.owner = owner                  # Java qualified name of the top-level type, for origins
+        self.sealed: list[bool] = []        # per enclosing type: no `virtual` members in a sealed one
 
     # ---- types ---------------------------------------------------------------------------
     def type_decl(self, node: Node, depth: int = 0, outer: str = "") -> list[Line]:
@@ -99,10 +100,11 @@ class TypeRenderer:
         if kind == "enum" and (self._enum_has_members(body) and self.conv.enum_body_as_class.holds(True)):
             return self._enum_class(node, cs_name, mods, bases, depth, java_path)
         words = [self._access(mods, depth > 0)]
+        sealed = kind == "class" and "final" in mods and "abstract" not in mods and self.conv.final_class_sealed.holds(True)
         if kind == "class":
             if "abstract" in mods:
                 words.append("abstract")
-            elif "final" in mods and self.conv.final_class_sealed.holds(True):
+            elif sealed:
                 words.append("sealed")
         header = " ".join(words + [kind, cs_name]) + tparams
         if bases and kind != "enum":
@@ -113,7 +115,9 @@ class TypeRenderer:
                          if c.type == "enum_constant"]
             lines += [Line(INDENT + ", ".join(constants), java_path)]
         else:
+            self.sealed.append(sealed or "final" in mods)
             lines += self._members(body, cs_name, kind, depth, java_path)
+            self.sealed.pop()
         lines.append(Line("}"))
         return lines
 
@@ -266,7 +270,7 @@ class TypeRenderer:
             return ["abstract", "override"] if (name, arity) in inherited else ["abstract"]
         if (name, arity) in inherited:
             return ["override"]
-        if "private" in mods or "final" in mods:
+        if "private" in mods or "final" in mods or (self.sealed and self.sealed[-1]):
             return []
         simple = java_type.rsplit(".", 1)[-1]
         if (simple, name, arity) in self.ctx.overridden and self.conv.overridden_virtual.holds(True):
@@ -346,6 +350,8 @@ class TypeRenderer:
             if d.type == "method_declaration":
                 name = _text(d.child_by_field_name("name"))
                 out |= {name, (name, len(_params(d)))}
+            elif d.type == "field_declaration":
+                out |= {_text(v.child_by_field_name("name")) for v in d.children_by_field_name("declarator")}
         return out
 
     def _enum_class(self, node: Node, cs_name: str, mods: list[str], bases: list[str], depth: int,
@@ -380,14 +386,16 @@ class TypeRenderer:
         declared = self._declared_names(body)
         for java_name, (returns, code, param) in implicit.items():
             kind, member = self.conv.enum_member(java_name)
-            if member in declared or (java_name, 1 if param else 0) in declared:
+            if member in declared or java_name in declared or (java_name, 1 if param else 0) in declared:
                 continue
             if kind == "property" and not param:
                 helpers.append(f"public {returns} {member} {{ get {{ {code} }} }}")
             else:
                 helpers.append(f"public {returns} {member}({param}) {{ {code} }}")
         lines += [Line(INDENT + h, java_path) for h in helpers]
+        self.sealed.append(True)
         members = self._members(body, cs_name, "class", depth, java_path, enum=True)
+        self.sealed.pop()
         if not any(line.text.strip().startswith("public override string ToString()") for line in members):
             members.append(Line(INDENT + "public override string ToString() { return enumName; }", java_path))
         if not any(line.origin and "(" in line.origin and line.text.strip().startswith(("private " + cs_name + "("))

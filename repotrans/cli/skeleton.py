@@ -1,0 +1,38 @@
+"""`skeleton`: C# types for the Java types the port does not have yet (signatures, bodies as placeholders).
+
+    repotrans index --source JAVA --target CS
+    repotrans skeleton --types 'org.acme.geo.*' [--dry-run] [--no-check] [--conventions]
+    repotrans batch --source JAVA --target CS --run-dir runs/port --model builtin    # fills the bodies
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from repotrans.cli.options import add_command
+
+
+def register(sub) -> None:
+    p = add_command(sub, "skeleton", "generate C# skeletons for Java types without a C# counterpart",
+                    run_skeleton)
+    p.add_argument("--types", action="append", required=True, metavar="GLOB",
+                   help="Java qualified names to consider, e.g. 'org.acme.geo.*' (repeatable)")
+    p.add_argument("--dry-run", action="store_true", help="show the files it would write, write nothing")
+    p.add_argument("--no-check", action="store_true", help="do not compile the skeleton with the port")
+    p.add_argument("--conventions", action="store_true", help="also print the conventions learned from the port")
+    p.add_argument("--show", action="store_true", help="print the generated C# text")
+
+
+def run_skeleton(args: argparse.Namespace) -> int:
+    from repotrans.index.store import Index
+    from repotrans.skeleton.create import create_skeleton
+
+    index = Index.open(Path(args.workdir), must_exist=True)
+    result = create_skeleton(index, args.types, check=not args.no_check, dry_run=args.dry_run)
+    if args.conventions and result.plan.conventions is not None:
+        print(result.plan.conventions.render())
+    print(result.render())
+    if args.show:
+        for f in result.plan.files:
+            print(f"// ---- {f.path}\n{f.text}")
+    return 0 if result.check is None or result.check.compiled else 1

@@ -1,0 +1,301 @@
+"""Regenerate whole C# classes deleted from a real port and judge them by the port's own hidden tests.
+
+  python scripts/bench_whole_types.py --source ZXING/core/src/main/java --target ZXING_NET/Source \
+      --types com.google.zxing.common.BitSource com.google.zxing.qrcode.decoder.Version ... [--work DIR]
+
+For each Java type: its C# counterpart's file is deleted from a copy of the port (and from the
+projects' Compile items), and the port's tests of that class (test files named `<Class>Test*.cs`)
+are moved out of the copy: no index, store or prompt sees them. Then `skeleton` regenerates the
+classes and `batch --model builtin` fills their bodies (each compiled translation is applied; with
+the tests hidden a body is judged by compiling only). Finally the hidden tests come back and judge:
+  API fidelity   share of hidden test files that compile against the regenerated API, and the
+                 members they miss;
+  pass rate      of the tests in those files, beside the same tests on the untouched port;
+  seconds per class, and the 10 most frequent skeleton mismatches, classified.
+The mode where the tests too are regenerated from JUnit is not built yet (said so in the output).
+Nothing of the port is committed; the copy lives under --work.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from repotrans.agents.config import load_config
+from repotrans.execution.apply import LineMap
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, make_toolchain
+from repotrans.execution.toolchains.mono import MonoToolchain, parse_mcs
+from repotrans.execution.toolchains.projects import plan_build
+from repotrans.execution.apply import apply_candidate
+from repotrans.execution.sandboxes import make_sandbox
+from repotrans.execution.workspace import Workspace, prepare_workspace
+from repotrans.experiments.batch import run_batch
+from repotrans.experiments.run_store import RunStore
+from repotrans.index.store import Index
+from repotrans.mapping.mapping import load_mapping
+from repotrans.skeleton.create import create_skeleton
+from repotrans.skeleton.place import _add_compile_items
+
+MISSING = re.compile(r"does not contain a definition for `([^']+)'")
+
+
+def counterpart_files(source: Path, target: Path, types: list[str], work: Path) -> dict[str, tuple[str, str]]:
+    """Java type -> (C# type id, C# file) on the untouched port."""
+    index = Index.open(work / "untouched-index")
+    index.build(source, target, progress=False)
+    mapping = load_mapping(index)
+    out = {}
+    for java in types:
+        t = next((t for t in index.types("source") if t.qualified_name == java), None)
+        match = mapping.target_type(t.id) if t else None
+        if match is None:
+            sys.exit(f"bench_whole_types: {java} has no C# counterpart on the untouched port")
+        out[java] = (match.target_id, index.type(match.target_id).path)
+    index.close()
+    return out
+
+
+def hidden_tests(target: Path, classes: list[str]) -> list[str]:
+    """Test files of the port that test these classes (C# qualified names): `<Class>Test*.cs` in a test
+    project, in the class's namespace (or a sub-namespace) or importing it."""
+    plan = plan_build(target, "mono")
+    out = []
+    for p in plan.tests:
+        for s in p.sources:
+            if p.dir not in s.parents:
+                continue
+            for qualified in classes:
+                ns, _, name = qualified.rpartition(".")
+                if re.fullmatch(re.escape(name) + r"Tests?(Case)?\.cs", s.name) and re.search(
+                        r"(namespace\s+|using\s+)" + re.escape(ns) + r"\b", s.read_text(encoding="utf-8", errors="replace")):
+                    out.append(s.relative_to(target.resolve()).as_posix())
+    return sorted(set(out))
+
+
+def remove_compile_items(root: Path, rels: list[str]) -> dict[str, list[str]]:
+    """Take the files out of every csproj's Compile items; csproj -> files removed (to put back)."""
+    removed: dict[str, list[str]] = {}
+    for csproj in root.rglob("*.csproj"):
+        text = csproj.read_text(encoding="utf-8-sig", errors="replace")
+        new = text
+        for rel in rels:
+            relpath = Path(subprocess.run(["realpath", "--relative-to", str(csproj.parent), str(root / rel)],
+                                          capture_output=True, text=True).stdout.strip())
+            win = str(relpath).replace("/", "\\")
+            pattern = re.compile(r'[ \t]*<Compile\s+Include="' + re.escape(win) + r'"\s*(/>|>.*?</Compile>)[ \t]*\r?\n',
+                                 re.S | re.I)
+            new, n = pattern.subn("", new)
+            if n:
+                removed.setdefault(str(csproj), []).append(rel)
+        if new != text:
+            csproj.write_text(new, encoding="utf-8")
+    return removed
+
+
+def build_tests(port: Path) -> dict[str, list[str]]:
+    """Compile the libraries and test projects with mcs; test file -> its errors."""
+    plan = plan_build(port, "mono")
+    tc = MonoToolchain()
+    errors: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-whole-") as tmp:
+        ws = Workspace(Path(tmp), port, "bench")
+        out = Path(tmp) / "out"
+        out.mkdir()
+        for p in plan.chosen:
+            proc = subprocess.run(tc.compile_argv(ws, p, plan.chosen, out, None), cwd=tmp, capture_output=True,
+                                  text=True, timeout=900)
+            for d in parse_mcs(proc.stdout + proc.stderr, Workspace(port.parent, port, ""), None):
+                if d.severity == "error":
+                    rel = Path(d.file)
+                    rel = rel.resolve().relative_to(port.resolve()).as_posix() if rel.is_absolute() else d.file
+                    errors.setdefault(rel, []).append(f"{d.code} {d.message}")
+            if proc.returncode != 0 and not p.is_test:
+                errors.setdefault("<library>", []).append(f"{p.name} does not compile")
+                break
+    return errors
+
+
+def fixtures_of(port: Path, rels: list[str], project: str) -> list[str]:
+    out = []
+    for rel in rels:
+        text = (port / rel).read_text(encoding="utf-8", errors="replace")
+        ns = re.search(r"namespace\s+([\w.]+)", text)
+        for cls in re.findall(r"\[TestFixture[^\]]*\]\s*(?:public\s+)?(?:sealed\s+)?class\s+(\w+)", text) or \
+                re.findall(r"public\s+(?:sealed\s+)?class\s+(\w+)", text)[:1]:
+            out.append(f"{project}:{ns.group(1) + '.' if ns else ''}{cls}")
+    return out
+
+
+def run_hidden(port: Path, rels: list[str], work: Path) -> tuple[int, int, str]:
+    """(tests run, tests failed, reason) of the hidden test files on `port`, through repotrans's runner."""
+    tc = make_toolchain("mono")
+    ws = prepare_workspace(port, work, tc.name)
+    box = make_sandbox("local", ws.root.parent, tc.image)
+    limits = Limits(timeout=600, memory_mb=2048)
+    try:
+        tc.baseline(ws, box, limits)
+        plan = tc.plan(ws)
+        test = plan.tests[0]
+        dropped = {q.what.split(":", 1)[1] for q in plan.quarantined if ":" in q.what}
+        fixtures = fixtures_of(port, [r for r in rels if r not in dropped], test.name)
+        if not fixtures:
+            return 0, 0, "no hidden test file compiles"
+        lib = next(p for p in plan.chosen if not p.is_test)
+        rel = lib.sources[0].relative_to(ws.src.resolve()).as_posix()
+        with ws.run_dir() as run_dir:
+            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8"), line_map=LineMap(),
+                               surface_changed=False, run_dir=run_dir)
+            verdict = tc.run(ws, cand, fixtures, box, limits)
+        return verdict.tests_run, verdict.tests_failed, verdict.reason
+    except TargetBuildError as exc:
+        return 0, 0, f"baseline build failed: {exc}"
+    finally:
+        box.close()
+
+
+def classify(member: str, java_names: set[str], skeleton_text: str) -> str:
+    """Why a member the hidden tests use is missing from the regenerated API."""
+    low = {n.lower() for n in java_names}
+    if re.search(r"\b" + re.escape(member) + r"\b", skeleton_text, re.I) and not re.search(r"\b" + re.escape(member) + r"\b", skeleton_text):
+        return "casing differs from the port"
+    if ("get" + member).lower() in low or ("is" + member).lower() in low:
+        return "getter kept as a method where the port has a property" if ("get" + member) in skeleton_text or \
+            ("is" + member) in skeleton_text else "property left out (did not compile)"
+    if member.lower() in low:
+        return "member left out of the skeleton (did not compile)"
+    if member[:1].lower() + member[1:] in java_names or member.lower() in {n.lower() for n in java_names}:
+        return "renamed member"
+    return "port-specific API (no Java counterpart)"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--source", type=Path, required=True)
+    ap.add_argument("--target", type=Path, required=True)
+    ap.add_argument("--types", nargs="+", required=True, help="Java qualified names of the classes to regenerate")
+    ap.add_argument("--work", type=Path, default=None)
+    args = ap.parse_args()
+    work = (args.work or Path(tempfile.mkdtemp(prefix="whole-types-"))).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    source, target = args.source.resolve(), args.target.resolve()
+    files = counterpart_files(source, target, args.types, work)
+    hidden = hidden_tests(target, [tid.split(":", 1)[1] for tid, _ in files.values()])
+    print(f"classes: {len(files)}; hidden test files: {len(hidden)}")
+    for java, (tid, path) in files.items():
+        print(f"  {java} -> {tid.split(':', 1)[1]} ({path})")
+    for h in hidden:
+        print(f"  hidden: {h}")
+
+    port = work / "port" / target.name
+    shutil.rmtree(work / "port", ignore_errors=True)
+    shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
+    deleted = sorted({path for _, path in files.values()})
+    remove_compile_items(port, deleted)
+    tests_removed = remove_compile_items(port, hidden)
+    for rel in deleted:
+        (port / rel).unlink()
+    vault = work / "hidden"
+    shutil.rmtree(vault, ignore_errors=True)
+    for rel in hidden:
+        (vault / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(port / rel, vault / rel)
+
+    started = time.monotonic()
+    index = Index.open(work / "index")
+    index.build(source, port, progress=False)
+    result = create_skeleton(index, args.types)
+    skeleton_s = time.monotonic() - started
+    print(result.render())
+    generated = {f.path for f in result.plan.files}
+    skeleton_text = "\n".join((port / p).read_text(encoding="utf-8") for p in generated)
+    ids = [m.id.split(":", 1)[1] for m in index.all_methods("target") if m.path in generated
+           and index.method(m.id) is not None and load_mapping(index).source_method(m.id) is not None
+           and "NotImplementedException" in (m.body or "")]
+    index.close()
+    functions = work / "functions.txt"
+    functions.write_text("\n".join(ids) + "\n")
+    run_dir = work / "batch"
+    shutil.rmtree(run_dir, ignore_errors=True)
+    config = load_config(None, cli={"model": {"name": "builtin"}, "execution": {"sandbox": "local"}})
+    started = time.monotonic()
+    summary = run_batch(source, port, run_dir, config, functions=functions, progress=False)
+    batch_s = time.monotonic() - started
+    print(summary.render())
+    applied = apply_compiled(run_dir, port, source)
+    print(f"bodies applied (compiled, judged without the hidden tests): {applied} of {len(ids)}")
+
+    for rel in hidden:                                  # the hidden tests come back to judge
+        shutil.copyfile(vault / rel, port / rel)
+    for csproj, rels in tests_removed.items():
+        target_csproj = Path(csproj)
+        _add_compile_items(target_csproj, [port / r for r in rels])
+    errors = build_tests(port)
+    compiling = [h for h in hidden if not errors.get(h)]
+    missing = Counter()
+    java_names = set()
+    index = Index.open(work / "index")
+    for java in args.types:
+        t = next(t for t in index.types("source") if t.qualified_name == java)
+        java_names |= {m.name for m in index.methods(t.id)} | {f.name for f in index.fields(t.id)}
+    index.close()
+    for h in hidden:
+        for e in errors.get(h, []):
+            m = MISSING.search(e)
+            missing[m.group(1) if m else e.split(" ", 1)[0]] += 1
+    ran, failed, why = run_hidden(port, hidden, work / "judge")
+    ref_ran, ref_failed, ref_why = run_hidden(target, hidden, work / "judge-untouched")
+
+    n = len(files)
+    print("\n== whole-type regeneration (verdicts: the port's own hidden tests) ==")
+    print(f"library compiles after regeneration: {'no' if '<library>' in errors else 'yes'}")
+    print(f"API fidelity: {len(compiling)}/{len(hidden)} hidden test files compile "
+          f"({100 * len(compiling) / max(1, len(hidden)):.0f}%)")
+    for h in hidden:
+        if errors.get(h):
+            print(f"  does not compile: {h}: {len(errors[h])} error(s), first: {errors[h][0]}")
+    print(f"hidden tests pass on the regenerated classes: {ran - failed}/{ran}" + (f" ({why})" if why else ""))
+    print(f"the same tests on the untouched port:         {ref_ran - ref_failed}/{ref_ran}"
+          + (f" ({ref_why})" if ref_why else ""))
+    print(f"seconds per class: skeleton {skeleton_s / n:.1f}, bodies {batch_s / n:.1f}, total {(skeleton_s + batch_s) / n:.1f}")
+    print("mode 'tests regenerated from JUnit': not built yet")
+    print("\n== 10 most frequent skeleton mismatches (members the hidden tests use) ==")
+    kinds = Counter()
+    for member, count in missing.most_common():
+        kinds[classify(member, java_names, skeleton_text)] += count
+    for member, count in missing.most_common(10):
+        print(f"  {count:3d}  {member:32s} {classify(member, java_names, skeleton_text)}")
+    print("by class: " + ", ".join(f"{k} {v}" for k, v in kinds.most_common()))
+    for d in result.check.dropped if result.check else []:
+        print(f"  left out of the skeleton: {d}")
+    return 0
+
+
+def apply_compiled(run_dir: Path, port: Path, source: Path) -> int:
+    """Write every compiled body of the batch into the port (the batch itself writes only passing ones)."""
+    store = RunStore(run_dir)
+    records = [r for r in store.records() if r.compiled and r.code]
+    store.close()
+    index = Index.open(run_dir / "applied-index")
+    index.build(source, port, progress=False)
+    count = 0
+    for rec in sorted(records, key=lambda r: r.task_id):
+        m = index.method("target:" + rec.task_id)
+        if m is None:
+            continue
+        path = port / m.path
+        text, _ = apply_candidate(path.read_text(encoding="utf-8"), m, rec.code)
+        path.write_text(text, encoding="utf-8")
+        index.build(source, port, progress=False)
+        count += 1
+    index.close()
+    return count
+
+
+if __name__ == "__main__":
+    sys.exit(main())

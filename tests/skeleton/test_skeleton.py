@@ -1,0 +1,140 @@
+"""Skeletons for Java types the port lacks, on tests/fixtures/skeleton_pair (real tree-sitter, real mcs)."""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from repotrans.index.store import Index
+from repotrans.mapping.mapping import load_mapping
+from repotrans.skeleton.conventions import learn
+from repotrans.skeleton.create import create_skeleton
+from repotrans.skeleton.generate import plan_skeleton
+from repotrans.skeleton.place import _add_compile_items
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "skeleton_pair"
+needs_mcs = pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
+
+
+def _port(tmp_path: Path, layout: str = "sdk") -> tuple[Path, Path]:
+    """A copy of the Java side and of the C# port (SDK-style, or the library as a classic project)."""
+    java, cs = tmp_path / "java", tmp_path / "cs"
+    shutil.copytree(FIXTURE / "java", java)
+    shutil.copytree(FIXTURE / "sdk", cs)
+    if layout == "classic":
+        shutil.rmtree(cs / "tests")
+        shutil.copyfile(FIXTURE / "classic" / "Demo.Zoo.csproj", cs / "src" / "Demo.Zoo" / "Demo.Zoo.csproj")
+    return java, cs
+
+
+def _index(tmp_path: Path, java: Path, cs: Path) -> Index:
+    index = Index.open(tmp_path / "work")
+    index.build(java, cs, progress=False)
+    return index
+
+
+def _members(index: Index, type_id: str) -> set[tuple[str, str]]:
+    return {(m.kind, m.name) for m in index.methods(type_id)}
+
+
+def test_conventions_are_measured_from_the_port(tmp_path):
+    java, cs = _port(tmp_path)
+    index = _index(tmp_path, java, cs)
+    conv = learn(index, load_mapping(index))
+    assert (conv.getters_as_properties.yes, conv.getters_as_properties.no) == (6, 0)
+    assert (conv.interface_prefix.yes, conv.interface_prefix.no) == (1, 0)
+    assert (conv.pascal_methods.yes, conv.pascal_methods.no) == (5, 0)
+    assert (conv.enum_body_as_class.yes, conv.enum_body_as_class.no) == (1, 0)
+    assert conv.final_class_sealed.holds(False) and conv.constants_const.holds(False)
+    assert conv.enum_member("name") == ("property", "Name")
+    assert conv.package_private_internal.evidence == 0          # no evidence: the C# default is used
+
+
+def test_plan_places_new_types_by_the_package_map(tmp_path):
+    java, cs = _port(tmp_path)
+    index = _index(tmp_path, java, cs)
+    plan = plan_skeleton(index, load_mapping(index), ["org.demo.*"])
+    assert sorted((f.path, f.namespace) for f in plan.files) == [
+        ("src/Demo.Zoo/Box.cs", "Demo.Zoo"), ("src/Demo.Zoo/Care/Vet.cs", "Demo.Zoo.Care"),
+        ("src/Demo.Zoo/Dog.cs", "Demo.Zoo"), ("src/Demo.Zoo/IFeeder.cs", "Demo.Zoo"),
+        ("src/Demo.Zoo/Kind.cs", "Demo.Zoo"), ("src/Demo.Zoo/Size.cs", "Demo.Zoo")]
+    dog = next(f for f in plan.files if f.path.endswith("Dog.cs")).text
+    assert "public class Dog : Animal, IComparable<Dog>" in dog
+    assert "public const int MAX_TRICKS = 3;" in dog
+    assert "public Dog(string name) : base(name)" in dog
+    assert "public override string Sound()" in dog                # abstract in the C# base
+    assert "public class Leash" in dog                             # nested type kept nested
+    assert "public class Box<T> where T : IComparable<T>" in next(f.text for f in plan.files if f.path.endswith("Box.cs"))
+
+
+@needs_mcs
+def test_skeleton_compiles_with_an_sdk_port_and_the_mapping_learns_it(tmp_path):
+    java, cs = _port(tmp_path)
+    index = _index(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.*"])
+    assert result.check.compiled and result.check.dropped == []
+    assert result.placement.globbed == {"Demo.Zoo": sorted(result.placement.written)}
+    assert result.placement.projects == {}
+    assert len(result.mapped) == 6
+    kinds = {t.qualified_name: t.kind for t in index.types("target")}
+    assert kinds["Demo.Zoo.IFeeder"] == "interface" and kinds["Demo.Zoo.Kind"] == "enum"
+    assert kinds["Demo.Zoo.Size"] == "class" and kinds["Demo.Zoo.Dog.Leash"] == "class"
+    assert _members(index, "target:Demo.Zoo.Dog") == {
+        ("constructor", "<init>"), ("method", "Sound"), ("method", "Learn"), ("property", "TrickCount"),
+        ("method", "CompareTo")}
+    assert _members(index, "target:Demo.Zoo.IFeeder") == {("method", "Portion"), ("property", "Food")}
+    assert ("property", "Weight") in _members(index, "target:Demo.Zoo.Size")
+    mapping = load_mapping(index)
+    learn_id = "source:org.demo.zoo.Dog.learn(String)"
+    assert mapping.target_method(learn_id).target_id == "target:Demo.Zoo.Dog.Learn(string)"
+
+
+@needs_mcs
+def test_skeleton_is_added_to_a_classic_compile_list(tmp_path):
+    java, cs = _port(tmp_path, "classic")
+    index = _index(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.Dog", "org.demo.zoo.care.*"])
+    assert result.check.compiled
+    csproj = (cs / "src" / "Demo.Zoo" / "Demo.Zoo.csproj").read_text()
+    assert '<Compile Include="Dog.cs" />' in csproj and '<Compile Include="Care\\Vet.cs" />' in csproj
+    assert result.placement.projects == {"Demo.Zoo": ["src/Demo.Zoo/Care/Vet.cs", "src/Demo.Zoo/Dog.cs"]}
+
+
+@needs_mcs
+def test_a_member_that_does_not_compile_is_left_out_and_named_with_its_java_origin(tmp_path):
+    java, cs = _port(tmp_path)
+    (java / "org" / "demo" / "zoo" / "Tag.java").write_text(textwrap.dedent("""\
+        package org.demo.zoo;
+
+        import java.util.regex.Pattern;
+
+        public class Tag {
+            private static final Pattern SHAPE = Pattern.compile("[a-z]+");
+            private final String text;
+
+            public Tag(String text) {
+                this.text = text;
+            }
+
+            public String getText() {
+                return text;
+            }
+        }
+        """))
+    index = _index(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.Tag"])
+    assert result.check.compiled
+    assert len(result.check.dropped) == 1 and result.check.dropped[0].startswith("Tag.SHAPE: CS0246")
+    assert [e.origin for e in result.check.errors] == ["Tag.SHAPE"]
+    text = (cs / "src" / "Demo.Zoo" / "Tag.cs").read_text()
+    assert "// repotrans: left out Tag.SHAPE: CS0246" in text and "public virtual string Text" in text
+
+
+def test_compile_items_follow_the_projects_path_style(tmp_path):
+    csproj = tmp_path / "Lib.csproj"
+    csproj.write_text('<Project>\r\n  <ItemGroup>\r\n    <Compile Include="a\\A.cs" />\r\n  </ItemGroup>\r\n</Project>\r\n')
+    _add_compile_items(csproj, [tmp_path / "b" / "B.cs"])
+    assert csproj.read_bytes().decode() == ('<Project>\r\n  <ItemGroup>\r\n    <Compile Include="a\\A.cs" />\r\n'
+                                  '    <Compile Include="b\\B.cs" />\r\n  </ItemGroup>\r\n</Project>\r\n')
