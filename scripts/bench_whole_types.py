@@ -30,7 +30,7 @@ from pathlib import Path
 from repotrans.agents.config import load_config
 from repotrans.execution.apply import LineMap
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, make_toolchain
-from repotrans.execution.toolchains.mono import MonoToolchain, parse_mcs
+from repotrans.execution.toolchains.mono_build import compile_argv, parse_mcs
 from repotrans.execution.toolchains.projects import plan_build
 from repotrans.execution.apply import apply_candidate
 from repotrans.execution.sandboxes import make_sandbox
@@ -38,7 +38,7 @@ from repotrans.execution.workspace import Workspace, prepare_workspace
 from repotrans.experiments.batch import run_batch
 from repotrans.experiments.run_store import RunStore
 from repotrans.index.store import Index
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.place import _add_compile_items
 
@@ -101,14 +101,13 @@ def remove_compile_items(root: Path, rels: list[str]) -> dict[str, list[str]]:
 def build_tests(port: Path) -> dict[str, list[str]]:
     """Compile the libraries and test projects with mcs; test file -> its errors."""
     plan = plan_build(port, "mono")
-    tc = MonoToolchain()
     errors: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-whole-") as tmp:
         ws = Workspace(Path(tmp), port, "bench")
         out = Path(tmp) / "out"
         out.mkdir()
         for p in plan.chosen:
-            proc = subprocess.run(tc.compile_argv(ws, p, plan.chosen, out, None), cwd=tmp, capture_output=True,
+            proc = subprocess.run(compile_argv(ws, p, plan.chosen, out, None), cwd=tmp, capture_output=True,
                                   text=True, timeout=900)
             for d in parse_mcs(proc.stdout + proc.stderr, Workspace(port.parent, port, ""), None):
                 if d.severity == "error":

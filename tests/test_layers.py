@@ -13,6 +13,7 @@ packages on one line are peers that do not import each other):
   prompts            templates and slots
   agents             the AutoGen agents, model clients, sessions
   policy             the offline builtin model (a client registered with agents.models)
+  skeleton           C# skeletons of Java types the port lacks (renders with the policy's translators)
   experiments        datasets, batch, ablations, executors, reports
   doctor             the environment check
   cli                the command line
@@ -36,6 +37,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("prompts",),
     ("agents",),
     ("policy",),
+    ("skeleton",),
     ("experiments",),
     ("doctor",),
     ("cli",),

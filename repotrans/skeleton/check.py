@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution.toolchains.mono import MonoToolchain, parse_mcs
+from repotrans.execution.toolchains.mono_build import compile_argv, parse_mcs
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.execution.workspace import Workspace
@@ -63,13 +63,12 @@ def build_libraries(target: Path) -> tuple[bool, str, list[Project]]:
     libs = [p for p in plan.chosen if not p.is_test]
     output = []
     ok = True
-    tc = MonoToolchain()
     with tempfile.TemporaryDirectory(prefix="repotrans-skeleton-") as tmp:
         ws = Workspace(Path(tmp), target, "skeleton")
         out = Path(tmp) / "out"
         out.mkdir()
         for p in libs:
-            argv = tc.compile_argv(ws, p, libs, out, None)
+            argv = compile_argv(ws, p, libs, out, None)
             proc = subprocess.run(argv, cwd=tmp, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
             output.append(proc.stdout + proc.stderr)
             if proc.returncode != 0:

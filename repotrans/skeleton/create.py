@@ -12,7 +12,7 @@ from pathlib import Path
 
 from repotrans.errors import InputError
 from repotrans.index.store import Index
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.check import CheckReport, check_skeleton
 from repotrans.skeleton.generate import SkeletonPlan, plan_skeleton
 from repotrans.skeleton.place import Placement, place_files

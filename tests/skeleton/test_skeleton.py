@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.index.store import Index
-from repotrans.mapping.mapping import load_mapping
+from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.conventions import learn
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.generate import plan_skeleton
