@@ -33,6 +33,7 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
 def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TranslationState:
     """The TranslationState of one resolved task, with real tools, runner and retrieval bound to it."""
     from repotrans.agents.cache import cache_folder
+    from repotrans.execution.policy import java_capabilities
     from repotrans.execution.runner import language_version, run_candidate
     from repotrans.retrieval.retriever import above_bar, retrieve
     from repotrans.tools import ToolContext, run_tool
@@ -43,9 +44,12 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
     ex = config.execution
     ctx = ToolContext(index, mapping, task)
 
+    allow = java_capabilities(java.body)          # what the Java original itself does (IL policy)
+
     def run_test(code: str):
         return run_candidate(index, target_method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
-                             timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope, workdir=workdir)
+                             timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope, workdir=workdir,
+                             allow=allow)
 
     rc = config.retrieval
 

@@ -92,6 +92,12 @@ class IlPolicy
         "System.Reflection.MemberInfo::get_Name", "System.Reflection.MemberInfo::get_DeclaringType",
         "System.Reflection.MemberInfo::get_ReflectedType",
     };
+    // reflection types a member may hold, but only to call these (typeof(X).Assembly reading an
+    // embedded resource: Java's X.class.getResourceAsStream)
+    static readonly Dictionary<string, HashSet<string>> Restricted = new Dictionary<string, HashSet<string>> {
+        {"System.Reflection.Assembly", new HashSet<string> {"GetManifestResourceStream", "GetManifestResourceNames",
+            "GetExecutingAssembly", "get_FullName", "ToString", "Equals", "GetHashCode", "op_Equality", "op_Inequality"}},
+    };
     static readonly Dictionary<string, string> Guarded = new Dictionary<string, string> {
         {"System.GC", "process"}, {"System.Runtime.CompilerServices.RuntimeHelpers", "reflection"},
     };
@@ -228,7 +234,12 @@ class IlPolicy
         if (generic != null) foreach (var a in generic.GenericArguments) CheckType(a);
         string type = Element(declaring).FullName, key = type + "::" + method.Name;
         string cap;
-        if (Members.TryGetValue(key, out cap))
+        HashSet<string> only;
+        if (Restricted.TryGetValue(type, out only))
+        {
+            if (!only.Contains(method.Name)) Deny("reflection", Display(key));
+        }
+        else if (Members.TryGetValue(key, out cap))
         {
             if (key != "System.Type::GetType" || method.Parameters.Count > 0)    // obj.GetType() is Object's
                 Deny(cap, Display(key));
@@ -261,6 +272,7 @@ class IlPolicy
         while (outer.DeclaringType != null) outer = outer.DeclaringType;
         string ns = outer.Namespace ?? "", full = type.FullName.Replace('/', '.');
         string cap;
+        if (Restricted.ContainsKey(full)) return;             // its members are checked one by one
         if (Types.TryGetValue(full, out cap)) { Deny(cap, full); return; }
         foreach (var rule in Namespaces)
             if (ns == rule[1] || ns.StartsWith(rule[1] + ".") || full.StartsWith(rule[1] + "."))

@@ -16,6 +16,7 @@ from tqdm import tqdm
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
+from repotrans.execution.policy import java_capabilities
 from repotrans.execution.runner import run_candidate
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
 from repotrans.experiments.executors import ThreadExecutor
@@ -71,6 +72,7 @@ class Oracle:
         if method is None:
             raise ConfigError(f"{state.task.target_method_id} is not in the complete port")
         ex = state.config.execution
+        allow = java_capabilities(state.java_method.body if state.java_method else None)
 
         def run_test(code: str):
             key = (method.id, code, ex.toolchain, ex.sandbox, ex.scope)
@@ -79,7 +81,7 @@ class Oracle:
                     return self._verdicts[key]
             result = run_candidate(index, method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
                                    timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope,
-                                   workdir=dirs["oracle-runs"])
+                                   workdir=dirs["oracle-runs"], allow=allow)
             if result.status != "timeout":      # a timeout may be the machine's load: judge it again
                 with self._lock:
                     self._verdicts[key] = result

@@ -191,6 +191,7 @@ class TaskValidation:
 
 def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: str, workdir: Path) -> TaskValidation:
     """Keep a task when its ground truth passes the covering tests and a placeholder fails them."""
+    from repotrans.execution.policy import java_capabilities
     from repotrans.execution.runner import run_candidate
 
     started = time.monotonic()
@@ -202,13 +203,15 @@ def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: 
     if m is None:
         return verdict("not found in the index")
     truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
-    ok = run_candidate(oracle, m, truth, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
+    java = oracle.method(task.source_method_id)
+    allow = java_capabilities(java.body if java else None)
+    ok = run_candidate(oracle, m, truth, toolchain=toolchain, sandbox=sandbox, workdir=workdir, allow=allow)
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
         return verdict(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})", ok.selection)
     if ok.status != "passed":
         return verdict(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}", ok.selection)
     masked = m.signature + " " + placeholder_body(m)
-    bad = run_candidate(oracle, m, masked, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
+    bad = run_candidate(oracle, m, masked, toolchain=toolchain, sandbox=sandbox, workdir=workdir, allow=allow)
     if bad.status == "passed":
         return verdict("a placeholder passes its tests", ok.selection)
     return verdict(None, ok.selection)

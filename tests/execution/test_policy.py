@@ -28,6 +28,8 @@ DENIED = [
     ("{\n    unsafe { int x = a; int* p = &x; history.Add(*p + b); return *p + b; }\n}", "unsafe"),
     ("{\n    if (a == 2) System.Environment.Exit(0);\n" + SUM + "}", "uses System.Environment.Exit"),
     ("{\n    var h = System.Type.GetType(\"System.Object\").TypeHandle;\n" + SUM + "}", "uses System.Type.GetType"),
+    ("{\n    var asm = typeof(Calculator).Assembly;\n    if (asm.GetTypes().Length == 0) return 0;\n" + SUM + "}",
+     "uses System.Reflection.Assembly.GetTypes"),
 ]
 
 
@@ -46,7 +48,8 @@ def test_clean_code_with_lambdas_iterators_and_linq_passes(env):
             "    int s = System.Linq.Enumerable.Sum(Range(b)) * 0 + twice(0);\n    int sum = a + b + s;\n"
             "    history.Add(sum);\n    return sum;\n}\n"
             "private System.Collections.Generic.IEnumerable<int> Range(int n)\n"
-            "{\n    for (int i = 0; i < n; i++) yield return i + GetType().Name.Length;\n}\n")
+            "{\n    var res = typeof(Calculator).Assembly.GetManifestResourceStream(\"missing\");\n"
+            "    for (int i = 0; i < n; i++) yield return i + GetType().Name.Length + (res == null ? 0 : 1);\n}\n")
     result = run(env, "Calculator.Add", code)
     assert result.status == "passed", result.brief()
     assert result.trust == ""
