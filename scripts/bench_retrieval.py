@@ -12,6 +12,10 @@ snippets keep real lengths and shapes. Prints:
 
   python scripts/bench_retrieval.py                 # 10,000 pairs, 200 queries, /tmp/repotrans-bench-retrieval
   python scripts/bench_retrieval.py --fresh         # drop the bench workdir (and its embedding cache) first
+  python scripts/bench_retrieval.py --port WORKDIR --queries 150 --k 5 --pools 0 50 100 200
+        # a workdir where `repotrans index` indexed a real Java project and its C# port: recall of useful
+        # pairs (what the masked method's C# body calls, same-named Java methods) for masked methods,
+        # whole-store vs pooled dense routes, and the time to the first retrieval of a fresh run folder
 """
 from __future__ import annotations
 
@@ -107,7 +111,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="torch threads, at most 2 (on a loaded 2-core machine 1 is ~10x faster than 2)")
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/repotrans-bench-retrieval"))
     ap.add_argument("--fresh", action="store_true", help="delete the workdir (and its embedding cache) first")
+    ap.add_argument("--port", type=Path, help="a workdir indexing a real port: recall of useful pairs for "
+                                              "masked methods and the time to a first retrieval instead")
+    ap.add_argument("--cache-dir", type=Path, default=Path("/tmp/repotrans-bench-cache"),
+                    help="--port: the embedding cache the recall figures read (warm it once)")
+    ap.add_argument("--backends", nargs="+", default=["torch"], help="--port: embedding backends to compare")
+    ap.add_argument("--pools", nargs="+", type=int, default=[0, 100], help="--port: dense pools (0: whole store)")
+    ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
+    if args.port:
+        return port_main(args)
     torch.set_num_threads(min(args.threads, 2))
     if args.fresh:
         shutil.rmtree(args.workdir, ignore_errors=True)
@@ -204,3 +217,105 @@ def retrieve_queries(args: argparse.Namespace, pairs: PairStore, encoder: TorchE
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --- a real port: recall of useful pairs and time to the first retrieval ----------------------------
+
+def useful_pairs(index, pairs: list[PairEntry], query: PairEntry) -> set[int]:
+    """Rows of the pairs worth showing for `query` (its own pair left out): those whose C# method
+    the query's ground-truth C# body calls, and those translating a Java method of the same name
+    (overloads, overrides in other types). The ground truth only judges; it never reaches the query."""
+    called = set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", query.cs_body))
+    java_name = re.search(r"(\w+)\s*\(", query.java_signature)
+    useful = set()
+    for row, p in enumerate(pairs):
+        if p.source_id == query.source_id:
+            continue
+        cs_name = re.search(r"(\w+)\s*[(\[]", p.cs_signature)
+        same_java = java_name and re.search(rf"\b{re.escape(java_name.group(1))}\s*\(", p.java_signature)
+        if (cs_name and cs_name.group(1) in called) or same_java:
+            useful.add(row)
+    return useful
+
+
+def port_recall(store: PairStore, queries: list[tuple[PairEntry, set[int]]], k: int, vectors) -> tuple[float, float]:
+    """Mean recall@k (useful pairs found / min(useful, k)) and hit rate@k over the queries."""
+    recall, hits = [], 0
+    for (q, useful), vector in zip(queries, vectors):
+        found = {row for row, _ in store.search(PairStore.query_text(q.java_signature, q.java_body), k,
+                                                (q.source_id, q.target_id), vector)}
+        recall.append(len(found & useful) / min(len(useful), k))
+        hits += bool(found & useful)
+    return statistics.mean(recall), hits / len(queries)
+
+
+def first_retrieval(workdir: Path, cache_dir: Path, backend: str, pool: int, threads: int, function: str) -> str:
+    """Seconds from a fresh process to the first retrieval's answer in a fresh run folder (a copy of
+    the index), measured in a child process so the model load counts."""
+    import subprocess
+    import tempfile
+    run = Path(tempfile.mkdtemp(prefix="repotrans-run-"))
+    shutil.copy(workdir / "index.sqlite", run / "index.sqlite")
+    code = ("import time, sys; t = time.perf_counter(); c = time.process_time()\n"
+            "from pathlib import Path\n"
+            "from repotrans.retrieval.retriever import retrieve\n"
+            f"r = retrieve(Path({str(run)!r}), {function!r}, k=5, backend={backend!r}, threads={threads}, "
+            f"cache_dir=Path({str(cache_dir)!r}), names=False, progress=False, pool={pool})\n"
+            "print(f'{time.perf_counter() - t:.1f} s wall, {time.process_time() - c:.1f} s CPU')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600,
+                         env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    shutil.rmtree(run, ignore_errors=True)
+    return out.stdout.strip() or f"failed: {out.stderr.strip()[-300:]}"
+
+
+def port_main(args: argparse.Namespace) -> int:
+    """Recall of useful pairs for masked methods of a real port, whole-store vs pooled dense routes,
+    and the time to the first retrieval of a fresh run folder with a cold and a warm embedding cache."""
+    from repotrans.mapping.load import load_mapping
+    from repotrans.retrieval.encoders import make_encoder
+    from repotrans.retrieval.stores import collect_pairs
+
+    index = Index.open(args.port, must_exist=True)
+    mapping = load_mapping(index)
+    methods = {m.id: m for m in index.all_methods("source") + index.all_methods("target")}
+    pairs = collect_pairs(methods, mapping.method_matches, frozenset())
+    rng = random.Random(5)
+    queries = [(q, useful_pairs(index, pairs, q)) for q in rng.sample(pairs, min(len(pairs), args.queries * 3))]
+    queries = [(q, u) for q, u in queries if u][:args.queries]
+    print(f"port {args.port}: {len(pairs)} aligned pairs with real bodies; {len(queries)} masked methods with "
+          f"useful pairs (mean {statistics.mean(len(u) for _, u in queries):.1f} each); k={args.k}")
+    cache_dir = args.cache_dir
+    rows = []
+    for backend in args.backends:
+        encoder = make_encoder(backend=backend, threads=args.threads, cache_dir=cache_dir)
+        cache = EmbeddingCache.in_folder(cache_dir)
+        vectors = encoder.encode([PairStore.query_text(q.java_signature, q.java_body) for q, _ in queries])
+        for pool in args.pools:
+            folder = Path(tempfile_dir()) / f"{backend}-{pool}"
+            t, c = time.perf_counter(), time.process_time()
+            store = PairStore.open(folder, pairs, encoder, cache, pool=pool, progress=not args.quiet)
+            recall, hit = port_recall(store, queries, args.k, vectors)
+            rows.append((backend, pool, recall, hit, store.embedded, time.perf_counter() - t, time.process_time() - c))
+        cache.close()
+    base = next((r for r in rows if r[0] == "torch" and r[1] == 0), rows[0])
+    print(f"| backend | dense route | recall@{args.k} | vs {base[0]} whole store | hit@{args.k} | embedded | "
+          "wall s | CPU s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for backend, pool, recall, hit, embedded, wall, cpu in rows:
+        route = "whole store" if pool == 0 else f"BM25 pool {pool}"
+        print(f"| {backend} | {route} | {recall:.3f} | {100 * (recall - base[2]):+.1f} pts | {hit:.3f} | {embedded} | "
+              f"{wall:.1f} | {cpu:.1f} |")
+    function = queries[0][0].source_id
+    for backend in args.backends:
+        for pool in args.pools:
+            cold = Path(tempfile_dir()) / f"cold-{backend}-{pool}"
+            print(f"first retrieval, fresh run folder, {backend}, {'whole store' if not pool else f'pool {pool}'}: "
+                  f"cold machine cache {first_retrieval(args.port, cold, backend, pool, args.threads, function)}; "
+                  f"second run folder {first_retrieval(args.port, cold, backend, pool, args.threads, function)}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return 0
+
+
+def tempfile_dir() -> str:
+    import tempfile
+    return tempfile.mkdtemp(prefix="repotrans-bench-")

@@ -62,6 +62,7 @@ class RetrievalConfig:
     embedding_model: str = "all-MiniLM-L6-v2"   # a name the retrieval layer ships, or a local model folder
     backend: str = "torch"                # torch | onnx | onnx-int8 (retrieval.encoders): the same model
     threads: int = 0                      # embedding threads (0: the library's default)
+    pool: int = 0                         # > 0: the dense route ranks (and embeds) only BM25's best `pool` rows
 
 
 @dataclass

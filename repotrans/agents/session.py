@@ -55,7 +55,7 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
 
     def find_examples(k: int) -> tuple[list, str]:
         result = retrieve(workdir, task.source_method_id, k=k, model=rc.embedding_model, backend=rc.backend,
-                          threads=rc.threads, cache_dir=cache_folder(config.model), names=False)
+                          threads=rc.threads, cache_dir=cache_folder(config.model), names=False, pool=rc.pool)
         kept, dropped = above_bar(result.candidates)
         note = f"; {dropped} below the relevance bar left out" if dropped else ""
         return kept, result.reason + note

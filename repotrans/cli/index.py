@@ -103,7 +103,7 @@ def run_retrieve(args: argparse.Namespace) -> int:
     rc, cache_dir = config.retrieval, cache_folder(config.model)
     encoder = make_encoder(args.model or rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
     retriever = Retriever.open(Path(args.workdir), exclude_ids=exclude, encoder=encoder, cache_dir=cache_dir,
-                               rebuild=args.rebuild, progress=not args.quiet)
+                               rebuild=args.rebuild, progress=not args.quiet, pool=rc.pool)
     if not args.function:
         print(retriever.summary())
         return 0

@@ -59,6 +59,8 @@ _SETTINGS = [
             "(the same model on torch, the original path, or ONNX Runtime)", choices=("torch", "onnx", "onnx-int8")),
     Setting("--embedding-threads", "retrieval", "threads", "threads computing embeddings (0: the library's default)",
             type=int),
+    Setting("--dense-pool", "retrieval", "pool", "the dense route ranks and embeds only the BM25 route's best N "
+            "snippets of each query (0: embed the whole store first)", type=int),
     Setting("--toolchain", "execution", "toolchain", "C# toolchain for the test runs", choices=TOOLCHAINS),
     Setting("--sandbox", "execution", "sandbox", "where test runs execute (auto: docker when an engine answers)",
             choices=SANDBOXES),
@@ -77,7 +79,7 @@ _SETTINGS = [
 SETTINGS: dict[str, Setting] = {s.flag.lstrip("-"): s for s in _SETTINGS}
 
 MODEL = ("model", "base-url")
-RETRIEVAL = ("embedding-backend", "embedding-threads")
+RETRIEVAL = ("embedding-backend", "embedding-threads", "dense-pool")
 EXECUTION = ("toolchain", "sandbox")
 SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "max-context-iterations", "max-repair-rounds")
 

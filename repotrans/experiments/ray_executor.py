@@ -139,7 +139,8 @@ class RayExecutor:
 
             rc, cache_dir = work.config.retrieval, cache_folder(work.config.model)
             encoder = make_encoder(rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
-            retriever = Retriever.open(work.dirs["workspace"], encoder=encoder, cache_dir=cache_dir, progress=False)
+            retriever = Retriever.open(work.dirs["workspace"], encoder=encoder, cache_dir=cache_dir, progress=False,
+                                       pool=rc.pool)
             retriever.pairs
             retriever.index.close()
         ex = work.config.execution

@@ -93,10 +93,11 @@ class Retriever:
     @classmethod
     def open(cls, workdir: Path, *, index=None, mapping=None, exclude_ids: Iterable[str] = (),
              encoder: Encoder | None = None, cache_dir: Path | None = None, rebuild: bool = False,
-             progress: bool = True) -> Retriever:
+             progress: bool = True, pool: int = 0) -> Retriever:
         """Stores for the index in `workdir` (or the given index/mapping), reused when unchanged and
         opened when first queried; `cache_dir` holds the per-machine embedding cache (None: a cache
-        in memory, for this retriever only)."""
+        in memory, for this retriever only); `pool` > 0: each query's dense route ranks the BM25
+        route's best `pool` rows, embedding only those (retrieval.pooled), 0: the whole store."""
         if index is None:
             from repotrans.index.store import Index
             index = Index.open(Path(workdir), must_exist=True)
@@ -110,18 +111,11 @@ class Retriever:
             raise InputError(f"{len(unknown)} evaluation method id(s) are not in the index, e.g. '{unknown[0]}'")
         excluded = with_counterparts(mapping, exclude_ids)
         folder = Path(workdir) / RETRIEVAL_DIR / scope_name(exclude_ids)
-        memory = EmbeddingCache(None) if cache_dir is None else None
+        cache = EmbeddingCache.in_folder(cache_dir)       # open while the stores are used (pooled routes)
 
         def opener(store: type[RoutedStore], entries: Callable[[], list]) -> Opener:
-            def open_store() -> RoutedStore:
-                cache = memory or EmbeddingCache.in_folder(cache_dir)
-                try:
-                    return store.open(folder / f"{store.kind}s", entries(), encoder, cache, rebuild=rebuild,
-                                      progress=progress)
-                finally:
-                    if cache is not memory:
-                        cache.close()
-            return open_store
+            return lambda: store.open(folder / f"{store.kind}s", entries(), encoder, cache, rebuild=rebuild,
+                                      progress=progress, pool=pool)
 
         def pair_entries() -> list:
             methods = {m.id: m for m in index.all_methods("source") + index.all_methods("target")}
@@ -197,16 +191,17 @@ _OPEN_LOCK = threading.Lock()
 
 def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iterable[str] = (),
              model: str = DEFAULT_MODEL, backend: str = DEFAULT_BACKEND, *, cache_dir: Path | None = None,
-             threads: int = 0, names: bool = True, progress: bool = True) -> RetrievalResult:
+             threads: int = 0, names: bool = True, progress: bool = True, pool: int = 0) -> RetrievalResult:
     """Retrieve for one Java method; stores are opened once per process (by one thread while the
     others wait) and reopened when the index changes. `cache_dir`: the per-machine embedding cache's
-    folder (None: none); `names` False: only pairs (the name store is not built)."""
+    folder (None: none); `names` False: only pairs (the name store is not built); `pool`: see
+    Retriever.open."""
     from repotrans.mapping.load import load_mapping
     from repotrans.mapping.mapping_cache import fingerprint
     from repotrans.index.store import Index
 
     exclude = frozenset(exclude_ids)
-    key = (str(Path(workdir).resolve()), exclude, model, backend, str(cache_dir))
+    key = (str(Path(workdir).resolve()), exclude, model, backend, str(cache_dir), pool)
     with _OPEN_LOCK:
         index = Index.open(Path(workdir), must_exist=True)
         state = fingerprint(index)
@@ -218,7 +213,7 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
                 cached[1].index.close()
             encoder = make_encoder(model, backend, threads=threads, cache_dir=cache_dir)
             retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index), exclude_ids=exclude,
-                                       encoder=encoder, cache_dir=cache_dir, progress=progress)
+                                       encoder=encoder, cache_dir=cache_dir, progress=progress, pool=pool)
             _OPEN[key] = cached = (state, retriever)
     return cached[1].retrieve(source_method_id, k, names=names)
 

@@ -31,6 +31,7 @@ from repotrans.retrieval.bm25 import Bm25Index
 from repotrans.retrieval.dense import DenseIndex, embed_cached
 from repotrans.retrieval.embed_cache import EmbeddingCache
 from repotrans.retrieval.encoders import Encoder
+from repotrans.retrieval.pooled import PooledDense
 from repotrans.retrieval.fusion import RRF_K, rrf
 from repotrans.retrieval.tokenize import identifier_tokens
 
@@ -114,12 +115,14 @@ class RoutedStore(ABC):
     kind: ClassVar[str] = "store"
     what: ClassVar[str] = "snippets"          # what the progress bar says it embeds
 
-    def __init__(self, folder: Path, entries: list, dense: DenseIndex, encoder: Encoder, embedded: int):
+    def __init__(self, folder: Path, entries: list, dense: DenseIndex | PooledDense, encoder: Encoder,
+                 embedded: int, pool: int = 0):
         self.folder = folder
         self.entries = entries
         self.dense = dense
         self.encoder = encoder
-        self.embedded = embedded          # snippets embedded (not found in the cache) when opening
+        self.pool = pool                  # > 0: the dense route ranks the BM25 route's best `pool` rows
+        self._embedded = embedded         # snippets embedded (not found in the cache) when opening
         self.bm25 = Bm25Index([identifier_tokens(e.text()) for e in entries])
         self._rows: dict[str, list[int]] = {}
         for row, entry in enumerate(entries):
@@ -134,6 +137,11 @@ class RoutedStore(ABC):
     def __len__(self) -> int:
         return len(self.entries)
 
+    @property
+    def embedded(self) -> int:
+        """Snippets this store computed (not found in the cache): when opening, or for its pools."""
+        return self._embedded + (self.dense.embedded if isinstance(self.dense, PooledDense) else 0)
+
     @classmethod
     def read_meta(cls, folder: Path) -> dict | None:
         try:
@@ -143,11 +151,26 @@ class RoutedStore(ABC):
 
     @classmethod
     def open(cls, folder: Path, entries: list, encoder: Encoder, cache: EmbeddingCache, *,
-             rebuild: bool = False, progress: bool = True):
-        """The store for `entries`: reused from `folder` when unchanged, else rebuilt and saved."""
+             rebuild: bool = False, progress: bool = True, pool: int = 0):
+        """The store for `entries`: reused from `folder` when unchanged, else rebuilt and saved.
+        With `pool` > 0 nothing is embedded here: the dense route embeds what a query's pool needs
+        (`cache` must then stay open while the store is used)."""
         meta = cls.read_meta(folder)
         fingerprint = _fingerprint([encoder.key, [asdict(e) for e in entries]])
-        if meta is not None and not rebuild and meta.get("format") == STORE_FORMAT:
+        if pool > 0:
+            if meta is not None and not rebuild and meta.get("model") not in (None, encoder.name):
+                raise ConfigError(f"the {cls.kind} store in {folder} was built with embedding model "
+                                  f"{meta.get('model')!r}, but the configured model is {encoder.name!r}; {REBUILD_HINT}")
+            if meta is None or meta.get("fingerprint") != fingerprint or meta.get("pool") != pool:
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "vectors.faiss").unlink(missing_ok=True)
+                _write_json(folder / "entries.json", [asdict(e) for e in entries])
+                _write_json(folder / "meta.json", {"format": STORE_FORMAT, "kind": cls.kind, "model": encoder.name,
+                                                   "encoder": encoder.key, "dim": encoder.dim, "count": len(entries),
+                                                   "fingerprint": fingerprint, "pool": pool})
+            dense = PooledDense(encoder, cache, [e.text() for e in entries], progress=progress, what=cls.what)
+            return cls(folder, entries, dense, encoder, 0, pool)
+        if meta is not None and not rebuild and meta.get("format") == STORE_FORMAT and not meta.get("pool"):
             built = f"the {cls.kind} store in {folder} was built with embedding model {meta.get('model')!r} " \
                     f"(dim {meta.get('dim')})"
             if meta.get("model") != encoder.name:         # checked before loading the configured model
@@ -177,6 +200,10 @@ class RoutedStore(ABC):
                                            "dim": encoder.dim, "count": len(entries), "fingerprint": fingerprint})
         return cls(folder, entries, dense, encoder, embedded)
 
+    @staticmethod
+    def bm25_tokens(text: str) -> list[str]:
+        return identifier_tokens(text)
+
     def rows_of(self, ids: Iterable[str]) -> frozenset[int]:
         return frozenset(row for i in ids for row in self._rows.get(i, ()))
 
@@ -190,8 +217,12 @@ class RoutedStore(ABC):
         exclude = self.rows_of(exclude_ids)
         if vector is None:
             vector = self.encoder.encode([query])[0]
-        routes = {"bm25": self.bm25.top_k(identifier_tokens(query), k, exclude),
-                  "dense": self.dense.top_k(vector, k, exclude)}
+        bm25 = self.bm25.top_k(self.bm25_tokens(query), max(k, self.pool), exclude)
+        if isinstance(self.dense, PooledDense):
+            dense = self.dense.top_k(vector, k, [row for row, _ in bm25], exclude)
+        else:
+            dense = self.dense.top_k(vector, k, exclude)
+        routes = {"bm25": bm25[:k], "dense": dense}
         per_row: dict[int, Scores] = {}
         for route, hits in routes.items():
             for rank, (row, score) in enumerate(hits, start=1):

@@ -145,3 +145,23 @@ def test_doctor_reports_the_embedding_cache(tmp_path, monkeypatch, capsys):
     main(["doctor", "--model", "builtin", "--no-cache", "--embedding-backend", "torch"])
     out = capsys.readouterr().out
     assert "embedding cache: off" in out and "on torch" in out
+
+
+def test_pooled_dense_route_embeds_only_what_queries_need(tmp_path):
+    from tests.retrieval.test_retrieval import _pairs
+    from repotrans.retrieval.stores import PairStore
+    entries = _pairs()
+    enc = HashingEncoder()
+    cache = EmbeddingCache(tmp_path / CACHE_FILE)
+    pooled = PairStore.open(tmp_path / "pooled", entries, enc, cache, pool=4, progress=False)
+    assert enc.calls == [] and pooled.embedded == 0                   # nothing before a query
+    query = ("public int count(String s)", "{ return s.toUpperCase(); }")
+    hits = pooled.query(*query, k=3)
+    pool = [row for row, _ in pooled.bm25.top_k(pooled.bm25_tokens(PairStore.query_text(*query)), 4)]
+    assert len(pool) == 4 and pooled.embedded == 4 and set(enc.calls[1:5]) == {entries[r].text() for r in pool}     # after the query
+    assert {h.source_id for h in hits if "dense" in h.scores} <= {entries[r].source_id for r in pool}
+    whole = PairStore.open(tmp_path / "whole", entries, HashingEncoder(), EmbeddingCache(tmp_path / "w.sqlite"),
+                           progress=False)
+    every = PairStore.open(tmp_path / "every", entries, enc, cache, pool=len(entries), progress=False)
+    assert every.query(*query, k=3) == whole.query(*query, k=3)       # a pool of every row: the same answer
+    assert every.embedded == len(entries) - 4                         # the first pool's rows came from the cache
