@@ -152,7 +152,9 @@ class CSharpExtractor(Extractor):
 
     def on_constructor(self, node, owner):
         start, end = self.body_range(node)
-        self.add_method(node, owner, "constructor", "<init>",
+        # a static constructor is its own member (Java's static initializer), never an instance one
+        name = "<clinit>" if "static" in self.modifiers(node)[0] else "<init>"
+        self.add_method(node, owner, "constructor", name,
                         self.params(node.child_by_field_name("parameters")), None, [], start, end)
 
     def accessor_range(self, node: ts.Node) -> tuple[int | None, int | None]:

@@ -29,7 +29,7 @@ from repotrans.index.model import SIDES, Field, FileInfo, Import, Method, Param,
 from repotrans.index.lookup import Snapshot
 from repotrans.index.parse import parse_file
 
-SCHEMA_VERSION = 4          # 1: side/path columns on member tables; 2: explicit interface impls shared ids; 4: C# modifiers after #pragma
+SCHEMA_VERSION = 5          # 1: side/path columns on member tables; 2: explicit interface impls shared ids; 4: C# modifiers after #pragma; 5: C# static constructors are <clinit>
 MAX_FILE_BYTES = 2 * 1024 * 1024
 PARALLEL_MIN = 200          # files to parse before worker processes pay off
 INSERT_BATCH = 64           # files whose rows go to SQLite in one executemany per table

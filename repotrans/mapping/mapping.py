@@ -12,11 +12,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from repotrans.errors import ConfigError
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.overrides import MappingOverrides, resolve
 from repotrans.mapping.member_hosts import companion_classes, group_by_type, unmatched_bases
 from repotrans.mapping.members import match_methods
+from repotrans.mapping.test_code import split_types, test_files
 from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_types, nested_name
 
 if TYPE_CHECKING:
@@ -94,12 +96,36 @@ def build_mapping(index: Index, overrides: MappingOverrides | None = None) -> Ma
             gc.enable()
 
 
+def _root(index: Index, side: str):
+    try:
+        return index.root(side)
+    except ConfigError:         # an index without recorded roots: imports and paths only
+        return None
+
+
 def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     src_types, tgt_types = index.types("source"), index.types("target")
-    names = TargetNames(tgt_types)
-    votes, namespace_map = learn_namespaces(src_types, names)
     members = {side: group_by_type(index.all_methods(side)) for side in ("source", "target")}
-    type_matches, unmatched_types = match_types(src_types, tgt_types, names, namespace_map, members)
+    # product code pairs only with product code, test code with test code
+    tests = {side: test_files(side, index.files(side), _root(index, side)) for side in ("source", "target")}
+    (src_main, src_test), (tgt_main, tgt_test) = split_types(src_types, tests["source"]), \
+        split_types(tgt_types, tests["target"])
+    names = TargetNames(tgt_main)
+    votes, namespace_map = learn_namespaces(src_main, names)
+    type_matches, unmatched_types = match_types(src_main, tgt_main, names, namespace_map, members)
+    if src_test and tgt_test:
+        test_names = TargetNames(tgt_test)
+        test_votes, test_map = learn_namespaces(src_test, test_names)
+        found, missed = match_types(src_test, tgt_test, test_names, test_map, members)
+        type_matches, unmatched_types = sorted(type_matches + found, key=lambda m: m.source_id), \
+            {**unmatched_types, **missed}
+        for pkg, ns in test_map.items():
+            namespace_map.setdefault(pkg, ns)
+        for pkg, counts in test_votes.items():
+            votes.setdefault(pkg, counts)
+    else:
+        unmatched_types.update((t.id, "test code: no C# test type to pair with") for t in src_test)
+    names = TargetNames(tgt_types)
     fixed = resolve(index, overrides) if overrides else None
     if fixed:
         type_matches = _apply(type_matches, unmatched_types, fixed.types, TypeMatch, lambda _: True)

@@ -155,6 +155,8 @@ def score(jm: Method, cand: Cand, scorer: Scorer, neighbours: Neighbours | None 
     """The candidate's confidence from the evidence present, or None when its signature rules it out."""
     if (jm.kind == "constructor") != (cand.member.kind == "constructor"):
         return None
+    if jm.kind == "constructor" and jm.name != cand.member.name:     # <init> is never a static <clinit>
+        return None
     sig = _signature(jm, cand, scorer)
     if sig is None:
         return None

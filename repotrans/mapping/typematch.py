@@ -24,6 +24,8 @@ from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.typenames import name_table
 
 MIN_NAMESPACE_SHARE = 0.5       # a package maps to a namespace holding more than half of its votes
+MIN_NAMESPACE_SUPPORT = 2       # ... cast by this many of its types (a one-type package: that type),
+                                # unless the namespace is named like the package (its last segment)
 MIN_MEMBER_OVERLAP = 0.6        # share of a Java type's member names found in the C# type
 MIN_OVERLAP_MEMBERS = 3         # member-overlap evidence needs at least this many Java member names
 KINDS = {"class": {"class", "struct", "record"}, "interface": {"interface"}, "enum": {"enum", "class", "struct"},
@@ -141,6 +143,8 @@ def learn_namespaces(src: list[TypeDecl], names: TargetNames
                      ) -> tuple[dict[str, dict[str, float]], dict[str, str]]:
     """Votes (package -> namespace -> share of its top-level types' name matches) and the majority map."""
     votes: dict[str, Counter] = defaultdict(Counter)
+    voters: dict[str, Counter] = defaultdict(Counter)          # package -> namespace -> types voting
+    sizes: Counter = Counter(t.container for t in src if t.outer_id is None)
     for t in src:
         if t.outer_id is not None:
             continue
@@ -149,14 +153,22 @@ def learn_namespaces(src: list[TypeDecl], names: TargetNames
             cands = closest(cands, t.container)
         for c in cands:
             votes[t.container][c.container] += 1.0 / len(cands)
+        for ns in {c.container for c in cands}:
+            voters[t.container][ns] += 1
     namespace_map = {}
     for pkg, counter in votes.items():
         ranked = counter.most_common(2)
         total = sum(counter.values())
         best, n = ranked[0]
-        if n / total > MIN_NAMESPACE_SHARE and (len(ranked) == 1 or n > ranked[1][1]):
+        if n / total > MIN_NAMESPACE_SHARE and (len(ranked) == 1 or n > ranked[1][1]) and \
+                (voters[pkg][best] >= min(MIN_NAMESPACE_SUPPORT, sizes[pkg]) or _named_alike(pkg, best)):
             namespace_map[pkg] = best
     return {p: {ns: round(v, 3) for ns, v in c.items()} for p, c in votes.items()}, namespace_map
+
+
+def _named_alike(package: str, namespace: str) -> bool:
+    """The package's own (last) segment is a segment of the namespace (p.qr ~ X.Qr)."""
+    return package.rsplit(".", 1)[-1].lower() in {n.lower() for n in namespace.split(".")}
 
 
 def match_types(src: list[TypeDecl], tgt: list[TypeDecl], names: TargetNames, namespace_map: dict[str, str],
@@ -173,9 +185,13 @@ def match_types(src: list[TypeDecl], tgt: list[TypeDecl], names: TargetNames, na
             proposals[found.target_id].append(found)
             fwd[t.id] = found.target_id
     matches = []
+    src_ns = {t.id: t.container for t in src}
+    tgt_ns = {c.id: c.container for c in tgt}
     for target_id, props in proposals.items():
+        # a contested type goes to the Java type whose package maps to its namespace
+        home = [p for p in props if namespace_map.get(src_ns.get(p.source_id, "")) == tgt_ns.get(target_id)]
         top = max(p.confidence for p in props)
-        best = [p for p in props if p.confidence == top]
+        best = home if len(home) == 1 and len(props) > 1 else [p for p in props if p.confidence == top]
         if len(best) > 1:
             for p in props:
                 unmatched[p.source_id] = f"several Java types claim {target_id}"
