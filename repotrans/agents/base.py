@@ -1,7 +1,9 @@
 """What the three agents share: one TranslationState, one model client, the trajectory, AutoGen events."""
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import time
 from abc import abstractmethod
 from typing import AsyncGenerator, Sequence
@@ -14,9 +16,11 @@ from autogen_core import CancellationToken, FunctionCall
 from autogen_core.models import (AssistantMessage, ChatCompletionClient, FunctionExecutionResult, LLMMessage,
                                  RequestUsage, SystemMessage, UserMessage)
 
+from repotrans.agents.budget import MARGIN, OPTIONAL, Fit, fit_call, is_reasoning, trim_slots
 from repotrans.agents.reply import Reply, read_reply
 from repotrans.agents.state import ContextEntry, TranslationState
 from repotrans.agents.trajectory import Trajectory
+from repotrans.agents.window import ContextOverflow, limits_of
 from repotrans.errors import RepotransError, TaskError
 from repotrans.prompts import render
 from repotrans.prompts.slots import build_slots, system_prompt
@@ -36,6 +40,7 @@ class StepAgent(BaseChatAgent):
         self.client = client
         self.trajectory = trajectory
         self._calls = 0
+        self._rendered: dict[str, tuple[str, dict]] = {}    # prompt text -> (step, extra slots), to refit it
 
     @property
     def produced_message_types(self) -> Sequence[type[BaseChatMessage]]:
@@ -79,7 +84,11 @@ class StepAgent(BaseChatAgent):
     # -- model ---------------------------------------------------------------------------------------
     def prompt(self, step: str, **extra) -> str:
         self.state.step = step
-        return render(step, build_slots(self.state, step, **extra))
+        text = render(step, build_slots(self.state, step, **extra))
+        if len(self._rendered) > 64:
+            self._rendered.clear()
+        self._rendered[text] = (step, extra)
+        return text
 
     def messages(self, prompt: str) -> list[LLMMessage]:
         """The system message with the stable instructions, then the step's prompt."""
@@ -94,20 +103,47 @@ class StepAgent(BaseChatAgent):
 
     @property
     def json_mode(self) -> bool:
-        return bool(self.client.model_info.get("json_output"))
+        """response_format JSON: declared in model_info, and not switched off by an empty `{}` answer."""
+        return bool(self.client.model_info.get("json_output")) and self.state.json_mode is not False
 
     async def ask(self, step: str, messages: list[LLMMessage], cancellation_token: CancellationToken,
                   tools: Sequence[dict] = (), json_mode: bool = False) -> tuple[Reply, ThoughtEvent]:
-        """One model call (a cut-off answer is asked again once with twice the room); usage, timing,
-        reasoning and the exchange go to the state and the trajectory."""
+        """One model call, fitted into the context window first (budget.fit_call; a 400 naming the window
+        refits it). A cut-off answer is asked again once: with more room when the window has it and the
+        model reasons (or the cut answer was code), else briefly; an optional step's or a reflection's
+        cut answer comes back as it is. A JSON-mode answer of `{}` switches JSON mode off and asks again.
+        Usage, timing, budget, reasoning and the exchange go to the state and the trajectory."""
         self.state.step = step
         tools = list(tools) if tools and self.native_tools else []
+        limits = limits_of(self.client)
+        reasoning = is_reasoning(self.client.model_info.get("family"))
+        want = self.state.config.model.max_tokens
         extra: dict = {}
-        for attempt in range(3):
+        refits, more_room, brief = 0, False, False
+        reply = result = None
+        for _ in range(8):
+            fit = await self._fit(step, messages, tools, want, reasoning) if limits is not None else None
+            sent = fit.messages if fit is not None else messages
+            if fit is not None:
+                extra["max_tokens"] = fit.max_tokens
             started = time.time()
             try:
-                result = await self.client.create(messages, tools=tools, json_output=True if json_mode else None,
+                result = await self.client.create(sent, tools=tools, json_output=True if json_mode else None,
                                                   extra_create_args=extra, cancellation_token=cancellation_token)
+            except ContextOverflow as exc:
+                if limits is None or refits == 2:
+                    raise
+                refits += 1
+                if exc.prompt_tokens and fit is not None:
+                    limits.calibrate(limits.raw_count(_openai(sent), [{"type": "function", "function": t}
+                                                                      for t in tools]), exc.prompt_tokens)
+                limits.learn(exc)
+                self.state.notes.append(f"{step}: the server's context window is {limits.window().tokens} tokens "
+                                        f"(it refused {fit.prompt_tokens if fit else '?'} + {extra.get('max_tokens')}); "
+                                        "prompt fitted again")
+                self.trajectory.record("budget", agent=self.name, step=step, refused=str(exc),
+                                       window=limits.window().tokens)
+                continue
             except RepotransError:
                 raise
             except Exception as exc:  # server gone after retries, bad key, exhausted script: the task fails
@@ -120,16 +156,53 @@ class StepAgent(BaseChatAgent):
             if reply.calls and not self.state.native_tools:
                 self.state.native_tools = True
                 self.state.notes.append(f"{step}: the model answers with tool calls; tools go as function calls now")
-            self._record(step, messages, result, reply, tools, time.time() - started)
-            if reply.finish != "length" or attempt == 2 or extra:
+            self._record(step, sent, result, reply, tools, time.time() - started, fit)
+            if json_mode and not reply.calls and re.fullmatch(r"\s*\{\s*\}\s*", reply.text or ""):
+                json_mode, self.state.json_mode = False, False
+                self.state.notes.append(f"{step}: the server answered {{}} in JSON mode (no answer); "
+                                        "JSON mode is off for this task")
+                continue
+            if reply.finish != "length" or step in OPTIONAL or step == "reflect":
                 break
-            extra = {"max_tokens": 2 * self.state.config.model.max_tokens}
-            self.state.notes.append(f"{step}: answer cut off at max_tokens; asked again with {extra['max_tokens']}")
+            used = extra.get("max_tokens", want)
+            room = fit.window.tokens - fit.prompt_tokens - MARGIN if fit is not None else 2 * used
+            if not more_room and (reasoning or _looks_like_code(reply.text)) and room >= used * 3 // 2:
+                more_room, want = True, min(2 * used, room)
+                extra["max_tokens"] = want
+                self.state.notes.append(f"{step}: answer cut off at {used} tokens; asked again with {want}")
+                continue
+            if brief:
+                break
+            brief = True
+            messages = self.correction(messages, reply, f"Your answer was cut off at {used} tokens. Answer again, "
+                                                        "briefly: only what the Output Format asks for, "
+                                                        "no explanation.")
+            self.state.notes.append(f"{step}: answer cut off at {used} tokens; asked again to be brief")
+        if reply is None or result is None:
+            raise TaskError(f"model call failed during {step}: no answer after fitting the prompt again")
         return reply, ThoughtEvent(content=reply.text or reply.summary(), source=self.name,
                                    models_usage=result.usage, metadata={"step": step})
 
+    async def _fit(self, step: str, messages: list[LLMMessage], tools: list, want: int, reasoning: bool) -> Fit:
+        """budget.fit_call in a worker thread (counting may ask the server's tokenizer); the step's prompt
+        re-rendered with fewer slots when it was rendered by `prompt`."""
+        prompt = messages[1].content if len(messages) > 1 and isinstance(messages[1].content, str) else None
+        known = self._rendered.get(prompt) if prompt is not None else None
+        rerender, slots = None, None
+        if known is not None:
+            kind, extra = known
+            slots = build_slots(self.state, kind, **extra)
+            rerender = lambda trims: render(kind, trim_slots(slots, trims))  # noqa: E731
+        limits = limits_of(self.client)
+        fit = await asyncio.to_thread(fit_call, step, messages, limits, want, tools, rerender, slots, reasoning)
+        cuts = [c for c in fit.cuts if not c.startswith("max_tokens")]
+        if cuts:
+            self.state.notes.append(f"{step}: fitted into the {fit.window.tokens}-token window "
+                                    f"({fit.window.source}): {'; '.join(cuts)}")
+        return fit
+
     def _record(self, step: str, messages: list[LLMMessage], result, reply: "Reply", tools: list,
-                seconds: float) -> None:
+                seconds: float, fit: Fit | None = None) -> None:
         usage = result.usage or RequestUsage(prompt_tokens=0, completion_tokens=0)
         reported = getattr(result, "usage_reported", True) and result.usage is not None
         server_cached = getattr(result, "cached_prompt_tokens", 0)
@@ -147,7 +220,8 @@ class StepAgent(BaseChatAgent):
             finish_reason=reply.finish,
             usage={"prompt": usage.prompt_tokens, "completion": usage.completion_tokens,
                    "server_cached_prompt": server_cached, "reported": reported},
-            cached=bool(result.cached), seconds=round(seconds, 3))
+            cached=bool(result.cached), seconds=round(seconds, 3),
+            budget=fit.to_json() if fit is not None else None)
 
     @staticmethod
     def correction(messages: list[LLMMessage], answer: "Reply | str", note: str) -> list[LLMMessage]:
@@ -185,6 +259,17 @@ class StepAgent(BaseChatAgent):
             outcome = f"ok, see Gathered Context {len(self.state.context)}"
         self.state.last_commands.append({"tool": tool, "args": args, "outcome": outcome})
         yield self.tool_result(call, output)
+
+
+def _openai(messages: list[LLMMessage]) -> list[dict]:
+    from repotrans.agents.openai_client import to_openai
+
+    return to_openai(messages)
+
+
+def _looks_like_code(text: str) -> bool:
+    """A fence, or C#-ish lines (braces and semicolons)."""
+    return "```" in text or (text.count(";") >= 2 and "{" in text)
 
 
 def _refuses_tools(exc: Exception) -> bool:

@@ -2,7 +2,8 @@
 
 The key is the request (messages, tools, JSON mode, extra arguments) under a namespace holding every
 setting that changes an answer or how it is read (model, endpoint, sampling, family, function
-calling, parser version). The file lives in the user's cache by default, so identical runs into new
+calling, parser version) and the server's context window; the effective max_tokens of each call is
+in its extra arguments. The file lives in the user's cache by default, so identical runs into new
 run folders replay instead of paying again; a replayed answer is marked `cached` and costs nothing.
 """
 from __future__ import annotations
@@ -23,8 +24,9 @@ from pydantic import BaseModel
 from repotrans.agents.one_shot import OneShotClient
 from repotrans.agents.config import ModelConfig
 from repotrans.agents.openai_client import ModelResult
+from repotrans.agents.window import limits_of
 
-PARSER_VERSION = 2        # bump when reading answers changes in a way old cached answers would not show
+PARSER_VERSION = 3        # bump when reading answers changes in a way old cached answers would not show
 CACHE_ENV = "REPOTRANS_CACHE_DIR"
 
 
@@ -96,7 +98,9 @@ class ResponseCache(OneShotClient):
                      json_output: Optional[bool | type[BaseModel]] = None,
                      extra_create_args: Mapping[str, Any] = {},
                      cancellation_token: Optional[CancellationToken] = None) -> CreateResult:
-        key = request_key(self.namespace, messages, tools, json_output, extra_create_args)
+        limits = limits_of(self.inner)       # the server's window is part of the key (max_tokens is in `extra`)
+        namespace = self.namespace if limits is None else f"{self.namespace}:ctx{limits.window().tokens}"
+        key = request_key(namespace, messages, tools, json_output, extra_create_args)
         hit = self._get(key)
         if hit is not None:
             self.hits += 1

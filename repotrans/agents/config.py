@@ -25,8 +25,9 @@ class ModelConfig:
     temperature: float = 0.0
     max_tokens: int = 2048
     seed: int | None = 0
-    timeout: float = 60.0                 # seconds per request
-    max_retries: int = 2                  # 429, 5xx and timeouts, exponential backoff (openai SDK)
+    timeout: float | None = None          # seconds per request; None: scaled to max_tokens and the measured speed
+    max_retries: int = 2                  # 429, 5xx and refused connections (never a timed-out request)
+    context_window: int | None = None     # tokens; None: as the server says (llama.cpp, Ollama, vLLM), else 8192
     family: str = "unknown"               # "r1" for reasoning models; model_info for models autogen does not know
     function_calling: bool = False        # send the tools as OpenAI `tools` (also switched on when tool_calls come back)
     json_output: bool = False             # send response_format json_object for JSON steps

@@ -5,10 +5,18 @@ Written over the openai SDK rather than autogen's client so that what real serve
 server-side prompt-cache hits (`prompt_tokens_details.cached_tokens`, DeepSeek's
 `prompt_cache_hit_tokens`), a missing `usage` (reported as such, never as 0 tokens), and an answer
 without `choices` (a one-line TaskError).
+
+The SDK's own retries are off: a timed-out request is never sent again (a single-slot local server is
+still busy with it; the next call waits out its estimated remaining time instead), while 5xx answers,
+refused connections and 429s are retried `max_retries` times with backoff. Each call's time limit is
+the `[model] timeout` setting, else scaled to its max_tokens and the measured generation speed
+(window.ServerLimits); a 400 naming the context window comes back as a ContextOverflow.
 """
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from typing import Any, Literal, Mapping, Optional, Sequence
 
 from autogen_core import CancellationToken, FunctionCall
@@ -19,7 +27,10 @@ from pydantic import BaseModel
 
 from repotrans.agents.one_shot import OneShotClient
 from repotrans.agents.config import ModelConfig
+from repotrans.agents.window import ModelTimeout, ServerLimits, limits_for, overflow_from
 from repotrans.errors import TaskError
+
+RETRY_STATUSES = (429, 500, 502, 503, 504)
 
 FINISH = {"stop": "stop", "length": "length", "tool_calls": "function_calls", "function_call": "function_calls",
           "content_filter": "content_filter", "eos": "stop", "end_turn": "stop", "max_tokens": "length"}
@@ -67,8 +78,8 @@ class OpenAICompatibleClient(OneShotClient):
 
         self.model = model
         self._info = info
-        self._client = AsyncOpenAI(api_key=api_key or "not-needed", base_url=model.base_url,
-                                   timeout=model.timeout, max_retries=model.max_retries)
+        self._client = AsyncOpenAI(api_key=api_key or "not-needed", base_url=model.base_url, max_retries=0)
+        self.limits: ServerLimits = limits_for(model)
         self._total = RequestUsage(prompt_tokens=0, completion_tokens=0)
         self._last = RequestUsage(prompt_tokens=0, completion_tokens=0)
 
@@ -92,7 +103,8 @@ class OpenAICompatibleClient(OneShotClient):
                      cancellation_token: Optional[CancellationToken] = None) -> ModelResult:
         body = self.request_body(messages, tools, json_output, extra_create_args)
         for attempt in range(2):       # an answer without choices (an overloaded server) is asked once more
-            raw = await self._client.chat.completions.with_raw_response.create(**body)
+            started = time.monotonic()
+            raw = await self._send(body)
             try:
                 data = json.loads(raw.text) if raw.text else {}
             except json.JSONDecodeError:
@@ -100,7 +112,38 @@ class OpenAICompatibleClient(OneShotClient):
             if attempt == 0 and isinstance(data, dict) and not data.get("error") and not data.get("choices"):
                 continue
             break
-        return self.read(data)
+        result = self.read(data)
+        if result.usage_reported:
+            self.limits.calibrate(self.limits.raw_count(body["messages"], body.get("tools") or ()),
+                                  result.usage.prompt_tokens)
+            self.limits.observe(result.usage.completion_tokens, time.monotonic() - started)
+        return result
+
+    async def _send(self, body: dict):
+        """One request: retried after 5xx, 429 and refused connections, never after a timeout."""
+        import openai
+
+        seconds, how = self.limits.timeout(int(body.get("max_tokens") or self.model.max_tokens))
+        seconds += self.limits.busy_for()
+        for attempt in range(self.model.max_retries + 1):
+            try:
+                return await self._client.chat.completions.with_raw_response.create(**body, timeout=seconds)
+            except openai.APITimeoutError:
+                self.limits.abandoned(int(body.get("max_tokens") or self.model.max_tokens))
+                raise ModelTimeout(f"the model server did not answer within {seconds:.0f} s ({how}); "
+                                f"not sent again, the server may still be working on it") from None
+            except openai.APIStatusError as exc:
+                overflow = overflow_from(exc.status_code, _json(exc.response))
+                if overflow is not None:
+                    raise overflow from None
+                if exc.status_code not in RETRY_STATUSES or attempt == self.model.max_retries:
+                    raise
+                await asyncio.sleep(_retry_after(exc) or 2 ** attempt)
+            except openai.APIConnectionError:
+                if attempt == self.model.max_retries:
+                    raise
+                await asyncio.sleep(2 ** attempt)
+        raise AssertionError("unreachable")
 
     def read(self, data: dict) -> ModelResult:
         """A chat.completion JSON body as a ModelResult."""
@@ -153,10 +196,10 @@ class OpenAICompatibleClient(OneShotClient):
         return self._total
 
     def count_tokens(self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []) -> int:
-        return sum(len(str(m.content)) for m in messages) // 4
+        return self.limits.prompt_tokens(to_openai(messages), [tool_param(t) for t in tools])
 
     def remaining_tokens(self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []) -> int:
-        return max(0, 128_000 - self.count_tokens(messages))
+        return max(0, self.limits.window().tokens - self.count_tokens(messages, tools=tools))
 
     @property
     def capabilities(self) -> ModelCapabilities:  # type: ignore[override]
@@ -166,3 +209,17 @@ class OpenAICompatibleClient(OneShotClient):
     @property
     def model_info(self) -> ModelInfo:
         return self._info
+
+
+def _json(response) -> object:
+    try:
+        return response.json()
+    except Exception:       # not JSON: the text is all there is
+        return getattr(response, "text", "")
+
+
+def _retry_after(exc) -> float | None:
+    try:
+        return float(exc.response.headers.get("retry-after"))
+    except (TypeError, ValueError, AttributeError):
+        return None

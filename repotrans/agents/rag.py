@@ -1,4 +1,7 @@
-"""RAG agent: decide whether this function needs retrieved examples, then keep or drop each candidate."""
+"""RAG agent: decide whether this function needs retrieved examples, then keep or drop each candidate.
+
+Both steps are optional: one that does not fit the context window, times out or comes back cut off is
+given up (a note says why) instead of being asked again with more room or failing the task."""
 from __future__ import annotations
 
 from typing import AsyncGenerator
@@ -8,10 +11,16 @@ from autogen_core import CancellationToken
 
 from repotrans.agents import parse
 from repotrans.agents.base import MAX_FORMAT_RETRIES, StepAgent
+from repotrans.agents.budget import BudgetError
+from repotrans.agents.window import ModelTimeout
 from repotrans.prompts.slots import example_slot
 
 
 KEYS = {"rag_decide": ("retrieve",), "rag_filter": ("decisions",)}
+
+
+class GaveUp(str):
+    """Why an optional step was given up (yielded by `_ask_json` instead of an answer)."""
 
 
 class RagAgent(StepAgent):
@@ -26,9 +35,12 @@ class RagAgent(StepAgent):
             return
         decision = None
         async for item in self._ask_json("rag_decide", self.prompt("rag_decide"), _valid_decision, ct):
+            if isinstance(item, GaveUp) and not item.startswith("cut off"):
+                yield f"rag: no retrieval (rag_decide given up: {item})"
+                return
             if isinstance(item, dict):
                 decision = item
-            else:
+            elif not isinstance(item, GaveUp):
                 yield item
         if decision is None:   # no usable answer: retrieving is the safe default
             decision = {"retrieve": True, "reason": "no valid decision from the model"}
@@ -50,7 +62,7 @@ class RagAgent(StepAgent):
         async for item in self._ask_json("rag_filter", prompt, _valid_filter(len(candidates)), ct):
             if isinstance(item, dict):
                 answer = item
-            else:
+            elif not isinstance(item, GaveUp):
                 yield item
         if answer is None:
             state.notes.append("rag_filter: no valid answer, kept every candidate")
@@ -61,11 +73,21 @@ class RagAgent(StepAgent):
         yield f"rag: kept {len(state.kept_examples)} of {len(candidates)} examples"
 
     async def _ask_json(self, step: str, prompt: str, check, ct: CancellationToken):
-        """Ask for a JSON object; re-ask with a correction a bounded number of times. Yields events, then the dict."""
+        """Ask for a JSON object; re-ask with a correction a bounded number of times. Yields events, then the
+        dict, or a GaveUp when the step does not fit, times out or is cut off."""
         messages = self.messages(prompt)
         for _ in range(MAX_FORMAT_RETRIES + 1):
-            reply, event = await self.ask(step, messages, ct, json_mode=self.json_mode)
+            try:
+                reply, event = await self.ask(step, messages, ct, json_mode=self.json_mode)
+            except (BudgetError, ModelTimeout) as exc:
+                self.state.notes.append(f"{step}: given up (optional step): {exc}")
+                yield GaveUp(str(exc))
+                return
             yield event
+            if reply.finish == "length":
+                self.state.notes.append(f"{step}: answer cut off; given up (optional step)")
+                yield GaveUp("cut off")
+                return
             obj, problem = parse.json_answer(reply.text, keys=KEYS[step])
             if obj is None and reply.calls:       # a native call where a JSON answer was asked: read its arguments
                 obj, _ = reply.call_args(reply.calls[0])

@@ -132,7 +132,7 @@ def test_a_truncated_answer_is_asked_again_with_room(tmp_path, monkeypatch):
     got, state, _, _, server = play("truncated", STRAIGHT, tmp_path, monkeypatch)
     generate = [r for r in server.requests if "# Step: translate" in r["messages"][-1]["content"]]
     assert [r["max_tokens"] for r in generate] == [2048, 4096]
-    assert any("cut off at max_tokens" in n for n in state.notes)
+    assert any("cut off at 2048 tokens; asked again with 4096" in n for n in state.notes)
 
 
 def test_no_choices_twice_is_a_one_line_task_error(tmp_path, monkeypatch):

@@ -38,7 +38,7 @@ def test_readme_example_translates(name, style, tmp_path, monkeypatch):
     model = dict(examples()[name])
     state, services = make_state([])
     state.services.run_test = Judge(services)
-    with FakeOpenAIServer(script(STYLES[style], STRAIGHT), prefix_cache=64) as server:
+    with FakeOpenAIServer(script(STYLES[style], STRAIGHT), prefix_cache=64, window=32768, models=name == "vLLM") as server:
         model["base_url"] = server.base_url
         state.config = AgentConfig().overlay({"model": model})
         outcome = asyncio.run(run_translation(state, make_client(state.config, state, tmp_path / "c.sqlite"),

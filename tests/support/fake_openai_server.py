@@ -15,6 +15,13 @@ object as Ollama sends), `reasoning_content`, `finish_reason`, `usage: None` (no
 request instead of a script (the oracle models). `refuse_tools` answers requests with tools with
 HTTP 400 "... does not support tools" (Ollama). `prefix_cache=N` reports the longest prefix shared
 with an earlier request as cached prompt tokens in blocks of N (DeepSeek: 64; OpenAI: 1024 minimum).
+
+A local server's limits: `window=N` refuses a request whose prompt (by `count`) plus max_tokens
+exceeds N with llama-cpp-python's 400 (`This model's maximum context length is N tokens...`) and cuts
+an answer to its max_tokens (`finish_reason: length`); `props=True` also tells N at GET /props as
+llama.cpp does, `models=True` at GET /v1/models as vLLM does (max_model_len); `tokenize=True` serves llama-cpp-python's /extras/tokenize/count with `count`;
+`seconds_per_token` makes generation take that long per completion token (a slow CPU server).
+Any other path answers 404.
 """
 from __future__ import annotations
 
@@ -35,11 +42,15 @@ class FakeOpenAIServer:
     def __init__(self, answers: list[str | dict] = (), fail_first: int = 0, fail_status: int = 500,
                  latency: float = 0.0, repeat: bool = False, responder: Callable[[dict], str | dict] | None = None,
                  prefix_cache: int | None = None, count: Callable[[str], int] = lambda text: len(text) // 4,
-                 refuse_tools: bool = False):
+                 refuse_tools: bool = False, window: int | None = None, props: bool = False,
+                 tokenize: bool = False, seconds_per_token: float = 0.0, models: bool = False):
         self.answers = list(answers)
         self.responder, self.prefix_cache, self.count = responder, prefix_cache, count
         self.refuse_tools = refuse_tools          # HTTP 400 for requests with tools, as Ollama for some models
         self._seen: list[str] = []
+        self.window, self.props, self.tokenize, self.models = window, props, tokenize, models
+        self.seconds_per_token = seconds_per_token
+        self.tokenized = 0                        # /extras/tokenize/count requests answered
         self.fail_first, self.fail_status = fail_first, fail_status
         self.latency, self.repeat = latency, repeat
         self.requests: list[dict] = []
@@ -83,9 +94,24 @@ class FakeOpenAIServer:
                 answer = self.answers[0] if self.repeat and len(self.answers) == 1 else self.answers.pop(0)
             prompt_text = "".join(str(m.get("content") or "") for m in body.get("messages", []))
             cached = self._cached_prefix(prompt_text)
+        spec = {"content": answer} if isinstance(answer, str) else dict(answer)
+        max_tokens = int(body.get("max_tokens") or 2048)
+        if self.window is not None:
+            asked = self.count(prompt_text) + max_tokens
+            if asked > self.window:
+                if self.responder is None and not self.repeat:
+                    self.answers.insert(0, answer)        # a refused request leaves the script as it was
+                return 400, {"error": {"message": f"This model's maximum context length is {self.window} tokens. "
+                                                  f"However, you requested {asked} tokens ({self.count(prompt_text)} "
+                                                  f"in the messages, {max_tokens} in the completion). Please reduce "
+                                                  "the length of the messages or completion.",
+                                       "type": "invalid_request_error"}}
+            if spec.get("content") and self.count(spec["content"]) > max_tokens:
+                spec = dict(spec, content=spec["content"][:max_tokens * 4], finish_reason="length")
         if self.latency:
             time.sleep(self.latency)
-        spec = {"content": answer} if isinstance(answer, str) else dict(answer)
+        if self.seconds_per_token:
+            time.sleep(self.seconds_per_token * min(max_tokens, self.count(str(spec.get("content") or ""))))
         message: dict = {"role": "assistant", "content": spec.get("content")}
         if spec.get("reasoning_content") is not None:
             message["reasoning_content"] = spec["reasoning_content"]
@@ -120,12 +146,31 @@ class FakeOpenAIServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802
+                if server.props and self.path == "/props":
+                    self._send(200, {"default_generation_settings": {"n_ctx": server.window}})
+                elif server.models and self.path == "/v1/models":
+                    self._send(200, {"object": "list", "data": [{"id": "any", "object": "model",
+                                                                 "max_model_len": server.window}]})
+                else:
+                    self._send(404, {"error": "not found"})
+
             def do_POST(self) -> None:  # noqa: N802 (http.server naming)
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if server.tokenize and self.path == "/extras/tokenize/count":
+                    server.tokenized += 1
+                    self._send(200, {"count": server.count(str(body.get("input", "")))})
+                    return
+                if not self.path.endswith("/chat/completions"):
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+                    return
                 auth = self.headers.get("Authorization", "").removeprefix("Bearer ")
                 status, payload = server._next(body, auth)
                 server.statuses.append(status)
+                self._send(status, payload)
+
+            def _send(self, status: int, payload: dict) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
