@@ -297,3 +297,54 @@ def test_sdk_projects_compile_against_their_references_references(tmp_path):
     finally:
         box.close()
     assert (verdict.status, verdict.tests_run) == ("passed", 1), verdict.log[-2000:]
+
+
+@pytest.mark.parametrize("sandbox", ["local", pytest.param("docker", marks=pytest.mark.docker)])
+def test_project_path_and_packages_outside_the_tree_reach_the_sandbox(tmp_path, monkeypatch, sandbox):
+    """A stand-in project given with --project-path and a package dll from --packages, both outside
+    the target tree (which a sandbox does not see): copied into the workspace, compiled and loaded."""
+    import subprocess
+
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    if sandbox == "docker":
+        from repotrans.execution.sandboxes.docker import engine_status
+        if not engine_status(MonoToolchain.image)[0]:
+            pytest.skip("no docker engine with the mono image")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("NUGET_PACKAGES", raising=False)
+    nuget = tmp_path / "nuget" / "json.lite" / "2.0.1" / "lib" / "net45"
+    nuget.mkdir(parents=True)
+    (tmp_path / "J.cs").write_text("namespace Json.Lite { public static class J { public static int Three() { return 3; } } }")
+    subprocess.run(["mcs", "-target:library", f"-out:{nuget / 'Json.Lite.dll'}", str(tmp_path / "J.cs")], check=True,
+                   capture_output=True)
+    _write(tmp_path / "acme-text", {"Acme.Text.csproj": sdk(""),
+                                    "Words.cs": "namespace Acme.Text { public static class Words { public static int Two() "
+                                                "{ return 2; } } }"})
+    _write(tmp_path / "repo", {
+        "src/Core/Core.csproj": sdk('<ItemGroup><PackageReference Include="Acme.Text" Version="1.0" />'
+                                    '<PackageReference Include="Json.Lite" Version="2.0.1" /></ItemGroup>'),
+        "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Five() "
+                             "{ return Acme.Text.Words.Two() + Json.Lite.J.Three(); } } }",
+        "tests/T/T.csproj": sdk('<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" /><ProjectReference '
+                                'Include="../../src/Core/Core.csproj" /></ItemGroup>', "net48"),
+        "tests/T/CodecTests.cs": "using NUnit.Framework; namespace Acme.Tests { [TestFixture] public class CodecTests "
+                                 "{ [Test] public void Five() { Assert.AreEqual(5, Codec.Five()); } } }"})
+    from repotrans.execution.toolchains.projects import ENV_PACKAGES, ENV_PROJECT_PATH
+    monkeypatch.setenv(ENV_PACKAGES, str(tmp_path / "nuget"))
+    monkeypatch.setenv(ENV_PROJECT_PATH, str((tmp_path / "acme-text").resolve()))
+    tc = MonoToolchain()
+    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
+    box = make_sandbox(sandbox, ws.root.parent, tc.image)
+    limits = Limits(timeout=120, memory_mb=1024)
+    try:
+        tc.baseline(ws, box, limits)
+        assert [q.what for q in tc.plan(ws).quarantined if "->" not in q.what] == []
+        with ws.run_dir() as run_dir:
+            rel = "src/Core/Codec.cs"
+            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
+                               run_dir=run_dir)
+            verdict = tc.run(ws, cand, None, box, limits)
+    finally:
+        box.close()
+    assert (verdict.status, verdict.tests_run) == ("passed", 1), verdict.log[-2000:]

@@ -26,7 +26,7 @@ from repotrans.execution.toolchains.mono_test import run_tests
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
 from repotrans.execution.toolchains.packages import blamed_packages
-from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
+from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, in_workspace, plan_build
 from repotrans.execution.workspace import Workspace, seal_base, sealed
 
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
@@ -60,7 +60,7 @@ class MonoToolchain:
         stamp = marker.stat().st_mtime if marker.exists() else 0.0
         key = (str(ws.root), settings.key(), stamp)
         if key not in _PLANS:
-            plan = plan_build(ws.src, self.name, settings)
+            plan = plan_build(ws.src, self.name, in_workspace(settings, ws.root))
             if stamp:
                 apply_quarantine(plan, json.loads(marker.read_text()), ws)
             _PLANS[key] = plan
@@ -84,7 +84,7 @@ class MonoToolchain:
                 raise TargetBuildError(data["message"], [Diagnostic(**d) for d in data["diagnostics"]],
                                        data["log_tail"])
             shutil.rmtree(ws.base, ignore_errors=True)
-            plan = plan_build(ws.src, self.name, BuildSettings.from_env())
+            plan = plan_build(ws.src, self.name, in_workspace(BuildSettings.from_env(), ws.root))
             record: dict = {"settings": settings, "dropped_files": {}, "quarantined": [], "timings": {}}
             broken: dict[Path, str] = {}
             first_failure = None

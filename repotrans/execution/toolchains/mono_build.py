@@ -63,14 +63,15 @@ def compile_argv(ws: Workspace, project: Project, projects: list[Project], out: 
     for name, hint in project.references:
         if name.lower().startswith("nunit.framework") or name.lower() == "mscorlib":
             continue
-        argv.append(f"-r:{rel(hint, ws)}" if hint else f"-r:{_framework_dll(name)}")
+        # dlls through their copies beside the output (stage_dependencies): a sandbox sees the workspace only
+        argv.append(f"-r:{rel(out / hint.name, ws)}" if hint else f"-r:{_framework_dll(name)}")
     # SDK-style projects see what their references reference (projects and their packages)
     deps = closure(project, projects) if project.sdk else \
         [p for p in projects if p.path in set(project.project_refs)]
     extra = list(project.extra_references)
     for dep in deps if project.sdk else []:
         extra += [r for r in dep.extra_references if r not in extra]
-    argv += [f"-r:{rel(Path(ref), ws)}" if "/" in ref else f"-r:{ref}.dll" for ref in extra]
+    argv += [f"-r:{rel(out / Path(ref).name, ws)}" if "/" in ref else f"-r:{ref}.dll" for ref in extra]
     argv += [f"-r:{rel(out / dep.dll_name, ws)}" for dep in sorted(deps, key=lambda d: d.path)]
     swap = swap or {}
     argv += [rel(swap.get(src, src), ws) for src in project.sources]

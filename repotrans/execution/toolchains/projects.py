@@ -8,6 +8,7 @@ do without, gets a one-line reason (`repotrans doctor` prints them; the toolchai
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -37,6 +38,22 @@ class BuildSettings:
 
     def key(self) -> str:
         return repr((self.framework, [str(p) for p in self.packages], [str(p) for p in self.project_paths]))
+
+
+def in_workspace(settings: BuildSettings, root: Path) -> BuildSettings:
+    """The settings with every --project-path folder copied under the workspace root (once), so a
+    sandbox that sees only the workspace compiles them (package and HintPath dlls are copied beside
+    each build's output instead)."""
+    copies = []
+    for i, folder in enumerate(settings.project_paths):
+        copy = root / "project-path" / f"{i}-{folder.name}"
+        stamp = copy / ".repotrans-source"
+        if not (stamp.is_file() and stamp.read_text() == str(folder)):
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("bin", "obj", ".git", ".vs"), symlinks=True)
+            stamp.write_text(str(folder))
+        copies.append(copy)
+    return replace(settings, project_paths=tuple(copies))
 
 
 @dataclass
