@@ -12,19 +12,21 @@ from repotrans.errors import ConfigError
 
 if TYPE_CHECKING:
     from repotrans.agents.limits import CallLimiter
-    from repotrans.agents.state import TranslationState
+    from repotrans.tools.context import ToolContext
 
 NO_MODEL = ("no model configured: pass --model NAME (and --base-url URL for a local or non-OpenAI server), "
             "or set REPOTRANS_MODEL / REPOTRANS_BASE_URL, or `name`/`base_url` under [model] in repotrans.toml; "
             "hosted APIs also need REPOTRANS_API_KEY (or OPENAI_API_KEY) in the environment; "
             "`--model builtin` runs the offline policy")
 
-ClientFactory = Callable[[AgentConfig, "TranslationState"], ChatCompletionClient]
+# A registered client is built from the configuration and a read-only view of the repository (index and
+# mapping, no task) for a client that looks things up itself (the builtin policy); never the agents' state.
+ClientFactory = Callable[[AgentConfig, "ToolContext | None"], ChatCompletionClient]
 _REGISTRY: dict[str, ClientFactory] = {}
 
 
 def register_client(name: str, factory: ClientFactory) -> None:
-    """Make `--model NAME` build its client with `factory(config, state)` instead of an HTTP endpoint."""
+    """Make `--model NAME` build its client with `factory(config, view)` instead of an HTTP endpoint."""
     _REGISTRY[name] = factory
 
 
@@ -67,9 +69,10 @@ def openai_client(model: ModelConfig) -> ChatCompletionClient:
     return OpenAICompatibleClient(model, model_info(model), api_key())
 
 
-def make_client(config: AgentConfig, state: "TranslationState", cache_path: Path | None = None,
+def make_client(config: AgentConfig, view: "ToolContext | None" = None, cache_path: Path | None = None,
                 limiter: "CallLimiter | None" = None) -> ChatCompletionClient:
-    """The configured client; HTTP clients go through the response cache (at `cache_path`, else the
+    """The configured client (a registered one gets `view`, the repository it may look things up in);
+    HTTP clients go through the response cache (at `cache_path`, else the
     configured or user cache) unless `model.cache` is off. A `limiter` (shared by the tasks of a run)
     caps calls in flight and pauses all of them after a 429; cached answers take no slot."""
     from repotrans.agents.cache import ResponseCache, cache_folder, cache_namespace
@@ -78,7 +81,7 @@ def make_client(config: AgentConfig, state: "TranslationState", cache_path: Path
     model = config.model
     factory = registered(model.name)
     if factory is not None:
-        return factory(config, state)
+        return factory(config, view)
     client = openai_client(model)
     if limiter is not None:
         from repotrans.agents.limits import LimitedClient

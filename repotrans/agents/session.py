@@ -7,27 +7,36 @@ from repotrans.agents.config import AgentConfig
 from repotrans.agents.conventions import conventions_for, exception_pairs
 from repotrans.agents.state import Services, TranslationState
 from repotrans.errors import InputError
+from repotrans.tools.context import ToolContext
 
 
-def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | None = None,
-            target: Path | None = None, progress: bool = False,
-            target_member: str | None = None) -> TranslationState:
-    """Index (incrementally, when repos are given), resolve `function` (with `target_member`: the Java
-    method and the C# member the user names, whatever the mapping says), and bind tools, runner and
-    retrieval."""
-    from repotrans.mapping.load import load_mapping
+def open_view(workdir: Path, source: Path | None = None, target: Path | None = None,
+              progress: bool = False) -> ToolContext:
+    """The workspace's index (built incrementally when repos are given) and its mapping: the read-only
+    repository view that tools and a looking-up model client (the builtin policy) read."""
     from repotrans.index.store import Index
-    from repotrans.mapping.task import resolve_pair, resolve_task
+    from repotrans.mapping.load import load_mapping
 
     if source is not None and target is not None:
         index = Index.open(workdir)
         index.build(source, target, progress=progress)
     else:
         index = Index.open(workdir, must_exist=True)
-    mapping = load_mapping(index)
-    task = (resolve_pair(index, function, target_member) if target_member
-            else resolve_task(index, mapping, function))
-    return state_for(index, mapping, task, config, workdir)
+    return ToolContext(index, load_mapping(index))
+
+
+def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | None = None,
+            target: Path | None = None, progress: bool = False,
+            target_member: str | None = None, view: ToolContext | None = None) -> TranslationState:
+    """Index (incrementally, when repos are given; or the given `view`), resolve `function` (with
+    `target_member`: the Java method and the C# member the user names, whatever the mapping says),
+    and bind tools, runner and retrieval."""
+    from repotrans.mapping.task import resolve_pair, resolve_task
+
+    view = view or open_view(workdir, source, target, progress)
+    task = (resolve_pair(view.index, function, target_member) if target_member
+            else resolve_task(view.index, view.mapping, function))
+    return state_for(view.index, view.mapping, task, config, workdir)
 
 
 def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TranslationState:
@@ -36,7 +45,7 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
     from repotrans.execution.policy import java_capabilities
     from repotrans.execution.runner import language_version, run_candidate
     from repotrans.retrieval.retriever import above_bar, retrieve
-    from repotrans.tools import ToolContext, run_tool
+    from repotrans.tools import run_tool
 
     java, target_method = index.method(task.source_method_id), index.method(task.target_method_id)
     if java is None or target_method is None:
@@ -65,7 +74,6 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
     return TranslationState(task=task, java_method=java, target_method=target_method,
                             lang_version=language_version(index.root("target"), ex.toolchain),
                             config=config, services=services, class_members=class_members(index, target_method),
-                            mapping=mapping,
                             conventions=conventions_for(java.body or "", exception_table(index, mapping, task)))
 
 
@@ -109,10 +117,11 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
     from repotrans.agents.team import run_translation
 
     check_model(config)
-    state = prepare(workdir, function, config, source=source, target=target, target_member=target_member)
+    view = open_view(workdir, source, target)
+    state = prepare(workdir, function, config, target_member=target_member, view=view)
     if adjust is not None:
         adjust(state)
-    client = make_client(config, state)
+    client = make_client(config, view)
     outcome = asyncio.run(run_translation(state, client, run_dir or default_run_dir(workdir, state), console))
     return state, outcome
 

@@ -72,7 +72,6 @@ class TranslationState:
     config: AgentConfig
     services: Services | None = None
     class_members: frozenset[str] = frozenset()   # names of the target class's members, fields, nested types
-    mapping: Any = None                  # the Java -> C# alignment (index.mapping.Mapping), for the builtin policy
     native_tools: bool | None = None     # tools as OpenAI function calls (None: not decided yet)
     json_mode: bool | None = None        # False: the server answered {} in JSON mode; JSON steps go without it
     conventions: list[str] = field(default_factory=list)      # repository conventions for the prompt

@@ -20,6 +20,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.status import ERROR, UNTESTED
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
+from repotrans.tools.context import ToolContext
 
 
 def task_dir_name(task_id: str) -> str:
@@ -38,7 +39,7 @@ def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, work
         state = state_for(index, mapping, task, config, workdir)
         if adjust is not None:
             adjust(state)
-        client = make_client(config, state, limiter=limiter)
+        client = make_client(config, ToolContext(index, mapping), limiter=limiter)
         outcome = asyncio.run(run_translation(state, client, run_dir / task_dir_name(task_id)))
     except ConfigError:
         raise

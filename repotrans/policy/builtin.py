@@ -1,26 +1,34 @@
 """BuiltinChatClient: an AutoGen ChatCompletionClient answered by the offline deterministic policy.
 
-It ignores the prompt text and answers from the shared TranslationState (`state.step` says which
-step is asking); see repotrans.policy.steps. Token counts are whitespace word counts, so the
+Like any model it reads the prompt it is given: the step from the prompt's heading, the Java method and
+the target signature from its Input slot, the tool calls from Gathered Context and Last Command, the
+candidate and its test result from a reflect or repair prompt (policy.reading). What a model would
+read in a tool's output, it looks up through a read-only view of the repository (the index and the
+mapping, given at construction): it runs the calls the prompt lists again and reads the candidates'
+Java bodies by id. It never sees the agents' state. Token counts are whitespace word counts, so the
 agents' usage bookkeeping stays meaningful without a tokenizer.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Mapping, Optional, Sequence
+from typing import Any, Literal, Mapping, Optional, Sequence
 
 from autogen_core import CancellationToken
 from autogen_core.models import (CreateResult, LLMMessage, ModelCapabilities, ModelInfo,
-                                 RequestUsage)
+                                 RequestUsage, UserMessage)
 from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
-from repotrans.agents.one_shot import OneShotClient
+from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import register_client
-from repotrans.errors import TaskError
-from repotrans.policy.steps import ANSWERS
-
-if TYPE_CHECKING:
-    from repotrans.agents.state import TranslationState
+from repotrans.agents.one_shot import OneShotClient
+from repotrans.errors import ConfigError, TaskError
+from repotrans.index.model import Method
+from repotrans.mapping.task import TranslationTask
+from repotrans.policy.reading import StepPrompt, read_prompt
+from repotrans.policy.resolver import renamed_members
+from repotrans.policy.steps import ANSWERS, StepRequest
+from repotrans.prompts.slots import method_text
+from repotrans.tools import ToolContext, run_tool
 
 MODEL_INFO = ModelInfo(vision=False, function_calling=False, json_output=True, family="builtin",
                        structured_output=False)
@@ -32,10 +40,12 @@ def _words(messages: Sequence[LLMMessage]) -> int:
 
 
 class BuiltinChatClient(OneShotClient):
-    """Deterministic offline 'model': same state, same answer."""
+    """Deterministic offline 'model': same prompt, same answer. `view` is the repository it may look
+    things up in (a ToolContext without a task: index and mapping)."""
 
-    def __init__(self, state: "TranslationState"):
-        self.state = state
+    def __init__(self, view: ToolContext):
+        self.view = view
+        self._renames: dict[str, str] | None = None
         self._last = RequestUsage(prompt_tokens=0, completion_tokens=0)
         self._total = RequestUsage(prompt_tokens=0, completion_tokens=0)
 
@@ -44,14 +54,50 @@ class BuiltinChatClient(OneShotClient):
                      json_output: Optional[bool | type[BaseModel]] = None,
                      extra_create_args: Mapping[str, Any] = {},
                      cancellation_token: Optional[CancellationToken] = None) -> CreateResult:
-        answer = ANSWERS.get(self.state.step)
-        if answer is None:
-            raise TaskError(f"the builtin policy has no answer for step {self.state.step!r}")
-        text = answer(self.state)
+        request = self.read(messages)
+        text = ANSWERS[request.step](request)
         self._last = RequestUsage(prompt_tokens=_words(messages), completion_tokens=len(text.split()))
         self._total = RequestUsage(prompt_tokens=self._total.prompt_tokens + self._last.prompt_tokens,
                                    completion_tokens=self._total.completion_tokens + self._last.completion_tokens)
         return CreateResult(finish_reason="stop", content=text, usage=self._last, cached=False)
+
+    def read(self, messages: Sequence[LLMMessage]) -> StepRequest:
+        """The step request of a conversation: its first user message is the step prompt (a correction
+        appended after a bad answer changes nothing: same prompt, same answer)."""
+        prompt = next((m.content for m in messages if isinstance(m, UserMessage) and isinstance(m.content, str)), "")
+        shown = read_prompt(prompt)
+        if shown.step not in ANSWERS:
+            raise TaskError("the builtin policy has no answer for this prompt (no known step heading: "
+                            f"{prompt.lstrip()[:60]!r})")
+        java, target = self._methods(shown)
+        ctx = ToolContext(self.view.index, self.view.mapping, TranslationTask(target.id, java.id))
+        bodies = []
+        for source_id, _ in shown.candidates:
+            method = self.view.index.method(source_id)
+            bodies.append(method.body if method is not None else "")
+        return StepRequest(step=shown.step, java_method=java, target_method=target,
+                           outputs=[(tool, args, run_tool(ctx, tool, args)) for tool, args in shown.gathered],
+                           called=shown.called, candidate_bodies=bodies, code=shown.code, result=shown.result,
+                           renames=self.renames())
+
+    def renames(self) -> dict[str, str]:
+        """Callees the port renamed, from the mapping (computed once per client)."""
+        if self._renames is None:
+            self._renames = renamed_members(self.view.mapping.method_matches)
+        return self._renames
+
+    def _methods(self, shown: StepPrompt) -> tuple[Method, Method]:
+        """The Java method and the C# member the Input slot shows, found in the repository view."""
+        index = self.view.index
+        java = next((m for m in index.methods(f"source:{shown.java_class}") if method_text(m) == shown.java_text),
+                    None)
+        target = next((m for m in index.methods(f"target:{shown.target_class}")
+                       if m.signature.strip() == shown.target_signature), None)
+        if java is None or target is None:
+            missing = (f"Java method of {shown.java_class}" if java is None
+                       else f"C# member {shown.target_signature!r} of {shown.target_class}")
+            raise TaskError(f"the builtin policy cannot find the prompt's {missing} in the index")
+        return java, target
 
     async def close(self) -> None:
         """Nothing to release."""
@@ -77,8 +123,10 @@ class BuiltinChatClient(OneShotClient):
         return MODEL_INFO
 
 
-def _make(config, state: "TranslationState") -> BuiltinChatClient:
-    return BuiltinChatClient(state)
+def _make(config: AgentConfig, view: ToolContext | None) -> BuiltinChatClient:
+    if view is None:
+        raise ConfigError("the builtin policy needs the repository (an index and its mapping) to look things up in")
+    return BuiltinChatClient(view)
 
 
 register_client("builtin", _make)

@@ -1,4 +1,5 @@
-"""The builtin policy's decision for each agent step, as plain functions over the TranslationState.
+"""The builtin policy's decision for each agent step, as plain functions over a StepRequest: what the
+step's prompt shows (policy.reading), with the repository lookups it names.
 
 Each returns the answer text in the format the step's template asks a model for:
 rag_decide / rag_filter / context -> one JSON object; generate / repair -> a ```csharp block;
@@ -9,18 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from tree_sitter import Node
 
 from repotrans.errors import InputError
+from repotrans.execution.results import TestResult
 from repotrans.index.model import Method
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.policy.repair import repair_with_reason
-from repotrans.policy.resolver import ContextResolver, declared_member, jdk_table, renamed_members
-
-if TYPE_CHECKING:
-    from repotrans.agents.state import TranslationState
+from repotrans.policy.resolver import ContextResolver, declared_member, jdk_table
 
 FIRST_TOOLS = ("get_source_class_info", "get_target_class_info", "find_target_imports")
 DOTNET_BASES = frozenset({"Exception", "Object", "IDisposable", "IComparable", "IEnumerable", "ICloneable",
@@ -34,23 +34,25 @@ def class_name(method: Method) -> str:
     return method.type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
 
 
-def resolver_for(state: "TranslationState") -> ContextResolver:
-    outputs = [(e.tool, e.args, e.output) for e in state.context]
-    resolver = ContextResolver.from_tool_outputs(class_name(state.java_method), outputs)
-    if state.mapping is not None:       # callees the port renamed, as the mapping aligned them
-        resolver.renames = renames_of(state.mapping)
+@dataclass
+class StepRequest:
+    """One step as the policy reads it: the prompt's Input, the gathered tool calls with their outputs,
+    the calls made so far, the candidates to judge, the candidate under repair and its test result."""
+    step: str
+    java_method: Method
+    target_method: Method
+    outputs: list[tuple[str, dict, dict]] = field(default_factory=list)   # Gathered Context
+    called: list[tuple[str, dict]] = field(default_factory=list)          # Last Command
+    candidate_bodies: list[str] = field(default_factory=list)             # rag_filter: their Java bodies
+    code: str | None = None
+    result: TestResult | None = None
+    renames: dict[str, str] = field(default_factory=dict)                 # callees the port renamed
+
+
+def resolver_for(req: StepRequest) -> ContextResolver:
+    resolver = ContextResolver.from_tool_outputs(class_name(req.java_method), req.outputs)
+    resolver.renames = req.renames      # callees the port renamed, as the mapping aligned them
     return resolver
-
-
-_RENAMES: dict[int, tuple[Any, dict[str, str]]] = {}
-
-
-def renames_of(mapping) -> dict[str, str]:
-    """renamed_members of a mapping, computed once per mapping object."""
-    held = _RENAMES.get(id(mapping))
-    if held is None or held[0] is not mapping:
-        held = _RENAMES[id(mapping)] = (mapping, renamed_members(mapping.method_matches))
-    return held[1]
 
 
 def project_types(java_method: Method, java_fields: dict[str, str] | None = None) -> list[str]:
@@ -83,18 +85,18 @@ def project_types(java_method: Method, java_fields: dict[str, str] | None = None
     return [n for n in found if n not in type_params and len(n) > 1]
 
 
-def decide_rag(state: "TranslationState") -> str:
-    used = project_types(state.java_method)
+def decide_rag(req: StepRequest) -> str:
+    used = project_types(req.java_method)
     if used:
         return json.dumps({"retrieve": True, "reason": f"uses project types {', '.join(used[:3])}"})
     return json.dumps({"retrieve": False, "reason": "uses only JDK types and its own class"})
 
 
-def filter_examples(state: "TranslationState") -> str:
-    mine = set(_WORD.findall(state.java_method.body or ""))
+def filter_examples(req: StepRequest) -> str:
+    mine = set(_WORD.findall(req.java_method.body or ""))
     decisions = []
-    for i, cand in enumerate(state.rag_candidates, 1):
-        theirs = set(_WORD.findall(getattr(cand, "java_body", "") or ""))
+    for i, body in enumerate(req.candidate_bodies, 1):
+        theirs = set(_WORD.findall(body or ""))
         overlap = len(mine & theirs) / max(1, len(mine | theirs))
         keep = overlap >= FILTER_THRESHOLD
         decisions.append({"candidate": i, "keep": keep, "reason": f"identifier overlap {overlap:.2f}"})
@@ -131,41 +133,40 @@ def missing_owners(java_method: Method, outputs: list[tuple[str, dict, dict]], t
     return [m for m in resolver.missing if m not in known]
 
 
-def next_context_call(state: "TranslationState") -> str:
-    done = {(c["tool"], json.dumps(c.get("args", {}), sort_keys=True)) for c in state.last_commands}
-    done |= {(e.tool, json.dumps(e.args, sort_keys=True)) for e in state.context}
-    outputs = [(e.tool, e.args, e.output) for e in state.context]
-    for tool, args in wanted_calls(state.java_method, outputs, state.target_method):
+def next_context_call(req: StepRequest) -> str:
+    done = {(tool, json.dumps(args, sort_keys=True)) for tool, args in req.called}
+    done |= {(tool, json.dumps(args, sort_keys=True)) for tool, args, _ in req.outputs}
+    for tool, args in wanted_calls(req.java_method, req.outputs, req.target_method):
         if (tool, json.dumps(args, sort_keys=True)) not in done:
             return json.dumps({"tool": tool, "arguments": args})
-    for owner in missing_owners(state.java_method, outputs, state.target_method):
+    for owner in missing_owners(req.java_method, req.outputs, req.target_method):
         args = {"class_name": owner}
         if ("find_target_class_info", json.dumps(args, sort_keys=True)) not in done:
             return json.dumps({"tool": "find_target_class_info", "arguments": args})
     return json.dumps({"tool": "enough", "reason": "every project type the method uses has been looked up"})
 
 
-def generate(state: "TranslationState") -> str:
-    code = translate_method(state.java_method, resolver_for(state), state.target_method)
+def generate(req: StepRequest) -> str:
+    code = translate_method(req.java_method, resolver_for(req), req.target_method)
     return f"```csharp\n{code}\n```"
 
 
-def reflect(state: "TranslationState") -> str:
-    attempt = state.attempts[-1] if state.attempts else None
-    if attempt is None or attempt.result is None:
+def reflect(req: StepRequest) -> str:
+    if req.code is None or req.result is None:
         return "No tested candidate to reflect on.\nMORE_CONTEXT: none"
-    outcome = repair_with_reason(attempt.code, attempt.result, resolver_for(state))
-    lines = [f"The candidate ended with status {attempt.result.status}."]
+    outcome = repair_with_reason(req.code, req.result, resolver_for(req))
+    lines = [f"The candidate ended with status {req.result.status}."]
     lines += [f"- {d.code} at candidate line {d.candidate_line}: {d.message}"
-              for d in attempt.result.diagnostics[:5] if d.severity == "error"]
+              for d in req.result.diagnostics[:5] if d.severity == "error"]
     lines.append(("Fix: " if outcome.code else "No rule applies: ") + outcome.reason)
     return "\n".join(lines[:10]) + "\nMORE_CONTEXT: none"
 
 
-def repair(state: "TranslationState") -> str:
-    attempt = state.attempts[-1]
-    outcome = repair_with_reason(attempt.code, attempt.result, resolver_for(state)) if attempt.result else None
-    code = outcome.code if outcome is not None and outcome.code else attempt.code
+def repair(req: StepRequest) -> str:
+    if req.code is None:
+        raise InputError("the repair prompt shows no previous candidate")
+    outcome = repair_with_reason(req.code, req.result, resolver_for(req)) if req.result else None
+    code = outcome.code if outcome is not None and outcome.code else req.code
     return f"```csharp\n{code}\n```"
 
 

@@ -73,6 +73,18 @@ def template_names() -> list[str]:
     return names
 
 
+@lru_cache(maxsize=1)
+def step_headings() -> dict[str, str]:
+    """Each step template's first line ("# Step: ...") -> the step: how a reader of a prompt knows its step."""
+    return {(TEMPLATE_DIR / f"{s}.md.j2").read_text(encoding="utf-8").split("\n", 1)[0].strip(): s
+            for s in template_names()}
+
+
+def step_of(prompt: str) -> str | None:
+    """The step a rendered prompt asks for, from its heading; None when it has none."""
+    return step_headings().get(prompt.lstrip().split("\n", 1)[0].strip())
+
+
 def render(step: str, slots: dict[str, Any], template_dir: Path = TEMPLATE_DIR) -> str:
     """Render the template of `step`; a missing slot raises ConfigError naming it."""
     if step not in STEPS:

@@ -318,7 +318,7 @@ def test_trajectory_has_prompts_responses_tools_results_tokens(tmp_path):
 def test_no_model_says_what_to_set():
     state, _ = make_state([])
     with pytest.raises(ConfigError) as err:
-        make_client(AgentConfig(), state)
+        make_client(AgentConfig())
     assert str(err.value) == NO_MODEL and "--model" in NO_MODEL and "REPOTRANS_API_KEY" in NO_MODEL
 
 
@@ -327,7 +327,7 @@ def test_hosted_model_without_key_is_a_config_error(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     state, _ = make_state([])
     with pytest.raises(ConfigError, match="REPOTRANS_API_KEY or OPENAI_API_KEY"):
-        make_client(AgentConfig().overlay({"model": {"name": "gpt-4o-mini"}}), state)
+        make_client(AgentConfig().overlay({"model": {"name": "gpt-4o-mini"}}))
 
 
 def test_config_precedence_file_env_cli(tmp_path):
@@ -360,7 +360,7 @@ def test_real_openai_client_retries_500_and_caches(tmp_path, monkeypatch):
                                         "agents": {"rag": False}})
         state, _ = make_state([passed()], rag=False)
         state.config = config
-        client = make_client(config, state, cache_path=tmp_path / "cache.sqlite")
+        client = make_client(config, cache_path=tmp_path / "cache.sqlite")
         outcome = run(state, client, tmp_path)
         assert outcome.status == "passed" and server.statuses == [500, 200, 200]
         assert server.requests[1]["model"] == "local-coder" and server.requests[1]["temperature"] == 0.0
@@ -369,7 +369,7 @@ def test_real_openai_client_retries_500_and_caches(tmp_path, monkeypatch):
         # a rerun with the same prompts costs nothing and gives the same result
         state2, _ = make_state([passed()], rag=False)
         state2.config = config
-        again = run(state2, make_client(config, state2, cache_path=tmp_path / "cache.sqlite"), tmp_path / "2")
+        again = run(state2, make_client(config, cache_path=tmp_path / "cache.sqlite"), tmp_path / "2")
         assert len(server.requests) == 3 and again.code == outcome.code
         assert state2.usage["generate"].cached_calls == 1
 

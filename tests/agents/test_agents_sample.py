@@ -107,7 +107,7 @@ def test_garbage_unknown_tool_and_500_through_real_client(masked, tmp_path, monk
                call("find_target_class_info", class_name="Preconditions"), '{"tool": "enough"}', GOOD]
     with FakeOpenAIServer(answers, fail_first=1) as server:
         config = AgentConfig().overlay({"model": {"name": "local-coder", "base_url": server.base_url}})
-        client = make_client(config, None, cache_path=tmp_path / "cache.sqlite")
+        client = make_client(config, cache_path=tmp_path / "cache.sqlite")
         state, outcome, entries, prompts = translate(masked, tmp_path, client, rag=False)
     assert server.statuses[0] == 500 and server.statuses[1:] == [200] * 6
     assert outcome.status == "passed"

@@ -57,7 +57,7 @@ def play(style: str, flow, tmp_path, monkeypatch, **switches):
     with FakeOpenAIServer(script(STYLES[style], flow)) as server:
         state.config = state.config.overlay({"model": {"name": "local-model", "base_url": server.base_url,
                                                        "cache": False}})
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / style))
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / style))
     return outcome, state, services, judge, server
 
 
@@ -94,7 +94,7 @@ def test_declared_function_calling_sends_tools_from_the_first_call(tmp_path, mon
     with FakeOpenAIServer(script(STYLES["native"], STRAIGHT[2:])) as server:
         state.config = state.config.overlay({"model": {"name": "local-model", "base_url": server.base_url,
                                                        "function_calling": True, "cache": False}})
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert outcome.status == "passed"
     first = server.requests[0]
     assert [t["function"]["name"] for t in first["tools"]][-1] == "enough"
@@ -108,7 +108,7 @@ def test_json_output_sends_response_format(tmp_path, monkeypatch):
     with FakeOpenAIServer(script(STYLES["oracle"], [STRAIGHT[0], STRAIGHT[1], STRAIGHT[-1]])) as server:
         state.config = state.config.overlay({"model": {"name": "local-model", "base_url": server.base_url,
                                                        "json_output": True, "cache": False}})
-        asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+        asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert [r.get("response_format") for r in server.requests] == [{"type": "json_object"}] * 2 + [None]
 
 
@@ -143,7 +143,7 @@ def test_no_choices_twice_is_a_one_line_task_error(tmp_path, monkeypatch):
     with FakeOpenAIServer([{"choices": []}, {"choices": []}]) as server:
         state.config = state.config.overlay({"model": {"name": "m", "base_url": server.base_url, "cache": False}})
         with pytest.raises(TaskError) as err:
-            asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+            asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert "answered without choices" in str(err.value) and "\n" not in str(err.value)
 
 
@@ -168,7 +168,7 @@ def test_cache_replays_unspent_and_keys_on_family(tmp_path, monkeypatch):
             state.config = state.config.overlay({"model": {"name": "m", "base_url": server.base_url,
                                                            "family": family}})
             before = len(server.requests)
-            outcome = asyncio.run(run_translation(state, make_client(state.config, state, cache), tmp_path / str(n)))
+            outcome = asyncio.run(run_translation(state, make_client(state.config, cache_path=cache), tmp_path / str(n)))
             runs.append((outcome, len(server.requests) - before))
     (first, sent1), (second, sent2), (third, sent3) = runs
     assert (sent1, sent2, sent3) == (6, 0, 6)
@@ -184,7 +184,7 @@ def test_a_server_refusing_tools_falls_back_to_the_text_protocol(tmp_path, monke
     with FakeOpenAIServer(script(STYLES["oracle"], STRAIGHT[2:]), refuse_tools=True) as server:
         state.config = state.config.overlay({"model": {"name": "gemma:2b", "base_url": server.base_url,
                                                        "function_calling": True, "cache": False}})
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert outcome.status == "passed" and server.statuses == [400] + [200] * 4
     assert state.native_tools is False and not any("tools" in r for r in server.requests[1:])
     assert any("refuses tools" in n for n in state.notes)

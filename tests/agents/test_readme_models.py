@@ -41,7 +41,7 @@ def test_readme_example_translates(name, style, tmp_path, monkeypatch):
     with FakeOpenAIServer(script(STYLES[style], STRAIGHT), prefix_cache=64, window=32768, models=name == "vLLM") as server:
         model["base_url"] = server.base_url
         state.config = AgentConfig().overlay({"model": model})
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state, tmp_path / "c.sqlite"),
+        outcome = asyncio.run(run_translation(state, make_client(state.config, cache_path=tmp_path / "c.sqlite"),
                                               tmp_path / "run"))
     assert outcome.status == "passed" and outcome.tokens["calls"] == len(server.requests) == 6
     assert server.requests[0]["model"] == model["name"]

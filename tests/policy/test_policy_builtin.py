@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from types import SimpleNamespace
 
 import pytest
 from autogen_core.models import UserMessage
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
-from repotrans.agents.session import prepare
+from repotrans.agents.session import open_view, prepare
 from repotrans.agents.team import run_translation
 from repotrans.policy import steps
 from repotrans.policy.builtin import BuiltinChatClient
@@ -27,11 +26,12 @@ def outcome(tmp_path_factory):
     root = tmp_path_factory.mktemp("builtin")
     java, csharp = masked_sample(root, FUNCTION)
     config = AgentConfig().overlay({"model": {"name": "builtin"}, "agents": {"rag": False}})
-    state = prepare(root / "work", FUNCTION, config, source=java, target=csharp)
-    client = make_client(config, state)
+    view = open_view(root / "work", java, csharp)
+    state = prepare(root / "work", FUNCTION, config, view=view)
+    client = make_client(config, view)
     result = asyncio.run(run_translation(state, client, root / "run"))
     entries = [json.loads(l) for l in (root / "run" / "trajectory.jsonl").read_text().splitlines()]
-    return state, result, entries, client
+    return state, result, entries, client, view
 
 
 def test_make_client_gives_builtin(outcome):
@@ -39,7 +39,7 @@ def test_make_client_gives_builtin(outcome):
 
 
 def test_builtin_translation_passes_the_tests(outcome):
-    state, result, _, _ = outcome
+    state, result, _, _, _ = outcome
     assert result.status == "passed" and result.attempts == 1
     assert state.attempts[0].code == (
         "public Circle Scale(double factor)\n{\n"
@@ -59,26 +59,35 @@ def test_context_calls_follow_the_guidelines(outcome):
 
 
 def test_answers_are_in_template_formats(outcome):
-    state, _, entries, _ = outcome
+    state, _, entries, _, _ = outcome
     answers = {e["step"]: e["response"] for e in entries if e["kind"] == "model"}
     assert json.loads(answers["context"]) == {
         "tool": "enough", "reason": "every project type the method uses has been looked up"}
     assert answers["generate"].startswith("```csharp\n") and answers["generate"].endswith("\n```")
 
 
-def test_rag_steps_from_state(outcome):
+def test_rag_steps_from_a_request(outcome):
     state = outcome[0]
-    assert json.loads(steps.decide_rag(state)) == {"retrieve": True, "reason": "uses project types Preconditions"}
-    state.rag_candidates = [SimpleNamespace(java_body=state.java_method.body),
-                            SimpleNamespace(java_body="{ return name.length(); }")]
-    decisions = json.loads(steps.filter_examples(state))["decisions"]
+    request = steps.StepRequest("rag_decide", state.java_method, state.target_method)
+    assert json.loads(steps.decide_rag(request)) == {"retrieve": True, "reason": "uses project types Preconditions"}
+    request.candidate_bodies = [state.java_method.body, "{ return name.length(); }"]
+    decisions = json.loads(steps.filter_examples(request))["decisions"]
     assert [(d["candidate"], d["keep"]) for d in decisions] == [(1, True), (2, False)]
 
 
 def test_unknown_step_is_a_task_error(outcome):
-    state = outcome[0]
-    client = BuiltinChatClient(state)
-    state.step = "nonsense"
+    client = BuiltinChatClient(outcome[4])
     from repotrans.errors import TaskError
-    with pytest.raises(TaskError, match="no answer for step 'nonsense'"):
+    with pytest.raises(TaskError, match="no answer for this prompt .*'x'"):
         asyncio.run(client.create([UserMessage(content="x", source="user")]))
+
+
+def test_the_answer_follows_the_prompt_not_the_run(outcome):
+    """Each logged prompt, given again to a fresh client, gets the answer the run got: the client's
+    answer is a function of the prompt (and the repository), nothing else."""
+    _, _, entries, _, view = outcome
+    client = BuiltinChatClient(view)
+    for e in (e for e in entries if e["kind"] == "model"):
+        prompt = next(m["content"] for m in e["messages"] if m["role"] == "UserMessage")
+        got = asyncio.run(client.create([UserMessage(content=prompt, source="user")]))
+        assert got.content == e["response"], e["step"]
