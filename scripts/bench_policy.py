@@ -19,13 +19,14 @@ from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
-from repotrans.policy.resolver import ContextResolver
-from repotrans.policy.steps import class_name, missing_owners, renames_of, wanted_calls
+from repotrans.policy.resolver import ContextResolver, renamed_members
+from repotrans.policy.steps import class_name, missing_owners, wanted_calls
 from repotrans.tools import run_tool
 from repotrans.tools.context import ToolContext
 
 
-def one(index, mapping, match, workdir: Path, rounds: int, timeout: float = 60.0) -> dict:
+def one(index, mapping, match, workdir: Path, rounds: int, timeout: float = 60.0,
+        renames: dict[str, str] | None = None) -> dict:
     source, target = index.method(match.source_id), index.method(match.target_id)
     ctx = ToolContext(index, mapping, TranslationTask(target.id, source.id))
     outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target)[:3]]
@@ -38,7 +39,7 @@ def one(index, mapping, match, workdir: Path, rounds: int, timeout: float = 60.0
         outputs += [("find_target_class_info", {"class_name": m},
                      run_tool(ctx, "find_target_class_info", {"class_name": m})) for m in todo]
     resolver = ContextResolver.from_tool_outputs(class_name(source), outputs)
-    resolver.renames = renames_of(mapping)
+    resolver.renames = renamed_members(mapping.method_matches) if renames is None else renames
     row: dict = {"target": target.id, "rules": []}
     try:
         code = translate_method(source, resolver, target)
@@ -76,9 +77,10 @@ def main() -> None:
     if args.select:
         matches = [m for m in matches if any(fnmatch.fnmatchcase(m.target_id.split(":", 1)[1], g) for g in args.select)]
     matches = matches[: args.limit] if args.limit else matches
+    renames = renamed_members(mapping.method_matches)
     rows, started = [], time.time()
     for match in matches:
-        row = one(index, mapping, match, args.workdir, args.rounds, args.timeout)
+        row = one(index, mapping, match, args.workdir, args.rounds, args.timeout, renames)
         rows.append(row)
         print(f"{row['status']:16} {row['target']} {' '.join(row.get('errors', []))} {row.get('error', '')}", flush=True)
     counts = Counter(r["status"] for r in rows)
