@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from repotrans.agents.config import AgentConfig  # noqa: E402
-from repotrans.agents.session import state_for  # noqa: E402
-from repotrans.agents.state import ContextEntry  # noqa: E402
+from repotrans.agents.session import brief_for  # noqa: E402
+from repotrans.agents.state import ContextEntry, Handoff, PromptView  # noqa: E402
 from repotrans.mapping.load import load_mapping  # noqa: E402
 from repotrans.index.placeholders import PLACEHOLDER_BODY, is_placeholder  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
@@ -66,26 +66,26 @@ def referenced_classes(index, mapping, java) -> list[str]:
     return sorted(set(out))
 
 
-def gathered_prompt(state, index, mapping) -> str:
-    state.context = []
+def gathered_prompt(brief, index, mapping) -> str:
+    handoff = Handoff()
     calls = [(t, {}) for t in FIXED] + [("find_target_class_info", {"class_name": n})
-                                        for n in referenced_classes(index, mapping, state.java_method)]
+                                        for n in referenced_classes(index, mapping, brief.java_method)]
     for tool, args in calls:
-        output = state.services.run_tool(tool, args)
+        output = brief.services.run_tool(tool, args)
         if "error" not in output:
-            state.context.append(ContextEntry(tool, args, output))
-    return render("generate", build_slots(state, "generate"))
+            handoff.context.append(ContextEntry(tool, args, output))
+    return render("generate", build_slots(PromptView(brief, handoff), "generate"))
 
 
-def baseline_prompt(state, index) -> str:
-    java, target = state.java_method, state.target_method
+def baseline_prompt(brief, index) -> str:
+    java, target = brief.java_method, brief.target_method
     java_text = (index.root("source") / java.path).read_text(encoding="utf-8")
     cs_bytes = (index.root("target") / target.path).read_bytes()
     cs_text = (cs_bytes[:target.body_start_byte] + PLACEHOLDER_BODY.encode()
                + cs_bytes[target.body_end_byte:]).decode("utf-8")
     whole = [{"tool": "java_file", "args": {"path": java.path}, "output": {"text": java_text}},
              {"tool": "csharp_file", "args": {"path": target.path}, "output": {"text": cs_text}}]
-    return render("generate", build_slots(state, "generate", gathered_context=whole))
+    return render("generate", build_slots(PromptView(brief, Handoff()), "generate", gathered_context=whole))
 
 
 def main() -> int:
@@ -108,9 +108,9 @@ def main() -> int:
         target, java = index.method(match.target_id), index.method(match.source_id)
         if not target or not java or target.kind != "method" or not target.body or is_placeholder(target.body):
             continue
-        state = state_for(index, mapping, TranslationTask(target.id, java.id), config, workdir)
-        ctx, base = count(gathered_prompt(state, index, mapping)), count(baseline_prompt(state, index))
-        bare = count(render("generate", build_slots(state, "generate", gathered_context=[])))
+        brief = brief_for(index, mapping, TranslationTask(target.id, java.id), config, workdir)
+        ctx, base = count(gathered_prompt(brief, index, mapping)), count(baseline_prompt(brief, index))
+        bare = count(render("generate", build_slots(PromptView(brief, Handoff()), "generate", gathered_context=[])))
         rows.append({"function": target.id, "context_tokens": ctx, "baseline_tokens": base,
                      "ratio": round(ctx / base, 3), "slot_context": ctx - bare, "slot_baseline": base - bare})
         if args.limit and len(rows) >= args.limit:

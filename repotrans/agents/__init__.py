@@ -1,7 +1,7 @@
-"""The three agents (rag, context, refine) as AutoGen agents, their shared state, model clients and team.
+"""The three agents (rag, context, refine) as AutoGen agents (each keeps its own state), model clients and team.
 
 config.py     AgentConfig: model endpoint, ablation switches, execution settings (toml < env < CLI)
-state.py      TranslationState shared by the agents; Attempt ranking; Usage (spent, replayed, server-cached)
+state.py      TaskBrief (given), Handoff (passed in replies), TranslationRun (gathered); Attempt ranking; Usage
 models.py     make_client and the client registry (the builtin policy registers itself)
 openai_client.py  any OpenAI-compatible endpoint (tool calls, reasoning_content, usage, finish_reason)
 one_shot.py   OneShotClient: the stream is the whole answer (every client here)
@@ -11,5 +11,5 @@ candidate.py  an answer reduced to the member, its usings and private helpers
 conventions.py  repository conventions for the prompt (exceptions the port uses)
 rag.py, context.py, refine.py   the agents; base.py their shared machinery (system message, ask, tools)
 team.py       RoundRobinGroupChat composition and run_translation (trajectory, result.json)
-session.py    prepare/translate: index, task, real tools/runner/retrieval bound into the state
+session.py    open_view/prepare/translate: index, mapping, task, real tools/runner/retrieval bound into the brief
 """

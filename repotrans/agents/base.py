@@ -1,4 +1,6 @@
-"""What the three agents share: one TranslationState, one model client, the trajectory, AutoGen events."""
+"""What the three agents have in common: each is given the task's brief, the model client and the
+trajectory, keeps its own work (current step, usage, notes, error), starts from the hand-off in the
+last reply it receives and ends its turn with a reply that carries its own (HandoffMessage)."""
 from __future__ import annotations
 
 import asyncio
@@ -6,11 +8,11 @@ import json
 import re
 import time
 from abc import abstractmethod
-from typing import AsyncGenerator, Sequence
+from typing import Any, AsyncGenerator, Literal, Sequence
 
 from autogen_agentchat.agents import BaseChatAgent
 from autogen_agentchat.base import Response
-from autogen_agentchat.messages import (BaseAgentEvent, BaseChatMessage, TextMessage, ThoughtEvent,
+from autogen_agentchat.messages import (BaseAgentEvent, BaseChatMessage, BaseTextChatMessage, ThoughtEvent,
                                         ToolCallExecutionEvent, ToolCallRequestEvent)
 from autogen_core import CancellationToken, FunctionCall
 from autogen_core.models import (AssistantMessage, ChatCompletionClient, FunctionExecutionResult, LLMMessage,
@@ -18,7 +20,7 @@ from autogen_core.models import (AssistantMessage, ChatCompletionClient, Functio
 
 from repotrans.agents.budget import MARGIN, OPTIONAL, Fit, fit_call, is_reasoning, trim_slots
 from repotrans.agents.reply import Reply, read_reply
-from repotrans.agents.state import ContextEntry, TranslationState
+from repotrans.agents.state import ContextEntry, Handoff, PromptView, TaskBrief, Usage
 from repotrans.agents.trajectory import Trajectory
 from repotrans.agents.window import ContextOverflow, limits_of
 from repotrans.errors import RepotransError, TaskError
@@ -30,21 +32,34 @@ MAX_FORMAT_RETRIES = 2      # a format error re-asks the model this many times
 FAILED = "TRANSLATION_FAILED"
 
 
+class HandoffMessage(BaseTextChatMessage):
+    """An agent's reply: a one-line summary (`content`, what termination conditions read) and the
+    hand-off (agents.state.Handoff) the next agent starts from."""
+    handoff: Any = None
+    type: Literal["HandoffMessage"] = "HandoffMessage"
+
+
 class StepAgent(BaseChatAgent):
     """Base for the RAG, Context and Refine agents; subclasses implement `steps`."""
 
-    def __init__(self, name: str, description: str, state: TranslationState, client: ChatCompletionClient,
+    def __init__(self, name: str, description: str, brief: TaskBrief, client: ChatCompletionClient,
                  trajectory: Trajectory):
         super().__init__(name, description)
-        self.state = state
+        self.brief = brief
         self.client = client
         self.trajectory = trajectory
+        self.handoff = Handoff()            # received at the start of a turn, passed on at its end
+        self.step = ""                      # the step being asked
+        self.usage: dict[str, Usage] = {}   # per step
+        self.notes: list[str] = []
+        self.error: Exception | None = None
+        self.turns = 0
         self._calls = 0
         self._rendered: dict[str, tuple[str, dict]] = {}    # prompt text -> (step, extra slots), to refit it
 
     @property
     def produced_message_types(self) -> Sequence[type[BaseChatMessage]]:
-        return (TextMessage,)
+        return (HandoffMessage,)
 
     async def on_messages(self, messages: Sequence[BaseChatMessage], cancellation_token: CancellationToken
                           ) -> Response:
@@ -57,6 +72,9 @@ class StepAgent(BaseChatAgent):
                                  ) -> AsyncGenerator[Event, None]:
         inner: list[BaseAgentEvent | BaseChatMessage] = []
         summary = ""
+        handed = [m.handoff for m in messages if isinstance(m, HandoffMessage) and m.handoff is not None]
+        self.handoff = handed[-1].copy() if handed else Handoff()
+        self.turns += 1
         try:
             async for item in self.steps(cancellation_token):
                 if isinstance(item, str):
@@ -64,18 +82,19 @@ class StepAgent(BaseChatAgent):
                     continue
                 inner.append(item)
                 yield item
-        except RepotransError as exc:   # kept on the state, re-raised by the session after the team stops
-            self.state.error = exc
+        except RepotransError as exc:   # kept on the agent, re-raised by the team after it stops
+            self.error = exc
             summary = f"{FAILED} {type(exc).__name__}: {exc}"
         except Exception as exc:        # a bug on an unforeseen answer fails this task, with its trajectory
-            self.state.error = TaskError(f"{self.name} agent failed on {self.state.step}: {type(exc).__name__}: "
-                                         f"{_one_line(exc)}")
-            summary = f"{FAILED} {self.state.error}"
+            self.error = TaskError(f"{self.name} agent failed on {self.step}: {type(exc).__name__}: "
+                                   f"{_one_line(exc)}")
+            summary = f"{FAILED} {self.error}"
         self.trajectory.record("agent_done", agent=self.name, summary=summary)
-        yield Response(chat_message=TextMessage(content=summary, source=self.name), inner_messages=inner)
+        yield Response(chat_message=HandoffMessage(content=summary, source=self.name, handoff=self.handoff.copy()),
+                       inner_messages=inner)
 
     async def on_reset(self, cancellation_token: CancellationToken) -> None:
-        """The state belongs to the session; nothing agent-local to reset."""
+        """A team runs one task once; an agent is made per task, so there is nothing to reset."""
 
     @abstractmethod
     def steps(self, cancellation_token: CancellationToken) -> AsyncGenerator[BaseAgentEvent | str, None]:
@@ -83,8 +102,8 @@ class StepAgent(BaseChatAgent):
 
     # -- model ---------------------------------------------------------------------------------------
     def prompt(self, step: str, **extra) -> str:
-        self.state.step = step
-        text = render(step, build_slots(self.state, step, **extra))
+        self.step = step
+        text = render(step, build_slots(PromptView(self.brief, self.handoff), step, **extra))
         if len(self._rendered) > 64:
             self._rendered.clear()
         self._rendered[text] = (step, extra)
@@ -92,19 +111,23 @@ class StepAgent(BaseChatAgent):
 
     def messages(self, prompt: str) -> list[LLMMessage]:
         """The system message with the stable instructions, then the step's prompt."""
-        return [SystemMessage(content=system_prompt(self.state)), UserMessage(content=prompt, source="user")]
+        return [SystemMessage(content=system_prompt(self.brief)), UserMessage(content=prompt, source="user")]
+
+    def record_usage(self, prompt: int, completion: int, cached: bool, server_cached: int = 0,
+                     reported: bool = True) -> None:
+        self.usage.setdefault(self.step, Usage()).add(prompt, completion, cached, server_cached, reported)
 
     @property
     def native_tools(self) -> bool:
         """Send tools as OpenAI `tools`: declared in model_info, or seen in an answer (detected)."""
-        if self.state.native_tools is None:
-            self.state.native_tools = bool(self.client.model_info.get("function_calling"))
-        return self.state.native_tools
+        if self.handoff.native_tools is None:
+            self.handoff.native_tools = bool(self.client.model_info.get("function_calling"))
+        return self.handoff.native_tools
 
     @property
     def json_mode(self) -> bool:
         """response_format JSON: declared in model_info, and not switched off by an empty `{}` answer."""
-        return bool(self.client.model_info.get("json_output")) and self.state.json_mode is not False
+        return bool(self.client.model_info.get("json_output")) and self.handoff.json_mode is not False
 
     async def ask(self, step: str, messages: list[LLMMessage], cancellation_token: CancellationToken,
                   tools: Sequence[dict] = (), json_mode: bool = False) -> tuple[Reply, ThoughtEvent]:
@@ -112,12 +135,12 @@ class StepAgent(BaseChatAgent):
         refits it). A cut-off answer is asked again once: with more room when the window has it and the
         model reasons (or the cut answer was code), else briefly; an optional step's or a reflection's
         cut answer comes back as it is. A JSON-mode answer of `{}` switches JSON mode off and asks again.
-        Usage, timing, budget, reasoning and the exchange go to the state and the trajectory."""
-        self.state.step = step
+        Usage, timing, budget, reasoning and the exchange go to this agent's record and the trajectory."""
+        self.step = step
         tools = list(tools) if tools and self.native_tools else []
         limits = limits_of(self.client)
         reasoning = is_reasoning(self.client.model_info.get("family"))
-        want = self.state.config.model.max_tokens
+        want = self.brief.config.model.max_tokens
         extra: dict = {}
         refits, more_room, brief = 0, False, False
         reply = result = None
@@ -138,7 +161,7 @@ class StepAgent(BaseChatAgent):
                     limits.calibrate(limits.raw_count(_openai(sent), [{"type": "function", "function": t}
                                                                       for t in tools]), exc.prompt_tokens)
                 limits.learn(exc)
-                self.state.notes.append(f"{step}: the server's context window is {limits.window().tokens} tokens "
+                self.notes.append(f"{step}: the server's context window is {limits.window().tokens} tokens "
                                         f"(it refused {fit.prompt_tokens if fit else '?'} + {extra.get('max_tokens')}); "
                                         "prompt fitted again")
                 self.trajectory.record("budget", agent=self.name, step=step, refused=str(exc),
@@ -148,18 +171,18 @@ class StepAgent(BaseChatAgent):
                 raise
             except Exception as exc:  # server gone after retries, bad key, exhausted script: the task fails
                 if tools and _refuses_tools(exc):
-                    self.state.native_tools, tools = False, []
-                    self.state.notes.append(f"{step}: the server refuses tools; using the text protocol")
+                    self.handoff.native_tools, tools = False, []
+                    self.notes.append(f"{step}: the server refuses tools; using the text protocol")
                     continue
                 raise TaskError(f"model call failed during {step}: {type(exc).__name__}: {_one_line(exc)}") from exc
             reply = read_reply(result)
-            if reply.calls and not self.state.native_tools:
-                self.state.native_tools = True
-                self.state.notes.append(f"{step}: the model answers with tool calls; tools go as function calls now")
+            if reply.calls and not self.handoff.native_tools:
+                self.handoff.native_tools = True
+                self.notes.append(f"{step}: the model answers with tool calls; tools go as function calls now")
             self._record(step, sent, result, reply, tools, time.time() - started, fit)
             if json_mode and not reply.calls and re.fullmatch(r"\s*\{\s*\}\s*", reply.text or ""):
-                json_mode, self.state.json_mode = False, False
-                self.state.notes.append(f"{step}: the server answered {{}} in JSON mode (no answer); "
+                json_mode, self.handoff.json_mode = False, False
+                self.notes.append(f"{step}: the server answered {{}} in JSON mode (no answer); "
                                         "JSON mode is off for this task")
                 continue
             if reply.finish != "length" or step in OPTIONAL or step == "reflect":
@@ -169,7 +192,7 @@ class StepAgent(BaseChatAgent):
             if not more_room and (reasoning or _looks_like_code(reply.text)) and room >= used * 3 // 2:
                 more_room, want = True, min(2 * used, room)
                 extra["max_tokens"] = want
-                self.state.notes.append(f"{step}: answer cut off at {used} tokens; asked again with {want}")
+                self.notes.append(f"{step}: answer cut off at {used} tokens; asked again with {want}")
                 continue
             if brief:
                 break
@@ -177,7 +200,7 @@ class StepAgent(BaseChatAgent):
             messages = self.correction(messages, reply, f"Your answer was cut off at {used} tokens. Answer again, "
                                                         "briefly: only what the Output Format asks for, "
                                                         "no explanation.")
-            self.state.notes.append(f"{step}: answer cut off at {used} tokens; asked again to be brief")
+            self.notes.append(f"{step}: answer cut off at {used} tokens; asked again to be brief")
         if reply is None or result is None:
             raise TaskError(f"model call failed during {step}: no answer after fitting the prompt again")
         return reply, ThoughtEvent(content=reply.text or reply.summary(), source=self.name,
@@ -191,13 +214,13 @@ class StepAgent(BaseChatAgent):
         rerender, slots = None, None
         if known is not None:
             kind, extra = known
-            slots = build_slots(self.state, kind, **extra)
+            slots = build_slots(PromptView(self.brief, self.handoff), kind, **extra)
             rerender = lambda trims: render(kind, trim_slots(slots, trims))  # noqa: E731
         limits = limits_of(self.client)
         fit = await asyncio.to_thread(fit_call, step, messages, limits, want, tools, rerender, slots, reasoning)
         cuts = [c for c in fit.cuts if not c.startswith("max_tokens")]
         if cuts:
-            self.state.notes.append(f"{step}: fitted into the {fit.window.tokens}-token window "
+            self.notes.append(f"{step}: fitted into the {fit.window.tokens}-token window "
                                     f"({fit.window.source}): {'; '.join(cuts)}")
         return fit
 
@@ -206,10 +229,10 @@ class StepAgent(BaseChatAgent):
         usage = result.usage or RequestUsage(prompt_tokens=0, completion_tokens=0)
         reported = getattr(result, "usage_reported", True) and result.usage is not None
         server_cached = getattr(result, "cached_prompt_tokens", 0)
-        self.state.record_usage(usage.prompt_tokens, usage.completion_tokens, bool(result.cached),
+        self.record_usage(usage.prompt_tokens, usage.completion_tokens, bool(result.cached),
                                 server_cached=server_cached, reported=reported)
         if not reported and not result.cached:
-            self.state.notes.append(f"{step}: the server reported no token usage")
+            self.notes.append(f"{step}: the server reported no token usage")
         self.trajectory.record(
             "model", agent=self.name, step=step,
             messages=[{"role": type(m).__name__, "content": m.content if isinstance(m.content, str)
@@ -237,7 +260,7 @@ class StepAgent(BaseChatAgent):
         return call, ToolCallRequestEvent(content=[call], source=self.name)
 
     def tool_result(self, call: FunctionCall, output: dict) -> ToolCallExecutionEvent:
-        self.trajectory.record("tool", agent=self.name, step=self.state.step, tool=call.name,
+        self.trajectory.record("tool", agent=self.name, step=self.step, tool=call.name,
                                args=json.loads(call.arguments), output=output)
         result = FunctionExecutionResult(call_id=call.id, name=call.name, is_error="error" in output,
                                          content=json.dumps(output, ensure_ascii=False))
@@ -247,17 +270,17 @@ class StepAgent(BaseChatAgent):
         """Run one context tool as an AutoGen tool call and add its output to the gathered context."""
         call, request = self.tool_request(tool, args, call_id)
         yield request
-        services = self.state.services
+        services = self.brief.services
         if services is None:
-            raise TaskError("no services attached to the translation state")
+            raise TaskError("no services attached to the task brief")
         output = services.run_tool(tool, args)
         if "error" in output:
             hints = output.get("did_you_mean") or []
             outcome = f"error: {output['error']}" + (f" (did you mean: {', '.join(map(str, hints[:5]))})" if hints else "")
         else:
-            self.state.context.append(ContextEntry(tool=tool, args=args, output=output))
-            outcome = f"ok, see Gathered Context {len(self.state.context)}"
-        self.state.last_commands.append({"tool": tool, "args": args, "outcome": outcome})
+            self.handoff.context.append(ContextEntry(tool=tool, args=args, output=output))
+            outcome = f"ok, see Gathered Context {len(self.handoff.context)}"
+        self.handoff.last_commands.append({"tool": tool, "args": args, "outcome": outcome})
         yield self.tool_result(call, output)
 
 

@@ -9,7 +9,7 @@ from autogen_core.models import LLMMessage
 
 from repotrans.agents import lenient_json, parse
 from repotrans.agents.base import StepAgent
-from repotrans.agents.state import TranslationState
+from repotrans.agents.state import Handoff
 from repotrans.prompts.slots import function_tools, tool_slots
 
 FIXED_TOOLS = ("get_source_class_info", "get_target_class_info", "find_target_imports")
@@ -19,7 +19,7 @@ FORMAT = ('Answer with exactly one JSON object: {"tool": "<tool name>", "argumen
           'or {"tool": "enough", "reason": "..."}')
 
 
-def check_call(state: TranslationState, tool: object, args: object) -> str | None:
+def check_call(handoff: Handoff, tool: object, args: object) -> str | None:
     """Why a requested tool call cannot run (unknown tool, bad arguments, a repeat), or None."""
     known = [t["name"] for t in tool_slots()]
     if not isinstance(tool, str) or tool not in known:
@@ -27,17 +27,19 @@ def check_call(state: TranslationState, tool: object, args: object) -> str | Non
         return f"unknown tool {tool!r}{hint}; the tools are {', '.join(known)}"
     if not isinstance(args, dict):
         return '"arguments" must be a JSON object'
-    if any(e["tool"] == tool and e["args"] == args for e in state.last_commands):
+    if any(e["tool"] == tool and e["args"] == args for e in handoff.last_commands):
         return f"{tool}({args}) was already called; its result is listed under Last Command"
     return None
 
 
 class ContextAgent(StepAgent):
-    def __init__(self, state, client, trajectory):
-        super().__init__("context", "Gathers repository context with the five tools.", state, client, trajectory)
+    """Adds the context it gathers (and the calls it made) to the hand-off it received."""
+
+    def __init__(self, brief, client, trajectory):
+        super().__init__("context", "Gathers repository context with the five tools.", brief, client, trajectory)
 
     async def steps(self, ct: CancellationToken) -> AsyncGenerator[BaseAgentEvent | str, None]:
-        switches = self.state.config.agents
+        switches = self.brief.config.agents
         if not switches.context:
             yield "context: disabled"
             return
@@ -61,7 +63,7 @@ class ContextAgent(StepAgent):
                 if tool == ENOUGH:
                     stop, done = f"model has enough ({args.get('reason', '') if isinstance(args, dict) else ''})", True
                     continue
-                why = check_call(self.state, tool, args)
+                why = check_call(self.handoff, tool, args)
                 if why is not None:
                     problem = problem or why
                     continue
@@ -71,9 +73,9 @@ class ContextAgent(StepAgent):
             if done:
                 break
             if problem is not None and not ran:
-                self.state.notes.append(f"context: {problem}")
+                self.notes.append(f"context: {problem}")
                 retry = (messages, reply, f"{problem}. {FORMAT}")
-        yield f"context: {len(self.state.last_commands)} tool calls, stopped: {stop}"
+        yield f"context: {len(self.handoff.last_commands)} tool calls, stopped: {stop}"
 
     def _requests(self, reply) -> tuple[list[tuple[str | None, object, object]], str | None]:
         """(call id, tool, arguments) of every request in the answer, and the first problem reading them."""

@@ -24,13 +24,17 @@ class GaveUp(str):
 
 
 class RagAgent(StepAgent):
-    def __init__(self, state, client, trajectory):
+    """Owns its decision and the candidates it saw; hands on the examples it kept."""
+
+    def __init__(self, brief, client, trajectory):
         super().__init__("rag", "Retrieves similar translated method pairs and keeps the useful ones.",
-                         state, client, trajectory)
+                         brief, client, trajectory)
+        self.decision: dict | None = None   # {"retrieve": bool, "reason": str}
+        self.candidates: list = []          # retrieval.stores.PairHit, as retrieved
 
     async def steps(self, ct: CancellationToken) -> AsyncGenerator[BaseAgentEvent | str, None]:
-        state = self.state
-        if not state.config.agents.rag:
+        switches = self.brief.config.agents
+        if not switches.rag:
             yield "rag: disabled"
             return
         decision = None
@@ -44,14 +48,14 @@ class RagAgent(StepAgent):
                 yield item
         if decision is None:   # no usable answer: retrieving is the safe default
             decision = {"retrieve": True, "reason": "no valid decision from the model"}
-        state.rag_decision = decision
+        self.decision = decision
         if not decision["retrieve"]:
             yield f"rag: no retrieval ({decision.get('reason', '')})"
             return
-        call, request = self.tool_request("retrieve", {"k": state.config.agents.rag_k})
+        call, request = self.tool_request("retrieve", {"k": switches.rag_k})
         yield request
-        candidates, reason = state.services.retrieve(state.config.agents.rag_k)
-        state.rag_candidates = list(candidates)
+        candidates, reason = self.brief.services.retrieve(switches.rag_k)
+        self.candidates = list(candidates)
         yield self.tool_result(call, {"reason": reason, "candidates": [
             {"source_id": c.source_id, "target_id": c.target_id} for c in candidates]})
         if not candidates:
@@ -65,12 +69,12 @@ class RagAgent(StepAgent):
             elif not isinstance(item, GaveUp):
                 yield item
         if answer is None:
-            state.notes.append("rag_filter: no valid answer, kept every candidate")
+            self.notes.append("rag_filter: no valid answer, kept every candidate")
             keep = set(range(1, len(candidates) + 1))
         else:
             keep = {d["candidate"] for d in answer["decisions"] if d.get("keep") is True}
-        state.kept_examples = [c for i, c in enumerate(candidates, 1) if i in keep]
-        yield f"rag: kept {len(state.kept_examples)} of {len(candidates)} examples"
+        self.handoff.examples = [c for i, c in enumerate(candidates, 1) if i in keep]
+        yield f"rag: kept {len(self.handoff.examples)} of {len(candidates)} examples"
 
     async def _ask_json(self, step: str, prompt: str, check, ct: CancellationToken):
         """Ask for a JSON object; re-ask with a correction a bounded number of times. Yields events, then the
@@ -80,12 +84,12 @@ class RagAgent(StepAgent):
             try:
                 reply, event = await self.ask(step, messages, ct, json_mode=self.json_mode)
             except (BudgetError, ModelTimeout) as exc:
-                self.state.notes.append(f"{step}: given up (optional step): {exc}")
+                self.notes.append(f"{step}: given up (optional step): {exc}")
                 yield GaveUp(str(exc))
                 return
             yield event
             if reply.finish == "length":
-                self.state.notes.append(f"{step}: answer cut off; given up (optional step)")
+                self.notes.append(f"{step}: answer cut off; given up (optional step)")
                 yield GaveUp("cut off")
                 return
             obj, problem = parse.json_answer(reply.text, keys=KEYS[step])
@@ -95,7 +99,7 @@ class RagAgent(StepAgent):
             if problem is None:
                 yield obj
                 return
-            self.state.notes.append(f"{step}: {problem}")
+            self.notes.append(f"{step}: {problem}")
             messages = self.correction(messages, reply, f"Your answer was not usable: {problem}. "
                                                         "Answer again with only the JSON object the Output Format asks for.")
 

@@ -9,7 +9,7 @@ from autogen_core import CancellationToken
 from repotrans.agents import candidate, parse
 from repotrans.agents.base import MAX_FORMAT_RETRIES, StepAgent
 from repotrans.agents.context import check_call
-from repotrans.agents.state import Attempt
+from repotrans.agents.state import Attempt, best_attempt
 from repotrans.errors import InputError
 from repotrans.execution.results import TestResult
 from repotrans.execution.status import UNTESTED
@@ -20,40 +20,44 @@ MAX_REFLECTION_CALLS = 3     # tool calls one reflection may request
 
 
 class RefineAgent(StepAgent):
-    def __init__(self, state, client, trajectory):
+    """Owns the attempts and the repair rounds; more context from a reflection extends its hand-off."""
+
+    def __init__(self, brief, client, trajectory):
         super().__init__("refine", "Writes the C# method, tests it and repairs it from the test results.",
-                         state, client, trajectory)
+                         brief, client, trajectory)
+        self.attempts: list[Attempt] = []
+        self.rounds = 0                     # repair rounds used
 
     async def steps(self, ct: CancellationToken) -> AsyncGenerator[BaseAgentEvent | str, None]:
-        state, switches = self.state, self.state.config.agents
+        switches = self.brief.config.agents
         async for item in self._candidate("generate", self.prompt("generate"), ct):
             yield item
         rounds = switches.max_repair_rounds if switches.refine else 0
         for n in range(1, rounds + 1):
-            last = state.attempts[-1]
+            last = self.attempts[-1]
             if last.result is None or last.result.status == "passed":
                 break
-            state.rounds = n
+            self.rounds = n
             reflection = None
             if switches.reflection:
                 async for item in self._reflect(last, ct):
                     yield item
                 reflection = last.reflection
             prompt = self.prompt("repair", code=last.code, result=result_text(last),
-                                 attempt=len(state.attempts), reflection=reflection)
+                                 attempt=len(self.attempts), reflection=reflection)
             async for item in self._candidate("repair", prompt, ct):
                 yield item
-            if repeats(state.attempts) is not None:     # the model is going round in circles: stop
-                state.notes.append(f"refine: stopped after candidate {len(state.attempts)}, which repeats "
-                                   f"candidate {repeats(state.attempts)}")
+            if repeats(self.attempts) is not None:     # the model is going round in circles: stop
+                self.notes.append(f"refine: stopped after candidate {len(self.attempts)}, which repeats "
+                                  f"candidate {repeats(self.attempts)}")
                 break
-        best = state.best_attempt()
+        best = best_attempt(self.attempts)
         status = best.result.status if best and best.result else UNTESTED
-        yield f"{DONE} status={status} attempts={len(state.attempts)} repair_rounds={state.rounds}"
+        yield f"{DONE} status={status} attempts={len(self.attempts)} repair_rounds={self.rounds}"
 
     async def _candidate(self, step: str, prompt: str, ct: CancellationToken):
         """Ask for the C# member (bounded re-asks), reduce the answer to a candidate, test it; appends an Attempt."""
-        state = self.state
+        brief = self.brief
         messages = self.messages(prompt)
         found, text = None, ""
         for _ in range(MAX_FORMAT_RETRIES + 1):
@@ -64,36 +68,36 @@ class RefineAgent(StepAgent):
                 args, _ = reply.call_args(call)
                 if call.name == "run_tests" and isinstance((args or {}).get("code"), str):
                     text = f"```csharp\n{args['code']}\n```"
-            found = candidate.extract(text, state.target_method, state.class_members)
+            found = candidate.extract(text, brief.target_method, brief.class_members)
             if found is not None:
                 break
-            state.notes.append(f"{step}: no C# code block")
+            self.notes.append(f"{step}: no C# code block")
             messages = self.correction(messages, reply, f"No ```csharp code block found. Answer with one markdown "
-                                                        f"code block tagged csharp holding {member_phrase(state)}.")
+                                                        f"code block tagged csharp holding {member_phrase(brief)}.")
         code = found.code if found is not None else text.strip()
         attempt = Attempt(code=code, additions=found.to_json() if found is not None else {})
         if found is not None and (found.helpers or found.usings or found.dropped or found.shape != "member"):
-            state.notes.append(f"{step}: candidate {len(state.attempts) + 1}: {describe(found)}")
-        state.attempts.append(attempt)
-        call, request = self.tool_request("run_tests", {"attempt": len(state.attempts)})
+            self.notes.append(f"{step}: candidate {len(self.attempts) + 1}: {describe(found)}")
+        self.attempts.append(attempt)
+        call, request = self.tool_request("run_tests", {"attempt": len(self.attempts)})
         yield request
-        same = repeats(state.attempts)
+        same = repeats(self.attempts)
         try:
-            if same is not None and state.attempts[same - 1].result is not None:   # judged already
-                attempt.result = state.attempts[same - 1].result
+            if same is not None and self.attempts[same - 1].result is not None:   # judged already
+                attempt.result = self.attempts[same - 1].result
             else:
-                attempt.result = await asyncio.to_thread(state.services.run_test, attempt.code)
+                attempt.result = await asyncio.to_thread(brief.services.run_test, attempt.code)
         except InputError as exc:   # the candidate cannot even be put in place (empty, not a member)
             attempt.result = TestResult(status="compile_error", reason=f"candidate not applied: {exc}")
-        self.trajectory.record("attempt", agent=self.name, step=step, n=len(state.attempts),
+        self.trajectory.record("attempt", agent=self.name, step=step, n=len(self.attempts),
                                code=attempt.code, additions=attempt.additions, result=attempt.result.to_json())
         yield self.tool_result(call, {"status": attempt.result.status, "brief": attempt.result.brief()})
 
     async def _reflect(self, attempt: Attempt, ct: CancellationToken):
-        state = self.state
+        switches = self.brief.config.agents
         prompt = self.prompt("reflect", code=attempt.code, result=result_text(attempt),
-                             attempt=len(state.attempts))
-        use_tools = state.config.agents.dynamic_prompt and state.config.agents.context
+                             attempt=len(self.attempts))
+        use_tools = switches.dynamic_prompt and switches.context
         reply, event = await self.ask("reflect", self.messages(prompt), ct,
                                       tools=function_tools("reflect") if use_tools else ())
         yield event
@@ -106,9 +110,9 @@ class RefineAgent(StepAgent):
             if why is None:
                 requests.append({"tool": c.name, "arguments": args, "id": c.id})
         for req in requests[:MAX_REFLECTION_CALLS]:
-            problem = check_call(state, req["tool"], req["arguments"])
+            problem = check_call(self.handoff, req["tool"], req["arguments"])
             if problem is not None:
-                state.notes.append(f"reflect: {problem}")
+                self.notes.append(f"reflect: {problem}")
                 continue
             async for event in self.gather(req["tool"], req["arguments"], req.get("id")):
                 yield event

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.conventions import conventions_for, exception_pairs
-from repotrans.agents.state import Services, TranslationState
+from repotrans.agents.state import Services, TaskBrief
 from repotrans.errors import InputError
 from repotrans.tools.context import ToolContext
 
@@ -27,7 +27,7 @@ def open_view(workdir: Path, source: Path | None = None, target: Path | None = N
 
 def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | None = None,
             target: Path | None = None, progress: bool = False,
-            target_member: str | None = None, view: ToolContext | None = None) -> TranslationState:
+            target_member: str | None = None, view: ToolContext | None = None) -> TaskBrief:
     """Index (incrementally, when repos are given; or the given `view`), resolve `function` (with
     `target_member`: the Java method and the C# member the user names, whatever the mapping says),
     and bind tools, runner and retrieval."""
@@ -36,11 +36,11 @@ def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | No
     view = view or open_view(workdir, source, target, progress)
     task = (resolve_pair(view.index, function, target_member) if target_member
             else resolve_task(view.index, view.mapping, function))
-    return state_for(view.index, view.mapping, task, config, workdir)
+    return brief_for(view.index, view.mapping, task, config, workdir)
 
 
-def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TranslationState:
-    """The TranslationState of one resolved task, with real tools, runner and retrieval bound to it."""
+def brief_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TaskBrief:
+    """The brief of one resolved task, with real tools, runner and retrieval bound to it."""
     from repotrans.agents.cache import cache_folder
     from repotrans.execution.policy import java_capabilities
     from repotrans.execution.runner import language_version, run_candidate
@@ -71,10 +71,10 @@ def state_for(index, mapping, task, config: AgentConfig, workdir: Path) -> Trans
 
     services = Services(run_tool=lambda name, args: run_tool(ctx, name, args), run_test=run_test,
                         retrieve=find_examples)
-    return TranslationState(task=task, java_method=java, target_method=target_method,
-                            lang_version=language_version(index.root("target"), ex.toolchain),
-                            config=config, services=services, class_members=class_members(index, target_method),
-                            conventions=conventions_for(java.body or "", exception_table(index, mapping, task)))
+    return TaskBrief(task=task, java_method=java, target_method=target_method,
+                     lang_version=language_version(index.root("target"), ex.toolchain),
+                     config=config, services=services, class_members=class_members(index, target_method),
+                     conventions=conventions_for(java.body or "", exception_table(index, mapping, task)))
 
 
 def exception_table(index, mapping, task) -> dict:
@@ -99,18 +99,18 @@ def class_members(index, method) -> frozenset[str]:
     return frozenset(names | ({own.name} if own is not None else set()))
 
 
-def default_run_dir(workdir: Path, state: TranslationState) -> Path:
+def default_run_dir(workdir: Path, brief: TaskBrief) -> Path:
     """workdir/runs/<UTC time>-<method name>."""
     import time
 
-    return workdir / "runs" / f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{state.target_method.name}"
+    return workdir / "runs" / f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{brief.target_method.name}"
 
 
 def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path | None = None,
               target: Path | None = None, run_dir: Path | None = None, console: bool = False, adjust=None,
               target_member: str | None = None):
     """Prepare the task, build the model client (with the workspace response cache) and run the team;
-    `adjust(state)` may rebind services first (e.g. how a test run is judged)."""
+    `adjust(brief)` may rebind services first (e.g. how a test run is judged)."""
     import asyncio
 
     from repotrans.agents.models import check_model, make_client
@@ -118,19 +118,19 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
 
     check_model(config)
     view = open_view(workdir, source, target)
-    state = prepare(workdir, function, config, target_member=target_member, view=view)
+    brief = prepare(workdir, function, config, target_member=target_member, view=view)
     if adjust is not None:
-        adjust(state)
+        adjust(brief)
     client = make_client(config, view)
-    outcome = asyncio.run(run_translation(state, client, run_dir or default_run_dir(workdir, state), console))
-    return state, outcome
+    outcome = asyncio.run(run_translation(brief, client, run_dir or default_run_dir(workdir, brief), console))
+    return brief, outcome
 
 
-def write_method(state: TranslationState, root: Path, code: str) -> Path:
+def write_method(brief: TaskBrief, root: Path, code: str) -> Path:
     """Put `code` in place of the target method in the target repository; returns the file written."""
     from repotrans.execution.apply import apply_candidate
 
-    path = root / state.target_method.path
-    new_text, _ = apply_candidate(path.read_text(encoding="utf-8"), state.target_method, code)
+    path = root / brief.target_method.path
+    new_text, _ = apply_candidate(path.read_text(encoding="utf-8"), brief.target_method, code)
     path.write_text(new_text, encoding="utf-8")
     return path

@@ -1,4 +1,6 @@
-"""TranslationState: the per-task structured state the three agents share and mutate."""
+"""What the agents know of one task: the brief every agent is given (TaskBrief), the hand-off one agent
+passes to the next in its reply (Handoff), and what the team gathers from them at the end (TranslationRun).
+Each agent keeps its own work (attempts, usage, notes) on itself (agents.base.StepAgent)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -64,7 +66,9 @@ class Services:
 
 
 @dataclass
-class TranslationState:
+class TaskBrief:
+    """What every agent is told about its task, fixed for the run: no agent changes it. (A caller may
+    rebind `services`, e.g. how a test run is judged, before the run starts.)"""
     task: "TranslationTask"
     java_method: "Method"
     target_method: "Method"              # only its signature is ever shown to the model
@@ -72,24 +76,53 @@ class TranslationState:
     config: AgentConfig
     services: Services | None = None
     class_members: frozenset[str] = frozenset()   # names of the target class's members, fields, nested types
-    native_tools: bool | None = None     # tools as OpenAI function calls (None: not decided yet)
-    json_mode: bool | None = None        # False: the server answered {} in JSON mode; JSON steps go without it
     conventions: list[str] = field(default_factory=list)      # repository conventions for the prompt
-    step: str = "rag_decide"
+
+
+@dataclass
+class Handoff:
+    """What an agent passes on in its reply (agents.base.HandoffMessage): the examples kept, the context
+    gathered, the tool calls made, and what the model turned out to take (tools as function calls, JSON
+mode). The next agent
+    starts from a copy; nobody changes a handoff once sent."""
+    examples: list = field(default_factory=list)                   # retrieval.stores.PairHit kept by rag
+    context: list[ContextEntry] = field(default_factory=list)
+    last_commands: list[dict] = field(default_factory=list)        # tool calls so far, with short outcomes
+    native_tools: bool | None = None                               # None: not decided yet
+    json_mode: bool | None = None      # False: the server answered {} in JSON mode; JSON steps go without it
+
+    def copy(self) -> "Handoff":
+        return Handoff(list(self.examples), list(self.context), list(self.last_commands), self.native_tools,
+                       self.json_mode)
+
+
+@dataclass(frozen=True)
+class PromptView:
+    """An agent's view for the prompt slots (prompts.slots.SlotSource): its brief and what it was handed."""
+    brief: TaskBrief
+    handoff: Handoff
+
+    java_method = property(lambda self: self.brief.java_method)
+    target_method = property(lambda self: self.brief.target_method)
+    lang_version = property(lambda self: self.brief.lang_version)
+    config = property(lambda self: self.brief.config)
+    conventions = property(lambda self: self.brief.conventions)
+    context = property(lambda self: self.handoff.context)
+    last_commands = property(lambda self: self.handoff.last_commands)
+    kept_examples = property(lambda self: self.handoff.examples)
+
+
+@dataclass
+class TranslationRun:
+    """What the agents kept of one run, gathered by the team when it ends (or fails): read-only for callers."""
+    attempts: list[Attempt] = field(default_factory=list)
+    rounds: int = 0                      # repair rounds used
     rag_decision: dict | None = None     # {"retrieve": bool, "reason": str}
     rag_candidates: list = field(default_factory=list)
-    kept_examples: list = field(default_factory=list)
-    context: list[ContextEntry] = field(default_factory=list)
-    last_commands: list[dict] = field(default_factory=list)   # tool calls so far, with short outputs
-    attempts: list[Attempt] = field(default_factory=list)
-    usage: dict[str, Usage] = field(default_factory=dict)     # per step
-    rounds: int = 0                      # repair rounds used
-    notes: list[str] = field(default_factory=list)            # format corrections, skipped steps
-    error: Exception | None = None       # a RepotransError that stopped the run
-
-    def record_usage(self, prompt: int, completion: int, cached: bool, server_cached: int = 0,
-                     reported: bool = True) -> None:
-        self.usage.setdefault(self.step, Usage()).add(prompt, completion, cached, server_cached, reported)
+    handoff: Handoff = field(default_factory=Handoff)     # the last one sent (examples, context, calls)
+    usage: dict[str, Usage] = field(default_factory=dict)     # per step, in the order the steps ran
+    notes: list[str] = field(default_factory=list)            # format corrections, skipped steps, in order
+    error: Exception | None = None       # the RepotransError that stopped the run
 
     @property
     def total_tokens(self) -> dict[str, int]:
@@ -101,19 +134,23 @@ class TranslationState:
                 "server_cached_prompt": sum(x.server_cached_prompt_tokens for x in u),
                 "unreported_calls": sum(x.unreported_calls for x in u)}
 
-    def cost(self) -> float | None:
-        m = self.config.model
+    def cost(self, config: AgentConfig) -> float | None:
+        m = config.model
         if m.price_prompt is None or m.price_completion is None:
             return None
         t = self.total_tokens
         return (t["prompt"] * m.price_prompt + t["completion"] * m.price_completion) / 1e6
 
     def best_attempt(self) -> Attempt | None:
-        """passed > test_failure (fewer failures) > runtime_error/timeout > compile_error (fewer errors)."""
-        tested = [a for a in self.attempts if a.result is not None]
-        if not tested:
-            return self.attempts[-1] if self.attempts else None
-        return max(enumerate(tested), key=lambda ia: (*attempt_rank(ia[1].result), ia[0]))[1]
+        return best_attempt(self.attempts)
+
+
+def best_attempt(attempts: list[Attempt]) -> Attempt | None:
+    """passed > test_failure (fewer failures) > runtime_error/timeout > compile_error (fewer errors)."""
+    tested = [a for a in attempts if a.result is not None]
+    if not tested:
+        return attempts[-1] if attempts else None
+    return max(enumerate(tested), key=lambda ia: (*attempt_rank(ia[1].result), ia[0]))[1]
 
 
 def attempt_rank(result: Any) -> tuple[int, int]:

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("give both --source and --target (or neither, to use the index in --workdir)")
     config = load_settings(args)
     workdir = Path(args.workdir)
-    state, outcome = translate(workdir, args.function, config,
+    brief, outcome = translate(workdir, args.function, config,
                                source=Path(args.source) if args.source else None,
                                target=Path(args.target) if args.target else None,
                                run_dir=Path(args.run_dir) if args.run_dir else None, console=args.stream,
@@ -44,13 +44,13 @@ def run(args: argparse.Namespace) -> int:
         from repotrans.index.store import Index
 
         root = Path(args.target) if args.target else Index.open(workdir, must_exist=True).root("target")
-        print(f"wrote {write_method(state, root, outcome.code)}")
+        print(f"wrote {write_method(brief, root, outcome.code)}")
     return 0 if outcome.status == "passed" and not blocked else 1
 
 
-def _judge_blocked(state) -> None:
+def _judge_blocked(brief) -> None:
     """A candidate whose covering tests fail only inside other still-placeholder methods is `blocked`
     (as in a batch): the agents stop repairing it, and the outcome says so."""
     from repotrans.execution.blocked import judging_blocked
 
-    state.services.run_test = judging_blocked(state.services.run_test)
+    brief.services.run_test = judging_blocked(brief.services.run_test)

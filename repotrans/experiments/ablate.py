@@ -65,14 +65,14 @@ class Oracle:
                 self._index = rerooted_index(dirs, workspace="oracle-index", target="oracle-target")
             return self._index
 
-    def __call__(self, state, dirs: dict[str, Path]) -> None:
-        """Point the state's test service at the oracle instead of the (masked) index the agents see."""
+    def __call__(self, brief, dirs: dict[str, Path]) -> None:
+        """Point the brief's test service at the oracle instead of the (masked) index the agents see."""
         index = self._open(dirs)
-        method = index.method(state.task.target_method_id)
+        method = index.method(brief.task.target_method_id)
         if method is None:
-            raise ConfigError(f"{state.task.target_method_id} is not in the complete port")
-        ex = state.config.execution
-        allow = java_capabilities(state.java_method.body if state.java_method else None)
+            raise ConfigError(f"{brief.task.target_method_id} is not in the complete port")
+        ex = brief.config.execution
+        allow = java_capabilities(brief.java_method.body if brief.java_method else None)
 
         def run_test(code: str):
             key = (method.id, code, ex.toolchain, ex.sandbox, ex.scope)
@@ -87,7 +87,7 @@ class Oracle:
                     self._verdicts[key] = result
             return result
 
-        state.services.run_test = run_test
+        brief.services.run_test = run_test
 
 
 def spread(items: list, limit: int | None) -> list:

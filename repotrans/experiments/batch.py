@@ -100,9 +100,9 @@ def listed_tasks(index: Index, path: Path) -> list[TranslationTask]:
     return tasks
 
 
-def judge_blocked(state, dirs=None) -> None:
+def judge_blocked(brief, dirs=None) -> None:
     """Let the agents stop repairing a candidate whose only failures are other methods' placeholders."""
-    state.services.run_test = judging_blocked(state.services.run_test)
+    brief.services.run_test = judging_blocked(brief.services.run_test)
 
 
 def _as_blocked(rec: TaskRecord) -> TaskRecord:

@@ -177,12 +177,12 @@ class NodeWorker:
                 self.runners[key] = TaskRunner(work, dirs, self.limiter, wrap=self._cap_tests)
             return self.runners[key]
 
-    def _cap_tests(self, state, dirs) -> None:
+    def _cap_tests(self, brief, dirs) -> None:
         """At most this node's CPUs of test runs at a time: they are what the CPUs are for."""
-        run_test = state.services.run_test
+        run_test = brief.services.run_test
 
         def capped(code: str):
             with self.tests:
                 return run_test(code)
 
-        state.services.run_test = capped
+        brief.services.run_test = capped

@@ -13,8 +13,8 @@ from pathlib import Path
 import repotrans.policy.builtin  # noqa: F401  (registers --model builtin)
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
-from repotrans.agents.session import state_for
-from repotrans.agents.state import TranslationState
+from repotrans.agents.session import brief_for
+from repotrans.agents.state import TranslationRun
 from repotrans.agents.team import run_translation
 from repotrans.errors import ConfigError
 from repotrans.execution.status import ERROR, UNTESTED
@@ -30,23 +30,23 @@ def task_dir_name(task_id: str) -> str:
 
 def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, workdir: Path, run_dir: Path,
              config_name: str, dataset: str, adjust=None, limiter=None) -> TaskRecord:
-    """Translate one task with the agents; `adjust(state)` may rebind services (the evaluation oracle);
+    """Translate one task with the agents; `adjust(brief)` may rebind services (the evaluation oracle);
     `limiter` (agents.limits) is shared by the tasks of a run."""
     task_id = task.target_method_id.split(":", 1)[1]
     started = time.time()
-    state: TranslationState | None = None
     try:
-        state = state_for(index, mapping, task, config, workdir)
+        brief = brief_for(index, mapping, task, config, workdir)
         if adjust is not None:
-            adjust(state)
+            adjust(brief)
         client = make_client(config, ToolContext(index, mapping), limiter=limiter)
-        outcome = asyncio.run(run_translation(state, client, run_dir / task_dir_name(task_id)))
+        outcome = asyncio.run(run_translation(brief, client, run_dir / task_dir_name(task_id)))
     except ConfigError:
         raise
     except Exception as exc:          # any other failure is this task's alone: record it, go on
-        tokens = state.total_tokens if state else {"prompt": 0, "completion": 0, "calls": 0}
+        run: TranslationRun | None = getattr(exc, "run", None)     # what the agents kept before it failed
+        tokens = run.total_tokens if run else {"prompt": 0, "completion": 0, "calls": 0}
         return TaskRecord(config=config_name, dataset=dataset, task_id=task_id, status=ERROR,
-                          rounds=state.rounds if state else 0, prompt_tokens=tokens["prompt"],
+                          rounds=run.rounds if run else 0, prompt_tokens=tokens["prompt"],
                           completion_tokens=tokens["completion"], model_calls=tokens["calls"],
                           seconds=round(time.time() - started, 2), error=f"{type(exc).__name__}: {exc}")
     status = outcome.status if outcome.status != UNTESTED else ERROR

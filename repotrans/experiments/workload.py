@@ -2,7 +2,7 @@
 and the `TaskRunner` that runs tasks of a workload in this process (threads here, actors on Ray nodes).
 
 A `Workload` says what every task of one level shares (the repositories and the index, by folder
-name, the configuration, and an optional `adjust(state, dirs)` hook that rebinds services); an
+name, the configuration, and an optional `adjust(brief, dirs)` hook that rebinds services); an
 executor runs a list of tasks against it and yields each task's record as it finishes. The caller
 (batch, ablate) writes records into the run store; executors never touch it.
 """
@@ -20,7 +20,7 @@ from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.task import TranslationTask
 
-Adjust = Callable[[object, dict[str, Path]], None]     # (state, dirs): rebind the state's services
+Adjust = Callable[[object, dict[str, Path]], None]     # (brief, dirs): rebind the task brief's services
 
 
 @dataclass
@@ -68,11 +68,11 @@ class TaskRunner:
     def run(self, task: TranslationTask, out_dir: Path) -> TaskRecord:
         work = self.work
 
-        def adjust(state) -> None:
+        def adjust(brief) -> None:
             if work.adjust is not None:
-                work.adjust(state, self.dirs)
+                work.adjust(brief, self.dirs)
             if self.wrap is not None:
-                self.wrap(state, self.dirs)
+                self.wrap(brief, self.dirs)
 
         return run_task(self.index, self.mapping, task, work.config, workdir=self.dirs["workspace"],
                         run_dir=out_dir, config_name=work.config_name, dataset=work.dataset, adjust=adjust,

@@ -5,7 +5,7 @@ from typing import Any, Protocol, Sequence
 
 
 class SlotSource(Protocol):
-    """What the slots read (an agent's view of its task, e.g. agents.state.TranslationState)."""
+    """What the slots read (an agent's view of its task, e.g. agents.state.PromptView)."""
     java_method: Any                    # index.model.Method
     target_method: Any                  # only its signature is ever shown
     lang_version: str

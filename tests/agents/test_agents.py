@@ -14,7 +14,7 @@ import repotrans.tools
 from repotrans.agents import parse
 from repotrans.agents.config import AgentConfig, load_config
 from repotrans.agents.models import NO_MODEL, make_client
-from repotrans.agents.state import Services, TranslationState
+from repotrans.agents.state import Services, TaskBrief, TranslationRun
 from repotrans.agents.team import build_team, run_translation
 from repotrans.agents.trajectory import Trajectory
 from repotrans.errors import ConfigError, TaskError
@@ -86,15 +86,15 @@ def schemas(monkeypatch):
     monkeypatch.setattr(repotrans.tools, "load_schemas", lambda: fake, raising=False)
 
 
-def make_state(results: list[Result], **switches) -> tuple[TranslationState, FakeServices]:
+def make_state(results: list[Result], **switches) -> tuple[TaskBrief, FakeServices]:
     config = AgentConfig().overlay({"agents": switches})
     services = FakeServices(results)
     java = method("source", "source:org.acme.Circle", "getArea", "public double getArea()",
                   "{ return Math.PI * radius * radius; }")
     target = method("target", "target:Acme.Circle", "GetArea", "public double GetArea()", "{ " + GROUND_TRUTH + " }")
     task = TranslationTask(target_method_id=target.id, source_method_id=java.id)
-    return TranslationState(task=task, java_method=java, target_method=target, lang_version="6", config=config,
-                            services=services.bound()), services
+    return TaskBrief(task=task, java_method=java, target_method=target, lang_version="6", config=config,
+                     services=services.bound()), services
 
 
 def passed() -> Result:
@@ -144,7 +144,7 @@ def test_happy_path_uses_all_five_tools(tmp_path):
     outcome = run(state, client, tmp_path)
     assert outcome.status == "passed" and outcome.attempts == 1 and outcome.repair_rounds == 0
     assert [c[0] for c in services.tool_calls] == TOOLS
-    assert [e.source_id for e in state.kept_examples] == ["source:a.Sq.area()"]
+    assert [e.source_id for e in outcome.run.handoff.examples] == ["source:a.Sq.area()"]
     assert outcome.code == "public double GetArea()\n{\n    return System.Math.PI * radius * radius;\n}"
     assert outcome.tokens["calls"] == 9 and outcome.tokens["prompt"] > 0
     steps = [e["step"] for e in Trajectory.entries(_traj(tmp_path)) if e["kind"] == "model"]
@@ -166,7 +166,7 @@ def test_stream_is_autogen_events(tmp_path):
     client = replay([call("get_source_class_info"), '{"tool": "enough"}', GOOD])
 
     async def collect():
-        team = build_team(state, client, Trajectory(tmp_path / "run"))
+        team, _ = build_team(state, client, Trajectory(tmp_path / "run"))
         return [m async for m in team.run_stream(task="translate")]
 
     items = asyncio.run(collect())
@@ -194,7 +194,7 @@ def test_compile_error_reaches_reflection_then_repair_passes(tmp_path):
     assert "return Math.PI * radius * radius\n}" in reflect
     assert "## Reflection\nLine 3 lacks a semicolon" in repair and "MORE_CONTEXT" not in repair.split("## Reflection")[1]
     assert services.tool_calls == [("find_target_class_info", {"class_name": "Point"})]
-    assert state.attempts[0].reflection.startswith("Line 3 lacks")
+    assert outcome.run.attempts[0].reflection.startswith("Line 3 lacks")
 
 
 def test_garbage_and_unknown_tool_get_corrections_and_count_against_limit(tmp_path):
@@ -207,7 +207,7 @@ def test_garbage_and_unknown_tool_get_corrections_and_count_against_limit(tmp_pa
     second, third = client.create_calls[1]["messages"], client.create_calls[2]["messages"]
     assert "no JSON object found" in second[-1].content and second[-2].content.startswith("I think")
     assert "unknown tool 'read_file'" in third[-1].content
-    assert any("unknown tool" in n for n in state.notes)
+    assert any("unknown tool" in n for n in outcome.run.notes)
 
 
 def test_repeated_call_is_refused(tmp_path):
@@ -221,8 +221,8 @@ def test_repeated_call_is_refused(tmp_path):
 def test_rag_skips_retrieval_for_simple_functions(tmp_path):
     state, services = make_state([passed()], context=False)
     client = replay(['{"retrieve": false, "reason": "trivial"}', GOOD])
-    run(state, client, tmp_path)
-    assert services.retrieved == 0 and state.kept_examples == []
+    outcome = run(state, client, tmp_path)
+    assert services.retrieved == 0 and outcome.run.handoff.examples == []
     assert "## Examples from this repository\n(none)" in prompts(client)[-1]
 
 
@@ -275,8 +275,8 @@ def test_a_repeated_candidate_is_not_tested_again_and_ends_the_repairs(tmp_path)
     same_as_good = GOOD.replace("    return", "  return")          # whitespace aside, the same candidate
     outcome = run(state, replay([BAD, GOOD, same_as_good, BAD, GOOD]), tmp_path)
     assert len(services.tested) == 2 and outcome.attempts == 3 and outcome.repair_rounds == 2
-    assert state.attempts[2].result is state.attempts[1].result
-    assert any("repeats candidate 2" in note for note in state.notes)
+    assert outcome.run.attempts[2].result is outcome.run.attempts[1].result
+    assert any("repeats candidate 2" in note for note in outcome.run.notes)
     assert outcome.status == "test_failure"
 
 
@@ -371,7 +371,7 @@ def test_real_openai_client_retries_500_and_caches(tmp_path, monkeypatch):
         state2.config = config
         again = run(state2, make_client(config, cache_path=tmp_path / "cache.sqlite"), tmp_path / "2")
         assert len(server.requests) == 3 and again.code == outcome.code
-        assert state2.usage["generate"].cached_calls == 1
+        assert again.run.usage["generate"].cached_calls == 1
 
 
 def test_parse_helpers():
@@ -391,7 +391,7 @@ def test_console_streams_every_message_and_tool_call(tmp_path, capsys):
     out = capsys.readouterr().out
     assert outcome.status == "passed"
     for header in ("TextMessage (user)", "ThoughtEvent (context)", "ToolCallRequestEvent (context)",
-                   "ToolCallExecutionEvent (context)", "ToolCallRequestEvent (refine)", "TextMessage (refine)"):
+                   "ToolCallExecutionEvent (context)", "ToolCallRequestEvent (refine)", "HandoffMessage (refine)"):
         assert f"---------- {header} ----------" in out
     assert "TRANSLATION_DONE status=passed attempts=1 repair_rounds=0" in out
 
@@ -408,8 +408,8 @@ def test_candidate_that_cannot_be_applied_is_a_failed_attempt(tmp_path):
 
     state.services.run_test = run_test
     outcome = run(state, replay(["```csharp\nnamespace Acme { }\n```", GOOD]), tmp_path)
-    assert state.attempts[0].result.status == "compile_error"
-    assert "candidate not applied: the candidate is not a member" in state.attempts[0].result.brief()
+    assert outcome.run.attempts[0].result.status == "compile_error"
+    assert "candidate not applied: the candidate is not a member" in outcome.run.attempts[0].result.brief()
     assert outcome.status == "passed" and outcome.attempts == 2
 
 
@@ -417,11 +417,11 @@ def test_tokens_per_step_and_cost_when_prices_are_configured(tmp_path):
     state, _ = make_state([compile_error(), passed()], rag=False, context=False, reflection=False)
     state.config = state.config.overlay({"model": {"price_prompt": 2.0, "price_completion": 10.0}})
     outcome = run(state, replay([BAD, GOOD]), tmp_path)
-    gen, rep = state.usage["generate"], state.usage["repair"]
+    gen, rep = outcome.run.usage["generate"], outcome.run.usage["repair"]
     assert (gen.calls, rep.calls) == (1, 1) and gen.prompt_tokens > 0 and rep.completion_tokens > 0
     expected = ((gen.prompt_tokens + rep.prompt_tokens) * 2.0 + (gen.completion_tokens + rep.completion_tokens) * 10.0) / 1e6
     assert outcome.cost == pytest.approx(expected) and outcome.tokens["calls"] == 2
-    assert make_state([])[0].cost() is None
+    assert TranslationRun().cost(make_state([])[0].config) is None
 
 
 def test_several_text_calls_in_one_answer_run_in_order(tmp_path):
@@ -455,4 +455,5 @@ def test_a_tool_call_where_json_was_asked_is_read_from_its_arguments(tmp_path):
                                                               arguments='{"retrieve": false, "reason": "simple",}')])
     outcome = run(state, replay([answer, GOOD]), tmp_path)
     assert outcome.status == "passed" and services.retrieved == 0
-    assert state.rag_decision == {"retrieve": False, "reason": "simple"} and state.native_tools is True
+    assert outcome.run.rag_decision == {"retrieve": False, "reason": "simple"}
+    assert outcome.run.handoff.native_tools is True

@@ -56,11 +56,11 @@ def translate(masked, tmp_path, client_or_answers, **switches):
     prompts = [m["content"] for e in entries if e["kind"] == "model" for m in e["messages"]
                if m["role"] != "SystemMessage"]
     assert prompts and not any(TRUTH in p for p in prompts)          # no ground truth in any prompt
-    return state, outcome, entries, prompts
+    return outcome.run, outcome, entries, prompts
 
 
 def test_happy_path_all_five_tools_and_rag(masked, tmp_path):
-    state, outcome, entries, prompts = translate(masked, tmp_path, [
+    run, outcome, entries, prompts = translate(masked, tmp_path, [
         '{"retrieve": true, "reason": "uses a project helper"}',
         '{"decisions": [{"candidate": 1, "keep": true, "reason": "same class"}, '
         '{"candidate": 2, "keep": false, "reason": "unrelated"}]}',
@@ -76,22 +76,22 @@ def test_happy_path_all_five_tools_and_rag(masked, tmp_path):
     assert tools == ["retrieve", "get_source_class_info", "get_target_class_info", "find_target_imports",
                      "find_target_class_info", "find_target_method_body", "run_tests"]
     assert not any("error" in e["output"] for e in entries if e["kind"] == "tool")
-    assert len(state.kept_examples) == 1 and len(state.context) == 5
+    assert len(run.handoff.examples) == 1 and len(run.handoff.context) == 5
     generate = prompts[-1]
     assert "public static double CheckPositive(double value, string name)" in generate
-    assert f"`{state.kept_examples[0].source_id}`" in generate
-    assert "Circle.Scale" not in " ".join(c.target_id for c in state.rag_candidates)
+    assert f"`{run.handoff.examples[0].source_id}`" in generate
+    assert "Circle.Scale" not in " ".join(c.target_id for c in run.rag_candidates)
 
 
 def test_compile_error_reaches_reflection_then_repair_passes(masked, tmp_path):
-    state, outcome, entries, prompts = translate(masked, tmp_path, [
+    run, outcome, entries, prompts = translate(masked, tmp_path, [
         call("get_target_class_info"), '{"tool": "enough", "reason": "ok"}',
         JAVA_NAMES,
         "The Java name checkPositive does not exist in C#; the helper is PascalCase.\n"
         + "MORE_CONTEXT: " + call("find_target_class_info", class_name="Preconditions"),
         GOOD,
     ], rag=False)
-    first = state.attempts[0].result
+    first = run.attempts[0].result
     assert first.status == "compile_error" and any(d.code == "CS0117" for d in first.diagnostics)
     reflect = next(p for p in prompts if p.startswith("# Step: reflect"))
     assert "CS0117" in reflect and "checkPositive" in reflect and "candidate line 3" in reflect
@@ -108,10 +108,10 @@ def test_garbage_unknown_tool_and_500_through_real_client(masked, tmp_path, monk
     with FakeOpenAIServer(answers, fail_first=1) as server:
         config = AgentConfig().overlay({"model": {"name": "local-coder", "base_url": server.base_url}})
         client = make_client(config, cache_path=tmp_path / "cache.sqlite")
-        state, outcome, entries, prompts = translate(masked, tmp_path, client, rag=False)
+        run, outcome, entries, prompts = translate(masked, tmp_path, client, rag=False)
     assert server.statuses[0] == 500 and server.statuses[1:] == [200] * 6
     assert outcome.status == "passed"
-    assert any("no JSON object found" in n for n in state.notes) and any("unknown tool" in n for n in state.notes)
+    assert any("no JSON object found" in n for n in run.notes) and any("unknown tool" in n for n in run.notes)
     errors = [e["output"] for e in entries if e["kind"] == "tool" and "error" in e["output"]]
     assert len(errors) == 1 and "Acme.Common.Preconditions" in errors[0]["did_you_mean"]
     fourth = [p for p in prompts if p.startswith("# Step: gather")][3]     # after the misspelt class
@@ -119,8 +119,8 @@ def test_garbage_unknown_tool_and_500_through_real_client(masked, tmp_path, monk
 
 
 def test_static_prompt_ablation_on_sample(masked, tmp_path):
-    state, outcome, entries, prompts = translate(masked, tmp_path, [GOOD], rag=False, dynamic_prompt=False)
-    assert [e.tool for e in state.context] == ["get_source_class_info", "get_target_class_info",
+    run, outcome, entries, prompts = translate(masked, tmp_path, [GOOD], rag=False, dynamic_prompt=False)
+    assert [e.tool for e in run.handoff.context] == ["get_source_class_info", "get_target_class_info",
                                                "find_target_imports"]
     assert len(prompts) == 1 and "No tools in this configuration" not in prompts[0]
     assert "## Tools" not in prompts[0] and "Acme.Common" in prompts[0]
@@ -169,10 +169,10 @@ HELPER = ("```csharp\nusing System.Linq;\n\npublic Circle Scale(double factor)\n
 def test_usings_and_helpers_are_added_marked_and_gone_with_a_rejected_candidate(masked, tmp_path):
     """Both candidates bring `using System.Linq;` and the private helper Times; the first does not
     compile, and the second compiles only if the first one's helper did not stay behind."""
-    state, outcome, entries, prompts = translate(masked, tmp_path, [
+    run, outcome, entries, prompts = translate(masked, tmp_path, [
         '{"tool": "enough"}', HELPER.replace("{end}", "").replace("{{", "{").replace("}}", "}"),
         HELPER.replace("{end}", ";").replace("{{", "{").replace("}}", "}")], rag=False, reflection=False)
-    first, second = state.attempts
+    first, second = run.attempts
     assert first.result.status == "compile_error" and second.result.status == "passed", second.result.brief()
     assert first.additions["helpers"] == second.additions["helpers"] == ["method Times"]
     assert second.additions["usings"] == ["using System.Linq;"]

@@ -58,7 +58,7 @@ def play(style: str, flow, tmp_path, monkeypatch, **switches):
         state.config = state.config.overlay({"model": {"name": "local-model", "base_url": server.base_url,
                                                        "cache": False}})
         outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / style))
-    return outcome, state, services, judge, server
+    return outcome, outcome.run, services, judge, server
 
 
 @pytest.mark.parametrize("flow_name", ["straight", "repaired"])
@@ -66,8 +66,8 @@ def play(style: str, flow, tmp_path, monkeypatch, **switches):
 def test_style_reaches_the_oracle_result(style, flow_name, tmp_path, monkeypatch):
     flow, switches = (STRAIGHT, {}) if flow_name == "straight" else (REPAIRED, {"rag": False})
     want, _, want_services, want_judge, want_server = play("oracle", flow, tmp_path / "o", monkeypatch, **switches)
-    got, state, services, judge, server = play(style, flow, tmp_path / "s", monkeypatch, **switches)
-    assert got.status == want.status == "passed", (state.notes, judge.tested)
+    got, run, services, judge, server = play(style, flow, tmp_path / "s", monkeypatch, **switches)
+    assert got.status == want.status == "passed", (run.notes, judge.tested)
     assert services.tool_calls == want_services.tool_calls
     assert len(judge.tested) == len(want_judge.tested)
     assert normalise(GOOD) in normalise(got.code)
@@ -78,13 +78,13 @@ def test_style_reaches_the_oracle_result(style, flow_name, tmp_path, monkeypatch
 
 
 def test_native_style_sends_tools_after_the_first_tool_call(tmp_path, monkeypatch):
-    _, state, _, _, server = play("native", STRAIGHT, tmp_path, monkeypatch)
+    _, run, _, _, server = play("native", STRAIGHT, tmp_path, monkeypatch)
     tools = [[t["function"]["name"] for t in r.get("tools", [])] for r in server.requests]
-    assert state.native_tools is True
+    assert run.handoff.native_tools is True
     context = [t for r, t in zip(server.requests, tools) if "# Step: gather" in r["messages"][-1]["content"]]
     assert "enough" in context[-1] and "find_target_class_info" in context[-1]
     assert tools[-1] == ["run_tests"]
-    assert any("answers with tool calls" in n for n in state.notes)
+    assert any("answers with tool calls" in n for n in run.notes)
 
 
 def test_declared_function_calling_sends_tools_from_the_first_call(tmp_path, monkeypatch):
@@ -123,16 +123,16 @@ def test_reasoning_is_kept_in_the_trajectory(tmp_path, monkeypatch):
 
 
 def test_missing_usage_is_reported_not_zero(tmp_path, monkeypatch):
-    got, state, *_ = play("no_usage", STRAIGHT, tmp_path, monkeypatch)
+    got, run, *_ = play("no_usage", STRAIGHT, tmp_path, monkeypatch)
     assert got.tokens["unreported_calls"] == got.tokens["calls"] == 6
-    assert any("reported no token usage" in n for n in state.notes)
+    assert any("reported no token usage" in n for n in run.notes)
 
 
 def test_a_truncated_answer_is_asked_again_with_room(tmp_path, monkeypatch):
-    got, state, _, _, server = play("truncated", STRAIGHT, tmp_path, monkeypatch)
+    got, run, _, _, server = play("truncated", STRAIGHT, tmp_path, monkeypatch)
     generate = [r for r in server.requests if "# Step: translate" in r["messages"][-1]["content"]]
     assert [r["max_tokens"] for r in generate] == [2048, 4096]
-    assert any("cut off at 2048 tokens; asked again with 4096" in n for n in state.notes)
+    assert any("cut off at 2048 tokens; asked again with 4096" in n for n in run.notes)
 
 
 def test_no_choices_twice_is_a_one_line_task_error(tmp_path, monkeypatch):
@@ -148,9 +148,9 @@ def test_no_choices_twice_is_a_one_line_task_error(tmp_path, monkeypatch):
 
 
 def test_whole_class_additions_are_marked(tmp_path, monkeypatch):
-    got, state, *_ = play("whole_class", STRAIGHT, tmp_path, monkeypatch)
-    assert state.attempts[-1].additions["shape"] == "class"
-    assert state.attempts[-1].additions["dropped"] == ["field radius: already in the class"]
+    got, run, *_ = play("whole_class", STRAIGHT, tmp_path, monkeypatch)
+    assert run.attempts[-1].additions["shape"] == "class"
+    assert run.attempts[-1].additions["dropped"] == ["field radius: already in the class"]
     assert got.additions == {"usings": ["using System;", "using System.Collections.Generic;"], "helpers": [],
                              "dropped": ["field radius: already in the class"], "shape": "class"}
 
@@ -186,5 +186,5 @@ def test_a_server_refusing_tools_falls_back_to_the_text_protocol(tmp_path, monke
                                                        "function_calling": True, "cache": False}})
         outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert outcome.status == "passed" and server.statuses == [400] + [200] * 4
-    assert state.native_tools is False and not any("tools" in r for r in server.requests[1:])
-    assert any("refuses tools" in n for n in state.notes)
+    assert outcome.run.handoff.native_tools is False and not any("tools" in r for r in server.requests[1:])
+    assert any("refuses tools" in n for n in outcome.run.notes)

@@ -41,10 +41,10 @@ def test_make_client_gives_builtin(outcome):
 def test_builtin_translation_passes_the_tests(outcome):
     state, result, _, _, _ = outcome
     assert result.status == "passed" and result.attempts == 1
-    assert state.attempts[0].code == (
+    assert result.run.attempts[0].code == (
         "public Circle Scale(double factor)\n{\n"
         '    return new Circle(center, radius * Preconditions.CheckPositive(factor, "factor"));\n}')
-    assert state.attempts[0].result.tests_run > 0
+    assert result.run.attempts[0].result.tests_run > 0
 
 
 def test_context_calls_follow_the_guidelines(outcome):
