@@ -4,7 +4,7 @@
 
 `java_method` is a model.Method (Java side) or the method's source text. `target` (a model.Method
 on the C# side, or its signature text) fixes the header and parameter names; without it the
-header is translated from the Java one. Statements are translated here, expressions in java_expr.
+header is translated from the Java one. Statements are translated in java_stmt, expressions in java_expr.
 """
 from __future__ import annotations
 
@@ -15,325 +15,20 @@ from tree_sitter import Language, Node, Parser
 
 from repotrans.errors import InputError
 from repotrans.index.model import Method
-from repotrans.policy.java_expr import ExprTranslator, prim
-from repotrans.policy.resolver import ConventionResolver, NameResolver, element_type, jdk_table, split_type
+from repotrans.policy.java_stmt import StatementTranslator, indent
+from repotrans.policy.resolver import ConventionResolver, NameResolver, jdk_table, split_type
 
 JAVA = Language(tree_sitter_java.language())
-INDENT = "    "
 WRAPPER = "class __Wrapper__ {\n"
-JUMPS = {"break_statement", "continue_statement", "return_statement", "throw_statement", "yield_statement"}
-INTERFACES = frozenset({"Map", "Set", "List", "Collection", "Queue", "Deque", "Iterable"})
 KEPT_MODIFIERS = ("public", "protected", "private", "static", "abstract")
 _STRING = re.compile(r'@"(?:[^"]|"")*"|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
 _CTOR_INITIALIZER = re.compile(r"\)\s*:\s*(?:base|this)\s*\(.*$", re.S)
 _PARAM_NAME = re.compile(r"(\w+)\s*(?:=[^,]*)?$")
 
 
-def _indent(lines: list[str]) -> list[str]:
-    return [INDENT + part if part else part for line in lines for part in line.split("\n")]
+class MethodTranslator(StatementTranslator):
+    """A whole method: its header (from the target signature, or translated) over the statements."""
 
-
-class MethodTranslator(ExprTranslator):
-    """Statements, scopes, labels and the method header."""
-
-    def __init__(self, resolver: NameResolver, source: bytes):
-        super().__init__(resolver, source)
-        self.return_type: str | None = None
-        self.labels: dict[str, str] = {}         # Java label -> C# label stem
-        self.used_labels: set[str] = set()       # "<stem>_break" / "<stem>_continue" actually jumped to
-        self.ctor_init = ""
-        self.target_return: str | None = None       # the C# return type of the target signature
-        self.returned_locals: set[str] = set()      # locals returned as they are (`return result;`)
-
-    # ---- blocks ----------------------------------------------------------------------------
-    def block(self, node: Node) -> list[str]:
-        self.scopes.append({})
-        lines: list[str] = []
-        for child in node.named_children:
-            lines.extend(self.stmt(child))
-        self.scopes.pop()
-        return ["{", *_indent(lines), "}"]
-
-    def lambda_block(self, block: Node) -> str:
-        saved = self.return_type
-        self.return_type = None
-        text = "\n".join(self.block(block))
-        self.return_type = saved
-        return text
-
-    def body(self, node: Node) -> list[str]:
-        """A statement used as a loop/if body, always as a braced block."""
-        return self.block(node) if node.type == "block" else ["{", *_indent(self.stmt(node)), "}"]
-
-    # ---- statements ------------------------------------------------------------------------
-    def stmt(self, node: Node) -> list[str]:
-        handler = getattr(self, "_s_" + node.type, None)
-        if handler is not None:
-            return handler(node)
-        if node.type in ("comment", "line_comment", "block_comment"):
-            return [self.text(node)]
-        return [f"/* untranslated {node.type} */ {self.text(node)}"]
-
-    def _s_block(self, node: Node) -> list[str]:
-        return self.block(node)
-
-    def _s_expression_statement(self, node: Node) -> list[str]:
-        inner = node.named_children[0]
-        if inner.type == "method_invocation":
-            text = self._call(inner, None, statement=True)[0]
-        else:
-            text = self.ex(inner)
-        return [text if text.endswith("}") else text + ";"]
-
-    def _s_local_variable_declaration(self, node: Node) -> list[str]:
-        java_type = self.text(node.child_by_field_name("type"))
-        parts = []
-        for decl in node.children_by_field_name("declarator"):
-            name = self.text(decl.child_by_field_name("name"))
-            dims = decl.child_by_field_name("dimensions")
-            decl_type = java_type + (self.text(dims) if dims is not None else "")
-            value = decl.child_by_field_name("value")
-            if value is not None:
-                text, ty = self.expr(value, None if decl_type == "var" else decl_type)
-                if decl_type == "var":
-                    decl_type = ty or "var"
-                elif value.type == "object_creation_expression" and ty and split_type(decl_type)[0] in INTERFACES:
-                    decl_type = ty      # Map<K, V> m = new TreeMap<>() -> SortedDictionary<K, V> m
-                parts.append((name, decl_type, f"{self.ident(name)} = {self.coerce(text, ty, decl_type)}"))
-            else:
-                parts.append((name, decl_type, self.ident(name)))
-        lines = []
-        for name, decl_type, text in parts:
-            self.declare(name, decl_type)
-            cs = "var" if java_type == "var" else self.cs_type(decl_type)
-            if name in self.returned_locals and self.target_return and "<" in cs:
-                # List<List<T>> result ... return result;  with target IList<IList<T>>: C# generics are
-                # invariant, so keep our concrete outer type and take the target's type arguments.
-                wanted = cs.split("<", 1)[0] + self.target_return[self.target_return.find("<"):]
-                if "<" in self.target_return and wanted != cs:
-                    text = text.replace(f"new {cs}(", f"new {wanted}(", 1)
-                    cs = wanted
-            lines.append(f"{cs} {text};")
-        return lines
-
-    def _s_return_statement(self, node: Node) -> list[str]:
-        if not node.named_children:
-            return ["return;"]
-        text, ty = self.expr(node.named_children[0], self.return_type)
-        return [f"return {self.coerce(text, ty, self.return_type)};"]
-
-    def _s_throw_statement(self, node: Node) -> list[str]:
-        return [f"throw {self.ex(node.named_children[0])};"]
-
-    def _s_if_statement(self, node: Node) -> list[str]:
-        lines = [f"if {self.ex(node.child_by_field_name('condition'))}", *self.body(node.child_by_field_name("consequence"))]
-        alt = node.child_by_field_name("alternative")
-        if alt is not None:
-            if alt.type == "if_statement":
-                nested = self.stmt(alt)
-                lines += ["else " + nested[0], *nested[1:]]
-            else:
-                lines += ["else", *self.body(alt)]
-        return lines
-
-    def _s_while_statement(self, node: Node, label: str | None = None) -> list[str]:
-        head = f"while {self.ex(node.child_by_field_name('condition'))}"
-        return [head, *self.loop_body(node.child_by_field_name("body"), label)]
-
-    def _s_do_statement(self, node: Node, label: str | None = None) -> list[str]:
-        body = self.loop_body(node.child_by_field_name("body"), label)
-        return ["do", *body, f"while {self.ex(node.child_by_field_name('condition'))};"]
-
-    def _s_for_statement(self, node: Node, label: str | None = None) -> list[str]:
-        self.scopes.append({})
-        inits = node.children_by_field_name("init")
-        if inits and inits[0].type == "local_variable_declaration":
-            decls = self._s_local_variable_declaration(inits[0])
-            cs_type = decls[0].split(" ", 1)[0]
-            init = cs_type + " " + ", ".join(d.split(" ", 1)[1].rstrip(";") for d in decls)
-        else:
-            init = ", ".join(self.ex(i) for i in inits)
-        cond = node.child_by_field_name("condition")
-        updates = ", ".join(self.ex(u) for u in node.children_by_field_name("update"))
-        head = f"for ({init}; {self.ex(cond) if cond is not None else ''}; {updates})"
-        lines = [head, *self.loop_body(node.child_by_field_name("body"), label)]
-        self.scopes.pop()
-        return lines
-
-    def _s_enhanced_for_statement(self, node: Node, label: str | None = None) -> list[str]:
-        java_type = self.text(node.child_by_field_name("type"))
-        name = self.text(node.child_by_field_name("name"))
-        source, source_type = self.expr(node.child_by_field_name("value"))
-        if java_type == "var":
-            java_type = element_type(source_type) or "var"
-        self.scopes.append({})
-        self.declare(name, java_type)
-        cs = "var" if java_type == "var" else self.cs_type(java_type)
-        lines = [f"foreach ({cs} {self.ident(name)} in {source})", *self.loop_body(node.child_by_field_name("body"), label)]
-        self.scopes.pop()
-        return lines
-
-    def loop_body(self, body: Node, label: str | None) -> list[str]:
-        lines = self.body(body)
-        if label is not None and f"{label}_continue" in self.used_labels:
-            lines = [*lines[:-1], f"{INDENT}{label}_continue: ;", "}"]
-        return lines
-
-    def _s_labeled_statement(self, node: Node) -> list[str]:
-        java_label = self.text(node.named_children[0])
-        inner = node.named_children[1]
-        stem = java_label if java_label not in self.labels.values() else self.temp(java_label)
-        saved = self.labels.get(java_label)
-        self.labels[java_label] = stem
-        handler = getattr(self, "_s_" + inner.type)
-        lines = handler(inner, stem) if inner.type in (
-            "for_statement", "enhanced_for_statement", "while_statement", "do_statement") else handler(inner)
-        if f"{stem}_break" in self.used_labels:
-            lines.append(f"{stem}_break: ;")
-        if saved is None:
-            del self.labels[java_label]
-        else:
-            self.labels[java_label] = saved
-        return lines
-
-    def _jump(self, node: Node, kind: str) -> list[str]:
-        if not node.named_children:
-            return [f"{kind};"]
-        stem = self.labels.get(self.text(node.named_children[0]), self.text(node.named_children[0]))
-        self.used_labels.add(f"{stem}_{kind}")
-        return [f"goto {stem}_{kind};"]
-
-    def _s_break_statement(self, node: Node) -> list[str]:
-        return self._jump(node, "break")
-
-    def _s_continue_statement(self, node: Node) -> list[str]:
-        return self._jump(node, "continue")
-
-    def _s_switch_expression(self, node: Node) -> list[str]:
-        condition = node.child_by_field_name("condition")
-        subject, subject_type = self.expr(condition.named_children[0] if condition.type == "parenthesized_expression"
-                                          else condition)
-        enum_owner = None
-        if subject_type and prim(subject_type) not in ("int", "char", "String", "long", "short", "byte"):
-            enum_owner = split_type(subject_type)[0]
-        groups = [g for g in node.child_by_field_name("body").named_children if g.type != "comment"]
-        sections: list[tuple[list[str], list[str], bool]] = []   # (labels, statements, can_fall_through)
-        for group in groups:
-            labels = [self._case_label(l, enum_owner) for l in group.named_children if l.type == "switch_label"]
-            labels = [lab for group_labels in labels for lab in group_labels]
-            stmts = [c for c in group.named_children if c.type != "switch_label"]
-            body: list[str] = []
-            for s in stmts:
-                body.extend(self.stmt(s))
-            rule = group.type == "switch_rule"
-            falls = bool(stmts) and not rule and self.completes(stmts[-1])
-            if rule:
-                body.append("break;")
-            sections.append((labels, body, falls))
-        lines = [f"switch ({subject})", "{"]
-        for i, (labels, body, falls) in enumerate(sections):
-            lines += _indent(labels)
-            if not body:
-                continue
-            if falls:
-                following = next((s[0][0] for s in sections[i + 1:] if s[0]), None)
-                body.append("break;" if following is None else
-                            ("goto default;" if following == "default:" else f"goto {following[:-1]};"))
-            lines += _indent(_indent(body))
-        return lines + ["}"]
-
-    def _case_label(self, label: Node, enum_owner: str | None) -> list[str]:
-        values = label.named_children
-        if not values:
-            return ["default:"]
-        out = []
-        for value in values:
-            if enum_owner and value.type == "identifier":
-                out.append(f"case {self.cs_type(enum_owner)}.{self.r.field_name(enum_owner, self.text(value))}:")
-            else:
-                out.append(f"case {self.ex(value)}:")
-        return out
-
-    def completes(self, node: Node) -> bool:
-        """Conservative: False only when the statement certainly jumps away."""
-        if node.type in JUMPS:
-            return True if node.type == "break_statement" and node.named_children else False
-        if node.type == "block":
-            kids = [c for c in node.named_children if c.type != "comment"]
-            return not kids or self.completes(kids[-1])
-        if node.type == "if_statement":
-            alt = node.child_by_field_name("alternative")
-            return alt is None or self.completes(node.child_by_field_name("consequence")) or self.completes(alt)
-        return True
-
-    def _s_try_statement(self, node: Node) -> list[str]:
-        lines = ["try", *self.block(node.child_by_field_name("body"))]
-        return lines + self._handlers(node)
-
-    def _handlers(self, node: Node) -> list[str]:
-        lines = []
-        for clause in node.named_children:
-            if clause.type == "catch_clause":
-                param = next(c for c in clause.named_children if c.type == "catch_formal_parameter")
-                types = [self.text(t) for t in param.named_children if t.type == "catch_type"][0].split("|")
-                types = [t.strip() for t in types]
-                name = self.text(param.child_by_field_name("name"))
-                self.scopes.append({})
-                cs_name = self.ident(name)
-                self.declare(name, types[0] if len(types) == 1 else "Exception")
-                if len(types) == 1:
-                    head = f"catch ({self.cs_type(types[0])} {cs_name})"
-                else:
-                    tests = " || ".join(f"{cs_name} is {self.cs_type(t)}" for t in types)
-                    head = f"catch (Exception {cs_name}) when ({tests})"
-                lines += [head, *self.block(clause.child_by_field_name("body"))]
-                self.scopes.pop()
-            elif clause.type == "finally_clause":
-                lines += ["finally", *self.block(clause.named_children[0])]
-        return lines
-
-    def _s_try_with_resources_statement(self, node: Node) -> list[str]:
-        self.scopes.append({})
-        heads = []
-        for res in node.child_by_field_name("resources").named_children:
-            if res.type != "resource":
-                continue
-            name_node = res.child_by_field_name("name")
-            if name_node is None:
-                heads.append(f"using ({self.ex(res.named_children[0])})")
-                continue
-            java_type = self.text(res.child_by_field_name("type"))
-            text, ty = self.expr(res.child_by_field_name("value"), java_type)
-            self.declare(self.text(name_node), java_type if java_type != "var" else ty)
-            cs = "var" if java_type == "var" else self.cs_type(java_type)
-            heads.append(f"using ({cs} {self.ident(self.text(name_node))} = {text})")
-        inner = heads + self.block(node.child_by_field_name("body"))
-        self.scopes.pop()
-        handlers = self._handlers(node)
-        if not handlers:
-            return inner
-        return ["try", "{", *_indent(inner), "}", *handlers]
-
-    def _s_synchronized_statement(self, node: Node) -> list[str]:
-        lock = node.named_children[0]
-        return [f"lock {self.ex(lock)}", *self.block(node.child_by_field_name("body"))]
-
-    def _s_assert_statement(self, node: Node) -> list[str]:
-        return []      # Java runs with assertions disabled by default
-
-    def _s_explicit_constructor_invocation(self, node: Node) -> list[str]:
-        ctor = node.child_by_field_name("constructor")
-        args = ", ".join(self.ex(a) for a in self.args(node.child_by_field_name("arguments")))
-        self.ctor_init = f" : {'base' if self.text(ctor) == 'super' else 'this'}({args})"
-        return []
-
-    def _s_local_class_declaration(self, node: Node) -> list[str]:
-        return [f"/* untranslated local class */ {self.text(node)}"]
-
-    def _s_empty_statement(self, node: Node) -> list[str]:
-        return [";"]
-
-    # ---- header ----------------------------------------------------------------------------
     def header(self, method: Node, target: Method | str | None) -> str:
         params = [p for p in method.child_by_field_name("parameters").named_children
                   if p.type in ("formal_parameter", "spread_parameter")]
@@ -495,8 +190,8 @@ def _accessor(tr: MethodTranslator, node: Node, body: Node) -> list[str]:
     if params:
         name = tr.text(params[0].child_by_field_name("name"))
         tr.declare(name, tr.text(params[0].child_by_field_name("type")), "value")
-        return ["{", *_indent(["set", *tr.block(body)]), "}"]
-    return ["{", *_indent(["get", *tr.block(body)]), "}"]
+        return ["{", *indent(["set", *tr.block(body)]), "}"]
+    return ["{", *indent(["get", *tr.block(body)]), "}"]
 
 
 def translate_method(java_method: Method | str, resolver: NameResolver | None = None,
