@@ -16,7 +16,8 @@ from tree_sitter import Language, Node, Parser
 from repotrans.errors import InputError
 from repotrans.index.model import Method
 from repotrans.policy.java_stmt import StatementTranslator, indent
-from repotrans.policy.resolver import ConventionResolver, NameResolver, jdk_table, split_type
+from repotrans.policy.cs_types import jdk_table, split_type
+from repotrans.policy.resolver import ConventionResolver, NameResolver
 
 JAVA = Language(tree_sitter_java.language())
 WRAPPER = "class __Wrapper__ {\n"

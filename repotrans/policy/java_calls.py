@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from repotrans.policy.resolver import element_type, java_type_of, pascal, split_type
+from repotrans.policy.cs_types import element_type, java_type_of, pascal, split_type
 from repotrans.policy.templates import Typed, fill, java_format_to_net, prim
 
 

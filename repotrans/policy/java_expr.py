@@ -11,7 +11,8 @@ from typing import Callable
 from tree_sitter import Node
 
 from repotrans.policy.java_calls import CallsMixin
-from repotrans.policy.resolver import NameResolver, element_type, jdk_table, split_type
+from repotrans.policy.cs_types import element_type, jdk_table, split_type
+from repotrans.policy.resolver import NameResolver
 from repotrans.policy.templates import BOXED, Typed, fill, prim
 
 NUMERIC_RANK = {"byte": 1, "short": 1, "char": 1, "int": 1, "long": 2, "float": 3, "double": 4}

@@ -7,7 +7,8 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from repotrans.policy.java_expr import ExprTranslator, prim
-from repotrans.policy.resolver import NameResolver, element_type, split_type
+from repotrans.policy.cs_types import element_type, split_type
+from repotrans.policy.resolver import NameResolver
 
 INDENT = "    "
 JUMPS = {"break_statement", "continue_statement", "return_statement", "throw_statement", "yield_statement"}

@@ -1,4 +1,4 @@
-"""Names on the C# side: JDK table lookups plus a resolver for project members.
+"""Names on the C# side: a resolver for project members over the JDK table (cs_types).
 
 `ConventionResolver` knows only conventions (PascalCase methods, fields kept, no properties).
 `ContextResolver` is built from the outputs of the target tools (`ContextResolver.from_tool_outputs`),
@@ -7,65 +7,11 @@ so Java `getRadius()` can become the property `Radius` and `count` the field `_c
 from __future__ import annotations
 
 import re
-import tomllib
-from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from repotrans.index.lookup import split_top
-from repotrans.mapping.typenames import TypeName, parse_type
-
-TABLE_FILE = Path(__file__).parent / "jdk_map.toml"
-DEFAULT_USINGS = frozenset({"System", "System.Collections.Generic", "System.Linq", "System.Text"})
-
-
-@lru_cache(maxsize=1)
-def jdk_table() -> dict[str, Any]:
-    """The JDK -> .NET table (jdk_map.toml), loaded once."""
-    with TABLE_FILE.open("rb") as handle:
-        return tomllib.load(handle)
-
-
-def split_type(text: str) -> tuple[str, list[str], int]:
-    """`Map<K, List<V>>[]` -> ("Map", ["K", "List<V>"], 1); lenient, never raises (mapping.typenames.parse_type)."""
-    node = parse_type(text or "")
-    return _qualified(node), [type_text(a) for a in node.args], node.dims
-
-
-def type_text(node: TypeName) -> str:
-    """A parsed type written back: `java.util.Map<K, V>[]`."""
-    args = "<" + ", ".join(type_text(a) for a in node.args) + ">" if node.args else ""
-    return _qualified(node) + args + ("?" if node.nullable else "") + "[]" * node.dims
-
-
-def _qualified(node: TypeName) -> str:
-    return f"{node.qualifier}.{node.base}" if node.qualifier else node.base
-
-
-def element_type(java_type: str | None) -> str | None:
-    """Element of an array or first type argument of a generic; None when unknown."""
-    if not java_type:
-        return None
-    base, args, dims = split_type(java_type)
-    if dims:
-        return base + ("<" + ", ".join(args) + ">" if args else "") + "[]" * (dims - 1)
-    return args[0] if args else None
-
-
-def java_type_of(cs_type: str) -> str:
-    """A C# type read back as the Java type the translator reasons with (string -> String, IList<T> -> List<T>)."""
-    back = jdk_table()["cs_to_java"]
-    base, args, dims = split_type(cs_type.replace("?", ""))
-    text = back.get(base, base)
-    if args:
-        text += "<" + ", ".join(java_type_of(a) for a in args) + ">"
-    return text + "[]" * dims
-
-
-def pascal(name: str) -> str:
-    return name[:1].upper() + name[1:] if name else name
-
+from repotrans.policy.cs_types import DEFAULT_USINGS, java_type_of, jdk_table, pascal, split_type
+from repotrans.policy.tool_outputs import TargetType, declared_type_params, java_members, signature_head, target_type
 
 def _norm(name: str) -> str:
     return re.sub(r"^(m_|_)", "", name).replace("_", "").lower()
@@ -141,28 +87,6 @@ class ConventionResolver:
 
     def signatures(self, owner: str | None, name: str) -> list[str]:
         return []
-
-
-@dataclass
-class TargetType:
-    """What is known about one target type: fields (name -> C# type), properties, method signatures."""
-    name: str
-    fields: dict[str, str] = field(default_factory=dict)
-    java_fields: dict[str, str] = field(default_factory=dict)     # Java field name -> Java type
-    properties: dict[str, str] = field(default_factory=dict)
-    methods: list[str] = field(default_factory=list)              # C# signatures as written
-    java_methods: dict[str, str] = field(default_factory=dict)    # "name/argc" -> Java return type
-    bases: list[str] = field(default_factory=list)                # base types' simple names
-    type_params: list[str] = field(default_factory=list)
-    indexer: tuple[str, int] | None = None                        # `this[int, ...]`: (element type, arity)
-
-    def method_names(self) -> dict[str, list[str]]:
-        names: dict[str, list[str]] = {}
-        for sig in self.methods:
-            head = _signature_head(sig)
-            if head:
-                names.setdefault(head[0], []).append(sig)
-        return names
 
 
 def renamed_members(method_matches) -> dict[str, str]:
@@ -290,7 +214,7 @@ class ContextResolver(ConventionResolver):
             if prop is not None and target.properties.get(prop):
                 return java_type_of(target.properties[prop])
             for sig in target.method_names().get(self.method_name(owner, name, argc), []):
-                head = _signature_head(sig)
+                head = signature_head(sig)
                 if head and head[1] and head[2] == argc:
                     return java_type_of(head[1])
         return None
@@ -335,97 +259,12 @@ class ContextResolver(ConventionResolver):
                               if "=" not in u.get("using", "") and " static " not in u.get("using", ""))
             elif tool in ("get_target_class_info", "find_target_class_info"):
                 key = java_class if tool == "get_target_class_info" else str(args.get("class_name", ""))
-                types[key.rsplit(".", 1)[-1]] = _target_type(out)
+                types[key.rsplit(".", 1)[-1]] = target_type(out)
         type_params: dict[str, str] = {}
         if java_info is not None and java_class in types:
-            java_fields, java_methods = _java_members(java_info)
+            java_fields, java_methods = java_members(java_info)
             types[java_class].java_fields.update(java_fields)
             types[java_class].java_methods.update(java_methods)
-            java_params = _declared_type_params(str(java_info.get("declaration", "")))
+            java_params = declared_type_params(str(java_info.get("declaration", "")))
             type_params = dict(zip(java_params, types[java_class].type_params))
         return cls(java_class, types, frozenset(usings) if usings else DEFAULT_USINGS, type_params)
-
-
-_FIELD_MODIFIERS = {"public", "private", "protected", "internal", "static", "readonly", "const", "volatile",
-                    "new", "final", "transient"}
-
-
-def declared_member(text: str) -> tuple[str, str] | None:
-    """`private readonly Dictionary<string, int> counts = ...` -> ("counts", "Dictionary<string, int>")."""
-    head = text.split("=", 1)[0].split("{", 1)[0].strip()
-    words = head.replace(", ", ",").split()
-    words = [w for w in words if w not in _FIELD_MODIFIERS and not w.startswith("@")]
-    if len(words) < 2:
-        return None
-    return words[-1], " ".join(words[:-1]).replace(",", ", ")
-
-
-def _signature_head(signature: str) -> tuple[str, str, int] | None:
-    """`public List<int> Get<T>(int a, string b)` -> ("Get", "List<int>", 2); None for non-methods."""
-    if "(" not in signature:
-        return None
-    before, params = signature.split("(", 1)
-    before = re.sub(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>\s*$", "", before.strip())
-    words = [w for w in before.replace(", ", ",").split() if w not in _FIELD_MODIFIERS
-             and not w.startswith("<") and w not in ("abstract", "virtual", "override", "sealed", "synchronized", "default")]
-    if not words:
-        return None
-    inner = params.rsplit(")", 1)[0].strip()
-    argc = len(split_top(inner))
-    return words[-1], " ".join(words[:-1]).replace(",", ", "), argc
-
-
-def _declared_type_params(declaration: str) -> list[str]:
-    """`public class Pair<A, B>` -> ["A", "B"] (bounds dropped)."""
-    if "<" not in declaration:
-        return []
-    inner, depth = declaration[declaration.index("<") + 1:], 1
-    for i, ch in enumerate(inner):
-        depth += {"<": 1, ">": -1}.get(ch, 0)
-        if depth == 0:
-            inner = inner[:i]
-            break
-    return [a.split()[0] for a in split_top(inner)]
-
-
-_INDEXER = re.compile(r"\bthis\s*\[\s*int\b")
-
-
-def _target_type(out: dict) -> TargetType:
-    info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1],
-                      bases=[split_type(b)[0].rsplit(".", 1)[-1] for b in out.get("bases", [])],
-                      type_params=_declared_type_params(str(out.get("declaration", ""))))
-    for text in out.get("fields", []):
-        declared = declared_member(text)
-        if declared:
-            info.fields[declared[0]] = declared[1]
-    for constant in out.get("enum_constants", []):
-        info.fields[str(constant).split("=")[0].split("(")[0].strip()] = info.name
-    for text in out.get("members", []):
-        indexer = _INDEXER.search(text.split("{", 1)[0])
-        if indexer:
-            words = [w for w in text[:indexer.start()].split() if w not in _FIELD_MODIFIERS
-                     and w not in ("virtual", "override", "abstract", "sealed")]
-            inner = text[indexer.end():].split("]", 1)[0]
-            info.indexer = (" ".join(words), inner.count(",") + 1)
-        elif "(" in text.split("{", 1)[0]:
-            info.methods.append(text)
-        elif "{" in text:
-            declared = declared_member(text)
-            if declared:
-                info.properties[declared[0]] = declared[1]
-    return info
-
-
-def _java_members(out: dict) -> tuple[dict[str, str], dict[str, str]]:
-    fields = {}
-    for text in out.get("fields", []):
-        declared = declared_member(text)
-        if declared:
-            fields[declared[0]] = declared[1]
-    methods = {}
-    for text in out.get("members", []):
-        head = _signature_head(text)
-        if head and head[1]:
-            methods[f"{head[0]}/{head[2]}"] = head[1]
-    return fields, methods

@@ -20,7 +20,9 @@ from repotrans.execution.results import TestResult
 from repotrans.index.model import Method
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.policy.repair import repair_with_reason
-from repotrans.policy.resolver import ContextResolver, declared_member, jdk_table
+from repotrans.policy.cs_types import jdk_table
+from repotrans.policy.resolver import ContextResolver
+from repotrans.policy.tool_outputs import declared_member
 
 FIRST_TOOLS = ("get_source_class_info", "get_target_class_info", "find_target_imports")
 DOTNET_BASES = frozenset({"Exception", "Object", "IDisposable", "IComparable", "IEnumerable", "ICloneable",

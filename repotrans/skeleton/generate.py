@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import tree_sitter_java
 from tree_sitter import Language, Node, Parser
 
-from repotrans.policy.resolver import DEFAULT_USINGS, jdk_table
+from repotrans.policy.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
 from repotrans.skeleton.names import Names, learn_names
 from repotrans.skeleton.render import Line, SkeletonResolver, TypeContext, TypeRenderer, cs_type_name

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from repotrans.policy.java2cs import MethodTranslator
-from repotrans.policy.resolver import ConventionResolver, jdk_table, split_type
+from repotrans.policy.cs_types import jdk_table, split_type
+from repotrans.policy.resolver import ConventionResolver
 from repotrans.skeleton.conventions import GETTER, LITERAL, SETTER, Conventions
 
 PLACEHOLDER = "throw new NotImplementedException();"

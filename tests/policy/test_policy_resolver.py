@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from repotrans.policy.java2cs import translate_method
-from repotrans.policy.resolver import ContextResolver, ConventionResolver, split_type
+from repotrans.policy.cs_types import split_type
+from repotrans.policy.resolver import ContextResolver, ConventionResolver
 
 OUTPUTS = [
     ("get_source_class_info", {}, {"class": "org.acme.Pair", "declaration": "public final class Pair<A, B>",
