@@ -73,3 +73,33 @@ def test_doctor_never_calls_a_dropped_project_ok(tmp_path, monkeypatch):
                for ok, line in lines), text
     assert (True, "NUnit 3 on mono: `using Assert = NUnit.Framework.Assert;` compiles") in lines, text
     assert not any(ok and "Geo" in line for ok, line in lines if line.startswith(("built", "chosen"))), text
+
+
+def test_the_language_gap_is_named_with_feature_and_line(tmp_path):
+    from repotrans.execution.toolchains.lang_gap import language_gap
+
+    (tmp_path / "a.cs").write_text("class A {\n    int F() {\n        int G(int x) { return x + 1; }\n        return G(1);\n"
+                                   "    }\n    int H(object o) => o switch { int i => i, _ => 0 };\n"
+                                   "    void K(string s) { s ??= \"x\"; }\n}\n")
+    f = tmp_path / "a.cs"
+    assert language_gap("CS1525", "Unexpected symbol `('", f, 3) == "C# 7.0 local function"
+    assert language_gap("CS1525", "Unexpected symbol `int'", f, 6) == "C# 8.0 switch expression"
+    assert language_gap("CS1525", "Unexpected symbol `='", f, 7) == "C# 8.0 null-coalescing assignment ??="
+    assert language_gap("CS0029", "Cannot implicitly convert", f, 3) == ""       # a type error is no gap
+    assert language_gap("CS1644", "Feature `default literal' cannot be used because it is not part of the C# 7.0 "
+                                  "language specification", None, 0) == "C# 7.0 default literal"
+
+
+@pytest.mark.slow
+def test_a_dropped_test_file_names_the_language_gap(tmp_path, monkeypatch):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    files = {k: v for k, v in SOLUTION.items() if not k.startswith(("src/Geo", "tests/Geo"))}
+    files["tests/Core.Tests/Broken.cs"] = ("namespace Acme.Tests { public class Local { [NUnit.Framework.Test] public void T()"
+                                           " {\n int Twice(int x) { return 2 * x; }\n NUnit.Framework.Assert.AreEqual(4, "
+                                           "Twice(2)); } } }")
+    _write(tmp_path / "repo", files)
+    _, lines = build_section(tmp_path / "repo", sandbox="local", workdir=tmp_path / "work", timeout=120)
+    [line] = [line for _, line in lines if line.startswith("quarantined test file: Core.Tests: tests/Core.Tests/Broken.cs")]
+    assert line.endswith("(mcs lacks C# 7.0 local function: tests/Core.Tests/Broken.cs:2)"), line

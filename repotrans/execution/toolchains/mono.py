@@ -25,6 +25,7 @@ from repotrans.execution.toolchains.mono_build import (MCS_DEFAULT_LANG, POLICY_
 from repotrans.execution.toolchains.mono_test import run_tests
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
+from repotrans.execution.toolchains.lang_gap import language_gap
 from repotrans.execution.toolchains.packages import blamed_packages
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, in_workspace, plan_build
 from repotrans.execution.workspace import Workspace, seal_base, sealed
@@ -107,6 +108,7 @@ class MonoToolchain:
                     blamed = blamed_packages([d.message for d in diags if d.severity == "error"], project.unresolved)
                     if blamed:
                         what += f" (built without package {', '.join(blamed)}, found nowhere: the errors name it)"
+                    what += _gap_note(ws, diags)
                     broken[project.path] = f"{project.name} does not compile: {what}"
                     record["quarantined"].append([project.name, f"does not compile: {what}"])
                     first_failure = first_failure or (project, what, diags, outcome.output[-4000:])
@@ -138,12 +140,28 @@ class MonoToolchain:
             for d in parse_mcs(outcome.output, ws, None):
                 path = (ws.src / d.file).resolve() if d.file else None
                 if d.severity == "error" and path in current.sources and project.dir in path.parents:
-                    bad.setdefault(path, f"{d.code} {d.message}")
+                    bad.setdefault(path, f"{d.code} {d.message}" + _gap_note(ws, [d]))
             if not bad:
                 return outcome, dropped
             dropped += [[p.relative_to(ws.src.resolve()).as_posix(), why] for p, why in sorted(bad.items())]
             current = without(current, set(bad))
         return outcome, dropped
+
+    def _unbuilt(self, ws: Workspace, path: Path) -> str:
+        """Why the project compiling this file is not built here (dropped at build, quarantined)."""
+        settings = BuildSettings.from_env()
+        key = (str(ws.root), settings.key(), -1.0)
+        if key not in _PLANS:
+            _PLANS[key] = plan_build(ws.src, self.name, in_workspace(settings, ws.root))
+        plan = _PLANS[key]
+        owners = [p.name for p in plan.found if path in p.sources]
+        marker = ws.base / ".ok"
+        record = json.loads(marker.read_text()).get("quarantined", []) if marker.exists() else []
+        reasons = {q.what: q.reason for q in plan.quarantined} | {name: why for name, why in record}
+        for owner in owners:
+            if owner in reasons:
+                return f": its project {owner} is not built here: {reasons[owner]}"
+        return f" (compiled by {', '.join(owners)}, not built here)" if owners else ""
 
     # -- one candidate --------------------------------------------------------------------------
     def run(self, ws: Workspace, cand: PatchedFile, fixtures: list[str] | None, sandbox: Sandbox,
@@ -155,7 +173,8 @@ class MonoToolchain:
         patched.write_text(cand.text, encoding="utf-8")
         changed = [p for p in projects if patched_src in p.sources]
         if not changed:
-            return Verdict("compile_error", reason=f"{cand.path} is not compiled by any project")
+            return Verdict("compile_error", reason=f"{cand.path} is not compiled by any project"
+                                                   + self._unbuilt(ws, patched_src))
         rebuild = dependents(projects, {p.path for p in changed}, all_of_them=cand.surface_changed)
         built: dict[str, Path] = {}
         warnings: list[Diagnostic] = []
@@ -212,6 +231,16 @@ def check_policy(ws: Workspace, cand: PatchedFile, changed: list[Project], built
     for v in verdicts:
         merged.denials += v.denials
     return merged
+
+
+def _gap_note(ws: Workspace, diags: list[Diagnostic]) -> str:
+    """` (mcs lacks C# 7.0 local function: src/X.cs:12)` for the first error newer C# explains."""
+    for d in diags:
+        if d.severity == "error":
+            gap = language_gap(d.code, d.message, (ws.src / d.file) if d.file else None, d.line)
+            if gap:
+                return f" (mcs lacks {gap}: {d.file}:{d.line})"
+    return ""
 
 
 def _digest(path: Path) -> str:
