@@ -5,10 +5,17 @@ helper, or with the whole class (usings + namespace + class). Whatever the shape
 normalised to `using` lines, the member whose kind, name and parameters match the target, and the
 private helper members or nested types it brought that the target class lacks. Members the class
 already has are left out (a whole-class answer repeats them); each choice is noted for the trajectory.
+
+The member must be the one asked: same kind, name, parameter count and types (aliases and namespaces
+aside) and static-ness. An answer declaring only other members is a `Mismatch` (re-asked, never
+inserted as a body); a body without a declaration is a candidate only when it reads as statements
+(prose such as `true false` is not).
 """
 from __future__ import annotations
 
+import html
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -35,13 +42,30 @@ class Candidate:
         return {"usings": self.usings, "helpers": self.helpers, "dropped": self.dropped, "shape": self.shape}
 
 
+@dataclass
+class Mismatch:
+    """An answer that declares another member than the one asked."""
+    found: str                 # e.g. `static void CheckPositive(double, string)`
+    asked: str                 # e.g. `static string Repeat(string, int)`
+
+    def correction(self) -> str:
+        return (f"You wrote `{self.found}`; translate `{self.asked}`: the member with exactly that name, "
+                "parameters and modifiers.")
+
+
+ALIASES = {"String": "string", "Int32": "int", "Int64": "long", "Int16": "short", "Boolean": "bool", "Double": "double",
+           "Single": "float", "Object": "object", "Char": "char", "Byte": "byte", "Decimal": "decimal",
+           "SByte": "sbyte", "UInt32": "uint", "UInt64": "ulong", "UInt16": "ushort"}
+
+
 @cache
 def _parser() -> Parser:
     return Parser(Language(tree_sitter_c_sharp.language()))
 
 
-def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -> Candidate | None:
-    """The candidate in an answer (reasoning already set aside), or None when it holds no C# code.
+def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -> Candidate | Mismatch | None:
+    """The candidate in an answer (reasoning already set aside), a Mismatch when the answer declares
+    another member, or None when it holds no C# code.
 
     `existing` holds the names of the target class's members, fields and nested types."""
     blocks = parse.code_blocks(text)
@@ -55,7 +79,12 @@ def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -
     usings = _unique(u for r in read for u in r["usings"])
     declaring = [r for r in read if r["member"] is not None]
     if not declaring:
-        body = next((r for r in read if r["declares_nothing"]), read[-1])
+        wrong = next((m for r in read for m in r["declared"] if m.type in KIND_NODE.values()), None)
+        if wrong is not None:
+            return Mismatch(found=declared(wrong), asked=asked(target))
+        body = next((r for r in read if r["declares_nothing"] and _statements(r["rest"])), None)
+        if body is None:
+            return None
         code = "\n".join(usings + [body["rest"]]) if usings else body["rest"]
         return Candidate(code=code, usings=usings, shape="body")
     chosen = declaring[-1]
@@ -81,6 +110,38 @@ def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -
                      helpers=[f"{h.type.replace('_declaration', '')} {_name(h)}" for h in helpers])
 
 
+ENTITY = re.compile(r"&(?:gt|lt|amp|quot|apos|#39|#x27|#34|#60|#62);")
+
+
+def unescape(text: str) -> tuple[str, dict[str, int]]:
+    """The answer with HTML entities decoded (`&gt;`, `&#39;`, `&amp;#39;` ...) when that makes its code
+    parse better as C# (a chat template that escapes its prompt gets them echoed), and the entities
+    decoded with their counts; unchanged when the code reads as well escaped (entities in strings)."""
+    found = Counter(ENTITY.findall(text))
+    if not found:
+        return text, {}
+    decoded = text
+    for _ in range(3):                 # `&amp;#39;`: escaped once more each round it was echoed
+        decoded = ENTITY.sub(lambda m: html.unescape(m.group(0)), decoded)
+        if not ENTITY.search(decoded):
+            break
+    if _errors(decoded) >= _errors(text):
+        return text, {}
+    return decoded, dict(found)
+
+
+def _errors(text: str) -> int:
+    """Syntax errors of an answer's code blocks (or of the whole answer) read as class members."""
+    code = "\n".join(parse.code_blocks(text)) or text
+    tree = _parser().parse((WRAP + code + "\n}\n").encode("utf-8"))
+    count, stack = 0, [tree.root_node]
+    while stack:
+        node = stack.pop()
+        count += node.is_error or node.is_missing
+        stack.extend(node.children)
+    return count
+
+
 def _from_declaration(text: str, target: Method) -> str:
     """Unfenced prose and code: the text from the line that declares the target on (prose before it dropped)."""
     lines = text.split("\n")
@@ -99,11 +160,14 @@ def _read_block(code: str, target: Method) -> dict:
     usings = [l.strip() for l in lines if USING_RE.match(l)]
     tree = _parser().parse(code.encode("utf-8"))
     types = _types(tree.root_node)
+    declared: list[Node] = []
     for t in types:
-        member, others = _match(_members(t), target)
+        members = _members(t)
+        declared += members
+        member, others = _match(members, target)
         if member is not None:
             return {"usings": usings, "member": member, "others": others, "in_type": True,
-                    "declares_nothing": False, "rest": code}
+                    "declares_nothing": False, "rest": code, "declared": declared}
     rest = "\n".join(l for l in lines if not USING_RE.match(l))
     wrapped = _parser().parse((WRAP + rest + "\n}\n").encode("utf-8"))
     cls = next((c for c in wrapped.root_node.named_children if c.type == "class_declaration"), None)
@@ -112,7 +176,7 @@ def _read_block(code: str, target: Method) -> dict:
     member, others = _match(members, target)
     return {"usings": usings, "member": member, "others": others, "in_type": False,
             "declares_nothing": not members or bool(wrapped.root_node.has_error and member is None),
-            "rest": rest.strip("\n")}
+            "rest": rest.strip("\n"), "declared": declared + members}
 
 
 def _types(root: Node) -> list[Node]:
@@ -135,16 +199,50 @@ def _members(type_node: Node) -> list[Node]:
 
 
 def _match(members: list[Node], target: Method) -> tuple[Node | None, list[Node]]:
+    """The member that is the target (kind, name, parameter types, static-ness), and the others."""
     want = KIND_NODE.get(target.kind)
     same = [m for m in members if m.type == want and (target.kind in ("constructor", "indexer")
                                                       or _name(m) == target.name)]
-    if len(same) > 1:
-        exact = [m for m in same if _param_types(m) == [" ".join(t.split()) for t in target.param_types]]
-        same = exact or same
+    if target.kind in ("method", "constructor", "indexer"):
+        types = [_type_key(t) for t in target.param_types]
+        same = [m for m in same if [_type_key(t) for t in _param_types(m)] == types]
+    static = "static" in target.modifiers
+    same = [m for m in same if ("static" in _modifiers(m)) == static]
     if not same:
         return None, []
     chosen = same[-1] if len(same) > 1 and not any(_param_types(m) for m in same) else same[0]
     return chosen, [m for m in members if m is not chosen and m.type != "comment"]
+
+
+def _type_key(text: str) -> str:
+    """A parameter type compared without spaces, namespaces and the System aliases."""
+    parts = re.split(r"([<>\[\],?])", "".join(text.split()))
+    return "".join(ALIASES.get(p.rsplit(".", 1)[-1], p.rsplit(".", 1)[-1]) for p in parts)
+
+
+def declared(node: Node) -> str:
+    """A member as the correction names it: static-ness, return type, name and parameter types."""
+    static = "static " if "static" in _modifiers(node) else ""
+    ret = node.child_by_field_name("returns") or node.child_by_field_name("type")
+    ret_text = " ".join(ret.text.decode("utf-8").split()) + " " if ret is not None else ""
+    if node.type in ("property_declaration",):
+        return f"{static}{ret_text}{_name(node)}"
+    return f"{static}{ret_text}{_name(node)}({', '.join(_param_types(node))})"
+
+
+def asked(target: Method) -> str:
+    static = "static " if "static" in target.modifiers else ""
+    ret = f"{' '.join(target.return_type.split())} " if target.return_type and target.kind != "constructor" else ""
+    if target.kind == "property":
+        return f"{static}{ret}{target.name}"
+    name = "this" if target.kind == "indexer" else target.name
+    return f"{static}{ret}{name}({', '.join(' '.join(t.split()) for t in target.param_types)})"
+
+
+def _statements(code: str) -> bool:
+    """A body-only answer reads as C# statements: it parses inside a method, or has statement ends."""
+    tree = _parser().parse(("class __A__ { void __m__() {\n" + code + "\n} }").encode("utf-8"))
+    return not tree.root_node.has_error or ";" in code
 
 
 def _name(node: Node) -> str:

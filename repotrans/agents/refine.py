@@ -34,6 +34,8 @@ class RefineAgent(StepAgent):
             yield item
         rounds = switches.max_repair_rounds if switches.refine else 0
         for n in range(1, rounds + 1):
+            if not self.attempts:
+                break
             last = self.attempts[-1]
             if last.result is None or last.result.status == "passed":
                 break
@@ -68,12 +70,24 @@ class RefineAgent(StepAgent):
                 args, _ = reply.call_args(call)
                 if call.name == "run_tests" and isinstance((args or {}).get("code"), str):
                     text = f"```csharp\n{args['code']}\n```"
+            text, entities = candidate.unescape(text)
+            if entities:
+                self.notes.append(f"{step}: HTML entities decoded in the answer ("
+                                  + ", ".join(f"{e} x{n}" for e, n in entities.items()) + ")")
             found = candidate.extract(text, brief.target_method, brief.class_members)
-            if found is not None:
+            if isinstance(found, candidate.Candidate):
                 break
+            if isinstance(found, candidate.Mismatch):
+                self.notes.append(f"{step}: the answer declares `{found.found}`, not `{found.asked}`")
+                messages = self.correction(messages, reply, f"{found.correction()} Answer with one markdown code "
+                                                            f"block tagged csharp holding {member_phrase(brief)}.")
+                continue
             self.notes.append(f"{step}: no C# code block")
             messages = self.correction(messages, reply, f"No ```csharp code block found. Answer with one markdown "
                                                         f"code block tagged csharp holding {member_phrase(brief)}.")
+        if isinstance(found, candidate.Mismatch):     # never inserted, never a candidate
+            self.notes.append(f"{step}: no candidate: the model kept answering with another member")
+            return
         code = found.code if found is not None else text.strip()
         attempt = Attempt(code=code, additions=found.to_json() if found is not None else {})
         if found is not None and (found.helpers or found.usings or found.dropped or found.shape != "member"):
