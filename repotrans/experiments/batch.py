@@ -53,8 +53,8 @@ class BatchSummary:
     written: list[str] = field(default_factory=list)
 
     def render(self) -> str:
-        lines = [f"{self.tasks} tasks: {self.passed} passed, {self.compiled} compiled, "
-                 f"{self.failed} failed ({self.blocked} blocked by untranslated methods, {self.errors} task errors); "
+        lines = [f"{self.tasks} tasks: {self.passed} passed, {self.failed} failed ({self.compiled - self.passed} "
+                 f"of them compiled, {self.blocked} blocked by untranslated methods, {self.errors} task errors); "
                  f"tokens {self.prompt_tokens} prompt + {self.completion_tokens} completion; {self.seconds:.1f} s"]
         if self.together:
             lines.append(f"all passing translations together: {self.together['status']}")

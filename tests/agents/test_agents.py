@@ -407,7 +407,7 @@ def test_candidate_that_cannot_be_applied_is_a_failed_attempt(tmp_path):
         return services.run_test(code)
 
     state.services.run_test = run_test
-    outcome = run(state, replay(["```csharp\nnamespace Acme { }\n```", GOOD]), tmp_path)
+    outcome = run(state, replay(["```csharp\nnamespace Acme { int x; }\n```", GOOD]), tmp_path)
     assert outcome.run.attempts[0].result.status == "compile_error"
     assert "candidate not applied: the candidate is not a member" in outcome.run.attempts[0].result.brief()
     assert outcome.status == "passed" and outcome.attempts == 2
