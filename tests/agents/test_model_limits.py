@@ -63,7 +63,7 @@ def test_a_400_naming_the_window_refits_the_call_and_every_step_is_reached(tmp_p
     assert server.statuses.count(400) == 1 and server.statuses[-1] == 200
     sent = [r for r, s in zip(server.requests, server.statuses) if s == 200]
     assert len(sent) == 4 and all(prompt_tokens(r) + r["max_tokens"] <= 4096 for r in sent)
-    assert any("context window is 4096 tokens" in n for n in state.notes)
+    assert any("context window is 4096 tokens" in n for n in outcome.run.notes)
     cuts = [c for b in budgets(tmp_path / "run") for c in b["cuts"]]
     assert "retrieval candidates shown 2 -> 1" in cuts and any(c.startswith("retrieved examples 2 ->") for c in cuts)
     assert budgets(tmp_path / "run")[-1]["window_source"] == "named by the server's 400"
@@ -91,7 +91,7 @@ def test_a_step_whose_required_part_does_not_fit_fails_with_one_line_naming_wind
     assert "\n" not in message and "context window is 600 tokens (llama.cpp /props n_ctx)" in message
     assert "the prompt needs" in message and "[model] context_window" in message
     assert server.requests == []                     # nothing that cannot fit is sent
-    assert any(n.startswith("rag_decide: given up (optional step)") for n in state.notes)
+    assert any(n.startswith("rag_decide: given up (optional step)") for n in err.value.run.notes)
 
 
 def test_a_slow_server_times_out_once_with_the_limit_and_setting_named_and_is_never_asked_twice(tmp_path):
@@ -101,7 +101,7 @@ def test_a_slow_server_times_out_once_with_the_limit_and_setting_named_and_is_ne
         local(server, state, timeout=1.0)
         outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
     assert outcome.status == "passed" and len(server.requests) == 3     # rag_decide sent once, given up
-    note = next(n for n in state.notes if n.startswith("rag_decide: given up"))
+    note = next(n for n in outcome.run.notes if n.startswith("rag_decide: given up"))
     assert "did not answer within 1 s ([model] timeout = 1)" in note
 
 
@@ -141,7 +141,7 @@ def test_a_cut_json_answer_of_a_small_model_is_not_asked_again_with_more_room(tm
     assert server.requests[0]["max_tokens"] == 256                 # a yes/no step needs no 2,048 tokens
     decide = [r for r in server.requests if "keep or drop" not in r["messages"][1]["content"]
               and "Step: decide" in r["messages"][1]["content"]]
-    assert len(decide) == 1 and any("rag_decide: answer cut off; given up" in n for n in state.notes)
+    assert len(decide) == 1 and any("rag_decide: answer cut off; given up" in n for n in outcome.run.notes)
 
 
 def test_cut_code_is_asked_briefly_when_the_window_has_no_more_room(tmp_path):
@@ -193,7 +193,7 @@ def test_escaped_generate_answer_reaches_the_tests_decoded_and_noted(tmp_path):
     escaped = "```csharp\npublic double GetArea()\n{\n    return radius &gt; 0 ? System.Math.PI * radius * radius : 0;\n}\n```"
     outcome = run(state, replay([ENOUGH, escaped]), tmp_path)
     assert outcome.status == "passed" and "radius > 0" in services.tested[0] and "&gt;" not in services.tested[0]
-    assert any("HTML entities decoded" in n and "&gt; x1" in n for n in state.notes)
+    assert any("HTML entities decoded" in n and "&gt; x1" in n for n in outcome.run.notes)
 
 
 def test_an_empty_object_in_json_mode_is_no_answer_and_json_mode_goes_off(tmp_path):
@@ -204,7 +204,7 @@ def test_an_empty_object_in_json_mode_is_no_answer_and_json_mode_goes_off(tmp_pa
     assert outcome.status == "passed"
     assert server.requests[0]["response_format"] == {"type": "json_object"}
     assert all("response_format" not in r for r in server.requests[1:])
-    assert any("answered {} in JSON mode" in n for n in state.notes)
+    assert any("answered {} in JSON mode" in n for n in outcome.run.notes)
 
 
 def test_the_cache_key_holds_the_servers_window_and_the_calls_max_tokens(tmp_path):
