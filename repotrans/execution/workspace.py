@@ -5,7 +5,9 @@ workdir/runner/<toolchain>-<state>/src   copy of the target (bin/obj/.git left o
                                    /runs/<id>  one candidate: patched file, rebuilt outputs
 
 Sandboxed commands see the workspace read-only (test steps) or may write only their own output
-folders (build steps). The baseline is sealed: its marker lists every file's hash, and a base that
+folders (build steps). Source files are readable by the build uid only (when we are root): the
+test process sees the built assemblies and the data files, not the tests' sources nor the ground truth
+of a masked member. The baseline is sealed: its marker lists every file's hash, and a base that
 no longer matches it is built again rather than trusted.
 """
 from __future__ import annotations
@@ -22,8 +24,11 @@ from pathlib import Path
 from typing import Iterator
 
 from repotrans.errors import ConfigError
+from repotrans.execution.sandboxes import BUILD_UID
 
 IGNORED = {"bin", "obj", ".git", ".vs", ".repotrans", "TestResults", "__pycache__"}
+SOURCE_SUFFIXES = (".cs", ".java")
+SOURCES_HIDDEN = ".sources-hidden"
 KEEP_STATES = 3
 
 
@@ -117,12 +122,30 @@ def prepare_workspace(target: Path, workdir: Path, toolchain: str) -> Workspace:
         tmp = parent / f".tmp-{uuid.uuid4().hex[:8]}"
         shutil.copytree(target, tmp / "src", ignore=lambda d, names: [n for n in names if n in IGNORED],
                         symlinks=True)
+        hide_sources(tmp)
         try:
             tmp.rename(root)
         except OSError:              # another process made it first
             shutil.rmtree(tmp, ignore_errors=True)
         _prune(parent, toolchain, keep=root)
+    if not (root / SOURCES_HIDDEN).exists():        # a workspace made before sources were hidden
+        with ws.lock():
+            hide_sources(root)
     return ws
+
+
+def hide_sources(root: Path) -> None:
+    """Source files of the copy readable by the build uid alone (group BUILD_UID, mode 0640): a test
+    step, run as another uid, cannot read the tests' sources nor any ground truth. Needs root."""
+    if os.geteuid() != 0:
+        return
+    for dirpath, _, filenames in os.walk(root / "src"):
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            if name.lower().endswith(SOURCE_SUFFIXES) and not os.path.islink(path):
+                os.chown(path, 0, BUILD_UID)
+                os.chmod(path, 0o640)
+    (root / SOURCES_HIDDEN).touch()
 
 
 def _files(target: Path) -> Iterator[Path]:

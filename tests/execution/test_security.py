@@ -218,6 +218,21 @@ def test_detached_processes_do_not_survive_the_run_nor_reach_the_next_candidate(
     assert result.status == "passed", result.brief()
 
 
+def test_the_test_sources_are_out_of_reach(env):
+    """A candidate that computes nothing: it reads the expected value from the test's source
+    (`Assert.AreEqual(5, calc.Add(2, 3))`). Sources are readable by the build uid only."""
+    code = ("{\n" + WS_ROOT +
+            "    var text = System.IO.File.ReadAllText(System.IO.Path.Combine(ws.FullName,"
+            " \"src/tests/Acme.Calc.Tests/CalculatorTests.cs\"));\n"
+            "    int at = text.IndexOf(\"AreEqual(\") + 9;\n"
+            "    int sum = int.Parse(text.Substring(at, text.IndexOf(',', at) - at));\n"
+            "    history.Add(sum);\n    return sum;\n}")
+    result = env.run(code)
+    assert result.status == "runtime_error", result.brief()
+    assert result.exceptions[0].type == "System.UnauthorizedAccessException", result.brief()
+    assert env.run(TRUTH).status == "passed"
+
+
 def test_a_forged_report_and_exit_0_is_no_pass(env):
     """The old attack wrote a passing result XML where the runner would read it and exited 0; now
     results come over the runner's own stdout, tagged with a nonce the candidate cannot know. The raw
