@@ -1,7 +1,7 @@
 """Regenerate whole C# classes deleted from a real port and judge them by the port's own hidden tests.
 
-  python scripts/bench_whole_types.py --source ZXING/core/src/main/java --target ZXING_NET/Source \
-      --types com.google.zxing.common.BitSource com.google.zxing.qrcode.decoder.Version ... [--work DIR]
+  python scripts/bench_whole_types.py --source ZXING/core/src/main/java --target ZXING_NET \
+      [--junit ZXING/core/src/test/java] --types com.google.zxing.common.BitSource com.google.zxing.qrcode.decoder.Version ... [--work DIR]
 
 For each Java type: its C# counterpart's file is deleted from a copy of the port (and from the
 projects' Compile items), and the port's tests of that class (test files named `<Class>Test*.cs`)
@@ -12,7 +12,9 @@ the tests hidden a body is judged by compiling only). Finally the hidden tests c
                  members they miss;
   pass rate      of the tests in those files, beside the same tests on the untouched port;
   seconds per class, and the 10 most frequent skeleton mismatches, classified.
-The mode where the tests too are regenerated from JUnit is not built yet (said so in the output).
+With --junit, a second mode also translates the classes' JUnit tests into the port's test project
+(`translate-tests`); they judge the bodies during the batch (verdicts labelled as translated tests)
+and are removed before the port's hidden tests come back to judge the result.
 Nothing of the port is committed; the copy lives under --work.
 """
 from __future__ import annotations
@@ -41,7 +43,8 @@ from repotrans.experiments.run_store import RunStore
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.create import create_skeleton
-from repotrans.skeleton.place import _add_compile_items
+from repotrans.skeleton.place import add_compile_items
+from repotrans.skeleton.port_tests import port_junit_tests
 
 MISSING = re.compile(r"does not contain a definition for `([^']+)'")
 
@@ -180,6 +183,9 @@ def main() -> int:
     ap.add_argument("--target", type=Path, required=True)
     ap.add_argument("--types", nargs="+", required=True, help="Java qualified names of the classes to regenerate")
     ap.add_argument("--work", type=Path, default=None)
+    ap.add_argument("--junit", type=Path, help="the Java test sources: also run the mode where the JUnit tests "
+                    "of the classes are translated and judge the bodies (e.g. core/src/test/java)")
+    ap.add_argument("--rag", action="store_true", help="let the agents retrieve translated pairs (embeds the whole pair first)")
     args = ap.parse_args()
     work = (args.work or Path(tempfile.mkdtemp(prefix="whole-types-"))).resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -192,8 +198,23 @@ def main() -> int:
     for h in hidden:
         print(f"  hidden: {h}")
 
+    ref_ran, ref_failed, ref_why = run_hidden(target, hidden, work / "judge-untouched")
+    modes = [("skeleton + bodies, tests hidden", None)]
+    if args.junit:
+        modes.append(("skeleton + bodies + tests translated from JUnit", args.junit.resolve()))
+    n = len(files)
+    for number, (title, junit) in enumerate(modes, 1):
+        figures = regenerate(source, target, work / f"mode{number}", args, files, hidden, junit)
+        print(f"\n== mode {number}: {title} (verdicts: the port's own hidden tests) ==")
+        report(figures, hidden, n, ref_ran, ref_failed, ref_why)
+    return 0
+
+
+def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden: list[str],
+               junit: Path | None) -> dict:
+    """Delete the classes and hide their tests in a copy, regenerate, bring the hidden tests back, judge."""
     port = work / "port" / target.name
-    shutil.rmtree(work / "port", ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
     deleted = sorted({path for _, path in files.values()})
     remove_compile_items(port, deleted)
@@ -201,7 +222,6 @@ def main() -> int:
     for rel in deleted:
         (port / rel).unlink()
     vault = work / "hidden"
-    shutil.rmtree(vault, ignore_errors=True)
     for rel in hidden:
         (vault / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.move(port / rel, vault / rel)
@@ -212,68 +232,82 @@ def main() -> int:
     result = create_skeleton(index, args.types)
     skeleton_s = time.monotonic() - started
     print(result.render())
+    translated: list[str] = []
+    if junit is not None:
+        wanted = [j + "Test*" for j in args.types]
+        ported = port_junit_tests(index, junit, wanted)
+        print(ported.render())
+        translated = [t.path for t in ported.tests]
+        index.build(source, port, progress=False)
     generated = {f.path for f in result.plan.files}
     skeleton_text = "\n".join((port / p).read_text(encoding="utf-8") for p in generated)
+    mapping = load_mapping(index)
     ids = [m.id.split(":", 1)[1] for m in index.all_methods("target") if m.path in generated
-           and index.method(m.id) is not None and load_mapping(index).source_method(m.id) is not None
-           and "NotImplementedException" in (m.body or "")]
-    index.close()
-    functions = work / "functions.txt"
-    functions.write_text("\n".join(ids) + "\n")
-    run_dir = work / "batch"
-    shutil.rmtree(run_dir, ignore_errors=True)
-    config = load_config(None, cli={"model": {"name": "builtin"}, "execution": {"sandbox": "local"}})
-    started = time.monotonic()
-    summary = run_batch(source, port, run_dir, config, functions=functions, progress=False)
-    batch_s = time.monotonic() - started
-    print(summary.render())
-    applied = apply_compiled(run_dir, port, source)
-    print(f"bodies applied (compiled, judged without the hidden tests): {applied} of {len(ids)}")
-
-    for rel in hidden:                                  # the hidden tests come back to judge
-        shutil.copyfile(vault / rel, port / rel)
-    for csproj, rels in tests_removed.items():
-        target_csproj = Path(csproj)
-        _add_compile_items(target_csproj, [port / r for r in rels])
-    errors = build_tests(port)
-    compiling = [h for h in hidden if not errors.get(h)]
-    missing = Counter()
+           and mapping.source_method(m.id) is not None and "NotImplementedException" in (m.body or "")]
     java_names = set()
-    index = Index.open(work / "index")
     for java in args.types:
         t = next(t for t in index.types("source") if t.qualified_name == java)
         java_names |= {m.name for m in index.methods(t.id)} | {f.name for f in index.fields(t.id)}
     index.close()
+    functions = work / "functions.txt"
+    functions.write_text("\n".join(ids) + "\n")
+    config = load_config(None, cli={"model": {"name": "builtin"}, "execution": {"sandbox": "local"},
+                                    "agents": {"rag": args.rag}})
+    print(f"batch: --model builtin, local sandbox, rag {'on' if args.rag else 'off'}; "
+          + ("bodies judged by the translated JUnit tests (labelled: translated tests)" if junit
+             else "bodies judged by compiling only (their tests are hidden)"))
+    started = time.monotonic()
+    summary = run_batch(source, port, work / "batch", config, functions=functions, progress=False)
+    batch_s = time.monotonic() - started
+    print(summary.render())
+    applied = apply_compiled(work / "batch", port, source)
+    print(f"bodies applied (every compiled one): {applied} of {len(ids)}")
+
+    if translated:                                      # translated tests leave; the port's own come back
+        remove_compile_items(port, translated)
+        for rel in translated:
+            (port / rel).unlink()
+    for rel in hidden:
+        shutil.copyfile(vault / rel, port / rel)
+    for csproj, rels in tests_removed.items():
+        add_compile_items(Path(csproj), [port / r for r in rels])
+    errors = build_tests(port)
+    missing = Counter()
     for h in hidden:
         for e in errors.get(h, []):
             m = MISSING.search(e)
             missing[m.group(1) if m else e.split(" ", 1)[0]] += 1
     ran, failed, why = run_hidden(port, hidden, work / "judge")
-    ref_ran, ref_failed, ref_why = run_hidden(target, hidden, work / "judge-untouched")
+    return {"errors": errors, "missing": missing, "ran": ran, "failed": failed, "why": why,
+            "skeleton_s": skeleton_s, "batch_s": batch_s, "java_names": java_names,
+            "skeleton_text": skeleton_text, "dropped": result.check.dropped if result.check else [],
+            "summary": summary}
 
-    n = len(files)
-    print("\n== whole-type regeneration (verdicts: the port's own hidden tests) ==")
+
+def report(f: dict, hidden: list[str], n: int, ref_ran: int, ref_failed: int, ref_why: str) -> None:
+    errors = f["errors"]
+    compiling = [h for h in hidden if not errors.get(h)]
     print(f"library compiles after regeneration: {'no' if '<library>' in errors else 'yes'}")
     print(f"API fidelity: {len(compiling)}/{len(hidden)} hidden test files compile "
           f"({100 * len(compiling) / max(1, len(hidden)):.0f}%)")
     for h in hidden:
         if errors.get(h):
             print(f"  does not compile: {h}: {len(errors[h])} error(s), first: {errors[h][0]}")
-    print(f"hidden tests pass on the regenerated classes: {ran - failed}/{ran}" + (f" ({why})" if why else ""))
+    print(f"hidden tests pass on the regenerated classes: {f['ran'] - f['failed']}/{f['ran']}"
+          + (f" ({f['why']})" if f["why"] else ""))
     print(f"the same tests on the untouched port:         {ref_ran - ref_failed}/{ref_ran}"
           + (f" ({ref_why})" if ref_why else ""))
-    print(f"seconds per class: skeleton {skeleton_s / n:.1f}, bodies {batch_s / n:.1f}, total {(skeleton_s + batch_s) / n:.1f}")
-    print("mode 'tests regenerated from JUnit': not built yet")
-    print("\n== 10 most frequent skeleton mismatches (members the hidden tests use) ==")
+    print(f"seconds per class: skeleton {f['skeleton_s'] / n:.1f}, bodies {f['batch_s'] / n:.1f}, "
+          f"total {(f['skeleton_s'] + f['batch_s']) / n:.1f}")
+    print("10 most frequent skeleton mismatches (members the hidden tests use and the API lacks):")
     kinds = Counter()
-    for member, count in missing.most_common():
-        kinds[classify(member, java_names, skeleton_text)] += count
-    for member, count in missing.most_common(10):
-        print(f"  {count:3d}  {member:32s} {classify(member, java_names, skeleton_text)}")
-    print("by class: " + ", ".join(f"{k} {v}" for k, v in kinds.most_common()))
-    for d in result.check.dropped if result.check else []:
+    for member, count in f["missing"].most_common():
+        kinds[classify(member, f["java_names"], f["skeleton_text"])] += count
+    for member, count in f["missing"].most_common(10):
+        print(f"  {count:3d}  {member:32s} {classify(member, f['java_names'], f['skeleton_text'])}")
+    print("by class: " + (", ".join(f"{k} {v}" for k, v in kinds.most_common()) or "none"))
+    for d in f["dropped"]:
         print(f"  left out of the skeleton: {d}")
-    return 0
 
 
 def apply_compiled(run_dir: Path, port: Path, source: Path) -> int:

@@ -21,6 +21,7 @@ def register(sub) -> None:
     p.add_argument("--no-check", action="store_true", help="do not compile the skeleton with the port")
     p.add_argument("--conventions", action="store_true", help="also print the conventions learned from the port")
     p.add_argument("--show", action="store_true", help="print the generated C# text")
+    register_tests(sub)
 
 
 def run_skeleton(args: argparse.Namespace) -> int:
@@ -36,3 +37,26 @@ def run_skeleton(args: argparse.Namespace) -> int:
         for f in result.plan.files:
             print(f"// ---- {f.path}\n{f.text}")
     return 0 if result.check is None or result.check.compiled else 1
+
+
+def register_tests(sub) -> None:
+    p = add_command(sub, "translate-tests", "translate JUnit tests into NUnit fixtures in the port's test project",
+                    run_translate_tests)
+    p.add_argument("--junit", required=True, help="the Java test sources (e.g. core/src/test/java)")
+    p.add_argument("--tests", action="append", required=True, metavar="GLOB",
+                   help="JUnit classes by qualified name, e.g. 'org.acme.geo.*Test' (repeatable)")
+    p.add_argument("--dry-run", action="store_true", help="show what it would write, write nothing")
+    p.add_argument("--show", action="store_true", help="print the generated C# text")
+
+
+def run_translate_tests(args: argparse.Namespace) -> int:
+    from repotrans.index.store import Index
+    from repotrans.skeleton.port_tests import port_junit_tests
+
+    index = Index.open(Path(args.workdir), must_exist=True)
+    result = port_junit_tests(index, Path(args.junit), args.tests, write=not args.dry_run)
+    print(result.render())
+    if args.show:
+        for t in result.tests:
+            print(f"// ---- {t.path}\n{t.text}")
+    return 0

@@ -99,7 +99,7 @@ def renamed_members(method_matches) -> dict[str, str]:
         target = match.target_id.split(":", 1)[-1].split("(", 1)[0].split("[", 1)[0].rsplit(".", 1)[-1]
         if name == "<init>" or target == "this":
             continue
-        conventional = {pascal(name), "Get" + pascal(name)} | {name[len(p):] for p in ("get", "is", "has", "set")
+        conventional = {name, pascal(name), "Get" + pascal(name)} | {name[len(p):] for p in ("get", "is", "has", "set")
                                                                if name.startswith(p) and name[len(p):][:1].isupper()}
         if target not in conventional:
             argc = 0 if not params.rstrip(")").strip() else len(split_top(params.rstrip(')')))

@@ -68,7 +68,7 @@ def place_files(root: Path, files: dict[str, str], projects: list[Project] | Non
             else:
                 additions.setdefault(p.path, []).append(rel)
     for csproj, rels in additions.items():
-        _add_compile_items(csproj, [root / r for r in rels])
+        add_compile_items(csproj, [root / r for r in rels])
         placement.projects[csproj.stem] = sorted(rels)
     return placement
 
@@ -81,7 +81,7 @@ def _globbed(project: Project, path: Path) -> bool:
     return enabled and project.dir in path.parents
 
 
-def _add_compile_items(csproj: Path, files: list[Path]) -> None:
+def add_compile_items(csproj: Path, files: list[Path]) -> None:
     """Insert `<Compile Include="...">` items after the project's last Compile item (or a new ItemGroup)."""
     raw = csproj.read_bytes()
     bom = raw.startswith(b"\xef\xbb\xbf")

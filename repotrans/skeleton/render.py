@@ -256,9 +256,29 @@ class TypeRenderer:
         words = [self._access(mods, True)] + self._dispatch(getter, java_type, 0)
         if "abstract" in mods:
             return [Line(f"{INDENT}{' '.join(words)} {cs_type} {prop} {{ get;{' set;' if setter else ''} }}", origin)]
-        accessors = [f"get {{ {PLACEHOLDER} }}"] + ([f"set {{ {PLACEHOLDER} }}"] if setter is not None else [])
+        accessors = [f"get {{ {PLACEHOLDER} }}"]
+        if setter is not None and _trivial_getter(getter):
+            # batch translates a property from its Java getter only: a get/set pair is written now
+            accessors = self._accessor(getter, "get") + self._accessor(setter, "set")
+        elif setter is not None:
+            accessors.append(f"set {{ {PLACEHOLDER} }}")
+            self.ctx.notes.append(f"{origin}: the setter stays a placeholder (batch translates the getter)")
         return [Line(f"{INDENT}{' '.join(words)} {cs_type} {prop}", origin), Line(INDENT + "{", origin)] + \
                [Line(INDENT * 2 + a, origin) for a in accessors] + [Line(INDENT + "}", origin)]
+
+    def _accessor(self, node: Node, kind: str) -> list[str]:
+        """A get or set accessor translated from the Java getter or setter."""
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        tr.static_context = "static" in _modifiers(node)
+        try:
+            tr.header(node, None)
+            if kind == "set":
+                tr.declare(_params(node)[0][1], _params(node)[0][0], "value")
+            lines = tr.block(node.child_by_field_name("body"))
+        except Exception as exc:     # noqa: BLE001 - an untranslatable accessor stays a placeholder
+            self.ctx.notes.append(f"{_text(node.child_by_field_name('name'))}: not translated ({type(exc).__name__})")
+            return [f"{kind} {{ {PLACEHOLDER} }}"]
+        return [kind] + [part for line in lines for part in line.split("\n")]
 
     def _dispatch(self, node: Node, java_type: str, arity: int) -> list[str]:
         """`static`, `abstract`, `override` or `virtual` for a method, as the port would write it."""
@@ -429,6 +449,16 @@ def _params(node: Node) -> list[tuple[str, str]]:
         elif p.type == "spread_parameter":
             out.append((_text(p.named_children[0]) + "...", _text(p.named_children[-1])))
     return out
+
+
+def _trivial_getter(node: Node) -> bool:
+    """`T getX() { return x; }` (or `return this.x;`)."""
+    body = node.child_by_field_name("body")
+    stmts = [c for c in body.named_children if "comment" not in c.type] if body is not None else []
+    if len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
+        return False
+    value = stmts[0].named_children[0]
+    return value.type == "identifier" or (value.type == "field_access" and _text(value).startswith("this."))
 
 
 def _prop_name(getter: str, conv: Conventions) -> str:

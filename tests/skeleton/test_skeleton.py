@@ -12,7 +12,7 @@ from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.conventions import learn
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.generate import plan_skeleton
-from repotrans.skeleton.place import _add_compile_items
+from repotrans.skeleton.place import add_compile_items
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "skeleton_pair"
 needs_mcs = pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
@@ -135,6 +135,6 @@ def test_a_member_that_does_not_compile_is_left_out_and_named_with_its_java_orig
 def test_compile_items_follow_the_projects_path_style(tmp_path):
     csproj = tmp_path / "Lib.csproj"
     csproj.write_text('<Project>\r\n  <ItemGroup>\r\n    <Compile Include="a\\A.cs" />\r\n  </ItemGroup>\r\n</Project>\r\n')
-    _add_compile_items(csproj, [tmp_path / "b" / "B.cs"])
+    add_compile_items(csproj, [tmp_path / "b" / "B.cs"])
     assert csproj.read_bytes().decode() == ('<Project>\r\n  <ItemGroup>\r\n    <Compile Include="a\\A.cs" />\r\n'
                                   '    <Compile Include="b\\B.cs" />\r\n  </ItemGroup>\r\n</Project>\r\n')

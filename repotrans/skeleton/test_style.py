@@ -1,0 +1,79 @@
+"""How the port's own test project writes tests: learned from its files, used for translated JUnit tests.
+
+NUnit major version, test method casing, the exception idiom (`Assert.Throws`/`Catch` or
+`[ExpectedException]`), fixture name suffix, the test namespace for a class's namespace and whether
+test files mirror the library's folders.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repotrans.execution.toolchains.msbuild import Project
+
+_TEST_METHOD = re.compile(r"\[(?:Test|TestCase[^\]]*)\]\s*(?:\[[^\]]*\]\s*)*public\s+(?:async\s+)?\w+\s+(\w+)\s*\(")
+_NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
+
+
+@dataclass
+class TestStyle:
+    project: Project
+    nunit_major: int = 3
+    lower_case_methods: bool = False
+    expected_exception_attribute: bool = False
+    fixture_suffix: Counter = field(default_factory=Counter)       # "TestCase" / "Tests" / "Test"
+    namespace_suffix: Counter = field(default_factory=Counter)     # ".Test" when tests add a segment
+    mirrored: Counter = field(default_factory=Counter)             # test folders mirror the library's
+    libraries: list[Project] = field(default_factory=list)         # the projects the test project builds on
+
+    def fixture_name(self, java_name: str) -> str:
+        """The C# fixture for a JUnit class (`FooTest` -> `FooTests` where the port says Tests)."""
+        stem = re.sub(r"(TestCase|Tests|Test)$", "", java_name)
+        suffix = self.fixture_suffix.most_common(1)[0][0] if self.fixture_suffix else "Tests"
+        return stem + suffix if stem != java_name else java_name
+
+    def namespace(self, class_namespace: str) -> str:
+        suffix = self.namespace_suffix.most_common(1)[0][0] if self.namespace_suffix else ""
+        return class_namespace + suffix
+
+    def folder(self, class_path: str, library: Project | None, root: Path) -> str:
+        """Test file folder (target-relative) for a class file (target-relative path)."""
+        base = self.project.dir.resolve().relative_to(root.resolve()).as_posix()
+        if library is None or not self.mirrored or self.mirrored.most_common(1)[0][0] is False:
+            return base
+        lib = library.dir.resolve().relative_to(root.resolve()).as_posix()
+        inner = posixpath.relpath(posixpath.dirname(class_path), lib)
+        return base if inner == "." else posixpath.join(base, inner)
+
+
+def learn_style(test_project: Project, class_files: dict[str, tuple[str, str]], root: Path) -> TestStyle:
+    """`class_files`: C# simple type name -> (namespace, target-relative file) of the library's types."""
+    style = TestStyle(test_project, test_project.nunit_major or 2)
+    casing = Counter()
+    idioms = Counter()
+    root = root.resolve()
+    for src in test_project.sources:
+        if test_project.dir not in src.parents:
+            continue
+        text = src.read_text(encoding="utf-8", errors="replace")
+        for name in _TEST_METHOD.findall(text):
+            casing[name[:1].islower()] += 1
+        idioms["attribute"] += text.count("[ExpectedException")
+        idioms["assert"] += len(re.findall(r"Assert\.(?:Throws|Catch)\b", text))
+        m = re.fullmatch(r"(\w+?)(TestCase|Tests|Test)", src.stem)
+        if m is None or m.group(1) not in class_files:
+            continue
+        style.fixture_suffix[m.group(2)] += 1
+        cls_ns, cls_file = class_files[m.group(1)]
+        ns = _NAMESPACE.search(text)
+        if ns and ns.group(1).startswith(cls_ns):
+            style.namespace_suffix[ns.group(1)[len(cls_ns):]] += 1
+        rel = src.resolve().relative_to(root).as_posix()
+        inner = posixpath.relpath(posixpath.dirname(rel), test_project.dir.resolve().relative_to(root).as_posix())
+        style.mirrored[inner != "." and posixpath.dirname(cls_file).endswith(inner)] += 1
+    style.lower_case_methods = casing[True] > casing[False]
+    style.expected_exception_attribute = idioms["attribute"] > idioms["assert"]
+    return style

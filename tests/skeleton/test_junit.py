@@ -1,0 +1,83 @@
+"""JUnit 3/4/5 -> NUnit on tests/fixtures/skeleton_pair: text in the port's test style, and the
+translated fixtures judging the batch's bodies for the generated skeleton (real mcs and NUnit)."""
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from repotrans.agents.config import load_config
+from repotrans.experiments.batch import run_batch
+from repotrans.index.store import Index
+from repotrans.skeleton.create import create_skeleton
+from repotrans.skeleton.junit import CATEGORY
+from repotrans.skeleton.port_tests import port_junit_tests
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "skeleton_pair"
+needs_mono = pytest.mark.skipif(shutil.which("mcs") is None or shutil.which("mono") is None,
+                                reason="mono not installed")
+
+
+@pytest.fixture
+def pair(tmp_path):
+    java, cs = tmp_path / "java", tmp_path / "cs"
+    shutil.copytree(FIXTURE / "java", java)
+    shutil.copytree(FIXTURE / "sdk", cs)
+    index = Index.open(tmp_path / "work")
+    index.build(java, cs, progress=False)
+    return java, cs, index
+
+
+def _fixture(result, name):
+    return next(t for t in result.tests if t.fixture == name)
+
+
+@needs_mono
+def test_junit_classes_become_fixtures_in_the_ports_style(pair):
+    _, cs, index = pair
+    create_skeleton(index, ["org.demo.*"])
+    result = port_junit_tests(index, FIXTURE / "junit", ["org.demo.*"], write=False)
+    assert sorted((t.path, t.namespace, t.tests) for t in result.tests) == [
+        ("tests/Demo.Zoo.Tests/BoxTests.cs", "Demo.Zoo.Tests", 3),
+        ("tests/Demo.Zoo.Tests/SizeTests.cs", "Demo.Zoo.Tests", 4),
+        ("tests/Demo.Zoo.Tests/VetTests.cs", "Demo.Zoo.Care.Tests", 1)]
+    box = _fixture(result, "BoxTests").text
+    assert f'[Category("{CATEGORY}")]' in box and "from JUnit org/demo/zoo/BoxTest.java" in box
+    assert "[SetUp]\n        public void SetUp()" in box                       # JUnit 4 @Before
+    assert 'Assert.AreEqual("m", box.Item, "the item");' in box               # message last, getter -> property
+    assert "Assert.Catch<IndexOutOfRangeException>(() =>" in box             # @Test(expected = ...)
+    size = _fixture(result, "SizeTests").text
+    assert "[TestCase(1)]\n        [TestCase(5)]\n        [TestCase(20)]\n        public void EveryWeightIsPositive(int weight)" in size
+    assert 'Assert.Catch<ArgumentException>(() => Size.ValueOf("HUGE"));' in size   # JUnit 5 assertThrows
+    assert 'Assert.IsFalse(Size.SMALL.HeavierThan(Size.MEDIUM), "small is light");' in size
+    vet = _fixture(result, "VetTests").text
+    assert "[Test]\n        public void TestCheckCountsVisits()" in vet          # JUnit 3 testX
+    assert "[SetUp]" in vet and "base.SetUp" not in vet and "base.setUp" not in vet
+    assert 'Assert.AreEqual(2, vet.Visits, "two visits");' in vet
+
+
+@pytest.mark.slow
+@needs_mono
+def test_translated_tests_judge_the_bodies_of_the_skeleton(pair, tmp_path):
+    java, cs, index = pair
+    assert create_skeleton(index, ["org.demo.*"]).check.compiled
+    written = port_junit_tests(index, FIXTURE / "junit", ["org.demo.*"])
+    assert written.placement.globbed == {"Demo.Zoo.Tests": ["tests/Demo.Zoo.Tests/BoxTests.cs",
+                                                            "tests/Demo.Zoo.Tests/SizeTests.cs",
+                                                            "tests/Demo.Zoo.Tests/VetTests.cs"]}
+    index.close()
+    config = load_config(None, cli={"model": {"name": "builtin"}, "execution": {"sandbox": "local"},
+                                    "agents": {"rag": False}})
+    summary = run_batch(java, cs, tmp_path / "run", config, progress=False)
+    rows = sqlite3.connect(tmp_path / "run" / "results.sqlite").execute(
+        "select task_id, status, result_json from results").fetchall()
+    status = {task: s for task, s, _ in rows}
+    selection = {task: json.loads(r)["selection"] for task, _, r in rows}
+    assert summary.tasks == 14 and summary.compiled == 14           # Box.Item (get/set pair) is written by the skeleton
+    for task in ("Demo.Zoo.Size.HeavierThan(Size)", "Demo.Zoo.Size.Weight", "Demo.Zoo.Care.Vet.Check(Animal)",
+                 "Demo.Zoo.Care.Vet.Visits", "Demo.Zoo.Box.HoldsMoreThan(T)"):
+        assert status[task] == "passed", (task, status[task])
+    assert "SizeTests.Weights" in selection["Demo.Zoo.Size.Weight"]          # judged by a translated test
