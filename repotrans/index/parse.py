@@ -8,6 +8,8 @@ its text decoded with replacement characters).
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -55,15 +57,27 @@ class ParsedFile:
     decode_errors: bool = False      # the file was not valid UTF-8
 
 
+DIRECTIVE_RE = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif|else|endif|region|endregion)\b[^\r\n]*", re.M)
+
+
 def decode(data: bytes) -> tuple[bytes, bool]:
-    """Return UTF-8 bytes to parse and whether the input had to be decoded with replacement."""
+    """Return UTF-8 bytes to parse and whether the input was not UTF-8: a UTF-16/32 file is decoded
+    by its byte-order mark, any other non-UTF-8 file as Windows-1252 (the charset of the editors
+    such sources come from; every byte decodes), replacement characters only for what is left."""
     if data.isascii():
         return data, False
+    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+                       (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(codec).encode("utf-8"), True
+            except UnicodeDecodeError:
+                break
     try:
         data.decode("utf-8")
         return data, False
     except UnicodeDecodeError:
-        return data.decode("utf-8", "replace").encode("utf-8"), True
+        return data.decode("cp1252", "replace").encode("utf-8"), True
 
 
 def parse_file(side: Side, path: str, data: bytes, sha256: str) -> ParsedFile:
@@ -73,6 +87,13 @@ def parse_file(side: Side, path: str, data: bytes, sha256: str) -> ParsedFile:
     g = grammar(lang)
     parser = _parsers.get(lang) or _parsers.setdefault(lang, ts.Parser(g.language))
     tree = parser.parse(data)
+    if side == "target" and b"#" in data and count_errors(tree):
+        # a directive where the grammar takes none (`#if` inside a base list): parse again with the
+        # directive lines blanked (same byte offsets: the text is still read from the file as it is),
+        # kept when that recovers more
+        retry = parser.parse(DIRECTIVE_RE.sub(lambda m: b" " * len(m.group()), data))
+        if count_errors(retry) < count_errors(tree):
+            tree = retry
     extractor = (JavaExtractor if side == "source" else CSharpExtractor)(side, path, data, g.query)
     info, types, fields, methods = extractor.run(tree)
     info.sha256, info.syntax_errors = sha256, count_errors(tree)

@@ -29,7 +29,7 @@ from repotrans.index.model import SIDES, Field, FileInfo, Import, Method, Param,
 from repotrans.index.lookup import Snapshot
 from repotrans.index.parse import parse_file
 
-SCHEMA_VERSION = 5          # 1: side/path columns on member tables; 2: explicit interface impls shared ids; 4: C# modifiers after #pragma; 5: C# static constructors are <clinit>
+SCHEMA_VERSION = 6          # 1: side/path columns on member tables; 2: explicit interface impls shared ids; 4: C# modifiers after #pragma; 5: C# static constructors are <clinit>; 6: UTF-16 and Windows-1252 files decoded, directives in base lists
 MAX_FILE_BYTES = 2 * 1024 * 1024
 PARALLEL_MIN = 200          # files to parse before worker processes pay off
 INSERT_BATCH = 64           # files whose rows go to SQLite in one executemany per table
@@ -94,7 +94,7 @@ class IndexSummary:
                  f"({self.parsed} parsed, {self.unchanged} unchanged, {self.deleted} deleted) "
                  f"in {self.seconds:.2f} s"]
         for label, paths in (("syntax errors (indexed as far as recovered)", self.syntax_error_files),
-                             ("not UTF-8 (decoded with replacement)", self.decode_error_files),
+                             ("not UTF-8 (decoded by their byte-order mark, else as Windows-1252)", self.decode_error_files),
                              ("skipped", [f"{p} ({why})" for p, why in self.skipped.items()])):
             if paths:
                 shown = ", ".join(paths[:10]) + (f", ... {len(paths) - 10} more" if len(paths) > 10 else "")
@@ -250,8 +250,8 @@ class Index:
                 except OSError as exc:              # broken symlink, no permission, vanished meanwhile
                     summary.skipped[rel] = f"unreadable: {exc.strerror or exc}"
                     continue
-                if b"\0" in data:
-                    summary.skipped[rel] = "binary"
+                if b"\0" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
+                    summary.skipped[rel] = "binary"           # (UTF-16/32 text holds zeros: kept)
                     continue
                 sha = hashlib.sha256(data).hexdigest()
                 keep.add((side, rel))

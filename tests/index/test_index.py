@@ -545,19 +545,22 @@ def test_binary_large_and_non_utf8_files(tmp_path, monkeypatch):
     latin1 = "class Cafe { String s() { return \"d\u00e9j\u00e0\"; } }".encode("latin-1")
     java = write(tmp_path / "java", {"A.java": "class A { }", "Bin.java": b"class B {\x00\x01}",
                                      "Big.java": "class Big { }\n" + "// filler\n" * 300, "Cafe.java": latin1})
-    cs = write(tmp_path / "cs", {"A.cs": "class A { }"})
+    utf16 = "\ufeffclass Grid { string s() { return \"\u00e9\"; } }".encode("utf-16-le")
+    cs = write(tmp_path / "cs", {"A.cs": "class A { }", "Grid.cs": utf16})
     (cs / "Gone.cs").symlink_to(tmp_path / "missing.cs")
     summary = Index.open(tmp_path / "w").build(java, cs, progress=False)
     assert summary.skipped == {"Big.java": "larger than 0 MB", "Bin.java": "binary",
                                "Gone.cs": "unreadable: No such file or directory"}
-    assert summary.decode_error_files == ["Cafe.java"]
-    assert (summary.files, summary.parsed) == (3, 3)
+    assert summary.decode_error_files == ["Cafe.java", "Grid.cs"]
+    assert (summary.files, summary.parsed) == (4, 4)
     ix = Index.open(tmp_path / "w", must_exist=True)
     [method] = ix.all_methods("source")
-    assert method.id == "source:Cafe.s()" and method.body == '{ return "d\ufffdj\ufffd"; }'
+    assert method.id == "source:Cafe.s()" and method.body == '{ return "d\u00e9j\u00e0"; }'   # Windows-1252
+    [grid] = ix.all_methods("target")
+    assert grid.id == "target:Grid.s()" and grid.body == '{ return "\u00e9"; }'           # by its byte-order mark
     text = summary.render()
     assert "skipped: 3 file(s): Big.java (larger than 0 MB), Bin.java (binary), Gone.cs (unreadable: " in text
-    assert "not UTF-8 (decoded with replacement): 1 file(s): Cafe.java" in text
+    assert "not UTF-8 (decoded by their byte-order mark, else as Windows-1252): 2 file(s): Cafe.java, Grid.cs" in text
 
 
 def test_missing_or_empty_repository(tmp_path):
@@ -649,3 +652,15 @@ def test_csharp_pragma_between_attribute_and_modifiers(tmp_path):
     assert (x.modifiers, x.annotations) == (["public", "sealed"], ["System.Serializable"])
     f = ix.method("target:N.X.F()")
     assert (f.modifiers, f.annotations) == (["public", "static"], ["System.Obsolete"])
+
+
+def test_a_directive_inside_a_base_list_is_recovered(tmp_path):
+    from repotrans.index.parse import parse_file
+
+    src = b"namespace N {\npublic class Foo : Bar\n#if NET40\n    , IBaz\n#endif\n{\n    public void M() {\n#if X\n" \
+          b"        return;\n#endif\n    }\n}\n}\n"
+    p = parse_file("target", "Foo.cs", src, "sha")
+    assert p.info.syntax_errors == 0
+    assert [(t.id, t.bases) for t in p.types] == [("target:N.Foo", ["Bar", "IBaz"])]
+    [m] = p.methods
+    assert m.body == "{\n#if X\n        return;\n#endif\n    }"          # the file's text, directives kept
