@@ -45,6 +45,10 @@ class Limits:
     timeout: float                 # seconds for the test step
     memory_mb: int
     build_timeout: float = 300.0
+    # NUnit categories left out of every run, as users leave them out ([Explicit] tests never run
+    # unless named); a test running longer than test_timeout seconds fails alone (0: no such limit)
+    exclude_categories: tuple[str, ...] = ("Stress", "LongRunning", "Slow", "Performance", "Explicit")
+    test_timeout: float = 120.0
 
 
 @dataclass

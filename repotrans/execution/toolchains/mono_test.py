@@ -34,7 +34,7 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         nonce = secrets.token_hex(16)
         outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
                               timeout=max(1.0, limits.timeout - (time.monotonic() - started)),
-                              memory_mb=limits.memory_mb, env=mono_env(limits.memory_mb),
+                              memory_mb=limits.memory_mb, env={**mono_env(limits.memory_mb), **runner_env(limits)},
                               stdin=f"{nonce}\n".encode(), until=end_marker(nonce))
         logs.append(outcome.output)
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
@@ -58,6 +58,12 @@ def runner_argv(ws: Workspace, dll: Path, tests: list[str] | None) -> list[str]:
     "Ns.Fixture.Method" (a [TestCase] method's name runs all its cases). Its stdin is the nonce."""
     argv = ["mono", "--debug", rel(ws.base / RUNNER_EXE, ws), rel(dll, ws)]
     return argv + (["\n".join(sorted(tests))] if tests else [])   # names may hold commas
+
+
+def runner_env(limits: Limits) -> dict[str, str]:
+    """The runner's suite options: categories to leave out and the per-test time limit (ms)."""
+    return {"REPOTRANS_EXCLUDE_CATEGORIES": ",".join(limits.exclude_categories),
+            "REPOTRANS_TEST_TIMEOUT_MS": str(int(limits.test_timeout * 1000))}
 
 
 def mono_env(memory_mb: int) -> dict[str, str]:

@@ -112,12 +112,20 @@ class RepotransRunner
             CoreExtensions.Host.InitializeService();
             var package = new TestPackage(dll);
             package.Settings["ShadowCopyFiles"] = false;
+            // a test over the per-test limit fails alone ([Timeout] on a test still wins)
+            int timeoutMs;
+            if (int.TryParse(Environment.GetEnvironmentVariable("REPOTRANS_TEST_TIMEOUT_MS"), out timeoutMs) && timeoutMs > 0)
+                package.Settings["DefaultTimeout"] = timeoutMs;
             var runner = new SimpleTestRunner();
             if (!runner.Load(package))
                 listener.RunFinished(new Exception("the test assembly has no tests or could not be loaded"));
             else
             {
                 ITestFilter filter = names.Length > 0 ? (ITestFilter)new SimpleNameFilter(names.Split('\n')) : TestFilter.Empty;
+                // categories users leave out of a run (Stress, LongRunning...), also when a fixture is named
+                string excluded = Environment.GetEnvironmentVariable("REPOTRANS_EXCLUDE_CATEGORIES") ?? "";
+                if (excluded.Length > 0)
+                    filter = new AndFilter(filter, new NotFilter(new CategoryFilter(excluded.Split(','))));
                 Plan(runner.Test, filter, listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
             }

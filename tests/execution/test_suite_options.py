@@ -1,0 +1,73 @@
+"""Suites of any size (fixture written for this test): categories users leave out (Stress,
+LongRunning...) and [Explicit] tests are not run by default, a test over the per-test limit fails
+alone while the rest of the suite runs, and a whole-suite limit keeps the count of what ran."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.apply import LineMap
+from repotrans.execution.sandboxes.choice import make_sandbox
+from repotrans.execution.toolchains import Limits, PatchedFile
+from repotrans.execution.toolchains.mono import MonoToolchain
+from repotrans.execution.workspace import prepare_workspace
+
+SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
+FILES = {
+    "src/Core/Core.csproj": SDK.format(""),
+    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
+    "tests/T/T.csproj": SDK.format('<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" /><ProjectReference '
+                                   'Include="../../src/Core/Core.csproj" /></ItemGroup>'),
+    "tests/T/CodecTests.cs": """using NUnit.Framework;
+namespace Acme.Tests {
+  [TestFixture] public class CodecTests {
+    [Test] public void Twice() { Assert.AreEqual(4, Codec.Twice(2)); }
+    [Test, Category("Stress")] public void Hammer() { Assert.Fail("stress tests are left out"); }
+    [Test, Explicit] public void ByHand() { Assert.Fail("explicit tests are left out"); }
+    [Test] public void Hangs() { System.Threading.Thread.Sleep(60000); }
+    [Test] public void AfterTheHang() { Assert.AreEqual(6, Codec.Twice(3)); }
+  }
+  [TestFixture, Category("LongRunning")] public class SlowTests {
+    [Test] public void Slow() { Assert.Fail("a long-running fixture is left out"); }
+  }
+}""",
+}
+
+
+def _run(tmp_path: Path, limits: Limits):
+    for rel, text in FILES.items():
+        (tmp_path / "repo" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / rel).write_text(text)
+    tc = MonoToolchain()
+    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
+    box = make_sandbox("local", ws.root.parent, tc.image)
+    try:
+        tc.baseline(ws, box, limits)
+        with ws.run_dir() as run_dir:
+            rel = "src/Core/Codec.cs"
+            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
+                               run_dir=run_dir)
+            return tc.run(ws, cand, None, box, limits)
+    finally:
+        box.close()
+
+
+@pytest.mark.slow
+def test_categories_explicit_and_per_test_timeout(tmp_path):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    verdict = _run(tmp_path, Limits(timeout=120, memory_mb=1024, test_timeout=2))
+    assert verdict.tests_run == 3, verdict.log[-2000:]
+    assert [f.name.rsplit(".", 1)[-1] for f in verdict.failures] == ["Hangs"]
+    assert verdict.status == "test_failure"
+
+
+@pytest.mark.slow
+def test_a_whole_suite_limit_keeps_the_count_of_what_ran(tmp_path):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    verdict = _run(tmp_path, Limits(timeout=8, memory_mb=1024, test_timeout=0))
+    assert verdict.status == "timeout"
+    assert verdict.tests_run >= 1 and "of 3 planned tests" in verdict.reason, (verdict.reason, verdict.log[-2000:])
