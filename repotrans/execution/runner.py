@@ -54,7 +54,7 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
         raise ConfigError(f"{method.path} changed since it was indexed; re-run `repotrans index`")
     patch = plan_patch(data.decode("utf-8"), method, code)
     timings = {"apply": time.monotonic() - started}
-    box = _sandbox(sandbox, ws.root.parent, image or tc.image)
+    box = sandbox_for(sandbox, ws.root.parent, image or tc.image)
     limits = Limits(timeout=timeout, memory_mb=memory_mb)
     t = time.monotonic()
     tc.baseline(ws, box, limits)
@@ -120,7 +120,7 @@ def close_sandboxes() -> None:
     _SANDBOXES.clear()
 
 
-def _sandbox(name: str, workspace: Path, image: str) -> Sandbox:
+def sandbox_for(name: str, workspace: Path, image: str) -> Sandbox:
     """One sandbox per (name, folder of the scratch workspaces, image): a docker container stays
     warm across target states."""
     key = (name, str(workspace), image)

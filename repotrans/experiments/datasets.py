@@ -244,9 +244,11 @@ class ValidationLog:
 
 
 def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolchain: str, sandbox: str,
-                   jobs: int = 1, progress: bool = True) -> list[TaskValidation]:
+                   jobs: int = 1, progress: bool = True, schemata: bool = True) -> list[TaskValidation]:
     """Validate `tasks` (`jobs` at a time), reusing the verdicts a previous build of the same target
-    state left in `work`; returns one verdict per task, in task order."""
+    state left in `work`; returns one verdict per task, in task order. With `schemata`, the tasks
+    execution.schemata can guard share one build (experiments.schemata_validation); the others, or
+    all without it, are built per task."""
     from repotrans.execution.workspace import state_key
 
     log = ValidationLog(work / VERDICTS, f"{toolchain}-{state_key(index.root('target'))}")
@@ -254,6 +256,19 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolch
     pending = [t for t in tasks if t.id not in known]
     bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc="validating tasks", unit="task",
                disable=not progress)
+
+    def record(verdict: TaskValidation) -> None:
+        log.add(verdict)
+        known[verdict.id] = verdict
+        bar.update()
+
+    if schemata and pending:
+        from repotrans.experiments.schemata_validation import validate_guarded
+
+        pending, _ = validate_guarded(index, pending, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs",
+                                      jobs=jobs, record=record,
+                                      make_validation=lambda t, reason, selection, seconds:
+                                      TaskValidation(t.id, reason, selection, seconds))
 
     def one(task: DatasetTask) -> TaskValidation:
         verdict = validate_task(index, task, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs")
@@ -273,7 +288,7 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolch
 
 def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = None,
                   select: list[str] | None = None, toolchain: str = "mono", sandbox: str = "local",
-                  validate: bool = True, jobs: int = 1, progress: bool = True) -> Dataset:
+                  validate: bool = True, jobs: int = 1, progress: bool = True, schemata: bool = True) -> Dataset:
     """Select, validate and record the tasks of a project pair; write dataset.json and report.md.
     Verdicts are kept in OUT/.build as they are known: building again resumes."""
     out.mkdir(parents=True, exist_ok=True)
@@ -284,7 +299,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     if validate:
         started = time.monotonic()
         verdicts = validate_tasks(index, tasks, work, toolchain=toolchain, sandbox=sandbox, jobs=jobs,
-                                  progress=progress)
+                                  progress=progress, schemata=schemata)
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]
         kept = {v.id for v in verdicts if v.reason is None}
         tasks = [t for t in tasks if t.id in kept]

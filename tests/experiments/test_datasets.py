@@ -197,7 +197,9 @@ def test_materialize_masks_every_task_and_the_oracle_sees_the_port(tmp_path):
 
 
 @pytest.mark.slow
-def test_validation_keeps_sound_tasks_and_drops_the_others_with_a_reason(tmp_path):
+@pytest.mark.parametrize("schemata", [True, False], ids=["schemata", "per-task"])
+def test_validation_keeps_sound_tasks_and_drops_the_others_with_a_reason(tmp_path, schemata):
+    """The same verdicts and reasons whether the tasks share one schemata build or are built one by one."""
     pair = tmp_path / "pair"
     shutil.copytree(SAMPLE / "java", pair / "java")
     shutil.copytree(SAMPLE / "csharp", pair / "csharp", ignore=shutil.ignore_patterns("bin", "obj"))
@@ -211,8 +213,8 @@ def test_validation_keeps_sound_tasks_and_drops_the_others_with_a_reason(tmp_pat
     cs = pair / "csharp/src/Acme.Geo/Common/StringUtils.cs"
     cs.write_text(cs.read_text().replace("sb.Append(text);", "sb.Append(text).Append(text);"))
     ds = build_dataset(pair / "java", pair / "csharp", tmp_path / "out", name="mini", progress=False,
-                       select=["Acme.Geo.GeometryMath.Clamp(*)", "Acme.Geo.GeometryMath.ToRadians(*)",
-                               "Acme.Geo.GeometryMath.Sign(*)", "Acme.Common.StringUtils.Repeat(*)"])
+                       schemata=schemata, select=["Acme.Geo.GeometryMath.Clamp(*)", "Acme.Geo.GeometryMath.ToRadians(*)",
+                                                  "Acme.Geo.GeometryMath.Sign(*)", "Acme.Common.StringUtils.Repeat(*)"])
     assert [t.id for t in ds.tasks] == ["Acme.Geo.GeometryMath.Clamp(double, double, double)",
                                         "Acme.Geo.GeometryMath.ToRadians(double)"]
     reasons = {d["id"]: d["reason"] for d in ds.dropped}
@@ -252,13 +254,14 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
     out = tmp_path / "ds"
     kill = True
     with pytest.raises(KeyboardInterrupt):
-        build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False)
+        build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False, schemata=False)
     saved = [json.loads(line) for line in (out / ".build" / "verdicts.jsonl").read_text().splitlines()]
     assert [v["id"] for v in saved] == ["Acme.Common.StringUtils.IsBlank(string)",
                                         "Acme.Common.StringUtils.Repeat(string, int)"]
     assert not (out / "dataset.json").exists()
     kill, calls[:] = False, []
-    ds = build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, jobs=2, progress=False)
+    ds = build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, jobs=2, progress=False,
+                       schemata=False)
     assert len(calls) == 2 * 4 + 1                # the 2 saved verdicts are not run again; Capitalize once
     assert len(ds.tasks) == 6 and ds.validated
     assert ds.dropped == [{"id": "Acme.Common.StringUtils.Capitalize(string)",
@@ -269,7 +272,7 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
     assert "- validation: 7 tasks in" in report and "with --jobs 2" in report and "1 without a covering test" in report
     calls[:] = []
     build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False)
-    assert calls == []                            # everything known: nothing runs
+    assert calls == []                            # everything known: nothing runs (nor builds schemata)
 
 
 def ds_index(out: Path) -> Index:

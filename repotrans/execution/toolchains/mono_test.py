@@ -18,7 +18,10 @@ HEAP_SHARE = 0.6
 
 
 def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed: list[Project],
-          built: dict[str, Path], fixtures: list[str] | None, sandbox: Sandbox, limits: Limits) -> Verdict:
+          built: dict[str, Path], fixtures: list[str] | None, sandbox: Sandbox, limits: Limits,
+          env: dict[str, str] | None = None) -> Verdict:
+    """The selected tests of every test project depending on the changed ones; `env` adds to the
+    test processes' environment (execution.schemata's switch)."""
     affected = dependents(projects, {p.path for p in changed}, all_of_them=True)
     tests = [p for p in projects if p.is_test and p.path in affected]
     total = Verdict("passed")
@@ -34,7 +37,8 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         nonce = secrets.token_hex(16)
         outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
                               timeout=max(1.0, limits.timeout - (time.monotonic() - started)),
-                              memory_mb=limits.memory_mb, env={**mono_env(limits.memory_mb), **runner_env(limits)},
+                              memory_mb=limits.memory_mb,
+                              env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
                               stdin=f"{nonce}\n".encode(), until=end_marker(nonce))
         logs.append(outcome.output)
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand))

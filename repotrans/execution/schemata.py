@@ -1,0 +1,204 @@
+"""Mutant schemata: the port compiled once with every selected member guarded by a runtime switch.
+
+Validating a task asks two questions of the covering tests: does the ground truth pass them, and
+does a placeholder fail them? Per task that is two library builds (26 s each on a 1,600-file
+port). Here, as mutation-testing tools do (Untch's mutant schemata; PIT and Stryker compile all
+mutants in one build), each guardable member's body becomes
+
+    { if (global::RepotransSchemataSwitch.On(<id>)) throw new global::System.NotImplementedException(); <body>
+
+and each project that compiles one is built once, with a small internal switch class reading the
+switch number from REPOTRANS_SCHEMA_SWITCH. A task then costs two test runs and no compile: switch
+off (the ground truth) and its own switch on (exactly the placeholder `{ throw new
+NotImplementedException(); }`: constructor initialisers and base calls stay in both). The switch is
+set per test command in the sandbox's environment; a test run sees one switch, its own.
+
+A member is left to the per-task path (`unguarded`) when the guard would not behave as the
+placeholder or not compile: expression bodies, properties and indexers (accessor bodies),
+iterators (`yield` defers the throw to the first MoveNext), members without a body. A file whose
+guarded text does not compile gives its members back to the per-task path too (bisection by file,
+from the compiler's own diagnostics).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repotrans.execution.apply import LineMap
+from repotrans.execution.results import TestResult, tail
+from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.selection import choose_tests, index_tests
+from repotrans.execution.toolchains import Limits, PatchedFile
+from repotrans.execution.toolchains.mono_build import compile_argv, parse_mcs, rel, stage_dependencies
+from repotrans.execution.toolchains.mono_test import run_tests
+from repotrans.execution.workspace import Workspace
+from repotrans.index.model import Method
+
+SWITCH_VAR = "REPOTRANS_SCHEMA_SWITCH"
+SWITCH_CLASS = "RepotransSchemataSwitch"   # internal in each guarded assembly; a project's own copy wins
+OFF = -1
+MAX_ROUNDS = 6                       # compile, give back the files that broke, again
+_YIELD = re.compile(rb"\byield\s+(return|break)\b")
+_SWITCH_SOURCE = """// repotrans mutant schemata switch (generated)
+internal static class {name}
+{{
+    static readonly int active = Read();
+
+    static int Read()
+    {{
+        int value;
+        return int.TryParse(System.Environment.GetEnvironmentVariable("{var}"), out value) ? value : -1;
+    }}
+
+    public static bool On(int id) {{ return id == active; }}
+}}
+"""
+
+
+def unguardable(method: Method, source: bytes) -> str | None:
+    """Why `method` cannot be guarded (None: it can)."""
+    if method.kind not in ("method", "constructor"):
+        return f"a {method.kind}: accessor bodies are not guarded"
+    if method.body_start_byte is None or method.body_end_byte is None:
+        return "no body"
+    body = source[method.body_start_byte:method.body_end_byte]
+    if not body.lstrip().startswith(b"{"):
+        return "an expression body"
+    if _YIELD.search(body):
+        return "an iterator (yield): the guard would throw at the first MoveNext, the placeholder at the call"
+    return None
+
+
+def guard_text(source: bytes, guards: list[tuple[Method, int]], switch_class: str) -> bytes:
+    """`source` with each method's body opened by its switch's guard."""
+    for method, switch in sorted(guards, key=lambda g: g[0].body_start_byte, reverse=True):
+        start = method.body_start_byte
+        brace = source.index(b"{", start) + 1
+        guard = (f" if (global::{switch_class}.On({switch})) throw new global::System.NotImplementedException();"
+                 ).encode()
+        source = source[:brace] + guard + source[brace:]
+    return source
+
+
+@dataclass
+class Schemata:
+    """One build of the port with every guarded member behind its switch."""
+    ws: Workspace
+    folder: Path                                   # guarded sources, switch classes, outputs
+    switches: dict[str, int] = field(default_factory=dict)       # method id -> switch
+    unguarded: dict[str, str] = field(default_factory=dict)      # method id -> why (per-task path)
+    built: dict[str, Path] = field(default_factory=dict)         # project name -> outputs
+    changed: dict[str, list] = field(default_factory=dict)       # file path -> projects compiling it
+    seconds: float = 0.0
+
+    def switch(self, method_id: str) -> int | None:
+        return self.switches.get(method_id)
+
+
+def build_schemata(tc, ws: Workspace, index, methods: list[Method], sandbox: Sandbox, limits: Limits) -> Schemata:
+    """Guard every guardable method and compile each project holding one once (after the baseline)."""
+    started = time.monotonic()
+    tc.baseline(ws, sandbox, limits)
+    projects = tc.plan(ws).chosen
+    schemata = Schemata(ws, ws.root / "schemata" / uuid.uuid4().hex[:12])
+    by_file: dict[str, list[Method]] = {}
+    for method in methods:
+        source = (ws.src / method.path).read_bytes()
+        why = unguardable(method, source)
+        compiling = [p for p in projects if (ws.src / method.path).resolve() in p.sources]
+        if why is None and not compiling:
+            why = "its file is compiled by no project"
+        if why is not None:
+            schemata.unguarded[method.id] = why
+            continue
+        by_file.setdefault(method.path, []).append(method)
+        schemata.changed[method.path] = compiling
+    next_id = 0
+    for path in sorted(by_file):
+        for method in by_file[path]:
+            schemata.switches[method.id] = next_id
+            next_id += 1
+    for _ in range(MAX_ROUNDS):
+        broken = _compile(tc, schemata, by_file, projects, sandbox, limits)
+        if not broken:
+            break
+        for path, why in broken.items():                # give these files' members to the per-task path
+            for method in by_file.pop(path):
+                schemata.switches.pop(method.id, None)
+                schemata.unguarded[method.id] = f"its guarded file does not compile: {why}"
+            schemata.changed.pop(path, None)
+    else:
+        for path in list(by_file):
+            for method in by_file.pop(path):
+                schemata.switches.pop(method.id, None)
+                schemata.unguarded[method.id] = "the schemata build did not compile"
+        schemata.built = {}
+    schemata.seconds = time.monotonic() - started
+    return schemata
+
+
+def _compile(tc, schemata: Schemata, by_file: dict[str, list[Method]], projects: list, sandbox: Sandbox,
+             limits: Limits) -> dict[str, str]:
+    """Build every project compiling a guarded file; returns {file: first error} for files that broke."""
+    ws = schemata.ws
+    shutil.rmtree(schemata.folder, ignore_errors=True)
+    swap: dict[Path, Path] = {}
+    for path, methods in by_file.items():
+        guarded = schemata.folder / "patched" / path
+        guarded.parent.mkdir(parents=True, exist_ok=True)
+        guarded.write_bytes(guard_text((ws.src / path).read_bytes(),
+                                       [(m, schemata.switches[m.id]) for m in methods],
+                                       SWITCH_CLASS))
+        swap[(ws.src / path).resolve()] = guarded
+    touched = {p.path for ps in schemata.changed.values() for p in ps if any(s in swap for s in p.sources)}
+    schemata.built = {}
+    broken: dict[str, str] = {}
+    for project in projects:
+        if project.path not in touched:
+            continue
+        out = schemata.folder / "out" / project.name
+        stage_dependencies(project, projects, schemata.built, ws.base, out)
+        switch_file = schemata.folder / "switch" / f"{SWITCH_CLASS}.cs"
+        switch_file.parent.mkdir(parents=True, exist_ok=True)
+        switch_file.write_text(_SWITCH_SOURCE.format(name=SWITCH_CLASS, var=SWITCH_VAR))
+        argv = compile_argv(ws, project, projects, out, swap) + [rel(switch_file, ws)]
+        outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
+                              writable=[out])
+        if outcome.exit_code == 0 and not outcome.timed_out:
+            schemata.built[project.name] = out
+            continue
+        prefix = rel(schemata.folder / "patched", ws) + "/"
+        for diag in parse_mcs(outcome.output, ws, None):
+            if diag.severity == "error" and diag.file.startswith(prefix):
+                broken.setdefault(diag.file[len(prefix):], f"{diag.code} {diag.message}")
+        if not broken:                              # an error outside the guarded files: give this project's back
+            why = "mcs timed out" if outcome.timed_out else f"mcs exit {outcome.exit_code}"
+            broken = {path: why for path in by_file if (ws.src / path).resolve() in project.sources}
+        return broken
+    return broken
+
+
+def run_switch(tc, schemata: Schemata, index, method: Method, switch: int, sandbox: Sandbox,
+               limits: Limits) -> TestResult:
+    """The covering tests of `method` on the schemata build with one switch on (OFF: none)."""
+    ws = schemata.ws
+    started = time.monotonic()
+    from repotrans.execution.runner import covering_names, member_tokens
+
+    fixtures = index_tests(ws, tc.test_projects(ws))
+    chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
+    projects = tc.plan(ws).chosen
+    changed = [p for p in projects if p.name in schemata.built and (ws.src / method.path).resolve() in p.sources]
+    with ws.run_dir() as run_dir:
+        cand = PatchedFile(path=method.path, text="", line_map=LineMap(), surface_changed=False, run_dir=run_dir)
+        verdict = run_tests(ws, cand, projects, changed, schemata.built, chosen.tests, sandbox, limits,
+                            env={SWITCH_VAR: str(switch)})
+    return TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
+                      exceptions=verdict.exceptions, tests_run=verdict.tests_run, tests_failed=verdict.tests_failed,
+                      timings={"total": round(time.monotonic() - started, 3), **verdict.timings},
+                      log_tail=tail(verdict.log), reason=verdict.reason, selected=chosen.tests or [],
+                      selection=chosen.describe())

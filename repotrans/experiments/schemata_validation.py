@@ -1,0 +1,68 @@
+"""Dataset validation on one schemata build (execution.schemata) instead of two builds per task.
+
+For each guarded task: its covering tests with every switch off (the ground truth: the port as it
+is) must pass, and with its own switch on (the placeholder) must not. The verdict, its reasons and
+its selection read as the per-task path's (datasets.validate_task), which still judges the members
+the schemata cannot guard. Test runs of different tasks share only the read-only build, so they run
+`jobs` at a time.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from repotrans.execution.schemata import OFF, Schemata, build_schemata, run_switch
+from repotrans.execution.toolchains import Limits
+
+DEFAULT_TIMEOUT = 60.0           # as run_candidate's defaults, which the per-task path uses
+DEFAULT_MEMORY_MB = 1024
+
+
+def open_schemata(index, methods: list, *, toolchain: str, sandbox: str, workdir: Path):
+    """(toolchain, sandbox, limits, schemata) for `methods` of the index's target (one build)."""
+    from repotrans.execution.runner import sandbox_for
+    from repotrans.execution.toolchains.registry import make_toolchain
+    from repotrans.execution.workspace import prepare_workspace
+
+    tc = make_toolchain(toolchain)
+    ws = prepare_workspace(index.root("target"), workdir, tc.name)
+    box = sandbox_for(sandbox, ws.root.parent, tc.image)
+    limits = Limits(timeout=DEFAULT_TIMEOUT, memory_mb=DEFAULT_MEMORY_MB)
+    return tc, box, limits, build_schemata(tc, ws, index, methods, box, limits)
+
+
+def validate_guarded(index, tasks: list, *, toolchain: str, sandbox: str, workdir: Path, jobs: int,
+                     record: Callable, make_validation: Callable) -> tuple[list, Schemata | None]:
+    """Validate the tasks the schemata guard; returns (tasks left to the per-task path, the build).
+    `record(validation)` is called as each verdict is known; `make_validation(task, reason,
+    selection, seconds)` builds one."""
+    if toolchain != "mono" or not tasks:
+        return tasks, None
+    methods = [m for m in (index.method(t.target_method_id) for t in tasks) if m is not None]
+    tc, box, limits, schemata = open_schemata(index, methods, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
+    guarded = [t for t in tasks if schemata.switch(t.target_method_id) is not None]
+    share = schemata.seconds / max(1, len(guarded))          # the one build, spread over the tasks it serves
+
+    def one(task) -> None:
+        started = time.monotonic()
+        m = index.method(task.target_method_id)
+        ok = run_switch(tc, schemata, index, m, OFF, box, limits)
+
+        def done(reason: str | None) -> None:
+            record(make_validation(task, reason, ok.selection, round(time.monotonic() - started + share, 2)))
+
+        if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
+            return done(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
+        if ok.status != "passed":
+            return done(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
+        bad = run_switch(tc, schemata, index, m, schemata.switch(m.id), box, limits)
+        done("a placeholder passes its tests" if bad.status == "passed" else None)
+
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        list(pool.map(one, guarded))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata
