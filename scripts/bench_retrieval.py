@@ -215,9 +215,6 @@ def retrieve_queries(args: argparse.Namespace, pairs: PairStore, encoder: TorchE
     index.close()
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
 
 # --- a real port: recall of useful pairs and time to the first retrieval ----------------------------
 
@@ -319,3 +316,7 @@ def port_main(args: argparse.Namespace) -> int:
 def tempfile_dir() -> str:
     import tempfile
     return tempfile.mkdtemp(prefix="repotrans-bench-")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
