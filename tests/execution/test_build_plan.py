@@ -348,3 +348,43 @@ def test_project_path_and_packages_outside_the_tree_reach_the_sandbox(tmp_path, 
     finally:
         box.close()
     assert (verdict.status, verdict.tests_run) == ("passed", 1), verdict.log[-2000:]
+
+
+def test_runtime_loaded_siblings_are_built_and_copied_beside_the_tests(tmp_path):
+    """A support library loads a platform assembly from its own folder at run time; the solution
+    builds both into one bin folder, and nothing references the platform project."""
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    classic = ('<Project ToolsVersion="4.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003"><PropertyGroup>'
+               '<AssemblyName>{name}</AssemblyName><TargetFrameworkVersion>v4.5</TargetFrameworkVersion>'
+               '<OutputPath>..\\bin\\</OutputPath></PropertyGroup><ItemGroup>{refs}<Compile Include="*.cs" />'
+               '</ItemGroup></Project>')
+    _write(tmp_path / "repo", {
+        "Support/Support.csproj": classic.format(name="Acme.Support", refs=""),
+        "Support/Files.cs": "using System; using System.IO; using System.Reflection; namespace Acme { public static class "
+                            "Files { public static string Platform() { var dir = Path.GetDirectoryName(typeof(Files)."
+                            "Assembly.Location); var asm = Assembly.LoadFrom(Path.Combine(dir, \"Acme.Platform.dll\")); "
+                            "return (string)asm.GetType(\"Acme.Platform\").GetMethod(\"Name\").Invoke(null, null); } } }",
+        "Platform/Platform.csproj": classic.format(name="Acme.Platform", refs=""),
+        "Platform/Platform.cs": "namespace Acme { public static class Platform { public static string Name() "
+                                "{ return \"unix\"; } } }",
+        "Tests/Tests.csproj": classic.format(name="Acme.Tests", refs='<Reference Include="nunit.framework" />'
+                                             '<ProjectReference Include="..\\Support\\Support.csproj" />'),
+        "Tests/FilesTests.cs": "using NUnit.Framework; namespace Acme.Tests { [TestFixture] public class FilesTests "
+                               "{ [Test] public void Loads() { Assert.AreEqual(\"unix\", Files.Platform()); } } }"})
+    plan = plan_build(tmp_path / "repo", "mono", BuildSettings())
+    assert {p.name for p in plan.chosen} == {"Support", "Platform", "Tests"}
+    tc = MonoToolchain()
+    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
+    box = make_sandbox("local", ws.root.parent, tc.image)
+    limits = Limits(timeout=120, memory_mb=1024)
+    try:
+        tc.baseline(ws, box, limits)
+        with ws.run_dir() as run_dir:
+            rel = "Support/Files.cs"
+            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
+                               run_dir=run_dir)
+            verdict = tc.run(ws, cand, None, box, limits)
+    finally:
+        box.close()
+    assert (verdict.status, verdict.tests_run) == ("passed", 1), verdict.log[-2000:]

@@ -202,12 +202,14 @@ def stage_dependencies(project: Project, projects: list[Project], built: dict[st
                         out: Path) -> None:
     """Copy-local: the outputs of every referenced project (rebuilt ones first) into `out`."""
     out.mkdir(parents=True, exist_ok=True)
-    for dep in closure(project, projects):
+    siblings = [p for p in projects if p.path in set(project.runtime_siblings)]
+    loaded = {p.path: p for s in siblings for p in [s] + closure(s, projects)}       # loaded at run time
+    for dep in closure(project, projects) + [p for p in loaded.values() if p.path != project.path]:
         src_dir = built.get(dep.name, base / dep.name)
         for name in (dep.dll_name, Path(dep.dll_name).with_suffix(".pdb").name, dep.dll_name + ".mdb"):
             if (src_dir / name).exists():
                 link(src_dir / name, out / name)
-    for dep in closure(project, projects) + [project]:     # HintPath and package assemblies, copied
+    for dep in closure(project, projects) + list(loaded.values()) + [project]:     # HintPath and package dlls, copied
         for dll in [h for _, h in dep.references if h is not None] + [Path(r) for r in dep.extra_references if "/" in r]:
             if dll.is_file() and not dll.name.lower().startswith("nunit.framework"):
                 shutil.copyfile(dll, out / dll.name)

@@ -56,6 +56,8 @@ class Project:
     extra_references: list[str] = field(default_factory=list)  # resolved package assemblies (paths or names)
     build_only_packages: list[str] = field(default_factory=list)  # nothing to compile against (by metadata)
     unresolved: list[str] = field(default_factory=list)  # packages found nowhere: built without them
+    output_dir: Path | None = None            # $(OutputPath) / $(OutDir), resolved ("bin/..." when unset)
+    runtime_siblings: list[Path] = field(default_factory=list)  # built into the same folder: copied beside it
 
     @property
     def dir(self) -> Path:
@@ -129,7 +131,7 @@ def build_order(projects: dict[Path, Project]) -> list[Project]:
         if path not in projects:
             raise ConfigError(f"{chain[-1]} references {path}, which does not exist")
         state[path] = "active"
-        for ref in projects[path].project_refs:
+        for ref in projects[path].project_refs + [r for r in projects[path].runtime_siblings if r in projects]:
             visit(ref, chain + (path.name,))
         state[path] = "done"
         ordered.append(projects[path])
@@ -335,7 +337,8 @@ class _Evaluation:
             references=[(spec.split(",")[0].strip(),
                          resolve_path(base, meta["HintPath"]) if meta.get("HintPath") else None)
                         for op, spec, meta, base in items.get("Reference", []) if op == "Include"],
-            properties=dict(props), sdk=self.sdk, target_frameworks=tfms, framework_note=note, notes=self.notes)
+            properties=dict(props), sdk=self.sdk, target_frameworks=tfms, framework_note=note, notes=self.notes,
+            output_dir=_output_dir(d, props))
 
 
 def _packages(ops: list[tuple[str, str, dict[str, str], Path]]) -> list[tuple[str, str]]:
@@ -370,6 +373,13 @@ def _build_only(ops: list[tuple[str, str, dict[str, str], Path]]) -> list[str]:
         elif op == "Include":
             out.pop(name, None)
     return list(out.values())
+
+
+def _output_dir(project_dir: Path, props: dict[str, str]) -> Path | None:
+    """Where MSBuild puts the project's assembly: $(OutDir), else $(OutputPath); None when neither is
+    set (the SDK's per-project bin/ folder, shared with nothing)."""
+    spec = (props.get("OutDir") or props.get("OutputPath") or "").strip()
+    return resolve_path(project_dir, spec) if spec else None
 
 
 def _unique(paths) -> list[Path]:

@@ -105,7 +105,9 @@ def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None
         for t in tests:
             if t.path in chosen:
                 keep |= _closure(t.path, chosen)
-        chosen = {p: chosen[p] for p in keep}
+                for sibling in _runtime_siblings(t.path, chosen, found, planner):
+                    keep |= _closure(sibling, planner.ready)
+        chosen = {p: planner.ready[p] for p in keep}
     unused = [p for p in found.values() if p.path not in chosen and p.path not in planner.failed]
     for p in sorted(unused, key=lambda p: p.path):
         quarantined.append(Quarantine(p.name, p.framework_note if not p.target_framework
@@ -115,6 +117,26 @@ def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None
         raise ConfigError(f"nothing under {root} can be built with {toolchain}: {why or 'no buildable project'}")
     return BuildPlan(found=list(found.values()), chosen=build_order(chosen), quarantined=quarantined,
                      notes=planner.notes)
+
+
+def _runtime_siblings(test: Path, chosen: dict[Path, Project], found: dict[Path, Project], planner) -> list[Path]:
+    """Projects the solution builds into the same output folder as the test project or what it
+    references, without a reference to them: the tests may load them at run time (a platform
+    assembly found beside its caller). Each is built when it can be and copied beside the tests."""
+    own = _closure(test, chosen)
+    folders = {chosen[p].output_dir for p in own if chosen[p].output_dir is not None}
+    siblings = []
+    for path, project in sorted(found.items()):
+        if path in own or project.is_test or project.output_dir not in folders:
+            continue
+        if planner.usable(project) is None:
+            siblings.append(path)
+            planner.notes.append(f"{chosen[test].name}: {project.name} is built into the same folder "
+                                 f"({project.output_dir}): built and copied beside the tests")
+    if siblings:
+        planner.ready[test] = replace(planner.ready[test], runtime_siblings=siblings)
+        chosen[test] = planner.ready[test]
+    return siblings
 
 
 def _closure(start: Path, projects: dict[Path, Project]) -> set[Path]:
