@@ -39,6 +39,8 @@ def register(sub) -> None:
     q.add_argument("--select", action="append", help="glob over C# method ids, e.g. 'Acme.Geo.Shapes.*' (repeatable)")
     add_settings(q, *EXECUTION, config_file=False)
     q.add_argument("--no-validate", action="store_true", help="skip the ground-truth/placeholder check")
+    q.add_argument("--no-schemata", action="store_true",
+                   help="build every task on its own instead of one mutant-schemata build for the tasks it can guard")
     add_jobs(q, "tasks validated")
     add_quiet(q)
     q = add_command(dsub, "mask", "lay out a dataset's masked target (what an agent may see)", run_dataset_mask)
@@ -118,7 +120,8 @@ def run_dataset_build(args: argparse.Namespace) -> int:
     ex = load_settings(args, resolve=False).execution    # ground truth is trusted code: auto may be local
     ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
                        select=args.select or None, toolchain=ex.toolchain, sandbox=ex.sandbox,
-                       validate=not args.no_validate, jobs=args.jobs, progress=not args.quiet)
+                       validate=not args.no_validate, jobs=args.jobs, progress=not args.quiet,
+                       schemata=not args.no_schemata)
     print(dataset_line(ds, Path(args.out)))
     return 0
 

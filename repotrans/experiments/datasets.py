@@ -244,11 +244,12 @@ class ValidationLog:
 
 
 def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolchain: str, sandbox: str,
-                   jobs: int = 1, progress: bool = True, schemata: bool = True) -> list[TaskValidation]:
+                   jobs: int = 1, progress: bool = True, schemata: bool = True,
+                   stats: dict | None = None) -> list[TaskValidation]:
     """Validate `tasks` (`jobs` at a time), reusing the verdicts a previous build of the same target
     state left in `work`; returns one verdict per task, in task order. With `schemata`, the tasks
     execution.schemata can guard share one build (experiments.schemata_validation); the others, or
-    all without it, are built per task."""
+    all without it, are built per task; `stats` receives what the schemata build guarded."""
     from repotrans.execution.workspace import state_key
 
     log = ValidationLog(work / VERDICTS, f"{toolchain}-{state_key(index.root('target'))}")
@@ -265,10 +266,13 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolch
     if schemata and pending:
         from repotrans.experiments.schemata_validation import validate_guarded
 
-        pending, _ = validate_guarded(index, pending, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs",
-                                      jobs=jobs, record=record,
-                                      make_validation=lambda t, reason, selection, seconds:
-                                      TaskValidation(t.id, reason, selection, seconds))
+        pending, built = validate_guarded(index, pending, toolchain=toolchain, sandbox=sandbox,
+                                          workdir=work / "runs", jobs=jobs, record=record,
+                                          make_validation=lambda t, reason, selection, seconds:
+                                          TaskValidation(t.id, reason, selection, seconds))
+        if built is not None and stats is not None:
+            stats["schemata"] = {"guarded": len(built.switches), "per_task": len(built.unguarded),
+                                 "build_seconds": round(built.seconds, 1)}
 
     def one(task: DatasetTask) -> TaskValidation:
         verdict = validate_task(index, task, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs")
@@ -298,14 +302,15 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     tasks, dropped, stats = candidate_tasks(index, select), [], {}
     if validate:
         started = time.monotonic()
+        found: dict = {}
         verdicts = validate_tasks(index, tasks, work, toolchain=toolchain, sandbox=sandbox, jobs=jobs,
-                                  progress=progress, schemata=schemata)
+                                  progress=progress, schemata=schemata, stats=found)
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]
         kept = {v.id for v in verdicts if v.reason is None}
         tasks = [t for t in tasks if t.id in kept]
         stats = {"jobs": jobs, "wall_seconds": round(time.monotonic() - started, 1),
                  "task_seconds": round(sum(v.seconds for v in verdicts), 1), "checked": len(verdicts),
-                 "no_covering_test": sum((v.reason or "").startswith("no test covers") for v in verdicts)}
+                 "no_covering_test": sum((v.reason or "").startswith("no test covers") for v in verdicts), **found}
     ds = Dataset(name=name or out.resolve().name, root=out, tasks=tasks, dropped=dropped,
                  source=_relative(source, out), target=_relative(target, out), toolchain=toolchain,
                  validated=validate)
@@ -326,6 +331,10 @@ def render_report(ds: Dataset, stats: dict | None = None) -> str:
         per = stats["task_seconds"] / stats["checked"] if stats["checked"] else 0.0
         lines += [f"- validation: {stats['checked']} tasks in {stats['wall_seconds']} s with --jobs {stats['jobs']} "
                   f"({per:.1f} s per task); {stats['no_covering_test']} without a covering test"]
+        if "schemata" in stats:
+            sch = stats["schemata"]
+            lines += [f"- one schemata build ({sch['build_seconds']} s) served {sch['guarded']} tasks; "
+                      f"{sch['per_task']} were built per task"]
     lines.append("")
     if ds.dropped:
         lines += ["| dropped task | reason |", "|---|---|"]

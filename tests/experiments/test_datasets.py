@@ -229,6 +229,7 @@ def test_validation_keeps_sound_tasks_and_drops_the_others_with_a_reason(tmp_pat
     report = (tmp_path / "out" / "report.md").read_text()
     assert "- validated tasks: 2\n- dropped: 2\n" in report
     assert "| `Acme.Geo.GeometryMath.Sign(double)` | a placeholder passes its tests |" in report
+    assert ("- one schemata build (" in report and "served 4 tasks; 0 were built per task" in report) == schemata
     assert report.endswith("| C# type | tasks |\n|---|---:|\n| `Acme.Geo.GeometryMath` | 2 |\n")
 
 
