@@ -10,7 +10,9 @@ fit the window, these are cut, in this order, until it fits:
 4. retrieval candidates shown to rag_filter, the lowest ranked first (one stays);
 5. gathered context outputs shortened: every list keeps its first items (the tools rank them: the
    members the Java method uses come first), then the entries themselves, the latest first;
-6. the tool-call history, the oldest first.
+6. the tool-call history, the oldest first;
+7. the repository conventions; for a reflection, the tool descriptions (it then asks for no context);
+8. the test result a reflection or repair reads, and the reflection a repair reads, to their first lines.
 
 What cannot be cut (the system message, the input method, the code and result a repair works on) is
 the step's required part: if that alone does not fit, the call fails with one line naming the window,
@@ -29,7 +31,7 @@ from repotrans.errors import TaskError
 
 RESERVE = {"rag_decide": 48, "rag_filter": 96, "context": 64, "reflect": 160, "generate": 256, "repair": 256}
 JSON_CAP = {"rag_decide": 256, "rag_filter": 512, "context": 384}   # an answer of one small JSON object
-OPTIONAL = ("rag_decide", "rag_filter")   # steps a task can do without: given up rather than failing it
+OPTIONAL = ("rag_decide", "rag_filter")   # steps whose cut answers are given up rather than asked again
 REASONING_FAMILIES = ("r1", "o1", "o3", "o4", "gpt-5", "qwq", "reasoning")
 MARGIN = 16                 # tokens kept free for the count's own error
 SHORT_ANSWER = 600          # characters of a wrong answer kept when history is cut
@@ -71,6 +73,15 @@ def trim_slots(slots: dict, trims: dict) -> dict:
     if "last_command" in trims and out.get("last_command"):
         keep = trims["last_command"]
         out["last_command"] = list(out["last_command"])[-keep:] if keep else []
+    for key in ("conventions", "tools"):
+        if key in trims and out.get(key):
+            out[key] = list(out[key])[:trims[key]]
+    for key in ("result", "reflection"):
+        if trims.get(key) and isinstance(out.get(key), str):
+            lines = out[key].splitlines()
+            keep = max(1, len(lines) // 2 ** trims[key])
+            out[key] = "\n".join(lines[:keep]) + (f"\n... {len(lines) - keep} more lines left out to fit the "
+                                                  "context window" if keep < len(lines) else "")
     return out
 
 
@@ -88,7 +99,7 @@ def _shorten(value, divisor: int):
     return value
 
 
-def slot_levels(slots: dict) -> Iterator[tuple[dict, str]]:
+def slot_levels(slots: dict, step: str = "") -> Iterator[tuple[dict, str]]:
     """Ever stronger trims in the stated order, each with the cut it adds (for the trajectory)."""
     trims: dict = {}
     n = len(slots.get("examples") or [])
@@ -111,6 +122,17 @@ def slot_levels(slots: dict) -> Iterator[tuple[dict, str]]:
     for keep in range(n - 1, -1, -1):
         trims = {**trims, "last_command": keep}
         yield trims, f"tool-call history {n} -> {keep}"
+    if slots.get("conventions"):
+        trims = {**trims, "conventions": 0}
+        yield trims, "repository conventions left out"
+    if step == "reflect" and slots.get("tools"):
+        trims = {**trims, "tools": 0}
+        yield trims, "tool descriptions left out (the reflection asks for no more context)"
+    for key in ("result", "reflection"):
+        if isinstance(slots.get(key), str) and slots[key].count("\n") > 1:
+            for level in (1, 2, 3):
+                trims = {**trims, key: level}
+                yield trims, f"{'test result' if key == 'result' else 'reflection'} cut to its first 1/{2 ** level}"
 
 
 def history_levels(messages: list[LLMMessage]) -> Iterator[tuple[list[LLMMessage], str]]:
@@ -151,7 +173,7 @@ def fit_call(step: str, messages: list[LLMMessage], limits: ServerLimits, max_to
             if fits(tokens):
                 break
     if not fits(tokens) and rerender is not None and slots is not None:
-        for trims, cut in slot_levels(slots):
+        for trims, cut in slot_levels(slots, step):
             prompt = rerender(trims)
             candidate = [messages[0], messages[1].model_copy(update={"content": prompt}), *messages[2:]]
             messages, tokens = candidate, size(candidate)

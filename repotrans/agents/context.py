@@ -9,6 +9,7 @@ from autogen_core.models import LLMMessage
 
 from repotrans.agents import lenient_json, parse
 from repotrans.agents.base import StepAgent
+from repotrans.agents.budget import BudgetError
 from repotrans.agents.state import Handoff
 from repotrans.prompts.slots import function_tools, tool_slots
 
@@ -53,8 +54,13 @@ class ContextAgent(StepAgent):
         retry: tuple[list[LLMMessage], object, str] | None = None
         for _ in range(switches.max_context_iterations):
             messages = self.messages(self.prompt("context")) if retry is None else self.correction(*retry)
-            reply, event = await self.ask("context", messages, ct, tools=function_tools("context"),
-                                          json_mode=self.json_mode and not self.native_tools)
+            try:
+                reply, event = await self.ask("context", messages, ct, tools=function_tools("context"),
+                                              json_mode=self.json_mode and not self.native_tools)
+            except BudgetError as exc:    # the window is full: translate with what was gathered
+                self.notes.append(f"context: stopped gathering: {exc}")
+                stop = "the context window is full"
+                break
             yield event
             requests, problem = self._requests(reply)
             retry = None

@@ -8,6 +8,7 @@ from autogen_agentchat.messages import BaseAgentEvent
 from autogen_core import CancellationToken
 from repotrans.agents import candidate, parse
 from repotrans.agents.base import MAX_FORMAT_RETRIES, StepAgent
+from repotrans.agents.budget import BudgetError
 from repotrans.agents.context import check_call
 from repotrans.agents.state import Attempt, best_attempt
 from repotrans.errors import InputError
@@ -112,8 +113,12 @@ class RefineAgent(StepAgent):
         prompt = self.prompt("reflect", code=attempt.code, result=result_text(attempt),
                              attempt=len(self.attempts))
         use_tools = switches.dynamic_prompt and switches.context
-        reply, event = await self.ask("reflect", self.messages(prompt), ct,
-                                      tools=function_tools("reflect") if use_tools else ())
+        try:
+            reply, event = await self.ask("reflect", self.messages(prompt), ct,
+                                          tools=function_tools("reflect") if use_tools else ())
+        except BudgetError as exc:          # a reflection is optional: the repair goes on without one
+            self.notes.append(f"reflect: skipped: {exc}")
+            return
         yield event
         attempt.reflection = parse.reflection_text(reply.text)
         if not use_tools:

@@ -91,7 +91,25 @@ def test_a_step_whose_required_part_does_not_fit_fails_with_one_line_naming_wind
     assert "\n" not in message and "context window is 600 tokens (llama.cpp /props n_ctx)" in message
     assert "the prompt needs" in message and "[model] context_window" in message
     assert server.requests == []                     # nothing that cannot fit is sent
-    assert any(n.startswith("rag_decide: given up (optional step)") for n in err.value.run.notes)
+    notes = err.value.run.notes
+    assert any(n.startswith("rag_decide: given up (optional step)") for n in notes)
+    assert any(n.startswith("context: stopped gathering") for n in notes)     # gathering is cut short, not fatal
+
+
+def test_cuts_go_in_the_stated_order_and_shorten_ranked_lists_from_their_tail():
+    from repotrans.agents.budget import slot_levels, trim_slots
+
+    slots = {"examples": ["e1", "e2"], "gathered_context": [{"tool": "t", "args": {}, "output": {"members": list(range(8))}}],
+             "last_command": ["c1", "c2"], "conventions": ["x"], "tools": ["t"], "result": "l1\nl2\nl3\nl4"}
+    cuts = [cut for _, cut in slot_levels(slots, "reflect")]
+    assert cuts[:2] == ["retrieved examples 2 -> 1", "retrieved examples 2 -> 0"]
+    assert cuts.index("gathered context outputs cut to 1/2 of each list") < cuts.index("tool-call history 2 -> 1")
+    assert cuts[-4:] == ["tool descriptions left out (the reflection asks for no more context)",
+                         "test result cut to its first 1/2", "test result cut to its first 1/4",
+                         "test result cut to its first 1/8"]
+    trimmed = trim_slots(slots, {"shorten": 2, "result": 1, "last_command": 1})
+    assert trimmed["gathered_context"][0]["output"]["members"] == [0, 1, "... 6 more left out to fit the context window"]
+    assert trimmed["result"].startswith("l1\nl2\n... 2 more lines") and trimmed["last_command"] == ["c2"]
 
 
 def test_a_slow_server_times_out_once_with_the_limit_and_setting_named_and_is_never_asked_twice(tmp_path):
