@@ -202,9 +202,11 @@ def stage_dependencies(project: Project, projects: list[Project], built: dict[st
                         out: Path) -> None:
     """Copy-local: the outputs of every referenced project (rebuilt ones first) into `out`."""
     out.mkdir(parents=True, exist_ok=True)
+    own = closure(project, projects)
     siblings = [p for p in projects if p.path in set(project.runtime_siblings)]
-    loaded = {p.path: p for s in siblings for p in [s] + closure(s, projects)}       # loaded at run time
-    for dep in closure(project, projects) + [p for p in loaded.values() if p.path != project.path]:
+    names = {d.assembly_name for d in own + [project]}
+    loaded = {p.path: p for s in siblings for p in [s] + closure(s, projects) if p.assembly_name not in names}
+    for dep in own + list(loaded.values()):              # siblings: loaded at run time, never over the own
         src_dir = built.get(dep.name, base / dep.name)
         for name in (dep.dll_name, Path(dep.dll_name).with_suffix(".pdb").name, dep.dll_name + ".mdb"):
             if (src_dir / name).exists():

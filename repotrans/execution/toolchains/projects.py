@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
+from repotrans.execution.toolchains.frameworks import compatible
 from repotrans.execution.toolchains.msbuild import Project, build_order, find_projects, load_project
 from repotrans.execution.toolchains.package_ids import best_project, project_ids
 from repotrans.execution.toolchains.packages import mono_assembly, package_dirs, resolve_packages
@@ -126,13 +127,21 @@ def _runtime_siblings(test: Path, chosen: dict[Path, Project], found: dict[Path,
     own = _closure(test, chosen)
     folders = {chosen[p].output_dir for p in own if chosen[p].output_dir is not None}
     siblings = []
+    names = {chosen[p].assembly_name.lower() for p in own}          # a variant of one of these is no sibling
     for path, project in sorted(found.items()):
-        if path in own or project.is_test or project.output_dir not in folders:
+        if path in own or project.is_test or project.output_dir not in folders or \
+                project.assembly_name.lower() in names or not compatible(chosen[test].target_framework,
+                                                                         project.target_framework or "?"):
             continue
-        if planner.usable(project) is None:
-            siblings.append(path)
-            planner.notes.append(f"{chosen[test].name}: {project.name} is built into the same folder "
-                                 f"({project.output_dir}): built and copied beside the tests")
+        if planner.usable(project) is not None:
+            continue
+        theirs = {planner.ready[q].assembly_name.lower(): q for q in _closure(path, planner.ready) if q != path}
+        if any(name in names and q not in own for name, q in theirs.items()):
+            continue                     # it uses another variant of an assembly the tests already load
+        names.add(project.assembly_name.lower())
+        siblings.append(path)
+        planner.notes.append(f"{chosen[test].name}: {project.name} is built into the same folder "
+                             f"({project.output_dir}): built and copied beside the tests")
     if siblings:
         planner.ready[test] = replace(planner.ready[test], runtime_siblings=siblings)
         chosen[test] = planner.ready[test]
