@@ -58,7 +58,7 @@ def test_a_400_naming_the_window_refits_the_call_and_every_step_is_reached(tmp_p
     state.services = services.bound()
     with FakeOpenAIServer([DECIDE, KEEP_BOTH, ENOUGH, GOOD], window=4096) as server:
         local(server, state)
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert outcome.status == "passed"
     assert server.statuses.count(400) == 1 and server.statuses[-1] == 200
     sent = [r for r, s in zip(server.requests, server.statuses) if s == 200]
@@ -73,7 +73,7 @@ def test_a_window_told_at_props_is_used_before_any_call_and_counted_with_the_ser
     state, _ = make_state([passed()], rag=False)
     with FakeOpenAIServer([ENOUGH, GOOD], window=3000, props=True, tokenize=True) as server:
         local(server, state)
-        client = make_client(state.config, state)
+        client = make_client(state.config)
         outcome = asyncio.run(run_translation(state, client, tmp_path / "run"))
     assert outcome.status == "passed" and 400 not in server.statuses and server.tokenized > 0
     generate = server.requests[-1]
@@ -86,7 +86,7 @@ def test_a_step_whose_required_part_does_not_fit_fails_with_one_line_naming_wind
     with FakeOpenAIServer([ENOUGH, GOOD], window=600, props=True) as server:
         local(server, state)
         with pytest.raises(TaskError) as err:
-            asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+            asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     message = str(err.value)
     assert "\n" not in message and "context window is 600 tokens (llama.cpp /props n_ctx)" in message
     assert "the prompt needs" in message and "[model] context_window" in message
@@ -117,7 +117,7 @@ def test_a_slow_server_times_out_once_with_the_limit_and_setting_named_and_is_ne
     state, _ = make_state([passed()])
     with FakeOpenAIServer([slow_decide, ENOUGH, GOOD], seconds_per_token=0.02) as server:
         local(server, state, timeout=1.0)
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert outcome.status == "passed" and len(server.requests) == 3     # rag_decide sent once, given up
     note = next(n for n in outcome.run.notes if n.startswith("rag_decide: given up"))
     assert "did not answer within 1 s ([model] timeout = 1)" in note
@@ -154,7 +154,7 @@ def test_a_cut_json_answer_of_a_small_model_is_not_asked_again_with_more_room(tm
     state, services = make_state([passed()])
     with FakeOpenAIServer([looping, '{"decisions": []}', ENOUGH, GOOD]) as server:
         local(server, state)
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert outcome.status == "passed"
     assert server.requests[0]["max_tokens"] == 256                 # a yes/no step needs no 2,048 tokens
     decide = [r for r in server.requests if "keep or drop" not in r["messages"][1]["content"]
@@ -167,7 +167,7 @@ def test_cut_code_is_asked_briefly_when_the_window_has_no_more_room(tmp_path):
     state, _ = make_state([passed()], rag=False)
     with FakeOpenAIServer([ENOUGH, cut, GOOD], window=2600, props=True) as server:
         local(server, state)
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert outcome.status == "passed"
     first, again = server.requests[1], server.requests[2]
     assert again["max_tokens"] <= first["max_tokens"]              # never more than the window has
@@ -218,7 +218,7 @@ def test_an_empty_object_in_json_mode_is_no_answer_and_json_mode_goes_off(tmp_pa
     state, _ = make_state([passed()])
     with FakeOpenAIServer(["{\n}", '{"retrieve": false, "reason": "simple"}', ENOUGH, GOOD]) as server:
         local(server, state, json_output=True)
-        outcome = asyncio.run(run_translation(state, make_client(state.config, state), tmp_path / "run"))
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
     assert outcome.status == "passed"
     assert server.requests[0]["response_format"] == {"type": "json_object"}
     assert all("response_format" not in r for r in server.requests[1:])
@@ -231,7 +231,7 @@ def test_the_cache_key_holds_the_servers_window_and_the_calls_max_tokens(tmp_pat
     with FakeOpenAIServer(["a", "b", "c"]) as server:
         def ask(window: int, max_tokens: int) -> str:
             local(server, state, context_window=window, cache=True)
-            client = make_client(state.config, state, cache_path=tmp_path / "c.sqlite")
+            client = make_client(state.config, cache_path=tmp_path / "c.sqlite")
             return asyncio.run(client.create(messages, extra_create_args={"max_tokens": max_tokens})).content
 
         assert [ask(2048, 100), ask(8192, 100), ask(2048, 100), ask(2048, 50)] == ["a", "b", "a", "c"]
