@@ -83,7 +83,8 @@ class ServerLimits:
         self._probed = False
         self._ratio = 1.0                   # reported / counted prompt tokens, the highest seen lately
         self._ratios: list[float] = []
-        self.speed: float | None = None     # completion tokens per second, the slowest call of 16+ tokens
+        self.speed: float | None = None     # completion tokens per second (see observe)
+        self._speeds: list[float] = []
         self._counts: dict[str, int] = {}
         self._busy_until = 0.0              # monotonic time a timed-out request may keep the server busy until
         self._lock = threading.Lock()
@@ -217,11 +218,12 @@ class ServerLimits:
 
     # -- speed and time limit ---------------------------------------------------------------------------------
     def observe(self, completion_tokens: int, seconds: float) -> None:
-        """Record a call's generation speed (calls of fewer than 16 tokens say little about it)."""
+        """Record a call's speed, completion tokens over its whole time (prompt included, so it errs
+        slow); the median of the last nine calls of 16+ tokens is the speed (one outlier moves nothing)."""
         if completion_tokens >= 16 and seconds > 0:
-            speed = completion_tokens / seconds
             with self._lock:
-                self.speed = speed if self.speed is None else min(self.speed, speed)
+                self._speeds = (self._speeds + [completion_tokens / seconds])[-9:]
+                self.speed = sorted(self._speeds)[len(self._speeds) // 2]
 
     def timeout(self, max_tokens: int) -> tuple[float, str]:
         """Seconds one call may take, and how that was decided (for the error that names it)."""
