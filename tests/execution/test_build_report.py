@@ -103,3 +103,33 @@ def test_a_dropped_test_file_names_the_language_gap(tmp_path, monkeypatch):
     _, lines = build_section(tmp_path / "repo", sandbox="local", workdir=tmp_path / "work", timeout=120)
     [line] = [line for _, line in lines if line.startswith("quarantined test file: Core.Tests: tests/Core.Tests/Broken.cs")]
     assert line.endswith("(mcs lacks C# 7.0 local function: tests/Core.Tests/Broken.cs:2)"), line
+
+
+def test_api_gaps_of_newer_dotnet_are_named():
+    from repotrans.execution.toolchains.lang_gap import language_gap
+
+    split = "The best overloaded method match for `string.Split(char[], int)' has some invalid arguments"
+    assert language_gap("CS1502", split, None, 0) == \
+        "API the string.Split overloads of .NET Core 2.0+ (char arguments, StringComparison)"
+    assert language_gap("CS0234", "The type or namespace name `HashCode' does not exist in the namespace `System'. "
+                                  "Are you missing an assembly reference?", None, 0) == \
+        "API type HashCode of .NET Core / netstandard2.1"
+
+
+def test_netstandard_projects_get_the_facades_and_framework_packages(tmp_path, monkeypatch):
+    """A netstandard2.0 library using System.Drawing through the System.Drawing.Common package, tested
+    from net48: compiled against the netstandard facade and mono's System.Drawing."""
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    _write(tmp_path / "repo", {
+        "src/Img/Img.csproj": sdk('<ItemGroup><PackageReference Include="System.Drawing.Common" Version="4.5.0" />'
+                                  '</ItemGroup>', "netstandard2.0"),
+        "src/Img/Area.cs": "namespace Acme { public static class Area { public static int Of(System.Drawing.Size s) "
+                           "{ return s.Width * s.Height; } } }",
+        "tests/T/T.csproj": sdk("<ItemGroup>" + NUNIT.format(v="2.6.4") +
+                                '<ProjectReference Include="../../src/Img/Img.csproj" /></ItemGroup>'),
+        "tests/T/AreaTests.cs": "using NUnit.Framework; namespace Acme.Tests { [TestFixture] public class AreaTests "
+                                "{ [Test] public void Of() { Assert.AreEqual(6, Area.Of(new System.Drawing.Size(2, 3))); } } }"})
+    _, lines = build_section(tmp_path / "repo", sandbox="local", workdir=tmp_path / "work", timeout=120)
+    assert (True, "tests: T: 1 as written, 1 built, 1 run, 1 passed") in lines, render("", lines)

@@ -175,3 +175,20 @@ def compatible(target: str, candidate: str) -> bool:
                 (1, 1) if t.version >= (4, 5) else None
             return limit is not None and c.version <= limit
     return False
+
+
+# What a framework's surface gives without a reference, as mono's 4.5 profile spells it (mcs -sdk:4.5).
+CLASSIC_REFS = ("System.dll", "System.Core.dll", "System.Xml.dll", "System.Xml.Linq.dll", "System.Data.dll",
+                "System.Numerics.dll", "System.Runtime.Serialization.dll", "Microsoft.CSharp.dll", "System.Net.Http.dll")
+SDK_NETFX_REFS = ("System.Drawing.dll", "System.IO.Compression.dll", "System.IO.Compression.FileSystem.dll")
+# netstandard / netcoreapp: their own contracts, forwarded to mono's assemblies by its facades
+FACADE_REFS = ("/usr/lib/mono/4.5/Facades/netstandard.dll", "/usr/lib/mono/4.5/Facades/System.Runtime.dll", "System.ComponentModel.DataAnnotations.dll",
+               "System.Drawing.dll", "System.IO.Compression.dll", "System.Transactions.dll", "System.Web.dll")
+
+
+def framework_references(tfm: str, sdk: bool) -> list[str]:
+    """The framework assemblies a project of this framework compiles against on mono."""
+    fw = parse_tfm(tfm) if tfm else None
+    if fw is None or fw.identifier == NETFX:
+        return list(CLASSIC_REFS) + (list(SDK_NETFX_REFS) if sdk else [])
+    return list(CLASSIC_REFS) + list(FACADE_REFS)

@@ -44,11 +44,40 @@ FEATURES = (
 )
 
 
+# API of newer .NET (netcoreapp2.0+, netstandard2.1) that mono's 4.5 profile lacks: (error message pattern, label)
+API_GAPS = (
+    (re.compile(r"`string\.(Split|Join|Contains|StartsWith|EndsWith|IndexOf|LastIndexOf|Replace|Trim\w*)\("),
+     "the string.{0} overloads of .NET Core 2.0+ (char arguments, StringComparison)"),
+    (re.compile(r"`System\.Math' does not contain a definition for `(\w+)'"), "Math.{0} of .NET Core"),
+    (re.compile(r"does not contain a definition for `(GetValueOrDefault|TryAdd|Deconstruct|ToHashSet|SkipLast|"
+                r"TakeLast|Append|Prepend|TryPop|TryPeek|TryDequeue|EnsureCapacity|AsSpan|AsMemory)'"),
+     "{0} of .NET Core 2.0+ / netstandard2.1"),
+    (re.compile(r"`(HashCode|Span|ReadOnlySpan|Memory|ReadOnlyMemory|ValueTask|IAsyncEnumerable|IAsyncDisposable|"
+                r"ArrayPool|MemoryMarshal|BinaryPrimitives)(?:<[^']*>)?' (?:could not be found|does not exist in the "
+                r"namespace `System)"),
+     "type {0} of .NET Core / netstandard2.1"),
+)
+
+
+def api_gap(code: str, message: str) -> str:
+    """`API <what> of newer .NET` when the error names an API mono's 4.5 profile lacks, else ""."""
+    if code not in ("CS1501", "CS1502", "CS1503", "CS0117", "CS1061", "CS0246", "CS0234", "CS1929"):
+        return ""
+    for pattern, label in API_GAPS:
+        m = pattern.search(message)
+        if m:
+            return "API " + label.format(m.group(1))
+    return ""
+
+
 def language_gap(code: str, message: str, file: Path | None, line: int) -> str:
-    """`C# N <feature> (file:line)` when this mcs error comes from newer C#, else ""."""
+    """`C# N <feature>` when this mcs error comes from newer C#, `API ...` when from newer .NET, else ""."""
     m = FEATURE_RE.search(message)
     if m:
         return f"C# {m.group(2)} {m.group(1)}"
+    api = api_gap(code, message)
+    if api:
+        return api
     if code not in SYNTAX_CODES or file is None or line <= 0:
         return ""
     try:

@@ -14,6 +14,7 @@ from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains import nunit3_compat
+from repotrans.execution.toolchains.frameworks import framework_references
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
 from repotrans.execution.toolchains.packages import mono_assembly
@@ -27,9 +28,6 @@ NUNIT_CORE = ("/usr/lib/cli/nunit.core-2.6.3/nunit.core.dll",
 TOOLS = Path(".runner")
 RUNNER_EXE = TOOLS / "repotrans-nunit.exe"
 POLICY_EXE = TOOLS / "repotrans-il-policy.exe"
-FRAMEWORK_REFS = ("System.dll", "System.Core.dll", "System.Xml.dll", "System.Xml.Linq.dll", "System.Data.dll",
-                  "System.Numerics.dll", "System.Runtime.Serialization.dll", "Microsoft.CSharp.dll",
-                  "System.Net.Http.dll")
 MCS_DEFAULT_LANG = "6"
 MCS_MAX_LANG = 7.2
 DIAG_RE = re.compile(r"^(?P<file>[^\s(][^(]*?)\((?P<line>\d+),(?P<col>\d+)\):\s+(?P<sev>error|warning)\s+"
@@ -54,7 +52,7 @@ def compile_argv(ws: Workspace, project: Project, projects: list[Project], out: 
         argv.append(f"-keyfile:{rel(project.key_file, ws)}")
     for file, name in project.resources:
         argv.append(f"-resource:{rel(file, ws)},{name}")
-    argv += [f"-r:{ref}" for ref in FRAMEWORK_REFS]
+    argv += [f"-r:{ref}" for ref in framework_references(project.target_framework, project.sdk)]
     if project.is_test:
         argv.append(f"-r:{NUNIT_DLL}")
         if (project.nunit_major or 2) >= 3:           # NUnit 3 tests on NUnit 2.6: the compat layer

@@ -21,6 +21,15 @@ BUILD_ONLY = ("microsoft.net.test.sdk", "nunit3testadapter", "nunit.analyzers", 
               "appveyor.testlogger", "junitxml.testlogger", "nunitxml.testlogger", "dotnet-")
 # Test frameworks the toolchain brings itself (mono: NUnit 2.6 plus the NUnit 3 compatibility layer).
 TOOLCHAIN_PROVIDED = ("nunit", "nunitlite", "nunit.console", "nunit.consolerunner")
+# Packages whose assembly mono ships under another name (the package brings .NET Framework's assembly).
+FRAMEWORK_PACKAGES = {"system.drawing.common": "System.Drawing",
+                      "system.componentmodel.annotations": "System.ComponentModel.DataAnnotations",
+                      "system.xml.xdocument": "System.Xml.Linq", "system.xml.xmldocument": "System.Xml",
+                      "system.data.datasetextensions": "System.Data.DataSetExtensions",
+                      "system.configuration.configurationmanager": "System.Configuration",
+                      "system.security.permissions": "System.Security",
+                      "system.runtime.caching": "System.Runtime.Caching",
+                      "system.serviceprocess.servicecontroller": "System.ServiceProcess"}
 MONO_DIRS = (Path("/usr/lib/mono/4.5"), Path("/usr/lib/mono/4.5/Facades"))
 
 
@@ -77,8 +86,8 @@ def resolve_packages(refs: list[tuple[str, str]], target_framework: str, dirs: l
             res.projects.append(project)
             res.notes.append(f"package {name}: built from {project}")
             continue
-        if toolchain == "mono" and mono_assembly(name):
-            res.framework_refs.append(name)
+        if toolchain == "mono" and (mono_assembly(name) or mono_assembly(FRAMEWORK_PACKAGES.get(low, ""))):
+            res.framework_refs.append(FRAMEWORK_PACKAGES.get(low, name))
             continue
         where = ", ".join(str(d) for d in dirs)
         res.missing.append(f"PackageReference {name} {version}".rstrip() +
