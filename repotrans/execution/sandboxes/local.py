@@ -6,7 +6,8 @@ environ), a private /dev and /tmp, and the scratch workspace read-only except th
 write. No network (its own empty network namespace), no capabilities, an unprivileged uid
 (BUILD_UID / TEST_UID via setpriv when we are root; our own uid in a user namespace otherwise),
 memory and processes bounded for the whole run by a cgroup, and the pid namespace dies with the
-command or with us: nothing it starts survives the run.
+command or with us: nothing it starts survives the run. A seccomp filter (sandboxes.seccomp) denies
+new namespaces, ptrace and process_vm_*, mount, bpf, keyctl and perf_event_open.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from typing import Sequence
 from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, RunOutcome, clip,
                                            limit_prefix, own_for_build, scrubbed_env)
+from repotrans.execution.sandboxes import seccomp
 from repotrans.execution.sandboxes.cgroups import RunCgroup, support
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64")
@@ -61,18 +63,22 @@ class LocalSandbox:
             raise ConfigError(f"local sandbox: {cwd} is outside the workspace {self.workspace}")
         own_for_build(writable)
         cgroup = RunCgroup(memory_mb + MEMORY_HEADROOM_MB, PIDS_LIMIT) if support()[0] else None
+        filter_fd = seccomp.program_fd() if seccomp.supported() else None
         try:
-            cmd = self._command(argv, cwd, env, writable, memory_mb)
+            cmd = self._command(argv, cwd, env, writable, memory_mb, filter_fd)
             outer_env = {"PATH": "/usr/bin:/bin"}
             if cgroup is not None:
                 cmd = ["/bin/sh", "-c", JOIN, "sh", *cmd]
                 outer_env["RT_CGROUP_PROCS"] = " ".join(cgroup.procs_files())
-            outcome = _drive(cmd, cwd, outer_env, timeout, stdin, until)
+            outcome = _drive(cmd, cwd, outer_env, timeout, stdin, until,
+                             pass_fds=() if filter_fd is None else (filter_fd,))
             outcome.argv = list(argv)
             if cgroup is not None and outcome.exit_code != 0 and cgroup.oom_killed():
                 outcome.oom_killed = True
             return outcome
         finally:
+            if filter_fd is not None:
+                os.close(filter_fd)
             if cgroup is not None:
                 cgroup.close()
 
@@ -80,8 +86,10 @@ class LocalSandbox:
         return None
 
     def _command(self, argv: list[str], cwd: Path, env: dict[str, str] | None, writable: Sequence[Path],
-                 memory_mb: int) -> list[str]:
+                 memory_mb: int, filter_fd: int | None = None) -> list[str]:
         cmd = ["bwrap", *_namespaces(), "--die-with-parent", "--new-session", "--clearenv"]
+        if filter_fd is not None:           # applied to the command, after bwrap set the sandbox up
+            cmd += ["--seccomp", str(filter_fd)]
         root = os.geteuid() == 0
         if root:
             cmd += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
@@ -148,13 +156,14 @@ class _Capture:
 
 
 def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin: bytes | None,
-           until: bytes | None) -> RunOutcome:
+           until: bytes | None, pass_fds: tuple[int, ...] = ()) -> RunOutcome:
     """Run cmd with its own process group; read stdout and stderr until it ends, `timeout` passes,
     or STOP_GRACE after `until` appeared on stdout; then kill the group."""
     started = time.monotonic()
     try:
         proc = subprocess.Popen(cmd, cwd="/", env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                                pass_fds=pass_fds)
     except FileNotFoundError as exc:
         raise ConfigError(f"cannot run {cmd[0]!r}: {exc.strerror}") from exc
     if stdin is not None:
