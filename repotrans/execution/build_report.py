@@ -132,8 +132,10 @@ def _baseline_and_run(target: Path, plan: BuildPlan, toolchain: str, sandbox: st
             continue
         compiled = count_tests(_own(built[p.name]))
         status, run, failed, reason = runs.get(p.name, ("not run", 0, 0, ""))
-        ok = run > 0 and status not in ("timeout", "runtime_error")
-        lines.append((ok or (None if status in ("no_tests", "not run") and compiled == 0 else False),
+        # tests that ran: ok (failing ones are the port's own); stopped at the limit: partial; none ran: a problem
+        ok = (True if status != "timeout" else None) if run > 0 else \
+            (None if status in ("no_tests", "not run") and compiled == 0 else False)
+        lines.append((ok,
                       f"tests: {p.name}: {written} as written, {compiled} built, {run} run, {run - failed} passed"
                       + (f" ({status}: {reason})" if status not in ("passed", "test_failure") else "")))
     return lines
