@@ -99,6 +99,8 @@ def _baseline_and_run(target: Path, plan: BuildPlan, toolchain: str, sandbox: st
         box.close()
         lines += [(False, f"dropped at build: {_describe(p)}") for p in plan.chosen]
         lines.append((False, f"baseline build: {exc}"))
+        lines += [(False, f"tests: {p.name}: {count_tests(_own(p))} as written, 0 built (no test project builds)")
+                  for p in plan.tests]
         return lines
     built_seconds = time.monotonic() - started
     effective = tc.plan(ws) if hasattr(tc, "plan") else plan
