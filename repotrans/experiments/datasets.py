@@ -209,7 +209,9 @@ def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: 
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
         return verdict(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})", ok.selection)
     if ok.status != "passed":
-        return verdict(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}", ok.selection)
+        first = next((d for d in ok.diagnostics if d.severity == "error"), None) if ok.status == "compile_error" else None
+        error = f" ({first.file}:{first.line}: {first.code} {first.message})" if first else ""
+        return verdict(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}{error}", ok.selection)
     masked = m.signature + " " + placeholder_body(m)
     bad = run_candidate(oracle, m, masked, toolchain=toolchain, sandbox=sandbox, workdir=workdir, allow=allow)
     if bad.status == "passed":

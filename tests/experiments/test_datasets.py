@@ -321,3 +321,24 @@ def test_cli_reports_a_bad_dataset_in_one_line(tmp_path):
                           "--out", str(tmp_path / "view")], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert run.returncode == 2
     assert run.stderr.startswith("repotrans: error: ") and run.stderr.count("\n") == 1
+
+
+def test_a_compile_error_drop_carries_the_compiler_error(tmp_path, monkeypatch):
+    """The drop reason names the first compiler error, not only the count (a port that does not build here)."""
+    from types import SimpleNamespace
+
+    import repotrans.execution.runner as runner
+    from repotrans.execution.results import Diagnostic, TestResult
+    from repotrans.experiments.datasets import validate_task
+
+    (tmp_path / "A.cs").write_text("class A { int F() { return 1; } }")
+    method = SimpleNamespace(path="A.cs", start_byte=10, end_byte=32, signature="int F()", body="{ return 1; }")
+    oracle = SimpleNamespace(method=lambda mid: method if mid == "target:A.F()" else None, root=lambda side: tmp_path)
+    failed = TestResult(status="compile_error", reason="1 error(s) compiling Acme", diagnostics=[
+        Diagnostic(code="CS1644", message="Feature `pattern matching' cannot be used", file="src/X.cs", line=39,
+                   column=5, severity="error")])
+    monkeypatch.setattr(runner, "run_candidate", lambda *a, **k: failed)
+    task = SimpleNamespace(id="t", target_method_id="target:A.F()", source_method_id="source:A.f()")
+    got = validate_task(oracle, task, toolchain="mono", sandbox="local", workdir=tmp_path)
+    assert got.reason == ("ground truth gives compile_error: 1 error(s) compiling Acme "
+                          "(src/X.cs:39: CS1644 Feature `pattern matching' cannot be used)")
