@@ -22,10 +22,10 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
     from repotrans.execution.sandboxes.cgroups import support
     from repotrans.execution.sandboxes.docker import engine_status
     from repotrans.execution.sandboxes.local import bwrap_status
-    from repotrans.execution.toolchains.registry import make_toolchain
+    from repotrans.execution.toolchains.registry import toolchain_spec
 
     ex = config.execution
-    image = make_toolchain(ex.toolchain).image
+    image = toolchain_spec(ex.toolchain).image
     lines: list[Line] = []
     try:
         choice = resolve_sandbox(ex.sandbox, image=image,
@@ -43,13 +43,15 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
 
 
 def toolchain_section(config) -> tuple[str, list[Line]]:
-    """The compilers and runners the configured toolchain needs on this machine."""
-    tools = {"mono": ("mcs", "mono"), "dotnet": ("dotnet",)}[config.execution.toolchain]
-    lines = [(shutil.which(t) is not None, f"{t}: {shutil.which(t) or 'not found'}") for t in tools]
-    if config.execution.toolchain == "mono":
-        core = Path("/usr/lib/cli/nunit.core-2.6.3/nunit.core.dll")
-        lines.append((core.is_file(), f"NUnit 2.6 core: {core if core.is_file() else 'missing (apt-get install nunit-console)'}"))
-    return f"toolchain {config.execution.toolchain}", lines
+    """The compilers, runners and files the configured toolchain needs on this machine (its registry entry)."""
+    from repotrans.execution.toolchains.registry import toolchain_spec
+
+    spec = toolchain_spec(config.execution.toolchain)
+    lines = [(shutil.which(t) is not None, f"{t}: {shutil.which(t) or 'not found'}") for t in spec.tools]
+    for name in spec.files:
+        found = Path(name).is_file()
+        lines.append((found, f"{Path(name).name}: {name if found else 'missing (apt-get install nunit-console)'}"))
+    return f"toolchain {spec.name}", lines
 
 
 def cache_section(config) -> tuple[str, list[Line]]:

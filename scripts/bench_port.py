@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution.runner import close_sandboxes, run_candidate
+from repotrans.execution.runner import Runner, close_sandboxes, run_candidate
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import compile_argv
 from repotrans.execution.toolchains.mono_test import mono_env
@@ -47,10 +48,11 @@ def main() -> int:
         run_candidate(index, first, _truth(index, first), sandbox=args.sandbox, workdir=tmp / "wd")
         cold = time.perf_counter() - t
         per_task, per_run, parts, raw, kept = [], [], {}, [], 0
+        validator = Runner(ExecutionConfig(sandbox=args.sandbox), tmp / "wd")
         for task in tasks:
             m = index.method(task.target_method_id)
             t = time.perf_counter()
-            verdict = validate_task(index, task, toolchain="mono", sandbox=args.sandbox, workdir=tmp / "wd")
+            verdict = validate_task(index, task, validator)
             per_task.append(time.perf_counter() - t)
             kept += verdict.reason is None
             t = time.perf_counter()
@@ -59,6 +61,7 @@ def main() -> int:
             for k, v in result.timings.items():
                 parts.setdefault(k, []).append(v)
             raw.append(_raw_once(index, m, result.selected, tmp))
+        validator.close()
         close_sandboxes()
     run, r = statistics.median(per_run), statistics.median(raw)
     print(f"dataset {ds.name}: {len(ds.tasks)} validated tasks; timed {len(tasks)} (re-validated: {kept} kept), "

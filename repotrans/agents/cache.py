@@ -3,14 +3,14 @@
 The key is the request (messages, tools, JSON mode, extra arguments) under a namespace holding every
 setting that changes an answer or how it is read (model, endpoint, sampling, family, function
 calling, parser version) and the server's context window; the effective max_tokens of each call is
-in its extra arguments. The file lives in the user's cache by default, so identical runs into new
+in its extra arguments. The file lives in the configured cache_dir (the CLI resolves it to the
+user's cache: agents.config.load_config), so identical runs into new
 run folders replay instead of paying again; a replayed answer is marked `cached` and costs nothing.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -27,23 +27,15 @@ from repotrans.agents.openai_client import ModelResult
 from repotrans.agents.window import limits_of
 
 PARSER_VERSION = 3        # bump when reading answers changes in a way old cached answers would not show
-CACHE_ENV = "REPOTRANS_CACHE_DIR"
-
-
-def default_cache_path() -> Path:
-    """$REPOTRANS_CACHE_DIR, else $XDG_CACHE_HOME/repotrans, else ~/.cache/repotrans; file responses.sqlite."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV]) / "responses.sqlite"
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "repotrans" / "responses.sqlite"
 
 
 def cache_folder(model: ModelConfig) -> Path | None:
-    """The user cache folder the response cache and the embedding cache share (`model.cache_dir`,
-    else the default above); None when caching is off (--no-cache)."""
-    if not model.cache:
+    """The user cache folder the response cache and the embedding cache share (`model.cache_dir`, which
+    the CLI resolves: agents.config.load_config); None when caching is off (--no-cache) or no folder
+    is configured."""
+    if not model.cache or not model.cache_dir:
         return None
-    return Path(model.cache_dir) if model.cache_dir else default_cache_path().parent
+    return Path(model.cache_dir)
 
 
 def cache_namespace(model: ModelConfig) -> str:

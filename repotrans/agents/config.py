@@ -1,7 +1,10 @@
-"""Agent configuration: model endpoint, ablation switches, execution settings.
+"""The run's configuration as one value: model endpoint, ablation switches, execution settings (with
+the build's), and the mapping overrides.
 
-Precedence, low to high: defaults < repotrans.toml < environment < CLI flags.
-The API key is read only from the environment (REPOTRANS_API_KEY, then OPENAI_API_KEY).
+`load_config` builds it, low to high: defaults < the file it is given < the environment it is given
+< CLI flags; only the CLI calls it with the process environment and ./repotrans.toml, so every layer
+below receives settings as values (a Ray worker too: the value travels with each task).
+The API key is read only from the environment (REPOTRANS_API_KEY, then OPENAI_API_KEY), by api_key().
 """
 from __future__ import annotations
 
@@ -10,12 +13,16 @@ import os
 import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from repotrans.errors import ConfigError
+from repotrans.execution.settings import ExecutionConfig
+from repotrans.mapping.overrides import MappingOverrides, read_file
 from repotrans.redact import API_KEY_VARS
 
 ENV_VARS = {"name": "REPOTRANS_MODEL", "base_url": "REPOTRANS_BASE_URL"}
+CACHE_ENV = "REPOTRANS_CACHE_DIR"
+NUGET_ENV = "NUGET_PACKAGES"
 
 
 @dataclass
@@ -32,7 +39,8 @@ class ModelConfig:
     function_calling: bool = False        # send the tools as OpenAI `tools` (also switched on when tool_calls come back)
     json_output: bool = False             # send response_format json_object for JSON steps
     cache: bool = True                    # SQLite response cache shared by runs
-    cache_dir: str | None = None          # its folder (default $REPOTRANS_CACHE_DIR or ~/.cache/repotrans)
+    cache_dir: str | None = None          # its folder (load_config: $REPOTRANS_CACHE_DIR or ~/.cache/repotrans;
+                                          # None: no response cache)
     price_prompt: float | None = None     # currency per 1M prompt tokens
     price_completion: float | None = None # currency per 1M completion tokens
 
@@ -50,15 +58,6 @@ class AgentSwitches:
 
 
 @dataclass
-class ExecutionConfig:
-    toolchain: str = "mono"
-    sandbox: str = "auto"                 # docker when an engine answers; local only for builtin or by name
-    timeout: float = 60.0
-    memory_mb: int = 1024
-    scope: str = "covering"
-
-
-@dataclass
 class RetrievalConfig:
     embedding_model: str = "all-MiniLM-L6-v2"   # a name the retrieval layer ships, or a local model folder
     backend: str = "torch"                # torch | onnx | onnx-int8 (retrieval.encoders): the same model
@@ -72,6 +71,7 @@ class AgentConfig:
     agents: AgentSwitches = field(default_factory=AgentSwitches)
     execution: ExecutionConfig = field(default_factory=ExecutionConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    mapping: MappingOverrides = field(default_factory=MappingOverrides)   # [mapping] of the file, then --mapping
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -102,6 +102,8 @@ OTHER_SECTIONS = ("mapping",)          # read by repotrans.mapping.overrides (ma
 def _coerce(section: str, key: str, value: Any, type_name: Any) -> Any:
     text = str(type_name)
     try:
+        if text.startswith("tuple"):
+            return (str(value),) if isinstance(value, (str, Path)) else tuple(str(v) for v in value)
         if text.startswith("bool"):
             if isinstance(value, str):
                 if value.lower() in ("1", "true", "yes", "on"):
@@ -128,38 +130,61 @@ def api_key() -> str | None:
 
 
 def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None = None,
-                env: dict[str, str] | None = None, resolve: bool = True) -> AgentConfig:
-    """Defaults < repotrans.toml (`path`, or ./repotrans.toml if present) < environment < `cli`;
-    execution values checked and (`resolve`) sandbox `auto` made concrete (execution.settings)."""
-    env = os.environ if env is None else env
+                env: Mapping[str, str] | None = None, resolve: bool = True,
+                mapping_file: Path | None = None) -> AgentConfig:
+    """Defaults < the TOML file `path` (its [mapping] too) < `env` < `cli` < the overrides in
+    `mapping_file`; execution values checked and (`resolve`) sandbox `auto` made concrete.
+    Nothing is read that is not passed: no file without `path`, no variable without `env`."""
+    env = {} if env is None else env
     config = AgentConfig()
-    toml_path = path if path is not None else Path("repotrans.toml")
     if path is not None and not path.is_file():
         raise ConfigError(f"configuration file not found: {path}")
-    if toml_path.is_file():
+    if path is not None:
         try:
-            data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{toml_path}: not valid TOML: {exc}") from None
+            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
         if "api_key" in data.get("model", {}):
-            raise ConfigError(f"{toml_path}: api_key does not belong in a file; set REPOTRANS_API_KEY")
+            raise ConfigError(f"{path}: api_key does not belong in a file; set REPOTRANS_API_KEY")
         scalars = [k for k, v in data.items() if not isinstance(v, dict)]
         if scalars:
-            raise ConfigError(f"{toml_path}: {scalars[0]!r} is outside any section; put it under "
+            raise ConfigError(f"{path}: {scalars[0]!r} is outside any section; put it under "
                               f"[{'] or ['.join(SECTIONS)}]")
         config = config.overlay({k: v for k, v in data.items() if k not in OTHER_SECTIONS})
+        if "mapping" in data:
+            config = replace(config, mapping=read_file(path))
     config = config.overlay({"model": {k: env.get(v) for k, v in ENV_VARS.items()}})
-    return _checked(config.overlay(cli or {}), resolve)
+    config = config.overlay(cli or {})
+    if mapping_file is not None:
+        config = replace(config, mapping=config.mapping.merged(read_file(mapping_file)))
+    config = _from_environment(config, env)
+    return with_concrete_sandbox(config) if resolve else _checked(config)
 
 
-def _checked(config: AgentConfig, resolve: bool) -> AgentConfig:
-    """Execution values range-checked, and `auto` turned into the sandbox it stands for."""
-    from repotrans.execution.settings import check_execution, concrete_sandbox
-    from repotrans.execution.toolchains.registry import make_toolchain
+def _from_environment(config: AgentConfig, env: Mapping[str, str]) -> AgentConfig:
+    """What the environment adds beside the [model] variables: the response cache's folder
+    ($REPOTRANS_CACHE_DIR, else $XDG_CACHE_HOME/repotrans, else ~/.cache/repotrans) and the NuGet
+    folder $NUGET_PACKAGES (when it is one) after the --packages folders."""
+    model, ex = config.model, config.execution
+    if model.cache_dir is None:
+        base = env.get(CACHE_ENV) or (str(Path(env["XDG_CACHE_HOME"]) / "repotrans") if env.get("XDG_CACHE_HOME")
+                                      else str(Path(env["HOME"]) / ".cache" / "repotrans") if env.get("HOME")
+                                      else None)
+        model = replace(model, cache_dir=base)
+    if env.get(NUGET_ENV) and Path(env[NUGET_ENV]).is_dir():
+        ex = replace(ex, packages=tuple(dict.fromkeys([*ex.packages, env[NUGET_ENV]])))
+    return replace(config, model=model, execution=ex)
 
-    ex = config.execution
-    check_execution(ex.toolchain, ex.sandbox, ex.timeout, ex.memory_mb, ex.scope)
-    if not resolve:
-        return config
-    sandbox = concrete_sandbox(ex.sandbox, config.model.name, make_toolchain(ex.toolchain).image)
+
+def _checked(config: AgentConfig) -> AgentConfig:
+    config.execution.check()
+    return config
+
+
+def with_concrete_sandbox(config: AgentConfig) -> AgentConfig:
+    """The configuration checked, with `auto` turned into the sandbox it stands for."""
+    from repotrans.execution.settings import concrete_sandbox
+
+    ex = _checked(config).execution
+    sandbox = concrete_sandbox(ex.sandbox, config.model.name, toolchain=ex.toolchain)
     return replace(config, execution=replace(ex, sandbox=sandbox))

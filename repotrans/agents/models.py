@@ -71,9 +71,8 @@ def openai_client(model: ModelConfig) -> ChatCompletionClient:
 
 def make_client(config: AgentConfig, view: "ToolContext | None" = None, cache_path: Path | None = None,
                 limiter: "CallLimiter | None" = None) -> ChatCompletionClient:
-    """The configured client (a registered one gets `view`, the repository it may look things up in);
-    HTTP clients go through the response cache (at `cache_path`, else the
-    configured or user cache) unless `model.cache` is off. A `limiter` (shared by the tasks of a run)
+    """The configured client; HTTP clients go through the response cache (at `cache_path`, else in
+    `model.cache_dir`) unless `model.cache` is off or no cache folder is configured. A `limiter` (shared by the tasks of a run)
     caps calls in flight and pauses all of them after a 429; cached answers take no slot."""
     from repotrans.agents.cache import ResponseCache, cache_folder, cache_namespace
 
@@ -88,6 +87,7 @@ def make_client(config: AgentConfig, view: "ToolContext | None" = None, cache_pa
 
         client = LimitedClient(client, limiter)
     folder = cache_folder(model)
-    if folder is None:
+    path = cache_path or (folder / "responses.sqlite" if folder is not None else None)
+    if not model.cache or path is None:
         return client
-    return ResponseCache(client, cache_path or folder / "responses.sqlite", cache_namespace(model))
+    return ResponseCache(client, path, cache_namespace(model))

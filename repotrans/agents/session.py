@@ -2,18 +2,24 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.conventions import conventions_for, exception_pairs
 from repotrans.agents.state import Services, TaskBrief
 from repotrans.errors import InputError
+from repotrans.mapping.overrides import MappingOverrides
 from repotrans.tools.context import ToolContext
+
+if TYPE_CHECKING:
+    from repotrans.execution.runner import Runner
 
 
 def open_view(workdir: Path, source: Path | None = None, target: Path | None = None,
-              progress: bool = False) -> ToolContext:
-    """The workspace's index (built incrementally when repos are given) and its mapping: the read-only
-    repository view that tools and a looking-up model client (the builtin policy) read."""
+              progress: bool = False, overrides: MappingOverrides | None = None) -> ToolContext:
+    """The workspace's index (built incrementally when repos are given) and its mapping (with the
+    user's `overrides`): the read-only repository view that tools and a looking-up model client (the
+    builtin policy) read."""
     from repotrans.index.store import Index
     from repotrans.mapping.load import load_mapping
 
@@ -22,49 +28,47 @@ def open_view(workdir: Path, source: Path | None = None, target: Path | None = N
         index.build(source, target, progress=progress)
     else:
         index = Index.open(workdir, must_exist=True)
-    return ToolContext(index, load_mapping(index))
+    return ToolContext(index, load_mapping(index, overrides))
 
 
-def prepare(workdir: Path, function: str, config: AgentConfig, source: Path | None = None,
+def prepare(workdir: Path, function: str, config: AgentConfig, runner: "Runner", source: Path | None = None,
             target: Path | None = None, progress: bool = False,
             target_member: str | None = None, view: ToolContext | None = None) -> TaskBrief:
     """Index (incrementally, when repos are given; or the given `view`), resolve `function` (with
     `target_member`: the Java method and the C# member the user names, whatever the mapping says),
-    and bind tools, runner and retrieval."""
+    and bind tools, `runner` and retrieval."""
     from repotrans.mapping.task import resolve_pair, resolve_task
 
-    view = view or open_view(workdir, source, target, progress)
+    view = view or open_view(workdir, source, target, progress, config.mapping)
     task = (resolve_pair(view.index, function, target_member) if target_member
             else resolve_task(view.index, view.mapping, function))
-    return brief_for(view.index, view.mapping, task, config, workdir)
+    return brief_for(view.index, view.mapping, task, config, workdir, runner)
 
 
-def brief_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TaskBrief:
-    """The brief of one resolved task, with real tools, runner and retrieval bound to it."""
+def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: "Runner") -> TaskBrief:
+    """The brief of one resolved task, with real tools, `runner` (the test runs, built from
+    config.execution) and retrieval bound to it."""
     from repotrans.agents.cache import cache_folder
     from repotrans.execution.policy import java_capabilities
-    from repotrans.execution.runner import language_version, run_candidate
     from repotrans.retrieval.retriever import above_bar, retrieve
     from repotrans.tools import run_tool
 
     java, target_method = index.method(task.source_method_id), index.method(task.target_method_id)
     if java is None or target_method is None:
         raise InputError(f"task {task} names a method missing from the index")
-    ex = config.execution
     ctx = ToolContext(index, mapping, task)
 
     allow = java_capabilities(java.body)          # what the Java original itself does (IL policy)
 
     def run_test(code: str):
-        return run_candidate(index, target_method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
-                             timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope, workdir=workdir,
-                             allow=allow)
+        return runner.run(index, target_method, code, allow=allow)
 
     rc = config.retrieval
 
     def find_examples(k: int) -> tuple[list, str]:
         result = retrieve(workdir, task.source_method_id, k=k, model=rc.embedding_model, backend=rc.backend,
-                          threads=rc.threads, cache_dir=cache_folder(config.model), names=False, pool=rc.pool)
+                          threads=rc.threads, cache_dir=cache_folder(config.model), names=False, pool=rc.pool,
+                          overrides=config.mapping)
         kept, dropped = above_bar(result.candidates)
         note = f"; {dropped} below the relevance bar left out" if dropped else ""
         return kept, result.reason + note
@@ -72,7 +76,7 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path) -> TaskB
     services = Services(run_tool=lambda name, args: run_tool(ctx, name, args), run_test=run_test,
                         retrieve=find_examples)
     return TaskBrief(task=task, java_method=java, target_method=target_method,
-                     lang_version=language_version(index.root("target"), ex.toolchain),
+                     lang_version=runner.language_version(index.root("target")),
                      config=config, services=services, class_members=class_members(index, target_method),
                      conventions=conventions_for(java.body or "", exception_table(index, mapping, task)))
 
@@ -116,13 +120,16 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
     from repotrans.agents.models import check_model, make_client
     from repotrans.agents.team import run_translation
 
+    from repotrans.execution.runner import Runner
+
     check_model(config)
-    view = open_view(workdir, source, target)
-    brief = prepare(workdir, function, config, target_member=target_member, view=view)
-    if adjust is not None:
-        adjust(brief)
-    client = make_client(config, view)
-    outcome = asyncio.run(run_translation(brief, client, run_dir or default_run_dir(workdir, brief), console))
+    view = open_view(workdir, source, target, overrides=config.mapping)
+    with Runner(config.execution, workdir) as runner:
+        brief = prepare(workdir, function, config, runner, target_member=target_member, view=view)
+        if adjust is not None:
+            adjust(brief)
+        client = make_client(config, view)
+        outcome = asyncio.run(run_translation(brief, client, run_dir or default_run_dir(workdir, brief), console))
     return brief, outcome
 
 

@@ -61,7 +61,7 @@ class Usage:
 class Services:
     """What the agents call outside the model; the team builds real ones, tests may pass fakes."""
     run_tool: Callable[[str, dict], dict]               # repotrans.tools.run_tool bound to a ToolContext
-    run_test: Callable[[str], "TestResult"]             # repotrans.execution.runner.run_candidate bound
+    run_test: Callable[[str], "TestResult"]             # repotrans.execution.runner.Runner.run bound
     retrieve: Callable[[int], tuple[list, str]]         # k -> (candidates, reason)
 
 

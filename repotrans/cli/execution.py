@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from repotrans.cli.options import EXECUTION, RETRIEVAL, add_command, add_settings, load_settings
+from repotrans.agents.config import AgentConfig
+from repotrans.cli.options import EXECUTION, RETRIEVAL, add_command, add_settings
 from repotrans.cli.output import print_json
 from repotrans.errors import RepotransError
 
@@ -26,27 +27,23 @@ def register(sub) -> None:
     p.add_argument("--write", action="store_true", help="also write the candidate into the target repository")
 
 
-def run_tests(args: argparse.Namespace) -> int:
+def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.execution.blocked import as_blocked
-    from repotrans.execution.runner import (TargetBuildError, close_sandboxes, find_target_method, open_index,
-                                            run_candidate, write_candidate)
+    from repotrans.execution.runner import (Runner, TargetBuildError, find_target_method, open_index,
+                                            write_candidate)
 
     code_path = Path(args.code)
     if not code_path.is_file():
         raise RepotransError(f"--code: no such file: {code_path}")
-    ex = load_settings(args, resolve=False).execution     # the user's own candidate: auto may be local
     index = open_index(Path(args.workdir), Path(args.target), Path(args.source) if args.source else None)
     method = find_target_method(index, args.method)
     code = code_path.read_text(encoding="utf-8")
-    try:
-        result = run_candidate(index, method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
-                               timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope,
-                               workdir=Path(args.workdir))
+    try:            # the user's own candidate: sandbox auto may fall back to local
+        with Runner(config.execution, Path(args.workdir)) as runner:
+            result = runner.run(index, method, code)
     except TargetBuildError as exc:
         print_json({"error": str(exc), "diagnostics": [d.__dict__ for d in exc.diagnostics]})
         return 2
-    finally:
-        close_sandboxes()
     out = {"method": method.id, **result.to_json()}
     blocked = as_blocked(result, code)
     if blocked is not result:       # fails only inside other still-placeholder methods
@@ -57,17 +54,15 @@ def run_tests(args: argparse.Namespace) -> int:
     return 0 if result.status == "passed" else 1
 
 
-def run_doctor(args: argparse.Namespace) -> int:
+def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.doctor import report
 
-    config = load_settings(args, resolve=False)
     text, healthy = report(config)
     print(text)
     if args.target:
         from repotrans.execution.build_report import build_section, render
 
-        title, lines = build_section(Path(args.target), toolchain=config.execution.toolchain,
-                                     sandbox=config.execution.sandbox, workdir=Path(args.workdir),
+        title, lines = build_section(Path(args.target), config.execution, workdir=Path(args.workdir),
                                      run_tests=not args.no_run)
         print(render(title, lines))
         healthy &= all(ok is not False for ok, _ in lines)

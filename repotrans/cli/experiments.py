@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from repotrans.cli.options import EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings, load_settings
+from repotrans.agents.config import AgentConfig, with_concrete_sandbox
+from repotrans.cli.options import EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings
 from repotrans.cli.output import dataset_line
 
 
@@ -67,18 +68,19 @@ def _executor(args: argparse.Namespace):
                          tasks_per_node=args.tasks_per_node, progress=not args.quiet)
 
 
-def _checked_settings(args: argparse.Namespace):
+def _checked(config: AgentConfig) -> AgentConfig:
+    """The configuration with a concrete sandbox, and a model that can answer."""
     from repotrans.agents.models import check_model
 
-    config = load_settings(args)
+    config = with_concrete_sandbox(config)
     check_model(config)
     return config
 
 
-def run_batch(args: argparse.Namespace) -> int:
+def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.experiments.batch import run_batch as run
 
-    config = _checked_settings(args)
+    config = _checked(config)
     executor = _executor(args)
     try:
         summary = run(Path(args.source), Path(args.target), Path(args.run_dir), config,
@@ -91,11 +93,11 @@ def run_batch(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_ablate(args: argparse.Namespace) -> int:
+def run_ablate(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.experiments.ablate import configs_for, run_ablation
     from repotrans.experiments.report import write_report
 
-    configs = configs_for([c.strip() for c in args.configs.split(",") if c.strip()], _checked_settings(args))
+    configs = configs_for([c.strip() for c in args.configs.split(",") if c.strip()], _checked(config))
     run_dir = Path(args.run_dir)
     executor = _executor(args)
     try:
@@ -107,26 +109,25 @@ def run_ablate(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_report(args: argparse.Namespace) -> int:
+def run_report(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.experiments.report import write_report
 
     print(f"report: {write_report([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None)}")
     return 0
 
 
-def run_dataset_build(args: argparse.Namespace) -> int:
+def run_dataset_build(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.experiments.datasets import build_dataset
 
-    ex = load_settings(args, resolve=False).execution    # ground truth is trusted code: auto may be local
     ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
-                       select=args.select or None, toolchain=ex.toolchain, sandbox=ex.sandbox,
+                       select=args.select or None, execution=config.execution, overrides=config.mapping,
                        validate=not args.no_validate, jobs=args.jobs, progress=not args.quiet,
                        schemata=not args.no_schemata)
     print(dataset_line(ds, Path(args.out)))
     return 0
 
 
-def run_dataset_mask(args: argparse.Namespace) -> int:
+def run_dataset_mask(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.experiments.datasets import load_dataset, materialize
 
     view = materialize(load_dataset(Path(args.dataset)), Path(args.out))

@@ -5,7 +5,8 @@ import argparse
 import json
 from pathlib import Path
 
-from repotrans.cli.options import RETRIEVAL, add_command, add_quiet, add_settings, load_settings
+from repotrans.agents.config import AgentConfig
+from repotrans.cli.options import RETRIEVAL, add_command, add_quiet, add_settings
 from repotrans.cli.output import print_json
 from repotrans.errors import InputError, RepotransError
 
@@ -39,7 +40,7 @@ def register(sub) -> None:
     add_quiet(p)
 
 
-def run_index(args: argparse.Namespace) -> int:
+def run_index(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.index.store import Index
 
     path = Path(args.workdir) / "index.sqlite"
@@ -57,26 +58,26 @@ def run_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_tool(args: argparse.Namespace) -> int:
+def run_tool(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.tools import ToolContext, run_tool as call
 
     try:
         tool_args = json.loads(args.args)
     except json.JSONDecodeError as exc:
         raise RepotransError(f"tool arguments are not JSON: {exc}") from exc
-    ctx = ToolContext.from_workdir(Path(args.workdir), function=args.function)
+    ctx = ToolContext.from_workdir(Path(args.workdir), function=args.function, overrides=config.mapping)
     result = call(ctx, args.name, tool_args)
     print_json(result)
     return 1 if "error" in result else 0
 
 
-def run_mapping(args: argparse.Namespace) -> int:
+def run_mapping(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.index.store import Index
     from repotrans.mapping.load import load_mapping
     from repotrans.mapping.mapping_export import records
 
     index = Index.open(Path(args.workdir), must_exist=True)
-    mapping = load_mapping(index)
+    mapping = load_mapping(index, config.mapping)
     if args.format == "jsonl":
         for rec in records(mapping, index):
             print(json.dumps(rec, ensure_ascii=False))
@@ -85,7 +86,7 @@ def run_mapping(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_retrieve(args: argparse.Namespace) -> int:
+def run_retrieve(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.agents.cache import cache_folder
     from repotrans.mapping.task import resolve_task
     from repotrans.retrieval.encoders import make_encoder
@@ -99,10 +100,10 @@ def run_retrieve(args: argparse.Namespace) -> int:
             exclude += [line.strip() for line in Path(args.exclude_file).read_text().splitlines() if line.strip()]
         except OSError as exc:
             raise InputError(f"cannot read --exclude-file: {exc.strerror}: {args.exclude_file}") from exc
-    config = load_settings(args, resolve=False)
     rc, cache_dir = config.retrieval, cache_folder(config.model)
     encoder = make_encoder(args.model or rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
-    retriever = Retriever.open(Path(args.workdir), exclude_ids=exclude, encoder=encoder, cache_dir=cache_dir,
+    retriever = Retriever.open(Path(args.workdir), overrides=config.mapping, exclude_ids=exclude, encoder=encoder,
+                               cache_dir=cache_dir,
                                rebuild=args.rebuild, progress=not args.quiet, pool=rc.pool)
     if not args.function:
         print(retriever.summary())

@@ -1,5 +1,8 @@
 """The `repotrans` parser and entry point: one subcommand per job, each a thin call into the pipeline.
 
+The configuration is built here once per command (cli.options.load_settings: file < environment <
+flags) and handed to the handler with the parsed arguments; no layer below reads the environment
+(except the API key, by agents.config.api_key, and HF_HUB_OFFLINE for the embedding model).
 Every handler returns an exit code; a RepotransError becomes one line on stderr and exit code 2.
 """
 from __future__ import annotations
@@ -7,12 +10,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from repotrans.cli import execution, experiments, index, skeleton, translate
-from repotrans.cli.options import add_global_options
+from repotrans.cli.options import add_global_options, load_settings
 from repotrans.errors import RepotransError
 
 COMMAND_GROUPS = (index, skeleton, translate, experiments, execution)
@@ -28,42 +29,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _set_build_options(args: argparse.Namespace) -> None:
-    """--framework/--packages/--project-path reach every build through the environment (workers too)."""
-    from repotrans.execution.toolchains.projects import ENV_FRAMEWORK, ENV_PACKAGES, ENV_PROJECT_PATH
-
-    if getattr(args, "framework", None):
-        os.environ[ENV_FRAMEWORK] = args.framework
-    for name, env in (("packages", ENV_PACKAGES), ("project_path", ENV_PROJECT_PATH)):
-        values = getattr(args, name, None) or []
-        for value in values:
-            if not Path(value).is_dir():
-                raise RepotransError(f"--{name.replace('_', '-')}: {value} is not a folder")
-        if values:
-            os.environ[env] = os.pathsep.join(str(Path(v).resolve()) for v in values)
-
-
-@contextmanager
-def _overrides_env(args: argparse.Namespace) -> Iterator[None]:
-    """Name the mapping overrides (--mapping, and --config's [mapping]) for every load_mapping of this
-    command, including its subprocesses."""
-    from repotrans.mapping.overrides import CONFIG_ENV, ENV
-
-    wanted = {ENV: getattr(args, "mapping", None), CONFIG_ENV: getattr(args, "config", None)}
-    saved = {k: os.environ.get(k) for k in wanted}
-    for key, value in wanted.items():
-        if value:
-            os.environ[key] = str(Path(value).resolve())
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
 def main(argv: list[str] | None = None) -> int:
     import repotrans.policy.builtin  # noqa: F401  (registers --model builtin with the model clients)
 
@@ -71,9 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if Path(args.workdir).exists() and not Path(args.workdir).is_dir():
             raise RepotransError(f"--workdir: {args.workdir} is a file, not a folder")
-        _set_build_options(args)
-        with _overrides_env(args):
-            return args.func(args)
+        return args.func(args, load_settings(args, os.environ))
     except RepotransError as exc:
         from repotrans.redact import redact
         print(f"repotrans: error: {redact(str(exc))}", file=sys.stderr)

@@ -2,21 +2,25 @@
 
 Global options (--workdir, --mapping, the build settings) are accepted before or after the
 subcommand. Options that set a configuration value (--model, --toolchain, --timeout, ...) are
-declared here next to the setting they fill (`SETTINGS`); a command names the ones it takes and
-`load_settings` overlays what was given on file < environment, so a flag left out falls back to
-the configuration, never to a default of the command's own.
+declared here next to the setting they fill (`SETTINGS`); a command names the ones it takes.
+`load_settings` builds the configuration once for every command (file < environment < flags, with
+the build settings and the mapping overrides): a flag left out falls back to the configuration,
+never to a default of the command's own. This is the one place that reads the process environment
+and the working directory's repotrans.toml; everything below receives the value.
 """
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from repotrans.execution.sandboxes import SANDBOXES
-from repotrans.execution.settings import SCOPES, TOOLCHAINS
+from repotrans.execution.settings import SCOPES
+from repotrans.execution.toolchains.registry import TOOLCHAINS
 
-Handler = Callable[[argparse.Namespace], int]
+Handler = Callable[[argparse.Namespace, Any], int]       # (arguments, the AgentConfig) -> exit code
+DEFAULT_FILE = Path("repotrans.toml")
 
 
 @dataclass(frozen=True)
@@ -101,12 +105,24 @@ def given_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     return out
 
 
-def load_settings(args: argparse.Namespace, resolve: bool = True):
-    """The configuration: defaults < file (--config or ./repotrans.toml) < environment < flags."""
+def load_settings(args: argparse.Namespace, env: Mapping[str, str]):
+    """The configuration, built once per command: defaults < file (--config, else ./repotrans.toml
+    when present) < `env` < flags, with the mapping overrides of the file and of --mapping; not yet
+    resolved (`auto` stays; agents.config.with_concrete_sandbox makes it concrete)."""
     from repotrans.agents.config import load_config
 
     config_file = getattr(args, "config", None)
-    return load_config(Path(config_file) if config_file else None, cli=given_settings(args), resolve=resolve)
+    path = Path(config_file) if config_file else DEFAULT_FILE if DEFAULT_FILE.is_file() else None
+    given = given_settings(args)
+    build = {"framework": args.framework, "packages": _folders(args.packages),
+             "project_paths": _folders(args.project_path)}
+    given["execution"] = {**given.get("execution", {}), **build}
+    return load_config(path, cli=given, env=env, resolve=False,
+                       mapping_file=Path(args.mapping).resolve() if args.mapping else None)
+
+
+def _folders(values: list[str] | None) -> tuple[str, ...] | None:
+    return tuple(str(Path(v).expanduser().resolve()) for v in values) if values else None
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool = False) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from repotrans.agents.config import AgentConfig
 from repotrans.cli.options import add_command
 
 
@@ -24,12 +25,13 @@ def register(sub) -> None:
     register_tests(sub)
 
 
-def run_skeleton(args: argparse.Namespace) -> int:
+def run_skeleton(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.index.store import Index
     from repotrans.skeleton.create import create_skeleton
 
     index = Index.open(Path(args.workdir), must_exist=True)
-    result = create_skeleton(index, args.types, check=not args.no_check, dry_run=args.dry_run)
+    result = create_skeleton(index, args.types, check=not args.no_check, dry_run=args.dry_run,
+                             overrides=config.mapping, settings=config.execution.build_settings())
     if args.conventions and result.plan.conventions is not None:
         print(result.plan.conventions.render())
     print(result.render())
@@ -49,12 +51,13 @@ def register_tests(sub) -> None:
     p.add_argument("--show", action="store_true", help="print the generated C# text")
 
 
-def run_translate_tests(args: argparse.Namespace) -> int:
+def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.index.store import Index
     from repotrans.skeleton.port_tests import port_junit_tests
 
     index = Index.open(Path(args.workdir), must_exist=True)
-    result = port_junit_tests(index, Path(args.junit), args.tests, write=not args.dry_run)
+    result = port_junit_tests(index, Path(args.junit), args.tests, write=not args.dry_run,
+                              overrides=config.mapping, settings=config.execution.build_settings())
     print(result.render())
     if args.show:
         for t in result.tests:

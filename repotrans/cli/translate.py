@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from repotrans.agents.config import AgentConfig, with_concrete_sandbox
 from repotrans.cli.options import MODEL, EXECUTION, SWITCHES, add_command, add_settings
 from repotrans.cli.output import outcome_lines
 from repotrans.errors import InputError
@@ -22,14 +23,13 @@ def register(sub) -> None:
     add_settings(p, *MODEL, "no-cache", *EXECUTION, *SWITCHES)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.agents.session import translate, write_method
-    from repotrans.cli.options import load_settings
     from repotrans.execution.blocked import blocked_reason
 
     if (args.source is None) != (args.target is None):
         raise InputError("give both --source and --target (or neither, to use the index in --workdir)")
-    config = load_settings(args)
+    config = with_concrete_sandbox(config)
     workdir = Path(args.workdir)
     brief, outcome = translate(workdir, args.function, config,
                                source=Path(args.source) if args.source else None,

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.apply import LineMap
+from repotrans.execution.runner import Runner
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
-from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
-from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.toolchains.projects import BuildPlan, plan_build
 
 Line = tuple[bool | None, str]
 UNNEEDED = "not needed by any test project"
@@ -39,15 +39,16 @@ def count_tests(files: list[Path]) -> int:
     return total
 
 
-def build_section(target: Path, toolchain: str = "mono", sandbox: str = "local", workdir: Path = Path(".repotrans"),
-                  timeout: float = 900.0, run_tests: bool = True) -> tuple[str, list[Line]]:
+def build_section(target: Path, execution: ExecutionConfig = ExecutionConfig(sandbox="local"),
+                  workdir: Path = Path(".repotrans"), timeout: float = 900.0,
+                  run_tests: bool = True) -> tuple[str, list[Line]]:
     """Found, chosen and quarantined projects with the reasons, then the untouched baseline build
-    (what it built and what it dropped) and a run of every test project through the toolchain."""
+    (what it built and what it dropped) and a run of every test project through the toolchain, all
+    with the `execution` settings (toolchain, sandbox, build settings)."""
     target = Path(target).resolve()
     title = f"build of {target}"
-    settings = BuildSettings.from_env()
     try:
-        plan = plan_build(target, toolchain, settings)
+        plan = plan_build(target, execution.toolchain, execution.build_settings())
     except ConfigError as exc:
         return title, [(False, str(exc))]
     lines: list[Line] = [(None, f"found: {len(plan.found)} projects, {sum(p.is_test for p in plan.found)} of them "
@@ -71,7 +72,7 @@ def build_section(target: Path, toolchain: str = "mono", sandbox: str = "local",
             lines.append((None, f"NUnit 3 on mono: {p.name}: {feature}"))
     patterns = list(dict.fromkeys(pattern for p in plan.tests if p.nunit_major and p.nunit_major >= 3
                                   for pattern in alias_patterns(p.sources)))
-    if patterns and toolchain == "mono":
+    if patterns and execution.toolchain == "mono":
         for pattern, error in probe_aliases(patterns, Path(workdir) / "nunit3-probe").items():
             lines.append((not error or False, f"NUnit 3 on mono: `{pattern}` "
                                               + (f"does not compile with the layer: {error}" if error else "compiles")))
@@ -80,30 +81,26 @@ def build_section(target: Path, toolchain: str = "mono", sandbox: str = "local",
         lines += [(None, f"tests: {p.name}: {count_tests(_own(p))} as written in {len(_own(p))} files (not built: "
                          f"--no-run)") for p in plan.tests]
         return title, lines
-    return title, lines + _baseline_and_run(target, plan, toolchain, sandbox, workdir, timeout)
+    with Runner(execution, workdir) as runner:
+        return title, lines + _baseline_and_run(target, plan, runner, timeout)
 
 
-def _baseline_and_run(target: Path, plan: BuildPlan, toolchain: str, sandbox: str, workdir: Path,
-                      timeout: float) -> list[Line]:
+def _baseline_and_run(target: Path, plan: BuildPlan, runner: Runner, timeout: float) -> list[Line]:
     lines: list[Line] = []
-    tc = make_toolchain(toolchain)
-    ws = prepare_workspace(target, workdir, tc.name)
-    from repotrans.execution.sandboxes.choice import make_sandbox
-
-    box = make_sandbox(sandbox, ws.root.parent, tc.image)
+    tc = runner.toolchain
     limits = Limits(timeout=timeout, memory_mb=2048)
     started = time.monotonic()
     try:
-        tc.baseline(ws, box, limits)
+        ws = runner.baseline(target, limits)
     except TargetBuildError as exc:
-        box.close()
         lines += [(False, f"dropped at build: {_describe(p)}") for p in plan.chosen]
         lines.append((False, f"baseline build: {exc}"))
         lines += [(False, f"tests: {p.name}: {count_tests(_own(p))} as written, 0 built (no test project builds)")
                   for p in plan.tests]
         return lines
     built_seconds = time.monotonic() - started
-    effective = tc.plan(ws) if hasattr(tc, "plan") else plan
+    box = runner.sandbox(ws)
+    effective = tc.plan(ws)
     built = {p.name: p for p in effective.chosen}
     dropped = {q.what: q.reason for q in effective.quarantined if ":" not in q.what}
     for p in plan.chosen:
@@ -120,12 +117,8 @@ def _baseline_and_run(target: Path, plan: BuildPlan, toolchain: str, sandbox: st
     runs: dict[str, tuple[str, int, int, str]] = {}
     tests = [p for p in effective.chosen if p.is_test]
     if tests:
-        try:
-            lines += _run_all(tc, ws, effective.chosen, tests, box, limits, runs)
-        finally:
-            box.close()
+        lines += _run_all(tc, ws, effective.chosen, tests, box, limits, runs)
     else:
-        box.close()
         lines.append((False, "no test project was built: nothing to run"))
     for p in plan.tests:
         written = count_tests(_own(p))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Literal
@@ -17,16 +18,113 @@ from repotrans.execution.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.selection import choose_tests, index_tests
-from repotrans.execution.settings import check_execution
-from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
+from repotrans.execution.settings import ExecutionConfig
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain
 from repotrans.execution.toolchains.registry import make_toolchain
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace import Workspace, prepare_workspace
 from repotrans.index.model import Method
 
-__all__ = ["run_candidate", "language_version", "TargetBuildError", "close_sandboxes", "open_index",
-           "find_target_method", "write_candidate"]
+__all__ = ["Runner", "run_candidate", "TargetBuildError", "close_sandboxes", "open_index", "find_target_method",
+           "write_candidate"]
 
-_SANDBOXES: dict[tuple[str, str, str], Sandbox] = {}
+
+class Runner:
+    """Judges candidates under one execution configuration: owns the toolchain (made with the
+    configuration's build settings), the scratch workspaces under `workdir`, one sandbox per
+    workspace folder and image (a docker container stays warm until `close`) and the limits.
+    translate, batch, ablate, dataset build, doctor and the Ray node each build one and close it."""
+
+    def __init__(self, config: ExecutionConfig, workdir: Path, image: str | None = None):
+        config.check()
+        self.config = config
+        self.workdir = Path(workdir)
+        self.toolchain: Toolchain = make_toolchain(config.toolchain, config.build_settings())
+        self.image = image or self.toolchain.image
+        self.limits = Limits(timeout=config.timeout, memory_mb=config.memory_mb)
+        self._sandboxes: dict[str, Sandbox] = {}
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> "Runner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def workspace(self, target_root: Path) -> Workspace:
+        """The scratch copy of `target_root` this runner builds in."""
+        return prepare_workspace(Path(target_root), self.workdir, self.toolchain.name)
+
+    def sandbox(self, ws: Workspace) -> Sandbox:
+        """The sandbox for the workspaces under ws.root.parent, made on first use."""
+        key = str(ws.root.parent)
+        with self._lock:
+            if key not in self._sandboxes:
+                self._sandboxes[key] = make_sandbox(self.config.sandbox, ws.root.parent, self.image)
+            return self._sandboxes[key]
+
+    def baseline(self, target_root: Path, limits: Limits | None = None) -> Workspace:
+        """Build the unpatched target once (TargetBuildError if it does not build); its workspace."""
+        ws = self.workspace(target_root)
+        self.toolchain.baseline(ws, self.sandbox(ws), limits or self.limits)
+        return ws
+
+    def language_version(self, target_root: Path) -> str:
+        """The C# version candidates must keep to: the projects' LangVersion, else the toolchain default."""
+        return self.toolchain.language_version(Path(target_root))
+
+    def run(self, index, method: Method, code: str, *, scope: Literal["covering", "all"] | None = None,
+            keep_run: bool = False, allow: frozenset[str] = frozenset()) -> TestResult:
+        """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
+        `allow`: capabilities the Java original uses (policy.java_capabilities); the candidate may use
+        their C# surface and the result records reduced trust."""
+        if method.side != "target":
+            raise ConfigError(f"{method.id} is not a target (C#) method")
+        scope = scope or self.config.scope
+        started = time.monotonic()
+        tc = self.toolchain
+        ws = self.workspace(index.root("target"))
+        file_path = ws.src / method.path
+        if not file_path.is_file():
+            raise ConfigError(f"{method.path} is not in the target repository (is the index stale?)")
+        data = file_path.read_bytes()
+        info = index.file("target", method.path) if hasattr(index, "file") else None
+        if info is not None and info.sha256 != hashlib.sha256(data).hexdigest():
+            raise ConfigError(f"{method.path} changed since it was indexed; re-run `repotrans index`")
+        patch = plan_patch(data.decode("utf-8"), method, code)
+        timings = {"apply": time.monotonic() - started}
+        box = self.sandbox(ws)
+        t = time.monotonic()
+        tc.baseline(ws, box, self.limits)
+        timings["baseline"] = time.monotonic() - t
+        selected: list[str] | None = None
+        selection = "the whole test suite (--scope all)"
+        if scope == "covering":
+            fixtures = index_tests(ws, tc.test_projects(ws))
+            chosen = choose_tests(index, method, fixtures, covering_names(index, method),
+                                  member_tokens(index, method))
+            selected, selection = chosen.tests, chosen.describe()
+        with ws.run_dir(keep=keep_run) as run_dir:
+            cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
+                               surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
+                               allowed=frozenset(allow) & frozenset(ALLOWABLE))
+            verdict = tc.run(ws, cand, selected, box, self.limits)
+        timings.update(verdict.timings)
+        timings["total"] = time.monotonic() - started
+        return TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
+                          exceptions=verdict.exceptions, tests_run=verdict.tests_run,
+                          tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
+                          log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
+                          selection=selection, trust=trust_note(cand.allowed)).redacted()
+
+    def close(self) -> None:
+        """Remove warm containers; the runner may be used again afterwards."""
+        with self._lock:
+            boxes, self._sandboxes = list(self._sandboxes.values()), {}
+        for box in boxes:
+            box.close()
+
+
+_SHARED: dict[tuple, Runner] = {}
 
 
 def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", sandbox: str = "auto",
@@ -34,54 +132,20 @@ def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", 
                   scope: Literal["covering", "all"] = "covering", workdir: Path = Path(".repotrans"),
                   image: str | None = None, keep_run: bool = False,
                   allow: frozenset[str] = frozenset()) -> TestResult:
-    """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
-    `allow`: capabilities the Java original uses (policy.java_capabilities); the candidate may use
-    their C# surface and the result records reduced trust.
-    `sandbox` auto: docker when an engine answers, else local (callers running a model's code pass
-    the sandbox their configuration resolved, see execution.settings)."""
-    check_execution(toolchain, sandbox, timeout, memory_mb, scope)
-    if method.side != "target":
-        raise ConfigError(f"{method.id} is not a target (C#) method")
-    started = time.monotonic()
-    tc = make_toolchain(toolchain)
-    ws = prepare_workspace(index.root("target"), workdir, tc.name)
-    file_path = ws.src / method.path
-    if not file_path.is_file():
-        raise ConfigError(f"{method.path} is not in the target repository (is the index stale?)")
-    data = file_path.read_bytes()
-    info = index.file("target", method.path) if hasattr(index, "file") else None
-    if info is not None and info.sha256 != hashlib.sha256(data).hexdigest():
-        raise ConfigError(f"{method.path} changed since it was indexed; re-run `repotrans index`")
-    patch = plan_patch(data.decode("utf-8"), method, code)
-    timings = {"apply": time.monotonic() - started}
-    box = sandbox_for(sandbox, ws.root.parent, image or tc.image)
-    limits = Limits(timeout=timeout, memory_mb=memory_mb)
-    t = time.monotonic()
-    tc.baseline(ws, box, limits)
-    timings["baseline"] = time.monotonic() - t
-    selected: list[str] | None = None
-    selection = "the whole test suite (--scope all)"
-    if scope == "covering":
-        fixtures = index_tests(ws, tc.test_projects(ws))
-        chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
-        selected, selection = chosen.tests, chosen.describe()
-    with ws.run_dir(keep=keep_run) as run_dir:
-        cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
-                           surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
-                           allowed=frozenset(allow) & frozenset(ALLOWABLE))
-        verdict = tc.run(ws, cand, selected, box, limits)
-    timings.update(verdict.timings)
-    timings["total"] = time.monotonic() - started
-    return TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
-                      exceptions=verdict.exceptions, tests_run=verdict.tests_run,
-                      tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
-                      log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
-                      selection=selection, trust=trust_note(cand.allowed)).redacted()
+    """One call for scripts and tests: the Runner for these settings, kept (warm) until
+    close_sandboxes(). The pipeline builds and closes its own Runner instead."""
+    config = ExecutionConfig(toolchain=toolchain, sandbox=sandbox, timeout=timeout, memory_mb=memory_mb, scope=scope)
+    key = (config, str(Path(workdir).resolve()), image)
+    if key not in _SHARED:
+        _SHARED[key] = Runner(config, workdir, image)
+    return _SHARED[key].run(index, method, code, keep_run=keep_run, allow=allow)
 
 
-def language_version(target_root: Path, toolchain: str) -> str:
-    """The C# version candidates must keep to: the projects' LangVersion, else the toolchain default."""
-    return make_toolchain(toolchain).language_version(Path(target_root))
+def close_sandboxes() -> None:
+    """Close the runners run_candidate kept (scripts and tests call this at their end)."""
+    for runner in _SHARED.values():
+        runner.close()
+    _SHARED.clear()
 
 
 def covering_names(index, method: Method) -> set[str]:
@@ -111,22 +175,6 @@ def member_tokens(index, method: Method) -> set[str]:
     if method.kind in ("method", "property"):
         return {method.name}
     return set()
-
-
-def close_sandboxes() -> None:
-    """Remove warm containers (the CLI calls this on exit; batches at their end)."""
-    for box in _SANDBOXES.values():
-        box.close()
-    _SANDBOXES.clear()
-
-
-def sandbox_for(name: str, workspace: Path, image: str) -> Sandbox:
-    """One sandbox per (name, folder of the scratch workspaces, image): a docker container stays
-    warm across target states."""
-    key = (name, str(workspace), image)
-    if key not in _SANDBOXES:
-        _SANDBOXES[key] = make_sandbox(name, workspace, image)
-    return _SANDBOXES[key]
 
 
 def _simple(type_name: str) -> str:

@@ -1,15 +1,44 @@
-"""Execution settings checked up front (before any model call): names and ranges of the toolchain,
-sandbox, time limit, memory limit and test scope, and which sandbox `auto` stands for."""
+"""Execution settings as one value: toolchain, sandbox, limits, test scope and what the user tells
+the build (--framework, --packages, --project-path). Checked up front (before any model call); the
+CLI builds it once (file < environment < flags) and every layer below receives it."""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import SANDBOXES
 from repotrans.execution.sandboxes.choice import resolve_sandbox
+from repotrans.execution.toolchains.projects import BuildSettings
+from repotrans.execution.toolchains.registry import TOOLCHAINS, toolchain_spec
 
-TOOLCHAINS = ("mono", "dotnet")
 SCOPES = ("covering", "all")
 MIN_MEMORY_MB = 256           # mono itself needs about 200 MB of address space
 MAX_TIMEOUT = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class ExecutionConfig:
+    toolchain: str = "mono"
+    sandbox: str = "auto"                 # docker when an engine answers; local only for builtin or by name
+    timeout: float = 60.0                 # seconds for a test run
+    memory_mb: int = 1024
+    scope: str = "covering"
+    framework: str | None = None          # target framework for multi-targeting projects (--framework)
+    packages: tuple[str, ...] = ()        # local NuGet folders, in lookup order (--packages, $NUGET_PACKAGES)
+    project_paths: tuple[str, ...] = ()   # folders of projects standing in for PackageReferences (--project-path)
+
+    def build_settings(self) -> BuildSettings:
+        return BuildSettings(self.framework, tuple(Path(p) for p in self.packages),
+                             tuple(Path(p) for p in self.project_paths))
+
+    def check(self) -> None:
+        """ConfigError with one line for the first bad value."""
+        check_execution(self.toolchain, self.sandbox, self.timeout, self.memory_mb, self.scope)
+        for name, folders in (("packages", self.packages), ("project-path", self.project_paths)):
+            for folder in folders:
+                if not Path(folder).is_dir():
+                    raise ConfigError(f"--{name}: {folder} is not a folder")
 
 
 def check_execution(toolchain: str, sandbox: str, timeout: float, memory_mb: int, scope: str) -> None:
@@ -26,7 +55,9 @@ def check_execution(toolchain: str, sandbox: str, timeout: float, memory_mb: int
         raise ConfigError(f"execution.memory_mb must be at least {MIN_MEMORY_MB} (MB), not {memory_mb}")
 
 
-def concrete_sandbox(sandbox: str, model_name: str | None, image: str = "repotrans/mono:bookworm") -> str:
+def concrete_sandbox(sandbox: str, model_name: str | None, image: str | None = None,
+                     toolchain: str = "mono") -> str:
     """`docker` or `local` for a configured sandbox: `auto` is docker when an engine answers, else
     local only for the builtin policy (ConfigError for a model's code without an explicit local)."""
+    image = image or toolchain_spec(toolchain).image
     return resolve_sandbox(sandbox, image=image, trusted_model=model_name in (None, "builtin")).name

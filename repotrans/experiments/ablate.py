@@ -17,7 +17,8 @@ from tqdm import tqdm
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.policy import java_capabilities
-from repotrans.execution.runner import run_candidate
+from repotrans.execution.runner import Runner
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
 from repotrans.experiments.executors import ThreadExecutor
 from repotrans.experiments.workload import Executor, Workload, rerooted_index
@@ -51,7 +52,22 @@ class Oracle:
     def __init__(self) -> None:
         self._index: Index | None = None
         self._verdicts: dict[tuple, object] = {}
+        self._runners: dict[tuple, Runner] = {}        # (execution config, scratch folder) -> its Runner
         self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close the oracle's runners (their sandboxes); it may be used again afterwards."""
+        with self._lock:
+            runners, self._runners = list(self._runners.values()), {}
+        for runner in runners:
+            runner.close()
+
+    def _runner(self, ex: ExecutionConfig, scratch: Path) -> Runner:
+        with self._lock:
+            key = (ex, str(scratch))
+            if key not in self._runners:
+                self._runners[key] = Runner(ex, scratch)
+            return self._runners[key]
 
     def __getstate__(self) -> dict:
         return {}
@@ -72,6 +88,7 @@ class Oracle:
         if method is None:
             raise ConfigError(f"{brief.task.target_method_id} is not in the complete port")
         ex = brief.config.execution
+        runner = self._runner(ex, dirs["oracle-runs"])
         allow = java_capabilities(brief.java_method.body if brief.java_method else None)
 
         def run_test(code: str):
@@ -79,9 +96,7 @@ class Oracle:
             with self._lock:
                 if key in self._verdicts:
                     return self._verdicts[key]
-            result = run_candidate(index, method, code, toolchain=ex.toolchain, sandbox=ex.sandbox,
-                                   timeout=ex.timeout, memory_mb=ex.memory_mb, scope=ex.scope,
-                                   workdir=dirs["oracle-runs"], allow=allow)
+            result = runner.run(index, method, code, allow=allow)
             if result.status != "timeout":      # a timeout may be the machine's load: judge it again
                 with self._lock:
                     self._verdicts[key] = result
@@ -106,6 +121,7 @@ def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir:
     store.set_meta("configs", {name: c.to_json() for name, c in configs.items()})
     loaded: list[Dataset] = [load_dataset(d) for d in datasets]
     store.set_meta("datasets", {ds.name: str(ds.root.resolve()) for ds in loaded})
+    own_executor = executor is None
     executor = executor or ThreadExecutor(jobs=jobs)
     for ds in loaded:
         here = run_dir / "datasets" / ds.name
@@ -132,6 +148,9 @@ def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir:
                 store.add(rec)
                 bar.update()
             bar.close()
+        oracle.close()
+    if own_executor:
+        executor.close()
     (run_dir / "ablation.json").write_text(json.dumps(
         {"datasets": [str(d) for d in datasets], "configs": list(configs), "limit": limit}, indent=2) + "\n")
     return store

@@ -24,12 +24,13 @@ from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate
 from repotrans.execution.blocked import blocked_reason, is_blocked, judging_blocked
 from repotrans.execution.status import BLOCKED
-from repotrans.execution.runner import run_candidate
+from repotrans.execution.runner import Runner
 from repotrans.experiments.executors import ThreadExecutor
 from repotrans.experiments.workload import Executor, Workload
 from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.overrides import MappingOverrides
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
@@ -65,9 +66,9 @@ class BatchSummary:
         return "\n".join(lines)
 
 
-def placeholder_tasks(index: Index) -> list[TranslationTask]:
+def placeholder_tasks(index: Index, overrides: MappingOverrides | None = None) -> list[TranslationTask]:
     """Every target member with a placeholder body whose Java counterpart the mapping knows."""
-    mapping = load_mapping(index)
+    mapping = load_mapping(index, overrides)
     tasks = []
     for m in index.all_methods("target"):
         match = mapping.source_method(m.id)
@@ -82,11 +83,11 @@ def _chained_constructor(m: Method) -> bool:
         and re.fullmatch(r"\{\s*\}", (m.body or "").strip()) is not None
 
 
-def listed_tasks(index: Index, path: Path) -> list[TranslationTask]:
+def listed_tasks(index: Index, path: Path, overrides: MappingOverrides | None = None) -> list[TranslationTask]:
     """One signature per line (C# or Java); blank lines and '#' comments are skipped."""
     if not path.is_file():
         raise ConfigError(f"function list not found: {path}")
-    mapping = load_mapping(index)
+    mapping = load_mapping(index, overrides)
     tasks, bad = [], []
     for n, line in enumerate(path.read_text().splitlines(), 1):
         line = line.split("#", 1)[0].strip()
@@ -116,18 +117,15 @@ def _applicable(rec: TaskRecord) -> bool:
     return rec.passed or rec.status == BLOCKED
 
 
-def _rejudge(index: Index, blocked: list[TaskRecord], config: AgentConfig, workdir: Path,
-             store: RunStore) -> None:
+def _rejudge(index: Index, blocked: list[TaskRecord], runner: Runner, store: RunStore) -> None:
     """Run each blocked candidate's covering tests again on the target that now holds every translation."""
-    ex = config.execution
     root = index.root("target")
     for rec in blocked:
         m = index.method("target:" + rec.task_id)
         if m is None:
             continue
         code = (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
-        result = run_candidate(index, m, code, toolchain=ex.toolchain, sandbox=ex.sandbox, timeout=ex.timeout,
-                               memory_mb=ex.memory_mb, workdir=workdir)
+        result = runner.run(index, m, code, scope="covering")
         rec.status = BLOCKED if is_blocked(result, code) else result.status
         rec.result = result.to_json()
         store.add(rec)
@@ -173,7 +171,8 @@ def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *,
 
     task_ids = store.meta("tasks")
     if task_ids is None:
-        tasks = listed_tasks(index, functions) if functions else placeholder_tasks(index)
+        tasks = (listed_tasks(index, functions, config.mapping) if functions
+                 else placeholder_tasks(index, config.mapping))
         store.set_meta("tasks", [[t.target_method_id, t.source_method_id] for t in tasks])
         store.set_meta("config", config.to_json())
     else:
@@ -189,6 +188,7 @@ def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *,
     counts = {"passed": 0, "compiled": 0, "failed": 0, "tokens": 0}
     for r in done.values():
         _count(counts, r)
+    own_executor = executor is None
     executor = executor or ThreadExecutor(jobs=jobs)
     work_load = Workload(dirs={"source": source, "target": work, "workspace": workspace}, config=config,
                          config_name=CONFIG_NAME, dataset=dataset, adjust=judge_blocked)
@@ -207,11 +207,14 @@ def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *,
                             tokens=counts["tokens"])
         _apply(index, source, work, sorted((r for r in finished if _applicable(r)), key=lambda r: r.task_id))
     bar.close()
+    if own_executor:
+        executor.close()
 
     records = [r for r in store.records() if r.config == CONFIG_NAME]
-    _rejudge(index, [r for r in records if r.status == BLOCKED], config, workspace, store)
     passing = [r for r in records if r.passed]
-    together = combined_check(index, passing, config, workspace) if passing else {}
+    with Runner(config.execution, workspace) as runner:
+        _rejudge(index, [r for r in records if r.status == BLOCKED], runner, store)
+        together = combined_check(index, passing, runner) if passing else {}
     written = []
     if write and passing:
         written = _write_back(work, target, index, passing)
@@ -242,23 +245,20 @@ def _count(counts: dict, rec: TaskRecord) -> None:
     counts["tokens"] += rec.prompt_tokens + rec.completion_tokens
 
 
-def combined_check(index: Index, passing: list[TaskRecord], config: AgentConfig, workdir: Path) -> dict:
+def combined_check(index: Index, passing: list[TaskRecord], runner: Runner) -> dict:
     """Run the whole suite once on the target holding every passing translation; name the tasks that
     passed alone but whose covering tests fail together."""
-    ex = config.execution
     methods = [m for m in (index.method("target:" + r.task_id) for r in passing) if m is not None]
     root = index.root("target")
 
     def as_is(m):
         return (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
 
-    kw = dict(toolchain=ex.toolchain, sandbox=ex.sandbox, timeout=ex.timeout, memory_mb=ex.memory_mb,
-              workdir=workdir)
-    whole = run_candidate(index, methods[0], as_is(methods[0]), scope="all", **kw)
+    whole = runner.run(index, methods[0], as_is(methods[0]), scope="all")
     out = {"status": whole.status, "tests_run": whole.tests_run, "tests_failed": whole.tests_failed,
            "fail_together": []}
     if whole.status != "passed":
         for m in methods:
-            if run_candidate(index, m, as_is(m), scope="covering", **kw).status != "passed":
+            if runner.run(index, m, as_is(m), scope="covering").status != "passed":
                 out["fail_together"].append(m.id.split(":", 1)[1])
     return out

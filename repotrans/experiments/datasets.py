@@ -22,7 +22,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from repotrans.errors import ConfigError
+from repotrans.execution.policy import java_capabilities
+from repotrans.execution.runner import Runner
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.overrides import MappingOverrides
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
@@ -101,9 +105,11 @@ def load_dataset(root: Path) -> Dataset:
                    validated=bool(data.get("validated", True)))
 
 
-def candidate_tasks(index: Index, select: list[str] | None = None) -> list[DatasetTask]:
-    """Target methods with a body, a Java counterpart in the mapping, and an id matching `select`."""
-    mapping = load_mapping(index)
+def candidate_tasks(index: Index, select: list[str] | None = None,
+                    overrides: MappingOverrides | None = None) -> list[DatasetTask]:
+    """Target methods with a body, a Java counterpart in the mapping (with the user's `overrides`), and
+    an id matching `select`."""
+    mapping = load_mapping(index, overrides)
     tasks: dict[str, DatasetTask] = {}
     for m in index.all_methods("target"):
         match = mapping.source_method(m.id)
@@ -189,11 +195,8 @@ class TaskValidation:
     seconds: float = 0.0
 
 
-def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: str, workdir: Path) -> TaskValidation:
+def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValidation:
     """Keep a task when its ground truth passes the covering tests and a placeholder fails them."""
-    from repotrans.execution.policy import java_capabilities
-    from repotrans.execution.runner import run_candidate
-
     started = time.monotonic()
 
     def verdict(reason: str | None, selection: str = "") -> TaskValidation:
@@ -205,7 +208,7 @@ def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: 
     truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
     java = oracle.method(task.source_method_id)
     allow = java_capabilities(java.body if java else None)
-    ok = run_candidate(oracle, m, truth, toolchain=toolchain, sandbox=sandbox, workdir=workdir, allow=allow)
+    ok = runner.run(oracle, m, truth, scope="covering", allow=allow)
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
         return verdict(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})", ok.selection)
     if ok.status != "passed":
@@ -213,7 +216,7 @@ def validate_task(oracle: Index, task: DatasetTask, *, toolchain: str, sandbox: 
         error = f" ({first.file}:{first.line}: {first.code} {first.message})" if first else ""
         return verdict(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}{error}", ok.selection)
     masked = m.signature + " " + placeholder_body(m)
-    bad = run_candidate(oracle, m, masked, toolchain=toolchain, sandbox=sandbox, workdir=workdir, allow=allow)
+    bad = runner.run(oracle, m, masked, scope="covering", allow=allow)
     if bad.status == "passed":
         return verdict("a placeholder passes its tests", ok.selection)
     return verdict(None, ok.selection)
@@ -245,16 +248,16 @@ class ValidationLog:
             out.write(json.dumps({"key": self.key, **asdict(verdict)}) + "\n")
 
 
-def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolchain: str, sandbox: str,
+def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, runner: Runner, *,
                    jobs: int = 1, progress: bool = True, schemata: bool = True,
                    stats: dict | None = None) -> list[TaskValidation]:
-    """Validate `tasks` (`jobs` at a time), reusing the verdicts a previous build of the same target
-    state left in `work`; returns one verdict per task, in task order. With `schemata`, the tasks
-    execution.schemata can guard share one build (experiments.schemata_validation); the others, or
-    all without it, are built per task; `stats` receives what the schemata build guarded."""
+    """Validate `tasks` (`jobs` at a time, through `runner`), reusing the verdicts a previous build of
+    the same target state left in `work`; returns one verdict per task, in task order. With `schemata`,
+    the tasks execution.schemata can guard share one build (experiments.schemata_validation); the
+    others, or all without it, are built per task; `stats` receives what the schemata build guarded."""
     from repotrans.execution.workspace import state_key
 
-    log = ValidationLog(work / VERDICTS, f"{toolchain}-{state_key(index.root('target'))}")
+    log = ValidationLog(work / VERDICTS, f"{runner.config.toolchain}-{state_key(index.root('target'))}")
     known = log.load()
     pending = [t for t in tasks if t.id not in known]
     bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc="validating tasks", unit="task",
@@ -268,8 +271,7 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolch
     if schemata and pending:
         from repotrans.experiments.schemata_validation import validate_guarded
 
-        pending, built = validate_guarded(index, pending, toolchain=toolchain, sandbox=sandbox,
-                                          workdir=work / "runs", jobs=jobs, record=record,
+        pending, built = validate_guarded(index, pending, runner, jobs=jobs, record=record,
                                           make_validation=lambda t, reason, selection, seconds:
                                           TaskValidation(t.id, reason, selection, seconds))
         if built is not None and stats is not None:
@@ -277,7 +279,7 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolch
                                  "build_seconds": round(built.seconds, 1)}
 
     def one(task: DatasetTask) -> TaskValidation:
-        verdict = validate_task(index, task, toolchain=toolchain, sandbox=sandbox, workdir=work / "runs")
+        verdict = validate_task(index, task, runner)
         log.add(verdict)
         bar.update()
         return verdict
@@ -293,20 +295,22 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, *, toolch
 
 
 def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = None,
-                  select: list[str] | None = None, toolchain: str = "mono", sandbox: str = "local",
-                  validate: bool = True, jobs: int = 1, progress: bool = True, schemata: bool = True) -> Dataset:
-    """Select, validate and record the tasks of a project pair; write dataset.json and report.md.
-    Verdicts are kept in OUT/.build as they are known: building again resumes."""
+                  select: list[str] | None = None, execution: ExecutionConfig = ExecutionConfig(sandbox="local"),
+                  overrides: MappingOverrides | None = None, validate: bool = True, jobs: int = 1,
+                  progress: bool = True, schemata: bool = True) -> Dataset:
+    """Select, validate (with the `execution` settings) and record the tasks of a project pair; write
+    dataset.json and report.md. Verdicts are kept in OUT/.build as they are known: building again resumes."""
     out.mkdir(parents=True, exist_ok=True)
     work = out / ".build"
     index = Index.open(work / "index")
     index.build(source, target, progress=progress)
-    tasks, dropped, stats = candidate_tasks(index, select), [], {}
+    tasks, dropped, stats = candidate_tasks(index, select, overrides), [], {}
     if validate:
         started = time.monotonic()
         found: dict = {}
-        verdicts = validate_tasks(index, tasks, work, toolchain=toolchain, sandbox=sandbox, jobs=jobs,
-                                  progress=progress, schemata=schemata, stats=found)
+        with Runner(execution, work / "runs") as runner:
+            verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress, schemata=schemata,
+                                      stats=found)
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]
         kept = {v.id for v in verdicts if v.reason is None}
         tasks = [t for t in tasks if t.id in kept]
@@ -314,7 +318,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
                  "task_seconds": round(sum(v.seconds for v in verdicts), 1), "checked": len(verdicts),
                  "no_covering_test": sum((v.reason or "").startswith("no test covers") for v in verdicts), **found}
     ds = Dataset(name=name or out.resolve().name, root=out, tasks=tasks, dropped=dropped,
-                 source=_relative(source, out), target=_relative(target, out), toolchain=toolchain,
+                 source=_relative(source, out), target=_relative(target, out), toolchain=execution.toolchain,
                  validated=validate)
     ds.save()
     (out / "report.md").write_text(render_report(ds, stats))

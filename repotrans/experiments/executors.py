@@ -12,6 +12,7 @@ from typing import Iterator
 
 from repotrans.agents.limits import LocalLimiter
 from repotrans.errors import ConfigError
+from repotrans.execution.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.workload import Executor, TaskRunner, Workload
 from repotrans.mapping.task import TranslationTask
@@ -24,6 +25,7 @@ class ThreadExecutor:
     jobs: int = 1
     model_calls: int | None = None
     _limiter: LocalLimiter = field(init=False)
+    _runners: dict = field(default_factory=dict, init=False)   # (execution config, workspace) -> Runner
 
     def __post_init__(self) -> None:
         self._limiter = LocalLimiter(self.model_calls)
@@ -31,7 +33,10 @@ class ThreadExecutor:
     def run(self, work: Workload, tasks: list[TranslationTask], out_dir: Path) -> Iterator[TaskRecord]:
         if not tasks:
             return
-        runner = TaskRunner(work, work.dirs, self._limiter)
+        key = (work.config.execution, str(work.dirs["workspace"]))
+        if key not in self._runners:            # kept over levels: a docker sandbox stays warm
+            self._runners[key] = Runner(work.config.execution, work.dirs["workspace"])
+        runner = TaskRunner(work, work.dirs, self._limiter, runner=self._runners[key])
         try:
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
                 futures = {pool.submit(runner.run, t, out_dir) for t in tasks}
@@ -49,7 +54,9 @@ class ThreadExecutor:
             runner.close()
 
     def close(self) -> None:
-        pass
+        for runner in self._runners.values():
+            runner.close()
+        self._runners.clear()
 
 
 EXECUTORS = ("thread", "ray")

@@ -31,6 +31,7 @@ from ray.exceptions import RayActorError, RayTaskError
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from repotrans.errors import ConfigError
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments import bundles
 from repotrans.experiments.workload import Workload
 from repotrans.experiments.ray_nodes import CallGate, NodeWorker, build_baseline
@@ -111,11 +112,13 @@ class RayExecutor:
             self._lost[worker.node] = time.monotonic()
         ray.kill(worker.actor, no_restart=True)
 
-    def _check(self, toolchain: str, sandbox: str) -> None:
-        """Every worker can build and test C# with this toolchain and sandbox, or a clear error."""
-        todo = [w for w in self._workers.values() if (w.node, toolchain, sandbox) not in self._checked]
+    def _check(self, execution: ExecutionConfig) -> None:
+        """Every worker can build and test C# with this toolchain and sandbox (and has the build
+        folders the settings name), or a clear error."""
+        toolchain, sandbox = execution.toolchain, execution.sandbox
+        todo = [w for w in self._workers.values() if (w.node, execution) not in self._checked]
         problems = []
-        for w, ref in [(w, w.actor.check.remote(toolchain, sandbox)) for w in todo]:
+        for w, ref in [(w, w.actor.check.remote(execution)) for w in todo]:
             try:
                 _, missing = ray.get(ref, timeout=300)
             except RayTaskError as exc:
@@ -125,7 +128,7 @@ class RayExecutor:
             if missing:
                 problems.append(f"node {w.node[:12]}: {'; '.join(missing)}")
             else:
-                self._checked.add((w.node, toolchain, sandbox))
+                self._checked.add((w.node, execution))
         if problems:
             raise ConfigError(f"Ray node(s) not ready for {toolchain}/{sandbox}: {' | '.join(problems)}; "
                               f"{PREPARE_NODE}")
@@ -139,13 +142,11 @@ class RayExecutor:
 
             rc, cache_dir = work.config.retrieval, cache_folder(work.config.model)
             encoder = make_encoder(rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
-            retriever = Retriever.open(work.dirs["workspace"], encoder=encoder, cache_dir=cache_dir, progress=False,
-                                       pool=rc.pool)
+            retriever = Retriever.open(work.dirs["workspace"], overrides=work.config.mapping, encoder=encoder,
+                                       cache_dir=cache_dir, progress=False, pool=rc.pool)
             retriever.pairs
             retriever.index.close()
-        ex = work.config.execution
-        keep = build_baseline(work.dirs["target"], work.dirs["workspace"], ex.toolchain, ex.sandbox, ex.timeout,
-                              ex.memory_mb)
+        keep = build_baseline(work.dirs["target"], work.dirs["workspace"], work.config.execution)
         refs, digests = {}, []
         for name, path in sorted(work.dirs.items()):
             if name in work.scratch:
@@ -164,8 +165,7 @@ class RayExecutor:
             return
         self._spawn_missing()
         work = _concrete(work)
-        ex = work.config.execution
-        self._check(ex.toolchain, ex.sandbox)
+        self._check(work.config.execution)
         key, shipped = self._ship(work)
         queue = deque(tasks)
         deaths: dict[str, int] = {}
@@ -255,9 +255,8 @@ def _concrete(work: Workload) -> Workload:
     if ex.sandbox != "auto":
         return work
     from repotrans.execution.settings import concrete_sandbox
-    from repotrans.execution.toolchains.registry import make_toolchain
 
-    sandbox = concrete_sandbox(ex.sandbox, work.config.model.name, make_toolchain(ex.toolchain).image)
+    sandbox = concrete_sandbox(ex.sandbox, work.config.model.name, toolchain=ex.toolchain)
     return replace(work, config=replace(work.config, execution=replace(ex, sandbox=sandbox)))
 
 

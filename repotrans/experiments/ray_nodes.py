@@ -20,43 +20,44 @@ from pathlib import Path
 import ray
 
 from repotrans.agents.limits import LocalLimiter
+from repotrans.execution.runner import Runner
+from repotrans.execution.settings import ExecutionConfig
+from repotrans.execution.toolchains.registry import toolchain_spec
 from repotrans.experiments import bundles
 from repotrans.experiments.workload import TaskRunner, Workload
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
 
 
-def build_baseline(target: Path, workspace: Path, toolchain: str, sandbox: str, timeout: float,
-                   memory_mb: int) -> str:
+def build_baseline(target: Path, workspace: Path, execution: ExecutionConfig) -> str:
     """Build the target's baseline here, once, in the workspace's runner folder (each node's first
     test run would otherwise build it again); returns that folder's name."""
-    from repotrans.execution.sandboxes.choice import make_sandbox
-    from repotrans.execution.toolchains import Limits
-    from repotrans.execution.toolchains.registry import make_toolchain
-    from repotrans.execution.workspace import prepare_workspace
-
-    tc = make_toolchain(toolchain)
-    ws = prepare_workspace(target, workspace, tc.name)
-    box = make_sandbox(sandbox, ws.root.parent, tc.image)
-    try:
-        tc.baseline(ws, box, Limits(timeout=timeout, memory_mb=memory_mb))
-    finally:
-        getattr(box, "close", lambda: None)()
-    return ws.root.name
+    with Runner(execution, workspace) as runner:
+        return runner.baseline(target).root.name
 
 
-def toolchain_problems(toolchain: str, sandbox: str) -> list[str]:
-    """What this machine lacks to build and test C# with `toolchain` in `sandbox`."""
-    if sandbox == "docker":
-        from repotrans.execution.toolchains.registry import make_toolchain
-
-        image = make_toolchain(toolchain).image
+def toolchain_problems(execution: ExecutionConfig) -> list[str]:
+    """What this machine lacks to build and test C# with the configured toolchain in its sandbox,
+    and the configured build folders (--packages, --project-path) it does not have."""
+    spec = toolchain_spec(execution.toolchain)
+    missing = [f"--{flag} folder {folder} is not here" for flag, folders in
+               (("packages", execution.packages), ("project-path", execution.project_paths))
+               for folder in folders if not Path(folder).is_dir()]
+    if execution.sandbox == "docker":
         if shutil.which("docker") is None:
-            return ["docker is not installed"]
-        found = subprocess.run(["docker", "image", "inspect", image], capture_output=True, timeout=60)
-        return [] if found.returncode == 0 else [f"docker image {image} is missing (or the engine is down)"]
-    need = {"mono": ["mcs", "mono", "nunit-console"], "dotnet": ["dotnet"]}.get(toolchain, [])
-    return [f"{tool} not found on PATH" for tool in need if shutil.which(tool) is None]
+            return missing + ["docker is not installed"]
+        found = subprocess.run(["docker", "image", "inspect", spec.image], capture_output=True, timeout=60)
+        return missing + ([] if found.returncode == 0 else
+                          [f"docker image {spec.image} is missing (or the engine is down)"])
+    return missing + [f"{tool} not found on PATH" for tool in spec.tools if shutil.which(tool) is None]
+
+
+def _close(runner: TaskRunner) -> None:
+    """A task runner and what its workload's hook holds (the ablation oracle's runners)."""
+    runner.close()
+    close_hook = getattr(runner.work.adjust, "close", None)
+    if close_hook is not None:
+        close_hook()
 
 
 STALE_AFTER = 24 * 3600      # seconds: node-local copies of a run whose driver died without tidying up
@@ -125,8 +126,8 @@ class NodeWorker:
         self.lock = threading.Lock()
         self.unpacked = self.tasks = 0
 
-    def check(self, toolchain: str, sandbox: str) -> tuple[str, list[str]]:
-        return self.node, toolchain_problems(toolchain, sandbox)
+    def check(self, execution: ExecutionConfig) -> tuple[str, list[str]]:
+        return self.node, toolchain_problems(execution)
 
     def stats(self) -> dict:
         return {"node": self.node, "unpacked": self.unpacked, "tasks": self.tasks, "pid": os.getpid()}
@@ -145,13 +146,10 @@ class NodeWorker:
             shutil.rmtree(out, ignore_errors=True)
 
     def cleanup(self) -> None:
-        from repotrans.execution.runner import close_sandboxes
-
         with self.lock:
             for runner in self.runners.values():
-                runner.close()
+                _close(runner)
             self.runners.clear()
-        close_sandboxes()
         shutil.rmtree(self.root, ignore_errors=True)
         try:
             self.root.parent.rmdir()           # the run's folder, once no node of this machine uses it
@@ -173,7 +171,7 @@ class NodeWorker:
                     dirs[name] = self.root / "s" / key / name
                     dirs[name].mkdir(parents=True, exist_ok=True)
                 for old in list(self.runners)[:-1]:          # keep the last workload's index open
-                    self.runners.pop(old).close()
+                    _close(self.runners.pop(old))
                 self.runners[key] = TaskRunner(work, dirs, self.limiter, wrap=self._cap_tests)
             return self.runners[key]
 

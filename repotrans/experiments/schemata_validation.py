@@ -11,37 +11,28 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 from repotrans.execution.schemata import OFF, Schemata, build_schemata, run_switch
-from repotrans.execution.toolchains import Limits
+from repotrans.execution.runner import Runner
 
-DEFAULT_TIMEOUT = 60.0           # as run_candidate's defaults, which the per-task path uses
-DEFAULT_MEMORY_MB = 1024
-
-
-def open_schemata(index, methods: list, *, toolchain: str, sandbox: str, workdir: Path):
-    """(toolchain, sandbox, limits, schemata) for `methods` of the index's target (one build)."""
-    from repotrans.execution.runner import sandbox_for
-    from repotrans.execution.toolchains.registry import make_toolchain
-    from repotrans.execution.workspace import prepare_workspace
-
-    tc = make_toolchain(toolchain)
-    ws = prepare_workspace(index.root("target"), workdir, tc.name)
-    box = sandbox_for(sandbox, ws.root.parent, tc.image)
-    limits = Limits(timeout=DEFAULT_TIMEOUT, memory_mb=DEFAULT_MEMORY_MB)
-    return tc, box, limits, build_schemata(tc, ws, index, methods, box, limits)
+def open_schemata(index, methods: list, runner: Runner):
+    """(toolchain, sandbox, limits, schemata) for `methods` of the index's target (one build), with
+    the runner's toolchain (and build settings), sandbox and limits."""
+    ws = runner.workspace(index.root("target"))
+    box = runner.sandbox(ws)
+    return runner.toolchain, box, runner.limits, build_schemata(runner.toolchain, ws, index, methods, box,
+                                                                runner.limits)
 
 
-def validate_guarded(index, tasks: list, *, toolchain: str, sandbox: str, workdir: Path, jobs: int,
-                     record: Callable, make_validation: Callable) -> tuple[list, Schemata | None]:
+def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: Callable,
+                     make_validation: Callable) -> tuple[list, Schemata | None]:
     """Validate the tasks the schemata guard; returns (tasks left to the per-task path, the build).
     `record(validation)` is called as each verdict is known; `make_validation(task, reason,
     selection, seconds)` builds one."""
-    if toolchain != "mono" or not tasks:
+    if runner.toolchain.name != "mono" or not tasks:
         return tasks, None
     methods = [m for m in (index.method(t.target_method_id) for t in tasks) if m is not None]
-    tc, box, limits, schemata = open_schemata(index, methods, toolchain=toolchain, sandbox=sandbox, workdir=workdir)
+    tc, box, limits, schemata = open_schemata(index, methods, runner)
     guarded = [t for t in tasks if schemata.switch(t.target_method_id) is not None]
     share = schemata.seconds / max(1, len(guarded))          # the one build, spread over the tasks it serves
 

@@ -17,6 +17,7 @@ from repotrans.agents.session import brief_for
 from repotrans.agents.state import TranslationRun
 from repotrans.agents.team import run_translation
 from repotrans.errors import ConfigError
+from repotrans.execution.runner import Runner
 from repotrans.execution.status import ERROR, UNTESTED
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
@@ -29,13 +30,13 @@ def task_dir_name(task_id: str) -> str:
 
 
 def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, workdir: Path, run_dir: Path,
-             config_name: str, dataset: str, adjust=None, limiter=None) -> TaskRecord:
-    """Translate one task with the agents; `adjust(brief)` may rebind services (the evaluation oracle);
-    `limiter` (agents.limits) is shared by the tasks of a run."""
+             runner: Runner, config_name: str, dataset: str, adjust=None, limiter=None) -> TaskRecord:
+    """Translate one task with the agents, its test runs through `runner`; `adjust(brief)` may rebind
+    services (the evaluation oracle); `limiter` (agents.limits) is shared by the tasks of a run."""
     task_id = task.target_method_id.split(":", 1)[1]
     started = time.time()
     try:
-        brief = brief_for(index, mapping, task, config, workdir)
+        brief = brief_for(index, mapping, task, config, workdir, runner)
         if adjust is not None:
             adjust(brief)
         client = make_client(config, ToolContext(index, mapping), limiter=limiter)

@@ -14,6 +14,7 @@ from typing import Callable, Iterator, Protocol
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.limits import CallLimiter
+from repotrans.execution.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.tasks import run_task
 from repotrans.index.store import Index
@@ -57,13 +58,17 @@ def rerooted_index(dirs: dict[str, Path], workspace: str = "workspace", target: 
 
 
 class TaskRunner:
-    """Runs tasks of one workload in this process: one index and mapping for all of them."""
+    """Runs tasks of one workload in this process: one index, mapping (with the configuration's
+    overrides) and execution Runner (from the configuration's execution settings) for all of them;
+    a `runner` given is the caller's to close."""
 
     def __init__(self, work: Workload, dirs: dict[str, Path], limiter: CallLimiter | None = None,
-                 wrap: Adjust | None = None):
+                 wrap: Adjust | None = None, runner: Runner | None = None):
         self.work, self.dirs, self.limiter, self.wrap = work, dirs, limiter, wrap
         self.index = rerooted_index(dirs)
-        self.mapping = load_mapping(self.index)
+        self.mapping = load_mapping(self.index, work.config.mapping)
+        self._own_runner = runner is None
+        self.runner = runner or Runner(work.config.execution, dirs["workspace"])
 
     def run(self, task: TranslationTask, out_dir: Path) -> TaskRecord:
         work = self.work
@@ -75,8 +80,10 @@ class TaskRunner:
                 self.wrap(brief, self.dirs)
 
         return run_task(self.index, self.mapping, task, work.config, workdir=self.dirs["workspace"],
-                        run_dir=out_dir, config_name=work.config_name, dataset=work.dataset, adjust=adjust,
+                        run_dir=out_dir, runner=self.runner, config_name=work.config_name, dataset=work.dataset, adjust=adjust,
                         limiter=self.limiter)
 
     def close(self) -> None:
         self.index.close()
+        if self._own_runner:
+            self.runner.close()

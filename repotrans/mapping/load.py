@@ -5,16 +5,16 @@ from typing import TYPE_CHECKING
 
 from repotrans.mapping import mapping_cache
 from repotrans.mapping.mapping import Mapping, build_mapping
-from repotrans.mapping.overrides import MappingOverrides, configured
+from repotrans.mapping.overrides import MappingOverrides
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
 
 
 def load_mapping(index: Index, overrides: MappingOverrides | None = None) -> Mapping:
-    """The mapping for this index with the configured overrides (overrides.py) and `overrides` on top:
+    """The mapping for this index with the user's `overrides` (the configuration's, see overrides.py):
     from the cache in the index's SQLite file, rebuilt when the index, the code or the overrides changed."""
-    effective = configured().merged(overrides)
+    effective = overrides or MappingOverrides()
     fingerprint = mapping_cache.fingerprint(index, effective)
     cached = mapping_cache.read(index, fingerprint)
     if cached is not None:

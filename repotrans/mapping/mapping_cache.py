@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from repotrans.mapping.mapping import Mapping, MethodMatch, TypeMatch
 from repotrans.index.model import SIDES
-from repotrans.mapping.overrides import MappingOverrides, configured
+from repotrans.mapping.overrides import MappingOverrides
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
@@ -66,7 +66,6 @@ def _package_files(folder: Traversable, rel: str) -> list[tuple[str, bytes]]:
 def fingerprint(index: Index, overrides: MappingOverrides | None = None) -> str:
     """Hash of every indexed file (side, path, sha256), the index and mapping code (code_digest) and the overrides."""
     h = hashlib.sha256(code_digest().encode())
-    overrides = configured() if overrides is None else overrides
     if overrides:
         h.update(overrides.digest().encode())
     for side in SIDES:

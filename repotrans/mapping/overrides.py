@@ -1,8 +1,9 @@
 """User corrections of the mapping: Java type or method -> the C# one, or "" for no counterpart.
 
-Read by every command through load_mapping, from (later wins):
+The CLI reads them into the configuration (agents.config.load_config: `AgentConfig.mapping`), and
+every load_mapping is given that value, from (later wins):
   1. the `[mapping]` section of ./repotrans.toml, or of the file named by `--config`;
-  2. the file named by `--mapping FILE` (environment REPOTRANS_MAPPING): a TOML file with the same
+  2. the file named by `--mapping FILE`: a TOML file with the same
      `[mapping]` section (or `types`/`methods` tables at its top), or a JSONL file as written by
      `repotrans mapping --format jsonl` (lines with "kind", "source", "target"; target null = none);
   3. overrides a caller passes (e.g. `translate --target-member`).
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,10 +31,6 @@ from repotrans.errors import ConfigError
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
-
-ENV = "REPOTRANS_MAPPING"
-CONFIG_ENV = "REPOTRANS_CONFIG"
-
 
 @dataclass(frozen=True)
 class MappingOverrides:
@@ -99,16 +95,6 @@ def _from_jsonl(text: str, origin: str) -> MappingOverrides:
 
 def _bare(name: str) -> str:
     return name.split(":", 1)[1] if name.startswith(("source:", "target:")) else name.strip()
-
-
-def configured() -> MappingOverrides:
-    """The overrides configured for this process (repotrans.toml or --config, then --mapping)."""
-    config = Path(os.environ.get(CONFIG_ENV) or "repotrans.toml")
-    found = read_file(config) if config.is_file() else MappingOverrides()
-    extra = os.environ.get(ENV)
-    if extra:
-        found = found.merged(read_file(Path(extra)))
-    return found
 
 
 @dataclass(frozen=True)

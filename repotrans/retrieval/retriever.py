@@ -91,10 +91,11 @@ class Retriever:
         return sum(s.embedded for s in self._stores.values() if isinstance(s, RoutedStore))
 
     @classmethod
-    def open(cls, workdir: Path, *, index=None, mapping=None, exclude_ids: Iterable[str] = (),
+    def open(cls, workdir: Path, *, index=None, mapping=None, overrides=None, exclude_ids: Iterable[str] = (),
              encoder: Encoder | None = None, cache_dir: Path | None = None, rebuild: bool = False,
              progress: bool = True, pool: int = 0) -> Retriever:
-        """Stores for the index in `workdir` (or the given index/mapping), reused when unchanged and
+        """Stores for the index in `workdir` (or the given index/mapping; else the mapping with the
+        user's `overrides`), reused when unchanged and
         opened when first queried; `cache_dir` holds the per-machine embedding cache (None: a cache
         in memory, for this retriever only); `pool` > 0: each query's dense route ranks the BM25
         route's best `pool` rows, embedding only those (retrieval.pooled), 0: the whole store."""
@@ -103,7 +104,7 @@ class Retriever:
             index = Index.open(Path(workdir), must_exist=True)
         if mapping is None:
             from repotrans.mapping.load import load_mapping
-            mapping = load_mapping(index)
+            mapping = load_mapping(index, overrides)
         encoder = encoder or make_encoder(DEFAULT_MODEL, DEFAULT_BACKEND, cache_dir=cache_dir)
         exclude_ids = set(exclude_ids)
         unknown = sorted(i for i in exclude_ids if index.method(i) is None)
@@ -191,9 +192,10 @@ _OPEN_LOCK = threading.Lock()
 
 def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iterable[str] = (),
              model: str = DEFAULT_MODEL, backend: str = DEFAULT_BACKEND, *, cache_dir: Path | None = None,
-             threads: int = 0, names: bool = True, progress: bool = True, pool: int = 0) -> RetrievalResult:
-    """Retrieve for one Java method; stores are opened once per process (by one thread while the
-    others wait) and reopened when the index changes. `cache_dir`: the per-machine embedding cache's
+             threads: int = 0, names: bool = True, progress: bool = True, pool: int = 0,
+             overrides=None) -> RetrievalResult:
+    """Retrieve for one Java method (the mapping with the user's `overrides`); stores are opened once
+    per process (by one thread while the others wait) and reopened when the index or the overrides change. `cache_dir`: the per-machine embedding cache's
     folder (None: none); `names` False: only pairs (the name store is not built); `pool`: see
     Retriever.open."""
     from repotrans.mapping.load import load_mapping
@@ -204,7 +206,7 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
     key = (str(Path(workdir).resolve()), exclude, model, backend, str(cache_dir), pool)
     with _OPEN_LOCK:
         index = Index.open(Path(workdir), must_exist=True)
-        state = fingerprint(index)
+        state = fingerprint(index, overrides)
         cached = _OPEN.get(key)
         if cached is not None and cached[0] == state:
             index.close()
@@ -212,7 +214,8 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
             if cached is not None:
                 cached[1].index.close()
             encoder = make_encoder(model, backend, threads=threads, cache_dir=cache_dir)
-            retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index), exclude_ids=exclude,
+            retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index, overrides),
+                                       exclude_ids=exclude,
                                        encoder=encoder, cache_dir=cache_dir, progress=progress, pool=pool)
             _OPEN[key] = cached = (state, retriever)
     return cached[1].retrieve(source_method_id, k, names=names)

@@ -56,10 +56,11 @@ class CheckReport:
         return "\n".join(lines)
 
 
-def build_libraries(target: Path) -> tuple[bool, str, list[Project]]:
-    """Compile every non-test project of the build plan in order; (ok, mcs output, projects)."""
+def build_libraries(target: Path, settings: BuildSettings = BuildSettings()) -> tuple[bool, str, list[Project]]:
+    """Compile every non-test project of the build plan (made with the user's build `settings`) in
+    order; (ok, mcs output, projects)."""
     target = target.resolve()
-    plan = plan_build(target, "mono", BuildSettings.from_env())
+    plan = plan_build(target, "mono", settings)
     libs = [p for p in plan.chosen if not p.is_test]
     output = []
     ok = True
@@ -77,7 +78,8 @@ def build_libraries(target: Path) -> tuple[bool, str, list[Project]]:
     return ok, "\n".join(output), libs
 
 
-def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_ROUNDS) -> CheckReport:
+def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_ROUNDS,
+                   settings: BuildSettings = BuildSettings()) -> CheckReport:
     """Build the port with the skeleton files (already written at their paths) and leave out what
     does not compile; files on disk are rewritten when members are left out."""
     target = target.resolve()
@@ -85,7 +87,7 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
     by_path = {f.path: f for f in files}
     for _ in range(rounds):
         report.rounds += 1
-        ok, output, _ = build_libraries(target)
+        ok, output, _ = build_libraries(target, settings)
         if ok:
             report.compiled = True
             report.port_errors = []

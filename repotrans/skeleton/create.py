@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from repotrans.errors import InputError
+from repotrans.execution.toolchains.projects import BuildSettings
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.overrides import MappingOverrides
 from repotrans.skeleton.check import CheckReport, check_skeleton
 from repotrans.skeleton.generate import SkeletonPlan, plan_skeleton
 from repotrans.skeleton.place import Placement, place_files
@@ -40,11 +42,14 @@ class SkeletonResult:
         return "\n".join(parts)
 
 
-def create_skeleton(index: Index, patterns: list[str], check: bool = True, dry_run: bool = False) -> SkeletonResult:
-    """Generate the C# skeleton of every selected Java type the port lacks (see the module doc)."""
+def create_skeleton(index: Index, patterns: list[str], check: bool = True, dry_run: bool = False,
+                    overrides: MappingOverrides | None = None,
+                    settings: BuildSettings = BuildSettings()) -> SkeletonResult:
+    """Generate the C# skeleton of every selected Java type the port lacks (see the module doc); the
+    mapping with the user's `overrides`, the compile check with the user's build `settings`."""
     if not patterns:
         raise InputError("skeleton: name the Java types with --types 'org.acme.pkg.*' (a glob over qualified names)")
-    mapping = load_mapping(index)
+    mapping = load_mapping(index, overrides)
     plan = plan_skeleton(index, mapping, patterns)
     result = SkeletonResult(plan)
     if dry_run or not plan.files:
@@ -56,9 +61,9 @@ def create_skeleton(index: Index, patterns: list[str], check: bool = True, dry_r
     plan.files = [f for f in plan.files if f not in taken]
     result.placement = place_files(target, {f.path: f.text for f in plan.files})
     if check:
-        result.check = check_skeleton(target, plan.files)
+        result.check = check_skeleton(target, plan.files, settings=settings)
     index.build(source, target, progress=False)
-    mapping = load_mapping(index)
+    mapping = load_mapping(index, overrides)
     for f in plan.files:
         for java in f.java_types:
             for t in index.find_types("source", java.rsplit(".", 1)[-1]):

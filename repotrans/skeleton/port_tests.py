@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from repotrans.errors import InputError
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.overrides import MappingOverrides
 from repotrans.skeleton.conventions import learn
 from repotrans.skeleton.junit import TranslatedTest, translate_junit
 from repotrans.skeleton.place import Placement, place_files
@@ -50,15 +51,19 @@ def junit_files(root: Path, patterns: list[str]) -> dict[str, Path]:
     return out
 
 
-def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], write: bool = True) -> PortedTests:
+def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], write: bool = True,
+                     overrides: MappingOverrides | None = None,
+                     settings: BuildSettings = BuildSettings()) -> PortedTests:
+    """JUnit files under `junit_root` matching `patterns` as NUnit fixtures in the port's first test
+    project (the mapping with the user's `overrides`, the build plan with the user's `settings`)."""
     if not junit_root.is_dir():
         raise InputError(f"--junit: {junit_root} is not a folder (give the Java test sources, e.g. src/test/java)")
     files = junit_files(junit_root, patterns)
     if not files:
         raise InputError(f"no JUnit file under {junit_root} matches {' '.join(patterns)}")
     target = index.root("target")
-    mapping = load_mapping(index)
-    plan = plan_build(target, "mono", BuildSettings.from_env())
+    mapping = load_mapping(index, overrides)
+    plan = plan_build(target, "mono", settings)
     if not plan.tests:
         raise InputError(f"{target} has no test project to put translated tests in")
     conv = learn(index, mapping)

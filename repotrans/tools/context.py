@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
 from repotrans.mapping.mapping import Mapping
+from repotrans.mapping.overrides import MappingOverrides
 from repotrans.mapping.load import load_mapping
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.task import TranslationTask, resolve_task
@@ -37,12 +38,14 @@ class ToolContext:
     task: TranslationTask | None = None
 
     @classmethod
-    def from_workdir(cls, workdir: Path, function: str | None = None) -> "ToolContext":
-        """Open the index in `workdir`, load the mapping and resolve `function` (C# or Java signature)."""
+    def from_workdir(cls, workdir: Path, function: str | None = None,
+                     overrides: MappingOverrides | None = None) -> "ToolContext":
+        """Open the index in `workdir`, load the mapping (with the user's `overrides`) and resolve
+        `function` (C# or Java signature)."""
         from repotrans.index.store import Index
 
         index = Index.open(Path(workdir), must_exist=True)
-        mapping = load_mapping(index)
+        mapping = load_mapping(index, overrides)
         task = resolve_task(index, mapping, function) if function else None
         return cls(index, mapping, task)
 

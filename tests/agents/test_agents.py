@@ -311,7 +311,8 @@ def test_trajectory_has_prompts_responses_tools_results_tokens(tmp_path):
     assert model["messages"][1]["content"].startswith("# Step: gather") and model["usage"]["prompt"] > 0
     assert [e["result"]["status"] for e in entries if e["kind"] == "attempt"] == ["compile_error", "passed"]
     assert json.loads((tmp_path / "run" / "result.json").read_text())["status"] == "passed"
-    assert set(json.loads((tmp_path / "run" / "config.json").read_text())) == {"model", "agents", "execution", "retrieval"}
+    assert set(json.loads((tmp_path / "run" / "config.json").read_text())) == {"model", "agents", "execution", "retrieval",
+                                                                               "mapping"}
 
 
 # -- model clients -------------------------------------------------------------------------------------

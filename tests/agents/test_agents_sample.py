@@ -14,6 +14,7 @@ import pytest
 from autogen_core.models import ModelInfo
 from autogen_ext.models.replay import ReplayChatCompletionClient
 
+from repotrans.execution.runner import Runner
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import prepare
@@ -47,7 +48,7 @@ def masked(tmp_path_factory) -> tuple[Path, Path]:
 def translate(masked, tmp_path, client_or_answers, **switches):
     config = AgentConfig().overlay({"agents": switches})
     workdir = tmp_path / "work"
-    state = prepare(workdir, FUNCTION, config, source=masked[0], target=masked[1])
+    state = prepare(workdir, FUNCTION, config, Runner(config.execution, workdir), source=masked[0], target=masked[1])
     client = client_or_answers
     if isinstance(client_or_answers, list):
         client = ReplayChatCompletionClient(client_or_answers, model_info=INFO)

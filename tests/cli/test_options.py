@@ -19,13 +19,13 @@ def test_run_tests_and_dataset_build_take_their_execution_defaults_from_the_conf
                                              'timeout = 12\nmemory_mb = 700\nscope = "all"\n')
     parser = build_parser()
     run_tests = parser.parse_args(["run-tests", "--target", "t", "--method", "M()", "--code", "c.cs"])
-    ex = load_settings(run_tests, resolve=False).execution
+    ex = load_settings(run_tests, env={}).execution
     assert (ex.toolchain, ex.sandbox, ex.timeout, ex.memory_mb, ex.scope) == ("dotnet", "local", 12.0, 700, "all")
     build = parser.parse_args(["dataset", "build", "--source", "j", "--target", "c", "--out", "o"])
-    assert load_settings(build, resolve=False).execution.toolchain == "dotnet"
+    assert load_settings(build, env={}).execution.toolchain == "dotnet"
     flagged = parser.parse_args(["run-tests", "--target", "t", "--method", "M()", "--code", "c.cs",
                                  "--toolchain", "mono", "--timeout", "5"])
-    ex = load_settings(flagged, resolve=False).execution
+    ex = load_settings(flagged, env={}).execution
     assert (ex.toolchain, ex.timeout, ex.memory_mb) == ("mono", 5.0, 700)
 
 
@@ -36,3 +36,29 @@ def test_translate_flags_reach_their_sections():
     assert given["model"] == {"name": "m", "base_url": None, "cache": False}
     assert given["agents"]["rag"] is False and given["agents"]["context"] is None
     assert given["agents"]["max_repair_rounds"] == 1 and given["execution"]["sandbox"] == "docker"
+
+
+def test_build_settings_mapping_and_cache_folder_are_values_of_the_configuration(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nuget").mkdir()
+    (tmp_path / "libs").mkdir()
+    (tmp_path / "more.toml").write_text('[mapping.types]\n"org.x.Foo" = "X.Foo"\n')
+    args = build_parser().parse_args(["--framework", "net48", "--packages", "nuget", "--mapping", "more.toml",
+                                      "doctor", "--project-path", "libs"])
+    (tmp_path / "global").mkdir()
+    config = load_settings(args, env={"NUGET_PACKAGES": str(tmp_path / "global"), "REPOTRANS_CACHE_DIR": "/tmp/c"})
+    ex = config.execution
+    assert (ex.framework, ex.packages) == ("net48", (str(tmp_path / "nuget"), str(tmp_path / "global")))
+    assert ex.project_paths == (str(tmp_path / "libs"),)
+    assert ex.build_settings().project_paths == (tmp_path / "libs",)
+    assert config.mapping.types == {"org.x.Foo": "X.Foo"} and config.model.cache_dir == "/tmp/c"
+    assert load_settings(build_parser().parse_args(["doctor"]), env={"HOME": "/h"}).model.cache_dir == \
+        "/h/.cache/repotrans"
+    assert load_settings(build_parser().parse_args(["doctor"]), env={}).model.cache_dir is None
+
+
+def test_a_build_folder_that_is_not_there_is_one_clear_error(tmp_path, capsys):
+    from repotrans.cli import main
+
+    assert main(["--packages", str(tmp_path / "nope"), "doctor"]) == 2
+    assert capsys.readouterr().err.strip() == f"repotrans: error: --packages: {tmp_path / 'nope'} is not a folder"

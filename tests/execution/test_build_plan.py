@@ -110,10 +110,10 @@ def test_dotnet_builds_and_tests_a_multi_targeting_test_project_for_one_framewor
                                           '</ItemGroup></Project>'})
     [argv] = build_argvs(tmp_path)
     assert argv[2] == str((tmp_path / "tests/T/T.csproj").resolve()) and argv[-2:] == ["-f", "net8.0"]
-    monkeypatch.setenv("REPOTRANS_FRAMEWORK", "net48")
-    [argv] = build_argvs(tmp_path)
+    net48 = BuildSettings(framework="net48")                 # --framework net48
+    [argv] = build_argvs(tmp_path, net48)
     assert argv[-2:] == ["-f", "net48"]
-    test = next(p for p in plan_build(tmp_path, "dotnet").chosen if p.is_test)
+    test = next(p for p in plan_build(tmp_path, "dotnet", net48).chosen if p.is_test)
     assert dotnet_test_argv(test, None, tmp_path / "r.trx")[-2:] == ["-f", "net48"]
 
 
@@ -330,10 +330,8 @@ def test_project_path_and_packages_outside_the_tree_reach_the_sandbox(tmp_path, 
                                 'Include="../../src/Core/Core.csproj" /></ItemGroup>', "net48"),
         "tests/T/CodecTests.cs": "using NUnit.Framework; namespace Acme.Tests { [TestFixture] public class CodecTests "
                                  "{ [Test] public void Five() { Assert.AreEqual(5, Codec.Five()); } } }"})
-    from repotrans.execution.toolchains.projects import ENV_PACKAGES, ENV_PROJECT_PATH
-    monkeypatch.setenv(ENV_PACKAGES, str(tmp_path / "nuget"))
-    monkeypatch.setenv(ENV_PROJECT_PATH, str((tmp_path / "acme-text").resolve()))
-    tc = MonoToolchain()
+    tc = MonoToolchain(BuildSettings(packages=(tmp_path / "nuget",),                 # --packages
+                                     project_paths=((tmp_path / "acme-text").resolve(),)))   # --project-path
     ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
     box = make_sandbox(sandbox, ws.root.parent, tc.image)
     limits = Limits(timeout=120, memory_mb=1024)

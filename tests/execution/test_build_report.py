@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.build_report import build_section, count_tests, render
+from repotrans.execution.settings import ExecutionConfig
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -60,7 +61,8 @@ def test_doctor_never_calls_a_dropped_project_ok(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("NUGET_PACKAGES", raising=False)
     _write(tmp_path / "repo", SOLUTION)
-    title, lines = build_section(tmp_path / "repo", sandbox="local", workdir=tmp_path / "work", timeout=120)
+    title, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "work",
+                                 timeout=120)
     text = render(title, lines)
     problems = [line for ok, line in lines if ok is False]
     assert any(line.startswith("dropped at build: Geo [library]") and "CS0234" in line and

@@ -13,7 +13,8 @@ import pytest
 from repotrans import cli
 from repotrans.errors import ConfigError
 from repotrans.execution import runner
-from repotrans.execution.runner import TargetBuildError, close_sandboxes, language_version, run_candidate
+from repotrans.execution.runner import TargetBuildError, close_sandboxes, run_candidate
+from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.index.store import Index
 
@@ -172,12 +173,12 @@ def test_target_that_does_not_build_is_a_target_build_error(tmp_path):
 
 
 def test_language_version(tmp_path):
-    assert language_version(CALC, "mono") == "6"
+    assert make_toolchain("mono").language_version(CALC) == "6"
     (tmp_path / "P.csproj").write_text('<Project Sdk="Microsoft.NET.Sdk"/>')
-    assert language_version(tmp_path, "mono") == "6"
-    assert language_version(tmp_path, "dotnet") == "7.3"
+    assert make_toolchain("mono").language_version(tmp_path) == "6"
+    assert make_toolchain("dotnet").language_version(tmp_path) == "7.3"
     with pytest.raises(ConfigError, match="unknown toolchain"):
-        language_version(tmp_path, "gcc")
+        make_toolchain("gcc")
 
 
 def test_cli_run_tests_and_write(tmp_path, capsys):

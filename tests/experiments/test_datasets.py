@@ -234,12 +234,12 @@ def test_validation_keeps_sound_tasks_and_drops_the_others_with_a_reason(tmp_pat
 
 
 def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_path, monkeypatch):
-    from repotrans.execution import runner
     from repotrans.execution.results import TestResult
+    from repotrans.execution.runner import Runner
 
     calls: list[str] = []
 
-    def fake_run(index, method, code, **kw):
+    def fake_run(self, index, method, code, **kw):
         calls.append(method.name)
         if kill and len(calls) >= 5:              # the process is going down: no run finishes any more
             raise KeyboardInterrupt
@@ -250,7 +250,7 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
         return TestResult("runtime_error" if failed else "passed", tests_run=2, tests_failed=2 * failed,
                           selection="2 covering test(s): X.A, X.B")
 
-    monkeypatch.setattr(runner, "run_candidate", fake_run)
+    monkeypatch.setattr(Runner, "run", fake_run)
     select = ["Acme.Common.StringUtils.*"]
     out = tmp_path / "ds"
     kill = True

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.cli import main
+from repotrans.cli import build_parser, main
+from repotrans.cli.options import load_settings
 from repotrans.errors import ConfigError
 from repotrans.mapping.mapping import MappingOverrides
 from repotrans.mapping.load import load_mapping
@@ -23,9 +24,7 @@ CIRCLE_C = "target:Acme.Geo.Shapes.Circle"
 
 @pytest.fixture()
 def work(tmp_path: Path, monkeypatch) -> Path:
-    monkeypatch.chdir(tmp_path)                   # ./repotrans.toml is read from the working directory
-    monkeypatch.delenv("REPOTRANS_MAPPING", raising=False)
-    monkeypatch.delenv("REPOTRANS_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)                   # the CLI reads ./repotrans.toml from the working directory
     shutil.copytree(PAIR / "java", tmp_path / "java")
     shutil.copytree(PAIR / "csharp", tmp_path / "csharp")
     assert main(["--workdir", "w", "index", "--source", "java", "--target", "csharp", "--quiet"]) == 0
@@ -36,14 +35,19 @@ def _mapping(work: Path, overrides: MappingOverrides | None = None):
     return load_mapping(Index.open(work / "w", must_exist=True), overrides)
 
 
-def test_repotrans_toml_overrides_a_method_and_declares_one_without_counterpart(work):
+def _configured(*argv: str) -> MappingOverrides:
+    """The overrides a command's configuration carries (what the CLI hands every load_mapping)."""
+    return load_settings(build_parser().parse_args([*argv] or ["mapping"]), env={}).mapping
+
+
+def test_repotrans_toml_overrides_a_method_and_declares_one_without_counterpart(work, capsys):
     before = _mapping(work)
     assert before.target_method(f"{CIRCLE_J}.debugDump()") is None
     assert before.target_method(f"{CIRCLE_J}.scale(int)").target_id == f"{CIRCLE_C}.Scale(int)"
     (work / "repotrans.toml").write_text(
         '[mapping.methods]\n"org.acme.geometry.shapes.Circle.debugDump()" = "Circle.ToString()"\n'
         '"Circle.scale(int)" = ""\n')
-    after = _mapping(work)                        # the cache notices the overrides
+    after = _mapping(work, _configured())         # the cache notices the overrides
     fixed = after.target_method(f"{CIRCLE_J}.debugDump()")
     assert (fixed.target_id, fixed.reason, fixed.confidence) == (f"{CIRCLE_C}.ToString()", "mapping override", 1.0)
     assert after.unmatched_methods[f"{CIRCLE_J}.toString()"] == \
@@ -51,7 +55,11 @@ def test_repotrans_toml_overrides_a_method_and_declares_one_without_counterpart(
     assert after.target_method(f"{CIRCLE_J}.scale(int)") is None
     assert after.unmatched_methods[f"{CIRCLE_J}.scale(int)"] == "no counterpart (mapping override)"
     index = Index.open(work / "w", must_exist=True)   # every command resolves tasks through the same mapping
-    assert resolve_task(index, load_mapping(index), "Circle.debugDump()").target_method_id == f"{CIRCLE_C}.ToString()"
+    assert resolve_task(index, load_mapping(index, _configured()),
+                        "Circle.debugDump()").target_method_id == f"{CIRCLE_C}.ToString()"
+    assert main(["--workdir", "w", "mapping", "--verbose"]) == 0
+    assert f"  {CIRCLE_J}.debugDump() -> {CIRCLE_C}.ToString()  [1.00 mapping override]" in \
+        capsys.readouterr().out.splitlines()
 
 
 def test_type_override_applies_before_members_are_matched(work):
@@ -64,7 +72,8 @@ def test_type_override_applies_before_members_are_matched(work):
 def test_caller_overrides_go_on_top_of_the_configured_ones(work):
     (work / "repotrans.toml").write_text('[mapping.methods]\n"Circle.debugDump()" = ""\n')
     extra = MappingOverrides(methods={"Circle.debugDump()": "Circle.ToString()"}, origin="--target-member")
-    assert _mapping(work, extra).target_method(f"{CIRCLE_J}.debugDump()").target_id == f"{CIRCLE_C}.ToString()"
+    assert _mapping(work, _configured().merged(extra)).target_method(
+        f"{CIRCLE_J}.debugDump()").target_id == f"{CIRCLE_C}.ToString()"
 
 
 def test_bad_override_entries_are_one_clear_error(work, capsys):
@@ -94,12 +103,11 @@ def test_jsonl_export_lists_matches_with_evidence_and_misses_and_reads_back_as_o
             in capsys.readouterr().out.splitlines())
 
 
-def test_config_file_and_mapping_file_are_read_in_order(work, monkeypatch):
-    (work / "cfg.toml").write_text('[model]\nname = "builtin"\n[mapping.methods]\n"Circle.debugDump()" = "Circle.ToString()"\n')
+def test_config_file_and_mapping_file_are_read_in_order(work):
+    (work / "cfg.toml").write_text('[model]\nname = "builtin"\n[mapping.methods]\n"Circle.debugDump()" = "Circle.ToString()"\n'
+                                   '"Circle.scale(int)" = "Circle.Scale(int)"\n')
     (work / "more.toml").write_text('[mapping.methods]\n"Circle.scale(int)" = ""\n')
-    monkeypatch.setenv("REPOTRANS_CONFIG", str(work / "cfg.toml"))     # what --config sets for the command
-    monkeypatch.setenv("REPOTRANS_MAPPING", str(work / "more.toml"))   # what --mapping sets
-    mapping = _mapping(work)
+    mapping = _mapping(work, _configured("--mapping", "more.toml", "doctor", "--config", "cfg.toml"))
     assert mapping.target_method(f"{CIRCLE_J}.debugDump()").target_id == f"{CIRCLE_C}.ToString()"
     assert mapping.unmatched_methods[f"{CIRCLE_J}.scale(int)"] == "no counterpart (mapping override)"
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from autogen_core.models import UserMessage
 
+from repotrans.execution.runner import Runner
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import open_view, prepare
@@ -27,7 +28,7 @@ def outcome(tmp_path_factory):
     java, csharp = masked_sample(root, FUNCTION)
     config = AgentConfig().overlay({"model": {"name": "builtin"}, "agents": {"rag": False}})
     view = open_view(root / "work", java, csharp)
-    state = prepare(root / "work", FUNCTION, config, view=view)
+    state = prepare(root / "work", FUNCTION, config, Runner(config.execution, root / "work"), view=view)
     client = make_client(config, view)
     result = asyncio.run(run_translation(state, client, root / "run"))
     entries = [json.loads(l) for l in (root / "run" / "trajectory.jsonl").read_text().splitlines()]

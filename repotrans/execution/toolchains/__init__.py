@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from repotrans.errors import ConfigError
 from repotrans.execution.apply import LineMap
@@ -17,6 +17,9 @@ from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.status import severity
 from repotrans.execution.workspace import Workspace
+
+if TYPE_CHECKING:
+    from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings
 
 
 class TargetBuildError(ConfigError):
@@ -82,8 +85,10 @@ class Verdict:
 
 
 class Toolchain(Protocol):
+    """Built by make_toolchain with the run's BuildSettings; registered in toolchains.registry."""
     name: str
     image: str                     # default docker image
+    settings: "BuildSettings"
 
     def language_version(self, root: Path) -> str: ...
 
@@ -91,8 +96,12 @@ class Toolchain(Protocol):
         """Build the unpatched target once per state (cached); raise TargetBuildError if it fails."""
         ...
 
-    def test_projects(self, ws: Workspace) -> dict[str, Path | list[Path]]:
-        """Test project name -> its test source files (or the folder holding them), for test selection."""
+    def test_projects(self, ws: Workspace) -> dict[str, list[Path]]:
+        """Test project name -> its test source files, for test selection."""
+        ...
+
+    def plan(self, ws: Workspace) -> "BuildPlan":
+        """The build plan of the workspace (projects.plan_build with what the baseline quarantined)."""
         ...
 
     def run(self, ws: Workspace, cand: PatchedFile, fixtures: list[str] | None, sandbox: Sandbox,

@@ -18,7 +18,7 @@ from repotrans.execution.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.toolchains.projects import plan_build
+from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
 from repotrans.execution.workspace import Workspace
 
@@ -47,19 +47,28 @@ MAX_FRAMES = 5
 
 class DotnetToolchain:
     name = "dotnet"
-    image = "mcr.microsoft.com/dotnet/sdk:8.0"
+
+    def __init__(self, settings: BuildSettings = BuildSettings()):
+        from repotrans.execution.toolchains.registry import toolchain_spec
+
+        self.settings = settings
+        self.image = toolchain_spec(self.name).image
 
     def language_version(self, root: Path) -> str:
         try:
-            chosen = plan_build(root, self.name).chosen
+            chosen = plan_build(root, self.name, self.settings).chosen
         except ConfigError:                     # nothing buildable: the SDK's default
             return FALLBACK_LANG
         libs = [p for p in chosen if not p.is_test] or chosen
         versions = {p.lang_version or DEFAULT_LANG.get(p.target_framework.lower(), FALLBACK_LANG) for p in libs}
         return min(versions, key=lambda v: float(v) if _number(v) else 99.0)
 
-    def test_projects(self, ws: Workspace) -> dict[str, Path]:
-        return {p.name: p.dir for p in _tests(ws.src)}
+    def plan(self, ws: Workspace) -> BuildPlan:
+        return plan_build(ws.src, self.name, self.settings)
+
+    def test_projects(self, ws: Workspace) -> dict[str, list[Path]]:
+        """Each test project's own compiled files."""
+        return {p.name: [s for s in p.sources if p.dir in s.parents] for p in _tests(ws.src, self.settings)}
 
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
         marker = ws.base / ".ok"
@@ -68,7 +77,7 @@ class DotnetToolchain:
         with ws.lock():
             if marker.exists():
                 return
-            for argv in restore_argvs(ws.src) + build_argvs(ws.src):
+            for argv in restore_argvs(ws.src, self.settings) + build_argvs(ws.src, self.settings):
                 outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
                                       env=env(ws), writable=[ws.src, ws.root / ".nuget", ws.root / ".home"])
                 if outcome.timed_out or outcome.exit_code != 0:
@@ -90,7 +99,7 @@ class DotnetToolchain:
         patched.unlink()
         patched.write_text(cand.text, encoding="utf-8")
         outputs = []
-        for argv in build_argvs(tree):
+        for argv in build_argvs(tree, self.settings):
             outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
                                   env=env(ws), writable=[tree, ws.root / ".home"])
             outputs.append(outcome.output)
@@ -108,7 +117,7 @@ class DotnetToolchain:
         total = Verdict("passed", diagnostics=diags)
         logs = [outcome.output]
         t = time.monotonic()
-        for project in _tests(tree):
+        for project in _tests(tree, self.settings):
             selected = None if fixtures is None else [f.split(":", 1)[1] for f in fixtures
                                                       if f.startswith(project.name + ":")]
             if selected == []:
@@ -147,17 +156,17 @@ def env(ws: Workspace) -> dict[str, str]:
     return {**ENV, "NUGET_PACKAGES": str(ws.root / ".nuget" / "packages"), "HOME": str(ws.root / ".home")}
 
 
-def restore_argvs(tree: Path) -> list[list[str]]:
-    return [["dotnet", "restore", entry, "-nologo", "-v:q"] for entry, _ in _entries(tree)]
+def restore_argvs(tree: Path, settings: BuildSettings = BuildSettings()) -> list[list[str]]:
+    return [["dotnet", "restore", entry, "-nologo", "-v:q"] for entry, _ in _entries(tree, settings)]
 
 
-def build_argvs(tree: Path) -> list[list[str]]:
+def build_argvs(tree: Path, settings: BuildSettings = BuildSettings()) -> list[list[str]]:
     """One `dotnet build` per entry: the solution when there is one and no test project multi-targets,
     else each test project the plan chose (which builds what it references), with `-f` for one that
     multi-targets (the framework chosen for dotnet, or --framework)."""
     return [["dotnet", "build", entry, "--no-restore", "-nologo", "-v:q", "-clp:NoSummary",
              "-p:GenerateFullPaths=true", "-p:TreatWarningsAsErrors=false"] + (["-f", fw] if fw else [])
-            for entry, fw in _entries(tree)]
+            for entry, fw in _entries(tree, settings)]
 
 
 def dotnet_test_argv(project: Project, tests: list[str] | None, trx: Path) -> list[str]:
@@ -278,18 +287,18 @@ def _frames(stack: str) -> list[str]:
     return frames
 
 
-def _tests(tree: Path) -> list[Project]:
-    return [p for p in plan_build(tree, "dotnet").chosen if _is_test(p)]
+def _tests(tree: Path, settings: BuildSettings) -> list[Project]:
+    return [p for p in plan_build(tree, "dotnet", settings).chosen if _is_test(p)]
 
 
 def _framework_flag(project: Project) -> bool:
     return len(project.target_frameworks) > 1 and bool(project.target_framework)
 
 
-def _entries(tree: Path) -> list[tuple[str, str | None]]:
+def _entries(tree: Path, settings: BuildSettings) -> list[tuple[str, str | None]]:
     slns = sorted(tree.glob("*.sln"))
     try:
-        chosen = plan_build(tree, "dotnet").chosen
+        chosen = plan_build(tree, "dotnet", settings).chosen
     except ConfigError:
         if len(slns) == 1:                # MSBuild itself may know better: let it say
             return [(str(slns[0]), None)]

@@ -31,16 +31,21 @@ from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, in
 from repotrans.execution.workspace import Workspace, seal_base, sealed
 
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
-_PLANS: dict[tuple[str, str, float], BuildPlan] = {}
 
 
 class MonoToolchain:
     name = "mono"
-    image = "repotrans/mono:bookworm"
+
+    def __init__(self, settings: BuildSettings = BuildSettings()):
+        from repotrans.execution.toolchains.registry import toolchain_spec
+
+        self.settings = settings
+        self.image = toolchain_spec(self.name).image
+        self._plans: dict[tuple[str, float], BuildPlan] = {}
 
     def language_version(self, root: Path) -> str:
         try:
-            chosen = plan_build(root, self.name).chosen
+            chosen = plan_build(root, self.name, self.settings).chosen
         except ConfigError:                     # nothing buildable: the compiler's default
             return MCS_DEFAULT_LANG
         versions = sorted({p.lang_version for p in chosen if p.lang_version and not p.is_test})
@@ -56,16 +61,15 @@ class MonoToolchain:
     def plan(self, ws: Workspace) -> BuildPlan:
         """The build plan of the workspace: projects.plan_build, less the test files and projects
         the baseline build quarantined (recorded in base/.ok)."""
-        settings = BuildSettings.from_env()
         marker = ws.base / ".ok"
         stamp = marker.stat().st_mtime if marker.exists() else 0.0
-        key = (str(ws.root), settings.key(), stamp)
-        if key not in _PLANS:
-            plan = plan_build(ws.src, self.name, in_workspace(settings, ws.root))
+        key = (str(ws.root), stamp)
+        if key not in self._plans:
+            plan = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
             if stamp:
                 apply_quarantine(plan, json.loads(marker.read_text()), ws)
-            _PLANS[key] = plan
-        return _PLANS[key]
+            self._plans[key] = plan
+        return self._plans[key]
 
     # -- baseline -------------------------------------------------------------------------------
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
@@ -73,7 +77,7 @@ class MonoToolchain:
         (one reason each), a project that does not compile takes its dependents with it."""
         marker, failed = ws.base / ".ok", ws.base / ".failed.json"
         # a new repotrans runner rebuilds the base, as new build settings do
-        settings = (BuildSettings.from_env().key() + " runner " + _digest(RUNNER_SOURCE)
+        settings = (self.settings.key() + " runner " + _digest(RUNNER_SOURCE)
                     + " policy " + _digest(policy.SOURCE))
         if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
             return
@@ -85,7 +89,7 @@ class MonoToolchain:
                 raise TargetBuildError(data["message"], [Diagnostic(**d) for d in data["diagnostics"]],
                                        data["log_tail"])
             shutil.rmtree(ws.base, ignore_errors=True)
-            plan = plan_build(ws.src, self.name, in_workspace(BuildSettings.from_env(), ws.root))
+            plan = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
             record: dict = {"settings": settings, "dropped_files": {}, "quarantined": [], "timings": {}}
             broken: dict[Path, str] = {}
             first_failure = None
@@ -149,11 +153,10 @@ class MonoToolchain:
 
     def _unbuilt(self, ws: Workspace, path: Path) -> str:
         """Why the project compiling this file is not built here (dropped at build, quarantined)."""
-        settings = BuildSettings.from_env()
-        key = (str(ws.root), settings.key(), -1.0)
-        if key not in _PLANS:
-            _PLANS[key] = plan_build(ws.src, self.name, in_workspace(settings, ws.root))
-        plan = _PLANS[key]
+        key = (str(ws.root), -1.0)                 # the plan as evaluated, before any quarantine
+        if key not in self._plans:
+            self._plans[key] = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
+        plan = self._plans[key]
         owners = [p.name for p in plan.found if path in p.sources]
         marker = ws.base / ".ok"
         record = json.loads(marker.read_text()).get("quarantined", []) if marker.exists() else []

@@ -200,7 +200,7 @@ def _static(cls: str, method: str, args: list[str], props: dict[str, str], body:
         if low == "concat":
             return "".join(args)
     if cls == "system.environment" and low == "getenvironmentvariable":
-        return os.environ.get(args[0], "")
+        return ""      # evaluation does not depend on this machine's environment (as on a clean CI agent)
     raise ConfigError(f"unsupported MSBuild property function: $({body})")
 
 

@@ -4,7 +4,6 @@
 found nowhere is a one-line reason naming the package and the two options."""
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,9 +43,7 @@ class Resolution:
 
 def package_dirs(extra: list[Path]) -> list[Path]:
     """Where local NuGet packages are looked for, in order."""
-    dirs = list(extra)
-    if os.environ.get("NUGET_PACKAGES"):
-        dirs.append(Path(os.environ["NUGET_PACKAGES"]))
+    dirs = list(extra)             # --packages, then $NUGET_PACKAGES (added by the CLI's settings)
     dirs.append(Path.home() / ".nuget" / "packages")
     return [d for d in dict.fromkeys(dirs)]
 

@@ -7,7 +7,6 @@ do without, gets a one-line reason (`repotrans doctor` prints them; the toolchai
 """
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,23 +18,16 @@ from repotrans.execution.toolchains.package_ids import best_project, project_ids
 from repotrans.execution.toolchains.packages import mono_assembly, package_dirs, resolve_packages
 from repotrans.execution.toolchains.signing import friend_public_keys, stand_in_key
 
-ENV_FRAMEWORK, ENV_PACKAGES, ENV_PROJECT_PATH = "REPOTRANS_FRAMEWORK", "REPOTRANS_PACKAGES", "REPOTRANS_PROJECT_PATH"
 MONO_TEST_FRAMEWORKS = ("nunit",)
 
 
 @dataclass(frozen=True)
 class BuildSettings:
-    """What the user can tell the build (--framework, --packages DIR, --project-path DIR)."""
+    """What the user can tell the build (--framework, --packages DIR, --project-path DIR): a value
+    the CLI builds (execution.settings.ExecutionConfig.build_settings) and the toolchain is made with."""
     framework: str | None = None
     packages: tuple[Path, ...] = ()
     project_paths: tuple[Path, ...] = ()
-
-    @classmethod
-    def from_env(cls) -> "BuildSettings":
-        """The CLI puts its build options in the environment, so every process of a run sees them."""
-        def paths(name: str) -> tuple[Path, ...]:
-            return tuple(Path(p).resolve() for p in os.environ.get(name, "").split(os.pathsep) if p)
-        return cls(os.environ.get(ENV_FRAMEWORK) or None, paths(ENV_PACKAGES), paths(ENV_PROJECT_PATH))
 
     def key(self) -> str:
         return repr((self.framework, [str(p) for p in self.packages], [str(p) for p in self.project_paths]))
@@ -77,7 +69,7 @@ class BuildPlan:
 
 def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None) -> BuildPlan:
     """Evaluate every project under root and choose what to build (ConfigError when nothing can)."""
-    settings = settings or BuildSettings.from_env()
+    settings = settings or BuildSettings()
     root = root.resolve()
     found: dict[Path, Project] = {}
     quarantined: list[Quarantine] = []

@@ -1,15 +1,49 @@
-"""The toolchains by name."""
+"""The toolchains repotrans knows, in one table: the CLI's choices, the doctor's tool check, the Ray
+node check and `make_toolchain` all read it."""
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from repotrans.errors import ConfigError
-from repotrans.execution.toolchains import Toolchain
-from repotrans.execution.toolchains.dotnet import DotnetToolchain
-from repotrans.execution.toolchains.mono import MonoToolchain
+
+if TYPE_CHECKING:
+    from repotrans.execution.toolchains import Toolchain
+    from repotrans.execution.toolchains.projects import BuildSettings
 
 
-def make_toolchain(name: str) -> Toolchain:
-    if name == "mono":
-        return MonoToolchain()
-    if name == "dotnet":
-        return DotnetToolchain()
-    raise ConfigError(f"unknown toolchain {name!r}; expected mono or dotnet")
+@dataclass(frozen=True)
+class ToolchainSpec:
+    name: str
+    image: str                       # default docker image
+    tools: tuple[str, ...]           # executables it needs on a machine that runs it without docker
+    files: tuple[str, ...]           # files it needs there (the NUnit core the runner links against)
+    factory: str                     # "module:Class", imported on first use
+
+    def make(self, settings: "BuildSettings") -> "Toolchain":
+        module, cls = self.factory.split(":")
+        return getattr(importlib.import_module(module), cls)(settings)
+
+
+REGISTRY: dict[str, ToolchainSpec] = {spec.name: spec for spec in (
+    ToolchainSpec("mono", "repotrans/mono:bookworm", ("mcs", "mono", "nunit-console"),
+                  ("/usr/lib/cli/nunit.core-2.6.3/nunit.core.dll",),
+                  "repotrans.execution.toolchains.mono:MonoToolchain"),
+    ToolchainSpec("dotnet", "mcr.microsoft.com/dotnet/sdk:8.0", ("dotnet",), (),
+                  "repotrans.execution.toolchains.dotnet:DotnetToolchain"),
+)}
+TOOLCHAINS = tuple(REGISTRY)
+
+
+def toolchain_spec(name: str) -> ToolchainSpec:
+    if name not in REGISTRY:
+        raise ConfigError(f"unknown toolchain {name!r}; expected {' or '.join(TOOLCHAINS)}")
+    return REGISTRY[name]
+
+
+def make_toolchain(name: str, settings: "BuildSettings | None" = None) -> "Toolchain":
+    """The registered toolchain `name` building with `settings` (none: the defaults)."""
+    from repotrans.execution.toolchains.projects import BuildSettings
+
+    return toolchain_spec(name).make(settings or BuildSettings())
