@@ -211,9 +211,9 @@ def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *,
         executor.close()
 
     records = [r for r in store.records() if r.config == CONFIG_NAME]
-    passing = [r for r in records if r.passed]
     with Runner(config.execution, workspace) as runner:
         _rejudge(index, [r for r in records if r.status == BLOCKED], runner, store)
+        passing = [r for r in records if r.passed]
         together = combined_check(index, passing, runner) if passing else {}
     written = []
     if write and passing:

@@ -121,4 +121,4 @@ def test_target_that_does_not_build(engine, tmp_path):
             run_candidate(index, m, ADD_TRUTH, workdir=tmp_path / "wd", sandbox="docker")
     finally:
         close_sandboxes()
-    assert runner._SANDBOXES == {}
+    assert runner._SHARED == {}

@@ -123,7 +123,7 @@ def test_unchanged_surface_rebuilds_only_the_library(env, monkeypatch):
             calls.append(argv)
             return super().run(argv, **kw)
 
-    monkeypatch.setattr(runner, "_SANDBOXES", {})
+    monkeypatch.setattr(runner, "_SHARED", {})
     monkeypatch.setattr(runner, "make_sandbox", lambda name, ws, image: Recording(ws))
     assert run(env, "Calculator.Add", ADD_TRUTH).status == "passed"
     assert [c[0] for c in calls] == ["mcs", "mono", "mono"]         # compile, IL policy, tests
