@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments.datasets import VERDICTS, build_dataset, load_dataset
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,7 +29,7 @@ def timed_build(source: Path, target: Path, out: Path, select: list[str], jobs: 
                 schemata: bool = True) -> tuple[float, int, int]:
     started = time.monotonic()
     ds = build_dataset(source, target, out, select=select, jobs=jobs, progress=False, schemata=schemata,
-                       sandbox="local")
+                       execution=ExecutionConfig(sandbox="local"))
     return time.monotonic() - started, len(ds.tasks), len(ds.dropped)
 
 

@@ -102,7 +102,7 @@ def test_a_dropped_test_file_names_the_language_gap(tmp_path, monkeypatch):
                                            " {\n int Twice(int x) { return 2 * x; }\n NUnit.Framework.Assert.AreEqual(4, "
                                            "Twice(2)); } } }")
     _write(tmp_path / "repo", files)
-    _, lines = build_section(tmp_path / "repo", sandbox="local", workdir=tmp_path / "work", timeout=120)
+    _, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "work", timeout=120)
     [line] = [line for _, line in lines if line.startswith("quarantined test file: Core.Tests: tests/Core.Tests/Broken.cs")]
     assert line.endswith("(mcs lacks C# 7.0 local function: tests/Core.Tests/Broken.cs:2)"), line
 
@@ -133,5 +133,5 @@ def test_netstandard_projects_get_the_facades_and_framework_packages(tmp_path, m
                                 '<ProjectReference Include="../../src/Img/Img.csproj" /></ItemGroup>'),
         "tests/T/AreaTests.cs": "using NUnit.Framework; namespace Acme.Tests { [TestFixture] public class AreaTests "
                                 "{ [Test] public void Of() { Assert.AreEqual(6, Area.Of(new System.Drawing.Size(2, 3))); } } }"})
-    _, lines = build_section(tmp_path / "repo", sandbox="local", workdir=tmp_path / "work", timeout=120)
+    _, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "work", timeout=120)
     assert (True, "tests: T: 1 as written, 1 built, 1 run, 1 passed") in lines, render("", lines)
