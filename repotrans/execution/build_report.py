@@ -88,7 +88,7 @@ def build_section(target: Path, execution: ExecutionConfig = ExecutionConfig(san
 def _baseline_and_run(target: Path, plan: BuildPlan, runner: Runner, timeout: float) -> list[Line]:
     lines: list[Line] = []
     tc = runner.toolchain
-    limits = Limits(timeout=timeout, memory_mb=2048)
+    limits = Limits(timeout=timeout, memory_mb=2048, per_project=True)
     started = time.monotonic()
     try:
         ws = runner.baseline(target, limits)

@@ -52,6 +52,7 @@ class Limits:
     # unless named); a test running longer than test_timeout seconds fails alone (0: no such limit)
     exclude_categories: tuple[str, ...] = ("Stress", "LongRunning", "Slow", "Performance", "Explicit")
     test_timeout: float = 120.0
+    per_project: bool = False      # `timeout` for each test project's run, not for all of them together
 
 
 @dataclass
