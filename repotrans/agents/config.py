@@ -60,9 +60,11 @@ class AgentSwitches:
 @dataclass
 class RetrievalConfig:
     embedding_model: str = "all-MiniLM-L6-v2"   # a name the retrieval layer ships, or a local model folder
-    backend: str = "torch"                # torch | onnx | onnx-int8 (retrieval.encoders): the same model
+    backend: str = "onnx"                 # onnx | onnx-int8 | torch (retrieval.encoders): the same model; onnx
+                                          # gives torch's vectors without importing torch (a run starts in ~1 s)
     threads: int = 0                      # embedding threads (0: the library's default)
-    pool: int = 0                         # > 0: the dense route ranks (and embeds) only BM25's best `pool` rows
+    pool: int = 100                       # > 0: the dense route ranks (and embeds) only BM25's best `pool`
+                                          # rows (retrieval.pooled); 0: the whole store, embedded at first query
 
 
 @dataclass

@@ -68,7 +68,7 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: 
     def find_examples(k: int) -> tuple[list, str]:
         result = retrieve(workdir, task.source_method_id, k=k, model=rc.embedding_model, backend=rc.backend,
                           threads=rc.threads, cache_dir=cache_folder(config.model), names=False, pool=rc.pool,
-                          overrides=config.mapping)
+                          overrides=config.mapping, progress=False)     # inside a task: no bars
         kept, dropped = above_bar(result.candidates)
         note = f"; {dropped} below the relevance bar left out" if dropped else ""
         return kept, result.reason + note

@@ -60,7 +60,8 @@ _SETTINGS = [
     Setting("--no-cache", "model", "cache", "use neither the response cache nor the embedding cache (both in "
                                             "the user cache folder)", store=False),
     Setting("--embedding-backend", "retrieval", "backend", "how the retrieval stores' embeddings are computed "
-            "(the same model on torch, the original path, or ONNX Runtime)", choices=("torch", "onnx", "onnx-int8")),
+            "(the same model on ONNX Runtime, its int8 quantisation, or torch: the original path)",
+            choices=("onnx", "onnx-int8", "torch")),
     Setting("--embedding-threads", "retrieval", "threads", "threads computing embeddings (0: the library's default)",
             type=int),
     Setting("--dense-pool", "retrieval", "pool", "the dense route ranks and embeds only the BM25 route's best N "

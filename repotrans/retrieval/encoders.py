@@ -26,8 +26,8 @@ import numpy as np
 from repotrans.errors import ConfigError
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-BACKENDS = ("onnx-int8", "onnx", "torch")
-DEFAULT_BACKEND = "torch"
+BACKENDS = ("onnx", "onnx-int8", "torch")
+DEFAULT_BACKEND = "onnx"
 MAX_TOKENS = 128            # snippets are cut here: a method's signature and first statements carry
                             # what similarity needs, and a query costs half of the model's 256
 BATCH_SIZE = 32

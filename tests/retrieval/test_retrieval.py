@@ -498,3 +498,19 @@ def test_retrieve_opens_stores_once_and_reopens_when_the_index_changes(minilm_wo
     index.build(sample / "java", sample / "csharp", progress=False)
     module.retrieve(tmp_path / "wd", function, k=2, **shared)
     assert module._OPEN[key][1] is not opened and module._OPEN[key][1].embedded == 1
+
+
+@pytest.mark.slow
+def test_onnx_backend_gives_the_torch_vectors_and_int8_stays_close(minilm, tmp_path):
+    """The ONNX export (made here from the shipped weights) computes what torch computes, without torch."""
+    from repotrans.retrieval.encoders import make_encoder
+    texts = ["int sum(int[] xs) { int t = 0; for (int x : xs) t += x; return t; }",
+             "void log(String message) { System.out.println(message); }",
+             "Acme.Shop.Cart: public double Total(IList<Item> items)", "x"]
+    reference = minilm.encode(texts)
+    onnx = make_encoder(backend="onnx", cache_dir=tmp_path)
+    assert onnx.key == "all-MiniLM-L6-v2@onnx" and onnx.dim == 384
+    assert np.allclose(onnx.encode(texts), reference, atol=1e-4)        # batched by length, padded
+    assert list((tmp_path / "models").glob("*.onnx"))                   # exported once into the cache folder
+    int8 = make_encoder(backend="onnx-int8", cache_dir=tmp_path).encode(texts)
+    assert (int8 * reference).sum(axis=1).min() > 0.8
