@@ -91,19 +91,25 @@ class ConventionResolver:
 
 def renamed_members(method_matches) -> dict[str, str]:
     """ContextResolver.renames from a mapping's method matches: "JavaClass.method/argc" -> C# member
-    name, for the pairs the naming conventions would not find (`bar` -> `Combine`, `getX` -> `Y`)."""
-    out: dict[str, str] = {}
+    name, for the pairs the naming conventions would not find (`bar` -> `Combine`, `getX` -> `Y`, and a
+    port that kept Java's lower-case names). A key two Java types of one simple name map to different
+    C# names (`Version.getVersionNumber/0` -> `VersionNumber` and `getVersionNumber`) is left out."""
+    targets: dict[str, set[str]] = {}
     for match in method_matches:
         java_head, _, params = match.source_id.split(":", 1)[-1].partition("(")
         owner, _, name = java_head.rpartition(".")
         target = match.target_id.split(":", 1)[-1].split("(", 1)[0].split("[", 1)[0].rsplit(".", 1)[-1]
         if name == "<init>" or target == "this":
             continue
-        conventional = {name, pascal(name), "Get" + pascal(name)} | {name[len(p):] for p in ("get", "is", "has", "set")
+        argc = 0 if not params.rstrip(")").strip() else len(split_top(params.rstrip(')')))
+        targets.setdefault(f"{owner.rsplit('.', 1)[-1]}.{name}/{argc}", set()).add(target)
+    out: dict[str, str] = {}
+    for key, found in targets.items():
+        name = key.rsplit(".", 1)[1].split("/", 1)[0]
+        conventional = {pascal(name), "Get" + pascal(name)} | {name[len(p):] for p in ("get", "is", "has", "set")
                                                                if name.startswith(p) and name[len(p):][:1].isupper()}
-        if target not in conventional:
-            argc = 0 if not params.rstrip(")").strip() else len(split_top(params.rstrip(')')))
-            out[f"{owner.rsplit('.', 1)[-1]}.{name}/{argc}"] = target
+        if len(found) == 1 and not found <= conventional:
+            out[key] = next(iter(found))
     return out
 
 
