@@ -65,6 +65,61 @@ def counterpart_files(source: Path, target: Path, types: list[str], work: Path) 
     return out
 
 
+def api(index: Index, type_id: str, prefix: str = "") -> dict[tuple[str, str, str, int], str]:
+    """The non-private API of a C# type and its nested types: (nested path, kind, name, arity) -> member id."""
+    out = {}
+    t = index.type(type_id)
+    if t is None:
+        return out
+    for m in index.methods(type_id):
+        if "private" not in m.modifiers:
+            out[(prefix, m.kind, m.name, len(m.params))] = m.id
+    for f in index.fields(type_id):
+        if "private" not in f.modifiers:
+            out[(prefix, "field", f.name, 0)] = f.id
+    for nested in index.nested_types(type_id):
+        out.update(api(index, nested.id, f"{prefix}.{nested.name}" if prefix else nested.name))
+    return out
+
+
+def api_mismatches(original: Index, regenerated: Index, files: dict, dropped: list[str]) -> list[tuple[str, str, str]]:
+    """Members of the port's deleted classes the regenerated API lacks: (class, member, why)."""
+    mapping = load_mapping(original)
+    out = []
+    for java, (tid, _) in files.items():
+        before, after = api(original, tid), api(regenerated, tid)
+        private_after = {(m.name.lower(), len(m.params)) for m in regenerated.methods(tid) if "private" in m.modifiers}
+        simple_after = {(k[0], k[2].lower()): k for k in after}
+        cls = tid.split(":", 1)[1].rsplit(".", 1)[-1]
+        for key, member_id in sorted(before.items()):
+            if key in after:
+                continue
+            nested, kind, name, arity = key
+            label = f"{cls}{'.' + nested if nested else ''}.{name}" + ("" if kind in ("field", "property") else f"/{arity}")
+            same = simple_after.get((nested, name.lower()))
+            java_twin = mapping.source_method(member_id) if kind != "field" else None
+            if any(d.startswith(f"{cls}.") and name.lower() in d.lower().split(":")[0] for d in dropped):
+                why = "left out of the skeleton (did not compile)"
+            elif same is not None and same[1] != kind:
+                why = f"{kind} in the port, {same[1]} in the skeleton"
+            elif same is not None and same[3] != arity:
+                why = "other parameter count (overload the port added or merged)"
+            elif same is not None:
+                why = "casing differs"
+            elif (name.lower(), arity) in private_after:
+                why = "private in the skeleton (Java visibility), visible in the port"
+            elif kind == "constructor":
+                why = "constructor the port added or changed"
+            elif kind == "field":
+                why = "field the port exposes (Java keeps it private or has none)"
+            elif java_twin is None:
+                why = "port-specific member (no Java counterpart)"
+            else:
+                why = "named differently from the Java member"
+            out.append((cls, label, why))
+    return out
+
+
 def hidden_tests(target: Path, classes: list[str]) -> list[str]:
     """Test files of the port that test these classes (C# qualified names): `<Class>Test*.cs` in a test
     project, in the class's namespace (or a sub-namespace) or importing it."""
@@ -185,6 +240,8 @@ def main() -> int:
     ap.add_argument("--work", type=Path, default=None)
     ap.add_argument("--junit", type=Path, help="the Java test sources: also run the mode where the JUnit tests "
                     "of the classes are translated and judge the bodies (e.g. core/src/test/java)")
+    ap.add_argument("--api-only", action="store_true",
+                    help="only regenerate the skeletons and compare their API with the deleted classes' (no batch, no tests)")
     ap.add_argument("--rag", action="store_true", help="let the agents retrieve translated pairs (embeds the whole pair first)")
     args = ap.parse_args()
     work = (args.work or Path(tempfile.mkdtemp(prefix="whole-types-"))).resolve()
@@ -198,6 +255,8 @@ def main() -> int:
     for h in hidden:
         print(f"  hidden: {h}")
 
+    if args.api_only:
+        return api_only(source, target, work, args, files)
     ref_ran, ref_failed, ref_why = run_hidden(target, hidden, work / "judge-untouched")
     modes = [("skeleton + bodies, tests hidden", None)]
     if args.junit:
@@ -208,6 +267,38 @@ def main() -> int:
         print(f"\n== mode {number}: {title} (verdicts: the port's own hidden tests) ==")
         report(figures, hidden, n, ref_ran, ref_failed, ref_why)
     return 0
+
+
+def api_only(source: Path, target: Path, work: Path, args, files: dict) -> int:
+    """Skeletons of the deleted classes in a copy of the port, compared member by member with the port's."""
+    port = work / "api" / target.name
+    shutil.rmtree(work / "api", ignore_errors=True)
+    shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
+    deleted = sorted({path for _, path in files.values()})
+    remove_compile_items(port, deleted)
+    for rel in deleted:
+        (port / rel).unlink()
+    started = time.monotonic()
+    index = Index.open(work / "api-index")
+    index.build(source, port, progress=False)
+    result = create_skeleton(index, args.types)
+    seconds = time.monotonic() - started
+    print(result.render())
+    original = Index.open(work / "untouched-index")
+    print_mismatches(api_mismatches(original, index, files, result.check.dropped if result.check else []),
+                     sum(len(api(original, tid)) for tid, _ in files.values()))
+    print(f"seconds per class (skeleton, compile check included): {seconds / len(files):.1f}")
+    return 0
+
+
+def print_mismatches(mismatches: list[tuple[str, str, str]], total: int) -> None:
+    print(f"\nAPI of the deleted classes: {total - len(mismatches)}/{total} non-private members regenerated "
+          f"with the port's kind, name and arity ({100 * (total - len(mismatches)) / max(1, total):.0f}%)")
+    kinds = Counter(why for _, _, why in mismatches)
+    print("skeleton mismatches by class (most frequent first):")
+    for why, count in kinds.most_common(10):
+        examples = [label for _, label, w in mismatches if w == why][:4]
+        print(f"  {count:3d}  {why}: {', '.join(examples)}")
 
 
 def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden: list[str],
@@ -239,6 +330,10 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden
         print(ported.render())
         translated = [t.path for t in ported.tests]
         index.build(source, port, progress=False)
+    original = Index.open(work.parent / "untouched-index")
+    mismatches = api_mismatches(original, index, files, result.check.dropped if result.check else [])
+    api_total = sum(len(api(original, tid)) for tid, _ in files.values())
+    original.close()
     generated = {f.path for f in result.plan.files}
     skeleton_text = "\n".join((port / p).read_text(encoding="utf-8") for p in generated)
     mapping = load_mapping(index)
@@ -281,7 +376,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden
     return {"errors": errors, "missing": missing, "ran": ran, "failed": failed, "why": why,
             "skeleton_s": skeleton_s, "batch_s": batch_s, "java_names": java_names,
             "skeleton_text": skeleton_text, "dropped": result.check.dropped if result.check else [],
-            "summary": summary}
+            "summary": summary, "mismatches": mismatches, "api_total": api_total}
 
 
 def report(f: dict, hidden: list[str], n: int, ref_ran: int, ref_failed: int, ref_why: str) -> None:
@@ -299,7 +394,7 @@ def report(f: dict, hidden: list[str], n: int, ref_ran: int, ref_failed: int, re
           + (f" ({ref_why})" if ref_why else ""))
     print(f"seconds per class: skeleton {f['skeleton_s'] / n:.1f}, bodies {f['batch_s'] / n:.1f}, "
           f"total {(f['skeleton_s'] + f['batch_s']) / n:.1f}")
-    print("10 most frequent skeleton mismatches (members the hidden tests use and the API lacks):")
+    print("members the hidden tests use and the regenerated API lacks (most frequent first):")
     kinds = Counter()
     for member, count in f["missing"].most_common():
         kinds[classify(member, f["java_names"], f["skeleton_text"])] += count
@@ -308,6 +403,7 @@ def report(f: dict, hidden: list[str], n: int, ref_ran: int, ref_failed: int, re
     print("by class: " + (", ".join(f"{k} {v}" for k, v in kinds.most_common()) or "none"))
     for d in f["dropped"]:
         print(f"  left out of the skeleton: {d}")
+    print_mismatches(f["mismatches"], f["api_total"])
 
 
 def apply_compiled(run_dir: Path, port: Path, source: Path) -> int:
