@@ -327,8 +327,9 @@ def test_a_compile_error_drop_carries_the_compiler_error(tmp_path, monkeypatch):
     """The drop reason names the first compiler error, not only the count (a port that does not build here)."""
     from types import SimpleNamespace
 
-    import repotrans.execution.runner as runner
     from repotrans.execution.results import Diagnostic, TestResult
+    from repotrans.execution.runner import Runner
+    from repotrans.execution.settings import ExecutionConfig
     from repotrans.experiments.datasets import validate_task
 
     (tmp_path / "A.cs").write_text("class A { int F() { return 1; } }")
@@ -337,8 +338,8 @@ def test_a_compile_error_drop_carries_the_compiler_error(tmp_path, monkeypatch):
     failed = TestResult(status="compile_error", reason="1 error(s) compiling Acme", diagnostics=[
         Diagnostic(code="CS1644", message="Feature `pattern matching' cannot be used", file="src/X.cs", line=39,
                    column=5, severity="error")])
-    monkeypatch.setattr(runner, "run_candidate", lambda *a, **k: failed)
+    monkeypatch.setattr(Runner, "run", lambda *a, **k: failed)
     task = SimpleNamespace(id="t", target_method_id="target:A.F()", source_method_id="source:A.f()")
-    got = validate_task(oracle, task, toolchain="mono", sandbox="local", workdir=tmp_path)
+    got = validate_task(oracle, task, Runner(ExecutionConfig(sandbox="local"), tmp_path))
     assert got.reason == ("ground truth gives compile_error: 1 error(s) compiling Acme "
                           "(src/X.cs:39: CS1644 Feature `pattern matching' cannot be used)")
