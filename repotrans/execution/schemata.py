@@ -182,15 +182,22 @@ def _compile(tc, schemata: Schemata, by_file: dict[str, list[Method]], projects:
     return broken
 
 
-def run_switch(tc, schemata: Schemata, index, method: Method, switch: int, sandbox: Sandbox,
-               limits: Limits) -> TestResult:
-    """The covering tests of `method` on the schemata build with one switch on (OFF: none)."""
-    ws = schemata.ws
-    started = time.monotonic()
+def covering_tests(tc, schemata: Schemata, index, method: Method):
+    """The runner's selection of `method`'s covering tests (execution.selection)."""
     from repotrans.execution.runner import covering_names, member_tokens
 
+    ws = schemata.ws
     fixtures = index_tests(ws, tc.test_projects(ws))
-    chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
+    return choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
+
+
+def run_switch(tc, schemata: Schemata, index, method: Method, switch: int, sandbox: Sandbox, limits: Limits,
+               chosen=None) -> TestResult:
+    """The covering tests of `method` (`chosen`, else selected here) on the schemata build with one
+    switch on (OFF: none)."""
+    ws = schemata.ws
+    started = time.monotonic()
+    chosen = chosen or covering_tests(tc, schemata, index, method)
     projects = tc.plan(ws).chosen
     changed = [p for p in projects if p.name in schemata.built and (ws.src / method.path).resolve() in p.sources]
     with ws.run_dir() as run_dir:
