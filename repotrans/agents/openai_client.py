@@ -123,7 +123,8 @@ class OpenAICompatibleClient(OneShotClient):
         """One request: retried after 5xx, 429 and refused connections, never after a timeout."""
         import openai
 
-        seconds, how = self.limits.timeout(int(body.get("max_tokens") or self.model.max_tokens))
+        seconds, how = self.limits.timeout(int(body.get("max_tokens") or self.model.max_tokens),
+                                           self.limits.prompt_tokens(body["messages"], body.get("tools") or ()))
         seconds += self.limits.busy_for()
         for attempt in range(self.model.max_retries + 1):
             try:

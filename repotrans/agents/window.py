@@ -28,6 +28,7 @@ CHARS_PER_TOKEN = 3.0          # the estimate: fewer characters per token than r
 MESSAGE_OVERHEAD = 8           # a chat template's role markers, per message
 PROBE_TIMEOUT = 3.0            # seconds for each discovery request
 ASSUMED_SPEED = 8.0            # completion tokens/s before any call was measured (a slow CPU server)
+PROMPT_SPEED = 20.0            # prompt tokens/s a slow CPU server reads (llama.cpp with n_batch 1, busy cores)
 TIMEOUT_FLOOR = 30.0           # seconds every call gets besides its generation time
 
 _WINDOW_400 = re.compile(r"maximum context length is (\d+)", re.I)
@@ -225,15 +226,16 @@ class ServerLimits:
                 self._speeds = (self._speeds + [completion_tokens / seconds])[-9:]
                 self.speed = sorted(self._speeds)[len(self._speeds) // 2]
 
-    def timeout(self, max_tokens: int) -> tuple[float, str]:
-        """Seconds one call may take, and how that was decided (for the error that names it)."""
+    def timeout(self, max_tokens: int, prompt_tokens: int = 0) -> tuple[float, str]:
+        """Seconds one call may take, and how that was decided (for the error that names it): twice the
+        time to read the prompt at a slow CPU server's pace and to write max_tokens at the measured speed."""
         if self.model.timeout is not None:
             return float(self.model.timeout), f"[model] timeout = {self.model.timeout:g}"
         speed = self.speed or ASSUMED_SPEED
         how = f"{speed:.1f} tokens/s measured" if self.speed else f"{ASSUMED_SPEED:g} tokens/s assumed"
-        seconds = TIMEOUT_FLOOR + 2 * max_tokens / speed
-        return seconds, f"scaled to max_tokens {max_tokens} at {how}; set [model] timeout to fix it"
-
+        seconds = TIMEOUT_FLOOR + 2 * (prompt_tokens / PROMPT_SPEED + max_tokens / speed)
+        return seconds, (f"scaled to a {prompt_tokens}-token prompt and max_tokens {max_tokens} at {how}; "
+                         "set [model] timeout to fix it")
 
     def abandoned(self, max_tokens: int) -> None:
         """A request timed out: a single-slot server may go on generating up to `max_tokens` for it."""

@@ -130,6 +130,7 @@ def test_the_time_limit_scales_with_max_tokens_and_the_measured_speed():
     limits.observe(200, 10.0)
     limits.observe(5, 10.0)                       # too short to say anything about speed
     assert limits.timeout(1000)[0] == 30 + 2 * 1000 / 20
+    assert limits.timeout(1000, prompt_tokens=400)[0] == 30 + 2 * (400 / 20 + 1000 / 20)
     limits.abandoned(400)
     assert 19 < limits.busy_for() <= 20           # the server may go on with an abandoned request
 
