@@ -66,6 +66,13 @@ def cache_section(config) -> tuple[str, list[Line]]:
                              f"{f' with {rc.threads} thread(s)' if rc.threads else ''}")]
 
 
+def model_section(config) -> tuple[str, list[Line]]:
+    """One tiny request to the configured model: the server's answer and time, or what to do."""
+    from repotrans.agents.ping import ping
+
+    return "model", [ping(config.model)]
+
+
 SECTIONS: list[Section] = [sandbox_section, toolchain_section, cache_section]
 
 

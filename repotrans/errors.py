@@ -3,6 +3,8 @@
 - ConfigError: the run cannot start (bad flags, missing repository, no model configured); a batch stops.
 - InputError: one request is wrong (unknown signature, unknown class); `did_you_mean` lists close matches.
 - TaskError: one task failed (model server gone, runner broke); a batch records it and goes on.
+  ModelServerError, a TaskError, says which server and model and what to do; a batch stops after
+  several in a row (the server, not the task, is at fault).
 """
 from __future__ import annotations
 
@@ -29,3 +31,13 @@ class InputError(RepotransError):
 
 class TaskError(RepotransError):
     pass
+
+
+class ModelServerError(TaskError):
+    pass
+
+
+def is_model_server_error(recorded: str | None) -> bool:
+    """Whether a task's recorded error (`Type: message`) was a ModelServerError (or one of its kinds,
+    all named ModelServer...)."""
+    return bool(recorded) and recorded.split(":", 1)[0].startswith("ModelServer")

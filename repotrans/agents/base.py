@@ -20,9 +20,10 @@ from autogen_core.models import (AssistantMessage, ChatCompletionClient, Functio
 
 from repotrans.agents.budget import MARGIN, OPTIONAL, Fit, fit_call, is_reasoning, trim_slots
 from repotrans.agents.reply import Reply, read_reply
+from repotrans.agents.server_errors import describe
 from repotrans.agents.state import ContextEntry, Handoff, PromptView, TaskBrief, Usage
 from repotrans.agents.trajectory import Trajectory
-from repotrans.agents.window import ContextOverflow, limits_of
+from repotrans.agents.window import ContextOverflow, ModelTimeout, limits_of
 from repotrans.errors import RepotransError, TaskError
 from repotrans.prompts import render
 from repotrans.prompts.slots import build_slots, system_prompt
@@ -167,6 +168,8 @@ class StepAgent(BaseChatAgent):
                 self.trajectory.record("budget", agent=self.name, step=step, refused=str(exc),
                                        window=limits.window().tokens)
                 continue
+            except ModelTimeout as exc:
+                raise describe(exc, self.brief.config.model) from exc
             except RepotransError:
                 raise
             except Exception as exc:  # server gone after retries, bad key, exhausted script: the task fails
@@ -174,7 +177,7 @@ class StepAgent(BaseChatAgent):
                     self.handoff.native_tools, tools = False, []
                     self.notes.append(f"{step}: the server refuses tools; using the text protocol")
                     continue
-                raise TaskError(f"model call failed during {step}: {type(exc).__name__}: {_one_line(exc)}") from exc
+                raise describe(exc, self.brief.config.model) from exc
             reply = read_reply(result)
             if reply.calls and not self.handoff.native_tools:
                 self.handoff.native_tools = True

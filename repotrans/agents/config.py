@@ -4,7 +4,8 @@ the build's), and the mapping overrides.
 `load_config` builds it, low to high: defaults < the file it is given < the environment it is given
 < CLI flags; only the CLI calls it with the process environment and ./repotrans.toml, so every layer
 below receives settings as values (a Ray worker too: the value travels with each task).
-The API key is read only from the environment (REPOTRANS_API_KEY, then OPENAI_API_KEY), by api_key().
+Environment: REPOTRANS_MODEL; REPOTRANS_BASE_URL, else OPENAI_BASE_URL. The API key is read only
+from the environment (REPOTRANS_API_KEY, then OPENAI_API_KEY), by api_key().
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.overrides import MappingOverrides, read_file
 from repotrans.redact import API_KEY_VARS
 
-ENV_VARS = {"name": "REPOTRANS_MODEL", "base_url": "REPOTRANS_BASE_URL"}
+# Environment variables of [model] values, the first set wins (OPENAI_BASE_URL as the openai SDK reads it).
+ENV_VARS = {"name": ("REPOTRANS_MODEL",), "base_url": ("REPOTRANS_BASE_URL", "OPENAI_BASE_URL")}
 CACHE_ENV = "REPOTRANS_CACHE_DIR"
 NUGET_ENV = "NUGET_PACKAGES"
 
@@ -155,7 +157,8 @@ def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None 
         config = config.overlay({k: v for k, v in data.items() if k not in OTHER_SECTIONS})
         if "mapping" in data:
             config = replace(config, mapping=read_file(path))
-    config = config.overlay({"model": {k: env.get(v) for k, v in ENV_VARS.items()}})
+    config = config.overlay({"model": {k: next((env[v] for v in names if env.get(v)), None)
+                                       for k, names in ENV_VARS.items()}})
     config = config.overlay(cli or {})
     if mapping_file is not None:
         config = replace(config, mapping=config.mapping.merged(read_file(mapping_file)))

@@ -59,8 +59,9 @@ def check_model(config: AgentConfig) -> None:
         raise ConfigError("model 'builtin' is not registered: import repotrans.policy.builtin first "
                           "(the repotrans command does)")
     if registered(model.name) is None and api_key() is None and model.base_url is None:
-        raise ConfigError(f"model {model.name!r} on api.openai.com needs an API key: set "
-                          f"{' or '.join(API_KEY_VARS)} in the environment (or pass --base-url for a local server)")
+        raise ConfigError(f"model {model.name!r} on api.openai.com (no --base-url, REPOTRANS_BASE_URL or "
+                          f"OPENAI_BASE_URL given) needs an API key: set {' or '.join(API_KEY_VARS)} in the "
+                          "environment (or pass --base-url for a local server)")
 
 
 def openai_client(model: ModelConfig) -> ChatCompletionClient:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import Any, Literal, Mapping, Optional, Sequence
 
@@ -31,6 +32,7 @@ from repotrans.agents.window import ModelTimeout, ServerLimits, limits_for, over
 from repotrans.errors import TaskError
 
 RETRY_STATUSES = (429, 500, 502, 503, 504)
+log = logging.getLogger("repotrans.model")
 
 FINISH = {"stop": "stop", "length": "length", "tool_calls": "function_calls", "function_call": "function_calls",
           "content_filter": "content_filter", "eos": "stop", "end_turn": "stop", "max_tokens": "length"}
@@ -139,12 +141,21 @@ class OpenAICompatibleClient(OneShotClient):
                     raise overflow from None
                 if exc.status_code not in RETRY_STATUSES or attempt == self.model.max_retries:
                     raise
-                await asyncio.sleep(_retry_after(exc) or 2 ** attempt)
+                wait = _retry_after(exc) or 2 ** attempt
+                self._waiting(f"HTTP {exc.status_code}", wait, attempt)
+                await asyncio.sleep(wait)
             except openai.APIConnectionError:
                 if attempt == self.model.max_retries:
                     raise
+                self._waiting("unreachable", 2 ** attempt, attempt)
                 await asyncio.sleep(2 ** attempt)
         raise AssertionError("unreachable")
+
+    def _waiting(self, what: str, seconds: float, attempt: int) -> None:
+        """Say, while it waits, that a request is retried (the `repotrans.model` logger; the CLI prints it)."""
+        log.warning("model server %s (model %r): %s; retrying in %.0f s (attempt %d of %d)",
+                    self.model.base_url or "https://api.openai.com/v1", self.model.name, what, seconds,
+                    attempt + 2, self.model.max_retries + 1)
 
     def read(self, data: dict) -> ModelResult:
         """A chat.completion JSON body as a ModelResult."""

@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import EXECUTION, RETRIEVAL, add_command, add_settings
+from repotrans.cli.options import EXECUTION, MODEL, RETRIEVAL, add_command, add_settings
 from repotrans.cli.output import print_json
 from repotrans.errors import RepotransError
 
@@ -13,7 +13,9 @@ from repotrans.errors import RepotransError
 def register(sub) -> None:
     p = add_command(sub, "doctor", "what this machine gives repotrans: the sandbox in force and why, toolchain",
                     run_doctor)
-    add_settings(p, "model", *EXECUTION, "no-cache", *RETRIEVAL)
+    add_settings(p, *MODEL, *EXECUTION, "no-cache", *RETRIEVAL)
+    p.add_argument("--no-model-check", action="store_true",
+                   help="do not send the configured model one tiny request (it is sent by default)")
     p.add_argument("--target", help="also explain how this C# repository is built: projects found, chosen, "
                                     "quarantined and why, the untouched build and test time")
     p.add_argument("--no-run", action="store_true", help="with --target: only evaluate the projects")
@@ -21,7 +23,8 @@ def register(sub) -> None:
     p = add_command(sub, "run-tests", "build a candidate for one C# method and run its tests (JSON)", run_tests)
     p.add_argument("--target", required=True, help="C# repository")
     p.add_argument("--source", help="Java repository (only needed when the index must be built)")
-    p.add_argument("--method", required=True, help='C# method, e.g. "Circle.Area()" or "Acme.Geo.Circle.Area"')
+    p.add_argument("--function", "--method", dest="function", required=True,
+                   help='the C# member, e.g. "Circle.Area()" or "Acme.Geo.Circle.Area" (--method: its old name)')
     p.add_argument("--code", required=True, help="file with the candidate: a whole method or a body")
     add_settings(p, *EXECUTION, "scope", "timeout", "memory-mb", config_file=False)
     p.add_argument("--write", action="store_true", help="also write the candidate into the target repository")
@@ -36,7 +39,7 @@ def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     if not code_path.is_file():
         raise RepotransError(f"--code: no such file: {code_path}")
     index = open_index(Path(args.workdir), Path(args.target), Path(args.source) if args.source else None)
-    method = find_target_method(index, args.method)
+    method = find_target_method(index, args.function)
     code = code_path.read_text(encoding="utf-8")
     try:            # the user's own candidate: sandbox auto may fall back to local
         with Runner(config.execution, Path(args.workdir)) as runner:
@@ -55,9 +58,9 @@ def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
 
 
 def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.doctor import report
+    from repotrans.doctor import SECTIONS, model_section, report
 
-    text, healthy = report(config)
+    text, healthy = report(config, SECTIONS + ([] if args.no_model_check else [model_section]))
     print(text)
     if args.target:
         from repotrans.execution.build_report import build_section, render

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig, with_concrete_sandbox
-from repotrans.cli.options import EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings
+from repotrans.cli.options import EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings, at_least
 from repotrans.cli.output import dataset_line
+from repotrans.errors import ConfigError
 
 
 def register(sub) -> None:
@@ -14,20 +16,27 @@ def register(sub) -> None:
     p.add_argument("--source", required=True, help="Java repository")
     p.add_argument("--target", required=True, help="C# repository with placeholder bodies")
     p.add_argument("--functions", help="file of signatures, one per line (default: all placeholders)")
-    p.add_argument("--run-dir", required=True, help="run folder (results.sqlite, trajectories, summary)")
-    p.add_argument("--resume", action="store_true", help="continue a run without redoing finished functions")
+    p.add_argument("--run-dir", help="run folder (results.sqlite, trajectories, summary); required unless --dry-run")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the tasks, their levels (callees first) and what the mapping could not match; "
+                        "translate nothing")
+    p.add_argument("--resume", action="store_true",
+                   help="continue a run: finished tasks are kept, errored ones are tried again")
     p.add_argument("--write", action="store_true", help="write passing translations into --target")
+    p.add_argument("--stop-after-errors", type=at_least(1), default=3, metavar="N",
+                   help="stop after N model-server errors in a row (default 3); --resume retries them")
     _add_run_options(p)
 
     p = add_command(sub, "ablate", "run configurations over datasets and report", run_ablate)
     p.add_argument("--dataset", nargs="+", required=True, help="dataset folders (with dataset.json)")
-    p.add_argument("--configs", default="full,no-rag,no-context,no-refine,no-reflection,static-prompt,direct")
+    p.add_argument("--configs", default="full,no-rag,no-context,no-refine,no-reflection,static-prompt,direct",
+                   help="comma-separated configurations of experiments/ablations.toml (default: all seven)")
     p.add_argument("--run-dir", required=True, help="run folder")
-    p.add_argument("--limit", type=int, help="N tasks spread evenly over each dataset")
+    p.add_argument("--limit", type=at_least(1), help="N tasks spread evenly over each dataset")
     _add_run_options(p)
 
     p = add_command(sub, "report", "Markdown, PNG plots and HTML pages from run folders", run_report)
-    p.add_argument("run_dirs", nargs="+")
+    p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="run folders of batch or ablate")
     p.add_argument("--out", help="folder for report.md and the plots (default: the first run folder)")
 
     p = sub.add_parser("dataset", help="evaluation datasets")
@@ -57,8 +66,8 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--executor", choices=["thread", "ray"], default="thread",
                    help="where tasks run: threads of this process (default) or a Ray cluster")
     p.add_argument("--ray-address", help="an existing Ray cluster (e.g. 10.0.0.5:6379); default: start a local one")
-    p.add_argument("--tasks-per-node", type=int, help="ray: tasks at a time on each node (default: its CPUs)")
-    p.add_argument("--model-calls", type=int, help="cap on model calls in flight, over all tasks and nodes")
+    p.add_argument("--tasks-per-node", type=at_least(1), help="ray: tasks at a time on each node (default: its CPUs)")
+    p.add_argument("--model-calls", type=at_least(1), help="cap on model calls in flight, over all tasks and nodes")
 
 
 def _executor(args: argparse.Namespace):
@@ -78,18 +87,43 @@ def _checked(config: AgentConfig) -> AgentConfig:
 
 
 def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
+    """Exit status: 0 when every task finished (passed or not), 1 when a task errored or the batch
+    stopped early (model-server errors), 130 after Ctrl-C."""
     from repotrans.experiments.batch import run_batch as run
 
+    if args.dry_run:
+        return _dry_run(args)
+    if not args.run_dir:
+        raise ConfigError("batch needs --run-dir DIR (where results, trajectories and the report go), "
+                          "or --dry-run to see the tasks first")
     config = _checked(config)
     executor = _executor(args)
     try:
         summary = run(Path(args.source), Path(args.target), Path(args.run_dir), config,
                       functions=Path(args.functions) if args.functions else None, jobs=args.jobs,
-                      resume=args.resume, write=args.write, progress=not args.quiet, executor=executor)
+                      resume=args.resume, write=args.write, progress=not args.quiet,
+                      quiet=args.quiet, executor=executor, stop_after_server_errors=args.stop_after_errors)
     finally:
         executor.close()
     print(summary.render())
-    print(f"run: {args.run_dir}")
+    print(f"run: {args.run_dir}  (report: repotrans report {args.run_dir})")
+    if summary.interrupted:
+        return 130
+    return 1 if summary.errors or summary.stopped else 0
+
+
+def _dry_run(args: argparse.Namespace) -> int:
+    """Index the pair in --workdir and print the batch's plan; no run folder is made."""
+    from repotrans.experiments.batch_plan import plan_batch
+    from repotrans.index.store import Index
+
+    for name in ("source", "target"):
+        if not Path(getattr(args, name)).is_dir():
+            raise ConfigError(f"--{name}: {name} repository not found: {getattr(args, name)}")
+    index = Index.open(Path(args.workdir))
+    index.build(Path(args.source), Path(args.target), progress=not args.quiet and sys.stderr.isatty())
+    print(plan_batch(index, Path(args.functions) if args.functions else None).render())
+    print(f"next: repotrans batch --source {args.source} --target {args.target} --run-dir RUN_DIR --model MODEL")
     return 0
 
 

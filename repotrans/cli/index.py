@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import RETRIEVAL, add_command, add_quiet, add_settings
+from repotrans.cli.options import RETRIEVAL, add_command, add_quiet, add_settings, at_least
 from repotrans.cli.output import print_json
 from repotrans.errors import InputError, RepotransError
+from repotrans.tools.registry import load_schemas
 
 
 def register(sub) -> None:
@@ -18,7 +19,7 @@ def register(sub) -> None:
     add_quiet(p)
 
     p = add_command(sub, "tool", "run one context tool and print what the agent would get", run_tool)
-    p.add_argument("name")
+    p.add_argument("name", help=f"one of the five tools: {', '.join(sorted(load_schemas()))}")
     p.add_argument("args", nargs="?", default="{}", help="JSON object of arguments")
     p.add_argument("--function", help="the function under translation (C# or Java signature)")
 
@@ -30,12 +31,15 @@ def register(sub) -> None:
     p = add_command(sub, "retrieve", "similar aligned pairs and close target names for one function (JSON)",
                     run_retrieve)
     p.add_argument("--function", help="the function under translation (C# or Java signature)")
-    p.add_argument("--k", type=int, default=5, help="candidates per store (default 5)")
-    p.add_argument("--rebuild", action="store_true", help="rebuild the stores (e.g. after changing --model)")
+    p.add_argument("--k", type=at_least(1), default=5, help="candidates per store (default 5)")
+    p.add_argument("--rebuild", action="store_true",
+                   help="rebuild the stores (e.g. after changing --embedding-model)")
     p.add_argument("--exclude", action="append", default=[], metavar="METHOD_ID",
                    help="evaluation mode: build the stores without this method id (repeatable)")
     p.add_argument("--exclude-file", help="evaluation mode: file of method ids to leave out, one per line")
-    p.add_argument("--model", help="embedding model (name or local folder; default: retrieval.embedding_model)")
+    p.add_argument("--embedding-model", "--model", dest="model", metavar="NAME_OR_FOLDER",
+                   help="embedding model (name or local folder; default: [retrieval] embedding_model); "
+                        "--model is its old name")
     add_settings(p, "no-cache", *RETRIEVAL)
     add_quiet(p)
 

@@ -12,16 +12,17 @@ import os
 import sys
 from pathlib import Path
 
-from repotrans.cli import execution, experiments, index, skeleton, translate
+from repotrans.cli import execution, experiments, index, setup, skeleton, translate
 from repotrans.cli.options import add_global_options, load_settings
 from repotrans.errors import RepotransError
 
-COMMAND_GROUPS = (index, skeleton, translate, experiments, execution)
+COMMAND_GROUPS = (setup, index, skeleton, translate, experiments, execution)
 DESCRIPTION = "repotrans command line: one subcommand per job, each a thin call into the pipeline."
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="repotrans", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"repotrans {_version()}")
     add_global_options(parser)
     sub = parser.add_subparsers(dest="command", required=True)
     for group in COMMAND_GROUPS:
@@ -29,10 +30,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_model_retries() -> None:
+    """Retries of a model request are said on stderr while they wait (agents.openai_client logs them)."""
+    import logging
+
+    log = logging.getLogger("repotrans.model")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("repotrans: %(message)s"))
+        log.addHandler(handler)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("repotrans")
+    except PackageNotFoundError:          # a source checkout that was never installed
+        return "(not installed)"
+
+
 def main(argv: list[str] | None = None) -> int:
     import repotrans.policy.builtin  # noqa: F401  (registers --model builtin with the model clients)
 
     args = build_parser().parse_args(argv)
+    _show_model_retries()
     try:
         if Path(args.workdir).exists() and not Path(args.workdir).is_dir():
             raise RepotransError(f"--workdir: {args.workdir} is a file, not a folder")

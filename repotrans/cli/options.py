@@ -57,6 +57,8 @@ _SETTINGS = [
                                         "repotrans.toml"),
     Setting("--base-url", "model", "base_url", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
                                                "for Ollama"),
+    Setting("--model-timeout", "model", "timeout", "seconds to wait for one model answer (default 60; "
+                                                   "[model] timeout)", type=float),
     Setting("--no-cache", "model", "cache", "use neither the response cache nor the embedding cache (both in "
                                             "the user cache folder)", store=False),
     Setting("--embedding-backend", "retrieval", "backend", "how the retrieval stores' embeddings are computed "
@@ -83,7 +85,7 @@ _SETTINGS = [
                              ("dynamic-prompt", "dynamic_prompt", "dynamic prompts (off: one static prompt)"))]
 SETTINGS: dict[str, Setting] = {s.flag.lstrip("-"): s for s in _SETTINGS}
 
-MODEL = ("model", "base-url")
+MODEL = ("model", "base-url", "model-timeout")
 RETRIEVAL = ("embedding-backend", "embedding-threads", "dense-pool")
 EXECUTION = ("toolchain", "sandbox")
 SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "max-context-iterations", "max-repair-rounds")
@@ -135,7 +137,7 @@ def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool =
     parser.add_argument("--workdir", default=default(".repotrans"), help="workspace folder (index, stores, caches)")
     parser.add_argument("--mapping", metavar="FILE", default=default(None),
                         help="mapping overrides (TOML [mapping] or an edited `mapping --format jsonl` export)")
-    parser.add_argument("--framework", default=default(None),
+    parser.add_argument("--framework", default=default(None), type=framework,
                         help="target framework to build multi-targeting projects for (e.g. net48)")
     parser.add_argument("--packages", action="append", metavar="DIR", default=default(None),
                         help="local NuGet packages folder for PackageReferences (repeatable)")
@@ -143,9 +145,14 @@ def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool =
                         help="folder with projects that stand in for PackageReferences by id (repeatable)")
 
 
-def add_command(sub, name: str, help: str, handler: Handler) -> argparse.ArgumentParser:
-    """A subcommand that also takes the global options after its name."""
-    parser = sub.add_parser(name, help=help)
+def add_command(sub, name: str, help: str, handler: Handler, epilog: str | None = None) -> argparse.ArgumentParser:
+    """A subcommand that also takes the global options after its name; its help line is also its
+    description, `epilog` (examples) is shown as written."""
+    from repotrans.cli.examples import epilog as example
+
+    full = f"{sub._prog_prefix.split(' ', 1)[1]} {name}" if " " in sub._prog_prefix else name
+    parser = sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".",
+                            epilog=epilog or example(full), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_global_options(parser, after_command=True)
     parser.set_defaults(func=handler)
     return parser
@@ -156,4 +163,33 @@ def add_quiet(parser: argparse.ArgumentParser) -> None:
 
 
 def add_jobs(parser: argparse.ArgumentParser, what: str = "tasks run") -> None:
-    parser.add_argument("--jobs", type=int, default=1, help=f"{what} at the same time (default 1)")
+    parser.add_argument("--jobs", type=at_least(1), default=1, help=f"{what} at the same time (default 1)")
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= `low`, with a message saying so."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+    parse.__name__ = "number"
+    return parse
+
+
+# .NET target frameworks a project may be built for (--framework); anything else is a typo.
+KNOWN_FRAMEWORKS = ("net20", "net35", "net40", "net403", "net45", "net451", "net452", "net46", "net461", "net462",
+                    "net47", "net471", "net472", "net48", "net481", *(f"netstandard1.{n}" for n in range(7)),
+                    "netstandard2.0", "netstandard2.1", "netcoreapp1.0", "netcoreapp1.1", "netcoreapp2.0",
+                    "netcoreapp2.1", "netcoreapp2.2", "netcoreapp3.0", "netcoreapp3.1",
+                    *(f"net{n}.0" for n in range(5, 11)))
+
+
+def framework(text: str) -> str:
+    """An argparse type: a known target framework moniker (an OS suffix such as -windows is kept)."""
+    if text.lower().split("-", 1)[0] not in KNOWN_FRAMEWORKS:
+        raise argparse.ArgumentTypeError(f"unknown target framework {text!r}; known: {', '.join(KNOWN_FRAMEWORKS)}")
+    return text

@@ -9,8 +9,9 @@ def print_json(obj: Any) -> None:
     print(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
-def outcome_lines(outcome, blocked: str | None) -> list[str]:
-    """translate's report after the code: the test outcome and why, rounds, tokens and cost, run folder."""
+def outcome_lines(outcome, blocked: str | None, estimated: bool = False) -> list[str]:
+    """translate's report after the code: the test outcome and why, rounds, tokens (`estimated`: word
+    counts of the offline policy) and cost, run folder."""
     tests = f" ({outcome.result['tests_run']} tests run)" if outcome.result else ""
     cost = f", cost {outcome.cost:.4f}" if outcome.cost is not None else ""
     lines = [f"test outcome: {'blocked' if blocked else outcome.status}{tests}"]
@@ -21,6 +22,8 @@ def outcome_lines(outcome, blocked: str | None) -> list[str]:
              if t.get("cached_calls") else "",
              f"{t['server_cached_prompt']} prompt tokens from the server's prompt cache" if t.get("server_cached_prompt")
              else "", f"{t['unreported_calls']} without usage from the server" if t.get("unreported_calls") else ""]
+    if estimated:
+        extra.insert(0, "estimated: the offline builtin policy counts words, not tokens")
     extra_text = "; ".join(e for e in extra if e)
     lines.append(f"tokens: {t['prompt']} prompt + {t['completion']} completion spent in {t['calls']} model calls"
                  f"{' (' + extra_text + ')' if extra_text else ''}{cost}")

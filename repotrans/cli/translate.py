@@ -38,7 +38,7 @@ def run(args: argparse.Namespace, config: AgentConfig) -> int:
                                adjust=_judge_blocked, target_member=args.target_member)
     print(f"```csharp\n{outcome.code or ''}\n```")
     blocked = blocked_reason(outcome.result)
-    for line in outcome_lines(outcome, blocked):
+    for line in outcome_lines(outcome, blocked, estimated=config.model.name == "builtin"):
         print(line)
     if args.write and outcome.code:
         from repotrans.index.store import Index

@@ -50,7 +50,8 @@ def check_execution(toolchain: str, sandbox: str, timeout: float, memory_mb: int
     if scope not in SCOPES:
         raise ConfigError(f"unknown test scope {scope!r}; expected {' or '.join(SCOPES)}")
     if not 0 < timeout <= MAX_TIMEOUT:
-        raise ConfigError(f"execution.timeout must be between 0 and {MAX_TIMEOUT:.0f} seconds, not {timeout}")
+        raise ConfigError(f"execution.timeout (--timeout) must be more than 0 and at most {MAX_TIMEOUT:.0f} "
+                          f"seconds, not {timeout:g}")
     if memory_mb < MIN_MEMORY_MB:
         raise ConfigError(f"execution.memory_mb must be at least {MIN_MEMORY_MB} (MB), not {memory_mb}")
 

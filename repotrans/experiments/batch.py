@@ -13,22 +13,25 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sys
 import time
-from dataclasses import asdict, dataclass, field
+from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 
-from tqdm import tqdm
-
 from repotrans.agents.config import AgentConfig
-from repotrans.errors import ConfigError, InputError
+from repotrans.errors import ConfigError, InputError, RepotransError, is_model_server_error
 from repotrans.execution.apply import apply_candidate
 from repotrans.execution.blocked import blocked_reason, is_blocked, judging_blocked
-from repotrans.execution.status import BLOCKED
+from repotrans.execution.status import BLOCKED, ERROR
 from repotrans.execution.runner import Runner
+from repotrans.experiments.batch_progress import BatchProgress, StopRequest, outcome_of
+from repotrans.experiments.batch_summary import BatchSummary
 from repotrans.experiments.executors import ThreadExecutor
 from repotrans.experiments.workload import Executor, Workload
 from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.whole_suite import summarize
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.index.model import Method
@@ -37,33 +40,6 @@ from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask, resolve_task
 
 CONFIG_NAME = "batch"
-
-
-@dataclass
-class BatchSummary:
-    tasks: int
-    passed: int
-    compiled: int
-    failed: int
-    errors: int
-    blocked: int
-    prompt_tokens: int
-    completion_tokens: int
-    seconds: float
-    together: dict = field(default_factory=dict)   # combined check: status, tasks failing together
-    written: list[str] = field(default_factory=list)
-
-    def render(self) -> str:
-        lines = [f"{self.tasks} tasks: {self.passed} passed, {self.failed} failed ({self.compiled - self.passed} "
-                 f"of them compiled, {self.blocked} blocked by untranslated methods, {self.errors} task errors); "
-                 f"tokens {self.prompt_tokens} prompt + {self.completion_tokens} completion; {self.seconds:.1f} s"]
-        if self.together:
-            lines.append(f"all passing translations together: {self.together['status']}")
-            for t in self.together.get("fail_together", []):
-                lines.append(f"  passed alone, fails together: {t}")
-        if self.written:
-            lines.append(f"written into the target: {len(self.written)} methods")
-        return "\n".join(lines)
 
 
 def placeholder_tasks(index: Index, overrides: MappingOverrides | None = None) -> list[TranslationTask]:
@@ -153,81 +129,133 @@ def _apply(index: Index, source: Path, work: Path, records: list[TaskRecord]) ->
 
 
 def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *, functions: Path | None = None,
-              jobs: int = 1, resume: bool = False, write: bool = False, progress: bool = True,
-              executor: Executor | None = None) -> BatchSummary:
+              jobs: int = 1, resume: bool = False, write: bool = False, progress: bool = True, quiet: bool = False,
+              executor: Executor | None = None, stop_after_server_errors: int = 3) -> BatchSummary:
     """Translate the selected tasks level by level; results land in the run store as they finish.
-    `executor` runs each level's tasks (default: `jobs` threads of this process)."""
+    `executor` runs each level's tasks (default: `jobs` threads of this process). The batch stops early,
+    keeping what finished, on a first Ctrl-C or after `stop_after_server_errors` model-server errors in a
+    row. A batch that fails before any task finished leaves no run folder behind."""
     started = time.time()
     for name, path in (("source", source), ("target", target)):
         if not path.is_dir():
-            raise ConfigError(f"{name} repository not found: {path}")
-    if run_dir.exists() and (run_dir / "results.sqlite").exists() and not resume:
+            raise ConfigError(f"--{name}: {name} repository not found: {path}")
+    fresh = not (run_dir / "results.sqlite").exists()
+    if not fresh and not resume and _finished_tasks(run_dir):
         raise ConfigError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     store = RunStore(run_dir)
+    work = run_dir / "work" / "target"
+    try:
+        return _run(source, target, run_dir, store, config, functions=functions, jobs=jobs, resume=resume,
+                    write=write, progress=progress, quiet=quiet, executor=executor, started=started,
+                    stop_after=stop_after_server_errors)
+    except RepotransError as exc:       # name the user's folder, not the run's internal copy of it
+        exc.message = exc.message.replace(str(work), str(target))
+        raise
+    finally:
+        left_empty = not store.records()
+        store.close()
+        if fresh and left_empty:
+            shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def _finished_tasks(run_dir: Path) -> int:
+    store = RunStore(run_dir)
+    try:
+        return len(store.records())
+    finally:
+        store.close()
+
+
+def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: AgentConfig, *,
+         functions: Path | None, jobs: int, resume: bool, write: bool, progress: bool, quiet: bool,
+         executor: Executor | None, started: float, stop_after: int) -> BatchSummary:
     workspace = run_dir / "workspace"
     work = _work_target(target, run_dir)
     index = Index.open(workspace)
-    index.build(source, work, progress=progress)
-
+    index.build(source, work, progress=progress and not quiet and sys.stderr.isatty())
     task_ids = store.meta("tasks")
     if task_ids is None:
         tasks = (listed_tasks(index, functions, config.mapping) if functions
                  else placeholder_tasks(index, config.mapping))
+        if not tasks:
+            raise ConfigError(f"no tasks: {target} has no placeholder body whose Java counterpart the mapping "
+                              "knows; `repotrans batch --dry-run` shows what the mapping matched")
         store.set_meta("tasks", [[t.target_method_id, t.source_method_id] for t in tasks])
-        store.set_meta("config", config.to_json())
     else:
         tasks = [TranslationTask(target_method_id=t, source_method_id=s) for t, s in task_ids]
+    store.set_meta("config", config.to_json())          # the configuration of the latest (resumed) run
     dataset = target.resolve().name
-    done = {r.task_id: r for r in store.records() if r.config == CONFIG_NAME}
+    previous = [r for r in store.records() if r.config == CONFIG_NAME]
+    done = {r.task_id: r for r in previous if r.status != ERROR}
+    retried = len(previous) - len(done)
+    display = BatchProgress(len(tasks), list(done.values()), enabled=progress and not quiet, quiet=quiet)
+    if previous:
+        display.say(f"resuming: {len(done)} finished task(s) kept"
+                    + (f", {retried} errored task(s) retried" if retried else ""))
     _apply(index, source, work, [r for r in done.values() if _applicable(r)])
 
     java = {t.target_method_id: index.method(t.source_method_id) for t in tasks}
     by_id = {t.target_method_id: t for t in tasks}
     levels = order_levels(dependency_graph({k: v for k, v in java.items() if v is not None}))
-    bar = tqdm(total=len(tasks), initial=len(done), desc="translating", unit="fn", disable=not progress)
-    counts = {"passed": 0, "compiled": 0, "failed": 0, "tokens": 0}
-    for r in done.values():
-        _count(counts, r)
     own_executor = executor is None
     executor = executor or ThreadExecutor(jobs=jobs)
     work_load = Workload(dirs={"source": source, "target": work, "workspace": workspace}, config=config,
                          config_name=CONFIG_NAME, dataset=dataset, adjust=judge_blocked)
-    for level in levels:
-        pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
-        if not pending:
-            continue
-        finished = []
-        for rec in executor.run(work_load, pending, run_dir / "tasks"):
-            rec = _as_blocked(rec)
-            store.add(rec)
-            finished.append(rec)
-            _count(counts, rec)
-            bar.update()
-            bar.set_postfix(passed=counts["passed"], compiled=counts["compiled"], failed=counts["failed"],
-                            tokens=counts["tokens"])
-        _apply(index, source, work, sorted((r for r in finished if _applicable(r)), key=lambda r: r.task_id))
-    bar.close()
-    if own_executor:
-        executor.close()
-
-    records = [r for r in store.records() if r.config == CONFIG_NAME]
-    with Runner(config.execution, workspace) as runner:
-        _rejudge(index, [r for r in records if r.status == BLOCKED], runner, store)
-        passing = [r for r in records if r.passed]
-        together = combined_check(index, passing, runner) if passing else {}
-    written = []
-    if write and passing:
-        written = _write_back(work, target, index, passing)
-    summary = BatchSummary(
-        tasks=len(tasks), passed=len(passing), compiled=sum(r.compiled for r in records),
-        failed=sum(not r.passed for r in records), errors=sum(r.status == "error" for r in records),
-        blocked=sum(r.status == BLOCKED for r in records),
-        prompt_tokens=sum(r.prompt_tokens for r in records),
-        completion_tokens=sum(r.completion_tokens for r in records),
-        seconds=round(time.time() - started, 2), together=together, written=written)
+    stopped, server_errors = "", 0
+    with StopRequest("finishing the current task" + ("s" if jobs > 1 else "") + "; Ctrl-C again aborts") as stop:
+        for level in levels:
+            pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
+            finished = []
+            for rec in executor.run(work_load, pending, run_dir / "tasks") if pending else ():
+                rec = _as_blocked(rec)
+                store.add(rec)
+                finished.append(rec)
+                display.add(rec)
+                server_errors = server_errors + 1 if is_model_server_error(rec.error) else 0
+                if server_errors >= stop_after:
+                    stopped = (f"{server_errors} model-server errors in a row; the last: {rec.error}. "
+                               "Fix the server, then run the same command with --resume (errored tasks are retried)")
+                elif stop.requested:
+                    stopped = "interrupted (Ctrl-C); run the same command with --resume to continue"
+                if stopped:
+                    break
+            _apply(index, source, work, sorted((r for r in finished if _applicable(r)), key=lambda r: r.task_id))
+            if stopped:
+                break
+        display.close()
+        if own_executor:
+            executor.close()
+        records = [r for r in store.records() if r.config == CONFIG_NAME]
+        together, written = {}, []
+        if not stopped:
+            together, written = _finish(index, records, config, workspace, store, display, write, work, target)
+            records = [r for r in store.records() if r.config == CONFIG_NAME]
+    summary = BatchSummary.of(len(tasks), records, seconds=round(time.time() - started, 2), together=together,
+                              written=written, stopped=stopped, interrupted=stop.requested,
+                              estimated_tokens=config.model.name == "builtin")
     (run_dir / "summary.json").write_text(json.dumps(asdict(summary), indent=2) + "\n")
-    store.close()
     return summary
+
+
+def _finish(index: Index, records: list[TaskRecord], config: AgentConfig, workspace: Path, store: RunStore,
+            display: BatchProgress, write: bool, work: Path, target: Path) -> tuple[dict, list[str]]:
+    """After the last task: blocked tasks judged again, the whole suite run once, passing translations
+    written back when asked. Each phase says what it does first."""
+    blocked = [r for r in records if r.status == BLOCKED]
+    passing = [r for r in records if r.passed]
+    together: dict = {}
+    with Runner(config.execution, workspace) as runner:
+        if blocked:
+            display.say(f"re-judging {len(blocked)} blocked task(s) with their callees translated...")
+            _rejudge(index, blocked, runner, store)
+            now = Counter(outcome_of(r) for r in blocked)
+            display.say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))
+            passing = [r for r in store.records() if r.config == CONFIG_NAME and r.passed]
+        if passing:
+            display.say(f"running the whole suite with the {len(passing)} passing translation(s)...")
+            together = combined_check(index, passing, runner)
+    written = _write_back(work, target, index, passing) if write and passing else []
+    return together, written
 
 
 def _write_back(work: Path, target: Path, index: Index, passing: list[TaskRecord]) -> list[str]:
@@ -236,13 +264,6 @@ def _write_back(work: Path, target: Path, index: Index, passing: list[TaskRecord
     for rel in sorted(paths):
         shutil.copyfile(work / rel, target / rel)
     return [r.task_id for r in passing]
-
-
-def _count(counts: dict, rec: TaskRecord) -> None:
-    counts["passed"] += rec.passed
-    counts["compiled"] += rec.compiled
-    counts["failed"] += not rec.passed
-    counts["tokens"] += rec.prompt_tokens + rec.completion_tokens
 
 
 def combined_check(index: Index, passing: list[TaskRecord], runner: Runner) -> dict:
@@ -255,8 +276,7 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Runner) -> d
         return (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
 
     whole = runner.run(index, methods[0], as_is(methods[0]), scope="all")
-    out = {"status": whole.status, "tests_run": whole.tests_run, "tests_failed": whole.tests_failed,
-           "fail_together": []}
+    out = {**summarize(whole), "fail_together": []}
     if whole.status != "passed":
         for m in methods:
             if runner.run(index, m, as_is(m), scope="covering").status != "passed":

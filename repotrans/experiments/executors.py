@@ -47,9 +47,10 @@ class ThreadExecutor:
                             yield f.result()
                 except KeyboardInterrupt:     # workers embedding the stores stop after their batch
                     request_stop()
+                    raise
+                finally:                 # the caller stopped early: tasks not started never start
                     for f in futures:
                         f.cancel()
-                    raise
         finally:
             runner.close()
 

@@ -15,7 +15,7 @@ from repotrans.agents.models import make_client
 from repotrans.agents.team import run_translation
 from repotrans.agents.window import ServerLimits, overflow_from
 from repotrans.errors import TaskError
-from repotrans.experiments.batch import BatchSummary
+from repotrans.experiments.batch_summary import BatchSummary
 from repotrans.retrieval.stores import PairHit
 from tests.agents.test_agents import GOOD, FakeServices, make_state, passed, replay, run
 from tests.support.fake_openai_server import FakeOpenAIServer
@@ -242,4 +242,4 @@ def test_the_cache_key_holds_the_servers_window_and_the_calls_max_tokens(tmp_pat
 def test_the_batch_line_adds_up():
     line = BatchSummary(tasks=3, passed=0, compiled=1, failed=3, errors=0, blocked=0, prompt_tokens=0,
                         completion_tokens=0, seconds=1.0).render()
-    assert line.startswith("3 tasks: 0 passed, 3 failed (1 of them compiled, 0 blocked")
+    assert "= 0 passed, 3 failed, 0 blocked, 0 errors of 3 tasks in 1.0 s =" in line

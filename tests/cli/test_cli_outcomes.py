@@ -55,6 +55,7 @@ def test_translate_says_blocked_and_stops_repairing(masked, tmp_path, capsys, mo
     assert rc == 1
     assert "test outcome: blocked (" in out and "fail only in methods that are not translated yet" in out
     assert "rounds: 0 repair round(s), 1 candidate(s)" in out and "  tests: " in out
+    assert "model calls (estimated: the offline builtin policy counts words, not tokens)" in out
 
 
 @pytest.mark.slow

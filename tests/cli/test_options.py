@@ -33,7 +33,7 @@ def test_translate_flags_reach_their_sections():
     args = build_parser().parse_args(["translate", "--function", "f", "--model", "m", "--no-cache", "--no-rag",
                                       "--max-repair-rounds", "1", "--sandbox", "docker"])
     given = given_settings(args)
-    assert given["model"] == {"name": "m", "base_url": None, "cache": False}
+    assert given["model"] == {"name": "m", "base_url": None, "timeout": None, "cache": False}
     assert given["agents"]["rag"] is False and given["agents"]["context"] is None
     assert given["agents"]["max_repair_rounds"] == 1 and given["execution"]["sandbox"] == "docker"
 

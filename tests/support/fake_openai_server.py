@@ -5,7 +5,8 @@
 
 Each POST /v1/chat/completions returns the next scripted answer; `fail_first` requests get HTTP 500
 first (`fail_status`, 500 unless told: 429 for rate limits; 401 echoes the key, as OpenAI does). `latency` seconds pass before each answer;
-`repeat` answers the last scripted answer forever. Every request body is kept in `server.requests`, its
+`repeat` answers the last scripted answer forever. Any path but /v1/chat/completions is a 404 (a base URL
+without /v1). Every request body is kept in `server.requests`, its
 arrival time (time.monotonic) in `server.arrivals`.
 
 An answer is a string (the message content) or a dict in the shape real servers answer with:
@@ -43,7 +44,7 @@ class FakeOpenAIServer:
                  latency: float = 0.0, repeat: bool = False, responder: Callable[[dict], str | dict] | None = None,
                  prefix_cache: int | None = None, count: Callable[[str], int] = lambda text: len(text) // 4,
                  refuse_tools: bool = False, window: int | None = None, props: bool = False,
-                 tokenize: bool = False, seconds_per_token: float = 0.0, models: bool = False):
+                 tokenize: bool = False, seconds_per_token: float = 0.0, models: bool = False, key_echo: str = "whole"):
         self.answers = list(answers)
         self.responder, self.prefix_cache, self.count = responder, prefix_cache, count
         self.refuse_tools = refuse_tools          # HTTP 400 for requests with tools, as Ollama for some models
@@ -52,6 +53,7 @@ class FakeOpenAIServer:
         self.seconds_per_token = seconds_per_token
         self.tokenized = 0                        # /extras/tokenize/count requests answered
         self.fail_first, self.fail_status = fail_first, fail_status
+        self.key_echo = key_echo                  # 401: "whole" key, or "masked" (sk-proj-****wxyz) as OpenAI does
         self.latency, self.repeat = latency, repeat
         self.requests: list[dict] = []
         self.arrivals: list[float] = []
@@ -83,7 +85,8 @@ class FakeOpenAIServer:
             if self.fail_first > 0:
                 self.fail_first -= 1
                 if self.fail_status == 401:        # as OpenAI answers: the key it was given, echoed
-                    return 401, {"error": {"message": f"Incorrect API key provided: {auth}.",
+                    shown = auth if self.key_echo == "whole" else f"{auth[:8]}{'*' * (len(auth) - 12)}{auth[-4:]}"
+                    return 401, {"error": {"message": f"Incorrect API key provided: {shown}.",
                                            "type": "invalid_request_error", "code": "invalid_api_key"}}
                 return self.fail_status, {"error": {"message": "scripted failure", "type": "server_error"}}
             if self.responder is not None:
@@ -166,7 +169,10 @@ class FakeOpenAIServer:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                     return
                 auth = self.headers.get("Authorization", "").removeprefix("Bearer ")
-                status, payload = server._next(body, auth)
+                if self.path.rstrip("/") != "/v1/chat/completions":     # as Ollama answers a wrong path
+                    status, payload = 404, {"error": {"message": "404 page not found"}}
+                else:
+                    status, payload = server._next(body, auth)
                 server.statuses.append(status)
                 self._send(status, payload)
 

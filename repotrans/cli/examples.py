@@ -1,0 +1,45 @@
+"""An example epilog for every subcommand (shown by `repotrans CMD --help`), kept in one place.
+
+The paths are the bundled sample's (datasets/sample) and the folders `scripts/run_sample.sh` makes, so
+every example runs as written from a checkout.
+"""
+from __future__ import annotations
+
+J, CS, VIEW = "datasets/sample/java", "datasets/sample/csharp", "runs/sample/view/target"
+
+EXAMPLES: dict[str, list[str]] = {
+    "init": [f"repotrans init --source {J} --target {VIEW} --model qwen2.5-coder:7b "
+             "--base-url http://localhost:11434/v1",
+             f"repotrans batch --source {J} --target {VIEW} --dry-run"],
+    "index": [f"repotrans index --source {J} --target {CS}"],
+    "tool": ["repotrans tool find_target_class_info '{\"class_name\": \"Circle\"}'",
+             "repotrans tool get_source_class_info --function 'Circle.Scale(double)'"],
+    "mapping": ["repotrans mapping --verbose", "repotrans mapping --format jsonl > mapping.jsonl"],
+    "retrieve": ["repotrans retrieve --function 'Circle.Scale(double)' --k 5"],
+    "skeleton": ["repotrans skeleton --types 'org.acme.geo.*' --dry-run"],
+    "translate-tests": ["repotrans translate-tests --junit path/to/src/test/java --tests 'org.acme.geo.*Test' "
+                        "--dry-run"],
+    "translate": [f"repotrans translate --source {J} --target {VIEW} --function 'StringUtils.Capitalize(string)' "
+                  "--model builtin",
+                  f"repotrans translate --source {J} --target {VIEW} --function 'Circle.Area()' "
+                  "--model qwen2.5-coder:7b --base-url http://localhost:11434/v1 --stream"],
+    "batch": [f"repotrans batch --source {J} --target {VIEW} --dry-run",
+              f"repotrans batch --source {J} --target {VIEW} --run-dir runs/sample/batch --model builtin",
+              f"repotrans batch --source {J} --target {VIEW} --run-dir runs/sample/batch --model builtin --resume"],
+    "ablate": ["repotrans dataset build --source J --target C --out datasets/mine",
+               "repotrans ablate --dataset datasets/mine --configs full,no-rag --run-dir runs/ablate --model builtin"],
+    "report": ["repotrans report runs/sample/batch        # -> runs/sample/batch/report.html"],
+    "dataset build": [f"repotrans dataset build --source {J} --target {CS} --out datasets/mine "
+                      "--select 'Acme.Geo.Shapes.*'"],
+    "dataset mask": ["repotrans dataset mask --dataset datasets/sample/demo --out runs/sample/view"],
+    "doctor": ["repotrans doctor", f"repotrans doctor --target {CS} --no-run",
+               "repotrans doctor --model qwen2.5-coder:7b --base-url http://localhost:11434/v1"],
+    "run-tests": [f"repotrans run-tests --target {VIEW} --source {J} --function 'StringUtils.Capitalize(string)' "
+                  "--code capitalize.cs"],
+}
+
+
+def epilog(command: str) -> str | None:
+    """`examples:` and the command lines, or None for a command without examples."""
+    lines = EXAMPLES.get(command)
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines) if lines else None

@@ -1,0 +1,83 @@
+"""The end of a batch: its counts and a pytest-style closing summary.
+
+Every failed, blocked and errored task gets one line with its reason (experiments.causes: the first
+real assertion, compiler error or task error; for a blocked task the member it waits for), then the
+counts, the whole-suite line worded by what it found, the tokens, and why the batch stopped early.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from repotrans.execution.status import BLOCKED, ERROR
+from repotrans.experiments.causes import cause_of
+from repotrans.experiments.run_store import TaskRecord
+from repotrans.experiments.whole_suite import whole_suite_line
+
+_LABEL = {ERROR: "ERROR", BLOCKED: "BLOCKED"}
+_ORDER = {"FAILED": 0, "ERROR": 1, "BLOCKED": 2}
+
+
+@dataclass
+class BatchSummary:
+    tasks: int
+    passed: int
+    compiled: int
+    failed: int                 # finished without passing, neither blocked nor a task error
+    errors: int
+    blocked: int
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+    together: dict = field(default_factory=dict)   # whole-suite check (experiments.whole_suite)
+    written: list[str] = field(default_factory=list)
+    problems: list[list[str]] = field(default_factory=list)   # [label, task id, one-line reason]
+    not_run: int = 0            # tasks left when the batch stopped early
+    stopped: str = ""           # why the batch stopped early ("" = it ran to the end)
+    interrupted: bool = False   # stopped by Ctrl-C
+    estimated_tokens: bool = False    # the offline policy counts words, not tokens
+
+    @classmethod
+    def of(cls, tasks: int, records: list[TaskRecord], **kw) -> "BatchSummary":
+        problems = sorted(([_LABEL.get(r.status, "FAILED"), r.task_id, cause_of(r).line]
+                           for r in records if not r.passed), key=lambda p: (_ORDER[p[0]], p[1]))
+        return cls(tasks=tasks, passed=sum(r.passed for r in records), compiled=sum(r.compiled for r in records),
+                   failed=sum(p[0] == "FAILED" for p in problems), errors=sum(r.status == ERROR for r in records),
+                   blocked=sum(r.status == BLOCKED for r in records),
+                   prompt_tokens=sum(r.prompt_tokens for r in records),
+                   completion_tokens=sum(r.completion_tokens for r in records), problems=problems,
+                   not_run=tasks - len(records), **kw)
+
+    def counts_line(self) -> str:
+        parts = [f"{self.passed} passed", f"{self.failed} failed", f"{self.blocked} blocked",
+                 f"{self.errors} error{'s' * (self.errors != 1)}"]
+        if self.not_run:
+            parts.append(f"{self.not_run} not run")
+        return f"{', '.join(parts)} of {self.tasks} tasks in {self.seconds:.1f} s"
+
+    def render(self, width: int = 100) -> str:
+        lines = []
+        if self.problems:
+            lines.append(_rule("short task summary", width))
+            lines += [_clip(f"{label:<7} {task} - {' '.join(reason.split())}", width)
+                      for label, task, reason in self.problems]
+        lines.append(_rule(self.counts_line(), width))
+        if not self.stopped:
+            lines.append(whole_suite_line(self.together))
+            for task in self.together.get("fail_together", []):
+                lines.append(f"  passed alone, fails together: {task}")
+        note = " (estimated: the offline builtin policy counts words)" if self.estimated_tokens else ""
+        lines.append(f"tokens: {self.prompt_tokens} prompt + {self.completion_tokens} completion{note}")
+        if self.written:
+            lines.append(f"written into the target: {len(self.written)} methods")
+        if self.stopped:
+            lines.append(f"stopped early: {self.stopped}")
+        return "\n".join(lines)
+
+
+def _rule(text: str, width: int) -> str:
+    side = max(3, (width - len(text) - 2) // 2)
+    return f"{'=' * side} {text} {'=' * side}"
+
+
+def _clip(line: str, width: int) -> str:
+    return line if len(line) <= 2 * width else line[:2 * width - 3] + "..."
