@@ -3,6 +3,7 @@ Real HTTP: the openai SDK against a closed port, a hanging socket and the fake s
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import threading
 
@@ -100,15 +101,16 @@ def test_openai_base_url_is_obeyed_and_the_key_check_agrees(monkeypatch, tmp_pat
     for var in ("REPOTRANS_API_KEY", "OPENAI_API_KEY", "REPOTRANS_BASE_URL"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
-    config = load_config(cli={"model": {"name": "coder-7b"}}, resolve=False)
+    config = load_config(cli={"model": {"name": "coder-7b"}}, env=os.environ, resolve=False)
     assert config.model.base_url == "http://127.0.0.1:9/v1"
     check_model(config)                              # a local server: no key needed, no api.openai.com claim
     monkeypatch.setenv("REPOTRANS_BASE_URL", "http://127.0.0.1:10/v1")
-    assert load_config(cli={"model": {"name": "m"}}, resolve=False).model.base_url == "http://127.0.0.1:10/v1"
+    assert load_config(cli={"model": {"name": "m"}}, env=os.environ,
+                       resolve=False).model.base_url == "http://127.0.0.1:10/v1"
     monkeypatch.delenv("OPENAI_BASE_URL")
     monkeypatch.delenv("REPOTRANS_BASE_URL")
     with pytest.raises(ConfigError, match="on api.openai.com .* needs an API key"):
-        check_model(load_config(cli={"model": {"name": "coder-7b"}}, resolve=False))
+        check_model(load_config(cli={"model": {"name": "coder-7b"}}, env=os.environ, resolve=False))
 
 
 def test_doctor_pings_the_configured_model_and_reports_its_answer(capsys, tmp_path, monkeypatch):
