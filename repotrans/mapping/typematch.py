@@ -24,8 +24,8 @@ from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.typenames import name_table
 
 MIN_NAMESPACE_SHARE = 0.5       # a package maps to a namespace holding more than half of its votes
-MIN_NAMESPACE_SUPPORT = 2       # ... cast by this many of its types (a one-type package: that type),
-                                # unless the namespace is named like the package (its last segment)
+MIN_NAMESPACE_SUPPORT = 2       # ... cast by this many of its types, unless the namespace is named like
+                                # the package (its last segment): one coincidental match never decides
 MIN_MEMBER_OVERLAP = 0.6        # share of a Java type's member names found in the C# type
 MIN_OVERLAP_MEMBERS = 3         # member-overlap evidence needs at least this many Java member names
 KINDS = {"class": {"class", "struct", "record"}, "interface": {"interface"}, "enum": {"enum", "class", "struct"},
@@ -144,7 +144,6 @@ def learn_namespaces(src: list[TypeDecl], names: TargetNames
     """Votes (package -> namespace -> share of its top-level types' name matches) and the majority map."""
     votes: dict[str, Counter] = defaultdict(Counter)
     voters: dict[str, Counter] = defaultdict(Counter)          # package -> namespace -> types voting
-    sizes: Counter = Counter(t.container for t in src if t.outer_id is None)
     for t in src:
         if t.outer_id is not None:
             continue
@@ -161,7 +160,7 @@ def learn_namespaces(src: list[TypeDecl], names: TargetNames
         total = sum(counter.values())
         best, n = ranked[0]
         if n / total > MIN_NAMESPACE_SHARE and (len(ranked) == 1 or n > ranked[1][1]) and \
-                (voters[pkg][best] >= min(MIN_NAMESPACE_SUPPORT, sizes[pkg]) or _named_alike(pkg, best)):
+                (voters[pkg][best] >= MIN_NAMESPACE_SUPPORT or _named_alike(pkg, best)):
             namespace_map[pkg] = best
     return {p: {ns: round(v, 3) for ns, v in c.items()} for p, c in votes.items()}, namespace_map
 
