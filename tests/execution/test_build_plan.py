@@ -386,3 +386,19 @@ def test_runtime_loaded_siblings_are_built_and_copied_beside_the_tests(tmp_path)
     finally:
         box.close()
     assert (verdict.status, verdict.tests_run) == ("passed", 1), verdict.log[-2000:]
+
+
+def test_a_library_whose_hint_path_dll_is_missing_is_built_without_it(tmp_path):
+    classic = ('<Project ToolsVersion="4.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003"><PropertyGroup>'
+               '<AssemblyName>{name}</AssemblyName><TargetFrameworkVersion>v4.0</TargetFrameworkVersion></PropertyGroup>'
+               '<ItemGroup>{refs}<Compile Include="*.cs" /></ItemGroup></Project>')
+    _write(tmp_path / "repo", {
+        "Lib/Lib.csproj": classic.format(name="Acme", refs='<Reference Include="Ionic.Zip"><HintPath>..\\\\lib\\\\'
+                                                             'Ionic.Zip.dll</HintPath></Reference>'),
+        "Lib/A.cs": "namespace Acme { public class A { } }",
+        "Tests/Tests.csproj": classic.format(name="Acme.Tests", refs='<Reference Include="nunit.framework" />'
+                                                                      '<ProjectReference Include="..\\\\Lib\\\\Lib.csproj" />')})
+    plan = plan_build(tmp_path / "repo", "mono", BuildSettings())
+    lib = next(p for p in plan.chosen if p.name == "Lib")
+    assert lib.unresolved == ["Ionic.Zip"] and lib.references == []
+    assert {q.what: q.reason for q in plan.quarantined}["Lib -> Ionic.Zip"].endswith("is missing); building without it")
