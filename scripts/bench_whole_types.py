@@ -49,8 +49,8 @@ from repotrans.skeleton.port_tests import port_junit_tests
 MISSING = re.compile(r"does not contain a definition for `([^']+)'")
 
 
-def counterpart_files(source: Path, target: Path, types: list[str], work: Path) -> dict[str, tuple[str, str]]:
-    """Java type -> (C# type id, C# file) on the untouched port."""
+def counterpart_files(source: Path, target: Path, types: list[str], work: Path) -> dict[str, tuple]:
+    """Java type -> (C# type id, C# file, other files holding partial parts of it) on the untouched port."""
     index = Index.open(work / "untouched-index")
     index.build(source, target, progress=False)
     mapping = load_mapping(index)
@@ -60,7 +60,11 @@ def counterpart_files(source: Path, target: Path, types: list[str], work: Path) 
         match = mapping.target_type(t.id) if t else None
         if match is None:
             sys.exit(f"bench_whole_types: {java} has no C# counterpart on the untouched port")
-        out[java] = (match.target_id, index.type(match.target_id).path)
+        t = index.type(match.target_id)
+        parts = [f.path for f in index.files("target") if t.container in f.namespaces and f.path != t.path and re.search(
+            r"\bpartial\s+(class|struct|interface)\s+" + re.escape(t.name) + r"\b",
+            (target / f.path).read_text(encoding="utf-8", errors="replace"))]
+        out[java] = (match.target_id, t.path, parts)
     index.close()
     return out
 
@@ -86,8 +90,13 @@ def api_mismatches(original: Index, regenerated: Index, files: dict, dropped: li
     """Members of the port's deleted classes the regenerated API lacks: (class, member, why)."""
     mapping = load_mapping(original)
     out = []
-    for java, (tid, _) in files.items():
+    for java, (tid, _, _) in files.items():
         before, after = api(original, tid), api(regenerated, tid)
+        if regenerated.type(tid) is None:
+            cls = tid.split(":", 1)[1]
+            out += [(cls, f"{cls}.{k[2]}", "class not regenerated")
+                    for k in before]
+            continue
         private_after = {(m.name.lower(), len(m.params)) for m in regenerated.methods(tid) if "private" in m.modifiers}
         simple_after = {(k[0], k[2].lower()): k for k in after}
         cls = tid.split(":", 1)[1].rsplit(".", 1)[-1]
@@ -100,6 +109,8 @@ def api_mismatches(original: Index, regenerated: Index, files: dict, dropped: li
             java_twin = mapping.source_method(member_id) if kind != "field" else None
             if any(d.startswith(f"{cls}.") and name.lower() in d.lower().split(":")[0] for d in dropped):
                 why = "left out of the skeleton (did not compile)"
+            elif kind == "indexer":
+                why = "indexer in the port (Java get/set methods kept as methods)"
             elif same is not None and same[1] != kind:
                 why = f"{kind} in the port, {same[1]} in the skeleton"
             elif same is not None and same[3] != arity:
@@ -248,10 +259,10 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     source, target = args.source.resolve(), args.target.resolve()
     files = counterpart_files(source, target, args.types, work)
-    hidden = hidden_tests(target, [tid.split(":", 1)[1] for tid, _ in files.values()])
+    hidden = hidden_tests(target, [tid.split(":", 1)[1] for tid, _, _ in files.values()])
     print(f"classes: {len(files)}; hidden test files: {len(hidden)}")
-    for java, (tid, path) in files.items():
-        print(f"  {java} -> {tid.split(':', 1)[1]} ({path})")
+    for java, (tid, path, parts) in files.items():
+        print(f"  {java} -> {tid.split(':', 1)[1]} ({', '.join([path, *parts])})")
     for h in hidden:
         print(f"  hidden: {h}")
 
@@ -274,7 +285,7 @@ def api_only(source: Path, target: Path, work: Path, args, files: dict) -> int:
     port = work / "api" / target.name
     shutil.rmtree(work / "api", ignore_errors=True)
     shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
-    deleted = sorted({path for _, path in files.values()})
+    deleted = sorted({p for _, path, parts in files.values() for p in [path, *parts]})
     remove_compile_items(port, deleted)
     for rel in deleted:
         (port / rel).unlink()
@@ -286,7 +297,7 @@ def api_only(source: Path, target: Path, work: Path, args, files: dict) -> int:
     print(result.render())
     original = Index.open(work / "untouched-index")
     print_mismatches(api_mismatches(original, index, files, result.check.dropped if result.check else []),
-                     sum(len(api(original, tid)) for tid, _ in files.values()))
+                     sum(len(api(original, tid)) for tid, _, _ in files.values()))
     print(f"seconds per class (skeleton, compile check included): {seconds / len(files):.1f}")
     return 0
 
@@ -307,7 +318,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden
     port = work / "port" / target.name
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
-    deleted = sorted({path for _, path in files.values()})
+    deleted = sorted({p for _, path, parts in files.values() for p in [path, *parts]})
     remove_compile_items(port, deleted)
     tests_removed = remove_compile_items(port, hidden)
     for rel in deleted:
@@ -332,7 +343,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden
         index.build(source, port, progress=False)
     original = Index.open(work.parent / "untouched-index")
     mismatches = api_mismatches(original, index, files, result.check.dropped if result.check else [])
-    api_total = sum(len(api(original, tid)) for tid, _ in files.values())
+    api_total = sum(len(api(original, tid)) for tid, _, _ in files.values())
     original.close()
     generated = {f.path for f in result.plan.files}
     skeleton_text = "\n".join((port / p).read_text(encoding="utf-8") for p in generated)

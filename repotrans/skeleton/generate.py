@@ -67,9 +67,15 @@ class SkeletonPlan:
         return "\n".join(lines)
 
 
+def namesake_elsewhere(match) -> bool:
+    """A pair the mapping made only by name, outside the namespace the Java package maps to (e.g. an
+    interop type of the same name): for a skeleton that type is still missing from the package."""
+    return "not the package's majority" in match.reason
+
+
 def missing_types(index: "Index", mapping: "Mapping", patterns: list[str]) -> tuple[list["TypeDecl"], dict[str, str]]:
     """Top-level Java types to generate (selected, or enclosing a selected nested type) and skips."""
-    matched = {m.source_id for m in mapping.type_matches}
+    matched = {m.source_id for m in mapping.type_matches if not namesake_elsewhere(m)}
     by_id = {t.id: t for t in index.types("source")}
     chosen: dict[str, TypeDecl] = {}
     skipped: dict[str, str] = {}

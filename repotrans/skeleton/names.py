@@ -25,6 +25,7 @@ class Names:
     lower_folders: bool = True                       # the port's folder segments are lower case
     types: dict[str, str] = field(default_factory=dict)   # java simple name -> C# simple name (project)
     namespace_of: dict[str, str] = field(default_factory=dict)   # java simple name -> namespace of its C# type
+    referenced: dict[str, str] = field(default_factory=dict)     # lower-cased -> namespaces the port's usings name
 
     def namespace(self, package: str) -> str:
         """The C# namespace for a Java package (the learned one, else derived from an ancestor)."""
@@ -32,8 +33,10 @@ class Names:
             return self.namespaces[package]
         parent, rest = _ancestor(package, self.namespaces)
         if parent is None:
-            return ".".join(_pascal(s) for s in package.split(".") if s)
-        return ".".join([self.namespaces[parent]] + [_pascal(s) for s in rest])
+            derived = ".".join(_pascal(s) for s in package.split(".") if s)
+        else:
+            derived = ".".join([self.namespaces[parent]] + [_pascal(s) for s in rest])
+        return self.referenced.get(derived.lower(), derived)     # the port's own spelling when its code names it
 
     def folder(self, package: str) -> str:
         """The folder (relative to the target root) where the port keeps that package's files."""
@@ -53,7 +56,7 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
     namespace_of: dict[str, str] = {}
     for tm in mapping.type_matches:
         java, cs = by_id.get(tm.source_id), by_id.get(tm.target_id)
-        if java is None or cs is None:
+        if java is None or cs is None or "not the package's majority" in tm.reason:
             continue
         if java.outer_id is None and cs.outer_id is None:
             folders[java.container][posixpath.dirname(cs.path)] += 1
@@ -63,7 +66,10 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
             top = by_id[top.outer_id]
         namespace_of[java.name] = top.container
     chosen = {p: c.most_common(1)[0][0] for p, c in folders.items()}
-    return Names(dict(mapping.namespace_map), chosen, _lower_case_folders(chosen.values()), types, namespace_of)
+    referenced = {i.name.lower(): i.name for f in index.files("target") for i in f.imports
+                  if not i.static and i.alias is None}
+    return Names(dict(mapping.namespace_map), chosen, _lower_case_folders(chosen.values()), types, namespace_of,
+                 referenced)
 
 
 def _lower_case_folders(folders) -> bool:
