@@ -138,3 +138,14 @@ def test_compile_items_follow_the_projects_path_style(tmp_path):
     add_compile_items(csproj, [tmp_path / "b" / "B.cs"])
     assert csproj.read_bytes().decode() == ('<Project>\r\n  <ItemGroup>\r\n    <Compile Include="a\\A.cs" />\r\n'
                                   '    <Compile Include="b\\B.cs" />\r\n  </ItemGroup>\r\n</Project>\r\n')
+
+
+def test_a_new_package_gets_its_namespace_and_folder_by_the_ports_rule():
+    from repotrans.skeleton.names import Names
+
+    names = Names({"org.acme": "Acme", "org.acme.geo": "Acme.Geo"}, {"org.acme": "src", "org.acme.geo": "src/geo"},
+                  lower_folders=True, referenced={"acme.geo.reedsolomon": "Acme.Geo.ReedSolomon"})
+    assert names.namespace("org.acme.geo.shapes") == "Acme.Geo.Shapes"
+    assert names.folder("org.acme.geo.shapes") == "src/geo/shapes"
+    assert names.namespace("org.acme.geo.reedsolomon") == "Acme.Geo.ReedSolomon"   # as the port's usings spell it
+    assert names.namespace("org.acme.geo") == "Acme.Geo"
