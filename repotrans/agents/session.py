@@ -138,6 +138,6 @@ def write_method(brief: TaskBrief, root: Path, code: str) -> Path:
     from repotrans.execution.apply import apply_candidate
 
     path = root / brief.target_method.path
-    new_text, _ = apply_candidate(path.read_text(encoding="utf-8"), brief.target_method, code)
-    path.write_text(new_text, encoding="utf-8")
+    new_text, _ = apply_candidate(path.read_bytes().decode("utf-8"), brief.target_method, code)   # CRLF kept (byte offsets)
+    path.write_bytes(new_text.encode("utf-8"))
     return path

@@ -222,6 +222,6 @@ def find_target_method(index, query: str) -> Method:
 def write_candidate(index, method: Method, code: str) -> str:
     """--write: apply the candidate to the user's own file; returns the path written."""
     path = index.root("target") / method.path
-    new_text, _ = apply_candidate(path.read_text(encoding="utf-8"), method, code)
-    path.write_text(new_text, encoding="utf-8")
+    new_text, _ = apply_candidate(path.read_bytes().decode("utf-8"), method, code)   # CRLF kept (byte offsets)
+    path.write_bytes(new_text.encode("utf-8"))
     return str(path)

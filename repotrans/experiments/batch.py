@@ -123,8 +123,9 @@ def _apply(index: Index, source: Path, work: Path, records: list[TaskRecord]) ->
         if m is None or rec.code is None:
             continue
         path = work / m.path
-        text, _ = apply_candidate(path.read_text(encoding="utf-8"), m, rec.code)
-        path.write_text(text, encoding="utf-8")
+        # bytes, not read_text: a CRLF file must keep its byte offsets (the index's) and its line endings
+        text, _ = apply_candidate(path.read_bytes().decode("utf-8"), m, rec.code)
+        path.write_bytes(text.encode("utf-8"))
         index.build(source, work, progress=False)
 
 
