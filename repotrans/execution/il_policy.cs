@@ -7,7 +7,7 @@
 // invocation, interop and raw memory, the test framework, process and runtime control, raw console
 // handles, the file system.
 //
-// usage: mono il_policy.exe            stdin: one job per line, tab-separated:
+// usage: mono il_policy.exe            stdin: one job per line, tab-separated, then a line END:
 //   CANDIDATE.dll  BASELINE.dll|-  TYPE (Ns.Outer.Inner)  IL-NAMES (get_X,set_X)  ARITY (-1 any)  ALLOWED (cap,cap|-)
 // stdout per job: "DENY <capability>\t<api>\t<method>" lines, then "DONE <inspected methods> <ms>";
 //   a job that cannot be read: "ERROR <text>" then "DONE 0 <ms>".
@@ -112,6 +112,7 @@ class IlPolicy
         string line;
         while ((line = Console.In.ReadLine()) != null)
         {
+            if (line.Trim() == "END") break;        // a sandbox may never close stdin (docker exec)
             if (line.Trim().Length == 0) continue;
             var watch = Stopwatch.StartNew();
             int inspected = 0;

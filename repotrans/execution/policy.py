@@ -154,7 +154,7 @@ def run_checker(run, exe: str, jobs: list[str]) -> list[PolicyVerdict]:
     """Run the checker over `jobs` with `run(argv, stdin) -> (exit_code, stdout, timed_out)`; a job
     without an answer is an error verdict (the candidate is rejected, never passed unchecked)."""
     started = time.monotonic()
-    code, stdout, timed_out = run(checker_argv(exe), "".join(jobs).encode())
+    code, stdout, timed_out = run(checker_argv(exe), ("".join(jobs) + "END\n").encode())
     verdicts = parse_output(stdout)
     if len(verdicts) < len(jobs):
         why = "timed out" if timed_out else f"exit {code}"
