@@ -76,7 +76,7 @@ def api(index: Index, type_id: str, prefix: str = "") -> dict[tuple[str, str, st
     if t is None:
         return out
     for m in index.methods(type_id):
-        if "private" not in m.modifiers:
+        if "private" not in m.modifiers and not (m.kind == "constructor" and "static" in m.modifiers):
             out[(prefix, m.kind, m.name, len(m.params))] = m.id
     for f in index.fields(type_id):
         if "private" not in f.modifiers:
@@ -109,6 +109,9 @@ def api_mismatches(original: Index, regenerated: Index, files: dict, dropped: li
             java_twin = mapping.source_method(member_id) if kind != "field" else None
             if any(d.startswith(f"{cls}.") and name.lower() in d.lower().split(":")[0] for d in dropped):
                 why = "left out of the skeleton (did not compile)"
+            elif kind == "method" and re.match(r"(get|is)[A-Z]", name) and \
+                    (nested, "property", re.sub(r"^(get|is)", "", name), 0) in after:
+                why = "getter made a property where the port kept the method"
             elif kind == "indexer":
                 why = "indexer in the port (Java get/set methods kept as methods)"
             elif same is not None and same[1] != kind:
