@@ -37,7 +37,13 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
                       if "Exception" in ln or "Unhandled" in ln or "overflow" in ln.lower()), "")
         reason = ("out of memory" if oom else
                   f"the test process ended before the runner finished (exit {outcome.exit_code})")
-        return Verdict("runtime_error", exceptions=[exception_info(crash, [])] if crash else [], reason=reason)
+        last = report.tests[-1][1] if report.tests else ""
+        if report.planned:           # what ran before the process died is counted (never a pass)
+            reason += f" after {len(report.tests)} of {len(report.planned)} planned tests" + \
+                (f", the last reported {last}" if last else "")
+        failed = sum(1 for t in report.tests if t[0] not in ("passed", "Success"))
+        return Verdict("runtime_error", exceptions=[exception_info(crash, [])] if crash else [], reason=reason,
+                       tests_run=len(report.tests), tests_failed=failed)
     tests_report = runner_test_report(report, locate)
     if outcome.exit_code not in (0, None):
         return Verdict("runtime_error", tests_run=tests_report.total,
