@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from repotrans.mapping.typenames import parse_type
+from repotrans.mapping.typenames import name_table, parse_type
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
@@ -57,6 +57,7 @@ class Conventions:
     plain_virtual: Habit = field(default_factory=Habit)            # one they do not
     enum_body_as_class: Habit = field(default_factory=Habit)       # a Java enum with members -> a C# class
     nested_kept: Habit = field(default_factory=Habit)              # a nested Java type stays nested
+    get_as_indexer: Habit = field(default_factory=Habit)           # get(i) / set(i, v) -> this[i]
     collections: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     enum_members: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))   # name -> "kind Name"
 
@@ -117,6 +118,8 @@ def learn(index: "Index", mapping: "Mapping") -> Conventions:
         java, cs = index.method(mm.source_id), index.method(mm.target_id)
         if java is None or cs is None or java.kind == "constructor":
             continue
+        if java.name in name_table().indexer_getters and java.params and java.return_type not in (None, "void"):
+            _count(conv.get_as_indexer, cs.kind == "indexer", True)
         if GETTER.match(java.name) and not java.params and java.return_type not in (None, "void"):
             _count(conv.getters_as_properties, cs.kind == "property", True)
             if java.name.startswith("is") and cs.kind == "property":

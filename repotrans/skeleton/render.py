@@ -156,11 +156,14 @@ class TypeRenderer:
             decls = inner.named_children if inner is not None else []
         methods = [d for d in decls if d.type == "method_declaration"]
         props = self._properties(methods, cs_name, kind)
+        indexers = {id(m) for m in methods if self._is_indexer_getter(m)}
         out: list[Line] = []
         done_props: set[str] = set()
         for d in decls:
             if d.type == "field_declaration" or d.type == "constant_declaration":
                 out += self._field(d, kind, java_type, enum)
+            elif d.type == "method_declaration" and id(d) in indexers:
+                out += self._indexer(d, kind, java_type)
             elif d.type == "method_declaration":
                 prop = props.get(id(d))
                 if prop is not None:
@@ -244,6 +247,27 @@ class TypeRenderer:
             if s is not None:
                 out[id(s)] = (prop, g, s)
         return out
+
+    def _is_indexer_getter(self, node: Node) -> bool:
+        """`T get(int i, ...)` where the port writes such getters as indexers."""
+        return self.conv.get_as_indexer.holds(False) and _text(node.child_by_field_name("name")) == "get" \
+            and bool(_params(node)) and _text(node.child_by_field_name("type")) != "void" \
+            and "static" not in _modifiers(node)
+
+    def _indexer(self, node: Node, kind: str, java_type: str) -> list[Line]:
+        """`public T this[int i]` from a Java `get(int i)`: batch fills the getter; the setter a Java
+        set(...) of the same indices would write stays a placeholder (the Java set method is kept too)."""
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        header = tr.header(node, None)
+        params = header[header.index("(") + 1:header.rindex(")")]
+        cs_type = tr.cs_type(_text(node.child_by_field_name("type")))
+        origin = f"{java_type}.get({', '.join(t for t, _ in _params(node))})"
+        if kind == "interface":
+            return [Line(f"{INDENT}{cs_type} this[{params}] {{ get; }}", origin)]
+        words = [self._access(_modifiers(node), True)] + self._dispatch(node, java_type, len(_params(node)))
+        return [Line(f"{INDENT}{' '.join(words)} {cs_type} this[{params}]", origin), Line(INDENT + "{", origin),
+                Line(f"{INDENT * 2}get {{ {PLACEHOLDER} }}", origin),
+                Line(f"{INDENT * 2}set {{ {PLACEHOLDER} }}", origin), Line(INDENT + "}", origin)]
 
     def _property(self, spec: tuple, kind: str, java_type: str) -> list[Line]:
         prop, getter, setter = spec
