@@ -13,7 +13,7 @@ from repotrans.agents.context import check_call
 from repotrans.agents.state import Attempt, best_attempt
 from repotrans.errors import InputError
 from repotrans.execution.results import TestResult
-from repotrans.execution.status import UNTESTED
+from repotrans.execution.status import BLOCKED, PASSED, UNTESTED
 from repotrans.prompts.slots import function_tools, member_phrase
 
 DONE = "TRANSLATION_DONE"
@@ -38,7 +38,7 @@ class RefineAgent(StepAgent):
             if not self.attempts:
                 break
             last = self.attempts[-1]
-            if last.result is None or last.result.status == "passed":
+            if last.result is None or last.result.status in (PASSED, BLOCKED):     # nothing left to repair
                 break
             self.rounds = n
             reflection = None

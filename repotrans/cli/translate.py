@@ -25,7 +25,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.agents.session import translate, write_method
-    from repotrans.execution.blocked import blocked_reason
+    from repotrans.execution.status import BLOCKED
 
     if (args.source is None) != (args.target is None):
         raise InputError("give both --source and --target (or neither, to use the index in --workdir)")
@@ -35,9 +35,9 @@ def run(args: argparse.Namespace, config: AgentConfig) -> int:
                                source=Path(args.source) if args.source else None,
                                target=Path(args.target) if args.target else None,
                                run_dir=Path(args.run_dir) if args.run_dir else None, console=args.stream,
-                               adjust=_judge_blocked, target_member=args.target_member)
+                               target_member=args.target_member)
     print(f"```csharp\n{outcome.code or ''}\n```")
-    blocked = blocked_reason(outcome.result)
+    blocked = (outcome.result or {}).get("reason") if outcome.status == BLOCKED else None
     for line in outcome_lines(outcome, blocked, estimated=config.model.name == "builtin"):
         print(line)
     if args.write and outcome.code:
@@ -45,12 +45,4 @@ def run(args: argparse.Namespace, config: AgentConfig) -> int:
 
         root = Path(args.target) if args.target else Index.open(workdir, must_exist=True).root("target")
         print(f"wrote {write_method(brief, root, outcome.code)}")
-    return 0 if outcome.status == "passed" and not blocked else 1
-
-
-def _judge_blocked(brief) -> None:
-    """A candidate whose covering tests fail only inside other still-placeholder methods is `blocked`
-    (as in a batch): the agents stop repairing it, and the outcome says so."""
-    from repotrans.execution.blocked import judging_blocked
-
-    brief.services.run_test = judging_blocked(brief.services.run_test)
+    return 0 if outcome.status == "passed" else 1

@@ -1,53 +1,79 @@
-"""A candidate judged on a partly translated tree: failures only inside methods that are still
-placeholders say nothing against it. Such a run is `blocked` (batch, translate and run-tests alike)."""
+"""A candidate judged on a partly translated tree: failures thrown only inside other members that are
+still placeholders say nothing against it. Such a run is `blocked` (one status in the CLI, result.json,
+results.sqlite and reports); batch judges it again once the rest is translated.
+
+The evidence is structural, never a message: every failing test's exception was thrown in the frame
+of another member (tests run with inlining off, so frames are real) whose body is a placeholder in the
+current workspace, identified by its declaring type, IL name and parameter count.
+"""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from typing import Callable
 
+from repotrans.execution.policy import MemberRef
 from repotrans.execution.results import TestResult
-from repotrans.execution.status import BLOCKED, FAILED_TESTS, PASSED
+from repotrans.execution.status import BLOCKED, FAILED_TESTS
+from repotrans.index.model import Method
+from repotrans.index.placeholders import is_placeholder
 
+GENERIC_ARGS_RE = re.compile(r"`\d+|\[[^\[\]]*\]")
+# what a placeholder throws, for the wording of reports (experiments.causes); never evidence of blocked
 PLACEHOLDER_EXCEPTION = "NotImplementedException"
 
 
-def is_blocked(result: TestResult, code: str) -> bool:
-    """The candidate compiled and every failing test fails in a method that is still a placeholder.
+def frame_member(frame: str) -> tuple[str, str, int] | None:
+    """'Ns.Outer`1+Inner[T].get_P (System.Int32 a) at f.cs:5' -> ('Ns.Outer.Inner', 'get_P', 1)."""
+    head, sep, rest = frame.partition(" (")
+    if not sep:
+        return None
+    params = rest.rsplit(")", 1)[0]
+    for ctor in ("..ctor", "..cctor"):
+        if head.endswith(ctor):
+            type_name, name = head[: -len(ctor)], ctor[1:]
+            break
+    else:
+        type_name, _, name = head.rpartition(".")
+    while GENERIC_ARGS_RE.search(type_name):
+        type_name = GENERIC_ARGS_RE.sub("", type_name)
+    depth, count = 0, 1 if params.strip() else 0
+    for ch in params:
+        depth += ch in "[<"
+        depth -= ch in "]>"
+        count += ch == "," and depth == 0
+    return type_name.replace("+", ".").replace("/", "."), name, count
 
-    In a partly translated class, a test of one method often calls others not translated yet; such a
-    run says nothing against the candidate, so it is judged again once the rest is translated.
-    """
-    return (result.status in FAILED_TESTS and bool(result.failures)
-            and PLACEHOLDER_EXCEPTION not in code
-            and all(PLACEHOLDER_EXCEPTION in f.message for f in result.failures))
+
+def blockers(result: TestResult, index, method: Method) -> list[Method]:
+    """The placeholder members the failing tests were thrown in, when that holds for every failure
+    (and none was thrown in the candidate's own code); else []."""
+    if result.status not in FAILED_TESTS or not result.failures:
+        return []
+    by_name: dict[tuple[str, str], list[tuple[MemberRef, Method]]] = {}
+    for m in index.all_methods("target"):
+        ref = MemberRef.of(m)
+        for name in ref.names:
+            by_name.setdefault((ref.type_name, name), []).append((ref, m))
+    found: dict[str, Method] = {}
+    for failure in result.failures:
+        top = failure.stack[0] if failure.stack else ""
+        member = frame_member(top)
+        if member is None or "(candidate line" in top:
+            return []
+        type_name, name, arity = member
+        matches = [m for ref, m in by_name.get((type_name, name), []) if ref.arity in (-1, arity)]
+        if len(matches) != 1 or matches[0].id == method.id or not is_placeholder(matches[0].body):
+            return []
+        found[matches[0].id] = matches[0]
+    return list(found.values())
 
 
-def blocking_methods(result: TestResult) -> list[str]:
-    """The still-placeholder methods the failing tests stopped in (the top frame of each failure)."""
-    found: dict[str, None] = {}
-    for f in result.failures:
-        if f.stack:
-            found[f.stack[0].split(" (", 1)[0].split(" at ", 1)[0]] = None
-    return list(found)
-
-
-def as_blocked(result: TestResult, code: str) -> TestResult:
-    """`result` unchanged, or, when blocked, a pass whose reason starts with "blocked:" so that the
-    agents stop repairing a candidate nothing is known against."""
-    if not is_blocked(result, code):
+def judge_blocked(result: TestResult, index, method: Method) -> TestResult:
+    """`result`, or the same evidence with status blocked when blockers() finds the placeholders."""
+    found = blockers(result, index, method)
+    if not found:
         return result
-    where = blocking_methods(result)
-    inside = f" ({', '.join(where[:3])}{', ...' if len(where) > 3 else ''})" if where else ""
-    return replace(result, status=PASSED, reason=f"{BLOCKED}: {len(result.failures)} covering tests fail only "
-                                                   f"in methods that are not translated yet{inside}")
-
-
-def judging_blocked(run_test: Callable[[str], TestResult]) -> Callable[[str], TestResult]:
-    """A test service that reports blocked runs as as_blocked does."""
-    return lambda code: as_blocked(run_test(code), code)
-
-
-def blocked_reason(result: dict | TestResult | None) -> str | None:
-    """The reason of a result that as_blocked marked, else None."""
-    reason = (result.reason if isinstance(result, TestResult) else (result or {}).get("reason", "")) or ""
-    return reason if reason.startswith(BLOCKED) else None
+    names = [m.id.split(":", 1)[-1] for m in found]
+    inside = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    return replace(result, status=BLOCKED, reason=f"{len(result.failures)} covering test(s) fail only inside "
+                                                  f"members that are not translated yet ({inside})")

@@ -13,6 +13,7 @@ from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.apply import apply_candidate, plan_patch
+from repotrans.execution.blocked import judge_blocked
 from repotrans.execution.policy import ALLOWABLE, MemberRef, trust_note
 from repotrans.execution.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
@@ -110,11 +111,12 @@ class Runner:
             verdict = tc.run(ws, cand, selected, box, self.limits)
         timings.update(verdict.timings)
         timings["total"] = time.monotonic() - started
-        return TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
-                          exceptions=verdict.exceptions, tests_run=verdict.tests_run,
-                          tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
-                          log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
-                          selection=selection, trust=trust_note(cand.allowed)).redacted()
+        result = TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
+                            exceptions=verdict.exceptions, tests_run=verdict.tests_run,
+                            tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
+                            log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
+                            selection=selection, trust=trust_note(cand.allowed))
+        return judge_blocked(result, index, method).redacted()
 
     def close(self) -> None:
         """Remove warm containers; the runner may be used again afterwards."""

@@ -15,19 +15,21 @@ TEST_FAILURE = "test_failure"
 RUNTIME_ERROR = "runtime_error"
 TIMEOUT = "timeout"
 COMPILE_ERROR = "compile_error"
+BLOCKED = "blocked"              # compiled; its tests fail only inside other members still to be translated
 REJECTED = "rejected"            # compiled, but its IL reaches a capability the policy denies (execution.policy)
 
 # What a task can end in besides a verdict.
-BLOCKED = "blocked"              # compiled; its tests fail only in methods still to be translated
 ERROR = "error"                  # the task itself failed (recorded; the batch goes on)
 UNTESTED = "untested"            # an agent run in which no candidate was tested (stored as ERROR)
 
-Status = Literal["passed", "no_tests", "test_failure", "runtime_error", "timeout", "compile_error", "rejected"]
+Status = Literal["passed", "blocked", "no_tests", "test_failure", "runtime_error", "timeout", "compile_error",
+                 "rejected"]
 
 # Best first; a verdict's position is its severity.
-VERDICTS: tuple[str, ...] = (PASSED, NO_TESTS, TEST_FAILURE, RUNTIME_ERROR, TIMEOUT, COMPILE_ERROR, REJECTED)
+# blocked (execution.blocked) is judged on a TestResult, never by a toolchain.
+VERDICTS: tuple[str, ...] = (PASSED, BLOCKED, NO_TESTS, TEST_FAILURE, RUNTIME_ERROR, TIMEOUT, COMPILE_ERROR, REJECTED)
 # A row of a run's results table.
-TASK_STATUSES: tuple[str, ...] = VERDICTS + (BLOCKED, ERROR)
+TASK_STATUSES: tuple[str, ...] = VERDICTS + (ERROR,)
 # Statuses of a candidate that compiled.
 COMPILED: frozenset[str] = frozenset((PASSED, NO_TESTS, TEST_FAILURE, RUNTIME_ERROR, TIMEOUT, BLOCKED, REJECTED))
 # Statuses whose failing tests may stop in methods still to be translated (see execution.blocked).

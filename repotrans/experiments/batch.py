@@ -22,7 +22,6 @@ from pathlib import Path
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError, InputError, RepotransError, is_model_server_error
 from repotrans.execution.apply import apply_candidate
-from repotrans.execution.blocked import blocked_reason, is_blocked, judging_blocked
 from repotrans.execution.status import BLOCKED, ERROR
 from repotrans.execution.runner import Runner
 from repotrans.experiments.batch_progress import BatchProgress, StopRequest, outcome_of
@@ -77,17 +76,6 @@ def listed_tasks(index: Index, path: Path, overrides: MappingOverrides | None = 
     return tasks
 
 
-def judge_blocked(brief, dirs=None) -> None:
-    """Let the agents stop repairing a candidate whose only failures are other methods' placeholders."""
-    brief.services.run_test = judging_blocked(brief.services.run_test)
-
-
-def _as_blocked(rec: TaskRecord) -> TaskRecord:
-    if rec.passed and blocked_reason(rec.result):
-        rec.status = BLOCKED
-    return rec
-
-
 def _applicable(rec: TaskRecord) -> bool:
     """Passing and blocked candidates go into the work target, so that later levels build on them."""
     return rec.passed or rec.status == BLOCKED
@@ -102,7 +90,7 @@ def _rejudge(index: Index, blocked: list[TaskRecord], runner: Runner, store: Run
             continue
         code = (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
         result = runner.run(index, m, code, scope="covering")
-        rec.status = BLOCKED if is_blocked(result, code) else result.status
+        rec.status = result.status
         rec.result = result.to_json()
         store.add(rec)
 
@@ -201,14 +189,13 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
     own_executor = executor is None
     executor = executor or ThreadExecutor(jobs=jobs)
     work_load = Workload(dirs={"source": source, "target": work, "workspace": workspace}, config=config,
-                         config_name=CONFIG_NAME, dataset=dataset, adjust=judge_blocked)
+                         config_name=CONFIG_NAME, dataset=dataset)
     stopped, server_errors = "", 0
     with StopRequest("finishing the current task" + ("s" if jobs > 1 else "") + "; Ctrl-C again aborts") as stop:
         for level in levels:
             pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
             finished = []
             for rec in executor.run(work_load, pending, run_dir / "tasks") if pending else ():
-                rec = _as_blocked(rec)
                 store.add(rec)
                 finished.append(rec)
                 display.add(rec)

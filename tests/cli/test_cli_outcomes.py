@@ -41,8 +41,15 @@ def test_run_tests_says_blocked_when_only_other_placeholders_fail(masked, tmp_pa
                "--code", str(code), "--workdir", str(tmp_path / "ws")])
     out = json.loads(capsys.readouterr().out)
     assert rc == 1 and out["status"] == "blocked", out
-    assert out["reason"].startswith("blocked: ") and "not translated yet" in out["reason"]
-    assert "Acme.Geo.Shapes.Circle..ctor" in out["reason"] and "covering test(s)" in out["selection"]
+    assert "fail only inside members that are not translated yet" in out["reason"]
+    assert "Acme.Geo.Shapes.Circle.<init>(Point2D, double)" in out["reason"] and "covering test(s)" in out["selection"]
+    # a candidate throwing the placeholder's exception itself is not blocked: the frame is its own
+    code.write_text("public static string Repeat(string text, int times)\n{\n"
+                    "    throw new NotImplementedException(\"not translated yet\");\n}\n")
+    rc = main(["run-tests", "--target", str(cs), "--source", str(java), "--method", "StringUtils.Repeat",
+               "--code", str(code), "--workdir", str(tmp_path / "ws")])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 1 and out["status"] == "runtime_error", out
 
 
 @pytest.mark.slow
@@ -53,7 +60,7 @@ def test_translate_says_blocked_and_stops_repairing(masked, tmp_path, capsys, mo
                "--model", "builtin", "--no-rag", "--run-dir", str(tmp_path / "run"), "--workdir", str(tmp_path / "ws")])
     out = capsys.readouterr().out
     assert rc == 1
-    assert "test outcome: blocked (" in out and "fail only in methods that are not translated yet" in out
+    assert "test outcome: blocked (" in out and "fail only inside members that are not translated yet" in out
     assert "rounds: 0 repair round(s), 1 candidate(s)" in out and "  tests: " in out
     assert "model calls (estimated: the offline builtin policy counts words, not tokens)" in out
 

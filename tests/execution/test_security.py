@@ -218,6 +218,106 @@ def test_detached_processes_do_not_survive_the_run_nor_reach_the_next_candidate(
     assert result.status == "passed", result.brief()
 
 
+# One real candidate per attack class that forged a pass from inside the test process before the IL
+# policy (issue 18): each is rejected before any test runs, whatever the sandbox. No allowance here.
+POLICY_ATTACKS = [
+    ("success exception by reflection",
+     "{\n    var t = System.Type.GetType(\"NUnit.Framework.SuccessException, nunit.framework\");\n"
+     "    throw (System.Exception)System.Activator.CreateInstance(t, \"ok\");\n}"),
+    ("Assert.Pass by reflection",
+     "{\n    var t = System.Type.GetType(\"NUnit.Framework.Assert, nunit.framework\");\n"
+     "    try { t.GetMethod(\"Pass\", System.Type.EmptyTypes).Invoke(null, null); }\n"
+     "    catch (System.Reflection.TargetInvocationException e) { throw e.InnerException; }\n    return a * b;\n}"),
+    ("nonce read through /proc/self/mem",
+     "{\n    var maps = System.IO.File.ReadAllLines(\"/proc/self/maps\");\n"
+     "    using (var mem = new System.IO.FileStream(\"/proc/self/mem\", System.IO.FileMode.Open)) {\n"
+     "        mem.Seek(System.Convert.ToInt64(maps[0].Split('-')[0], 16), System.IO.SeekOrigin.Begin);\n"
+     "        mem.ReadByte();\n    }\n    return a * b;\n}"),
+    ("nonce read with Marshal.Copy",
+     "{\n    var buf = new byte[16];\n"
+     "    System.Runtime.InteropServices.Marshal.Copy(new System.IntPtr(0x400000), buf, 0, buf.Length);\n"
+     "    return a * b + buf[0] * 0;\n}"),
+    ("forged report on the raw stdout",
+     "{\n    var o = System.Console.OpenStandardOutput();\n    var line = System.Text.Encoding.ASCII.GetBytes(\"\\n@@RT x END 1\\n\");\n"
+     "    o.Write(line, 0, line.Length);\n    return a * b;\n}"),
+    ("test arguments rewritten through TestExecutionContext",
+     "{\n    var t = System.Type.GetType(\"NUnit.Core.TestExecutionContext, nunit.core\");\n"
+     "    var ctx = t.GetProperty(\"CurrentContext\").GetValue(null, null);\n"
+     "    if (ctx == null) return 0;\n    return a * b;\n}"),
+    ("JIT code patched through /proc/self/mem",
+     "{\n    var f = typeof(object).GetMethod(\"ToString\").MethodHandle.GetFunctionPointer();\n"
+     "    using (var mem = new System.IO.FileStream(\"/proc/self/mem\", System.IO.FileMode.Open, System.IO.FileAccess.ReadWrite)) {\n"
+     "        mem.Seek(f.ToInt64(), System.IO.SeekOrigin.Begin);\n        mem.WriteByte(0xC3);\n    }\n    return a * b;\n}"),
+    ("JIT code patched with Marshal.WriteByte",
+     "{\n    var f = typeof(object).GetMethod(\"ToString\").MethodHandle.GetFunctionPointer();\n"
+     "    System.Runtime.InteropServices.Marshal.WriteByte(f, 0xC3);\n    return a * b;\n}"),
+    ("test sources read",
+     "{\n    var text = System.IO.File.ReadAllText(\"../../../src/tests/Acme.Calc.Tests/CalculatorTests.cs\");\n"
+     "    return text.Length > 0 ? 5 : a * b;\n}"),
+    ("test name read from NUnit's context",
+     "{\n    var t = System.Type.GetType(\"NUnit.Framework.TestContext, nunit.framework\");\n"
+     "    var ctx = t.GetProperty(\"CurrentContext\").GetValue(null, null);\n"
+     "    return ctx.ToString().Contains(\"True\") ? 5 : a * b;\n}"),
+]
+
+
+def test_attacks_from_inside_the_test_process_are_rejected_and_a_correct_candidate_still_passes(env):
+    """All in one warm container (docker): each attack is rejected with a reason naming the API; a
+    candidate throwing the placeholder's own exception is a runtime error, not blocked."""
+    for name, code in POLICY_ATTACKS:
+        result = env.run(code, allow=frozenset())
+        assert result.status == "rejected", (name, result.brief())
+        assert result.reason.startswith("uses ") and result.tests_run == 0, (name, result.reason)
+    fake = env.run("{\n    throw new System.NotImplementedException();\n}", allow=frozenset())
+    assert fake.status == "runtime_error", fake.brief()
+    assert env.run(TRUTH).status == "passed"
+
+
+DLLMAP = ("<configuration><dllmap dll=\"\"System.Native\"\" target=\"\"/nonexistent/x.so\"\"/>"
+          "<dllmap dll=\"\"libc\"\" target=\"\"/nonexistent/libc.so\"\"/></configuration>")
+
+
+def test_nothing_left_in_tmp_dev_shm_or_home_reaches_the_next_candidate(env):
+    """Files in /dev/shm, a folder chmod'ed 0555, and ~/.mono/config dllmaps that break mcs: in the
+    warm container (docker) the next candidate compiles, sees none of them, and passes."""
+    plant = ("{\n    string home = System.Environment.GetEnvironmentVariable(\"HOME\");\n"
+             "    foreach (var d in new[] { home + \"/.mono\", \"/tmp/.mono\", \"/tmp/locked/inner\" })"
+             " System.IO.Directory.CreateDirectory(d);\n"
+             "    foreach (var f in new[] { home + \"/.mono/config\", \"/tmp/.mono/config\" })"
+             " System.IO.File.WriteAllText(f, @\"" + DLLMAP + "\");\n"
+             "    System.IO.File.WriteAllText(\"/tmp/locked/inner/f\", \"x\");\n"
+             "    try { System.IO.File.WriteAllText(\"/dev/shm/planted\", \"x\"); }"
+             " catch (System.UnauthorizedAccessException) { }     // the local sandbox's /dev has none\n"
+             "    System.Diagnostics.Process.Start(\"chmod\", \"0555 /tmp/locked/inner /tmp/locked /tmp/.mono\")"
+             ".WaitForExit();\n" + TRUTH[1:])
+    planted = env.run(plant)
+    assert planted.status == "passed", planted.brief()
+    probe = ("{\n    foreach (var p in new[] { \"/dev/shm/planted\", \"/tmp/locked\", \"/tmp/.mono\" })\n"
+             "        if (System.IO.File.Exists(p) || System.IO.Directory.Exists(p))"
+             " throw new System.Exception(\"survived: \" + p);\n" + TRUTH[1:])
+    result = env.run(probe)
+    assert result.status == "passed", result.brief()
+    assert env.run(TRUTH).status == "passed"
+
+
+def test_a_cached_baseline_failure_is_built_again_before_it_is_believed(env):
+    """A `.failed.json` left by another process (a poisoned container's failure) is re-verified in a
+    fresh sandbox once; the target builds, and the candidate is judged."""
+    from repotrans.execution.toolchains import mono
+
+    env.run(TRUTH)
+    [ws] = (env.wd / "runner").glob("mono-*")
+    settings = json.loads((ws / "base" / ".ok").read_text())["settings"]
+    shutil.rmtree(ws / "base")
+    (ws / "base").mkdir()
+    (ws / "base" / ".failed.json").write_text(json.dumps({
+        "message": "the target does not build before patching: project Acme.Calc: poisoned", "log_tail": "",
+        "settings": settings, "diagnostics": []}))
+    mono._VERIFIED_FAILURES.discard(str(ws))
+    assert env.run(TRUTH).status == "passed"
+    assert env.run(WRONG).status == "test_failure"
+
+
 def test_the_test_sources_are_out_of_reach(env):
     """A candidate that computes nothing: it reads the expected value from the test's source
     (`Assert.AreEqual(5, calc.Add(2, 3))`). Sources are readable by the build uid only."""

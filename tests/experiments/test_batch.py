@@ -185,7 +185,7 @@ def test_a_candidate_blocked_by_an_untranslated_sibling_is_judged_again_at_the_e
     config = load_config(tmp_path / "repotrans.toml", cli={"model": {"name": "builtin"}})
     summary = run_batch(SAMPLE / "java", tmp_path / "target", tmp_path / "run", config, progress=False)
     trajectory = (tmp_path / "run" / "tasks" / "Acme.Geo.Shapes.Circle.Area_" / "trajectory.jsonl").read_text()
-    assert "blocked: " in trajectory                       # the first judgement of Area
+    assert '"status": "blocked"' in trajectory and "not translated yet" in trajectory  # Area's first judgement
     rows = _table(tmp_path / "run")
     assert [(r[2], r[3]) for r in rows] == [("Acme.Geo.Shapes.Circle.<init>(Point2D, double)", "passed"),
                                             ("Acme.Geo.Shapes.Circle.Area()", "passed")]

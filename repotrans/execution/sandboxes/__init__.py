@@ -52,6 +52,11 @@ class Sandbox(Protocol):
         """Release what the sandbox holds (containers); it may be used again afterwards."""
         ...
 
+    def fresh(self) -> "Sandbox":
+        """A sandbox like this one that no earlier command ran in (a baseline is built only in one);
+        the caller closes it when it is not this one."""
+        ...
+
 
 def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """The whole environment a sandboxed command gets: nothing inherited but PATH and locale."""
@@ -59,6 +64,31 @@ def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:
            "MONO_DISABLE_SHARED_AREA": "1"}
     env.update(extra or {})
     return env
+
+
+class Capture:
+    """Head and tail of a stream, bounded however much the command prints."""
+
+    def __init__(self, limit: int = 2 * 1024 * 1024):
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.limit = limit
+        self.cut = 0
+
+    def add(self, data: bytes) -> None:
+        room = self.limit // 2 - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        self.tail += data
+        if len(self.tail) > self.limit:
+            drop = len(self.tail) - self.limit // 2
+            self.cut += drop
+            del self.tail[:drop]
+
+    def text(self) -> str:
+        middle = f"\n... [{self.cut} bytes cut] ...\n".encode() if self.cut else b""
+        return (bytes(self.head) + middle + bytes(self.tail)).decode("utf-8", "replace")
 
 
 def clip(text: str, limit: int = OUTPUT_LIMIT) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Sequence
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, RunOutcome, clip,
+from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, clip,
                                            limit_prefix, own_for_build, scrubbed_env)
 
 LABEL = "repotrans.runner"
@@ -35,9 +35,16 @@ CPU_SHARES = 4096
 MEMORY_HEADROOM_MB = 256     # cgroup limit above the per-process address-space limit
 TMP_SIZE = "256m"
 SLOTS = 16                   # test commands in flight at once in one container, each its own uid
-CLEANUP = "kill -9 -1 2>/dev/null; find /tmp -xdev -mindepth 1 -user $(id -u) -delete 2>/dev/null; exit 0"
-# a test command cleans up after itself in the same exec (one engine round trip less per run)
-CLEANING = '"$@"; rc=$?; ' + CLEANUP.replace("exit 0", "exit $rc")
+# every process of the uid killed; its files in /tmp and /dev/shm unlocked (chmod, a folder at a time
+# before reading it) and deleted: only the uid itself can, the container has no capabilities
+CLEANUP = ("kill -9 -1 2>/dev/null; for d in /tmp /dev/shm; do "
+           "find $d -xdev -mindepth 1 -user $(id -u) -type d -exec chmod u+rwx {} \\; 2>/dev/null; "
+           "find $d -xdev -mindepth 1 -user $(id -u) -delete 2>/dev/null; done; exit 0")
+# a test command gets a private HOME and TMPDIR, and cleans up after itself in the same exec (one
+# engine round trip less per run)
+CLEANING = ('h=$(mktemp -d /tmp/run.XXXXXXXX) || exit 125; export HOME=$h TMPDIR=$h; "$@"; rc=$?; '
+            + CLEANUP.replace("exit 0", "exit $rc"))
+BUILD_HOME = "/nonexistent"  # builds read no ~/.mono/config a test command could have planted
 
 
 def owner() -> str:
@@ -103,6 +110,10 @@ class DockerSandbox:
         with self._lock:
             self._discard()
 
+    def fresh(self) -> "DockerSandbox":
+        """A new container for the same workspace (started on its first command)."""
+        return DockerSandbox(self.workspace, self.image)
+
     # -- one command -------------------------------------------------------------------------------
     def _exec(self, container, argv: list[str], cwd: Path, timeout: float, memory_mb: int,
               env: dict[str, str] | None, uid: int, stdin: bytes | None, until: bytes | None,
@@ -111,15 +122,16 @@ class DockerSandbox:
         cmd = limit_prefix(memory_mb, timeout) + list(argv)
         if cleaning:
             cmd = ["sh", "-c", CLEANING, "sh", *cmd]
-        exec_id = api.exec_create(container.id, cmd, workdir=str(cwd), environment=scrubbed_env(env),
+        environment = scrubbed_env(env) if cleaning else scrubbed_env({**(env or {}), "HOME": BUILD_HOME})
+        exec_id = api.exec_create(container.id, cmd, workdir=str(cwd), environment=environment,
                                   user=f"{uid}:{uid}", stdin=stdin is not None)["Id"]
         started = time.monotonic()
         sock = api.exec_start(exec_id, socket=True)
         raw = getattr(sock, "_sock", sock)
         if stdin is not None:
             raw.sendall(stdin)
-        both, out = bytearray(), bytearray()
-        buffer = b""
+        both, out = Capture(), Capture()
+        window = buffer = b""
         deadline = started + timeout + KILL_GRACE
         seen_until = until is None
         timed_out = stopped = False
@@ -145,11 +157,11 @@ class DockerSandbox:
                     if len(buffer) < 8 + size:
                         break
                     chunk, buffer = buffer[8:8 + size], buffer[8 + size:]
-                    if len(both) < 4 * 1024 * 1024:
-                        both += chunk
+                    both.add(chunk)
                     if kind == 1:
-                        out += chunk[: max(0, 4 * 1024 * 1024 - len(out))]
-                        if not seen_until and until in out[-(len(until) + len(chunk)):]:
+                        out.add(chunk)
+                        window = (window + chunk)[-(len(until or b"") + 65536):]
+                        if not seen_until and until in window:
                             seen_until = True
                             deadline = min(deadline, time.monotonic() + STOP_GRACE)
         finally:
@@ -173,10 +185,8 @@ class DockerSandbox:
             if oom:
                 with self._lock:
                     self._discard()
-        text = both.decode("utf-8", "replace")
-        return RunOutcome(list(argv), None if timed_out or stopped else exit_code, clip(text), seconds,
-                          timed_out=timed_out, oom_killed=oom, stdout=out.decode("utf-8", "replace"),
-                          stopped=stopped)
+        return RunOutcome(list(argv), None if timed_out or stopped else exit_code, clip(both.text()), seconds,
+                          timed_out=timed_out, oom_killed=oom, stdout=out.text(), stopped=stopped)
 
     def _cleanup(self, container, uid: int) -> None:
         """Kill every process of `uid` in the container and delete its /tmp files."""

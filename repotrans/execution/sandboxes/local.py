@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Sequence
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, RunOutcome, clip,
+from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, clip,
                                            limit_prefix, own_for_build, scrubbed_env)
 from repotrans.execution.sandboxes import seccomp
 from repotrans.execution.sandboxes.cgroups import RunCgroup, support
@@ -85,6 +85,9 @@ class LocalSandbox:
     def close(self) -> None:
         return None
 
+    def fresh(self) -> "LocalSandbox":
+        return self                 # every command gets a new root, /tmp and /dev already
+
     def _command(self, argv: list[str], cwd: Path, env: dict[str, str] | None, writable: Sequence[Path],
                  memory_mb: int, filter_fd: int | None = None) -> list[str]:
         cmd = ["bwrap", *_namespaces(), "--die-with-parent", "--new-session", "--clearenv"]
@@ -130,31 +133,6 @@ def _system_links() -> list[str]:
     return out
 
 
-class _Capture:
-    """Head and tail of a stream, bounded however much the command prints."""
-
-    def __init__(self, limit: int = 2 * 1024 * 1024):
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.limit = limit
-        self.cut = 0
-
-    def add(self, data: bytes) -> None:
-        room = self.limit // 2 - len(self.head)
-        if room > 0:
-            self.head += data[:room]
-            data = data[room:]
-        self.tail += data
-        if len(self.tail) > self.limit:
-            drop = len(self.tail) - self.limit // 2
-            self.cut += drop
-            del self.tail[:drop]
-
-    def text(self) -> str:
-        middle = f"\n... [{self.cut} bytes cut] ...\n".encode() if self.cut else b""
-        return (bytes(self.head) + middle + bytes(self.tail)).decode("utf-8", "replace")
-
-
 def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin: bytes | None,
            until: bytes | None, pass_fds: tuple[int, ...] = ()) -> RunOutcome:
     """Run cmd with its own process group; read stdout and stderr until it ends, `timeout` passes,
@@ -172,7 +150,7 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
             proc.stdin.close()
         except BrokenPipeError:
             pass
-    both, out = _Capture(), _Capture()
+    both, out = Capture(), Capture()
     seen_until = until is None
     window = b""
     deadline = started + timeout

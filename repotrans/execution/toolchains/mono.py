@@ -31,6 +31,7 @@ from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, in
 from repotrans.execution.workspace import Workspace, seal_base, sealed
 
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
+_VERIFIED_FAILURES: set[str] = set()   # workspaces whose baseline failed in a fresh sandbox of this process
 
 
 class MonoToolchain:
@@ -73,8 +74,10 @@ class MonoToolchain:
 
     # -- baseline -------------------------------------------------------------------------------
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
-        """Build every chosen project once; test files that do not compile here are quarantined
-        (one reason each), a project that does not compile takes its dependents with it."""
+        """Build every chosen project once, in a fresh sandbox (no earlier candidate ran in it); test
+        files that do not compile here are quarantined (one reason each), a project that does not
+        compile takes its dependents with it. A failure cached by another process is built again
+        once before it is believed."""
         marker, failed = ws.base / ".ok", ws.base / ".failed.json"
         # a new repotrans runner rebuilds the base, as new build settings do
         settings = (self.settings.key() + " runner " + _digest(RUNNER_SOURCE)
@@ -84,48 +87,59 @@ class MonoToolchain:
         with ws.lock():
             if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
                 return
-            if failed.exists() and json.loads(failed.read_text()).get("settings") == settings:
+            if failed.exists() and json.loads(failed.read_text()).get("settings") == settings \
+                    and str(ws.root) in _VERIFIED_FAILURES:
                 data = json.loads(failed.read_text())
                 raise TargetBuildError(data["message"], [Diagnostic(**d) for d in data["diagnostics"]],
                                        data["log_tail"])
             shutil.rmtree(ws.base, ignore_errors=True)
-            plan = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
-            record: dict = {"settings": settings, "dropped_files": {}, "quarantined": [], "timings": {}}
-            broken: dict[Path, str] = {}
-            first_failure = None
-            for project in plan.chosen:
-                dead = next((broken[r] for r in project.project_refs if r in broken), None)
-                if dead:
-                    broken[project.path] = dead
-                    record["quarantined"].append([project.name, dead])
-                    continue
-                started = time.monotonic()
-                outcome, dropped = self._build_baseline(ws, project, plan.chosen, sandbox, limits)
-                record["timings"][project.name] = round(time.monotonic() - started, 3)
-                if dropped:
-                    record["dropped_files"][project.name] = dropped
-                if outcome.timed_out or outcome.exit_code != 0:
-                    diags = parse_mcs(outcome.output, ws, None)
-                    first = next((d for d in diags if d.severity == "error"), None)
-                    what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
-                            else "timed out" if outcome.timed_out else f"mcs exit {outcome.exit_code}")
-                    blamed = blamed_packages([d.message for d in diags if d.severity == "error"], project.unresolved)
-                    if blamed:
-                        what += f" (built without package {', '.join(blamed)}, found nowhere: the errors name it)"
-                    what += _gap_note(ws, diags)
-                    broken[project.path] = f"{project.name} does not compile: {what}"
-                    record["quarantined"].append([project.name, f"does not compile: {what}"])
-                    first_failure = first_failure or (project, what, diags, outcome.output[-4000:])
-            if not any(p.is_test and p.path not in broken for p in plan.chosen) and first_failure:
-                project, what, diags, log_tail = first_failure
-                message = f"the target does not build before patching: project {project.name}: {what}"
-                failed.parent.mkdir(parents=True, exist_ok=True)
-                failed.write_text(json.dumps({"message": message, "log_tail": log_tail, "settings": settings,
-                                              "diagnostics": [d.__dict__ for d in diags]}))
-                raise TargetBuildError(message, diags, log_tail)
-            record["projects"] = [p.name for p in plan.chosen if p.path not in broken]
-            build_tools(ws, sandbox, limits)
-            seal_base(ws, record)
+            box = sandbox.fresh()
+            try:
+                self._build_base(ws, box, limits, settings, failed)
+            finally:
+                if box is not sandbox:
+                    box.close()
+
+    def _build_base(self, ws: Workspace, sandbox: Sandbox, limits: Limits, settings: str, failed: Path) -> None:
+        """The baseline build proper (baseline() holds the lock and chose the sandbox)."""
+        plan = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
+        record: dict = {"settings": settings, "dropped_files": {}, "quarantined": [], "timings": {}}
+        broken: dict[Path, str] = {}
+        first_failure = None
+        for project in plan.chosen:
+            dead = next((broken[r] for r in project.project_refs if r in broken), None)
+            if dead:
+                broken[project.path] = dead
+                record["quarantined"].append([project.name, dead])
+                continue
+            started = time.monotonic()
+            outcome, dropped = self._build_baseline(ws, project, plan.chosen, sandbox, limits)
+            record["timings"][project.name] = round(time.monotonic() - started, 3)
+            if dropped:
+                record["dropped_files"][project.name] = dropped
+            if outcome.timed_out or outcome.exit_code != 0:
+                diags = parse_mcs(outcome.output, ws, None)
+                first = next((d for d in diags if d.severity == "error"), None)
+                what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
+                        else "timed out" if outcome.timed_out else f"mcs exit {outcome.exit_code}")
+                blamed = blamed_packages([d.message for d in diags if d.severity == "error"], project.unresolved)
+                if blamed:
+                    what += f" (built without package {', '.join(blamed)}, found nowhere: the errors name it)"
+                what += _gap_note(ws, diags)
+                broken[project.path] = f"{project.name} does not compile: {what}"
+                record["quarantined"].append([project.name, f"does not compile: {what}"])
+                first_failure = first_failure or (project, what, diags, outcome.output[-4000:])
+        if not any(p.is_test and p.path not in broken for p in plan.chosen) and first_failure:
+            project, what, diags, log_tail = first_failure
+            message = f"the target does not build before patching: project {project.name}: {what}"
+            failed.parent.mkdir(parents=True, exist_ok=True)
+            _VERIFIED_FAILURES.add(str(ws.root))
+            failed.write_text(json.dumps({"message": message, "log_tail": log_tail, "settings": settings,
+                                          "diagnostics": [d.__dict__ for d in diags]}))
+            raise TargetBuildError(message, diags, log_tail)
+        record["projects"] = [p.name for p in plan.chosen if p.path not in broken]
+        build_tools(ws, sandbox, limits)
+        seal_base(ws, record)
 
     def _build_baseline(self, ws: Workspace, project: Project, projects: list[Project], sandbox: Sandbox,
                         limits: Limits) -> tuple[RunOutcome, list[list[str]]]:

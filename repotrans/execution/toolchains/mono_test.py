@@ -75,9 +75,10 @@ def runner_env(limits: Limits) -> dict[str, str]:
 def mono_env(memory_mb: int) -> dict[str, str]:
     """Cap the GC heap below the address-space limit: a heap-exhausting candidate then gets a managed
     OutOfMemoryException while the JIT still has room, instead of a native abort. --debug gives
-    file:line in stack frames (mcs -debug writes the pdb)."""
-    return {"MONO_GC_PARAMS": f"max-heap-size={int(memory_mb * HEAP_SHARE)}m", "MONO_ENV_OPTIONS": "--debug"}
-
+    file:line in stack frames (mcs -debug writes the pdb); no inlining keeps every frame real (a
+    `blocked` verdict names the member an exception was thrown in, execution.blocked)."""
+    return {"MONO_GC_PARAMS": f"max-heap-size={int(memory_mb * HEAP_SHARE)}m",
+            "MONO_ENV_OPTIONS": "--debug --optimize=-inline"}
 
 
 def locator(ws: Workspace, cand: PatchedFile):
