@@ -41,7 +41,8 @@ class Runner:
         self.workdir = Path(workdir)
         self.toolchain: Toolchain = make_toolchain(config.toolchain, config.build_settings())
         self.image = image or self.toolchain.image
-        self.limits = Limits(timeout=config.timeout, memory_mb=config.memory_mb)
+        self.limits = Limits(timeout=config.timeout, memory_mb=config.memory_mb,
+                             exclude_categories=tuple(config.exclude_categories), test_timeout=config.test_timeout)
         self._sandboxes: dict[str, Sandbox] = {}
         self._lock = threading.Lock()
 

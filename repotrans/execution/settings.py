@@ -27,6 +27,9 @@ class ExecutionConfig:
     framework: str | None = None          # target framework for multi-targeting projects (--framework)
     packages: tuple[str, ...] = ()        # local NuGet folders, in lookup order (--packages, $NUGET_PACKAGES)
     project_paths: tuple[str, ...] = ()   # folders of projects standing in for PackageReferences (--project-path)
+    # NUnit categories left out of every test run ([Explicit] tests run only when named)
+    exclude_categories: tuple[str, ...] = ("Stress", "LongRunning", "Slow", "Performance", "Explicit")
+    test_timeout: float = 120.0           # seconds one test may run before it fails alone (0: no limit)
 
     def build_settings(self) -> BuildSettings:
         return BuildSettings(self.framework, tuple(Path(p) for p in self.packages),

@@ -71,3 +71,14 @@ def test_a_whole_suite_limit_keeps_the_count_of_what_ran(tmp_path):
     verdict = _run(tmp_path, Limits(timeout=8, memory_mb=1024, test_timeout=0))
     assert verdict.status == "timeout"
     assert verdict.tests_run >= 1 and "of 3 planned tests" in verdict.reason, (verdict.reason, verdict.log[-2000:])
+
+
+def test_categories_and_per_test_limit_come_from_the_configuration(tmp_path):
+    from repotrans.agents.config import load_config
+    from repotrans.execution.runner import Runner
+
+    (tmp_path / "repotrans.toml").write_text('[execution]\nexclude_categories = ["Stress", "Nightly"]\n'
+                                             'test_timeout = 30\nsandbox = "local"\n')
+    config = load_config(tmp_path / "repotrans.toml", resolve=False)
+    with Runner(config.execution, tmp_path / "work") as runner:
+        assert (runner.limits.exclude_categories, runner.limits.test_timeout) == (("Stress", "Nightly"), 30.0)
