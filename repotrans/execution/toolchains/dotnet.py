@@ -17,9 +17,11 @@ from repotrans.errors import ConfigError
 from repotrans.execution.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
+from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
+from repotrans.execution.toolchains.registry import toolchain_spec
 from repotrans.execution.workspace import Workspace
 
 TRX_NS = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}
@@ -47,12 +49,10 @@ MAX_FRAMES = 5
 
 class DotnetToolchain:
     name = "dotnet"
+    image = toolchain_spec("dotnet").image       # default docker image (the registry's)
 
     def __init__(self, settings: BuildSettings = BuildSettings()):
-        from repotrans.execution.toolchains.registry import toolchain_spec
-
         self.settings = settings
-        self.image = toolchain_spec(self.name).image
 
     def language_version(self, root: Path) -> str:
         try:
@@ -60,8 +60,8 @@ class DotnetToolchain:
         except ConfigError:                     # nothing buildable: the SDK's default
             return FALLBACK_LANG
         libs = [p for p in chosen if not p.is_test] or chosen
-        versions = {p.lang_version or DEFAULT_LANG.get(p.target_framework.lower(), FALLBACK_LANG) for p in libs}
-        return min(versions, key=lambda v: float(v) if _number(v) else 99.0)
+        return lowest_language_version((p.lang_version or DEFAULT_LANG.get(p.target_framework.lower(), FALLBACK_LANG)
+                                        for p in libs), FALLBACK_LANG)
 
     def plan(self, ws: Workspace) -> BuildPlan:
         return plan_build(ws.src, self.name, self.settings)
@@ -192,30 +192,16 @@ def vstest_filter(name: str) -> str:
 
 def parse_msbuild(output: str, tree: Path, cand: PatchedFile | None) -> list[Diagnostic]:
     """MSBuild lines `path(line,col): error CS1002: message [project]` -> Diagnostics (deduplicated:
-    MSBuild repeats errors), paths relative to the tree, candidate lines for the patched file."""
+    MSBuild repeats errors), paths relative to the tree, candidate lines for the patched file
+    (compiler_output.parse_diagnostics)."""
     root = str(tree.resolve()) + "/"
-    diags, seen = [], set()
-    for line in output.splitlines():
-        m = MSBUILD_DIAG_RE.match(line)
-        if m:
-            file = m.group("file").replace("\\", "/")
-            file = file[len(root):] if file.startswith(root) else file
-            lineno = int(m.group("line"))
-            cand_line = cand.line_map.to_candidate(lineno) if cand and file == cand.path else None
-            if m.group("sev") == "warning" and cand_line is None:
-                continue
-            diag = Diagnostic(code=m.group("code"), message=m.group("msg"), file=file, line=lineno,
-                              column=int(m.group("col")), candidate_line=cand_line, severity=m.group("sev"))
-        else:
-            m = MSBUILD_BARE_RE.match(line)
-            if not m:
-                continue
-            diag = Diagnostic(code=m.group("code"), message=m.group("msg"), file="", line=0, column=0)
-        key = (diag.code, diag.file, diag.line, diag.column, diag.message)
-        if key not in seen:
-            seen.add(key)
-            diags.append(diag)
-    return diags
+
+    def place(file: str, lineno: int) -> tuple[str, int | None]:
+        file = file.replace("\\", "/")
+        file = file[len(root):] if file.startswith(root) else file
+        return file, cand.line_map.to_candidate(lineno) if cand and file == cand.path else None
+
+    return parse_diagnostics(output, MSBUILD_DIAG_RE, MSBUILD_BARE_RE, place)
 
 
 def parse_trx(xml_text: str) -> TestReport:
@@ -312,11 +298,3 @@ def _entries(tree: Path, settings: BuildSettings) -> list[tuple[str, str | None]
 def _is_test(project: Project) -> bool:
     return project.is_test or project.properties.get("IsTestProject", "").lower() == "true" or any(
         name.lower() in ("xunit", "mstest.testframework", "microsoft.net.test.sdk") for name, _ in project.package_refs)
-
-
-def _number(v: str) -> bool:
-    try:
-        float(v)
-        return True
-    except ValueError:
-        return False

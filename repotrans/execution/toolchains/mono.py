@@ -19,7 +19,8 @@ from repotrans.execution import policy
 from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict
-from repotrans.execution.toolchains.mono_build import (MCS_DEFAULT_LANG, POLICY_EXE, apply_quarantine, as_float,
+from repotrans.execution.toolchains.compiler_output import lowest_language_version
+from repotrans.execution.toolchains.mono_build import (MCS_DEFAULT_LANG, POLICY_EXE, apply_quarantine,
                                                        build_tools, compile_argv, dependents, parse_mcs, rel,
                                                        stage_dependencies, without)
 from repotrans.execution.toolchains.mono_test import run_tests
@@ -28,6 +29,7 @@ from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
 from repotrans.execution.toolchains.lang_gap import language_gap
 from repotrans.execution.toolchains.packages import blamed_packages
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, in_workspace, plan_build
+from repotrans.execution.toolchains.registry import toolchain_spec
 from repotrans.execution.workspace import Workspace, seal_base, sealed
 
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
@@ -36,12 +38,10 @@ _VERIFIED_FAILURES: set[str] = set()   # workspaces whose baseline failed in a f
 
 class MonoToolchain:
     name = "mono"
+    image = toolchain_spec("mono").image       # default docker image (the registry's)
 
     def __init__(self, settings: BuildSettings = BuildSettings()):
-        from repotrans.execution.toolchains.registry import toolchain_spec
-
         self.settings = settings
-        self.image = toolchain_spec(self.name).image
         self._plans: dict[tuple[str, float], BuildPlan] = {}
 
     def language_version(self, root: Path) -> str:
@@ -49,11 +49,7 @@ class MonoToolchain:
             chosen = plan_build(root, self.name, self.settings).chosen
         except ConfigError:                     # nothing buildable: the compiler's default
             return MCS_DEFAULT_LANG
-        versions = sorted({p.lang_version for p in chosen if p.lang_version and not p.is_test})
-        if not versions:
-            return MCS_DEFAULT_LANG
-        numeric = [v for v in versions if as_float(v) is not None]
-        return min(numeric, key=as_float) if numeric else versions[0]
+        return lowest_language_version((p.lang_version for p in chosen if not p.is_test), MCS_DEFAULT_LANG)
 
     def test_projects(self, ws: Workspace) -> dict[str, list[Path]]:
         """Each test project's own compiled files (quarantined ones left out), for test selection."""

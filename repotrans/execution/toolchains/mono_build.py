@@ -14,6 +14,7 @@ from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains import nunit3_compat
+from repotrans.execution.toolchains.compiler_output import parse_diagnostics
 from repotrans.execution.toolchains.frameworks import framework_references
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
@@ -97,35 +98,15 @@ def build_tools(ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
 def parse_mcs(output: str, ws: Workspace, cand: PatchedFile | None) -> list[Diagnostic]:
     """mcs lines `file(line,col): error CSxxxx: message` -> Diagnostics relative to the target root;
     lines in the patched file also get their line within the candidate. Warnings are kept only for
-    the patched file."""
-    diags: list[Diagnostic] = []
-    seen = set()
+    the patched file (compiler_output.parse_diagnostics)."""
     patched_prefix = f"{rel(cand.run_dir, ws)}/patched/" if cand else None
-    for line in output.splitlines():
-        m = DIAG_RE.match(line.strip())
-        if m:
-            file, lineno, col = m.group("file"), int(m.group("line")), int(m.group("col"))
-            cand_line = None
-            if patched_prefix and file.startswith(patched_prefix):
-                file = file[len(patched_prefix):]
-                cand_line = cand.line_map.to_candidate(lineno)
-            elif file.startswith("src/"):
-                file = file[4:]
-            if m.group("sev") == "warning" and cand_line is None:
-                continue
-            diag = Diagnostic(code=m.group("code"), message=m.group("msg").strip(), file=file, line=lineno,
-                              column=col, candidate_line=cand_line, severity=m.group("sev"))
-        else:
-            m = BARE_DIAG_RE.match(line.strip())
-            if not m or m.group("sev") != "error":
-                continue
-            diag = Diagnostic(code=m.group("code"), message=m.group("msg").strip(), file="", line=0, column=0,
-                              severity="error")
-        key = (diag.code, diag.file, diag.line, diag.column, diag.message)
-        if key not in seen:
-            seen.add(key)
-            diags.append(diag)
-    return diags
+
+    def place(file: str, lineno: int) -> tuple[str, int | None]:
+        if patched_prefix and file.startswith(patched_prefix):
+            return file[len(patched_prefix):], cand.line_map.to_candidate(lineno)
+        return (file[4:] if file.startswith("src/") else file), None
+
+    return parse_diagnostics(output, DIAG_RE, BARE_DIAG_RE, place)
 
 
 
