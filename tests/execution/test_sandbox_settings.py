@@ -13,8 +13,8 @@ from repotrans.execution.sandboxes import docker as docker_box
 
 
 @pytest.mark.parametrize("execution,message", [
-    ({"timeout": -1}, "execution.timeout must be between 0"),
-    ({"timeout": 0}, "execution.timeout must be between 0"),
+    ({"timeout": -1}, r"execution.timeout \(--timeout\) must be more than 0"),
+    ({"timeout": 0}, r"execution.timeout \(--timeout\) must be more than 0"),
     ({"memory_mb": 0}, "execution.memory_mb must be at least 256"),
     ({"sandbox": "chroot"}, "unknown sandbox 'chroot'"),
     ({"toolchain": "gcc"}, "unknown toolchain 'gcc'"),
