@@ -42,6 +42,25 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
     return "sandbox", lines
 
 
+def policy_section(config) -> tuple[str, list[Line]]:
+    """The capability policy on candidates' IL: where it is enforced, and the risks it leaves."""
+    from repotrans.execution.policy import ALLOWABLE, CECIL, RESIDUAL_RISKS
+
+    lines: list[Line] = []
+    if config.execution.toolchain != "mono":
+        lines.append((False, f"not enforced under {config.execution.toolchain}: only the mono toolchain runs "
+                             "the IL checker (a candidate there can reach reflection, the file system and the "
+                             "test framework from inside the test process)"))
+    elif not Path(CECIL).is_file():
+        lines.append((False, f"Mono.Cecil missing ({CECIL}): install mono-devel; every candidate is rejected"))
+    else:
+        lines.append((True, "enforced after compiling, before any test runs (Mono.Cecil checker, mono)"))
+    lines.append((None, f"allowances only from the Java original ({', '.join(ALLOWABLE)}): such a task's "
+                        "verdict says `trust: reduced`; reports count them"))
+    lines += [(None, f"residual risk: {risk}") for risk in RESIDUAL_RISKS]
+    return "capability policy", lines
+
+
 def toolchain_section(config) -> tuple[str, list[Line]]:
     """The compilers, runners and files the configured toolchain needs on this machine (its registry entry)."""
     from repotrans.execution.toolchains.registry import toolchain_spec
@@ -73,7 +92,7 @@ def model_section(config) -> tuple[str, list[Line]]:
     return "model", [ping(config.model)]
 
 
-SECTIONS: list[Section] = [sandbox_section, toolchain_section, cache_section]
+SECTIONS: list[Section] = [sandbox_section, policy_section, toolchain_section, cache_section]
 
 
 def report(config, sections: list[Section] | None = None) -> tuple[str, bool]:

@@ -44,6 +44,14 @@ JAVA_CAPABILITIES = {
     "process": re.compile(r"\bSystem\.exit\s*\(|\bRuntime\.getRuntime\s*\(|\bProcessBuilder\b|\bSystem\.getenv\s*\("),
 }
 ACCESSORS = {"property": ("get_{}", "set_{}"), "indexer": ("get_Item", "set_Item")}
+# what the policy and the sandboxes leave open, named by doctor and the README
+RESIDUAL_RISKS = (
+    "a task allowed reflection (its Java original reflects) can reach NUnit's running test from inside the "
+    "test process and turn its result into a pass; such verdicts are marked trust: reduced",
+    "a task allowed the file system can read what the test uid may read (the workspace's data files, not "
+    "its sources) and write its private /tmp",
+    "the local sandbox hides sources and cannot drop to other uids when repotrans does not run as root",
+)
 
 
 @dataclass(frozen=True)

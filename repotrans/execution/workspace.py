@@ -28,7 +28,6 @@ from repotrans.execution.sandboxes import BUILD_UID
 
 IGNORED = {"bin", "obj", ".git", ".vs", ".repotrans", "TestResults", "__pycache__"}
 SOURCE_SUFFIXES = (".cs", ".java")
-SOURCES_HIDDEN = ".sources-hidden"
 KEEP_STATES = 3
 
 
@@ -128,10 +127,22 @@ def prepare_workspace(target: Path, workdir: Path, toolchain: str) -> Workspace:
         except OSError:              # another process made it first
             shutil.rmtree(tmp, ignore_errors=True)
         _prune(parent, toolchain, keep=root)
-    if not (root / SOURCES_HIDDEN).exists():        # a workspace made before sources were hidden
+    if not sources_hidden(root):        # made before sources were hidden, or copied (ownership lost)
         with ws.lock():
             hide_sources(root)
     return ws
+
+
+def sources_hidden(root: Path) -> bool:
+    """The first source file of the copy is as hide_sources leaves it (cheap: one stat)."""
+    if os.geteuid() != 0:
+        return True
+    for dirpath, _, filenames in os.walk(root / "src"):
+        for name in filenames:
+            if name.lower().endswith(SOURCE_SUFFIXES):
+                st = os.lstat(os.path.join(dirpath, name))
+                return st.st_gid == BUILD_UID and not st.st_mode & 0o004
+    return True
 
 
 def hide_sources(root: Path) -> None:
@@ -145,7 +156,6 @@ def hide_sources(root: Path) -> None:
             if name.lower().endswith(SOURCE_SUFFIXES) and not os.path.islink(path):
                 os.chown(path, 0, BUILD_UID)
                 os.chmod(path, 0o640)
-    (root / SOURCES_HIDDEN).touch()
 
 
 def _files(target: Path) -> Iterator[Path]:

@@ -21,6 +21,11 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
     if unvalidated:
         out += [f"**Unvalidated datasets: {', '.join(sorted(unvalidated))}** (built with --no-validate: a task "
                 "whose placeholder also passes counts as passed, so their rates may overstate).", ""]
+    reduced = sorted(r.task_id for r in records if (r.result or {}).get("trust"))
+    if reduced:
+        out += [f"**Reduced trust: {len(reduced)} task verdict(s)** ran with a capability their Java original "
+                f"uses (file I/O, reflection or process control) allowed by the IL policy: "
+                + ", ".join(f"`{t}`" for t in reduced[:10]) + (", ..." if len(reduced) > 10 else ""), ""]
     out += ["## Compile and pass rates", "",
            "| config | dataset | tasks | compile rate | pass rate | prompt tok/task | completion tok/task "
            "| calls/task | s/task | cost/task |",
