@@ -241,7 +241,8 @@ def _finish(index: Index, records: list[TaskRecord], config: AgentConfig, worksp
             passing = [r for r in store.records() if r.config == CONFIG_NAME and r.passed]
         if passing:
             display.say(f"running the whole suite with the {len(passing)} passing translation(s)...")
-            together = combined_check(index, passing, runner)
+            together = combined_check(index, passing, runner,
+                                      untranslated=[r.task_id for r in records if not _applicable(r)])
     written = _write_back(work, target, index, passing) if write and passing else []
     return together, written
 
@@ -254,9 +255,11 @@ def _write_back(work: Path, target: Path, index: Index, passing: list[TaskRecord
     return [r.task_id for r in passing]
 
 
-def combined_check(index: Index, passing: list[TaskRecord], runner: Runner) -> dict:
+def combined_check(index: Index, passing: list[TaskRecord], runner: Runner,
+                   untranslated: list[str] | None = None) -> dict:
     """Run the whole suite once on the target holding every passing translation; name the tasks that
-    passed alone but whose covering tests fail together."""
+    passed alone but whose covering tests fail together. Failures inside placeholders are put down to
+    the `untranslated` tasks (those whose candidate is not in the target) when there are any."""
     methods = [m for m in (index.method("target:" + r.task_id) for r in passing) if m is not None]
     root = index.root("target")
 
@@ -265,6 +268,8 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Runner) -> d
 
     whole = runner.run(index, methods[0], as_is(methods[0]), scope="all")
     out = {**summarize(whole), "fail_together": []}
+    if untranslated and out["in_untranslated"]:
+        out["untranslated"] = sorted(untranslated)
     if whole.status != "passed":
         for m in methods:
             if runner.run(index, m, as_is(m), scope="covering").status != "passed":

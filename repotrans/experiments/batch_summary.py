@@ -80,4 +80,4 @@ def _rule(text: str, width: int) -> str:
 
 
 def _clip(line: str, width: int) -> str:
-    return line if len(line) <= 2 * width else line[:2 * width - 3] + "..."
+    return line if len(line) <= 3 * width else line[:3 * width - 3] + "..."

@@ -38,10 +38,10 @@ def cause_of(rec: TaskRecord) -> Cause:
     if result is None:
         return Cause(rec.status.replace("_", " "), "no test result was recorded")
     if rec.status == BLOCKED:
-        members = blocking_members(result)
+        members = blocking_members(result, own=rec.task_id.split("(", 1)[0])
         where = ", ".join(members[:3]) + (", ..." if len(members) > 3 else "")
         return Cause("blocked by untranslated methods",
-                     f"{result.tests_failed or len(result.failures)} covering test(s) stop in untranslated "
+                     f"{result.tests_failed or len(result.failures)} covering test(s) stop in untranslated code: "
                      f"{where or 'methods'}")
     errors = [d for d in result.diagnostics if d.severity == "error"]
     if rec.status == "compile_error" and errors:
@@ -52,7 +52,7 @@ def cause_of(rec: TaskRecord) -> Cause:
     if result.failures:             # every failure is in a placeholder, yet not judged blocked
         members = blocking_members(result)
         return Cause("fails in untranslated methods",
-                     f"{len(result.failures)} test(s) stop in untranslated {', '.join(members[:3]) or 'methods'}")
+                     f"{len(result.failures)} test(s) stop in untranslated code: {', '.join(members[:3]) or 'methods'}")
     if rec.status == "timeout":
         return Cause("timeout", result.reason or "timed out")
     if rec.status == "no_tests":
@@ -76,15 +76,17 @@ def _failure_cause(f: TestFailure, status: str) -> Cause:
     return Cause(group, f"{test}: {first[:200]}")
 
 
-def blocking_members(result: TestResult) -> list[str]:
+def blocking_members(result: TestResult, own: str | None = None) -> list[str]:
     """The still-untranslated members the failing tests stopped in, nearest first.
 
     The top frame is the member when it lies outside the test's own fixture; a type initializer that
     failed is named as `Type (static initializer)`; a test whose top frame is itself (the JIT inlined
-    the placeholder) is named `a callee of Test (file:line)`."""
+    the placeholder) is named `a callee of Test (file:line)`; so is the task's `own` member (its
+    translation is in place: what throws is a placeholder it calls)."""
     found: dict[str, None] = {}
     for f in result.failures:
-        found[_blocker(f)] = None
+        member = _blocker(f)
+        found[f"a callee of {member}" if member == own else member] = None
     return list(found)
 
 

@@ -70,8 +70,8 @@ def test_a_compile_error_opens_with_the_compiler_message_at_the_candidate_line()
 
 
 def test_blocked_names_the_real_blocking_member():
-    assert cause_of(DOT).line == "1 covering test(s) stop in untranslated Acme.Geo.Vector2D (static initializer)"
-    assert cause_of(AREA).line == "1 covering test(s) stop in untranslated Acme.Geo.AbstractShape..ctor"
+    assert cause_of(DOT).line == "1 covering test(s) stop in untranslated code: Acme.Geo.Vector2D (static initializer)"
+    assert cause_of(AREA).line == "1 covering test(s) stop in untranslated code: Acme.Geo.AbstractShape..ctor"
 
 
 @pytest.mark.parametrize("together, line", [
@@ -168,3 +168,11 @@ def test_headless_chromium_shows_the_summary_block_at_the_top(batch_run, tmp_pat
     green = (abs(pixels[:, :, 0] - 0x2e / 255) < 0.02) & (abs(pixels[:, :, 1] - 0x7d / 255) < 0.02) \
         & (abs(pixels[:, :, 2] - 0x32 / 255) < 0.02)
     assert green[rows.min():rows.max()].sum() > 500
+
+
+def test_a_blocked_task_whose_own_frame_throws_is_blocked_by_a_callee():
+    rec = TaskRecord(config="batch", dataset="target", task_id="Acme.Geo.Vector2D.ToString()", status="blocked",
+                     code="return Fmt(X);", result=_result("test_failure", failures=[_failure(
+                         "Acme.Tests.Vector2DTests.ToStringUsesAngleBrackets", NOT_IMPL,
+                         stack=["Acme.Geo.Vector2D.ToString () at src/Vector2D.cs:89 (candidate line 3)"])]))
+    assert cause_of(rec).line == "1 covering test(s) stop in untranslated code: a callee of Acme.Geo.Vector2D.ToString"
