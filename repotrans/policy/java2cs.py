@@ -188,7 +188,8 @@ def _is_auto_getter(tr: MethodTranslator, node: Node, body: Node, header: str) -
 def _accessor(tr: MethodTranslator, node: Node, body: Node) -> list[str]:
     """A Java getter (no parameters) or setter (one) as the body of a C# property."""
     params = [p for p in node.child_by_field_name("parameters").named_children if p.type == "formal_parameter"]
-    if params:
+    returns = node.child_by_field_name("type")
+    if params and (returns is None or tr.text(returns) == "void"):     # an indexer's getter has parameters
         name = tr.text(params[0].child_by_field_name("name"))
         tr.declare(name, tr.text(params[0].child_by_field_name("type")), "value")
         return ["{", *indent(["set", *tr.block(body)]), "}"]
@@ -206,11 +207,11 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
         tr.target_return = target.return_type
         tr.returned_locals = _returned_identifiers(node)
     body = node.child_by_field_name("body")
-    is_property = (target.kind == "property" if isinstance(target, Method)
+    is_property = (target.kind in ("property", "indexer") if isinstance(target, Method)
                    else isinstance(target, str) and "(" not in target and "[" not in target)
     if body is None:
         return header + (" { get; }" if is_property else ";")
-    if is_property and _is_auto_getter(tr, node, body, header):
+    if is_property and "this[" not in header and _is_auto_getter(tr, node, body, header):
         return header + " { get; }"
     if is_property:
         return header + "\n" + qualify("\n".join(_accessor(tr, node, body)), resolver.usings())

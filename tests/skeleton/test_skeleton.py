@@ -50,6 +50,7 @@ def test_conventions_are_measured_from_the_port(tmp_path):
     assert conv.final_class_sealed.holds(False) and conv.constants_const.holds(False)
     assert conv.enum_member("name") == ("property", "Name")
     assert conv.package_private_internal.evidence == 0          # no evidence: the C# default is used
+    assert (conv.get_as_indexer.yes, conv.get_as_indexer.no) == (1, 0)      # Row.get(int) -> this[int]
 
 
 def test_plan_places_new_types_by_the_package_map(tmp_path):
@@ -58,7 +59,7 @@ def test_plan_places_new_types_by_the_package_map(tmp_path):
     plan = plan_skeleton(index, load_mapping(index), ["org.demo.*"])
     assert sorted((f.path, f.namespace) for f in plan.files) == [
         ("src/Demo.Zoo/Box.cs", "Demo.Zoo"), ("src/Demo.Zoo/Care/Vet.cs", "Demo.Zoo.Care"),
-        ("src/Demo.Zoo/Dog.cs", "Demo.Zoo"), ("src/Demo.Zoo/IFeeder.cs", "Demo.Zoo"),
+        ("src/Demo.Zoo/Dog.cs", "Demo.Zoo"), ("src/Demo.Zoo/Grid.cs", "Demo.Zoo"), ("src/Demo.Zoo/IFeeder.cs", "Demo.Zoo"),
         ("src/Demo.Zoo/Kind.cs", "Demo.Zoo"), ("src/Demo.Zoo/Size.cs", "Demo.Zoo")]
     dog = next(f for f in plan.files if f.path.endswith("Dog.cs")).text
     assert "public class Dog : Animal, IComparable<Dog>" in dog
@@ -67,6 +68,8 @@ def test_plan_places_new_types_by_the_package_map(tmp_path):
     assert "public override string Sound()" in dog                # abstract in the C# base
     assert "public class Leash" in dog                             # nested type kept nested
     assert "public class Box<T> where T : IComparable<T>" in next(f.text for f in plan.files if f.path.endswith("Box.cs"))
+    grid = next(f.text for f in plan.files if f.path.endswith("Grid.cs"))
+    assert "public bool this[int x, int y]" in grid and "public void Set(int x, int y)" in grid
 
 
 @needs_mcs
@@ -77,7 +80,7 @@ def test_skeleton_compiles_with_an_sdk_port_and_the_mapping_learns_it(tmp_path):
     assert result.check.compiled and result.check.dropped == []
     assert result.placement.globbed == {"Demo.Zoo": sorted(result.placement.written)}
     assert result.placement.projects == {}
-    assert len(result.mapped) == 6
+    assert len(result.mapped) == 7
     kinds = {t.qualified_name: t.kind for t in index.types("target")}
     assert kinds["Demo.Zoo.IFeeder"] == "interface" and kinds["Demo.Zoo.Kind"] == "enum"
     assert kinds["Demo.Zoo.Size"] == "class" and kinds["Demo.Zoo.Dog.Leash"] == "class"
