@@ -18,13 +18,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from repotrans.execution.workspace import SOURCES_HIDDEN
-
 SKIPPED = {"bin", "obj", ".git", ".vs", ".repotrans", "TestResults", "__pycache__"}
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
-# ownership does not travel in a bundle: without the marker, the node's prepare_workspace gives the
-# sources back to the build uid (workspace.hide_sources) instead of leaving them unreadable to it
-NOT_SHIPPED = {SOURCES_HIDDEN}
 
 
 def pack(root: Path, skip: frozenset[str] = frozenset()) -> bytes:
@@ -77,7 +72,7 @@ def _files(root: Path, skip: frozenset[str]) -> list[str]:
         here = Path(dirpath).relative_to(root)
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED and (here / d).as_posix() not in skip)
         for name in sorted(filenames):
-            if name.endswith(SQLITE_SIDE_FILES) or name in NOT_SHIPPED or (here / name).as_posix() in skip:
+            if name.endswith(SQLITE_SIDE_FILES) or (here / name).as_posix() in skip:
                 continue
             path = Path(dirpath) / name
             if path.is_file():
