@@ -343,6 +343,8 @@ class TypeRenderer:
         if (name, arity) in OBJECT_MEMBERS and (name != "equals" or _params(node)[0][0] == "Object"):
             returns, cs_name = OBJECT_MEMBERS[(name, arity)]
             words = ["public", "override"]
+        elif (name, arity) == ("clone", 0) and kind == "class":
+            returns, cs_name, words = "object", "Clone", ["public"]      # ICloneable.Clone
         elif kind == "interface":
             words = []
         else:
