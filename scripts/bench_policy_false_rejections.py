@@ -73,7 +73,7 @@ def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | No
         if m is None or project is None:
             unbuilt += 1
             continue
-        allowed = policy.java_capabilities(java.body if java else None) & frozenset(policy.ALLOWABLE)
+        allowed = policy.java_capabilities(java) & frozenset(policy.ALLOWABLE)
         allowed_count += bool(allowed)
         dll = rel(ws.base / project.name / project.dll_name, ws)
         jobs.append(policy.job_line(dll, None, policy.MemberRef.of(m), allowed))

@@ -58,7 +58,7 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: 
         raise InputError(f"task {task} names a method missing from the index")
     ctx = ToolContext(index, mapping, task)
 
-    allow = java_capabilities(java.body)          # what the Java original itself does (IL policy)
+    allow = java_capabilities(java)          # what the Java original itself does (IL policy)
 
     def run_test(code: str):
         return runner.run(index, target_method, code, allow=allow)

@@ -9,6 +9,7 @@
 //
 // usage: mono il_policy.exe            stdin: one job per line, tab-separated, then a line END:
 //   CANDIDATE.dll  BASELINE.dll|-  TYPE (Ns.Outer.Inner)  IL-NAMES (get_X,set_X)  ARITY (-1 any)  ALLOWED (cap,cap|-)
+//   [PARAMETER TYPES' SIMPLE NAMES (Int32,String[],ISet|-): picks one overload of that arity]
 // stdout per job: "DENY <capability>\t<api>\t<method>" lines, then "DONE <inspected methods> <ms>";
 //   a job that cannot be read: "ERROR <text>" then "DONE 0 <ms>".
 using System;
@@ -96,6 +97,7 @@ class IlPolicy
     // embedded resource: Java's X.class.getResourceAsStream)
     static readonly Dictionary<string, HashSet<string>> Restricted = new Dictionary<string, HashSet<string>> {
         {"System.Reflection.Assembly", new HashSet<string> {"GetManifestResourceStream", "GetManifestResourceNames",
+            "GetAssembly",
             "GetExecutingAssembly", "get_FullName", "ToString", "Equals", "GetHashCode", "op_Equality", "op_Inequality"}},
     };
     static readonly Dictionary<string, string> Guarded = new Dictionary<string, string> {
@@ -120,7 +122,8 @@ class IlPolicy
             {
                 var job = line.Split('\t');
                 var policy = new IlPolicy { allowed = new HashSet<string>(job[5] == "-" ? new string[0] : job[5].Split(',')) };
-                inspected = policy.Check(job[0], job[1], job[2], job[3].Split(','), int.Parse(job[4]));
+                string[] types = job.Length > 6 && job[6] != "-" ? job[6].Split(',') : null;
+                inspected = policy.Check(job[0], job[1], job[2], job[3].Split(','), int.Parse(job[4]), types);
                 foreach (var d in policy.denials) Console.Out.WriteLine("DENY " + d.Key + "\t" + d.Value);
             }
             catch (Exception e)
@@ -133,7 +136,7 @@ class IlPolicy
         return 0;
     }
 
-    int Check(string candidatePath, string baselinePath, string typeName, string[] names, int arity)
+    int Check(string candidatePath, string baselinePath, string typeName, string[] names, int arity, string[] types)
     {
         var parameters = new ReaderParameters { ReadSymbols = false, ReadingMode = ReadingMode.Deferred };
         var module = ModuleDefinition.ReadModule(candidatePath, parameters);
@@ -145,6 +148,9 @@ class IlPolicy
                                                     && (arity < 0 || m.Parameters.Count == arity)));
         if (owner != null && roots.Count == 0)      // not found by name: the whole declaring type
             roots.AddRange(owner.Methods);
+        var exact = types == null ? roots : roots.Where(m => m.Parameters.Select(p => Simple(p.ParameterType))
+                                                                     .SequenceEqual(types)).ToList();
+        if (exact.Count > 0 && exact.Count < roots.Count) roots = exact;     // that overload, not its siblings
         if (baselinePath != "-")
         {
             var known = new HashSet<string>(AllTypes(ModuleDefinition.ReadModule(baselinePath, parameters))
@@ -294,6 +300,15 @@ class IlPolicy
     {
         var spec = t as TypeSpecification;
         return spec != null ? Element(spec.ElementType) : t;
+    }
+
+    /// <summary>"System.Collections.Generic.ISet`1<System.String>" -> "ISet", "System.Int32[]&" -> "Int32[]".</summary>
+    static string Simple(TypeReference t)
+    {
+        if (t is ByReferenceType) return Simple(((ByReferenceType)t).ElementType);
+        if (t is ArrayType) return Simple(((ArrayType)t).ElementType) + "[]";
+        if (t is GenericInstanceType) return Simple(((GenericInstanceType)t).ElementType);
+        return Regex.Replace(t.Name, "`\\d+$", "");
     }
 
     static string Display(string key) { return key.Replace("::", ".").Replace("..ctor", " constructor"); }

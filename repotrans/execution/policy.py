@@ -24,8 +24,8 @@ from repotrans.index.model import Method
 SOURCE = Path(str(files("repotrans.execution") / "il_policy.cs"))
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
 CAPABILITIES = ("reflection", "unsafe", "interop", "test_framework", "process", "console", "file_system")
-# what the Java original may grant; the rest (interop, unsafe, the test framework, raw console) never
-ALLOWABLE = ("reflection", "file_system", "process")
+# what the Java original may grant; the rest (interop, unsafe, the test framework) never
+ALLOWABLE = ("reflection", "file_system", "process", "console")
 HINTS = {
     "reflection": "reflection / dynamic invocation: write the logic directly, calling members by name in code",
     "unsafe": "unsafe code / raw pointers: use arrays and indices instead",
@@ -39,9 +39,9 @@ JAVA_CAPABILITIES = {
     "reflection": re.compile(r"\bjava\.lang\.reflect\b|\bClass\.forName\s*\(|\.getDeclared(?:Method|Field|Constructor)s?\s*\("
                              r"|\.get(?:Method|Field|Constructor)s?\s*\(|\.newInstance\s*\(|\bMethod\s+\w+\s*=|\.invoke\s*\("),
     "file_system": re.compile(r"\b(?:File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile"
-                              r"|Files|Paths|FileChannel)\b\s*[.(]|\bnew\s+(?:File|FileInputStream|FileOutputStream"
-                              r"|FileReader|FileWriter|RandomAccessFile|PrintWriter\s*\(\s*\")\b|\bjava\.nio\.file\b"),
+                              r"|Files|Paths|FileChannel|FileLock|FilenameFilter|FileFilter)\b|\bjava\.nio\.file\b"),
     "process": re.compile(r"\bSystem\.exit\s*\(|\bRuntime\.getRuntime\s*\(|\bProcessBuilder\b|\bSystem\.getenv\s*\("),
+    "console": re.compile(r"\bSystem\.(?:out|err|in)\b"),
 }
 ACCESSORS = {"property": ("get_{}", "set_{}"), "indexer": ("get_Item", "set_Item")}
 # what the policy and the sandboxes leave open, named by doctor and the README
@@ -84,13 +84,20 @@ class PolicyVerdict:
                         if more > 0 else "")
 
 
+ALIASES = {"int": "Int32", "long": "Int64", "short": "Int16", "byte": "Byte", "sbyte": "SByte", "uint": "UInt32",
+           "ulong": "UInt64", "ushort": "UInt16", "float": "Single", "double": "Double", "decimal": "Decimal",
+           "bool": "Boolean", "char": "Char", "string": "String", "object": "Object"}
+
+
 @dataclass(frozen=True)
 class MemberRef:
     """How the checker finds the candidate member in IL: declaring type as the index names it
-    ("Ns.Outer.Inner"), IL method names (accessors for properties), parameter count (-1: any)."""
+    ("Ns.Outer.Inner"), IL method names (accessors for properties), parameter count (-1: any) and
+    the parameter types' simple names ("Int32", "String[]", "ISet"), which pick one overload."""
     type_name: str
     names: tuple[str, ...]
     arity: int
+    param_types: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, method: Method) -> "MemberRef":
@@ -104,11 +111,27 @@ class MemberRef:
         else:
             names = (method.name.split("<", 1)[0].rsplit(".", 1)[-1],)
         arity = len(method.params) if method.kind in ("method", "constructor") else -1
-        return cls(type_name.strip(), names, arity)
+        types = tuple(_simple_type(p.type) for p in method.params) if arity >= 0 else ()
+        return cls(type_name.strip(), names, arity, types)
 
 
-def java_capabilities(java_code: str | None) -> frozenset[str]:
-    """The allowable capabilities the Java original itself uses (file I/O, reflection, process control)."""
+def _simple_type(text: str) -> str:
+    """"ISet<string>" -> "ISet", "string[]" -> "String[]", "ref int" -> "Int32", "int?" -> "Nullable"."""
+    text = re.sub(r"^(?:ref|out|in|params|this)\s+", "", text.strip())
+    while "<" in text:
+        text = re.sub(r"<[^<>]*>", "", text)
+    arrays = text.count("[")
+    base = text.split("[", 1)[0].strip()
+    if base.endswith("?"):
+        return "Nullable"
+    base = base.rsplit(".", 1)[-1]
+    return ALIASES.get(base, base) + "[]" * arrays
+
+
+def java_capabilities(java: Method | str | None) -> frozenset[str]:
+    """The allowable capabilities the Java original itself uses (file I/O, reflection, process control,
+    the raw console): pass its signature and body, a parameter of type File counts."""
+    java_code = java if isinstance(java, str) or java is None else f"{java.signature} {java.body or ''}"
     if not java_code:
         return frozenset()
     return frozenset(cap for cap, pattern in JAVA_CAPABILITIES.items() if pattern.search(java_code))
@@ -132,8 +155,9 @@ def job_line(candidate_dll: str, baseline_dll: str | None, member: MemberRef | N
              allowed: frozenset[str]) -> str:
     """One checker job (see il_policy.cs): paths as the checker's process sees them."""
     type_name, names, arity = (member.type_name, member.names, member.arity) if member else ("-", ("-",), -1)
+    types = ",".join(member.param_types) if member and member.param_types else "-"
     return "\t".join([candidate_dll, baseline_dll or "-", type_name, ",".join(names), str(arity),
-                      ",".join(sorted(allowed)) or "-"]) + "\n"
+                      ",".join(sorted(allowed)) or "-", types]) + "\n"
 
 
 def parse_output(stdout: str) -> list[PolicyVerdict]:

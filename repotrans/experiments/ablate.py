@@ -89,7 +89,7 @@ class Oracle:
             raise ConfigError(f"{brief.task.target_method_id} is not in the complete port")
         ex = brief.config.execution
         runner = self._runner(ex, dirs["oracle-runs"])
-        allow = java_capabilities(brief.java_method.body if brief.java_method else None)
+        allow = java_capabilities(brief.java_method)
 
         def run_test(code: str):
             key = (method.id, code, ex.toolchain, ex.sandbox, ex.scope)
