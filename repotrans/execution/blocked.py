@@ -14,6 +14,7 @@ from dataclasses import replace
 from repotrans.execution.policy import MemberRef
 from repotrans.execution.results import TestResult
 from repotrans.execution.status import BLOCKED, FAILED_TESTS
+from repotrans.execution.toolchains.nunit import clean_frames
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 
@@ -56,7 +57,7 @@ def blockers(result: TestResult, index, method: Method) -> list[Method]:
             by_name.setdefault((ref.type_name, name), []).append((ref, m))
     found: dict[str, Method] = {}
     for failure in result.failures:
-        top = failure.stack[0] if failure.stack else ""
+        top = throw_site(failure)
         member = frame_member(top)
         if member is None or "(candidate line" in top:
             return []
@@ -66,6 +67,16 @@ def blockers(result: TestResult, index, method: Method) -> list[Method]:
             return []
         found[matches[0].id] = matches[0]
     return list(found.values())
+
+
+def throw_site(failure) -> str:
+    """The frame the failure's exception was thrown in: an assertion about an exception (NUnit's
+    `Throws`: 'But was: <X>' followed by X's stack) names the actual exception's frames in its
+    message; otherwise the first frame of the test's own stack (innermost exception first)."""
+    thrown = clean_frames(failure.message.partition("But was:")[2]) if "But was:" in failure.message else []
+    if thrown:
+        return thrown[0]
+    return failure.stack[0] if failure.stack else ""
 
 
 def judge_blocked(result: TestResult, index, method: Method) -> TestResult:

@@ -78,9 +78,18 @@ def exception_info(message: str, frames: list[str]) -> ExceptionInfo:
 
 
 def clean_frames(stack: str, locate: Locator | None = None, limit: int = MAX_FRAMES) -> list[str]:
-    """Mono stack text -> 'Ns.Type.Method (args) at File.cs:12', reflection/NUnit plumbing dropped."""
-    frames = []
+    """Mono stack text -> 'Ns.Type.Method (args) at File.cs:12', reflection/NUnit plumbing dropped.
+    NUnit appends an inner exception's frames after a '--InnerException' line: the innermost
+    exception's frames come first, so frames[0] is where the first exception was thrown (inside a
+    static initializer behind a TypeInitializationException, say)."""
+    segments: list[list[str]] = [[]]
     for line in stack.splitlines():
+        if line.startswith("--") and not line.startswith("---"):
+            segments.append([])
+        else:
+            segments[-1].append(line)
+    frames = []
+    for line in (line for segment in reversed(segments) for line in segment):
         m = FRAME_RE.match(line)
         if not m or any(m.group(1).startswith(n) for n in NOISE):
             continue

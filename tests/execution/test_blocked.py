@@ -1,0 +1,81 @@
+"""`blocked` from where the exception was thrown: an inner exception behind a type initializer and the
+actual exception of an `Assert.Throws` count by their own frames (stacks as mono and NUnit 2.6 write them)."""
+from __future__ import annotations
+
+import pytest
+
+from repotrans.execution.blocked import blockers
+from repotrans.execution.results import TestFailure, TestResult
+from repotrans.execution.toolchains.nunit import clean_frames
+from repotrans.index.store import Index
+
+VECTOR = """namespace Geo {
+    public class Vector {
+        public static readonly Vector Zero = new Vector(0, 0);
+        private readonly double x;
+        public Vector(double x, double y) { throw new System.NotImplementedException(); }
+        public double AngleTo(Vector other) { throw new System.NotImplementedException(); }
+        public Vector Add(Vector other) { return new Vector(x, other.x); }
+        public double Dot(Vector other) { return x * other.x; }
+    }
+}
+"""
+# NUnit's stack of a SetUp that hit a type initializer: the outer frames, then '--Inner' and the inner's
+TYPE_INIT_STACK = """  at Geo.Tests.VectorTests.SetUp () [0x00014] in /w/src/tests/VectorTests.cs:13
+  at (wrapper managed-to-native) System.Reflection.RuntimeMethodInfo.InternalInvoke(System.Reflection.RuntimeMethodInfo,object,object[],System.Exception&)
+--NotImplementedException
+  at Geo.Vector..ctor (System.Double x, System.Double y) [0x00007] in /w/src/Vector.cs:5
+  at Geo.Vector..cctor () [0x00000] in /w/src/Vector.cs:3
+"""
+THROWS_MESSAGE = """Expected: <Geo.GeometryException>
+  But was:  <System.NotImplementedException> (The method or operation is not implemented.)
+  at Geo.Vector.AngleTo (Geo.Vector other) [0x00001] in /w/src/Vector.cs:6
+  at Geo.Tests.VectorTests.<AngleToZero>m__1 () [0x0000b] in /w/src/tests/VectorTests.cs:86
+  at NUnit.Framework.Assert.Throws (NUnit.Framework.TestDelegate code) [0x00050] in <3cae>:0"""
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory) -> Index:
+    root = tmp_path_factory.mktemp("blocked")
+    (root / "java").mkdir()
+    (root / "java" / "A.java").write_text("class A {}\n")
+    (root / "cs").mkdir()
+    (root / "cs" / "Vector.cs").write_text(VECTOR)
+    idx = Index.open(root / "wd")
+    idx.build(root / "java", root / "cs", progress=False)
+    return idx
+
+
+def member(index: Index, name: str):
+    return next(m for m in index.all_methods("target") if m.name == name)
+
+
+def result(*failures: TestFailure) -> TestResult:
+    return TestResult(status="runtime_error", failures=list(failures), tests_run=len(failures),
+                      tests_failed=len(failures))
+
+
+def test_inner_exception_frames_come_first():
+    assert clean_frames(TYPE_INIT_STACK) == ["Geo.Vector..ctor (System.Double x, System.Double y) at Vector.cs:5",
+                                             "Geo.Vector..cctor () at Vector.cs:3",
+                                             "Geo.Tests.VectorTests.SetUp () at VectorTests.cs:13"]
+
+
+def test_a_type_initializer_failing_in_a_placeholder_constructor_blocks(index):
+    failure = TestFailure(name="Geo.Tests.VectorTests.Adds", message="SetUp : System.TypeInitializationException",
+                          stack=clean_frames(TYPE_INIT_STACK))
+    assert [m.name for m in blockers(result(failure), index, member(index, "Add"))] == ["<init>"]
+
+
+def test_an_assert_throws_that_got_a_placeholder_exception_blocks(index):
+    failure = TestFailure(name="Geo.Tests.VectorTests.AngleToZero", message=THROWS_MESSAGE,
+                          stack=["Geo.Tests.VectorTests.AngleToZero () at VectorTests.cs:86"])
+    assert [m.name for m in blockers(result(failure), index, member(index, "Dot"))] == ["AngleTo"]
+    # thrown in the candidate's own member: never blocked
+    assert blockers(result(failure), index, member(index, "AngleTo")) == []
+
+
+def test_an_assertion_in_the_test_itself_does_not_block(index):
+    failure = TestFailure(name="Geo.Tests.VectorTests.Dot", message="Expected: 1.0\n  But was:  2.0",
+                          stack=["Geo.Tests.VectorTests.Dot () at VectorTests.cs:20"])
+    assert blockers(result(failure), index, member(index, "Dot")) == []
