@@ -8,6 +8,7 @@ from repotrans.execution.blocked import blockers
 from repotrans.execution.results import TestFailure, TestResult
 from repotrans.execution.toolchains.nunit import clean_frames
 from repotrans.index.store import Index
+from tests.support.indexes import csharp_index
 
 VECTOR = """namespace Geo {
     public class Vector {
@@ -36,14 +37,7 @@ THROWS_MESSAGE = """Expected: <Geo.GeometryException>
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory) -> Index:
-    root = tmp_path_factory.mktemp("blocked")
-    (root / "java").mkdir()
-    (root / "java" / "A.java").write_text("class A {}\n")
-    (root / "cs").mkdir()
-    (root / "cs" / "Vector.cs").write_text(VECTOR)
-    idx = Index.open(root / "wd")
-    idx.build(root / "java", root / "cs", progress=False)
-    return idx
+    return csharp_index(tmp_path_factory.mktemp("blocked"), {"Vector.cs": VECTOR})
 
 
 def member(index: Index, name: str):

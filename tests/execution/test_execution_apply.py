@@ -7,6 +7,7 @@ import pytest
 from repotrans.errors import InputError
 from repotrans.execution.apply import apply_candidate, plan_patch
 from repotrans.index.store import Index
+from tests.support.indexes import csharp_index
 
 SHAPE = """\
 using System;
@@ -47,14 +48,7 @@ namespace Acme.Geo
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory) -> Index:
-    root = tmp_path_factory.mktemp("apply")
-    (root / "java").mkdir()
-    (root / "java" / "A.java").write_text("class A {}\n")
-    (root / "cs").mkdir()
-    (root / "cs" / "Circle.cs").write_text(SHAPE)
-    idx = Index.open(root / "wd")
-    idx.build(root / "java", root / "cs", progress=False)
-    return idx
+    return csharp_index(tmp_path_factory.mktemp("apply"), {"Circle.cs": SHAPE})
 
 
 def method(index: Index, query: str):
@@ -199,14 +193,7 @@ BODIES = {   # body-only candidates that once were read as whole members (CS1519
 
 @pytest.fixture(scope="module")
 def counter(tmp_path_factory) -> Index:
-    root = tmp_path_factory.mktemp("apply-bodies")
-    (root / "java").mkdir()
-    (root / "java" / "A.java").write_text("class A {}\n")
-    (root / "cs").mkdir()
-    (root / "cs" / "Counter.cs").write_text(COUNTER)
-    idx = Index.open(root / "wd")
-    idx.build(root / "java", root / "cs", progress=False)
-    return idx
+    return csharp_index(tmp_path_factory.mktemp("apply-bodies"), {"Counter.cs": COUNTER})
 
 
 @pytest.mark.parametrize("query,code", [(q, c) for q, codes in BODIES.items() for c in codes])
