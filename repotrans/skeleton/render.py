@@ -4,6 +4,8 @@ conventions, every method body a placeholder for the batch to fill.
 What a skeleton needs beyond signatures is translated here with the builtin policy's translators:
 field initial values, enum constants' arguments, `super(...)`/`this(...)` calls and static
 initialisers. Each generated member keeps its Java origin (for compile errors, see check.py).
+Over 400 lines: one renderer per Java declaration kind (class, interface, enum, field, method), which
+share the port's conventions object; split them when a kind grows its own rules.
 """
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from repotrans.errors import ConfigError
-from repotrans.execution.toolchains.msbuild import glob_regex, load_projects
+from repotrans.execution.toolchains.msbuild import load_projects
+from repotrans.execution.toolchains.msbuild_items import glob_regex
 
 CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
 
