@@ -290,10 +290,10 @@ def test_code_block_missing_is_reasked(tmp_path):
 
 def test_model_failure_is_a_task_error_and_trajectory_is_written(tmp_path):
     state, _ = make_state([passed()], rag=False, context=False)
-    with pytest.raises(TaskError, match="model call failed during generate"):
+    with pytest.raises(TaskError, match=r"^model server \S+ \(model None\): ValueError: No more mock responses"):
         run(state, replay([]), tmp_path)
     done = [e for e in _traj(tmp_path).entries() if e["kind"] == "done"]
-    assert done and "model call failed" in done[0]["error"]
+    assert done and "No more mock responses" in done[0]["error"]
 
 
 def test_trajectory_has_prompts_responses_tools_results_tokens(tmp_path):
