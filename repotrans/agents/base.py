@@ -18,7 +18,7 @@ from autogen_core import CancellationToken, FunctionCall
 from autogen_core.models import (AssistantMessage, ChatCompletionClient, FunctionExecutionResult, LLMMessage,
                                  RequestUsage, SystemMessage, UserMessage)
 
-from repotrans.agents.budget import MARGIN, OPTIONAL, Fit, fit_call, is_reasoning, trim_slots
+from repotrans.agents.budget import MARGIN, OPTIONAL, BudgetError, Fit, fit_call, is_reasoning, trim_slots
 from repotrans.agents.reply import Reply, read_reply
 from repotrans.agents.server_errors import describe
 from repotrans.agents.state import ContextEntry, Handoff, PromptView, TaskBrief, Usage
@@ -146,7 +146,15 @@ class StepAgent(BaseChatAgent):
         refits, more_room, brief = 0, False, False
         reply = result = None
         for _ in range(8):
-            fit = await self._fit(step, messages, tools, want, reasoning) if limits is not None else None
+            try:
+                fit = await self._fit(step, messages, tools, want, reasoning) if limits is not None else None
+            except BudgetError:
+                if not tools:
+                    raise
+                tools = []          # the prompt's Tools slot describes them as text: the text protocol works
+                self.notes.append(f"{step}: the tool definitions do not fit the context window; "
+                                  "this call uses the text protocol")
+                continue
             sent = fit.messages if fit is not None else messages
             if fit is not None:
                 extra["max_tokens"] = fit.max_tokens

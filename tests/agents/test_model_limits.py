@@ -243,3 +243,18 @@ def test_the_batch_line_adds_up():
     line = BatchSummary(tasks=3, passed=0, compiled=1, failed=3, errors=0, blocked=0, prompt_tokens=0,
                         completion_tokens=0, seconds=1.0).render()
     assert "= 0 passed, 3 failed, 0 blocked, 0 errors of 3 tasks in 1.0 s =" in line
+
+
+
+def test_tool_definitions_that_do_not_fit_go_as_text_instead(tmp_path):
+    """Function calling on, a small window (as llama-cpp-python's chatml-function-calling at n_ctx 2048):
+    a required step whose prompt fits only without the tool definitions is sent without them (the
+    prompt's Tools slot describes them as text), never failed for want of room."""
+    state, _ = make_state([passed()], rag=False)
+    with FakeOpenAIServer([ENOUGH, GOOD], window=2000, props=True) as server:
+        local(server, state, function_calling=True)
+        outcome = asyncio.run(run_translation(state, make_client(state.config), tmp_path / "run"))
+    assert outcome.status == "passed" and 400 not in server.statuses
+    assert any(not r.get("tools") for r in server.requests)
+    assert "generate: the tool definitions do not fit the context window; this call uses the text protocol" \
+        in outcome.run.notes
