@@ -104,14 +104,14 @@ def test_batch_writes_results_and_summary_in_dependency_order(clean_run):
 
 def test_a_crashing_task_is_recorded_and_the_batch_goes_on(pair, config, tmp_path, monkeypatch):
     source, target, functions, _ = pair
-    real = tasks_module.make_client
+    real = tasks_module.run_translation
 
-    def flaky(cfg, state, **kw):
-        if state.task.target_method_id.endswith("StringUtils.Repeat(string, int)"):
+    def flaky(brief, client, run_dir):
+        if brief.task.target_method_id.endswith("StringUtils.Repeat(string, int)"):
             raise ConnectionError("model server went away")
-        return real(cfg, state, **kw)
+        return real(brief, client, run_dir)
 
-    monkeypatch.setattr(tasks_module, "make_client", flaky)
+    monkeypatch.setattr(tasks_module, "run_translation", flaky)
     summary = run_batch(source, target, tmp_path / "run", config, functions=functions, progress=False)
     db = sqlite3.connect(tmp_path / "run" / "results.sqlite")
     rows = db.execute("SELECT task_id, status, error FROM results ORDER BY task_id").fetchall()

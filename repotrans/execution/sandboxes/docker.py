@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import atexit
 import os
-import select
+import selectors
 import socket
 import struct
 import threading
@@ -135,6 +135,8 @@ class DockerSandbox:
         deadline = started + timeout + KILL_GRACE
         seen_until = until is None
         timed_out = stopped = False
+        poll = selectors.DefaultSelector()      # epoll: select.select fails on descriptors >= 1024
+        poll.register(raw, selectors.EVENT_READ)
         try:
             while True:
                 left = deadline - time.monotonic()
@@ -142,8 +144,7 @@ class DockerSandbox:
                     stopped = until is not None and seen_until
                     timed_out = not stopped
                     break
-                ready, _, _ = select.select([raw], [], [], min(left, 0.5))
-                if not ready:
+                if not poll.select(min(left, 0.5)):
                     continue
                 try:
                     data = raw.recv(65536)
@@ -165,6 +166,7 @@ class DockerSandbox:
                             seen_until = True
                             deadline = min(deadline, time.monotonic() + STOP_GRACE)
         finally:
+            poll.close()
             try:
                 sock.close()
             except OSError:

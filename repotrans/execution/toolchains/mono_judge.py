@@ -29,7 +29,9 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
                                   f"{len(report.planned)} planned tests")
         overflow = STACK_OVERFLOW_RE.search(outcome.output)
         if overflow:                 # mono dies on it: only the console says what happened, and where
-            frames = list(dict.fromkeys(clean_frames(outcome.output[overflow.end():], locate, limit=50)))[:3]
+            frames = clean_frames(outcome.output[overflow.end():], locate, limit=50)
+            located = [f for f in frames if "<0x" not in f]      # native '<0x41 + 0x4>' frames say no line
+            frames = list(dict.fromkeys(located or frames))[:3]
             return Verdict("runtime_error", reason="stack overflow (unbounded recursion?)", exceptions=[
                 ExceptionInfo("System.StackOverflowException", overflow.group(1).strip(), frames)])
         oom = any(marker in outcome.output for marker in OOM_MARKERS)

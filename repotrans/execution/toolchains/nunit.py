@@ -17,6 +17,7 @@ EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.`+]*(?:Exception|Error))\s*:\s*(.*)$"
 FRAME_RE = re.compile(r"^\s*at\s+(.*?)(?:\s+\[0x[0-9a-f]+\])?(?:\s+in\s+(.*?))?\s*$")
 NOISE = ("(wrapper ", "System.Reflection.", "System.RuntimeMethodHandle", "NUnit.Core.", "NUnit.Framework.")
 MAX_FRAMES = 5
+INNER_EXCEPTION_RE = re.compile(r"--[A-Za-z_][\w.`]*")      # NUnit: "--NotImplementedException"
 # nunit-console copies messages verbatim: a control character in one makes the file malformed XML.
 XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
@@ -84,7 +85,7 @@ def clean_frames(stack: str, locate: Locator | None = None, limit: int = MAX_FRA
     static initializer behind a TypeInitializationException, say)."""
     segments: list[list[str]] = [[]]
     for line in stack.splitlines():
-        if line.startswith("--") and not line.startswith("---"):
+        if INNER_EXCEPTION_RE.fullmatch(line.strip()):
             segments.append([])
         else:
             segments[-1].append(line)
