@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import EXECUTION, MODEL, RETRIEVAL, add_command, add_settings
+from repotrans.cli.options import EXECUTION, MODEL, RETRIEVAL, add_command, add_old_name, add_settings
 from repotrans.cli.output import print_json
 from repotrans.errors import RepotransError
 
@@ -23,8 +23,9 @@ def register(sub) -> None:
     p = add_command(sub, "run-tests", "build a candidate for one C# method and run its tests (JSON)", run_tests)
     p.add_argument("--target", required=True, help="C# repository")
     p.add_argument("--source", help="Java repository (only needed when the index must be built)")
-    p.add_argument("--function", "--method", dest="function", required=True,
-                   help='the C# member, e.g. "Circle.Area()" or "Acme.Geo.Circle.Area" (--method: its old name)')
+    p.add_argument("--function", dest="function",
+                   help='the C# member, e.g. "Circle.Area()" or "Acme.Geo.Circle.Area" (required)')
+    add_old_name(p, "--method", "--function", "function")
     p.add_argument("--code", required=True, help="file with the candidate: a whole method or a body")
     add_settings(p, *EXECUTION, "scope", "timeout", "memory-mb", config_file=False)
     p.add_argument("--write", action="store_true", help="also write the candidate into the target repository")
@@ -34,6 +35,8 @@ def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.execution.runner import (Runner, TargetBuildError, find_target_method, open_index,
                                             write_candidate)
 
+    if not args.function:
+        raise RepotransError('run-tests needs --function, the C# member to judge, e.g. --function "Circle.Area()"')
     code_path = Path(args.code)
     if not code_path.is_file():
         raise RepotransError(f"--code: no such file: {code_path}")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import RETRIEVAL, add_command, add_quiet, add_settings, at_least
+from repotrans.cli.options import RETRIEVAL, add_command, add_old_name, add_quiet, add_settings, at_least
 from repotrans.cli.output import print_json
 from repotrans.errors import InputError, RepotransError
 from repotrans.tools.registry import load_schemas
@@ -37,9 +37,9 @@ def register(sub) -> None:
     p.add_argument("--exclude", action="append", default=[], metavar="METHOD_ID",
                    help="evaluation mode: build the stores without this method id (repeatable)")
     p.add_argument("--exclude-file", help="evaluation mode: file of method ids to leave out, one per line")
-    p.add_argument("--embedding-model", "--model", dest="model", metavar="NAME_OR_FOLDER",
-                   help="embedding model (name or local folder; default: [retrieval] embedding_model); "
-                        "--model is its old name")
+    p.add_argument("--embedding-model", dest="model", metavar="NAME_OR_FOLDER",
+                   help="embedding model (name or local folder; default: [retrieval] embedding_model)")
+    add_old_name(p, "--model", "--embedding-model", "model")
     add_settings(p, "no-cache", *RETRIEVAL)
     add_quiet(p)
 

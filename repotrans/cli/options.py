@@ -11,6 +11,7 @@ and the working directory's repotrans.toml; everything below receives the value.
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -156,6 +157,23 @@ def add_command(sub, name: str, help: str, handler: Handler, epilog: str | None 
     add_global_options(parser, after_command=True)
     parser.set_defaults(func=handler)
     return parser
+
+
+class _OldName(argparse.Action):
+    """Stores like the option it stands for, and says once on stderr that the name is old."""
+
+    def __init__(self, option_strings, dest, new: str = "", **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stderr.write(f"repotrans: {option_string} is an old name and will go: use {self.new}\n")
+        setattr(namespace, self.dest, values)
+
+
+def add_old_name(parser: argparse.ArgumentParser, old: str, new: str, dest: str) -> None:
+    """Accept `old` for option `new` (dest `dest`), with a deprecation line when it is used."""
+    parser.add_argument(old, dest=dest, action=_OldName, new=new, help=argparse.SUPPRESS)
 
 
 def add_quiet(parser: argparse.ArgumentParser) -> None:

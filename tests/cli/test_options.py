@@ -62,3 +62,15 @@ def test_a_build_folder_that_is_not_there_is_one_clear_error(tmp_path, capsys):
 
     assert main(["--packages", str(tmp_path / "nope"), "doctor"]) == 2
     assert capsys.readouterr().err.strip() == f"repotrans: error: --packages: {tmp_path / 'nope'} is not a folder"
+
+
+def test_an_old_option_name_still_works_and_says_its_new_name_once(capsys):
+    parser = build_parser()
+    args = parser.parse_args(["run-tests", "--target", "t", "--method", "M()", "--code", "c.cs"])
+    assert args.function == "M()"
+    assert capsys.readouterr().err == "repotrans: --method is an old name and will go: use --function\n"
+    args = parser.parse_args(["run-tests", "--target", "t", "--function", "M()", "--code", "c.cs"])
+    assert args.function == "M()" and capsys.readouterr().err == ""
+    args = parser.parse_args(["retrieve", "--function", "f", "--model", "all-MiniLM-L6-v2"])
+    assert args.model == "all-MiniLM-L6-v2"
+    assert "use --embedding-model" in capsys.readouterr().err
