@@ -25,6 +25,10 @@ def register(sub) -> None:
     p.add_argument("--write", action="store_true", help="write passing translations into --target")
     p.add_argument("--stop-after-errors", type=at_least(1), default=3, metavar="N",
                    help="stop after N model-server errors in a row (default 3); --resume retries them")
+    p.add_argument("--create-missing", action="append", metavar="GLOB",
+                   help="first write C# skeletons for the Java types matching GLOB that the port lacks, and "
+                        "placeholder members for the Java methods their matched C# types lack, into --target "
+                        "(e.g. 'org.acme.geo.*'; repeatable); with --dry-run, list them")
     _add_run_options(p)
 
     p = add_command(sub, "ablate", "run configurations over datasets and report", run_ablate)
@@ -97,6 +101,8 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
         raise ConfigError("batch needs --run-dir DIR (where results, trajectories and the report go), "
                           "or --dry-run to see the tasks first")
     config = _checked(config)
+    if args.create_missing and not _create_missing(args, config):
+        return 1
     executor = _executor(args)
     try:
         summary = run(Path(args.source), Path(args.target), Path(args.run_dir), config,
@@ -122,9 +128,36 @@ def _dry_run(args: argparse.Namespace) -> int:
             raise ConfigError(f"--{name}: {name} repository not found: {getattr(args, name)}")
     index = Index.open(Path(args.workdir))
     index.build(Path(args.source), Path(args.target), progress=not args.quiet and sys.stderr.isatty())
+    if args.create_missing:
+        from repotrans.skeleton.missing import create_missing
+
+        print(create_missing(index, args.create_missing, dry_run=True).render())
     print(plan_batch(index, Path(args.functions) if args.functions else None).render())
     print(f"next: repotrans batch --source {args.source} --target {args.target} --run-dir RUN_DIR --model MODEL")
     return 0
+
+
+def _create_missing(args: argparse.Namespace, config: AgentConfig) -> bool:
+    """`--create-missing`: skeletons and placeholder members written into --target and indexed before
+    the batch; False (nothing translated) when what was written does not compile with the port."""
+    from repotrans.index.store import Index
+    from repotrans.skeleton.missing import create_missing
+
+    for name in ("source", "target"):
+        if not Path(getattr(args, name)).is_dir():
+            raise ConfigError(f"--{name}: {name} repository not found: {getattr(args, name)}")
+    index = Index.open(Path(args.workdir))
+    try:
+        index.build(Path(args.source), Path(args.target), progress=not args.quiet and sys.stderr.isatty())
+        created = create_missing(index, args.create_missing, overrides=config.mapping,
+                                 settings=config.execution.build_settings())
+    finally:
+        index.close()
+    print(created.render())
+    if not created.compiled:
+        print("create-missing: the port does not compile with what was written (see the errors above); "
+              "fix them, then run batch again", file=sys.stderr)
+    return created.compiled
 
 
 def run_ablate(args: argparse.Namespace, config: AgentConfig) -> int:

@@ -47,12 +47,14 @@ class BatchPlan:
         if self.missing_members:
             count = sum(len(v) for v in self.missing_members.values())
             lines.append(f"{count} Java method(s) of matched types have no C# member (declare each in the C# type "
-                         "with a placeholder body `throw new NotImplementedException();` to make it a task):")
+                         "with a placeholder body `throw new NotImplementedException();` to make it a task, "
+                         "or run batch with --create-missing 'org.acme.*'):")
             lines += _listed(f"{cs}: {', '.join(java[:4])}{', ...' if len(java) > 4 else ''}"
                              for cs, java in sorted(self.missing_members.items()))
         if self.missing_types:
             lines.append(f"{len(self.missing_types)} Java type(s) have no C# counterpart (`repotrans skeleton --types "
-                         "'org.acme.*'` writes them with placeholder bodies):")
+                         "'org.acme.*'` or `batch --create-missing 'org.acme.*'` writes them with "
+                         "placeholder bodies):")
             lines += _listed(f"{t}: {why}" for t, why in sorted(self.missing_types.items()))
         return "\n".join(lines)
 
