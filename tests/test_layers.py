@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 import repotrans
+from repotrans.experiments.ordering import strongly_connected
 
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "redact"),
@@ -89,45 +90,11 @@ def layer(mod: str) -> str:
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-    for start in graph:
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph.get(child, ())))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(sorted(component))
-    return found
+    """Strongly connected components of more than one module (the batch ordering's Tarjan walk)."""
+    members: dict[int, list[str]] = defaultdict(list)
+    for mod, component in strongly_connected(graph).items():
+        members[component].append(mod)
+    return sorted(sorted(group) for group in members.values() if len(group) > 1)
 
 
 @pytest.fixture(scope="module")

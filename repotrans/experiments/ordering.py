@@ -60,7 +60,7 @@ def order_levels(deps: dict[str, set[str]]) -> list[list[str]]:
 
     Mutual recursion (a cycle) is collapsed into one level, in id order.
     """
-    comp = _strongly_connected(deps)
+    comp = strongly_connected(deps)
     level: dict[int, int] = {}
 
     def depth(c: int, members: dict[int, list[str]]) -> int:
@@ -78,8 +78,9 @@ def order_levels(deps: dict[str, set[str]]) -> list[list[str]]:
     return [sorted(levels[i]) for i in sorted(levels)]
 
 
-def _strongly_connected(deps: dict[str, set[str]]) -> dict[str, int]:
-    """Tarjan's algorithm, iterative; returns task id -> component number."""
+def strongly_connected(deps: dict[str, set[str]]) -> dict[str, int]:
+    """Tarjan's algorithm, iterative, over a graph whose every node is a key (tasks here; tests/test_layers.py
+    gives it the import graph); returns node -> component number."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     comp: dict[str, int] = {}

@@ -4,18 +4,12 @@ alias patterns probed (fixture solution written for this test)."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
 from repotrans.execution.build_report import build_section, count_tests, render
 from repotrans.execution.settings import ExecutionConfig
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+from tests.support.solutions import write_tree
 
 
 def sdk(body: str, tfm: str = "net48") -> str:
@@ -49,7 +43,7 @@ SOLUTION = {
 
 
 def test_count_tests_as_written(tmp_path):
-    _write(tmp_path, {"a.cs": "[Test] void A(){} [TestCase(1)][TestCase(2)] void B(int x){} [Test, Explicit] void C(){}"
+    write_tree(tmp_path, {"a.cs": "[Test] void A(){} [TestCase(1)][TestCase(2)] void B(int x){} [Test, Explicit] void C(){}"
                               " [TestCaseSource(nameof(S))] void D(int x){} [TestFixture] class F {}"})
     assert count_tests([tmp_path / "a.cs"]) == 5
 
@@ -60,7 +54,7 @@ def test_doctor_never_calls_a_dropped_project_ok(tmp_path, monkeypatch):
         pytest.skip("mono is not installed")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("NUGET_PACKAGES", raising=False)
-    _write(tmp_path / "repo", SOLUTION)
+    write_tree(tmp_path / "repo", SOLUTION)
     title, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "work",
                                  timeout=120)
     text = render(title, lines)
@@ -101,7 +95,7 @@ def test_a_dropped_test_file_names_the_language_gap(tmp_path, monkeypatch):
     files["tests/Core.Tests/Broken.cs"] = ("namespace Acme.Tests { public class Local { [NUnit.Framework.Test] public void T()"
                                            " {\n int Twice(int x) { return 2 * x; }\n NUnit.Framework.Assert.AreEqual(4, "
                                            "Twice(2)); } } }")
-    _write(tmp_path / "repo", files)
+    write_tree(tmp_path / "repo", files)
     _, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "work", timeout=120)
     [line] = [line for _, line in lines if line.startswith("quarantined test file: Core.Tests: tests/Core.Tests/Broken.cs")]
     assert line.endswith("(mcs lacks C# 7.0 local function: tests/Core.Tests/Broken.cs:2)"), line
@@ -124,7 +118,7 @@ def test_netstandard_projects_get_the_facades_and_framework_packages(tmp_path, m
     if shutil.which("mcs") is None:
         pytest.skip("mono is not installed")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    _write(tmp_path / "repo", {
+    write_tree(tmp_path / "repo", {
         "src/Img/Img.csproj": sdk('<ItemGroup><PackageReference Include="System.Drawing.Common" Version="4.5.0" />'
                                   '</ItemGroup>', "netstandard2.0"),
         "src/Img/Area.cs": "namespace Acme { public static class Area { public static int Of(System.Drawing.Size s) "

@@ -11,12 +11,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.toolchains.frameworks import choose_framework, compatible, implicit_defines
 from repotrans.execution.toolchains.msbuild import load_project, load_projects
 from repotrans.execution.toolchains.msbuild_expr import evaluate_condition, expand
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+from tests.support.solutions import write_tree
 
 
 MULTI = """<Project Sdk="Microsoft.NET.Sdk">
@@ -38,7 +33,7 @@ MULTI = """<Project Sdk="Microsoft.NET.Sdk">
 
 
 def test_multitargeting_import_via_solution_dir_and_framework_choice(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "Acme.sln": "",
         "Acme.Common.props": """<Project><PropertyGroup>
             <DefineConstants>$(DefineConstants);ACME_COMMON</DefineConstants><SignAssembly>true</SignAssembly>
@@ -64,7 +59,7 @@ def test_multitargeting_import_via_solution_dir_and_framework_choice(tmp_path):
 
 
 def test_directory_build_props_and_targets_chain(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "Directory.Build.props": """<Project><PropertyGroup><Company>Acme</Company>
             <DefineConstants>$(DefineConstants);ROOT</DefineConstants></PropertyGroup></Project>""",
         "tests/Directory.Build.props": """<Project>
@@ -118,7 +113,7 @@ CLASSIC = r"""<?xml version="1.0" encoding="utf-8"?>
 
 
 def test_classic_project_explicit_items_no_globbing(tmp_path):
-    _write(tmp_path, {"src/Legacy/Legacy.csproj": CLASSIC, "src/Legacy/Codec.cs": "", "src/Legacy/Stray.cs": "",
+    write_tree(tmp_path, {"src/Legacy/Legacy.csproj": CLASSIC, "src/Legacy/Codec.cs": "", "src/Legacy/Stray.cs": "",
                       "src/Legacy/Properties/AssemblyInfo.cs": "", "src/Shared/Checksum.cs": "",
                       "src/Legacy/Data/table.bin": "x", "Directory.Build.props":
                       "<Project><PropertyGroup><Extra>yes</Extra></PropertyGroup></Project>"})
@@ -136,13 +131,13 @@ def test_classic_project_explicit_items_no_globbing(tmp_path):
 def test_classic_platform_projects_are_not_buildable(tmp_path):
     silverlight = CLASSIC.replace("<OutputType>", "<ProjectTypeGuids>{A1591282-1198-4647-A2B1-27E5FF5F6F3B};"
                                   "{fae04ec0-301f-11d3-bf4b-00c04f79efbc}</ProjectTypeGuids><OutputType>")
-    _write(tmp_path, {"Sl/Sl.csproj": silverlight})
+    write_tree(tmp_path, {"Sl/Sl.csproj": silverlight})
     [p] = load_projects(tmp_path)
     assert p.target_framework == "" and "Silverlight" in p.framework_note
 
 
 def test_wildcards_exclude_and_remove(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "lib/std/Lib.csproj": r"""<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>netstandard2.0</TargetFramework>
           <EnableDefaultCompileItems>False</EnableDefaultCompileItems></PropertyGroup>
           <ItemGroup>
@@ -191,7 +186,7 @@ def test_chained_property_functions(tmp_path):
 def test_well_known_item_metadata_in_links(tmp_path):
     """Two resources of the same file name in different folders, linked by %(RecursiveDir): distinct
     manifest names (unexpanded, both were '...%(RecursiveDir)%(Filename)%(Extension)': CS1508)."""
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "P/P.csproj": '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net45</TargetFramework>'
                       '<RootNamespace>Acme</RootNamespace></PropertyGroup><ItemGroup>'
                       '<EmbeddedResource Include="..\\data\\**\\*.txt"><Link>Data\\%(RecursiveDir)%(Filename)%(Extension)</Link>'
@@ -204,7 +199,7 @@ def test_well_known_item_metadata_in_links(tmp_path):
 
 
 def test_items_of_an_imported_file_are_relative_to_the_project_and_unknown_functions_leave_a_note(tmp_path):
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "Acme.sln": "",
         "build/Common.targets": '<Project><ItemGroup><ProjectReference Include="..\\..\\src\\Lib\\Lib.csproj" />'
                                 '</ItemGroup></Project>',

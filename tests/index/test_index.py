@@ -11,6 +11,7 @@ from repotrans.errors import ConfigError
 from repotrans.index import store as store_module
 from repotrans.index.model import Import
 from repotrans.index.store import SCHEMA_VERSION, Index
+from tests.support.solutions import write_tree
 
 JAVA_SHAPES = """\
 package com.acme.geo;
@@ -146,22 +147,11 @@ public record Money(decimal Amount, string Currency);
 """
 
 
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(text, bytes):
-            path.write_bytes(text)
-        else:
-            path.write_text(text, encoding="utf-8")
-    return root
-
-
 @pytest.fixture
 def repos(tmp_path: Path) -> tuple[Path, Path]:
-    java = write(tmp_path / "java", {"src/com/acme/geo/Circle.java": JAVA_SHAPES,
+    java = write_tree(tmp_path / "java", {"src/com/acme/geo/Circle.java": JAVA_SHAPES,
                                       "src/com/acme/geo/Color.java": JAVA_ENUM})
-    cs = write(tmp_path / "cs", {"Shapes/Circle.cs": CS_SHAPES, "Shapes/Circle.Dispose.cs": CS_PARTIAL,
+    cs = write_tree(tmp_path / "cs", {"Shapes/Circle.cs": CS_SHAPES, "Shapes/Circle.Dispose.cs": CS_PARTIAL,
                                  "Util/Strings.cs": CS_FILE_SCOPED})
     return java, cs
 
@@ -390,7 +380,7 @@ namespace Acme.Geo.Shapes
 
 def test_csharp_explicit_interface_implementations(tmp_path, repos):
     """An explicit implementation keeps its interface in its name and id, apart from the public member."""
-    write(repos[1], {"Shapes/ShapeCollection.cs": CS_EXPLICIT})
+    write_tree(repos[1], {"Shapes/ShapeCollection.cs": CS_EXPLICIT})
     ix = Index.open(tmp_path / "work")
     ix.build(*repos, progress=False)
     base = "target:Acme.Geo.Shapes.ShapeCollection."
@@ -469,7 +459,7 @@ def test_incremental_reindex_parses_only_changes(tmp_path, repos):
 
     (java / "src/com/acme/geo/Circle.java").write_text(JAVA_SHAPES.replace("return null;", "return List.of();"))
     (cs / "Util/Strings.cs").unlink()
-    write(cs, {"Util/Extra.cs": "namespace Acme.Util { class Extra { void Go() { } } }"})
+    write_tree(cs, {"Util/Extra.cs": "namespace Acme.Util { class Extra { void Go() { } } }"})
     changed = ix.build(java, cs, progress=False)
     assert (changed.files, changed.parsed, changed.unchanged, changed.deleted) == (5, 2, 3, 1)
     assert ix.method("source:com.acme.geo.Circle.map(int, String...)").body == "{\n        return List.of();\n    }"
@@ -486,7 +476,7 @@ def test_other_connection_sees_rebuild(tmp_path, repos):
     writer.build(java, cs, progress=False)
     reader = Index.open(tmp_path / "work", must_exist=True)
     assert reader.find_types("target", "Extra") == []
-    write(cs, {"Util/Extra.cs": "namespace Acme.Util { class Extra { } }"})
+    write_tree(cs, {"Util/Extra.cs": "namespace Acme.Util { class Extra { } }"})
     writer.build(java, cs, progress=False)
     assert [t.id for t in reader.find_types("target", "Extra")] == ["target:Acme.Util.Extra"]
 
@@ -515,9 +505,9 @@ def test_build_is_one_transaction(tmp_path, repos, monkeypatch):
 
 
 def test_syntax_error_file_is_indexed_as_far_as_recovered(tmp_path):
-    java = write(tmp_path / "java", {"Ok.java": "class Ok { void a() { } }",
+    java = write_tree(tmp_path / "java", {"Ok.java": "class Ok { void a() { } }",
                                      "Broken.java": "class Broken {\n  void good() { }\n  void bad( { int x = ; }\n}\n"})
-    cs = write(tmp_path / "cs", {"Ok.cs": "class Ok { }"})
+    cs = write_tree(tmp_path / "cs", {"Ok.cs": "class Ok { }"})
     summary = Index.open(tmp_path / "w").build(java, cs, progress=False)
     assert summary.syntax_error_files == ["Broken.java"]
     ix = Index.open(tmp_path / "w", must_exist=True)
@@ -529,8 +519,8 @@ def test_syntax_error_file_is_indexed_as_far_as_recovered(tmp_path):
 def test_utf8_text_after_multibyte_characters(tmp_path):
     """Names and bodies after non-ASCII characters are cut at the right places (byte offsets vs characters)."""
     cs_text = '// café\nclass Straße { /* ü */ public string Grüß(string ä) => "ü" + ä; }\n'
-    java = write(tmp_path / "java", {"A.java": "class A { }"})
-    cs = write(tmp_path / "cs", {"S.cs": cs_text})
+    java = write_tree(tmp_path / "java", {"A.java": "class A { }"})
+    cs = write_tree(tmp_path / "cs", {"S.cs": cs_text})
     ix = Index.open(tmp_path / "w")
     ix.build(java, cs, progress=False)
     [m] = ix.all_methods("target")
@@ -543,10 +533,10 @@ def test_utf8_text_after_multibyte_characters(tmp_path):
 def test_binary_large_and_non_utf8_files(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "MAX_FILE_BYTES", 2000)
     latin1 = "class Cafe { String s() { return \"d\u00e9j\u00e0\"; } }".encode("latin-1")
-    java = write(tmp_path / "java", {"A.java": "class A { }", "Bin.java": b"class B {\x00\x01}",
+    java = write_tree(tmp_path / "java", {"A.java": "class A { }", "Bin.java": b"class B {\x00\x01}",
                                      "Big.java": "class Big { }\n" + "// filler\n" * 300, "Cafe.java": latin1})
     utf16 = "\ufeffclass Grid { string s() { return \"\u00e9\"; } }".encode("utf-16-le")
-    cs = write(tmp_path / "cs", {"A.cs": "class A { }", "Grid.cs": utf16})
+    cs = write_tree(tmp_path / "cs", {"A.cs": "class A { }", "Grid.cs": utf16})
     (cs / "Gone.cs").symlink_to(tmp_path / "missing.cs")
     summary = Index.open(tmp_path / "w").build(java, cs, progress=False)
     assert summary.skipped == {"Big.java": "larger than 0 MB", "Bin.java": "binary",
@@ -566,7 +556,7 @@ def test_binary_large_and_non_utf8_files(tmp_path, monkeypatch):
 def test_missing_or_empty_repository(tmp_path):
     ix = Index.open(tmp_path / "w")
     (tmp_path / "cs").mkdir()
-    write(tmp_path / "java", {"A.java": "class A { }"})
+    write_tree(tmp_path / "java", {"A.java": "class A { }"})
     (tmp_path / "empty").mkdir()
     with pytest.raises(ConfigError, match=r"^source repository .*nope does not exist or is not a directory$"):
         ix.build(tmp_path / "nope", tmp_path / "cs", progress=False)
@@ -642,8 +632,8 @@ def test_parallel_build_matches_serial(tmp_path, repos, monkeypatch):
 
 def test_csharp_pragma_between_attribute_and_modifiers(tmp_path):
     """A `#pragma` line between an attribute and the declaration keeps the type's and members' modifiers."""
-    java = write(tmp_path / "java", {"Ok.java": "class Ok { }"})
-    cs = write(tmp_path / "cs", {"X.cs": (
+    java = write_tree(tmp_path / "java", {"Ok.java": "class Ok { }"})
+    cs = write_tree(tmp_path / "cs", {"X.cs": (
         "namespace N {\n  [System.Serializable]\n#pragma warning disable 1591\n  public sealed class X {\n"
         "    [System.Obsolete]\n#if DEBUG\n#endif\n    public static int F() { return 1; }\n  }\n}\n")})
     ix = Index.open(tmp_path / "w")

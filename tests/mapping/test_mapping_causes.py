@@ -4,30 +4,11 @@ pairs, exact names over conventions, the only-overload fallback, structural evid
 that moved to a base class; and that a method with no counterpart stays unmatched."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from repotrans.mapping.mapping import Mapping, build_mapping
-from repotrans.index.store import Index
-
-
-def _map(tmp_path: Path, java: dict[str, str], cs: dict[str, str]) -> Mapping:
-    for root, files in (("j", java), ("c", cs)):
-        for name, text in files.items():
-            path = tmp_path / root / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-    ix = Index.open(tmp_path / "w")
-    ix.build(tmp_path / "j", tmp_path / "c", progress=False)
-    return build_mapping(ix)
-
-
-def _target(m: Mapping, java_id: str) -> str | None:
-    match = m.target_method("source:" + java_id) if "(" in java_id else m.target_type("source:" + java_id)
-    return match.target_id.split(":", 1)[1] if match else None
+from tests.support.indexes import mapped_pair, target_of
 
 
 def test_type_rename_vocabulary(tmp_path):
-    m = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "p/StringUtil.java": "package p; public class StringUtil { public static int count(String s) { return 1; } }",
         "p/Distance.java": "package p; public class Distance { public double of(double a) { return a; } }",
         "p/NodeIterator.java": "package p; public class NodeIterator { public boolean hasNext() { return false; } }",
@@ -37,42 +18,42 @@ def test_type_rename_vocabulary(tmp_path):
                 " public class DistanceComputer { public double Of(double a) { return a; } }\n"
                 " public class NodeEnumerator { public bool HasNext() { return false; } }\n"
                 " public class NameComparer { public int Compare(string a, string b) { return 0; } }\n}\n"})
-    assert _target(m, "p.StringUtil") == "P.StringUtility"
+    assert target_of(m, "p.StringUtil") == "P.StringUtility"
     assert m.target_type("source:p.StringUtil").reason == "renamed Util -> Utility, namespace P"
-    assert _target(m, "p.Distance") == "P.DistanceComputer"
-    assert _target(m, "p.NodeIterator") == "P.NodeEnumerator"
-    assert _target(m, "p.NameComparator") == "P.NameComparer"
-    assert _target(m, "p.StringUtil.count(String)") == "P.StringUtility.Count(string)"   # members follow the type
+    assert target_of(m, "p.Distance") == "P.DistanceComputer"
+    assert target_of(m, "p.NodeIterator") == "P.NodeEnumerator"
+    assert target_of(m, "p.NameComparator") == "P.NameComparer"
+    assert target_of(m, "p.StringUtil.count(String)") == "P.StringUtility.Count(string)"   # members follow the type
 
 
 def test_nested_types_moved_between_holders(tmp_path):
-    m = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "p/Rule.java": "package p; public interface Rule {\n  class Always { public boolean test(int x) { return true; } }\n}",
         "p/Shape.java": "package p; public class Shape { }",
         "p/Corner.java": "package p; public class Corner { public int x() { return 0; } }",
     }, {
         "P.cs": "namespace P {\n public static class Rules { public class Always { public bool Test(int x) { return true; } } }\n"
                 " public class Shape { public class Corner { public int X() { return 0; } } }\n}\n"})
-    assert _target(m, "p.Rule.Always") == "P.Rules.Always"               # into a static holder class
-    assert _target(m, "p.Corner") == "P.Shape.Corner"                    # a top-level class moved into another
-    assert _target(m, "p.Corner.x()") == "P.Shape.Corner.X()"
+    assert target_of(m, "p.Rule.Always") == "P.Rules.Always"               # into a static holder class
+    assert target_of(m, "p.Corner") == "P.Shape.Corner"                    # a top-level class moved into another
+    assert target_of(m, "p.Corner.x()") == "P.Shape.Corner.X()"
 
 
 def test_interface_prefers_i_prefixed_interface_over_same_named_class(tmp_path):
-    m = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "p/RowFilter.java": "package p; public interface RowFilter {\n  boolean accept(int row);\n"
                             "  boolean accept(String name);\n}",
     }, {
         "P.cs": "namespace P {\n public interface IRowFilter { bool Accept(int row); bool Accept(string name); }\n"
                 " public class RowFilter : IRowFilter { public bool Accept(int row) { return true; }\n"
                 "   public bool Accept(string name) { return true; } public bool Accept(object o) { return true; } }\n}\n"})
-    assert _target(m, "p.RowFilter") == "P.IRowFilter"
-    assert _target(m, "p.RowFilter.accept(int)") == "P.IRowFilter.Accept(int)"
-    assert _target(m, "p.RowFilter.accept(String)") == "P.IRowFilter.Accept(string)"
+    assert target_of(m, "p.RowFilter") == "P.IRowFilter"
+    assert target_of(m, "p.RowFilter.accept(int)") == "P.IRowFilter.Accept(int)"
+    assert target_of(m, "p.RowFilter.accept(String)") == "P.IRowFilter.Accept(string)"
 
 
 def test_case_and_vocabulary_of_member_names(tmp_path):
-    m = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "p/Seg.java": "package p; public class Seg {\n"
                       "  public boolean isXYZ() { return true; }\n  public double midpoint() { return 0; }\n"
                       "  public int length(int a, int b) { return a + b; }\n  public void remove(int i) { }\n"
@@ -82,29 +63,29 @@ def test_case_and_vocabulary_of_member_names(tmp_path):
                 "  public double MidPoint() { return 0; }\n  public int GetLength(int a, int b) { return a + b; }\n"
                 "  public void RemoveAt(int i) { }\n  public bool GreaterThan(Seg o) { return false; }\n"
                 "  public int getArea() { return 1; }\n} }\n"})
-    assert _target(m, "p.Seg.isXYZ()") == "P.Seg.IsXyz"
+    assert target_of(m, "p.Seg.isXYZ()") == "P.Seg.IsXyz"
     assert m.target_method("source:p.Seg.isXYZ()").reason == "getter -> property, case differs"
-    assert _target(m, "p.Seg.midpoint()") == "P.Seg.MidPoint()"
-    assert _target(m, "p.Seg.length(int, int)") == "P.Seg.GetLength(int, int)"    # Get + name with parameters
-    assert _target(m, "p.Seg.remove(int)") == "P.Seg.RemoveAt(int)"
-    assert _target(m, "p.Seg.gt(Seg)") == "P.Seg.GreaterThan(Seg)"
-    assert _target(m, "p.Seg.area()") == "P.Seg.getArea()"
+    assert target_of(m, "p.Seg.midpoint()") == "P.Seg.MidPoint()"
+    assert target_of(m, "p.Seg.length(int, int)") == "P.Seg.GetLength(int, int)"    # Get + name with parameters
+    assert target_of(m, "p.Seg.remove(int)") == "P.Seg.RemoveAt(int)"
+    assert target_of(m, "p.Seg.gt(Seg)") == "P.Seg.GreaterThan(Seg)"
+    assert target_of(m, "p.Seg.area()") == "P.Seg.getArea()"
 
 
 def test_int_constants_that_became_an_enum(tmp_path):
     java = ("package p; public class Code {\n  public static final int NUMERIC = 1;\n"
             "  public Code(int mode) { }\n  public Code(String text) { }\n  public void pad(int count) { }\n}")
-    m = _map(tmp_path, {"p/Code.java": java}, {
+    m, _ = mapped_pair(tmp_path, {"p/Code.java": java}, {
         "P.cs": "namespace P {\n public enum Mode { NUMERIC }\n public enum Unit { PX }\n"
                 " public class Code {\n  public Code(Mode mode) { }\n  public Code(string text) { }\n"
                 "  public void Pad(Unit count, int extra) { }\n  public void Pad(Unit other) { }\n }\n}\n"})
-    assert _target(m, "p.Code.<init>(int)") == "P.Code.<init>(Mode)"          # same parameter name: related
-    assert _target(m, "p.Code.<init>(String)") == "P.Code.<init>(string)"
-    assert _target(m, "p.Code.pad(int)") is None                                # an unrelated enum: no pairing
+    assert target_of(m, "p.Code.<init>(int)") == "P.Code.<init>(Mode)"          # same parameter name: related
+    assert target_of(m, "p.Code.<init>(String)") == "P.Code.<init>(string)"
+    assert target_of(m, "p.Code.pad(int)") is None                                # an unrelated enum: no pairing
 
 
 def test_getter_and_setter_share_their_property(tmp_path):
-    m = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "p/Box.java": "package p; public class Box {\n  private int width; private boolean on;\n"
                       "  public int width() { return width; }\n  public void setWidth(int w) { width = w; }\n"
                       "  public void setValue(boolean v) { on = v; }\n  public boolean getValue() { return on; }\n"
@@ -114,15 +95,15 @@ def test_getter_and_setter_share_their_property(tmp_path):
                 "  public bool Value { get { return on; } }\n  private bool on;\n"
                 "  public void SetValue(bool v) { on = v; }\n"
                 "  public int this[int i] { get { return i; } }\n  public int Get(int i) { return i; }\n} }\n"})
-    assert _target(m, "p.Box.width()") == "P.Box.Width"
-    assert _target(m, "p.Box.setWidth(int)") == "P.Box.Width"
-    assert _target(m, "p.Box.setValue(boolean)") == "P.Box.SetValue(bool)"     # exact name beats the setter rule
-    assert _target(m, "p.Box.getValue()") == "P.Box.Value"
-    assert _target(m, "p.Box.get(int)") == "P.Box.Get(int)"                    # exact Get(int) beats the indexer
+    assert target_of(m, "p.Box.width()") == "P.Box.Width"
+    assert target_of(m, "p.Box.setWidth(int)") == "P.Box.Width"
+    assert target_of(m, "p.Box.setValue(boolean)") == "P.Box.SetValue(bool)"     # exact name beats the setter rule
+    assert target_of(m, "p.Box.getValue()") == "P.Box.Value"
+    assert target_of(m, "p.Box.get(int)") == "P.Box.Get(int)"                    # exact Get(int) beats the indexer
 
 
 def test_only_overload_fallback_needs_agreeing_parameter_types(tmp_path):
-    m = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "p/Thing.java": "package p; public class Thing { }",
         "p/Model.java": "package p; public class Model { }",
         "p/Cell.java": "package p; public class Cell {\n  public Cell(Thing t, Model m, int k) { }\n"
@@ -131,8 +112,8 @@ def test_only_overload_fallback_needs_agreeing_parameter_types(tmp_path):
         "P.cs": "namespace P {\n public class Thing { }\n public class Model { }\n"
                 " public class Cell {\n  public Cell(double x, double y, double z) { }\n"
                 "  public void Scale(Size d) { }\n }\n}\n"})
-    assert _target(m, "p.Cell.<init>(Thing, Model, int)") is None
-    assert _target(m, "p.Cell.scale(java.awt.Dimension)") == "P.Cell.Scale(Size)"   # an unknown type cannot disagree
+    assert target_of(m, "p.Cell.<init>(Thing, Model, int)") is None
+    assert target_of(m, "p.Cell.scale(java.awt.Dimension)") == "P.Cell.Scale(Size)"   # an unknown type cannot disagree
     assert "only overload" in m.target_method("source:p.Cell.scale(java.awt.Dimension)").reason
 
 
@@ -168,17 +149,17 @@ BODY_C = """
 
 
 def test_structural_evidence_finds_a_rename_and_leaves_a_method_without_counterpart(tmp_path):
-    m = _map(tmp_path, {"p/Label.java": "package p; public class Label {\n  String name;\n" + BODY_J + "}"},
+    m, _ = mapped_pair(tmp_path, {"p/Label.java": "package p; public class Label {\n  String name;\n" + BODY_J + "}"},
              {"P.cs": "namespace P { public class Label {\n  string Name;\n" + BODY_C + "} }\n"})
     found = m.target_method("source:p.Label.checksum(String)")
     assert found.target_id == "target:P.Label.ComputeCheck(string)" and found.reason == "structural evidence"
     assert any(e.startswith("body ") for e in found.evidence) and found.confidence >= 0.6
-    assert _target(m, "p.Label.debugDump()") is None
+    assert target_of(m, "p.Label.debugDump()") is None
     assert m.unmatched_methods["source:p.Label.debugDump()"].startswith("no C# member by the naming rules")
 
 
 def test_out_parameters_added_parameters_and_base_class_members(tmp_path):
-    m = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "p/Source.java": "package p; public abstract class Source {\n  public abstract byte[] row(int y);\n}",
         "p/RgbSource.java": "package p; public class RgbSource extends Source {\n"
                             "  public byte[] row(int y) { return null; }\n  public boolean cropSupported() { return true; }\n"
@@ -189,15 +170,15 @@ def test_out_parameters_added_parameters_and_base_class_members(tmp_path):
                 "  public bool CropSupported { get { return true; } }\n }\n"
                 " public class RgbSource : BaseSource {\n  static bool digit(int[] counters, out int d) { d = 0; return true; }\n"
                 "  RgbSource(int w, bool compact) { }\n }\n}\n"})
-    assert _target(m, "p.RgbSource.row(int)") == "P.BaseSource.Row(int)"
+    assert target_of(m, "p.RgbSource.row(int)") == "P.BaseSource.Row(int)"
     assert "inherited from BaseSource" in m.target_method("source:p.RgbSource.row(int)").reason
-    assert _target(m, "p.RgbSource.cropSupported()") == "P.BaseSource.CropSupported"
-    assert _target(m, "p.RgbSource.digit(int[])") == "P.RgbSource.digit(int[], int)"     # C# adds an out parameter
-    assert _target(m, "p.RgbSource.<init>(int)") == "P.RgbSource.<init>(int, bool)"     # C# adds a parameter
+    assert target_of(m, "p.RgbSource.cropSupported()") == "P.BaseSource.CropSupported"
+    assert target_of(m, "p.RgbSource.digit(int[])") == "P.RgbSource.digit(int[], int)"     # C# adds an out parameter
+    assert target_of(m, "p.RgbSource.<init>(int)") == "P.RgbSource.<init>(int, bool)"     # C# adds a parameter
 
 
 def test_namespace_affinity_and_member_overlap_place_types(tmp_path):
-    m = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "p/aztec/decoder/Decoder.java": "package p.aztec.decoder; public class Decoder { public int decode() { return 0; } }",
         "p/qrcode/decoder/Decoder.java": "package p.qrcode.decoder; public class Decoder { public int decode() { return 1; } }",
         "p/qr/Reader.java": "package p.qr; public class Reader { }",
@@ -212,16 +193,16 @@ def test_namespace_affinity_and_member_overlap_place_types(tmp_path):
                   " public enum Correction { LOW, MEDIUM, QUARTILE, HIGH }\n public class Keeper {\n public int Alpha() { return 1; }\n"
                   " public int Beta() { return 2; }\n public int Gamma() { return 3; }\n} }",
     })
-    assert _target(m, "p.aztec.decoder.Decoder") == "X.Aztec.Internal.Decoder"
-    assert _target(m, "p.qrcode.decoder.Decoder") == "X.QrCode.Internal.Decoder"
-    assert _target(m, "p.qr.Sampler") == "X.Qr.SamplerCore"                  # the name gained a word
-    assert _target(m, "p.qr.Level") == "X.Qr.Correction"                     # enum constants overlap
+    assert target_of(m, "p.aztec.decoder.Decoder") == "X.Aztec.Internal.Decoder"
+    assert target_of(m, "p.qrcode.decoder.Decoder") == "X.QrCode.Internal.Decoder"
+    assert target_of(m, "p.qr.Sampler") == "X.Qr.SamplerCore"                  # the name gained a word
+    assert target_of(m, "p.qr.Level") == "X.Qr.Correction"                     # enum constants overlap
     holder = m.target_type("source:p.qr.Holder")
     assert holder.target_id == "target:X.Qr.Keeper" and holder.evidence[0].startswith("member overlap 1.00")
 
 
 def test_call_graph_neighbours_are_evidence(tmp_path):
-    m = _map(tmp_path, {"p/Job.java": "package p; public class Job {\n  int factor;\n"
+    m, _ = mapped_pair(tmp_path, {"p/Job.java": "package p; public class Job {\n  int factor;\n"
                                       "  public int run(int v) { return scaled(v) + 1; }\n"
                                       "  private int scaled(int v) { return v * factor + 7; }\n}"},
              {"P.cs": "namespace P { public class Job {\n  int factor;\n"
@@ -232,17 +213,17 @@ def test_call_graph_neighbours_are_evidence(tmp_path):
 
 
 def test_no_guess_from_a_static_constructor_or_a_setter_for_a_getter(tmp_path):
-    m = _map(tmp_path, {"p/Tables.java": "package p; public class Tables {\n  private Tables() { }\n"
+    m, _ = mapped_pair(tmp_path, {"p/Tables.java": "package p; public class Tables {\n  private Tables() { }\n"
                                          "  private int[] corner;\n"
                                          "  public int[] getCorner() { return corner; }\n}"},
              {"P.cs": "namespace P { public class Tables {\n  static Tables() { }\n  int[] corner;\n"
                       "  public void SetCorner(int[] corner) { this.corner = corner; }\n} }\n"})
-    assert _target(m, "p.Tables.<init>()") is None                 # C#'s static constructor initialises tables
-    assert _target(m, "p.Tables.getCorner()") is None              # SetCorner writes, getCorner reads
+    assert target_of(m, "p.Tables.<init>()") is None                 # C#'s static constructor initialises tables
+    assert target_of(m, "p.Tables.getCorner()") is None              # SetCorner writes, getCorner reads
 
 
 def test_doc_comments_are_evidence(tmp_path):
-    m = _map(tmp_path, {"p/Sym.java": "package p; public class Sym {\n  private int upper, lower;\n"
+    m, _ = mapped_pair(tmp_path, {"p/Sym.java": "package p; public class Sym {\n  private int upper, lower;\n"
                                       "  /** Count of codeword rows in the upper half of the symbol. */\n"
                                       "  public int getUpper() { return upper; }\n"
                                       "  /** Number of symbol lines below the middle, without the quiet zone. */\n"
@@ -254,4 +235,4 @@ def test_doc_comments_are_evidence(tmp_path):
                       "  public int BottomRows { get; private set; }\n} }\n"})
     upper = m.target_method("source:p.Sym.getUpper()")
     assert upper.target_id == "target:P.Sym.TopRows" and "doc 1.00" in upper.evidence
-    assert _target(m, "p.Sym.getLower()") == "P.Sym.BottomRows"
+    assert target_of(m, "p.Sym.getLower()") == "P.Sym.BottomRows"

@@ -4,30 +4,11 @@ contested C# type goes to the Java twin whose package maps to its namespace; a C
 constructor has its own identity and is never an instance constructor's counterpart."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from repotrans.index.store import Index
-from repotrans.mapping.mapping import Mapping, build_mapping
-
-
-def _map(tmp_path: Path, java: dict[str, str], cs: dict[str, str]) -> tuple[Mapping, Index]:
-    for root, files in (("j", java), ("c", cs)):
-        for name, text in files.items():
-            path = tmp_path / root / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-    ix = Index.open(tmp_path / "w")
-    ix.build(tmp_path / "j", tmp_path / "c", progress=False)
-    return build_mapping(ix), ix
-
-
-def _target(m: Mapping, java_id: str) -> str | None:
-    match = m.target_method("source:" + java_id) if "(" in java_id else m.target_type("source:" + java_id)
-    return match.target_id.split(":", 1)[1] if match else None
+from tests.support.indexes import mapped_pair, target_of
 
 
 def test_test_project_types_are_never_counterparts_of_product_types(tmp_path):
-    m, _ = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "src/main/java/org/acme/ec/ECPoint.java": "package org.acme.ec; public class ECPoint {\n"
             "  public static class F2m { public int twice(int x) { return 2 * x; } } }",
         "src/main/java/org/acme/zip/Tree.java": "package org.acme.zip; public class Tree { public int depth() { return 0; } }",
@@ -43,14 +24,14 @@ def test_test_project_types_are_never_counterparts_of_product_types(tmp_path):
             "  public class F2m { public int Twice(int x) { return 2 * x; } } } }",
         "tests/Zip/Tree.cs": "namespace Acme.Tests.Utilities.Zlib { internal class Tree { public int Depth() { return 0; } } }",
     })
-    assert _target(m, "org.acme.ec.ECPoint") == "Acme.Ec.ECPoint"
-    assert _target(m, "org.acme.ec.ECPoint.F2m") is None            # not ECPointTest.F2m of the test project
-    assert _target(m, "org.acme.zip.Tree") is None                  # not the test project's Zlib.Tree
-    assert _target(m, "org.acme.ec.ECPointTest") == "Acme.Ec.Tests.ECPointTest"   # tests pair with tests
+    assert target_of(m, "org.acme.ec.ECPoint") == "Acme.Ec.ECPoint"
+    assert target_of(m, "org.acme.ec.ECPoint.F2m") is None            # not ECPointTest.F2m of the test project
+    assert target_of(m, "org.acme.zip.Tree") is None                  # not the test project's Zlib.Tree
+    assert target_of(m, "org.acme.ec.ECPointTest") == "Acme.Ec.Tests.ECPointTest"   # tests pair with tests
 
 
 def test_one_match_never_decides_a_namespace(tmp_path):
-    m, _ = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "org/acme/pqc/Tree.java": "package org.acme.pqc; public class Tree { }",
         "org/acme/pqc/Signer.java": "package org.acme.pqc; public class Signer { }",
         "org/acme/pqc/Params.java": "package org.acme.pqc; public class Params { }",
@@ -62,7 +43,7 @@ def test_one_match_never_decides_a_namespace(tmp_path):
 def test_a_contested_type_goes_to_the_twin_whose_package_maps_to_its_namespace(tmp_path):
     """geo.Codec became Acme.Geo.CodecHelper (suffix added: 0.8); the unported impl.CodecHelper claims
     it by its exact name, but as the only candidate outside its package's namespace (also 0.8)."""
-    m, _ = _map(tmp_path, {
+    m, _ = mapped_pair(tmp_path, {
         "org/acme/geo/Point.java": "package org.acme.geo; public class Point { }",
         "org/acme/geo/Line.java": "package org.acme.geo; public class Line { }",
         "org/acme/geo/Ring.java": "package org.acme.geo; public class Ring { }",
@@ -74,17 +55,17 @@ def test_a_contested_type_goes_to_the_twin_whose_package_maps_to_its_namespace(t
                   " public class CodecHelper { } }",
         "Impl.cs": "namespace Acme.Geo.Impl { public class Packed { } public class Sparse { } }"})
     assert m.namespace_map["org.acme.geo"] == "Acme.Geo"
-    assert _target(m, "org.acme.geo.Codec") == "Acme.Geo.CodecHelper"
-    assert _target(m, "org.acme.geo.impl.CodecHelper") is None
+    assert target_of(m, "org.acme.geo.Codec") == "Acme.Geo.CodecHelper"
+    assert target_of(m, "org.acme.geo.impl.CodecHelper") is None
 
 
 def test_a_static_constructor_is_not_an_instance_constructor(tmp_path):
-    m, ix = _map(tmp_path, {
+    m, ix = mapped_pair(tmp_path, {
         "p/Tables.java": "package p; public final class Tables {\n  private Tables() { }\n"
                          "  static final int[] T = new int[4];\n  public static int at(int i) { return T[i]; } }",
     }, {"Tables.cs": "namespace P { public static class Tables {\n  static readonly int[] T;\n"
                      "  static Tables() { T = new int[4]; }\n  public static int At(int i) { return T[i]; } } }"})
     ids = sorted(meth.id for meth in ix.methods("target:P.Tables"))
     assert ids == ["target:P.Tables.<clinit>()", "target:P.Tables.At(int)"]
-    assert _target(m, "p.Tables.at(int)") == "P.Tables.At(int)"
-    assert _target(m, "p.Tables.<init>()") is None
+    assert target_of(m, "p.Tables.at(int)") == "P.Tables.At(int)"
+    assert target_of(m, "p.Tables.<init>()") is None

@@ -1,9 +1,12 @@
-"""A small index of C# files (and a one-class Java side) for tests that need real index rows."""
+"""Small real indexes for tests: C# files beside a trivial Java side, or a mini Java/C# pair with
+its mapping (fixtures written inline by each test)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from repotrans.index.store import Index
+from repotrans.mapping.mapping import Mapping, build_mapping
+from tests.support.solutions import write_tree
 
 
 def csharp_index(root: Path, files: dict[str, str]) -> Index:
@@ -16,3 +19,18 @@ def csharp_index(root: Path, files: dict[str, str]) -> Index:
     index = Index.open(root / "wd")
     index.build(root / "java", root / "cs", progress=False)
     return index
+
+
+def mapped_pair(root: Path, java: dict[str, str], cs: dict[str, str]) -> tuple[Mapping, Index]:
+    """Write a Java tree (root/j) and a C# tree (root/c), index them (root/w) and map them."""
+    write_tree(root / "j", java)
+    write_tree(root / "c", cs)
+    index = Index.open(root / "w")
+    index.build(root / "j", root / "c", progress=False)
+    return build_mapping(index), index
+
+
+def target_of(mapping: Mapping, java_id: str) -> str | None:
+    """The C# id (without its side prefix) the mapping gives a Java type or, with "(", a Java method."""
+    match = mapping.target_method("source:" + java_id) if "(" in java_id else mapping.target_type("source:" + java_id)
+    return match.target_id.split(":", 1)[1] if match else None
