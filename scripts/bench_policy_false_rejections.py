@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from repotrans.execution import policy
+from repotrans.execution.policy_allow import allowances
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.mono import MonoToolchain
@@ -73,7 +74,7 @@ def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | No
         if m is None or project is None:
             unbuilt += 1
             continue
-        allowed = policy.java_capabilities(java) & frozenset(policy.ALLOWABLE)
+        allowed = allowances(index, java)
         allowed_count += bool(allowed)
         dll = rel(ws.base / project.name / project.dll_name, ws)
         jobs.append(policy.job_line(dll, None, policy.MemberRef.of(m), allowed))

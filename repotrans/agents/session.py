@@ -49,7 +49,7 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: 
     """The brief of one resolved task, with real tools, `runner` (the test runs, built from
     config.execution) and retrieval bound to it."""
     from repotrans.agents.cache import cache_folder
-    from repotrans.execution.policy import java_capabilities
+    from repotrans.execution.policy_allow import allowances
     from repotrans.retrieval.retriever import above_bar, retrieve
     from repotrans.tools import run_tool
 
@@ -58,7 +58,7 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: 
         raise InputError(f"task {task} names a method missing from the index")
     ctx = ToolContext(index, mapping, task)
 
-    allow = java_capabilities(java)          # what the Java original itself does (IL policy)
+    allow = allowances(index, java)         # what the Java original reaches (IL policy)
 
     def run_test(code: str):
         return runner.run(index, target_method, code, allow=allow)

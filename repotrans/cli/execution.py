@@ -32,6 +32,7 @@ def register(sub) -> None:
 
 
 def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
+    from repotrans.execution.policy_allow import allowances
     from repotrans.execution.runner import (Runner, TargetBuildError, find_target_method, open_index,
                                             write_candidate)
 
@@ -43,9 +44,10 @@ def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     index = open_index(Path(args.workdir), Path(args.target), Path(args.source) if args.source else None)
     method = find_target_method(index, args.function)
     code = code_path.read_text(encoding="utf-8")
+    allow = allowances(index, _java_original(index, method, config))
     try:            # the user's own candidate: sandbox auto may fall back to local
         with Runner(config.execution, Path(args.workdir)) as runner:
-            result = runner.run(index, method, code)
+            result = runner.run(index, method, code, allow=allow)
     except TargetBuildError as exc:
         print_json({"error": str(exc), "diagnostics": [d.__dict__ for d in exc.diagnostics]})
         return 2
@@ -54,6 +56,14 @@ def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
         out["written"] = write_candidate(index, method, code)
     print_json(out)
     return 0 if result.status == "passed" else 1
+
+
+def _java_original(index, method, config: AgentConfig):
+    """The Java method the mapping pairs with `method` (its allowances apply), or None."""
+    from repotrans.mapping.load import load_mapping
+
+    match = load_mapping(index, config.mapping).source_method(method.id)
+    return index.method(match.source_id) if match is not None else None
 
 
 def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:

@@ -77,8 +77,8 @@ class Runner:
     def run(self, index, method: Method, code: str, *, scope: Literal["covering", "all"] | None = None,
             keep_run: bool = False, allow: frozenset[str] = frozenset()) -> TestResult:
         """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
-        `allow`: capabilities the Java original uses (policy.java_capabilities); the candidate may use
-        their C# surface and the result records reduced trust."""
+        `allow`: capabilities the Java original reaches (policy_allow.allowances, the one function every
+        caller uses); the candidate may use their C# surface and the result records reduced trust."""
         if method.side != "target":
             raise ConfigError(f"{method.id} is not a target (C#) method")
         scope = scope or self.config.scope

@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
-from repotrans.execution.policy import java_capabilities
+from repotrans.execution.policy_allow import allowances
 from repotrans.execution.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
@@ -89,7 +89,7 @@ class Oracle:
             raise ConfigError(f"{brief.task.target_method_id} is not in the complete port")
         ex = brief.config.execution
         runner = self._runner(ex, dirs["oracle-runs"])
-        allow = java_capabilities(brief.java_method)
+        allow = allowances(index, brief.java_method)
 
         def run_test(code: str):
             key = (method.id, code, ex.toolchain, ex.sandbox, ex.scope)

@@ -22,6 +22,7 @@ from pathlib import Path
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError, InputError, RepotransError, is_model_server_error
 from repotrans.execution.apply import apply_candidate
+from repotrans.execution.policy_allow import allowances
 from repotrans.execution.status import BLOCKED, ERROR
 from repotrans.execution.runner import Runner
 from repotrans.experiments.batch_progress import BatchProgress, StopRequest, outcome_of
@@ -81,15 +82,17 @@ def _applicable(rec: TaskRecord) -> bool:
     return rec.passed or rec.status == BLOCKED
 
 
-def _rejudge(index: Index, blocked: list[TaskRecord], runner: Runner, store: RunStore) -> None:
-    """Run each blocked candidate's covering tests again on the target that now holds every translation."""
+def _rejudge(index: Index, blocked: list[TaskRecord], runner: Runner, store: RunStore,
+             java: dict[str, Method | None]) -> None:
+    """Run each blocked candidate's covering tests again on the target that now holds every translation,
+    with the allowances of its Java original (`java`: target method id -> Java method) as on its first run."""
     root = index.root("target")
     for rec in blocked:
         m = index.method("target:" + rec.task_id)
         if m is None:
             continue
         code = (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
-        result = runner.run(index, m, code, scope="covering")
+        result = runner.run(index, m, code, scope="covering", allow=allowances(index, java.get(m.id)))
         rec.status = result.status
         rec.result = result.to_json()
         store.add(rec)
@@ -216,7 +219,8 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
         records = [r for r in store.records() if r.config == CONFIG_NAME]
         together, written = {}, []
         if not stopped:
-            together, written = _finish(index, records, config, workspace, store, display, write, work, target)
+            together, written = _finish(index, records, config, workspace, store, display, write, work, target,
+                                        java)
             records = [r for r in store.records() if r.config == CONFIG_NAME]
     summary = BatchSummary.of(len(tasks), records, seconds=round(time.time() - started, 2), together=together,
                               written=written, stopped=stopped, interrupted=stop.requested,
@@ -226,23 +230,25 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
 
 
 def _finish(index: Index, records: list[TaskRecord], config: AgentConfig, workspace: Path, store: RunStore,
-            display: BatchProgress, write: bool, work: Path, target: Path) -> tuple[dict, list[str]]:
+            display: BatchProgress, write: bool, work: Path, target: Path,
+            java: dict[str, Method | None]) -> tuple[dict, list[str]]:
     """After the last task: blocked tasks judged again, the whole suite run once, passing translations
-    written back when asked. Each phase says what it does first."""
+    written back when asked. Each phase says what it does first. `java`: target method id -> its Java
+    original, whose allowances every judgement keeps."""
     blocked = [r for r in records if r.status == BLOCKED]
     passing = [r for r in records if r.passed]
     together: dict = {}
     with Runner(config.execution, workspace) as runner:
         if blocked:
             display.say(f"re-judging {len(blocked)} blocked task(s) with their callees translated...")
-            _rejudge(index, blocked, runner, store)
+            _rejudge(index, blocked, runner, store, java)
             now = Counter(outcome_of(r) for r in blocked)
             display.say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))
             passing = [r for r in store.records() if r.config == CONFIG_NAME and r.passed]
         if passing:
             display.say(f"running the whole suite with the {len(passing)} passing translation(s)...")
             together = combined_check(index, passing, runner,
-                                      untranslated=[r.task_id for r in records if not _applicable(r)])
+                                      untranslated=[r.task_id for r in records if not _applicable(r)], java=java)
     written = _write_back(work, target, index, passing) if write and passing else []
     return together, written
 
@@ -256,22 +262,26 @@ def _write_back(work: Path, target: Path, index: Index, passing: list[TaskRecord
 
 
 def combined_check(index: Index, passing: list[TaskRecord], runner: Runner,
-                   untranslated: list[str] | None = None) -> dict:
+                   untranslated: list[str] | None = None, java: dict[str, Method | None] | None = None) -> dict:
     """Run the whole suite once on the target holding every passing translation; name the tasks that
     passed alone but whose covering tests fail together. Failures inside placeholders are put down to
-    the `untranslated` tasks (those whose candidate is not in the target) when there are any."""
+    the `untranslated` tasks (those whose candidate is not in the target) when there are any. Each run
+    is checked with the allowances of its member's Java original (`java`: target method id -> method)."""
+    java = java or {}
     methods = [m for m in (index.method("target:" + r.task_id) for r in passing) if m is not None]
     root = index.root("target")
 
     def as_is(m):
         return (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
 
-    whole = runner.run(index, methods[0], as_is(methods[0]), scope="all")
+    whole = runner.run(index, methods[0], as_is(methods[0]), scope="all",
+                       allow=allowances(index, java.get(methods[0].id)))
     out = {**summarize(whole), "fail_together": []}
     if untranslated and out["in_untranslated"]:
         out["untranslated"] = sorted(untranslated)
     if whole.status != "passed":
         for m in methods:
-            if runner.run(index, m, as_is(m), scope="covering").status != "passed":
+            if runner.run(index, m, as_is(m), scope="covering",
+                          allow=allowances(index, java.get(m.id))).status != "passed":
                 out["fail_together"].append(m.id.split(":", 1)[1])
     return out

@@ -22,7 +22,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from repotrans.errors import ConfigError
-from repotrans.execution.policy import java_capabilities
+from repotrans.execution.policy_allow import allowances
 from repotrans.execution.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.load import load_mapping
@@ -207,7 +207,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
         return verdict("not found in the index")
     truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
     java = oracle.method(task.source_method_id)
-    allow = java_capabilities(java)
+    allow = allowances(oracle, java)
     ok = runner.run(oracle, m, truth, scope="covering", allow=allow)
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
         return verdict(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})", ok.selection)

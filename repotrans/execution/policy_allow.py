@@ -1,0 +1,103 @@
+"""Allowances of the capability policy: what the Java original of a task reaches, computed from the
+types it touches, never from the C# class's other members.
+
+A Java method reaches a capability (file I/O, reflection, process control, the raw console) when its
+own text uses it, or through a type it touches in the Java index:
+  - its signature and body (parameters, locals, `new FileInputStream(...)`, `System.out`);
+  - the declared types of the fields it names, of its class, the classes enclosing it and their
+    superclasses found in the index (`lockFile.delete()` where `File lockFile` is a field);
+  - the signatures of the methods and constructors it calls (parameter and return types) on those
+    classes and on every project type it names or whose field it reads (`filter.accept(null, name)` where
+    `accept(File dir, String name)` is declared in the index, `new NativeFSLock(lockDir, ...)`).
+One hop only: a callee's body is not followed (it is judged when it is itself a task).
+
+Every path that judges a candidate (a session's test runs, dataset validation, ablations, batch
+re-judging and its combined check, run-tests, the false-rejection benchmark) gets its allowances from
+`allowances`, through the Runner's `java` argument.
+"""
+from __future__ import annotations
+
+import re
+
+from repotrans.execution.policy import ALLOWABLE, java_capabilities
+from repotrans.index.model import Method, TypeDecl
+
+IDENT = re.compile(r"\b[A-Za-z_$][\w$]*\b")
+CALL = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
+NEW = re.compile(r"\bnew\s+([A-Za-z_$][\w$.]*)")
+# string and char literals and comments, scanned left to right in one pass (a "//" inside a string stays)
+LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
+KEYWORDS = frozenset("if for while switch catch return new throw synchronized super this assert do try else "
+                     "instanceof case".split())
+MAX_TYPES = 64          # project types followed per method (a bound on pathological bodies)
+
+
+def allowances(index, java: Method | None) -> frozenset[str]:
+    """The capabilities the candidate for `java`'s task may use (each recorded as reduced trust): those
+    the Java original reaches through its own text and the types it touches in the index."""
+    if java is None:
+        return frozenset()
+    return java_capabilities(reached_text(index, java)) & frozenset(ALLOWABLE)
+
+
+def reached_text(index, java: Method) -> str:
+    """The Java method's signature and body, plus the declarations it reaches through the index: the
+    fields it names (of its class, enclosing classes and superclasses) and the signatures of the methods
+    and constructors it calls on those classes and on the project types it names."""
+    code = _code(f"{java.signature}\n{java.body or ''}")
+    words = set(IDENT.findall(code))
+    raw_calls = set(CALL.findall(_code(java.body or "")))
+    calls = raw_calls - KEYWORDS
+    own = _lineage(index, java.type_id)
+    created = {n.rsplit(".", 1)[-1] for n in NEW.findall(code)}
+    if raw_calls & {"this", "super"} and own:        # this(...) / super(...): the chained constructors
+        created |= {t.name for t in own}
+    parts = [code]
+    field_types: set[str] = set()
+    for t in own:
+        for f in index.fields(t.id):
+            if f.name in words:
+                parts.append(f"{f.type} {f.name};")
+                field_types.update(IDENT.findall(f.type))
+    named = {w for w in words | field_types if w[:1].isupper()} - {t.name for t in own}
+    touched = {t.id: t for t in own}
+    for name in sorted(named):
+        for t in index.find_types("source", name):
+            if len(touched) >= MAX_TYPES:
+                break
+            touched.update((x.id, x) for x in _supertypes(index, t))
+    for t in touched.values():
+        for m in index.methods(t.id):
+            if m.id != java.id and (m.name in calls or (m.kind == "constructor" and t.name in created)):
+                parts.append(m.signature)
+    return "\n".join(parts)
+
+
+def _code(text: str) -> str:
+    """`text` without comments and with empty string literals: a word there touches nothing."""
+    return LITERAL.sub(lambda m: '""' if m.group(0)[0] in "\"'" else " ", text)
+
+
+def _lineage(index, type_id: str) -> list[TypeDecl]:
+    """The method's class, the classes enclosing it, and the superclasses of each found in the index."""
+    out: dict[str, TypeDecl] = {}
+    t = index.type(type_id)
+    while t is not None:
+        out.update((x.id, x) for x in _supertypes(index, t))
+        t = index.type(t.outer_id) if t.outer_id else None
+    return list(out.values())
+
+
+def _supertypes(index, t: TypeDecl) -> list[TypeDecl]:
+    """`t` and its superclasses and interfaces in the index, nearest first (by simple name)."""
+    out: dict[str, TypeDecl] = {}
+    todo = [t]
+    while todo and len(out) < MAX_TYPES:
+        cur = todo.pop(0)
+        if cur.id in out:
+            continue
+        out[cur.id] = cur
+        for base in cur.bases:
+            name = re.sub(r"<.*", "", base).strip().rsplit(".", 1)[-1]
+            todo.extend(x for x in index.find_types(cur.side, name) if x.kind != "annotation")
+    return list(out.values())

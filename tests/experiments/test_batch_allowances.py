@@ -1,0 +1,59 @@
+"""Batch re-judging and the combined check judge a candidate with the allowances of its Java original,
+computed by the one function every path uses (policy_allow.allowances), not with none. The runner
+here records what it is asked to judge (the judging itself is tested in tests/execution); the index,
+the Java fixture and the run store are real."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.results import TestResult
+from repotrans.experiments.batch import _rejudge, combined_check
+from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.index.store import Index
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "policy_reach"
+
+
+class RecordingRunner:
+    """Answers `passed` and keeps (member id, scope, allowances) of each call."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, str, frozenset]] = []
+
+    def run(self, index, method, code, *, scope=None, allow=frozenset(), **_):
+        self.calls.append((method.id, scope, frozenset(allow)))
+        return TestResult(status="passed", tests_run=1)
+
+
+@pytest.fixture()
+def pair(tmp_path):
+    index = Index.open(tmp_path / "wd")
+    index.build(FIXTURE / "java", FIXTURE / "csharp", progress=False)
+    [names] = index.find_methods("target", "DiskStore.Names")
+    [twice] = index.find_methods("target", "Shell.Twice")
+    java = {names.id: index.find_methods("source", "DiskStore.names")[0],
+            twice.id: index.find_methods("source", "Shell.twice")[0]}
+    return index, names, twice, java, RunStore(tmp_path / "run")
+
+
+def _record(m, status):
+    return TaskRecord(config="batch", dataset="policy_reach", task_id=m.id.split(":", 1)[1], status=status)
+
+
+def test_rejudging_a_blocked_task_keeps_the_allowances_of_its_java_original(pair):
+    index, names, twice, java, store = pair
+    runner = RecordingRunner()
+    _rejudge(index, [_record(names, "blocked"), _record(twice, "blocked")], runner, store, java)
+    assert runner.calls == [(names.id, "covering", frozenset({"file_system"})), (twice.id, "covering", frozenset())]
+    assert {r.task_id: r.status for r in store.records()} == {names.id[7:]: "passed", twice.id[7:]: "passed"}
+    store.close()
+
+
+def test_the_combined_check_judges_each_member_with_its_allowances(pair):
+    index, names, twice, java, store = pair
+    runner = RecordingRunner()
+    combined_check(index, [_record(names, "passed"), _record(twice, "passed")], runner, java=java)
+    assert runner.calls == [(names.id, "all", frozenset({"file_system"}))]
+    store.close()
