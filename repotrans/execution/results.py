@@ -12,6 +12,7 @@ from repotrans.redact import redact, secrets_in_env
 
 LOG_TAIL_CHARS = 4000
 BRIEF_LIMIT = 8          # items of each kind shown by brief()
+TRANSLATED_TESTS, PORT_TESTS, NO_TESTS_RUN = "translated tests", "port tests", "no tests"   # TestResult.judged_by
 
 
 @dataclass
@@ -57,12 +58,20 @@ class TestResult:
     selected: list[str] = field(default_factory=list)   # tests run: "<project>:<Ns.Fixture>" or "<project>:<Ns.Fixture.Method>"
     selection: str = ""            # one line: what was selected and why (a bounded fallback is named here)
     trust: str = ""                # "trust: reduced (...)" when the Java original granted a capability
+    translated: list[str] = field(default_factory=list)   # selected tests translated from JUnit by repotrans
 
     def __post_init__(self) -> None:
         check_verdict(self.status)
 
+    def judged_by(self) -> str:
+        """Whose tests the verdict rests on: "translated tests" when any selected test was translated
+        from JUnit by repotrans, "port tests" when only the port's own ran, "no tests" otherwise."""
+        if self.translated:
+            return TRANSLATED_TESTS
+        return PORT_TESTS if self.selected or self.tests_run else NO_TESTS_RUN
+
     def to_json(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "judged_by": self.judged_by()}
 
     def redacted(self) -> "TestResult":
         """A copy with the configured API key replaced in every text (repotrans.redact)."""
@@ -86,6 +95,7 @@ class TestResult:
             selected=list(data.get("selected", [])),
             selection=data.get("selection", ""),
             trust=data.get("trust", ""),
+            translated=list(data.get("translated", [])),
         )
 
     def brief(self) -> str:

@@ -99,12 +99,13 @@ class Runner:
         tc.baseline(ws, box, self.limits)
         timings["baseline"] = time.monotonic() - t
         selected: list[str] | None = None
+        translated: tuple[str, ...] = ()
         selection = "the whole test suite (--scope all)"
         if scope == "covering":
             fixtures = index_tests(ws, tc.test_projects(ws))
             chosen = choose_tests(index, method, fixtures, covering_names(index, method),
                                   member_tokens(index, method))
-            selected, selection = chosen.tests, chosen.describe()
+            selected, selection, translated = chosen.tests, chosen.describe(), chosen.translated
         with ws.run_dir(keep=keep_run) as run_dir:
             cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
                                surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
@@ -116,7 +117,7 @@ class Runner:
                             exceptions=verdict.exceptions, tests_run=verdict.tests_run,
                             tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
                             log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
-                            selection=selection, trust=trust_note(cand.allowed))
+                            selection=selection, trust=trust_note(cand.allowed), translated=list(translated))
         return judge_blocked(result, index, method).redacted()
 
     def close(self) -> None:

@@ -31,7 +31,8 @@ DECLARATION_NODES = ("class_declaration", "struct_declaration", "record_declarat
                      "method_declaration", "constructor_declaration", "property_declaration",
                      "indexer_declaration", "event_declaration", "delegate_declaration", "enum_declaration")
 CACHE_FILE = "tests.json"
-CACHE_VERSION = 2
+CACHE_VERSION = 3
+TRANSLATED_CATEGORY = "RepotransTranslated"     # skeleton.junit.CATEGORY: fixtures translated from JUnit
 
 
 @cache
@@ -41,6 +42,7 @@ def _parser() -> Parser:
 
 def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> dict[str, dict]:
     """"<project>:<Ns.Fixture>" -> {"idents": every identifier in the fixture, "abstract": bool,
+    "translated": a fixture repotrans translated from JUnit ([Category("RepotransTranslated")]),
     "shared": identifiers every test reaches, "tests": {test method: identifiers it reaches}}.
     Object creations also count as the token "new <Type>" (constructor coverage)."""
     cache_file = ws.root / CACHE_FILE
@@ -70,6 +72,7 @@ class Selection:
     basis: str
     names: tuple[str, ...] = ()   # the classes or callers the fallback fixtures name
     total: int = 0                # fallback fixtures found before the bound
+    translated: tuple[str, ...] = ()   # the selected tests that come from translated fixtures
 
     def describe(self) -> str:
         """One line for people: what runs and why."""
@@ -90,6 +93,22 @@ FALLBACK_LIMIT = 8
 
 def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens: set[str],
                  callers: Callable[[], set[str]] | None = None) -> Selection:
+    """_select, with the selected tests of translated fixtures named (a verdict resting on them is
+    labelled as a translated-test verdict, never counted as one of the port's own tests)."""
+    chosen = _select(fixtures, class_names, member_tokens, callers)
+    translated = tuple(t for t in chosen.tests if fixtures.get(_fixture_key(t, fixtures), {}).get("translated"))
+    if not translated:
+        return chosen
+    return Selection(chosen.tests, chosen.basis, chosen.names, chosen.total, translated)
+
+
+def _fixture_key(test: str, fixtures: dict[str, dict]) -> str:
+    """The fixture key of a selected id ("<project>:<Ns.Fixture>" or that plus ".Method")."""
+    return test if test in fixtures else test.rsplit(".", 1)[0]
+
+
+def _select(fixtures: dict[str, dict], class_names: set[str], member_tokens: set[str],
+            callers: Callable[[], set[str]] | None = None) -> Selection:
     """Test ids to run: "<project>:<Ns.Fixture.Method>" for each test of a fixture mentioning
     `class_names` whose reach mentions `member_tokens` and (with the shared plumbing) `class_names`;
     a whole fixture ("<project>:<Ns.Fixture>") when its shared plumbing mentions the member. When no
@@ -175,6 +194,7 @@ def _merge(into: dict, fx: dict) -> None:
     into["idents"] = sorted(set(into["idents"]) | set(fx["idents"]))
     into["shared"] = sorted(set(into["shared"]) | set(fx["shared"]))
     into["abstract"] = into["abstract"] or fx["abstract"]
+    into["translated"] = into.get("translated", False) or fx.get("translated", False)
     for test, idents in fx["tests"].items():
         into["tests"][test] = sorted(set(into["tests"].get(test, [])) | set(idents))
 
@@ -222,6 +242,7 @@ def _scan_fixture(cls: Node) -> dict:
     reach = {test: _reach(idents | sources, helpers) | idents for test, (idents, sources) in tests.items()}
     shared = _reach(shared, helpers) | shared
     return {"idents": sorted(_identifiers(cls)), "abstract": "abstract" in _modifiers(cls),
+            "translated": _translated(cls),
             "shared": sorted(shared), "tests": {t: sorted(ids) for t, ids in sorted(reach.items())}}
 
 
@@ -251,6 +272,13 @@ def _is_fixture(cls: Node) -> bool:
 def _attributes(node: Node) -> set[str]:
     return {_attribute_name(attr) for child in node.named_children if child.type == "attribute_list"
             for attr in child.named_children if attr.type == "attribute"}
+
+
+def _translated(cls: Node) -> bool:
+    """Whether the class carries [Category("RepotransTranslated")]."""
+    return any(_attribute_name(attr) == "Category" and f'"{TRANSLATED_CATEGORY}"' in attr.text.decode()
+               for child in cls.named_children if child.type == "attribute_list"
+               for attr in child.named_children if attr.type == "attribute")
 
 
 def _attribute_name(attr: Node) -> str:

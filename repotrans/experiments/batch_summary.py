@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from repotrans.execution.status import BLOCKED, ERROR
 from repotrans.experiments.causes import cause_of
-from repotrans.experiments.run_store import TaskRecord
+from repotrans.experiments.run_store import TaskRecord, port_records, translated_records
 from repotrans.experiments.whole_suite import whole_suite_line
 
 _LABEL = {ERROR: "ERROR", BLOCKED: "BLOCKED"}
@@ -35,14 +35,19 @@ class BatchSummary:
     stopped: str = ""           # why the batch stopped early ("" = it ran to the end)
     interrupted: bool = False   # stopped by Ctrl-C
     estimated_tokens: bool = False    # the offline policy counts words, not tokens
+    translated: int = 0         # tasks judged with tests translated from JUnit: not in passed/failed/...
+    translated_passed: int = 0
 
     @classmethod
     def of(cls, tasks: int, records: list[TaskRecord], **kw) -> "BatchSummary":
-        problems = sorted(([_LABEL.get(r.status, "FAILED"), r.task_id, cause_of(r).line]
+        problems = sorted(([_LABEL.get(r.status, "FAILED"), r.task_id,
+                            ("[translated tests] " if r.translated_verdict else "") + cause_of(r).line]
                            for r in records if not r.passed), key=lambda p: (_ORDER[p[0]], p[1]))
-        return cls(tasks=tasks, passed=sum(r.passed for r in records), compiled=sum(r.compiled for r in records),
-                   failed=sum(p[0] == "FAILED" for p in problems), errors=sum(r.status == ERROR for r in records),
-                   blocked=sum(r.status == BLOCKED for r in records),
+        port, translated = port_records(records), translated_records(records)
+        return cls(tasks=tasks, passed=sum(r.passed for r in port), compiled=sum(r.compiled for r in records),
+                   failed=sum(p[0] == "FAILED" and not p[2].startswith("[translated tests]") for p in problems),
+                   errors=sum(r.status == ERROR for r in port), blocked=sum(r.status == BLOCKED for r in port),
+                   translated=len(translated), translated_passed=sum(r.passed for r in translated),
                    prompt_tokens=sum(r.prompt_tokens for r in records),
                    completion_tokens=sum(r.completion_tokens for r in records), problems=problems,
                    not_run=tasks - len(records), **kw)
@@ -50,6 +55,8 @@ class BatchSummary:
     def counts_line(self) -> str:
         parts = [f"{self.passed} passed", f"{self.failed} failed", f"{self.blocked} blocked",
                  f"{self.errors} error{'s' * (self.errors != 1)}"]
+        if self.translated:
+            parts.append(f"{self.translated} judged by translated tests ({self.translated_passed} passed)")
         if self.not_run:
             parts.append(f"{self.not_run} not run")
         return f"{', '.join(parts)} of {self.tasks} tasks in {self.seconds:.1f} s"

@@ -12,10 +12,13 @@ from repotrans.experiments.metrics import overlap, rate_rows
 from repotrans.experiments.plots import Plot, plots_for
 from repotrans.experiments.report_html import write_html
 from repotrans.experiments.run_records import load_records, unvalidated_datasets
-from repotrans.experiments.run_store import TaskRecord
+from repotrans.experiments.run_store import TaskRecord, port_records, translated_records
 
 
 def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plots: list[Plot] = ()) -> str:
+    """The tables; rates rest on the port's own tests, translated-test verdicts get their own table."""
+    translated = translated_records(records)
+    records = port_records(records)
     rows = rate_rows(records)
     out = ["# repotrans report", ""]
     if unvalidated:
@@ -50,6 +53,13 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
         out += ["", "| config | solved | solved by no other config |", "|---|---:|---|"]
         out += [f"| {c} | {ov['solved'][c]} | {', '.join(f'`{t}`' for t in ov['unique'][c]) or '-'} |"
                 for c in ov["solved"]]
+    if translated:
+        out += ["", "## Judged by translated tests", "",
+                "Verdicts from NUnit tests repotrans translated from JUnit (`[Category(\"RepotransTranslated\")]`), "
+                "not the port's own: not counted in the rates above.", "",
+                "| config | dataset | tasks | compiled | passed | pass rate |", "|---|---|---:|---:|---:|---:|"]
+        out += [f"| {r.config} | {shown(r.dataset)} | {r.tasks} | {r.compiled} | {r.passed} | {100 * r.pass_rate:.1f}% |"
+                for r in rate_rows(translated)]
     out.append("")
     for plot in plots:
         out += [f"![{plot.name.rsplit('.', 1)[0]}]({plot.name})", ""]
@@ -61,7 +71,7 @@ def write_report(run_dirs: list[Path], out: Path | None = None) -> Path:
     out = out or run_dirs[0]
     out.mkdir(parents=True, exist_ok=True)
     records = load_records(run_dirs)
-    plots = plots_for(records)
+    plots = plots_for(port_records(records))        # rates rest on the port's own tests
     for plot in plots:
         (out / plot.name).write_bytes(plot.png)
     (out / "report.md").write_text(markdown(records, unvalidated_datasets(run_dirs), plots))

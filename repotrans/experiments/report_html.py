@@ -20,7 +20,7 @@ from repotrans.execution.status import LABELS
 from repotrans.experiments.metrics import rate_rows
 from repotrans.experiments.plots import class_of, plots_for
 from repotrans.experiments.run_records import load_records, unvalidated_datasets
-from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.run_store import RunStore, TaskRecord, port_records, translated_records
 from repotrans.experiments.task_files import (dedent_member, diff_lines, method_text, run_indexes, token_notes,
                                               trajectory, trajectory_steps)
 from repotrans.experiments.whole_suite import whole_suite_line
@@ -83,7 +83,7 @@ def render_page(run_dir: Path) -> str:
     ordered = sorted(groups.items(), key=lambda kv: (kv[0] in _LATE_GROUPS, -len(kv[1]), kv[0]))
     summary = _summary(run_dir, records, estimated)
     plots = [{"title": p.title, "src": "data:image/png;base64," + base64.b64encode(p.png).decode("ascii")}
-             for p in plots_for(records)]
+             for p in plots_for(port_records(records))]
     return _template().render(
         title=run_dir.name, summary=summary, plots=plots, unvalidated=sorted(unvalidated_datasets([run_dir])),
         groups=[Group(cause, sorted(tasks, key=lambda v: v.record.task_id)) for cause, tasks in ordered],
@@ -114,6 +114,9 @@ def _estimated_configs(run_dir: Path) -> set[str]:
 
 
 def _summary(run_dir: Path, records: list[TaskRecord], estimated: set[str]) -> dict:
+    """The page's figures over the tasks the port's own tests judged; translated-test verdicts apart."""
+    translated = translated_records(records)
+    records = port_records(records)
     n = len(records)
     counts = Counter(r.status for r in records)
     together = _together(run_dir)
@@ -130,6 +133,7 @@ def _summary(run_dir: Path, records: list[TaskRecord], estimated: set[str]) -> d
         "seconds": sum(r.seconds for r in records),
         "tokens": sum(r.prompt_tokens + r.completion_tokens for r in records),
         "estimated": bool(estimated), "rows": rows if len(rows) > 1 else [],
+        "translated": len(translated), "translated_passed": sum(r.passed for r in translated),
     }
 
 

@@ -66,6 +66,22 @@ class TaskRecord:
     def passed(self) -> bool:
         return self.status == PASSED
 
+    @property
+    def translated_verdict(self) -> bool:
+        """The verdict rests on tests repotrans translated from JUnit (result "judged_by"): such a
+        task is counted apart, never in the figures of the port's own tests."""
+        return bool((self.result or {}).get("translated"))
+
+
+def port_records(records: list[TaskRecord]) -> list[TaskRecord]:
+    """The records whose verdict rests on the port's own tests (or on none)."""
+    return [r for r in records if not r.translated_verdict]
+
+
+def translated_records(records: list[TaskRecord]) -> list[TaskRecord]:
+    """The records judged with tests translated from JUnit (TaskRecord.translated_verdict)."""
+    return [r for r in records if r.translated_verdict]
+
 
 class RunStore:
     """Results of one run folder, keyed by (config, dataset, task_id)."""
