@@ -75,7 +75,7 @@ def test_command_lines(tmp_path):
     assert dotnet_test_argv(test, [fib, add], trx) == [
         "dotnet", "test", str(test.path), "--no-build", "--no-restore", "-nologo",
         "--logger", "trx;LogFileName=Acme.Calc.Tests.trx", "--results-directory", str(tmp_path / "results"),
-        "--filter", f"{vstest_filter(add)}|{vstest_filter(fib)}"]
+        "--filter", f"{vstest_filter(add)}|{vstest_filter(fib)}", "--", "RunConfiguration.TreatNoTestsAsError=true"]
     assert "--filter" not in dotnet_test_argv(test, None, trx)
     (tmp_path / "one.sln").write_text("")
     (tmp_path / "p.csproj").write_text('<Project Sdk="Microsoft.NET.Sdk"/>')
@@ -130,11 +130,14 @@ class ScriptedSandbox:
     def __init__(self, build_output: str, build_exit: int = 0, trx: Path | None = None, test_exit: int = 1):
         self.calls: list[list[str]] = []
         self.writable: list[list[Path]] = []
+        self.scratch: list[list[Path]] = []
+        self.boxes = 0                       # fresh sandboxes handed out (the baseline's)
         self.build_output, self.build_exit, self.trx, self.test_exit = build_output, build_exit, trx, test_exit
 
-    def run(self, argv, *, cwd, timeout, memory_mb, env=None, writable=(), stdin=None, until=None):
+    def run(self, argv, *, cwd, timeout, memory_mb, env=None, writable=(), stdin=None, until=None, scratch=()):
         self.calls.append(list(argv))
         self.writable.append(list(writable))
+        self.scratch.append(list(scratch))
         assert env["NUGET_PACKAGES"].endswith(".nuget/packages")
         if argv[1] == "test":
             results = Path(argv[argv.index("--results-directory") + 1])
@@ -147,6 +150,10 @@ class ScriptedSandbox:
 
     def close(self):
         pass
+
+    def fresh(self):
+        self.boxes += 1
+        return self
 
 
 def _candidate(ws, tmp_path, text="// patched\n", run="r1"):
@@ -168,29 +175,56 @@ def test_flow_reports_test_failures(tmp_path):
     assert verdict.status == "runtime_error" and verdict.tests_run == 3 and verdict.tests_failed == 2
     assert (cand.run_dir / "tree" / cand.path).read_text() == "// patched\n"
     assert (ws.src / cand.path).read_text() != "// patched\n"           # the scratch copy is untouched
-    assert box.calls[-1][-1] == vstest_filter("Acme.Calc.Tests.CalculatorTests")
+    assert box.calls[-1][box.calls[-1].index("--filter") + 1] == vstest_filter("Acme.Calc.Tests.CalculatorTests")
 
 
-def test_a_passing_report_needs_dotnet_test_to_exit_0(tmp_path):
-    """The test host can write the TRX itself: a report of passes with a failing dotnet test (a
-    crashed or aborted host) is a runtime error, and only the run's own folders are writable."""
+def test_the_verdict_is_dotnet_tests_exit_status_and_the_tests_run_as_the_test_uid(tmp_path):
+    """vstest.console writes the TRX with the test host's uid, so the host could rewrite it: a report
+    of passes with a failing exit (a crashed or aborted host) and a report of failures with exit 0
+    are runtime errors; exit 1 with no test in the report is no_tests (TreatNoTestsAsError). The
+    test command writes nothing but its run's results and home (`scratch`: the test uid's, never
+    `writable`, which would run it as the build uid), and the baseline is built in a fresh sandbox."""
     ws = prepare_workspace(CALC, tmp_path / "wd", "dotnet")
     box = ScriptedSandbox("", trx=_passing_trx(tmp_path))
     tc = DotnetToolchain()
     tc.baseline(ws, box, Limits(timeout=30, memory_mb=1024))
+    assert box.boxes == 1
     cand = _candidate(ws, tmp_path)
     verdict = tc.run(ws, cand, None, box, Limits(timeout=30, memory_mb=1024))
     assert verdict.status == "runtime_error" and "exited 1" in verdict.reason
-    assert all(p.is_relative_to(cand.run_dir) for p in box.writable[-1])
+    assert box.writable[-1] == [] and box.scratch[-1] == [cand.run_dir / "results", cand.run_dir / "home"]
+    assert box.calls[-1][-2:] == ["--", "RunConfiguration.TreatNoTestsAsError=true"]
     box.test_exit = 0
     assert tc.run(ws, _candidate(ws, tmp_path, run="r2"), None, box, Limits(timeout=30, memory_mb=1024)).status == "passed"
+    box.trx = FIX / "trx" / "nunit3_adapter.trx"                # failures in the report, exit 0
+    rewritten = tc.run(ws, _candidate(ws, tmp_path, run="r3"), None, box, Limits(timeout=30, memory_mb=1024))
+    assert rewritten.status == "runtime_error" and "disagrees" in rewritten.reason
+    box.trx, box.test_exit = _passing_trx(tmp_path, results=""), 1
+    assert tc.run(ws, _candidate(ws, tmp_path, run="r4"), None, box, Limits(timeout=30, memory_mb=1024)).status == "no_tests"
+    box.test_exit = 0                                            # an empty report cannot pass
+    assert tc.run(ws, _candidate(ws, tmp_path, run="r5"), None, box, Limits(timeout=30, memory_mb=1024)).status == "runtime_error"
 
 
-def _passing_trx(tmp_path: Path) -> Path:
+def test_a_run_killed_at_the_process_limit_is_a_runtime_error(tmp_path):
+    ws = prepare_workspace(CALC, tmp_path / "wd", "dotnet")
+
+    class Bomb(ScriptedSandbox):
+        def run(self, argv, **kw):
+            outcome = super().run(argv, **kw)
+            outcome.pids_limited = argv[1] == "test"
+            return outcome
+
+    box = Bomb("", trx=_passing_trx(tmp_path), test_exit=0)
+    tc = DotnetToolchain()
+    tc.baseline(ws, box, Limits(timeout=30, memory_mb=1024))
+    verdict = tc.run(ws, _candidate(ws, tmp_path), None, box, Limits(timeout=30, memory_mb=1024))
+    assert verdict.status == "runtime_error" and verdict.reason.startswith("process limit reached")
+
+
+def _passing_trx(tmp_path: Path, results: str = '<UnitTestResult testId="1" testName="A" outcome="Passed"/>') -> Path:
     ns = "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"
-    path = tmp_path / "pass.trx"
-    path.write_text(f'<TestRun xmlns="{ns}"><Results><UnitTestResult testId="1" testName="A" outcome="Passed"/>'
-                    '</Results></TestRun>')
+    path = tmp_path / f"pass{len(results)}.trx"
+    path.write_text(f'<TestRun xmlns="{ns}"><Results>{results}</Results></TestRun>')
     return path
 
 

@@ -30,6 +30,7 @@ import pytest
 
 from repotrans.execution.policy import ALLOWABLE
 from repotrans.execution.runner import close_sandboxes, run_candidate
+from repotrans.execution.sandboxes import PIDS_REASON
 from repotrans.execution.sandboxes.docker import LABEL
 from repotrans.index.store import Index
 from tests.execution.test_execution_runner import make_index
@@ -408,17 +409,30 @@ def test_memory_is_bounded_for_all_processes_together(env):
     assert result.status == "runtime_error", result.brief()
 
 
-def test_processes_are_bounded_for_the_run(env):
+def test_process_and_thread_bombs_fail_fast(env):
+    """5,000 processes, each failure caught and the right sum returned: the run is killed as soon as the
+    pids controller refuses a fork (its pids.events, not the console), a runtime error long before the
+    60 s limit, and no process survives. 5,000 threads stop at the per-process address-space limit
+    (their stacks) just as fast. A correct candidate passes afterwards in the same container."""
     token = f"{uuid.uuid4().int % 1000}.66"
-    code = ("{\n    int started = 0;\n    try {\n"
-            "        for (int i = 0; i < 400; i++) { System.Diagnostics.Process.Start(\"/bin/sleep\", \"%s\"); started++; }\n"
-            "    } catch (System.Exception) { }\n"
-            "    if (started >= 400) { int sum = a + b; history.Add(sum); return sum; }\n"
-            "    throw new System.Exception(\"STARTED \" + started);\n}") % token
-    result = env.run(code, timeout=60.0)
-    assert result.status == "runtime_error", result.brief()
+    procs = ("{\n    for (int i = 0; i < 5000; i++) {\n"
+             "        try { System.Diagnostics.Process.Start(\"/bin/sleep\", \"%s\"); } catch (System.Exception) { }\n"
+             "    }\n    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}") % token
+    threads = ("{\n    for (int i = 0; i < 5000; i++) {\n"
+               "        try { var t = new System.Threading.Thread(() => System.Threading.Thread.Sleep(100000), 65536);"
+               " t.IsBackground = true; t.Start(); } catch (System.Exception) { }\n"
+               "    }\n    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}")
+    started = time.monotonic()
+    result = env.run(procs, timeout=60.0)
+    assert result.status == "runtime_error" and result.reason == PIDS_REASON, result.brief()
+    assert time.monotonic() - started < 30, "the process bomb was not stopped at the limit"
     time.sleep(0.5)
     assert _processes_with(f"sleep {token}") == []
+    started = time.monotonic()
+    result = env.run(threads, timeout=60.0)
+    assert result.status == "runtime_error", result.brief()
+    assert time.monotonic() - started < 30, "the thread bomb ran on"
+    assert env.run(TRUTH).status == "passed"
 
 
 def test_a_killed_cli_leaves_no_process_or_container_behind(env, tmp_path):

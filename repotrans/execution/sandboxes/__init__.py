@@ -7,7 +7,8 @@ Build steps (mcs: it never runs the candidate) run as BUILD_UID and may write th
 test steps run as TEST_UID and may write nothing but a private /tmp.
 
 A sandbox never raises for what the command did (non-zero exit, timeout, out of memory):
-those come back in a RunOutcome. It raises ConfigError only when it cannot run at all.
+those come back in a RunOutcome. A run whose processes and threads reach PIDS_LIMIT is killed as soon as
+the pids controller refuses a fork (a thread bomb fails fast instead of running to the time limit). It raises ConfigError only when it cannot run at all.
 Which sandbox runs a command is chosen in sandboxes.choice (make_sandbox, resolve_sandbox).
 """
 from __future__ import annotations
@@ -17,11 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
+from repotrans.errors import ConfigError
+
 
 OUTPUT_LIMIT = 2_000_000      # characters of output kept (head and tail halves)
 BUILD_UID = 10001             # mcs / dotnet build: writes its output folders
 TEST_UID = 10002              # the candidate's tests: writes nothing in the workspace
 PIDS_LIMIT = 256              # processes (threads count) of one run, all together
+PIDS_REASON = f"process limit reached ({PIDS_LIMIT} processes and threads): killed when a fork was refused"
 STOP_GRACE = 1.5              # seconds a command may take to exit after printing its `until` marker
 SANDBOXES = ("auto", "docker", "local")
 
@@ -36,6 +40,16 @@ class RunOutcome:
     oom_killed: bool = False   # killed by the memory limit (cgroup OOM), not a managed OutOfMemoryException
     stdout: str = ""           # stdout alone (the channel a test runner reports on)
     stopped: bool = False      # killed by the sandbox after printing `until` (finished, did not exit)
+    pids_limited: bool = False  # a fork or thread creation was refused at PIDS_LIMIT: killed then and there
+
+
+def pids_events(text: str) -> int:
+    """How many forks the pids controller refused, from a pids.events file ("max N")."""
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "max" and value.strip().isdigit():
+            return int(value)
+    return 0
 
 
 class Sandbox(Protocol):
@@ -43,9 +57,10 @@ class Sandbox(Protocol):
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = ()) -> RunOutcome:
         """Run argv in cwd (inside the workspace); kill everything it started after `timeout` s, or
-        STOP_GRACE s after `until` appears on its stdout. `writable`: folders it may write (a build)."""
+        STOP_GRACE s after `until` appears on its stdout. `writable`: folders it may write (a build,
+        as BUILD_UID); `scratch`: folders a test command (no `writable`) may write, handed to its uid."""
         ...
 
     def close(self) -> None:
@@ -110,13 +125,20 @@ def limit_prefix(memory_mb: int, timeout: float | None = None) -> list[str]:
                      f"--fsize={512 * 1024 * 1024}", "--"]
 
 
-def own_for_build(paths: Sequence[Path]) -> None:
-    """Hand the folders a build step writes to BUILD_UID (when we are root and can)."""
+def own_for_build(paths: Sequence[Path], uid: int = BUILD_UID) -> None:
+    """Hand the folders a step writes to its uid (BUILD_UID for a build; when we are root and can)."""
+    for path in paths:
+        Path(path).mkdir(parents=True, exist_ok=True)
     if os.geteuid() != 0:
         return
     for path in paths:
-        Path(path).mkdir(parents=True, exist_ok=True)
         for dirpath, dirnames, filenames in os.walk(path):
-            os.chown(dirpath, BUILD_UID, BUILD_UID)
+            os.chown(dirpath, uid, uid)
             for name in filenames:
-                os.lchown(os.path.join(dirpath, name), BUILD_UID, BUILD_UID)
+                os.lchown(os.path.join(dirpath, name), uid, uid)
+
+
+def check_scratch(writable: Sequence[Path], scratch: Sequence[Path], sandbox: str) -> None:
+    """Scratch folders belong to a test command, which has no build output to write."""
+    if writable and scratch:
+        raise ConfigError(f"{sandbox} sandbox: a command writes build folders or test scratch folders, not both")

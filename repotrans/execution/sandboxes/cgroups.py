@@ -10,6 +10,8 @@ import time
 import uuid
 from pathlib import Path
 
+from repotrans.execution.sandboxes import pids_events
+
 ROOT = Path("/sys/fs/cgroup")
 GROUP = "repotrans"
 
@@ -72,6 +74,17 @@ class RunCgroup:
                         key, _, value = line.partition(" ")
                         if key == "oom_kill" and value.strip() not in ("", "0"):
                             return True
+        return False
+
+    def pids_limited(self) -> bool:
+        """The pids controller refused a fork or a thread (pids.events counts them)."""
+        for d in self.dirs:
+            f = d / "pids.events"
+            try:
+                if f.is_file() and pids_events(f.read_text()):
+                    return True
+            except OSError:
+                pass
         return False
 
     def members(self) -> list[int]:

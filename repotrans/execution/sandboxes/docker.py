@@ -24,7 +24,7 @@ from typing import Sequence
 
 from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, clip,
-                                           limit_prefix, own_for_build, scrubbed_env)
+                                           check_scratch, limit_prefix, own_for_build, pids_events, scrubbed_env)
 
 LABEL = "repotrans.runner"
 KILL_GRACE = 3.0             # seconds past the limit before the command's processes are killed
@@ -34,6 +34,7 @@ CPUS = 1.0
 CPU_SHARES = 4096
 MEMORY_HEADROOM_MB = 256     # cgroup limit above the per-process address-space limit
 TMP_SIZE = "256m"
+PIDS_POLL = 0.25             # seconds between two reads of the container's pids.events
 SLOTS = 16                   # test commands in flight at once in one container, each its own uid
 # every process of the uid killed; its files in /tmp and /dev/shm unlocked (chmod, a folder at a time
 # before reading it) and deleted: only the uid itself can, the container has no capabilities
@@ -83,15 +84,17 @@ class DockerSandbox:
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = ()) -> RunOutcome:
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"docker sandbox: {cwd} is outside the mounted workspace {self.workspace}")
+        check_scratch(writable, scratch, self.name)
         own_for_build(writable)
         with self._lock:
             container = self._ensure(memory_mb)
             slot = self._slots.pop() if not writable and self._slots else None
         uid = BUILD_UID if writable else TEST_UID + (slot or 0)
+        own_for_build(scratch, uid)
         outcome = None
         try:
             outcome = self._exec(container, argv, cwd, timeout, memory_mb, env, uid, stdin, until,
@@ -135,6 +138,9 @@ class DockerSandbox:
         deadline = started + timeout + KILL_GRACE
         seen_until = until is None
         timed_out = stopped = False
+        refused = self._pids_refused(container)
+        pids_limited = False
+        next_poll = started + PIDS_POLL
         poll = selectors.DefaultSelector()      # epoll: select.select fails on descriptors >= 1024
         poll.register(raw, selectors.EVENT_READ)
         try:
@@ -144,7 +150,12 @@ class DockerSandbox:
                     stopped = until is not None and seen_until
                     timed_out = not stopped
                     break
-                if not poll.select(min(left, 0.5)):
+                if refused is not None and time.monotonic() >= next_poll:
+                    next_poll = time.monotonic() + PIDS_POLL
+                    if (self._pids_refused(container) or 0) > refused:
+                        pids_limited = True
+                        break
+                if not poll.select(min(left, PIDS_POLL)):
                     continue
                 try:
                     data = raw.recv(65536)
@@ -172,7 +183,9 @@ class DockerSandbox:
             except OSError:
                 pass
         seconds = time.monotonic() - started
-        if timed_out or stopped:
+        if refused is not None and not pids_limited:
+            pids_limited = (self._pids_refused(container) or 0) > refused
+        if timed_out or stopped or pids_limited:
             self._cleanup(container, uid)
         info = _exec_info(api, exec_id)
         if info.get("Running"):
@@ -188,7 +201,8 @@ class DockerSandbox:
                 with self._lock:
                     self._discard()
         return RunOutcome(list(argv), None if timed_out or stopped else exit_code, clip(both.text()), seconds,
-                          timed_out=timed_out, oom_killed=oom, stdout=out.text(), stopped=stopped)
+                          timed_out=timed_out, oom_killed=oom, stdout=out.text(), stopped=stopped,
+                          pids_limited=pids_limited)
 
     def _cleanup(self, container, uid: int) -> None:
         """Kill every process of `uid` in the container and delete its /tmp files."""
@@ -228,6 +242,18 @@ class DockerSandbox:
             return self._container.status == "running"
         except Exception:
             return False
+
+    def _pids_refused(self, container) -> int | None:
+        """Forks the container's pids controller refused so far, read on the host (the engine's
+        cgroup folder: a file read, no engine round trip); None when this host does not show it."""
+        for path in (f"/sys/fs/cgroup/pids/docker/{container.id}/pids.events",
+                     f"/sys/fs/cgroup/system.slice/docker-{container.id}.scope/pids.events",
+                     f"/sys/fs/cgroup/docker/{container.id}/pids.events"):
+            try:
+                return pids_events(Path(path).read_text())
+            except OSError:
+                continue
+        return None
 
     def _oom_events(self) -> bool:
         """cgroup v1 keeps a count of OOM kills; v2 reports them in memory.events."""

@@ -18,11 +18,11 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, clip,
-                                           limit_prefix, own_for_build, scrubbed_env)
+                                           check_scratch, limit_prefix, own_for_build, scrubbed_env)
 from repotrans.execution.sandboxes import seccomp
 from repotrans.execution.sandboxes.cgroups import RunCgroup, support
 
@@ -30,6 +30,7 @@ SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64")
 SYSTEM_FILES = ("/etc/mono", "/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime")
 TMP_BYTES = 256 * 1024 * 1024
 MEMORY_HEADROOM_MB = 256      # cgroup limit above the per-process address-space limit
+PIDS_POLL = 0.25            # seconds between two reads of the run's pids.events
 JOIN = 'for f in $RT_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"'
 
 
@@ -57,21 +58,24 @@ class LocalSandbox:
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = ()) -> RunOutcome:
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"local sandbox: {cwd} is outside the workspace {self.workspace}")
+        check_scratch(writable, scratch, self.name)
         own_for_build(writable)
+        own_for_build(scratch, TEST_UID)
         cgroup = RunCgroup(memory_mb + MEMORY_HEADROOM_MB, PIDS_LIMIT) if support()[0] else None
         filter_fd = seccomp.program_fd() if seccomp.supported() else None
         try:
-            cmd = self._command(argv, cwd, env, writable, memory_mb, filter_fd)
+            cmd = self._command(argv, cwd, env, writable, memory_mb, filter_fd, scratch)
             outer_env = {"PATH": "/usr/bin:/bin"}
             if cgroup is not None:
                 cmd = ["/bin/sh", "-c", JOIN, "sh", *cmd]
                 outer_env["RT_CGROUP_PROCS"] = " ".join(cgroup.procs_files())
             outcome = _drive(cmd, cwd, outer_env, timeout, stdin, until,
-                             pass_fds=() if filter_fd is None else (filter_fd,))
+                             pass_fds=() if filter_fd is None else (filter_fd,),
+                             limited=None if cgroup is None else cgroup.pids_limited)
             outcome.argv = list(argv)
             if cgroup is not None and outcome.exit_code != 0 and cgroup.oom_killed():
                 outcome.oom_killed = True
@@ -89,7 +93,7 @@ class LocalSandbox:
         return self                 # every command gets a new root, /tmp and /dev already
 
     def _command(self, argv: list[str], cwd: Path, env: dict[str, str] | None, writable: Sequence[Path],
-                 memory_mb: int, filter_fd: int | None = None) -> list[str]:
+                 memory_mb: int, filter_fd: int | None = None, scratch: Sequence[Path] = ()) -> list[str]:
         cmd = ["bwrap", *_namespaces(), "--die-with-parent", "--new-session", "--clearenv"]
         if filter_fd is not None:           # applied to the command, after bwrap set the sandbox up
             cmd += ["--seccomp", str(filter_fd)]
@@ -104,7 +108,7 @@ class LocalSandbox:
         for parent in reversed(self.workspace.parents[:-1]):
             cmd += ["--perms", "0755", "--dir", str(parent)]
         cmd += ["--ro-bind", str(self.workspace), str(self.workspace)]
-        for path in writable:
+        for path in [*writable, *scratch]:
             cmd += ["--bind", str(Path(path).resolve()), str(Path(path).resolve())]
         for key, value in scrubbed_env(env).items():
             cmd += ["--setenv", key, value]
@@ -134,9 +138,11 @@ def _system_links() -> list[str]:
 
 
 def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin: bytes | None,
-           until: bytes | None, pass_fds: tuple[int, ...] = ()) -> RunOutcome:
+           until: bytes | None, pass_fds: tuple[int, ...] = (),
+           limited: Callable[[], bool] | None = None) -> RunOutcome:
     """Run cmd with its own process group; read stdout and stderr until it ends, `timeout` passes,
-    or STOP_GRACE after `until` appeared on stdout; then kill the group."""
+    STOP_GRACE after `until` appeared on stdout, or `limited()` says a fork was refused at the
+    process limit (checked every PIDS_POLL s); then kill the group."""
     started = time.monotonic()
     try:
         proc = subprocess.Popen(cmd, cwd="/", env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -154,7 +160,8 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
     seen_until = until is None
     window = b""
     deadline = started + timeout
-    timed_out = stopped = False
+    timed_out = stopped = pids_limited = False
+    next_poll = started + PIDS_POLL
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ, "out")
     sel.register(proc.stderr, selectors.EVENT_READ, "err")
@@ -168,7 +175,12 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
                 else:
                     timed_out = True
                 break
-            for key, _ in sel.select(min(left, 0.5)):
+            if limited is not None and time.monotonic() >= next_poll:
+                next_poll = time.monotonic() + PIDS_POLL
+                if limited():
+                    pids_limited = True
+                    break
+            for key, _ in sel.select(min(left, PIDS_POLL)):
                 data = os.read(key.fileobj.fileno(), 65536)
                 if not data:
                     sel.unregister(key.fileobj)
@@ -182,7 +194,7 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
                         if until in window:
                             seen_until = True
                             deadline = min(deadline, time.monotonic() + STOP_GRACE)
-        if not timed_out and not stopped:
+        if not timed_out and not stopped and not pids_limited:
             try:
                 proc.wait(timeout=max(0.1, min(STOP_GRACE, deadline - time.monotonic())))
             except subprocess.TimeoutExpired:
@@ -195,9 +207,10 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
         proc.stdout.close()
         proc.stderr.close()
     seconds = time.monotonic() - started
+    pids_limited = pids_limited or (limited is not None and limited())
     return RunOutcome(argv=cmd, exit_code=None if timed_out or stopped else proc.returncode,
                       output=clip(both.text()), seconds=seconds, timed_out=timed_out,
-                      stdout=out.text(), stopped=stopped)
+                      stdout=out.text(), stopped=stopped, pids_limited=pids_limited)
 
 
 def _kill_group(pgid: int) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.results import Diagnostic, TestFailure
-from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.sandboxes import PIDS_REASON, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics
 from repotrans.execution.toolchains.msbuild import Project
@@ -77,18 +77,27 @@ class DotnetToolchain:
         with ws.lock():
             if marker.exists():
                 return
-            for argv in restore_argvs(ws.src, self.settings) + build_argvs(ws.src, self.settings):
-                outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
-                                      env=env(ws), writable=[ws.src, ws.root / ".nuget", ws.root / ".home"])
-                if outcome.timed_out or outcome.exit_code != 0:
-                    diags = parse_msbuild(outcome.output, ws.src, None)
-                    first = next((d for d in diags if d.severity == "error"), None)
-                    what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
-                            else f"`{' '.join(argv[:2])}` exit {outcome.exit_code}")
-                    raise TargetBuildError(f"the target does not build before patching: {what}", diags,
-                                           outcome.output[-4000:])
+            box = sandbox.fresh()           # no earlier candidate ran in it (a warm container's leftovers)
+            try:
+                self._build_base(ws, box, limits)
+            finally:
+                if box is not sandbox:
+                    box.close()
             ws.base.mkdir(parents=True, exist_ok=True)
             marker.write_text("ok")
+
+    def _build_base(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
+        """restore and build the whole target in `sandbox` (baseline() holds the lock)."""
+        for argv in restore_argvs(ws.src, self.settings) + build_argvs(ws.src, self.settings):
+            outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
+                                  env=env(ws), writable=[ws.src, ws.root / ".nuget", ws.root / ".home"])
+            if outcome.timed_out or outcome.exit_code != 0:
+                diags = parse_msbuild(outcome.output, ws.src, None)
+                first = next((d for d in diags if d.severity == "error"), None)
+                what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
+                        else f"`{' '.join(argv[:2])}` exit {outcome.exit_code}")
+                raise TargetBuildError(f"the target does not build before patching: {what}", diags,
+                                       outcome.output[-4000:])
 
     def run(self, ws: Workspace, cand: PatchedFile, fixtures: list[str] | None, sandbox: Sandbox,
             limits: Limits) -> Verdict:
@@ -124,31 +133,48 @@ class DotnetToolchain:
                 continue
             trx = cand.run_dir / "results" / f"{project.name}.trx"
             home = cand.run_dir / "home"          # this run's own: nothing carries over to the next
+            # as the test uid (it owns nothing else in the workspace); vstest.console writes the TRX with
+            # that uid too, so the verdict is dotnet test's exit status and the TRX only its details
             test = sandbox.run(dotnet_test_argv(project, selected, trx), cwd=ws.root,
                                timeout=max(1.0, limits.timeout - (time.monotonic() - t)),
                                memory_mb=limits.memory_mb, env={**env(ws), "HOME": str(home)},
-                               writable=[trx.parent, home])
+                               scratch=[trx.parent, home])
             logs.append(test.output)
             if test.timed_out:
                 total.status, total.reason = "timeout", f"tests exceeded the {limits.timeout:.0f} s limit"
+                break
+            if test.pids_limited:
+                total.status, total.reason = "runtime_error", PIDS_REASON
                 break
             if not trx.exists():
                 total.status = "runtime_error"
                 total.reason = ("out of memory" if test.oom_killed or "OutOfMemory" in test.output
                                 else f"dotnet test crashed (exit {test.exit_code})")
                 break
-            verdict = judge_report(parse_trx(trx.read_text(encoding="utf-8", errors="replace")))
-            if verdict.status == "passed" and test.exit_code != 0:
-                # the report may have been written by the test process itself: dotnet test's own
-                # status decides (it exits 1 for a failure, an aborted or crashed test host)
-                verdict.status, verdict.reason = "runtime_error", (
-                    f"dotnet test exited {test.exit_code} though its report shows no failure")
-            total.absorb(verdict)
+            total.absorb(judge_exit(parse_trx(trx.read_text(encoding="utf-8", errors="replace")), test.exit_code))
         if total.status == "passed" and total.tests_run == 0:
             total.status, total.reason = "no_tests", "no selected test ran"
         total.log = "\n".join(logs)
         total.timings = {**timings, "test": time.monotonic() - t}
         return total
+
+
+def judge_exit(report: TestReport, exit_code: int | None) -> Verdict:
+    """dotnet test's exit status is the verdict (0: at least one test ran, none failed, with
+    TreatNoTestsAsError); the TRX, which the test host could have written, only details it and must
+    agree: a report of passes with a failing exit (a crashed or aborted host) or of failures with
+    exit 0 (a rewritten report) is a runtime error."""
+    verdict = judge_report(report)
+    if exit_code == 0 and (verdict.status != "passed" or report.total == 0):
+        verdict.status, verdict.reason = "runtime_error", (
+            "the TRX report disagrees with dotnet test's exit 0 (rewritten by the test process?)")
+    elif exit_code != 0 and verdict.status == "passed":
+        if report.total == 0:
+            verdict.status, verdict.reason = "no_tests", "no selected test ran"
+        else:
+            verdict.status, verdict.reason = "runtime_error", (
+                f"dotnet test exited {exit_code} though its report shows no failure")
+    return verdict
 
 
 def env(ws: Workspace) -> dict[str, str]:
@@ -178,7 +204,7 @@ def dotnet_test_argv(project: Project, tests: list[str] | None, trx: Path) -> li
         argv += ["-f", project.target_framework]
     if tests:
         argv += ["--filter", "|".join(vstest_filter(t) for t in sorted(tests))]
-    return argv
+    return argv + ["--", "RunConfiguration.TreatNoTestsAsError=true"]     # exit 0 only when a test ran
 
 
 def vstest_filter(name: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from repotrans.execution.results import ExceptionInfo
-from repotrans.execution.sandboxes import RunOutcome
+from repotrans.execution.sandboxes import PIDS_REASON, RunOutcome
 from repotrans.execution.toolchains import Limits, Verdict, judge_report
 from repotrans.execution.toolchains.nunit import (check_runner, clean_frames, exception_info, parse_runner,
                                                   runner_test_report)
@@ -15,11 +15,14 @@ OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory", "Garbag
 
 
 def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limits, locate) -> Verdict:
-    """The runner's own report decides whenever it is complete (END line, exit 0 or stopped by the
+    """A run killed by the memory or the process limit is a runtime error whatever it printed. Else
+    the runner's own report decides whenever it is complete (END line, exit 0 or stopped by the
     sandbox after it); a run killed at the time limit before that is a timeout; anything else that
     ends without a whole report matching the selection is a runtime error."""
     if outcome.oom_killed:
         return Verdict("runtime_error", reason="out of memory (killed at the memory limit)")
+    if outcome.pids_limited:        # the sandbox's pids.events, not the console's wording
+        return Verdict("runtime_error", reason=PIDS_REASON)
     report = parse_runner(outcome.stdout, nonce)
     if report.ended is None:
         if outcome.timed_out:        # what ran before the limit is counted

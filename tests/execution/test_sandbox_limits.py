@@ -1,0 +1,65 @@
+"""Process limits and test scratch folders of both sandboxes, on plain shell commands (no mono): a
+fork bomb is killed as soon as the pids controller refuses a fork, and a test command writes only the
+scratch folders it was given, as the test uid (the dotnet toolchain's TRX folder)."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from repotrans.errors import ConfigError
+from repotrans.execution.sandboxes import BUILD_UID, PIDS_LIMIT, TEST_UID
+from repotrans.execution.sandboxes.cgroups import support
+from repotrans.execution.sandboxes.local import LocalSandbox, bwrap_status
+
+IMAGE = "repotrans/mono:bookworm"
+# 2,000 sleeping children, each fork's failure ignored: without the kill it would run to the time limit
+BOMB = "i=0; while [ $i -lt 2000 ]; do sleep 40 2>/dev/null & i=$((i+1)); done; wait"
+SANDBOXES = [pytest.param("local", marks=pytest.mark.slow), pytest.param("docker", marks=pytest.mark.docker)]
+
+
+@pytest.fixture(params=SANDBOXES)
+def box(request, tmp_path):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    if request.param == "local":
+        ok, why = bwrap_status()
+        if not ok:
+            pytest.fail(f"the local sandbox is unavailable: {why}", pytrace=False)
+        if support()[0] is None:
+            pytest.skip(f"no cgroup: {support()[1]}")
+        yield LocalSandbox(workspace)
+        return
+    from repotrans.execution.sandboxes.docker import DockerSandbox, engine_status
+    ok, why = engine_status(IMAGE)
+    if not ok:
+        pytest.fail(f"docker sandbox tests: {why}", pytrace=False)
+    sandbox = DockerSandbox(workspace, IMAGE)
+    yield sandbox
+    sandbox.close()
+
+
+def test_a_fork_bomb_is_killed_at_the_process_limit(box):
+    started = time.monotonic()
+    outcome = box.run(["/bin/sh", "-c", BOMB], cwd=box.workspace, timeout=60.0, memory_mb=256)
+    assert outcome.pids_limited and not outcome.timed_out, outcome.output[-500:]
+    assert time.monotonic() - started < 20
+    quiet = box.run(["/bin/sh", "-c", "sleep 0.3; echo ok"], cwd=box.workspace, timeout=30.0, memory_mb=256)
+    assert quiet.exit_code == 0 and not quiet.pids_limited and PIDS_LIMIT > 100
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="uids are switched only when repotrans runs as root")
+def test_a_test_command_writes_only_its_scratch_folders_as_the_test_uid(box):
+    results, build = box.workspace / "run" / "results", box.workspace / "run" / "tree"
+    build.mkdir(parents=True)
+    os.chown(build, BUILD_UID, BUILD_UID)
+    script = (f"id -u; echo r > {results}/a.trx && echo wrote-results; "
+              f"echo t > {build}/x 2>/dev/null && echo wrote-tree; true")
+    outcome = box.run(["/bin/sh", "-c", script], cwd=box.workspace, timeout=30.0, memory_mb=256, scratch=[results])
+    lines = outcome.stdout.split()
+    assert int(lines[0]) >= TEST_UID and "wrote-results" in lines and "wrote-tree" not in lines, outcome.output
+    assert (results / "a.trx").stat().st_uid == int(lines[0])
+    with pytest.raises(ConfigError, match="not both"):
+        box.run(["true"], cwd=box.workspace, timeout=5.0, memory_mb=256, writable=[build], scratch=[results])
