@@ -5,7 +5,7 @@
 
 For each Java type: its C# counterpart's file is deleted from a copy of the port (and from the
 projects' Compile items), and the port's tests of that class (test files named `<Class>Test*.cs`)
-are moved out of the copy: no index, store or prompt sees them. Then `skeleton` regenerates the
+(or `Test<Class>.cs`) are moved out of the copy: no index, store or prompt sees them. Then `skeleton` regenerates the
 classes and `batch --model builtin` fills their bodies (each compiled translation is applied; with
 the tests hidden a body is judged by compiling only). Finally the hidden tests come back and judge:
   API fidelity   share of hidden test files that compile against the regenerated API, and the
@@ -136,7 +136,7 @@ def api_mismatches(original: Index, regenerated: Index, files: dict, dropped: li
 
 def hidden_tests(target: Path, classes: list[str]) -> list[str]:
     """Test files of the port that test these classes (C# qualified names): `<Class>Test*.cs` in a test
-    project, in the class's namespace (or a sub-namespace) or importing it."""
+    project (`Test<Class>.cs` too), in the class's namespace (or a sub-namespace) or importing it."""
     plan = plan_build(target, "mono")
     out = []
     for p in plan.tests:
@@ -145,7 +145,8 @@ def hidden_tests(target: Path, classes: list[str]) -> list[str]:
                 continue
             for qualified in classes:
                 ns, _, name = qualified.rpartition(".")
-                if re.fullmatch(re.escape(name) + r"Tests?(Case)?\.cs", s.name) and re.search(
+                if re.fullmatch(r"(Test)?" + re.escape(name) + r"(Tests?(Case)?)?\.cs", s.name) and s.name != name + ".cs" \
+                        and re.search(
                         r"(namespace\s+|using\s+)" + re.escape(ns) + r"\b", s.read_text(encoding="utf-8", errors="replace")):
                     out.append(s.relative_to(target.resolve()).as_posix())
     return sorted(set(out))
@@ -339,7 +340,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden
     print(result.render())
     translated: list[str] = []
     if junit is not None:
-        wanted = [j + "Test*" for j in args.types]
+        wanted = [w for j in args.types for w in (j + "Test*", "{0}.Test{1}".format(*j.rsplit(".", 1)))]
         ported = port_junit_tests(index, junit, wanted)
         print(ported.render())
         translated = [t.path for t in ported.tests]
