@@ -265,9 +265,10 @@ def _param_types(node: Node) -> list[str]:
         (c for c in node.named_children if c.type in ("parameter_list", "bracketed_parameter_list")), None)
     if plist is None:
         return []
-    out = []
-    for p in plist.named_children:
-        t = p.child_by_field_name("type") if p.type == "parameter" else None
+    out, after_params = [], False
+    for p in plist.children:         # `params T[] xs` is no `parameter` node: params, its type, its name
+        t = p.child_by_field_name("type") if p.type == "parameter" else p if after_params and p.is_named else None
+        after_params = p.type == "params"
         if t is not None:
             out.append(" ".join(t.text.decode("utf-8").split()))
     return out

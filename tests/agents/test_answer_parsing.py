@@ -189,6 +189,15 @@ def test_property_and_constructor_answers():
     assert found.code == "public Circle(double r) : this(r, 0) { }" and found.shape == "class"
 
 
+def test_a_params_parameter_is_the_member_asked():
+    ctor = target(kind="constructor", name="ECBlocks", params=(("int", "n"), ("ECB[]", "blocks")),
+                  signature="internal ECBlocks(int n, params ECB[] blocks)")
+    found = extract("```csharp\ninternal ECBlocks(int n, params ECB[] blocks)\n{\n    this.n = n;\n}\n```", ctor)
+    assert found.code.startswith("internal ECBlocks(int n, params ECB[] blocks)")
+    other = extract("```csharp\ninternal ECBlocks(int n)\n{\n}\n```", ctor)
+    assert other.found == "ECBlocks(int)"
+
+
 def test_public_new_members_are_not_added():
     text = "```csharp\npublic Circle Scale(double factor) { return Twice(); }\npublic Circle Twice() { return this; }\n```"
     found = extract(text, target())
