@@ -78,7 +78,7 @@ class BuiltinChatClient(OneShotClient):
         return StepRequest(step=shown.step, java_method=java, target_method=target,
                            outputs=[(tool, args, run_tool(ctx, tool, args)) for tool, args in shown.gathered],
                            called=shown.called, candidate_bodies=bodies, code=shown.code, result=shown.result,
-                           renames=self.renames())
+                           renames=self.renames(), suggested=shown.suggested)
 
     def renames(self) -> dict[str, str]:
         """Callees the port renamed, from the mapping (computed once per client)."""

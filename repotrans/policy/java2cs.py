@@ -173,7 +173,7 @@ def _is_auto_getter(tr: MethodTranslator, node: Node, body: Node, header: str) -
     """`getX() { return x; }` where x maps to the property itself (no separate field on the target):
     the C# property is a getter-only auto-property, so its accessor list must stay `{ get; }`."""
     params = node.child_by_field_name("parameters")
-    stmts = [c for c in body.named_children if c.type != "comment"]
+    stmts = [c for c in body.named_children if "comment" not in c.type]
     if params.named_children or len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
         return False
     value = stmts[0].named_children[0]

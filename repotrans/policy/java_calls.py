@@ -2,6 +2,8 @@
 expression translator that talks to the table and the resolver. Mixed into ExprTranslator."""
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from repotrans.policy.cs_types import element_type, java_type_of, pascal, split_type
@@ -12,7 +14,7 @@ class CallsMixin:
     """Needs the ExprTranslator helpers (expr, ex, text, lookup, declare, ident, cs_type, r, table)."""
     # ---- calls ---------------------------------------------------------------------------
     def args(self, node: Node | None) -> list[Node]:
-        return [] if node is None else [c for c in node.named_children if c.type != "comment"]
+        return [] if node is None else [c for c in node.named_children if "comment" not in c.type]
 
     def lookup_entry(self, section: dict, name: str, argc: int, arg_types: list[str | None]) -> dict | str | None:
         first = prim(arg_types[0]) if arg_types else None
@@ -88,6 +90,10 @@ class CallsMixin:
             recv, recv_type = self.expr(obj)
         if recv_type and recv_type.startswith("#"):
             owner = recv_type[1:]
+            entry = self.table["statics"]["Enum"].get(f"{name}/{argc}") if self.r.is_enum(owner) else None
+            if entry is not None and pascal(name) not in self.r.members(owner):
+                values = {"T": recv, "1": arg_texts[0] if arg_texts else ""}
+                return fill(entry["cs"], values), fill(entry["ret"], {"T": owner})
             return self._member_call(owner, f"{recv}.", name, arg_nodes, arg_texts)
         if obj.type in ("binary_expression", "ternary_expression", "cast_expression", "lambda_expression"):
             recv = f"({recv})"
@@ -99,6 +105,9 @@ class CallsMixin:
             ret = fill(functional["ret"], {f"A{i}": a for i, a in enumerate(split_type(recv_type)[1])})
             return f"{recv}({', '.join(arg_texts)})", None if "{" in ret else ret
         kind = self.table["kinds"].get(base or "")
+        if kind is None and base and self.r.is_enum(base) and name not in self.r.members(base) \
+                and pascal(name) not in self.r.members(base):
+            kind = "Enum"
         if kind is None and base and base.endswith(("Exception", "Error")):
             kind = "Throwable"
         sections = [kind] if kind else []
@@ -145,9 +154,22 @@ class CallsMixin:
         indexed = self._indexer_call(owner, prefix, name, arg_texts, member, known)
         if indexed is not None:
             return indexed
+        factory = self._removed_factory(owner, prefix, name, member, known, arg_texts)
+        if factory is not None:
+            return factory
         if not prefix and owner is None and known and member not in known and not self.static_context:
             prefix = "this."      # not declared by the class or its bases: an extension method in C#
         return f"{prefix}{member}({', '.join(arg_texts)})", ret
+
+    def _removed_factory(self, owner: str | None, prefix: str, name: str, member: str, known: list[str],
+                         arg_texts: list[str]) -> Typed | None:
+        """`Owner.getXInstance(...)` (Java's shared-instance factory, e.g. ZXing's exceptions) where the
+        port's Owner has no such member but a constructor: `new Owner(...)`, the nearest member it has."""
+        cs_owner = self.cs_type(owner) if owner else ""
+        if not owner or not known or member in known or not re.fullmatch(r"(get|new)\w*Instance", name) \
+                or prefix.rstrip(".") not in (owner, cs_owner) or cs_owner.rsplit(".", 1)[-1] not in known:
+            return None
+        return f"new {cs_owner}({', '.join(arg_texts)})", owner
 
     def _indexer_call(self, owner: str | None, prefix: str, name: str, arg_texts: list[str], member: str,
                       known: list[str]) -> Typed | None:

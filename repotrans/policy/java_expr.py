@@ -230,7 +230,7 @@ class ExprTranslator(CallsMixin):
     def _array_init(self, node: Node, expected: str | None) -> Typed:
         java_type = expected or "Object[]"
         elem = element_type(java_type) or "Object"
-        items = [self.coerce(*self.expr(c, elem), elem) for c in node.named_children if c.type != "comment"]
+        items = [self.coerce(*self.expr(c, elem), elem) for c in node.named_children if "comment" not in c.type]
         return f"new {self.cs_type(java_type)} {{ {', '.join(items)} }}", java_type
 
     def _array_access(self, node: Node, expected: str | None) -> Typed:

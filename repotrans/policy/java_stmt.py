@@ -202,7 +202,7 @@ class StatementTranslator(ExprTranslator):
         enum_owner = None
         if subject_type and prim(subject_type) not in ("int", "char", "String", "long", "short", "byte"):
             enum_owner = split_type(subject_type)[0]
-        groups = [g for g in node.child_by_field_name("body").named_children if g.type != "comment"]
+        groups = [g for g in node.child_by_field_name("body").named_children if "comment" not in g.type]
         sections: list[tuple[list[str], list[str], bool]] = []   # (labels, statements, can_fall_through)
         for group in groups:
             labels = [self._case_label(l, enum_owner) for l in group.named_children if l.type == "switch_label"]
@@ -245,7 +245,7 @@ class StatementTranslator(ExprTranslator):
         if node.type in JUMPS:
             return True if node.type == "break_statement" and node.named_children else False
         if node.type == "block":
-            kids = [c for c in node.named_children if c.type != "comment"]
+            kids = [c for c in node.named_children if "comment" not in c.type]
             return not kids or self.completes(kids[-1])
         if node.type == "if_statement":
             alt = node.child_by_field_name("alternative")

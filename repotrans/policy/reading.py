@@ -21,6 +21,8 @@ _CODE = re.compile(r"^## (?:Previous )?Candidate \(attempt \d+\)\n```csharp\n(?P
                    re.M | re.S)
 _CANDIDATE = re.compile(r"^### Candidate \d+: `(?P<source>[^`]+)` -> `(?P<target>[^`]+)`$", re.M)
 _CALL = re.compile(r"(?P<tool>\w+)\(")
+_AMBIGUOUS = re.compile(r"find_target_class_info\(\{\"class_name\": \"(?P<name>[\w.]+)\"\}\) -> error: .*? "
+                        r"ambiguous.*\(did you mean: (?P<names>[\w., ]+)\)$", re.M)
 _DIAG = re.compile(r"^- (?P<code>\S+) at (?:candidate line (?P<cline>\d+)|(?P<file>.+?):(?P<line>\d+):(?P<col>\d+))"
                    r": (?P<message>.*)$")
 _FAILURE = re.compile(r"^- test (?P<name>\S+) failed(?:: (?P<rest>.*))?$")
@@ -40,6 +42,7 @@ class StepPrompt:
     gathered: list[tuple[str, dict]] = field(default_factory=list)   # Gathered Context, in order
     called: list[tuple[str, dict]] = field(default_factory=list)     # Last Command, in order
     candidates: list[tuple[str, str]] = field(default_factory=list)  # (source id, target id) to keep or drop
+    suggested: dict[str, list[str]] = field(default_factory=dict)    # ambiguous class name -> qualified ones
     code: str | None = None              # the candidate under reflection or repair
     result: TestResult | None = None     # its Test Result
 
@@ -52,6 +55,7 @@ def read_prompt(text: str) -> StepPrompt:
         out.target_class, out.target_signature = found["target_class"], found["signature"]
     out.gathered = _calls(_section(text, "Gathered Context"), r"^### \d+\. ")
     out.called = _calls(_section(text, "Last Command"), r"^\d+\. ")
+    out.suggested = {m["name"]: m["names"].split(", ") for m in _AMBIGUOUS.finditer(_section(text, "Last Command"))}
     out.candidates = [(m["source"], m["target"]) for m in _CANDIDATE.finditer(_section(text, "Candidates"))]
     shown = _CODE.search(text)
     if shown:

@@ -30,6 +30,7 @@ class NameResolver(Protocol):
     def type_params(self) -> dict[str, str]: ...
     def members(self, owner: str | None) -> list[str]: ...
     def signatures(self, owner: str | None, name: str) -> list[str]: ...
+    def is_enum(self, owner: str | None) -> bool: ...
 
 
 class ConventionResolver:
@@ -84,6 +85,10 @@ class ConventionResolver:
 
     def members(self, owner: str | None) -> list[str]:
         return []
+
+    def is_enum(self, owner: str | None) -> bool:
+        """Whether the owner's C# type is a C# enum (Java's enum API then maps onto System.Enum)."""
+        return False
 
     def signatures(self, owner: str | None, name: str) -> list[str]:
         return []
@@ -235,6 +240,10 @@ class ContextResolver(ConventionResolver):
         for info in self._chain(owner):
             out += [m for m in [*info.fields, *info.properties, *info.method_names()] if m not in out]
         return out
+
+    def is_enum(self, owner: str | None) -> bool:
+        info = self.types.get(owner or self.current or "") or self.types.get(self.java_name_of(owner or ""))
+        return info is not None and info.kind == "enum"
 
     def signatures(self, owner: str | None, name: str) -> list[str]:
         info = self._type(owner)

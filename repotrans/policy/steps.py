@@ -49,6 +49,7 @@ class StepRequest:
     code: str | None = None
     result: TestResult | None = None
     renames: dict[str, str] = field(default_factory=dict)                 # callees the port renamed
+    suggested: dict[str, list[str]] = field(default_factory=dict)         # ambiguous class -> qualified names
 
 
 def resolver_for(req: StepRequest) -> ContextResolver:
@@ -135,6 +136,21 @@ def missing_owners(java_method: Method, outputs: list[tuple[str, dict, dict]], t
     return [m for m in resolver.missing if m not in known]
 
 
+def disambiguated(outputs: list[tuple[str, dict, dict]], suggested: dict[str, list[str]]) -> list[dict[str, str]]:
+    """find_target_class_info asked again with a qualified name where a simple one was ambiguous: the
+    candidate in the target class's own namespace, else in a namespace its file imports, else the first."""
+    got = {tool: out for tool, _, out in outputs if isinstance(out, dict) and "error" not in out}
+    own = str(got.get("get_target_class_info", {}).get("class", "")).rpartition(".")[0]
+    imports = got.get("find_target_imports", {})
+    imported = [*imports.get("namespaces", []), *(u.get("namespace", "") for u in imports.get("usings", []))]
+    out = []
+    for names in suggested.values():
+        ranked = sorted(names, key=lambda n: (n.rpartition(".")[0] != own, n.rpartition(".")[0] not in imported))
+        if ranked:
+            out.append({"class_name": ranked[0]})
+    return out
+
+
 def next_context_call(req: StepRequest) -> str:
     done = {(tool, json.dumps(args, sort_keys=True)) for tool, args in req.called}
     done |= {(tool, json.dumps(args, sort_keys=True)) for tool, args, _ in req.outputs}
@@ -143,6 +159,9 @@ def next_context_call(req: StepRequest) -> str:
             return json.dumps({"tool": tool, "arguments": args})
     for owner in missing_owners(req.java_method, req.outputs, req.target_method):
         args = {"class_name": owner}
+        if ("find_target_class_info", json.dumps(args, sort_keys=True)) not in done:
+            return json.dumps({"tool": "find_target_class_info", "arguments": args})
+    for args in disambiguated(req.outputs, req.suggested):
         if ("find_target_class_info", json.dumps(args, sort_keys=True)) not in done:
             return json.dumps({"tool": "find_target_class_info", "arguments": args})
     return json.dumps({"tool": "enough", "reason": "every project type the method uses has been looked up"})

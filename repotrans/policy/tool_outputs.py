@@ -21,6 +21,7 @@ class TargetType:
     bases: list[str] = field(default_factory=list)                # base types' simple names
     type_params: list[str] = field(default_factory=list)
     indexer: tuple[str, int] | None = None                        # `this[int, ...]`: (element type, arity)
+    kind: str = "class"                                           # class | interface | enum | struct
 
     def method_names(self) -> dict[str, list[str]]:
         names: dict[str, list[str]] = {}
@@ -80,7 +81,8 @@ def target_type(out: dict) -> TargetType:
     """A get_target_class_info / find_target_class_info output as a TargetType."""
     info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1],
                       bases=[split_type(b)[0].rsplit(".", 1)[-1] for b in out.get("bases", [])],
-                      type_params=declared_type_params(str(out.get("declaration", ""))))
+                      type_params=declared_type_params(str(out.get("declaration", ""))),
+                      kind=str(out.get("kind", "class")))
     for text in out.get("fields", []):
         declared = declared_member(text)
         if declared:

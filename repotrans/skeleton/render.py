@@ -369,7 +369,7 @@ class TypeRenderer:
         header = tr.header(node, None)
         sig = header[header.index("("):]
         body = node.child_by_field_name("body")
-        first = next((c for c in body.named_children if c.type != "comment"), None) if body is not None else None
+        first = next((c for c in body.named_children if "comment" not in c.type), None) if body is not None else None
         init = ""
         if first is not None and first.type == "explicit_constructor_invocation":
             try:

@@ -77,3 +77,18 @@ def test_prompts_read_back_as_rendered():
     shown = read_prompt(render("rag_filter", build_slots(source, "rag_filter",
                                                          candidates=[example_slot(c) for c in pairs])))
     assert (shown.step, shown.candidates) == ("rag_filter", [("source:org.acme.Sq.area()", "target:Acme.Sq.Area()")])
+
+
+def test_an_ambiguous_class_lookup_is_asked_again_qualified_in_the_target_namespace():
+    from repotrans.policy.steps import disambiguated
+    prompt = ("## Last Command\n1. get_target_class_info({}) -> ok, see Gathered Context 1\n"
+              "2. find_target_class_info({\"class_name\": \"Level\"}) -> error: class name 'Level' is ambiguous: 2 C# "
+              "types match; use a qualified name (did you mean: Acme.Interop.Level, Acme.Codec.Level)\n")
+    shown = read_prompt(prompt)
+    assert shown.suggested == {"Level": ["Acme.Interop.Level", "Acme.Codec.Level"]}
+    outputs = [("get_target_class_info", {}, {"class": "Acme.Codec.Reader"}),
+               ("find_target_imports", {}, {"namespaces": ["Acme.Codec"], "usings": []})]
+    assert disambiguated(outputs, shown.suggested) == [{"class_name": "Acme.Codec.Level"}]
+    elsewhere = [("get_target_class_info", {}, {"class": "Acme.Other.Reader"}),
+                 ("find_target_imports", {}, {"usings": [{"using": "using Acme.Interop;", "namespace": "Acme.Interop"}]})]
+    assert disambiguated(elsewhere, shown.suggested) == [{"class_name": "Acme.Interop.Level"}]

@@ -101,3 +101,35 @@ def test_enum_constants_take_the_target_spelling():
         "public static string F(AmountStyle style)\n{\n    switch (style)\n    {\n        case AmountStyle.Plain:\n"
         "            return \"p\";\n        default:\n"
         "            return style == AmountStyle.Signed ? \"s\" : \"?\";\n    }\n}")
+
+
+ENUM_OUTPUTS = [("find_target_class_info", {"class_name": "Level"},
+                 {"class": "Acme.Level", "kind": "enum", "enum_constants": ["Low", "High"], "fields": [], "members": []}),
+                ("find_target_class_info", {"class_name": "Mode"},
+                 {"class": "Acme.Mode", "kind": "class", "fields": [],
+                  "members": ["public int ordinal()", "public static Mode[] values()"]})]
+
+
+def test_java_enum_api_maps_onto_a_csharp_enum_and_keeps_a_class_port_own_members():
+    r = ContextResolver.from_tool_outputs("Codec", ENUM_OUTPUTS)
+    java = ("static int f(Level a, Level b, Mode m) { return a.ordinal() + a.compareTo(b) + a.name().length()"
+            " + Level.values().length + Level.valueOf(\"High\").ordinal() + m.ordinal() + Mode.values().length; }")
+    assert translate_method(java, r, "public static int F(Level a, Level b, Mode m)") == (
+        "public static int F(Level a, Level b, Mode m)\n{\n    return (int)a + ((int)a).CompareTo((int)b)"
+        " + a.ToString().Length + ((Level[])Enum.GetValues(typeof(Level))).Length"
+        " + (int)((Level)Enum.Parse(typeof(Level), \"High\")) + m.ordinal() + Mode.values().Length;\n}")
+
+
+def test_a_shared_instance_factory_the_port_dropped_becomes_its_constructor():
+    outputs = [("find_target_class_info", {"class_name": "FormatException"},
+                {"class": "Acme.FormatException", "kind": "class", "fields": [],
+                 "members": ["public FormatException()", "public FormatException(string message)"]}),
+               ("find_target_class_info", {"class_name": "Checksum"},
+                {"class": "Acme.Checksum", "kind": "class", "fields": [],
+                 "members": ["public static Checksum getChecksumInstance()"]})]
+    r = ContextResolver.from_tool_outputs("Codec", outputs)
+    java = ("static void f(int x) { if (x < 0) throw FormatException.getFormatInstance();"
+            " if (x > 9) throw Checksum.getChecksumInstance(); }")
+    assert translate_method(java, r, "public static void F(int x)") == (
+        "public static void F(int x)\n{\n    if (x < 0)\n    {\n        throw new FormatException();\n    }\n"
+        "    if (x > 9)\n    {\n        throw Checksum.getChecksumInstance();\n    }\n}")

@@ -240,6 +240,15 @@ public class Constructs {
             + " " + Long.MAX_VALUE + " " + Integer.valueOf("12") + " " + Integer.toString(v) + " " + Integer.compare(3, 5);
     }
 
+    static String bits(int x, long y) {
+        int[] table = { // a comment inside an initializer
+            Integer.bitCount(x), Integer.bitCount(-x), Long.bitCount(y), Long.bitCount(-y), /* block */ Integer.bitCount(0),
+            Integer.numberOfTrailingZeros(x), Integer.numberOfTrailingZeros(0), Integer.numberOfLeadingZeros(x),
+            Integer.numberOfLeadingZeros(-1), Long.numberOfTrailingZeros(y), Long.numberOfLeadingZeros(y),
+            Integer.highestOneBit(x), Integer.lowestOneBit(x), (int) Long.highestOneBit(y)};
+        return Arrays.toString(table) + " " + Integer.highestOneBit(-x);
+    }
+
     static String collections() {
         List<String> list = new ArrayList<>();
         list.add("b"); list.add("a"); list.add(0, "c");
@@ -400,6 +409,7 @@ public class Constructs {
         System.out.println("maths: " + maths(17, 5));
         System.out.println("characters: " + characters("Ab3 x9 Z"));
         System.out.println("numbers: " + numbers("-42"));
+        System.out.println("bits: " + bits(40, 96L));
         System.out.println("collections: " + collections());
         System.out.println("arraysUtil: " + arraysUtil());
         System.out.println("collectionsUtil: " + collectionsUtil());
