@@ -3,6 +3,11 @@
     repotrans index --source JAVA --target CS
     repotrans skeleton --types 'org.acme.geo.*' [--dry-run] [--no-check] [--conventions]
     repotrans batch --source JAVA --target CS --run-dir runs/port --model builtin    # fills the bodies
+    repotrans translate-tests --junit JAVA/src/test/java --tests 'org.acme.geo.*Test' [--model NAME]
+
+translate-tests without --model (or with builtin, or with --dry-run) uses the builtin rules; with a
+model, the model writes each fixture, compiled against the port and repaired from the compiler errors
+(up to max_repair_rounds) before it is written.
 """
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ import argparse
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import add_command
+from repotrans.cli.options import MODEL, add_command, add_settings
 
 
 def register(sub) -> None:
@@ -49,6 +54,7 @@ def register_tests(sub) -> None:
                    help="JUnit classes by qualified name, e.g. 'org.acme.geo.*Test' (repeatable)")
     p.add_argument("--dry-run", action="store_true", help="show what it would write, write nothing")
     p.add_argument("--show", action="store_true", help="print the generated C# text")
+    add_settings(p, *MODEL)
 
 
 def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
@@ -56,8 +62,14 @@ def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.skeleton.port_tests import port_junit_tests
 
     index = Index.open(Path(args.workdir), must_exist=True)
+    client = None
+    if config.model.name and config.model.name != "builtin" and not args.dry_run:
+        from repotrans.agents.models import make_client
+
+        client = make_client(config)
     result = port_junit_tests(index, Path(args.junit), args.tests, write=not args.dry_run,
-                              overrides=config.mapping, settings=config.execution.build_settings())
+                              overrides=config.mapping, settings=config.execution.build_settings(),
+                              client=client, rounds=config.agents.max_repair_rounds)
     print(result.render())
     if args.show:
         for t in result.tests:

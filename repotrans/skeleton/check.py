@@ -56,12 +56,14 @@ class CheckReport:
         return "\n".join(lines)
 
 
-def build_libraries(target: Path, settings: BuildSettings = BuildSettings()) -> tuple[bool, str, list[Project]]:
+def build_libraries(target: Path, settings: BuildSettings = BuildSettings(), tests: bool = False,
+                    extra: dict[Path, list[Path]] | None = None) -> tuple[bool, str, list[Project]]:
     """Compile every non-test project of the build plan (made with the user's build `settings`) in
-    order; (ok, mcs output, projects)."""
+    order, and with `tests` its test projects too; `extra`: project file -> more source files compiled
+    with it (a file not written into the port yet); (ok, mcs output, projects)."""
     target = target.resolve()
     plan = plan_build(target, "mono", settings)
-    libs = [p for p in plan.chosen if not p.is_test]
+    libs = [p for p in plan.chosen if tests or not p.is_test]
     output = []
     ok = True
     with tempfile.TemporaryDirectory(prefix="repotrans-skeleton-") as tmp:
@@ -69,7 +71,7 @@ def build_libraries(target: Path, settings: BuildSettings = BuildSettings()) -> 
         out = Path(tmp) / "out"
         out.mkdir()
         for p in libs:
-            argv = compile_argv(ws, p, libs, out, None)
+            argv = compile_argv(ws, p, libs, out, None) + [str(f) for f in (extra or {}).get(p.path, [])]
             proc = subprocess.run(argv, cwd=tmp, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
             output.append(proc.stdout + proc.stderr)
             if proc.returncode != 0:

@@ -294,6 +294,25 @@ def _used_target_types(index: "Index", mapping: "Mapping", root: Node) -> list:
     return out
 
 
+def port_context(index: "Index", mapping: "Mapping", java_file: Path) -> list[dict]:
+    """The port's API for the project types a JUnit file uses, as the agents see it: one
+    find_target_class_info output per type ({"tool", "args", "output"}), the class under test first."""
+    root = Parser(JAVA).parse(java_file.read_bytes()).root_node
+    ctx = ToolContext(index, mapping)
+    stem = re.sub(r"(TestCase|Tests|Test)$", "", java_file.stem)
+    out = []
+    for t in sorted(_visible(index, root), key=lambda t: (t.name != stem, t.name)):
+        match = mapping.target_type(t.id)
+        if match is None:
+            continue
+        try:
+            info = find_target_class_info(ctx, match.target_id.split(":", 1)[1])
+        except Exception:          # noqa: BLE001 - a type the tool cannot describe is left out
+            continue
+        out.append({"tool": "find_target_class_info", "args": {"class_name": t.name}, "output": info})
+    return out
+
+
 def _port_types(index: "Index", mapping: "Mapping", root: Node) -> dict:
     """TargetType per Java simple name the test uses, from find_target_class_info (as the agents see it)."""
     ctx = ToolContext(index, mapping)

@@ -8,7 +8,10 @@ them to the project the way it compiles files. Verdicts from them are labelled a
 """
 from __future__ import annotations
 
+import asyncio
 import fnmatch
+import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,12 +21,18 @@ from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.skeleton.conventions import learn
-from repotrans.skeleton.junit import TranslatedTest, translate_junit
+from repotrans.skeleton.check import build_libraries
+from repotrans.skeleton.junit import TranslatedTest, port_context, translate_junit
 from repotrans.skeleton.place import Placement, place_files
-from repotrans.skeleton.test_style import learn_style
+from repotrans.skeleton.test_style import TestStyle, learn_style
 
 if TYPE_CHECKING:
+    from autogen_core.models import ChatCompletionClient
+
     from repotrans.index.store import Index
+    from repotrans.skeleton.model_tests import ModelTest
+
+MCS_ERROR = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+),\d+\): error (?P<code>CS\d+): (?P<message>.*)$", re.M)
 
 
 @dataclass
@@ -31,13 +40,16 @@ class PortedTests:
     tests: list[TranslatedTest] = field(default_factory=list)
     placement: Placement | None = None
     skipped: dict[str, str] = field(default_factory=dict)
+    by_model: dict[str, str] = field(default_factory=dict)      # JUnit path -> what the model path did
 
     def render(self) -> str:
-        lines = [f"{len(self.tests)} JUnit class(es) translated ({sum(t.tests for t in self.tests)} tests), "
+        how = "by the model" if self.by_model else "by the builtin rules"
+        lines = [f"{len(self.tests)} JUnit class(es) translated {how} ({sum(t.tests for t in self.tests)} tests), "
                  "labelled [Category(\"RepotransTranslated\")]:"]
         lines += [f"  {t.java_path} -> {t.path} ({t.namespace}.{t.fixture}, {t.tests} tests)" for t in self.tests]
         lines += [f"  skipped {k}: {v}" for k, v in sorted(self.skipped.items())]
         lines += [f"  note: {n}" for t in self.tests for n in t.notes]
+        lines += [f"  model: {k}: {v}" for k, v in sorted(self.by_model.items())]
         return "\n".join(lines)
 
 
@@ -52,10 +64,12 @@ def junit_files(root: Path, patterns: list[str]) -> dict[str, Path]:
 
 
 def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], write: bool = True,
-                     overrides: MappingOverrides | None = None,
-                     settings: BuildSettings = BuildSettings()) -> PortedTests:
+                     overrides: MappingOverrides | None = None, settings: BuildSettings = BuildSettings(),
+                     client: "ChatCompletionClient | None" = None, rounds: int = 3) -> PortedTests:
     """JUnit files under `junit_root` matching `patterns` as NUnit fixtures in the port's first test
-    project (the mapping with the user's `overrides`, the build plan with the user's `settings`)."""
+    project (the mapping with the user's `overrides`, the build plan with the user's `settings`).
+    With a model `client` the model writes each fixture (model_tests.py), compiled against the port
+    and repaired from its errors up to `rounds` times; a fixture that never compiles is skipped."""
     if not junit_root.is_dir():
         raise InputError(f"--junit: {junit_root} is not a folder (give the Java test sources, e.g. src/test/java)")
     files = junit_files(junit_root, patterns)
@@ -77,10 +91,24 @@ def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], writ
             style = styles[test_project.path] = learn_style(test_project, class_files, target)
             style.libraries = [p for p in plan.chosen if not p.is_test]
         try:
-            result.tests.append(translate_junit(path, path.relative_to(junit_root).as_posix(), index, mapping,
-                                                style, conv, target))
+            draft = translate_junit(path, path.relative_to(junit_root).as_posix(), index, mapping, style, conv, target)
         except (ValueError, InputError) as exc:
             result.skipped[qualified] = str(exc)
+            continue
+        if client is None:
+            result.tests.append(draft)
+            continue
+        if write and (target / draft.path).exists():
+            result.skipped[qualified] = f"{draft.path} already exists"
+            continue
+        done = _by_model(client, path, draft, style, index, mapping, settings, rounds)
+        result.by_model[draft.java_path] = (f"{'compiled' if done.compiled else 'never compiled'} after "
+                                            f"{done.attempts} candidate(s)" + "".join(f"; {n}" for n in done.notes))
+        if done.compiled:
+            result.tests.append(done.test)
+        else:
+            result.skipped[qualified] = ("the model's fixture does not compile with the port: "
+                                         + "; ".join(done.errors[:3]))
     if write:
         taken = [t for t in result.tests if (target / t.path).exists()]
         for t in taken:
@@ -88,3 +116,47 @@ def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], writ
         result.tests = [t for t in result.tests if t not in taken]
         result.placement = place_files(target, {t.path: t.text for t in result.tests})
     return result
+
+
+def _by_model(client: "ChatCompletionClient", java_file: Path, draft: TranslatedTest, style: TestStyle,
+              index: "Index", mapping, settings: BuildSettings, rounds: int) -> "ModelTest":
+    """One JUnit file through the model path, its candidates compiled with the port's test project."""
+    from repotrans.skeleton.model_tests import test_slots, translate_with_model
+
+    target = index.root("target")
+    java = next((t for t in index.types("source") if t.qualified_name == draft.under_test), None)
+    match = mapping.target_type(java.id) if java is not None else None
+    cs_type = index.type(match.target_id) if match is not None else None
+    slots = test_slots(java_file.read_text(encoding="utf-8", errors="replace"), draft, style,
+                       port_context(index, mapping, java_file), style.project.lang_version or "default",
+                       cs_type.qualified_name if cs_type else None)
+
+    def check(code: str) -> list[str]:
+        return compile_errors(target, style.project, draft, code, settings)
+
+    return asyncio.run(translate_with_model(client, java_file, draft, style, slots, check, rounds))
+
+
+def compile_errors(target: Path, test_project, draft: TranslatedTest, code: str,
+                   settings: BuildSettings = BuildSettings()) -> list[str]:
+    """The compiler errors of `code` as the test file `draft.path` of `test_project`, built with the
+    port (not written into it): "line N: CSxxxx message `source line`"."""
+    with tempfile.TemporaryDirectory(prefix="repotrans-tests-") as tmp:
+        candidate = Path(tmp) / Path(draft.path).name
+        candidate.write_text(code, encoding="utf-8")
+        ok, output, _ = build_libraries(target, settings, tests=True, extra={test_project.path: [candidate]})
+    if ok:
+        return []
+    lines = code.split("\n")
+    errors = []
+    for m in MCS_ERROR.finditer(output):
+        if Path(m.group("file")).name != candidate.name:
+            continue
+        n = int(m.group("line"))
+        source = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        errors.append(f"line {n}: {m.group('code')} {m.group('message').strip()}" + (f" `{source}`" if source else ""))
+    if not errors:
+        first = next((ln for ln in output.splitlines() if "error" in ln), "")
+        if first:
+            errors.append(f"the port's own build fails: {first.strip()}")
+    return errors

@@ -1,8 +1,9 @@
 """How the port's own test project writes tests: learned from its files, used for translated JUnit tests.
 
 NUnit major version, test method casing, the exception idiom (`Assert.Throws`/`Catch` or
-`[ExpectedException]`), fixture name suffix, the test namespace for a class's namespace and whether
-test files mirror the library's folders.
+`[ExpectedException]`), the assertion style (`Assert.That(x, Is.EqualTo(y))` or classic
+`Assert.AreEqual`), one of its own test files as an example for a model, fixture name suffix, the test
+namespace for a class's namespace and whether test files mirror the library's folders.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from repotrans.execution.toolchains.msbuild import Project
 
 _TEST_METHOD = re.compile(r"\[(?:Test|TestCase[^\]]*)\]\s*(?:\[[^\]]*\]\s*)*public\s+(?:async\s+)?\w+\s+(\w+)\s*\(")
+EXAMPLE_LINES = 60          # a port test file longer than this is not shown to a model as the example
 _NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
 
 
@@ -28,6 +30,8 @@ class TestStyle:
     namespace_suffix: Counter = field(default_factory=Counter)     # ".Test" when tests add a segment
     mirrored: Counter = field(default_factory=Counter)             # test folders mirror the library's
     libraries: list[Project] = field(default_factory=list)         # the projects the test project builds on
+    assert_that: bool = False                                      # constraint model (Assert.That) over classic
+    example: str = ""                                              # a short test file of the port, as written
 
     def fixture_name(self, java_name: str) -> str:
         """The C# fixture for a JUnit class (`FooTest` -> `FooTests` where the port says Tests)."""
@@ -54,6 +58,7 @@ def learn_style(test_project: Project, class_files: dict[str, tuple[str, str]], 
     style = TestStyle(test_project, test_project.nunit_major or 2)
     casing = Counter()
     idioms = Counter()
+    examples: list[tuple[int, str]] = []
     root = root.resolve()
     for src in test_project.sources:
         if test_project.dir not in src.parents:
@@ -63,6 +68,11 @@ def learn_style(test_project: Project, class_files: dict[str, tuple[str, str]], 
             casing[name[:1].islower()] += 1
         idioms["attribute"] += text.count("[ExpectedException")
         idioms["assert"] += len(re.findall(r"Assert\.(?:Throws|Catch)\b", text))
+        idioms["that"] += len(re.findall(r"Assert\.That\s*\(", text))
+        idioms["classic"] += len(re.findall(r"Assert\.(?:AreEqual|AreNotEqual|IsTrue|IsFalse|IsNull|IsNotNull|AreSame)\b",
+                                            text))
+        if _TEST_METHOD.search(text) and text.count("\n") <= EXAMPLE_LINES and "RepotransTranslated" not in text:
+            examples.append((text.count("\n"), text.strip()))
         m = re.fullmatch(r"(\w+?)(TestCase|Tests|Test)", src.stem)
         if m is None or m.group(1) not in class_files:
             continue
@@ -76,4 +86,6 @@ def learn_style(test_project: Project, class_files: dict[str, tuple[str, str]], 
         style.mirrored[inner != "." and posixpath.dirname(cls_file).endswith(inner)] += 1
     style.lower_case_methods = casing[True] > casing[False]
     style.expected_exception_attribute = idioms["attribute"] > idioms["assert"]
+    style.assert_that = idioms["that"] > idioms["classic"]
+    style.example = max(examples)[1] if examples else ""          # the longest short one shows the most
     return style

@@ -44,6 +44,24 @@ EXTRA = {
                "result": "compile_error\n- CS0103 at candidate line 3: The name `Math' does not exist",
                "reflection": "`Math` is `System.Math` in C#; the file has no `using System;`."},
 }
+TEST_SLOTS = {
+    "style": {"nunit_major": 2, "assert_that": False, "expected_exception_attribute": True,
+              "method_casing": "PascalCase", "fixture_setup": "TestFixtureSetUp",
+              "fixture_teardown": "TestFixtureTearDown",
+              "example": "[TestFixture]\npublic class SquareTests\n{\n    [Test]\n    public void Area() "
+                         "{ Assert.AreEqual(4.0, new Square(2).Area, 1e-9); }\n}"},
+    "test_input": {"java_path": "org/acme/geometry/shapes/CircleTest.java",
+                   "java_text": "public class CircleTest {\n    @Test\n    public void area() {\n"
+                                "        assertEquals(Math.PI, new Circle(1).getArea(), 1e-9);\n    }\n}",
+                   "path": "tests/Acme.Geometry.Tests/Shapes/CircleTests.cs", "namespace": "Acme.Geometry.Shapes",
+                   "fixture": "CircleTests", "under_test": "org.acme.geometry.shapes.Circle",
+                   "target_class": "Acme.Geometry.Shapes.Circle", "category": "RepotransTranslated",
+                   "lang_version": "6"},
+}
+EXTRA["translate_tests"] = TEST_SLOTS
+EXTRA["repair_tests"] = {**TEST_SLOTS, "attempt": 1, "code": "public class CircleTests { }",
+                         "result": "- line 4: CS1061 `Circle' does not contain a definition for `getArea' "
+                                   "`Assert.AreEqual(Math.PI, new Circle(1).getArea(), 1e-9);`"}
 ORDER = ["## Goals", "## Tools", "## Guidelines", "## Example", "## Output Format", "## Input",
          "## Gathered Context", "## Last Command"]
 
