@@ -7,6 +7,8 @@
 // invocation, interop and raw memory, the test framework, process and runtime control, raw console
 // handles, the file system.
 //
+// The rule lists are data: policy_rules.tsv, read from this program's folder (il_check.py reads the same file).
+//
 // usage: mono il_policy.exe            stdin: one job per line, tab-separated, then a line END:
 //   CANDIDATE.dll  BASELINE.dll|-  TYPE (Ns.Outer.Inner)  IL-NAMES (get_X,set_X)  ARITY (-1 any)  ALLOWED (cap,cap|-)
 //   [PARAMETER TYPES' SIMPLE NAMES (Int32,String[],ISet|-): picks one overload of that arity]
@@ -23,86 +25,36 @@ using Mono.Cecil.Cil;
 
 class IlPolicy
 {
-    // (capability, namespace prefix): every type in it
-    static readonly string[][] Namespaces = {
-        new[] {"reflection", "System.Reflection"}, new[] {"reflection", "System.Runtime.Loader"},
-        new[] {"reflection", "Microsoft.CSharp"}, new[] {"reflection", "System.Dynamic"},
-        new[] {"reflection", "System.Linq.Expressions"}, new[] {"reflection", "System.Runtime.Remoting"},
-        new[] {"interop", "System.Runtime.InteropServices"}, new[] {"interop", "Microsoft.Win32"},
-        new[] {"test_framework", "NUnit"}, new[] {"test_framework", "Xunit"},
-        new[] {"test_framework", "Microsoft.VisualStudio.TestTools"},
-        new[] {"process", "System.Diagnostics.Process"}, new[] {"process", "System.Runtime.ConstrainedExecution"},
-        new[] {"file_system", "System.IO.IsolatedStorage"}, new[] {"file_system", "System.IO.MemoryMappedFiles"},
-        new[] {"file_system", "System.IO.Pipes"},
-    };
-    // (capability, full type name): every member of it
-    static readonly Dictionary<string, string> Types = new Dictionary<string, string> {
-        {"System.Activator", "reflection"}, {"System.RuntimeMethodHandle", "reflection"},
-        {"System.Runtime.CompilerServices.CallSite", "reflection"}, {"System.Runtime.CompilerServices.CallSite`1", "reflection"},
-        {"System.Runtime.CompilerServices.Unsafe", "unsafe"}, {"System.TypedReference", "unsafe"},
-        {"System.ArgIterator", "unsafe"}, {"System.RuntimeArgumentHandle", "unsafe"},
-        {"System.AppDomain", "process"}, {"System.Diagnostics.StackTrace", "process"},
-        {"System.Diagnostics.StackFrame", "process"}, {"System.Diagnostics.Debugger", "process"},
-        {"System.IO.File", "file_system"}, {"System.IO.Directory", "file_system"},
-        {"System.IO.FileInfo", "file_system"}, {"System.IO.DirectoryInfo", "file_system"},
-        {"System.IO.FileSystemInfo", "file_system"}, {"System.IO.DriveInfo", "file_system"},
-        {"System.IO.FileStream", "file_system"}, {"System.IO.FileSystemWatcher", "file_system"},
-    };
-    // members of otherwise allowed types: "Type::member" (any overload)
-    static readonly Dictionary<string, string> Members = new Dictionary<string, string> {
-        {"System.Type::GetType", "reflection"}, {"System.Type::InvokeMember", "reflection"},
-        {"System.Type::GetTypeFromProgID", "reflection"}, {"System.Type::GetTypeFromCLSID", "reflection"},
-        {"System.Type::ReflectionOnlyGetType", "reflection"}, {"System.Type::get_TypeHandle", "reflection"},
-        {"System.Delegate::DynamicInvoke", "reflection"}, {"System.Delegate::CreateDelegate", "reflection"},
-        {"System.RuntimeTypeHandle::get_Value", "reflection"}, {"System.RuntimeFieldHandle::get_Value", "reflection"},
-        {"System.Environment::Exit", "process"}, {"System.Environment::FailFast", "process"},
-        {"System.Environment::get_StackTrace", "process"}, {"System.Environment::get_CommandLine", "process"},
-        {"System.Environment::GetCommandLineArgs", "process"}, {"System.Environment::SetEnvironmentVariable", "process"},
-        {"System.Environment::GetEnvironmentVariable", "process"}, {"System.Environment::GetEnvironmentVariables", "process"},
-        {"System.Environment::ExpandEnvironmentVariables", "process"},
-        {"System.Environment::get_CurrentDirectory", "file_system"}, {"System.Environment::set_CurrentDirectory", "file_system"},
-        {"System.Environment::GetFolderPath", "file_system"}, {"System.Environment::get_SystemDirectory", "file_system"},
-        {"System.Threading.Thread::Abort", "process"}, {"System.Threading.Thread::ResetAbort", "process"},
-        {"System.Threading.Thread::Interrupt", "process"}, {"System.Threading.Thread::Suspend", "process"},
-        {"System.Threading.Thread::Resume", "process"},
-        {"System.Console::OpenStandardOutput", "console"}, {"System.Console::OpenStandardError", "console"},
-        {"System.Console::OpenStandardInput", "console"}, {"System.Console::SetOut", "console"},
-        {"System.Console::SetError", "console"}, {"System.Console::SetIn", "console"},
-        {"System.IO.Path::GetTempFileName", "file_system"}, {"System.IO.Path::GetTempPath", "file_system"},
-    };
-    // constructors and loaders that open a path: "Type::member" whose first parameter is a string
-    static readonly Dictionary<string, string> PathMembers = new Dictionary<string, string> {
-        {"System.IO.StreamReader::.ctor", "file_system"}, {"System.IO.StreamWriter::.ctor", "file_system"},
-        {"System.Xml.XmlDocument::Load", "file_system"}, {"System.Xml.XmlDocument::Save", "file_system"},
-        {"System.Xml.Linq.XDocument::Load", "file_system"}, {"System.Xml.Linq.XDocument::Save", "file_system"},
-        {"System.Xml.Linq.XElement::Load", "file_system"}, {"System.Xml.Linq.XElement::Save", "file_system"},
-        {"System.Xml.XmlReader::Create", "file_system"}, {"System.Xml.XmlWriter::Create", "file_system"},
-        {"System.Xml.XmlTextReader::.ctor", "file_system"}, {"System.Xml.XmlTextWriter::.ctor", "file_system"},
-    };
-    // GC and RuntimeHelpers: only these members
-    static readonly HashSet<string> Allowed = new HashSet<string> {
-        "System.GC::KeepAlive", "System.GC::SuppressFinalize", "System.GC::ReRegisterForFinalize",
-        "System.Runtime.CompilerServices.RuntimeHelpers::InitializeArray",
-        "System.Runtime.CompilerServices.RuntimeHelpers::GetHashCode",
-        "System.Runtime.CompilerServices.RuntimeHelpers::EnsureSufficientExecutionStack",
-        "System.Runtime.CompilerServices.RuntimeHelpers::get_OffsetToStringData",
-        "System.Runtime.CompilerServices.RuntimeHelpers::GetObjectValue",
-    };
-    // members of denied types that only read a name (GetType().Name is declared on MemberInfo)
-    static readonly HashSet<string> Harmless = new HashSet<string> {
-        "System.Reflection.MemberInfo::get_Name", "System.Reflection.MemberInfo::get_DeclaringType",
-        "System.Reflection.MemberInfo::get_ReflectedType",
-    };
-    // reflection types a member may hold, but only to call these (typeof(X).Assembly reading an
-    // embedded resource: Java's X.class.getResourceAsStream)
-    static readonly Dictionary<string, HashSet<string>> Restricted = new Dictionary<string, HashSet<string>> {
-        {"System.Reflection.Assembly", new HashSet<string> {"GetManifestResourceStream", "GetManifestResourceNames",
-            "GetAssembly",
-            "GetExecutingAssembly", "get_FullName", "ToString", "Equals", "GetHashCode", "op_Equality", "op_Inequality"}},
-    };
-    static readonly Dictionary<string, string> Guarded = new Dictionary<string, string> {
-        {"System.GC", "process"}, {"System.Runtime.CompilerServices.RuntimeHelpers", "reflection"},
-    };
+    // the rules: policy_rules.tsv next to this program (package data shared with il_check.py)
+    static readonly List<string[]> Namespaces = new List<string[]>();                   // (capability, prefix)
+    static readonly Dictionary<string, string> Types = new Dictionary<string, string>();  // full name -> capability
+    static readonly Dictionary<string, string> Members = new Dictionary<string, string>(); // "Type::member"
+    static readonly Dictionary<string, string> PathMembers = new Dictionary<string, string>(); // first parameter a string
+    static readonly HashSet<string> Allowed = new HashSet<string>();                    // members of guarded types
+    static readonly HashSet<string> Harmless = new HashSet<string>();                   // denied types' name readers
+    static readonly Dictionary<string, HashSet<string>> Restricted = new Dictionary<string, HashSet<string>>();
+    static readonly Dictionary<string, string> Guarded = new Dictionary<string, string>();
+
+    static void LoadRules(string path)
+    {
+        foreach (var raw in System.IO.File.ReadAllLines(path))
+        {
+            if (raw.Length == 0 || raw[0] == '#') continue;
+            var f = raw.Split('\t');
+            switch (f[0])
+            {
+                case "namespace": Namespaces.Add(new[] {f[1], f[2]}); break;
+                case "type": Types[f[2]] = f[1]; break;
+                case "member": Members[f[2]] = f[1]; break;
+                case "path_member": PathMembers[f[2]] = f[1]; break;
+                case "allowed": Allowed.Add(f[2]); break;
+                case "harmless": Harmless.Add(f[2]); break;
+                case "restricted": Restricted[f[2]] = new HashSet<string>(f[3].Split(',')); break;
+                case "guarded": Guarded[f[2]] = f[1]; break;
+                default: throw new InvalidOperationException("unknown rule kind " + f[0] + " in " + path);
+            }
+        }
+    }
     static readonly Regex Numbering = new Regex(@"(?<=(m__|c__AnonStorey|c__Iterator|c__async|am\$cache|DisplayClass|<>__|\$)\w*?)\d+");
 
     HashSet<string> allowed;
@@ -111,6 +63,8 @@ class IlPolicy
 
     static int Main()
     {
+        LoadRules(System.IO.Path.Combine(System.IO.Path.GetDirectoryName(typeof(IlPolicy).Assembly.Location),
+                                         "policy_rules.tsv"));
         string line;
         while ((line = Console.In.ReadLine()) != null)
         {

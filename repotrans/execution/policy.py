@@ -22,6 +22,7 @@ from pathlib import Path
 from repotrans.index.model import Method
 
 SOURCE = Path(str(files("repotrans.execution") / "il_policy.cs"))
+RULES = Path(str(files("repotrans.execution") / "policy_rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
 CAPABILITIES = ("reflection", "unsafe", "interop", "test_framework", "process", "console", "file_system")
 # what the Java original may grant; the rest (interop, unsafe, the test framework) never

@@ -77,7 +77,7 @@ class MonoToolchain:
         marker, failed = ws.base / ".ok", ws.base / ".failed.json"
         # a new repotrans runner rebuilds the base, as new build settings do
         settings = (self.settings.key() + " runner " + _digest(RUNNER_SOURCE)
-                    + " policy " + _digest(policy.SOURCE))
+                    + " policy " + _digest(policy.SOURCE) + _digest(policy.RULES))
         if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
             return
         with ws.lock():

@@ -83,6 +83,7 @@ def build_tools(ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
     into the baseline once per workspace state."""
     folder = ws.base / TOOLS
     folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(policy.RULES, folder / policy.RULES.name)     # the checker reads its rules beside it
     for exe, source, argv in ((RUNNER_EXE, RUNNER_SOURCE, None), (POLICY_EXE, policy.SOURCE, policy.build_argv)):
         copy = folder / source.name
         shutil.copyfile(source, copy)
