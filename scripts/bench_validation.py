@@ -5,14 +5,19 @@ resumed build costs when every verdict is already saved.
     python scripts/bench_validation.py [SOURCE TARGET] [--select GLOB ...] [--jobs 2] [--work DIR]
     python scripts/bench_validation.py SOURCE TARGET --select GLOB ... --schemata
         # before/after: per-task builds vs one mutant-schemata build (--jobs N both), tasks/hour and
-        # seconds per validated task, whether the validated sets are the same, and the raw compiler
-        # (one mcs of the library) + runner (one covering-test run) time the same work needs
+        # seconds per validated task (wall and CPU), whether the validated sets are the same (and
+        # why not), and the raw compiler (one mcs of the library) + runner (one covering-test run)
+        # time the same work needs; --mode per-task|schemata measures one now and reads the other's
+        # figures from --work (two long runs started apart)
 
 Defaults: the bundled sample, StringUtils and Vector2D (22 tasks).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
 import shutil
 import tempfile
 import time
@@ -33,29 +38,63 @@ def timed_build(source: Path, target: Path, out: Path, select: list[str], jobs: 
     return time.monotonic() - started, len(ds.tasks), len(ds.dropped)
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (mcs, mono test runs), user + system."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+MODES = {"per-task": False, "schemata": True}
+
+
+def measure_mode(args, mode: str, select: list[str], work: Path, warm: Path) -> dict:
+    """One validation of `select` in a fresh dataset folder (the warm index copied, so both modes pay
+    one baseline build and no indexing); its figures are saved in WORK/<mode>.json."""
+    out = work / mode
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(warm / ".build" / "index", out / ".build" / "index")
+    cpu = cpu_seconds()
+    seconds, kept, dropped = timed_build(args.source, args.target, out, select, args.jobs, MODES[mode])
+    ds = load_dataset(out)
+    figures = {"mode": mode, "jobs": args.jobs, "tasks": kept + dropped, "validated": kept, "wall": seconds,
+               "cpu": cpu_seconds() - cpu, "kept": sorted(t.id for t in ds.tasks),
+               "dropped": {d["id"]: d["reason"] for d in ds.dropped}, "load": os.getloadavg()[0]}
+    (work / f"{mode}.json").write_text(json.dumps(figures, indent=1))
+    return figures
+
+
 def compare_schemata(args, select: list[str], work: Path, warm: Path) -> None:
-    """Per-task builds (before) vs one schemata build (after), each in a fresh dataset folder."""
-    rows, kept_ids = [], {}
-    for label, schemata in (("per-task builds", False), ("schemata", True)):
-        out = work / label.split()[0]                 # a fresh folder each: both pay one baseline build
-        shutil.rmtree(out, ignore_errors=True)
-        seconds, kept, dropped = timed_build(args.source, args.target, out, select, args.jobs, schemata)
-        kept_ids[label] = {t.id for t in load_dataset(out).tasks}
-        rows.append((label, seconds, kept, dropped))
+    """Per-task builds (before) vs one schemata build (after), each in a fresh dataset folder; with
+    --mode, one of them now and the other read from WORK/<mode>.json of an earlier run."""
+    for mode in MODES if args.mode == "both" else [args.mode]:
+        measure_mode(args, mode, select, work, warm)
+    rows = {m: json.loads((work / f"{m}.json").read_text()) for m in MODES if (work / f"{m}.json").is_file()}
+    print(f"| validation | tasks | validated | wall s | CPU s | s per validated task (wall) | CPU s per validated "
+          f"task | tasks/hour | load at end |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for mode, r in rows.items():
+        print(f"| {mode} (--jobs {r['jobs']}) | {r['tasks']} | {r['validated']} | {r['wall']:.1f} | {r['cpu']:.1f} | "
+              f"{r['wall'] / max(1, r['validated']):.2f} | {r['cpu'] / max(1, r['validated']):.2f} | "
+              f"{3600 * r['tasks'] / r['wall']:.0f} | {r['load']:.1f} |")
     compile_s, test_s = raw_times(warm, select)
-    n = rows[0][2] + rows[0][3]
-    print(f"| validation (--jobs {args.jobs}) | tasks | validated | wall s | s per validated task | tasks/hour |")
-    print("|---|---|---|---|---|---|")
-    for label, seconds, kept, dropped in rows:
-        print(f"| {label} | {kept + dropped} | {kept} | {seconds:.1f} | {seconds / max(1, kept):.2f} | "
-              f"{3600 * (kept + dropped) / seconds:.0f} |")
+    n = next(iter(rows.values()))["tasks"] if rows else 1
     print(f"raw toolchain, one core: mcs of the library {compile_s:.1f} s, one covering-test run {test_s:.1f} s; "
           f"the same work per task: per-task path 2 x (mcs + run) = {2 * (compile_s + test_s):.1f} s, "
           f"schemata mcs/{n} + 2 runs = {compile_s / max(1, n) + 2 * test_s:.1f} s")
-    same = kept_ids["per-task builds"] == kept_ids["schemata"]
-    print(f"same validated set: {same}" + ("" if same else
-          f" (per-task only {sorted(kept_ids['per-task builds'] - kept_ids['schemata'])[:5]}, schemata only "
-          f"{sorted(kept_ids['schemata'] - kept_ids['per-task builds'])[:5]})"))
+    if len(rows) == 2:
+        before, after = rows["per-task"], rows["schemata"]
+        only_before = sorted(set(before["kept"]) - set(after["kept"]))
+        only_after = sorted(set(after["kept"]) - set(before["kept"]))
+        print(f"identical validated sets: {'yes' if not only_before and not only_after else 'no'}")
+        for tid in only_before:
+            print(f"  per-task only: {tid} (schemata: {after['dropped'].get(tid)})")
+        for tid in only_after:
+            print(f"  schemata only: {tid} (per-task: {before['dropped'].get(tid)})")
+        reasons = sorted(t for t in before["dropped"] if t in after["dropped"]
+                         and before["dropped"][t] != after["dropped"][t])
+        print(f"dropped both ways with different reasons: {len(reasons)}"
+              + "".join(f"\n  {t}: per-task {before['dropped'][t]!r} / schemata {after['dropped'][t]!r}"
+                        for t in reasons[:10]))
 
 
 def raw_times(warm: Path, select: list[str]) -> tuple[float, float]:
@@ -64,20 +103,19 @@ def raw_times(warm: Path, select: list[str]) -> tuple[float, float]:
     import secrets
     import subprocess
 
-    from repotrans.execution.runner import covering_names, member_tokens
+    from repotrans.execution.runner import Runner, covering_names, member_tokens
     from repotrans.execution.selection import choose_tests, index_tests
     from repotrans.execution.toolchains.mono_build import compile_argv
     from repotrans.execution.toolchains.mono_test import mono_env, runner_argv
-    from repotrans.execution.toolchains.registry import make_toolchain
-    from repotrans.execution.workspace import prepare_workspace
     from repotrans.experiments.datasets import candidate_tasks
     from repotrans.index.store import Index
 
     index = Index.open(warm / ".build" / "index", must_exist=True)
     task = candidate_tasks(index, select)[0]
     method = index.method(task.target_method_id)
-    tc = make_toolchain("mono")
-    ws = prepare_workspace(index.root("target"), warm / ".build" / "runs", tc.name)
+    with Runner(ExecutionConfig(sandbox="local"), warm / ".build" / "runs") as runner:
+        ws = runner.baseline(index.root("target"))
+        tc = runner.toolchain
     projects = tc.plan(ws).chosen
     project = next(p for p in projects if (ws.src / method.path).resolve() in p.sources)
     out = Path(tempfile.mkdtemp(prefix="raw-mcs-", dir=ws.root))
@@ -106,13 +144,17 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--work", type=Path, help="scratch folder (default: a temporary one)")
     ap.add_argument("--schemata", action="store_true", help="compare per-task builds with one schemata build")
+    ap.add_argument("--mode", choices=["both", *MODES], default="both",
+                    help="with --schemata: measure one mode now, the other's figures read from --work")
     args = ap.parse_args()
     select = args.select or ["Acme.Common.StringUtils.*", "Acme.Geo.Vector2D.*"]
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-validation-"))
     warm = work / "warm"
-    timed_build(args.source, args.target, warm, select[:1], 1, schemata=False)   # index and baseline cached
     if args.schemata:
+        if not (warm / "dataset.json").is_file():                                  # the index only
+            build_dataset(args.source, args.target, warm, select=select, validate=False, progress=False)
         return compare_schemata(args, select, work, warm)
+    timed_build(args.source, args.target, warm, select[:1], 1, schemata=False)   # index and baseline cached
     rows = []
     for jobs in (1, args.jobs):
         out = work / f"jobs{jobs}"

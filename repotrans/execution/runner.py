@@ -8,6 +8,7 @@ import hashlib
 import re
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -75,10 +76,11 @@ class Runner:
         return self.toolchain.language_version(Path(target_root))
 
     def run(self, index, method: Method, code: str, *, scope: Literal["covering", "all"] | None = None,
-            keep_run: bool = False, allow: frozenset[str] = frozenset()) -> TestResult:
+            keep_run: bool = False, allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
         """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
         `allow`: capabilities the Java original reaches (policy_allow.allowances, the one function every
-        caller uses); the candidate may use their C# surface and the result records reduced trust."""
+        caller uses); the candidate may use their C# surface and the result records reduced trust. `scaled`:
+        the test step's limit grows with the covering selection (Selection.timeout; dataset validation)."""
         if method.side != "target":
             raise ConfigError(f"{method.id} is not a target (C#) method")
         scope = scope or self.config.scope
@@ -101,16 +103,19 @@ class Runner:
         selected: list[str] | None = None
         translated: tuple[str, ...] = ()
         selection = "the whole test suite (--scope all)"
+        limits = self.limits
         if scope == "covering":
             fixtures = index_tests(ws, tc.test_projects(ws))
             chosen = choose_tests(index, method, fixtures, covering_names(index, method),
                                   member_tokens(index, method))
             selected, selection, translated = chosen.tests, chosen.describe(), chosen.translated
+            if scaled:
+                limits = replace(limits, timeout=chosen.timeout(limits.timeout))
         with ws.run_dir(keep=keep_run) as run_dir:
             cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
                                surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
                                allowed=frozenset(allow) & frozenset(ALLOWABLE))
-            verdict = tc.run(ws, cand, selected, box, self.limits)
+            verdict = tc.run(ws, cand, selected, box, limits)
         timings.update(verdict.timings)
         timings["total"] = time.monotonic() - started
         result = TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,

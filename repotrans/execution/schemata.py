@@ -25,7 +25,7 @@ import re
 import shutil
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from repotrans.execution.apply import LineMap
@@ -198,6 +198,7 @@ def run_switch(tc, schemata: Schemata, index, method: Method, switch: int, sandb
     ws = schemata.ws
     started = time.monotonic()
     chosen = chosen or covering_tests(tc, schemata, index, method)
+    limits = replace(limits, timeout=chosen.timeout(limits.timeout))
     projects = tc.plan(ws).chosen
     changed = [p for p in projects if p.name in schemata.built and (ws.src / method.path).resolve() in p.sources]
     with ws.run_dir() as run_dir:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Callable
 from pathlib import Path
@@ -73,6 +73,14 @@ class Selection:
     names: tuple[str, ...] = ()   # the classes or callers the fallback fixtures name
     total: int = 0                # fallback fixtures found before the bound
     translated: tuple[str, ...] = ()   # the selected tests that come from translated fixtures
+    fixtures: int = field(default=0, compare=False)     # distinct fixtures the tests belong to
+
+    def timeout(self, base: float) -> float:
+        """A test-step limit that grows with the selection: `base` for one fixture, plus half of it
+        for each further one. Dataset validation uses it so that a fallback's eight fixtures get the
+        time they need under load, instead of a load spike dropping a task (and two runs of the same
+        build validating different sets)."""
+        return base * (1 + FIXTURE_SHARE * max(0, self.fixtures - 1))
 
     def describe(self) -> str:
         """One line for people: what runs and why."""
@@ -89,6 +97,7 @@ class Selection:
 
 
 FALLBACK_LIMIT = 8
+FIXTURE_SHARE = 0.5
 
 
 def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens: set[str],
@@ -99,7 +108,7 @@ def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens
     translated = tuple(t for t in chosen.tests if fixtures.get(_fixture_key(t, fixtures), {}).get("translated"))
     if not translated:
         return chosen
-    return Selection(chosen.tests, chosen.basis, chosen.names, chosen.total, translated)
+    return Selection(chosen.tests, chosen.basis, chosen.names, chosen.total, translated, fixtures=chosen.fixtures)
 
 
 def _fixture_key(test: str, fixtures: dict[str, dict]) -> str:
@@ -116,16 +125,19 @@ def _select(fixtures: dict[str, dict], class_names: set[str], member_tokens: set
     `callers()` (types whose code calls the member); both bounded."""
     covering = sorted(key for key, fx in fixtures.items() if class_names & set(fx["idents"]) and not fx["abstract"])
     picked: list[str] = []
+    used = 0
     for key in covering:
         fx = fixtures[key]
         shared = set(fx["shared"])
+        before = len(picked)
         if member_tokens & shared:
             picked.append(key)
-            continue
-        picked += [f"{key}.{test}" for test, idents in sorted(fx["tests"].items())
-                   if member_tokens & set(idents) and class_names & (set(idents) | shared)]
+        else:
+            picked += [f"{key}.{test}" for test, idents in sorted(fx["tests"].items())
+                       if member_tokens & set(idents) and class_names & (set(idents) | shared)]
+        used += len(picked) > before
     if picked:
-        return Selection(picked, "covering")
+        return Selection(picked, "covering", fixtures=used)
     if covering:
         return _bounded(fixtures, covering, class_names, "class")
     found = callers() if callers is not None else set()
@@ -148,7 +160,8 @@ def _bounded(fixtures: dict[str, dict], keys: list[str], names: set[str], basis:
     def rank(key: str) -> tuple:
         simple = key.rsplit(".", 1)[-1].rsplit("+", 1)[-1]
         return (not any(n in simple for n in names), -len(names & set(fixtures[key]["idents"])), key)
-    return Selection(sorted(sorted(keys, key=rank)[:FALLBACK_LIMIT]), basis, tuple(sorted(names)), len(keys))
+    chosen = sorted(sorted(keys, key=rank)[:FALLBACK_LIMIT])
+    return Selection(chosen, basis, tuple(sorted(names)), len(keys), fixtures=len(chosen))
 
 
 def caller_types(types: list, methods: list, tokens: set[str], class_names: set[str],

@@ -208,7 +208,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
     truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
     java = oracle.method(task.source_method_id)
     allow = allowances(oracle, java)
-    ok = runner.run(oracle, m, truth, scope="covering", allow=allow)
+    ok = runner.run(oracle, m, truth, scope="covering", allow=allow, scaled=True)
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
         return verdict(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})", ok.selection)
     if ok.status != "passed":
@@ -216,7 +216,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
         error = f" ({first.file}:{first.line}: {first.code} {first.message})" if first else ""
         return verdict(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}{error}", ok.selection)
     masked = m.signature + " " + placeholder_body(m)
-    bad = runner.run(oracle, m, masked, scope="covering", allow=allow)
+    bad = runner.run(oracle, m, masked, scope="covering", allow=allow, scaled=True)
     if bad.status == "passed":
         return verdict("a placeholder passes its tests", ok.selection)
     return verdict(None, ok.selection)

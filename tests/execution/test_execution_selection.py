@@ -157,3 +157,13 @@ def test_caller_types_name_the_member_and_its_class():
     assert caller_types(types, methods, {"Spin"}, {"Sprocket"}, {"Ns.SprocketTests"}) == {"Gear"}
     assert caller_types(types, methods, {"new Sprocket"}, {"Sprocket"}, set()) == {"Chain"}
     assert caller_types(types, methods, set(), {"Sprocket"}, set()) == set()
+
+
+def test_the_validation_limit_grows_with_the_fixtures_selected(tmp_path):
+    fixtures = _fixtures(tmp_path)
+    one = select_tests(fixtures, {"Widget"}, {"Spin"})             # two tests of one fixture
+    three = select_tests(fixtures, {"Widget"}, {"new Widget"})     # a whole fixture and two tests of another
+    fallback = select_tests(fixtures, {"Widget"}, {"Turn"})        # three fixtures
+    assert (one.fixtures, three.fixtures, fallback.fixtures) == (1, 2, 3)
+    assert one.timeout(60) == 60 and three.timeout(60) == 90 and fallback.timeout(60) == 120
+    assert Selection([], "none").timeout(60) == 60
