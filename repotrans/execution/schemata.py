@@ -43,18 +43,69 @@ SWITCH_CLASS = "RepotransSchemataSwitch"   # internal in each guarded assembly; 
 OFF = -1
 MAX_ROUNDS = 6                       # compile, give back the files that broke, again
 _YIELD = re.compile(rb"\byield\s+(return|break)\b")
+RECORD_VAR = "REPOTRANS_SCHEMA_RECORD"   # "1": note the guards each test reaches (schemata_runs)
 _SWITCH_SOURCE = """// repotrans mutant schemata switch (generated)
 internal static class {name}
 {{
-    static readonly int active = Read();
+    static int active = Read("{var}", -1);
+    static readonly bool recording = Read("{record}", 0) == 1;
+    static readonly bool[] seen = new bool[{count}];
+    static readonly System.Collections.Generic.List<string> hits = new System.Collections.Generic.List<string>();
+    static int fired;
+    static bool firedInInitializer;
 
-    static int Read()
+    static int Read(string name, int otherwise)
     {{
         int value;
-        return int.TryParse(System.Environment.GetEnvironmentVariable("{var}"), out value) ? value : -1;
+        return int.TryParse(System.Environment.GetEnvironmentVariable(name), out value) ? value : otherwise;
     }}
 
-    public static bool On(int id) {{ return id == active; }}
+    public static bool On(int id)
+    {{
+        if (recording && !seen[id]) Saw(id);
+        if (id != active) return false;
+        System.Threading.Interlocked.Increment(ref fired);
+        if (!firedInInitializer && InInitializer()) firedInInitializer = true;
+        return true;
+    }}
+
+    static void Saw(int id)
+    {{
+        lock (hits)
+        {{
+            if (seen[id]) return;
+            seen[id] = true;
+            hits.Add(id + (InInitializer() ? "*" : ""));
+        }}
+    }}
+
+    static bool InInitializer()
+    {{
+        var frames = new System.Diagnostics.StackTrace(false).GetFrames();
+        if (frames == null) return false;
+        foreach (var frame in frames)
+        {{
+            var method = frame.GetMethod();
+            if (method != null && method.Name == ".cctor") return true;    // mono: IsConstructor is false for it
+        }}
+        return false;
+    }}
+
+    // driven by the runner's schemata batches (nunit_runner.cs), by reflection
+    static void Set(int id) {{ active = id; fired = 0; firedInInitializer = false; }}
+
+    static string Drain()
+    {{
+        lock (hits)
+        {{
+            foreach (var hit in hits) seen[int.Parse(hit.TrimEnd('*'))] = false;
+            string text = string.Join(",", hits.ToArray());
+            hits.Clear();
+            return text;
+        }}
+    }}
+
+    static string Fired() {{ return fired + " " + (firedInInitializer ? 1 : 0); }}
 }}
 """
 
@@ -94,6 +145,10 @@ class Schemata:
     built: dict[str, Path] = field(default_factory=dict)         # project name -> outputs
     changed: dict[str, list] = field(default_factory=dict)       # file path -> projects compiling it
     seconds: float = 0.0
+    routes: dict[str, int] = field(default_factory=dict)         # how many tasks each way decided
+
+    def count(self, route: str) -> None:
+        self.routes[route] = self.routes.get(route, 0) + 1
 
     def switch(self, method_id: str) -> int | None:
         return self.switches.get(method_id)
@@ -164,7 +219,8 @@ def _compile(tc, schemata: Schemata, by_file: dict[str, list[Method]], projects:
         stage_dependencies(project, projects, schemata.built, ws.base, out)
         switch_file = schemata.folder / "switch" / f"{SWITCH_CLASS}.cs"
         switch_file.parent.mkdir(parents=True, exist_ok=True)
-        switch_file.write_text(_SWITCH_SOURCE.format(name=SWITCH_CLASS, var=SWITCH_VAR))
+        switch_file.write_text(_SWITCH_SOURCE.format(name=SWITCH_CLASS, var=SWITCH_VAR, record=RECORD_VAR,
+                                                     count=max(schemata.switches.values(), default=0) + 1))
         argv = compile_argv(ws, project, projects, out, swap) + [rel(switch_file, ws)]
         outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
                               writable=[out])

@@ -276,7 +276,7 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, runner: R
                                           TaskValidation(t.id, reason, selection, seconds))
         if built is not None and stats is not None:
             stats["schemata"] = {"guarded": len(built.switches), "per_task": len(built.unguarded),
-                                 "build_seconds": round(built.seconds, 1)}
+                                 "build_seconds": round(built.seconds, 1), "routes": dict(built.routes)}
 
     def one(task: DatasetTask) -> TaskValidation:
         verdict = validate_task(index, task, runner)
@@ -341,6 +341,9 @@ def render_report(ds: Dataset, stats: dict | None = None) -> str:
             sch = stats["schemata"]
             lines += [f"- one schemata build ({sch['build_seconds']} s) served {sch['guarded']} tasks; "
                       f"{sch['per_task']} were built per task"]
+            if sch.get("routes"):
+                lines += ["- schemata test runs: " + ", ".join(f"{n} {route}" for route, n in sorted(sch["routes"].items()))
+                          + " (the rest: ground truth and placeholder decided in shared batches)"]
     lines.append("")
     if ds.dropped:
         lines += ["| dropped task | reason |", "|---|---|"]

@@ -3,11 +3,18 @@
 For each guarded task: its covering tests with every switch off (the ground truth: the port as it
 is) must pass, and with its own switch on (the placeholder) must not. The verdict, its reasons and
 its selection read as the per-task path's (datasets.validate_task), which still judges the members
-the schemata cannot guard. Test runs of different tasks share only the read-only build, so they run
-`jobs` at a time. The ground-truth run is the same work for every task with the same covering tests
-(same build, every switch off): it runs once per selection (say a fallback's fixtures, or a suite
-that already fails on the untouched port) and its verdict serves them all; a timeout, which load
-can cause, is not shared: each task sharing it runs its own.
+the schemata cannot guard. Test processes are batched (execution.schemata_runs):
+
+1. ground truth: the union of every task's covering tests, every switch off, once (`jobs`
+   processes, split by name), recording which guards each test reaches. A task whose covered tests
+   all passed there has a passing ground truth; any other (a failure, a test that did not run, a
+   batch that did not finish) is run on its own, once per selection (shared by the tasks with the
+   same covering tests; a timeout is not shared), so its reason is the per-task path's;
+2. placeholders: a task whose guard no covered test reached is dropped ("a placeholder passes its
+   tests": with its switch on they run exactly as with it off); the others run as jobs of warm
+   batches, each job only the tests that reached its guard. A job decides "keep" only when a test
+   failed in which its own guard threw; everything else, and a task whose guard was reached inside
+   a static initializer, runs on its own in a fresh process with its whole selection.
 """
 from __future__ import annotations
 
@@ -15,9 +22,15 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 from repotrans.execution.runner import Runner
 from repotrans.execution.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
+from repotrans.execution.schemata_runs import JobResult, run_batch
+from repotrans.execution.selection import Selection
+from repotrans.execution.toolchains.mono_build import dependents
+
+PASSES = "a placeholder passes its tests"
 
 
 def open_schemata(index, methods: list, runner: Runner):
@@ -29,6 +42,17 @@ def open_schemata(index, methods: list, runner: Runner):
                                                                 runner.limits)
 
 
+@dataclass
+class Plan:
+    """One guarded task: its member, switch, covering selection, and the names it runs per test project."""
+    task: object
+    method: object
+    switch: int
+    chosen: Selection
+    names: dict[str, list[str]] = field(default_factory=dict)      # test project -> "Ns.Fixture[.Method]"
+    started: float = field(default_factory=time.monotonic)
+
+
 def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: Callable,
                      make_validation: Callable) -> tuple[list, Schemata | None]:
     """Validate the tasks the schemata guard; returns (tasks left to the per-task path, the build).
@@ -38,49 +62,188 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         return tasks, None
     methods = [m for m in (index.method(t.target_method_id) for t in tasks) if m is not None]
     tc, box, limits, schemata = open_schemata(index, methods, runner)
-    guarded = [t for t in tasks if schemata.switch(t.target_method_id) is not None]
-    share = schemata.seconds / max(1, len(guarded))          # the one build, spread over the tasks it serves
+    ws = schemata.ws
+    projects = tc.plan(ws).chosen
+    plans = []
+    for task in tasks:
+        switch = schemata.switch(task.target_method_id)
+        if switch is None:
+            continue
+        m = index.method(task.target_method_id)
+        plan = Plan(task, m, switch, covering_tests(tc, schemata, index, m))
+        changed = {p.path for p in projects if p.name in schemata.built and (ws.src / m.path).resolve() in p.sources}
+        affected = dependents(projects, changed, all_of_them=True)
+        for project in projects:
+            if project.is_test and project.path in affected:
+                names = [t.split(":", 1)[1] for t in plan.chosen.tests if t.startswith(project.name + ":")]
+                if names:
+                    plan.names[project.name] = names
+        plans.append(plan)
+    share = schemata.seconds / max(1, len(plans))            # the one build, spread over the tasks it serves
+    by_project = {p.name: p for p in projects}
 
+    def done(plan: Plan, reason: str | None) -> None:
+        record(make_validation(plan.task, reason, plan.chosen.describe(),
+                               round(time.monotonic() - plan.started + share, 2)))
+
+    truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs)
+    alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
+    batched: list[Plan] = []
+    for plan in plans:
+        results = [truth.get((plan.task.id, name)) for name in plan.names]
+        if not plan.names or any(r is None for r in results) or not _passes(plan, results):
+            alone.append((plan, False))
+            continue
+        reaching, initializer = _reaching(plan, results)
+        if initializer or len(reaching) > 1:
+            alone.append((plan, True))
+        elif not reaching:
+            schemata.count("placeholder unreached")
+            done(plan, PASSES)
+        else:
+            plan.names = reaching
+            batched.append(plan)
+    for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, limits, jobs):
+        if decided:
+            schemata.count("batched")
+            done(plan, None)
+        else:
+            alone.append((plan, True))
+    _alone(alone, tc, schemata, index, box, limits, jobs, done)
+    return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata
+
+
+def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits,
+                   jobs: int) -> dict[tuple[str, str], list[JobResult]]:
+    """The union of the plans' covering tests, every switch off, recording hits: (task, test project)
+    -> the finished batch jobs holding its names (missing: a job did not finish)."""
+    chunks = []                                              # (project, names, tasks)
+    for project in sorted({name for plan in plans for name in plan.names}):
+        names = sorted({n for plan in plans for n in plan.names.get(project, [])})
+        size = -(-len(names) // max(1, jobs))
+        chunks += [(project, names[i:i + size]) for i in range(0, len(names), size)]
+
+    def one(chunk):
+        project, names = chunk
+        fixtures = len({n.rsplit(".", 1)[0] for n in names})
+        run = run_batch(ws, schemata.built, projects, by_project[project], [(OFF, names)], box, limits,
+                        record=True, fixtures=fixtures)
+        return project, set(names), run.finished[0] if run.finished else None
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        finished = list(pool.map(one, chunks))
+    found: dict[tuple[str, str], list[JobResult]] = {}
+    for plan in plans:
+        for project, names in plan.names.items():
+            parts = [job for p, held, job in finished if p == project and held & set(names)]
+            if parts and all(job is not None for job in parts):
+                found[(plan.task.id, project)] = parts
+    return found
+
+
+def _passes(plan: Plan, results: list[list[JobResult]]) -> bool:
+    """Every covered test of the plan ran and passed in whole, clean ground-truth batches."""
+    ran = 0
+    for project, parts in zip(plan.names, results):
+        for job in parts:
+            if job.problem or job.unhandled:
+                return False
+            covered = job.covered(plan.names[project])
+            if any(state != "Success" for state, _ in covered):
+                return False
+            ran += len(covered)
+    return ran > 0
+
+
+def _reaching(plan: Plan, results: list[list[JobResult]]) -> tuple[dict[str, list[str]], bool]:
+    """Test project -> the plan's covered tests that reached its guard; whether one did so inside a
+    static initializer."""
+    reaching: dict[str, list[str]] = {}
+    initializer = False
+    for project, parts in zip(plan.names, results):
+        for job in parts:
+            names, inside = job.reaching(plan.switch, plan.names[project])
+            initializer |= inside
+            if names:
+                reaching.setdefault(project, []).extend(names)
+    return reaching, initializer
+
+
+def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits, jobs: int):
+    """(plan, True when a batched job showed its placeholder failing a test its guard threw in)."""
+    queues: list[list[Plan]] = [[] for _ in range(max(1, jobs))]
+    for n, plan in enumerate(sorted(plans, key=lambda p: next(iter(p.names)))):
+        queues[n % len(queues)].append(plan)
+    out: list[tuple[Plan, bool]] = []
+    lock = threading.Lock()
+
+    def drain(queue: list[Plan]) -> None:
+        while queue:
+            project = next(iter(queue[0].names))
+            batch = [p for p in queue if next(iter(p.names)) == project]
+            run = run_batch(ws, schemata.built, projects, by_project[project],
+                            [(p.switch, p.names[project]) for p in batch], box, limits,
+                            fixtures=len(batch))
+            settled = [(plan, _keeps(job)) for plan, job in zip(batch, run.finished)]
+            if run.tainted:                # its guard threw inside a static initializer: that job alone
+                settled[-1] = (settled[-1][0], False)
+            elif len(settled) < len(batch):     # timed out or crashed: the job running then alone
+                settled.append((batch[len(settled)], False))
+            with lock:
+                out.extend(settled)
+            ids = {id(p) for p, _ in settled}
+            queue[:] = [p for p in queue if id(p) not in ids]     # the rest: a fresh process
+
+    with ThreadPoolExecutor(max_workers=len(queues)) as pool:
+        list(pool.map(drain, queues))
+    return out
+
+
+def _keeps(job: JobResult) -> bool:
+    """A batched job decides "keep" when a test failed and its own guard threw (outside static
+    initializers) in a whole report."""
+    return bool(job.failed()) and job.fired > 0 and not job.in_initializer and not job.problem and not job.unhandled
+
+
+def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, limits, jobs: int,
+           done: Callable) -> None:
+    """Each plan in a fresh process with its whole selection, as the per-task path asks: the ground
+    truth first (unless the batch showed it passing; one run per selection), then its switch."""
     truths: dict[tuple, Future] = {}
     lock = threading.Lock()
 
-    def truth(m, chosen):
+    def truth(plan: Plan):
         """The all-off run of this selection: run once, awaited by every task sharing it."""
-        key = tuple(sorted(chosen.tests)) if chosen.tests is not None else None
+        key = tuple(sorted(plan.chosen.tests)) if plan.chosen.tests is not None else None
         with lock:
             mine = key not in truths
             if mine:
                 truths[key] = Future()
         if mine:
             try:
-                truths[key].set_result(run_switch(tc, schemata, index, m, OFF, box, limits, chosen))
+                truths[key].set_result(run_switch(tc, schemata, index, plan.method, OFF, box, limits, plan.chosen))
             except BaseException as exc:
                 truths[key].set_exception(exc)
                 raise
         shared = truths[key].result()
         if shared.status == "timeout" and not mine:      # a limit hit under load is not shared: run again
-            return run_switch(tc, schemata, index, m, OFF, box, limits, chosen)
+            return run_switch(tc, schemata, index, plan.method, OFF, box, limits, plan.chosen)
         return shared
 
-    def one(task) -> None:
-        started = time.monotonic()
-        m = index.method(task.target_method_id)
-        chosen = covering_tests(tc, schemata, index, m)
-        ok = truth(m, chosen)
-
-        def done(reason: str | None) -> None:
-            record(make_validation(task, reason, ok.selection, round(time.monotonic() - started + share, 2)))
-
-        if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
-            return done(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
-        if ok.status != "passed":
-            return done(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
-        bad = run_switch(tc, schemata, index, m, schemata.switch(m.id), box, limits, chosen)
-        done("a placeholder passes its tests" if bad.status == "passed" else None)
+    def one(item: tuple[Plan, bool]) -> None:
+        plan, passed = item
+        schemata.count("alone" if not passed else "switch alone")
+        if not passed:
+            ok = truth(plan)
+            if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
+                return done(plan, f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
+            if ok.status != "passed":
+                return done(plan, f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
+        bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, limits, plan.chosen)
+        done(plan, PASSES if bad.status == "passed" else None)
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        list(pool.map(one, guarded))
+        list(pool.map(one, plans))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata

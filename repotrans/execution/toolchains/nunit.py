@@ -170,7 +170,7 @@ def check_runner(report: RunnerReport, selected: list[str] | None) -> tuple[str,
         return "runtime_error", f"test report does not match the tests run: {detail}"
     if selected is not None:
         strays = [n for n in reported
-                  if not any(_covers(s, m) for s in selected for m in [n, *report.suites.get(n, [])])]
+                  if not any(covers(s, m) for s in selected for m in [n, *report.suites.get(n, [])])]
         if strays:
             return "runtime_error", f"test report names tests outside the selection: {', '.join(strays[:3])}"
     runnable = {name for state, name in report.planned if state == "Runnable"}
@@ -212,7 +212,7 @@ def runner_test_report(report: RunnerReport, locate: Locator | None = None) -> T
     return out
 
 
-def _covers(selected: str, name: str) -> bool:
+def covers(selected: str, name: str) -> bool:
     """A selected fixture or method ("Ns.Fixture", "Ns.Fixture.Method") covers a reported test name
     (the method, a case "Method(1)", or a test of the fixture or of a parameterised "Fixture(1)")."""
     return name == selected or name.startswith((selected + ".", selected + "("))

@@ -8,7 +8,17 @@
 // stdout: PLAN <declared run state> <name> (each test the filter selects, before any runs)
 //         | START <count> | TEST <result state> <name> <message> <stack>
 //         | CRASH <text> | UNHANDLED <text> | END <count>
-//         (texts base64), each line "\n@@RT <nonce> ..." 
+//         (texts base64), each line "\n@@RT <nonce> ..."
+//
+// Mutant schemata batches (execution/schemata_runs.py): mono runner.exe TEST.dll --schemata, stdin
+// the nonce line then one job per line, "<switch> <names, base64 of lines>", then ".". The assembly loads once;
+// before each job every RepotransSchemataSwitch copy (one per guarded assembly) is set to its switch.
+// Each job: JOB <n> <switch>, its PLAN/START/TEST lines, a HITS <name> <ids> line after each test
+// (the guards it reached, "7*" when reached inside a static initializer), BEFORE <name> <ids> before
+// each test and once after the last (name empty): guards reached between tests, FIRED <count> <0|1> (its
+// switch's guard threw that often; 1: inside a static initializer) and END <count>; TAINTED after a
+// job whose guard threw inside a static initializer (the rest of the batch is not run: that type
+// stays broken in this process); DONE <count> last.
 using System;
 using System.IO;
 using System.Text;
@@ -25,8 +35,9 @@ class RepotransRunner
         readonly System.Collections.Generic.Queue<string> lines = new System.Collections.Generic.Queue<string>();
         bool finished;
         public int Reported;
+        public Switches Switches;           // batches only: the guards each test reached
 
-        void Emit(string line) { lock (lines) { lines.Enqueue(line); Monitor.Pulse(lines); } }
+        public void Emit(string line) { lock (lines) { lines.Enqueue(line); Monitor.Pulse(lines); } }
         public void Planned(string line) { Emit("PLAN " + line); }
         public void Finish() { lock (lines) { finished = true; Monitor.Pulse(lines); } }
         /// <summary>The next line, or null once the run is finished and every line is taken.</summary>
@@ -42,12 +53,17 @@ class RepotransRunner
         public void RunStarted(string name, int testCount) { Emit("START " + testCount); }
         public void RunFinished(TestResult result) { }
         public void RunFinished(Exception exception) { Emit("CRASH " + B64(exception.ToString())); }
-        public void TestStarted(TestName testName) { }
+        public void TestStarted(TestName testName)
+        {
+            // guards reached between two tests (a fixture's setup, the previous one's teardown)
+            if (Switches != null) Emit("BEFORE " + B64(testName.FullName) + " " + B64(Switches.Drain()));
+        }
         public void TestFinished(TestResult r)
         {
             Interlocked.Increment(ref Reported);
             Emit("TEST " + r.ResultState + " " + B64(r.FullName) + " "
                  + B64(r.Message ?? "") + " " + B64(r.StackTrace ?? ""));
+            if (Switches != null) Emit("HITS " + B64(r.FullName) + " " + B64(Switches.Drain()));
         }
         public void SuiteStarted(TestName testName) { }
         public void SuiteFinished(TestResult r) { }
@@ -65,13 +81,25 @@ class RepotransRunner
         var stderr = new StreamWriter(Console.OpenStandardError(), new UTF8Encoding(false));
         stderr.AutoFlush = true;
         Console.SetOut(stderr);
+
+        bool batch = args.Length > 1 && args[1] == "--schemata";
+        var jobs = new System.Collections.Generic.List<Job>();
+        string job;
+        while (batch && (job = Console.In.ReadLine()) != null && job != ".")      // "." ends the jobs
+        {
+            if (job.Length == 0) continue;
+            string[] parts = job.Split(' ');
+            jobs.Add(new Job(int.Parse(parts[0]),
+                             parts.Length > 1 ? Encoding.UTF8.GetString(Convert.FromBase64String(parts[1])) : ""));
+        }
         Console.SetIn(TextReader.Null);
 
         string dll = Path.GetFullPath(args[0]);
-        string names = args.Length > 1 ? args[1] : "";
+        string names = args.Length > 1 && !batch ? args[1] : "";
         Environment.CurrentDirectory = Path.GetDirectoryName(dll);
         var listener = new Listener();
-        var worker = new Thread(() => RunAll(dll, names, listener), 64 * 1024 * 1024);
+        var worker = new Thread(() => { if (batch) RunBatch(dll, jobs, listener); else RunAll(dll, names, listener); },
+                                64 * 1024 * 1024);
         worker.IsBackground = true;
         worker.Start();
         string line;
@@ -84,7 +112,7 @@ class RepotransRunner
             }
             worker.Join();      // a Finish() called early (by reflection) ends nothing: drain again
         }
-        output.Write("\n@@RT " + nonce + " END " + listener.Reported + "\n");
+        output.Write("\n@@RT " + nonce + (batch ? " DONE " : " END ") + listener.Reported + "\n");
         output.Flush();
         Environment.Exit(0);
         return 0;
@@ -105,27 +133,40 @@ class RepotransRunner
             foreach (ITest child in test.Tests) Plan(child, filter, listener, below);
     }
 
+    static SimpleTestRunner Load(string dll, Listener listener)
+    {
+        CoreExtensions.Host.InitializeService();
+        var package = new TestPackage(dll);
+        package.Settings["ShadowCopyFiles"] = false;
+        // a test over the per-test limit fails alone ([Timeout] on a test still wins)
+        int timeoutMs;
+        if (int.TryParse(Environment.GetEnvironmentVariable("REPOTRANS_TEST_TIMEOUT_MS"), out timeoutMs) && timeoutMs > 0)
+            package.Settings["DefaultTimeout"] = timeoutMs;
+        var runner = new SimpleTestRunner();
+        if (runner.Load(package))
+            return runner;
+        listener.RunFinished(new Exception("the test assembly has no tests or could not be loaded"));
+        return null;
+    }
+
+    static ITestFilter Filter(string names)
+    {
+        ITestFilter filter = names.Length > 0 ? (ITestFilter)new SimpleNameFilter(names.Split('\n')) : TestFilter.Empty;
+        // categories users leave out of a run (Stress, LongRunning...), also when a fixture is named
+        string excluded = Environment.GetEnvironmentVariable("REPOTRANS_EXCLUDE_CATEGORIES") ?? "";
+        if (excluded.Length > 0)
+            filter = new AndFilter(filter, new NotFilter(new CategoryFilter(excluded.Split(','))));
+        return filter;
+    }
+
     static void RunAll(string dll, string names, Listener listener)
     {
         try
         {
-            CoreExtensions.Host.InitializeService();
-            var package = new TestPackage(dll);
-            package.Settings["ShadowCopyFiles"] = false;
-            // a test over the per-test limit fails alone ([Timeout] on a test still wins)
-            int timeoutMs;
-            if (int.TryParse(Environment.GetEnvironmentVariable("REPOTRANS_TEST_TIMEOUT_MS"), out timeoutMs) && timeoutMs > 0)
-                package.Settings["DefaultTimeout"] = timeoutMs;
-            var runner = new SimpleTestRunner();
-            if (!runner.Load(package))
-                listener.RunFinished(new Exception("the test assembly has no tests or could not be loaded"));
-            else
+            var runner = Load(dll, listener);
+            if (runner != null)
             {
-                ITestFilter filter = names.Length > 0 ? (ITestFilter)new SimpleNameFilter(names.Split('\n')) : TestFilter.Empty;
-                // categories users leave out of a run (Stress, LongRunning...), also when a fixture is named
-                string excluded = Environment.GetEnvironmentVariable("REPOTRANS_EXCLUDE_CATEGORIES") ?? "";
-                if (excluded.Length > 0)
-                    filter = new AndFilter(filter, new NotFilter(new CategoryFilter(excluded.Split(','))));
+                ITestFilter filter = Filter(names);
                 Plan(runner.Test, filter, listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
             }
@@ -135,5 +176,106 @@ class RepotransRunner
             listener.RunFinished(e);
         }
         listener.Finish();
+    }
+
+    sealed class Job
+    {
+        public readonly int Switch;
+        public readonly string Names;
+        public Job(int id, string names) { Switch = id; Names = names; }
+    }
+
+    /// <summary>The jobs of a mutant-schemata batch, one after another in this process.</summary>
+    static void RunBatch(string dll, System.Collections.Generic.List<Job> jobs, Listener listener)
+    {
+        try
+        {
+            listener.Switches = new Switches();
+            var runner = Load(dll, listener);
+            for (int n = 0; runner != null && n < jobs.Count; n++)
+            {
+                listener.Switches.Set(jobs[n].Switch);
+                listener.Emit("JOB " + n + " " + jobs[n].Switch);
+                int before = listener.Reported;
+                ITestFilter filter = Filter(jobs[n].Names);
+                Plan(runner.Test, filter, listener, "");
+                runner.Run(listener, filter, false, LoggingThreshold.Off);
+                listener.Emit("BEFORE " + B64("") + " " + B64(listener.Switches.Drain()));   // the last teardown
+                bool initializer;
+                int fired = listener.Switches.Fired(out initializer);
+                listener.Emit("FIRED " + fired + " " + (initializer ? 1 : 0));
+                listener.Emit("END " + (listener.Reported - before));
+                if (initializer) { listener.Emit("TAINTED"); break; }
+            }
+        }
+        catch (Exception e)
+        {
+            listener.RunFinished(e);
+        }
+        listener.Finish();
+    }
+
+    /// <summary>Every copy of the generated switch class (execution/schemata.py), in the assemblies
+    /// loaded now or later, driven by reflection.</summary>
+    sealed class Switches
+    {
+        readonly System.Collections.Generic.List<Type> types = new System.Collections.Generic.List<Type>();
+        int active = -1;
+
+        public Switches()
+        {
+            AppDomain.CurrentDomain.AssemblyLoad += (sender, e) => Add(e.LoadedAssembly);
+            foreach (var assembly in AppDomain.CurrentDomain.GetAssemblies()) Add(assembly);
+        }
+
+        void Add(System.Reflection.Assembly assembly)
+        {
+            Type type;
+            try { type = assembly.GetType("RepotransSchemataSwitch", false); }
+            catch (Exception) { return; }
+            if (type == null) return;
+            lock (types) { if (types.Contains(type)) return; types.Add(type); }
+            Call(type, "Set", active);
+        }
+
+        static object Call(Type type, string name, params object[] args)
+        {
+            var flags = System.Reflection.BindingFlags.Static | System.Reflection.BindingFlags.Public
+                        | System.Reflection.BindingFlags.NonPublic;
+            return type.GetMethod(name, flags).Invoke(null, args);
+        }
+
+        Type[] All() { lock (types) return types.ToArray(); }
+
+        public void Set(int id)
+        {
+            active = id;
+            Environment.SetEnvironmentVariable("REPOTRANS_SCHEMA_SWITCH", id.ToString());
+            foreach (var type in All()) Call(type, "Set", id);
+        }
+
+        public string Drain()
+        {
+            var parts = new System.Collections.Generic.List<string>();
+            foreach (var type in All())
+            {
+                string ids = (string)Call(type, "Drain");
+                if (ids.Length > 0) parts.Add(ids);
+            }
+            return string.Join(",", parts.ToArray());
+        }
+
+        public int Fired(out bool initializer)
+        {
+            int count = 0;
+            initializer = false;
+            foreach (var type in All())
+            {
+                string[] fired = ((string)Call(type, "Fired")).Split(' ');
+                count += int.Parse(fired[0]);
+                initializer |= fired[1] == "1";
+            }
+            return count;
+        }
     }
 }
