@@ -77,6 +77,12 @@ class JobResult:
     def failed(self) -> list[str]:
         return [n for s, n in self.tests if s != "Success" and s not in NOT_RUN_STATES]
 
+    def placeholder_fails(self) -> bool:
+        """A batched job decides "keep" only when a test failed and its own guard threw (outside static
+        initializers), in a whole report; anything else is run again on its own."""
+        return bool(self.failed()) and self.fired > 0 and not self.in_initializer and not self.problem \
+            and not self.unhandled
+
 
 @dataclass
 class BatchRun:

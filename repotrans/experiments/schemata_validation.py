@@ -184,7 +184,7 @@ def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proj
             run = run_batch(ws, schemata.built, projects, by_project[project],
                             [(p.switch, p.names[project]) for p in batch], box, limits,
                             fixtures=len(batch))
-            settled = [(plan, _keeps(job)) for plan, job in zip(batch, run.finished)]
+            settled = [(plan, job.placeholder_fails()) for plan, job in zip(batch, run.finished)]
             if run.tainted:                # its guard threw inside a static initializer: that job alone
                 settled[-1] = (settled[-1][0], False)
             elif len(settled) < len(batch):     # timed out or crashed: the job running then alone
@@ -197,12 +197,6 @@ def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proj
     with ThreadPoolExecutor(max_workers=len(queues)) as pool:
         list(pool.map(drain, queues))
     return out
-
-
-def _keeps(job: JobResult) -> bool:
-    """A batched job decides "keep" when a test failed and its own guard threw (outside static
-    initializers) in a whole report."""
-    return bool(job.failed()) and job.fired > 0 and not job.in_initializer and not job.problem and not job.unhandled
 
 
 def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, limits, jobs: int,
