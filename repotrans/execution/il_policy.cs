@@ -12,8 +12,9 @@
 // usage: mono il_policy.exe            stdin: one job per line, tab-separated, then a line END:
 //   CANDIDATE.dll  BASELINE.dll|-  TYPE (Ns.Outer.Inner)  IL-NAMES (get_X,set_X)  ARITY (-1 any)  ALLOWED (cap,cap|-)
 //   [PARAMETER TYPES' SIMPLE NAMES (Int32,String[],ISet|-): picks one overload of that arity]
-// stdout per job: "DENY <capability>\t<api>\t<method>" lines, then "DONE <inspected methods> <ms>";
-//   a job that cannot be read: "ERROR <text>" then "DONE 0 <ms>".
+// stdout per job: "DENY <capability>\t<api>\t<method>" lines, then "DONE <inspected methods> <ms> <cpu ms>"
+//   (<ms>: the job's wall time; <cpu ms>: the process's CPU time so far, start-up and JIT included);
+//   a job that cannot be read: "ERROR <text>" then "DONE 0 <ms> <cpu ms>".
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -84,7 +85,8 @@ class IlPolicy
             {
                 Console.Out.WriteLine("ERROR " + e.GetType().Name + ": " + e.Message.Replace("\n", " "));
             }
-            Console.Out.WriteLine("DONE " + inspected + " " + watch.ElapsedMilliseconds);
+            Console.Out.WriteLine("DONE " + inspected + " " + watch.ElapsedMilliseconds + " "
+                                  + (long) Process.GetCurrentProcess().TotalProcessorTime.TotalMilliseconds);
             Console.Out.Flush();
         }
         return 0;

@@ -70,6 +70,7 @@ class PolicyVerdict:
     denials: list[Denial] = field(default_factory=list)
     inspected: int = 0              # methods read
     seconds: float = 0.0
+    cpu: float = 0.0                # the checker process's CPU seconds when it answered (start-up and JIT included)
     error: str = ""                 # the checker could not read the assembly (itself a rejection)
 
     @property
@@ -176,6 +177,7 @@ def parse_output(stdout: str) -> list[PolicyVerdict]:
             parts = rest.split()
             current.inspected = int(parts[0]) if parts and parts[0].isdigit() else 0
             current.seconds = int(parts[1]) / 1000 if len(parts) > 1 and parts[1].isdigit() else 0.0
+            current.cpu = int(parts[2]) / 1000 if len(parts) > 2 and parts[2].isdigit() else 0.0
             current.denials.sort(key=lambda d: (CAPABILITIES.index(d.capability)
                                                 if d.capability in CAPABILITIES else 99, d.api))
             verdicts.append(current)
@@ -187,12 +189,37 @@ def run_checker(run, exe: str, jobs: list[str]) -> list[PolicyVerdict]:
     """Run the checker over `jobs` with `run(argv, stdin) -> (exit_code, stdout, timed_out)`; a job
     without an answer is an error verdict (the candidate is rejected, never passed unchecked)."""
     started = time.monotonic()
-    code, stdout, timed_out = run(checker_argv(exe), ("".join(jobs) + "END\n").encode())
-    verdicts = parse_output(stdout)
-    if len(verdicts) < len(jobs):
-        why = "timed out" if timed_out else f"exit {code}"
-        verdicts += [PolicyVerdict(error=f"the checker ended without an answer ({why})")
-                     for _ in range(len(jobs) - len(verdicts))]
+    code, stdout, timed_out = run(checker_argv(exe), stdin_of(jobs))
+    verdicts = answers(stdout, len(jobs), "timed out" if timed_out else f"exit {code}")
     if len(jobs) == 1:
         verdicts[0].seconds = time.monotonic() - started
     return verdicts
+
+
+def stdin_of(jobs: list[str]) -> bytes:
+    return ("".join(jobs) + "END\n").encode()
+
+
+def answers(stdout: str, jobs: int, why: str) -> list[PolicyVerdict]:
+    """The checker's verdicts for `jobs` jobs; a job without an answer is an error verdict saying `why`."""
+    verdicts = parse_output(stdout)
+    return verdicts + [PolicyVerdict(error=f"the checker ended without an answer ({why})")
+                       for _ in range(jobs - len(verdicts))]
+
+
+# The build's last compile and the check in one sandboxed command (no second process round trip, which
+# costs a `docker exec` per candidate): the compiler's exit status is kept; only once it compiled does
+# the shell print CHAINED_MARK and become the checker, which reads the jobs on stdin (mcs reads none).
+CHAINED_MARK = "@@REPOTRANS-POLICY-CHECK"
+_CHAINED = 'exe=$1; shift; "$@" </dev/null || exit $?; echo ' + CHAINED_MARK + '; exec mono "$exe"'
+
+
+def chained_argv(exe: str, compile_argv: list[str]) -> list[str]:
+    """`compile_argv`, then (when it succeeds) the checker `exe` on stdin's jobs, as one command."""
+    return ["sh", "-c", _CHAINED, "sh", exe, *compile_argv]
+
+
+def split_chained(output: str) -> tuple[str, str | None]:
+    """(the compiler's part of a chained command's output, the checker's part or None if it never ran)."""
+    head, mark, rest = output.partition(CHAINED_MARK + "\n")
+    return (head, rest) if mark else (output, None)

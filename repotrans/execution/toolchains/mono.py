@@ -189,36 +189,45 @@ class MonoToolchain:
             return Verdict("compile_error", reason=f"{cand.path} is not compiled by any project"
                                                    + self._unbuilt(ws, patched_src))
         rebuild = dependents(projects, {p.path for p in changed}, all_of_them=cand.surface_changed)
+        order = [p for p in projects if p.path in rebuild]
+        # the capability check runs in the same sandboxed command as the last compile (policy.chained_argv)
+        jobs = [policy.job_line(rel(cand.run_dir / "out" / p.name / p.dll_name, ws),
+                                rel(ws.base / p.name / p.dll_name, ws), cand.member, cand.allowed) for p in changed]
         built: dict[str, Path] = {}
         warnings: list[Diagnostic] = []
         timings: dict[str, float] = {}
+        checked: policy.PolicyVerdict | None = None
         started = time.monotonic()
-        for project in projects:
-            if project.path not in rebuild:
-                continue
+        for project in order:
             out = cand.run_dir / "out" / project.name
             stage_dependencies(project, projects, built, ws.base, out)
             swap = {patched_src: patched} if project in changed else None
-            outcome = sandbox.run(compile_argv(ws, project, projects, out, swap), cwd=ws.root,
-                                  timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[out])
-            if outcome.timed_out:
-                return Verdict("timeout", log=outcome.output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
+            argv, stdin = compile_argv(ws, project, projects, out, swap), None
+            if project is order[-1]:
+                argv, stdin = policy.chained_argv(rel(ws.base / POLICY_EXE, ws), argv), policy.stdin_of(jobs)
+            outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
+                                  writable=[out], stdin=stdin)
+            output, checker_output = policy.split_chained(outcome.output)
+            if checker_output is None and outcome.timed_out:
+                return Verdict("timeout", log=output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
                                timings={"build": time.monotonic() - started})
-            if outcome.exit_code != 0:
-                diags = parse_mcs(outcome.output, ws, cand)
+            if checker_output is None and outcome.exit_code != 0:
+                diags = parse_mcs(output, ws, cand)
                 diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
                 errors = sum(d.severity == "error" for d in diags)
-                return Verdict("compile_error", diagnostics=diags, log=outcome.output,
+                return Verdict("compile_error", diagnostics=diags, log=output,
                                reason=f"{errors} error(s) compiling {project.name}",
                                timings={"build": time.monotonic() - started})
             built[project.name] = out
             if swap:
-                warnings += parse_mcs(outcome.output, ws, cand)
-        timings["build"] = time.monotonic() - started
-        started = time.monotonic()
-        checked = check_policy(ws, cand, changed, built, sandbox, limits)
-        timings["policy"] = time.monotonic() - started
-        if not checked.ok:
+                warnings += parse_mcs(output, ws, cand)
+            if checker_output is not None:
+                checked = _merged(policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
+                                                 "timed out" if outcome.timed_out else f"exit {outcome.exit_code}"))
+        timings["policy"] = checked.seconds if checked else 0.0
+        timings["build"] = time.monotonic() - started - timings["policy"]
+        if checked is None or not checked.ok:
+            checked = checked or policy.PolicyVerdict(error="the checker did not run")
             return Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
                            log="\n".join(f"{d.capability}: {d.api} in {d.where}" for d in checked.denials))
         verdict = run_tests(ws, cand, projects, changed, built, fixtures, sandbox, limits)
@@ -227,19 +236,10 @@ class MonoToolchain:
         return verdict
 
 
-def check_policy(ws: Workspace, cand: PatchedFile, changed: list[Project], built: dict[str, Path],
-                 sandbox: Sandbox, limits: Limits) -> policy.PolicyVerdict:
-    """The capability policy on each rebuilt assembly that compiles the candidate, against its baseline."""
-    jobs = [policy.job_line(rel(built[p.name] / p.dll_name, ws), rel(ws.base / p.name / p.dll_name, ws),
-                            cand.member, cand.allowed) for p in changed]
-
-    def run(argv: list[str], stdin: bytes) -> tuple[int | None, str, bool]:
-        outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
-                              stdin=stdin)
-        return outcome.exit_code, outcome.stdout, outcome.timed_out
-
-    verdicts = policy.run_checker(run, rel(ws.base / POLICY_EXE, ws), jobs)
+def _merged(verdicts: list[policy.PolicyVerdict]) -> policy.PolicyVerdict:
+    """One verdict for the candidate over each rebuilt assembly compiling it (the checker's own time)."""
     merged = policy.PolicyVerdict(inspected=sum(v.inspected for v in verdicts),
+                                  seconds=sum(v.seconds for v in verdicts),
                                   error=next((v.error for v in verdicts if v.error), ""))
     for v in verdicts:
         merged.denials += v.denials
