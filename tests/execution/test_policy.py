@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from repotrans.execution.policy import MemberRef, java_capabilities, parse_output, trust_note
+from repotrans.execution.policy import (CHAINED_MARK, MemberRef, chained_argv, java_capabilities, parse_output,
+                                        split_chained, trust_note)
 from repotrans.index.model import Method, Param
 from tests.execution.test_execution_runner import ADD_TRUTH, env, run  # noqa: F401  (module fixture)
 
@@ -97,10 +98,34 @@ def test_member_refs_name_what_the_compiler_emits():
 
 
 def test_checker_output_is_parsed_per_job_and_a_missing_answer_is_no_pass():
-    out = ("DENY reflection\tSystem.Activator\tNs.A::F\nDENY file_system\tSystem.IO.File\tNs.A::F\nDONE 3 12\n"
+    out = ("DENY reflection\tSystem.Activator\tNs.A::F\nDENY file_system\tSystem.IO.File\tNs.A::F\nDONE 3 12 140\n"
            "DONE 1 0\nERROR BadImageFormatException: bad\nDONE 0 1\n")
     first, second, third = parse_output(out)
     assert [d.api for d in first.denials] == ["System.Activator", "System.IO.File"]
     assert first.reason().startswith("uses System.Activator: reflection") and "1 more" in first.reason()
+    assert first.cpu == 0.14 and second.cpu == 0.0
     assert second.ok and second.inspected == 1
     assert not third.ok and "could not read" in third.reason()
+
+
+def test_a_chained_build_and_check_splits_at_the_mark_only_once_the_compile_succeeded():
+    argv = chained_argv("base/.runner/p.exe", ["mcs", "-out:x.dll", "a b.cs"])
+    assert argv[:2] == ["sh", "-c"] and argv[-4:] == ["base/.runner/p.exe", "mcs", "-out:x.dll", "a b.cs"]
+    assert split_chained("a.cs(1,2): error CS1002\n") == ("a.cs(1,2): error CS1002\n", None)
+    assert split_chained(f"Compilation succeeded\n{CHAINED_MARK}\nDONE 1 2 3\n") == ("Compilation succeeded\n",
+                                                                                     "DONE 1 2 3\n")
+
+
+def test_the_chained_command_keeps_the_compilers_failure_and_runs_the_checker_after_success(tmp_path):
+    """The real shell line: a failing compile exits with its own status and never starts the checker;
+    a succeeding one prints the mark, then the checker's answers (here a stand-in reading stdin)."""
+    import subprocess
+
+    failed = subprocess.run(chained_argv("never.exe", ["sh", "-c", "echo broken; exit 3"]), capture_output=True,
+                            text=True, input="job\nEND\n")
+    assert failed.returncode == 3 and split_chained(failed.stdout) == ("broken\n", None)
+    (tmp_path / "mono").write_text("#!/bin/sh\nread job; echo \"DONE 1 5 7 $1 $job\"\n")
+    (tmp_path / "mono").chmod(0o755)
+    ok = subprocess.run(chained_argv("p.exe", ["true"]), capture_output=True, text=True, input="job\nEND\n",
+                        env={"PATH": f"{tmp_path}:/usr/bin:/bin"})
+    assert ok.returncode == 0 and split_chained(ok.stdout) == ("", "DONE 1 5 7 p.exe job\n")
