@@ -139,6 +139,11 @@ def plan_patch(file_text: str, method: Method, code: str) -> Patch:
         else:
             seg_start, seg_end = chosen["span"]
             pieces = [(rest[seg_start:seg_end], rest_offset + rest.count("\n", 0, seg_start))]
+            kept = _setter_kept(method, data, rest[seg_start:seg_end])
+            if kept:      # a getter-only property or indexer answer keeps the setter the member has
+                close = rest.rindex("}", seg_start, seg_end)
+                pieces = [(rest[seg_start:close].rstrip(), rest_offset + rest.count("\n", 0, seg_start)),
+                          ("\n" + kept.strip() + "\n", None), (rest[close:seg_end], None)]
             sibling_texts = {_norm(n.text.decode()) for n in _siblings(target)}
             for helper in members:
                 if helper is chosen or _norm(helper["text"]) in sibling_texts:
@@ -240,6 +245,17 @@ def _misread_statement(node: Node) -> bool:
         kind = decl.child_by_field_name("type") if decl is not None else None
         return kind is not None and kind.text.decode("utf-8") in STATEMENT_WORDS
     return False
+
+
+def _setter_kept(method: Method, data: bytes, answer: str) -> str:
+    """The original set/init accessors of a property or indexer whose answer declares a getter only."""
+    if method.kind not in ("property", "indexer") or method.body_start_byte is None or method.body_end_byte is None \
+            or not answer.rstrip().endswith("}") or "=>" in answer.split("{", 1)[0]:
+        return ""
+    accessors = answer[answer.index("{"):] if "{" in answer else ""
+    if not accessors or _other_accessors(accessors):
+        return ""
+    return _other_accessors(data[method.body_start_byte:method.body_end_byte].decode("utf-8"))
 
 
 def _other_accessors(accessors: str) -> str:

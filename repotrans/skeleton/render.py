@@ -165,7 +165,7 @@ class TypeRenderer:
             if d.type == "field_declaration" or d.type == "constant_declaration":
                 out += self._field(d, kind, java_type, enum)
             elif d.type == "method_declaration" and id(d) in indexers:
-                out += self._indexer(d, kind, java_type)
+                out += self._indexer(d, kind, java_type, self._indexer_setter(d, methods))
             elif d.type == "method_declaration":
                 prop = props.get(id(d))
                 if prop is not None:
@@ -256,9 +256,16 @@ class TypeRenderer:
             and bool(_params(node)) and _text(node.child_by_field_name("type")) != "void" \
             and "static" not in _modifiers(node)
 
-    def _indexer(self, node: Node, kind: str, java_type: str) -> list[Line]:
-        """`public T this[int i]` from a Java `get(int i)`: batch fills the getter; the setter a Java
-        set(...) of the same indices would write stays a placeholder (the Java set method is kept too)."""
+    def _indexer_setter(self, getter: Node, methods: list[Node]) -> Node | None:
+        """The Java `void set(<the getter's indices>, T value)` beside a `T get(...)` turned indexer."""
+        want = [t for t, _ in _params(getter)] + [_text(getter.child_by_field_name("type"))]
+        return next((m for m in methods if _text(m.child_by_field_name("name")) == "set"
+                     and [t for t, _ in _params(m)] == want and "static" not in _modifiers(m)), None)
+
+    def _indexer(self, node: Node, kind: str, java_type: str, setter: Node | None = None) -> list[Line]:
+        """`public T this[int i]` from a Java `get(int i)`: batch fills the getter; the setter is the
+        Java set(<same indices>, value) translated now (batch translates an indexer from its getter only),
+        else a placeholder (the Java set method is kept too)."""
         tr = MethodTranslator(self.ctx.resolver, b"")
         header = tr.header(node, None)
         params = header[header.index("(") + 1:header.rindex(")")]
@@ -267,9 +274,10 @@ class TypeRenderer:
         if kind == "interface":
             return [Line(f"{INDENT}{cs_type} this[{params}] {{ get; }}", origin)]
         words = [self._access(_modifiers(node), True)] + self._dispatch(node, java_type, len(_params(node)))
+        setter_lines = self._accessor(setter, "set", header) if setter is not None else [f"set {{ {PLACEHOLDER} }}"]
         return [Line(f"{INDENT}{' '.join(words)} {cs_type} this[{params}]", origin), Line(INDENT + "{", origin),
-                Line(f"{INDENT * 2}get {{ {PLACEHOLDER} }}", origin),
-                Line(f"{INDENT * 2}set {{ {PLACEHOLDER} }}", origin), Line(INDENT + "}", origin)]
+                Line(f"{INDENT * 2}get {{ {PLACEHOLDER} }}", origin)] + \
+            [Line(INDENT * 2 + a, origin) for a in setter_lines] + [Line(INDENT + "}", origin)]
 
     def _property(self, spec: tuple, kind: str, java_type: str) -> list[Line]:
         prop, getter, setter = spec
@@ -287,19 +295,25 @@ class TypeRenderer:
             # batch translates a property from its Java getter only: a get/set pair is written now
             accessors = self._accessor(getter, "get") + self._accessor(setter, "set")
         elif setter is not None:
-            accessors.append(f"set {{ {PLACEHOLDER} }}")
-            self.ctx.notes.append(f"{origin}: the setter stays a placeholder (batch translates the getter)")
+            # batch fills the getter (and keeps the accessors it does not write): the setter is written now
+            accessors += self._accessor(setter, "set")
         return [Line(f"{INDENT}{' '.join(words)} {cs_type} {prop}", origin), Line(INDENT + "{", origin)] + \
                [Line(INDENT * 2 + a, origin) for a in accessors] + [Line(INDENT + "}", origin)]
 
-    def _accessor(self, node: Node, kind: str) -> list[str]:
-        """A get or set accessor translated from the Java getter or setter."""
+    def _accessor(self, node: Node, kind: str, indexer_header: str | None = None) -> list[str]:
+        """A get or set accessor translated from the Java getter or setter (an indexer's setter: its
+        last parameter is `value`, the others keep the names of the indexer's getter)."""
         tr = MethodTranslator(self.ctx.resolver, b"")
         tr.static_context = "static" in _modifiers(node)
         try:
             tr.header(node, None)
             if kind == "set":
-                tr.declare(_params(node)[0][1], _params(node)[0][0], "value")
+                tr.declare(_params(node)[-1][1], _params(node)[-1][0], "value")
+            if indexer_header is not None:
+                getter_names = re.findall(r"(\w+)\s*(?:,|$)", indexer_header[indexer_header.index("(") + 1:
+                                                                              indexer_header.rindex(")")])
+                for (jtype, jname), cs_name in zip(_params(node)[:-1], getter_names):
+                    tr.declare(jname, jtype, cs_name)
             lines = tr.block(node.child_by_field_name("body"))
         except Exception as exc:     # noqa: BLE001 - an untranslatable accessor stays a placeholder
             self.ctx.notes.append(f"{_text(node.child_by_field_name('name'))}: not translated ({type(exc).__name__})")

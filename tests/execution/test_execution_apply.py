@@ -209,3 +209,22 @@ def test_a_body_only_candidate_is_read_as_a_body_and_compiles(counter, query, co
     assert built.returncode == 0, built.stdout + patch.new_text
     if query == "Counter.Count":
         assert "set { count = value; }" in patch.new_text       # the setter stays
+
+
+@pytest.mark.parametrize("code", ["public int Count\n{\n    get\n    {\n        return count;\n    }\n}",
+                                  "public int Count { get { return count; } }"])
+def test_a_getter_only_property_declaration_keeps_the_members_setter(counter, code, tmp_path):
+    import subprocess
+
+    patch = plan_patch(COUNTER, method(counter, "Counter.Count"), code)
+    assert patch.mode == "member"
+    assert "return count;" in patch.new_text and patch.new_text.count("set { count = value; }") == 1
+    assert "NotImplementedException();\n        }\n\n        public Counter" in patch.new_text  # Step untouched
+    source = tmp_path / "Counter.cs"
+    source.write_text(patch.new_text)
+    built = subprocess.run(["mcs", "-target:library", f"-out:{tmp_path / 'c.dll'}", str(source)],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + patch.new_text
+    both = plan_patch(COUNTER, method(counter, "Counter.Count"),
+                      "public int Count\n{\n    get { return count; }\n    set { count = value + 1; }\n}")
+    assert "value + 1" in both.new_text and "set { count = value; }" not in both.new_text

@@ -70,6 +70,10 @@ def test_plan_places_new_types_by_the_package_map(tmp_path):
     assert "public class Box<T> where T : IComparable<T>" in next(f.text for f in plan.files if f.path.endswith("Box.cs"))
     grid = next(f.text for f in plan.files if f.path.endswith("Grid.cs"))
     assert "public bool this[int x, int y]" in grid and "public void Set(int x, int y)" in grid
+    # setters are written now (batch translates a property or indexer from its getter and keeps the setter)
+    assert "get { throw new NotImplementedException(); }\n            set\n            {\n                cells[y][x] = value;" in grid
+    box = next(f.text for f in plan.files if f.path.endswith("Box.cs"))
+    assert "set\n            {\n                this.label = value == null ? \"\" : value;" in box
 
 
 @needs_mcs
