@@ -29,6 +29,10 @@ def register(sub) -> None:
                    help="first write C# skeletons for the Java types matching GLOB that the port lacks, and "
                         "placeholder members for the Java methods their matched C# types lack, into --target "
                         "(e.g. 'org.acme.geo.*'; repeatable); with --dry-run, list them")
+    p.add_argument("--junit", metavar="DIR",
+                   help="with --create-missing: the Java test sources (e.g. JAVA/src/test/java); the JUnit tests "
+                        "of the created types (FooTest, FooTests, FooTestCase) become NUnit fixtures labelled "
+                        "translated tests before the bodies are translated (by --model, or the builtin rules)")
     _add_run_options(p)
 
     p = add_command(sub, "ablate", "run configurations over datasets and report", run_ablate)
@@ -95,6 +99,10 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     stopped early (model-server errors), 130 after Ctrl-C."""
     from repotrans.experiments.batch import run_batch as run
 
+    if args.junit and not args.create_missing:
+        raise ConfigError("--junit goes with --create-missing GLOB (the tests of the types it creates)")
+    if args.junit and not Path(args.junit).is_dir():
+        raise ConfigError(f"--junit: {args.junit} is not a folder (give the Java test sources, e.g. src/test/java)")
     if args.dry_run:
         return _dry_run(args)
     if not args.run_dir:
@@ -131,7 +139,15 @@ def _dry_run(args: argparse.Namespace) -> int:
     if args.create_missing:
         from repotrans.skeleton.missing import create_missing
 
-        print(create_missing(index, args.create_missing, dry_run=True).render())
+        created = create_missing(index, args.create_missing, dry_run=True)
+        print(created.render())
+        if args.junit:
+            from repotrans.skeleton.port_tests import junit_files
+
+            found = junit_files(Path(args.junit), _test_patterns([t for f in created.types.plan.files
+                                                                  for t in f.java_types]))
+            print(f"translate-tests: would translate {len(found)} JUnit class(es) of the created types"
+                  + "".join(f"\n  {q}" for q in found))
     print(plan_batch(index, Path(args.functions) if args.functions else None).render())
     print(f"next: repotrans batch --source {args.source} --target {args.target} --run-dir RUN_DIR --model MODEL")
     return 0
@@ -157,7 +173,39 @@ def _create_missing(args: argparse.Namespace, config: AgentConfig) -> bool:
     if not created.compiled:
         print("create-missing: the port does not compile with what was written (see the errors above); "
               "fix them, then run batch again", file=sys.stderr)
-    return created.compiled
+        return False
+    if args.junit:
+        _translate_tests(args, config, [t for f in created.types.plan.files for t in f.java_types])
+    return True
+
+
+def _test_patterns(java_types: list[str]) -> list[str]:
+    """The JUnit class names of Java types: FooTest, FooTests, FooTestCase."""
+    return [f"{t}{suffix}" for t in java_types for suffix in ("Test", "Tests", "TestCase")]
+
+
+def _translate_tests(args: argparse.Namespace, config: AgentConfig, java_types: list[str]) -> None:
+    """`--junit`: the JUnit tests of the types create-missing wrote, as NUnit fixtures labelled translated."""
+    from repotrans.agents.models import make_client
+    from repotrans.errors import InputError
+    from repotrans.index.store import Index
+    from repotrans.skeleton.port_tests import port_junit_tests
+
+    patterns = _test_patterns(java_types)
+    if not patterns:
+        print("translate-tests: no type was created, no JUnit test to translate")
+        return
+    client = make_client(config) if config.model.name != "builtin" else None
+    index = Index.open(Path(args.workdir))
+    try:
+        ported = port_junit_tests(index, Path(args.junit), patterns, overrides=config.mapping,
+                                  settings=config.execution.build_settings(), client=client,
+                                  rounds=config.agents.max_repair_rounds)
+        print(ported.render())
+    except InputError as exc:          # no JUnit test for the new types: their bodies are judged without
+        print(f"translate-tests: {exc}")
+    finally:
+        index.close()
 
 
 def run_ablate(args: argparse.Namespace, config: AgentConfig) -> int:

@@ -53,7 +53,8 @@ class MissingMembers:
         return sum(len(a.members) for a in self.additions)
 
     def render(self) -> str:
-        lines = [f"{self.count()} member(s) to add to {len(self.additions)} existing C# type(s):"]
+        lines = [f"{self.count()} member(s) to add to {len(self.additions)} existing C# type(s)"
+                 + (":" if self.additions or self.skipped or self.dropped else "")]
         for a in self.additions:
             lines += [f"  {a.cs_type} <- {origin}" for origin in a.members]
         lines += [f"  skipped {m}: {why}" for m, why in sorted(self.skipped.items())]

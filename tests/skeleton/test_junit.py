@@ -81,3 +81,7 @@ def test_translated_tests_judge_the_bodies_of_the_skeleton(pair, tmp_path):
                  "Demo.Zoo.Care.Vet.Visits", "Demo.Zoo.Box.HoldsMoreThan(T)"):
         assert status[task] == "passed", (task, status[task])
     assert "SizeTests.Weights" in selection["Demo.Zoo.Size.Weight"]          # judged by a translated test
+    judged = {task: json.loads(r)["judged_by"] for task, _, r in rows}
+    assert judged["Demo.Zoo.Size.Weight"] == "translated tests"              # labelled as such, and counted apart
+    assert summary.translated == sum(v == "translated tests" for v in judged.values()) > 0
+    assert summary.passed + summary.failed + summary.blocked + summary.errors + summary.translated == 17

@@ -60,6 +60,18 @@ def test_dry_run_lists_missing_types_and_members_and_writes_nothing(port, tmp_pa
     assert sorted(p.relative_to(cs).as_posix() for p in cs.rglob("*.cs")) == before
 
 
+def test_dry_run_names_the_junit_tests_of_the_created_types(port, tmp_path, capsys):
+    java, cs = port
+    rc = main(["batch", "--source", str(java), "--target", str(cs), "--dry-run", "--create-missing", "org.demo.*",
+               "--junit", str(FIXTURE / "junit"), "--workdir", str(tmp_path / "ws")])
+    out = capsys.readouterr().out
+    assert rc == 0 and ("translate-tests: would translate 3 JUnit class(es) of the created types\n"
+                        "  org.demo.zoo.BoxTest\n  org.demo.zoo.SizeTest\n  org.demo.zoo.care.VetTest\n") in out
+    rc = main(["batch", "--source", str(java), "--target", str(cs), "--dry-run", "--junit", str(FIXTURE / "junit"),
+               "--workdir", str(tmp_path / "ws")])
+    assert rc == 2 and "--junit goes with --create-missing GLOB" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("pattern, message", [
     ("org/demo/*", "--create-missing 'org/demo/*': a glob over Java qualified names with dots"),
     ("org.demo.zo.*", "--create-missing 'org.demo.zo.*' matches no Java type of the source "
