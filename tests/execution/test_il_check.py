@@ -1,0 +1,118 @@
+"""The pure-Python IL checker (il_check) against the Cecil one (il_policy.cs under mono): both read
+policy_rules.tsv, and on real assemblies compiled by mcs from the calc fixture with each attack
+candidate of the security suite, each denial of the policy tests and clean code, they must name the
+same (capability, API) denials in the same methods, and accept the same code."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution import policy
+from repotrans.execution.il_check import check_assembly, load_rules
+from repotrans.execution.policy import MemberRef
+from tests.execution.test_policy import DENIED
+from tests.execution.test_security import POLICY_ATTACKS, TRUTH
+
+CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc" / "src" / "Acme.Calc"
+ADD = "        public int Add(int a, int b)\n        {\n            int sum = a + b;\n            history.Add(sum);\n            return sum;\n        }\n"
+CLEAN = [
+    ("ground truth", TRUTH),
+    ("lambdas, iterators, LINQ, resources", "public int Add(int a, int b)\n{\n    System.Func<int, int> twice = x => x + x;\n"
+     "    int s = System.Linq.Enumerable.Sum(Range(b)) * 0 + twice(0);\n    int sum = a + b + s;\n"
+     "    history.Add(sum);\n    return sum;\n}\n"
+     "private System.Collections.Generic.IEnumerable<int> Range(int n)\n"
+     "{\n    var res = typeof(Calculator).Assembly.GetManifestResourceStream(\"missing\");\n"
+     "    for (int i = 0; i < n; i++) yield return i + GetType().Name.Length + (res == null ? 0 : 1);\n}\n"),
+    ("generic helper and delegates", "public int Add(int a, int b)\n{\n    var d = new System.Collections.Generic.Dictionary"
+     "<string, System.Func<int, int>>();\n    d[\"x\"] = Twice<int>;\n    int sum = a + b + d[\"x\"](0);\n"
+     "    history.Add(sum);\n    return sum;\n}\nprivate static int Twice<T>(int v) { return v * 2; }\n"),
+]
+MEMBER = MemberRef("Acme.Calc.Calculator", ("Add",), 2, ("Int32", "Int32"))
+
+
+def _compile(folder: Path, name: str, body: str | None) -> Path:
+    """Acme.Calc compiled by mcs with Calculator.Add replaced by `body` (a block or whole members)."""
+    out = folder / name
+    out.mkdir()
+    sources = []
+    for src in (CALC / "Calculator.cs", CALC / "Text" / "Greeter.cs"):     # what the project compiles
+        text = src.read_text()
+        if src.name == "Calculator.cs" and body is not None:
+            member = ("public int Add(int a, int b)\n" + body) if body.lstrip().startswith("{") else body
+            text = text.replace(ADD, member + "\n")
+        (out / src.name).write_text(text)
+        sources.append(str(out / src.name))
+    dll = out / "Acme.Calc.dll"
+    done = subprocess.run(["mcs", "-target:library", "-unsafe", "-debug-", f"-out:{dll}", "-r:System.Core.dll",
+                           "-r:/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll", *sources],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return dll
+
+
+@pytest.fixture(scope="module")
+def assemblies(tmp_path_factory):
+    if shutil.which("mcs") is None or not Path(policy.CECIL).is_file():
+        pytest.fail("these tests need mono's mcs and Mono.Cecil in its GAC", pytrace=False)
+    tmp = tmp_path_factory.mktemp("il-check")
+    exe = tmp / "il_policy.exe"
+    shutil.copyfile(policy.RULES, tmp / policy.RULES.name)
+    built = subprocess.run(policy.build_argv(str(exe), str(policy.SOURCE)), capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout
+    cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN
+    base = _compile(tmp, "base", None)
+    dlls = {name: _compile(tmp, f"c{n}", code) for n, (name, code) in enumerate(cases)}
+    return exe, base, dlls
+
+
+def _cecil(exe: Path, jobs: list[tuple[Path, Path]]) -> list[policy.PolicyVerdict]:
+    lines = [policy.job_line(str(dll), str(base) if base else None, MEMBER, frozenset()) for dll, base in jobs]
+
+    def run(argv, stdin):
+        done = subprocess.run(argv, input=stdin, capture_output=True, timeout=120)
+        return done.returncode, done.stdout.decode(), False
+
+    return policy.run_checker(run, str(exe), lines)
+
+
+def _denials(v: policy.PolicyVerdict) -> list[tuple[str, str, str]]:
+    return sorted((d.capability, d.api, d.where) for d in v.denials)
+
+
+@pytest.mark.slow
+def test_both_checkers_name_the_same_denials_on_every_attack_and_accept_the_same_code(assemblies):
+    exe, base, dlls = assemblies
+    names = list(dlls)
+    cecil = _cecil(exe, [(dlls[n], base) for n in names])
+    for name, expected in zip(names, cecil):
+        ours = check_assembly(dlls[name], base, MEMBER, frozenset())
+        assert not ours.error and not expected.error, (name, ours.error, expected.error)
+        assert not expected.error and _denials(ours) == _denials(expected), name
+        assert ours.ok == (name in {n for n, _ in CLEAN}), (name, ours.reason() if not ours.ok else "")
+    # without the baseline (only the member and what it reaches) they agree too
+    for name, expected in zip(names, _cecil(exe, [(dlls[n], None) for n in names])):
+        ours = check_assembly(dlls[name], None, MEMBER, frozenset())
+        assert not expected.error and _denials(ours) == _denials(expected), name
+
+
+@pytest.mark.slow
+def test_allowances_and_unreadable_assemblies(assemblies, tmp_path):
+    _, base, dlls = assemblies
+    reads = dlls["test sources read"]
+    assert not check_assembly(reads, base, MEMBER, frozenset()).ok
+    assert check_assembly(reads, base, MEMBER, frozenset({"file_system"})).ok
+    junk = tmp_path / "junk.dll"
+    junk.write_bytes(b"MZ not an assembly")
+    verdict = check_assembly(junk, None, MEMBER, frozenset())
+    assert not verdict.ok and verdict.error
+
+
+def test_the_rules_file_is_read_whole():
+    rules = load_rules()
+    assert ("reflection", "System.Reflection") in rules.namespaces
+    assert rules.types["System.IO.File"] == "file_system"
+    assert rules.members["System.Environment::Exit"] == "process"
+    assert "GetManifestResourceStream" in rules.restricted["System.Reflection.Assembly"]
