@@ -19,6 +19,8 @@ def register(sub) -> None:
     p.add_argument("--target", help="also explain how this C# repository is built: projects found, chosen, "
                                     "quarantined and why, the untouched build and test time")
     p.add_argument("--no-run", action="store_true", help="with --target: only evaluate the projects")
+    p.add_argument("--run-dir", help="also count the verdicts in this run folder's results.sqlite that ran with "
+                                     "reduced trust (a capability their Java original reaches, allowed by the IL policy)")
 
     p = add_command(sub, "run-tests", "build a candidate for one C# method and run its tests (JSON)", run_tests)
     p.add_argument("--target", required=True, help="C# repository")
@@ -68,14 +70,36 @@ def _java_original(index, method, config: AgentConfig):
 
 def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.doctor import SECTIONS, model_section, report
+    from repotrans.execution.build_report import render
 
     text, healthy = report(config, SECTIONS + ([] if args.no_model_check else [model_section]))
     print(text)
     if args.target:
-        from repotrans.execution.build_report import build_section, render
+        from repotrans.execution.build_report import build_section
 
         title, lines = build_section(Path(args.target), config.execution, workdir=Path(args.workdir),
                                      run_tests=not args.no_run)
         print(render(title, lines))
         healthy &= all(ok is not False for ok, _ in lines)
+    if args.run_dir:
+        print(render(*_trust_section(Path(args.run_dir))))
     return 0 if healthy else 1
+
+
+def _trust_section(run_dir: Path) -> tuple[str, list]:
+    """How many verdicts of a run folder ran with reduced trust, and which (their trust notes)."""
+    from repotrans.experiments.run_store import RunStore, reduced_trust
+
+    if not (run_dir / "results.sqlite").is_file():
+        raise RepotransError(f"--run-dir: no results.sqlite in {run_dir}")
+    store = RunStore(run_dir)
+    try:
+        records = store.records()
+    finally:
+        store.close()
+    reduced = reduced_trust(records)
+    lines = [(None, f"{len(reduced)} of {len(records)} verdict(s) ran with reduced trust")]
+    lines += [(None, f"{r.config}/{r.task_id}: {r.status}, {r.result['trust']}") for r in reduced[:20]]
+    if len(reduced) > 20:
+        lines.append((None, f"... and {len(reduced) - 20} more"))
+    return f"reduced trust in {run_dir}", lines

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from repotrans.execution.status import BLOCKED, ERROR
 from repotrans.experiments.causes import cause_of
-from repotrans.experiments.run_store import TaskRecord, port_records, translated_records
+from repotrans.experiments.run_store import TaskRecord, port_records, reduced_trust, translated_records
 from repotrans.experiments.whole_suite import whole_suite_line
 
 _LABEL = {ERROR: "ERROR", BLOCKED: "BLOCKED"}
@@ -37,6 +37,7 @@ class BatchSummary:
     estimated_tokens: bool = False    # the offline policy counts words, not tokens
     translated: int = 0         # tasks judged with tests translated from JUnit: not in passed/failed/...
     translated_passed: int = 0
+    reduced_trust: int = 0      # verdicts that ran with a capability their Java original reaches (IL policy)
 
     @classmethod
     def of(cls, tasks: int, records: list[TaskRecord], **kw) -> "BatchSummary":
@@ -48,6 +49,7 @@ class BatchSummary:
                    failed=sum(p[0] == "FAILED" and not p[2].startswith("[translated tests]") for p in problems),
                    errors=sum(r.status == ERROR for r in port), blocked=sum(r.status == BLOCKED for r in port),
                    translated=len(translated), translated_passed=sum(r.passed for r in translated),
+                   reduced_trust=len(reduced_trust(records)),
                    prompt_tokens=sum(r.prompt_tokens for r in records),
                    completion_tokens=sum(r.completion_tokens for r in records), problems=problems,
                    not_run=tasks - len(records), **kw)
@@ -74,6 +76,9 @@ class BatchSummary:
                 lines.append(f"  passed alone, fails together: {task}")
         note = " (estimated: the offline builtin policy counts words)" if self.estimated_tokens else ""
         lines.append(f"tokens: {self.prompt_tokens} prompt + {self.completion_tokens} completion{note}")
+        if self.reduced_trust:
+            lines.append(f"reduced trust: {self.reduced_trust} verdict(s) ran with a capability their Java original "
+                         "reaches (file I/O, reflection, process control or the console) allowed by the IL policy")
         if self.written:
             lines.append(f"written into the target: {len(self.written)} methods")
         if self.stopped:

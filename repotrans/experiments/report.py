@@ -12,7 +12,7 @@ from repotrans.experiments.metrics import overlap, rate_rows
 from repotrans.experiments.plots import Plot, plots_for
 from repotrans.experiments.report_html import write_html
 from repotrans.experiments.run_records import load_records, unvalidated_datasets
-from repotrans.experiments.run_store import TaskRecord, port_records, translated_records
+from repotrans.experiments.run_store import TaskRecord, port_records, reduced_trust, translated_records
 
 
 def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plots: list[Plot] = ()) -> str:
@@ -24,7 +24,7 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
     if unvalidated:
         out += [f"**Unvalidated datasets: {', '.join(sorted(unvalidated))}** (built with --no-validate: a task "
                 "whose placeholder also passes counts as passed, so their rates may overstate).", ""]
-    reduced = sorted(r.task_id for r in records if (r.result or {}).get("trust"))
+    reduced = sorted(r.task_id for r in reduced_trust(records))
     if reduced:
         out += [f"**Reduced trust: {len(reduced)} task verdict(s)** ran with a capability their Java original "
                 f"uses (file I/O, reflection or process control) allowed by the IL policy: "

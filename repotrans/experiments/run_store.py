@@ -83,6 +83,11 @@ def translated_records(records: list[TaskRecord]) -> list[TaskRecord]:
     return [r for r in records if r.translated_verdict]
 
 
+def reduced_trust(records: list[TaskRecord]) -> list[TaskRecord]:
+    """The records whose verdict ran with a capability the Java original reaches (`trust: reduced (...)`)."""
+    return [r for r in records if (r.result or {}).get("trust")]
+
+
 class RunStore:
     """Results of one run folder, keyed by (config, dataset, task_id)."""
 
