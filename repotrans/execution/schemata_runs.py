@@ -54,11 +54,19 @@ class JobResult:
     in_initializer: bool = False                        # ... once inside a static initializer
     problem: str = ""                                   # the report is not whole (check_runner)
     unhandled: bool = False
+    planned: list[str] = field(default_factory=list)    # what the runner planned to run
+    cut: bool = False                                   # stopped before its END (a timeout, a crash)
 
     def covered(self, selected: list[str]) -> list[tuple[str, str]]:
         """(state, name) of the tests a selection ("Ns.Fixture[.Method]" names) covers."""
         return [(state, name) for state, name in self.tests
                 if any(covers(s, n) for s in selected for n in [name, *self.suites.get(name, [])])]
+
+    def whole_for(self, selected: list[str]) -> bool:
+        """Every planned test the selection covers has a result (always so in a job that finished)."""
+        done = {name for _, name in self.tests}
+        return not self.cut or all(name in done for name in self.planned
+                                   if any(covers(s, n) for s in selected for n in [name, *self.suites.get(name, [])]))
 
     def reaching(self, switch: int, selected: list[str]) -> tuple[list[str], bool]:
         """The covered tests that reached guard `switch` (in their own run, or between tests in their
@@ -81,12 +89,13 @@ class JobResult:
         """A batched job decides "keep" only when a test failed and its own guard threw (outside static
         initializers), in a whole report; anything else is run again on its own."""
         return bool(self.failed()) and self.fired > 0 and not self.in_initializer and not self.problem \
-            and not self.unhandled
+            and not self.unhandled and not self.cut
 
 
 @dataclass
 class BatchRun:
     finished: list[JobResult]          # the jobs that reached END, in order; the rest did not run
+    cut: JobResult | None = None       # the job running when the process stopped (what it reported)
     tainted: bool = False
     seconds: float = 0.0
     note: str = ""                     # why it stopped early (timeout, crash), for the log
@@ -142,15 +151,17 @@ def parse_batch(stdout: str, nonce: str, jobs: list[tuple[int, list[str]]]) -> B
                 if index < len(jobs):
                     run.finished.append(_job(segment, nonce, *jobs[index]))
                 segment = None
+    if segment is not None and len(run.finished) < len(jobs):
+        run.cut = _job(segment, nonce, *jobs[len(run.finished)], cut=True)
     return run
 
 
-def _job(lines: list[str], nonce: str, switch: int, names: list[str]) -> JobResult:
+def _job(lines: list[str], nonce: str, switch: int, names: list[str], cut: bool = False) -> JobResult:
     report = parse_runner("\n".join(lines), nonce)
     job = JobResult(switch, names, [(s, n) for s, n, _, _ in report.tests], report.suites,
-                    unhandled=bool(report.unhandled))
+                    unhandled=bool(report.unhandled), planned=[n for _, n in report.planned], cut=cut)
     status, reason = check_runner(report, names)
-    job.problem = reason if status == "runtime_error" else ""
+    job.problem = reason if status == "runtime_error" and not cut else report.crash
     prefix = f"@@RT {nonce} "
     last = ""                                  # the test reported last (a teardown after it is its fixture's)
     for line in lines:

@@ -128,7 +128,7 @@ def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proje
         fixtures = len({n.rsplit(".", 1)[0] for n in names})
         run = run_batch(ws, schemata.built, projects, by_project[project], [(OFF, names)], box, limits,
                         record=True, fixtures=fixtures)
-        return project, set(names), run.finished[0] if run.finished else None
+        return project, set(names), run.finished[0] if run.finished else run.cut     # cut: what it reported
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         finished = list(pool.map(one, chunks))
@@ -146,7 +146,7 @@ def _passes(plan: Plan, results: list[list[JobResult]]) -> bool:
     ran = 0
     for project, parts in zip(plan.names, results):
         for job in parts:
-            if job.problem or job.unhandled:
+            if job.problem or job.unhandled or not job.whole_for(plan.names[project]):
                 return False
             covered = job.covered(plan.names[project])
             if any(state != "Success" for state, _ in covered):

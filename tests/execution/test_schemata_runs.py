@@ -68,7 +68,13 @@ def test_a_job_decides_keep_only_when_its_own_guard_threw_in_a_failing_test():
 
 def test_a_batch_that_stops_early_keeps_only_whole_jobs_and_its_limit_grows_with_fixtures():
     cut = "\n".join(_job(0, 1, [("Error", "Ns.FooTests.A")], "1 0")
-                    + [_line("JOB", "1", "2"), _line("PLAN", "Runnable", _b("Ns.FooTests.B"), _b(""))])
-    run = parse_batch(cut, NONCE, [(1, ["Ns.FooTests.A"]), (2, ["Ns.FooTests.B"])])
+                     + [_line("JOB", "1", "2")] + [_line("PLAN", "Runnable", _b(n), _b("asm\nNs\nNs.BarTests"))
+                                                   for n in ("Ns.BarTests.B", "Ns.BarTests.C")]
+                     + [_line("START", "2")] + _test("Success", "Ns.BarTests.B"))
+    run = parse_batch(cut, NONCE, [(1, ["Ns.FooTests.A"]), (2, ["Ns.BarTests"])])
     assert [j.switch for j in run.finished] == [1] and not run.tainted
+    # the job running at the limit: what it reported counts for a selection it reported in whole
+    assert run.cut.cut and run.cut.tests == [("Success", "Ns.BarTests.B")] and not run.cut.problem
+    assert run.cut.whole_for(["Ns.BarTests.B"]) and not run.cut.whole_for(["Ns.BarTests"])
+    assert not run.cut.placeholder_fails()
     assert batch_timeout(60, 1) == 60 and batch_timeout(60, 5) == 180
