@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -22,20 +21,26 @@ import tempfile
 import time
 from pathlib import Path
 
+from cpu_meter import CpuMeter
+
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "datasets" / "sample"
+METER = ["?"]                      # how the last command's CPU time was counted
 
 
 def timed(argv: list[str], checkout: Path) -> tuple[float, float, str]:
     """(wall s, CPU s of the command and its children, its output's last lines) run from `checkout`."""
     env = {**os.environ, "PYTHONPATH": str(checkout), "HF_HUB_OFFLINE": "1"}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "repotrans.cli", *argv], cwd=checkout, env=env,
-                          capture_output=True, text=True)
-    wall = time.monotonic() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    meter = CpuMeter()
+    try:
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "repotrans.cli", *argv], cwd=checkout, env=env,
+                              capture_output=True, text=True)
+        wall = time.monotonic() - started
+        cpu = meter.seconds()
+        METER[0] = meter.how
+    finally:
+        meter.close()
     if done.returncode != 0:
         raise SystemExit(f"bench: {' '.join(argv[:2])} failed in {checkout}:\n{done.stderr[-2000:]}")
     return wall, cpu, (done.stdout + done.stderr)[-400:]
@@ -91,7 +96,7 @@ def main() -> None:
         print(f"| {r['step']} | {r['checkout']} | {r['tasks']} | {'' if r['validated'] is None else r['validated']} | "
               f"{r['wall']:.1f} | {r['cpu']:.1f} | {3600 * r['tasks'] / r['wall']:.0f} | "
               f"{3600 * r['tasks'] / max(r['cpu'], 1e-9):.0f} |")
-    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}; CPU time by {METER[0]}")
     if args.work is None:
         shutil.rmtree(work, ignore_errors=True)
 

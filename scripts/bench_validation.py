@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import tempfile
 import time
@@ -25,6 +24,8 @@ from pathlib import Path
 
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments.datasets import VERDICTS, build_dataset, load_dataset
+
+from cpu_meter import CpuMeter
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "datasets" / "sample"
@@ -38,12 +39,6 @@ def timed_build(source: Path, target: Path, out: Path, select: list[str], jobs: 
     return time.monotonic() - started, len(ds.tasks), len(ds.dropped)
 
 
-def cpu_seconds() -> float:
-    """CPU time of this process and its finished children (mcs, mono test runs), user + system."""
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 MODES = {"per-task": False, "schemata": True}
 
 
@@ -53,11 +48,15 @@ def measure_mode(args, mode: str, select: list[str], work: Path, warm: Path) -> 
     out = work / mode
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(warm / ".build" / "index", out / ".build" / "index")
-    cpu = cpu_seconds()
-    seconds, kept, dropped = timed_build(args.source, args.target, out, select, args.jobs, MODES[mode])
+    meter = CpuMeter()
+    try:
+        seconds, kept, dropped = timed_build(args.source, args.target, out, select, args.jobs, MODES[mode])
+        cpu = meter.seconds()
+    finally:
+        meter.close()
     ds = load_dataset(out)
     figures = {"mode": mode, "jobs": args.jobs, "tasks": kept + dropped, "validated": kept, "wall": seconds,
-               "cpu": cpu_seconds() - cpu, "kept": sorted(t.id for t in ds.tasks),
+               "cpu": cpu, "cpu_meter": meter.how, "kept": sorted(t.id for t in ds.tasks),
                "dropped": {d["id"]: d["reason"] for d in ds.dropped}, "load": os.getloadavg()[0]}
     (work / f"{mode}.json").write_text(json.dumps(figures, indent=1))
     return figures
@@ -76,6 +75,7 @@ def compare_schemata(args, select: list[str], work: Path, warm: Path) -> None:
         print(f"| {mode} (--jobs {r['jobs']}) | {r['tasks']} | {r['validated']} | {r['wall']:.1f} | {r['cpu']:.1f} | "
               f"{r['wall'] / max(1, r['validated']):.2f} | {r['cpu'] / max(1, r['validated']):.2f} | "
               f"{3600 * r['tasks'] / r['wall']:.0f} | {r['load']:.1f} |")
+    print("CPU time: " + "; ".join(sorted({f"{m}: {r.get('cpu_meter', 'getrusage')}" for m, r in rows.items()})))
     compile_s, test_s = raw_times(warm, select)
     n = next(iter(rows.values()))["tasks"] if rows else 1
     print(f"raw toolchain, one core: mcs of the library {compile_s:.1f} s, one covering-test run {test_s:.1f} s; "
