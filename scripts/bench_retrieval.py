@@ -12,10 +12,12 @@ snippets keep real lengths and shapes. Prints:
 
   python scripts/bench_retrieval.py                 # 10,000 pairs, 200 queries, /tmp/repotrans-bench-retrieval
   python scripts/bench_retrieval.py --fresh         # drop the bench workdir (and its embedding cache) first
-  python scripts/bench_retrieval.py --port WORKDIR --queries 150 --k 5 --pools 0 50 100 200
-        # a workdir where `repotrans index` indexed a real Java project and its C# port: recall of useful
+  python scripts/bench_retrieval.py --port WORKDIR [WORKDIR...] --queries 150 --k 5 --pools 0 50 100 200 \
+        --backends torch onnx onnx-int8 [--first-retrieval]
+        # workdirs where `repotrans index` indexed a real Java project and its C# port: recall of useful
         # pairs (what the masked method's C# body calls, same-named Java methods) for masked methods,
-        # whole-store vs pooled dense routes, and the time to the first retrieval of a fresh run folder
+        # per backend, whole-store vs pooled dense routes, side by side; with --first-retrieval the time
+        # to the first retrieval of a fresh run folder (cold machine cache) and of a second one, per stage
 """
 from __future__ import annotations
 
@@ -111,12 +113,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="torch threads, at most 2 (on a loaded 2-core machine 1 is ~10x faster than 2)")
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/repotrans-bench-retrieval"))
     ap.add_argument("--fresh", action="store_true", help="delete the workdir (and its embedding cache) first")
-    ap.add_argument("--port", type=Path, help="a workdir indexing a real port: recall of useful pairs for "
-                                              "masked methods and the time to a first retrieval instead")
+    ap.add_argument("--port", type=Path, nargs="+", help="workdirs indexing real ports: recall of useful pairs "
+                                                         "for masked methods instead, side by side")
+    ap.add_argument("--first-retrieval", action="store_true",
+                    help="--port: also time the first retrieval of a fresh run folder (cold machine cache) and of a "
+                         "second run folder, stage by stage")
     ap.add_argument("--cache-dir", type=Path, default=Path("/tmp/repotrans-bench-cache"),
                     help="--port: the embedding cache the recall figures read (warm it once)")
     ap.add_argument("--backends", nargs="+", default=["torch"], help="--port: embedding backends to compare")
     ap.add_argument("--pools", nargs="+", type=int, default=[0, 100], help="--port: dense pools (0: whole store)")
+    ap.add_argument("--whole-store-for", nargs="+", default=["torch"],
+                    help="--port: backends measured with pool 0 too (the whole store is embedded: minutes per backend)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     if args.port:
@@ -248,7 +255,8 @@ def port_recall(store: PairStore, queries: list[tuple[PairEntry, set[int]]], k: 
 
 def first_retrieval(workdir: Path, cache_dir: Path, backend: str, pool: int, threads: int, function: str) -> str:
     """Seconds from a fresh process to the first retrieval's answer in a fresh run folder (a copy of
-    the index), measured in a child process so the model load counts."""
+    the index), measured in a child process so imports and the model load count; then where the
+    time went, stage by stage (retrieval.stages), and the load average when it ended."""
     import subprocess
     import tempfile
     run = Path(tempfile.mkdtemp(prefix="repotrans-run-"))
@@ -256,59 +264,79 @@ def first_retrieval(workdir: Path, cache_dir: Path, backend: str, pool: int, thr
     code = ("import time, sys; t = time.perf_counter(); c = time.process_time()\n"
             "from pathlib import Path\n"
             "from repotrans.retrieval.retriever import retrieve\n"
+            "from repotrans.retrieval.stages import recorded, report\n"
+            "imports = (time.perf_counter() - t, time.process_time() - c)\n"
             f"r = retrieve(Path({str(run)!r}), {function!r}, k=5, backend={backend!r}, threads={threads}, "
             f"cache_dir=Path({str(cache_dir)!r}), names=False, progress=False, pool={pool})\n"
-            "print(f'{time.perf_counter() - t:.1f} s wall, {time.process_time() - c:.1f} s CPU')")
+            "print(f'{time.perf_counter() - t:.1f} s wall, {time.process_time() - c:.1f} s CPU')\n"
+            "print(f'imports: {imports[0]:.2f} s wall, {imports[1]:.2f} s CPU')\n"
+            "print(report(recorded()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600,
                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
     shutil.rmtree(run, ignore_errors=True)
-    return out.stdout.strip() or f"failed: {out.stderr.strip()[-300:]}"
+    if out.returncode or not out.stdout.strip():
+        return f"failed: {out.stderr.strip()[-300:]}"
+    total, *stages = out.stdout.strip().splitlines()
+    return f"{total} (load average {os.getloadavg()[0]:.1f})\n" + "\n".join(f"      {line}" for line in stages)
 
 
-def port_main(args: argparse.Namespace) -> int:
-    """Recall of useful pairs for masked methods of a real port, whole-store vs pooled dense routes,
-    and the time to the first retrieval of a fresh run folder with a cold and a warm embedding cache."""
-    from repotrans.mapping.load import load_mapping
-    from repotrans.retrieval.encoders import make_encoder
+def port_queries(workdir: Path, count: int) -> tuple[list[PairEntry], list[tuple[PairEntry, set[int]]]]:
+    """The aligned pairs of a port and `count` masked methods with their useful pairs (seeded sample)."""
     from repotrans.retrieval.stores import collect_pairs
 
-    index = Index.open(args.port, must_exist=True)
+    index = Index.open(workdir, must_exist=True)
     mapping = load_mapping(index)
     methods = {m.id: m for m in index.all_methods("source") + index.all_methods("target")}
     pairs = collect_pairs(methods, mapping.method_matches, frozenset())
     rng = random.Random(5)
-    queries = [(q, useful_pairs(index, pairs, q)) for q in rng.sample(pairs, min(len(pairs), args.queries * 3))]
-    queries = [(q, u) for q, u in queries if u][:args.queries]
-    print(f"port {args.port}: {len(pairs)} aligned pairs with real bodies; {len(queries)} masked methods with "
-          f"useful pairs (mean {statistics.mean(len(u) for _, u in queries):.1f} each); k={args.k}")
-    cache_dir = args.cache_dir
+    queries = [(q, useful_pairs(index, pairs, q)) for q in rng.sample(pairs, min(len(pairs), count * 3))]
+    index.close()
+    return pairs, [(q, u) for q, u in queries if u][:count]
+
+
+def port_main(args: argparse.Namespace) -> int:
+    """Recall of useful pairs for masked methods of real ports, per backend, whole-store vs pooled
+    dense routes, side by side in one table; then (--first-retrieval) the time to the first retrieval
+    of a fresh run folder with a cold machine cache and of a second run folder."""
+    from repotrans.retrieval.encoders import make_encoder
+
     rows = []
-    for backend in args.backends:
-        encoder = make_encoder(backend=backend, threads=args.threads, cache_dir=cache_dir)
-        cache = EmbeddingCache.in_folder(cache_dir)
-        vectors = encoder.encode([PairStore.query_text(q.java_signature, q.java_body) for q, _ in queries])
-        for pool in args.pools:
-            folder = Path(tempfile_dir()) / f"{backend}-{pool}"
-            t, c = time.perf_counter(), time.process_time()
-            store = PairStore.open(folder, pairs, encoder, cache, pool=pool, progress=not args.quiet)
-            recall, hit = port_recall(store, queries, args.k, vectors)
-            rows.append((backend, pool, recall, hit, store.embedded, time.perf_counter() - t, time.process_time() - c))
-        cache.close()
-    base = next((r for r in rows if r[0] == "torch" and r[1] == 0), rows[0])
-    print(f"| backend | dense route | recall@{args.k} | vs {base[0]} whole store | hit@{args.k} | embedded | "
-          "wall s | CPU s |")
-    print("|---|---|---|---|---|---|---|---|")
-    for backend, pool, recall, hit, embedded, wall, cpu in rows:
+    for port in args.port:
+        pairs, queries = port_queries(port, args.queries)
+        print(f"port {port}: {len(pairs)} aligned pairs with real bodies; {len(queries)} masked methods with "
+              f"useful pairs (mean {statistics.mean(len(u) for _, u in queries):.1f} each); k={args.k}", flush=True)
+        for backend in args.backends:
+            encoder = make_encoder(backend=backend, threads=args.threads, cache_dir=args.cache_dir)
+            cache = EmbeddingCache.in_folder(args.cache_dir)
+            vectors = encoder.encode([PairStore.query_text(q.java_signature, q.java_body) for q, _ in queries])
+            for pool in [p for p in args.pools if p or backend in args.whole_store_for]:
+                t, c = time.perf_counter(), time.process_time()
+                store = PairStore.open(Path(tempfile_dir()) / f"{backend}-{pool}", pairs, encoder, cache, pool=pool,
+                                       progress=not args.quiet)
+                recall, hit = port_recall(store, queries, args.k, vectors)
+                rows.append((port.name, backend, pool, recall, hit, store.embedded, time.perf_counter() - t,
+                             time.process_time() - c, os.getloadavg()[0]))
+                print(f"  {backend}, pool {pool}: recall@{args.k} {recall:.3f}", flush=True)
+            cache.close()
+    print(f"| port | backend | dense route | recall@{args.k} | vs torch whole store | hit@{args.k} | embedded | "
+          "wall s | CPU s | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for port, backend, pool, recall, hit, embedded, wall, cpu, load in rows:
+        base = next((r for r in rows if r[0] == port and r[1] == "torch" and r[2] == 0), None)
+        versus = f"{100 * (recall - base[3]):+.1f} pts" if base else "n/a (no torch whole-store row)"
         route = "whole store" if pool == 0 else f"BM25 pool {pool}"
-        print(f"| {backend} | {route} | {recall:.3f} | {100 * (recall - base[2]):+.1f} pts | {hit:.3f} | {embedded} | "
-              f"{wall:.1f} | {cpu:.1f} |")
-    function = queries[0][0].source_id
-    for backend in args.backends:
-        for pool in args.pools:
-            cold = Path(tempfile_dir()) / f"cold-{backend}-{pool}"
-            print(f"first retrieval, fresh run folder, {backend}, {'whole store' if not pool else f'pool {pool}'}: "
-                  f"cold machine cache {first_retrieval(args.port, cold, backend, pool, args.threads, function)}; "
-                  f"second run folder {first_retrieval(args.port, cold, backend, pool, args.threads, function)}")
+        print(f"| {port} | {backend} | {route} | {recall:.3f} | {versus} | {hit:.3f} | {embedded} | "
+              f"{wall:.1f} | {cpu:.1f} | {load:.1f} |")
+    if args.first_retrieval:
+        for port in args.port:
+            function = port_queries(port, 1)[1][0][0].source_id
+            for backend in args.backends:
+                for pool in [p for p in args.pools if p]:
+                    cold = Path(tempfile_dir()) / f"cold-{backend}-{pool}"
+                    print(f"first retrieval of a fresh run folder, {port.name}, {backend}, pool {pool}, cold machine "
+                          f"cache: {first_retrieval(port, cold, backend, pool, args.threads, function)}", flush=True)
+                    print(f"  second run folder: {first_retrieval(port, cold, backend, pool, args.threads, function)}",
+                          flush=True)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
 

@@ -3,8 +3,9 @@ inner-product index.
 
 Embeddings are L2-normalised, so inner product is cosine similarity. `embed_cached` computes only
 the snippets the cache lacks, in batches, with a progress bar that says what it embeds and its ETA;
-each batch is saved as soon as it is computed, so an interrupted build (Ctrl-C, or `request_stop`
-from another thread) keeps what it embedded and stops within one batch.
+computed vectors are saved every SAVE_EVERY_S, so an interrupted build keeps what it embedded: Ctrl-C
+stops it at once (the batch under way is dropped), `request_stop` from another thread after the
+batch under way.
 """
 from __future__ import annotations
 
@@ -15,13 +16,14 @@ from pathlib import Path
 
 import faiss
 import numpy as np
-from tqdm import tqdm
 
 from repotrans.errors import RepotransError
 from repotrans.retrieval.embed_cache import EmbeddingCache, content_key
 from repotrans.retrieval.encoders import BATCH_SIZE, MAX_TOKENS, Encoder
+from repotrans.retrieval.progress import progress_bar
 
 SAVE_EVERY_S = 2.0           # computed vectors are written to the cache at least this often
+WAIT_STEP_S = 0.05           # the main thread checks for Ctrl-C this often while a batch is embedded
 
 _STOP = threading.Event()
 
@@ -52,15 +54,15 @@ def embed_cached(encoder: Encoder, cache: EmbeddingCache, texts: Sequence[str], 
         missing.sort(key=lambda k: len(text_of[k]))         # batches of similar length pad little
         pending: dict = {}
         saved = time.monotonic()
-        bar = tqdm(total=len(missing), unit="snippet", leave=False, disable=not progress,
-                   desc=f"embedding {len(missing)} {what} not in the cache ({encoder.key})")
+        bar = progress_bar(len(missing), f"embedding {len(missing)} {what} not in the cache ({encoder.key})",
+                           progress)
         try:
             for start in range(0, len(missing), BATCH_SIZE):
                 if _STOP.is_set():
                     raise EmbeddingStopped(f"embedding stopped after {start} of {len(missing)} {what}; "
                                            "they are cached, the next run starts from there")
                 chunk = missing[start:start + BATCH_SIZE]
-                vectors = encoder.encode([text_of[k] for k in chunk])
+                vectors = _encode(encoder, [text_of[k] for k in chunk])
                 new = dict(zip(chunk, vectors))
                 pending.update(new)
                 found.update(new)
@@ -76,6 +78,32 @@ def embed_cached(encoder: Encoder, cache: EmbeddingCache, texts: Sequence[str], 
     for row, key in enumerate(keys):
         matrix[row] = found[key]
     return matrix, len(missing)
+
+
+def _encode(encoder: Encoder, texts: list[str]) -> np.ndarray:
+    """encoder.encode(texts); in the main thread, computed by a helper thread while the main thread
+    waits in short steps, so that Ctrl-C (delivered to the main thread only, and only between Python
+    steps: a batch inside ONNX Runtime or torch would hold it for seconds) interrupts at once. The
+    abandoned batch finishes in the background and is dropped."""
+    if threading.current_thread() is not threading.main_thread():
+        return encoder.encode(texts)
+    done = threading.Event()
+    out: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            out["vectors"] = encoder.encode(texts)
+        except BaseException as exc:                # handed to the waiting thread
+            out["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="repotrans-embed", daemon=True).start()
+    while not done.wait(WAIT_STEP_S):
+        pass
+    if "error" in out:
+        raise out["error"]
+    return out["vectors"]
 
 
 class DenseIndex:

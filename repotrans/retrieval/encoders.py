@@ -24,6 +24,7 @@ from typing import Protocol
 import numpy as np
 
 from repotrans.errors import ConfigError
+from repotrans.retrieval.stages import stage
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 BACKENDS = ("onnx", "onnx-int8", "torch")
@@ -140,21 +141,25 @@ class OnnxEncoder:
         slot = ("onnx", self.name, self.quantized, self.threads, str(self.cache_dir))
         with _LOADED_LOCK:
             if slot not in _LOADED:
-                import onnxruntime as ort
-                from tokenizers import Tokenizer
-
-                folder = model_path(self.name)
-                onnx_file = exported(folder, self.quantized, self.cache_dir)
-                options = ort.SessionOptions()
-                if self.threads:
-                    options.intra_op_num_threads = self.threads
-                options.inter_op_num_threads = 1
-                session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
-                tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-                tokenizer.enable_truncation(MAX_TOKENS)
-                tokenizer.no_padding()
-                _LOADED[slot] = (session, tokenizer)
+                with stage("load the ONNX session"):
+                    _LOADED[slot] = self._load()
             return _LOADED[slot]
+
+    def _load(self) -> tuple:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        folder = model_path(self.name)
+        onnx_file = exported(folder, self.quantized, self.cache_dir)
+        options = ort.SessionOptions()
+        if self.threads:
+            options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
+        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        tokenizer.enable_truncation(MAX_TOKENS)
+        tokenizer.no_padding()
+        return session, tokenizer
 
     def load(self) -> None:
         self._session()
@@ -197,9 +202,10 @@ def exported(folder: Path, quantized: bool, cache_dir: Path | None) -> Path:
     weights = next((folder / n for n in ("model.safetensors", "pytorch_model.bin") if (folder / n).is_file()), None)
     if weights is None:
         raise ConfigError(f"{folder} has no model.safetensors or pytorch_model.bin to export to ONNX")
-    digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
     home = Path(cache_dir) / "models" if cache_dir is not None else Path(tempfile.gettempdir()) / f"repotrans-models-{os.getuid()}"
     home.mkdir(parents=True, exist_ok=True)
+    with stage("hash the weights"):
+        digest = weights_digest(weights, home)
     plain = home / f"{folder.name}-{digest}-opset{EXPORT_OPSET}.onnx"
     wanted = plain.with_suffix(".int8.onnx") if quantized else plain
     if wanted.is_file():
@@ -214,6 +220,28 @@ def exported(folder: Path, quantized: bool, cache_dir: Path | None) -> Path:
             quantize_dynamic(str(plain), str(tmp), weight_type=QuantType.QInt8)
             os.replace(tmp, wanted)
     return wanted
+
+
+def weights_digest(weights: Path, home: Path) -> str:
+    """The first 16 hex digits of the weights' sha256, remembered in `home` per (path, size, mtime):
+    hashing 90 MB costs a quarter of a second of CPU in every process otherwise."""
+    st = weights.stat()
+    stamp = hashlib.sha256(f"{weights.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()[:16]
+    memo = home / f"weights-{stamp}.sha256"
+    try:
+        digest = memo.read_text(encoding="ascii").strip()
+        if len(digest) == 16:
+            return digest
+    except OSError:
+        pass
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()[:16]
+    tmp = memo.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        tmp.write_text(digest, encoding="ascii")
+        os.replace(tmp, memo)
+    except OSError:                       # a read-only cache folder: hashed again next time
+        tmp.unlink(missing_ok=True)
+    return digest
 
 
 def _export(folder: Path, dest: Path) -> None:

@@ -14,28 +14,23 @@ from collections.abc import Sequence
 import numpy as np
 
 from repotrans.retrieval.dense import embed_cached
-from repotrans.retrieval.embed_cache import EmbeddingCache, content_key
-from repotrans.retrieval.encoders import MAX_TOKENS, Encoder
+from repotrans.retrieval.embed_cache import EmbeddingCache
+from repotrans.retrieval.encoders import Encoder
 
 DEFAULT_POOL = 100
 
 
 class PooledDense:
-    """Vectors for the rows embedded so far; the others are computed when a pool names them."""
+    """Vectors for the rows a pool named so far; the others are read from the cache (or computed)
+    when a pool first names them, so opening the store reads nothing."""
 
     def __init__(self, encoder: Encoder, cache: EmbeddingCache, texts: Sequence[str], *, progress: bool = True,
                  what: str = "snippets"):
         self.encoder, self.cache, self.texts = encoder, cache, list(texts)
         self.progress, self.what = progress, what
         self.dim = encoder.dim
-        keys = [content_key(encoder.key, MAX_TOKENS, t) for t in self.texts]
-        found = cache.get_many(keys, self.dim) if keys else {}
-        self.vectors = np.zeros((len(keys), self.dim), dtype=np.float32)
-        self.have = np.zeros(len(keys), dtype=bool)
-        for row, key in enumerate(keys):
-            if key in found:
-                self.vectors[row] = found[key]
-                self.have[row] = True
+        self.vectors = np.zeros((len(self.texts), self.dim), dtype=np.float32)
+        self.have = np.zeros(len(self.texts), dtype=bool)
         self.embedded = 0              # rows this store had to compute (not in the cache)
 
     @property
@@ -45,7 +40,7 @@ class PooledDense:
     def top_k(self, query: np.ndarray, k: int, pool: Sequence[int], exclude_rows: frozenset[int] = frozenset()
               ) -> list[tuple[int, float]]:
         """The k rows of `pool` most cosine-similar to `query`, as (row, score); pool rows without a
-        vector are embedded first (and cached)."""
+        vector are read from the cache or embedded (and cached)."""
         rows = [r for r in dict.fromkeys(pool) if r not in exclude_rows]
         need = [r for r in rows if not self.have[r]]
         if need:

@@ -20,6 +20,8 @@ import numpy as np
 
 from repotrans.errors import InputError
 from repotrans.retrieval.embed_cache import EmbeddingCache
+from repotrans.retrieval.prepared import PreparedStore
+from repotrans.retrieval.stages import stage
 from repotrans.retrieval.encoders import DEFAULT_BACKEND, DEFAULT_MODEL, Encoder, make_encoder
 from repotrans.retrieval.stores import (NameHit, NameStore, PairHit, PairStore, RoutedStore,
                                         collect_names, collect_pairs, has_real_body)
@@ -74,7 +76,8 @@ class Retriever:
         with self._lock:
             store = self._stores[kind]
             if not isinstance(store, RoutedStore):
-                store = self._stores[kind] = store()
+                with stage(f"open the {kind} store"):
+                    store = self._stores[kind] = store()
             return store
 
     @property
@@ -93,15 +96,19 @@ class Retriever:
     @classmethod
     def open(cls, workdir: Path, *, index=None, mapping=None, overrides=None, exclude_ids: Iterable[str] = (),
              encoder: Encoder | None = None, cache_dir: Path | None = None, rebuild: bool = False,
-             progress: bool = True, pool: int = 0) -> Retriever:
+             progress: bool = True, pool: int = 0, index_state: str | None = None) -> Retriever:
         """Stores for the index in `workdir` (or the given index/mapping; else the mapping with the
         user's `overrides`), reused when unchanged and
         opened when first queried; `cache_dir` holds the per-machine embedding cache (None: a cache
         in memory, for this retriever only); `pool` > 0: each query's dense route ranks the BM25
-        route's best `pool` rows, embedding only those (retrieval.pooled), 0: the whole store."""
+        route's best `pool` rows, embedding only those (retrieval.pooled), 0: the whole store;
+        then the stores' entries and BM25 indexes are kept per machine in `cache_dir` too
+        (retrieval.prepared), keyed by `index_state` (the mapping cache's fingerprint of the index
+        and `overrides`; computed when not given)."""
         if index is None:
             from repotrans.index.store import Index
             index = Index.open(Path(workdir), must_exist=True)
+        keyed = mapping is None or index_state is not None      # a given mapping's overrides are unknown
         if mapping is None:
             from repotrans.mapping.load import load_mapping
             mapping = load_mapping(index, overrides)
@@ -114,16 +121,27 @@ class Retriever:
         folder = Path(workdir) / RETRIEVAL_DIR / scope_name(exclude_ids)
         cache = EmbeddingCache.in_folder(cache_dir)       # open while the stores are used (pooled routes)
 
+        def prepared(kind: str) -> PreparedStore | None:
+            if cache_dir is None or pool <= 0 or not keyed:
+                return None
+            from repotrans.mapping.mapping_cache import fingerprint
+            return PreparedStore.slot(cache_dir, kind, encoder.key, index_state or fingerprint(index, overrides),
+                                      exclude_ids)
+
         def opener(store: type[RoutedStore], entries: Callable[[], list]) -> Opener:
-            return lambda: store.open(folder / f"{store.kind}s", entries(), encoder, cache, rebuild=rebuild,
-                                      progress=progress, pool=pool)
+            return lambda: store.open(folder / f"{store.kind}s", entries, encoder, cache, rebuild=rebuild,
+                                      progress=progress, pool=pool, prepared=prepared(store.kind))
 
         def pair_entries() -> list:
-            methods = {m.id: m for m in index.all_methods("source") + index.all_methods("target")}
-            return collect_pairs(methods, mapping.method_matches, excluded)
+            with stage("collect the aligned pairs"):
+                methods = {m.id: m for m in index.all_methods("source") + index.all_methods("target")}
+                return collect_pairs(methods, mapping.method_matches, excluded)
 
-        return cls(index, mapping, opener(PairStore, pair_entries),
-                   opener(NameStore, lambda: collect_names(index.all_methods("target"), excluded)), excluded)
+        def name_entries() -> list:
+            with stage("collect the target names"):
+                return collect_names(index.all_methods("target"), excluded)
+
+        return cls(index, mapping, opener(PairStore, pair_entries), opener(NameStore, name_entries), excluded)
 
     def summary(self) -> str:
         """One line per store: size, model, where it lives; and how much was embedded to open it."""
@@ -139,7 +157,8 @@ class Retriever:
         counterpart; without `names` the name store is never opened."""
         if k < 1:
             raise InputError(f"k must be at least 1, got {k}")
-        source = self.index.method(source_method_id)
+        with stage("look up the function"):
+            source = self.index.method(source_method_id)
         if source is None or source.side != "source":
             ids = [m.id for m in self.index.all_methods("source")]
             raise InputError(f"no Java method with id '{source_method_id}'",
@@ -168,7 +187,8 @@ class Retriever:
         if self.pairs.encoder is self.names.encoder:
             wanted = [text for store, text in ((self.pairs, pair_text), (self.names, name_text)) if len(store)]
             if wanted:
-                vectors = dict(zip(wanted, self.pairs.encoder.encode(wanted)))
+                with stage("embed the queries"):
+                    vectors = dict(zip(wanted, self.pairs.encoder.encode(wanted)))
         pairs = self.pairs.query(java_signature, java_body, k, exclude_ids, vectors.get(pair_text))
         names = self.names.query(type_id, signature, k, exclude_ids, vectors.get(name_text))
         return pairs, names
@@ -186,8 +206,21 @@ class Retriever:
         return "; ".join(parts)
 
 
-_OPEN: dict[tuple, tuple[str, Retriever]] = {}
+_OPEN: dict[tuple, tuple[str, tuple, Retriever]] = {}
 _OPEN_LOCK = threading.Lock()
+
+
+def _index_stamp(workdir: Path, overrides) -> tuple:
+    """What changes whenever the index file (or its WAL) is written, and the overrides' digest: when
+    it is unchanged, the index's fingerprint is too (so it is not recomputed for every query)."""
+    stamp = []
+    for name in ("index.sqlite", "index.sqlite-wal"):
+        try:
+            st = (Path(workdir) / name).stat()
+            stamp.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        except OSError:
+            stamp.append(None)
+    return (*stamp, overrides.digest() if overrides else "")
 
 
 def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iterable[str] = (),
@@ -195,9 +228,10 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
              threads: int = 0, names: bool = True, progress: bool = True, pool: int = 0,
              overrides=None) -> RetrievalResult:
     """Retrieve for one Java method (the mapping with the user's `overrides`); stores are opened once
-    per process (by one thread while the others wait) and reopened when the index or the overrides change. `cache_dir`: the per-machine embedding cache's
-    folder (None: none); `names` False: only pairs (the name store is not built); `pool`: see
-    Retriever.open."""
+    per process (by one thread while the others wait) and reopened when the index or the overrides
+    change (the index is fingerprinted again only when its file changed). `cache_dir`: the
+    per-machine embedding cache's folder (None: none); `names` False: only pairs (the name store is
+    not built); `pool`: see Retriever.open."""
     from repotrans.mapping.load import load_mapping
     from repotrans.mapping.mapping_cache import fingerprint
     from repotrans.index.store import Index
@@ -205,20 +239,28 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
     exclude = frozenset(exclude_ids)
     key = (str(Path(workdir).resolve()), exclude, model, backend, str(cache_dir), pool)
     with _OPEN_LOCK:
-        index = Index.open(Path(workdir), must_exist=True)
-        state = fingerprint(index, overrides)
+        stamp = _index_stamp(Path(workdir), overrides)
         cached = _OPEN.get(key)
-        if cached is not None and cached[0] == state:
-            index.close()
-        else:
-            if cached is not None:
-                cached[1].index.close()
-            encoder = make_encoder(model, backend, threads=threads, cache_dir=cache_dir)
-            retriever = Retriever.open(Path(workdir), index=index, mapping=load_mapping(index, overrides),
-                                       exclude_ids=exclude,
-                                       encoder=encoder, cache_dir=cache_dir, progress=progress, pool=pool)
-            _OPEN[key] = cached = (state, retriever)
-    return cached[1].retrieve(source_method_id, k, names=names)
+        if cached is None or cached[1] != stamp:
+            with stage("open the index"):
+                index = Index.open(Path(workdir), must_exist=True)
+            with stage("fingerprint the index"):
+                state = fingerprint(index, overrides)
+            if cached is not None and cached[0] == state:
+                index.close()
+                _OPEN[key] = cached = (state, stamp, cached[2])
+            else:
+                if cached is not None:
+                    cached[2].index.close()
+                encoder = make_encoder(model, backend, threads=threads, cache_dir=cache_dir)
+                with stage("load the mapping"):
+                    mapping = load_mapping(index, overrides)
+                retriever = Retriever.open(Path(workdir), index=index, mapping=mapping, exclude_ids=exclude,
+                                           encoder=encoder, cache_dir=cache_dir, progress=progress, pool=pool,
+                                           overrides=overrides, index_state=state)
+                _OPEN[key] = cached = (state, stamp, retriever)
+    with stage("retrieve"):
+        return cached[2].retrieve(source_method_id, k, names=names)
 
 
 RELEVANCE_BAR = 0.5          # cosine of the dense route a lone-route candidate needs to be shown

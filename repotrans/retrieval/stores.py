@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -32,6 +33,8 @@ from repotrans.retrieval.dense import DenseIndex, embed_cached
 from repotrans.retrieval.embed_cache import EmbeddingCache
 from repotrans.retrieval.encoders import Encoder
 from repotrans.retrieval.pooled import PooledDense
+from repotrans.retrieval.prepared import PreparedStore
+from repotrans.retrieval.stages import stage
 from repotrans.retrieval.fusion import RRF_K, rrf
 from repotrans.retrieval.tokenize import identifier_tokens
 
@@ -113,17 +116,21 @@ class RoutedStore(ABC):
     """Entries searchable by BM25 and dense routes, fused by RRF; persisted in one folder."""
 
     kind: ClassVar[str] = "store"
+    entry_type: ClassVar[type]                # PairEntry, NameEntry
     what: ClassVar[str] = "snippets"          # what the progress bar says it embeds
 
     def __init__(self, folder: Path, entries: list, dense: DenseIndex | PooledDense, encoder: Encoder,
-                 embedded: int, pool: int = 0):
+                 embedded: int, pool: int = 0, bm25: Bm25Index | None = None):
         self.folder = folder
         self.entries = entries
         self.dense = dense
         self.encoder = encoder
         self.pool = pool                  # > 0: the dense route ranks the BM25 route's best `pool` rows
         self._embedded = embedded         # snippets embedded (not found in the cache) when opening
-        self.bm25 = Bm25Index([identifier_tokens(e.text()) for e in entries])
+        if bm25 is None:
+            with stage("build the BM25 index"):
+                bm25 = Bm25Index([identifier_tokens(e.text()) for e in entries])
+        self.bm25 = bm25
         self._rows: dict[str, list[int]] = {}
         for row, entry in enumerate(entries):
             for key in self.keys(entry):
@@ -150,26 +157,19 @@ class RoutedStore(ABC):
             return None
 
     @classmethod
-    def open(cls, folder: Path, entries: list, encoder: Encoder, cache: EmbeddingCache, *,
-             rebuild: bool = False, progress: bool = True, pool: int = 0):
-        """The store for `entries`: reused from `folder` when unchanged, else rebuilt and saved.
-        With `pool` > 0 nothing is embedded here: the dense route embeds what a query's pool needs
-        (`cache` must then stay open while the store is used)."""
+    def open(cls, folder: Path, entries: list | Callable[[], list], encoder: Encoder, cache: EmbeddingCache, *,
+             rebuild: bool = False, progress: bool = True, pool: int = 0, prepared: PreparedStore | None = None):
+        """The store for `entries` (or what the callable returns): reused from `folder` when unchanged,
+        else rebuilt and saved. With `pool` > 0 nothing is embedded here: the dense route embeds what a
+        query's pool needs (`cache` must then stay open while the store is used), and a `prepared`
+        slot (the per-machine prepared store of this index) gives the entries and BM25 index without
+        collecting them again."""
         meta = cls.read_meta(folder)
-        fingerprint = _fingerprint([encoder.key, [asdict(e) for e in entries]])
         if pool > 0:
-            if meta is not None and not rebuild and meta.get("model") not in (None, encoder.name):
-                raise ConfigError(f"the {cls.kind} store in {folder} was built with embedding model "
-                                  f"{meta.get('model')!r}, but the configured model is {encoder.name!r}; {REBUILD_HINT}")
-            if meta is None or meta.get("fingerprint") != fingerprint or meta.get("pool") != pool:
-                folder.mkdir(parents=True, exist_ok=True)
-                (folder / "vectors.faiss").unlink(missing_ok=True)
-                _write_json(folder / "entries.json", [asdict(e) for e in entries])
-                _write_json(folder / "meta.json", {"format": STORE_FORMAT, "kind": cls.kind, "model": encoder.name,
-                                                   "encoder": encoder.key, "dim": encoder.dim, "count": len(entries),
-                                                   "fingerprint": fingerprint, "pool": pool})
-            dense = PooledDense(encoder, cache, [e.text() for e in entries], progress=progress, what=cls.what)
-            return cls(folder, entries, dense, encoder, 0, pool)
+            return cls._open_pooled(folder, meta, entries, encoder, cache, rebuild, progress, pool, prepared)
+        entries = entries() if callable(entries) else entries
+        with stage("fingerprint the entries"):
+            fingerprint = _fingerprint([encoder.key, [asdict(e) for e in entries]])
         if meta is not None and not rebuild and meta.get("format") == STORE_FORMAT and not meta.get("pool"):
             built = f"the {cls.kind} store in {folder} was built with embedding model {meta.get('model')!r} " \
                     f"(dim {meta.get('dim')})"
@@ -185,6 +185,40 @@ class RoutedStore(ABC):
                 if dense is not None and dense.size == len(entries) and dense.dim == encoder.dim:
                     return cls(folder, entries, dense, encoder, 0)
         return cls.build(folder, entries, encoder, cache, fingerprint, progress)
+
+    @classmethod
+    def _open_pooled(cls, folder: Path, meta: dict | None, entries: list | Callable[[], list], encoder: Encoder,
+                     cache: EmbeddingCache, rebuild: bool, progress: bool, pool: int, prepared: PreparedStore | None):
+        if meta is not None and not rebuild and meta.get("model") not in (None, encoder.name):
+            raise ConfigError(f"the {cls.kind} store in {folder} was built with embedding model "
+                              f"{meta.get('model')!r}, but the configured model is {encoder.name!r}; {REBUILD_HINT}")
+        with stage("read the prepared store"):
+            hit = prepared.load() if prepared is not None and not rebuild else None
+        bm25 = None
+        if hit is not None:
+            rows, bm25, fingerprint = hit
+            entries = [cls.entry_type(**row) for row in rows]
+        else:
+            entries = entries() if callable(entries) else entries
+            with stage("fingerprint the entries"):
+                fingerprint = _fingerprint([encoder.key, [asdict(e) for e in entries]])
+        if meta is None or meta.get("fingerprint") != fingerprint or meta.get("pool") != pool:
+            with stage("write the store folder"):
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "vectors.faiss").unlink(missing_ok=True)
+                if hit is not None:
+                    shutil.copyfile(prepared.entries_file, folder / "entries.json")
+                else:
+                    _write_json(folder / "entries.json", [asdict(e) for e in entries])
+                _write_json(folder / "meta.json", {"format": STORE_FORMAT, "kind": cls.kind, "model": encoder.name,
+                                                   "encoder": encoder.key, "dim": encoder.dim,
+                                                   "count": len(entries), "fingerprint": fingerprint, "pool": pool})
+        dense = PooledDense(encoder, cache, [e.text() for e in entries], progress=progress, what=cls.what)
+        store = cls(folder, entries, dense, encoder, 0, pool, bm25)
+        if hit is None and prepared is not None:
+            with stage("save the prepared store"):
+                prepared.save(folder / "entries.json", store.bm25, fingerprint, len(entries))
+        return store
 
     @classmethod
     def build(cls, folder: Path, entries: list, encoder: Encoder, cache: EmbeddingCache, fingerprint: str,
@@ -216,10 +250,12 @@ class RoutedStore(ABC):
             return []
         exclude = self.rows_of(exclude_ids)
         if vector is None:
-            vector = self.encoder.encode([query])[0]
+            with stage("embed the query"):
+                vector = self.encoder.encode([query])[0]
         bm25 = self.bm25.top_k(self.bm25_tokens(query), max(k, self.pool), exclude)
         if isinstance(self.dense, PooledDense):
-            dense = self.dense.top_k(vector, k, [row for row, _ in bm25], exclude)
+            with stage("rank the pool by the dense route"):
+                dense = self.dense.top_k(vector, k, [row for row, _ in bm25], exclude)
         else:
             dense = self.dense.top_k(vector, k, exclude)
         routes = {"bm25": bm25[:k], "dense": dense}
@@ -237,6 +273,7 @@ class RoutedStore(ABC):
 
 class PairStore(RoutedStore):
     kind = "pair"
+    entry_type = PairEntry
     what = "Java method pairs"
 
     @staticmethod
@@ -256,6 +293,7 @@ class PairStore(RoutedStore):
 
 class NameStore(RoutedStore):
     kind = "name"
+    entry_type = NameEntry
     what = "C# member names"
 
     @staticmethod

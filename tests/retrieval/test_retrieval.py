@@ -489,15 +489,15 @@ def test_retrieve_opens_stores_once_and_reopens_when_the_index_changes(minilm_wo
     shared = {"backend": "torch", "cache_dir": minilm_workdir[0] / "cache", "progress": False}  # another workdir's
     first = module.retrieve(tmp_path / "wd", function, k=2, **shared)
     key = next(k for k in module._OPEN if k[0] == str((tmp_path / "wd").resolve()))
-    opened = module._OPEN[key][1]
+    opened = module._OPEN[key][-1]
     assert opened.embedded == 0                     # same snippets as the shared cache: nothing embedded
-    assert module.retrieve(tmp_path / "wd", function, k=2, **shared) == first and module._OPEN[key][1] is opened
+    assert module.retrieve(tmp_path / "wd", function, k=2, **shared) == first and module._OPEN[key][-1] is opened
     victim = index.method(function)
     path = sample / "java" / victim.path
     path.write_text(path.read_text().replace(victim.body, victim.body[:-1] + "    // edited\n    }", 1))
     index.build(sample / "java", sample / "csharp", progress=False)
     module.retrieve(tmp_path / "wd", function, k=2, **shared)
-    assert module._OPEN[key][1] is not opened and module._OPEN[key][1].embedded == 1
+    assert module._OPEN[key][-1] is not opened and module._OPEN[key][-1].embedded == 1
 
 
 @pytest.mark.slow
