@@ -10,21 +10,14 @@ assembly is loaded or run: only bytes are read.
 from __future__ import annotations
 
 import re
-import struct
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from repotrans.execution.il_metadata import Assembly, Body, blob_bytes, compressed
 from repotrans.execution.policy import RULES, Denial, MemberRef, PolicyVerdict
 
-# ECMA-335 II.23.1.16 element types with a fixed name
-PRIMITIVES = {0x01: "System.Void", 0x02: "System.Boolean", 0x03: "System.Char", 0x04: "System.SByte",
-              0x05: "System.Byte", 0x06: "System.Int16", 0x07: "System.UInt16", 0x08: "System.Int32",
-              0x09: "System.UInt32", 0x0A: "System.Int64", 0x0B: "System.UInt64", 0x0C: "System.Single",
-              0x0D: "System.Double", 0x0E: "System.String", 0x16: "System.TypedReference", 0x18: "System.IntPtr",
-              0x19: "System.UIntPtr", 0x1C: "System.Object"}
-TYPEDEF_OR_REF = ("TypeDef", "TypeRef", "TypeSpec")
 TOKEN_TABLES = {0x01: "TypeRef", 0x02: "TypeDef", 0x04: "Field", 0x06: "MethodDef", 0x0A: "MemberRef",
                 0x1B: "TypeSpec", 0x2B: "MethodSpec"}
 UNSAFE_OPS = {"calli": "calli (a call through a function pointer)", "localloc": "stackalloc",
@@ -70,215 +63,6 @@ def load_rules(path: Path = RULES) -> Rules:
                  {f[2]: f[1] for f in kinds.get("guarded", [])})
 
 
-# -- types as read from signatures: ("named", table, row) | ("prim", name) | ("ptr"|"byref"|"array"|"pinned", t)
-#    | ("generic", t, args) | ("var", n) | ("mvar", n) | ("fnptr",)
-class Assembly:
-    """One assembly's metadata, with names and signatures decoded on demand."""
-
-    def __init__(self, path: Path):
-        import dnfile
-        self.pe = dnfile.dnPE(str(path), fast_load=False)
-        if self.pe.net is None or self.pe.net.mdtables is None:
-            raise ValueError(f"{path} is not a .NET assembly")
-        self.t = self.pe.net.mdtables
-        self.enclosing = {r.NestedClass.row_index: r.EnclosingClass.row_index for r in self._rows("NestedClass")}
-        self.method_owner: dict[int, int] = {}
-        self.field_owner: dict[int, int] = {}
-        defs = self._rows("TypeDef")
-        n_methods, n_fields = len(self._rows("MethodDef")), len(self._rows("Field"))
-        for i, row in enumerate(defs, 1):
-            for idx in row.MethodList or []:
-                self.method_owner[idx.row_index] = i
-            for idx in row.FieldList or []:
-                self.field_owner[idx.row_index] = i
-        del n_methods, n_fields
-        self.generated_attr = {r.Parent.row_index for r in self._rows("CustomAttribute")
-                               if r.Parent.table is not None and r.Parent.table.name == "TypeDef"
-                               and self._attr_name(r) == "CompilerGeneratedAttribute"}
-        self.pinvoke = {r.MemberForwarded.row_index for r in self._rows("ImplMap")
-                        if r.MemberForwarded.table is not None and r.MemberForwarded.table.name == "MethodDef"}
-        self.generic_names: dict[tuple[str, int], list[str]] = {}
-        for r in self._rows("GenericParam"):
-            key = (r.Owner.table.name if r.Owner.table is not None else "", r.Owner.row_index)
-            names = self.generic_names.setdefault(key, [])
-            names.extend([""] * (r.Number + 1 - len(names)))
-            names[r.Number] = str(r.Name)
-
-    def _rows(self, table: str) -> list:
-        tab = getattr(self.t, table, None)
-        return tab.rows if tab is not None else []
-
-    def row(self, table: str, index: int):
-        return self._rows(table)[index - 1]
-
-    def _attr_name(self, attr) -> str:
-        ctor = attr.Type
-        if ctor.table is None:
-            return ""
-        if ctor.table.name == "MemberRef":
-            parent = self.row("MemberRef", ctor.row_index).Class
-            return str(self.row(parent.table.name, parent.row_index).TypeName) if parent.table.name in ("TypeRef", "TypeDef") else ""
-        return str(self.row("TypeDef", self.method_owner.get(ctor.row_index, 1)).TypeName)
-
-    # -- names (as Cecil's FullName: nested types joined by '/') ---------------------------------------
-    def type_name(self, table: str, index: int) -> str:
-        row = self.row(table, index)
-        if table == "TypeDef":
-            outer = self.enclosing.get(index)
-            if outer:
-                return self.type_name("TypeDef", outer) + "/" + str(row.TypeName)
-        elif table == "TypeRef":
-            scope = row.ResolutionScope
-            if scope.table is not None and scope.table.name == "TypeRef":
-                return self.type_name("TypeRef", scope.row_index) + "/" + str(row.TypeName)
-        ns = str(row.TypeNamespace or "")
-        return f"{ns}.{row.TypeName}" if ns else str(row.TypeName)
-
-    def outer_namespace(self, table: str, index: int) -> str:
-        while True:
-            row = self.row(table, index)
-            if table == "TypeDef" and self.enclosing.get(index):
-                index = self.enclosing[index]
-            elif table == "TypeRef" and row.ResolutionScope.table is not None and row.ResolutionScope.table.name == "TypeRef":
-                index = row.ResolutionScope.row_index
-            else:
-                return str(row.TypeNamespace or "")
-
-    def plain_name(self, index: int) -> str:
-        """"Ns.Outer.Inner" without generic arity, as repotrans's index names types."""
-        row = self.row("TypeDef", index)
-        name = re.sub(r"`\d+$", "", str(row.TypeName))
-        outer = self.enclosing.get(index)
-        if outer:
-            return self.plain_name(outer) + "." + name
-        ns = str(row.TypeNamespace or "")
-        return f"{ns}.{name}" if ns else name
-
-    # -- signatures (ECMA-335 II.23.2) -------------------------------------------------------------------
-    def sig_type(self, blob: bytes, pos: int) -> tuple[tuple, int]:
-        code = blob[pos]
-        pos += 1
-        if code in PRIMITIVES:
-            return ("prim", PRIMITIVES[code]), pos
-        if code in (0x11, 0x12):
-            (table, index), pos = _typedef_or_ref(blob, pos)
-            return (("spec", index) if table == "TypeSpec" else ("named", table, index)), pos
-        if code in (0x0F, 0x10, 0x1D, 0x45):
-            inner, pos = self.sig_type(blob, pos)
-            return ({0x0F: "ptr", 0x10: "byref", 0x1D: "array", 0x45: "pinned"}[code], inner), pos
-        if code == 0x14:                                  # ARRAY type rank sizes lobounds
-            inner, pos = self.sig_type(blob, pos)
-            _, pos = _compressed(blob, pos)
-            for _ in range(2):
-                count, pos = _compressed(blob, pos)
-                for _ in range(count):
-                    _, pos = _compressed(blob, pos)
-            return ("array", inner), pos
-        if code == 0x15:                                  # GENERICINST (CLASS|VALUETYPE) type n args
-            base, pos = self.sig_type(blob, pos)
-            count, pos = _compressed(blob, pos)
-            args = []
-            for _ in range(count):
-                arg, pos = self.sig_type(blob, pos)
-                args.append(arg)
-            return ("generic", base, tuple(args)), pos
-        if code in (0x13, 0x1E):
-            number, pos = _compressed(blob, pos)
-            return ("var" if code == 0x13 else "mvar", number), pos
-        if code == 0x1B:
-            _, pos = self.method_sig(blob, pos)
-            return ("fnptr",), pos
-        if code in (0x1F, 0x20):                          # custom modifier, then the type itself
-            _, pos = _typedef_or_ref(blob, pos)
-            return self.sig_type(blob, pos)
-        if code == 0x41:                                  # sentinel (varargs)
-            return self.sig_type(blob, pos)
-        raise ValueError(f"unknown element type 0x{code:02x} in a signature")
-
-    def method_sig(self, blob: bytes, pos: int = 0) -> tuple[tuple[tuple, list[tuple]], int]:
-        conv = blob[pos]
-        pos += 1
-        if conv & 0x10:
-            _, pos = _compressed(blob, pos)
-        count, pos = _compressed(blob, pos)
-        ret, pos = self.sig_type(blob, pos)
-        params = []
-        for _ in range(count):
-            p, pos = self.sig_type(blob, pos)
-            params.append(p)
-        return (ret, params), pos
-
-    def spec(self, index: int) -> tuple:
-        return self.sig_type(_blob(self.row("TypeSpec", index).Signature), 0)[0]
-
-    def resolve(self, t: tuple) -> tuple:
-        return self.spec(t[1]) if t[0] == "spec" else t
-
-    def locals(self, token: int) -> list[tuple]:
-        if not token:
-            return []
-        blob = _blob(self.row("StandAloneSig", token & 0xFFFFFF).Signature)
-        if blob[0] != 0x07:
-            return []
-        count, pos = _compressed(blob, 1)
-        out = []
-        for _ in range(count):
-            t, pos = self.sig_type(blob, pos)
-            out.append(t)
-        return out
-
-    def render(self, t: tuple) -> str:
-        """A type as text, for keys and messages."""
-        t = self.resolve(t)
-        kind = t[0]
-        if kind == "prim":
-            return t[1]
-        if kind == "named":
-            return self.type_name(t[1], t[2])
-        if kind in ("ptr", "byref", "array", "pinned"):
-            return self.render(t[1]) + {"ptr": "*", "byref": "&", "array": "[]", "pinned": " pinned"}[kind]
-        if kind == "generic":
-            return self.render(t[1]) + "<" + ",".join(self.render(a) for a in t[2]) + ">"
-        if kind in ("var", "mvar"):
-            return ("!" if kind == "var" else "!!") + str(t[1])
-        return "method pointer"
-
-    def simple(self, t: tuple, owner: tuple[str, int] | None = None) -> str:
-        """Cecil's simple name of a parameter type: "ISet", "Int32[]", "T" (policy.MemberRef.param_types)."""
-        t = self.resolve(t)
-        kind = t[0]
-        if kind in ("byref", "pinned"):
-            return self.simple(t[1], owner)
-        if kind == "array":
-            return self.simple(t[1], owner) + "[]"
-        if kind == "generic":
-            return self.simple(t[1], owner)
-        if kind in ("var", "mvar") and owner:
-            names = self.generic_names.get(owner, [])
-            return names[t[1]] if t[1] < len(names) else ""
-        name = self.render(t).rsplit("/", 1)[-1].rsplit(".", 1)[-1]
-        return re.sub(r"`\d+$", "", name)
-
-
-def _blob(item) -> bytes:
-    value = getattr(item, "value", item)
-    return bytes(value or b"")
-
-
-def _compressed(blob: bytes, pos: int) -> tuple[int, int]:
-    b = blob[pos]
-    if b & 0x80 == 0:
-        return b, pos + 1
-    if b & 0xC0 == 0x80:
-        return ((b & 0x3F) << 8) | blob[pos + 1], pos + 2
-    return ((b & 0x1F) << 24) | (blob[pos + 1] << 16) | (blob[pos + 2] << 8) | blob[pos + 3], pos + 4
-
-
-def _typedef_or_ref(blob: bytes, pos: int) -> tuple[tuple[str, int], int]:
-    coded, pos = _compressed(blob, pos)
-    return (TYPEDEF_OR_REF[coded & 3], coded >> 2), pos
-
-
 @dataclass
 class _Job:
     asm: Assembly
@@ -303,32 +87,6 @@ class _Member:
     local: tuple[str, int] | None = None     # ("MethodDef" | "Field", row) when defined in this module
 
 
-class _Body:
-    """dncil's reader over the assembly's bytes."""
-
-    def __new__(cls, asm: Assembly, rva: int):
-        from dncil.cil.body import CilMethodBody
-        from dncil.cil.body.reader import CilMethodBodyReaderBase
-
-        class Reader(CilMethodBodyReaderBase):
-            def __init__(self, data: bytes, offset: int):
-                self.data, self.offset = data, offset
-
-            def read(self, n: int) -> bytes:
-                out = self.data[self.offset:self.offset + n]
-                self.offset += n
-                return out
-
-            def tell(self) -> int:
-                return self.offset
-
-            def seek(self, offset: int) -> int:
-                self.offset = offset
-                return offset
-
-        return CilMethodBody(Reader(asm.pe.__data__, asm.pe.get_offset_from_rva(rva)))
-
-
 class Checker:
     """Reads one assembly; `check` answers one job as il_policy.cs does."""
 
@@ -350,7 +108,7 @@ class Checker:
     # -- what a token names ---------------------------------------------------------------------------
     def method_def(self, index: int) -> _Member:
         row = self.asm.row("MethodDef", index)
-        ret, params = self.asm.method_sig(_blob(row.Signature))[0]
+        ret, params = self.asm.method_sig(blob_bytes(row.Signature))[0]
         owner = self.asm.method_owner.get(index, 1)
         return _Member(("named", "TypeDef", owner), str(row.Name), False, ret, tuple(params), (), ("MethodDef", index))
 
@@ -366,12 +124,12 @@ class Checker:
             return self.method_def(index)
         if table == "Field":
             row = a.row("Field", index)
-            ftype = a.sig_type(_blob(row.Signature), 1)[0]
+            ftype = a.sig_type(blob_bytes(row.Signature), 1)[0]
             return _Member(("named", "TypeDef", a.field_owner.get(index, 1)), str(row.Name), True, ftype, (), (),
                            ("Field", index))
         if table == "MemberRef":
             row = a.row("MemberRef", index)
-            parent, blob = row.Class, _blob(row.Signature)
+            parent, blob = row.Class, blob_bytes(row.Signature)
             ptable = parent.table.name if parent.table is not None else ""
             if ptable == "MethodDef":                       # a vararg call site of a local method
                 return self.method_def(parent.row_index)
@@ -384,8 +142,8 @@ class Checker:
         if table == "MethodSpec":
             row = a.row("MethodSpec", index)
             base = self.member((0x06 if row.Method.table.name == "MethodDef" else 0x0A) << 24 | row.Method.row_index)
-            blob = _blob(row.Instantiation)
-            count, pos = _compressed(blob, 1)
+            blob = blob_bytes(row.Instantiation)
+            count, pos = compressed(blob, 1)
             args = []
             for _ in range(count):
                 t, pos = a.sig_type(blob, pos)
@@ -466,7 +224,7 @@ class Checker:
     def body(self, index: int):
         if index not in self._bodies:
             rva = self.asm.row("MethodDef", index).Rva
-            self._bodies[index] = _Body(self.asm, rva) if rva else None
+            self._bodies[index] = Body(self.asm, rva) if rva else None
         return self._bodies[index]
 
     def inspect(self, job: _Job, index: int) -> list[tuple[str, int]]:
@@ -563,13 +321,13 @@ class Checker:
         return _unnumbered("\n".join(parts))
 
     def keys(self) -> set[str]:
-        return {self.key(i) for i in range(1, len(self.asm._rows("MethodDef")) + 1)}
+        return {self.key(i) for i in range(1, len(self.asm.rows("MethodDef")) + 1)}
 
     def check(self, member: MemberRef | None, allowed: frozenset[str], baseline_keys: set[str] | None) -> PolicyVerdict:
         started = time.perf_counter()
         a = self.asm
         job = _Job(a, self.rules, allowed)
-        order = [i for top in range(1, len(a._rows("TypeDef")) + 1) if top not in a.enclosing for i in self.nested(top)]
+        order = [i for top in range(1, len(a.rows("TypeDef")) + 1) if top not in a.enclosing for i in self.nested(top)]
         roots: list[int] = []
         owner = next((i for i in order if member and a.plain_name(i) == member.type_name), None)
         if owner is not None:
@@ -585,7 +343,7 @@ class Checker:
                 if 0 < len(exact) < len(roots):
                     roots = exact
         if baseline_keys is not None:
-            roots += [i for i in range(1, len(a._rows("MethodDef")) + 1) if self.key(i) not in baseline_keys]
+            roots += [i for i in range(1, len(a.rows("MethodDef")) + 1) if self.key(i) not in baseline_keys]
         seen: set[int] = set()
         seen_types: set[int] = set()
         work = list(reversed(roots))
@@ -604,7 +362,7 @@ class Checker:
                         for f in self.fields_of.get(t, []):
                             row = a.row("Field", f)
                             job.where = f"{a.type_name('TypeDef', t)}::{row.Name}"
-                            self.check_type(job, a.sig_type(_blob(row.Signature), 1)[0])
+                            self.check_type(job, a.sig_type(blob_bytes(row.Signature), 1)[0])
                         work.extend(self.methods_of.get(t, []))
         verdict = PolicyVerdict(denials=[Denial(c, api, where) for (c, api), where in sorted(job.denials.items())],
                                 inspected=len(seen))
