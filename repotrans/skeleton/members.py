@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from repotrans.index.store import Index
     from repotrans.mapping.mapping import Mapping
 
+MAX_ROUNDS = 4          # builds of the compile check (each takes out the members that failed)
 MEMBER_NAME = re.compile(r"(\w+)\s*(?:<[^()]*>)?\s*\(|(\w+)\s*$|this\s*\[")
 
 
@@ -93,6 +94,10 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
         java_type = index.type(type_id)
         cs_type = index.type(mapping.target_type(type_id).target_id)
         node = _type_node(Parser(JAVA).parse((root / java_type.path).read_bytes()).root_node, java_type)
+        if cs_type is not None and cs_type.kind == "enum":
+            for m in methods:
+                plan.skipped[_java_name(m)] = f"{cs_type.qualified_name} is a C# enum, which holds no members"
+            continue
         if node is None or cs_type is None:
             for m in methods:
                 plan.skipped[_java_name(m)] = f"declaration of {java_type.qualified_name} not found"
@@ -128,30 +133,33 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
 def write_missing_members(target: Path, plan: MissingMembers, check: bool = True,
                           settings: BuildSettings = BuildSettings()) -> MissingMembers:
     """Insert the planned members into their C# files; with `check`, compile the port and take out
-    the members that fail (once), naming their Java origin."""
+    the members that fail (a few builds: a parse error hides the rest), naming their Java origin."""
     if not plan.additions:
         return plan
     originals = {a.path: (target / a.path).read_bytes() for a in plan.additions}
     spans = _insert(target, plan.additions)
     if not check:
         return plan
-    ok, output, _ = build_libraries(target, settings)
-    failing: dict[tuple[str, str], str] = {}
-    for e in _errors(output, target.resolve(), {}) if not ok else []:
-        for (path, origin), (start, end) in spans.items():
-            if path == e.file and start <= e.line <= end:
-                failing.setdefault((path, origin), f"{e.code} {e.message}")
-    if failing:
+    ok = False
+    for _ in range(MAX_ROUNDS):           # a parse error hides the semantic ones: build again after each
+        ok, output, _ = build_libraries(target, settings)
+        failing: dict[tuple[str, str], str] = {}
+        for e in _errors(output, target.resolve(), {}) if not ok else []:
+            for (path, origin), (start, end) in spans.items():
+                if path == e.file and start <= e.line <= end:
+                    failing.setdefault((path, origin), f"{e.code} {e.message}")
+        if not failing:
+            break
         for a in plan.additions:
             for origin in [o for o in a.members if (a.path, o) in failing]:
                 plan.dropped.append(f"{a.cs_type} <- {origin}: {failing[(a.path, origin)]}")
                 del a.members[origin]
         touched = {p for p, _ in failing}
-        for path in touched:                       # put the files back, then insert what compiled
+        for path in touched:                       # put the files back, then insert what is left
             (target / path).write_bytes(originals[path])
-        _insert(target, [a for a in plan.additions if a.path in touched and a.members])
+        spans.update(_insert(target, [a for a in plan.additions if a.path in touched and a.members]))
+        spans = {k: v for k, v in spans.items() if k not in failing}
         plan.additions = [a for a in plan.additions if a.members]
-        ok, _, _ = build_libraries(target, settings)
     plan.compiled = ok
     return plan
 
