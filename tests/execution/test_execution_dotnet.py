@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.apply import LineMap
+from repotrans.execution.policy import MemberRef
 from repotrans.execution.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
@@ -16,9 +17,11 @@ from repotrans.execution.toolchains.dotnet import (DotnetToolchain, build_argvs,
                                                    parse_trx, vstest_filter)
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.execution.workspace import prepare_workspace
+from tests.execution.test_il_check import compile_calc
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet"
 CALC = FIX / "projects" / "calc"
+MEMBER = MemberRef("Acme.Calc.Calculator", ("Add",), 2, ("Int32", "Int32"))
 
 
 def test_msbuild_diagnostics_are_deduplicated_and_mapped():
@@ -123,9 +126,22 @@ def test_language_version_from_langversion_or_framework(tmp_path):
     assert DotnetToolchain().language_version(tmp_path) == "7.3"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def assemblies(tmp_path_factory):
+    """Real assemblies for what `dotnet build` would leave: calc compiled by mcs, as it is and with a
+    candidate reaching System.Activator (the capability policy reads them with il_check)."""
+    tmp = tmp_path_factory.mktemp("dotnet-asm")
+    ScriptedSandbox.assembly = compile_calc(tmp, "clean", None)
+    ScriptedSandbox.attack = compile_calc(tmp, "attack", "{\n    var o = System.Activator.CreateInstance("
+                                          "typeof(System.Text.StringBuilder));\n    return a + b;\n}")
+
+
 class ScriptedSandbox:
-    """Plays recorded dotnet output; `dotnet test` drops the recorded TRX where --logger asked."""
+    """Plays recorded dotnet output; `dotnet build` leaves a real calc assembly in the SDK's output
+    folder of the tree it builds, `dotnet test` drops the recorded TRX where --logger asked."""
     name = "scripted"
+    assembly: Path
+    attack: Path
 
     def __init__(self, build_output: str, build_exit: int = 0, trx: Path | None = None, test_exit: int = 1):
         self.calls: list[list[str]] = []
@@ -133,6 +149,7 @@ class ScriptedSandbox:
         self.scratch: list[list[Path]] = []
         self.boxes = 0                       # fresh sandboxes handed out (the baseline's)
         self.build_output, self.build_exit, self.trx, self.test_exit = build_output, build_exit, trx, test_exit
+        self.build_attack = False
 
     def run(self, argv, *, cwd, timeout, memory_mb, env=None, writable=(), stdin=None, until=None, scratch=()):
         self.calls.append(list(argv))
@@ -144,6 +161,11 @@ class ScriptedSandbox:
             results.mkdir(parents=True, exist_ok=True)
             shutil.copy(self.trx, results / argv[argv.index("--logger") + 1].split("=")[1])
             return RunOutcome(argv, self.test_exit, "Failed!  - Failed: 2, Passed: 1", 1.0)
+        if argv[1] == "build":
+            out = Path(writable[0]) / "src" / "Acme.Calc" / "bin" / "Debug" / "net8.0"
+            out.mkdir(parents=True, exist_ok=True)
+            shutil.copy(self.attack if "/runs/" in argv[2] and self.build_attack else self.assembly,
+                        out / "Acme.Calc.dll")
         if argv[1] == "build" and "/runs/" in argv[2]:
             return RunOutcome(argv, self.build_exit, self.build_output, 2.0)
         return RunOutcome(argv, 0, "", 1.0)
@@ -160,7 +182,34 @@ def _candidate(ws, tmp_path, text="// patched\n", run="r1"):
     run_dir = ws.root / "runs" / run
     run_dir.mkdir(parents=True)
     return PatchedFile(path="src/Acme.Calc/Calculator.cs", text=text, line_map=LineMap({1: 1}),
-                     surface_changed=False, run_dir=run_dir)
+                       surface_changed=False, run_dir=run_dir, member=MEMBER)
+
+
+def test_the_capability_policy_reads_the_built_assembly_before_any_test(tmp_path):
+    """No Mono.Cecil on the dotnet path: il_check reads what dotnet build left in the tree, against
+    the baseline's assembly; a candidate reaching System.Activator is rejected and dotnet test never
+    runs; an assembly that is not there is a rejection too, never an unchecked pass."""
+    ws = prepare_workspace(CALC, tmp_path / "wd", "dotnet")
+    box = ScriptedSandbox("", trx=_passing_trx(tmp_path), test_exit=0)
+    tc = DotnetToolchain()
+    tc.baseline(ws, box, Limits(timeout=30, memory_mb=1024))
+    box.build_attack = True
+    verdict = tc.run(ws, _candidate(ws, tmp_path), None, box, Limits(timeout=30, memory_mb=1024))
+    assert verdict.status == "rejected" and verdict.reason.startswith("uses System.Activator"), verdict.reason
+    assert [c[1] for c in box.calls].count("test") == 0 and "policy" in verdict.timings
+    box.build_attack = False
+    assert tc.run(ws, _candidate(ws, tmp_path, run="r2"), None, box, Limits(timeout=30, memory_mb=1024)).status == "passed"
+
+    class NoOutput(ScriptedSandbox):
+        def run(self, argv, **kw):
+            outcome = super().run(argv, **kw)
+            if argv[1] == "build" and "/runs/" in argv[2]:
+                shutil.rmtree(Path(kw["writable"][0]) / "src" / "Acme.Calc" / "bin")
+            return outcome
+
+    lost = tc.run(ws, _candidate(ws, tmp_path, run="r3"), None, NoOutput("", trx=_passing_trx(tmp_path), test_exit=0),
+                  Limits(timeout=30, memory_mb=1024))
+    assert lost.status == "rejected" and "left no Acme.Calc.dll" in lost.reason
 
 
 def test_flow_reports_test_failures(tmp_path):

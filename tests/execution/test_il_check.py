@@ -33,7 +33,7 @@ CLEAN = [
 MEMBER = MemberRef("Acme.Calc.Calculator", ("Add",), 2, ("Int32", "Int32"))
 
 
-def _compile(folder: Path, name: str, body: str | None) -> Path:
+def compile_calc(folder: Path, name: str, body: str | None) -> Path:
     """Acme.Calc compiled by mcs with Calculator.Add replaced by `body` (a block or whole members)."""
     out = folder / name
     out.mkdir()
@@ -63,8 +63,8 @@ def assemblies(tmp_path_factory):
     built = subprocess.run(policy.build_argv(str(exe), str(policy.SOURCE)), capture_output=True, text=True)
     assert built.returncode == 0, built.stdout
     cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN
-    base = _compile(tmp, "base", None)
-    dlls = {name: _compile(tmp, f"c{n}", code) for n, (name, code) in enumerate(cases)}
+    base = compile_calc(tmp, "base", None)
+    dlls = {name: compile_calc(tmp, f"c{n}", code) for n, (name, code) in enumerate(cases)}
     return exe, base, dlls
 
 

@@ -18,6 +18,7 @@ from repotrans.execution.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import PIDS_REASON, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics
+from repotrans.execution.toolchains.dotnet_policy import check_candidate, denial_log
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
@@ -123,6 +124,11 @@ class DotnetToolchain:
             diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
             return Verdict("compile_error", diagnostics=diags, log=outcome.output, timings=timings,
                            reason=f"{sum(d.severity == 'error' for d in diags)} error(s) in dotnet build")
+        checked = check_candidate(cand, self.plan(ws).chosen, ws.src, tree)
+        timings["policy"] = checked.seconds
+        if not checked.ok:
+            return Verdict("rejected", diagnostics=diags, reason=checked.reason(), timings=timings,
+                           log=denial_log(checked.denials))
         total = Verdict("passed", diagnostics=diags)
         logs = [outcome.output]
         t = time.monotonic()
