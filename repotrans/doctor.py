@@ -19,6 +19,7 @@ Section = Callable[..., tuple[str, list[Line]]]
 def sandbox_section(config) -> tuple[str, list[Line]]:
     """Which sandbox runs candidates, why, and what each sandbox can use here."""
     from repotrans.execution.sandboxes.choice import resolve_sandbox
+    from repotrans.execution.sandboxes import PIDS_LIMIT
     from repotrans.execution.sandboxes.cgroups import support
     from repotrans.execution.sandboxes.docker import engine_status
     from repotrans.execution.sandboxes.local import bwrap_status
@@ -39,25 +40,37 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
     lines.append((ok or None, f"local: {why}"))
     version, why = support()
     lines.append((version is not None or None, f"local limits for the whole run: {why}"))
+    lines.append((None, f"processes and threads: at most {PIDS_LIMIT} per run; a run is killed as soon as a fork "
+                        "is refused (its cgroup's pids.events: local, and docker when the engine runs on this host)"))
     return "sandbox", lines
 
 
 def policy_section(config) -> tuple[str, list[Line]]:
-    """The capability policy on candidates' IL: where it is enforced, and the risks it leaves."""
+    """The capability policy on candidates' IL and where the verdict is read, per toolchain: what is
+    enforced, and the risks it leaves."""
     from repotrans.execution.policy import ALLOWABLE, CECIL, RESIDUAL_RISKS
+    from repotrans.execution.toolchains.dotnet_policy import DOTNET_RESIDUAL_RISKS, python_checker_status
 
     lines: list[Line] = []
-    if config.execution.toolchain != "mono":
-        lines.append((False, f"not enforced under {config.execution.toolchain}: only the mono toolchain runs "
-                             "the IL checker (a candidate there can reach reflection, the file system and the "
-                             "test framework from inside the test process)"))
+    toolchain = config.execution.toolchain
+    if toolchain == "dotnet":
+        ok, why = python_checker_status()
+        lines.append((True, "enforced after dotnet build, before any test runs (il_check: the assembly read in "
+                            "Python, no mono)") if ok else
+                     (False, f"il_check cannot run ({why}): every candidate is rejected"))
+        lines.append((True, "verdict: dotnet test's exit status (TreatNoTestsAsError), which the test process "
+                            "cannot set; the TRX only details it and must agree"))
     elif not Path(CECIL).is_file():
         lines.append((False, f"Mono.Cecil missing ({CECIL}): install mono-devel; every candidate is rejected"))
     else:
         lines.append((True, "enforced after compiling, before any test runs (Mono.Cecil checker, mono)"))
+    if toolchain == "mono":
+        lines.append((True, "verdict: repotrans's NUnit runner's nonce-tagged report on a stdout the test uid "
+                            "cannot reopen"))
     lines.append((None, f"allowances only from the Java original ({', '.join(ALLOWABLE)}): such a task's "
                         "verdict says `trust: reduced`; reports count them"))
-    lines += [(None, f"residual risk: {risk}") for risk in RESIDUAL_RISKS]
+    risks = RESIDUAL_RISKS + (DOTNET_RESIDUAL_RISKS if toolchain == "dotnet" else ())
+    lines += [(None, f"residual risk: {risk}") for risk in risks]
     return "capability policy", lines
 
 

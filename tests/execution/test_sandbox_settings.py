@@ -69,3 +69,21 @@ def test_a_failed_first_index_leaves_no_index_behind(tmp_path):
     assert cli.main(["--workdir", str(tmp_path / "wd"), "index", "--source", str(tmp_path / "none"),
                      "--target", str(tmp_path / "none")]) == 2
     assert list((tmp_path / "wd").glob("index.sqlite*")) == []
+
+
+def test_doctor_says_what_the_policy_enforces_per_toolchain(monkeypatch):
+    """mono: the Cecil checker and the runner's tagged report; dotnet: il_check (no mono) and dotnet
+    test's exit status, with the TRX risk named; without il_check's readers every candidate is rejected."""
+    from repotrans.execution.toolchains import dotnet_policy
+
+    monkeypatch.setattr(docker_box, "engine_status", lambda image: (False, "no Docker engine answers (test)"))
+    mono, _ = report(load_config(cli={"model": {"name": "builtin"}}, env={}, resolve=False))
+    assert "nonce-tagged report" in mono and "under dotnet" not in mono
+    assert f"at most {sandboxes.PIDS_LIMIT} per run" in mono
+    config = load_config(cli={"model": {"name": "builtin"}, "execution": {"toolchain": "dotnet"}}, env={}, resolve=False)
+    dotnet, _ = report(config)
+    assert "[ok] enforced after dotnet build, before any test runs (il_check" in dotnet
+    assert "dotnet test's exit status" in dotnet and "residual risk: under dotnet, vstest.console writes the TRX" in dotnet
+    monkeypatch.setattr(dotnet_policy, "python_checker_status", lambda: (False, "dnfile is not installed"))
+    dotnet, healthy = report(config)
+    assert "[!!] il_check cannot run (dnfile is not installed): every candidate is rejected" in dotnet and not healthy

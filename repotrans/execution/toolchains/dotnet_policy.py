@@ -13,6 +13,25 @@ from repotrans.execution.toolchains import PatchedFile
 from repotrans.execution.toolchains.msbuild import Project
 
 
+# what the dotnet path leaves open, named by doctor and the README
+DOTNET_RESIDUAL_RISKS = (
+    "under dotnet, vstest.console writes the TRX with the test host's uid (nothing in the sandbox may switch "
+    "uids): the test process can rewrite it, so only failure details can be forged, not the verdict",
+    "under dotnet, il_check reads the candidate's assembly in the repotrans process (parsing only, nothing "
+    "loaded or run), not in the sandbox",
+)
+
+
+def python_checker_status() -> tuple[bool, str]:
+    """(usable, why): il_check's readers are installed."""
+    try:
+        import dncil  # noqa: F401
+        import dnfile  # noqa: F401
+    except ImportError as exc:
+        return False, f"{exc.name} is not installed (pip install dnfile dncil)"
+    return True, "dnfile and dncil installed"
+
+
 def built_assembly(project: Project, src_root: Path, root: Path) -> Path | None:
     """The project's assembly as `dotnet build` left it under `root` (a copy of `src_root`): the newest
     file of its name under $(OutDir)/$(OutputPath) or the project's bin/ (the SDK adds the framework
