@@ -87,7 +87,7 @@ def render_page(run_dir: Path) -> str:
     return _template().render(
         title=run_dir.name, summary=summary, plots=plots, unvalidated=sorted(unvalidated_datasets([run_dir])),
         groups=[Group(cause, sorted(tasks, key=lambda v: v.record.task_id)) for cause, tasks in ordered],
-        classes=_classes(records), several_configs=len({r.config for r in records}) > 1,
+        classes=_classes(port_records(records)), several_configs=len({r.config for r in records}) > 1,
         show_origin=len({(r.config, r.dataset) for r in records}) > 1,
         passed=sorted((v for v in views if v.record.passed), key=lambda v: v.record.task_id),
         statuses=sorted({r.status for r in records}), estimate_note=ESTIMATE_NOTE)

@@ -88,3 +88,5 @@ def test_translated_verdicts_are_labelled_and_counted_apart(tmp_path):
     assert "Judged by translated tests (JUnit translated by repotrans, not the port's own; not counted above): " \
            "2 task(s), 1 passed" in page
     assert page.count('<span class="label-translated">[translated tests]</span>') == 2
+    classes = page.split('id="classes"', 1)[1].split("</table>", 1)[0]
+    assert "Cage" in classes and "Size" not in classes          # the per-class figures: the port's own tests
