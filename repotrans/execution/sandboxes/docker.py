@@ -7,7 +7,8 @@ it links to a host file). Commands run through `docker exec` as an unprivileged 
 `timeout --signal=KILL` and prlimit: builds as BUILD_UID (owner of their output folders), tests as
 a uid of their own (TEST_UID + slot) that owns nothing in the workspace; after each command every
 process of that uid is killed and its /tmp files deleted, so nothing survives into the next
-candidate. The container's main process reads a stdin we hold open: when this process dies, even
+candidate. A test command is killed as soon as the container's pids controller refuses a fork (its
+pids.events, read on the host when the engine runs here). The container's main process reads a stdin we hold open: when this process dies, even
 by SIGKILL, the engine closes it and the container stops and is removed.
 """
 from __future__ import annotations
@@ -138,7 +139,9 @@ class DockerSandbox:
         deadline = started + timeout + KILL_GRACE
         seen_until = until is None
         timed_out = stopped = False
-        refused = self._pids_refused(container)
+        # test commands only (builds run no candidate code): the count is the container's, so a bomb in
+        # another slot at the same time ends this run too (it starved it of processes all the same)
+        refused = self._pids_refused(container) if cleaning else None
         pids_limited = False
         next_poll = started + PIDS_POLL
         poll = selectors.DefaultSelector()      # epoll: select.select fails on descriptors >= 1024
