@@ -52,9 +52,9 @@ class JobResult:
     between: dict[str, set[str]] = field(default_factory=dict)       # suite -> guards reached between tests
     fired: int = 0                                      # its switch's guard threw this often
     in_initializer: bool = False                        # ... once inside a static initializer
-    problem: str = ""                                   # the report is not whole (check_runner)
+    problem: str = ""                                   # the report is not whole or names strays
     unhandled: bool = False
-    planned: list[str] = field(default_factory=list)    # what the runner planned to run
+    planned: dict[str, str] = field(default_factory=dict)   # test -> its declared run state
     cut: bool = False                                   # stopped before its END (a timeout, a crash)
 
     def covered(self, selected: list[str]) -> list[tuple[str, str]]:
@@ -81,6 +81,14 @@ class JobResult:
                 names.append(name)
                 initializer |= starred in ids
         return names, initializer
+
+    def passes(self, selected: list[str]) -> bool:
+        """The tests the selection covers all passed, but for those declared not to run (ignored,
+        explicit), and at least one ran: the per-task path's "passed" for this selection."""
+        covered = self.covered(selected)
+        return any(state == "Success" for state, _ in covered) and all(
+            state == "Success" or (state in NOT_RUN_STATES and self.planned.get(name) != "Runnable")
+            for state, name in covered)
 
     def failed(self) -> list[str]:
         return [n for s, n in self.tests if s != "Success" and s not in NOT_RUN_STATES]
@@ -159,9 +167,11 @@ def parse_batch(stdout: str, nonce: str, jobs: list[tuple[int, list[str]]]) -> B
 def _job(lines: list[str], nonce: str, switch: int, names: list[str], cut: bool = False) -> JobResult:
     report = parse_runner("\n".join(lines), nonce)
     job = JobResult(switch, names, [(s, n) for s, n, _, _ in report.tests], report.suites,
-                    unhandled=bool(report.unhandled), planned=[n for _, n in report.planned], cut=cut)
+                    unhandled=bool(report.unhandled), planned={n: s for s, n in report.planned}, cut=cut)
     status, reason = check_runner(report, names)
-    job.problem = reason if status == "runtime_error" and not cut else report.crash
+    # a runnable test that did not run is the business of the tasks it covers (passes), not the whole job's
+    per_test = status != "runtime_error" or "did not run" in reason
+    job.problem = report.crash if cut or per_test else reason
     prefix = f"@@RT {nonce} "
     last = ""                                  # the test reported last (a teardown after it is its fixture's)
     for line in lines:

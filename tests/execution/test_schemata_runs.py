@@ -43,6 +43,7 @@ def test_a_batch_report_gives_each_finished_job_its_tests_hits_and_firings():
     truth, placeholder = run.finished
     assert truth.tests == [("Success", "Ns.FooTests.A"), ("Failure", "Ns.FooTests.B")] and not truth.problem
     assert truth.hits["Ns.FooTests.A"] == {"3", "5*"} and truth.failed() == ["Ns.FooTests.B"]
+    assert truth.passes(["Ns.FooTests.A"]) and not truth.passes(["Ns.FooTests"]) and not truth.passes(["Ns.X"])
     # guard 7 was reached before test A (its fixture's setup): it counts for every test of the fixture
     assert truth.between == {"Ns": {"7"}, "Ns.FooTests": {"7"}}
     assert truth.reaching(3, ["Ns.FooTests.A"]) == (["Ns.FooTests.A"], False)
@@ -64,6 +65,16 @@ def test_a_job_decides_keep_only_when_its_own_guard_threw_in_a_failing_test():
     # a report naming a test outside the job's selection is no evidence
     out = "\n".join(_job(0, 4, [("Error", "Ns.Other.X")], "1 0") + [_line("DONE", "1")])
     assert not parse_batch(out, NONCE, [(4, ["Ns.FooTests.A"])]).finished[0].placeholder_fails()
+
+
+def test_a_test_that_did_not_run_concerns_only_the_selections_covering_it():
+    out = "\n".join(_job(0, -1, [("Success", "Ns.FooTests.A"), ("Ignored", "Ns.FooTests.B")], "0 0")
+                     + [_line("DONE", "2")])
+    truth = parse_batch(out, NONCE, [(-1, ["Ns.FooTests"])]).finished[0]
+    assert not truth.problem and truth.passes(["Ns.FooTests.A"]) and not truth.passes(["Ns.FooTests"])
+    declared = out.replace(_line("PLAN", "Runnable", _b("Ns.FooTests.B"), _b("asm\nNs\nNs.FooTests")),
+                           _line("PLAN", "Ignored", _b("Ns.FooTests.B"), _b("asm\nNs\nNs.FooTests")))
+    assert parse_batch(declared, NONCE, [(-1, ["Ns.FooTests"])]).finished[0].passes(["Ns.FooTests"])
 
 
 def test_a_batch_that_stops_early_keeps_only_whole_jobs_and_its_limit_grows_with_fixtures():
