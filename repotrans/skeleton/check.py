@@ -19,7 +19,7 @@ from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.execution.workspace import Workspace
 from repotrans.skeleton.generate import SkeletonFile
-from repotrans.skeleton.render import Line
+from repotrans.skeleton.render import PLACEHOLDER, Line
 
 MAX_ROUNDS = 6
 BUILD_TIMEOUT = 600
@@ -44,11 +44,13 @@ class CheckReport:
     errors: list[MemberError] = field(default_factory=list)      # every error seen, first round first
     dropped: list[str] = field(default_factory=list)             # Java declarations left out
     port_errors: list[MemberError] = field(default_factory=list)  # errors left in the port's own files
+    reshaped: list[str] = field(default_factory=list)            # members reshaped to the port's usage
     rounds: int = 0
 
     def render(self) -> str:
         lines = [f"skeleton compiles with the port: {'yes' if self.compiled else 'no'} ({self.rounds} build(s))"]
         lines += [f"  left out {d}" for d in self.dropped]
+        lines += [f"  reshaped {r}" for r in self.reshaped]
         lines += [f"  error {e.render()}" for e in self.errors if e.origin]
         lines += [f"  port error {e.render()}" for e in self.port_errors[:20]]
         if len(self.port_errors) > 20:
@@ -98,6 +100,15 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
         report.errors += [e for e in errors if e.origin]
         report.port_errors = [e for e in errors if not e.origin]
         fixed = False
+        for e in report.port_errors:        # the port's own code says how it calls a member: as a method
+            found = _MISSING_MEMBER.search(e.message) if e.code in ("CS1061", "CS0117") else None
+            f = next((f for f in files if found and found["type"].rsplit(".", 1)[-1] in f.text and
+                      re.search(r"\b(class|struct|interface)\s+" + re.escape(found["type"].rsplit(".", 1)[-1]) + r"\b",
+                                f.text)), None)
+            if f is not None and _as_method(f, found["member"]):
+                report.reshaped.append(f"{found['type']}.{found['member']}: a getter property made the method "
+                                       f"the port's {e.file}:{e.line} calls")
+                fixed = True
         for e in sorted(errors, key=lambda e: (e.file, -e.line)):      # bottom up: earlier lines stay put
             f = by_path.get(e.file)
             if f is not None and e.origin and _leave_out(f, e):
@@ -128,6 +139,26 @@ def _errors(output: str, target: Path, by_path: dict[str, SkeletonFile]) -> list
         f = by_path.get(rel)
         out.append(MemberError(rel, d.line, d.code, d.message, f.origin_at(d.line) if f else None))
     return out
+
+
+_MISSING_MEMBER = re.compile(r"`(?P<type>[\w.]+)' does not contain a definition for `(?P<member>\w+)'")
+
+
+def _as_method(f: SkeletonFile, member: str) -> bool:
+    """Turn the get-only placeholder property `X` into the method `member()` (`GetX`, `getX`, `IsX`)
+    that the port's own code calls; True if changed."""
+    for i, line in enumerate(f.lines[:-3]):
+        head = re.fullmatch(r"(?P<indent>\s*)(?P<words>[\w<>\[\], .]+?)\s+(?P<name>\w+)", line.text)
+        if head is None or line.kind == "type" or f.lines[i + 1].text.strip() != "{" \
+                or member.lower() not in {p + head["name"].lower() for p in ("get", "is", "has", "")} \
+                or not f.lines[i + 2].text.strip().startswith("get {") or "NotImplementedException" not in \
+                f.lines[i + 2].text or f.lines[i + 3].text.strip() != "}":
+            continue
+        indent, origin = head["indent"], line.origin
+        f.lines[i:i + 4] = [Line(f"{indent}{head['words']} {member}()", origin), Line(indent + "{", origin),
+                            Line(f"{indent}    {PLACEHOLDER}", origin), Line(indent + "}", origin)]
+        return True
+    return False
 
 
 def _leave_out(f: SkeletonFile, error: MemberError) -> bool:

@@ -111,6 +111,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
     for t in tops:
         namespace_of[t.name] = names.namespace(t.container)
     overridden = _overridden(index)
+    defaults = _interface_defaults(index)
     root = index.root("source")
     by_path: dict[str, list[TypeDecl]] = {}
     for t in tops:
@@ -124,7 +125,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
         shadowed = {cs: f"{namespace_of[java]}.{cs}" for java, cs in project_types.items()
                     if cs in segments and java in namespace_of}
         resolver = SkeletonResolver(frozenset(DEFAULT_USINGS), project_types, conv, shadowed)
-        ctx = TypeContext(conv, resolver, {}, overridden)
+        ctx = TypeContext(conv, resolver, {}, overridden, defaults=defaults)
         lines: list[Line] = []
         for t in types:
             node = nodes.get(t.name)
@@ -163,6 +164,17 @@ def _usings(root: Node, lines: list[Line], namespace: str, project_types: dict[s
                 out.add(ns)
         stack.extend(node.named_children)
     return sorted(out, key=lambda u: (not u.startswith("System"), u))
+
+
+def _interface_defaults(index: "Index") -> dict[str, list[str]]:
+    """Java interface simple name -> the text of its default methods."""
+    out: dict[str, list[str]] = {}
+    for t in index.types("source"):
+        if t.kind == "interface":
+            found = [m.signature + " " + m.body for m in index.methods(t.id) if "default" in m.modifiers and m.body]
+            if found:
+                out.setdefault(t.name, []).extend(found)
+    return out
 
 
 def _overridden(index: "Index") -> set[tuple[str, str, int]]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from repotrans.policy.java2cs import MethodTranslator
+from repotrans.policy.java2cs import MethodTranslator, parse_java_method
 from repotrans.policy.cs_types import jdk_table, split_type
 from repotrans.policy.resolver import ConventionResolver
 from repotrans.skeleton.conventions import GETTER, LITERAL, SETTER, Conventions
@@ -44,6 +44,8 @@ class TypeContext:
                                                               # declares virtual/abstract -> that return type
     overridden: set[tuple[str, str, int]] = field(default_factory=set)   # (Java type, method, arity) subclasses override
     notes: list[str] = field(default_factory=list)
+    defaults: dict[str, list[str]] = field(default_factory=dict)  # Java interface simple name -> its default
+                                                                  # methods' text (C# interfaces hold no bodies)
 
 
 class SkeletonResolver(ConventionResolver):
@@ -84,6 +86,7 @@ class TypeRenderer:
         self.conv = ctx.conventions
         self.owner = owner                  # Java qualified name of the top-level type, for origins
         self.sealed: list[bool] = []        # per enclosing type: no `virtual` members in a sealed one
+        self.constant_overrides: list[set] = []   # per enclosing enum: (method, arity) its constants override
 
     # ---- types ---------------------------------------------------------------------------
     def type_decl(self, node: Node, depth: int = 0, outer: str = "") -> list[Line]:
@@ -120,9 +123,52 @@ class TypeRenderer:
         else:
             self.sealed.append(sealed or "final" in mods)
             lines += self._members(body, cs_name, kind, depth, java_path)
+            if kind == "class":
+                lines += self._defaults(node, java_path)
             self.sealed.pop()
         lines.append(Line("}"))
         return lines
+
+    def _defaults(self, node: Node, java_path: str) -> list[Line]:
+        """The default methods of the Java interfaces a class implements and does not declare itself,
+        translated into the class (the C# interface declares them without a body)."""
+        interfaces = node.child_by_field_name("interfaces")
+        names = [re.sub(r"<.*", "", _text(t)).rsplit(".", 1)[-1] for t in
+                 (interfaces.named_children[0].named_children if interfaces is not None and interfaces.named_children
+                  else []) if t.type in ("type_identifier", "generic_type", "scoped_type_identifier")]
+        body = node.child_by_field_name("body")
+        own = {(_text(m.child_by_field_name("name")), len(_params(m))) for m in body.named_children
+               if m.type == "method_declaration"} if body is not None else set()
+        out: list[Line] = []
+        for interface in names:
+            for text in self.ctx.defaults.get(interface, []):
+                method, _ = parse_java_method(text)
+                key = (_text(method.child_by_field_name("name")), len(_params(method)))
+                if key in own:
+                    continue
+                own.add(key)
+                out += self._translated(method, f"{java_path}.{key[0]} (default of {interface})", "public", "")
+        return out
+
+    def _translated(self, m: Node, origin: str, access: str, dispatch: str) -> list[Line]:
+        """A whole Java method translated now (for members batch pairs with no Java method)."""
+        tr = MethodTranslator(self.ctx.resolver, b"")
+        name = _text(m.child_by_field_name("name"))
+        header = tr.header(m, None)
+        try:
+            code = tr.block(m.child_by_field_name("body"))
+        except Exception as exc:     # noqa: BLE001 - an untranslatable body stays a placeholder
+            self.ctx.notes.append(f"{origin}: not translated ({type(exc).__name__})")
+            code = ["{", INDENT + PLACEHOLDER, "}"]
+        if (name, len(_params(m))) in OBJECT_MEMBERS:
+            returns, cs_method = OBJECT_MEMBERS[(name, len(_params(m)))]
+            access = "public"
+        else:
+            returns = tr.cs_type(_text(m.child_by_field_name("type")))
+            cs_method = _ident(name[:1].upper() + name[1:] if self.conv.pascal_methods.holds(True) else name)
+        words = " ".join(w for w in (access, dispatch, returns, cs_method) if w)
+        return [Line(f"{INDENT}{words}{header[header.index('('):]}", origin)] + \
+            [Line(INDENT + part, origin) for line in code for part in line.split("\n")]
 
     def _bases(self, node: Node, tr: MethodTranslator) -> list[str]:
         out = []
@@ -331,6 +377,8 @@ class TypeRenderer:
             return ["abstract", "override"] if (name, arity) in inherited else ["abstract"]
         if (name, arity) in inherited:
             return ["override"]
+        if self.constant_overrides and (name, arity) in self.constant_overrides[-1]:
+            return ["virtual"]
         if "private" in mods or "final" in mods or (self.sealed and self.sealed[-1]):
             return []
         simple = java_type.rsplit(".", 1)[-1]
@@ -405,6 +453,22 @@ class TypeRenderer:
                                                                  for line in lines for part in line.split("\n")]
 
     # ---- enums with members --------------------------------------------------------------
+    def _constant_class(self, constant: Node, sub: str, cs_name: str, arg_text: str, java_path: str) -> list[Line]:
+        """A Java enum constant with a body: a private nested subclass of the enum class whose methods
+        override the enum's, translated now (batch pairs no Java member with them)."""
+        origin = f"{java_path}.{_text(constant.child_by_field_name('name'))}"
+        out = [Line(f"{INDENT}private sealed class {sub} : {cs_name}", origin), Line(INDENT + "{", origin),
+               Line(f"{INDENT * 2}internal {sub}() : base({arg_text}) {{ }}", origin)]
+        for m in constant.child_by_field_name("body").named_children:
+            if m.type != "method_declaration":
+                if "comment" not in m.type:
+                    self.ctx.notes.append(f"{origin}: {m.type} in the constant's body not generated")
+                continue
+            name = _text(m.child_by_field_name("name"))
+            out += [Line(INDENT + line.text, line.origin) for line in
+                    self._translated(m, f"{origin}.{name}", self._access(_modifiers(m), True), "override")]
+        return out + [Line(INDENT + "}", origin)]
+
     def _declared_names(self, body: Node) -> set:
         """Names and (name, arity) of the methods an enum body declares itself."""
         decls = next((c for c in body.named_children if c.type == "enum_body_declarations"), None)
@@ -424,16 +488,27 @@ class TypeRenderer:
         body = node.child_by_field_name("body")
         tr = MethodTranslator(self.ctx.resolver, b"")
         tr.static_context = True
-        header = f"{self._access(mods, depth > 0)} sealed class {cs_name}" + (f" : {', '.join(bases)}" if bases else "")
-        lines = [Line(header, java_path, "type"), Line("{")]
         constants = [c for c in body.named_children if c.type == "enum_constant"]
+        bodied = [c for c in constants if c.child_by_field_name("body") is not None]
+        decls = next((c for c in body.named_children if c.type == "enum_body_declarations"), None)
+        abstract = any("abstract" in _modifiers(d) for d in (decls.named_children if decls is not None else [])
+                       if d.type == "method_declaration")
+        shape = "abstract" if abstract else "sealed" if not bodied else ""
+        header = f"{self._access(mods, depth > 0)} {shape + ' ' if shape else ''}class {cs_name}" + \
+            (f" : {', '.join(bases)}" if bases else "")
+        lines = [Line(header, java_path, "type"), Line("{")]
+        nested: list[Line] = []
         for i, c in enumerate(constants):
             cname = _text(c.child_by_field_name("name"))
             args = c.child_by_field_name("arguments")
-            arg_text = ", ".join(tr.ex(a) for a in args.named_children) if args is not None else ""
+            arg_text = ", ".join(tr.ex(a) for a in args.named_children if "comment" not in a.type) \
+                if args is not None else ""
+            made = f"new {cs_name}({arg_text})"
             if c.child_by_field_name("body") is not None:
-                self.ctx.notes.append(f"{java_path}.{cname}: constant body not generated")
-            lines.append(Line(f"{INDENT}public static readonly {cs_name} {cname} = new {cs_name}({arg_text})"
+                sub = f"{cs_name}{_pascal_word(cname)}"
+                nested += self._constant_class(c, sub, cs_name, arg_text, java_path)
+                made = f"new {sub}()"
+            lines.append(Line(f"{INDENT}public static readonly {cs_name} {cname} = {made}"
                               f".Named(\"{cname}\", {i});", f"{java_path}.{cname}"))
         names = ", ".join(_text(c.child_by_field_name("name")) for c in constants)
         helpers = [
@@ -456,8 +531,12 @@ class TypeRenderer:
             else:
                 helpers.append(f"public {returns} {member}({param}) {{ {code} }}")
         lines += [Line(INDENT + h, java_path) for h in helpers]
-        self.sealed.append(True)
-        members = self._members(body, cs_name, "class", depth, java_path, enum=True)
+        self.sealed.append(not bodied)
+        overridden = {(_text(m.child_by_field_name("name")), len(_params(m))) for c in bodied
+                      for m in c.child_by_field_name("body").named_children if m.type == "method_declaration"}
+        self.constant_overrides.append(overridden)      # what a constant overrides is virtual in the enum class
+        members = self._members(body, cs_name, "class", depth, java_path, enum=True) + nested
+        self.constant_overrides.pop()
         self.sealed.pop()
         if not any(line.text.strip().startswith("public override string ToString()") for line in members):
             members.append(Line(INDENT + "public override string ToString() { return enumName; }", java_path))
@@ -509,6 +588,11 @@ def _prop_name(getter: str, conv: Conventions) -> str:
     if getter.startswith("has"):
         return "Has" + getter[3:]
     return getter[3:]
+
+
+def _pascal_word(constant: str) -> str:
+    """`MINUS_ONE` -> `MinusOne`: a constant's name as a nested class name."""
+    return "".join(w[:1].upper() + w[1:].lower() for w in constant.split("_") if w) or constant
 
 
 def _ident(name: str) -> str:

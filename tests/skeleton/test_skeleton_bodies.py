@@ -1,0 +1,155 @@
+"""Members a skeleton writes with bodies because batch pairs no Java method with them: enum constants
+with bodies (a nested subclass per constant) and interface default methods (copied into the classes
+that implement the interface). Real tree-sitter, real mcs and mono on tests/fixtures/skeleton_pair."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import textwrap
+
+import pytest
+
+from repotrans.skeleton.create import create_skeleton
+from tests.skeleton.test_skeleton import _index, _port
+
+needs_mono = pytest.mark.skipif(shutil.which("mcs") is None or shutil.which("mono") is None,
+                                reason="mcs/mono not installed")
+
+JAVA = {
+    "Op.java": """\
+        package org.demo.zoo.calc;
+
+        public enum Op {
+            PLUS("+") {
+                @Override
+                public int apply(int a, int b) { return a + b; }
+            },
+            TIMES("*") {
+                @Override
+                public int apply(int a, int b) { return a * b; }
+
+                @Override
+                public String describe() { return "times " + symbol; }
+            },
+            NEGATE_FIRST("-") {
+                @Override
+                public int apply(int a, int b) { return -a; }
+            };
+
+            protected final String symbol;
+
+            Op(String symbol) { this.symbol = symbol; }
+
+            public abstract int apply(int a, int b);
+
+            public String describe() { return "op " + symbol; }
+        }
+        """,
+    "Pricer.java": """\
+        package org.demo.zoo.calc;
+
+        public interface Pricer {
+            int base();
+
+            default int withTax(int percent) { return base() + base() * percent / 100; }
+        }
+        """,
+    "FlatPricer.java": """\
+        package org.demo.zoo.calc;
+
+        public class FlatPricer implements Pricer {
+            private final int amount;
+
+            public FlatPricer(int amount) { this.amount = amount; }
+
+            @Override
+            public int base() { return amount; }
+        }
+        """,
+}
+
+METER = """\
+    package org.demo.zoo.calc;
+
+    public class Meter {
+        private int reading;
+
+        public int getReading() { return reading * 2; }
+
+        public void add(int amount) { reading += amount; }
+    }
+    """
+METER_USE = """\
+namespace Demo.Zoo.Calc
+{
+    public static class MeterUse
+    {
+        public static int Twice(Meter m) { return m.GetReading() + m.GetReading(); }
+    }
+}
+"""
+
+MAIN = """\
+using System;
+using Demo.Zoo.Calc;
+
+public static class Program
+{
+    public static void Main()
+    {
+        Console.WriteLine(Op.PLUS.Apply(2, 3) + " " + Op.TIMES.Apply(2, 3) + " " + Op.NEGATE_FIRST.Apply(2, 3));
+        Console.WriteLine(Op.PLUS.Describe() + "|" + Op.TIMES.Describe() + "|" + Op.TIMES.Ordinal() + "|" + Op.TIMES);
+        Console.WriteLine(new FlatPricer(200).WithTax(10));
+    }
+}
+"""
+
+
+@needs_mono
+def test_enum_constant_bodies_and_interface_defaults_compile_and_behave(tmp_path):
+    java, cs = _port(tmp_path)
+    folder = java / "org" / "demo" / "zoo" / "calc"
+    folder.mkdir()
+    for name, text in JAVA.items():
+        (folder / name).write_text(textwrap.dedent(text))
+    index = _index(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.calc.*"])
+    assert result.check.compiled and result.check.dropped == []
+    op = (cs / "src" / "Demo.Zoo" / "Calc" / "Op.cs").read_text()
+    assert "public abstract class Op" in op and "private sealed class OpTimes : Op" in op
+    assert "public virtual string Describe()" in op
+    pricer = (cs / "src" / "Demo.Zoo" / "Calc" / "FlatPricer.cs").read_text()
+    assert "public int WithTax(int percent)" in pricer
+    # the bodies batch fills (the enum's constructor and describe(), the class's constructor and base())
+    todo = "{\n            throw new NotImplementedException();\n        }"
+    for path, bodies in ((cs / "src" / "Demo.Zoo" / "Calc" / "Op.cs", ["this.symbol = symbol;", 'return "op " + symbol;']),
+                         (cs / "src" / "Demo.Zoo" / "Calc" / "FlatPricer.cs", ["this.amount = amount;", "return amount;"])):
+        text = path.read_text()
+        assert text.count(todo) == len(bodies)
+        for body in bodies:
+            text = text.replace(todo, "{ " + body + " }", 1)
+        path.write_text(text)
+    sources = [str(p) for p in (cs / "src" / "Demo.Zoo").rglob("*.cs") if "obj" not in p.parts]
+    (tmp_path / "Program.cs").write_text(MAIN)
+    built = subprocess.run(["mcs", f"-out:{tmp_path / 'p.exe'}", str(tmp_path / "Program.cs"), *sources],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + op + pricer
+    ran = subprocess.run(["mono", str(tmp_path / "p.exe")], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == ["5 6 -2", "op +|times *|1|TIMES", "220"]
+
+
+@pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
+def test_a_getter_the_ports_own_code_calls_as_a_method_becomes_that_method(tmp_path):
+    java, cs = _port(tmp_path)
+    folder = java / "org" / "demo" / "zoo" / "calc"
+    folder.mkdir()
+    (folder / "Meter.java").write_text(textwrap.dedent(METER))
+    (cs / "src" / "Demo.Zoo" / "MeterUse.cs").write_text(METER_USE)
+    index = _index(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.calc.Meter"])
+    assert result.check.compiled and result.check.dropped == [] and len(result.check.reshaped) == 1
+    assert result.check.reshaped[0].startswith("Demo.Zoo.Calc.Meter.GetReading: a getter property made the method")
+    meter = (cs / "src" / "Demo.Zoo" / "Calc" / "Meter.cs").read_text()
+    assert "int GetReading()\n        {\n            throw new NotImplementedException();" in meter
+    assert " Reading" not in meter
