@@ -19,7 +19,7 @@ from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.execution.workspace import Workspace
 from repotrans.skeleton.generate import SkeletonFile
-from repotrans.skeleton.render import PLACEHOLDER, Line
+from repotrans.skeleton.lines import PLACEHOLDER, Line
 
 MAX_ROUNDS = 6
 BUILD_TIMEOUT = 600

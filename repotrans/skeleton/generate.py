@@ -20,7 +20,8 @@ from tree_sitter import Language, Node, Parser
 from repotrans.policy.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
 from repotrans.skeleton.names import Names, learn_names
-from repotrans.skeleton.render import Line, SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
+from repotrans.skeleton.lines import Line
+from repotrans.skeleton.render import SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
 
 if TYPE_CHECKING:
     from repotrans.index.model import TypeDecl

@@ -4,8 +4,8 @@ conventions, every method body a placeholder for the batch to fill.
 What a skeleton needs beyond signatures is translated here with the builtin policy's translators:
 field initial values, enum constants' arguments, `super(...)`/`this(...)` calls and static
 initialisers. Each generated member keeps its Java origin (for compile errors, see check.py).
-Over 400 lines: one renderer per Java declaration kind (class, interface, enum, field, method), which
-share the port's conventions object; split them when a kind grows its own rules.
+Members written with bodies (setters, enum constants with bodies, interface defaults) are in
+written.py; the line type and the Java node readers in lines.py.
 """
 from __future__ import annotations
 
@@ -14,25 +14,13 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from repotrans.policy.java2cs import MethodTranslator, parse_java_method
-from repotrans.policy.cs_types import jdk_table, split_type
+from repotrans.policy.java2cs import MethodTranslator
+from repotrans.policy.cs_types import split_type
 from repotrans.policy.resolver import ConventionResolver
 from repotrans.skeleton.conventions import GETTER, LITERAL, SETTER, Conventions
-
-PLACEHOLDER = "throw new NotImplementedException();"
-INDENT = "    "
-ACCESS = ("public", "protected", "private")
-OBJECT_MEMBERS = {("toString", 0): ("string", "ToString"), ("hashCode", 0): ("int", "GetHashCode"),
-                  ("equals", 1): ("bool", "Equals")}
-CONST_TYPES = frozenset({"int", "long", "short", "byte", "char", "float", "double", "boolean", "String"})
-KEYWORDS = frozenset(jdk_table()["csharp"]["keywords"])
-
-
-@dataclass
-class Line:
-    text: str
-    origin: str | None = None          # Java declaration this line belongs to ("Foo.bar(int)")
-    kind: str = "member"               # "type" for a type's header line
+from repotrans.skeleton.lines import (ACCESS, CONST_TYPES, INDENT, OBJECT_MEMBERS, PLACEHOLDER, Line, cs_ident,
+                                      modifiers_of, node_text, params_of, prop_name, trivial_getter)
+from repotrans.skeleton.written import WrittenMembers
 
 
 @dataclass
@@ -78,7 +66,7 @@ def cs_type_name(java_name: str, kind: str, conv: Conventions) -> str:
     return java_name
 
 
-class TypeRenderer:
+class TypeRenderer(WrittenMembers):
     """Render one top-level Java type declaration (with its nested types)."""
 
     def __init__(self, ctx: TypeContext, owner: str):
@@ -92,13 +80,13 @@ class TypeRenderer:
     def type_decl(self, node: Node, depth: int = 0, outer: str = "") -> list[Line]:
         kind = {"class_declaration": "class", "interface_declaration": "interface",
                 "enum_declaration": "enum", "record_declaration": "class"}.get(node.type)
-        name = _text(node.child_by_field_name("name"))
+        name = node_text(node.child_by_field_name("name"))
         java_path = f"{outer}.{name}" if outer else name
         if kind is None:
             self.ctx.notes.append(f"{java_path}: {node.type} not generated")
             return []
         cs_name = cs_type_name(name, kind, self.conv)
-        mods = _modifiers(node)
+        mods = modifiers_of(node)
         tr = MethodTranslator(self.ctx.resolver, b"")
         tparams, constraints = tr._type_params(node.child_by_field_name("type_parameters"))
         bases = self._bases(node, tr)
@@ -117,7 +105,7 @@ class TypeRenderer:
             header += " : " + ", ".join(bases)
         lines = [Line(header + constraints, java_path, "type"), Line("{")]
         if kind == "enum":
-            constants = [_text(c.child_by_field_name("name")) for c in body.named_children
+            constants = [node_text(c.child_by_field_name("name")) for c in body.named_children
                          if c.type == "enum_constant"]
             lines += [Line(INDENT + ", ".join(constants), java_path)]
         else:
@@ -129,57 +117,16 @@ class TypeRenderer:
         lines.append(Line("}"))
         return lines
 
-    def _defaults(self, node: Node, java_path: str) -> list[Line]:
-        """The default methods of the Java interfaces a class implements and does not declare itself,
-        translated into the class (the C# interface declares them without a body)."""
-        interfaces = node.child_by_field_name("interfaces")
-        names = [re.sub(r"<.*", "", _text(t)).rsplit(".", 1)[-1] for t in
-                 (interfaces.named_children[0].named_children if interfaces is not None and interfaces.named_children
-                  else []) if t.type in ("type_identifier", "generic_type", "scoped_type_identifier")]
-        body = node.child_by_field_name("body")
-        own = {(_text(m.child_by_field_name("name")), len(_params(m))) for m in body.named_children
-               if m.type == "method_declaration"} if body is not None else set()
-        out: list[Line] = []
-        for interface in names:
-            for text in self.ctx.defaults.get(interface, []):
-                method, _ = parse_java_method(text)
-                key = (_text(method.child_by_field_name("name")), len(_params(method)))
-                if key in own:
-                    continue
-                own.add(key)
-                out += self._translated(method, f"{java_path}.{key[0]} (default of {interface})", "public", "")
-        return out
-
-    def _translated(self, m: Node, origin: str, access: str, dispatch: str) -> list[Line]:
-        """A whole Java method translated now (for members batch pairs with no Java method)."""
-        tr = MethodTranslator(self.ctx.resolver, b"")
-        name = _text(m.child_by_field_name("name"))
-        header = tr.header(m, None)
-        try:
-            code = tr.block(m.child_by_field_name("body"))
-        except Exception as exc:     # noqa: BLE001 - an untranslatable body stays a placeholder
-            self.ctx.notes.append(f"{origin}: not translated ({type(exc).__name__})")
-            code = ["{", INDENT + PLACEHOLDER, "}"]
-        if (name, len(_params(m))) in OBJECT_MEMBERS:
-            returns, cs_method = OBJECT_MEMBERS[(name, len(_params(m)))]
-            access = "public"
-        else:
-            returns = tr.cs_type(_text(m.child_by_field_name("type")))
-            cs_method = _ident(name[:1].upper() + name[1:] if self.conv.pascal_methods.holds(True) else name)
-        words = " ".join(w for w in (access, dispatch, returns, cs_method) if w)
-        return [Line(f"{INDENT}{words}{header[header.index('('):]}", origin)] + \
-            [Line(INDENT + part, origin) for line in code for part in line.split("\n")]
-
     def _bases(self, node: Node, tr: MethodTranslator) -> list[str]:
         out = []
         sup = node.child_by_field_name("superclass")
         if sup is not None:
-            out.append(tr.cs_type(_text(sup.named_children[0])))
+            out.append(tr.cs_type(node_text(sup.named_children[0])))
         for child in node.children:
             if child.type in ("super_interfaces", "extends_interfaces"):
                 for t in child.named_children[0].named_children:
-                    cs = tr.cs_type(_text(t))
-                    if split_type(_text(t))[0] == "Comparable" and not cs.startswith("I"):
+                    cs = tr.cs_type(node_text(t))
+                    if split_type(node_text(t))[0] == "Comparable" and not cs.startswith("I"):
                         cs = "I" + cs
                     out.append(cs)
         return out
@@ -231,14 +178,14 @@ class TypeRenderer:
         return out
 
     def _field(self, node: Node, kind: str, java_type: str, enum: bool) -> list[Line]:
-        mods = _modifiers(node)
-        jtype = _text(node.child_by_field_name("type"))
+        mods = modifiers_of(node)
+        jtype = node_text(node.child_by_field_name("type"))
         tr = MethodTranslator(self.ctx.resolver, b"")
         tr.static_context = "static" in mods
         out = []
         for decl in node.children_by_field_name("declarator"):
-            name = _text(decl.child_by_field_name("name"))
-            dims = _text(decl.child_by_field_name("dimensions"))
+            name = node_text(decl.child_by_field_name("name"))
+            dims = node_text(decl.child_by_field_name("dimensions"))
             full_type = jtype + dims
             cs_type = tr.cs_type(full_type)
             value = decl.child_by_field_name("value")
@@ -255,14 +202,14 @@ class TypeRenderer:
                     self.ctx.notes.append(f"{origin}: initial value not translated ({type(exc).__name__})")
                     init = ""
             if "static" in mods and "final" in mods and value is not None and jtype in CONST_TYPES and not dims \
-                    and LITERAL.match(_text(value).strip()) and self.conv.constants_const.holds(True):
+                    and LITERAL.match(node_text(value).strip()) and self.conv.constants_const.holds(True):
                 words.append("const")
             else:
                 if "static" in mods:
                     words.append("static")
                 if "final" in mods and self.conv.final_field_readonly.holds(True):
                     words.append("readonly")
-            out.append(Line(INDENT + " ".join(words + [cs_type, _ident(name)]) + init + ";", origin))
+            out.append(Line(INDENT + " ".join(words + [cs_type, cs_ident(name)]) + init + ";", origin))
         return out
 
     def _properties(self, methods: list[Node], cs_name: str, kind: str) -> dict[int, tuple]:
@@ -271,16 +218,16 @@ class TypeRenderer:
             return {}
         getters: dict[str, Node] = {}
         setters: dict[str, Node] = {}
-        names = {_text(m.child_by_field_name("name")) for m in methods}
+        names = {node_text(m.child_by_field_name("name")) for m in methods}
         for m in methods:
-            name = _text(m.child_by_field_name("name"))
-            params = _params(m)
-            mods = _modifiers(m)
+            name = node_text(m.child_by_field_name("name"))
+            params = params_of(m)
+            mods = modifiers_of(m)
             if "static" in mods or m.child_by_field_name("type_parameters") is not None:
                 continue
-            rtype = _text(m.child_by_field_name("type"))
+            rtype = node_text(m.child_by_field_name("type"))
             if GETTER.match(name) and not params and rtype != "void":
-                getters[_prop_name(name, self.conv)] = m
+                getters[prop_name(name, self.conv)] = m
             elif SETTER.match(name) and len(params) == 1 and rtype == "void" \
                     and self.conv.setters_as_properties.holds(True):
                 setters[name[3:]] = m
@@ -289,7 +236,7 @@ class TypeRenderer:
             if prop == cs_name or prop in names:
                 continue
             s = setters.get(prop)
-            if s is not None and _params(s)[0][0] != _text(g.child_by_field_name("type")):
+            if s is not None and params_of(s)[0][0] != node_text(g.child_by_field_name("type")):
                 s = None
             out[id(g)] = (prop, g, s)
             if s is not None:
@@ -298,15 +245,9 @@ class TypeRenderer:
 
     def _is_indexer_getter(self, node: Node) -> bool:
         """`T get(int i, ...)` where the port writes such getters as indexers."""
-        return self.conv.get_as_indexer.holds(False) and _text(node.child_by_field_name("name")) == "get" \
-            and bool(_params(node)) and _text(node.child_by_field_name("type")) != "void" \
-            and "static" not in _modifiers(node)
-
-    def _indexer_setter(self, getter: Node, methods: list[Node]) -> Node | None:
-        """The Java `void set(<the getter's indices>, T value)` beside a `T get(...)` turned indexer."""
-        want = [t for t, _ in _params(getter)] + [_text(getter.child_by_field_name("type"))]
-        return next((m for m in methods if _text(m.child_by_field_name("name")) == "set"
-                     and [t for t, _ in _params(m)] == want and "static" not in _modifiers(m)), None)
+        return self.conv.get_as_indexer.holds(False) and node_text(node.child_by_field_name("name")) == "get" \
+            and bool(params_of(node)) and node_text(node.child_by_field_name("type")) != "void" \
+            and "static" not in modifiers_of(node)
 
     def _indexer(self, node: Node, kind: str, java_type: str, setter: Node | None = None) -> list[Line]:
         """`public T this[int i]` from a Java `get(int i)`: batch fills the getter; the setter is the
@@ -315,11 +256,11 @@ class TypeRenderer:
         tr = MethodTranslator(self.ctx.resolver, b"")
         header = tr.header(node, None)
         params = header[header.index("(") + 1:header.rindex(")")]
-        cs_type = tr.cs_type(_text(node.child_by_field_name("type")))
-        origin = f"{java_type}.get({', '.join(t for t, _ in _params(node))})"
+        cs_type = tr.cs_type(node_text(node.child_by_field_name("type")))
+        origin = f"{java_type}.get({', '.join(t for t, _ in params_of(node))})"
         if kind == "interface":
             return [Line(f"{INDENT}{cs_type} this[{params}] {{ get; }}", origin)]
-        words = [self._access(_modifiers(node), True)] + self._dispatch(node, java_type, len(_params(node)))
+        words = [self._access(modifiers_of(node), True)] + self._dispatch(node, java_type, len(params_of(node)))
         setter_lines = self._accessor(setter, "set", header) if setter is not None else [f"set {{ {PLACEHOLDER} }}"]
         return [Line(f"{INDENT}{' '.join(words)} {cs_type} this[{params}]", origin), Line(INDENT + "{", origin),
                 Line(f"{INDENT * 2}get {{ {PLACEHOLDER} }}", origin)] + \
@@ -328,16 +269,16 @@ class TypeRenderer:
     def _property(self, spec: tuple, kind: str, java_type: str) -> list[Line]:
         prop, getter, setter = spec
         tr = MethodTranslator(self.ctx.resolver, b"")
-        cs_type = tr.cs_type(_text(getter.child_by_field_name("type")))
-        origin = f"{java_type}.{_text(getter.child_by_field_name('name'))}()"
+        cs_type = tr.cs_type(node_text(getter.child_by_field_name("type")))
+        origin = f"{java_type}.{node_text(getter.child_by_field_name('name'))}()"
         if kind == "interface":
             return [Line(f"{INDENT}{cs_type} {prop} {{ get;{' set;' if setter is not None else ''} }}", origin)]
-        mods = _modifiers(getter)
+        mods = modifiers_of(getter)
         words = [self._access(mods, True)] + self._dispatch(getter, java_type, 0)
         if "abstract" in mods:
             return [Line(f"{INDENT}{' '.join(words)} {cs_type} {prop} {{ get;{' set;' if setter else ''} }}", origin)]
         accessors = [f"get {{ {PLACEHOLDER} }}"]
-        if setter is not None and _trivial_getter(getter):
+        if setter is not None and trivial_getter(getter):
             # batch translates a property from its Java getter only: a get/set pair is written now
             accessors = self._accessor(getter, "get") + self._accessor(setter, "set")
         elif setter is not None:
@@ -346,30 +287,10 @@ class TypeRenderer:
         return [Line(f"{INDENT}{' '.join(words)} {cs_type} {prop}", origin), Line(INDENT + "{", origin)] + \
                [Line(INDENT * 2 + a, origin) for a in accessors] + [Line(INDENT + "}", origin)]
 
-    def _accessor(self, node: Node, kind: str, indexer_header: str | None = None) -> list[str]:
-        """A get or set accessor translated from the Java getter or setter (an indexer's setter: its
-        last parameter is `value`, the others keep the names of the indexer's getter)."""
-        tr = MethodTranslator(self.ctx.resolver, b"")
-        tr.static_context = "static" in _modifiers(node)
-        try:
-            tr.header(node, None)
-            if kind == "set":
-                tr.declare(_params(node)[-1][1], _params(node)[-1][0], "value")
-            if indexer_header is not None:
-                getter_names = re.findall(r"(\w+)\s*(?:,|$)", indexer_header[indexer_header.index("(") + 1:
-                                                                              indexer_header.rindex(")")])
-                for (jtype, jname), cs_name in zip(_params(node)[:-1], getter_names):
-                    tr.declare(jname, jtype, cs_name)
-            lines = tr.block(node.child_by_field_name("body"))
-        except Exception as exc:     # noqa: BLE001 - an untranslatable accessor stays a placeholder
-            self.ctx.notes.append(f"{_text(node.child_by_field_name('name'))}: not translated ({type(exc).__name__})")
-            return [f"{kind} {{ {PLACEHOLDER} }}"]
-        return [kind] + [part for line in lines for part in line.split("\n")]
-
     def _dispatch(self, node: Node, java_type: str, arity: int) -> list[str]:
         """`static`, `abstract`, `override` or `virtual` for a method, as the port would write it."""
-        mods = _modifiers(node)
-        name = _text(node.child_by_field_name("name"))
+        mods = modifiers_of(node)
+        name = node_text(node.child_by_field_name("name"))
         inherited = self.ctx.overrides.get(java_type, {})
         if "static" in mods:
             return ["static"]
@@ -389,11 +310,11 @@ class TypeRenderer:
         return []
 
     def _method(self, node: Node, kind: str, java_type: str) -> list[Line]:
-        mods = _modifiers(node)
-        name = _text(node.child_by_field_name("name"))
+        mods = modifiers_of(node)
+        name = node_text(node.child_by_field_name("name"))
         tr = MethodTranslator(self.ctx.resolver, b"")
-        arity = len(_params(node))
-        origin = f"{java_type}.{name}({', '.join(t for t, _ in _params(node))})"
+        arity = len(params_of(node))
+        origin = f"{java_type}.{name}({', '.join(t for t, _ in params_of(node))})"
         try:
             header = tr.header(node, None)
         except Exception as exc:     # noqa: BLE001
@@ -401,10 +322,10 @@ class TypeRenderer:
             return []
         sig = header[header.index("("):]
         tparams, constraints = tr._type_params(node.child_by_field_name("type_parameters"))
-        returns = tr.cs_type(_text(node.child_by_field_name("type")))
+        returns = tr.cs_type(node_text(node.child_by_field_name("type")))
         cs_name = name[:1].upper() + name[1:] if self.conv.pascal_methods.holds(True) else name
         words: list[str]
-        if (name, arity) in OBJECT_MEMBERS and (name != "equals" or _params(node)[0][0] == "Object"):
+        if (name, arity) in OBJECT_MEMBERS and (name != "equals" or params_of(node)[0][0] == "Object"):
             returns, cs_name = OBJECT_MEMBERS[(name, arity)]
             words = ["public", "override"]
         elif (name, arity) == ("clone", 0) and kind == "class":
@@ -415,7 +336,7 @@ class TypeRenderer:
             words = [self._access(mods, True)] + self._dispatch(node, java_type, arity)
             if "override" in words and self.ctx.overrides.get(java_type, {}).get((name, arity)):
                 returns = self.ctx.overrides[java_type][(name, arity)]     # C# has no covariant returns
-        cs_name = _ident(cs_name)
+        cs_name = cs_ident(cs_name)
         head = " ".join(words + [returns, cs_name]) + (tparams if tparams else "") + sig
         if kind == "interface" or "abstract" in mods or (kind == "interface" and node.child_by_field_name("body") is None):
             if kind == "interface" and node.child_by_field_name("body") is not None:
@@ -425,9 +346,9 @@ class TypeRenderer:
                 Line(INDENT * 2 + PLACEHOLDER, origin), Line(INDENT + "}", origin)]
 
     def _constructor(self, node: Node, cs_name: str, java_type: str, enum: bool) -> list[Line]:
-        mods = _modifiers(node)
+        mods = modifiers_of(node)
         tr = MethodTranslator(self.ctx.resolver, b"")
-        origin = f"{java_type}.{_text(node.child_by_field_name('name'))}({', '.join(t for t, _ in _params(node))})"
+        origin = f"{java_type}.{node_text(node.child_by_field_name('name'))}({', '.join(t for t, _ in params_of(node))})"
         header = tr.header(node, None)
         sig = header[header.index("("):]
         body = node.child_by_field_name("body")
@@ -453,147 +374,3 @@ class TypeRenderer:
                                                                  for line in lines for part in line.split("\n")]
 
     # ---- enums with members --------------------------------------------------------------
-    def _constant_class(self, constant: Node, sub: str, cs_name: str, arg_text: str, java_path: str) -> list[Line]:
-        """A Java enum constant with a body: a private nested subclass of the enum class whose methods
-        override the enum's, translated now (batch pairs no Java member with them)."""
-        origin = f"{java_path}.{_text(constant.child_by_field_name('name'))}"
-        out = [Line(f"{INDENT}private sealed class {sub} : {cs_name}", origin), Line(INDENT + "{", origin),
-               Line(f"{INDENT * 2}internal {sub}() : base({arg_text}) {{ }}", origin)]
-        for m in constant.child_by_field_name("body").named_children:
-            if m.type != "method_declaration":
-                if "comment" not in m.type:
-                    self.ctx.notes.append(f"{origin}: {m.type} in the constant's body not generated")
-                continue
-            name = _text(m.child_by_field_name("name"))
-            out += [Line(INDENT + line.text, line.origin) for line in
-                    self._translated(m, f"{origin}.{name}", self._access(_modifiers(m), True), "override")]
-        return out + [Line(INDENT + "}", origin)]
-
-    def _declared_names(self, body: Node) -> set:
-        """Names and (name, arity) of the methods an enum body declares itself."""
-        decls = next((c for c in body.named_children if c.type == "enum_body_declarations"), None)
-        out: set = set()
-        for d in decls.named_children if decls is not None else []:
-            if d.type == "method_declaration":
-                name = _text(d.child_by_field_name("name"))
-                out |= {name, (name, len(_params(d)))}
-            elif d.type == "field_declaration":
-                out |= {_text(v.child_by_field_name("name")) for v in d.children_by_field_name("declarator")}
-        return out
-
-    def _enum_class(self, node: Node, cs_name: str, mods: list[str], bases: list[str], depth: int,
-                    java_path: str) -> list[Line]:
-        """A Java enum with fields or methods in the shape the port gives them: a sealed class with one
-        static readonly instance per constant, `values()`, `ordinal()`, `name()` and `ToString()`."""
-        body = node.child_by_field_name("body")
-        tr = MethodTranslator(self.ctx.resolver, b"")
-        tr.static_context = True
-        constants = [c for c in body.named_children if c.type == "enum_constant"]
-        bodied = [c for c in constants if c.child_by_field_name("body") is not None]
-        decls = next((c for c in body.named_children if c.type == "enum_body_declarations"), None)
-        abstract = any("abstract" in _modifiers(d) for d in (decls.named_children if decls is not None else [])
-                       if d.type == "method_declaration")
-        shape = "abstract" if abstract else "sealed" if not bodied else ""
-        header = f"{self._access(mods, depth > 0)} {shape + ' ' if shape else ''}class {cs_name}" + \
-            (f" : {', '.join(bases)}" if bases else "")
-        lines = [Line(header, java_path, "type"), Line("{")]
-        nested: list[Line] = []
-        for i, c in enumerate(constants):
-            cname = _text(c.child_by_field_name("name"))
-            args = c.child_by_field_name("arguments")
-            arg_text = ", ".join(tr.ex(a) for a in args.named_children if "comment" not in a.type) \
-                if args is not None else ""
-            made = f"new {cs_name}({arg_text})"
-            if c.child_by_field_name("body") is not None:
-                sub = f"{cs_name}{_pascal_word(cname)}"
-                nested += self._constant_class(c, sub, cs_name, arg_text, java_path)
-                made = f"new {sub}()"
-            lines.append(Line(f"{INDENT}public static readonly {cs_name} {cname} = {made}"
-                              f".Named(\"{cname}\", {i});", f"{java_path}.{cname}"))
-        names = ", ".join(_text(c.child_by_field_name("name")) for c in constants)
-        helpers = [
-            f"private static readonly {cs_name}[] enumValues = {{ {names} }};",
-            "private string enumName;",
-            "private int enumOrdinal;",
-            f"private {cs_name} Named(string name, int ordinal) {{ enumName = name; enumOrdinal = ordinal; return this; }}",
-        ]
-        implicit = {"values": (f"static {cs_name}[]", f"return ({cs_name}[])enumValues.Clone();", ""),
-                    "valueOf": (f"static {cs_name}", "foreach (var v in enumValues) if (v.enumName == name) return v; "
-                                "throw new ArgumentException(name);", "string name"),
-                    "ordinal": ("int", "return enumOrdinal;", ""), "name": ("string", "return enumName;", "")}
-        declared = self._declared_names(body)
-        for java_name, (returns, code, param) in implicit.items():
-            kind, member = self.conv.enum_member(java_name)
-            if member in declared or java_name in declared or (java_name, 1 if param else 0) in declared:
-                continue
-            if kind == "property" and not param:
-                helpers.append(f"public {returns} {member} {{ get {{ {code} }} }}")
-            else:
-                helpers.append(f"public {returns} {member}({param}) {{ {code} }}")
-        lines += [Line(INDENT + h, java_path) for h in helpers]
-        self.sealed.append(not bodied)
-        overridden = {(_text(m.child_by_field_name("name")), len(_params(m))) for c in bodied
-                      for m in c.child_by_field_name("body").named_children if m.type == "method_declaration"}
-        self.constant_overrides.append(overridden)      # what a constant overrides is virtual in the enum class
-        members = self._members(body, cs_name, "class", depth, java_path, enum=True) + nested
-        self.constant_overrides.pop()
-        self.sealed.pop()
-        if not any(line.text.strip().startswith("public override string ToString()") for line in members):
-            members.append(Line(INDENT + "public override string ToString() { return enumName; }", java_path))
-        if not any(line.origin and "(" in line.origin and line.text.strip().startswith(("private " + cs_name + "("))
-                   for line in members):
-            members.append(Line(f"{INDENT}private {cs_name}() {{ }}", java_path))
-        lines += members
-        lines.append(Line("}"))
-        return lines
-
-
-def _text(node: Node | None) -> str:
-    return node.text.decode("utf-8") if node is not None else ""
-
-
-def _modifiers(node: Node) -> list[str]:
-    mods = next((c for c in node.children if c.type == "modifiers"), None)
-    if mods is None:
-        return []
-    return [_text(c) for c in mods.children if c.type not in ("marker_annotation", "annotation")]
-
-
-def _params(node: Node) -> list[tuple[str, str]]:
-    """(Java type, name) of each parameter."""
-    params = node.child_by_field_name("parameters")
-    out = []
-    for p in params.named_children if params is not None else []:
-        if p.type == "formal_parameter":
-            out.append((_text(p.child_by_field_name("type")) + _text(p.child_by_field_name("dimensions")),
-                        _text(p.child_by_field_name("name"))))
-        elif p.type == "spread_parameter":
-            out.append((_text(p.named_children[0]) + "...", _text(p.named_children[-1])))
-    return out
-
-
-def _trivial_getter(node: Node) -> bool:
-    """`T getX() { return x; }` (or `return this.x;`)."""
-    body = node.child_by_field_name("body")
-    stmts = [c for c in body.named_children if "comment" not in c.type] if body is not None else []
-    if len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
-        return False
-    value = stmts[0].named_children[0]
-    return value.type == "identifier" or (value.type == "field_access" and _text(value).startswith("this."))
-
-
-def _prop_name(getter: str, conv: Conventions) -> str:
-    if getter.startswith("is"):
-        return ("Is" + getter[2:]) if conv.is_prefix_kept.holds(False) else getter[2:]
-    if getter.startswith("has"):
-        return "Has" + getter[3:]
-    return getter[3:]
-
-
-def _pascal_word(constant: str) -> str:
-    """`MINUS_ONE` -> `MinusOne`: a constant's name as a nested class name."""
-    return "".join(w[:1].upper() + w[1:].lower() for w in constant.split("_") if w) or constant
-
-
-def _ident(name: str) -> str:
-    return "@" + name if name in KEYWORDS else name
