@@ -31,7 +31,7 @@ from repotrans.experiments.executors import ThreadExecutor
 from repotrans.experiments.workload import Executor, Workload
 from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.run_store import RunStore, TaskRecord
-from repotrans.experiments.whole_suite import summarize
+from repotrans.experiments.whole_suite import summarize, translated_fixtures, translated_part
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.index.model import Method
@@ -276,7 +276,7 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Runner,
 
     whole = runner.run(index, methods[0], as_is(methods[0]), scope="all",
                        allow=allowances(index, java.get(methods[0].id)))
-    out = {**summarize(whole), "fail_together": []}
+    out = {**summarize(whole), **translated_part(whole, translated_fixtures(index)), "fail_together": []}
     if untranslated and out["in_untranslated"]:
         out["untranslated"] = sorted(untranslated)
     if whole.status != "passed":

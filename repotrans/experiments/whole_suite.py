@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from repotrans.execution.blocked import PLACEHOLDER_EXCEPTION
 from repotrans.execution.results import TestResult
+from repotrans.execution.selection import TRANSLATED_CATEGORY
 from repotrans.experiments.causes import blocking_members, cause_of
 from repotrans.experiments.run_store import TaskRecord
 
@@ -27,7 +28,29 @@ def summarize(result: TestResult) -> dict:
             "reason": result.reason}
 
 
+def translated_part(result: TestResult, fixtures: set[str]) -> dict:
+    """How much of a whole-suite run is translated tests: the fixtures repotrans translated from JUnit
+    (qualified C# names) and the failures inside them, so the line never passes them off as the port's."""
+    failed = [f for f in result.failures if any(f.name == x or f.name.startswith(x + ".") for x in fixtures)]
+    return {"translated_fixtures": len(fixtures), "translated_failures": len(failed)}
+
+
+def translated_fixtures(index) -> set[str]:
+    """Qualified names of the target's test classes marked [Category("RepotransTranslated")]."""
+    return {t.qualified_name for t in index.types("target")
+            if any("Category" in a and f'"{TRANSLATED_CATEGORY}"' in a for a in t.annotations)}
+
+
 def whole_suite_line(together: dict) -> str:
+    line = _whole_suite_line(together)
+    n, failed = together.get("translated_fixtures", 0), together.get("translated_failures", 0)
+    if together and n:
+        line += (f" (including {n} fixture{'s' * (n != 1)} translated from JUnit"
+                 + (f", {failed} of the failures in them" if failed else "") + ")")
+    return line
+
+
+def _whole_suite_line(together: dict) -> str:
     """One line: "whole suite with translations: 192/214 pass; the 22 failures are all in the 2
     untranslated methods (A, B)"."""
     if not together:

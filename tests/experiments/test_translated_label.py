@@ -90,3 +90,17 @@ def test_translated_verdicts_are_labelled_and_counted_apart(tmp_path):
     assert page.count('<span class="label-translated">[translated tests]</span>') == 2
     classes = page.split('id="classes"', 1)[1].split("</table>", 1)[0]
     assert "Cage" in classes and "Size" not in classes          # the per-class figures: the port's own tests
+
+
+def test_the_whole_suite_line_says_how_much_of_it_is_translated_tests():
+    from repotrans.execution.results import TestFailure
+    from repotrans.experiments.whole_suite import summarize, translated_part, whole_suite_line
+
+    whole = TestResult(status="test_failure", tests_run=14, tests_failed=2, failures=[
+        TestFailure("Demo.Zoo.Tests.SizeTests.EveryWeightIsPositive(5)", "Expected: True"),
+        TestFailure("Demo.Zoo.Tests.CageTests.HoldsOne", "Expected: 1")])
+    together = {**summarize(whole), **translated_part(whole, {"Demo.Zoo.Tests.SizeTests", "Demo.Zoo.Tests.BoxTests"})}
+    line = whole_suite_line(together)
+    assert line.startswith("whole suite with translations: 12/14 pass; 2 fail outside untranslated methods")
+    assert line.endswith("(including 2 fixtures translated from JUnit, 1 of the failures in them)")
+    assert not whole_suite_line(summarize(TestResult(status="passed", tests_run=3))).endswith(")")
