@@ -115,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", action="store_true", help="delete the workdir (and its embedding cache) first")
     ap.add_argument("--port", type=Path, nargs="+", help="workdirs indexing real ports: recall of useful pairs "
                                                          "for masked methods instead, side by side")
+    ap.add_argument("--no-recall", action="store_true", help="--port: only the first-retrieval timings")
     ap.add_argument("--first-retrieval", action="store_true",
                     help="--port: also time the first retrieval of a fresh run folder (cold machine cache) and of a "
                          "second run folder, stage by stage")
@@ -294,6 +295,19 @@ def port_queries(workdir: Path, count: int) -> tuple[list[PairEntry], list[tuple
     return pairs, [(q, u) for q, u in queries if u][:count]
 
 
+def print_recall(rows: list[tuple], k: int) -> None:
+    """The recall table: one row per (port, backend, route), against the port's torch whole store."""
+    print(f"| port | backend | dense route | recall@{k} | vs torch whole store | hit@{k} | embedded | "
+          "wall s | CPU s | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for port, backend, pool, recall, hit, embedded, wall, cpu, load in rows:
+        base = next((r for r in rows if r[0] == port and r[1] == "torch" and r[2] == 0), None)
+        versus = f"{100 * (recall - base[3]):+.1f} pts" if base else "n/a (no torch whole-store row)"
+        route = "whole store" if pool == 0 else f"BM25 pool {pool}"
+        print(f"| {port} | {backend} | {route} | {recall:.3f} | {versus} | {hit:.3f} | {embedded} | "
+              f"{wall:.1f} | {cpu:.1f} | {load:.1f} |")
+
+
 def port_main(args: argparse.Namespace) -> int:
     """Recall of useful pairs for masked methods of real ports, per backend, whole-store vs pooled
     dense routes, side by side in one table; then (--first-retrieval) the time to the first retrieval
@@ -301,7 +315,7 @@ def port_main(args: argparse.Namespace) -> int:
     from repotrans.retrieval.encoders import make_encoder
 
     rows = []
-    for port in args.port:
+    for port in [] if args.no_recall else args.port:
         pairs, queries = port_queries(port, args.queries)
         print(f"port {port}: {len(pairs)} aligned pairs with real bodies; {len(queries)} masked methods with "
               f"useful pairs (mean {statistics.mean(len(u) for _, u in queries):.1f} each); k={args.k}", flush=True)
@@ -318,15 +332,8 @@ def port_main(args: argparse.Namespace) -> int:
                              time.process_time() - c, os.getloadavg()[0]))
                 print(f"  {backend}, pool {pool}: recall@{args.k} {recall:.3f}", flush=True)
             cache.close()
-    print(f"| port | backend | dense route | recall@{args.k} | vs torch whole store | hit@{args.k} | embedded | "
-          "wall s | CPU s | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for port, backend, pool, recall, hit, embedded, wall, cpu, load in rows:
-        base = next((r for r in rows if r[0] == port and r[1] == "torch" and r[2] == 0), None)
-        versus = f"{100 * (recall - base[3]):+.1f} pts" if base else "n/a (no torch whole-store row)"
-        route = "whole store" if pool == 0 else f"BM25 pool {pool}"
-        print(f"| {port} | {backend} | {route} | {recall:.3f} | {versus} | {hit:.3f} | {embedded} | "
-              f"{wall:.1f} | {cpu:.1f} | {load:.1f} |")
+    if rows:
+        print_recall(rows, args.k)
     if args.first_retrieval:
         for port in args.port:
             function = port_queries(port, 1)[1][0][0].source_id
