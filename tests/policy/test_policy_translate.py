@@ -9,7 +9,7 @@ from tests.support.policy_harness import DATA, compile_cs, java_output, needs_to
 
 CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "switchEnum", "switchArrow", "switchValue",
               "tryCatch", "tryResources", "ternary", "instanceOf", "casts", "arrays", "generics", "lambdas",
-              "anonymous", "strings", "builders", "maths", "characters", "numbers", "bits", "collections",
+              "anonymous", "strings", "builders", "maths", "characters", "numbers", "bits", "patterns", "collections",
               "arraysUtil", "collectionsUtil", "objectsUtil", "exceptions", "charArithmetic", "shifts",
               "finalAndVar", "streams", "print", "helperCalls"]
 

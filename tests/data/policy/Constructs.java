@@ -1,6 +1,7 @@
 import java.util.*;
 import java.util.function.*;
 import java.util.stream.*;
+import java.util.regex.*;
 
 // One static method per construct; main prints "<construct>: <value>" lines.
 // Translated method by method into C# by repotrans.policy and compared with `java` output.
@@ -249,6 +250,17 @@ public class Constructs {
         return Arrays.toString(table) + " " + Integer.highestOneBit(-x);
     }
 
+    static String patterns(String s) {
+        Pattern p = Pattern.compile("([a-z]+)-(\\d+)(?:-(x))?", Pattern.CASE_INSENSITIVE);
+        Matcher m = p.matcher(s);
+        if (!m.matches()) {
+            return "no";
+        }
+        String third = m.group(3) == null ? "none" : m.group(3);
+        return m.group(1) + "|" + m.group(2) + "|" + third + "|" + m.groupCount() + "|" + m.start() + "|" + m.end()
+            + "|" + Pattern.matches("a+", "aaa") + "|" + Pattern.matches("a+", "aab");
+    }
+
     static String collections() {
         List<String> list = new ArrayList<>();
         list.add("b"); list.add("a"); list.add(0, "c");
@@ -410,6 +422,7 @@ public class Constructs {
         System.out.println("characters: " + characters("Ab3 x9 Z"));
         System.out.println("numbers: " + numbers("-42"));
         System.out.println("bits: " + bits(40, 96L));
+        System.out.println("patterns: " + patterns("Ab-12") + " " + patterns("Ab-12-x") + " " + patterns("zz") + " " + patterns("x-1y"));
         System.out.println("collections: " + collections());
         System.out.println("arraysUtil: " + arraysUtil());
         System.out.println("collectionsUtil: " + collectionsUtil());
