@@ -137,18 +137,30 @@ def missing_owners(java_method: Method, outputs: list[tuple[str, dict, dict]], t
 
 
 def disambiguated(outputs: list[tuple[str, dict, dict]], suggested: dict[str, list[str]]) -> list[dict[str, str]]:
-    """find_target_class_info asked again with a qualified name where a simple one was ambiguous: the
-    candidate in the target class's own namespace, else in a namespace its file imports, else the first."""
+    """find_target_class_info asked again with a qualified name where a simple one was ambiguous, the
+    one C# name lookup finds first: in the target class's own namespace (or nested in a type there),
+    then in an enclosing namespace (innermost first), then in a namespace the file imports."""
     got = {tool: out for tool, _, out in outputs if isinstance(out, dict) and "error" not in out}
     own = str(got.get("get_target_class_info", {}).get("class", "")).rpartition(".")[0]
     imports = got.get("find_target_imports", {})
     imported = [*imports.get("namespaces", []), *(u.get("namespace", "") for u in imports.get("usings", []))]
     out = []
     for names in suggested.values():
-        ranked = sorted(names, key=lambda n: (n.rpartition(".")[0] != own, n.rpartition(".")[0] not in imported))
+        ranked = sorted(names, key=lambda n: _lookup_rank(n, own, imported))
         if ranked:
             out.append({"class_name": ranked[0]})
     return out
+
+
+def _lookup_rank(qualified: str, own: str, imported: list[str]) -> tuple[int, int]:
+    container = qualified.rpartition(".")[0]
+    if container == own or (own and container.startswith(own + ".")):
+        return 0, container.count(".")
+    if own == container or own.startswith(container + "."):
+        return 1, -container.count(".")
+    if container in imported:
+        return 2, 0
+    return 3, 0
 
 
 def next_context_call(req: StepRequest) -> str:

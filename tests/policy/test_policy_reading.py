@@ -92,3 +92,8 @@ def test_an_ambiguous_class_lookup_is_asked_again_qualified_in_the_target_namesp
     elsewhere = [("get_target_class_info", {}, {"class": "Acme.Other.Reader"}),
                  ("find_target_imports", {}, {"usings": [{"using": "using Acme.Interop;", "namespace": "Acme.Interop"}]})]
     assert disambiguated(elsewhere, shown.suggested) == [{"class_name": "Acme.Interop.Level"}]
+    # C# name lookup: a type nested in the own namespace, then enclosing namespaces before other ones
+    outer = [("get_target_class_info", {}, {"class": "Acme.Codec.Qr.Reader"})]
+    assert disambiguated(outer, {"Result": ["Acme.Interop.Result", "Acme.Result"],
+                                 "Blocks": ["Acme.Matrix.Version.Blocks", "Acme.Codec.Qr.Version.Blocks"]}) == [
+        {"class_name": "Acme.Result"}, {"class_name": "Acme.Codec.Qr.Version.Blocks"}]
