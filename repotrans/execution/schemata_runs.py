@@ -32,7 +32,7 @@ from pathlib import Path
 
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.schemata import RECORD_VAR
-from repotrans.execution.selection import FIXTURE_SHARE
+from repotrans.execution.selection import scaled_limit
 from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.mono_build import RUNNER_EXE, rel
 from repotrans.execution.toolchains.mono_test import mono_env, overlay, runner_env
@@ -109,14 +109,14 @@ class BatchRun:
     note: str = ""                     # why it stopped early (timeout, crash), for the log
 
 
-def batch_timeout(base: float, fixtures: int) -> float:
-    """The batch's limit, as Selection.timeout grows a selection's: half the base per further fixture."""
-    return base * (1 + FIXTURE_SHARE * max(0, fixtures - 1))
+def batch_timeout(base: float, fixtures: int, tests: int) -> float:
+    """The batch's limit, grown with what it runs as Selection.timeout grows a selection's."""
+    return scaled_limit(base, fixtures, tests)
 
 
 def run_batch(ws: Workspace, built: dict[str, Path], projects: list[Project], project: Project,
               jobs: list[tuple[int, list[str]]], sandbox: Sandbox, limits: Limits, *, record: bool = False,
-              fixtures: int = 1) -> BatchRun:
+              fixtures: int = 1, tests: int = 1) -> BatchRun:
     """Run `jobs` ((switch, test names without the project prefix), none empty) of one test project in
     one process on the schemata outputs `built`; `record` makes the guards note what each test reaches."""
     assert all(names for _, names in jobs), "an empty job would run the whole assembly"
@@ -127,7 +127,7 @@ def run_batch(ws: Workspace, built: dict[str, Path], projects: list[Project], pr
         bin_dir = run_dir / "bin" / project.name
         overlay(ws.base / project.name, built, projects, project, bin_dir)
         argv = ["mono", "--debug", rel(ws.base / RUNNER_EXE, ws), rel(bin_dir / project.dll_name, ws), "--schemata"]
-        outcome = sandbox.run(argv, cwd=ws.root, timeout=batch_timeout(limits.timeout, fixtures),
+        outcome = sandbox.run(argv, cwd=ws.root, timeout=batch_timeout(limits.timeout, fixtures, tests),
                               memory_mb=limits.memory_mb,
                               env={**mono_env(limits.memory_mb), **runner_env(limits), RECORD_VAR: str(int(record))},
                               stdin=("\n".join(lines) + "\n").encode(), until=f"@@RT {nonce} DONE ".encode())

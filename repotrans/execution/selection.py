@@ -74,13 +74,13 @@ class Selection:
     total: int = 0                # fallback fixtures found before the bound
     translated: tuple[str, ...] = ()   # the selected tests that come from translated fixtures
     fixtures: int = field(default=0, compare=False)     # distinct fixtures the tests belong to
+    size: int = field(default=0, compare=False)         # test methods selected (a whole fixture: all of its)
 
     def timeout(self, base: float) -> float:
-        """A test-step limit that grows with the selection: `base` for one fixture, plus half of it
-        for each further one. Dataset validation uses it so that a fallback's eight fixtures get the
-        time they need under load, instead of a load spike dropping a task (and two runs of the same
-        build validating different sets)."""
-        return base * (1 + FIXTURE_SHARE * max(0, self.fixtures - 1))
+        """A test-step limit that grows with the selection (scaled_limit). Dataset validation uses it
+        so that a fallback's eight fixtures get the time they need under load, instead of a load
+        spike dropping a task (and two runs of the same build validating different sets)."""
+        return scaled_limit(base, self.fixtures, self.size)
 
     def describe(self) -> str:
         """One line for people: what runs and why."""
@@ -98,6 +98,13 @@ class Selection:
 
 FALLBACK_LIMIT = 8
 FIXTURE_SHARE = 0.5
+TEST_SECONDS = 10.0
+
+
+def scaled_limit(base: float, fixtures: int, tests: int) -> float:
+    """`base` for one fixture, half of it again for each further fixture, and at least TEST_SECONDS
+    per test method (a fallback's whole fixtures can hold dozens of slow tests)."""
+    return max(base * (1 + FIXTURE_SHARE * max(0, fixtures - 1)), TEST_SECONDS * tests)
 
 
 def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens: set[str],
@@ -108,7 +115,8 @@ def select_tests(fixtures: dict[str, dict], class_names: set[str], member_tokens
     translated = tuple(t for t in chosen.tests if fixtures.get(_fixture_key(t, fixtures), {}).get("translated"))
     if not translated:
         return chosen
-    return Selection(chosen.tests, chosen.basis, chosen.names, chosen.total, translated, fixtures=chosen.fixtures)
+    return Selection(chosen.tests, chosen.basis, chosen.names, chosen.total, translated, fixtures=chosen.fixtures,
+                     size=chosen.size)
 
 
 def _fixture_key(test: str, fixtures: dict[str, dict]) -> str:
@@ -125,19 +133,21 @@ def _select(fixtures: dict[str, dict], class_names: set[str], member_tokens: set
     `callers()` (types whose code calls the member); both bounded."""
     covering = sorted(key for key, fx in fixtures.items() if class_names & set(fx["idents"]) and not fx["abstract"])
     picked: list[str] = []
-    used = 0
+    used = size = 0
     for key in covering:
         fx = fixtures[key]
         shared = set(fx["shared"])
         before = len(picked)
         if member_tokens & shared:
             picked.append(key)
+            size += max(1, len(fx["tests"]))
         else:
             picked += [f"{key}.{test}" for test, idents in sorted(fx["tests"].items())
                        if member_tokens & set(idents) and class_names & (set(idents) | shared)]
+            size += len(picked) - before
         used += len(picked) > before
     if picked:
-        return Selection(picked, "covering", fixtures=used)
+        return Selection(picked, "covering", fixtures=used, size=size)
     if covering:
         return _bounded(fixtures, covering, class_names, "class")
     found = callers() if callers is not None else set()
@@ -161,7 +171,8 @@ def _bounded(fixtures: dict[str, dict], keys: list[str], names: set[str], basis:
         simple = key.rsplit(".", 1)[-1].rsplit("+", 1)[-1]
         return (not any(n in simple for n in names), -len(names & set(fixtures[key]["idents"])), key)
     chosen = sorted(sorted(keys, key=rank)[:FALLBACK_LIMIT])
-    return Selection(chosen, basis, tuple(sorted(names)), len(keys), fixtures=len(chosen))
+    return Selection(chosen, basis, tuple(sorted(names)), len(keys), fixtures=len(chosen),
+                     size=sum(max(1, len(fixtures[k]["tests"])) for k in chosen))
 
 
 def caller_types(types: list, methods: list, tokens: set[str], class_names: set[str],

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from repotrans.execution.runner import Runner
 from repotrans.execution.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.schemata_runs import JobResult, run_batch
-from repotrans.execution.selection import Selection
+from repotrans.execution.selection import Selection, index_tests
 from repotrans.execution.toolchains.mono_build import dependents
 
 PASSES = "a placeholder passes its tests"
@@ -86,7 +86,8 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         record(make_validation(plan.task, reason, plan.chosen.describe(),
                                round(time.monotonic() - plan.started + share, 2)))
 
-    truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs)
+    truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs,
+                           index_tests(ws, tc.test_projects(ws)))
     alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
     batched: list[Plan] = []
     for plan in plans:
@@ -113,21 +114,25 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
     return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata
 
 
-def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits,
-                   jobs: int) -> dict[tuple[str, str], list[JobResult]]:
+def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits, jobs: int,
+                   index: dict[str, dict]) -> dict[tuple[str, str], list[JobResult]]:
     """The union of the plans' covering tests, every switch off, recording hits: (task, test project)
-    -> the finished batch jobs holding its names (missing: a job did not finish)."""
+    -> the batch jobs holding its names (missing: a batch reported nothing). `index`: the test scan
+    the selections came from (selection.index_tests), which sizes each batch's limit."""
     chunks = []                                              # (project, names, tasks)
     for project in sorted({name for plan in plans for name in plan.names}):
         names = sorted({n for plan in plans for n in plan.names.get(project, [])})
         size = -(-len(names) // max(1, jobs))
         chunks += [(project, names[i:i + size]) for i in range(0, len(names), size)]
 
+    keys = {f"{p}:{n}" for plan in plans for p, ns in plan.names.items() for n in ns}
+    size = {key: max(1, len(index[key]["tests"])) if key in index else 1 for key in keys}   # a fixture: its tests
+
     def one(chunk):
         project, names = chunk
-        fixtures = len({n.rsplit(".", 1)[0] for n in names})
+        fixtures = len({n if f"{project}:{n}" in index else n.rsplit(".", 1)[0] for n in names})
         run = run_batch(ws, schemata.built, projects, by_project[project], [(OFF, names)], box, limits,
-                        record=True, fixtures=fixtures)
+                        record=True, fixtures=fixtures, tests=sum(size[f"{project}:{n}"] for n in names))
         return project, set(names), run.finished[0] if run.finished else run.cut     # cut: what it reported
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -180,7 +185,7 @@ def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proj
             batch = [p for p in queue if next(iter(p.names)) == project]
             run = run_batch(ws, schemata.built, projects, by_project[project],
                             [(p.switch, p.names[project]) for p in batch], box, limits,
-                            fixtures=len(batch))
+                            fixtures=len(batch), tests=sum(len(p.names[project]) for p in batch))
             settled = [(plan, job.placeholder_fails()) for plan, job in zip(batch, run.finished)]
             if run.tainted:                # its guard threw inside a static initializer: that job alone
                 settled[-1] = (settled[-1][0], False)

@@ -167,3 +167,6 @@ def test_the_validation_limit_grows_with_the_fixtures_selected(tmp_path):
     assert (one.fixtures, three.fixtures, fallback.fixtures) == (1, 2, 3)
     assert one.timeout(60) == 60 and three.timeout(60) == 90 and fallback.timeout(60) == 120
     assert Selection([], "none").timeout(60) == 60
+    # at least TEST_SECONDS per test method: a whole fixture counts all of its tests
+    assert (one.size, three.size) == (2, len(fixtures["P:Ns.Tests.SetUpTests"]["tests"]) + 2)
+    assert one.timeout(5) == 20 and Selection(["a"], "class", fixtures=2, size=70).timeout(60) == 700
