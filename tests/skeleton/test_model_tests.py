@@ -163,3 +163,23 @@ def test_translate_tests_with_a_model_over_http(port, tmp_path, capsys):
     assert "model: org/demo/zoo/BoxTest.java: compiled after 2 candidate(s)" in out
     assert len(server.requests) == 3 and "CS1061" in server.requests[2]["messages"][-1]["content"]
     assert f'[Category("{CATEGORY}")]' in (cs / "tests" / "Demo.Zoo.Tests" / "BoxTests.cs").read_text()
+
+
+@needs_mcs
+def test_the_prompt_follows_a_port_that_writes_assert_that(port):
+    _, cs, index = port
+    lines = "\n".join(f"            Assert.That({n}, Is.EqualTo({n}));" for n in range(12))      # more than the 10 classic ones
+    (cs / "tests" / "Demo.Zoo.Tests" / "ConstraintTests.cs").write_text(
+        "using NUnit.Framework;\n\nnamespace Demo.Zoo.Tests\n{\n    [TestFixture]\n    public class ConstraintTests\n"
+        f"    {{\n        [Test]\n        public void Numbers()\n        {{\n{lines}\n        }}\n    }}\n}}\n")
+    seen: list[str] = []
+
+    class Recording(ReplayChatCompletionClient):
+        async def create(self, messages, *args, **kwargs):
+            seen.append(_prompt(messages[-1]))
+            return await super().create(messages, *args, **kwargs)
+
+    result = port_junit_tests(index, FIXTURE / "junit", ["org.demo.zoo.BoxTest"], client=Recording([RIGHT]))
+    assert result.by_model["org/demo/zoo/BoxTest.java"].startswith("compiled after 1 candidate(s)")
+    assert "the port writes `Assert.That(actual, Is.EqualTo(expected))`; use that form" in seen[0]
+    assert "the port writes classic assertions" not in seen[0]
