@@ -8,8 +8,9 @@ it links to a host file). Commands run through `docker exec` as an unprivileged 
 a uid of their own (TEST_UID + slot) that owns nothing in the workspace; after each command every
 process of that uid is killed and its /tmp files deleted, so nothing survives into the next
 candidate. A test command is killed as soon as the container's pids controller refuses a fork (its
-pids.events, read on the host when the engine runs here). The container's main process reads a stdin we hold open: when this process dies, even
-by SIGKILL, the engine closes it and the container stops and is removed.
+pids.events, read on the host when the engine runs here). The container's main process reads a
+stdin we hold open: when this process dies, even by SIGKILL, the engine closes it and the container
+stops and is removed.
 """
 from __future__ import annotations
 
