@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +20,7 @@ from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.skeleton.conventions import learn
-from repotrans.skeleton.check import build_libraries
+from repotrans.skeleton.check import _errors, build_libraries
 from repotrans.skeleton.junit import TranslatedTest, port_context, translate_junit
 from repotrans.skeleton.place import Placement, place_files
 from repotrans.skeleton.test_style import TestStyle, learn_style
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
     from repotrans.index.store import Index
     from repotrans.skeleton.model_tests import ModelTest
 
-MCS_ERROR = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+),\d+\): error (?P<code>CS\d+): (?P<message>.*)$", re.M)
 
 
 @dataclass
@@ -149,12 +147,11 @@ def compile_errors(target: Path, test_project, draft: TranslatedTest, code: str,
         return []
     lines = code.split("\n")
     errors = []
-    for m in MCS_ERROR.finditer(output):
-        if Path(m.group("file")).name != candidate.name:
+    for e in _errors(output, target.resolve(), {}):
+        if Path(e.file).name != candidate.name:
             continue
-        n = int(m.group("line"))
-        source = lines[n - 1].strip() if 0 < n <= len(lines) else ""
-        errors.append(f"line {n}: {m.group('code')} {m.group('message').strip()}" + (f" `{source}`" if source else ""))
+        source = lines[e.line - 1].strip() if 0 < e.line <= len(lines) else ""
+        errors.append(f"line {e.line}: {e.code} {e.message.strip()}" + (f" `{source}`" if source else ""))
     if not errors:
         first = next((ln for ln in output.splitlines() if "error" in ln), "")
         if first:
