@@ -145,7 +145,16 @@ def trust_note(allowed: frozenset[str]) -> str:
 
 
 def checker_argv(exe: str) -> list[str]:
-    return ["mono", exe]
+    """The checker's command: mono finds the AOT images aot_argvs made beside the exe (less JIT per run;
+    without them, or when they do not match, it compiles as usual)."""
+    return ["mono", f"--aot-path={Path(exe).parent}", exe]
+
+
+def aot_argvs(exe: str) -> list[list[str]]:
+    """Ahead-of-time compilation of the checker and Mono.Cecil into the checker's folder (once per
+    workspace state, with the mono that runs the checker); a failure only costs JIT time later."""
+    folder = Path(exe).parent
+    return [["mono", "--aot", exe], ["mono", f"--aot=outfile={folder / Path(CECIL).name}.so", CECIL]]
 
 
 def build_argv(exe: str, source: str) -> list[str]:
@@ -211,12 +220,13 @@ def answers(stdout: str, jobs: int, why: str) -> list[PolicyVerdict]:
 # costs a `docker exec` per candidate): the compiler's exit status is kept; only once it compiled does
 # the shell print CHAINED_MARK and become the checker, which reads the jobs on stdin (mcs reads none).
 CHAINED_MARK = "@@REPOTRANS-POLICY-CHECK"
-_CHAINED = 'exe=$1; shift; "$@" </dev/null || exit $?; echo ' + CHAINED_MARK + '; exec mono "$exe"'
+_CHAINED = ('a=$1 b=$2 c=$3; shift 3; "$@" </dev/null || exit $?; echo ' + CHAINED_MARK
+            + '; exec "$a" "$b" "$c"')
 
 
 def chained_argv(exe: str, compile_argv: list[str]) -> list[str]:
     """`compile_argv`, then (when it succeeds) the checker `exe` on stdin's jobs, as one command."""
-    return ["sh", "-c", _CHAINED, "sh", exe, *compile_argv]
+    return ["sh", "-c", _CHAINED, "sh", *checker_argv(exe), *compile_argv]     # the checker's three words
 
 
 def split_chained(output: str) -> tuple[str, str | None]:

@@ -110,7 +110,8 @@ def test_checker_output_is_parsed_per_job_and_a_missing_answer_is_no_pass():
 
 def test_a_chained_build_and_check_splits_at_the_mark_only_once_the_compile_succeeded():
     argv = chained_argv("base/.runner/p.exe", ["mcs", "-out:x.dll", "a b.cs"])
-    assert argv[:2] == ["sh", "-c"] and argv[-4:] == ["base/.runner/p.exe", "mcs", "-out:x.dll", "a b.cs"]
+    assert argv[:2] == ["sh", "-c"] and argv[-6:] == ["mono", "--aot-path=base/.runner", "base/.runner/p.exe", "mcs",
+                                                      "-out:x.dll", "a b.cs"]
     assert split_chained("a.cs(1,2): error CS1002\n") == ("a.cs(1,2): error CS1002\n", None)
     assert split_chained(f"Compilation succeeded\n{CHAINED_MARK}\nDONE 1 2 3\n") == ("Compilation succeeded\n",
                                                                                      "DONE 1 2 3\n")
@@ -124,7 +125,7 @@ def test_the_chained_command_keeps_the_compilers_failure_and_runs_the_checker_af
     failed = subprocess.run(chained_argv("never.exe", ["sh", "-c", "echo broken; exit 3"]), capture_output=True,
                             text=True, input="job\nEND\n")
     assert failed.returncode == 3 and split_chained(failed.stdout) == ("broken\n", None)
-    (tmp_path / "mono").write_text("#!/bin/sh\nread job; echo \"DONE 1 5 7 $1 $job\"\n")
+    (tmp_path / "mono").write_text("#!/bin/sh\nread job; echo \"DONE 1 5 7 $2 $job\"\n")
     (tmp_path / "mono").chmod(0o755)
     ok = subprocess.run(chained_argv("p.exe", ["true"]), capture_output=True, text=True, input="job\nEND\n",
                         env={"PATH": f"{tmp_path}:/usr/bin:/bin"})

@@ -94,6 +94,8 @@ def build_tools(ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
         if outcome.exit_code != 0:
             raise ConfigError(f"cannot build repotrans's {source.name} (is mono-devel with nunit-console 2.6 "
                               f"installed?): {outcome.output.strip()[-300:]}")
+    for argv in policy.aot_argvs(rel(ws.base / POLICY_EXE, ws)):     # best effort: saves JIT per candidate
+        sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[folder])
 
 
 def parse_mcs(output: str, ws: Workspace, cand: PatchedFile | None) -> list[Diagnostic]:
