@@ -68,8 +68,8 @@ def compare_schemata(args, select: list[str], work: Path, warm: Path) -> None:
     for mode in MODES if args.mode == "both" else [args.mode]:
         measure_mode(args, mode, select, work, warm)
     rows = {m: json.loads((work / f"{m}.json").read_text()) for m in MODES if (work / f"{m}.json").is_file()}
-    print(f"| validation | tasks | validated | wall s | CPU s | s per validated task (wall) | CPU s per validated "
-          f"task | tasks/hour | load at end |")
+    print("| validation | tasks | validated | wall s | CPU s | s per validated task (wall) | CPU s per validated "
+          "task | tasks/hour | load at end |")
     print("|---|---|---|---|---|---|---|---|---|")
     for mode, r in rows.items():
         print(f"| {mode} (--jobs {r['jobs']}) | {r['tasks']} | {r['validated']} | {r['wall']:.1f} | {r['cpu']:.1f} | "
