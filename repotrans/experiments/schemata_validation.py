@@ -50,7 +50,8 @@ class Plan:
     switch: int
     chosen: Selection
     names: dict[str, list[str]] = field(default_factory=dict)      # test project -> "Ns.Fixture[.Method]"
-    started: float = field(default_factory=time.monotonic)
+    shared: float = 0.0                  # its part of the build and of the batches it was in (s)
+    started: float | None = None         # when its own runs began (run alone)
 
 
 def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: Callable,
@@ -79,15 +80,17 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
                 if names:
                     plan.names[project.name] = names
         plans.append(plan)
-    share = schemata.seconds / max(1, len(plans))            # the one build, spread over the tasks it serves
     by_project = {p.name: p for p in projects}
 
     def done(plan: Plan, reason: str | None) -> None:
-        record(make_validation(plan.task, reason, plan.chosen.describe(),
-                               round(time.monotonic() - plan.started + share, 2)))
+        own = time.monotonic() - plan.started if plan.started is not None else 0.0
+        record(make_validation(plan.task, reason, plan.chosen.describe(), round(plan.shared + own, 2)))
 
+    started = time.monotonic()
     truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs,
                            index_tests(ws, tc.test_projects(ws)))
+    for plan in plans:              # the one build and the ground-truth batches, spread over the tasks
+        plan.shared = (schemata.seconds + time.monotonic() - started) / len(plans)
     alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
     batched: list[Plan] = []
     for plan in plans:
@@ -191,6 +194,8 @@ def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proj
                 settled[-1] = (settled[-1][0], False)
             elif len(settled) < len(batch):     # timed out or crashed: the job running then alone
                 settled.append((batch[len(settled)], False))
+            for plan, _ in settled:
+                plan.shared += run.seconds / len(settled)
             with lock:
                 out.extend(settled)
             ids = {id(p) for p, _ in settled}
@@ -228,6 +233,7 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
 
     def one(item: tuple[Plan, bool]) -> None:
         plan, passed = item
+        plan.started = time.monotonic()
         schemata.count("alone" if not passed else "switch alone")
         if not passed:
             ok = truth(plan)
