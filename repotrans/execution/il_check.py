@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from repotrans.execution.il_metadata import Assembly, Body, blob_bytes, compressed
-from repotrans.execution.policy import RULES, Denial, MemberRef, PolicyVerdict
+from repotrans.execution.policy import CAPABILITIES, RULES, Denial, MemberRef, PolicyVerdict
 
 TOKEN_TABLES = {0x01: "TypeRef", 0x02: "TypeDef", 0x04: "Field", 0x06: "MethodDef", 0x0A: "MemberRef",
                 0x1B: "TypeSpec", 0x2B: "MethodSpec"}
@@ -65,8 +65,6 @@ def load_rules(path: Path = RULES) -> Rules:
 
 @dataclass
 class _Job:
-    asm: Assembly
-    rules: Rules
     allowed: frozenset[str]
     denials: dict[tuple[str, str], str] = field(default_factory=dict)
     where: str = ""
@@ -156,10 +154,6 @@ class Checker:
         while t[0] in ("generic", "ptr", "byref", "array", "pinned"):
             t = self.asm.resolve(t[1])
         return t
-
-    def full_name(self, t: tuple) -> str:
-        t = self.asm.resolve(t)
-        return self.asm.render(t)
 
     # -- the rules ------------------------------------------------------------------------------------
     def check_type(self, job: _Job, t: tuple | None) -> None:
@@ -326,7 +320,7 @@ class Checker:
     def check(self, member: MemberRef | None, allowed: frozenset[str], baseline_keys: set[str] | None) -> PolicyVerdict:
         started = time.perf_counter()
         a = self.asm
-        job = _Job(a, self.rules, allowed)
+        job = _Job(allowed)
         order = [i for top in range(1, len(a.rows("TypeDef")) + 1) if top not in a.enclosing for i in self.nested(top)]
         roots: list[int] = []
         owner = next((i for i in order if member and a.plain_name(i) == member.type_name), None)
@@ -346,7 +340,7 @@ class Checker:
             roots += [i for i in range(1, len(a.rows("MethodDef")) + 1) if self.key(i) not in baseline_keys]
         seen: set[int] = set()
         seen_types: set[int] = set()
-        work = list(reversed(roots))
+        work = list(roots)                  # a stack, as il_policy.cs's: the last root first
         while work:
             index = work.pop()
             if index in seen:
@@ -366,7 +360,8 @@ class Checker:
                         work.extend(self.methods_of.get(t, []))
         verdict = PolicyVerdict(denials=[Denial(c, api, where) for (c, api), where in sorted(job.denials.items())],
                                 inspected=len(seen))
-        verdict.denials.sort(key=lambda d: (_CAPS.index(d.capability) if d.capability in _CAPS else 99, d.api))
+        verdict.denials.sort(key=lambda d: (CAPABILITIES.index(d.capability) if d.capability in CAPABILITIES else 99,
+                                            d.api))
         verdict.seconds = time.perf_counter() - started
         return verdict
 
@@ -381,9 +376,6 @@ class Checker:
 
 def _generated(name: str) -> bool:
     return name.startswith("<") or "$" in name
-
-
-_CAPS = ("reflection", "unsafe", "interop", "test_framework", "process", "console", "file_system")
 
 
 @lru_cache(maxsize=8)
