@@ -3,7 +3,8 @@ types it touches, never from the C# class's other members.
 
 A Java method reaches a capability (file I/O, reflection, process control, the raw console) when its
 own text uses it, or through a type it touches in the Java index:
-  - its signature and body (parameters, locals, `new FileInputStream(...)`, `System.out`);
+  - its signature and body (parameters, locals, `new FileInputStream(...)`, `System.out`), their type
+    names read through the file's imports (`Constructor<?> c` with `import java.lang.reflect.*`);
   - the declared types of the fields it names, of its class, the classes enclosing it and their
     superclasses found in the index (`lockFile.delete()` where `File lockFile` is a field);
   - the signatures of the methods and constructors it calls (parameter and return types) on those
@@ -29,6 +30,10 @@ NEW = re.compile(r"\bnew\s+([A-Za-z_$][\w$.]*)")
 LITERAL = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
 KEYWORDS = frozenset("if for while switch catch return new throw synchronized super this assert do try else "
                      "instanceof case".split())
+# the capability types a wildcard import brings in by simple name (`import java.lang.reflect.*;`)
+WILDCARD = {"java.lang.reflect": {"Method", "Field", "Constructor", "Array", "Proxy", "InvocationHandler",
+                                  "AccessibleObject", "Executable", "Parameter"},
+            "java.nio.file": {"Path", "Paths", "Files", "FileSystem", "FileSystems", "DirectoryStream"}}
 MAX_TYPES = 64          # project types followed per method (a bound on pathological bodies)
 
 
@@ -52,12 +57,13 @@ def reached_text(index, java: Method) -> str:
     created = {n.rsplit(".", 1)[-1] for n in NEW.findall(code)}
     if raw_calls & {"this", "super"} and own:        # this(...) / super(...): the chained constructors
         created |= {t.name for t in own}
-    parts = [code]
+    parts = [code, _qualified(index, java.path, words)]
     field_types: set[str] = set()
     for t in own:
         for f in index.fields(t.id):
             if f.name in words:
                 parts.append(f"{f.type} {f.name};")
+                parts.append(_qualified(index, t.path, set(IDENT.findall(f.type))))
                 field_types.update(IDENT.findall(f.type))
     named = {w for w in words | field_types if w[:1].isupper()} - {t.name for t in own}
     touched = {t.id: t for t in own}
@@ -71,6 +77,20 @@ def reached_text(index, java: Method) -> str:
             if m.id != java.id and (m.name in calls or (m.kind == "constructor" and t.name in created)):
                 parts.append(m.signature)
     return "\n".join(parts)
+
+
+def _qualified(index, path: str, words: set[str]) -> str:
+    """The imports of the Java file `path` that name one of `words` ("java.lang.reflect.Constructor" for
+    `Constructor<?> c`); a wildcard import of a capability's package, the capability types it brings in."""
+    info = index.file("source", path)
+    out = []
+    for imp in info.imports if info is not None else ():
+        package = imp.name.removesuffix(".*")
+        if imp.wildcard:
+            out += [f"{package}.{w}" for w in sorted(words & WILDCARD.get(package, set()))]
+        elif imp.name.rsplit(".", 1)[-1] in words:
+            out.append(imp.name)
+    return " ".join(out)
 
 
 def _code(text: str) -> str:
