@@ -112,7 +112,10 @@ def write(index: Index, fp: str, mapping: Mapping) -> None:
     rows += [("type", sid, None, None, r, "[]") for sid, r in mapping.unmatched_types.items()]
     rows += [("method", m.source_id, m.target_id, m.confidence, m.reason, json.dumps(m.evidence))
              for m in mapping.method_matches]
-    rows += [("method", sid, None, None, r, "[]") for sid, r in mapping.unmatched_methods.items()]
+    # a method both matched and named unmatched (a later claim on its target lost): the match stands,
+    # as Mapping.target_method answers (ICU4N's BreakIterator.getSentenceInstance() crashed the write)
+    matched = {m.source_id for m in mapping.method_matches}
+    rows += [("method", sid, None, None, r, "[]") for sid, r in mapping.unmatched_methods.items() if sid not in matched]
     with conn:
         conn.execute("DELETE FROM mapping_meta")
         conn.execute("DELETE FROM mapping_namespace")

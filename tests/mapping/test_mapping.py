@@ -130,6 +130,18 @@ def test_param_type_table():
     assert ok("Shape", "Shape") == 0.0                         # Shape became IShape in this port
 
 
+def test_a_method_both_matched_and_named_unmatched_is_cached_as_matched(index):
+    """A later claim on a matched method's target may also name it unmatched; the cache keeps the match
+    (it used to fail the write with a UNIQUE constraint, and so every command on ICU4N)."""
+    mapping = load_mapping(index)
+    match = mapping.method_matches[0]
+    mapping.unmatched_methods[match.source_id] = "several Java methods claim it"
+    mapping_cache.write(index, "fp-both", mapping)
+    cached = mapping_cache.read(index, "fp-both")
+    assert cached.target_method(match.source_id) == match
+    assert match.source_id not in cached.unmatched_methods
+
+
 def test_cache_roundtrip_and_invalidation(index, pair):
     first = load_mapping(index)
     fp = mapping_cache.fingerprint(index)
