@@ -6,7 +6,9 @@ its selection read as the per-task path's (datasets.validate_task), which still 
 the schemata cannot guard. Test processes are batched (execution.schemata_runs):
 
 1. ground truth: the union of every task's covering tests, every switch off, once (`jobs`
-   processes, split by name), recording which guards each test reaches. A task whose covered tests
+   processes, split by name), recording which guards each test reaches. A batch that stops early
+   (a fixture running out of memory kills the process) counts what it reported in whole; the
+   names covering the test it stopped in go alone, and the rest start a new batch. A task whose covered tests
    all passed there has a passing ground truth; any other (a failure, a test that did not run, a
    batch that did not finish) is run on its own, once per selection (shared by the tasks with the
    same covering tests; a timeout is not shared), so its reason is the per-task path's;
@@ -28,9 +30,11 @@ from repotrans.execution.runner import Runner
 from repotrans.execution.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.schemata_runs import JobResult, run_batch
 from repotrans.execution.selection import Selection, index_tests
+from repotrans.execution.toolchains.nunit import covers
 from repotrans.execution.toolchains.mono_build import dependents
 
 PASSES = "a placeholder passes its tests"
+RESUMES = 4                       # new ground-truth batches after one stopped early, per chunk
 
 
 def open_schemata(index, methods: list, runner: Runner):
@@ -131,15 +135,32 @@ def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proje
     keys = {f"{p}:{n}" for plan in plans for p, ns in plan.names.items() for n in ns}
     size = {key: max(1, len(index[key]["tests"])) if key in index else 1 for key in keys}   # a fixture: its tests
 
-    def one(chunk):
+    def one(chunk) -> list[tuple[str, set[str], JobResult | None]]:
+        """A chunk's batches: one, or when a batch stops early (out of memory, its limit), what it
+        reported in whole, the names covering the test it stopped in (None: their tasks run alone),
+        and a new batch for the rest, at most RESUMES times."""
         project, names = chunk
-        fixtures = len({n if f"{project}:{n}" in index else n.rsplit(".", 1)[0] for n in names})
-        run = run_batch(ws, schemata.built, projects, by_project[project], [(OFF, names)], box, limits,
-                        record=True, fixtures=fixtures, tests=sum(size[f"{project}:{n}"] for n in names))
-        return project, set(names), run.finished[0] if run.finished else run.cut     # cut: what it reported
+        out: list[tuple[str, set[str], JobResult | None]] = []
+        for _ in range(RESUMES + 1):
+            fixtures = len({n if f"{project}:{n}" in index else n.rsplit(".", 1)[0] for n in names})
+            run = run_batch(ws, schemata.built, projects, by_project[project], [(OFF, names)], box, limits,
+                            record=True, fixtures=fixtures, tests=sum(size[f"{project}:{n}"] for n in names))
+            job = run.finished[0] if run.finished else run.cut
+            if job is None or not job.cut:
+                return out + [(project, set(names), job)]
+            done = {n for n in names if job.whole_for([n])}
+            reported = {name for _, name in job.tests}
+            stuck = next((t for t in job.planned if t not in reported), "")
+            lost = {n for n in names
+                    if n not in done and any(covers(n, t) for t in [stuck, *job.suites.get(stuck, [])])}
+            out += [(project, done, job), (project, lost, None)]
+            names = [n for n in names if n not in done and n not in lost]
+            if not names or not (done or lost):
+                break
+        return out + ([(project, set(names), None)] if names else [])
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        finished = list(pool.map(one, chunks))
+        finished = [entry for entries in pool.map(one, chunks) for entry in entries]
     found: dict[tuple[str, str], list[JobResult]] = {}
     for plan in plans:
         for project, names in plan.names.items():

@@ -89,3 +89,4 @@ def test_a_batch_that_stops_early_keeps_only_whole_jobs_and_its_limit_grows_with
     assert run.cut.whole_for(["Ns.BarTests.B"]) and not run.cut.whole_for(["Ns.BarTests"])
     assert not run.cut.placeholder_fails()
     assert batch_timeout(60, 1, 1) == 60 and batch_timeout(60, 5, 10) == 180 and batch_timeout(60, 2, 70) == 700
+

@@ -5,6 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from repotrans.execution.schemata_runs import BatchRun, JobResult
+from repotrans.execution.selection import Selection
+from repotrans.experiments import schemata_validation as sv
 from repotrans.experiments.datasets import build_dataset
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
@@ -26,3 +29,32 @@ def test_batched_verdicts_equal_per_task_and_a_member_a_static_initializer_calls
     assert found[True] == found[False] and len(found[True][0]) == 4
     report = (tmp_path / "schemata" / "report.md").read_text()
     assert "- schemata test runs: 3 batched, 1 switch alone" in report
+
+
+def test_a_ground_truth_batch_cut_short_is_resumed_without_the_fixture_it_died_in(monkeypatch):
+    """Out of memory in one fixture kills the union run: what reported stays, the fixture's tasks
+    run alone, and the fixtures after it start a new batch."""
+    suites = {"Ns.A.T1": ["Ns", "Ns.A"], "Ns.B.T1": ["Ns", "Ns.B"], "Ns.B.T2": ["Ns", "Ns.B"], "Ns.C.T1": ["Ns", "Ns.C"]}
+
+    def job(names, reported, cut):
+        tests = [("Success", t) for t in reported]
+        planned = {t: "Runnable" for t in suites if any(t.startswith(n) for n in names)}
+        return JobResult(-1, names, tests, suites, planned=planned, cut=cut)
+
+    asked = []
+
+    def fake_run_batch(ws, built, projects, project, jobs, box, limits, **kw):
+        names = jobs[0][1]
+        asked.append(list(names))
+        if len(asked) == 1:                      # dies in Ns.B after Ns.B.T1
+            return BatchRun([], cut=job(names, ["Ns.A.T1", "Ns.B.T1"], True))
+        return BatchRun([job(names, ["Ns.C.T1"], False)])
+
+    monkeypatch.setattr(sv, "run_batch", fake_run_batch)
+    plans = [sv.Plan(type("T", (), {"id": f"t{n}"}), None, n, Selection([], "covering"), {"P": [name]})
+             for n, name in enumerate(["Ns.A", "Ns.B", "Ns.C"])]
+    found = sv._truth_batches(plans, None, type("S", (), {"built": {}}), [], {"P": None}, None, None, 1, {})
+    assert asked == [["Ns.A", "Ns.B", "Ns.C"], ["Ns.C"]]
+    assert found[("t0", "P")][0].passes(["Ns.A"])
+    assert ("t1", "P") not in found                       # its fixture stopped the batch: alone
+    assert found[("t2", "P")][0].passes(["Ns.C"]) and not found[("t2", "P")][0].cut
