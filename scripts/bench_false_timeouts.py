@@ -23,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution.runner import close_sandboxes, run_candidate
+from repotrans.execution.runner import Runner
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.index.store import Index
 
@@ -54,7 +55,8 @@ def main() -> int:
         methods = [m for m in index.all_methods("target") if m.kind == "method" and m.body is not None
                    and "abstract" not in m.modifiers
                    and not any((root / m.path).resolve().is_relative_to(d) for d in test_dirs)]
-        run_candidate(index, methods[0], PLACEHOLDER, sandbox=args.sandbox, workdir=tmp / "wd")   # warm
+        runner = Runner(ExecutionConfig(sandbox=args.sandbox, timeout=args.timeout), tmp / "wd")
+        runner.run(index, methods[0], PLACEHOLDER)                                          # warm
 
         cores = os.cpu_count() or 2
         end = time.time() + 3600
@@ -69,8 +71,7 @@ def main() -> int:
             for i in range(args.runs):
                 m = methods[i % len(methods)]
                 t = time.perf_counter()
-                result = run_candidate(index, m, PLACEHOLDER, sandbox=args.sandbox, workdir=tmp / "wd",
-                                       timeout=args.timeout)
+                result = runner.run(index, m, PLACEHOLDER)
                 seconds.append(time.perf_counter() - t)
                 statuses[result.status] += 1
                 if result.status in ("timeout", "passed") or seconds[-1] > 10:
@@ -80,7 +81,7 @@ def main() -> int:
         finally:
             for p in load:
                 p.terminate()
-            close_sandboxes()
+            runner.close()
 
     q = statistics.quantiles(seconds, n=20)
     print(f"sample: {len(methods)} methods, {args.runs} placeholder runs, sandbox {args.sandbox}, "
@@ -99,7 +100,8 @@ def main() -> int:
 
 def _nunit_console(index: Index, method, tmp: Path, runs: int) -> int:
     """How often nunit-console hangs after writing complete results, on a placeholder build."""
-    result = run_candidate(index, method, PLACEHOLDER, sandbox="local", workdir=tmp / "wd", keep_run=True)
+    with Runner(ExecutionConfig(sandbox="local"), tmp / "wd") as runner:
+        result = runner.run(index, method, PLACEHOLDER, keep_run=True)
     [ws] = (tmp / "wd" / "runner").glob("mono-*")
     dlls = sorted(ws.glob("runs/*/bin/*/*.Tests.dll"))
     if not dlls:

@@ -13,7 +13,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from repotrans.execution.runner import run_candidate
+from repotrans.execution.runner import Runner
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
@@ -25,8 +26,7 @@ from repotrans.tools import run_tool
 from repotrans.tools.context import ToolContext
 
 
-def one(index, mapping, match, workdir: Path, rounds: int, timeout: float = 60.0,
-        renames: dict[str, str] | None = None) -> dict:
+def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, str] | None = None) -> dict:
     source, target = index.method(match.source_id), index.method(match.target_id)
     ctx = ToolContext(index, mapping, TranslationTask(target.id, source.id))
     outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target)[:3]]
@@ -45,7 +45,7 @@ def one(index, mapping, match, workdir: Path, rounds: int, timeout: float = 60.0
         code = translate_method(source, resolver, target)
     except Exception as exc:  # the benchmark records translator crashes instead of stopping
         return {**row, "status": "translator_error", "error": f"{type(exc).__name__}: {exc}"}
-    result = run_candidate(index, target, code, workdir=workdir, timeout=timeout)
+    result = runner.run(index, target, code)
     for _ in range(rounds):
         if result.status == "passed":
             break
@@ -53,7 +53,7 @@ def one(index, mapping, match, workdir: Path, rounds: int, timeout: float = 60.0
         if outcome.code is None:
             break
         code, row["rules"] = outcome.code, row["rules"] + outcome.rules
-        result = run_candidate(index, target, code, workdir=workdir, timeout=timeout)
+        result = runner.run(index, target, code)
     first_errors = [d.code for d in result.diagnostics if d.severity == "error"][:3]
     return {**row, "status": result.status, "errors": first_errors, "code": code}
 
@@ -79,10 +79,12 @@ def main() -> None:
     matches = matches[: args.limit] if args.limit else matches
     renames = renamed_members(mapping.method_matches)
     rows, started = [], time.time()
-    for match in matches:
-        row = one(index, mapping, match, args.workdir, args.rounds, args.timeout, renames)
-        rows.append(row)
-        print(f"{row['status']:16} {row['target']} {' '.join(row.get('errors', []))} {row.get('error', '')}", flush=True)
+    with Runner(ExecutionConfig(timeout=args.timeout), args.workdir) as runner:
+        for match in matches:
+            row = one(index, mapping, match, runner, args.rounds, renames)
+            rows.append(row)
+            print(f"{row['status']:16} {row['target']} {' '.join(row.get('errors', []))} {row.get('error', '')}",
+                  flush=True)
     counts = Counter(r["status"] for r in rows)
     repaired = sum(1 for r in rows if r["rules"] and r["status"] == "passed")
     print(f"{len(rows)} methods in {time.time() - started:.0f}s: {dict(counts)}; "

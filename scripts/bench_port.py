@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution.runner import Runner, close_sandboxes, run_candidate
+from repotrans.execution.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import compile_argv
@@ -45,10 +45,10 @@ def main() -> int:
         tasks = ds.tasks[:args.tasks]
         t = time.perf_counter()
         first = index.method(tasks[0].target_method_id)
-        run_candidate(index, first, _truth(index, first), sandbox=args.sandbox, workdir=tmp / "wd")
+        validator = Runner(ExecutionConfig(sandbox=args.sandbox), tmp / "wd")
+        validator.run(index, first, _truth(index, first))
         cold = time.perf_counter() - t
         per_task, per_run, parts, raw, kept = [], [], {}, [], 0
-        validator = Runner(ExecutionConfig(sandbox=args.sandbox), tmp / "wd")
         for task in tasks:
             m = index.method(task.target_method_id)
             t = time.perf_counter()
@@ -56,13 +56,12 @@ def main() -> int:
             per_task.append(time.perf_counter() - t)
             kept += verdict.reason is None
             t = time.perf_counter()
-            result = run_candidate(index, m, _truth(index, m), sandbox=args.sandbox, workdir=tmp / "wd")
+            result = validator.run(index, m, _truth(index, m))
             per_run.append(time.perf_counter() - t)
             for k, v in result.timings.items():
                 parts.setdefault(k, []).append(v)
             raw.append(_raw_once(index, m, result.selected, tmp))
         validator.close()
-        close_sandboxes()
     run, r = statistics.median(per_run), statistics.median(raw)
     print(f"dataset {ds.name}: {len(ds.tasks)} validated tasks; timed {len(tasks)} (re-validated: {kept} kept), "
           f"sandbox {args.sandbox}")

@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution.runner import close_sandboxes, covering_names, member_tokens, run_candidate
+from repotrans.execution.runner import Runner, covering_names, member_tokens
+from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.selection import index_tests, select_tests
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import compile_argv
@@ -51,19 +52,19 @@ def main() -> int:
         own = (target / method.path).read_bytes()[method.start_byte:method.end_byte].decode()
         code = f"// candidate\n{own}"
 
-        t = time.perf_counter()
-        first = run_candidate(index, method, code, sandbox=args.sandbox, workdir=tmp / "wd")
-        cold = time.perf_counter() - t
-        if first.status != "passed":
-            print(f"bench: the method's own body did not pass: {first.brief()}", file=sys.stderr)
-            return 1
-        warm, inside = [], []
-        for _ in range(args.repeat):
+        with Runner(ExecutionConfig(sandbox=args.sandbox), tmp / "wd") as runner:
             t = time.perf_counter()
-            result = run_candidate(index, method, code, sandbox=args.sandbox, workdir=tmp / "wd")
-            warm.append(time.perf_counter() - t)
-            inside.append(result.timings["build"] + result.timings["test"])
-        close_sandboxes()
+            first = runner.run(index, method, code)
+            cold = time.perf_counter() - t
+            if first.status != "passed":
+                print(f"bench: the method's own body did not pass: {first.brief()}", file=sys.stderr)
+                return 1
+            warm, inside = [], []
+            for _ in range(args.repeat):
+                t = time.perf_counter()
+                result = runner.run(index, method, code)
+                warm.append(time.perf_counter() - t)
+                inside.append(result.timings["build"] + result.timings["test"])
         raw = [_raw_once(index, method, tmp) for _ in range(args.repeat)]
 
     w, r = statistics.median(warm), statistics.median(raw)

@@ -124,12 +124,16 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
 
     check_model(config)
     view = open_view(workdir, source, target, overrides=config.mapping)
-    with Runner(config.execution, workdir) as runner:
-        brief = prepare(workdir, function, config, runner, target_member=target_member, view=view)
-        if adjust is not None:
-            adjust(brief)
-        client = make_client(config, view)
-        outcome = asyncio.run(run_translation(brief, client, run_dir or default_run_dir(workdir, brief), console))
+    try:
+        with Runner(config.execution, workdir) as runner:
+            brief = prepare(workdir, function, config, runner, target_member=target_member, view=view)
+            if adjust is not None:
+                adjust(brief)
+            client = make_client(config, view)
+            outcome = asyncio.run(run_translation(brief, client, run_dir or default_run_dir(workdir, brief),
+                                                  console))
+    finally:
+        view.index.close()
     return brief, outcome
 
 

@@ -41,8 +41,17 @@ def run(args: argparse.Namespace, config: AgentConfig) -> int:
     for line in outcome_lines(outcome, blocked, estimated=config.model.name == "builtin"):
         print(line)
     if args.write and outcome.code:
-        from repotrans.index.store import Index
-
-        root = Path(args.target) if args.target else Index.open(workdir, must_exist=True).root("target")
+        root = Path(args.target) if args.target else _indexed_target(workdir)
         print(f"wrote {write_method(brief, root, outcome.code)}")
     return 0 if outcome.status == "passed" else 1
+
+
+def _indexed_target(workdir: Path) -> Path:
+    """The C# repository the index in `workdir` was built from."""
+    from repotrans.index.store import Index
+
+    index = Index.open(workdir, must_exist=True)
+    try:
+        return index.root("target")
+    finally:
+        index.close()

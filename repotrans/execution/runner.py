@@ -26,8 +26,7 @@ from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.workspace import Workspace, prepare_workspace
 from repotrans.index.model import Method
 
-__all__ = ["Runner", "run_candidate", "TargetBuildError", "close_sandboxes", "open_index", "find_target_method",
-           "write_candidate"]
+__all__ = ["Runner", "TargetBuildError", "open_index", "find_target_method", "write_candidate"]
 
 
 class Runner:
@@ -131,30 +130,6 @@ class Runner:
             boxes, self._sandboxes = list(self._sandboxes.values()), {}
         for box in boxes:
             box.close()
-
-
-_SHARED: dict[tuple, Runner] = {}
-
-
-def run_candidate(index, method: Method, code: str, *, toolchain: str = "mono", sandbox: str = "auto",
-                  timeout: float = 60.0, memory_mb: int = 1024,
-                  scope: Literal["covering", "all"] = "covering", workdir: Path = Path(".repotrans"),
-                  image: str | None = None, keep_run: bool = False,
-                  allow: frozenset[str] = frozenset()) -> TestResult:
-    """One call for scripts and tests: the Runner for these settings, kept (warm) until
-    close_sandboxes(). The pipeline builds and closes its own Runner instead."""
-    config = ExecutionConfig(toolchain=toolchain, sandbox=sandbox, timeout=timeout, memory_mb=memory_mb, scope=scope)
-    key = (config, str(Path(workdir).resolve()), image)
-    if key not in _SHARED:
-        _SHARED[key] = Runner(config, workdir, image)
-    return _SHARED[key].run(index, method, code, keep_run=keep_run, allow=allow)
-
-
-def close_sandboxes() -> None:
-    """Close the runners run_candidate kept (scripts and tests call this at their end)."""
-    for runner in _SHARED.values():
-        runner.close()
-    _SHARED.clear()
 
 
 def covering_names(index, method: Method) -> set[str]:

@@ -206,8 +206,9 @@ class Retriever:
         return "; ".join(parts)
 
 
-_OPEN: dict[tuple, tuple[str, tuple, Retriever]] = {}
+_OPEN: dict[tuple, tuple[str, tuple, Retriever]] = {}     # in the order first opened
 _OPEN_LOCK = threading.Lock()
+KEEP_OPEN = 4          # retrievers a process keeps (a batch uses one; a test process makes one per workdir)
 
 
 def _index_stamp(workdir: Path, overrides) -> tuple:
@@ -259,8 +260,16 @@ def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iter
                                            encoder=encoder, cache_dir=cache_dir, progress=progress, pool=pool,
                                            overrides=overrides, index_state=state)
                 _OPEN[key] = cached = (state, stamp, retriever)
+                _forget_oldest()
     with stage("retrieve"):
         return cached[2].retrieve(source_method_id, k, names=names)
+
+
+def _forget_oldest() -> None:
+    """Drop the oldest retrievers past KEEP_OPEN; their index and stores close once no thread still
+    queries them (never closed here under a running query)."""
+    while len(_OPEN) > KEEP_OPEN:
+        del _OPEN[next(iter(_OPEN))]
 
 
 RELEVANCE_BAR = 0.5          # cosine of the dense route a lone-route candidate needs to be shown

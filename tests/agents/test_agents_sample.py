@@ -17,7 +17,7 @@ from autogen_ext.models.replay import ReplayChatCompletionClient
 from repotrans.execution.runner import Runner
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
-from repotrans.agents.session import prepare
+from repotrans.agents.session import open_view, prepare
 from repotrans.agents.team import run_translation
 from tests.support.fake_openai_server import FakeOpenAIServer
 from tests.support.sample_masking import masked_sample
@@ -48,11 +48,16 @@ def masked(tmp_path_factory) -> tuple[Path, Path]:
 def translate(masked, tmp_path, client_or_answers, **switches):
     config = AgentConfig().overlay({"agents": switches})
     workdir = tmp_path / "work"
-    state = prepare(workdir, FUNCTION, config, Runner(config.execution, workdir), source=masked[0], target=masked[1])
     client = client_or_answers
     if isinstance(client_or_answers, list):
         client = ReplayChatCompletionClient(client_or_answers, model_info=INFO)
-    outcome = asyncio.run(run_translation(state, client, tmp_path / "run"))
+    view = open_view(workdir, masked[0], masked[1])
+    try:
+        with Runner(config.execution, workdir) as runner:
+            state = prepare(workdir, FUNCTION, config, runner, view=view)
+            outcome = asyncio.run(run_translation(state, client, tmp_path / "run"))
+    finally:
+        view.index.close()
     entries = [json.loads(l) for l in (tmp_path / "run" / "trajectory.jsonl").read_text().splitlines()]
     prompts = [m["content"] for e in entries if e["kind"] == "model" for m in e["messages"]
                if m["role"] != "SystemMessage"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.runner import close_sandboxes, run_candidate
 from repotrans.index.store import Index
+from tests.support.runners import Runners
 
 pytestmark = pytest.mark.slow
 CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
@@ -36,14 +36,15 @@ def env(tmp_path_factory):
     (root / "java" / "A.java").write_text("class A {}\n")
     index = Index.open(root / "wd")
     index.build(root / "java", target, progress=False)
-    yield index, root / "wd"
-    close_sandboxes()
+    with Runners(root / "wd", timeout=60.0) as runners:
+        yield index, runners
+    index.close()
 
 
 def run(env, query: str, code: str):
-    index, wd = env
+    index, runners = env
     [m] = index.find_methods("target", query)
-    return run_candidate(index, m, code, workdir=wd, timeout=60.0)
+    return runners.run(index, m, code)
 
 
 def test_a_member_no_test_names_is_judged_by_its_callers_tests(env):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -13,10 +12,11 @@ import pytest
 from repotrans import cli
 from repotrans.errors import ConfigError
 from repotrans.execution import runner
-from repotrans.execution.runner import TargetBuildError, close_sandboxes, run_candidate
+from repotrans.execution.runner import TargetBuildError
 from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.index.store import Index
+from tests.support.runners import Runners
 
 pytestmark = pytest.mark.slow
 CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
@@ -38,8 +38,9 @@ def make_index(root: Path, target: Path) -> Index:
 def env(tmp_path_factory):
     root = tmp_path_factory.mktemp("runner")
     index = make_index(root, CALC)
-    yield index, root / "wd"
-    close_sandboxes()
+    with Runners(root / "wd", sandbox="local", timeout=30.0) as runners:
+        yield index, root / "wd", runners
+    index.close()
 
 
 def method(index: Index, query: str):
@@ -48,8 +49,8 @@ def method(index: Index, query: str):
 
 
 def run(env, query: str, code: str, **kw):
-    index, wd = env
-    return run_candidate(index, method(index, query), code, workdir=wd, **{"timeout": 30.0, "sandbox": "local", **kw})
+    index, _, runners = env
+    return runners.run(index, method(index, query), code, **kw)
 
 
 def test_ground_truth_passes_and_selects_the_tests_naming_the_member(env):
@@ -62,7 +63,7 @@ def test_ground_truth_passes_and_selects_the_tests_naming_the_member(env):
 
 
 def test_a_test_case_method_runs_all_its_cases(env):
-    index, wd = env
+    index = env[0]
     fib = method(index, "Calculator.Fibonacci")
     own = (index.root("target") / fib.path).read_bytes()[fib.start_byte:fib.end_byte].decode()
     result = run(env, "Calculator.Fibonacci", own)
@@ -115,7 +116,7 @@ def test_placeholder_fails(env):
 
 
 def test_unchanged_surface_rebuilds_only_the_library(env, monkeypatch):
-    index, wd = env
+    index, wd, _ = env
     calls: list[list[str]] = []
 
     class Recording(LocalSandbox):
@@ -123,31 +124,31 @@ def test_unchanged_surface_rebuilds_only_the_library(env, monkeypatch):
             calls.append(argv)
             return super().run(argv, **kw)
 
-    monkeypatch.setattr(runner, "_SHARED", {})
     monkeypatch.setattr(runner, "make_sandbox", lambda name, ws, image: Recording(ws))
-    assert run(env, "Calculator.Add", ADD_TRUTH).status == "passed"
-    # one command compiles and checks the IL (policy.chained_argv), then the tests
-    assert [c[0] for c in calls] == ["sh", "mono"]
-    assert calls[0][6].endswith("repotrans-il-policy.exe") and calls[0][7] == "mcs"
-    assert any(a.endswith("Acme.Calc.dll") for a in calls[0] if a.startswith("-out:"))
-    calls.clear()
-    # a new public overload changes what the tests could bind to: the test assembly is rebuilt too
-    code = ADD_TRUTH + "public int Add(int a) { return a; }\n"
-    assert run(env, "Calculator.Add", code).status == "passed"
-    assert [c[0] for c in calls] == ["mcs", "sh", "mono"]        # the library, the tests + the check
-    calls.clear()
-    renamed = "public int Plus(int a, int b) { return a + b; }"
-    result = run(env, "Calculator.Add", renamed)
-    assert result.status == "compile_error"
-    assert {(d.code, d.file, d.candidate_line) for d in result.diagnostics if d.severity == "error"} == {
-        ("CS1061", "tests/Acme.Calc.Tests/CalculatorTests.cs", None)}
+    with Runners(wd, sandbox="local", timeout=30.0) as fresh:          # a new runner: its sandbox records
+        env = (index, wd, fresh)
+        assert run(env, "Calculator.Add", ADD_TRUTH).status == "passed"
+        # one command compiles and checks the IL (policy.chained_argv), then the tests
+        assert [c[0] for c in calls] == ["sh", "mono"]
+        assert calls[0][6].endswith("repotrans-il-policy.exe") and calls[0][7] == "mcs"
+        assert any(a.endswith("Acme.Calc.dll") for a in calls[0] if a.startswith("-out:"))
+        calls.clear()
+        # a new public overload changes what the tests could bind to: the test assembly is rebuilt too
+        code = ADD_TRUTH + "public int Add(int a) { return a; }\n"
+        assert run(env, "Calculator.Add", code).status == "passed"
+        assert [c[0] for c in calls] == ["mcs", "sh", "mono"]        # the library, the tests + the check
+        calls.clear()
+        renamed = "public int Plus(int a, int b) { return a + b; }"
+        result = run(env, "Calculator.Add", renamed)
+        assert result.status == "compile_error"
+        assert {(d.code, d.file, d.candidate_line) for d in result.diagnostics if d.severity == "error"} == {
+            ("CS1061", "tests/Acme.Calc.Tests/CalculatorTests.cs", None)}
 
 
 def test_infinite_loop_times_out_and_leaves_no_process(env):
-    index, wd = env
-    started = time.monotonic()
+    wd = env[1]
     result = run(env, "Calculator.Add", LOOP, timeout=5.0)
-    assert result.status == "timeout" and time.monotonic() - started < 5.0 + 5.0
+    assert result.status == "timeout" and result.timings["test"] < 5.0 + 5.0   # the test step, not the build
     assert "5 s" in result.reason
     assert _processes_under(wd) == []
 
@@ -165,12 +166,14 @@ def test_target_that_does_not_build_is_a_target_build_error(tmp_path):
     greeter.write_text(greeter.read_text().replace("return text.ToUpperInvariant() + \"!\";",
                                                    "return undefinedName;"))
     index = make_index(tmp_path, broken)
-    with pytest.raises(TargetBuildError, match="does not build before patching: project Acme.Calc: "
-                                               "src/Acme.Calc/Text/Greeter.cs:20: CS0103") as info:
-        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd", sandbox="local")
-    assert info.value.diagnostics[0].code == "CS0103"
-    with pytest.raises(TargetBuildError):                  # remembered, not rebuilt
-        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd", sandbox="local")
+    with Runners(tmp_path / "wd", sandbox="local") as runners:
+        with pytest.raises(TargetBuildError, match="does not build before patching: project Acme.Calc: "
+                                                   "src/Acme.Calc/Text/Greeter.cs:20: CS0103") as info:
+            runners.run(index, method(index, "Calculator.Add"), ADD_TRUTH)
+        assert info.value.diagnostics[0].code == "CS0103"
+        with pytest.raises(TargetBuildError):                  # remembered, not rebuilt
+            runners.run(index, method(index, "Calculator.Add"), ADD_TRUTH)
+    index.close()
 
 
 def test_language_version(tmp_path):
@@ -221,8 +224,10 @@ def test_file_changed_since_indexing_is_reported(tmp_path):
     index = make_index(tmp_path, target)
     calc = target / "src" / "Acme.Calc" / "Calculator.cs"
     calc.write_text("// edited\n" + calc.read_text())
-    with pytest.raises(ConfigError, match="changed since it was indexed"):
-        run_candidate(index, method(index, "Calculator.Add"), ADD_TRUTH, workdir=tmp_path / "wd", sandbox="local")
+    with Runners(tmp_path / "wd", sandbox="local") as runners, \
+            pytest.raises(ConfigError, match="changed since it was indexed"):
+        runners.run(index, method(index, "Calculator.Add"), ADD_TRUTH)
+    index.close()
 
 
 def test_test_cases_named_with_commas_are_selected_and_checked(tmp_path):
@@ -237,16 +242,14 @@ def test_test_cases_named_with_commas_are_selected_and_checked(tmp_path):
         "        public void FibonacciByName(int n, long expected)\n        {\n"
         "            Assert.AreEqual(expected, new Calculator().Fibonacci(n));\n        }\n    }\n}\n")
     index = make_index(tmp_path, target)
-    try:
-        fib = method(index, "Calculator.Fibonacci")
-        own = (target / fib.path).read_bytes()[fib.start_byte:fib.end_byte].decode()
-        kw = {"workdir": tmp_path / "wd", "timeout": 30.0, "sandbox": "local"}
-        truth = run_candidate(index, fib, own, **kw)
+    fib = method(index, "Calculator.Fibonacci")
+    own = (target / fib.path).read_bytes()[fib.start_byte:fib.end_byte].decode()
+    with Runners(tmp_path / "wd", sandbox="local", timeout=30.0) as runners:
+        truth = runners.run(index, fib, own)
         assert truth.status == "passed", truth.brief()
         assert "Acme.Calc.Tests:Acme.Calc.Tests.NamedCaseTests.FibonacciByName" in truth.selected
         assert (truth.tests_run, truth.tests_failed) == (5, 0)
-        wrong = run_candidate(index, fib, "{\n    return 0;\n}", **kw)
+        wrong = runners.run(index, fib, "{\n    return 0;\n}")
         assert wrong.status == "test_failure", wrong.brief()
         assert any("by name" in f.name for f in wrong.failures)
-    finally:
-        close_sandboxes()
+    index.close()

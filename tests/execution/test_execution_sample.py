@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.runner import close_sandboxes, run_candidate
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.index.store import Index
+from tests.support.runners import Runners
 
 pytestmark = pytest.mark.slow
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
@@ -40,7 +40,13 @@ def index(tmp_path_factory):
     index = Index.open(tmp_path_factory.mktemp("sample") / "wd")
     index.build(SAMPLE / "java", SAMPLE / "csharp", progress=False)
     yield index
-    close_sandboxes()
+    index.close()
+
+
+@pytest.fixture(scope="module")
+def runners(index):
+    with Runners(index.path.parent, timeout=60) as made:
+        yield made
 
 
 def _ids() -> list[str]:
@@ -56,15 +62,14 @@ def _ids() -> list[str]:
 
 
 @pytest.mark.parametrize("method_id", _ids())
-def test_ground_truth_passes_and_placeholder_fails(index, method_id, tmp_path_factory):
+def test_ground_truth_passes_and_placeholder_fails(index, runners, method_id):
     method = index.method(method_id)
     assert method is not None, f"{method_id} vanished from the sample"
-    workdir = index.path.parent
     own = (index.root("target") / method.path).read_bytes()[method.start_byte:method.end_byte].decode()
-    truth = run_candidate(index, method, own, workdir=workdir, timeout=60)
+    truth = runners.run(index, method, own)
     assert truth.status == "passed", truth.brief()
     assert truth.tests_run > 0
-    fake = run_candidate(index, method, placeholder(method), workdir=workdir, timeout=60)
+    fake = runners.run(index, method, placeholder(method))
     assert fake.status in ("runtime_error", "test_failure"), fake.brief()
     assert fake.tests_failed > 0
 
@@ -97,17 +102,15 @@ def test_a_masked_neighbour_does_not_block_a_translated_method(tmp_path):
     index.build(tmp_path / "java", tmp_path / "csharp", progress=False)
     [fmt] = index.find_methods("target", "StringUtils.FormatNumber")
     [cap] = index.find_methods("target", "StringUtils.Capitalize")
-    try:
-        result = run_candidate(index, cap, truth, workdir=tmp_path / "wd", timeout=60)
+    with Runners(tmp_path / "wd", timeout=60) as runners:
+        result = runners.run(index, cap, truth)
         assert result.status == "passed", result.brief()
         assert result.selected == [
             "Acme.Geo.Tests:Acme.Geo.Tests.Common.StringUtilsTests.CapitalizeUppercasesFirstLetterOnly"]
         assert result.tests_run > 0
-        fake = run_candidate(index, fmt, "{ " + THROW + " }", workdir=tmp_path / "wd", timeout=60)
+        fake = runners.run(index, fmt, "{ " + THROW + " }")
         assert fake.status == "runtime_error", fake.brief()
         assert fake.tests_failed > 0
         assert fake.selected == [f"Acme.Geo.Tests:Acme.Geo.Tests.Common.StringUtilsTests.FormatNumber{t}"
                                  for t in ("KeepsNaN", "RejectsNegativeDecimals", "RoundsHalfAwayAndTrims")]
-    finally:
-        close_sandboxes()
-        index.close()
+    index.close()

@@ -29,11 +29,11 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.policy import ALLOWABLE
-from repotrans.execution.runner import close_sandboxes, run_candidate
 from repotrans.execution.sandboxes import PIDS_REASON
 from repotrans.execution.sandboxes.docker import LABEL
 from repotrans.index.store import Index
 from tests.execution.test_execution_runner import make_index
+from tests.support.runners import Runners
 
 CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
 IMAGE = "repotrans/mono:bookworm"
@@ -55,11 +55,11 @@ class Env:
     wd: Path
     root: Path
     target: Path
+    runners: Runners
 
     def run(self, code: str, **kw):
         [m] = self.index.find_methods("target", "Calculator.Add")
-        return run_candidate(self.index, m, code, workdir=self.wd, sandbox=self.sandbox,
-                             **{"timeout": 30.0, "memory_mb": 512, "allow": WALLS, **kw})
+        return self.runners.run(self.index, m, code, **{"allow": WALLS, **kw})
 
 
 @pytest.fixture(scope="module", params=SANDBOXES)
@@ -75,8 +75,10 @@ def env(request, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"security-{request.param}")
     target = root / "calc"
     shutil.copytree(CALC, target)
-    yield Env(request.param, make_index(root, target), root / "wd", root, target)
-    close_sandboxes()
+    index = make_index(root, target)
+    with Runners(root / "wd", sandbox=request.param, timeout=30.0, memory_mb=512) as runners:
+        yield Env(request.param, index, root / "wd", root, target, runners)
+    index.close()
 
 
 def _text(result) -> str:

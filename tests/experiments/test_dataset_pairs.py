@@ -136,7 +136,8 @@ def test_java_compiles(pair: Path, tmp_path: Path) -> None:
 def test_csharp_builds_and_tests_pass(pair: Path, tmp_path: Path) -> None:
     """The port builds with its csproj settings (defines, resources, references) and all tests pass,
     through the project's own mono toolchain: an unchanged method as the candidate, the whole suite run."""
-    from repotrans.execution.runner import run_candidate
+    from repotrans.execution.runner import Runner
+    from repotrans.execution.settings import ExecutionConfig
     from repotrans.index.store import Index
 
     _need("mcs"), _need("nunit-console")
@@ -144,6 +145,8 @@ def test_csharp_builds_and_tests_pass(pair: Path, tmp_path: Path) -> None:
     index.build(pair / "java", pair / "csharp", progress=False)
     method = next(m for m in index.all_methods("target") if m.body and "/tests/" not in m.path)
     unchanged = (pair / "csharp" / method.path).read_bytes()[method.start_byte:method.end_byte].decode()
-    result = run_candidate(index, method, unchanged, scope="all", timeout=600, workdir=tmp_path / "ws")
+    with Runner(ExecutionConfig(scope="all", timeout=600), tmp_path / "ws") as runner:
+        result = runner.run(index, method, unchanged)
+    index.close()
     assert result.status == "passed", result.brief()
     assert result.tests_run > 100 and result.tests_failed == 0

@@ -340,6 +340,7 @@ def test_a_compile_error_drop_carries_the_compiler_error(tmp_path, monkeypatch):
                    column=5, severity="error")])
     monkeypatch.setattr(Runner, "run", lambda *a, **k: failed)
     task = SimpleNamespace(id="t", target_method_id="target:A.F()", source_method_id="source:A.f()")
-    got = validate_task(oracle, task, Runner(ExecutionConfig(sandbox="local"), tmp_path))
+    with Runner(ExecutionConfig(sandbox="local"), tmp_path) as runner:
+        got = validate_task(oracle, task, runner)
     assert got.reason == ("ground truth gives compile_error: 1 error(s) compiling Acme "
                           "(src/X.cs:39: CS1644 Feature `pattern matching' cannot be used)")

@@ -28,11 +28,13 @@ def outcome(tmp_path_factory):
     java, csharp = masked_sample(root, FUNCTION)
     config = AgentConfig().overlay({"model": {"name": "builtin"}, "agents": {"rag": False}})
     view = open_view(root / "work", java, csharp)
-    state = prepare(root / "work", FUNCTION, config, Runner(config.execution, root / "work"), view=view)
-    client = make_client(config, view)
-    result = asyncio.run(run_translation(state, client, root / "run"))
+    with Runner(config.execution, root / "work") as runner:
+        state = prepare(root / "work", FUNCTION, config, runner, view=view)
+        client = make_client(config, view)
+        result = asyncio.run(run_translation(state, client, root / "run"))
     entries = [json.loads(l) for l in (root / "run" / "trajectory.jsonl").read_text().splitlines()]
-    return state, result, entries, client, view
+    yield state, result, entries, client, view
+    view.index.close()
 
 
 def test_make_client_gives_builtin(outcome):

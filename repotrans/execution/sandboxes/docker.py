@@ -60,13 +60,19 @@ def engine_status(image: str) -> tuple[bool, str]:
     try:
         import docker
         client = docker.from_env(timeout=5)
+    except Exception as exc:
+        return False, f"no Docker engine answers ({type(exc).__name__})"
+    try:
         client.ping()
     except Exception as exc:
+        client.close()
         return False, f"no Docker engine answers ({type(exc).__name__})"
     try:
         client.images.get(image)
     except Exception:
         return False, f"the Docker engine has no image {image} (scripts/build_mono_image.sh builds it)"
+    finally:
+        client.close()
     return True, f"the Docker engine answers and has {image}"
 
 
@@ -82,7 +88,6 @@ class DockerSandbox:
         self._memory_mb: int | None = None
         self._lock = threading.Lock()
         self._slots = list(range(SLOTS))
-        atexit.register(self.close)
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
@@ -112,8 +117,13 @@ class DockerSandbox:
                     self._slots.append(slot)
 
     def close(self) -> None:
+        """Remove the warm container and close the connections to the engine (the sandbox may be used
+        again: both are made anew on its next command)."""
         with self._lock:
             self._discard()
+            if self._client is not None:
+                self._client.close()
+                self._client = None
 
     def fresh(self) -> "DockerSandbox":
         """A new container for the same workspace (started on its first command)."""
@@ -235,6 +245,7 @@ class DockerSandbox:
                                        user="65534:65534", working_dir=str(self.workspace), host_config=host,
                                        labels={LABEL: owner()})
         self._watch = api.attach_socket(created["Id"], params={"stdin": 1, "stream": 1})
+        atexit.register(self.close)          # while a container is up (the sandbox is kept alive until then)
         api.start(created["Id"])
         self._container = client.containers.get(created["Id"])
         self._memory_mb = memory_mb
@@ -273,6 +284,7 @@ class DockerSandbox:
         return False
 
     def _discard(self) -> None:
+        atexit.unregister(self.close)
         if self._container is not None:
             try:
                 self._container.remove(force=True)
@@ -292,6 +304,8 @@ class DockerSandbox:
                 self._client = docker.from_env()
                 self._client.ping()
             except Exception as exc:
+                if self._client is not None:
+                    self._client.close()
                 self._client = None
                 raise ConfigError(f"the Docker engine is not reachable ({type(exc).__name__}); "
                                   "start dockerd or use --sandbox local") from exc
