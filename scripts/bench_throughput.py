@@ -7,7 +7,8 @@ by side, with wall and CPU time (this machine is shared: CPU time is the steadie
 
 Defaults: the sample's StringUtils and Vector2D (dataset build, 22 tasks) and 10 tasks of
 datasets/sample with the `full` configuration and the builtin model (ablate). Each command runs in a
-fresh folder, so both checkouts pay one index and one baseline build.
+fresh folder, so both checkouts pay one index and one baseline build; test runs use the local sandbox
+(a docker container's CPU time is the daemon's, not this process tree's).
 """
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def measure(label: str, checkout: Path, args, work: Path) -> list[dict]:
     out = work / label / "dataset"
     select = [a for s in args.select for a in ("--select", s)]
     wall, cpu, _ = timed(["dataset", "build", "--source", str(args.source), "--target", str(args.target),
-                          "--out", str(out), "--jobs", str(args.jobs), *select], checkout)
+                          "--out", str(out), "--jobs", str(args.jobs), "--sandbox", "local", *select], checkout)
     manifest = json.loads((out / "dataset.json").read_text())
     checked = len(manifest["tasks"]) + len(manifest["dropped"])
     rows.append({"step": "dataset build", "checkout": label, "tasks": checked,
@@ -59,7 +60,7 @@ def measure(label: str, checkout: Path, args, work: Path) -> list[dict]:
     run_dir = work / label / "ablate"
     wall, cpu, _ = timed(["ablate", "--dataset", *map(str, args.dataset), "--run-dir", str(run_dir),
                           "--model", "builtin", "--configs", args.configs, "--limit", str(args.limit),
-                          "--jobs", str(args.jobs)], checkout)
+                          "--jobs", str(args.jobs), "--sandbox", "local"], checkout)
     tasks = args.limit * len(args.dataset) * len(args.configs.split(","))
     rows.append({"step": "ablate", "checkout": label, "tasks": tasks, "validated": None, "wall": wall, "cpu": cpu})
     return rows
