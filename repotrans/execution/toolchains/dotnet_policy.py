@@ -24,11 +24,11 @@ DOTNET_RESIDUAL_RISKS = (
 
 def python_checker_status() -> tuple[bool, str]:
     """(usable, why): il_check's readers are installed."""
-    try:
-        import dncil  # noqa: F401
-        import dnfile  # noqa: F401
-    except ImportError as exc:
-        return False, f"{exc.name} is not installed (pip install dnfile dncil)"
+    from importlib.util import find_spec
+
+    missing = [name for name in ("dnfile", "dncil") if find_spec(name) is None]
+    if missing:
+        return False, f"{' and '.join(missing)} not installed (pip install dnfile dncil)"
     return True, "dnfile and dncil installed"
 
 
