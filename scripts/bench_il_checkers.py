@@ -5,7 +5,7 @@ read policy_rules.tsv; the bench counts the verdicts on which they differ (goal 
 same denials) and prints each checker's time per candidate.
 
 Usage:
-  python scripts/bench_il_checkers.py [--dataset DIR ...] [--port JAVA CSHARP ...] [--spawn 10]
+  python scripts/bench_il_checkers.py [--dataset DIR ...] [--port JAVA CSHARP ...] [--spawn 10] [--limit N]
 
 Datasets default to datasets/sample and datasets/ledger; `--port` checks every mapped member of an
 untouched Java/C# pair. Each target's baseline is built once (mono toolchain, local sandbox). Cecil:
@@ -41,6 +41,7 @@ def main() -> int:
     ap.add_argument("--port", nargs=2, type=Path, action="append", metavar=("JAVA", "CSHARP"),
                     help="an untouched Java/C# pair: every mapped member is checked; repeatable")
     ap.add_argument("--spawn", type=int, default=10, help="jobs checked one sandboxed mono process each (default 10)")
+    ap.add_argument("--limit", type=int, default=0, help="check only the first N ground truths of each (0: all)")
     args = ap.parse_args()
     pairs = []
     for folder in args.dataset or ([] if args.port else [ROOT / "datasets" / "sample", ROOT / "datasets" / "ledger"]):
@@ -51,12 +52,13 @@ def main() -> int:
     differ = 0
     with tempfile.TemporaryDirectory(prefix="bench-il-") as tmp:
         for n, (label, source, target, tasks) in enumerate(pairs):
-            differ += _bench(label, source, target, tasks, Path(tmp) / str(n), args.spawn)
+            differ += _bench(label, source, target, tasks, Path(tmp) / str(n), args.spawn, args.limit)
     print(f"total verdicts on which the checkers differ: {differ} (goal 0)")
     return 0 if differ == 0 else 1
 
 
-def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | None, tmp: Path, spawn: int) -> int:
+def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | None, tmp: Path, spawn: int,
+           limit: int = 0) -> int:
     index = Index.open(tmp / "index")
     index.build(source, target, progress=False)
     tasks = tasks if tasks is not None else candidate_tasks(index)
@@ -73,7 +75,7 @@ def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | No
         if m is not None and project is not None:
             jobs.append((task.id, ws.base / project.name / project.dll_name, policy.MemberRef.of(m),
                          allowances(index, java)))
-
+    jobs = jobs[:limit] if limit else jobs
     def run(argv: list[str], stdin: bytes):
         outcome = box.run(argv, cwd=ws.root, timeout=600.0, memory_mb=2048, stdin=stdin)
         return outcome.exit_code, outcome.stdout, outcome.timed_out

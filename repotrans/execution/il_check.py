@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from repotrans.execution.il_metadata import Assembly, Body, blob_bytes, compressed
+from repotrans.execution.il_metadata import NAME, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
 from repotrans.execution.policy import CAPABILITIES, RULES, Denial, MemberRef, PolicyVerdict
 
 TOKEN_TABLES = {0x01: "TypeRef", 0x02: "TypeDef", 0x04: "Field", 0x06: "MethodDef", 0x0A: "MemberRef",
@@ -101,14 +101,20 @@ class Checker:
         self.fields_of: dict[int, list[int]] = {}
         for f, owner in sorted(a.field_owner.items()):
             self.fields_of.setdefault(owner, []).append(f)
-        self._bodies: dict[int, object] = {}
+        self._bodies: dict[int, Body | None] = {}
+        self._texts: dict[int, str] = {}
+        self._defs: dict[int, _Member] = {}
 
     # -- what a token names ---------------------------------------------------------------------------
     def method_def(self, index: int) -> _Member:
+        if index in self._defs:
+            return self._defs[index]
         row = self.asm.row("MethodDef", index)
         ret, params = self.asm.method_sig(blob_bytes(row.Signature))[0]
         owner = self.asm.method_owner.get(index, 1)
-        return _Member(("named", "TypeDef", owner), str(row.Name), False, ret, tuple(params), (), ("MethodDef", index))
+        self._defs[index] = _Member(("named", "TypeDef", owner), str(row.Name), False, ret, tuple(params), (),
+                                    ("MethodDef", index))
+        return self._defs[index]
 
     def member(self, token: int) -> _Member | tuple | None:
         """A type tuple for a type token, a _Member for a method or field token, else None."""
@@ -218,7 +224,7 @@ class Checker:
     def body(self, index: int):
         if index not in self._bodies:
             rva = self.asm.row("MethodDef", index).Rva
-            self._bodies[index] = Body(self.asm, rva) if rva else None
+            self._bodies[index] = read_body(self.asm.data, self.asm.pe.get_offset_from_rva(rva)) if rva else None
         return self._bodies[index]
 
     def inspect(self, job: _Job, index: int) -> list[tuple[str, int]]:
@@ -227,7 +233,7 @@ class Checker:
         m = self.method_def(index)
         job.where = f"{a.render(m.declaring)}::{m.name}"
         reached: list[tuple[str, int]] = []
-        if row.Flags.mdPinvokeImpl or row.ImplFlags.miInternalCall or row.ImplFlags.miUnmanaged or index in a.pinvoke:
+        if row.Flags & 0x2000 or row.ImplFlags & (0x1000 | 0x0004) or index in a.pinvoke:   # PinvokeImpl, InternalCall, Unmanaged
             job.deny("interop", f"extern method {m.name} (DllImport / extern)")
         self.check_type(job, m.ret)
         for p in m.params:
@@ -235,21 +241,20 @@ class Checker:
         body = self.body(index)
         if body is None:
             return reached
-        for t in a.locals(body.local_var_sig_tok.value if body.local_var_sig_tok else 0):
+        for t in a.locals(body.locals_token):
             if t[0] == "pinned":
                 job.deny("unsafe", "fixed (a pinned pointer: unsafe code)")
             self.check_type(job, t)
         code = body.instructions
         for i, ins in enumerate(code):
-            op = ins.opcode.name.lower()
+            op = ins[NAME]
             if op in UNSAFE_OPS:
                 job.deny("unsafe", UNSAFE_OPS[op])
             elif op in ("ldftn", "ldvirtftn") and not self._makes_delegate(code, i):
                 job.deny("unsafe", "a function pointer (ldftn not made into a delegate)")
-            operand = getattr(ins.operand, "value", None) if type(ins.operand).__name__ == "Token" else None
-            if operand is None or op == "calli":
+            if not ins[TOKEN] or op in ("calli", "ldstr"):
                 continue
-            target = self.member(operand)
+            target = self.member(ins[TOKEN])
             if isinstance(target, tuple):
                 self.check_type(job, target)
             elif target is not None:
@@ -260,9 +265,9 @@ class Checker:
         return reached
 
     def _makes_delegate(self, code, i: int) -> bool:
-        if i + 1 >= len(code) or code[i + 1].opcode.name.lower() != "newobj":
+        if i + 1 >= len(code) or code[i + 1][NAME] != "newobj":
             return False
-        ctor = self.member(code[i + 1].operand.value)
+        ctor = self.member(code[i + 1][TOKEN])
         return (isinstance(ctor, _Member) and len(ctor.params) == 2
                 and self.asm.resolve(ctor.params[1]) == ("prim", "System.IntPtr"))
 
@@ -300,19 +305,21 @@ class Checker:
         a, m = self.asm, self.method_def(index)
         parts = [f"{a.render(m.declaring)}::{m.name}({','.join(a.render(p) for p in m.params)}){a.render(m.ret)}"]
         body = self.body(index)
-        for ins in body.instructions if body is not None else []:
-            operand = ins.operand
-            if type(operand).__name__ == "Token" and (operand.value >> 24) in TOKEN_TABLES:
-                target = self.member(operand.value)
-                text = (a.render(target) if isinstance(target, tuple) else
-                        f"{a.render(target.declaring)}::{target.name}({','.join(a.render(p) for p in target.params)})"
-                        f"<{','.join(a.render(g) for g in target.generic_args)}>")
-            elif type(operand).__name__ == "StringToken":
-                text = a.pe.net.user_strings.get(operand.value & 0xFFFFFF).value if a.pe.net.user_strings else ""
-            else:
-                text = ins.get_operand_bytes().hex()
-            parts.append(f"{ins.opcode.name} {text}")
+        for op, name, token, operand in body.instructions if body is not None else []:
+            text = a.user_string(token) if name == "ldstr" else self._token_text(token) if token else operand.hex()
+            parts.append(f"{op:x} {text}")
         return _unnumbered("\n".join(parts))
+
+    def _token_text(self, token: int) -> str:
+        """A token operand by name (row numbers differ between two builds; names do not)."""
+        if token not in self._texts:
+            a = self.asm
+            target = self.member(token) if (token >> 24) in TOKEN_TABLES else None
+            self._texts[token] = (f"{token >> 24:x}" if target is None else a.render(target) if isinstance(target, tuple)
+                                  else f"{a.render(target.declaring)}::{target.name}"
+                                       f"({','.join(a.render(p) for p in target.params)})"
+                                       f"<{','.join(a.render(g) for g in target.generic_args)}>")
+        return self._texts[token]
 
     def keys(self) -> set[str]:
         return {self.key(i) for i in range(1, len(self.asm.rows("MethodDef")) + 1)}

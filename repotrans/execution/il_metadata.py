@@ -8,7 +8,9 @@ A type read from a signature is a tuple: ("named", table, row) | ("prim", full n
 from __future__ import annotations
 
 import re
+import struct
 from pathlib import Path
+from typing import NamedTuple
 
 # ECMA-335 II.23.1.16 element types with a fixed name
 PRIMITIVES = {0x01: "System.Void", 0x02: "System.Boolean", 0x03: "System.Char", 0x04: "System.SByte",
@@ -25,37 +27,49 @@ class Assembly:
     def __init__(self, path: Path):
         import dnfile
         import pefile
-        self.pe = dnfile.dnPE(str(path), fast_load=True)         # only the CLR header's directory is read
+        self.pe = dnfile.dnPE(str(path), fast_load=True, clr_lazy_load=True)   # rows parsed when read
         self.pe.parse_data_directories(directories=[pefile.DIRECTORY_ENTRY["IMAGE_DIRECTORY_ENTRY_COM_DESCRIPTOR"]])
         if getattr(self.pe, "net", None) is None or self.pe.net.mdtables is None:
             raise ValueError(f"{path} is not a .NET assembly")
         self.t = self.pe.net.mdtables
-        self.enclosing = {r.NestedClass.row_index: r.EnclosingClass.row_index for r in self.rows("NestedClass")}
+        self.data = self.pe.__data__
+        self._names: dict[tuple[str, int], str] = {}
+        self.enclosing = {r.struct.NestedClass_Index: r.struct.EnclosingClass_Index for r in self.rows("NestedClass")}
         self.method_owner: dict[int, int] = {}
         self.field_owner: dict[int, int] = {}
-        for i, row in enumerate(self.rows("TypeDef"), 1):
-            for idx in row.MethodList or []:
-                self.method_owner[idx.row_index] = i
-            for idx in row.FieldList or []:
-                self.field_owner[idx.row_index] = i
-        self.generated_attr = {r.Parent.row_index for r in self.rows("CustomAttribute")
-                               if r.Parent.table is not None and r.Parent.table.name == "TypeDef"
-                               and self._attr_name(r) == "CompilerGeneratedAttribute"}
-        self.pinvoke = {r.MemberForwarded.row_index for r in self.rows("ImplMap")
+        # a type owns the methods (fields) from its MethodList (FieldList) row to the next type's
+        defs = self.rows("TypeDef")
+        for table, attr, owner in (("MethodDef", "MethodList_Index", self.method_owner),
+                                   ("Field", "FieldList_Index", self.field_owner)):
+            starts = [getattr(row.struct, attr) for row in defs] + [len(self.rows(table)) + 1]
+            for i in range(len(defs)):
+                for index in range(starts[i], max(starts[i], starts[i + 1])):
+                    owner[index] = i + 1
+        attrs = [self.row("CustomAttribute", i) for i in range(1, len(self.rows("CustomAttribute")) + 1)]
+        self.generated_attr = {r.Parent.row_index for r in attrs if r.Parent.table is not None
+                               and r.Parent.table.name == "TypeDef" and self._attr_name(r) == "CompilerGeneratedAttribute"}
+        maps = [self.row("ImplMap", i) for i in range(1, len(self.rows("ImplMap")) + 1)]
+        self.pinvoke = {r.MemberForwarded.row_index for r in maps
                         if r.MemberForwarded.table is not None and r.MemberForwarded.table.name == "MethodDef"}
         self.generic_names: dict[tuple[str, int], list[str]] = {}
-        for r in self.rows("GenericParam"):
+        for r in (self.row("GenericParam", i) for i in range(1, len(self.rows("GenericParam")) + 1)):
             key = (r.Owner.table.name if r.Owner.table is not None else "", r.Owner.row_index)
             names = self.generic_names.setdefault(key, [])
             names.extend([""] * (r.Number + 1 - len(names)))
             names[r.Number] = str(r.Name)
 
     def rows(self, table: str) -> list:
-        tab = getattr(self.t, table, None)
+        tab = self.t.__dict__.get(table)        # as attributes: a coded field would load every table
         return tab.rows if tab is not None else []
 
-    def row(self, table: str, index: int):
-        return self.rows(table)[index - 1]
+    def row(self, table: str, index: int) -> "Row":
+        return Row(self, table, self.rows(table)[index - 1].struct)
+
+    def user_string(self, token: int) -> str:
+        """The #US heap string an ldstr names."""
+        heap = self.pe.net.user_strings
+        item = heap.get(token & 0xFFFFFF) if heap is not None else None
+        return str(getattr(item, "value", item) or "")
 
     def _attr_name(self, attr) -> str:
         ctor = attr.Type
@@ -68,6 +82,12 @@ class Assembly:
 
     # -- names (as Cecil's FullName: nested types joined by '/') ---------------------------------------
     def type_name(self, table: str, index: int) -> str:
+        key = (table, index)
+        if key not in self._names:
+            self._names[key] = self._type_name(table, index)
+        return self._names[key]
+
+    def _type_name(self, table: str, index: int) -> str:
         row = self.row(table, index)
         if table == "TypeDef":
             outer = self.enclosing.get(index)
@@ -206,6 +226,58 @@ class Assembly:
         return re.sub(r"`\d+$", "", name)
 
 
+# coded indexes (II.24.2.6): tag bits and the tables they name
+CODED = {"TypeDefOrRef": (2, ("TypeDef", "TypeRef", "TypeSpec")),
+         "HasCustomAttribute": (5, ("MethodDef", "Field", "TypeRef", "TypeDef", "Param", "InterfaceImpl", "MemberRef",
+                                    "Module", "DeclSecurity", "Property", "Event", "StandAloneSig", "ModuleRef",
+                                    "TypeSpec", "Assembly", "AssemblyRef", "File", "ExportedType", "ManifestResource",
+                                    "GenericParam", "GenericParamConstraint", "MethodSpec")),
+         "MemberRefParent": (3, ("TypeDef", "TypeRef", "ModuleRef", "MethodDef", "TypeSpec")),
+         "MemberForwarded": (1, ("Field", "MethodDef")), "MethodDefOrRef": (1, ("MethodDef", "MemberRef")),
+         "ResolutionScope": (2, ("Module", "ModuleRef", "AssemblyRef", "TypeRef")),
+         "TypeOrMethodDef": (1, ("TypeDef", "MethodDef")), "CustomAttributeType": (3, ("", "", "MethodDef", "MemberRef", ""))}
+FIELD_CODES = {("MemberRef", "Class"): "MemberRefParent", ("CustomAttribute", "Parent"): "HasCustomAttribute",
+               ("CustomAttribute", "Type"): "CustomAttributeType", ("ImplMap", "MemberForwarded"): "MemberForwarded",
+               ("GenericParam", "Owner"): "TypeOrMethodDef", ("MethodSpec", "Method"): "MethodDefOrRef",
+               ("TypeRef", "ResolutionScope"): "ResolutionScope", ("TypeDef", "Extends"): "TypeDefOrRef"}
+
+
+class _Table(NamedTuple):
+    name: str
+
+
+class Ref(NamedTuple):
+    """A coded index decoded: its table (None for a null reference) and row."""
+    table: _Table | None
+    row_index: int
+
+
+class Row:
+    """One metadata row read from its raw struct (heap strings and blobs looked up, coded indexes
+    decoded): dnfile resolves a coded field by parsing every table of the assembly first."""
+
+    def __init__(self, asm: Assembly, table: str, raw):
+        self._asm, self._table, self._raw = asm, table, raw
+
+    def __getattr__(self, name: str):
+        raw, net = self._raw, self._asm.pe.net
+        if hasattr(raw, name + "_StringIndex"):
+            item = net.strings.get(getattr(raw, name + "_StringIndex")) if net.strings is not None else None
+            return str(getattr(item, "value", item) or "")
+        if hasattr(raw, name + "_BlobIndex"):
+            item = net.blobs.get(getattr(raw, name + "_BlobIndex")) if net.blobs is not None else None
+            return bytes(getattr(item, "value", item) or b"")
+        if hasattr(raw, name + "_CodedIndex"):
+            bits, tables = CODED[FIELD_CODES[(self._table, name)]]
+            value = getattr(raw, name + "_CodedIndex")
+            tag, index = value & ((1 << bits) - 1), value >> bits
+            table = tables[tag] if tag < len(tables) and tables[tag] else None
+            return Ref(_Table(table) if table and index else None, index)
+        if hasattr(raw, name + "_Index"):
+            return getattr(raw, name + "_Index")
+        return getattr(raw, name)
+
+
 def blob_bytes(item) -> bytes:
     value = getattr(item, "value", item)
     return bytes(value or b"")
@@ -225,27 +297,55 @@ def typedef_or_ref(blob: bytes, pos: int) -> tuple[tuple[str, int], int]:
     return (TYPEDEF_OR_REF[coded & 3], coded >> 2), pos
 
 
-class Body:
-    """dncil's reader over the assembly's bytes."""
+# ECMA-335 III: operand sizes by opcode (one-byte opcodes, then those after the 0xFE prefix); a token
+# operand (4 bytes naming a metadata row) is marked "tok", a switch "switch"
+_ONE = {**{op: 1 for op in (0x0E, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x1F, 0xDE, *range(0x2B, 0x38))},
+        **{op: 4 for op in (0x20, 0x22, 0xDD, *range(0x38, 0x45))}, 0x21: 8, 0x23: 8, 0x45: "switch",
+        **{op: "tok" for op in (0x27, 0x28, 0x29, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x79, 0x7B, 0x7C, 0x7D,
+                                0x7E, 0x7F, 0x80, 0x81, 0x8C, 0x8D, 0x8F, 0xA3, 0xA4, 0xA5, 0xC2, 0xC6, 0xD0)}}
+_TWO = {0x06: "tok", 0x07: "tok", 0x15: "tok", 0x16: "tok", 0x1C: "tok", 0x12: 1, 0x19: 1,
+        **{op: 2 for op in range(0x09, 0x0F)}}
+# the opcodes the policy names, by (prefix, byte)
+OPCODES = {(0, 0x29): "calli", (0, 0x72): "ldstr", (0, 0x73): "newobj", (0, 0xC2): "refanyval",
+           (0, 0xC6): "mkrefany", (0xFE, 0x00): "arglist", (0xFE, 0x06): "ldftn", (0xFE, 0x07): "ldvirtftn",
+           (0xFE, 0x0F): "localloc", (0xFE, 0x17): "cpblk", (0xFE, 0x18): "initblk", (0xFE, 0x1D): "refanytype"}
 
-    def __new__(cls, asm: Assembly, rva: int):
-        from dncil.cil.body import CilMethodBody
-        from dncil.cil.body.reader import CilMethodBodyReaderBase
 
-        class Reader(CilMethodBodyReaderBase):
-            def __init__(self, data: bytes, offset: int):
-                self.data, self.offset = data, offset
+# an instruction: (opcode (0xFE00 | byte for two-byte ones), name for those in OPCODES else "", the
+# metadata token of a token operand else 0, the operand's bytes); plain tuples, a body has thousands
+Instruction = tuple[int, str, int, bytes]
+OP, NAME, TOKEN, OPERAND = range(4)
 
-            def read(self, n: int) -> bytes:
-                out = self.data[self.offset:self.offset + n]
-                self.offset += n
-                return out
 
-            def tell(self) -> int:
-                return self.offset
+class Body(NamedTuple):
+    locals_token: int        # the StandAloneSig of its locals (0: none)
+    instructions: list[Instruction]
 
-            def seek(self, offset: int) -> int:
-                self.offset = offset
-                return offset
 
-        return CilMethodBody(Reader(asm.pe.__data__, asm.pe.get_offset_from_rva(rva)))
+def read_body(data: bytes, offset: int) -> Body:
+    """A method body at a file offset: its header (tiny or fat) and instructions (II.25.4)."""
+    first = data[offset]
+    if first & 3 == 2:                                 # tiny: code size in the high 6 bits, no locals
+        start, size, local = offset + 1, first >> 2, 0
+    else:
+        header = (struct.unpack_from("<H", data, offset)[0] >> 12) * 4
+        size, local = struct.unpack_from("<II", data, offset + 4)
+        start = offset + header
+    code, pos, end, out = data, start, start + size, []
+    while pos < end:
+        op = code[pos]
+        pos += 1
+        kind = _ONE.get(op, 0)
+        if op == 0xFE:
+            op = 0xFE00 | code[pos]
+            pos += 1
+            kind = _TWO.get(op & 0xFF, 0)
+        if kind == "switch":
+            width = 4 + 4 * struct.unpack_from("<I", code, pos)[0]
+        else:
+            width = 4 if kind == "tok" else kind
+        operand = code[pos:pos + width]
+        pos += width
+        token = struct.unpack("<I", operand)[0] if kind == "tok" else 0
+        out.append((op, OPCODES.get((op >> 8, op & 0xFF), ""), token, operand))
+    return Body(local, out)
