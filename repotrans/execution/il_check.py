@@ -1,5 +1,6 @@
 """The capability policy checked in Python: the candidate assembly's metadata and IL read with dnfile
-and dncil, no mono and no process of the candidate's toolchain (the dotnet path has no Mono.Cecil).
+and our own IL scanner (il_metadata), no mono and no process of the candidate's toolchain (the dotnet
+path has no Mono.Cecil).
 
 It applies the rules of `policy_rules.tsv`, the file il_policy.cs reads, the same way: the candidate
 member (one overload by its parameter types' simple names), every method new or changed against the

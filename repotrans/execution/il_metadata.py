@@ -1,5 +1,5 @@
 """One .NET assembly's metadata read from its bytes (dnfile tables, signatures decoded per ECMA-335
-II.23.2, method bodies by dncil): names as Mono.Cecil writes them (nested types joined by '/'), for
+II.23.2, method bodies by our own IL scanner): names as Mono.Cecil writes them (nested types joined by '/'), for
 the pure-Python capability checker (il_check). Nothing in the assembly is loaded or run.
 
 A type read from a signature is a tuple: ("named", table, row) | ("prim", full name) | ("spec", row)

@@ -23,13 +23,12 @@ DOTNET_RESIDUAL_RISKS = (
 
 
 def python_checker_status() -> tuple[bool, str]:
-    """(usable, why): il_check's readers are installed."""
+    """(usable, why): il_check's reader (dnfile) is installed."""
     from importlib.util import find_spec
 
-    missing = [name for name in ("dnfile", "dncil") if find_spec(name) is None]
-    if missing:
-        return False, f"{' and '.join(missing)} not installed (pip install dnfile dncil)"
-    return True, "dnfile and dncil installed"
+    if find_spec("dnfile") is None:
+        return False, "dnfile is not installed (pip install dnfile)"
+    return True, "dnfile installed"
 
 
 def built_assembly(project: Project, src_root: Path, root: Path) -> Path | None:
