@@ -14,7 +14,9 @@ the schemata cannot guard. Test processes are batched (execution.schemata_runs):
    same covering tests; a timeout is not shared), so its reason is the per-task path's;
 2. placeholders: a task whose guard no covered test reached is dropped ("a placeholder passes its
    tests": with its switch on they run exactly as with it off); the others run as jobs of warm
-   batches, each job only the tests that reached its guard. A job decides "keep" only when a test
+   batches, each job only the tests that reached its guard. A guard reached inside a static
+   initializer by any test of the batch sends its task alone (the initializer ran in whichever test
+   touched the type first, maybe not one of the task's). A job decides "keep" only when a test
    failed in which its own guard threw; everything else, and a task whose guard was reached inside
    a static initializer, runs on its own in a fresh process with its whole selection.
 """
@@ -97,13 +99,14 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         plan.shared = (schemata.seconds + time.monotonic() - started) / len(plans)
     alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
     batched: list[Plan] = []
+    in_initializers = _initializer_switches(truth)
     for plan in plans:
         results = [truth.get((plan.task.id, name)) for name in plan.names]
         if not plan.names or any(r is None for r in results) or not _passes(plan, results):
             alone.append((plan, False))
             continue
         reaching, initializer = _reaching(plan, results)
-        if initializer or len(reaching) > 1:
+        if initializer or plan.switch in in_initializers or len(reaching) > 1:
             alone.append((plan, True))
         elif not reaching:
             schemata.count("placeholder unreached")
@@ -168,6 +171,14 @@ def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proje
             if parts and all(job is not None for job in parts):
                 found[(plan.task.id, project)] = parts
     return found
+
+
+def _initializer_switches(truth: dict[tuple[str, str], list[JobResult]]) -> set[int]:
+    """Switches whose guard some test of the ground-truth batches reached inside a static initializer.
+    The initializer runs once per process, in whichever test touches its type first, so a task's own
+    tests may reach it alone even when the batch charged it to another task's test."""
+    return {int(hit[:-1]) for parts in truth.values() for job in parts
+            for hits in [*job.hits.values(), *job.between.values()] for hit in hits if hit.endswith("*")}
 
 
 def _passes(plan: Plan, results: list[list[JobResult]]) -> bool:

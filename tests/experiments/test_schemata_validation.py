@@ -58,3 +58,12 @@ def test_a_ground_truth_batch_cut_short_is_resumed_without_the_fixture_it_died_i
     assert found[("t0", "P")][0].passes(["Ns.A"])
     assert ("t1", "P") not in found                       # its fixture stopped the batch: alone
     assert found[("t2", "P")][0].passes(["Ns.C"]) and not found[("t2", "P")][0].cut
+
+
+def test_a_guard_reached_in_a_static_initializer_by_any_test_sends_its_task_alone():
+    """ZXing's GenericGF fields are built by its static initializer: in the union run the first test
+    touching GenericGF (another task's) was charged with the constructor's guard, so the constructor's
+    own covering tests never reached it there; alone they do (per-task: kept)."""
+    first = JobResult(-1, ["Ns.A"], hits={"Ns.A.T1": {"4*", "2"}, "Ns.A.T2": {"3"}})
+    second = JobResult(-1, ["Ns.B"], between={"Ns.B": {"7*"}})
+    assert sv._initializer_switches({("t0", "P"): [first], ("t1", "P"): [first, second]}) == {4, 7}
