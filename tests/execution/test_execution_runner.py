@@ -17,6 +17,7 @@ from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.index.store import Index
 from tests.support.runners import Runners
+from tests.support.processes import commands_mentioning
 
 pytestmark = pytest.mark.slow
 CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
@@ -150,13 +151,13 @@ def test_infinite_loop_times_out_and_leaves_no_process(env):
     result = run(env, "Calculator.Add", LOOP, timeout=5.0)
     assert result.status == "timeout" and result.timings["test"] < 5.0 + 5.0   # the test step, not the build
     assert "5 s" in result.reason
-    assert _processes_under(wd) == []
+    assert commands_mentioning(str(wd)) == []
 
 
 def test_memory_bomb_is_out_of_memory(env):
     result = run(env, "Calculator.Add", BOMB, memory_mb=512)
     assert result.status == "runtime_error" and result.reason == "out of memory", result.brief()
-    assert _processes_under(env[1]) == []
+    assert commands_mentioning(str(env[1])) == []
 
 
 def test_target_that_does_not_build_is_a_target_build_error(tmp_path):
@@ -203,19 +204,6 @@ def test_cli_run_tests_and_write(tmp_path, capsys):
     assert out["status"] == "passed" and out["written"] == str(target / "src/Acme.Calc/Calculator.cs")
     assert cli.main(argv[:5] + ["--method", "Calculator.Ad", "--code", str(code)]) == 2
     assert "did you mean: Acme.Calc.Calculator.Add(int, int)" in capsys.readouterr().err
-
-
-def _processes_under(path: Path) -> list[str]:
-    """Command lines of live processes that mention `path` (the workspace)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if str(path) in cmd and int(pid) != os.getpid():
-            found.append(cmd)
-    return found
 
 
 def test_file_changed_since_indexing_is_reported(tmp_path):

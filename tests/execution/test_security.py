@@ -34,6 +34,7 @@ from repotrans.execution.sandboxes.docker import LABEL
 from repotrans.index.store import Index
 from tests.execution.test_execution_runner import make_index
 from tests.support.runners import Runners
+from tests.support.processes import commands_mentioning
 
 CALC = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet" / "projects" / "calc"
 IMAGE = "repotrans/mono:bookworm"
@@ -87,18 +88,6 @@ def _text(result) -> str:
 
 def _message(result) -> str:
     return " ".join(e.message for e in result.exceptions)
-
-
-def _processes_with(token: str) -> list[str]:
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if token in cmd:
-            found.append(cmd)
-    return found
 
 
 def test_the_ground_truth_passes_and_a_wrong_body_fails(env):
@@ -210,7 +199,7 @@ def test_detached_processes_do_not_survive_the_run_nor_reach_the_next_candidate(
             "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}") % (token, token)
     assert env.run(code).status == "passed"
     time.sleep(0.5)
-    assert _processes_with(f"sleep {token}") == []
+    assert commands_mentioning(f"sleep {token}") == []
     # the next candidate (in docker: the same warm container) sees neither the process nor the file
     probe = ("{\n    if (System.IO.File.Exists(\"/tmp/planted\")) throw new System.Exception(\"planted file survived\");\n"
              "    foreach (var d in System.IO.Directory.GetDirectories(\"/proc\")) {\n"
@@ -429,7 +418,7 @@ def test_process_and_thread_bombs_fail_fast(env):
     assert result.status == "runtime_error" and result.reason == PIDS_REASON, result.brief()
     assert time.monotonic() - started < 30, "the process bomb was not stopped at the limit"
     time.sleep(0.5)
-    assert _processes_with(f"sleep {token}") == []
+    assert commands_mentioning(f"sleep {token}") == []
     started = time.monotonic()
     result = env.run(threads, timeout=60.0)
     assert result.status == "runtime_error", result.brief()

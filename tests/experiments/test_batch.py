@@ -21,6 +21,7 @@ from repotrans.experiments.batch import listed_tasks, placeholder_tasks, run_bat
 from repotrans.experiments.datasets import candidate_tasks, mask_repo
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
+from tests.support.run_files import result_rows
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "datasets" / "sample"
@@ -127,19 +128,6 @@ def test_a_second_run_without_resume_is_refused(clean_run, pair, config):
         run_batch(source, target, clean_run[0], config, functions=functions, progress=False)
 
 
-def _first_row_appeared(db_path: Path) -> int:
-    if not db_path.is_file():
-        return 0
-    try:
-        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=0.1)
-        try:
-            return db.execute("SELECT count(*) FROM results").fetchone()[0]
-        finally:
-            db.close()
-    except sqlite3.OperationalError:          # table not created yet, or a write in progress
-        return 0
-
-
 def test_resume_after_sigkill_matches_an_uninterrupted_run(pair, clean_run, tmp_path):
     source, target, functions, cfg = pair
     run_dir = tmp_path / "run"
@@ -150,7 +138,7 @@ def test_resume_after_sigkill_matches_an_uninterrupted_run(pair, clean_run, tmp_
     deadline = time.monotonic() + 300
     rows_at_kill = 0
     while time.monotonic() < deadline and proc.poll() is None:
-        rows_at_kill = _first_row_appeared(run_dir / "results.sqlite")
+        rows_at_kill = result_rows(run_dir / "results.sqlite")
         if rows_at_kill:
             break
         time.sleep(0.1)

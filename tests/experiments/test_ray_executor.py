@@ -27,6 +27,7 @@ from repotrans.experiments.workload import Workload
 from repotrans.experiments.ray_executor import RayExecutor
 from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.store import Index
+from tests.support.run_files import result_rows
 from tests.experiments.test_batch import _table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
@@ -77,17 +78,6 @@ def small(tmp_path_factory, config):
     return SAMPLE / "java", root / "target", root / "thread"
 
 
-def _rows(db_path: Path) -> int:
-    try:
-        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=0.1)
-        try:
-            return db.execute("SELECT count(*) FROM results").fetchone()[0]
-        finally:
-            db.close()
-    except sqlite3.OperationalError:
-        return 0
-
-
 def _same_summary(a, b) -> None:
     assert (a.tasks, a.passed, a.compiled, a.failed, a.blocked, a.errors) == \
         (b.tasks, b.passed, b.compiled, b.failed, b.blocked, b.errors)
@@ -136,11 +126,11 @@ def test_killing_the_worker_node_mid_batch_loses_nothing(cluster, config, demo, 
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline and thread.is_alive():
             busy = [w for n, w in list(executor._workers.items()) if n != head and w.running > 0]
-            if _rows(tmp_path / "ray" / "results.sqlite") >= 6 and busy:
+            if result_rows(tmp_path / "ray" / "results.sqlite") >= 6 and busy:
                 break
             time.sleep(0.05)
         assert thread.is_alive(), f"the batch ended before the kill: {outcome}"
-        rows_at_kill = _rows(tmp_path / "ray" / "results.sqlite")
+        rows_at_kill = result_rows(tmp_path / "ray" / "results.sqlite")
         killed = cluster.kill_worker()
         thread.join(timeout=900)
         assert not thread.is_alive() and "error" not in outcome, outcome
@@ -196,12 +186,12 @@ def test_resume_after_the_driver_is_killed(cluster, config, small, tmp_path):
            "--executor", "ray", "--ray-address", cluster.address]
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and proc.poll() is None and not _rows(run_dir / "results.sqlite"):
+    while time.monotonic() < deadline and proc.poll() is None and not result_rows(run_dir / "results.sqlite"):
         time.sleep(0.05)
     assert proc.poll() is None, proc.stdout.read().decode()[-2000:]
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
-    assert 1 <= _rows(run_dir / "results.sqlite") < 3
+    assert 1 <= result_rows(run_dir / "results.sqlite") < 3
     done = subprocess.run(cmd + ["--resume"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "3 passed, 0 failed, 0 blocked, 0 errors of 3 tasks" in done.stdout
