@@ -155,6 +155,9 @@ class OnnxEncoder:
         if self.threads:
             options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
+        # idle intra-op threads sleep instead of spinning: on a loaded machine spinning burned ~25% more
+        # CPU for the same batches (3.9-4.2 s against 3.1-3.2 s for 64 snippets at load 25)
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         tokenizer.enable_truncation(MAX_TOKENS)
