@@ -87,6 +87,8 @@ def test_ctrl_c_during_a_batch_stops_within_a_second_and_keeps_the_finished_batc
         assert child.wait(timeout=30) == 0
     finally:
         child.kill()
+        child.stdout.close()
+        child.wait()
     from tests.retrieval.test_embed_cache import _keys
     texts = [f"int f{i}() {{ return {i}; }}" for i in range(BATCH_SIZE * 4)]
     assert len(EmbeddingCache(cache).get_many(_keys(texts), HashingEncoder().dim)) == 2 * BATCH_SIZE
