@@ -115,10 +115,10 @@ def test_a_member_that_does_not_compile_is_left_out_and_named_with_its_java_orig
     (java / "org" / "demo" / "zoo" / "Tag.java").write_text(textwrap.dedent("""\
         package org.demo.zoo;
 
-        import java.util.regex.Pattern;
+        import java.nio.ByteBuffer;
 
         public class Tag {
-            private static final Pattern SHAPE = Pattern.compile("[a-z]+");
+            private static final ByteBuffer SHAPE = ByteBuffer.allocate(8);
             private final String text;
 
             public Tag(String text) {
