@@ -14,8 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
-# Fast failure detection, so that a killed node is noticed in seconds rather than in a minute.
-ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_health_check_period_ms": "1000",
+# Fast failure detection, so that a killed node is noticed in seconds rather than in a minute; no token
+# authentication (a machine where a local `ray.init()` once ran holds ~/.ray/auth_token, and `ray start`
+# would then require it from every client, this test process's GCS queries included).
+ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled", "RAY_health_check_period_ms": "1000",
        "RAY_health_check_timeout_ms": "1000", "RAY_health_check_failure_threshold": "3",
        "RAY_health_check_initial_delay_ms": "1000"}
 
