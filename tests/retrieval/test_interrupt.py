@@ -74,8 +74,11 @@ CHILD = textwrap.dedent("""
 
 def test_ctrl_c_during_a_batch_stops_within_a_second_and_keeps_the_finished_batches(tmp_path):
     cache = tmp_path / CACHE_FILE
+    # SIGINT back to its default in the child: a test run started in the background by a shell
+    # inherits it ignored, and Python then installs no KeyboardInterrupt handler
     child = subprocess.Popen([sys.executable, "-c", CHILD.format(repo=str(REPO), cache=str(cache))],
-                             stdout=subprocess.PIPE, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+                             stdout=subprocess.PIPE, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"},
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout.readline().strip() == "slow batch"
         time.sleep(0.3)                              # well inside the C call
