@@ -15,14 +15,15 @@ OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory", "Garbag
 
 
 def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limits, locate) -> Verdict:
-    """A run killed by the memory or the process limit is a runtime error whatever it printed. Else
+    """A run killed by the process or the memory limit is a runtime error whatever it printed (the
+    process limit named first, as dotnet's judge does). Else
     the runner's own report decides whenever it is complete (END line, exit 0 or stopped by the
     sandbox after it); a run killed at the time limit before that is a timeout; anything else that
     ends without a whole report matching the selection is a runtime error."""
+    if outcome.pids_limited:        # the sandbox's pids.events, not the console's wording; a fork bomb
+        return Verdict("runtime_error", reason=PIDS_REASON)     # may exhaust memory too: the cause comes first
     if outcome.oom_killed:
         return Verdict("runtime_error", reason="out of memory (killed at the memory limit)")
-    if outcome.pids_limited:        # the sandbox's pids.events, not the console's wording
-        return Verdict("runtime_error", reason=PIDS_REASON)
     report = parse_runner(outcome.stdout, nonce)
     if report.ended is None:
         if outcome.timed_out:        # what ran before the limit is counted
