@@ -29,26 +29,20 @@ from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import POLICY_EXE, rel
 from repotrans.execution.workspace import prepare_workspace
-from repotrans.experiments.datasets import DatasetTask, candidate_tasks, load_dataset
+from repotrans.experiments.datasets import DatasetTask, candidate_tasks
 from repotrans.index.store import Index
 
-ROOT = Path(__file__).resolve().parents[1]
+from ground_truth_pairs import add_pair_arguments, pairs_of
+
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dataset", type=Path, action="append", help="a dataset folder (dataset.json); repeatable")
-    ap.add_argument("--port", nargs=2, type=Path, action="append", metavar=("JAVA", "CSHARP"),
-                    help="an untouched Java/C# pair: every mapped member is checked; repeatable")
+    add_pair_arguments(ap)
     ap.add_argument("--spawn", type=int, default=10, help="jobs checked one sandboxed mono process each (default 10)")
     ap.add_argument("--limit", type=int, default=0, help="check only the first N ground truths of each (0: all)")
     args = ap.parse_args()
-    pairs = []
-    for folder in args.dataset or ([] if args.port else [ROOT / "datasets" / "sample", ROOT / "datasets" / "ledger"]):
-        ds = load_dataset(folder)
-        pairs.append((ds.label, ds.source_dir, ds.target_dir, ds.tasks))
-    for java, csharp in args.port or []:
-        pairs.append((f"{csharp.name} (all mapped members, unvalidated)", java.resolve(), csharp.resolve(), None))
+    pairs = pairs_of(args)
     differ = 0
     with tempfile.TemporaryDirectory(prefix="bench-il-") as tmp:
         for n, (label, source, target, tasks) in enumerate(pairs):

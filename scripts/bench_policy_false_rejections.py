@@ -34,28 +34,22 @@ from repotrans.execution.toolchains import Limits, TargetBuildError
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import POLICY_EXE, rel
 from repotrans.execution.workspace import prepare_workspace
-from repotrans.experiments.datasets import DatasetTask, candidate_tasks, load_dataset
+from repotrans.experiments.datasets import DatasetTask, candidate_tasks
 from repotrans.index.store import Index
 
-ROOT = Path(__file__).resolve().parents[1]
+from ground_truth_pairs import add_pair_arguments, pairs_of
+
 CHUNK = 200                         # jobs per checker process (its answers must fit the pipe's buffer)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dataset", type=Path, action="append", help="a dataset folder (dataset.json); repeatable")
-    ap.add_argument("--port", nargs=2, type=Path, action="append", metavar=("JAVA", "CSHARP"),
-                    help="an untouched Java/C# pair: every mapped member is checked; repeatable")
+    add_pair_arguments(ap)
     ap.add_argument("--spawn", type=int, default=10, help="tasks checked one process each (default 10)")
     ap.add_argument("--sandbox", choices=["local", "docker"], default="local",
                     help="the sandbox of the per-candidate runs (the baseline is built locally)")
     args = ap.parse_args()
-    pairs = []
-    for folder in args.dataset or ([] if args.port else [ROOT / "datasets" / "sample", ROOT / "datasets" / "ledger"]):
-        ds = load_dataset(folder)
-        pairs.append((ds.label, ds.source_dir, ds.target_dir, ds.tasks))
-    for java, csharp in args.port or []:
-        pairs.append((f"{csharp.name} (all mapped members, unvalidated)", java.resolve(), csharp.resolve(), None))
+    pairs = pairs_of(args)
     total_rejected, unchecked = 0, []
     with tempfile.TemporaryDirectory(prefix="bench-policy-") as tmp:
         for n, (label, source, target, tasks) in enumerate(pairs):
