@@ -21,19 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution import policy
 from repotrans.execution.il_check import check_assembly
-from repotrans.execution.policy_allow import allowances
-from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.execution.toolchains import Limits
-from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.toolchains.mono_build import POLICY_EXE, rel
-from repotrans.execution.workspace import prepare_workspace
-from repotrans.experiments.datasets import DatasetTask, candidate_tasks
-from repotrans.index.store import Index
+from repotrans.experiments.datasets import DatasetTask
 
-from ground_truth_pairs import add_pair_arguments, pairs_of
-
+from ground_truth_pairs import add_pair_arguments, check_all, ground_truth_jobs, open_pair, pairs_of
 
 
 def main() -> int:
@@ -53,38 +45,20 @@ def main() -> int:
 
 def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | None, tmp: Path, spawn: int,
            limit: int = 0) -> int:
-    index = Index.open(tmp / "index")
-    index.build(source, target, progress=False)
-    tasks = tasks if tasks is not None else candidate_tasks(index)
-    tc = MonoToolchain()
-    ws = prepare_workspace(target, tmp / "wd", tc.name)
-    box = LocalSandbox(ws.root.parent)
-    tc.baseline(ws, box, Limits(timeout=60.0, memory_mb=2048))
-    projects = [p for p in tc.plan(ws).chosen if not p.is_test]
-    jobs = []                                   # (task id, dll, member, allowed)
-    for task in tasks:
-        m, java = index.method(task.target_method_id), index.method(task.source_method_id)
-        path = (ws.src / task.path).resolve()
-        project = next((p for p in projects if path in p.sources), None)
-        if m is not None and project is not None:
-            jobs.append((task.id, ws.base / project.name / project.dll_name, policy.MemberRef.of(m),
-                         allowances(index, java)))
+    pair = open_pair(source, target, tasks, tmp)
+    pair.toolchain.baseline(pair.ws, pair.box, Limits(timeout=60.0, memory_mb=2048))
+    jobs = ground_truth_jobs(pair)[0]
     jobs = jobs[:limit] if limit else jobs
-    def run(argv: list[str], stdin: bytes):
-        outcome = box.run(argv, cwd=ws.root, timeout=600.0, memory_mb=2048, stdin=stdin)
-        return outcome.exit_code, outcome.stdout, outcome.timed_out
-
-    lines = [policy.job_line(rel(dll, ws), None, member, allowed) for _, dll, member, allowed in jobs]
-    exe = rel(ws.base / POLICY_EXE, ws)
-    cecil = policy.run_checker(run, exe, lines)
+    lines = [job.line(pair.ws) for job in jobs]
+    cecil = check_all(pair, lines)
     spawned = []
     for line in lines[:spawn]:
         t = time.perf_counter()
-        policy.run_checker(run, exe, [line])
+        check_all(pair, [line])
         spawned.append(time.perf_counter() - t)
-    box.close()
-    ours = [check_assembly(dll, None, member, allowed) for _, dll, member, allowed in jobs]
-    differ = [(task_id, c, p) for (task_id, *_), c, p in zip(jobs, cecil, ours)
+    pair.box.close()
+    ours = [check_assembly(job.dll, None, job.member, job.allowed) for job in jobs]
+    differ = [(job.task_id, c, p) for job, c, p in zip(jobs, cecil, ours)
               if c.ok != p.ok or sorted((d.capability, d.api) for d in c.denials)
               != sorted((d.capability, d.api) for d in p.denials)]
     print(f"{label}: {len(jobs)} ground truths checked by both")

@@ -29,17 +29,10 @@ from pathlib import Path
 from repotrans.execution import policy
 from repotrans.execution.policy_allow import allowances
 from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.execution.toolchains import Limits, TargetBuildError
-from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.toolchains.mono_build import POLICY_EXE, rel
-from repotrans.execution.workspace import prepare_workspace
-from repotrans.experiments.datasets import DatasetTask, candidate_tasks
-from repotrans.index.store import Index
+from repotrans.experiments.datasets import DatasetTask
 
-from ground_truth_pairs import add_pair_arguments, pairs_of
-
-CHUNK = 200                         # jobs per checker process (its answers must fit the pipe's buffer)
+from ground_truth_pairs import CHUNK, add_pair_arguments, check_all, checker_exe, ground_truth_jobs, open_pair, pairs_of
 
 
 def main() -> int:
@@ -65,53 +58,28 @@ def main() -> int:
 def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | None, tmp: Path, spawn: int,
            sandbox: str) -> int:
     """Print one dataset's figures; its rejected ground truths, or -1 when its target does not build here."""
-    index = Index.open(tmp / "index")
-    index.build(source, target, progress=False)
-    tasks = tasks if tasks is not None else candidate_tasks(index)
-    tc = MonoToolchain()
-    ws = prepare_workspace(target, tmp / "wd", tc.name)
-    box = LocalSandbox(ws.root.parent)
+    pair = open_pair(source, target, tasks, tmp)
     started = time.perf_counter()
     try:
-        tc.baseline(ws, box, Limits(timeout=60.0, memory_mb=2048))
+        pair.toolchain.baseline(pair.ws, pair.box, Limits(timeout=60.0, memory_mb=2048))
     except TargetBuildError as exc:         # nothing to check: say so and go on with the next dataset
-        box.close()
-        granted = sum(bool(allowances(index, index.method(t.source_method_id))) for t in tasks)
-        print(f"{label}: NOT CHECKED, {len(tasks)} ground truths: {str(exc).splitlines()[0]}")
+        pair.box.close()
+        granted = sum(bool(allowances(pair.index, pair.index.method(t.source_method_id))) for t in pair.tasks)
+        print(f"{label}: NOT CHECKED, {len(pair.tasks)} ground truths: {str(exc).splitlines()[0]}")
         print(f"  (allowances computed from the Java originals: {granted} of them would run with reduced trust)")
         sys.stdout.flush()
         return -1
     built = time.perf_counter() - started
-    projects = [p for p in tc.plan(ws).chosen if not p.is_test]
-    jobs, names, allowed_count, unbuilt = [], [], 0, 0
-    for task in tasks:
-        m = index.method(task.target_method_id)
-        java = index.method(task.source_method_id)
-        path = (ws.src / task.path).resolve()
-        project = next((p for p in projects if path in p.sources), None)
-        if m is None or project is None:
-            unbuilt += 1
-            continue
-        allowed = allowances(index, java)
-        allowed_count += bool(allowed)
-        dll = rel(ws.base / project.name / project.dll_name, ws)
-        jobs.append(policy.job_line(dll, None, policy.MemberRef.of(m), allowed))
-        names.append(task.id)
-
-    def run(argv: list[str], stdin: bytes):
-        outcome = box.run(argv, cwd=ws.root, timeout=600.0, memory_mb=2048, stdin=stdin)
-        return outcome.exit_code, outcome.stdout, outcome.timed_out
-
-    exe = rel(ws.base / POLICY_EXE, ws)
+    jobs, unbuilt = ground_truth_jobs(pair)
+    allowed_count = sum(bool(job.allowed) for job in jobs)
+    lines = [job.line(pair.ws) for job in jobs]
     started = time.perf_counter()
-    verdicts = []                   # in chunks: the sandbox writes all of stdin before it reads stdout
-    for at in range(0, len(jobs), CHUNK):
-        verdicts += policy.run_checker(run, exe, jobs[at:at + CHUNK])
+    verdicts = check_all(pair, lines)
     batch = time.perf_counter() - started
-    costs = _spawned(make_sandbox(sandbox, ws.root.parent, tc.image) if sandbox != "local" else box, ws, exe,
-                     jobs[:spawn], tmp / "scratch")
-    box.close()
-    rejected = [(name, v) for name, v in zip(names, verdicts) if not v.ok]
+    spawn_box = make_sandbox(sandbox, pair.ws.root.parent, pair.toolchain.image) if sandbox != "local" else pair.box
+    costs = _spawned(spawn_box, pair.ws, checker_exe(pair.ws), lines[:spawn], tmp / "scratch")
+    pair.box.close()
+    rejected = [(job.task_id, v) for job, v in zip(jobs, verdicts) if not v.ok]
     per_job = [v.seconds for v in verdicts] or [0.0]
     print(f"{label}: {len(jobs)} ground truths checked ({unbuilt} not in a built project), baseline build {built:.1f} s")
     print(f"  rejected: {len(rejected)} (goal 0); allowed with reduced trust (the Java original reaches the "

@@ -1,13 +1,23 @@
-"""The Java/C# pairs whose ground truths the policy benchmarks check: validated datasets, or untouched
-ports with every mapped member (shared by bench_policy_false_rejections.py and bench_il_checkers.py)."""
+"""The Java/C# pairs whose ground truths the policy benchmarks check (validated datasets, or untouched
+ports with every mapped member), the checker job of each ground truth, and the checker run over them
+(shared by bench_policy_false_rejections.py and bench_il_checkers.py)."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 
-from repotrans.experiments.datasets import DatasetTask, load_dataset
+from repotrans.execution import policy
+from repotrans.execution.policy_allow import allowances
+from repotrans.execution.sandboxes.local import LocalSandbox
+from repotrans.execution.toolchains.mono import MonoToolchain
+from repotrans.execution.toolchains.mono_build import POLICY_EXE, rel
+from repotrans.execution.workspace import Workspace, prepare_workspace
+from repotrans.experiments.datasets import DatasetTask, candidate_tasks, load_dataset
+from repotrans.index.store import Index
 
 ROOT = Path(__file__).resolve().parents[1]
+CHUNK = 200                         # jobs per checker process (its answers must fit the pipe's buffer)
 Pair = tuple[str, Path, Path, list[DatasetTask] | None]      # label, Java, C#, tasks (None: all mapped)
 
 
@@ -26,3 +36,66 @@ def pairs_of(args: argparse.Namespace) -> list[Pair]:
     for java, csharp in args.port or []:
         pairs.append((f"{csharp.name} (all mapped members, unvalidated)", java.resolve(), csharp.resolve(), None))
     return pairs
+
+
+@dataclass
+class OpenPair:
+    """A pair indexed, with its mono workspace and a local sandbox (the caller builds the baseline)."""
+    index: Index
+    tasks: list[DatasetTask]
+    toolchain: MonoToolchain
+    ws: Workspace
+    box: LocalSandbox
+
+
+def open_pair(source: Path, target: Path, tasks: list[DatasetTask] | None, tmp: Path) -> OpenPair:
+    index = Index.open(tmp / "index")
+    index.build(source, target, progress=False)
+    toolchain = MonoToolchain()
+    ws = prepare_workspace(target, tmp / "wd", toolchain.name)
+    return OpenPair(index, tasks if tasks is not None else candidate_tasks(index), toolchain, ws,
+                    LocalSandbox(ws.root.parent))
+
+
+@dataclass
+class Job:
+    """One ground truth's checker job: its built assembly, the member, the Java original's allowances."""
+    task_id: str
+    dll: Path
+    member: policy.MemberRef
+    allowed: frozenset[str]
+
+    def line(self, ws: Workspace) -> str:
+        return policy.job_line(rel(self.dll, ws), None, self.member, self.allowed)
+
+
+def ground_truth_jobs(pair: OpenPair) -> tuple[list[Job], int]:
+    """The jobs of the ground truths in a project the baseline built, and how many are in none."""
+    projects = [p for p in pair.toolchain.plan(pair.ws).chosen if not p.is_test]
+    jobs, unbuilt = [], 0
+    for task in pair.tasks:
+        m, java = pair.index.method(task.target_method_id), pair.index.method(task.source_method_id)
+        path = (pair.ws.src / task.path).resolve()
+        project = next((p for p in projects if path in p.sources), None)
+        if m is None or project is None:
+            unbuilt += 1
+            continue
+        jobs.append(Job(task.id, pair.ws.base / project.name / project.dll_name, policy.MemberRef.of(m),
+                        allowances(pair.index, java)))
+    return jobs, unbuilt
+
+
+def checker_exe(ws: Workspace) -> str:
+    return rel(ws.base / POLICY_EXE, ws)
+
+
+def check_all(pair: OpenPair, lines: list[str]) -> list[policy.PolicyVerdict]:
+    """The Cecil checker over every job, in chunks (the sandbox writes all of stdin before it reads stdout)."""
+    def run(argv: list[str], stdin: bytes):
+        outcome = pair.box.run(argv, cwd=pair.ws.root, timeout=600.0, memory_mb=2048, stdin=stdin)
+        return outcome.exit_code, outcome.stdout, outcome.timed_out
+
+    exe, verdicts = checker_exe(pair.ws), []
+    for at in range(0, len(lines), CHUNK):
+        verdicts += policy.run_checker(run, exe, lines[at:at + CHUNK])
+    return verdicts
