@@ -5,29 +5,24 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-from pathlib import Path
 
 import pytest
 
 from repotrans.agents.config import load_config
 from repotrans.experiments.batch import run_batch
-from repotrans.index.store import Index
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.junit import CATEGORY
 from repotrans.skeleton.port_tests import port_junit_tests
+from tests.support.skeleton_pair import FIXTURE, copy_pair, index_pair
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "skeleton_pair"
 needs_mono = pytest.mark.skipif(shutil.which("mcs") is None or shutil.which("mono") is None,
                                 reason="mono not installed")
 
 
 @pytest.fixture
 def pair(tmp_path):
-    java, cs = tmp_path / "java", tmp_path / "cs"
-    shutil.copytree(FIXTURE / "java", java)
-    shutil.copytree(FIXTURE / "sdk", cs)
-    index = Index.open(tmp_path / "work")
-    index.build(java, cs, progress=False)
+    java, cs = copy_pair(tmp_path)
+    index = index_pair(tmp_path, java, cs)
     return java, cs, index
 
 

@@ -9,12 +9,10 @@ from pathlib import Path
 import pytest
 
 from repotrans.cli import main
-from repotrans.errors import InputError
 from repotrans.experiments.batch_plan import plan_batch
-from repotrans.index.store import Index
 from repotrans.skeleton.missing import create_missing
+from tests.support.skeleton_pair import FIXTURE, copy_pair, index_pair
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "skeleton_pair"
 needs_mcs = pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
 CUT = """        public bool IsEmpty
         {
@@ -31,20 +29,12 @@ CUT = """        public bool IsEmpty
 @pytest.fixture
 def port(tmp_path) -> tuple[Path, Path]:
     """The fixture's Java side, and its SDK-style port without Cage.IsEmpty/Put (CRLF, with a BOM)."""
-    java, cs = tmp_path / "java", tmp_path / "cs"
-    shutil.copytree(FIXTURE / "java", java)
-    shutil.copytree(FIXTURE / "sdk", cs)
+    java, cs = copy_pair(tmp_path)
     cage = cs / "src" / "Demo.Zoo" / "Cage.cs"
     text = cage.read_text(encoding="utf-8")
     assert CUT in text
     cage.write_bytes(b"\xef\xbb\xbf" + text.replace(CUT, "").replace("\n", "\r\n").encode("utf-8"))
     return java, cs
-
-
-def _index(tmp_path: Path, java: Path, cs: Path) -> Index:
-    index = Index.open(tmp_path / "work")
-    index.build(java, cs, progress=False)
-    return index
 
 
 def test_dry_run_lists_missing_types_and_members_and_writes_nothing(port, tmp_path, capsys):
@@ -89,7 +79,7 @@ def test_bad_globs_are_one_line_errors(port, tmp_path, capsys, pattern, message)
 @needs_mcs
 def test_created_types_and_members_join_the_batch(port, tmp_path):
     java, cs = port
-    index = _index(tmp_path, java, cs)
+    index = index_pair(tmp_path, java, cs)
     created = create_missing(index, ["org.demo.zoo.Cage", "org.demo.zoo.Size"])
     assert created.compiled and created.members.compiled
     assert [f.path for f in created.types.plan.files] == ["src/Demo.Zoo/Size.cs"]

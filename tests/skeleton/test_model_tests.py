@@ -5,19 +5,17 @@ Once with AutoGen's replay client, once through `repotrans translate-tests` over
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 from autogen_ext.models.replay import ReplayChatCompletionClient
 
 from repotrans.cli import main
-from repotrans.index.store import Index
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.junit import CATEGORY
 from repotrans.skeleton.port_tests import port_junit_tests
 from tests.support.fake_openai_server import FakeOpenAIServer
+from tests.support.skeleton_pair import FIXTURE, copy_pair, index_pair
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "skeleton_pair"
 needs_mcs = pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
 
 WRONG = """```csharp
@@ -90,11 +88,8 @@ namespace Demo.Zoo.Tests
 @pytest.fixture
 def port(tmp_path):
     """The skeleton pair's SDK port with the skeleton of the missing types written (Box among them)."""
-    java, cs = tmp_path / "java", tmp_path / "cs"
-    shutil.copytree(FIXTURE / "java", java)
-    shutil.copytree(FIXTURE / "sdk", cs)
-    index = Index.open(tmp_path / "work")
-    index.build(java, cs, progress=False)
+    java, cs = copy_pair(tmp_path)
+    index = index_pair(tmp_path, java, cs)
     assert create_skeleton(index, ["org.demo.*"]).check.compiled
     return java, cs, index
 

@@ -13,26 +13,18 @@ from repotrans.skeleton.conventions import learn
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.generate import plan_skeleton
 from repotrans.skeleton.place import add_compile_items
+from tests.support.skeleton_pair import FIXTURE, copy_pair, index_pair
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "skeleton_pair"
 needs_mcs = pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
 
 
 def _port(tmp_path: Path, layout: str = "sdk") -> tuple[Path, Path]:
     """A copy of the Java side and of the C# port (SDK-style, or the library as a classic project)."""
-    java, cs = tmp_path / "java", tmp_path / "cs"
-    shutil.copytree(FIXTURE / "java", java)
-    shutil.copytree(FIXTURE / "sdk", cs)
+    java, cs = copy_pair(tmp_path)
     if layout == "classic":
         shutil.rmtree(cs / "tests")
         shutil.copyfile(FIXTURE / "classic" / "Demo.Zoo.csproj", cs / "src" / "Demo.Zoo" / "Demo.Zoo.csproj")
     return java, cs
-
-
-def _index(tmp_path: Path, java: Path, cs: Path) -> Index:
-    index = Index.open(tmp_path / "work")
-    index.build(java, cs, progress=False)
-    return index
 
 
 def _members(index: Index, type_id: str) -> set[tuple[str, str]]:
@@ -41,7 +33,7 @@ def _members(index: Index, type_id: str) -> set[tuple[str, str]]:
 
 def test_conventions_are_measured_from_the_port(tmp_path):
     java, cs = _port(tmp_path)
-    index = _index(tmp_path, java, cs)
+    index = index_pair(tmp_path, java, cs)
     conv = learn(index, load_mapping(index))
     assert (conv.getters_as_properties.yes, conv.getters_as_properties.no) == (6, 0)
     assert (conv.interface_prefix.yes, conv.interface_prefix.no) == (1, 0)
@@ -55,7 +47,7 @@ def test_conventions_are_measured_from_the_port(tmp_path):
 
 def test_plan_places_new_types_by_the_package_map(tmp_path):
     java, cs = _port(tmp_path)
-    index = _index(tmp_path, java, cs)
+    index = index_pair(tmp_path, java, cs)
     plan = plan_skeleton(index, load_mapping(index), ["org.demo.*"])
     assert sorted((f.path, f.namespace) for f in plan.files) == [
         ("src/Demo.Zoo/Box.cs", "Demo.Zoo"), ("src/Demo.Zoo/Care/Vet.cs", "Demo.Zoo.Care"),
@@ -79,7 +71,7 @@ def test_plan_places_new_types_by_the_package_map(tmp_path):
 @needs_mcs
 def test_skeleton_compiles_with_an_sdk_port_and_the_mapping_learns_it(tmp_path):
     java, cs = _port(tmp_path)
-    index = _index(tmp_path, java, cs)
+    index = index_pair(tmp_path, java, cs)
     result = create_skeleton(index, ["org.demo.*"])
     assert result.check.compiled and result.check.dropped == []
     assert result.placement.globbed == {"Demo.Zoo": sorted(result.placement.written)}
@@ -101,7 +93,7 @@ def test_skeleton_compiles_with_an_sdk_port_and_the_mapping_learns_it(tmp_path):
 @needs_mcs
 def test_skeleton_is_added_to_a_classic_compile_list(tmp_path):
     java, cs = _port(tmp_path, "classic")
-    index = _index(tmp_path, java, cs)
+    index = index_pair(tmp_path, java, cs)
     result = create_skeleton(index, ["org.demo.zoo.Dog", "org.demo.zoo.care.*"])
     assert result.check.compiled
     csproj = (cs / "src" / "Demo.Zoo" / "Demo.Zoo.csproj").read_text()
@@ -130,7 +122,7 @@ def test_a_member_that_does_not_compile_is_left_out_and_named_with_its_java_orig
             }
         }
         """))
-    index = _index(tmp_path, java, cs)
+    index = index_pair(tmp_path, java, cs)
     result = create_skeleton(index, ["org.demo.zoo.Tag"])
     assert result.check.compiled
     assert len(result.check.dropped) == 1 and result.check.dropped[0].startswith("Tag.SHAPE: CS0246")

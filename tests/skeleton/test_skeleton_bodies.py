@@ -10,7 +10,8 @@ import textwrap
 import pytest
 
 from repotrans.skeleton.create import create_skeleton
-from tests.skeleton.test_skeleton import _index, _port
+from tests.skeleton.test_skeleton import _port
+from tests.support.skeleton_pair import index_pair
 
 needs_mono = pytest.mark.skipif(shutil.which("mcs") is None or shutil.which("mono") is None,
                                 reason="mcs/mono not installed")
@@ -112,7 +113,7 @@ def test_enum_constant_bodies_and_interface_defaults_compile_and_behave(tmp_path
     folder.mkdir()
     for name, text in JAVA.items():
         (folder / name).write_text(textwrap.dedent(text))
-    index = _index(tmp_path, java, cs)
+    index = index_pair(tmp_path, java, cs)
     result = create_skeleton(index, ["org.demo.zoo.calc.*"])
     assert result.check.compiled and result.check.dropped == []
     op = (cs / "src" / "Demo.Zoo" / "Calc" / "Op.cs").read_text()
@@ -146,7 +147,7 @@ def test_a_getter_the_ports_own_code_calls_as_a_method_becomes_that_method(tmp_p
     folder.mkdir()
     (folder / "Meter.java").write_text(textwrap.dedent(METER))
     (cs / "src" / "Demo.Zoo" / "MeterUse.cs").write_text(METER_USE)
-    index = _index(tmp_path, java, cs)
+    index = index_pair(tmp_path, java, cs)
     result = create_skeleton(index, ["org.demo.zoo.calc.Meter"])
     assert result.check.compiled and result.check.dropped == [] and len(result.check.reshaped) == 1
     assert result.check.reshaped[0].startswith("Demo.Zoo.Calc.Meter.GetReading: a getter property made the method")
