@@ -96,7 +96,7 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
             report.compiled = True
             report.port_errors = []
             return report
-        errors = _errors(output, target, by_path)
+        errors = member_errors(output, target, by_path)
         report.errors += [e for e in errors if e.origin]
         report.port_errors = [e for e in errors if not e.origin]
         fixed = False
@@ -121,7 +121,8 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
     return report
 
 
-def _errors(output: str, target: Path, by_path: dict[str, SkeletonFile]) -> list[MemberError]:
+def member_errors(output: str, target: Path, by_path: dict[str, SkeletonFile]) -> list[MemberError]:
+    """mcs's errors in `output`, each with the Java origin of the line it points at (when `by_path` knows the file)."""
     ws = Workspace(target.parent, target, "")
     out = []
     for d in parse_mcs(output, ws, None):

@@ -8,7 +8,6 @@ After it the index holds the new C# types, so the mapping pairs them with their 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from repotrans.errors import InputError
 from repotrans.execution.toolchains.projects import BuildSettings

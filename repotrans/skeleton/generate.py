@@ -19,7 +19,7 @@ from tree_sitter import Language, Node, Parser
 
 from repotrans.policy.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
-from repotrans.skeleton.names import Names, learn_names
+from repotrans.skeleton.names import learn_names
 from repotrans.skeleton.lines import Line
 from repotrans.skeleton.render import SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
 
@@ -111,7 +111,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
     namespace_of = dict(names.namespace_of)
     for t in tops:
         namespace_of[t.name] = names.namespace(t.container)
-    overridden = _overridden(index)
+    overridden = overridden_members(index)
     defaults = _interface_defaults(index)
     root = index.root("source")
     by_path: dict[str, list[TypeDecl]] = {}
@@ -133,7 +133,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
             if node is None:
                 plan.skipped[t.qualified_name] = f"declaration not found in {java_path}"
                 continue
-            ctx.overrides.update(_inherited(index, mapping, node, t.name, project_types, new_types))
+            ctx.overrides.update(inherited_overrides(index, mapping, node, t.name, project_types, new_types))
             if lines:
                 lines.append(Line(""))
             lines += TypeRenderer(ctx, t.qualified_name).type_decl(node)
@@ -178,7 +178,7 @@ def _interface_defaults(index: "Index") -> dict[str, list[str]]:
     return out
 
 
-def _overridden(index: "Index") -> set[tuple[str, str, int]]:
+def overridden_members(index: "Index") -> set[tuple[str, str, int]]:
     """(Java type, method, arity) for every Java method some subclass in the source overrides."""
     types = index.types("source")
     by_name: dict[str, list] = {}
@@ -193,8 +193,8 @@ def _overridden(index: "Index") -> set[tuple[str, str, int]]:
     return out
 
 
-def _inherited(index: "Index", mapping: "Mapping", node: Node, java_name: str, project_types: dict[str, str],
-               new_types: dict[str, str]) -> dict[str, dict[tuple[str, int], str | None]]:
+def inherited_overrides(index: "Index", mapping: "Mapping", node: Node, java_name: str, project_types: dict[str, str],
+                        new_types: dict[str, str]) -> dict[str, dict[tuple[str, int], str | None]]:
     """Java type path -> (method name, arity) that a C# base class already declares virtual or abstract
     (for nested types too), walking the Java superclass chain through the type map."""
     out: dict[str, dict[tuple[str, int], str | None]] = {}

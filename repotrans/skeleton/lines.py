@@ -25,12 +25,6 @@ class Line:
     kind: str = "member"               # "type" for a type's header line
 
 
-@dataclass
-class Line:
-    text: str
-    origin: str | None = None          # Java declaration this line belongs to ("Foo.bar(int)")
-    kind: str = "member"               # "type" for a type's header line
-
 def node_text(node: Node | None) -> str:
     return node.text.decode("utf-8") if node is not None else ""
 

@@ -20,9 +20,9 @@ from tree_sitter import Node, Parser
 
 from repotrans.execution.toolchains.projects import BuildSettings
 from repotrans.policy.cs_types import DEFAULT_USINGS
-from repotrans.skeleton.check import _errors, build_libraries
+from repotrans.skeleton.check import build_libraries, member_errors
 from repotrans.skeleton.conventions import learn
-from repotrans.skeleton.generate import JAVA, TYPE_NODES, _inherited, _overridden
+from repotrans.skeleton.generate import JAVA, TYPE_NODES, inherited_overrides, overridden_members
 from repotrans.skeleton.names import learn_names
 from repotrans.skeleton.render import SkeletonResolver, TypeContext, TypeRenderer
 
@@ -88,7 +88,7 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
     conv = learn(index, mapping)
     names = learn_names(index, mapping)
     resolver = SkeletonResolver(frozenset(DEFAULT_USINGS), dict(names.types), conv)
-    overridden = _overridden(index)
+    overridden = overridden_members(index)
     root = index.root("source")
     for type_id, methods in sorted(wanted.items()):
         java_type = index.type(type_id)
@@ -104,11 +104,11 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
             continue
         path = java_type.qualified_name[len(java_type.container) + 1:] if java_type.container else java_type.qualified_name
         ctx = TypeContext(conv, resolver, {}, overridden)
-        ctx.overrides.update(_inherited(index, mapping, node, path, dict(names.types), {}))
+        ctx.overrides.update(inherited_overrides(index, mapping, node, path, dict(names.types), {}))
         renderer = TypeRenderer(ctx, java_type.qualified_name)
         renderer.sealed.append("sealed" in cs_type.modifiers or "final" in java_type.modifiers)
         kind = {"interface_declaration": "interface"}.get(node.type, "class")
-        rendered = _by_origin(renderer._members(node.child_by_field_name("body"), cs_type.name, kind, 1, path,
+        rendered = _by_origin(renderer.members(node.child_by_field_name("body"), cs_type.name, kind, 1, path,
                                                 enum=node.type == "enum_declaration"))
         existing = {(c.name, len(c.params)) for c in index.methods(cs_type.id)} | \
             {(c.name, None) for c in index.methods(cs_type.id) if c.kind in ("property", "indexer")}
@@ -144,7 +144,7 @@ def write_missing_members(target: Path, plan: MissingMembers, check: bool = True
     for _ in range(MAX_ROUNDS):           # a parse error hides the semantic ones: build again after each
         ok, output, _ = build_libraries(target, settings)
         failing: dict[tuple[str, str], str] = {}
-        for e in _errors(output, target.resolve(), {}) if not ok else []:
+        for e in member_errors(output, target.resolve(), {}) if not ok else []:
             for (path, origin), (start, end) in spans.items():
                 if path == e.file and start <= e.line <= end:
                     failing.setdefault((path, origin), f"{e.code} {e.message}")

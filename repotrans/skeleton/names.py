@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from repotrans.index.model import TypeDecl
     from repotrans.index.store import Index
     from repotrans.mapping.mapping import Mapping
 

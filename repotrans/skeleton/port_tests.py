@@ -20,7 +20,7 @@ from repotrans.execution.toolchains.projects import BuildSettings, plan_build
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.skeleton.conventions import learn
-from repotrans.skeleton.check import _errors, build_libraries
+from repotrans.skeleton.check import build_libraries, member_errors
 from repotrans.skeleton.junit import TranslatedTest, port_context, translate_junit
 from repotrans.skeleton.place import Placement, place_files
 from repotrans.skeleton.test_style import TestStyle, learn_style
@@ -147,7 +147,7 @@ def compile_errors(target: Path, test_project, draft: TranslatedTest, code: str,
         return []
     lines = code.split("\n")
     errors = []
-    for e in _errors(output, target.resolve(), {}):
+    for e in member_errors(output, target.resolve(), {}):
         if Path(e.file).name != candidate.name:
             continue
         source = lines[e.line - 1].strip() if 0 < e.line <= len(lines) else ""

@@ -110,7 +110,7 @@ class TypeRenderer(WrittenMembers):
             lines += [Line(INDENT + ", ".join(constants), java_path)]
         else:
             self.sealed.append(sealed or "final" in mods)
-            lines += self._members(body, cs_name, kind, depth, java_path)
+            lines += self.members(body, cs_name, kind, depth, java_path)
             if kind == "class":
                 lines += self._defaults(node, java_path)
             self.sealed.pop()
@@ -143,7 +143,7 @@ class TypeRenderer(WrittenMembers):
         return args or (decls is not None and bool(decls.named_children))
 
     # ---- members -------------------------------------------------------------------------
-    def _members(self, body: Node, cs_name: str, kind: str, depth: int, java_type: str,
+    def members(self, body: Node, cs_name: str, kind: str, depth: int, java_type: str,
                  enum: bool = False) -> list[Line]:
         decls = body.named_children
         if body.type == "enum_body":

@@ -166,7 +166,7 @@ class WrittenMembers:
         overridden = {(node_text(m.child_by_field_name("name")), len(params_of(m))) for c in bodied
                       for m in c.child_by_field_name("body").named_children if m.type == "method_declaration"}
         self.constant_overrides.append(overridden)      # what a constant overrides is virtual in the enum class
-        members = self._members(body, cs_name, "class", depth, java_path, enum=True) + nested
+        members = self.members(body, cs_name, "class", depth, java_path, enum=True) + nested
         self.constant_overrides.pop()
         self.sealed.pop()
         if not any(line.text.strip().startswith("public override string ToString()") for line in members):
