@@ -8,7 +8,9 @@ type map (a C# method's added `out` parameters left out), then by return type; a
 the arity is taken only when no parameter type plainly disagrees. Members that moved to a companion
 class or to a C# base class without Java counterpart are looked up when the type itself has none.
 Round 2 (structural.py) weighs signature, body, name and literal evidence for what is left.
-A C# method takes one Java method; a property or indexer one reader and one writer.
+A C# method takes one Java method; a property or indexer one reader and one writer. Across types,
+a base or companion class member is no Java method's twin when several Java types claim it or the
+Java method only extends its superclass's version (one_java_twin).
 """
 from __future__ import annotations
 
@@ -217,6 +219,33 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
         del unmatched[m.source_id]
     unmatched.update(reasons)
     return matches + found, unmatched
+
+
+def one_java_twin(matches: list[MethodMatch], unmatched: dict[str, str], methods: dict[str, Method],
+                  counterpart: dict[str, str]) -> list[MethodMatch]:
+    """Matches to a member of a base or companion class (not of the Java type's own C# counterpart) that
+    are no one Java method's translation, dropped and said why:
+    - the member is claimed by methods of several Java types: a helper the port shares (NPOI's
+      reflective `BaseObject.Clone()`, standing in for `Object.clone` under five HWPF types);
+    - the Java method calls its superclass's own version (`return super.clone();`): the base class's
+      member is that version's counterpart, not this override's.
+    `methods`: every method by id (both sides); `counterpart`: Java type id -> its C# type id."""
+    claims: dict[str, set[str]] = defaultdict(set)
+    for m in matches:
+        claims[m.target_id].add(methods[m.source_id].type_id)
+    out = []
+    for m in matches:
+        jm, types = methods[m.source_id], claims[m.target_id]
+        if methods[m.target_id].type_id == counterpart.get(jm.type_id):
+            out.append(m)
+        elif len(types) > 1:
+            unmatched[m.source_id] = (f"{m.target_id} is shared by methods of {len(types)} Java types: "
+                                      "a C# helper with no single Java twin")
+        elif f"super.{jm.name}(" in "".join((jm.body or "").split()):
+            unmatched[m.source_id] = f"calls super.{jm.name}(): {m.target_id} is the superclass version's counterpart"
+        else:
+            out.append(m)
+    return out
 
 
 def _only_unclaimed(leftover: dict[str, list[tuple[Cand, _Rule]]], matches: list[MethodMatch],

@@ -177,6 +177,38 @@ def test_out_parameters_added_parameters_and_base_class_members(tmp_path):
     assert target_of(m, "p.RgbSource.<init>(int)") == "P.RgbSource.<init>(int, bool)"     # C# adds a parameter
 
 
+def test_a_shared_base_or_companion_member_is_no_one_java_methods_twin(tmp_path):
+    """A port's reflective Clone() in a base class several C# types inherit stands for none of the Java
+    clone() methods; nor does a base member for a Java override that calls super's version; a member a
+    type declares itself stays with that type's Java method, not one from elsewhere that reached it."""
+    m, _ = mapped_pair(tmp_path, {
+        "p/Border.java": "package p; public class Border implements Cloneable {\n"
+                         "  public Object clone() { return new Border(); }\n  public int width() { return 1; }\n}",
+        "p/Stamp.java": "package p; public class Stamp implements Cloneable { public Object clone() { return new Stamp(); } }",
+        "p/Spacing.java": "package p; public class Spacing implements Cloneable {\n"
+                          "  public Object clone() throws CloneNotSupportedException { return super . clone(); }\n}",
+        "p/Lookup.java": "package p; public class Lookup { public static int[] vector(int n) { return new int[n]; } }",
+        "p/LookupUtils.java": "package p; public class LookupUtils { public static int[] vector(int n) { return null; } }",
+    }, {
+        "P.cs": "namespace P {\n public abstract class Copyable { public virtual object Clone() { return null; } }\n"
+                " public class Border : Copyable { public int Width() { return 1; } }\n"
+                " public class Stamp : Copyable { }\n"
+                " public abstract class SpacingBase { public virtual object Clone() { return null; } }\n"
+                " public class Spacing : SpacingBase { }\n"
+                " public class Lookup { }\n"
+                " public static class LookupUtils { public static int[] Vector(int n) { return null; } }\n}\n"})
+    assert target_of(m, "p.Border.width()") == "P.Border.Width()"
+    for java in ("p.Border.clone()", "p.Stamp.clone()"):
+        assert target_of(m, java) is None
+        assert m.unmatched_methods["source:" + java] == (
+            "target:P.Copyable.Clone() is shared by methods of 2 Java types: a C# helper with no single Java twin")
+    assert target_of(m, "p.Spacing.clone()") is None
+    assert m.unmatched_methods["source:p.Spacing.clone()"] == (
+        "calls super.clone(): target:P.SpacingBase.Clone() is the superclass version's counterpart")
+    assert target_of(m, "p.LookupUtils.vector(int)") == "P.LookupUtils.Vector(int)"
+    assert target_of(m, "p.Lookup.vector(int)") is None
+
+
 def test_namespace_affinity_and_member_overlap_place_types(tmp_path):
     m, _ = mapped_pair(tmp_path, {
         "p/aztec/decoder/Decoder.java": "package p.aztec.decoder; public class Decoder { public int decode() { return 0; } }",
