@@ -43,6 +43,9 @@ class CpuMeter:
             return
         try:
             (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
+            runs = self.group / "repotrans"          # the local sandbox's run groups nest under ours
+            if runs.is_dir():
+                runs.rmdir()
             self.group.rmdir()
         except OSError:
             pass

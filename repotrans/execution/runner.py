@@ -42,7 +42,8 @@ class Runner:
         self.toolchain: Toolchain = make_toolchain(config.toolchain, config.build_settings())
         self.image = image or self.toolchain.image
         self.limits = Limits(timeout=config.timeout, memory_mb=config.memory_mb,
-                             exclude_categories=tuple(config.exclude_categories), test_timeout=config.test_timeout)
+                             exclude_categories=tuple(config.exclude_categories), test_timeout=config.test_timeout,
+                             clock=config.clock)
         self._sandboxes: dict[str, Sandbox] = {}
         self._lock = threading.Lock()
 

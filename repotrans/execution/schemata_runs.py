@@ -128,7 +128,7 @@ def run_batch(ws: Workspace, built: dict[str, Path], projects: list[Project], pr
         overlay(ws.base / project.name, built, projects, project, bin_dir)
         argv = ["mono", "--debug", rel(ws.base / RUNNER_EXE, ws), rel(bin_dir / project.dll_name, ws), "--schemata"]
         outcome = sandbox.run(argv, cwd=ws.root, timeout=batch_timeout(limits.timeout, fixtures, tests),
-                              memory_mb=limits.memory_mb,
+                              memory_mb=limits.memory_mb, cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
                               env={**mono_env(limits.memory_mb), **runner_env(limits), RECORD_VAR: str(int(record))},
                               stdin=("\n".join(lines) + "\n").encode(), until=f"@@RT {nonce} DONE ".encode())
     run = parse_batch(outcome.stdout, nonce, jobs)

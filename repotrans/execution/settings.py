@@ -13,6 +13,7 @@ from repotrans.execution.toolchains.projects import BuildSettings
 from repotrans.execution.toolchains.registry import TOOLCHAINS, toolchain_spec
 
 SCOPES = ("covering", "all")
+CLOCKS = ("cpu", "wall")
 MIN_MEMORY_MB = 256           # mono itself needs about 200 MB of address space
 MAX_TIMEOUT = 24 * 3600.0
 
@@ -30,6 +31,10 @@ class ExecutionConfig:
     # NUnit categories left out of every test run ([Explicit] tests run only when named)
     exclude_categories: tuple[str, ...] = ("Stress", "LongRunning", "Slow", "Performance", "Explicit")
     test_timeout: float = 120.0           # seconds one test may run before it fails alone (0: no limit)
+    # what `timeout` counts in a test run: the CPU seconds of all its processes (the same on a busy
+    # machine as on a quiet one; a wall-clock backstop for hangs, sandboxes.backstop), where the
+    # sandbox counts them (local with cgroups), else wall seconds; "wall": always wall seconds
+    clock: str = "cpu"
 
     def build_settings(self) -> BuildSettings:
         return BuildSettings(self.framework, tuple(Path(p) for p in self.packages),
@@ -38,6 +43,8 @@ class ExecutionConfig:
     def check(self) -> None:
         """ConfigError with one line for the first bad value."""
         check_execution(self.toolchain, self.sandbox, self.timeout, self.memory_mb, self.scope)
+        if self.clock not in CLOCKS:
+            raise ConfigError(f"execution.clock must be {' or '.join(CLOCKS)}, not {self.clock!r}")
         for name, folders in (("packages", self.packages), ("project-path", self.project_paths)):
             for folder in folders:
                 if not Path(folder).is_dir():

@@ -11,7 +11,9 @@ the schemata cannot guard. Test processes are batched (execution.schemata_runs):
    names covering the test it stopped in go alone, and the rest start a new batch. A task whose covered tests
    all passed there has a passing ground truth; any other (a failure, a test that did not run, a
    batch that did not finish) is run on its own, once per selection (shared by the tasks with the
-   same covering tests; a timeout is not shared), so its reason is the per-task path's;
+   same covering tests: all switches off, their runs are the same program; a timeout only when its
+   run hit a CPU-time limit, which the machine's load does not move), so its reason is the per-task
+   path's;
 2. placeholders: a task whose guard no covered test reached is dropped ("a placeholder passes its
    tests": with its switch on they run exactly as with it off); the others run as jobs of warm
    batches, each job only the tests that reached its guard. A guard reached inside a static
@@ -32,6 +34,7 @@ from repotrans.execution.runner import Runner
 from repotrans.execution.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.schemata_runs import JobResult, run_batch
 from repotrans.execution.selection import Selection, index_tests
+from repotrans.execution.toolchains.mono_judge import load_independent
 from repotrans.execution.toolchains.nunit import covers
 from repotrans.execution.toolchains.mono_build import dependents
 
@@ -259,8 +262,8 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
                 truths[key].set_exception(exc)
                 raise
         shared = truths[key].result()
-        if shared.status == "timeout" and not mine:      # a limit hit under load is not shared: run again
-            return run_switch(tc, schemata, index, plan.method, OFF, box, limits, plan.chosen)
+        if shared.status == "timeout" and not mine and not load_independent(shared.reason):
+            return run_switch(tc, schemata, index, plan.method, OFF, box, limits, plan.chosen)   # wall: again
         return shared
 
     def one(item: tuple[Plan, bool]) -> None:
@@ -276,8 +279,18 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
         bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, limits, plan.chosen)
         done(plan, PASSES if bad.status == "passed" else None)
 
+    seen: set = set()       # one task per selection first: a worker waits on a run in flight only at the end
+    order = sorted(plans, key=lambda item: _repeat(item[0], seen))
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        list(pool.map(one, plans))
+        list(pool.map(one, order))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _repeat(plan: Plan, seen: set) -> bool:
+    """Whether a task with the same selection came before (records this one's)."""
+    key = tuple(sorted(plan.chosen.tests)) if plan.chosen.tests is not None else None
+    before = key in seen
+    seen.add(key)
+    return before

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from repotrans.execution.sandboxes import PIDS_REASON, RunOutcome
 from repotrans.execution.toolchains import Limits
-from repotrans.execution.toolchains.mono_judge import judge
+from repotrans.execution.toolchains.mono_judge import judge, load_independent
 
 
 def _killed(**flags) -> RunOutcome:
@@ -16,3 +16,15 @@ def test_a_fork_bomb_that_also_exhausted_memory_is_named_by_the_process_limit():
     assert (both.status, both.reason) == ("runtime_error", PIDS_REASON)
     memory = judge(_killed(oom_killed=True), "nonce", None, limits, locate=None)
     assert (memory.status, memory.reason) == ("runtime_error", "out of memory (killed at the memory limit)")
+
+
+def test_a_timeout_names_the_limit_it_hit_and_only_a_cpu_limit_is_load_independent():
+    limits = Limits(timeout=60.0, memory_mb=512)
+    cpu = judge(_killed(timed_out=True, cpu_limited=True, cpu_seconds=60.2), "nonce", None, limits, locate=None)
+    wall = judge(_killed(timed_out=True), "nonce", None, limits, locate=None)
+    stuck = RunOutcome(argv=["mono"], exit_code=None, output="", seconds=270.0, timed_out=True, cpu_seconds=0.4)
+    hang = judge(stuck, "nonce", None, limits, locate=None)
+    assert cpu.status == wall.status == hang.status == "timeout"
+    assert cpu.reason.startswith("tests exceeded the 60 s CPU limit") and load_independent(cpu.reason)
+    assert wall.reason.startswith("tests exceeded the 60 s limit") and not load_independent(wall.reason)
+    assert "wall-clock backstop of 270 s" in hang.reason and not load_independent(hang.reason)

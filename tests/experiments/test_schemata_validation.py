@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from repotrans.execution.results import TestResult
 from repotrans.execution.schemata_runs import BatchRun, JobResult
 from repotrans.execution.selection import Selection
 from repotrans.experiments import schemata_validation as sv
@@ -67,3 +68,27 @@ def test_a_guard_reached_in_a_static_initializer_by_any_test_sends_its_task_alon
     first = JobResult(-1, ["Ns.A"], hits={"Ns.A.T1": {"4*", "2"}, "Ns.A.T2": {"3"}})
     second = JobResult(-1, ["Ns.B"], between={"Ns.B": {"7*"}})
     assert sv._initializer_switches({("t0", "P"): [first], ("t1", "P"): [first, second]}) == {4, 7}
+
+
+@pytest.mark.parametrize("reason,runs", [("tests exceeded the 60 s CPU limit after 7 of 10 planned tests", 1),
+                                         ("tests exceeded the 60 s limit after 7 of 10 planned tests", 2)])
+def test_tasks_with_one_selection_share_its_ground_truth_and_a_timeout_only_on_a_cpu_limit(monkeypatch, reason, runs):
+    """All switches off, two tasks with the same covering tests run the same program: its outcome is
+    shared, a timeout too when the run hit a CPU-time limit (the machine's load does not move it); a
+    wall-clock timeout is run again for the second task, as the per-task path would."""
+    ran = []
+
+    def fake_run_switch(tc, schemata, index, method, switch, box, limits, chosen):
+        ran.append(switch)
+        return TestResult(status="timeout", reason=reason)
+
+    monkeypatch.setattr(sv, "run_switch", fake_run_switch)
+    same = Selection(["P:Ns.A.T1", "P:Ns.A.T2"], "covering")
+    other = Selection(["P:Ns.B.T1"], "covering")
+    plans = [(sv.Plan(type("T", (), {"id": f"t{n}"}), None, n, chosen), False)
+             for n, chosen in enumerate([same, same, other])]
+    verdicts = {}
+    sv._alone(plans, None, type("S", (), {"count": lambda self, what: None})(), None, None, None, 2,
+              lambda plan, why: verdicts.setdefault(plan.task.id, why))
+    assert ran == [sv.OFF] * (runs + 1)           # the placeholders never run: every ground truth failed
+    assert all(why.startswith("ground truth gives timeout") for why in verdicts.values()) and len(verdicts) == 3

@@ -27,6 +27,10 @@ TEST_UID = 10002              # the candidate's tests: writes nothing in the wor
 PIDS_LIMIT = 256              # processes (threads count) of one run, all together
 PIDS_REASON = f"process limit reached ({PIDS_LIMIT} processes and threads): killed when a fork was refused"
 STOP_GRACE = 1.5              # seconds a command may take to exit after printing its `until` marker
+# a run limited on CPU time is also stopped at this multiple of its limit in wall seconds (plus
+# BACKSTOP_SLACK): a hang uses no CPU, and a heavy run on a loaded machine gets a slice of a core
+BACKSTOP_FACTOR = 4.0
+BACKSTOP_SLACK = 30.0
 SANDBOXES = ("auto", "docker", "local")
 
 
@@ -41,6 +45,13 @@ class RunOutcome:
     stdout: str = ""           # stdout alone (the channel a test runner reports on)
     stopped: bool = False      # killed by the sandbox after printing `until` (finished, did not exit)
     pids_limited: bool = False  # a fork or thread creation was refused at PIDS_LIMIT: killed then and there
+    cpu_seconds: float | None = None   # CPU time of all its processes, when the sandbox counts it
+    cpu_limited: bool = False  # killed at its CPU-time limit (timed_out too): the same on any load
+
+
+def backstop(timeout: float) -> float:
+    """The wall-clock limit of a run whose `timeout` counts CPU seconds."""
+    return BACKSTOP_FACTOR * timeout + BACKSTOP_SLACK
 
 
 def pids_events(text: str) -> int:
@@ -57,10 +68,16 @@ class Sandbox(Protocol):
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None, scratch: Sequence[Path] = ()) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False) -> RunOutcome:
         """Run argv in cwd (inside the workspace); kill everything it started after `timeout` s, or
         STOP_GRACE s after `until` appears on its stdout. `writable`: folders it may write (a build,
-        as BUILD_UID); `scratch`: folders a test command (no `writable`) may write, handed to its uid."""
+        as BUILD_UID); `scratch`: folders a test command (no `writable`) may write, handed to its uid.
+        `cpu`: `timeout` counts the CPU seconds of all its processes, with a wall-clock backstop
+        (backstop()), where the sandbox can count them (counts_cpu(); else wall seconds)."""
+        ...
+
+    def counts_cpu(self) -> bool:
+        """Whether run(cpu=True) limits CPU time here (a limit the machine's load does not move)."""
         ...
 
     def close(self) -> None:

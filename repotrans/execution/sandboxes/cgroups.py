@@ -1,5 +1,7 @@
 """One cgroup per local run: a memory limit and a process limit for everything the run starts, an
-OOM count, and a kill of every member at the end. cgroup v2 when its memory and pids controllers
+OOM count, the CPU time of all its processes (cgroup v2's cpu.stat; v1's cpuacct hierarchy, the run's
+group nested under our own so a benchmark's meter still counts it), and a kill of every member at
+the end. cgroup v2 when its memory and pids controllers
 are delegated to us, else v1's memory and pids hierarchies; unavailable (None) when neither is
 writable (not root, read-only /sys/fs/cgroup)."""
 from __future__ import annotations
@@ -36,6 +38,7 @@ class RunCgroup:
         name = f"run-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         _prune_orphans(self.version)
         self.dirs: list[Path] = []
+        self.cpu_file: Path | None = None
         if self.version == "v2":
             parent = ROOT / GROUP
             parent.mkdir(exist_ok=True)
@@ -47,6 +50,7 @@ class RunCgroup:
                 (d / "memory.swap.max").write_text("0")
             (d / "pids.max").write_text(str(pids))
             self.dirs = [d]
+            self.cpu_file = d / "cpu.stat"
         elif self.version == "v1":
             mem = ROOT / "memory" / GROUP / name
             pid = ROOT / "pids" / GROUP / name
@@ -61,6 +65,11 @@ class RunCgroup:
                     pass
             (pid / "pids.max").write_text(str(pids))
             self.dirs = [mem, pid]
+            acct = _cpuacct_parent()
+            if acct is not None:
+                (acct / name).mkdir(parents=True)
+                self.dirs.append(acct / name)
+                self.cpu_file = acct / name / "cpuacct.usage"
 
     def procs_files(self) -> list[str]:
         return [str(d / "cgroup.procs") for d in self.dirs]
@@ -86,6 +95,22 @@ class RunCgroup:
             except OSError:
                 pass
         return False
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds used so far by every process the run started (None: not counted here)."""
+        try:
+            if self.cpu_file is None:
+                return None
+            text = self.cpu_file.read_text()
+        except OSError:
+            return None
+        if self.cpu_file.name == "cpuacct.usage":
+            return int(text.strip() or 0) / 1e9
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "usage_usec":
+                return int(value) / 1e6
+        return None
 
     def members(self) -> list[int]:
         pids: set[int] = set()
@@ -119,9 +144,25 @@ class RunCgroup:
                     time.sleep(0.002)
 
 
+def _cpuacct_parent() -> Path | None:
+    """Where a v1 run's cpuacct group goes: GROUP under this process's own cpuacct group (its usage
+    then still counts in ours), None without a cpuacct hierarchy."""
+    if not (ROOT / "cpuacct" / "cgroup.procs").is_file():
+        return None
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    own = next((line.split(":", 2)[2] for line in lines
+                if line.count(":") >= 2 and "cpuacct" in line.split(":", 2)[1].split(",")), None)
+    return None if own is None else ROOT / "cpuacct" / own.lstrip("/") / GROUP
+
+
 def _prune_orphans(version: str | None) -> None:
     """Remove the empty groups of runs whose owner died (a SIGKILLed CLI cannot remove its own)."""
     parents = {"v2": [ROOT / GROUP], "v1": [ROOT / "memory" / GROUP, ROOT / "pids" / GROUP]}.get(version or "", [])
+    acct = _cpuacct_parent() if version == "v1" else None
+    parents += [acct] if acct is not None else []
     for parent in parents:
         for d in parent.glob("run-*-*") if parent.is_dir() else []:
             try:

@@ -91,7 +91,8 @@ class DockerSandbox:
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None, scratch: Sequence[Path] = ()) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False) -> RunOutcome:
+        """`cpu` is not honoured here (counts_cpu): `timeout` stays wall seconds."""
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"docker sandbox: {cwd} is outside the mounted workspace {self.workspace}")
@@ -124,6 +125,11 @@ class DockerSandbox:
             if self._client is not None:
                 self._client.close()
                 self._client = None
+
+    def counts_cpu(self) -> bool:
+        """No: the container's CPU counters hold every command in flight (up to SLOTS at once), so
+        one run's CPU time is not known; its limit stays wall-clock."""
+        return False
 
     def fresh(self) -> "DockerSandbox":
         """A new container for the same workspace (started on its first command)."""

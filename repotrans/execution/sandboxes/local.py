@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, clip,
-                                           check_scratch, limit_prefix, own_for_build, scrubbed_env)
+from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, backstop,
+                                           check_scratch, clip, limit_prefix, own_for_build, scrubbed_env)
 from repotrans.execution.sandboxes import seccomp
 from repotrans.execution.sandboxes.cgroups import RunCgroup, support
 
@@ -58,7 +58,7 @@ class LocalSandbox:
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None, scratch: Sequence[Path] = ()) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False) -> RunOutcome:
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"local sandbox: {cwd} is outside the workspace {self.workspace}")
@@ -73,9 +73,12 @@ class LocalSandbox:
             if cgroup is not None:
                 cmd = ["/bin/sh", "-c", JOIN, "sh", *cmd]
                 outer_env["RT_CGROUP_PROCS"] = " ".join(cgroup.procs_files())
-            outcome = _drive(cmd, cwd, outer_env, timeout, stdin, until,
+            used = cgroup.cpu_seconds if cpu and cgroup is not None and cgroup.cpu_file is not None else None
+            cpu_limit = timeout if used is not None else None
+            outcome = _drive(cmd, cwd, outer_env, timeout if cpu_limit is None else backstop(timeout), stdin, until,
                              pass_fds=() if filter_fd is None else (filter_fd,),
-                             limited=None if cgroup is None else cgroup.pids_limited)
+                             limited=None if cgroup is None else cgroup.pids_limited, cpu_used=used,
+                             cpu_limit=cpu_limit)
             outcome.argv = list(argv)
             if cgroup is not None and outcome.exit_code != 0 and cgroup.oom_killed():
                 outcome.oom_killed = True
@@ -88,6 +91,11 @@ class LocalSandbox:
 
     def close(self) -> None:
         return None
+
+    def counts_cpu(self) -> bool:
+        """A run's CPU time is its cgroup's (cgroup v2, or v1 with a cpuacct hierarchy)."""
+        version = support()[0]
+        return version == "v2" or (version == "v1" and Path("/sys/fs/cgroup/cpuacct/cgroup.procs").is_file())
 
     def fresh(self) -> "LocalSandbox":
         return self                 # every command gets a new root, /tmp and /dev already
@@ -139,10 +147,12 @@ def _system_links() -> list[str]:
 
 def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin: bytes | None,
            until: bytes | None, pass_fds: tuple[int, ...] = (),
-           limited: Callable[[], bool] | None = None) -> RunOutcome:
+           limited: Callable[[], bool] | None = None, cpu_used: Callable[[], float | None] | None = None,
+           cpu_limit: float | None = None) -> RunOutcome:
     """Run cmd with its own process group; read stdout and stderr until it ends, `timeout` passes,
-    STOP_GRACE after `until` appeared on stdout, or `limited()` says a fork was refused at the
-    process limit (checked every PIDS_POLL s); then kill the group."""
+    STOP_GRACE after `until` appeared on stdout, `limited()` says a fork was refused at the
+    process limit, or `cpu_used()` reaches `cpu_limit` (both checked every PIDS_POLL s); then kill
+    the group."""
     started = time.monotonic()
     try:
         proc = subprocess.Popen(cmd, cwd="/", env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -160,7 +170,7 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
     seen_until = until is None
     window = b""
     deadline = started + timeout
-    timed_out = stopped = pids_limited = False
+    timed_out = stopped = pids_limited = cpu_limited = False
     next_poll = started + PIDS_POLL
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ, "out")
@@ -175,10 +185,14 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
                 else:
                     timed_out = True
                 break
-            if limited is not None and time.monotonic() >= next_poll:
+            if time.monotonic() >= next_poll:
                 next_poll = time.monotonic() + PIDS_POLL
-                if limited():
+                if limited is not None and limited():
                     pids_limited = True
+                    break
+                if cpu_limit is not None and (cpu_used() or 0.0) >= cpu_limit:
+                    stopped = until is not None and seen_until
+                    timed_out = cpu_limited = not stopped
                     break
             for key, _ in sel.select(min(left, PIDS_POLL)):
                 data = os.read(key.fileobj.fileno(), 65536)
@@ -210,7 +224,8 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
     pids_limited = pids_limited or (limited is not None and limited())
     return RunOutcome(argv=cmd, exit_code=None if timed_out or stopped else proc.returncode,
                       output=clip(both.text()), seconds=seconds, timed_out=timed_out,
-                      stdout=out.text(), stopped=stopped, pids_limited=pids_limited)
+                      stdout=out.text(), stopped=stopped, pids_limited=pids_limited,
+                      cpu_seconds=None if cpu_used is None else cpu_used(), cpu_limited=cpu_limited)
 
 
 def _kill_group(pgid: int) -> None:

@@ -53,6 +53,7 @@ class Limits:
     exclude_categories: tuple[str, ...] = ("Stress", "LongRunning", "Slow", "Performance", "Explicit")
     test_timeout: float = 120.0
     per_project: bool = False      # `timeout` for each test project's run, not for all of them together
+    clock: str = "cpu"             # test runs: `timeout` counts CPU seconds where the sandbox can (settings)
 
 
 @dataclass

@@ -14,6 +14,25 @@ STACK_OVERFLOW_RE = re.compile(r"System\.StackOverflowException:?(.*)$", re.M)
 OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory", "Garbage collector could not allocate")
 
 
+CPU_LIMIT = "s CPU limit"             # in a timeout's reason: the same on any load (sandboxes.RunOutcome)
+
+
+def limit_words(outcome: RunOutcome, timeout: float) -> str:
+    """Which limit a timed-out run hit: CPU seconds (load-independent), the wall-clock backstop of a
+    CPU limit, or plain wall seconds."""
+    if outcome.cpu_limited:
+        return f"the {timeout:.0f} {CPU_LIMIT}"
+    if outcome.cpu_seconds is not None and outcome.seconds > timeout:
+        return f"the wall-clock backstop of {outcome.seconds:.0f} s ({outcome.cpu_seconds:.0f} s of CPU)"
+    return f"the {timeout:.0f} s limit"
+
+
+def load_independent(reason: str) -> bool:
+    """A timeout's reason says its run hit a CPU-time limit (rerunning it on a quieter machine gives
+    the same verdict), not a wall-clock one."""
+    return CPU_LIMIT in reason
+
+
 def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limits, locate) -> Verdict:
     """A run killed by the process or the memory limit is a runtime error whatever it printed (the
     process limit named first, as dotnet's judge does). Else
@@ -29,8 +48,8 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
         if outcome.timed_out:        # what ran before the limit is counted
             failed = sum(1 for t in report.tests if t[0] not in ("passed", "Success"))
             return Verdict("timeout", tests_run=len(report.tests), tests_failed=failed,
-                           reason=f"tests exceeded the {limits.timeout:.0f} s limit after {len(report.tests)} of "
-                                  f"{len(report.planned)} planned tests")
+                           reason=f"tests exceeded {limit_words(outcome, limits.timeout)} after {len(report.tests)} "
+                                  f"of {len(report.planned)} planned tests")
         overflow = STACK_OVERFLOW_RE.search(outcome.output)
         if overflow:                 # mono dies on it: only the console says what happened, and where
             frames = clean_frames(outcome.output[overflow.end():], locate, limit=50)

@@ -26,6 +26,7 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
     tests = [p for p in projects if p.is_test and p.path in affected]
     total = Verdict("passed")
     started = first = time.monotonic()
+    spent = 0.0                             # CPU seconds of the earlier projects' runs (a CPU limit)
     logs = []
     for project in tests:
         selected = None if fixtures is None else [f for f in fixtures if f.startswith(project.name + ":")]
@@ -36,12 +37,14 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         names = None if selected is None else [f.split(":", 1)[1] for f in selected]
         nonce = secrets.token_hex(16)
         if limits.per_project:             # each test project its own limit (doctor's whole-suite run)
-            started = time.monotonic()
+            started, spent = time.monotonic(), 0.0
+        cpu = limits.clock == "cpu" and sandbox.counts_cpu()
         outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
-                              timeout=max(1.0, limits.timeout - (time.monotonic() - started)),
+                              timeout=max(1.0, limits.timeout - (spent if cpu else time.monotonic() - started)),
                               memory_mb=limits.memory_mb,
                               env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
-                              stdin=f"{nonce}\n".encode(), until=end_marker(nonce))
+                              stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu)
+        spent += outcome.cpu_seconds or 0.0
         logs.append(outcome.output)
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
         total.by_project[project.name] = (verdict.status, verdict.tests_run, verdict.tests_failed, verdict.reason)
