@@ -30,16 +30,21 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from repotrans.execution import policy
+from repotrans.execution.policy import ALLOWABLE, MemberRef
+from repotrans.execution.policy_allow import allowances
 from repotrans.execution.runner import Runner
 from repotrans.execution.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.schemata_runs import JobResult, run_batch
 from repotrans.execution.selection import Selection, index_tests
 from repotrans.execution.toolchains.mono_judge import load_independent
 from repotrans.execution.toolchains.nunit import covers
-from repotrans.execution.toolchains.mono_build import dependents
+from repotrans.execution.toolchains.mono import merged_policy
+from repotrans.execution.toolchains.mono_build import POLICY_EXE, dependents, rel
 
 PASSES = "a placeholder passes its tests"
 RESUMES = 4                       # new ground-truth batches after one stopped early, per chunk
+POLICY_CHUNK = 200                # capability-check jobs per checker process (its answers fit the pipe)
 
 
 def open_schemata(index, methods: list, runner: Runner):
@@ -90,6 +95,11 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
                     plan.names[project.name] = names
         plans.append(plan)
     by_project = {p.name: p for p in projects}
+    rejected = _rejected_truths(plans, index, ws, projects, box, limits)
+    for plan in [p for p in plans if p.task.id in rejected]:
+        record(make_validation(plan.task, f"ground truth gives rejected: {rejected[plan.task.id]}",
+                               plan.chosen.describe(), 0.0))
+    plans = [p for p in plans if p.task.id not in rejected]
 
     def done(plan: Plan, reason: str | None) -> None:
         own = time.monotonic() - plan.started if plan.started is not None else 0.0
@@ -174,6 +184,33 @@ def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proje
             if parts and all(job is not None for job in parts):
                 found[(plan.task.id, project)] = parts
     return found
+
+
+def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dict[str, str]:
+    """Task id -> why the capability check rejects its ground truth, as the per-task path checks each
+    candidate (toolchains.mono): its member in each assembly compiling its file, with the Java
+    original's allowances; the ground truth's IL is the baseline's, so the baseline assemblies are
+    read, all tasks in one checker process (chunks of POLICY_CHUNK jobs)."""
+    jobs: list[tuple[str, str]] = []                       # (task id, job line)
+    for plan in plans:
+        allowed = frozenset(allowances(index, index.method(plan.task.source_method_id))) & frozenset(ALLOWABLE)
+        for p in projects:
+            if not p.is_test and (ws.src / plan.method.path).resolve() in p.sources:
+                dll = rel(ws.base / p.name / p.dll_name, ws)
+                jobs.append((plan.task.id, policy.job_line(dll, dll, MemberRef.of(plan.method), allowed)))
+
+    def run(argv: list[str], stdin: bytes):
+        outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb, stdin=stdin)
+        return outcome.exit_code, outcome.stdout, outcome.timed_out
+
+    verdicts = []
+    for at in range(0, len(jobs), POLICY_CHUNK):
+        verdicts += policy.run_checker(run, rel(ws.base / POLICY_EXE, ws), [line for _, line in jobs[at:at + POLICY_CHUNK]])
+    by_task: dict[str, list] = {}
+    for (task_id, _), verdict in zip(jobs, verdicts):
+        by_task.setdefault(task_id, []).append(verdict)
+    return {task_id: merged.reason() for task_id, found in by_task.items()
+            if not (merged := merged_policy(found)).ok}
 
 
 def _initializer_switches(truth: dict[tuple[str, str], list[JobResult]]) -> set[int]:

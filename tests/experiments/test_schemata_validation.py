@@ -1,6 +1,7 @@
 """Schemata validation in batches against the per-task path, on the sample's real mcs and NUnit."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,29 @@ def test_batched_verdicts_equal_per_task_and_a_member_a_static_initializer_calls
     assert found[True] == found[False] and len(found[True][0]) == 4
     report = (tmp_path / "schemata" / "report.md").read_text()
     assert "- schemata test runs: 3 batched, 1 switch alone" in report
+
+
+@pytest.mark.slow
+def test_a_ground_truth_the_capability_check_rejects_is_dropped_as_the_per_task_path_drops_it(tmp_path):
+    """IsBlank's C# reads the file system, its Java does not: the per-task path's build rejects the
+    ground truth before any test runs; the schemata path checks the baseline's IL the same way."""
+    target = tmp_path / "csharp"
+    shutil.copytree(SAMPLE / "csharp", target)
+    utils = target / "src" / "Acme.Geo" / "Common" / "StringUtils.cs"
+    utils.write_text(utils.read_text().replace(
+        "        public static bool IsBlank(string text)\n        {\n",
+        "        public static bool IsBlank(string text)\n        {\n"
+        "            if (System.IO.File.Exists(\"/nonexistent/repotrans\")) { return false; }\n", 1))
+    select = ["Acme.Common.StringUtils.IsBlank(*)", "Acme.Common.StringUtils.Repeat(*)"]
+    found = {}
+    for schemata in (True, False):
+        ds = build_dataset(SAMPLE / "java", target, tmp_path / str(schemata), select=select, progress=False,
+                           jobs=2, schemata=schemata)
+        found[schemata] = ({t.id for t in ds.tasks}, {d["id"]: d["reason"] for d in ds.dropped})
+    assert found[True] == found[False]
+    assert found[True][0] == {"Acme.Common.StringUtils.Repeat(string, int)"}
+    assert found[True][1]["Acme.Common.StringUtils.IsBlank(string)"].startswith(
+        "ground truth gives rejected: uses System.IO.File")
 
 
 def test_a_ground_truth_batch_cut_short_is_resumed_without_the_fixture_it_died_in(monkeypatch):

@@ -222,7 +222,7 @@ class MonoToolchain:
             if swap:
                 warnings += parse_mcs(output, ws, cand)
             if checker_output is not None:
-                checked = _merged(policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
+                checked = merged_policy(policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
                                                  "timed out" if outcome.timed_out else f"exit {outcome.exit_code}"))
         timings["policy"] = checked.seconds if checked else 0.0
         timings["build"] = time.monotonic() - started - timings["policy"]
@@ -236,7 +236,7 @@ class MonoToolchain:
         return verdict
 
 
-def _merged(verdicts: list[policy.PolicyVerdict]) -> policy.PolicyVerdict:
+def merged_policy(verdicts: list[policy.PolicyVerdict]) -> policy.PolicyVerdict:
     """One verdict for the candidate over each rebuilt assembly compiling it (the checker's own time)."""
     merged = policy.PolicyVerdict(inspected=sum(v.inspected for v in verdicts),
                                   seconds=sum(v.seconds for v in verdicts),
