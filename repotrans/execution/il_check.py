@@ -2,24 +2,24 @@
 and our own IL scanner (il_metadata), no mono and no process of the candidate's toolchain (the dotnet
 path has no Mono.Cecil).
 
-It applies the rules of `policy_rules.tsv`, the file il_policy.cs reads, the same way: the candidate
-member (one overload by its parameter types' simple names), every method new or changed against the
-baseline assembly, and the compiler-generated code they reach (lambda methods, closure and iterator
-classes); each reference to a type, member or instruction the rules name is a Denial. Nothing in the
-assembly is loaded or run: only bytes are read. New or changed methods are looked for only in the
-types that can differ when one source file changed (Checker.changed): the baseline's method keys are
-cached per file state, so a candidate of a large assembly (ZXing.Net's) costs about a second, not four.
+It applies the rules of `policy_rules.tsv` (il_rules), the file il_policy.cs reads, the same way: the
+candidate member (one overload by its parameter types' simple names), every method new or changed
+against the baseline assembly (il_baseline), and the compiler-generated code they reach (lambda
+methods, closure and iterator classes); each reference to a type, member or instruction the rules
+name is a Denial. Nothing in the assembly is loaded or run: only bytes are read. The judging paths
+run it out of process, in the sandbox (il_check_process); check_assembly is the job itself.
 """
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from repotrans.execution.il_baseline import Baseline, baseline_of, changed
 from repotrans.execution.il_metadata import NAME, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
-from repotrans.execution.policy import CAPABILITIES, RULES, Denial, MemberRef, PolicyVerdict
+from repotrans.execution.il_rules import Rules, load_rules
+from repotrans.execution.policy import CAPABILITIES, Denial, MemberRef, PolicyVerdict
 
 TOKEN_TABLES = {0x01: "TypeRef", 0x02: "TypeDef", 0x04: "Field", 0x06: "MethodDef", 0x0A: "MemberRef",
                 0x1B: "TypeSpec", 0x2B: "MethodSpec"}
@@ -27,45 +27,6 @@ UNSAFE_OPS = {"calli": "calli (a call through a function pointer)", "localloc": 
               "cpblk": "raw memory block copy", "initblk": "raw memory block copy",
               "mkrefany": "__makeref / __arglist", "refanyval": "__makeref / __arglist",
               "refanytype": "__makeref / __arglist", "arglist": "__makeref / __arglist"}
-NUMBERING = re.compile(r"(m__|c__AnonStorey|c__Iterator|c__async|am\$cache|DisplayClass|<>__|\$)(\w*)")
-
-
-def _unnumbered(text: str) -> str:
-    """Compiler numbering (closure and lambda counters) left out: equal in two builds of one source."""
-    return NUMBERING.sub(lambda m: m.group(1) + re.sub(r"\d+", "#", m.group(2)), text)
-
-
-@dataclass(frozen=True)
-class Rules:
-    namespaces: tuple[tuple[str, str], ...]
-    types: dict
-    members: dict
-    path_members: dict
-    allowed: frozenset
-    harmless: frozenset
-    restricted: dict
-    guarded: dict
-
-
-@lru_cache(maxsize=4)
-def load_rules(path: Path = RULES) -> Rules:
-    """policy_rules.tsv -> Rules (the format is described at the top of the file)."""
-    kinds: dict[str, list[list[str]]] = {}
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            f = line.split("\t")
-            kinds.setdefault(f[0], []).append(f)
-    unknown = set(kinds) - {"namespace", "type", "member", "path_member", "allowed", "harmless", "restricted", "guarded"}
-    if unknown:
-        raise ValueError(f"{path}: unknown rule kind(s) {sorted(unknown)}")
-    return Rules(tuple((f[1], f[2]) for f in kinds.get("namespace", [])),
-                 {f[2]: f[1] for f in kinds.get("type", [])}, {f[2]: f[1] for f in kinds.get("member", [])},
-                 {f[2]: f[1] for f in kinds.get("path_member", [])}, frozenset(f[2] for f in kinds.get("allowed", [])),
-                 frozenset(f[2] for f in kinds.get("harmless", [])),
-                 {f[2]: frozenset(f[3].split(",")) for f in kinds.get("restricted", [])},
-                 {f[2]: f[1] for f in kinds.get("guarded", [])})
-
-
 @dataclass
 class _Job:
     allowed: frozenset[str]
@@ -163,6 +124,17 @@ class Checker:
         while t[0] in ("generic", "ptr", "byref", "array", "pinned"):
             t = self.asm.resolve(t[1])
         return t
+
+    def token_text(self, token: int) -> str:
+        """A token operand by name (row numbers differ between two builds; names do not)."""
+        if token not in self._texts:
+            a = self.asm
+            target = self.member(token) if (token >> 24) in TOKEN_TABLES else None
+            self._texts[token] = (f"{token >> 24:x}" if target is None else a.render(target) if isinstance(target, tuple)
+                                  else f"{a.render(target.declaring)}::{target.name}"
+                                       f"({','.join(a.render(p) for p in target.params)})"
+                                       f"<{','.join(a.render(g) for g in target.generic_args)}>")
+        return self._texts[token]
 
     # -- the rules ------------------------------------------------------------------------------------
     def check_type(self, job: _Job, t: tuple | None) -> None:
@@ -303,67 +275,7 @@ class Checker:
             out += self.nested(child)
         return out
 
-    def key(self, index: int) -> str:
-        """A method's identity and IL with tokens named and compiler numbering left out."""
-        a, m = self.asm, self.method_def(index)
-        parts = [f"{a.render(m.declaring)}::{m.name}({','.join(a.render(p) for p in m.params)}){a.render(m.ret)}"]
-        body = self.body(index)
-        for op, name, token, operand in body.instructions if body is not None else []:
-            text = a.user_string(token) if name == "ldstr" else self._token_text(token) if token else operand.hex()
-            parts.append(f"{op:x} {text}")
-        return _unnumbered("\n".join(parts))
-
-    def _token_text(self, token: int) -> str:
-        """A token operand by name (row numbers differ between two builds; names do not)."""
-        if token not in self._texts:
-            a = self.asm
-            target = self.member(token) if (token >> 24) in TOKEN_TABLES else None
-            self._texts[token] = (f"{token >> 24:x}" if target is None else a.render(target) if isinstance(target, tuple)
-                                  else f"{a.render(target.declaring)}::{target.name}"
-                                       f"({','.join(a.render(p) for p in target.params)})"
-                                       f"<{','.join(a.render(g) for g in target.generic_args)}>")
-        return self._texts[token]
-
-    def type_key(self, index: int) -> str:
-        return _unnumbered(self.asm.type_name("TypeDef", index))
-
-    def shape(self, index: int) -> tuple[str, ...]:
-        """A type's methods by name and arity: cheap, and equal in two builds of one source."""
-        return tuple(sorted(f"{self.method_def(m).name}/{len(self.method_def(m).params)}"
-                            for m in self.methods_of.get(index, [])))
-
-    def baseline(self) -> "Baseline":
-        keys: dict[str, set[str]] = {}
-        shapes: dict[str, tuple[str, ...]] = {}
-        for i in range(1, len(self.asm.rows("TypeDef")) + 1):
-            name = self.type_key(i)
-            keys.setdefault(name, set()).update(self.key(m) for m in self.methods_of.get(i, []))
-            shapes[name] = shapes.get(name, ()) + self.shape(i)
-        return Baseline({n: frozenset(k) for n, k in keys.items()}, shapes)
-
-    def changed(self, base: "Baseline", member: MemberRef | None) -> list[int]:
-        """Methods new or changed against the baseline. Only the candidate's file differs between the
-        two builds, so only these types can differ: the member's outermost type and its nested types,
-        compiler-generated top-level types, types the baseline lacks or whose methods' names differ;
-        their methods are compared by key (il_policy.cs compares every method: same answer, slower)."""
-        a = self.asm
-        hot: list[int] = []
-        for i in range(1, len(a.rows("TypeDef")) + 1):
-            top = i
-            while a.enclosing.get(top):
-                top = a.enclosing[top]
-            name = self.type_key(i)
-            if (name not in base.keys or base.shapes.get(name) != self.shape(i) or self.generated_type(top)
-                    or (member is not None and self._same_outer(top, member.type_name))):
-                hot.append(i)
-        return [m for i in hot for m in self.methods_of.get(i, []) if self.key(m) not in base.keys.get(self.type_key(i), ())]
-
-    def _same_outer(self, top: int, type_name: str) -> bool:
-        """Whether the member's type ("Ns.Outer.Inner") is `top` or nested in it."""
-        outer = self.asm.plain_name(top)
-        return type_name == outer or type_name.startswith(outer + ".")
-
-    def check(self, member: MemberRef | None, allowed: frozenset[str], base: "Baseline | None") -> PolicyVerdict:
+    def check(self, member: MemberRef | None, allowed: frozenset[str], base: Baseline | None) -> PolicyVerdict:
         started = time.perf_counter()
         a = self.asm
         job = _Job(allowed)
@@ -383,7 +295,7 @@ class Checker:
                 if 0 < len(exact) < len(roots):
                     roots = exact
         if base is not None:
-            roots += self.changed(base, member)
+            roots += changed(self, base, member)
         seen: set[int] = set()
         seen_types: set[int] = set()
         work = list(roots)                  # a stack, as il_policy.cs's: the last root first
@@ -424,26 +336,20 @@ def _generated(name: str) -> bool:
     return name.startswith("<") or "$" in name
 
 
-@dataclass(frozen=True)
-class Baseline:
-    keys: dict[str, frozenset[str]]              # type (numbering left out) -> its methods' keys
-    shapes: dict[str, tuple[str, ...]]           # type -> its methods' names and arities
-
-
 @lru_cache(maxsize=8)
 def _baseline(path: str, mtime_ns: int, size: int) -> Baseline:
-    return Checker(Path(path)).baseline()
+    return baseline_of(Checker(Path(path)))
 
 
-def check_assembly(candidate: Path, baseline: Path | None, member: MemberRef | None,
+def check_assembly(candidate: Path, baseline: Path | Baseline | None, member: MemberRef | None,
                    allowed: frozenset[str]) -> PolicyVerdict:
     """One job, as policy.job_line describes it for il_policy.cs; an unreadable assembly is an error
-    verdict (the candidate is rejected, never passed unchecked). The baseline's keys are cached per
-    file state, so a workspace pays for them once."""
+    verdict (the candidate is rejected, never passed unchecked). `baseline`: the baseline assembly
+    (its keys cached per file state, so a process pays for them once) or its keys already read."""
     started = time.perf_counter()
     try:
-        base = None
-        if baseline is not None:
+        base = baseline
+        if baseline is not None and not isinstance(baseline, Baseline):
             st = Path(baseline).stat()
             base = _baseline(str(baseline), st.st_mtime_ns, st.st_size)
         verdict = Checker(Path(candidate)).check(member, allowed, base)

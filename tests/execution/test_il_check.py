@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution import policy
-from repotrans.execution.il_check import check_assembly, load_rules
+from repotrans.execution.il_check import check_assembly
+from repotrans.execution.il_rules import load_rules
 from repotrans.execution.policy import MemberRef
 from tests.execution.test_policy import DENIED
 from tests.execution.test_security import POLICY_ATTACKS, TRUTH
