@@ -49,14 +49,17 @@ def policy_section(config) -> tuple[str, list[Line]]:
     """The capability policy on candidates' IL and where the verdict is read, per toolchain: what is
     enforced, and the risks it leaves."""
     from repotrans.execution.policy import ALLOWABLE, CECIL, RESIDUAL_RISKS
+    from repotrans.execution.sandboxes.local import bwrap_status
     from repotrans.execution.toolchains.dotnet_policy import DOTNET_RESIDUAL_RISKS, python_checker_status
 
     lines: list[Line] = []
     toolchain = config.execution.toolchain
     if toolchain == "dotnet":
         ok, why = python_checker_status()
+        where = "the local sandbox (bwrap)" if bwrap_status()[0] else "a child process under prlimit (no bwrap)"
         lines.append((True, "enforced after dotnet build, before any test runs (il_check: the assembly read in "
-                            "Python, no mono)") if ok else
+                            f"Python, no mono, by a process of its own in {where}, under memory and time limits; "
+                            "a checker that crashes or hangs rejects the candidate)") if ok else
                      (False, f"il_check cannot run ({why}): every candidate is rejected"))
         lines.append((True, "verdict: dotnet test's exit status (TreatNoTestsAsError), which the test process "
                             "cannot set; the TRX only details it and must agree"))

@@ -10,7 +10,9 @@ Usage:
 Datasets default to datasets/sample and datasets/ledger; `--port` checks every mapped member of an
 untouched Java/C# pair. Each target's baseline is built once (mono toolchain, local sandbox). Cecil:
 all jobs in one process (its in-process time per job) and `--spawn N` jobs one sandboxed process each,
-as a candidate run pays. Python: each job reads the assembly afresh, as a new candidate's would be.
+as a candidate run pays. Python: each job reads the assembly afresh, as a new candidate's would be;
+and `--spawn N` jobs as a dotnet candidate is checked, one sandboxed checker process each
+(il_check_process, baseline keys saved once), wall and the checker's CPU, side by side with in process.
 """
 from __future__ import annotations
 
@@ -21,7 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from repotrans.execution import policy
 from repotrans.execution.il_check import check_assembly
+from repotrans.execution.il_check_process import IlCheckProcess
 from repotrans.execution.toolchains import Limits
 from repotrans.experiments.datasets import DatasetTask
 
@@ -72,8 +76,27 @@ def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | No
     times = [v.seconds for v in ours] or [0.0]
     print(f"  Python per candidate (assembly read afresh): median {statistics.median(times) * 1000:.0f} ms, "
           f"max {max(times) * 1000:.0f} ms")
+    _out_of_process(pair, jobs[:spawn], ours[:spawn])
     sys.stdout.flush()
     return len(differ)
+
+
+def _out_of_process(pair, jobs, in_process) -> None:
+    """The Python checker as the dotnet path runs it: its own sandboxed process per candidate."""
+    checker = IlCheckProcess(pair.ws.root, pair.ws.root / "il_keys")
+    for dll in {job.dll for job in jobs}:
+        checker.save_keys(dll)
+    walls, cpus, differ = [], [], 0
+    for job, alone in zip(jobs, in_process):
+        t = time.perf_counter()
+        v = checker.check([policy.job_line(str(job.dll), str(job.dll), job.member, job.allowed)])[0]
+        walls.append(time.perf_counter() - t)
+        cpus.append(v.cpu)
+        differ += v.ok != alone.ok or sorted(v.denials, key=str) != sorted(alone.denials, key=str)
+    if walls:
+        print(f"  Python out of process ({checker.where}, {len(walls)} runs): wall median "
+              f"{statistics.median(walls) * 1000:.0f} ms, max {max(walls) * 1000:.0f} ms; checker CPU median "
+              f"{statistics.median(cpus) * 1000:.0f} ms; verdicts that differ from in process: {differ}")
 
 
 if __name__ == "__main__":

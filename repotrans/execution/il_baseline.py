@@ -11,12 +11,21 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from repotrans.execution.il_metadata import Assembly
 from repotrans.execution.policy import MemberRef
 
-if TYPE_CHECKING:
-    from repotrans.execution.il_check import Checker
+
+class Checker(Protocol):
+    """What these functions read of il_check.Checker."""
+    asm: Assembly
+    methods_of: dict[int, list[int]]
+
+    def method_def(self, index: int) -> Any: ...
+    def body(self, index: int) -> Any: ...
+    def token_text(self, token: int) -> str: ...
+    def generated_type(self, index: int) -> bool: ...
 
 NUMBERING = re.compile(r"(m__|c__AnonStorey|c__Iterator|c__async|am\$cache|DisplayClass|<>__|\$)(\w*)")
 
@@ -45,7 +54,7 @@ def _unnumbered(text: str) -> str:
     return NUMBERING.sub(lambda m: m.group(1) + re.sub(r"\d+", "#", m.group(2)), text)
 
 
-def method_key(c: "Checker", index: int) -> str:
+def method_key(c: Checker, index: int) -> str:
     """A method's identity and IL with tokens named and compiler numbering left out, hashed."""
     a, m = c.asm, c.method_def(index)
     parts = [f"{a.render(m.declaring)}::{m.name}({','.join(a.render(p) for p in m.params)}){a.render(m.ret)}"]
@@ -56,16 +65,16 @@ def method_key(c: "Checker", index: int) -> str:
     return hashlib.blake2b(_unnumbered("\n".join(parts)).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def type_key(c: "Checker", index: int) -> str:
+def type_key(c: Checker, index: int) -> str:
     return _unnumbered(c.asm.type_name("TypeDef", index))
 
 
-def shape(c: "Checker", index: int) -> tuple[str, ...]:
+def shape(c: Checker, index: int) -> tuple[str, ...]:
     """A type's methods by name and arity: cheap, and equal in two builds of one source."""
     return tuple(sorted(f"{c.method_def(m).name}/{len(c.method_def(m).params)}" for m in c.methods_of.get(index, [])))
 
 
-def baseline_of(c: "Checker") -> Baseline:
+def baseline_of(c: Checker) -> Baseline:
     keys: dict[str, set[str]] = {}
     shapes: dict[str, tuple[str, ...]] = {}
     for i in range(1, len(c.asm.rows("TypeDef")) + 1):
@@ -75,7 +84,7 @@ def baseline_of(c: "Checker") -> Baseline:
     return Baseline({n: frozenset(k) for n, k in keys.items()}, shapes)
 
 
-def changed(c: "Checker", base: Baseline, member: MemberRef | None) -> list[int]:
+def changed(c: Checker, base: Baseline, member: MemberRef | None) -> list[int]:
     """Methods new or changed against the baseline. Only the candidate's file differs between the
     two builds, so only these types can differ: the member's outermost type and its nested types,
     compiler-generated top-level types, types the baseline lacks or whose methods' names differ;
@@ -93,7 +102,15 @@ def changed(c: "Checker", base: Baseline, member: MemberRef | None) -> list[int]
     return [m for i in hot for m in c.methods_of.get(i, []) if method_key(c, m) not in base.keys.get(type_key(c, i), ())]
 
 
-def _same_outer(c: "Checker", top: int, type_name: str) -> bool:
+def _same_outer(c: Checker, top: int, type_name: str) -> bool:
     """Whether the member's type ("Ns.Outer.Inner") is `top` or nested in it."""
     outer = c.asm.plain_name(top)
     return type_name == outer or type_name.startswith(outer + ".")
+
+
+def keys_file(folder: Path, baseline_dll: Path) -> Path:
+    """Where a baseline build's keys are saved in `folder`: named by the assembly's path and file state
+    (a rebuilt baseline gets a new file)."""
+    st = baseline_dll.stat()
+    name = hashlib.blake2b(f"{baseline_dll.resolve()}\0{st.st_mtime_ns}\0{st.st_size}".encode(), digest_size=12)
+    return folder / f"{name.hexdigest()}.json"

@@ -50,8 +50,10 @@ def bwrap_status() -> tuple[bool, str]:
 class LocalSandbox:
     name = "local"
 
-    def __init__(self, workspace: Path):
+    def __init__(self, workspace: Path, readonly: Sequence[Path] = ()):
+        """`readonly`: host folders or files outside /usr its commands may read too (an interpreter)."""
         self.workspace = Path(workspace).resolve()
+        self.readonly = tuple(Path(p).resolve() for p in readonly)
         ok, why = bwrap_status()
         if not ok:
             raise ConfigError(f"local sandbox: {why}")
@@ -112,6 +114,10 @@ class LocalSandbox:
         for path in SYSTEM_FILES:
             if os.path.exists(path):
                 cmd += ["--ro-bind", path, path]
+        for path in self.readonly:          # its parents traversable, whatever their mode on the host
+            for parent in reversed(path.parents[:-1]):
+                cmd += ["--perms", "0755", "--dir", str(parent)]
+            cmd += ["--ro-bind", str(path), str(path)]
         cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
         for parent in reversed(self.workspace.parents[:-1]):
             cmd += ["--perms", "0755", "--dir", str(parent)]

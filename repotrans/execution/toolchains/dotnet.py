@@ -124,7 +124,7 @@ class DotnetToolchain:
             diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
             return Verdict("compile_error", diagnostics=diags, log=outcome.output, timings=timings,
                            reason=f"{sum(d.severity == 'error' for d in diags)} error(s) in dotnet build")
-        checked = check_candidate(cand, self.plan(ws).chosen, ws.src, tree)
+        checked = check_candidate(cand, self.plan(ws).chosen, ws, tree)
         timings["policy"] = checked.seconds
         if not checked.ok:
             return Verdict("rejected", diagnostics=diags, reason=checked.reason(), timings=timings,

@@ -1,24 +1,27 @@
 """The capability policy on the dotnet path: the candidate's built assemblies read by il_check (pure
-Python: the .NET SDK brings no Mono.Cecil, and no process of the candidate's toolchain is needed),
-against the same project's baseline build. Whatever cannot be checked (an assembly not found, one
-that cannot be read) is a rejection, never a pass."""
+Python: the .NET SDK brings no Mono.Cecil), against the same project's baseline build, in a process
+of its own inside the local sandbox (il_check_process). Whatever cannot be checked (an assembly not
+found, one that cannot be read, a checker that crashed or hung) is a rejection, never a pass."""
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
-from repotrans.execution.il_check import check_assembly
+from repotrans.execution import policy
+from repotrans.execution.il_check_process import IlCheckProcess
 from repotrans.execution.policy import Denial, PolicyVerdict
 from repotrans.execution.toolchains import PatchedFile
 from repotrans.execution.toolchains.msbuild import Project
+from repotrans.execution.workspace import Workspace
 
 
 # what the dotnet path leaves open, named by doctor and the README
 DOTNET_RESIDUAL_RISKS = (
     "under dotnet, vstest.console writes the TRX with the test host's uid (nothing in the sandbox may switch "
     "uids): the test process can rewrite it, so only failure details can be forged, not the verdict",
-    "under dotnet, il_check reads the candidate's assembly in the repotrans process (parsing only, nothing "
-    "loaded or run), not in the sandbox",
+    "under dotnet, il_check reads the candidate's assembly (parsing only, nothing loaded or run) in a process "
+    "of its own under memory and time limits, in the local sandbox (bwrap) even when docker runs the build; "
+    "where bwrap cannot run, as a plain child process with the repotrans user's file access",
 )
 
 
@@ -46,20 +49,25 @@ def built_assembly(project: Project, src_root: Path, root: Path) -> Path | None:
     return max(found, key=lambda p: p.stat().st_mtime_ns) if found else None
 
 
-def check_candidate(cand: PatchedFile, projects: list[Project], src_root: Path, tree: Path) -> PolicyVerdict:
+def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, tree: Path) -> PolicyVerdict:
     """The policy over every non-test project compiling the candidate's file, each against its baseline
-    assembly (built in src_root); one merged verdict with the checker's own time."""
+    assembly (built in ws.src), in one checker process; one merged verdict with the checker's own time."""
     started = time.perf_counter()
     merged = PolicyVerdict()
-    owners = [p for p in projects if not p.is_test and (src_root / cand.path).resolve() in p.sources]
+    owners = [p for p in projects if not p.is_test and (ws.src / cand.path).resolve() in p.sources]
     if not owners:
         merged.error = f"no project compiles {cand.path}"
+    checker = IlCheckProcess(ws.root, ws.base / "il_keys")
+    jobs = []
     for project in owners:
-        built, base = built_assembly(project, src_root, tree), built_assembly(project, src_root, src_root)
+        built, base = built_assembly(project, ws.src, tree), built_assembly(project, ws.src, ws.src)
         if built is None:
             merged.error = f"dotnet build left no {project.dll_name} for {project.name}"
             break
-        verdict = check_assembly(built, base, cand.member, cand.allowed)
+        if base is not None:
+            checker.save_keys(base)
+        jobs.append(policy.job_line(str(built), str(base) if base else None, cand.member, cand.allowed))
+    for verdict in checker.check(jobs) if jobs and not merged.error else []:
         merged.inspected += verdict.inspected
         merged.denials += [d for d in verdict.denials if d not in merged.denials]
         merged.error = merged.error or verdict.error
