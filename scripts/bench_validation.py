@@ -8,7 +8,8 @@ resumed build costs when every verdict is already saved.
         # seconds per validated task (wall and CPU), whether the validated sets are the same (and
         # why not), and the raw compiler (one mcs of the library) + runner (one covering-test run)
         # time the same work needs; --mode per-task|schemata measures one now and reads the other's
-        # figures from --work (two long runs started apart)
+        # figures from --work (two long runs started apart); --clock wall|cpu the test runs' limits,
+        # --load N busy loops beside the measurement (the verdicts of a busy machine against a quiet one)
 
 Defaults: the bundled sample, StringUtils and Vector2D (22 tasks).
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -32,14 +34,33 @@ SAMPLE = REPO / "datasets" / "sample"
 
 
 def timed_build(source: Path, target: Path, out: Path, select: list[str], jobs: int,
-                schemata: bool = True) -> tuple[float, int, int]:
+                schemata: bool = True, clock: str = "cpu") -> tuple[float, int, int]:
     started = time.monotonic()
     ds = build_dataset(source, target, out, select=select, jobs=jobs, progress=False, schemata=schemata,
-                       execution=ExecutionConfig(sandbox="local"))
+                       execution=ExecutionConfig(sandbox="local", clock=clock))
     return time.monotonic() - started, len(ds.tasks), len(ds.dropped)
 
 
 MODES = {"per-task": False, "schemata": True}
+
+
+def busy() -> None:
+    while True:
+        pass
+
+
+class Load:
+    """`n` busy loops (another lane's compilers and test runs) while a measurement runs."""
+
+    def __init__(self, n: int):
+        self.loops = [multiprocessing.Process(target=busy, daemon=True) for _ in range(n)]
+        for loop in self.loops:
+            loop.start()
+
+    def close(self) -> None:
+        for loop in self.loops:
+            loop.kill()
+            loop.join()
 
 
 def measure_mode(args, mode: str, select: list[str], work: Path, warm: Path) -> dict:
@@ -48,16 +69,20 @@ def measure_mode(args, mode: str, select: list[str], work: Path, warm: Path) -> 
     out = work / mode
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(warm / ".build" / "index", out / ".build" / "index")
+    load = Load(args.load)
     meter = CpuMeter()
     try:
-        seconds, kept, dropped = timed_build(args.source, args.target, out, select, args.jobs, MODES[mode])
+        seconds, kept, dropped = timed_build(args.source, args.target, out, select, args.jobs, MODES[mode],
+                                             args.clock)
         cpu = meter.seconds()
     finally:
         meter.close()
+        load.close()
     ds = load_dataset(out)
     figures = {"mode": mode, "jobs": args.jobs, "tasks": kept + dropped, "validated": kept, "wall": seconds,
                "cpu": cpu, "cpu_meter": meter.how, "kept": sorted(t.id for t in ds.tasks),
-               "dropped": {d["id"]: d["reason"] for d in ds.dropped}, "load": os.getloadavg()[0]}
+               "dropped": {d["id"]: d["reason"] for d in ds.dropped}, "load": os.getloadavg()[0],
+               "clock": args.clock, "busy": args.load}
     (work / f"{mode}.json").write_text(json.dumps(figures, indent=1))
     return figures
 
@@ -69,12 +94,12 @@ def compare_schemata(args, select: list[str], work: Path, warm: Path) -> None:
         measure_mode(args, mode, select, work, warm)
     rows = {m: json.loads((work / f"{m}.json").read_text()) for m in MODES if (work / f"{m}.json").is_file()}
     print("| validation | tasks | validated | wall s | CPU s | s per validated task (wall) | CPU s per validated "
-          "task | tasks/hour | load at end |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "task | tasks/hour | load at end | time limits | busy loops |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for mode, r in rows.items():
         print(f"| {mode} (--jobs {r['jobs']}) | {r['tasks']} | {r['validated']} | {r['wall']:.1f} | {r['cpu']:.1f} | "
               f"{r['wall'] / max(1, r['validated']):.2f} | {r['cpu'] / max(1, r['validated']):.2f} | "
-              f"{3600 * r['tasks'] / r['wall']:.0f} | {r['load']:.1f} |")
+              f"{3600 * r['tasks'] / r['wall']:.0f} | {r['load']:.1f} | {r.get('clock', 'wall')} | {r.get('busy', 0)} |")
     print("CPU time: " + "; ".join(sorted({f"{m}: {r.get('cpu_meter', 'getrusage')}" for m, r in rows.items()})))
     compile_s, test_s = raw_times(warm, select)
     n = next(iter(rows.values()))["tasks"] if rows else 1
@@ -146,6 +171,10 @@ def main() -> None:
     ap.add_argument("--schemata", action="store_true", help="compare per-task builds with one schemata build")
     ap.add_argument("--mode", choices=["both", *MODES], default="both",
                     help="with --schemata: measure one mode now, the other's figures read from --work")
+    ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                    help="what a test run's limit counts (execution.clock; `wall`: the limits of before)")
+    ap.add_argument("--load", type=int, default=0, metavar="N",
+                    help="with --schemata: N busy loops run beside each measurement (a busy machine)")
     args = ap.parse_args()
     select = args.select or ["Acme.Common.StringUtils.*", "Acme.Geo.Vector2D.*"]
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-validation-"))

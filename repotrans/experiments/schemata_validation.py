@@ -316,8 +316,10 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
         bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, limits, plan.chosen)
         done(plan, PASSES if bad.status == "passed" else None)
 
-    seen: set = set()       # one task per selection first: a worker waits on a run in flight only at the end
-    order = sorted(plans, key=lambda item: _repeat(item[0], seen))
+    # one task per selection first (a worker waits on a run in flight only at the end), the biggest
+    # selections first (the longest runs do not start last, with a worker idle beside them)
+    seen: set = set()
+    order = sorted(plans, key=lambda item: (_repeat(item[0], seen), -item[0].chosen.timeout(1.0)))
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         list(pool.map(one, order))
