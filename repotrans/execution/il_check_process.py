@@ -75,7 +75,7 @@ class IlCheckProcess:
         """One verdict per policy.job_line; a job the process left unanswered is an error verdict."""
         started = time.monotonic()
         out = self._run(checker_argv("--keys", str(self.keys)), policy.stdin_of(jobs))
-        why = (f"timed out after {self.timeout:.0f} s" if out.timed_out else
+        why = (f"timed out after {self.timeout:g} s" if out.timed_out else
                "out of memory" if out.oom_killed else f"exit {out.exit_code}: {out.output.strip()[-300:]}")
         verdicts = policy.answers(out.stdout, len(jobs), why)
         if len(jobs) == 1:

@@ -35,6 +35,13 @@ class Assembly:
         self.data = self.pe.__data__
         self._names: dict[tuple[str, int], str] = {}
         self.enclosing = {r.struct.NestedClass_Index: r.struct.EnclosingClass_Index for r in self.rows("NestedClass")}
+        for start in self.enclosing:            # every walk up the nesting ends (no compiler writes a cycle)
+            seen, index = set(), start
+            while index in self.enclosing:
+                if index in seen:
+                    raise ValueError(f"type {index} is nested in itself (a cycle in the NestedClass table)")
+                seen.add(index)
+                index = self.enclosing[index]
         self.method_owner: dict[int, int] = {}
         self.field_owner: dict[int, int] = {}
         # a type owns the methods (fields) from its MethodList (FieldList) row to the next type's
@@ -101,7 +108,7 @@ class Assembly:
         return f"{ns}.{row.TypeName}" if ns else str(row.TypeName)
 
     def outer_namespace(self, table: str, index: int) -> str:
-        while True:
+        for _ in range(len(self.rows(table)) + 1):      # a scope chain longer than the table is a cycle
             row = self.row(table, index)
             if table == "TypeDef" and self.enclosing.get(index):
                 index = self.enclosing[index]
@@ -109,6 +116,7 @@ class Assembly:
                 index = row.ResolutionScope.row_index
             else:
                 return str(row.TypeNamespace or "")
+        raise ValueError(f"{table} {index} is its own outer type (a cycle)")
 
     def plain_name(self, index: int) -> str:
         """"Ns.Outer.Inner" without generic arity, as repotrans's index names types."""
