@@ -5,6 +5,7 @@ found, one that cannot be read, a checker that crashed or hung) is a rejection, 
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from pathlib import Path
 
 from repotrans.execution import policy
@@ -57,7 +58,7 @@ def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, t
     owners = [p for p in projects if not p.is_test and (ws.src / cand.path).resolve() in p.sources]
     if not owners:
         merged.error = f"no project compiles {cand.path}"
-    checker = IlCheckProcess(ws.root, ws.base / "il_keys")
+    checker = _checker(ws.root, ws.base / "il_keys")
     jobs = []
     for project in owners:
         built, base = built_assembly(project, ws.src, tree), built_assembly(project, ws.src, ws.src)
@@ -73,6 +74,12 @@ def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, t
         merged.error = merged.error or verdict.error
     merged.seconds = time.perf_counter() - started
     return merged
+
+
+@lru_cache(maxsize=8)
+def _checker(root: Path, keys: Path) -> IlCheckProcess:
+    """One per workspace: whether bwrap runs here is probed once, not per candidate."""
+    return IlCheckProcess(root, keys)
 
 
 def denial_log(denials: list[Denial]) -> str:
