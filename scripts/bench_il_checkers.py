@@ -92,7 +92,9 @@ def _out_of_process(pair, jobs, in_process) -> None:
         v = checker.check([policy.job_line(str(job.dll), str(job.dll), job.member, job.allowed)])[0]
         walls.append(time.perf_counter() - t)
         cpus.append(v.cpu)
-        differ += v.ok != alone.ok or sorted(v.denials, key=str) != sorted(alone.denials, key=str)
+        if v.ok != alone.ok or sorted(v.denials, key=str) != sorted(alone.denials, key=str):
+            differ += 1
+            print(f"  - {job.task_id}: out of process {v.reason() if not v.ok else 'ok'}")
     if walls:
         print(f"  Python out of process ({checker.where}, {len(walls)} runs): wall median "
               f"{statistics.median(walls) * 1000:.0f} ms, max {max(walls) * 1000:.0f} ms; checker CPU median "

@@ -114,11 +114,12 @@ class LocalSandbox:
         for path in SYSTEM_FILES:
             if os.path.exists(path):
                 cmd += ["--ro-bind", path, path]
-        for path in self.readonly:          # its parents traversable, whatever their mode on the host
+        cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+        for path in self.readonly:          # after /tmp's tmpfs (which would hide one there), its parents
+            # traversable whatever their mode on the host
             for parent in reversed(path.parents[:-1]):
                 cmd += ["--perms", "0755", "--dir", str(parent)]
             cmd += ["--ro-bind", str(path), str(path)]
-        cmd += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
         for parent in reversed(self.workspace.parents[:-1]):
             cmd += ["--perms", "0755", "--dir", str(parent)]
         cmd += ["--ro-bind", str(self.workspace), str(self.workspace)]
