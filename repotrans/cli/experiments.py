@@ -68,7 +68,7 @@ def register(sub) -> None:
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     """Model and execution settings, parallelism and where the tasks run."""
-    add_settings(p, *MODEL, *EXECUTION)
+    add_settings(p, *MODEL, *EXECUTION, "batch-candidates")
     add_jobs(p)
     add_quiet(p)
     p.add_argument("--executor", choices=["thread", "ray"], default="thread",

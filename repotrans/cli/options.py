@@ -76,6 +76,9 @@ _SETTINGS = [
                                              "test project (all)", choices=SCOPES),
     Setting("--timeout", "execution", "timeout", "seconds for the test run", type=float),
     Setting("--memory-mb", "execution", "memory_mb", "memory limit of a test run (MB)", type=int),
+    Setting("--batch-candidates", "execution", "batch_candidates", "candidates pending at the same time share "
+            "one compile, each behind its own switch, where that gives the per-candidate verdict (mono; "
+            "--jobs > 1 for concurrent tasks; re-judging and the combined check share too)", switch=True),
     Setting("--max-context-iterations", "agents", "max_context_iterations",
             "tool calls the context agent may make", type=int),
     Setting("--max-repair-rounds", "agents", "max_repair_rounds", "reflect/repair rounds after the first candidate",

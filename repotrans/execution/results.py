@@ -59,6 +59,9 @@ class TestResult:
     selection: str = ""            # one line: what was selected and why (a bounded fallback is named here)
     trust: str = ""                # "trust: reduced (...)" when the Java original granted a capability
     translated: list[str] = field(default_factory=list)   # selected tests translated from JUnit by repotrans
+    # how the candidate was built: "" alone (the per-candidate path), "batched: ..." (one compile for several
+    # candidates behind switches, execution.judge_batch) or "alone: <why batching was not sound for it>"
+    judge: str = ""
 
     def __post_init__(self) -> None:
         check_verdict(self.status)

@@ -8,12 +8,12 @@ import hashlib
 import re
 import threading
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
-from repotrans.execution.apply import apply_candidate, plan_patch
+from repotrans.execution.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.blocked import judge_blocked
 from repotrans.execution.policy import ALLOWABLE, MemberRef, trust_note
 from repotrans.execution.results import TestResult, tail
@@ -21,12 +21,21 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.selection import choose_tests, index_tests
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
 from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.workspace import Workspace, prepare_workspace
 from repotrans.index.model import Method
 
 __all__ = ["Runner", "TargetBuildError", "open_index", "find_target_method", "write_candidate"]
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The tests one candidate runs: names (None: all), why those, tests translated by repotrans, limits."""
+    selected: list[str] | None
+    selection: str
+    translated: tuple[str, ...]
+    limits: Limits
 
 
 class Runner:
@@ -81,11 +90,32 @@ class Runner:
         `allow`: capabilities the Java original reaches (policy_allow.allowances, the one function every
         caller uses); the candidate may use their C# surface and the result records reduced trust. `scaled`:
         the test step's limit grows with the covering selection (Selection.timeout; dataset validation)."""
+        started = time.monotonic()
+        ws, patch = self.patch(index, method, code)
+        timings = {"apply": time.monotonic() - started}
+        tc, box = self.toolchain, self.sandbox(ws)
+        t = time.monotonic()
+        tc.baseline(ws, box, self.limits)
+        timings["baseline"] = time.monotonic() - t
+        chosen = self.select(index, method, ws, scope, scaled)
+        with ws.run_dir(keep=keep_run) as run_dir:
+            cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
+                               surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
+                               allowed=frozenset(allow) & frozenset(ALLOWABLE))
+            verdict = tc.run(ws, cand, chosen.selected, box, chosen.limits)
+        return self.result(index, method, verdict, chosen, cand.allowed, started, timings)
+
+    def run_many(self, index, items: list[tuple[Method, str, frozenset[str]]], *,
+                 scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
+        """Verdicts of several (member, code, allowances), one after another (a judge_batch.BatchingJudge
+        shares their builds)."""
+        return [self.run(index, m, code, scope=scope, allow=allow, scaled=scaled) for m, code, allow in items]
+
+    def patch(self, index, method: Method, code: str) -> tuple[Workspace, Patch]:
+        """The workspace of the index's target and `code` planned into `method`'s file (ConfigError when
+        the member is not a target's or its file changed since it was indexed)."""
         if method.side != "target":
             raise ConfigError(f"{method.id} is not a target (C#) method")
-        scope = scope or self.config.scope
-        started = time.monotonic()
-        tc = self.toolchain
         ws = self.workspace(index.root("target"))
         file_path = ws.src / method.path
         if not file_path.is_file():
@@ -94,35 +124,29 @@ class Runner:
         info = index.file("target", method.path) if hasattr(index, "file") else None
         if info is not None and info.sha256 != hashlib.sha256(data).hexdigest():
             raise ConfigError(f"{method.path} changed since it was indexed; re-run `repotrans index`")
-        patch = plan_patch(data.decode("utf-8"), method, code)
-        timings = {"apply": time.monotonic() - started}
-        box = self.sandbox(ws)
-        t = time.monotonic()
-        tc.baseline(ws, box, self.limits)
-        timings["baseline"] = time.monotonic() - t
-        selected: list[str] | None = None
-        translated: tuple[str, ...] = ()
-        selection = "the whole test suite (--scope all)"
-        limits = self.limits
-        if scope == "covering":
-            fixtures = index_tests(ws, tc.test_projects(ws))
-            chosen = choose_tests(index, method, fixtures, covering_names(index, method),
-                                  member_tokens(index, method))
-            selected, selection, translated = chosen.tests, chosen.describe(), chosen.translated
-            if scaled:
-                limits = replace(limits, timeout=chosen.timeout(limits.timeout))
-        with ws.run_dir(keep=keep_run) as run_dir:
-            cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
-                               surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
-                               allowed=frozenset(allow) & frozenset(ALLOWABLE))
-            verdict = tc.run(ws, cand, selected, box, limits)
-        timings.update(verdict.timings)
-        timings["total"] = time.monotonic() - started
+        return ws, plan_patch(data.decode("utf-8"), method, code)
+
+    def select(self, index, method: Method, ws: Workspace, scope: str | None, scaled: bool) -> "Chosen":
+        """The tests a candidate for `method` runs (`scope` None: the configuration's) and their limits."""
+        scope = scope or self.config.scope
+        if scope != "covering":
+            return Chosen(None, "the whole test suite (--scope all)", (), self.limits)
+        fixtures = index_tests(ws, self.toolchain.test_projects(ws))
+        chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
+        limits = replace(self.limits, timeout=chosen.timeout(self.limits.timeout)) if scaled else self.limits
+        return Chosen(chosen.tests, chosen.describe(), chosen.translated, limits)
+
+    def result(self, index, method: Method, verdict: Verdict, chosen: "Chosen", allowed: frozenset[str],
+               started: float, timings: dict[str, float], judge: str = "") -> TestResult:
+        """The TestResult of a toolchain's verdict (blocked judged, secrets redacted); `judge` says how
+        it was judged when not alone (execution.judge_batch)."""
+        timings = {**timings, **verdict.timings, "total": time.monotonic() - started}
         result = TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
                             exceptions=verdict.exceptions, tests_run=verdict.tests_run,
                             tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
-                            log_tail=tail(verdict.log), reason=verdict.reason, selected=selected or [],
-                            selection=selection, trust=trust_note(cand.allowed), translated=list(translated))
+                            log_tail=tail(verdict.log), reason=verdict.reason, selected=chosen.selected or [],
+                            selection=chosen.selection, trust=trust_note(allowed),
+                            translated=list(chosen.translated), judge=judge)
         return judge_blocked(result, index, method).redacted()
 
     def close(self) -> None:

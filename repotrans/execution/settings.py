@@ -35,6 +35,9 @@ class ExecutionConfig:
     # machine as on a quiet one; a wall-clock backstop for hangs, sandboxes.backstop), where the
     # sandbox counts them (local with cgroups), else wall seconds; "wall": always wall seconds
     clock: str = "cpu"
+    # candidates pending at once (batch's and ablate's workers, re-judging, the combined check) share one
+    # compile behind switches where sound (execution.judge_batch); off: every candidate built alone
+    batch_candidates: bool = False
 
     def build_settings(self) -> BuildSettings:
         return BuildSettings(self.framework, tuple(Path(p) for p in self.packages),

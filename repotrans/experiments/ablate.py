@@ -17,6 +17,7 @@ from tqdm import tqdm
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.policy_allow import allowances
+from repotrans.execution.judge_batch import judge_for
 from repotrans.execution.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
@@ -49,7 +50,8 @@ class Oracle:
     with no verdicts and opens its own index.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers                       # tasks judged at once (judge_batch shares their builds)
         self._index: Index | None = None
         self._verdicts: dict[tuple, object] = {}
         self._runners: dict[tuple, Runner] = {}        # (execution config, scratch folder) -> its Runner
@@ -66,14 +68,14 @@ class Oracle:
         with self._lock:
             key = (ex, str(scratch))
             if key not in self._runners:
-                self._runners[key] = Runner(ex, scratch)
+                self._runners[key] = judge_for(Runner(ex, scratch), self.workers)
             return self._runners[key]
 
     def __getstate__(self) -> dict:
-        return {}
+        return {"workers": self.workers}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__()
+        self.__init__(state.get("workers", 1))
 
     def _open(self, dirs: dict[str, Path]) -> Index:
         with self._lock:
@@ -131,7 +133,7 @@ def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir:
         index.build(view.source, view.target, progress=False)
         index.close()
         view.oracle_index.close()
-        oracle = Oracle()
+        oracle = Oracle(workers=jobs)
         tasks = [TranslationTask(target_method_id=t.target_method_id, source_method_id=t.source_method_id)
                  for t in spread(ds.tasks, limit)]
         dirs = {"source": view.source, "target": view.target, "workspace": workspace,

@@ -24,6 +24,7 @@ from repotrans.errors import ConfigError, InputError, RepotransError, is_model_s
 from repotrans.execution.apply import apply_candidate
 from repotrans.execution.policy_allow import allowances
 from repotrans.execution.status import BLOCKED, ERROR
+from repotrans.execution.judge_batch import judge_for
 from repotrans.execution.runner import Runner
 from repotrans.experiments.batch_progress import BatchProgress, StopRequest, outcome_of
 from repotrans.experiments.batch_summary import BatchSummary
@@ -85,14 +86,13 @@ def _applicable(rec: TaskRecord) -> bool:
 def _rejudge(index: Index, blocked: list[TaskRecord], runner: Runner, store: RunStore,
              java: dict[str, Method | None]) -> None:
     """Run each blocked candidate's covering tests again on the target that now holds every translation,
-    with the allowances of its Java original (`java`: target method id -> Java method) as on its first run."""
+    with the allowances of its Java original (`java`: target method id -> Java method) as on its first run
+    (together: a judge_batch.BatchingJudge shares their builds)."""
     root = index.root("target")
-    for rec in blocked:
-        m = index.method("target:" + rec.task_id)
-        if m is None:
-            continue
-        code = (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
-        result = runner.run(index, m, code, scope="covering", allow=allowances(index, java.get(m.id)))
+    found = [(rec, m) for rec, m in ((r, index.method("target:" + r.task_id)) for r in blocked) if m is not None]
+    items = [(m, (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8"),
+              allowances(index, java.get(m.id))) for _, m in found]
+    for (rec, _), result in zip(found, runner.run_many(index, items, scope="covering")):
         rec.status = result.status
         rec.result = result.to_json()
         store.add(rec)
@@ -238,7 +238,7 @@ def _finish(index: Index, records: list[TaskRecord], config: AgentConfig, worksp
     blocked = [r for r in records if r.status == BLOCKED]
     passing = [r for r in records if r.passed]
     together: dict = {}
-    with Runner(config.execution, workspace) as runner:
+    with judge_for(Runner(config.execution, workspace), 1) as runner:
         if blocked:
             display.say(f"re-judging {len(blocked)} blocked task(s) with their callees translated...")
             _rejudge(index, blocked, runner, store, java)
@@ -280,8 +280,7 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Runner,
     if untranslated and out["in_untranslated"]:
         out["untranslated"] = sorted(untranslated)
     if whole.status != "passed":
-        for m in methods:
-            if runner.run(index, m, as_is(m), scope="covering",
-                          allow=allowances(index, java.get(m.id))).status != "passed":
-                out["fail_together"].append(m.id.split(":", 1)[1])
+        alone = runner.run_many(index, [(m, as_is(m), allowances(index, java.get(m.id))) for m in methods],
+                                scope="covering")
+        out["fail_together"] = [m.id.split(":", 1)[1] for m, result in zip(methods, alone) if result.status != "passed"]
     return out

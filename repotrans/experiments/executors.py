@@ -12,6 +12,7 @@ from typing import Iterator
 
 from repotrans.agents.limits import LocalLimiter
 from repotrans.errors import ConfigError
+from repotrans.execution.judge_batch import judge_for
 from repotrans.execution.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.workload import Executor, TaskRunner, Workload
@@ -35,7 +36,7 @@ class ThreadExecutor:
             return
         key = (work.config.execution, str(work.dirs["workspace"]))
         if key not in self._runners:            # kept over levels: a docker sandbox stays warm
-            self._runners[key] = Runner(work.config.execution, work.dirs["workspace"])
+            self._runners[key] = judge_for(Runner(work.config.execution, work.dirs["workspace"]), self.jobs)
         runner = TaskRunner(work, work.dirs, self._limiter, runner=self._runners[key])
         try:
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:

@@ -41,6 +41,10 @@ class PatchedFile:
     run_dir: Path
     member: MemberRef | None = None          # the member it stands for (the IL policy's root)
     allowed: frozenset[str] = frozenset()    # capabilities the Java original grants (execution.policy)
+    # files the compiler read in place of the target's (several candidates behind switches,
+    # execution.judge_batch): compiled file -> (the target file it stands for, its line -> that file's
+    # line; for `path`, the line of `text`)
+    compiled: dict[Path, tuple[str, dict[int, int]]] = field(default_factory=dict)
 
 
 @dataclass

@@ -87,9 +87,15 @@ def mono_env(memory_mb: int) -> dict[str, str]:
 def locator(ws: Workspace, cand: PatchedFile):
     """Frame locations relative to the target root; lines of the patched file also in the candidate."""
     patched = str((cand.run_dir / "patched" / cand.path).resolve())
+    compiled = {str(file.resolve()): stands_for for file, stands_for in cand.compiled.items()}
     src = str(ws.src.resolve()) + "/"
 
     def locate(path: str, line: int) -> str:
+        if path in compiled:
+            target, lines = compiled[path]
+            if target != cand.path:
+                return f"{target}:{lines.get(line, 0)}"
+            path, line = patched, lines.get(line, 0)
         if path == patched:
             cline = cand.line_map.to_candidate(line)
             return f"{cand.path}:{line}" + (f" (candidate line {cline})" if cline else "")

@@ -1,0 +1,85 @@
+"""Which candidates may share a build behind switches, and the switched text's line maps
+(execution.candidate_schemata; no compiler: test_judge_batch compiles them)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.apply import plan_patch
+from repotrans.execution.candidate_schemata import SWITCH_CLASS, Switchable, combine, why_alone
+from repotrans.index.store import Index
+
+PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "switched_pair"
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    index = Index.open(tmp_path_factory.mktemp("schemata_text"))
+    index.build(PAIR / "java", PAIR, progress=False)
+    yield index
+    index.close()
+
+
+def form(index, query: str, code: str):
+    [m] = index.find_methods("target", query)
+    original = (PAIR / m.path).read_bytes()
+    return why_alone(original, m, plan_patch(original.decode(), m, code))
+
+
+@pytest.mark.parametrize("code, why", [
+    ("public int Add(int a, int b)\n{\n    return a + b;\n}\nprivate int Helper() { return 1; }",
+     "it adds members (helpers) or is not one method"),
+    ("public long Add(int a, int b)\n{\n    return a + b;\n}",
+     "it changes the member's declaration (signature, modifiers, attributes or initializer)"),
+    ("[System.Obsolete] public int Add(int a, int b)\n{\n    return a + b;\n}",
+     "it changes the member's declaration (signature, modifiers, attributes or initializer)"),
+    ("using System.Linq;\npublic int Add(int a, int b)\n{\n    return new[] { a, b }.Sum();\n}",
+     "it changes its file outside the member (using directives)"),
+    ("=> a + b;", "its body is not one block (an expression body)"),
+    ("{\n    System.Func<int> f = () => a + b;\n    return f();\n}", "its body has a lambda"),
+    ("{\n    return new { S = a + b }.S;\n}", "its body has an anonymous type"),
+    ("{\n    int Local() { return a + b; }\n    return Local();\n}", "its body has a local function"),
+    ("{\n#if DEBUG\n    return a;\n#endif\n    return a + b;\n}", "its body has a preprocessor directive"),
+    ("{\n    dynamic d = a;\n    return d + b;\n}", "its body has dynamic"),
+    ("{\n    return @Repotrans\\u0043andidateSwitch.On(1) ? 1 : a + b;\n}", "its body has the switches' own class"),
+    ("{\n    return a + b; }\n    public int Extra() { return 0;\n}", "its body is not one well-formed block"),
+])
+def test_what_cannot_share_a_build_is_named(index, code, why):
+    found = form(index, "Arith.Add", code)
+    assert isinstance(found, str) and found.startswith(why), found
+
+
+def test_a_whole_declaration_with_the_same_head_shares_like_a_body(index):
+    body = form(index, "Arith.Add", "{\n    return a + b;\n}")
+    whole = form(index, "Arith.Add", "// sums\npublic   int Add(int a,\n    int b)\n{\n    return a + b;\n}")
+    assert isinstance(body, Switchable) and isinstance(whole, Switchable)
+    assert body.block == whole.block == b"{\n    return a + b;\n}"
+
+
+def test_a_property_and_an_expression_bodied_member_stay_alone(index):
+    assert form(index, "Words.Size", "{\n    return 3;\n}") == \
+        "a property: only method and constructor bodies are switched"
+    assert form(index, "Words.Twin", "{\n    return text;\n}") == "its member has an expression body"
+    assert isinstance(form(index, "Words.Echo", "{\n    return text + text;\n}"), Switchable)
+
+
+def test_switched_lines_map_to_each_candidates_own_file(index):
+    [add] = index.find_methods("target", "Arith.Add")
+    [twice] = index.find_methods("target", "Arith.Twice")
+    original = (PAIR / add.path).read_bytes()
+    a = form(index, "Arith.Add", "{\n    int s = a + b;\n\n    return s;\n}")          # two lines longer
+    t = form(index, "Arith.Twice", "{\n    return a * 2;\n}")
+    switched = combine(original, [(a, 0), (t, 1)])
+    text = switched.text.decode().splitlines()
+    assert f"{{ if (global::{SWITCH_CLASS}.On(0)) {{" in switched.text.decode()
+    for switch, cand in ((0, a), (1, t)):
+        own = cand.patched.decode().splitlines()
+        for line, mine in switched.lines[switch].items():        # every mapped line holds the own line's code
+            own_text = own[mine - 1].strip()
+            assert own_text in text[line - 1] or own_text in ("}", "{"), (switch, line, mine)
+        return_line = next(i for i, s in enumerate(own, 1) if "return" in s and ("s;" in s or "* 2" in s))
+        assert return_line in switched.lines[switch].values()
+    # the unpatched file's lines (frames in members of this file reached from another file's candidate)
+    last = original.decode().splitlines()
+    assert switched.original_lines[len(text)] == len(last) and text[-1] == last[-1]
