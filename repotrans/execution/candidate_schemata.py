@@ -3,7 +3,7 @@
 The mutant-schemata idea (execution.schemata) applied to candidates: each switchable candidate's
 member body becomes
 
-    { if (global::RepotransCandidateSwitch.On(<n>)) <candidate block> else <current body> }
+    { if (!global::RepotransCandidateSwitch.On(<n>)) <current body> else <candidate block> }
 
 so that with switch n on the member runs the candidate and with it off what the workspace has now
 (the placeholder). A test process sees one switch (REPOTRANS_CANDIDATE_SWITCH, read once into a
@@ -203,7 +203,13 @@ def _tokens(member: Node) -> list[bytes]:
 def combine(original: bytes, items: list[tuple[Switchable, int]]) -> Switched:
     """`original` with each item's member body behind its switch; per switch, the line map from the
     combined text to the item's own patched file (lines of other candidates and of the scaffolding
-    have no counterpart there)."""
+    have no counterpart there).
+
+    The candidate comes last, `{ if (!On(n)) <current> else <candidate> }`: mono names a frame by the
+    statement after the native return address, so a throw ending a branch that other code follows is
+    reported on that code's first line. Last in the method, the candidate's throws are named as in
+    its own build; the current body's last throw is named by the candidate's first line, which the
+    maps of the other switches (and `original_lines`) therefore send to that throw's line."""
     items = sorted(items, key=lambda item: item[0].method.body_start_byte)
     pieces: list[tuple[bytes, str, int, int]] = []      # (text, kind, switch, original offset)
     cursor = 0
@@ -211,10 +217,11 @@ def combine(original: bytes, items: list[tuple[Switchable, int]]) -> Switched:
         m = cand.method
         if m.body_start_byte < cursor:
             raise ValueError(f"{m.id} overlaps another switched member")
+        current = original[m.body_start_byte:m.body_end_byte]
         pieces += [(original[cursor:m.body_start_byte], "orig", -1, cursor),
-                   (f"{{ if (global::{SWITCH_CLASS}.On({switch})) ".encode(), "scaffold", -1, -1),
-                   (cand.block, "cand", switch, -1), (b" else ", "scaffold", -1, -1),
-                   (original[m.body_start_byte:m.body_end_byte], "current", switch, m.body_start_byte),
+                   (f"{{ if (!global::{SWITCH_CLASS}.On({switch})) ".encode(), "scaffold", -1, -1),
+                   (current, "current", switch, m.body_start_byte), (b" else ", "scaffold", -1, -1),
+                   (cand.block, "cand", switch, m.body_start_byte + _last_statement(current)),
                    (b" }", "scaffold", -1, -1)]
         cursor = m.body_end_byte
     pieces.append((original[cursor:], "orig", -1, cursor))
@@ -225,16 +232,28 @@ def combine(original: bytes, items: list[tuple[Switchable, int]]) -> Switched:
     return out
 
 
+def _last_statement(block: bytes) -> int:
+    """Offset in `block` of its last statement (its opening brace when it has none)."""
+    node = _parse_block(block)
+    statements = [c for c in node.named_children if c.type != "comment"] if node is not None else []
+    return statements[-1].start_byte - node.start_byte if statements else 0
+
+
+def _starts(text: bytes) -> list[int]:
+    return [0] + [i + 1 for i, c in enumerate(text) if c == 10 and i + 1 < len(text)]
+
+
 def _line_map(original: bytes, pieces: list[tuple[bytes, str, int, int]], cand: Switchable | None,
               switch: int) -> dict[int, int]:
     """Combined line -> line of `cand`'s own patched file (None: of the unpatched file), for the lines
-    that exist there."""
+    that exist there; every line of another switch's candidate stands for its current body's last
+    statement (see `combine`)."""
     if cand is None:
         lines, line = {}, 1
         for text, kind, _, offset in pieces:
-            if kind in ("orig", "current"):
-                for at in [0] + [i + 1 for i, c in enumerate(text) if c == 10 and i + 1 < len(text)]:
-                    lines.setdefault(line + text.count(b"\n", 0, at), original.count(b"\n", 0, offset + at) + 1)
+            for at in _starts(text) if kind != "scaffold" else ():
+                there = offset + at if kind != "cand" else offset
+                lines.setdefault(line + text.count(b"\n", 0, at), original.count(b"\n", 0, there) + 1)
             line += text.count(b"\n")
         return lines
     m = cand.method
@@ -257,12 +276,11 @@ def _line_map(original: bytes, pieces: list[tuple[bytes, str, int, int]], cand: 
     lines: dict[int, int] = {}
     line = 1
     for text, kind, key, offset in pieces:
-        starts = [0] + [i + 1 for i, c in enumerate(text) if c == 10 and i + 1 < len(text)]
-        for n, at in enumerate(starts):
+        for n, at in enumerate(_starts(text)):
             if kind == "orig" or (kind == "current" and key != switch):
                 target = own_line(offset + at)
-            elif kind == "cand" and key == switch:
-                target = block_line + n
+            elif kind == "cand":
+                target = block_line + n if key == switch else own_line(offset)
             else:
                 target = None
             if target is not None:

@@ -22,6 +22,7 @@ member already pending, a current body the check rejects, or no other candidate 
 """
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 import time
@@ -337,6 +338,7 @@ class BatchingJudge:
                                     chosen.selected, box, chosen.limits, env={SWITCH_VAR: str(entry.switch)})
                 verdict.timings = {**timings, **verdict.timings}
                 verdict.diagnostics = warnings + verdict.diagnostics
+                _own_paths(verdict, ws, cand)
         judge = f"batched: {build.size} candidates in one compile"
         return runner.result(entry.index, method, verdict, chosen, frozenset(), entry.started, {}, judge=judge)
 
@@ -352,6 +354,21 @@ def judge_for(runner: Runner, workers: int) -> Runner | BatchingJudge:
 
 def _own_file(build: _Build, path: str) -> Path:
     return next(file for file, (target, _) in build.shared.items() if target == path)
+
+
+def _own_paths(verdict: Verdict, ws: Workspace, cand: PatchedFile) -> None:
+    """Paths with lines in failure and exception messages (NUnit quotes stack traces) named as the
+    per-candidate path names them: its own patched file, the target's copies of the other files."""
+    def own(match: re.Match) -> str:
+        target, lines = cand.compiled[shared[match.group(1)]]
+        base = cand.run_dir / "patched" / target if target == cand.path else ws.src / target
+        return f"{base.resolve()}:{lines.get(int(match.group(2)), 0)}"
+
+    shared = {str(file.resolve()): file for file in cand.compiled}
+    pattern = re.compile("(" + "|".join(re.escape(path) for path in shared) + r"):(\d+)")
+    for item in [*verdict.failures, *verdict.exceptions]:
+        item.message = pattern.sub(own, item.message)
+    verdict.log = pattern.sub(own, verdict.log)
 
 
 def _as_own(output: str, ws: Workspace, cand: PatchedFile) -> str:

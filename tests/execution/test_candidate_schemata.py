@@ -72,14 +72,24 @@ def test_switched_lines_map_to_each_candidates_own_file(index):
     t = form(index, "Arith.Twice", "{\n    return a * 2;\n}")
     switched = combine(original, [(a, 0), (t, 1)])
     text = switched.text.decode().splitlines()
-    assert f"{{ if (global::{SWITCH_CLASS}.On(0)) {{" in switched.text.decode()
+    assert f"{{ if (!global::{SWITCH_CLASS}.On(0)) {{" in switched.text.decode()
+    def lines_of(block: bytes) -> range:
+        first = switched.text.count(b"\n", 0, switched.text.index(block)) + 1
+        return range(first, first + block.count(b"\n") + 1)
+
+    others = {0: lines_of(t.block), 1: lines_of(a.block)}     # lines of the other switch's candidate
     for switch, cand in ((0, a), (1, t)):
         own = cand.patched.decode().splitlines()
         for line, mine in switched.lines[switch].items():        # every mapped line holds the own line's code
-            own_text = own[mine - 1].strip()
-            assert own_text in text[line - 1] or own_text in ("}", "{"), (switch, line, mine)
+            if line not in others[switch]:
+                assert own[mine - 1].strip() in text[line - 1] or own[mine - 1].strip() in ("}", "{")
         return_line = next(i for i, s in enumerate(own, 1) if "return" in s and ("s;" in s or "* 2" in s))
         assert return_line in switched.lines[switch].values()
+    # mono names a placeholder's last throw by the next statement's line: the other candidate's first
+    twice_line = next(n for n in others[0] if "return a * 2;" in text[n - 1])
+    throws = [n for n, s in enumerate(original.decode().splitlines(), 1) if "throw new" in s]
+    assert switched.lines[0][twice_line] == throws[1] + 2          # Twice's throw, below Add's two new lines
+    assert switched.original_lines[twice_line] == throws[1]
     # the unpatched file's lines (frames in members of this file reached from another file's candidate)
     last = original.decode().splitlines()
     assert switched.original_lines[len(text)] == len(last) and text[-1] == last[-1]

@@ -26,6 +26,9 @@ class RecordingRunner:
         self.calls.append((method.id, scope, frozenset(allow)))
         return TestResult(status="passed", tests_run=1)
 
+    def run_many(self, index, items, *, scope=None, **_):
+        return [self.run(index, method, code, scope=scope, allow=allow) for method, code, allow in items]
+
 
 @pytest.fixture()
 def pair(tmp_path):
