@@ -34,7 +34,7 @@ KEYWORDS = frozenset("if for while switch catch return new throw synchronized su
 WILDCARD = {"java.lang.reflect": {"Method", "Field", "Constructor", "Array", "Proxy", "InvocationHandler",
                                   "AccessibleObject", "Executable", "Parameter"},
             "java.nio.file": {"Path", "Paths", "Files", "FileSystem", "FileSystems", "DirectoryStream"}}
-MAX_TYPES = 64          # project types followed per method (a bound on pathological bodies)
+MAX_TYPES = 64          # project types followed per method and per supertype list (a bound on pathological code)
 
 
 def allowances(index, java: Method | None) -> frozenset[str]:
@@ -109,15 +109,5 @@ def _lineage(index, type_id: str) -> list[TypeDecl]:
 
 
 def _supertypes(index, t: TypeDecl) -> list[TypeDecl]:
-    """`t` and its superclasses and interfaces in the index, nearest first (by simple name)."""
-    out: dict[str, TypeDecl] = {}
-    todo = [t]
-    while todo and len(out) < MAX_TYPES:
-        cur = todo.pop(0)
-        if cur.id in out:
-            continue
-        out[cur.id] = cur
-        for base in cur.bases:
-            name = re.sub(r"<.*", "", base).strip().rsplit(".", 1)[-1]
-            todo.extend(x for x in index.find_types(cur.side, name) if x.kind != "annotation")
-    return list(out.values())
+    """`t` and its superclasses and interfaces in the index, nearest first (Index.supertypes)."""
+    return [t, *index.supertypes(t)][:MAX_TYPES]

@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from repotrans.index.model import Field, FileInfo, Method, Side, TypeDecl
 from repotrans.index.extractor import norm_type
+from repotrans.index.hierarchy import Hierarchy
+from repotrans.index.model import Field, FileInfo, Method, Side, TypeDecl
 
 
 class Snapshot:
@@ -51,6 +52,7 @@ class Snapshot:
         for type_id in (type_id for type_id, same in parts.items() if len(same) > 1):
             main = self.types[type_id].path          # a partial type lists its main part's members first
             self.methods_by_type[type_id].sort(key=lambda member: member.path != main)
+        self.hierarchy = Hierarchy(self.types, self.types_by_side, self.types_by_name, self.files, self.methods_by_type)
 
     def find_types(self, side: Side, name: str) -> list[TypeDecl]:
         query = _strip_generics(name.split(":", 1)[1] if name.startswith(f"{side}:") else name)

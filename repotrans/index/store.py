@@ -355,6 +355,19 @@ class Index:
         """Types whose simple name, qualified name, or dotted suffix ("Shapes.Circle") is `name`."""
         return self._snap().find_types(side, name)
 
+    def supertypes(self, t: TypeDecl, depth: int | None = None) -> list[TypeDecl]:
+        """`t`'s superclasses and interfaces in the index, transitively, nearest first (hierarchy.py);
+        `depth` 1 gives the direct bases."""
+        return self._snap().hierarchy.supertypes(t, depth)
+
+    def resolve_type(self, t: TypeDecl, name: str) -> TypeDecl | None:
+        """The project type a type name written in `t`'s declaration binds to (None: not in the index)."""
+        return self._snap().hierarchy.resolve_type(t, name)
+
+    def overridden_methods(self, side: Side) -> set[str]:
+        """Ids of the methods of `side` that a subtype in the index declares again (name and arity)."""
+        return self._snap().hierarchy.overridden_methods(side)
+
     def nested_types(self, type_id: str) -> list[TypeDecl]:
         return list(self._snap().nested.get(type_id, []))
 

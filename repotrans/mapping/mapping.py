@@ -125,7 +125,6 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
             votes.setdefault(pkg, counts)
     else:
         unmatched_types.update((t.id, "test code: no C# test type to pair with") for t in src_test)
-    names = TargetNames(tgt_types)
     fixed = resolve(index, overrides) if overrides else None
     if fixed:
         type_matches = _apply(type_matches, unmatched_types, fixed.types, TypeMatch, lambda _: True)
@@ -147,7 +146,7 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         target = by_id[match.target_id]
         hosts = [(h, members["target"].get(h.id, [])) for h in companions.get(target.id, [])]
         bases = [(b, members["target"].get(b.id, []))
-                 for b in unmatched_bases(target, names.simple, matched_targets)]
+                 for b in unmatched_bases(index, target, matched_targets)]
         found, missed = match_methods(java_methods, members["target"].get(target.id, []), hosts, bases,
                                       by_id[t.id], target, project, enums, docs)
         method_matches += found

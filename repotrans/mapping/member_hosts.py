@@ -4,10 +4,14 @@ the port introduced holds the members its Java subclasses each declared)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.signatures import Cand
 from repotrans.mapping.typenames import name_table, parse_type
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
 
 BASE_DEPTH = 3          # base classes followed upwards
 
@@ -47,18 +51,15 @@ def companion_classes(tgt: list[TypeDecl], members: dict[str, list[Method]]) -> 
     return out
 
 
-def unmatched_bases(ct: TypeDecl, by_simple: dict[str, list[TypeDecl]], matched: set[str]) -> list[TypeDecl]:
+def unmatched_bases(index: "Index", ct: TypeDecl, matched: set[str]) -> list[TypeDecl]:
     """C# base classes of `ct` (nearest first) that no Java type was matched to."""
     out: list[TypeDecl] = []
     current = ct
     for _ in range(BASE_DEPTH):
-        parents = [t for b in current.bases for t in by_simple.get(parse_type(b).base, [])
-                   if t.kind == "class" and t.id != current.id]
-        same_ns = [t for t in parents if t.container == current.container]
-        parents = same_ns or parents
-        if len(parents) != 1 or parents[0].id in matched:
+        parent = next((b for b in index.supertypes(current, 1) if b.kind == "class"), None)
+        if parent is None or parent.id in matched or parent.id == ct.id:
             break
-        current = parents[0]
+        current = parent
         out.append(current)
     return out
 

@@ -92,7 +92,7 @@ def learn(index: "Index", mapping: "Mapping") -> Conventions:
     """Count the port's habits over every aligned type and member pair."""
     conv = Conventions()
     by_id = {t.id: t for t in index.types("source") + index.types("target")}
-    overridden = _overridden_java_methods(index)
+    overridden = index.overridden_methods("source")
     for tm in mapping.type_matches:
         java, cs = by_id.get(tm.source_id), by_id.get(tm.target_id)
         if java is None or cs is None:
@@ -175,22 +175,3 @@ def _learn_collection(conv: Conventions, java_type: str | None, cs_type: str | N
     jt, ct = parse_type(java_type), parse_type(cs_type)
     if jt.base in COLLECTIONS and not jt.dims and not ct.dims:
         conv.collections[jt.base][ct.base] += 1
-
-
-def _overridden_java_methods(index: "Index") -> set[str]:
-    """Java methods that a subclass in the source repository overrides (by name and arity)."""
-    types = index.types("source")
-    simple = defaultdict(list)
-    for t in types:
-        simple[t.name].append(t)
-    overridden: set[str] = set()
-    for t in types:
-        own = {(m.name, len(m.params)) for m in index.methods(t.id) if m.kind == "method"}
-        if not own:
-            continue
-        for base in t.bases:
-            for b in simple.get(parse_type(base).base, []):
-                for m in index.methods(b.id):
-                    if (m.name, len(m.params)) in own:
-                        overridden.add(m.id)
-    return overridden

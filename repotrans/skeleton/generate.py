@@ -133,7 +133,8 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
             if node is None:
                 plan.skipped[t.qualified_name] = f"declaration not found in {java_path}"
                 continue
-            ctx.overrides.update(inherited_overrides(index, mapping, node, t.name, project_types, new_types))
+            ctx.overrides.update(inherited_overrides(index, mapping, node, t.name, project_types, new_types,
+                                                      t.container))
             if lines:
                 lines.append(Line(""))
             lines += TypeRenderer(ctx, t.qualified_name).type_decl(node)
@@ -179,24 +180,21 @@ def _interface_defaults(index: "Index") -> dict[str, list[str]]:
 
 
 def overridden_members(index: "Index") -> set[tuple[str, str, int]]:
-    """(Java type, method, arity) for every Java method some subclass in the source overrides."""
-    types = index.types("source")
-    by_name: dict[str, list] = {}
-    for t in types:
-        by_name.setdefault(t.name, []).append(t)
+    """(Java type, method, arity) for every Java method some subtype in the source overrides."""
     out: set[tuple[str, str, int]] = set()
-    for t in types:
-        own = {(m.name, len(m.params)) for m in index.methods(t.id) if m.kind == "method"}
-        for base in t.bases:
-            for b in by_name.get(re.sub(r"<.*", "", base).rsplit(".", 1)[-1], []):
-                out |= {(b.name, m.name, len(m.params)) for m in index.methods(b.id) if (m.name, len(m.params)) in own}
+    for method_id in index.overridden_methods("source"):
+        m = index.method(method_id)
+        owner = index.type(m.type_id) if m is not None else None
+        if owner is not None:
+            out.add((owner.name, m.name, len(m.params)))
     return out
 
 
 def inherited_overrides(index: "Index", mapping: "Mapping", node: Node, java_name: str, project_types: dict[str, str],
-                        new_types: dict[str, str]) -> dict[str, dict[tuple[str, int], str | None]]:
-    """Java type path -> (method name, arity) that a C# base class already declares virtual or abstract
-    (for nested types too), walking the Java superclass chain through the type map."""
+                        new_types: dict[str, str], container: str = "") -> dict[str, dict[tuple[str, int], str | None]]:
+    """Java type path (`java_name` in the package `container`) -> (method name, arity) that a C# base
+    class already declares virtual or abstract (for nested types too), walking the Java superclass
+    chain through the type map."""
     out: dict[str, dict[tuple[str, int], str | None]] = {}
     stack = [(node, java_name)]
     while stack:
@@ -204,7 +202,7 @@ def inherited_overrides(index: "Index", mapping: "Mapping", node: Node, java_nam
         sup = n.child_by_field_name("superclass")
         found: dict[tuple[str, int], str | None] = {}
         if sup is not None:
-            found = _virtuals_of(index, mapping, re.sub(r"<.*", "", _text(sup.named_children[0])).rsplit(".", 1)[-1])
+            found = _virtuals_of(index, mapping, _superclass(index, container, path, _text(sup.named_children[0])))
         out[path] = found
         body = n.child_by_field_name("body")
         for c in body.named_children if body is not None else []:
@@ -216,40 +214,40 @@ def inherited_overrides(index: "Index", mapping: "Mapping", node: Node, java_nam
     return out
 
 
-def _virtuals_of(index: "Index", mapping: "Mapping", java_simple: str) -> dict[tuple[str, int], str | None]:
-    """Members a subclass of the Java type `java_simple` must `override` in C#: the virtual/abstract
-    members of its C# counterpart and that type's bases, or, for a type the port lacks too, the Java
-    type's own overridable methods (the skeleton makes those virtual)."""
+def _superclass(index: "Index", container: str, path: str, written: str) -> list["TypeDecl"]:
+    """The Java class `written` names as the superclass of `path`: the one the declaration binds to when
+    it is indexed, else every class of that simple name."""
+    declared = index.type(f"source:{container}.{path}" if container else f"source:{path}")
+    if declared is not None:
+        found = index.resolve_type(declared, written)
+        return [found] if found is not None else []
+    simple = re.sub(r"<.*", "", written).rsplit(".", 1)[-1]
+    return [t for t in index.find_types("source", simple) if t.name == simple and t.kind == "class"]
+
+
+def _virtuals_of(index: "Index", mapping: "Mapping", starts: list["TypeDecl"]) -> dict[tuple[str, int], str | None]:
+    """Members a subclass of the Java classes `starts` must `override` in C#: the virtual/abstract
+    members of each one's C# counterpart and that type's bases, or, for a type the port lacks too, the
+    Java type's own overridable methods (the skeleton makes those virtual); their superclasses likewise."""
     out: dict[tuple[str, int], str | None] = {}
     seen: set[str] = set()
-    todo = [t for t in index.types("source") if t.name == java_simple]
-    while todo:
-        java = todo.pop()
-        if java.id in seen:
-            continue
-        seen.add(java.id)
+    javas = {t.id: t for start in starts for t in [start, *index.supertypes(start)] if t.kind == "class"}
+    for java in javas.values():
         match = mapping.target_type(java.id)
         if match is None:
             for m in index.methods(java.id):
                 if m.kind == "method" and not {"static", "private", "final"} & set(m.modifiers):
                     out.setdefault((m.name, len(m.params)), None)
-        else:
-            cs_todo = [match.target_id]
-            while cs_todo:
-                cs = index.type(cs_todo.pop())
-                if cs is None or cs.id in seen:
-                    continue
-                seen.add(cs.id)
-                for m in index.methods(cs.id):
-                    if VIRTUAL & set(m.modifiers):
-                        out.setdefault((m.name, len(m.params)), m.return_type)
-                        out.setdefault((m.name[:1].lower() + m.name[1:], len(m.params)), m.return_type)
-                for b in cs.bases:
-                    cs_todo += [t.id for t in index.find_types("target", re.sub(r"<.*", "", b).rsplit(".", 1)[-1])
-                                if t.kind == "class"]
-        for base in java.bases:
-            todo += [t for t in index.types("source") if t.name == re.sub(r"<.*", "", base).rsplit(".", 1)[-1]
-                     and t.kind == "class"]
+            continue
+        cs_top = index.type(match.target_id)
+        for cs in [cs_top, *index.supertypes(cs_top)] if cs_top is not None else []:
+            if cs.kind != "class" or cs.id in seen:
+                continue
+            seen.add(cs.id)
+            for m in index.methods(cs.id):
+                if VIRTUAL & set(m.modifiers):
+                    out.setdefault((m.name, len(m.params)), m.return_type)
+                    out.setdefault((m.name[:1].lower() + m.name[1:], len(m.params)), m.return_type)
     return out
 
 

@@ -104,7 +104,8 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
             continue
         path = java_type.qualified_name[len(java_type.container) + 1:] if java_type.container else java_type.qualified_name
         ctx = TypeContext(conv, resolver, {}, overridden)
-        ctx.overrides.update(inherited_overrides(index, mapping, node, path, dict(names.types), {}))
+        ctx.overrides.update(inherited_overrides(index, mapping, node, path, dict(names.types), {},
+                                                  java_type.container))
         renderer = TypeRenderer(ctx, java_type.qualified_name)
         renderer.sealed.append("sealed" in cs_type.modifiers or "final" in java_type.modifiers)
         kind = {"interface_declaration": "interface"}.get(node.type, "class")

@@ -59,19 +59,11 @@ def _matches(m: Method, t: TypeDecl, name: str) -> bool:
 
 
 def _find_members(ctx: ToolContext, t: TypeDecl, name: str) -> tuple[TypeDecl, list[Method]]:
-    """Members named `name` in `t`, else in its project base types (breadth first), else case-insensitively in `t`."""
-    queue, seen = [(t, 0)], {t.id}
-    while queue:
-        owner, depth = queue.pop(0)
+    """Members named `name` in `t`, else in its project base types (nearest first), else case-insensitively in `t`."""
+    for owner in [t, *ctx.index.supertypes(t, MAX_BASE_DEPTH)]:
         found = [m for m in ctx.index.methods(owner.id) if _matches(m, owner, name)
                  and (owner is t or m.kind != "constructor")]
         if found:
             return owner, found
-        if depth < MAX_BASE_DEPTH:
-            for base in owner.bases:
-                hits = ctx.index.find_types("target", base.split("<")[0].strip())
-                if len(hits) == 1 and hits[0].id not in seen:
-                    seen.add(hits[0].id)
-                    queue.append((hits[0], depth + 1))
     folded = [m for m in ctx.index.methods(t.id) if _display_name(m, t).lower() == name.lower()]
     return t, folded
