@@ -146,21 +146,21 @@ class ContextResolver(ConventionResolver):
         return self._type_params
 
     def _chain(self, owner: str | None) -> list[TargetType]:
-        """The owner's target type, then its known base types (transitively)."""
+        """The owner's target type, then the project types it inherits from that the context describes,
+        nearest first (the tools list them: Index.supertypes); one not described yet is `missing`."""
         out: list[TargetType] = []
-        todo, seen = [owner or self.current or ""], set()
-        while todo:
-            key = todo.pop(0)
-            if key in seen:
-                continue
-            seen.add(key)
+        for key in [owner or self.current or "", *self._supertypes(owner)]:
             info = self.types.get(key) or self.types.get(self.java_name_of(key))
             if info is None and key and key[:1].isupper() and key not in self.missing:
                 self.missing.append(key)
             if info is not None and info not in out:
                 out.append(info)
-                todo.extend(info.bases)
         return out
+
+    def _supertypes(self, owner: str | None) -> list[str]:
+        key = owner or self.current or ""
+        info = self.types.get(key) or self.types.get(self.java_name_of(key))
+        return info.supertypes if info is not None else []
 
     def _type(self, owner: str | None) -> TargetType | None:
         return self.types.get(owner or self.current or "")

@@ -25,8 +25,6 @@ from repotrans.policy.resolver import ContextResolver
 from repotrans.policy.tool_outputs import declared_member
 
 FIRST_TOOLS = ("get_source_class_info", "get_target_class_info", "find_target_imports")
-DOTNET_BASES = frozenset({"Exception", "Object", "IDisposable", "IComparable", "IEnumerable", "ICloneable",
-                          "Attribute", "ApplicationException", "EventArgs"})
 FILTER_THRESHOLD = 0.2     # Jaccard overlap of identifier sets for keeping a retrieved example
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -117,10 +115,9 @@ def wanted_calls(java_method: Method, outputs: list[tuple[str, dict, dict]],
     extension = extension_param(target) if target is not None else None
     if extension is not None and extension[1] not in names:
         names.insert(0, extension[1])
-    for base in got.get("get_target_class_info", {}).get("bases", []):
-        simple = base.rsplit(".", 1)[-1]
-        if "<" not in simple and simple not in DOTNET_BASES and simple not in names:
-            names.append(simple)
+    for base in got.get("get_target_class_info", {}).get("supertypes", []):
+        if base.rsplit(".", 1)[-1] not in names:
+            names.append(base)
     return [(tool, {}) for tool in FIRST_TOOLS] + [("find_target_class_info", {"class_name": n}) for n in names]
 
 

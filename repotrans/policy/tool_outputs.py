@@ -19,6 +19,8 @@ class TargetType:
     methods: list[str] = field(default_factory=list)              # C# signatures as written
     java_methods: dict[str, str] = field(default_factory=dict)    # "name/argc" -> Java return type
     bases: list[str] = field(default_factory=list)                # base types' simple names
+    supertypes: list[str] = field(default_factory=list)           # simple names of the project types it
+                                                                  # inherits from, nearest first (the tool's)
     type_params: list[str] = field(default_factory=list)
     indexer: tuple[str, int] | None = None                        # `this[int, ...]`: (element type, arity)
     kind: str = "class"                                           # class | interface | enum | struct
@@ -81,6 +83,7 @@ def target_type(out: dict) -> TargetType:
     """A get_target_class_info / find_target_class_info output as a TargetType."""
     info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1],
                       bases=[split_type(b)[0].rsplit(".", 1)[-1] for b in out.get("bases", [])],
+                      supertypes=[str(s).rsplit(".", 1)[-1] for s in out.get("supertypes", [])],
                       type_params=declared_type_params(str(out.get("declaration", ""))),
                       kind=str(out.get("kind", "class")))
     for text in out.get("fields", []):

@@ -93,6 +93,9 @@ def describe_type(index: Index, t: TypeDecl, hidden_method_id: str | None) -> di
         "declaration": declaration(t),
         "bases": list(t.bases),
     }
+    inherited = index.supertypes(t)
+    if inherited:                   # the project types it inherits from, as the compiler binds them
+        out["supertypes"] = [x.qualified_name for x in inherited]
     if t.annotations:
         out["annotations"] = list(t.annotations)
     if t.enum_constants:

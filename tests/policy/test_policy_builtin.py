@@ -55,9 +55,10 @@ def test_context_calls_follow_the_guidelines(outcome):
     assert tools[tools.index("get_source_class_info"):tools.index("run_tests")] == [
         "get_source_class_info", "get_target_class_info", "find_target_imports"] + ["find_target_class_info"] * 4
     calls = [e for e in outcome[2] if e["kind"] == "tool" and e["tool"] == "find_target_class_info"]
-    # the type of the field it uses (center), the type it names, the target's base class, and the base's
-    # base, which the dry translation asked about (missing_owners)
-    assert [c["args"]["class_name"] for c in calls] == ["Point2D", "Preconditions", "AbstractShape", "IShape"]
+    # the type of the field it uses (center), the type it names, then the project types the target class
+    # inherits from, nearest first, by the qualified names get_target_class_info lists as its supertypes
+    assert [c["args"]["class_name"] for c in calls] == ["Point2D", "Preconditions", "Acme.Geo.Shapes.AbstractShape",
+                                                        "Acme.Geo.Shapes.IShape"]
     assert not any("error" in c["output"] for c in calls)
 
 

@@ -13,6 +13,7 @@ OUTPUTS = [
                                                "public <C> Pair<A, C> withSecond(C value)"]}),
     ("get_target_class_info", {}, {"class": "Acme.Common.Pair", "declaration": "public sealed class Pair<TFirst, TSecond>",
                                    "bases": ["PairBase", "IEquatable<Pair<TFirst, TSecond>>"],
+                                   "supertypes": ["Acme.Common.PairBase"],
                                    "fields": ["private readonly TFirst first", "private int _hits = 0"],
                                    "members": ["public Pair(TFirst first, TSecond second)",
                                                "public TFirst First { get; }",

@@ -93,6 +93,7 @@ def test_get_source_class_info(ctx):
         "file": "src/main/java/org/acme/geometry/shapes/Circle.java",
         "declaration": "public final class Circle",
         "bases": ["AbstractShape"],
+        "supertypes": ["org.acme.geometry.shapes.AbstractShape", "org.acme.geometry.shapes.Shape"],
         "fields": ["private final Point2D center", "private final double radius"],
         "members": [
             "public Circle(Point2D center, double radius)",
@@ -119,6 +120,7 @@ def test_get_target_class_info(ctx):
         "file": "src/Acme.Geo/Shapes/Circle.cs",
         "declaration": "public sealed class Circle",
         "bases": ["AbstractShape"],
+        "supertypes": ["Acme.Geo.Shapes.AbstractShape", "Acme.Geo.Shapes.IShape"],
         "fields": ["private readonly Point2D center", "private readonly double radius"],
         "members": [
             'public Circle(Point2D center, double radius) : base("circle")',
