@@ -22,7 +22,8 @@ def test_a_timeout_names_the_limit_it_hit_and_only_a_cpu_limit_is_load_independe
     limits = Limits(timeout=60.0, memory_mb=512)
     cpu = judge(_killed(timed_out=True, cpu_limited=True, cpu_seconds=60.2), "nonce", None, limits, locate=None)
     wall = judge(_killed(timed_out=True), "nonce", None, limits, locate=None)
-    stuck = RunOutcome(argv=["mono"], exit_code=None, output="", seconds=270.0, timed_out=True, cpu_seconds=0.4)
+    stuck = RunOutcome(argv=["mono"], exit_code=None, output="", seconds=270.0, timed_out=True, cpu_seconds=0.4,
+                       backstopped=True)
     hang = judge(stuck, "nonce", None, limits, locate=None)
     assert cpu.status == wall.status == hang.status == "timeout"
     assert cpu.reason.startswith("tests exceeded the 60 s CPU limit") and load_independent(cpu.reason)

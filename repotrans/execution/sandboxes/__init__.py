@@ -13,6 +13,7 @@ Which sandbox runs a command is chosen in sandboxes.choice (make_sandbox, resolv
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,7 @@ class RunOutcome:
     pids_limited: bool = False  # a fork or thread creation was refused at PIDS_LIMIT: killed then and there
     cpu_seconds: float | None = None   # CPU time of all its processes, when the sandbox counts it
     cpu_limited: bool = False  # killed at its CPU-time limit (timed_out too): the same on any load
+    backstopped: bool = False  # a run limited on CPU time stopped at its wall-clock backstop (timed_out too)
 
 
 def backstop(timeout: float) -> float:
@@ -131,15 +133,16 @@ def clip(text: str, limit: int = OUTPUT_LIMIT) -> str:
     return text[:half] + f"\n... [{len(text) - limit} characters cut] ...\n" + text[-half:]
 
 
-def limit_prefix(memory_mb: int, timeout: float | None = None) -> list[str]:
+def limit_prefix(memory_mb: int, timeout: float | None = None, cpu: float | None = None) -> list[str]:
     """prlimit (and timeout) wrapper: the address-space limit makes mono throw OutOfMemoryException
     (it reserves little virtual memory up front, so 512 MB is enough to run the NUnit runner). The
-    limit is per process; the sandboxes also bound the whole run (cgroup)."""
+    limit is per process; the sandboxes also bound the whole run (cgroup). `cpu`: CPU seconds each
+    process may use (RLIMIT_CPU, soft = hard: the kernel kills it with SIGKILL there)."""
     prefix: list[str] = []
     if timeout is not None:
         prefix += ["timeout", "--signal=KILL", f"{timeout:.1f}"]
-    return prefix + ["prlimit", f"--as={memory_mb * 1024 * 1024}", "--core=0",
-                     f"--fsize={512 * 1024 * 1024}", "--"]
+    return prefix + ["prlimit", f"--as={memory_mb * 1024 * 1024}", "--core=0", f"--fsize={512 * 1024 * 1024}",
+                     *([f"--cpu={math.ceil(cpu)}"] if cpu is not None else []), "--"]
 
 
 def own_for_build(paths: Sequence[Path], uid: int = BUILD_UID) -> None:

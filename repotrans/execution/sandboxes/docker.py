@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Sequence
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, clip,
-                                           check_scratch, limit_prefix, own_for_build, pids_events, scrubbed_env)
+from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, backstop,
+                                           check_scratch, clip, limit_prefix, own_for_build, pids_events,
+                                           scrubbed_env)
 
 LABEL = "repotrans.runner"
 KILL_GRACE = 3.0             # seconds past the limit before the command's processes are killed
@@ -92,7 +93,8 @@ class DockerSandbox:
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
             until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False) -> RunOutcome:
-        """`cpu` is not honoured here (counts_cpu): `timeout` stays wall seconds."""
+        """`cpu`: each process of the command may use `timeout` CPU seconds (RLIMIT_CPU: the kernel
+        kills it there, SIGKILL), the command `backstop(timeout)` wall seconds."""
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"docker sandbox: {cwd} is outside the mounted workspace {self.workspace}")
@@ -106,7 +108,7 @@ class DockerSandbox:
         outcome = None
         try:
             outcome = self._exec(container, argv, cwd, timeout, memory_mb, env, uid, stdin, until,
-                                 cleaning=not writable)
+                                 cleaning=not writable, cpu=cpu)
             return outcome
         finally:
             # builds (mcs) run no candidate code and share their uid; a test command that ended on
@@ -127,9 +129,10 @@ class DockerSandbox:
                 self._client = None
 
     def counts_cpu(self) -> bool:
-        """No: the container's CPU counters hold every command in flight (up to SLOTS at once), so
-        one run's CPU time is not known; its limit stays wall-clock."""
-        return False
+        """Yes, per process (RLIMIT_CPU): the container's CPU counters hold every command in flight
+        (up to SLOTS at once), so a run's own total is not known; a test process that starts others
+        gives each its own limit (the wall-clock backstop bounds them all)."""
+        return True
 
     def fresh(self) -> "DockerSandbox":
         """A new container for the same workspace (started on its first command)."""
@@ -138,9 +141,10 @@ class DockerSandbox:
     # -- one command -------------------------------------------------------------------------------
     def _exec(self, container, argv: list[str], cwd: Path, timeout: float, memory_mb: int,
               env: dict[str, str] | None, uid: int, stdin: bytes | None, until: bytes | None,
-              cleaning: bool) -> RunOutcome:
+              cleaning: bool, cpu: bool = False) -> RunOutcome:
         api = self._client.api
-        cmd = limit_prefix(memory_mb, timeout) + list(argv)
+        cpu_limit, timeout = (timeout, backstop(timeout)) if cpu else (None, timeout)
+        cmd = limit_prefix(memory_mb, timeout, cpu_limit) + list(argv)
         if cleaning:
             cmd = ["sh", "-c", CLEANING, "sh", *cmd]
         environment = scrubbed_env(env) if cleaning else scrubbed_env({**(env or {}), "HOME": BUILD_HOME})
@@ -220,9 +224,13 @@ class DockerSandbox:
             if oom:
                 with self._lock:
                     self._discard()
+        # SIGKILLed before the wall limit, not by the memory or the process limit: the kernel, at RLIMIT_CPU
+        cpu_limited = cpu_limit is not None and exit_code == 137 and not (timed_out or stopped or oom or pids_limited)
+        timed_out = timed_out or cpu_limited
         return RunOutcome(list(argv), None if timed_out or stopped else exit_code, clip(both.text()), seconds,
                           timed_out=timed_out, oom_killed=oom, stdout=out.text(), stopped=stopped,
-                          pids_limited=pids_limited)
+                          pids_limited=pids_limited, cpu_limited=cpu_limited,
+                          backstopped=cpu_limit is not None and timed_out and not cpu_limited)
 
     def _cleanup(self, container, uid: int) -> None:
         """Kill every process of `uid` in the container and delete its /tmp files."""

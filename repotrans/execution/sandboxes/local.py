@@ -82,6 +82,7 @@ class LocalSandbox:
                              limited=None if cgroup is None else cgroup.pids_limited, cpu_used=used,
                              cpu_limit=cpu_limit)
             outcome.argv = list(argv)
+            outcome.backstopped = cpu_limit is not None and outcome.timed_out and not outcome.cpu_limited
             if cgroup is not None and outcome.exit_code != 0 and cgroup.oom_killed():
                 outcome.oom_killed = True
             return outcome

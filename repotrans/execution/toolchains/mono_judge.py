@@ -22,8 +22,9 @@ def limit_words(outcome: RunOutcome, timeout: float) -> str:
     CPU limit, or plain wall seconds."""
     if outcome.cpu_limited:
         return f"the {timeout:.0f} {CPU_LIMIT}"
-    if outcome.cpu_seconds is not None and outcome.seconds > timeout:
-        return f"the wall-clock backstop of {outcome.seconds:.0f} s ({outcome.cpu_seconds:.0f} s of CPU)"
+    if outcome.backstopped:
+        used = f", {outcome.cpu_seconds:.0f} s of CPU" if outcome.cpu_seconds is not None else ""
+        return f"the wall-clock backstop of {outcome.seconds:.0f} s (a CPU limit of {timeout:.0f} s{used})"
     return f"the {timeout:.0f} s limit"
 
 
