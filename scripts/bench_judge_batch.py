@@ -1,10 +1,12 @@
 """Seconds per judged candidate and compiles per candidate: the per-candidate path against candidates
 judged together behind switches (execution.judge_batch), side by side on one dataset.
 
-    python scripts/bench_judge_batch.py [--dataset datasets/sample/demo] [--limit 24] [--group 8] [--work DIR]
+    python scripts/bench_judge_batch.py [--dataset datasets/sample/demo] [--limit 24] [--group 8]
+        [--tree complete|masked] [--work DIR]
 
-The judged tree is the dataset's masked view (every task a placeholder, as `batch` sees it). The
-candidates are STAND-INS FOR TIMING: each task's ground-truth body from the complete port, or (every
+The judged tree is the complete port (`complete`, as ablate's oracle judges: each candidate replaces
+one ground truth) or the dataset's masked view (`masked`: every task a placeholder, as `batch` sees
+it). The candidates are STAND-INS FOR TIMING: each task's ground-truth body from the complete port, or (every
 `--placeholder-every`-th task) the placeholder itself, so both verdicts occur. Both paths use one Runner
 (local sandbox) on the same workspace after one warm baseline build; the per-candidate path judges the
 candidates one after another, the batched path `run_many` in groups of `--group` (tests one after
@@ -87,6 +89,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=24, help="tasks, spread over the dataset (0: all)")
     ap.add_argument("--group", type=int, default=8, help="candidates judged together at most")
     ap.add_argument("--placeholder-every", type=int, default=4, help="every Nth candidate is the placeholder")
+    ap.add_argument("--tree", choices=("complete", "masked"), default="complete",
+                    help="judge on the complete port (ablate's oracle) or on the masked view (batch)")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--work", type=Path, help="scratch folder (default: a temporary one, removed)")
     args = ap.parse_args()
@@ -95,19 +99,22 @@ def main() -> None:
     try:
         ds = load_dataset(args.dataset)
         view = materialize(ds, work / "view")
-        index = Index.open(work / "workspace")
-        index.build(view.source, view.target, progress=False)
+        tree = ds.target_dir if args.tree == "complete" else view.target
+        index = view.oracle_index
+        if args.tree == "masked":
+            index = Index.open(work / "workspace")
+            index.build(view.source, tree, progress=False)
         items = candidates(ds, view, index, args.limit or None, args.placeholder_every)
         config = ExecutionConfig(sandbox="local", timeout=args.timeout)
         with Runner(config, work / "workspace") as runner:
             started = time.monotonic()
-            runner.baseline(view.target)
+            runner.baseline(tree)
             baseline = time.monotonic() - started
             alone, expected = measure("per-candidate", runner, index, items, args.group)
             batched, together = measure("batched", BatchingJudge(runner), index, items, args.group)
         same = sum(verdict(a) == verdict(b) for a, b in zip(expected, together))
         load = os.getloadavg()
-        print(f"dataset {ds.name}: {len(items)} candidates (stand-ins for timing: ground-truth bodies, every "
+        print(f"dataset {ds.name} ({args.tree} tree): {len(items)} candidates (stand-ins for timing: ground-truth bodies, every "
               f"{args.placeholder_every}th the placeholder), group {args.group}; warm baseline build "
               f"{baseline:.1f} s; load {load[0]:.1f}/{load[1]:.1f}; CPU by {alone['how']}")
         statuses = {}

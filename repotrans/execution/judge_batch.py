@@ -102,6 +102,7 @@ class BatchingJudge:
         self.window = window
         self.expected = max(1, expected)
         self.compiles = 0                     # shared builds compiled (counted for benchmarks)
+        self._compile_seconds = 2 * window    # the last shared compile's time (none yet: the window)
         self._pending: list[_Pending] = []
         self._leading = False
         self._cond = threading.Condition()
@@ -159,18 +160,21 @@ class BatchingJudge:
         return _Pending(index, form, code, patch, frozenset(allow), scope, scaled, ws, started)
 
     def _join(self, entry: _Pending) -> None:
-        """Wait until `entry` is settled: the first of a group waits up to `window` for others, then
-        compiles the group; the others wait for it."""
+        """Wait until `entry` is settled: the first of a group waits for others (up to `window`, and
+        at most half of what a compile took so far: waiting must cost less than the compile it may
+        save), then compiles the group; the others wait for it."""
         with self._cond:
             self._pending.append(entry)
             self._cond.notify_all()
             leader = not self._leading
             self._leading = True
             if leader:
-                deadline = time.monotonic() + self.window
-                while len(self._pending) < self.expected and time.monotonic() < deadline:
-                    self._cond.wait(max(0.0, deadline - time.monotonic()))
-                group, self._pending, self._leading = self._pending, [], False
+                try:
+                    deadline = time.monotonic() + min(self.window, self._compile_seconds / 2)
+                    while len(self._pending) < self.expected and time.monotonic() < deadline:
+                        self._cond.wait(max(0.0, deadline - time.monotonic()))
+                finally:                  # even when interrupted: nobody is left waiting for a leader
+                    group, self._pending, self._leading = self._pending, [], False
         if leader:
             self._settle(group)
         entry.done.wait()
@@ -286,6 +290,7 @@ class BatchingJudge:
                 answers = policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
                                          "timed out" if outcome.timed_out else f"exit {outcome.exit_code}")
         build = _Build(folder, built, outputs, answers, time.monotonic() - started, len(group), shared)
+        self._compile_seconds = build.seconds
         for entry in group:
             current = [answers[i] for i in entry.current_jobs]
             if any(not v.ok for v in current):
