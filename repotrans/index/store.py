@@ -8,9 +8,7 @@ their own tables in `Index.conn` (they are dropped when the schema changes).
 """
 from __future__ import annotations
 
-import gc
 import hashlib
-import json
 import multiprocessing
 import os
 import sqlite3
@@ -25,9 +23,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 from repotrans.errors import ConfigError
-from repotrans.index.model import SIDES, Field, FileInfo, Import, Method, Param, Side, TypeDecl
 from repotrans.index.lookup import Snapshot
-from repotrans.index.parse import parse_file
+from repotrans.index.model import SIDES, Field, FileInfo, Method, Side, TypeDecl
+from repotrans.index.rows import FILE_COLUMNS, METHOD_COLUMNS, FileRows, file_info, file_rows, gc_paused, load, method_row
 
 SCHEMA_VERSION = 6          # 1: side/path columns on member tables; 2: explicit interface impls shared ids; 4: C# modifiers after #pragma; 5: C# static constructors are <clinit>; 6: UTF-16 and Windows-1252 files decoded, directives in base lists
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -61,19 +59,6 @@ CREATE INDEX types_file ON types (file_id);
 CREATE INDEX fields_file ON fields (file_id);
 CREATE INDEX methods_file ON methods (file_id);
 """
-
-
-def _json_encoder() -> Callable[[object], str]:
-    """Compact-enough JSON of the rows' lists. One C encoder serves every row: json's encode() builds
-    a new one per call, which is half its cost on these small lists."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:                                  # Python without the C accelerator
-        return json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
-    encoder = make(None, None, json.encoder.c_encode_basestring, None, ": ", ", ", False, False, True)
-    return lambda obj: "".join(encoder(obj, 0))
-
-
-_ENCODE = _json_encoder()
 
 
 @dataclass
@@ -114,43 +99,6 @@ def _walk(side: Side, root: Path) -> list[str]:
     if not out:
         raise ConfigError(f"{side} repository {root} has no {ext} files")
     return sorted(out)
-
-
-FileRows = tuple[tuple, list[tuple], list[tuple], list[tuple]]   # files, types, fields, methods rows
-
-
-def _rows(job: tuple[int, Side, str, bytes, str]) -> FileRows:
-    """Parse one file into its table rows (runs in a worker process for large builds)."""
-    file_id, side, path, data, sha = job
-    p = parse_file(side, path, data, sha)
-    info = p.info
-    return (
-        (file_id, side, path, sha, _ENCODE(info.namespaces),
-         _ENCODE([[i.text, i.name, i.static, i.alias, i.wildcard] for i in info.imports]),
-         info.syntax_errors, int(p.decode_errors)),
-        [(file_id, n, t.id, t.kind, t.name, t.qualified_name, t.container, t.outer_id, t.start_line,
-          t.end_line, _ENCODE([t.type_params, t.bases, t.modifiers, t.annotations, t.enum_constants]))
-         for n, t in enumerate(p.types)],
-        [(file_id, n, f.id, f.type_id, f.name, f.type, f.initializer, f.line, _ENCODE([f.modifiers, f.annotations]))
-         for n, f in enumerate(p.fields)],
-        [(file_id, n, m.id, m.type_id, m.kind, m.name, m.return_type, m.signature, m.body, m.start_line,
-          m.end_line, m.start_byte, m.end_byte, m.body_start_byte, m.body_end_byte,
-          _ENCODE([[[a.name, a.type, a.varargs, a.modifiers] for a in m.params], m.modifiers, m.annotations,
-                   m.type_params])) for n, m in enumerate(p.methods)],
-    )
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while building many acyclic objects (halves the load time; forked workers
-    inherit the pause)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @contextmanager
@@ -265,11 +213,11 @@ class Index:
         workers = workers or os.cpu_count() or 1
         bar = tqdm(total=len(jobs), desc="indexing", unit="file", file=sys.stderr, disable=not progress,
                    leave=False)
-        with self.conn, bar, _gc_paused(), _pool(workers if len(jobs) >= PARALLEL_MIN else 1) as pool:
+        with self.conn, bar, gc_paused(), _pool(workers if len(jobs) >= PARALLEL_MIN else 1) as pool:
             for file_id in stale:                 # one transaction: rolled back on any error
                 self._delete(file_id)
             batch: list[FileRows] = []
-            for rows in pool(_rows, jobs):
+            for rows in pool(file_rows, jobs):
                 batch.append(rows)
                 if len(batch) == INSERT_BATCH:
                     self._insert(batch)
@@ -312,8 +260,8 @@ class Index:
     def _snap(self) -> Snapshot:
         version = self.conn.execute("PRAGMA data_version").fetchone()[0]
         if self._snapshot is None or version != self._data_version:
-            with _gc_paused():
-                self._snapshot, self._data_version = _load(self.conn), version
+            with gc_paused():
+                self._snapshot, self._data_version = load(self.conn), version
         return self._snapshot
 
     def root(self, side: Side) -> Path:
@@ -338,8 +286,8 @@ class Index:
     def files(self, side: Side) -> list[FileInfo]:
         snap = self._current()
         if snap is None:
-            return [_file_info(r)[1] for r in self.conn.execute(
-                f"SELECT {_FILE_COLUMNS} FROM files WHERE side = ? ORDER BY path", (side,))]
+            return [file_info(r)[1] for r in self.conn.execute(
+                f"SELECT {FILE_COLUMNS} FROM files WHERE side = ? ORDER BY path", (side,))]
         return list(snap.files[side].values())
 
     def file(self, side: Side, path: str) -> FileInfo | None:
@@ -381,10 +329,10 @@ class Index:
     def method(self, method_id: str) -> Method | None:
         snap = self._current()
         if snap is None:
-            row = self.conn.execute(f"SELECT {_METHOD_COLUMNS}, f.side, f.path FROM methods x JOIN files f "
+            row = self.conn.execute(f"SELECT {METHOD_COLUMNS}, f.side, f.path FROM methods x JOIN files f "
                                     "ON f.id = x.file_id WHERE x.id = ? ORDER BY f.side, f.path, x.ord LIMIT 1",
                                     (method_id,)).fetchone()
-            return None if row is None else _method(row[:-2], row[-2], row[-1])
+            return None if row is None else method_row(row[:-2], row[-2], row[-1])
         return snap.methods.get(method_id)
 
     def all_methods(self, side: Side) -> list[Method]:
@@ -399,42 +347,4 @@ class Index:
         return self._snap().find_methods(side, query)
 
 
-# ---- rows -> model ---------------------------------------------------------------------------------
-_FILE_COLUMNS = "id, side, path, sha256, namespaces, imports, syntax_errors"
-_METHOD_COLUMNS = ("x.file_id, x.id, x.type_id, x.kind, x.name, x.return_type, x.signature, x.body, x.start_line, "
-                   "x.end_line, x.start_byte, x.end_byte, x.body_start_byte, x.body_end_byte, x.lists")
 FEW_LOOKUPS = 16
-
-
-def _file_info(r: tuple) -> tuple[int, FileInfo]:
-    file_id, side, path, sha, namespaces, imports, errors = r
-    return file_id, FileInfo(side, path, sha, json.loads(namespaces), [Import(*i) for i in json.loads(imports)], errors)
-
-
-def _method(r: tuple, side: Side, path: str) -> Method:
-    params, modifiers, annotations, type_params = json.loads(r[14])
-    return Method(r[1], side, r[2], r[3], r[4], [Param(*p) for p in params], r[5], modifiers,
-                  annotations, type_params, r[6], r[7], path, r[8], r[9], r[10], r[11], r[12], r[13])
-
-
-def _load(conn: sqlite3.Connection) -> Snapshot:
-    """Read the whole store (members in side, path, source order)."""
-    files = dict(_file_info(r) for r in conn.execute(f"SELECT {_FILE_COLUMNS} FROM files ORDER BY side, path"))
-    order = "JOIN files f ON f.id = x.file_id ORDER BY f.side, f.path, x.ord"
-    types = []
-    for r in conn.execute("SELECT x.file_id, x.id, x.kind, x.name, x.qualified_name, x.container, x.outer_id, "
-                          f"x.start_line, x.end_line, x.lists FROM types x {order}"):
-        f = files[r[0]]
-        type_params, bases, modifiers, annotations, constants = json.loads(r[9])
-        types.append(TypeDecl(r[1], f.side, r[2], r[3], r[4], r[5], r[6], type_params, bases, modifiers,
-                              annotations, f.path, r[7], r[8], constants))
-    fields = []
-    for r in conn.execute("SELECT x.id, x.type_id, x.name, x.type, x.initializer, x.line, x.lists "
-                          f"FROM fields x {order}"):
-        modifiers, annotations = json.loads(r[6])
-        fields.append(Field(r[0], r[1], r[2], r[3], modifiers, r[4], r[5], annotations))
-    methods = []
-    for r in conn.execute(f"SELECT {_METHOD_COLUMNS} FROM methods x {order}"):
-        f = files[r[0]]
-        methods.append(_method(r, f.side, f.path))
-    return Snapshot(list(files.values()), types, fields, methods)
