@@ -1,12 +1,11 @@
 """What the target tools' outputs say about C# types (TargetType): fields, properties, method
-signatures, bases, type parameters, an int indexer; and the Java side's field and return types."""
+signatures, supertypes, type parameters, an int indexer; and the Java side's field and return types."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
 from repotrans.index.lookup import split_top
-from repotrans.policy.cs_types import split_type
 
 
 @dataclass
@@ -18,7 +17,6 @@ class TargetType:
     properties: dict[str, str] = field(default_factory=dict)
     methods: list[str] = field(default_factory=list)              # C# signatures as written
     java_methods: dict[str, str] = field(default_factory=dict)    # "name/argc" -> Java return type
-    bases: list[str] = field(default_factory=list)                # base types' simple names
     supertypes: list[str] = field(default_factory=list)           # simple names of the project types it
                                                                   # inherits from, nearest first (the tool's)
     type_params: list[str] = field(default_factory=list)
@@ -82,7 +80,6 @@ _INDEXER = re.compile(r"\bthis\s*\[\s*int\b")
 def target_type(out: dict) -> TargetType:
     """A get_target_class_info / find_target_class_info output as a TargetType."""
     info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1],
-                      bases=[split_type(b)[0].rsplit(".", 1)[-1] for b in out.get("bases", [])],
                       supertypes=[str(s).rsplit(".", 1)[-1] for s in out.get("supertypes", [])],
                       type_params=declared_type_params(str(out.get("declaration", ""))),
                       kind=str(out.get("kind", "class")))

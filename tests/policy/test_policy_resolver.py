@@ -48,7 +48,7 @@ def test_convention_type_names():
 def test_context_resolver_from_tool_outputs():
     r = ContextResolver.from_tool_outputs("Pair", OUTPUTS)
     pair = r.types["Pair"]
-    assert (pair.name, pair.bases, pair.type_params) == ("Pair", ["PairBase", "IEquatable"], ["TFirst", "TSecond"])
+    assert (pair.name, pair.supertypes, pair.type_params) == ("Pair", ["PairBase"], ["TFirst", "TSecond"])
     assert pair.fields == {"first": "TFirst", "_hits": "int"}
     assert pair.properties == {"First": "TFirst"}
     assert pair.java_fields == {"first": "A", "second": "B", "hits": "int"}
