@@ -1,9 +1,9 @@
 """Evaluate .csproj files the way MSBuild does, far enough to compile them with mcs or hand them to dotnet.
 
-SDK-style and classic projects. Evaluated like MSBuild: every property first (in file order through
-imports: the project's own <Import>s, Directory.Build.props/.targets, relative, $(SolutionDir) and
-$(MSBuildThisFileDirectory) paths), then every item with the final properties; Conditions and
-property functions (msbuild_expr). Toolset imports (Microsoft.CSharp.targets, the SDK's files) are
+SDK-style and classic projects. Evaluated like MSBuild (msbuild_eval): every property first (in file
+order through imports: the project's own <Import>s, Directory.Build.props/.targets, relative,
+$(SolutionDir) and $(MSBuildThisFileDirectory) paths), then every item with the final properties;
+Conditions and property functions (msbuild_expr); items on disk (msbuild_items). Toolset imports (Microsoft.CSharp.targets, the SDK's files) are
 not on disk here: they are skipped, and their effects that matter for compiling are modelled (SDK
 default Compile globs, implicit DEBUG/TRACE and framework symbols). A project that multi-targets is
 evaluated again for the framework chosen for the toolchain (frameworks.choose_framework).
@@ -11,25 +11,18 @@ evaluated again for the framework chosen for the toolchain (frameworks.choose_fr
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.toolchains.frameworks import choose_framework, classic_tfm, implicit_defines
-from repotrans.execution.toolchains.msbuild_expr import TOOLSET, evaluate_condition, expand, slashes
+from repotrans.execution.toolchains.msbuild_eval import Evaluation, local_name, parse_project
 from repotrans.execution.toolchains.msbuild_items import compile_items, excludes, glob_files, item_metadata, manifest_name, resolve_path
 
 SKIP_DIRS = {"bin", "obj", ".git", ".vs", "node_modules", "packages"}
-TOOLSET_PROPS = ("MSBuildToolsPath", "MSBuildBinPath", "MSBuildExtensionsPath", "MSBuildExtensionsPath32",
-                 "MSBuildExtensionsPath64", "VSToolsPath", "MSBuildFrameworkToolsPath", "MSBuildSDKsPath")
-# Toolset files that bring Directory.Build.props / .targets with them.
-IMPLIES = {"microsoft.common.props": "Directory.Build.props", "microsoft.csharp.targets": "Directory.Build.targets",
-           "microsoft.common.targets": "Directory.Build.targets"}
 TEST_FRAMEWORKS = {"nunit": "nunit", "nunitlite": "nunit", "nunit.framework": "nunit", "xunit": "xunit",
                    "xunit.core": "xunit", "xunit.assert": "xunit", "mstest.testframework": "mstest",
                    "microsoft.visualstudio.qualitytools.unittestframework": "mstest"}
-ITEM_TYPES = ("Compile", "EmbeddedResource", "ProjectReference", "PackageReference", "Reference")
 
 
 @dataclass
@@ -144,17 +137,17 @@ def build_order(projects: dict[Path, Project]) -> list[Project]:
 
 def load_project(path: Path, root: Path, toolchain: str = "mono", framework: str | None = None) -> Project:
     """Evaluate one project; a multi-targeting one for the framework chosen for `toolchain`."""
-    project_root = _parse(path)
+    project_root = parse_project(path)
     sdk = bool(project_root.get("Sdk")) or any(
-        _local(e.tag) == "Sdk" or (_local(e.tag) == "Import" and e.get("Sdk")) for e in project_root)
-    ev = _Evaluation(path, root, sdk, {})
+        local_name(e.tag) == "Sdk" or (local_name(e.tag) == "Import" and e.get("Sdk")) for e in project_root)
+    ev = Evaluation(path, root, sdk, {})
     ev.run(project_root)
     tfms = [t.strip() for t in ev.props.get("TargetFrameworks", "").split(";") if t.strip()]
     single = ev.props.get("TargetFramework", "").strip()
     if sdk and tfms and not single:
         chosen, note = choose_framework(tfms, toolchain, framework)
         if chosen:
-            ev = _Evaluation(path, root, sdk, {"TargetFramework": chosen})
+            ev = Evaluation(path, root, sdk, {"TargetFramework": chosen})
             ev.run(project_root)
     elif sdk:
         chosen, note = choose_framework([single] if single else [], toolchain, None)
@@ -163,183 +156,51 @@ def load_project(path: Path, root: Path, toolchain: str = "mono", framework: str
         single = classic_tfm(ev.props)
         tfms = [single]
         chosen, note = choose_framework(tfms, toolchain, None)
-    return ev.project(chosen or "", tfms, note)
+    return _project(ev, chosen or "", tfms, note)
 
 
-class _Evaluation:
-    """One evaluation pass over a project and its imports: properties, then items."""
+def _project(ev: Evaluation, tfm: str, tfms: list[str], note: str) -> Project:
+    """The evaluated project for the framework `tfm`: its items resolved on disk, its settings read."""
+    props, d = ev.props, ev.path.parent
+    items = ev.item_ops()
 
-    def __init__(self, path: Path, root: Path, sdk: bool, globals_: dict[str, str]):
-        self.path, self.root, self.sdk, self.globals = path, root, sdk, globals_
-        d = path.parent
-        sln_dir = _solution_dir(d, root)
-        self.props: dict[str, str] = {
-            "Configuration": "Debug", "Platform": "AnyCPU", "OS": "Unix", "MSBuildRuntimeType": "Mono",
-            "MSBuildProjectDirectory": str(d), "MSBuildProjectName": path.stem, "MSBuildProjectFile": path.name,
-            "MSBuildProjectFullPath": str(path), "MSBuildProjectExtension": path.suffix,
-            "MSBuildStartupDirectory": str(d), "SolutionDir": str(sln_dir) + "/",
-            "MSBuildToolsVersion": "Current", "VisualStudioVersion": "17.0", "DefineConstants": "",
-        }
-        self.props.update({name: TOOLSET for name in TOOLSET_PROPS})
-        if sdk:
-            self.props.update({"AssemblyName": path.stem, "RootNamespace": path.stem, "OutputType": "Library",
-                               "EnableDefaultItems": "true", "EnableDefaultCompileItems": "true",
-                               "DefineConstants": "DEBUG;TRACE", "BaseIntermediateOutputPath": "obj/",
-                               "BaseOutputPath": "bin/"})
-        self.props.update(globals_)
-        self.items: list[tuple[ET.Element, Path]] = []     # item elements with the file they came from
-        self.notes: list[str] = []
-        self.imported: set[Path] = set()
+    def flag(name: str) -> bool:
+        return props.get(name, "").strip().lower() == "true"
 
-    # -- pass 1: properties (and the item elements, in order) -----------------------------------
-    def run(self, project_root: ET.Element) -> None:
-        if self.sdk:
-            self._implied("Directory.Build.props")
-        self._file(project_root, self.path)
-        if self.sdk:
-            self._implied("Directory.Build.targets")
-
-    def _this_file(self, file: Path) -> None:
-        self.props.update({"MSBuildThisFileDirectory": str(file.parent) + "/", "MSBuildThisFile": file.name,
-                           "MSBuildThisFileFullPath": str(file), "MSBuildThisFileName": file.stem,
-                           "MSBuildThisFileExtension": file.suffix})
-
-    def _file(self, element: ET.Element, file: Path) -> None:
-        self.imported.add(file)
-        self._this_file(file)
-        for child in element:
-            kind = _local(child.tag)
-            if kind in ("PropertyGroup", "ItemGroup", "Import", "ImportGroup", "Choose"):
-                self._this_file(file)
-            if kind == "PropertyGroup" and self._holds(child, file):
-                for prop in child:
-                    if isinstance(prop.tag, str) and self._holds(prop, file):
-                        name = _local(prop.tag)
-                        if name not in self.globals:
-                            self.props[name] = self._property_value(name, (prop.text or "").strip(), file)
-            elif kind == "ItemGroup":
-                self.items.append((child, file))
-            elif kind == "Import" and self._holds(child, file):
-                self._import(child, file)
-            elif kind == "ImportGroup" and self._holds(child, file):
-                self._file(child, file)
-            elif kind == "Choose":
-                self._choose(child, file)
-
-    def _property_value(self, name: str, text: str, file: Path) -> str:
-        """A property's value; one whose expression uses a function repotrans does not model (a
-        build date, a registry key) is left empty with a note, as it rarely bears on compiling."""
-        try:
-            return expand(text, self.props)
-        except ConfigError as exc:
-            self.notes.append(f"property {name} left empty: {exc} (in {file.name})")
-            return ""
-
-    def _choose(self, element: ET.Element, file: Path) -> None:
-        for branch in element:
-            kind = _local(branch.tag)
-            if kind == "When" and self._holds(branch, file) or kind == "Otherwise":
-                self._file(branch, file)
-                return
-
-    def _holds(self, element: ET.Element, file: Path) -> bool:
-        return evaluate_condition(element.get("Condition"), self.props, file.parent)
-
-    def _import(self, element: ET.Element, file: Path) -> None:
-        if element.get("Sdk"):
-            name = (element.get("Project") or "").lower()
-            self._implied("Directory.Build.props" if name.endswith(".props") else "Directory.Build.targets")
-            return
-        spec = expand(element.get("Project") or "", self.props)
-        for part in (s.strip() for s in spec.split(";") if s.strip()):
-            if slashes(part).startswith(TOOLSET):
-                implied = IMPLIES.get(slashes(part).rsplit("/", 1)[-1].lower())
-                if implied:
-                    self._implied(implied)
+    default = ev.sdk and props.get("EnableDefaultItems", "true").lower() != "false" and \
+        props.get("EnableDefaultCompileItems", "true").lower() != "false"
+    sources = compile_items(d, items.get("Compile", []), default)
+    resources = []
+    for op, spec, meta, base in items.get("EmbeddedResource", []):
+        if op != "Include":
+            continue
+        for file in glob_files(base, spec, excludes(base, meta)):
+            if file.suffix.lower() == ".resx":
                 continue
-            targets = glob_files(file.parent, part) if any(c in part for c in "*?") else \
-                [resolve_path(file.parent, part)]
-            for target in targets:
-                if not target.is_file():
-                    self.notes.append(f"import not found: {part} (in {file.name})")
-                    continue
-                if target in self.imported:
-                    continue
-                self._file(_parse(target), target)
-                self._this_file(file)
-
-    def _implied(self, name: str) -> None:
-        found = _file_above(self.path.parent, name, self.root)
-        if found is not None and found not in self.imported:
-            self._file(_parse(found), found)
-            self._this_file(self.path)
-
-    # -- pass 2: items with the final properties -----------------------------------------------
-    def _item_ops(self) -> dict[str, list[tuple[str, str, dict[str, str], Path]]]:
-        out: dict[str, list[tuple[str, str, dict[str, str], Path]]] = {}
-        for group, file in self.items:
-            self._this_file(file)
-            if not self._holds(group, file):
-                continue
-            for item in group:
-                if not isinstance(item.tag, str) or _local(item.tag) not in ITEM_TYPES or not self._holds(item, file):
-                    continue
-                meta = {_local(m.tag): expand((m.text or "").strip(), self.props) for m in item
-                        if isinstance(m.tag, str)}
-                meta.update({k: expand(v, self.props) for k, v in item.attrib.items()
-                             if k not in ("Include", "Remove", "Update", "Condition", "Exclude")})
-                if item.get("Exclude"):
-                    meta["__exclude"] = expand(item.get("Exclude"), self.props)
-                for op in ("Include", "Remove", "Update"):
-                    if item.get(op) is not None:
-                        for spec in expand(item.get(op), self.props).split(";"):
-                            if spec.strip() and not spec.strip().startswith(("@(", "%(")):
-                                # relative item paths are the project's, even in an imported file
-                                out.setdefault(_local(item.tag), []).append((op, spec.strip(), meta, self.path.parent))
-        self._this_file(self.path)
-        return out
-
-    def project(self, tfm: str, tfms: list[str], note: str) -> Project:
-        props, d = self.props, self.path.parent
-        items = self._item_ops()
-
-        def flag(name: str) -> bool:
-            return props.get(name, "").strip().lower() == "true"
-
-        default = self.sdk and props.get("EnableDefaultItems", "true").lower() != "false" and \
-            props.get("EnableDefaultCompileItems", "true").lower() != "false"
-        sources = compile_items(d, items.get("Compile", []), default)
-        resources = []
-        for op, spec, meta, base in items.get("EmbeddedResource", []):
-            if op != "Include":
-                continue
-            for file in glob_files(base, spec, excludes(base, meta)):
-                if file.suffix.lower() == ".resx":
-                    continue
-                own = item_metadata(base, spec, file, meta)
-                logical = own.get("LogicalName") or manifest_name(props.get("RootNamespace", ""), d, file, own)
-                resources.append((file, logical))
-        key = props.get("AssemblyOriginatorKeyFile", "").strip()
-        defines: list[str] = []
-        extra = implicit_defines(tfm) if self.sdk and tfm else []
-        for sym in re.split(r"[;,]", props.get("DefineConstants", "")) + extra:
-            if sym.strip() and sym.strip() not in defines:
-                defines.append(sym.strip())
-        return Project(
-            path=self.path, name=self.path.stem, assembly_name=props.get("AssemblyName") or self.path.stem,
-            output_type=props.get("OutputType", "Library") or "Library", target_framework=tfm,
-            lang_version=props.get("LangVersion") or None, defines=defines, sign=flag("SignAssembly"),
-            key_file=resolve_path(d, key) if key else None, unsafe=flag("AllowUnsafeBlocks"),
-            sources=sources, resources=resources,
-            project_refs=_unique(resolve_path(base, spec)
-                                 for op, spec, _, base in items.get("ProjectReference", []) if op == "Include"),
-            package_refs=_packages(items.get("PackageReference", [])),
-            build_only_packages=_build_only(items.get("PackageReference", [])),
-            references=[(spec.split(",")[0].strip(),
-                         resolve_path(base, meta["HintPath"]) if meta.get("HintPath") else None)
-                        for op, spec, meta, base in items.get("Reference", []) if op == "Include"],
-            properties=dict(props), sdk=self.sdk, target_frameworks=tfms, framework_note=note, notes=self.notes,
-            output_dir=_output_dir(d, props))
+            own = item_metadata(base, spec, file, meta)
+            logical = own.get("LogicalName") or manifest_name(props.get("RootNamespace", ""), d, file, own)
+            resources.append((file, logical))
+    key = props.get("AssemblyOriginatorKeyFile", "").strip()
+    defines: list[str] = []
+    extra = implicit_defines(tfm) if ev.sdk and tfm else []
+    for sym in re.split(r"[;,]", props.get("DefineConstants", "")) + extra:
+        if sym.strip() and sym.strip() not in defines:
+            defines.append(sym.strip())
+    return Project(
+        path=ev.path, name=ev.path.stem, assembly_name=props.get("AssemblyName") or ev.path.stem,
+        output_type=props.get("OutputType", "Library") or "Library", target_framework=tfm,
+        lang_version=props.get("LangVersion") or None, defines=defines, sign=flag("SignAssembly"),
+        key_file=resolve_path(d, key) if key else None, unsafe=flag("AllowUnsafeBlocks"),
+        sources=sources, resources=resources,
+        project_refs=_unique(resolve_path(base, spec)
+                             for op, spec, _, base in items.get("ProjectReference", []) if op == "Include"),
+        package_refs=_packages(items.get("PackageReference", [])),
+        build_only_packages=_build_only(items.get("PackageReference", [])),
+        references=[(spec.split(",")[0].strip(),
+                     resolve_path(base, meta["HintPath"]) if meta.get("HintPath") else None)
+                    for op, spec, meta, base in items.get("Reference", []) if op == "Include"],
+        properties=dict(props), sdk=ev.sdk, target_frameworks=tfms, framework_note=note, notes=ev.notes,
+        output_dir=_output_dir(d, props))
 
 
 def _packages(ops: list[tuple[str, str, dict[str, str], Path]]) -> list[tuple[str, str]]:
@@ -385,34 +246,3 @@ def _output_dir(project_dir: Path, props: dict[str, str]) -> Path | None:
 
 def _unique(paths) -> list[Path]:
     return list(dict.fromkeys(paths))
-
-
-def _solution_dir(project_dir: Path, root: Path) -> Path:
-    """$(SolutionDir) as Visual Studio sets it: the folder of the nearest .sln above the project
-    (the repository root when there is none)."""
-    for folder in (project_dir, *project_dir.parents):
-        if any(folder.glob("*.sln")):
-            return folder
-        if folder == root:
-            break
-    return root
-
-
-def _file_above(start: Path, name: str, root: Path) -> Path | None:
-    for folder in (start, *start.parents):
-        if (folder / name).is_file():
-            return (folder / name).resolve()
-        if folder == root or root not in folder.parents:
-            return None
-    return None
-
-
-def _parse(path: Path) -> ET.Element:
-    try:
-        return ET.parse(path).getroot()
-    except (ET.ParseError, OSError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from exc
-
-
-def _local(tag) -> str:
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
