@@ -84,6 +84,8 @@ def why_alone(original: bytes, method: Method, patch: Patch) -> str | Switchable
         return f"a {method.kind}: only method and constructor bodies are switched"
     if method.body_start_byte is None or method.body_end_byte is None:
         return "its member has no body"
+    if method.kind == "method" and not re.fullmatch(r"[A-Za-z_]\w*(<.*>)?", method.name.rsplit(".", 1)[-1]):
+        return "an operator or conversion: the capability check would read its whole type, other candidates too"
     current = original[method.body_start_byte:method.body_end_byte]
     if not current.lstrip().startswith(b"{"):
         return "its member has an expression body"

@@ -182,15 +182,18 @@ class BatchingJudge:
     def _settle(self, group: list[_Pending]) -> None:
         """Give every entry of `group` a shared build or a reason to be judged alone."""
         try:
-            seen: set[str] = set()
+            seen: set[tuple[str, str, int]] = set()
             shared = []
             for entry in group:
-                if entry.method.id in seen:
-                    entry.alone = "another candidate for its member is pending"
+                # the check finds a member by name, arity and parameter types (by name and arity when the
+                # types do not match): two candidates of one name and arity could read each other's code
+                key = (entry.method.type_id, entry.method.name, len(entry.method.params))
+                if key in seen:
+                    entry.alone = "a candidate for its member, or an overload of its arity, is pending"
                 elif len({e.ws.root for e in group}) > 1 and entry.ws.root != group[0].ws.root:
                     entry.alone = "another workspace is being judged"
                 else:
-                    seen.add(entry.method.id)
+                    seen.add(key)
                     shared.append(entry)
             if len(shared) == 1:
                 shared[0].alone = "no other candidate was pending"

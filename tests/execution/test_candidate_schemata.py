@@ -62,6 +62,10 @@ def test_a_property_and_an_expression_bodied_member_stay_alone(index):
         "a property: only method and constructor bodies are switched"
     assert form(index, "Words.Twin", "{\n    return text;\n}") == "its member has an expression body"
     assert isinstance(form(index, "Words.Echo", "{\n    return text + text;\n}"), Switchable)
+    [plus] = [m for m in index.all_methods("target") if m.type_id.endswith("Arith") and "operator" in m.name]
+    original = (PAIR / plus.path).read_bytes()
+    assert why_alone(original, plus, plan_patch(original.decode(), plus, "{\n    return a;\n}")).startswith(
+        "an operator or conversion")
 
 
 def test_switched_lines_map_to_each_candidates_own_file(index):
