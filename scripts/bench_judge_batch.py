@@ -49,6 +49,10 @@ def verdict(result) -> str:
         result.selection, result.trust, result.translated)))
 
 
+def _no_offsets(text: str) -> str:
+    return re.sub(r"\[0x[0-9a-f]+\]", "[0x?]", text)
+
+
 def candidates(ds, view, index: Index, limit: int | None, every: int) -> list:
     """(masked member, stand-in candidate, allowances) per task."""
     items = []
@@ -113,6 +117,8 @@ def main() -> None:
             alone, expected = measure("per-candidate", runner, index, items, args.group)
             batched, together = measure("batched", BatchingJudge(runner), index, items, args.group)
         same = sum(verdict(a) == verdict(b) for a, b in zip(expected, together))
+        offsets = sum(verdict(a) != verdict(b) and _no_offsets(verdict(a)) == _no_offsets(verdict(b))
+                      for a, b in zip(expected, together))
         load = os.getloadavg()
         print(f"dataset {ds.name} ({args.tree} tree): {len(items)} candidates (stand-ins for timing: ground-truth bodies, every "
               f"{args.placeholder_every}th the placeholder), group {args.group}; warm baseline build "
@@ -127,7 +133,9 @@ def main() -> None:
             print(f"{row['path']:<15}{row['wall'] / row['n']:>18.2f}{row['cpu'] / row['n']:>17.2f}"
                   f"{row['compiles'] / row['n']:>20.2f}{row['batched']:>12}/{row['n']}")
         print(f"speed-up (wall) {alone['wall'] / batched['wall']:.2f}x, (CPU) {alone['cpu'] / batched['cpu']:.2f}x; "
-              f"identical verdicts {same}/{len(items)}")
+              f"identical verdicts {same}/{len(items)}"
+              + (f" ({offsets} more differ only in the IL offsets NUnit quotes in a failure message: the "
+                 f"candidate's code sits after the current body in the shared method)" if offsets else ""))
         for a, b, (m, _, _) in zip(expected, together, items):
             if verdict(a) != verdict(b):
                 print(f"  DIFFERS {m.id}: per-candidate {a.status} ({a.reason}) / batched {b.status} ({b.reason})"

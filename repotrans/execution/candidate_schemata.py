@@ -57,12 +57,12 @@ _WRAP = "class __Switched__ {\n"
 
 @dataclass
 class Switchable:
-    """One candidate that may share a build: its member, the block replacing the body, and its own
-    patched file (the per-candidate path's text) with where the block sits in it."""
+    """One candidate that may share a build: its member, the blocks replacing the member's bodies (one
+    for a method or constructor, one per accessor for a property or indexer), and its own patched file
+    (the per-candidate path's text)."""
     method: Method
-    block: bytes                   # the candidate's body, one `{ ... }`
-    patched: bytes                 # the per-candidate patched file
-    block_at: int                  # byte offset of `block` in `patched`
+    bodies: list[tuple[int, int, bytes, int]]   # (current body's start, end in the file, candidate block,
+    patched: bytes                              #  the block's offset in `patched`), in file order
 
 
 @dataclass
@@ -80,42 +80,68 @@ def _parser() -> Parser:
 
 def why_alone(original: bytes, method: Method, patch: Patch) -> str | Switchable:
     """The Switchable form of a planned candidate, or why it must be judged alone."""
-    if method.kind not in ("method", "constructor"):
-        return f"a {method.kind}: only method and constructor bodies are switched"
-    if method.body_start_byte is None or method.body_end_byte is None:
-        return "its member has no body"
+    if method.kind not in ("method", "constructor", "property", "indexer"):
+        return f"a {method.kind}: only method, constructor and accessor bodies are switched"
     if method.kind == "method" and not re.fullmatch(r"[A-Za-z_]\w*(<.*>)?", method.name.rsplit(".", 1)[-1]):
         return "an operator or conversion: the capability check would read its whole type, other candidates too"
-    current = original[method.body_start_byte:method.body_end_byte]
-    if not current.lstrip().startswith(b"{"):
-        return "its member has an expression body"
-    if _generating(_parse_block(current), current) or b"async" in original[method.start_byte:method.body_start_byte]:
-        return "its current body is an iterator or async"
     patched = patch.new_text.encode("utf-8")
     head, tail = method.start_byte, len(original) - method.end_byte
     if patched[:head] != original[:head] or patched[len(patched) - tail:] != original[method.end_byte:]:
         return "it changes its file outside the member (using directives)"
-    replaced = patched[head:len(patched) - tail]
-    if patch.mode == "body":
-        lead = method.body_start_byte - method.start_byte
-        if replaced[:lead] != original[head:method.body_start_byte]:
-            return "it changes its file outside the member body"
-        block, block_at = replaced[lead:], method.body_start_byte
-    else:
-        found = _declaration_block(replaced, method, original[head:method.body_start_byte])
-        if isinstance(found, str):
-            return found
-        block, offset = found
-        block_at = head + offset
-    if not block.startswith(b"{") or not block.endswith(b"}"):
+    current = _declaration(original[head:method.end_byte])
+    if isinstance(current, str):
+        return "its member's current declaration does not parse"
+    now, now_bodies = current
+    if not now_bodies or any(b.type != "block" for b in now_bodies):
+        return "its member has an expression body or an accessor without a body"
+    if any(_has(b, ("yield_statement", "await_expression")) for b in now_bodies) or any(
+            c.type == "modifier" and c.text == b"async" for c in now.children):
+        return "its current body is an iterator or async"
+    found = _declaration(patched[head:len(patched) - tail])
+    if isinstance(found, str):
+        return found
+    member, bodies = found
+    if member.type != now.type:
+        return "it is not the same kind of member"
+    if any(b.type != "block" for b in bodies):
         return "its body is not one block (an expression body)"
-    tree = _parse_block(block)
-    if tree is None:
-        return "its body is not one well-formed block"
-    why = _generating(tree, block)
-    if why:
-        return f"its body has {why}: not the same code in a shared build with its switch off"
-    return Switchable(method, block, patched, block_at)
+    if _tokens(member, bodies) != _tokens(now, now_bodies) or len(bodies) != len(now_bodies):
+        return "it changes the member's declaration (signature, modifiers, attributes, accessors or initializer)"
+    for body in bodies:
+        why = _generating(body, b"")
+        if why:
+            return f"its body has {why}: not the same code in a shared build with its switch off"
+    wrap = len(_WRAP)
+    return Switchable(method, [(head + c.start_byte - wrap, head + c.end_byte - wrap,
+                                patched[head + b.start_byte - wrap:head + b.end_byte - wrap], head + b.start_byte - wrap)
+                               for c, b in zip(now_bodies, bodies)], patched)
+
+
+def _declaration(text: bytes) -> tuple[Node, list[Node]] | str:
+    """The one member `text` declares and its bodies (a method's or constructor's, or each accessor's),
+    parsed in a wrapper class whose first byte is len(_WRAP) before the text's."""
+    members = _members(_parser().parse(_WRAP.encode() + text + b"\n}"))
+    if members is None:
+        return "its declaration does not parse"
+    if len(members) != 1:
+        return "it adds members (helpers) or is not one member"
+    member = members[0]
+    if member.type in ("method_declaration", "constructor_declaration"):
+        body = member.child_by_field_name("body")
+        return member, [body] if body is not None else []
+    if member.type in ("property_declaration", "indexer_declaration"):
+        accessors = member.child_by_field_name("accessors")
+        if accessors is None:
+            return member, []
+        found = []
+        for accessor in (c for c in accessors.named_children if c.type == "accessor_declaration"):
+            body = accessor.child_by_field_name("body") or next(
+                (c for c in accessor.children if c.type in ("block", "arrow_expression_clause")), None)
+            if body is None:
+                return member, []
+            found.append(body)
+        return member, found
+    return f"a {member.type.replace('_', ' ')}: not switched"
 
 
 def _parse_block(block: bytes) -> Node | None:
@@ -168,33 +194,13 @@ def _identifier(text: bytes) -> str:
     return re.sub(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})", lambda m: chr(int(m.group(1) or m.group(2), 16)), name)
 
 
-def _declaration_block(decl: bytes, method: Method, current_head: bytes) -> tuple[bytes, int] | str:
-    """A whole-declaration candidate with the member's own declaration: (its block, offset in `decl`)."""
-    members = _members(_parser().parse(_WRAP.encode() + decl + b"\n}"))
-    if members is None:
-        return "its declaration does not parse"
-    if len(members) != 1 or members[0].type not in ("method_declaration", "constructor_declaration"):
-        return "it adds members (helpers) or is not one method"
-    body = members[0].child_by_field_name("body")
-    if body is None or body.type != "block":
-        return "its declaration has no block body"
-    current = _members(_parser().parse(_WRAP.encode() + current_head + b"{}\n}"))
-    if not current or _tokens(members[0]) != _tokens(current[0]):
-        return "it changes the member's declaration (signature, modifiers, attributes or initializer)"
-    start, end = body.start_byte - len(_WRAP), body.end_byte - len(_WRAP)
-    if decl[end:].strip():
-        return "text follows its body"
-    return decl[start:end], start
-
-
-def _tokens(member: Node) -> list[bytes]:
-    """The leaf tokens of a declaration before its body, comments left out."""
-    body = member.child_by_field_name("body")
+def _tokens(member: Node, bodies: list[Node]) -> list[bytes]:
+    """The leaf tokens of a declaration but its bodies, comments left out."""
     out: list[bytes] = []
-    stack = [c for c in reversed(member.children) if c != body]
+    stack = [member]
     while stack:
         n = stack.pop()
-        if n.type == "comment":
+        if n.type == "comment" or any(n == b for b in bodies):
             continue
         if n.child_count == 0:
             out.append(n.text)
@@ -203,7 +209,7 @@ def _tokens(member: Node) -> list[bytes]:
 
 
 def combine(original: bytes, items: list[tuple[Switchable, int]]) -> Switched:
-    """`original` with each item's member body behind its switch; per switch, the line map from the
+    """`original` with each item's member bodies behind its switch; per switch, the line map from the
     combined text to the item's own patched file (lines of other candidates and of the scaffolding
     have no counterpart there).
 
@@ -212,26 +218,34 @@ def combine(original: bytes, items: list[tuple[Switchable, int]]) -> Switched:
     reported on that code's first line. Last in the method, the candidate's throws are named as in
     its own build; the current body's last throw is named by the candidate's first line, which the
     maps of the other switches (and `original_lines`) therefore send to that throw's line."""
-    items = sorted(items, key=lambda item: item[0].method.body_start_byte)
+    bodies = sorted((body, switch) for cand, switch in items for body in cand.bodies)
     pieces: list[tuple[bytes, str, int, int]] = []      # (text, kind, switch, original offset)
     cursor = 0
-    for cand, switch in items:
-        m = cand.method
-        if m.body_start_byte < cursor:
-            raise ValueError(f"{m.id} overlaps another switched member")
-        current = original[m.body_start_byte:m.body_end_byte]
-        pieces += [(original[cursor:m.body_start_byte], "orig", -1, cursor),
+    for (start, end, block, _), switch in bodies:
+        if start < cursor:
+            raise ValueError(f"switched bodies overlap at byte {start}")
+        current = original[start:end]
+        pieces += [(original[cursor:start], "orig", -1, cursor),
                    (f"{{ if (!global::{SWITCH_CLASS}.On({switch})) ".encode(), "scaffold", -1, -1),
-                   (current, "current", switch, m.body_start_byte), (b" else ", "scaffold", -1, -1),
-                   (cand.block, "cand", switch, m.body_start_byte + _last_statement(current)),
-                   (b" }", "scaffold", -1, -1)]
-        cursor = m.body_end_byte
+                   (current, "current", switch, start), (b" else ", "scaffold", -1, -1),
+                   (block, "cand", switch, start + _last_statement(current)), (b" }", "scaffold", -1, -1)]
+        cursor = end
     pieces.append((original[cursor:], "orig", -1, cursor))
     out = Switched(b"".join(p[0] for p in pieces))
     for cand, switch in items:
         out.lines[switch] = _line_map(original, pieces, cand, switch)
     out.original_lines = _line_map(original, pieces, None, -1)
     return out
+
+
+def _has(node: Node, types: tuple[str, ...]) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in types:
+            return True
+        stack.extend(n.children)
+    return False
 
 
 def _last_statement(block: bytes) -> int:
@@ -250,42 +264,52 @@ def _line_map(original: bytes, pieces: list[tuple[bytes, str, int, int]], cand: 
     """Combined line -> line of `cand`'s own patched file (None: of the unpatched file), for the lines
     that exist there; every line of another switch's candidate stands for its current body's last
     statement (see `combine`)."""
-    if cand is None:
-        lines, line = {}, 1
-        for text, kind, _, offset in pieces:
-            for at in _starts(text) if kind != "scaffold" else ():
-                there = offset + at if kind != "cand" else offset
-                lines.setdefault(line + text.count(b"\n", 0, at), original.count(b"\n", 0, there) + 1)
-            line += text.count(b"\n")
-        return lines
-    m = cand.method
-    shift = cand.patched.count(b"\n") - original.count(b"\n")      # lines the candidate adds
-    block_line = cand.patched.count(b"\n", 0, cand.block_at) + 1
-    head_same = original.count(b"\n", m.start_byte, m.body_start_byte) == \
-        cand.patched.count(b"\n", m.start_byte, cand.block_at)
-    first = original.count(b"\n", 0, m.start_byte) + 1
-
-    def own_line(offset: int) -> int | None:
-        here = original.count(b"\n", 0, offset) + 1
-        if offset < m.start_byte:
-            return here
-        if offset >= m.end_byte:
-            return here + shift
-        if offset < m.body_start_byte and (head_same or here == first):     # the declaration's head
-            return here
-        return None
-
+    own_line = _own_lines(original, cand)
+    blocks = iter(cand.bodies) if cand is not None else iter(())
     lines: dict[int, int] = {}
     line = 1
     for text, kind, key, offset in pieces:
+        first = None
+        if kind == "cand" and key == switch:
+            first = cand.patched.count(b"\n", 0, next(blocks)[3]) + 1
         for n, at in enumerate(_starts(text)):
             if kind == "orig" or (kind == "current" and key != switch):
                 target = own_line(offset + at)
             elif kind == "cand":
-                target = block_line + n if key == switch else own_line(offset)
+                target = first + n if key == switch else own_line(offset)
             else:
                 target = None
             if target is not None:
                 lines.setdefault(line + text.count(b"\n", 0, at), target)
         line += text.count(b"\n")
     return lines
+
+
+def _own_lines(original: bytes, cand: Switchable | None):
+    """original offset -> the line of `cand`'s patched file holding it (None: not there); no cand: the
+    unpatched file's line."""
+    def line_of(text: bytes, offset: int) -> int:
+        return text.count(b"\n", 0, offset) + 1
+
+    if cand is None:
+        return lambda offset: line_of(original, offset)
+    m, patched = cand.method, cand.patched
+    shift = patched.count(b"\n") - original.count(b"\n")      # lines the candidate adds
+    ends = [m.start_byte] + [e for _, e, _, _ in cand.bodies]
+    starts = [s for s, _, _, _ in cand.bodies] + [m.end_byte]
+    own_ends = [m.start_byte] + [at + len(block) for _, _, block, at in cand.bodies]
+    own_starts = [at for _, _, _, at in cand.bodies] + [len(patched) - (len(original) - m.end_byte)]
+    gaps = list(zip(ends, starts, own_ends, own_starts))     # the declaration around the bodies, both sides
+
+    def own_line(offset: int) -> int | None:
+        if offset < m.start_byte:
+            return line_of(original, offset)
+        if offset >= m.end_byte:
+            return line_of(original, offset) + shift
+        for start, end, own_start, own_end in gaps:
+            if start <= offset < end:
+                into = original.count(b"\n", start, offset)
+                same = original.count(b"\n", start, end) == patched.count(b"\n", own_start, own_end)
+                return line_of(patched, own_start) + into if same or into == 0 else None
+        return None
+    return own_line

@@ -187,7 +187,9 @@ class BatchingJudge:
             for entry in group:
                 # the check finds a member by name, arity and parameter types (by name and arity when the
                 # types do not match): two candidates of one name and arity could read each other's code
-                key = (entry.method.type_id, entry.method.name, len(entry.method.params))
+                m = entry.method
+                key = (m.type_id, "this[]" if m.kind == "indexer" else m.name,
+                       len(m.params) if m.kind in ("method", "constructor") else -1)
                 if key in seen:
                     entry.alone = "a candidate for its member, or an overload of its arity, is pending"
                 elif len({e.ws.root for e in group}) > 1 and entry.ws.root != group[0].ws.root:
@@ -413,6 +415,8 @@ def _blamed(output: str, ws: Workspace, where: dict[str, list[_Pending]]) -> set
 
 def _block_lines(entry: _Pending) -> set[int]:
     """The shared file's lines that hold the entry's candidate block."""
-    own_first = entry.form.patched.count(b"\n", 0, entry.form.block_at) + 1
-    own = range(own_first, own_first + entry.form.block.count(b"\n") + 1)
+    own = set()
+    for _, _, block, at in entry.form.bodies:
+        first = entry.form.patched.count(b"\n", 0, at) + 1
+        own.update(range(first, first + block.count(b"\n") + 1))
     return {line for line, mine in entry.lines.items() if mine in own}

@@ -26,6 +26,7 @@ MIX = {                                                   # member -> (candidate
     "Words.Count": ("{\n    System.IO.File.WriteAllText(\"/tmp/x\", text);\n    return text.Length;\n}", "rejected"),
     "Words.Echo": ("{\n    if (text == \"x\") throw new System.InvalidOperationException(\"boom\");\n"
                    "    return text;\n}", "runtime_error"),
+    "Words.Size": ("public int Size\n{\n    get\n    {\n        return 4;\n    }\n}", "passed"),     # an accessor
 }
 HOSTILE = {
     # the switches' class exists only in a shared build: named (even through an escape) it is judged alone
@@ -76,7 +77,7 @@ def test_a_mix_judged_together_gets_the_per_candidate_verdicts(env):
     assert [verdict(r) for r in together] == [verdict(r) for r in expected]
     assert judge.compiles == 2              # the shared build, its error in Square's lines, the rest again
     assert together[2].judge == "alone: the shared build failed in its lines: compiled alone"
-    assert {r.judge for i, r in enumerate(together) if i != 2} == {"batched: 6 candidates in one compile"}
+    assert {r.judge for i, r in enumerate(together) if i != 2} == {"batched: 7 candidates in one compile"}
     assert not any((runner.workspace(index.root("target")).root / "candidates").iterdir())
 
 
