@@ -16,7 +16,7 @@ Rules (each edits only the candidate line a diagnostic points to, keeping the li
   CS0122         inaccessible member (package-private in Java): the closest other member of its type
   tests          a test expected exception A but B was thrown: construct A instead of B
 
-One module over ~400 lines: the rule table and its rules read best side by side.
+Where a value, a receiver or an argument stands on the line: cs_line.py.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from typing import Callable
 
 from repotrans.execution.results import Diagnostic, TestResult
 from repotrans.execution.status import FAILED_TESTS
+from repotrans.policy.cs_line import argument_commas, param_count, receiver_start, value_span
 from repotrans.policy.cs_types import jdk_table, pascal
 from repotrans.policy.resolver import NameResolver
 
@@ -39,7 +40,6 @@ _NOT_INVOCABLE = re.compile(r"Non-invocable member [`'](?P<member>[\w.]+)' canno
                             r"|[`'](?P<member2>[\w.]+)' is a [`'](?:property|field)' but a [`']method group' was expected")
 _STATIC_MEMBER = re.compile(r"Static member [`'](?P<owner>[^`'(]+)\.(?P<member>\w+)(?:\([^`']*\))?' cannot be accessed")
 _INACCESSIBLE = re.compile(r"[`'](?P<owner>[^`'(]+)\.(?P<member>\w+)(?:\([^`']*\))?' is inaccessible")
-_PARAMS = re.compile(r"\(([^()]*)\)")
 _EXCEPTION = re.compile(r"([\w.]*Exception)\b")
 PARAM_NAME_FIRST = {"ArgumentOutOfRangeException", "ArgumentNullException"}
 NUMERIC = {"int", "long", "short", "byte", "sbyte", "uint", "ulong", "ushort", "float", "double", "decimal", "char"}
@@ -113,7 +113,7 @@ def _swap_constructor(code: str, thrown: str, wanted: str) -> str:
     """`new Thrown(msg)` -> `new Wanted(msg)`; (null, msg) for the .NET types whose first string is a name."""
     out, pos = [], 0
     for match in re.finditer(rf"\bnew\s+(?:System\.)?{re.escape(thrown)}\s*\(", code):
-        close, commas = _argument_commas(code, match.end() - 1)
+        close, commas = argument_commas(code, match.end() - 1)
         if close is None:
             continue
         args = code[match.end():close]
@@ -192,7 +192,7 @@ def _convert(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings:
         return "message not understood"
     src, dst = _simple(match.group("src")), _simple(match.group("dst"))
     line = lines[diag.candidate_line - 1]
-    span = _value_span(line)
+    span = value_span(line)
     if span is None:
         return "no assignment or return on the line"
     start, end = span
@@ -221,7 +221,7 @@ def _overload(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings
     if match is None:
         return "message not understood"
     name, given = match.group("name"), int(match.group("n"))
-    counts = sorted({_param_count(sig) for sig in _signatures(name, resolver)})
+    counts = sorted({param_count(sig) for sig in _signatures(name, resolver)})
     fewer = [c for c in counts if c < given]
     if not fewer:
         return f"no overload of {name} with fewer than {given} parameters is known (found {counts or 'none'})"
@@ -231,7 +231,7 @@ def _overload(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings
     if call is None:
         return f"call of {name} not on the line"
     open_at = call.end() - 1
-    close_at, commas = _argument_commas(line, open_at)
+    close_at, commas = argument_commas(line, open_at)
     if close_at is None or len(commas) + 1 != given:
         return f"could not split the arguments of {name}"
     cut = commas[want - 1] if want > 0 else open_at + 1
@@ -258,7 +258,7 @@ def _static_via_instance(lines: list[str], diag: Diagnostic, resolver: NameResol
     type_name = _simple(owner) if "<" in owner else owner.rsplit(".", 1)[-1]
     line = lines[diag.candidate_line - 1]
     for dot in (m.start() for m in re.finditer(rf"\.{re.escape(member)}\b", line)):
-        start = _receiver_start(line, dot)
+        start = receiver_start(line, dot)
         if start is None or start == dot or line[start:dot] == owner:
             continue
         # `Array.Copy` where the class has a member named Array: the type's full name
@@ -342,77 +342,9 @@ def _rename(lines: list[str], diag: Diagnostic, name: str, candidates: list[str]
     return f"+{name} -> {best}"
 
 
-def _value_span(line: str) -> tuple[int, int] | None:
-    """Character span of the value in `return X;`, `T x = X;`, `x = X;` or `x op= X;`."""
-    end = line.rstrip().rfind(";")
-    end = end if end >= 0 else len(line.rstrip())
-    ret = re.match(r"^\s*return\s+", line)
-    if ret:
-        return ret.end(), end
-    depth = 0
-    for i, ch in enumerate(line[:end]):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "=" and depth == 0 and line[i + 1:i + 2] != "=" and line[i - 1:i] not in "=!<>":
-            return i + 1, end
-    return None
-
-
-def _receiver_start(line: str, dot: int) -> int | None:
-    """Where the receiver expression ending at `line[dot]` (a '.') starts: names, dots, calls,
-    indexers and object creations, e.g. `a.b(c)[0]` in `x = a.b(c)[0].Member`."""
-    i, depth = dot, 0
-    while i > 0:
-        ch = line[i - 1]
-        if ch in ")]":
-            depth += 1
-        elif ch in "([":
-            if depth == 0:
-                break
-            depth -= 1
-        elif depth == 0 and not (ch.isalnum() or ch in "_."):
-            break
-        i -= 1
-    created = re.search(r"\bnew\s+$", line[:i])     # `new Gauge(1).Twice`: the creation is the receiver
-    return None if depth else created.start() if created else i
-
-
 def _signatures(name: str, resolver: NameResolver) -> list[str]:
     found = list(resolver.signatures(None, name))
     types = getattr(resolver, "types", {})
     for owner in types:
         found += [s for s in resolver.signatures(owner, name) if s not in found]
     return found
-
-
-def _param_count(signature: str) -> int:
-    match = _PARAMS.search(signature)
-    if match is None or not match.group(1).strip():
-        return 0
-    depth, count = 0, 1
-    for ch in match.group(1):
-        depth += ch == "<"
-        depth -= ch == ">"
-        count += ch == "," and depth == 0
-    return count
-
-
-def _argument_commas(line: str, open_at: int) -> tuple[int | None, list[int]]:
-    depth, commas, quote = 0, [], None
-    for i in range(open_at, len(line)):
-        ch = line[i]
-        if quote:
-            quote = None if ch == quote and line[i - 1] != "\\" else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i, commas
-        elif ch == "," and depth == 1:
-            commas.append(i)
-    return None, commas
