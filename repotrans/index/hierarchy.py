@@ -16,6 +16,7 @@ walk stops there, where a lookup by simple name would take any project type that
 from __future__ import annotations
 
 import re
+import threading
 from repotrans.index.model import FileInfo, Method, Side, TypeDecl
 
 _GENERIC = re.compile(r"<[^<>]*>")
@@ -31,7 +32,7 @@ class Hierarchy:
                  methods: dict[str, list[Method]]):
         self._types, self._by_side, self._by_name, self._files, self._methods = types, by_side, by_name, files, methods
         self._bases: dict[str, list[TypeDecl]] = {}
-        self._busy: set[str] = set()        # types whose bases are being bound (a lookup through them stops)
+        self._local = threading.local()     # per thread: the types whose bases are being bound
         self._known_namespaces: dict[Side, set[str]] = {}
 
     def supertypes(self, t: TypeDecl, depth: int | None = None) -> list[TypeDecl]:
@@ -55,8 +56,9 @@ class Hierarchy:
         known = self._bases.get(t.id)
         if known is not None:
             return known
-        top = not self._busy
-        self._busy.add(t.id)
+        busy = self._busy()
+        top = not busy
+        busy.add(t.id)
         try:
             out: dict[str, TypeDecl] = {}
             for text in t.bases:
@@ -64,7 +66,7 @@ class Hierarchy:
                 if found is not None and found.id != t.id:
                     out.setdefault(found.id, found)
         finally:
-            self._busy.discard(t.id)
+            busy.discard(t.id)
         if top:                 # an answer found while another type's bases were half bound may lack a type
             self._bases[t.id] = list(out.values())
         return list(out.values())
@@ -99,6 +101,13 @@ class Hierarchy:
                 out |= {m.id for base in self.supertypes(t) for m in methods.get(base.id, ())
                         if m.kind == "method" and (m.name, len(m.params)) in own}
         return out
+
+    def _busy(self) -> set[str]:
+        """The types whose bases this thread is binding: a lookup through one of them stops (a cycle)."""
+        busy = getattr(self._local, "busy", None)
+        if busy is None:
+            busy = self._local.busy = set()
+        return busy
 
     # ---- lookup --------------------------------------------------------------------------------------
     def _type(self, type_id: str) -> TypeDecl | None:
@@ -175,7 +184,7 @@ class Hierarchy:
         scope = self._type(t.outer_id) if t.outer_id else None
         while scope is not None:
             found = self._type(f"{scope.id}.{name}")
-            if found is None and scope.id not in self._busy:
+            if found is None and scope.id not in self._busy():
                 found = next((x for above in self.supertypes(scope)
                               if (x := self._type(f"{above.id}.{name}")) is not None), None)
             if found is not None:
