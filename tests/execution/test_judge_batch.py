@@ -35,8 +35,9 @@ HOSTILE = {
     "Arith.Twice": ("{\n    var t = System.Type.GetType(\"RepotransCandidateSwitch\");\n"
                     "    t.GetField(\"active\", (System.Reflection.BindingFlags)40).SetValue(null, 0);\n"
                     "    return a * 2;\n}", "rejected"),
-    "Arith.Square": ("{\n    return a * a;\n}", "passed"),
-    "Words.Shout": ("{\n    return text.ToUpper();\n}", "passed"),
+    # static state one candidate sets is never seen by another's tests (each runs in its own process)
+    "Arith.Square": ("{\n    Words.Greeting = \"evil\";\n    return a * a;\n}", "passed"),
+    "Words.Shout": ("{\n    return Words.Greeting.ToUpper();\n}", "passed"),
 }
 
 
