@@ -23,74 +23,24 @@ member already pending, a current body the check rejects, or no other candidate 
 from __future__ import annotations
 
 import re
-import shutil
 import threading
 import time
-import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
-from repotrans.execution import policy
-from repotrans.execution.candidate_schemata import SWITCH_CLASS, SWITCH_SOURCE, SWITCH_VAR, Switchable, \
-    combine, why_alone
+from repotrans.execution.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.policy import MemberRef
 from repotrans.execution.results import TestResult
 from repotrans.execution.runner import Chosen, Runner
+from repotrans.execution.shared_build import Build, Pending, compile_shared
 from repotrans.execution.toolchains import PatchedFile, Verdict
 from repotrans.execution.toolchains.mono import merged_policy
-from repotrans.execution.toolchains.mono_build import POLICY_EXE, compile_argv, parse_mcs, rel, stage_dependencies
+from repotrans.execution.toolchains.mono_build import parse_mcs, rel
 from repotrans.execution.toolchains.mono_test import run_tests
 from repotrans.execution.workspace import Workspace
 from repotrans.index.model import Method
 
 WINDOW = 1.5          # seconds the first pending candidate waits for others (a compile costs 6-26 s)
-
-
-@dataclass
-class _Build:
-    """One shared build: its outputs, what each compile printed, the checker's answers, and how many
-    candidates still run tests on it (the last one removes it)."""
-    folder: Path
-    built: dict[str, Path]
-    outputs: dict[str, str]
-    answers: list[policy.PolicyVerdict]
-    seconds: float
-    size: int
-    shared: dict[Path, tuple[str, dict[int, int]]]     # shared file -> (target file, line -> its line)
-    users: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def release(self) -> None:
-        with self.lock:
-            self.users -= 1
-            last = self.users <= 0
-        if last:
-            shutil.rmtree(self.folder, ignore_errors=True)
-
-
-@dataclass(eq=False)
-class _Pending:
-    index: object
-    form: Switchable
-    code: str
-    patch: object
-    allow: frozenset[str]
-    scope: str | None
-    scaled: bool
-    ws: Workspace
-    started: float
-    done: threading.Event = field(default_factory=threading.Event)
-    alone: str = ""                                  # why it is judged alone, once settled so
-    build: _Build | None = None
-    switch: int = -1
-    lines: dict[int, int] = field(default_factory=dict)   # its shared file's line -> its own patched file's
-    jobs: list[int] = field(default_factory=list)     # its checker answers in build.answers
-    current_jobs: list[int] = field(default_factory=list)
-    projects: list = field(default_factory=list)      # the projects compiling its file
-
-    @property
-    def method(self) -> Method:
-        return self.form.method
 
 
 class BatchingJudge:
@@ -103,7 +53,7 @@ class BatchingJudge:
         self.expected = max(1, expected)
         self.compiles = 0                     # shared builds compiled (counted for benchmarks)
         self._compile_seconds = 2 * window    # the last shared compile's time (none yet: the window)
-        self._pending: list[_Pending] = []
+        self._pending: list[Pending] = []
         self._leading = False
         self._cond = threading.Condition()
 
@@ -141,7 +91,7 @@ class BatchingJudge:
         return results
 
     # -- planning and grouping ----------------------------------------------------------------
-    def _plan(self, index, method, code, scope, keep_run, allow, scaled) -> _Pending | str:
+    def _plan(self, index, method, code, scope, keep_run, allow, scaled) -> Pending | str:
         runner = self.runner
         if runner.toolchain.name != "mono":
             return f"toolchain {runner.toolchain.name}: candidates are switched in mono builds only"
@@ -157,9 +107,9 @@ class BatchingJudge:
         form = why_alone((ws.src / method.path).read_bytes(), method, patch)
         if isinstance(form, str):
             return form
-        return _Pending(index, form, code, patch, frozenset(allow), scope, scaled, ws, started)
+        return Pending(index, form, code, patch, frozenset(allow), scope, scaled, ws, started)
 
-    def _join(self, entry: _Pending) -> None:
+    def _join(self, entry: Pending) -> None:
         """Wait until `entry` is settled: the first of a group waits for others (up to `window`, and
         at most half of what a compile took so far: waiting must cost less than the compile it may
         save), then compiles the group; the others wait for it."""
@@ -179,7 +129,7 @@ class BatchingJudge:
             self._settle(group)
         entry.done.wait()
 
-    def _settle(self, group: list[_Pending]) -> None:
+    def _settle(self, group: list[Pending]) -> None:
         """Give every entry of `group` a shared build or a reason to be judged alone."""
         try:
             seen: set[tuple[str, str, int]] = set()
@@ -211,15 +161,20 @@ class BatchingJudge:
             for entry in group:
                 entry.done.set()
 
-    def _bisect(self, ws: Workspace, group: list[_Pending]) -> None:
+    def _bisect(self, ws: Workspace, group: list[Pending]) -> None:
         """Compile `group` together; on failure take out the candidates the errors point into (judged
         alone), else halves, until what is left compiles or is one candidate (judged alone)."""
         if len(group) == 1:
             group[0].alone = "the shared build failed: compiled alone"
             return
-        failed = self._build(ws, group)
-        if failed is None:
+        found = compile_shared(self.runner, ws, group)
+        with self._cond:
+            self.compiles += found.compiles if isinstance(found, Build) else 1
+        if isinstance(found, Build):
+            self._compile_seconds = found.seconds
+            _adopt(found, group)
             return
+        failed = found
         blamed = [e for e in group if e in failed]
         if blamed and len(blamed) < len(group):
             for entry in blamed:
@@ -230,88 +185,8 @@ class BatchingJudge:
         self._bisect(ws, group[:half])
         self._bisect(ws, group[half:])
 
-    # -- the shared build -----------------------------------------------------------------------
-    def _build(self, ws: Workspace, group: list[_Pending]) -> set[_Pending] | None:
-        """Compile the group behind switches with the capability check chained to the last compile.
-        None when it compiled (every entry then holds the build); else the entries errors point into."""
-        runner = self.runner
-        tc, box, limits = runner.toolchain, runner.sandbox(ws), runner.limits
-        started = time.monotonic()
-        projects = tc.plan(ws).chosen
-        folder = ws.root / "candidates" / uuid.uuid4().hex[:12]
-        by_file: dict[str, list[_Pending]] = {}
-        for switch, entry in enumerate(group):
-            entry.switch = switch
-            by_file.setdefault(entry.method.path, []).append(entry)
-        swap: dict[Path, Path] = {}
-        shared: dict[Path, tuple[str, dict[int, int]]] = {}      # shared file -> (target file, line map)
-        where: dict[str, list[_Pending]] = {}               # shared file (as mcs names it) -> its entries
-        for path, entries in by_file.items():
-            switched = combine((ws.src / path).read_bytes(), [(e.form, e.switch) for e in entries])
-            file = folder / "patched" / path
-            file.parent.mkdir(parents=True, exist_ok=True)
-            file.write_bytes(switched.text)
-            swap[(ws.src / path).resolve()] = file
-            shared[file] = (path, switched.original_lines)
-            for e in entries:
-                e.lines = switched.lines[e.switch]
-                where.setdefault(rel(file, ws), []).append(e)
-        switch_file = folder / "switch" / f"{SWITCH_CLASS}.cs"
-        switch_file.parent.mkdir(parents=True, exist_ok=True)
-        switch_file.write_text(SWITCH_SOURCE)
-        order = [p for p in projects if any(s in swap for s in p.sources)]
-        jobs: list[str] = []
-        for entry in group:
-            src = (ws.src / entry.method.path).resolve()
-            entry.projects = [p for p in order if src in p.sources]
-            member = MemberRef.of(entry.method)
-            entry.jobs, entry.current_jobs = [], []
-            for p in entry.projects:
-                dll = rel(folder / "out" / p.name / p.dll_name, ws)
-                entry.jobs.append(len(jobs))
-                jobs.append(policy.job_line(dll, dll, member, frozenset()))   # only its member's own code
-                entry.current_jobs.append(len(jobs))
-                jobs.append(policy.job_line(rel(ws.base / p.name / p.dll_name, ws), None, member, frozenset()))
-        built: dict[str, Path] = {}
-        outputs: dict[str, str] = {}
-        answers: list[policy.PolicyVerdict] = []
-        for project in order:
-            out = folder / "out" / project.name
-            stage_dependencies(project, projects, built, ws.base, out)
-            argv, stdin = compile_argv(ws, project, projects, out, swap) + [rel(switch_file, ws)], None
-            if project is order[-1]:
-                argv, stdin = policy.chained_argv(rel(ws.base / POLICY_EXE, ws), argv), policy.stdin_of(jobs)
-            outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
-                              writable=[out], stdin=stdin)
-            with self._cond:
-                self.compiles += 1
-            output, checker_output = policy.split_chained(outcome.output)
-            if checker_output is None and (outcome.timed_out or outcome.exit_code != 0):
-                shutil.rmtree(folder, ignore_errors=True)
-                return _blamed(output, ws, where)
-            built[project.name] = out
-            outputs[project.name] = output
-            if checker_output is not None:
-                answers = policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
-                                         "timed out" if outcome.timed_out else f"exit {outcome.exit_code}")
-        build = _Build(folder, built, outputs, answers, time.monotonic() - started, len(group), shared)
-        self._compile_seconds = build.seconds
-        for entry in group:
-            current = [answers[i] for i in entry.current_jobs]
-            if any(not v.ok for v in current):
-                entry.alone = ("its member's current body does not pass the capability check by itself: "
-                               + next(v.reason() for v in current if not v.ok))
-            elif any(answers[i].error for i in entry.jobs):
-                entry.alone = "the shared capability check did not answer for it"
-            else:
-                entry.build = build
-                build.users += 1
-        if build.users == 0:
-            build.release()
-        return None
-
     # -- one candidate's verdict ----------------------------------------------------------------
-    def _finish(self, entry: _Pending) -> TestResult:
+    def _finish(self, entry: Pending) -> TestResult:
         if entry.alone or entry.build is None:
             return self._alone(entry.index, entry.method, entry.code, entry.scope, False, entry.allow,
                                entry.scaled, entry.alone or "no shared build")
@@ -320,7 +195,7 @@ class BatchingJudge:
         finally:
             entry.build.release()
 
-    def _judge(self, entry: _Pending) -> TestResult:
+    def _judge(self, entry: Pending) -> TestResult:
         """The per-candidate path's verdict on the shared build: its own warnings and check, then its
         covering tests in a fresh test process with only its switch on."""
         runner, build, ws, method = self.runner, entry.build, entry.ws, entry.method
@@ -357,12 +232,29 @@ class BatchingJudge:
         return replace(result, judge=f"alone: {why}")
 
 
+def _adopt(build: Build, group: list[Pending]) -> None:
+    """Each entry holds the build, unless its current body fails the check by itself or the check did
+    not answer for it (then it is judged alone); a build nobody holds is removed."""
+    for entry in group:
+        current = [build.answers[i] for i in entry.current_jobs]
+        if any(not v.ok for v in current):
+            entry.alone = ("its member's current body does not pass the capability check by itself: "
+                           + next(v.reason() for v in current if not v.ok))
+        elif any(build.answers[i].error for i in entry.jobs):
+            entry.alone = "the shared capability check did not answer for it"
+        else:
+            entry.build = build
+            build.users += 1
+    if build.users == 0:
+        build.release()
+
+
 def judge_for(runner: Runner, workers: int) -> Runner | BatchingJudge:
     """`runner` itself, or (execution.batch_candidates) a BatchingJudge over it for `workers` submitters."""
     return BatchingJudge(runner, expected=workers) if runner.config.batch_candidates else runner
 
 
-def _own_file(build: _Build, path: str) -> Path:
+def _own_file(build: Build, path: str) -> Path:
     return next(file for file, (target, _) in build.shared.items() if target == path)
 
 
@@ -399,24 +291,3 @@ def _as_own(output: str, ws: Workspace, cand: PatchedFile) -> str:
             text = f"{own}({mapped},{after}"
         lines.append(text)
     return "\n".join(lines)
-
-
-def _blamed(output: str, ws: Workspace, where: dict[str, list[_Pending]]) -> set[_Pending]:
-    """The entries whose candidate lines hold a compile error of `output`."""
-    blamed: set[_Pending] = set()
-    for diag in parse_mcs(output, ws, None):
-        if diag.severity != "error":
-            continue
-        for entry in where.get(diag.file, []):
-            if diag.line in _block_lines(entry):
-                blamed.add(entry)
-    return blamed
-
-
-def _block_lines(entry: _Pending) -> set[int]:
-    """The shared file's lines that hold the entry's candidate block."""
-    own = set()
-    for _, _, block, at in entry.form.bodies:
-        first = entry.form.patched.count(b"\n", 0, at) + 1
-        own.update(range(first, first + block.count(b"\n") + 1))
-    return {line for line, mine in entry.lines.items() if mine in own}

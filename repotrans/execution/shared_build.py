@@ -1,0 +1,157 @@
+"""The shared build of candidates behind switches: the switched files (execution.candidate_schemata),
+one compile of each project holding one with the capability check chained to the last (each
+candidate's job inspects its own member only; a second job per member checks its current body on
+the baseline assembly, which must pass by itself), and, when the compile fails, the candidates the
+compiler's errors point into. execution.judge_batch decides who shares it and judges each candidate."""
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repotrans.execution import policy
+from repotrans.execution.candidate_schemata import SWITCH_CLASS, SWITCH_SOURCE, Switchable, combine
+from repotrans.execution.policy import MemberRef
+from repotrans.execution.runner import Runner
+from repotrans.execution.toolchains.mono_build import POLICY_EXE, compile_argv, parse_mcs, rel, stage_dependencies
+from repotrans.execution.workspace import Workspace
+from repotrans.index.model import Method
+
+
+@dataclass
+class Build:
+    """One shared build: its outputs, what each compile printed, the checker's answers, and how many
+    candidates still run tests on it (the last one removes it)."""
+    folder: Path
+    built: dict[str, Path]
+    outputs: dict[str, str]
+    answers: list[policy.PolicyVerdict]
+    seconds: float
+    size: int
+    shared: dict[Path, tuple[str, dict[int, int]]]     # shared file -> (target file, line -> its line)
+    compiles: int = 1                                  # compiler runs it took (one per project)
+    users: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def release(self) -> None:
+        with self.lock:
+            self.users -= 1
+            last = self.users <= 0
+        if last:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@dataclass(eq=False)
+class Pending:
+    """One candidate waiting for (or holding) a shared build."""
+    index: object
+    form: Switchable
+    code: str
+    patch: object
+    allow: frozenset[str]
+    scope: str | None
+    scaled: bool
+    ws: Workspace
+    started: float
+    done: threading.Event = field(default_factory=threading.Event)
+    alone: str = ""                                  # why it is judged alone, once settled so
+    build: Build | None = None
+    switch: int = -1
+    lines: dict[int, int] = field(default_factory=dict)   # its shared file's line -> its own patched file's
+    jobs: list[int] = field(default_factory=list)     # its checker answers in build.answers
+    current_jobs: list[int] = field(default_factory=list)
+    projects: list = field(default_factory=list)      # the projects compiling its file
+
+    @property
+    def method(self) -> Method:
+        return self.form.method
+
+
+
+def compile_shared(runner: Runner, ws: Workspace, group: list[Pending]) -> Build | set[Pending]:
+    """Compile the group behind switches with the capability check chained to the last compile:
+    the build (each entry knows its switch, line map, projects and checker answers), or the
+    entries the compiler's errors point into when it failed."""
+    tc, box, limits = runner.toolchain, runner.sandbox(ws), runner.limits
+    started = time.monotonic()
+    projects = tc.plan(ws).chosen
+    folder = ws.root / "candidates" / uuid.uuid4().hex[:12]
+    by_file: dict[str, list[Pending]] = {}
+    for switch, entry in enumerate(group):
+        entry.switch = switch
+        by_file.setdefault(entry.method.path, []).append(entry)
+    swap: dict[Path, Path] = {}
+    shared: dict[Path, tuple[str, dict[int, int]]] = {}      # shared file -> (target file, line map)
+    where: dict[str, list[Pending]] = {}               # shared file (as mcs names it) -> its entries
+    for path, entries in by_file.items():
+        switched = combine((ws.src / path).read_bytes(), [(e.form, e.switch) for e in entries])
+        file = folder / "patched" / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_bytes(switched.text)
+        swap[(ws.src / path).resolve()] = file
+        shared[file] = (path, switched.original_lines)
+        for e in entries:
+            e.lines = switched.lines[e.switch]
+            where.setdefault(rel(file, ws), []).append(e)
+    switch_file = folder / "switch" / f"{SWITCH_CLASS}.cs"
+    switch_file.parent.mkdir(parents=True, exist_ok=True)
+    switch_file.write_text(SWITCH_SOURCE)
+    order = [p for p in projects if any(s in swap for s in p.sources)]
+    jobs: list[str] = []
+    for entry in group:
+        src = (ws.src / entry.method.path).resolve()
+        entry.projects = [p for p in order if src in p.sources]
+        member = MemberRef.of(entry.method)
+        entry.jobs, entry.current_jobs = [], []
+        for p in entry.projects:
+            dll = rel(folder / "out" / p.name / p.dll_name, ws)
+            entry.jobs.append(len(jobs))
+            jobs.append(policy.job_line(dll, dll, member, frozenset()))   # only its member's own code
+            entry.current_jobs.append(len(jobs))
+            jobs.append(policy.job_line(rel(ws.base / p.name / p.dll_name, ws), None, member, frozenset()))
+    built: dict[str, Path] = {}
+    outputs: dict[str, str] = {}
+    answers: list[policy.PolicyVerdict] = []
+    for project in order:
+        out = folder / "out" / project.name
+        stage_dependencies(project, projects, built, ws.base, out)
+        argv, stdin = compile_argv(ws, project, projects, out, swap) + [rel(switch_file, ws)], None
+        if project is order[-1]:
+            argv, stdin = policy.chained_argv(rel(ws.base / POLICY_EXE, ws), argv), policy.stdin_of(jobs)
+        outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
+                          writable=[out], stdin=stdin)
+        output, checker_output = policy.split_chained(outcome.output)
+        if checker_output is None and (outcome.timed_out or outcome.exit_code != 0):
+            shutil.rmtree(folder, ignore_errors=True)
+            return _blamed(output, ws, where)
+        built[project.name] = out
+        outputs[project.name] = output
+        if checker_output is not None:
+            answers = policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
+                                     "timed out" if outcome.timed_out else f"exit {outcome.exit_code}")
+    return Build(folder, built, outputs, answers, time.monotonic() - started, len(group), shared,
+                 compiles=len(order))
+
+
+def _blamed(output: str, ws: Workspace, where: dict[str, list[Pending]]) -> set[Pending]:
+    """The entries whose candidate lines hold a compile error of `output`."""
+    blamed: set[Pending] = set()
+    for diag in parse_mcs(output, ws, None):
+        if diag.severity != "error":
+            continue
+        for entry in where.get(diag.file, []):
+            if diag.line in _block_lines(entry):
+                blamed.add(entry)
+    return blamed
+
+
+def _block_lines(entry: Pending) -> set[int]:
+    """The shared file's lines that hold the entry's candidate block."""
+    own = set()
+    for _, _, block, at in entry.form.bodies:
+        first = entry.form.patched.count(b"\n", 0, at) + 1
+        own.update(range(first, first + block.count(b"\n") + 1))
+    return {line for line, mine in entry.lines.items() if mine in own}
