@@ -13,6 +13,7 @@ from repotrans.execution import policy
 from repotrans.execution.il_check import check_assembly
 from repotrans.execution.policy_allow import allowances
 from repotrans.index.store import Index
+from tests.support.solutions import write_tree
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "policy_reach"
 FS = frozenset({"file_system"})
@@ -107,3 +108,26 @@ def test_the_csharp_ports_pass_the_il_checker_with_the_allowances_of_their_java(
         ref = policy.MemberRef.of(target)
         assert check_assembly(dll, None, ref, allowances(index, java)).ok, cs_query
         assert check_assembly(dll, None, ref, frozenset()).ok == (not needs_it), cs_query
+
+
+def test_a_namesake_in_another_package_lends_no_capability(tmp_path):
+    """A base bound as Java binds it (Index.supertypes): `implements Iterator<String>` under
+    `import java.util.Iterator` is not the project's org.acme.files.Iterator, whose next() returns a
+    File; a subclass of that project type in its own package does reach the File."""
+    write_tree(tmp_path / "java", {
+        "org/acme/files/Iterator.java": ("package org.acme.files;\nimport java.io.File;\n"
+                                         "public class Iterator { public File next() { return null; } }\n"),
+        "org/acme/files/Walker.java": ("package org.acme.files;\n"
+                                       "public class Walker extends Iterator { String first() { return next().getName(); } }\n"),
+        "org/acme/words/Words.java": ("package org.acme.words;\nimport java.util.Iterator;\n"
+                                      "public abstract class Words implements Iterator<String> {\n"
+                                      "  String first() { return next(); }\n}\n"),
+    })
+    write_tree(tmp_path / "cs", {"Words.cs": "namespace Acme.Words { public class Words { } }\n"})
+    idx = Index.open(tmp_path / "wd")
+    idx.build(tmp_path / "java", tmp_path / "cs", progress=False)
+    [words] = idx.find_methods("source", "org.acme.words.Words.first")
+    [walker] = idx.find_methods("source", "org.acme.files.Walker.first")
+    assert allowances(idx, words) == NONE
+    assert allowances(idx, walker) == FS
+    idx.close()

@@ -438,3 +438,21 @@ def test_bench_tools_on_a_generated_pair(tmp_path):
     assert set(figures["tools"]) == set(IMPLEMENTATIONS)
     for tool, r in figures["tools"].items():
         assert r["n"] == 8 and r["errors"] == 0, tool
+
+
+def test_method_body_follows_the_base_the_compiler_binds(tmp_path):
+    """Two project classes named Reader: `using Acme.Plain;` binds Decoder's base to Acme.Plain.Reader, so
+    its inherited Read() is found there (a lookup by simple name found two and gave up)."""
+    from tests.support.indexes import csharp_index
+    index = csharp_index(tmp_path, {
+        "Readers.cs": ("namespace Acme.Plain { public class Reader { public int Read() { return 1; } } }\n"
+                       "namespace Acme.Fancy { public class Reader { public int Read() { return 2; } } }\n"),
+        "Decoder.cs": "using Acme.Plain;\nnamespace Acme.Codec { public class Decoder : Reader { } }\n",
+    })
+    ctx = ToolContext(index, load_mapping(index))
+    out = run_tool(ctx, "find_target_method_body", {"class_name": "Acme.Codec.Decoder", "method_name": "Read"})
+    assert out["declared_in"] == "Acme.Plain.Reader"
+    assert [o["body"] for o in out["overloads"]] == ["{ return 1; }"]
+    info = run_tool(ctx, "find_target_class_info", {"class_name": "Acme.Codec.Decoder"})
+    assert info["supertypes"] == ["Acme.Plain.Reader"]
+    index.close()
