@@ -3,7 +3,9 @@
 For each guarded task: its covering tests with every switch off (the ground truth: the port as it
 is) must pass, and with its own switch on (the placeholder) must not. The verdict, its reasons and
 its selection read as the per-task path's (datasets.validate_task), which still judges the members
-the schemata cannot guard. Test processes are batched (execution.schemata_runs):
+the schemata cannot guard. First the capability check reads each ground truth's IL in the baseline
+build, as the per-task path's build checks it (a rejected one is dropped before any test runs). Test
+processes are batched (execution.schemata_runs):
 
 1. ground truth: the union of every task's covering tests, every switch off, once (`jobs`
    processes, split by name), recording which guards each test reaches. A batch that stops early
