@@ -89,3 +89,21 @@ def test_hostile_assemblies_are_judged_and_a_checker_that_hangs_or_dies_rejects(
     assert late.error == unanswered.error == "the checker ended without an answer (timed out after 0.1 s)"
     dead, = IlCheckProcess(root, root / "keys", memory_mb=8).check([_job(dlls["clean"], dlls["base"])])
     assert not dead.ok and dead.error.startswith("the checker ended without an answer (exit ")
+
+
+def test_read_only_paths_are_seen_not_written_even_under_tmp(tmp_path):
+    """What LocalSandbox(readonly=...) binds for the checker (Python, its packages) is readable inside,
+    also under /tmp (which the sandbox mounts afresh), and cannot be written; without it, not there."""
+    from repotrans.execution.sandboxes.local import LocalSandbox
+
+    ws, extra = tmp_path / "ws", tmp_path / "pkg"
+    for folder in (ws, extra):
+        folder.mkdir()
+        folder.chmod(0o755)
+    (extra / "m.py").write_text("x = 1\n")
+    script = f"cat {extra}/m.py; echo y > {extra}/m.py && echo WROTE"
+    out = LocalSandbox(ws, readonly=[extra]).run(["sh", "-c", script], cwd=ws, timeout=30, memory_mb=256)
+    assert out.stdout.startswith("x = 1") and "WROTE" not in out.stdout
+    assert (extra / "m.py").read_text() == "x = 1\n"
+    hidden = LocalSandbox(ws).run(["cat", f"{extra}/m.py"], cwd=ws, timeout=30, memory_mb=256)
+    assert hidden.exit_code != 0 and "x = 1" not in hidden.stdout
