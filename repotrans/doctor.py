@@ -19,10 +19,10 @@ Section = Callable[..., tuple[str, list[Line]]]
 def sandbox_section(config) -> tuple[str, list[Line]]:
     """Which sandbox runs candidates, why, and what each sandbox can use here."""
     from repotrans.execution.sandboxes.choice import resolve_sandbox
-    from repotrans.execution.sandboxes import PIDS_LIMIT
+    from repotrans.execution.sandboxes import BACKSTOP_FACTOR, BACKSTOP_SLACK, PIDS_LIMIT
     from repotrans.execution.sandboxes.cgroups import support
     from repotrans.execution.sandboxes.docker import engine_status
-    from repotrans.execution.sandboxes.local import bwrap_status
+    from repotrans.execution.sandboxes.local import bwrap_status, counts_cpu
     from repotrans.execution.toolchains.registry import toolchain_spec
 
     ex = config.execution
@@ -42,6 +42,14 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
     lines.append((version is not None or None, f"local limits for the whole run: {why}"))
     lines.append((None, f"processes and threads: at most {PIDS_LIMIT} per run; a run is killed as soon as a fork "
                         "is refused (its cgroup's pids.events: local, and docker when the engine runs on this host)"))
+    if ex.clock == "cpu":
+        lines.append((counts_cpu() or None, "test-run time limits count CPU seconds (clock = \"cpu\"): local "
+                      + ("by the run's cgroup" if counts_cpu() else "cannot count them here (wall seconds)")
+                      + f"; docker per process (RLIMIT_CPU); a wall-clock backstop of {BACKSTOP_FACTOR:g} x the limit "
+                      f"+ {BACKSTOP_SLACK:g} s"))
+    else:
+        lines.append((None, "test-run time limits count wall seconds (clock = \"wall\"): a busy machine may turn a "
+                            "slow pass into a timeout"))
     return "sandbox", lines
 
 

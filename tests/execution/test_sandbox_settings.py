@@ -19,6 +19,7 @@ from repotrans.execution.sandboxes import docker as docker_box
     ({"sandbox": "chroot"}, "unknown sandbox 'chroot'"),
     ({"toolchain": "gcc"}, "unknown toolchain 'gcc'"),
     ({"scope": "some"}, "unknown test scope 'some'"),
+    ({"clock": "moon"}, "execution.clock must be cpu or wall, not 'moon'"),
 ])
 def test_bad_execution_values_are_config_errors_before_anything_runs(execution, message):
     with pytest.raises(ConfigError, match=message):

@@ -96,9 +96,7 @@ class LocalSandbox:
         return None
 
     def counts_cpu(self) -> bool:
-        """A run's CPU time is its cgroup's (cgroup v2, or v1 with a cpuacct hierarchy)."""
-        version = support()[0]
-        return version == "v2" or (version == "v1" and Path("/sys/fs/cgroup/cpuacct/cgroup.procs").is_file())
+        return counts_cpu()
 
     def fresh(self) -> "LocalSandbox":
         return self                 # every command gets a new root, /tmp and /dev already
@@ -134,6 +132,12 @@ class LocalSandbox:
             cmd += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                     "--bounding-set=-all", "--no-new-privs", "--"]
         return cmd + limit_prefix(memory_mb) + list(argv)
+
+
+def counts_cpu() -> bool:
+    """A local run's CPU time is its cgroup's (cgroup v2, or v1 with a cpuacct hierarchy)."""
+    version = support()[0]
+    return version == "v2" or (version == "v1" and Path("/sys/fs/cgroup/cpuacct/cgroup.procs").is_file())
 
 
 def _namespaces() -> list[str]:
