@@ -1,6 +1,6 @@
 """A type's supertypes in the index: each base as written is bound to the declaration its compiler
 would bind, then followed upwards (breadth first, nearest first, each type once, so a cycle in broken
-code ends). Served by `Index.supertypes`, `Index.bases`, `Index.resolve_type` and
+code ends). Served by `Index.supertypes` (depth 1: the direct bases), `Index.resolve_type` and
 `Index.overridden_methods`.
 
 A base's simple name is looked up as Java (JLS 6.4-6.5) and C# (namespace and type names) do:
@@ -12,6 +12,9 @@ A qualified base (`a.b.Foo`, `Outer.Inner`, `global::A.Foo`, `Alias.Inner`) bind
 or is read as fully qualified (C#: also relative to an enclosing namespace or behind a namespace alias).
 A name these rules do not bind is not a project type (`java.lang.Exception`, `System.IDisposable`): the
 walk stops there, where a lookup by simple name would take any project type that shares the name.
+Only in a file tree-sitter parsed in part (its namespace or usings may be missing from the index, as
+in Lucene.Net's QueryParser.cs) does a name the rules cannot bind fall back to the one project type
+of that simple name.
 """
 from __future__ import annotations
 
