@@ -146,6 +146,7 @@ class Schemata:
     changed: dict[str, list] = field(default_factory=dict)       # file path -> projects compiling it
     seconds: float = 0.0
     routes: dict[str, int] = field(default_factory=dict)         # how many tasks each way decided
+    phases: dict[str, float] = field(default_factory=dict)       # validation step -> its wall seconds
 
     def count(self, route: str) -> None:
         self.routes[route] = self.routes.get(route, 0) + 1

@@ -276,7 +276,8 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, runner: R
                                           TaskValidation(t.id, reason, selection, seconds))
         if built is not None and stats is not None:
             stats["schemata"] = {"guarded": len(built.switches), "per_task": len(built.unguarded),
-                                 "build_seconds": round(built.seconds, 1), "routes": dict(built.routes)}
+                                 "build_seconds": round(built.seconds, 1), "routes": dict(built.routes),
+                                 "phases": dict(built.phases)}
 
     def one(task: DatasetTask) -> TaskValidation:
         verdict = validate_task(index, task, runner)
@@ -344,6 +345,8 @@ def render_report(ds: Dataset, stats: dict | None = None) -> str:
             if sch.get("routes"):
                 lines += ["- schemata test runs: " + ", ".join(f"{n} {route}" for route, n in sorted(sch["routes"].items()))
                           + " (the rest: ground truth and placeholder decided in shared batches)"]
+            if sch.get("phases"):
+                lines += ["- after the build, wall seconds: " + ", ".join(f"{name} {s}" for name, s in sch["phases"].items())]
     lines.append("")
     if ds.dropped:
         lines += ["| dropped task | reason |", "|---|---|"]

@@ -79,6 +79,14 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         return tasks, None
     methods = [m for m in (index.method(t.target_method_id) for t in tasks) if m is not None]
     tc, box, limits, schemata = open_schemata(index, methods, runner)
+    clock = [time.monotonic()]
+
+    def phase(name: str) -> None:
+        """The wall seconds since the last step ended, as this step's (the report's where-the-time-goes)."""
+        now = time.monotonic()
+        schemata.phases[name] = round(now - clock[0], 1)
+        clock[0] = now
+
     ws = schemata.ws
     projects = tc.plan(ws).chosen
     plans = []
@@ -97,7 +105,9 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
                     plan.names[project.name] = names
         plans.append(plan)
     by_project = {p.name: p for p in projects}
+    phase("selections")
     rejected = _rejected_truths(plans, index, ws, projects, box, limits)
+    phase("capability check")
     for plan in [p for p in plans if p.task.id in rejected]:
         record(make_validation(plan.task, f"ground truth gives rejected: {rejected[plan.task.id]}",
                                plan.chosen.describe(), 0.0))
@@ -110,6 +120,7 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
     started = time.monotonic()
     truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs,
                            index_tests(ws, tc.test_projects(ws)))
+    phase("ground-truth batches")
     for plan in plans:              # the one build and the ground-truth batches, spread over the tasks
         plan.shared = (schemata.seconds + time.monotonic() - started) / len(plans)
     alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
@@ -135,7 +146,9 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
             done(plan, None)
         else:
             alone.append((plan, True))
+    phase("placeholder batches")
     _alone(alone, tc, schemata, index, box, limits, jobs, done)
+    phase("runs alone")
     return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata
 
 
