@@ -50,7 +50,7 @@ def serve(stdin: TextIO, stdout: TextIO, keys: Path | None) -> None:
         try:
             candidate, baseline, member, allowed = parse_job(line)
             saved = keys_file(keys, baseline) if keys is not None and baseline is not None else None
-            base = Baseline.load(saved) if saved is not None and saved.is_file() else baseline
+            base = Baseline.load(saved) if saved is not None and saved.exists() else baseline
             verdict = check_assembly(candidate, base, member, allowed)
         except Exception as exc:  # a job it cannot even start: rejected, with the reason
             verdict = PolicyVerdict(error=f"{type(exc).__name__}: {exc}", seconds=time.perf_counter() - started)

@@ -1,9 +1,9 @@
 """The Python IL checker out of the repotrans process (il_check_process): it answers as il_check does
 in process, from the baseline keys it saved once, inside bwrap. Hostile assemblies (a nested type
 enclosing itself, which looped il_check forever before it checked for cycles; junk bytes) are judged
-by the checker: rejected with the reason. A checker that does not answer in time or dies (no memory to
-start) rejects every job it left, and repotrans carries on; without bwrap the same holds for a plain
-child process under prlimit."""
+by the checker: rejected with the reason. A checker that does not answer in time (its baseline keys
+are a pipe nobody writes) or dies (no memory to start) rejects every job it left, and repotrans
+carries on; without bwrap the same holds for a plain child process under prlimit."""
 from __future__ import annotations
 
 import os
@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution import il_check_process, policy
+from repotrans.execution.il_baseline import keys_file
 from repotrans.execution.il_check import check_assembly
 from repotrans.execution.il_check_process import IlCheckProcess
 from repotrans.execution.sandboxes.local import bwrap_status
@@ -84,9 +85,15 @@ def test_hostile_assemblies_are_judged_and_a_checker_that_hangs_or_dies_rejects(
     assert not cycle.ok and "nested in itself" in cycle.error
     assert not junk.ok and junk.error and "without an answer" not in junk.error
     assert clean.ok                                         # the job after them is judged as usual
-    late, unanswered = IlCheckProcess(root, root / "keys", timeout=0.1).check(
+    stuck = root / f"stuck-{bwrap}"                         # a read that never ends: a pipe without writer
+    stuck.mkdir(exist_ok=True)
+    if not keys_file(stuck, dlls["base"]).exists():
+        os.mkfifo(keys_file(stuck, dlls["base"]))
+    started = time.monotonic()
+    hung, unanswered = IlCheckProcess(root, stuck, timeout=2.0).check(
         [_job(dlls["clean"], dlls["base"]), _job(dlls["attack"], dlls["base"])])
-    assert late.error == unanswered.error == "the checker ended without an answer (timed out after 0.1 s)"
+    assert hung.error == unanswered.error == "the checker ended without an answer (timed out after 2 s)"
+    assert time.monotonic() - started < 10.0
     dead, = IlCheckProcess(root, root / "keys", memory_mb=8).check([_job(dlls["clean"], dlls["base"])])
     assert not dead.ok and dead.error.startswith("the checker ended without an answer (exit ")
 
