@@ -205,14 +205,16 @@ def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dic
     """Task id -> why the capability check rejects its ground truth, as the per-task path checks each
     candidate (toolchains.mono): its member in each assembly compiling its file, with the Java
     original's allowances; the ground truth's IL is the baseline's, so the baseline assemblies are
-    read, all tasks in one checker process (chunks of POLICY_CHUNK jobs)."""
+    read, all tasks in one checker process (chunks of POLICY_CHUNK jobs). No baseline to compare
+    with: it would add the methods the candidate adds to it, none here (and it reads a second module
+    per job)."""
     jobs: list[tuple[str, str]] = []                       # (task id, job line)
     for plan in plans:
         allowed = frozenset(allowances(index, index.method(plan.task.source_method_id))) & frozenset(ALLOWABLE)
         for p in projects:
             if not p.is_test and (ws.src / plan.method.path).resolve() in p.sources:
                 dll = rel(ws.base / p.name / p.dll_name, ws)
-                jobs.append((plan.task.id, policy.job_line(dll, dll, MemberRef.of(plan.method), allowed)))
+                jobs.append((plan.task.id, policy.job_line(dll, None, MemberRef.of(plan.method), allowed)))
 
     def run(argv: list[str], stdin: bytes):
         outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb, stdin=stdin)
