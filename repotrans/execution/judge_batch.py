@@ -54,6 +54,7 @@ class BatchingJudge:
         self.compiles = 0                     # shared builds compiled (counted for benchmarks)
         self._compile_seconds = 2 * window    # the last shared compile's time (none yet: the window)
         self._pending: list[Pending] = []
+        self._current: dict[tuple, str] = {}   # the check on members' current bodies (shared_build)
         self._leading = False
         self._cond = threading.Condition()
 
@@ -167,12 +168,12 @@ class BatchingJudge:
         if len(group) == 1:
             group[0].alone = "the shared build failed: compiled alone"
             return
-        found = compile_shared(self.runner, ws, group)
+        found = compile_shared(self.runner, ws, group, self._current)
         with self._cond:
             self.compiles += found.compiles if isinstance(found, Build) else 1
         if isinstance(found, Build):
             self._compile_seconds = found.seconds
-            _adopt(found, group)
+            _adopt(found, group, self._current)
             return
         failed = found
         blamed = [e for e in group if e in failed]
@@ -232,14 +233,13 @@ class BatchingJudge:
         return replace(result, judge=f"alone: {why}")
 
 
-def _adopt(build: Build, group: list[Pending]) -> None:
+def _adopt(build: Build, group: list[Pending], known: dict[tuple, str]) -> None:
     """Each entry holds the build, unless its current body fails the check by itself or the check did
     not answer for it (then it is judged alone); a build nobody holds is removed."""
     for entry in group:
-        current = [build.answers[i] for i in entry.current_jobs]
-        if any(not v.ok for v in current):
-            entry.alone = ("its member's current body does not pass the capability check by itself: "
-                           + next(v.reason() for v in current if not v.ok))
+        failing = [known[key] for key in entry.current if known.get(key)]
+        if failing:
+            entry.alone = f"its member's current body does not pass the capability check by itself: {failing[0]}"
         elif any(build.answers[i].error for i in entry.jobs):
             entry.alone = "the shared capability check did not answer for it"
         else:

@@ -62,7 +62,7 @@ class Pending:
     switch: int = -1
     lines: dict[int, int] = field(default_factory=dict)   # its shared file's line -> its own patched file's
     jobs: list[int] = field(default_factory=list)     # its checker answers in build.answers
-    current_jobs: list[int] = field(default_factory=list)
+    current: list[tuple] = field(default_factory=list)      # its current body's check, per project (keys)
     projects: list = field(default_factory=list)      # the projects compiling its file
 
     @property
@@ -71,10 +71,12 @@ class Pending:
 
 
 
-def compile_shared(runner: Runner, ws: Workspace, group: list[Pending]) -> Build | set[Pending]:
+def compile_shared(runner: Runner, ws: Workspace, group: list[Pending],
+                   known: dict[tuple, str]) -> Build | set[Pending]:
     """Compile the group behind switches with the capability check chained to the last compile:
     the build (each entry knows its switch, line map, projects and checker answers), or the
-    entries the compiler's errors point into when it failed."""
+    entries the compiler's errors point into when it failed. `known`: what the check said of members'
+    current bodies (per workspace state, member, project: "" when they pass), read and filled."""
     tc, box, limits = runner.toolchain, runner.sandbox(ws), runner.limits
     started = time.monotonic()
     projects = tc.plan(ws).chosen
@@ -101,17 +103,22 @@ def compile_shared(runner: Runner, ws: Workspace, group: list[Pending]) -> Build
     switch_file.write_text(SWITCH_SOURCE)
     order = [p for p in projects if any(s in swap for s in p.sources)]
     jobs: list[str] = []
+    stamp = (ws.base / ".ok").stat().st_mtime if (ws.base / ".ok").exists() else 0.0    # the baseline's state
+    asked: dict[tuple, int] = {}              # current bodies checked by this build's checker -> job
     for entry in group:
         src = (ws.src / entry.method.path).resolve()
         entry.projects = [p for p in order if src in p.sources]
         member = MemberRef.of(entry.method)
-        entry.jobs, entry.current_jobs = [], []
+        entry.jobs, entry.current = [], []
         for p in entry.projects:
             dll = rel(folder / "out" / p.name / p.dll_name, ws)
             entry.jobs.append(len(jobs))
-            jobs.append(policy.job_line(dll, dll, member, frozenset()))   # only its member's own code
-            entry.current_jobs.append(len(jobs))
-            jobs.append(policy.job_line(rel(ws.base / p.name / p.dll_name, ws), None, member, frozenset()))
+            jobs.append(policy.job_line(dll, None, member, frozenset()))   # its member only, no diff
+            key = (str(ws.root), stamp, entry.method.id, p.name)
+            entry.current.append(key)
+            if key not in known and key not in asked:
+                asked[key] = len(jobs)
+                jobs.append(policy.job_line(rel(ws.base / p.name / p.dll_name, ws), None, member, frozenset()))
     built: dict[str, Path] = {}
     outputs: dict[str, str] = {}
     answers: list[policy.PolicyVerdict] = []
@@ -132,6 +139,8 @@ def compile_shared(runner: Runner, ws: Workspace, group: list[Pending]) -> Build
         if checker_output is not None:
             answers = policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
                                      "timed out" if outcome.timed_out else f"exit {outcome.exit_code}")
+    for key, job in asked.items():
+        known[key] = "" if answers[job].ok else answers[job].reason()
     return Build(folder, built, outputs, answers, time.monotonic() - started, len(group), shared,
                  compiles=len(order))
 
