@@ -18,7 +18,7 @@ from pathlib import Path
 import tree_sitter_c_sharp
 from tree_sitter import Language, Node, Parser
 
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace import Workspace, write_atomically
 
 TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "Theory", "Fact"}
 FIXTURE_ATTRIBUTES = TEST_ATTRIBUTES | {"TestFixture"}
@@ -58,7 +58,7 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> d
             tree = _parser().parse(path.read_bytes())
             for name, cls in _fixtures(tree.root_node, ""):
                 _merge(fixtures.setdefault(f"{project}:{name}", {}), _scan_fixture(cls))
-    cache_file.write_text(json.dumps({"version": CACHE_VERSION, "fixtures": fixtures}, indent=1))
+    write_atomically(cache_file, json.dumps({"version": CACHE_VERSION, "fixtures": fixtures}, indent=1))
     return fixtures
 
 

@@ -80,7 +80,15 @@ def seal_base(ws: Workspace, info: dict) -> None:
         for path in [ws.base, *(p for p in ws.base.rglob("*") if p.is_dir())]:
             os.lchown(path, 0, 0)
             path.chmod(0o755)
-    (ws.base / MARKER).write_text(json.dumps({**info, "files": files}))
+    write_atomically(ws.base / MARKER, json.dumps({**info, "files": files}))
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` so that a concurrent reader sees the old file or the new one, never a
+    truncated one (the runner's threads read the baseline marker and the test index as others write)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
 
 
 def sealed(ws: Workspace) -> bool:
