@@ -40,15 +40,6 @@ from repotrans.index.store import Index  # noqa: E402
 PLACEHOLDER = "{\n    throw new System.NotImplementedException();\n}"
 
 
-def verdict(result) -> str:
-    """Everything a verdict says but its timings, log and how it was built; the run folder's random
-    name, which differs between any two runs, left out."""
-    return re.sub(r"/runs/[0-9a-f]{12}/", "/runs/*/", repr((
-        result.status, result.reason, [d.__dict__ for d in result.diagnostics], [f.__dict__ for f in result.failures],
-        [e.__dict__ for e in result.exceptions], result.tests_run, result.tests_failed, result.selected,
-        result.selection, result.trust, result.translated)))
-
-
 def _no_offsets(text: str) -> str:
     return re.sub(r"\[0x[0-9a-f]+\]", "[0x?]", text)
 
@@ -116,8 +107,8 @@ def main() -> None:
             baseline = time.monotonic() - started
             alone, expected = measure("per-candidate", runner, index, items, args.group)
             batched, together = measure("batched", BatchingJudge(runner), index, items, args.group)
-        same = sum(verdict(a) == verdict(b) for a, b in zip(expected, together))
-        offsets = sum(verdict(a) != verdict(b) and _no_offsets(verdict(a)) == _no_offsets(verdict(b))
+        same = sum(a.evidence() == b.evidence() for a, b in zip(expected, together))
+        offsets = sum(a.evidence() != b.evidence() and _no_offsets(a.evidence()) == _no_offsets(b.evidence())
                       for a, b in zip(expected, together))
         load = os.getloadavg()
         print(f"dataset {ds.name} ({args.tree} tree): {len(items)} candidates (stand-ins for timing: ground-truth bodies, every "
@@ -137,7 +128,7 @@ def main() -> None:
               + (f" ({offsets} more differ only in the IL offsets NUnit quotes in a failure message: the "
                  f"candidate's code sits after the current body in the shared method)" if offsets else ""))
         for a, b, (m, _, _) in zip(expected, together, items):
-            if verdict(a) != verdict(b):
+            if a.evidence() != b.evidence():
                 print(f"  DIFFERS {m.id}: per-candidate {a.status} ({a.reason}) / batched {b.status} ({b.reason})"
                       f" [{b.judge}]")
         reasons: dict[str, int] = {}

@@ -6,6 +6,7 @@ expected/actual, exceptions with top frames.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from repotrans.execution.status import Status, check_verdict
 from repotrans.redact import redact, secrets_in_env
@@ -99,7 +100,16 @@ class TestResult:
             selection=data.get("selection", ""),
             trust=data.get("trust", ""),
             translated=list(data.get("translated", [])),
+            judge=data.get("judge", ""),
         )
+
+    def evidence(self) -> str:
+        """Everything the verdict says but its timings, log and how it was built, as one text to compare
+        two judgings of a candidate by; a scratch run folder's random name (/runs/<id>/) made equal."""
+        return re.sub(r"/runs/[0-9a-f]{12}/", "/runs/*/", repr((
+            self.status, self.reason, [asdict(d) for d in self.diagnostics], [asdict(f) for f in self.failures],
+            [asdict(e) for e in self.exceptions], self.tests_run, self.tests_failed, self.selected,
+            self.selection, self.trust, self.translated)))
 
     def brief(self) -> str:
         """Compact text for a prompt: status line, then the evidence that explains it."""

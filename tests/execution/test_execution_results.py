@@ -85,7 +85,8 @@ def test_result_json_round_trip_and_brief():
         failures=[TestFailure("T.A", "Expected: 5 But was: 4", "5", "4", ["T.A () at T.cs:3"]),
                   TestFailure("T.B", "boom\nsecond line")],
         exceptions=[ExceptionInfo("System.Exception", "boom", ["X.Y () at Y.cs:1", "a", "b", "c"])],
-        tests_run=3, tests_failed=2, timings={"build": 0.25}, log_tail="log", reason="", selected=["P:T"])
+        tests_run=3, tests_failed=2, timings={"build": 0.25}, log_tail="log", reason="", selected=["P:T"],
+        judge="batched: 3 candidates in one compile")
     data = json.loads(json.dumps(result.to_json()))
     assert TestResult.from_json(data) == result
     assert result.brief() == (

@@ -3,7 +3,6 @@ verdicts: real mcs, the real capability checker and NUnit runs in the local sand
 whose members are placeholders (tests/fixtures/switched_pair)."""
 from __future__ import annotations
 
-import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,15 +40,6 @@ HOSTILE = {
 }
 
 
-def verdict(result) -> str:
-    """Everything a verdict says but its timings, log and how it was built; the run folder's random
-    name, which differs between any two runs, left out."""
-    return re.sub(r"/runs/[0-9a-f]{12}/", "/runs/*/", repr((
-        result.status, result.reason, [d.__dict__ for d in result.diagnostics], [f.__dict__ for f in result.failures],
-        [e.__dict__ for e in result.exceptions], result.tests_run, result.tests_failed, result.selected,
-        result.selection, result.trust, result.translated)))
-
-
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
     root = tmp_path_factory.mktemp("judge_batch")
@@ -75,7 +65,7 @@ def test_a_mix_judged_together_gets_the_per_candidate_verdicts(env):
     expected = alone(index, runner, MIX)
     judge = BatchingJudge(runner)
     together = judge.run_many(index, items(index, MIX))
-    assert [verdict(r) for r in together] == [verdict(r) for r in expected]
+    assert [r.evidence() for r in together] == [r.evidence() for r in expected]
     assert judge.compiles == 2              # the shared build, its error in Square's lines, the rest again
     assert together[2].judge == "alone: the shared build failed in its lines: compiled alone"
     assert {r.judge for i, r in enumerate(together) if i != 2} == {"batched: 7 candidates in one compile"}
@@ -89,7 +79,7 @@ def test_concurrent_workers_share_one_compile(env):
     judge = BatchingJudge(runner, expected=len(table), window=30.0)
     with ThreadPoolExecutor(len(table)) as pool:
         together = list(pool.map(lambda item: judge.run(index, item[0], item[1], allow=item[2]), items(index, table)))
-    assert [verdict(r) for r in together] == [verdict(r) for r in expected]
+    assert [r.evidence() for r in together] == [r.evidence() for r in expected]
     assert judge.compiles == 1
     assert {r.judge for r in together} == {"batched: 4 candidates in one compile"}
 
@@ -98,7 +88,7 @@ def test_hostile_candidates_cannot_reach_the_switches(env):
     index, runner = env
     expected = alone(index, runner, HOSTILE)
     together = BatchingJudge(runner).run_many(index, items(index, HOSTILE))
-    assert [verdict(r) for r in together] == [verdict(r) for r in expected]
+    assert [r.evidence() for r in together] == [r.evidence() for r in expected]
     assert together[0].judge.startswith("alone: its body has the switches' own class")
     assert together[1].judge.startswith("batched:")      # rejected by its own check, not by another's
 
