@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
 
-import tree_sitter_c_sharp
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node
 
 from repotrans.execution.apply import Patch
 from repotrans.index.model import Method
+from repotrans.index.parse import parser_for
 
 SWITCH_VAR = "REPOTRANS_CANDIDATE_SWITCH"
 SWITCH_CLASS = "RepotransCandidateSwitch"
@@ -73,11 +72,6 @@ class Switched:
     original_lines: dict[int, int] = field(default_factory=dict)     # combined line -> the unpatched file's line
 
 
-@cache
-def _parser() -> Parser:
-    return Parser(Language(tree_sitter_c_sharp.language()))
-
-
 def why_alone(original: bytes, method: Method, patch: Patch) -> str | Switchable:
     """The Switchable form of a planned candidate, or why it must be judged alone."""
     if method.kind not in ("method", "constructor", "property", "indexer"):
@@ -120,7 +114,7 @@ def why_alone(original: bytes, method: Method, patch: Patch) -> str | Switchable
 def _declaration(text: bytes) -> tuple[Node, list[Node]] | str:
     """The one member `text` declares and its bodies (a method's or constructor's, or each accessor's),
     parsed in a wrapper class whose first byte is len(_WRAP) before the text's."""
-    members = _members(_parser().parse(_WRAP.encode() + text + b"\n}"))
+    members = _members(parser_for("target").parse(_WRAP.encode() + text + b"\n}"))
     if members is None:
         return "its declaration does not parse"
     if len(members) != 1:
@@ -147,7 +141,7 @@ def _declaration(text: bytes) -> tuple[Node, list[Node]] | str:
 def _parse_block(block: bytes) -> Node | None:
     """The block node of `block` parsed as a method body, when it is exactly one error-free block."""
     prefix = (_WRAP + "void __M__() ").encode()
-    tree = _parser().parse(prefix + block + b"\n}")
+    tree = parser_for("target").parse(prefix + block + b"\n}")
     decls = _members(tree)
     if decls is None or len(decls) != 1 or decls[0].type != "method_declaration":
         return None
@@ -280,7 +274,7 @@ def _line_map(original: bytes, pieces: list[tuple[bytes, str, int, int]], cand: 
             else:
                 target = None
             if target is not None:
-                lines.setdefault(line + text.count(b"\n", 0, at), target)
+                lines.setdefault(line + n, target)
         line += text.count(b"\n")
     return lines
 

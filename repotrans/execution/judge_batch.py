@@ -143,7 +143,7 @@ class BatchingJudge:
                        len(m.params) if m.kind in ("method", "constructor") else -1)
                 if key in seen:
                     entry.alone = "a candidate for its member, or an overload of its arity, is pending"
-                elif len({e.ws.root for e in group}) > 1 and entry.ws.root != group[0].ws.root:
+                elif entry.ws.root != group[0].ws.root:
                     entry.alone = "another workspace is being judged"
                 else:
                     seen.add(key)
@@ -218,7 +218,7 @@ class BatchingJudge:
             timings["build"] = build.seconds
             if not checked.ok:
                 verdict = Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
-                                  log="\n".join(f"{d.capability}: {d.api} in {d.where}" for d in checked.denials))
+                                  log=checked.log())
             else:
                 verdict = run_tests(ws, cand, runner.toolchain.plan(ws).chosen, entry.projects, build.built,
                                     chosen.selected, box, chosen.limits, env={SWITCH_VAR: str(entry.switch)})

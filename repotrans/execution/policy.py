@@ -85,6 +85,10 @@ class PolicyVerdict:
         return first + (f" (and {more} more: {', '.join(sorted({d.api for d in self.denials[1:]})[:3])})"
                         if more > 0 else "")
 
+    def log(self) -> str:
+        """The denials one per line: a rejected result's log."""
+        return "\n".join(f"{d.capability}: {d.api} in {d.where}" for d in self.denials)
+
 
 ALIASES = {"int": "Int32", "long": "Int64", "short": "Int16", "byte": "Byte", "sbyte": "SByte", "uint": "UInt32",
            "ulong": "UInt64", "ushort": "UInt16", "float": "Single", "double": "Double", "decimal": "Decimal",

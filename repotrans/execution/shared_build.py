@@ -17,7 +17,7 @@ from repotrans.execution.candidate_schemata import SWITCH_CLASS, SWITCH_SOURCE, 
 from repotrans.execution.policy import MemberRef
 from repotrans.execution.runner import Runner
 from repotrans.execution.toolchains.mono_build import POLICY_EXE, compile_argv, parse_mcs, rel, stage_dependencies
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace import Workspace, baseline_stamp
 from repotrans.index.model import Method
 
 
@@ -103,7 +103,7 @@ def compile_shared(runner: Runner, ws: Workspace, group: list[Pending],
     switch_file.write_text(SWITCH_SOURCE)
     order = [p for p in projects if any(s in swap for s in p.sources)]
     jobs: list[str] = []
-    stamp = (ws.base / ".ok").stat().st_mtime if (ws.base / ".ok").exists() else 0.0    # the baseline's state
+    stamp = baseline_stamp(ws)
     asked: dict[tuple, int] = {}              # current bodies checked by this build's checker -> job
     for entry in group:
         src = (ws.src / entry.method.path).resolve()

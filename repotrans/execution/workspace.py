@@ -91,6 +91,12 @@ def write_atomically(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
+def baseline_stamp(ws: Workspace) -> float:
+    """When the baseline was last sealed (0.0: never): a key for what depends on its state."""
+    marker = ws.base / MARKER
+    return marker.stat().st_mtime if marker.exists() else 0.0
+
+
 def sealed(ws: Workspace) -> bool:
     """The baseline is built and every file is as sealed (none missing, changed or added)."""
     try:

@@ -18,7 +18,7 @@ from repotrans.execution.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import PIDS_REASON, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics
-from repotrans.execution.toolchains.dotnet_policy import check_candidate, denial_log
+from repotrans.execution.toolchains.dotnet_policy import check_candidate
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
@@ -128,7 +128,7 @@ class DotnetToolchain:
         timings["policy"] = checked.seconds
         if not checked.ok:
             return Verdict("rejected", diagnostics=diags, reason=checked.reason(), timings=timings,
-                           log=denial_log(checked.denials))
+                           log=checked.log())
         total = Verdict("passed", diagnostics=diags)
         logs = [outcome.output]
         t = time.monotonic()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from repotrans.execution import policy
 from repotrans.execution.il_check_process import IlCheckProcess
-from repotrans.execution.policy import Denial, PolicyVerdict
+from repotrans.execution.policy import PolicyVerdict
 from repotrans.execution.toolchains import PatchedFile
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.workspace import Workspace
@@ -80,7 +80,3 @@ def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, t
 def _checker(root: Path, keys: Path) -> IlCheckProcess:
     """One per workspace: whether bwrap runs here is probed once, not per candidate."""
     return IlCheckProcess(root, keys)
-
-
-def denial_log(denials: list[Denial]) -> str:
-    return "\n".join(f"{d.capability}: {d.api} in {d.where}" for d in denials)

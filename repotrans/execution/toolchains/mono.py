@@ -30,7 +30,7 @@ from repotrans.execution.toolchains.lang_gap import language_gap
 from repotrans.execution.toolchains.packages import blamed_packages
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, in_workspace, plan_build
 from repotrans.execution.toolchains.registry import toolchain_spec
-from repotrans.execution.workspace import Workspace, seal_base, sealed
+from repotrans.execution.workspace import MARKER, Workspace, baseline_stamp, seal_base, sealed
 
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
 _VERIFIED_FAILURES: set[str] = set()   # workspaces whose baseline failed in a fresh sandbox of this process
@@ -58,13 +58,12 @@ class MonoToolchain:
     def plan(self, ws: Workspace) -> BuildPlan:
         """The build plan of the workspace: projects.plan_build, less the test files and projects
         the baseline build quarantined (recorded in base/.ok)."""
-        marker = ws.base / ".ok"
-        stamp = marker.stat().st_mtime if marker.exists() else 0.0
+        stamp = baseline_stamp(ws)
         key = (str(ws.root), stamp)
         if key not in self._plans:
             plan = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
             if stamp:
-                apply_quarantine(plan, json.loads(marker.read_text()), ws)
+                apply_quarantine(plan, json.loads((ws.base / MARKER).read_text()), ws)
             self._plans[key] = plan
         return self._plans[key]
 
@@ -229,7 +228,7 @@ class MonoToolchain:
         if checked is None or not checked.ok:
             checked = checked or policy.PolicyVerdict(error="the checker did not run")
             return Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
-                           log="\n".join(f"{d.capability}: {d.api} in {d.where}" for d in checked.denials))
+                           log=checked.log())
         verdict = run_tests(ws, cand, projects, changed, built, fixtures, sandbox, limits)
         verdict.timings = {**timings, **verdict.timings}
         verdict.diagnostics = warnings + verdict.diagnostics
