@@ -109,11 +109,6 @@ class BatchRun:
     note: str = ""                     # why it stopped early (timeout, crash), for the log
 
 
-def batch_timeout(base: float, fixtures: int, tests: int) -> float:
-    """The batch's limit, grown with what it runs as Selection.timeout grows a selection's."""
-    return scaled_limit(base, fixtures, tests)
-
-
 def run_batch(ws: Workspace, built: dict[str, Path], projects: list[Project], project: Project,
               jobs: list[tuple[int, list[str]]], sandbox: Sandbox, limits: Limits, *, record: bool = False,
               fixtures: int = 1, tests: int = 1) -> BatchRun:
@@ -127,7 +122,7 @@ def run_batch(ws: Workspace, built: dict[str, Path], projects: list[Project], pr
         bin_dir = run_dir / "bin" / project.name
         overlay(ws.base / project.name, built, projects, project, bin_dir)
         argv = ["mono", "--debug", rel(ws.base / RUNNER_EXE, ws), rel(bin_dir / project.dll_name, ws), "--schemata"]
-        outcome = sandbox.run(argv, cwd=ws.root, timeout=batch_timeout(limits.timeout, fixtures, tests),
+        outcome = sandbox.run(argv, cwd=ws.root, timeout=scaled_limit(limits.timeout, fixtures, tests),
                               memory_mb=limits.memory_mb, cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
                               env={**mono_env(limits.memory_mb), **runner_env(limits), RECORD_VAR: str(int(record))},
                               stdin=("\n".join(lines) + "\n").encode(), until=f"@@RT {nonce} DONE ".encode())

@@ -33,7 +33,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from repotrans.execution import policy
-from repotrans.execution.policy import ALLOWABLE, MemberRef
+from repotrans.execution.policy import MemberRef
 from repotrans.execution.policy_allow import allowances
 from repotrans.execution.runner import Runner
 from repotrans.execution.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
@@ -210,7 +210,7 @@ def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dic
     per job)."""
     jobs: list[tuple[str, str]] = []                       # (task id, job line)
     for plan in plans:
-        allowed = frozenset(allowances(index, index.method(plan.task.source_method_id))) & frozenset(ALLOWABLE)
+        allowed = allowances(index, index.method(plan.task.source_method_id))
         for p in projects:
             if not p.is_test and (ws.src / plan.method.path).resolve() in p.sources:
                 dll = rel(ws.base / p.name / p.dll_name, ws)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import base64
 
-from repotrans.execution.schemata_runs import batch_timeout, parse_batch
+from repotrans.execution.schemata_runs import parse_batch
+from repotrans.execution.selection import scaled_limit
 
 NONCE = "n0nce"
 
@@ -88,5 +89,5 @@ def test_a_batch_that_stops_early_keeps_only_whole_jobs_and_its_limit_grows_with
     assert run.cut.cut and run.cut.tests == [("Success", "Ns.BarTests.B")] and not run.cut.problem
     assert run.cut.whole_for(["Ns.BarTests.B"]) and not run.cut.whole_for(["Ns.BarTests"])
     assert not run.cut.placeholder_fails()
-    assert batch_timeout(60, 1, 1) == 60 and batch_timeout(60, 5, 10) == 180 and batch_timeout(60, 2, 70) == 700
+    assert scaled_limit(60, 1, 1) == 60 and scaled_limit(60, 5, 10) == 180 and scaled_limit(60, 2, 70) == 700
 
