@@ -20,7 +20,7 @@ from tree_sitter import Language, Node, Parser
 from repotrans.policy.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
 from repotrans.skeleton.names import learn_names
-from repotrans.skeleton.lines import Line
+from repotrans.skeleton.lines import Line, node_text
 from repotrans.skeleton.render import SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
         by_path.setdefault(t.path, []).append(t)
     for java_path, types in sorted(by_path.items()):
         tree = Parser(JAVA).parse((root / java_path).read_bytes())
-        nodes = {_text(n.child_by_field_name("name")): n for n in tree.root_node.named_children if n.type in TYPE_NODES}
+        nodes = {node_text(n.child_by_field_name("name")): n for n in tree.root_node.named_children if n.type in TYPE_NODES}
         package = types[0].container
         namespace = names.namespace(package)
         segments = set(namespace.split("."))
@@ -161,7 +161,7 @@ def _usings(root: Node, lines: list[Line], namespace: str, project_types: dict[s
         node = stack.pop()
         if node.type == "type_identifier" or (node.type == "identifier" and node.parent is not None
                                                and node.parent.type in ("field_access", "method_invocation")):
-            ns = namespace_of.get(_text(node))
+            ns = namespace_of.get(node_text(node))
             if ns and ns != namespace and not namespace.startswith(ns + "."):
                 out.add(ns)
         stack.extend(node.named_children)
@@ -202,14 +202,14 @@ def inherited_overrides(index: "Index", mapping: "Mapping", node: Node, java_nam
         sup = n.child_by_field_name("superclass")
         found: dict[tuple[str, int], str | None] = {}
         if sup is not None:
-            found = _virtuals_of(index, mapping, _superclass(index, container, path, _text(sup.named_children[0])))
+            found = _virtuals_of(index, mapping, _superclass(index, container, path, node_text(sup.named_children[0])))
         out[path] = found
         body = n.child_by_field_name("body")
         for c in body.named_children if body is not None else []:
             if c.type in TYPE_NODES:
-                stack.append((c, f"{path}.{_text(c.child_by_field_name('name'))}"))
+                stack.append((c, f"{path}.{node_text(c.child_by_field_name('name'))}"))
             if c.type == "enum_body_declarations":
-                stack += [(d, f"{path}.{_text(d.child_by_field_name('name'))}") for d in c.named_children
+                stack += [(d, f"{path}.{node_text(d.child_by_field_name('name'))}") for d in c.named_children
                           if d.type in TYPE_NODES]
     return out
 
@@ -251,5 +251,3 @@ def _virtuals_of(index: "Index", mapping: "Mapping", starts: list["TypeDecl"]) -
     return out
 
 
-def _text(node: Node | None) -> str:
-    return node.text.decode("utf-8") if node is not None else ""
