@@ -37,6 +37,7 @@ class Hierarchy:
         self._bases: dict[str, list[TypeDecl]] = {}
         self._local = threading.local()     # per thread: the types whose bases are being bound
         self._known_namespaces: dict[Side, set[str]] = {}
+        self._overridden: dict[Side, frozenset[str]] = {}
 
     def supertypes(self, t: TypeDecl, depth: int | None = None) -> list[TypeDecl]:
         """The superclasses and interfaces of `t` in the index, transitively, nearest first (breadth
@@ -94,16 +95,20 @@ class Hierarchy:
             found = self._qualified(t, name)
         return found if found is not None else self._by_simple_name(t, name)
 
-    def overridden_methods(self, side: Side) -> set[str]:
-        """Ids of the methods of `side` that a subtype in the index declares again (same name and arity)."""
-        out: set[str] = set()
-        methods = self._methods
-        for t in self._by_side[side]:
-            own = {(m.name, len(m.params)) for m in methods.get(t.id, ()) if m.kind == "method"}
-            if own:
-                out |= {m.id for base in self.supertypes(t) for m in methods.get(base.id, ())
-                        if m.kind == "method" and (m.name, len(m.params)) in own}
-        return out
+    def overridden_methods(self, side: Side) -> frozenset[str]:
+        """Ids of the methods of `side` that a subtype in the index declares again (same name and arity),
+        walked once per snapshot."""
+        found = self._overridden.get(side)
+        if found is None:
+            out: set[str] = set()
+            methods = self._methods
+            for t in self._by_side[side]:
+                own = {(m.name, len(m.params)) for m in methods.get(t.id, ()) if m.kind == "method"}
+                if own:
+                    out |= {m.id for base in self.supertypes(t) for m in methods.get(base.id, ())
+                            if m.kind == "method" and (m.name, len(m.params)) in own}
+            found = self._overridden[side] = frozenset(out)
+        return found
 
     def _busy(self) -> set[str]:
         """The types whose bases this thread is binding: a lookup through one of them stops (a cycle)."""

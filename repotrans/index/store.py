@@ -312,7 +312,7 @@ class Index:
         """The project type a type name written in `t`'s declaration binds to (None: not in the index)."""
         return self._snap().hierarchy.resolve_type(t, name)
 
-    def overridden_methods(self, side: Side) -> set[str]:
+    def overridden_methods(self, side: Side) -> frozenset[str]:
         """Ids of the methods of `side` that a subtype in the index declares again (name and arity)."""
         return self._snap().hierarchy.overridden_methods(side)
 
