@@ -144,6 +144,12 @@ class RunCgroup:
                     time.sleep(0.002)
 
 
+def counts_cpu(version: str | None) -> bool:
+    """Whether a run's group counts its CPU time: cgroup v2's cpu.stat, or v1 with a cpuacct group
+    under ours (what RunCgroup reads)."""
+    return version == "v2" or (version == "v1" and _cpuacct_parent() is not None)
+
+
 def _cpuacct_parent() -> Path | None:
     """Where a v1 run's cpuacct group goes: GROUP under this process's own cpuacct group (its usage
     then still counts in ours), None without a cpuacct hierarchy."""

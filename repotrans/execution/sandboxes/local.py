@@ -24,6 +24,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, backstop,
                                            check_scratch, clip, limit_prefix, own_for_build, scrubbed_env)
 from repotrans.execution.sandboxes import seccomp
+from repotrans.execution.sandboxes import cgroups
 from repotrans.execution.sandboxes.cgroups import RunCgroup, support
 
 SYSTEM_DIRS = ("usr", "bin", "sbin", "lib", "lib32", "lib64")
@@ -136,8 +137,7 @@ class LocalSandbox:
 
 def counts_cpu() -> bool:
     """A local run's CPU time is its cgroup's (cgroup v2, or v1 with a cpuacct hierarchy)."""
-    version = support()[0]
-    return version == "v2" or (version == "v1" and Path("/sys/fs/cgroup/cpuacct/cgroup.procs").is_file())
+    return cgroups.counts_cpu(support()[0])
 
 
 def _namespaces() -> list[str]:
