@@ -109,6 +109,22 @@ def cache_section(config) -> tuple[str, list[Line]]:
                              f"{f' with {rc.threads} thread(s)' if rc.threads else ''}")]
 
 
+def backends_section(config) -> tuple[str, list[Line]]:
+    """Each optional backend the README offers: importable, or the missing module and its install command.
+    The one in force for retrieval is a problem when missing; the others are information."""
+    from repotrans.extras import BACKENDS, missing
+
+    lines: list[Line] = []
+    for backend in BACKENDS:
+        problem = missing(backend.name)
+        in_force = backend.name == config.retrieval.backend
+        if problem is None:
+            lines.append((True, f"{backend.name}: importable ({backend.purpose}{', in force' if in_force else ''})"))
+        else:
+            lines.append((False if in_force else None, problem))
+    return "optional backends", lines
+
+
 def model_section(config) -> tuple[str, list[Line]]:
     """One tiny request to the configured model: the server's answer and time, or what to do."""
     from repotrans.agents.ping import ping
@@ -116,7 +132,7 @@ def model_section(config) -> tuple[str, list[Line]]:
     return "model", [ping(config.model)]
 
 
-SECTIONS: list[Section] = [sandbox_section, policy_section, toolchain_section, cache_section]
+SECTIONS: list[Section] = [sandbox_section, policy_section, toolchain_section, cache_section, backends_section]
 
 
 def report(config, sections: list[Section] | None = None) -> tuple[str, bool]:

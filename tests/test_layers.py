@@ -6,6 +6,7 @@ The layers, lowest first (a package may import its own modules and any package o
 packages on one line are peers that do not import each other):
 
   errors, redact     the error family; secret redaction
+  extras             optional backends: what each imports, how to install it
   index              tree-sitter parse + SQLite store
   mapping            Java <-> C# alignment over the index (its cache is keyed by index + mapping code)
   tools, retrieval   the five tools; bm25/dense retrieval of aligned pairs
@@ -31,6 +32,7 @@ from repotrans.experiments.ordering import strongly_connected
 
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "redact"),
+    ("extras",),
     ("index",),
     ("mapping",),
     ("tools", "retrieval"),

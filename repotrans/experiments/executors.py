@@ -12,6 +12,7 @@ from typing import Iterator
 
 from repotrans.agents.limits import LocalLimiter
 from repotrans.errors import ConfigError
+from repotrans.extras import require
 from repotrans.execution.judge_batch import judge_for
 from repotrans.execution.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
@@ -72,6 +73,7 @@ def make_executor(name: str, *, jobs: int = 1, model_calls: int | None = None, r
             raise ConfigError("--ray-address needs --executor ray")
         return ThreadExecutor(jobs=jobs, model_calls=model_calls)
     if name == "ray":
+        require("ray")
         from repotrans.experiments.ray_executor import RayExecutor
 
         return RayExecutor(address=ray_address, tasks_per_node=tasks_per_node, model_calls=model_calls,

@@ -24,6 +24,7 @@ from typing import Protocol
 import numpy as np
 
 from repotrans.errors import ConfigError
+from repotrans.extras import require
 from repotrans.retrieval.stages import stage
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -87,6 +88,7 @@ class TorchEncoder:
     def _model(self):
         with _LOADED_LOCK:
             if ("torch", self.name) not in _LOADED:
+                require("torch")
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")      # never a hub request for local weights
                 if self.threads:
                     import torch
@@ -146,6 +148,7 @@ class OnnxEncoder:
             return _LOADED[slot]
 
     def _load(self) -> tuple:
+        require("onnx-int8" if self.quantized else "onnx")
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
