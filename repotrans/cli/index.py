@@ -27,6 +27,10 @@ def register(sub) -> None:
     p.add_argument("--verbose", action="store_true", help="list every type and method pair")
     p.add_argument("--format", choices=["text", "jsonl"], default="text",
                    help="jsonl: one record per namespace, type and member match or miss, with evidence")
+    p.add_argument("--api", action="store_true",
+                   help="the learned API map instead: how the port writes Java calls (counts, examples, conflicts); "
+                        "with --format jsonl one record per correspondence")
+    p.add_argument("--top", type=at_least(1), default=20, help="--api: correspondences and conflicts shown (default 20)")
 
     p = add_command(sub, "retrieve", "similar aligned pairs and close target names for one function (JSON)",
                     run_retrieve)
@@ -82,6 +86,17 @@ def run_mapping(args: argparse.Namespace, config: AgentConfig) -> int:
 
     index = Index.open(Path(args.workdir), must_exist=True)
     mapping = load_mapping(index, config.mapping)
+    if args.api:
+        from repotrans.mapping.api_cache import load_api_map
+        api = load_api_map(index, mapping, config.mapping)
+        if args.format == "jsonl":
+            for key, template, count, seen in api.correspondences():
+                print(json.dumps({"java": key, "cs": template, "count": count, "mapped_callee": key in api.mapped,
+                                  "example": [seen[0].java, seen[0].cs], "pair": [seen[0].source_id, seen[0].target_id]},
+                                 ensure_ascii=False))
+        else:
+            print(api.render(top=args.top))
+        return 0
     if args.format == "jsonl":
         for rec in records(mapping, index):
             print(json.dumps(rec, ensure_ascii=False))
