@@ -32,6 +32,8 @@ EXAMPLES: dict[str, list[str]] = {
     "dataset build": [f"repotrans dataset build --source {J} --target {CS} --out datasets/mine "
                       "--select 'Acme.Geo.Shapes.*'"],
     "dataset mask": ["repotrans dataset mask --dataset datasets/sample/demo --out runs/sample/view"],
+    "parity": [f"repotrans parity --source {J} --target {CS}",
+               f"repotrans parity --source {J} --target {CS} --exclude parity-exclude.txt --format json --fail-over 0"],
     "doctor": ["repotrans doctor", f"repotrans doctor --target {CS} --no-run",
                "repotrans doctor --model qwen2.5-coder:7b --base-url http://localhost:11434/v1"],
     "run-tests": [f"repotrans run-tests --target {VIEW} --source {J} --function 'StringUtils.Capitalize(string)' "

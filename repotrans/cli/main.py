@@ -12,11 +12,11 @@ import os
 import sys
 from pathlib import Path
 
-from repotrans.cli import execution, experiments, index, setup, skeleton, translate
+from repotrans.cli import execution, experiments, index, setup, skeleton, sync, translate
 from repotrans.cli.options import add_global_options, load_settings
 from repotrans.errors import RepotransError
 
-COMMAND_GROUPS = (setup, index, skeleton, translate, experiments, execution)
+COMMAND_GROUPS = (setup, index, skeleton, translate, experiments, sync, execution)
 DESCRIPTION = "repotrans command line: one subcommand per job, each a thin call into the pipeline."
 
 
