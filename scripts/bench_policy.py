@@ -26,7 +26,8 @@ from repotrans.tools import run_tool
 from repotrans.tools.context import ToolContext
 
 
-def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, str] | None = None) -> dict:
+def resolver_for(index, mapping, match, renames: dict[str, str] | None, api_map: bool) -> ContextResolver:
+    """The context the builtin would gather for this pair, as a resolver (with the learned map unless off)."""
     source, target = index.method(match.source_id), index.method(match.target_id)
     ctx = ToolContext(index, mapping, TranslationTask(target.id, source.id))
     outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target)[:3]]
@@ -40,6 +41,14 @@ def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, s
                      run_tool(ctx, "find_target_class_info", {"class_name": m})) for m in todo]
     resolver = ContextResolver.from_tool_outputs(class_name(source), outputs)
     resolver.renames = renamed_members(mapping.method_matches) if renames is None else renames
+    resolver.api = ctx.task_api_map() if api_map else None      # never the task's own pair
+    return resolver
+
+
+def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, str] | None = None,
+        api_map: bool = True) -> dict:
+    source, target = index.method(match.source_id), index.method(match.target_id)
+    resolver = resolver_for(index, mapping, match, renames, api_map)
     row: dict = {"target": target.id, "rules": []}
     try:
         code = translate_method(source, resolver, target)
@@ -67,6 +76,9 @@ def main() -> None:
     ap.add_argument("--select", action="append", default=[], help="glob over C# method ids (repeatable)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per test run (default 60)")
+    ap.add_argument("--no-api-map", action="store_true", help="ablation: without the port's learned API map")
+    ap.add_argument("--translate-only", action="store_true",
+                    help="no test runs: count the translations the learned map changed (with --out, their code)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     index = Index.open(args.workdir)
@@ -78,10 +90,12 @@ def main() -> None:
         matches = [m for m in matches if any(fnmatch.fnmatchcase(m.target_id.split(":", 1)[1], g) for g in args.select)]
     matches = matches[: args.limit] if args.limit else matches
     renames = renamed_members(mapping.method_matches)
+    if args.translate_only:
+        return changed_by_map(index, mapping, matches, renames, args.out)
     rows, started = [], time.time()
     with Runner(ExecutionConfig(timeout=args.timeout), args.workdir) as runner:
         for match in matches:
-            row = one(index, mapping, match, runner, args.rounds, renames)
+            row = one(index, mapping, match, runner, args.rounds, renames, not args.no_api_map)
             rows.append(row)
             print(f"{row['status']:16} {row['target']} {' '.join(row.get('errors', []))} {row.get('error', '')}",
                   flush=True)
@@ -91,6 +105,25 @@ def main() -> None:
           f"passed {counts['passed'] / max(1, len(rows)):.0%}; passed after repair rules: {repaired}")
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+
+def changed_by_map(index, mapping, matches, renames: dict[str, str], out: Path | None) -> None:
+    """Translate every pair with and without the learned map; print those it changes."""
+    rows = []
+    for match in matches:
+        source, target = index.method(match.source_id), index.method(match.target_id)
+        try:
+            codes = [translate_method(source, resolver_for(index, mapping, match, renames, api), target)
+                     for api in (True, False)]
+        except Exception as exc:  # the benchmark records translator crashes instead of stopping
+            print(f"translator_error {target.id} {type(exc).__name__}: {exc}")
+            continue
+        if codes[0] != codes[1]:
+            rows.append({"target": target.id, "with": codes[0], "without": codes[1]})
+            print(f"changed {target.id}", flush=True)
+    print(f"{len(rows)} of {len(matches)} translations changed by the learned API map")
+    if out:
+        out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

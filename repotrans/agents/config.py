@@ -54,6 +54,7 @@ class AgentSwitches:
     refine: bool = True
     reflection: bool = True
     dynamic_prompt: bool = True
+    api_map: bool = True                  # the port's learned API map: the builtin's first choice, a prompt slot
     max_context_iterations: int = 8
     max_repair_rounds: int = 3
     rag_k: int = 5

@@ -88,7 +88,7 @@ def run_mapping(args: argparse.Namespace, config: AgentConfig) -> int:
     mapping = load_mapping(index, config.mapping)
     if args.api:
         from repotrans.mapping.api_cache import load_api_map
-        api = load_api_map(index, mapping, config.mapping)
+        api = load_api_map(index, mapping)
         if args.format == "jsonl":
             for key, template, count, seen in api.correspondences():
                 print(json.dumps({"java": key, "cs": template, "count": count, "mapped_callee": key in api.mapped,

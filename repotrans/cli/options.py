@@ -86,13 +86,15 @@ _SETTINGS = [
 ] + [Setting(f"--{flag}", "agents", key, f"ablation switch: {what}", switch=True)
      for flag, key, what in (("rag", "rag", "retrieval of similar pairs"), ("context", "context", "the context agent"),
                              ("refine", "refine", "test-driven repair"), ("reflection", "reflection", "reflection"),
-                             ("dynamic-prompt", "dynamic_prompt", "dynamic prompts (off: one static prompt)"))]
+                             ("dynamic-prompt", "dynamic_prompt", "dynamic prompts (off: one static prompt)"),
+                             ("api-map", "api_map", "the port's learned API map (mapping --api)"))]
 SETTINGS: dict[str, Setting] = {s.flag.lstrip("-"): s for s in _SETTINGS}
 
 MODEL = ("model", "base-url", "model-timeout")
 RETRIEVAL = ("embedding-backend", "embedding-threads", "dense-pool")
 EXECUTION = ("toolchain", "sandbox")
-SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "max-context-iterations", "max-repair-rounds")
+SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "api-map", "max-context-iterations",
+            "max-repair-rounds")
 
 
 def add_settings(parser: argparse.ArgumentParser, *names: str, config_file: bool = True) -> None:

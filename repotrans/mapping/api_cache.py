@@ -1,8 +1,9 @@
 """The learned API map of an index: built from the mapping's method pairs and cached beside the mapping
-in the index's SQLite file, under the mapping's fingerprint (a re-index, a code or override change
-rebuilds both)."""
+in the index's SQLite file, keyed by the index's fingerprint (files and code, as the mapping's) and the
+method pairs it was learned from (a re-index, a code change or an override that moves a pair rebuilds it)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from typing import TYPE_CHECKING
@@ -10,7 +11,6 @@ from typing import TYPE_CHECKING
 from repotrans.mapping import mapping_cache
 from repotrans.mapping.api_map import ApiMap, Observation, observe
 from repotrans.mapping.mapping import Mapping
-from repotrans.mapping.overrides import MappingOverrides
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
@@ -19,7 +19,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS api_map_meta (fingerprint TEXT NOT NULL, mapped TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS api_map_obs (
     key TEXT NOT NULL, template TEXT NOT NULL, general INTEGER NOT NULL, conditions TEXT NOT NULL,
-    source_id TEXT NOT NULL, target_id TEXT NOT NULL, java TEXT NOT NULL, cs TEXT NOT NULL);
+    source_id TEXT NOT NULL, target_id TEXT NOT NULL, java TEXT NOT NULL, cs TEXT NOT NULL,
+    arg_type TEXT NOT NULL);
 """
 
 
@@ -50,9 +51,17 @@ def build_api_map(index: Index, mapping: Mapping) -> ApiMap:
     return ApiMap(observations, frozenset(mapped))
 
 
-def load_api_map(index: Index, mapping: Mapping, overrides: MappingOverrides | None = None) -> ApiMap:
-    """The API map of this index and mapping: from the cache when the mapping's fingerprint is unchanged."""
-    fp = mapping_cache.fingerprint(index, overrides or MappingOverrides())
+def api_fingerprint(index: Index, mapping: Mapping) -> str:
+    """The index's fingerprint (files, index and mapping code) and the method pairs the map learns from."""
+    h = hashlib.sha256(mapping_cache.fingerprint(index).encode())
+    for m in sorted(mapping.method_matches, key=lambda m: m.source_id):
+        h.update(f"\n{m.source_id}\t{m.target_id}".encode())
+    return h.hexdigest()
+
+
+def load_api_map(index: Index, mapping: Mapping) -> ApiMap:
+    """The API map of this index and mapping: from the cache when neither changed, else built and cached."""
+    fp = api_fingerprint(index, mapping)
     cached = _read(index.conn, fp)
     if cached is not None:
         return cached
@@ -67,19 +76,25 @@ def _read(conn: sqlite3.Connection, fp: str) -> ApiMap | None:
     meta = conn.execute("SELECT fingerprint, mapped FROM api_map_meta").fetchone()
     if meta is None or meta[0] != fp:
         return None
-    rows = conn.execute("SELECT key, template, general, conditions, source_id, target_id, java, cs "
-                        "FROM api_map_obs ORDER BY rowid").fetchall()
-    observations = [Observation(k, t, bool(g), tuple((int(i), s) for i, s in json.loads(c)), sid, tid, j, cs)
-                    for k, t, g, c, sid, tid, j, cs in rows]
+    try:
+        rows = conn.execute("SELECT key, template, general, conditions, source_id, target_id, java, cs, arg_type "
+                            "FROM api_map_obs ORDER BY rowid").fetchall()
+    except sqlite3.OperationalError:                  # a cache table of an older layout
+        return None
+    observations = [Observation(k, t, bool(g), tuple((int(i), s) for i, s in json.loads(c)), sid, tid, j, cs, a)
+                    for k, t, g, c, sid, tid, j, cs, a in rows]
     return ApiMap(observations, frozenset(json.loads(meta[1])))
 
 
 def _write(conn: sqlite3.Connection, fp: str, api: ApiMap) -> None:
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(api_map_obs)")]
+    if columns and "arg_type" not in columns:
+        conn.execute("DROP TABLE api_map_obs")       # written by an older version
     conn.executescript(_SCHEMA)
-    rows = [(o.key, o.template, int(o.general), json.dumps(o.conditions), o.source_id, o.target_id, o.java, o.cs)
-            for o in api.observations]
+    rows = [(o.key, o.template, int(o.general), json.dumps(o.conditions), o.source_id, o.target_id, o.java, o.cs,
+             o.arg_type) for o in api.observations]
     with conn:
         conn.execute("DELETE FROM api_map_meta")
         conn.execute("DELETE FROM api_map_obs")
         conn.execute("INSERT INTO api_map_meta VALUES (?, ?)", (fp, json.dumps(sorted(api.mapped))))
-        conn.executemany("INSERT INTO api_map_obs VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        conn.executemany("INSERT INTO api_map_obs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)

@@ -38,6 +38,7 @@ class Observation:
     target_id: str
     java: str
     cs: str
+    arg_type: str = ""        # the first Java argument's simple type where known
 
 
 @dataclass(frozen=True)
@@ -69,14 +70,19 @@ class ApiMap:
     def keys(self) -> list[str]:
         return sorted(self._by_key)
 
-    def choose(self, key: str, java_args: list[str] | None = None, min_count: int = 1) -> Choice | None:
-        """The port's template for `key` (given the Java argument texts, for literal conditions): the
-        most frequent general one, when it has `min_count` observations and MIN_SHARE of the key's."""
+    def choose(self, key: str, java_args: list[str] | None = None, min_count: int = 1,
+               arg_type: str | None = None) -> Choice | None:
+        """The port's template for `key` (given the Java argument texts, for literal conditions, and the
+        first argument's simple type where known): the most frequent general one, when it has
+        `min_count` observations and MIN_SHARE of the key's."""
         seen = self._by_key.get(key)
         if not seen:
             return None
         args = java_args or []
         fits = [o for o in seen if all(i < len(args) and args[i] == text for i, text in o.conditions)]
+        if arg_type:      # seen with another argument type: only observations of this one are evidence
+            other = any(o.arg_type and o.arg_type != arg_type for o in fits)
+            fits = [o for o in fits if o.arg_type == arg_type or (not o.arg_type and not other)]
         counts = Counter(o.template for o in fits)
         if not counts:
             return None
@@ -156,6 +162,8 @@ def _place(java: Site, cs: Site) -> dict[int, Part]:
         want = part.tokens
         best, best_score = None, 0.0
         for c in free:
+            if (c.node == "cast_expression") != (part.node == "cast_expression"):
+                continue          # the port converts here: the template would drop the conversion
             have = c.tokens
             if not want or not have:
                 score = 1.0 if part.text == c.text else 0.0
@@ -174,6 +182,8 @@ def score(java: Site, cs: Site) -> float:
     if cs.kind not in _COMPATIBLE[java.kind]:
         return 0.0
     name = name_likeness(java.name, cs.name)
+    if java.kind == "call" and name < 0.3:
+        return 0.0                # an instance call is written as a member of a like name (size -> Count: the table's)
     parts = _parts(java)
     if not parts:
         return name if name >= 0.5 else 0.0
@@ -230,11 +240,9 @@ def template(java: Site, cs: Site, local_names: frozenset[str]) -> tuple[str, bo
     if java.recv is not None and 0 not in placed:
         general = False
     for i, arg in enumerate(java.args):
-        if i + 1 in placed:
-            continue
-        if arg.literal:
-            conditions.append((i, arg.text))
-        else:
+        if arg.literal:           # placed or not, the template was seen with this literal only
+            conditions.append((i, arg.text))     # (`substring(0, n)` -> `Substring(0, n)`, not for `substring(a, b)`)
+        elif i + 1 not in placed:
             general = False
     outside = _IDENT.findall(_strip_literals(_PLACEHOLDER.sub("", text)))
     if any(name in local_names for name in outside):
@@ -262,5 +270,5 @@ def observe(java_method: Method, cs_method: Method, fields: dict[str, str], own_
     for j, c in pairs:
         tpl, general, conditions = template(j, c, local_names)
         out.append(Observation(j.key, tpl, general, conditions, java_method.id, cs_method.id,
-                               " ".join(j.text.split()), " ".join(c.text.split())))
+                               " ".join(j.text.split()), " ".join(c.text.split()), j.arg_type))
     return out

@@ -41,6 +41,7 @@ class Part:
     end: int
     literal: bool = False
     tokens: frozenset[str] = frozenset()
+    node: str = ""            # tree-sitter node type (a C# cast is no Java argument that was not one)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Site:
     text: str
     recv: Part | None
     args: tuple[Part, ...]
+    arg_type: str = ""        # Java: the first argument's type where it is plain to see ('' unknown)
 
 
 def simple_type(text: str) -> str:
@@ -75,7 +77,7 @@ def _parse(side: str, method: Method) -> tuple[ts.Node, bytes] | None:
 def _part(node: ts.Node, site: ts.Node, source: bytes) -> Part:
     text = source[node.start_byte:node.end_byte].decode("utf-8", "replace")
     return Part(text, node.start_byte - site.start_byte, node.end_byte - site.start_byte, node.type in _LITERALS,
-                tokens(text))
+                tokens(text), node.type)
 
 
 def _walk(node: ts.Node):
@@ -134,7 +136,7 @@ def java_sites(method: Method, fields: dict[str, str], own_class: str) -> tuple[
                 continue      # inner-class creation and anonymous classes: no API correspondence
             kind_node = n.child_by_field_name("type")
             name = simple_type(source[kind_node.start_byte:kind_node.end_byte].decode())
-            sites.append(Site("new", name, f"new {name}/{len(args)}", text, None, args))
+            sites.append(Site("new", name, f"new {name}/{len(args)}", text, None, args, _arg_type(args_node, env, source)))
             continue
         obj = n.child_by_field_name("object")
         name_node = n.child_by_field_name("name" if n.type == "method_invocation" else "field")
@@ -147,13 +149,15 @@ def java_sites(method: Method, fields: dict[str, str], own_class: str) -> tuple[
             if static_owner and name[:1].isupper():
                 sites.append(Site("field", name, f"{static_owner}.{name}", text, None, ()))
             continue
+        first = _arg_type(args_node, env, source)
         if obj is None or obj.type == "this":
-            sites.append(Site("static", name, f"{own_class}.{name}/{len(args)}", text, None, args))
+            sites.append(Site("static", name, f"{own_class}.{name}/{len(args)}", text, None, args, first))
         elif static_owner:
-            sites.append(Site("static", name, f"{static_owner}.{name}/{len(args)}", text, None, args))
+            sites.append(Site("static", name, f"{static_owner}.{name}/{len(args)}", text, None, args, first))
         elif obj.type != "super":
             recv_type = _receiver_type(obj, obj_text, env)
-            sites.append(Site("call", name, f"{recv_type}#{name}/{len(args)}", text, _part(obj, n, source), args))
+            sites.append(Site("call", name, f"{recv_type}#{name}/{len(args)}", text, _part(obj, n, source), args,
+                              first))
     return sites, local_names
 
 
@@ -166,6 +170,28 @@ def _static_owner(obj: ts.Node | None, obj_text: str, env: dict[str, str]) -> st
         return ""
     owner = simple_type(obj_text)
     return owner if owner[:1].isupper() else ""
+
+
+_LITERAL_TYPES = {"string_literal": "String", "character_literal": "char", "decimal_integer_literal": "int",
+                  "hex_integer_literal": "int", "decimal_floating_point_literal": "double", "true": "boolean",
+                  "false": "boolean"}
+
+
+def _arg_type(args: ts.Node | None, env: dict[str, str], source: bytes) -> str:
+    """The simple Java type of a call's first argument where it is plain: a declared name, a literal,
+    an array creation; '' otherwise."""
+    first = next((a for a in (args.named_children if args else []) if "comment" not in a.type), None)
+    if first is None:
+        return ""
+    if first.type == "identifier":
+        return env.get(source[first.start_byte:first.end_byte].decode(), "")
+    if first.type == "array_creation_expression":
+        kind = first.child_by_field_name("type")
+        return simple_type(source[kind.start_byte:kind.end_byte].decode()) + "[]" if kind is not None else ""
+    if first.type == "object_creation_expression":
+        kind = first.child_by_field_name("type")
+        return simple_type(source[kind.start_byte:kind.end_byte].decode()) if kind is not None else ""
+    return _LITERAL_TYPES.get(first.type, "")
 
 
 def _receiver_type(obj: ts.Node, obj_text: str, env: dict[str, str]) -> str:

@@ -43,8 +43,9 @@ class BuiltinChatClient(OneShotClient):
     """Deterministic offline 'model': same prompt, same answer. `view` is the repository it may look
     things up in (a ToolContext without a task: index and mapping)."""
 
-    def __init__(self, view: ToolContext):
+    def __init__(self, view: ToolContext, api_map: bool = True):
         self.view = view
+        self.api_map = api_map          # read the port's learned API map (off: the ablation row)
         self._renames: dict[str, str] | None = None
         self._last = RequestUsage(prompt_tokens=0, completion_tokens=0)
         self._total = RequestUsage(prompt_tokens=0, completion_tokens=0)
@@ -78,7 +79,8 @@ class BuiltinChatClient(OneShotClient):
         return StepRequest(step=shown.step, java_method=java, target_method=target,
                            outputs=[(tool, args, run_tool(ctx, tool, args)) for tool, args in shown.gathered],
                            called=shown.called, candidate_bodies=bodies, code=shown.code, result=shown.result,
-                           renames=self.renames(), suggested=shown.suggested)
+                           renames=self.renames(), suggested=shown.suggested,
+                           api=ctx.task_api_map() if self.api_map else None)
 
     def renames(self) -> dict[str, str]:
         """Callees the port renamed, from the mapping (computed once per client)."""
@@ -126,7 +128,7 @@ class BuiltinChatClient(OneShotClient):
 def _make(config: AgentConfig, view: ToolContext | None) -> BuiltinChatClient:
     if view is None:
         raise ConfigError("the builtin policy needs the repository (an index and its mapping) to look things up in")
-    return BuiltinChatClient(view)
+    return BuiltinChatClient(view, api_map=config.agents.api_map)
 
 
 register_client("builtin", _make)

@@ -6,11 +6,12 @@ import re
 
 from tree_sitter import Node
 
+from repotrans.policy.learned_calls import LearnedMixin
 from repotrans.policy.cs_types import element_type, java_type_of, pascal, split_type
 from repotrans.policy.templates import Typed, fill, java_format_to_net, prim
 
 
-class CallsMixin:
+class CallsMixin(LearnedMixin):
     """Needs the ExprTranslator helpers (expr, ex, text, lookup, declare, ident, cs_type, r, table)."""
     # ---- calls ---------------------------------------------------------------------------
     def args(self, node: Node | None) -> list[Node]:
@@ -62,6 +63,14 @@ class CallsMixin:
         else:
             recv, recv_type, hint = "", None, []
         arg_texts, arg_types = self._typed_args(arg_nodes, hint)
+        text, ty = self._dispatch(obj, name, arg_nodes, recv, recv_type, arg_texts, arg_types, expected, statement)
+        learned = self.learned_call(obj, name, recv, recv_type, arg_texts, arg_nodes, arg_types[0] if arg_types else None)
+        return (learned, ty) if learned is not None else (text, ty)
+
+    def _dispatch(self, obj: Node | None, name: str, arg_nodes: list[Node], recv: str, recv_type: str | None,
+                  arg_texts: list[str], arg_types: list[str | None], expected: str | None, statement: bool) -> Typed:
+        """The call by the JDK table, the resolver's names and the port's conventions."""
+        argc = len(arg_nodes)
         if obj is None or obj.type == "this":
             alias, owner = self.this_alias or ("this", None)
             entry = self.lookup_entry(self.table["methods"]["Object"], name, argc, arg_types)

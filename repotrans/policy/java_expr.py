@@ -10,6 +10,7 @@ from typing import Callable
 
 from tree_sitter import Node
 
+from repotrans.mapping.api_sites import simple_type
 from repotrans.policy.java_calls import CallsMixin
 from repotrans.policy.cs_types import element_type, jdk_table, split_type
 from repotrans.policy.resolver import NameResolver
@@ -124,6 +125,12 @@ class ExprTranslator(CallsMixin):
 
     def _field_access(self, node: Node, expected: str | None) -> Typed:
         obj, name = node.child_by_field_name("object"), self.text(node.child_by_field_name("field"))
+        raw = self.text(obj)
+        if obj.type in ("identifier", "field_access") and raw[:1].isupper() and self.lookup(raw.split(".")[0]) is None:
+            learned = self.learned(f"{simple_type(raw)}.{name}", simple_type(raw), "", [], [])
+            if learned is not None:
+                static = self.table["static_fields"].get(f"{raw}.{name}")
+                return learned, static.get("ret") if static else None
         static = self.table["static_fields"].get(f"{self.text(obj)}.{name}")
         if static is not None and self.lookup(self.text(obj)) is None:
             return static["cs"], static.get("ret")
@@ -182,6 +189,10 @@ class ExprTranslator(CallsMixin):
             java_type = base + ("<" + ", ".join(targs) + ">" if targs else "<Object>")
         if body is not None:
             return self._anonymous(base, targs, body, java_type)
+        learned = self.learned(f"new {simple_type(base)}/{len(arg_texts)}", simple_type(base), "", arg_texts, arg_nodes,
+                               typed[0][1] if typed else None)
+        if learned is not None:
+            return learned, java_type
         if base in BOXED and len(arg_texts) == 1:
             return arg_texts[0], BOXED[base]
         if base == "String":

@@ -10,6 +10,7 @@ import re
 from typing import Protocol
 
 from repotrans.index.lookup import split_top
+from repotrans.mapping.api_map import ApiMap
 from repotrans.policy.cs_types import DEFAULT_USINGS, java_type_of, jdk_table, pascal, split_type
 from repotrans.policy.tool_outputs import TargetType, declared_type_params, java_members, signature_head, target_type
 
@@ -37,6 +38,7 @@ class ConventionResolver:
     """Conventions only: PascalCase methods, fields unchanged, JDK types from the table."""
 
     def __init__(self, usings: frozenset[str] | set[str] = DEFAULT_USINGS, project_types: dict[str, str] | None = None):
+        self.api: ApiMap | None = None     # the port's learned API map, without the task's own pair
         self._usings = frozenset(usings)
         self._project_types = dict(project_types or {})
 

@@ -18,6 +18,7 @@ from tree_sitter import Node
 from repotrans.errors import InputError
 from repotrans.execution.results import TestResult
 from repotrans.index.model import Method
+from repotrans.mapping.api_map import ApiMap
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.cs_types import jdk_table
@@ -48,11 +49,13 @@ class StepRequest:
     result: TestResult | None = None
     renames: dict[str, str] = field(default_factory=dict)                 # callees the port renamed
     suggested: dict[str, list[str]] = field(default_factory=dict)         # ambiguous class -> qualified names
+    api: ApiMap | None = None                                             # learned API map, without this pair
 
 
 def resolver_for(req: StepRequest) -> ContextResolver:
     resolver = ContextResolver.from_tool_outputs(class_name(req.java_method), req.outputs)
     resolver.renames = req.renames      # callees the port renamed, as the mapping aligned them
+    resolver.api = req.api              # how the port writes JDK calls and removed helpers
     return resolver
 
 

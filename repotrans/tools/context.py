@@ -11,6 +11,8 @@ from repotrans.errors import InputError
 from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.api_cache import load_api_map
+from repotrans.mapping.api_map import ApiMap
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.task import TranslationTask, resolve_task
 
@@ -71,6 +73,19 @@ class ToolContext:
             entry = (weakref.ref(self.mapping), {})
             _SHARED[self.index] = entry
         return entry[1]
+
+    def api_map(self) -> ApiMap:
+        """The port's learned API map (mapping.api_map), loaded once per index and mapping. It holds every
+        aligned pair: leave the task's own out (`ApiMap.without`) before a translation reads it."""
+        memo = self._memo()
+        if "api_map" not in memo:
+            memo["api_map"] = load_api_map(self.index, self.mapping)
+        return memo["api_map"]
+
+    def task_api_map(self) -> ApiMap:
+        """The API map without the pair under translation (its ground truth never feeds its own task)."""
+        api = self.api_map()
+        return api.without(self.task.source_method_id, self.task.target_method_id) if self.task else api
 
     def target_types_by_namespace(self) -> dict[str, list[TypeDecl]]:
         """Top-level C# types grouped by namespace (computed once per index and mapping)."""

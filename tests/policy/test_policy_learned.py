@@ -1,0 +1,48 @@
+"""The builtin translates as the port translates (issue 34): the learned API map comes before the static
+JDK table, a callee the port removed takes the port's replacement, the task's own pair never feeds its
+translation, and with the map off (the ablation) the static table answers as before."""
+from __future__ import annotations
+
+from repotrans.mapping.api_cache import load_api_map
+from repotrans.policy.java2cs import translate_method
+from repotrans.policy.resolver import ContextResolver
+from tests.support.api_pair import CS, JAVA
+from tests.support.indexes import mapped_pair
+
+PKG = "source:com.google.zxing.common.BitArray"
+
+
+def _setup(tmp_path):
+    mapping, index = mapped_pair(tmp_path, JAVA, CS)
+    return index, mapping, load_api_map(index, mapping)
+
+
+def _translate(index, mapping, java_id: str, api) -> str:
+    java = index.method(java_id)
+    target = index.method(mapping.target_method(java_id).target_id)
+    resolver = ContextResolver("BitArray", {})
+    resolver.api = api.without(java.id, target.id) if api is not None else None
+    return translate_method(java, resolver, target)
+
+
+def test_the_ports_factory_wins_over_the_static_table(tmp_path):
+    index, mapping, api = _setup(tmp_path)
+    code = _translate(index, mapping, f"{PKG}.set(int)", api)
+    assert "throw SupportClass.IndexOutOfRange(i);" in code           # seen in get() and flip(), not set()
+    assert "throw new ArgumentOutOfRangeException" not in code and "IndexOutOfBounds" not in code
+    plain = _translate(index, mapping, f"{PKG}.set(int)", None)       # the ablation: the table's answer
+    assert "SupportClass" not in plain and "throw new " in plain
+
+
+def test_a_removed_helper_is_called_as_the_port_replaced_it(tmp_path):
+    index, mapping, api = _setup(tmp_path)
+    code = _translate(index, mapping, f"{PKG}.ensureCapacity(int)", api)  # learned from the constructor only
+    assert "new int[SupportClass.WordCount(size)]" in code
+    assert "new int[Words(size)]" in _translate(index, mapping, f"{PKG}.ensureCapacity(int)", None)
+
+
+def test_the_task_never_learns_from_its_own_ground_truth(tmp_path):
+    index, mapping, api = _setup(tmp_path)
+    # firstSet() is the only pair that writes Integer.MAX_VALUE as Int32.MaxValue: without it, the table
+    code = _translate(index, mapping, f"{PKG}.firstSet()", api)
+    assert "int.MaxValue" in code and "Int32" not in code
