@@ -19,6 +19,7 @@ from autogen_core.models import (AssistantMessage, ChatCompletionClient, Functio
                                  RequestUsage, SystemMessage, UserMessage)
 
 from repotrans.agents.budget import MARGIN, OPTIONAL, BudgetError, Fit, fit_call, is_reasoning, trim_slots
+from repotrans.agents.progress import Ledger, answer_kind, request_key
 from repotrans.agents.reply import Reply, read_reply
 from repotrans.agents.server_errors import describe
 from repotrans.agents.state import ContextEntry, Handoff, PromptView, TaskBrief, Usage
@@ -57,6 +58,7 @@ class StepAgent(BaseChatAgent):
         self.turns = 0
         self._calls = 0
         self._rendered: dict[str, tuple[str, dict]] = {}    # prompt text -> (step, extra slots), to refit it
+        self.ledger = Ledger()              # requests and answers per step, fallbacks, calls saved
 
     @property
     def produced_message_types(self) -> Sequence[type[BaseChatMessage]]:
@@ -158,6 +160,8 @@ class StepAgent(BaseChatAgent):
             sent = fit.messages if fit is not None else messages
             if fit is not None:
                 extra["max_tokens"] = fit.max_tokens
+            key = request_key(_openai(sent), tools, json_mode, extra.get("max_tokens"))
+            self.ledger.check(step, key)    # RepeatedRequest: the caller changes its request or moves on
             started = time.time()
             try:
                 result = await self.client.create(sent, tools=tools, json_output=True if json_mode else None,
@@ -191,6 +195,7 @@ class StepAgent(BaseChatAgent):
                 self.handoff.native_tools = True
                 self.notes.append(f"{step}: the model answers with tool calls; tools go as function calls now")
             self._record(step, sent, result, reply, tools, time.time() - started, fit)
+            self.ledger.answered(step, key, reply.text or reply.summary())
             if json_mode and not reply.calls and re.fullmatch(r"\s*\{\s*\}\s*", reply.text or ""):
                 json_mode, self.handoff.json_mode = False, False
                 self.notes.append(f"{step}: the server answered {{}} in JSON mode (no answer); "
@@ -256,6 +261,27 @@ class StepAgent(BaseChatAgent):
                    "server_cached_prompt": server_cached, "reported": reported},
             cached=bool(result.cached), seconds=round(seconds, 3),
             budget=fit.to_json() if fit is not None else None)
+
+    def not_usable(self, step: str, problem: str, lead: str = "Your answer was not usable: ") -> str:
+        """The first sentence of a correction: what was wrong with the last answer, and that it repeats
+        an earlier answer of the step when it does (so the corrected request differs from the last one)."""
+        same = self.ledger.repeated_answer(step)
+        if same is not None:
+            return f"This answer is the same as your answer {same} of this step, which was not usable either: {problem}."
+        return f"{lead}{problem}."
+
+    def fall_back(self, step: str, reason: str, default: str) -> None:
+        """An optional step takes its deterministic default: noted, counted and in the trajectory."""
+        self.ledger.fallbacks.append({"step": step, "reason": reason, "default": default})
+        self.notes.append(f"{step}: fell back to {default} ({reason})")
+        self.trajectory.record("fallback", agent=self.name, step=step, reason=reason, default=default)
+
+    def keep_draft(self, step: str, text: str) -> None:
+        """A code answer in a planning step: kept for the generate step (Handoff.draft)."""
+        if answer_kind(text) == "code":
+            if self.handoff.draft is None:
+                self.notes.append(f"{step}: the code in the answer is kept as a draft for the generate step")
+            self.handoff.draft = text
 
     @staticmethod
     def correction(messages: list[LLMMessage], answer: "Reply | str", note: str) -> list[LLMMessage]:

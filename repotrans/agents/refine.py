@@ -10,6 +10,7 @@ from repotrans.agents import candidate, parse
 from repotrans.agents.base import MAX_FORMAT_RETRIES, StepAgent
 from repotrans.agents.budget import BudgetError
 from repotrans.agents.context import check_call
+from repotrans.agents.progress import RepeatedRequest
 from repotrans.agents.state import Attempt, best_attempt
 from repotrans.errors import InputError
 from repotrans.execution.results import TestResult
@@ -64,7 +65,11 @@ class RefineAgent(StepAgent):
         messages = self.messages(prompt)
         found, text = None, ""
         for _ in range(MAX_FORMAT_RETRIES + 1):
-            reply, event = await self.ask(step, messages, ct, tools=function_tools(step))
+            try:
+                reply, event = await self.ask(step, messages, ct, tools=function_tools(step))
+            except RepeatedRequest as exc:
+                self.notes.append(f"{step}: not asked again: {exc}")
+                break
             yield event
             text = reply.text
             for call in reply.calls:                 # native: run_tests(code=...)
@@ -78,16 +83,22 @@ class RefineAgent(StepAgent):
             found = candidate.extract(text, brief.target_method, brief.class_members)
             if isinstance(found, candidate.Candidate):
                 break
+            drafted = self._draft(step)
+            if drafted is not None:
+                found = drafted
+                break
             if isinstance(found, candidate.Mismatch):
                 self.notes.append(f"{step}: the answer declares `{found.found}`, not `{found.asked}`")
-                messages = self.correction(messages, reply, f"{found.correction()} Answer with one markdown code "
-                                                            f"block tagged csharp holding {member_phrase(brief)}.")
-                continue
-            self.notes.append(f"{step}: no C# code block")
-            messages = self.correction(messages, reply, f"No ```csharp code block found. Answer with one markdown "
+                problem = found.correction().rstrip(".")
+            else:
+                self.notes.append(f"{step}: no C# code block")
+                problem = "No ```csharp code block found"
+            messages = self.correction(messages, reply, f"{self.not_usable(step, problem, lead='')} Answer with one markdown "
                                                         f"code block tagged csharp holding {member_phrase(brief)}.")
         if isinstance(found, candidate.Mismatch):     # never inserted, never a candidate
             self.notes.append(f"{step}: no candidate: the model kept answering with another member")
+            return
+        if found is None and not text.strip():         # nothing was answered (a repeated request was not sent)
             return
         code = found.code if found is not None else text.strip()
         attempt = Attempt(code=code, additions=found.to_json() if found is not None else {})
@@ -108,6 +119,18 @@ class RefineAgent(StepAgent):
                                code=attempt.code, additions=attempt.additions, result=attempt.result.to_json())
         yield self.tool_result(call, {"status": attempt.result.status, "brief": attempt.result.brief()})
 
+    def _draft(self, step: str) -> "candidate.Candidate | None":
+        """The code a planning step answered with (Handoff.draft), when generate's own answer held no
+        candidate and the draft holds the member asked; used once."""
+        if step != "generate" or self.handoff.draft is None:
+            return None
+        draft, self.handoff.draft = self.handoff.draft, None
+        found = candidate.extract(draft, self.brief.target_method, self.brief.class_members)
+        if not isinstance(found, candidate.Candidate):
+            return None
+        self.notes.append(f"{step}: the answer held no candidate; the draft a planning step wrote is tested instead")
+        return found
+
     async def _reflect(self, attempt: Attempt, ct: CancellationToken):
         switches = self.brief.config.agents
         prompt = self.prompt("reflect", code=attempt.code, result=result_text(attempt),
@@ -116,7 +139,7 @@ class RefineAgent(StepAgent):
         try:
             reply, event = await self.ask("reflect", self.messages(prompt), ct,
                                           tools=function_tools("reflect") if use_tools else ())
-        except BudgetError as exc:          # a reflection is optional: the repair goes on without one
+        except (BudgetError, RepeatedRequest) as exc:   # a reflection is optional: the repair goes on without one
             self.notes.append(f"reflect: skipped: {exc}")
             return
         yield event

@@ -90,10 +90,11 @@ mode). The next agent
     last_commands: list[dict] = field(default_factory=list)        # tool calls so far, with short outcomes
     native_tools: bool | None = None                               # None: not decided yet
     json_mode: bool | None = None      # False: the server answered {} in JSON mode; JSON steps go without it
+    draft: str | None = None           # code a planning step answered with (agents.progress): generate may use it
 
     def copy(self) -> "Handoff":
         return Handoff(list(self.examples), list(self.context), list(self.last_commands), self.native_tools,
-                       self.json_mode)
+                       self.json_mode, self.draft)
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,12 @@ class TranslationRun:
     usage: dict[str, Usage] = field(default_factory=dict)     # per step, in the order the steps ran
     notes: list[str] = field(default_factory=list)            # format corrections, skipped steps, in order
     error: Exception | None = None       # the RepotransError that stopped the run
+    progress: dict = field(default_factory=dict)    # agents.progress: fallbacks and the calls and runs saved
+
+    def add_progress(self, ledger: dict) -> None:
+        """Sum one agent's Ledger.to_json() into `progress`."""
+        for key, value in ledger.items():
+            self.progress[key] = self.progress.get(key, [] if isinstance(value, list) else 0) + value
 
     @property
     def total_tokens(self) -> dict[str, int]:

@@ -33,6 +33,7 @@ class Outcome:
     seconds: float
     run_dir: str
     additions: dict | None = None     # usings and helper members the kept candidate brings
+    progress: dict | None = None      # fallbacks, identical requests and repeated candidates avoided
     run: TranslationRun | None = field(default=None, repr=False, compare=False)   # what the agents kept
 
     def to_json(self) -> dict:
@@ -64,6 +65,7 @@ def gather(agents: list[StepAgent]) -> TranslationRun:
             run.handoff = agent.handoff.copy()
         run.usage.update(agent.usage)
         run.notes += agent.notes
+        run.add_progress(agent.ledger.to_json())
         run.error = run.error or agent.error
     return run
 
@@ -103,7 +105,7 @@ async def run_translation(brief: TaskBrief, client: ChatCompletionClient, run_di
         cost=run.cost(brief.config), stop_reason=(result.stop_reason or "") if result else "",
         seconds=round(time.time() - started, 2), run_dir=str(run_dir),
         additions=best.additions if best and (best.additions.get("usings") or best.additions.get("helpers")) else None,
-        run=run)
+        progress=run.progress, run=run)
     trajectory.record("done", **outcome.to_json(), usage={k: v.__dict__ for k, v in run.usage.items()},
                       notes=run.notes, error=str(run.error) if run.error else None)
     trajectory.write_json("result.json", outcome.to_json())

@@ -198,16 +198,29 @@ def test_compile_error_reaches_reflection_then_repair_passes(tmp_path):
 
 
 def test_garbage_and_unknown_tool_get_corrections_and_count_against_limit(tmp_path):
-    state, services = make_state([passed()], rag=False, max_context_iterations=3)
-    client = replay(["I think we should look at the class first.", call("read_file", path="Circle.cs"),
-                     call("get_target_class_info"), GOOD])
+    state, services = make_state([passed()], rag=False, max_context_iterations=4)
+    client = replay(["I think we should look at the class first.", call("get_target_class_info"),
+                     call("read_file", path="Circle.cs"), '{"tool": "enough"}', GOOD])
     outcome = run(state, client, tmp_path)
     assert outcome.status == "passed"
     assert services.tool_calls == [("get_target_class_info", {})]
-    second, third = client.create_calls[1]["messages"], client.create_calls[2]["messages"]
-    assert "no JSON object found" in second[-1].content and second[-2].content.startswith("I think")
-    assert "unknown tool 'read_file'" in third[-1].content
-    assert any("unknown tool" in n for n in outcome.run.notes)
+    second, fourth = client.create_calls[1]["messages"], client.create_calls[3]["messages"]
+    assert "your answer is prose with no JSON object" in second[-1].content and second[-2].content.startswith("I think")
+    assert "unknown tool 'read_file'" in fourth[-1].content
+    assert any("unknown tool" in n for n in outcome.run.notes) and outcome.run.progress["fallbacks"] == []
+
+
+def test_two_unusable_answers_in_a_row_end_gathering_with_the_tools_plan(tmp_path):
+    state, services = make_state([passed()], rag=False, max_context_iterations=8)
+    client = replay(["I think we should look at the class first.", call("read_file", path="Circle.cs"), GOOD])
+    outcome = run(state, client, tmp_path)
+    assert outcome.status == "passed" and len(client.create_calls) == 3
+    assert [c[0] for c in services.tool_calls] == ["get_source_class_info", "get_target_class_info",
+                                                   "find_target_imports"]
+    assert outcome.run.progress["fallbacks"] == [{
+        "step": "context", "default": "the tools' deterministic plan",
+        "reason": "2 unusable answers in a row, the last: unknown tool 'read_file'; the tools are "
+                  + ", ".join(sorted(TOOLS))}]
 
 
 def test_repeated_call_is_refused(tmp_path):

@@ -108,8 +108,8 @@ def test_compile_error_reaches_reflection_then_repair_passes(masked, tmp_path):
 
 def test_garbage_unknown_tool_and_500_through_real_client(masked, tmp_path, monkeypatch):
     monkeypatch.setenv("REPOTRANS_API_KEY", "test-key")
-    answers = ["Let me think about which class to read.", call("open_file", path="Circle.cs"),
-               call("find_target_class_info", class_name="Precondition"),
+    answers = ["Let me think about which class to read.", call("find_target_class_info", class_name="Precondition"),
+               call("open_file", path="Circle.cs"),
                call("find_target_class_info", class_name="Preconditions"), '{"tool": "enough"}', GOOD]
     with FakeOpenAIServer(answers, fail_first=1) as server:
         config = AgentConfig().overlay({"model": {"name": "local-coder", "base_url": server.base_url}})
@@ -117,7 +117,7 @@ def test_garbage_unknown_tool_and_500_through_real_client(masked, tmp_path, monk
         run, outcome, entries, prompts = translate(masked, tmp_path, client, rag=False)
     assert server.statuses[0] == 500 and server.statuses[1:] == [200] * 6
     assert outcome.status == "passed"
-    assert any("no JSON object found" in n for n in run.notes) and any("unknown tool" in n for n in run.notes)
+    assert any("prose with no JSON object" in n for n in run.notes) and any("unknown tool" in n for n in run.notes)
     errors = [e["output"] for e in entries if e["kind"] == "tool" and "error" in e["output"]]
     assert len(errors) == 1 and "Acme.Common.Preconditions" in errors[0]["did_you_mean"]
     fourth = [p for p in prompts if p.startswith("# Step: gather")][3]     # after the misspelt class
