@@ -239,6 +239,21 @@ def asked(target: Method) -> str:
     return f"{static}{ret}{name}({', '.join(' '.join(t.split()) for t in target.param_types)})"
 
 
+def normalised(code: str) -> str:
+    """A candidate's C# tokens, whitespace and comments aside: two candidates with the same text here
+    compile and test alike (agents.refine judges each once)."""
+    tree = _parser().parse((WRAP + code + "\n}\n").encode("utf-8"))
+    tokens, stack = [], [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            continue
+        if node.child_count == 0:
+            tokens.append(node.text.decode("utf-8", "replace"))
+        stack.extend(reversed(node.children))
+    return " ".join(t for t in tokens if t)
+
+
 def _statements(code: str) -> bool:
     """A body-only answer reads as C# statements: it parses inside a method, or has statement ends."""
     tree = _parser().parse(("class __A__ { void __m__() {\n" + code + "\n} }").encode("utf-8"))

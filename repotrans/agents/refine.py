@@ -29,6 +29,7 @@ class RefineAgent(StepAgent):
                          brief, client, trajectory)
         self.attempts: list[Attempt] = []
         self.rounds = 0                     # repair rounds used
+        self.stalled: str | None = None     # why the last ask gave no new candidate (it repeated a judged one)
 
     async def steps(self, ct: CancellationToken) -> AsyncGenerator[BaseAgentEvent | str, None]:
         switches = self.brief.config.agents
@@ -51,9 +52,8 @@ class RefineAgent(StepAgent):
                                  attempt=len(self.attempts), reflection=reflection)
             async for item in self._candidate("repair", prompt, ct):
                 yield item
-            if repeats(self.attempts) is not None:     # the model is going round in circles: stop
-                self.notes.append(f"refine: stopped after candidate {len(self.attempts)}, which repeats "
-                                  f"candidate {repeats(self.attempts)}")
+            if self.stalled is not None:     # the model is going round in circles: stop
+                self.notes.append(f"refine: repairs stopped: {self.stalled}")
                 break
         best = best_attempt(self.attempts)
         status = best.result.status if best and best.result else UNTESTED
@@ -63,7 +63,8 @@ class RefineAgent(StepAgent):
         """Ask for the C# member (bounded re-asks), reduce the answer to a candidate, test it; appends an Attempt."""
         brief = self.brief
         messages = self.messages(prompt)
-        found, text = None, ""
+        found, text, same = None, "", None
+        self.stalled = None
         for _ in range(MAX_FORMAT_RETRIES + 1):
             try:
                 reply, event = await self.ask(step, messages, ct, tools=function_tools(step))
@@ -82,7 +83,14 @@ class RefineAgent(StepAgent):
                                   + ", ".join(f"{e} x{n}" for e, n in entities.items()) + ")")
             found = candidate.extract(text, brief.target_method, brief.class_members)
             if isinstance(found, candidate.Candidate):
-                break
+                again = same is not None
+                same = self._judged(step, found)
+                if same is None:
+                    break
+                if again:                  # told once that it repeats itself: it does not move on
+                    break
+                messages = self.correction(messages, reply, self._same_as(same))
+                continue
             drafted = self._draft(step)
             if drafted is not None:
                 found = drafted
@@ -100,6 +108,9 @@ class RefineAgent(StepAgent):
             return
         if found is None and not text.strip():         # nothing was answered (a repeated request was not sent)
             return
+        if same is not None:                           # judged already: never compiled and tested again
+            self.stalled = f"candidate of {step} repeats attempt {same} (whitespace and comments aside)"
+            return
         code = found.code if found is not None else text.strip()
         attempt = Attempt(code=code, additions=found.to_json() if found is not None else {})
         if found is not None and (found.helpers or found.usings or found.dropped or found.shape != "member"):
@@ -107,17 +118,36 @@ class RefineAgent(StepAgent):
         self.attempts.append(attempt)
         call, request = self.tool_request("run_tests", {"attempt": len(self.attempts)})
         yield request
-        same = repeats(self.attempts)
         try:
-            if same is not None and self.attempts[same - 1].result is not None:   # judged already
-                attempt.result = self.attempts[same - 1].result
-            else:
-                attempt.result = await asyncio.to_thread(brief.services.run_test, attempt.code)
+            attempt.result = await asyncio.to_thread(brief.services.run_test, attempt.code)
         except InputError as exc:   # the candidate cannot even be put in place (empty, not a member)
             attempt.result = TestResult(status="compile_error", reason=f"candidate not applied: {exc}")
         self.trajectory.record("attempt", agent=self.name, step=step, n=len(self.attempts),
                                code=attempt.code, additions=attempt.additions, result=attempt.result.to_json())
         yield self.tool_result(call, {"status": attempt.result.status, "brief": attempt.result.brief()})
+
+    def _judged(self, step: str, found: "candidate.Candidate") -> int | None:
+        """The number of the attempt `found` repeats (whitespace and comments aside), counted and recorded
+        with that attempt's verdict; None for a new candidate."""
+        key = candidate.normalised(found.code)
+        same = next((n for n, a in enumerate(self.attempts, 1) if candidate.normalised(a.code) == key), None)
+        if same is None:
+            return None
+        earlier = self.attempts[same - 1]
+        self.ledger.saved["repeated_candidates_avoided"] += 1
+        self.notes.append(f"{step}: the candidate is attempt {same} again (whitespace and comments aside): "
+                          "its verdict stands, not tested again")
+        self.trajectory.record("repeated_candidate", agent=self.name, step=step, same_as=same, code=found.code,
+                               result=earlier.result.to_json() if earlier.result is not None else None)
+        return same
+
+    def _same_as(self, same: int) -> str:
+        """The correction for a candidate already judged: its verdict, and what to answer instead."""
+        result = self.attempts[same - 1].result
+        verdict = result.brief() if result is not None else UNTESTED
+        return (f"This is the same as attempt {same}, which failed with {verdict}\nIt was not tested again. "
+                f"Answer with one markdown code block tagged csharp holding {member_phrase(self.brief)} "
+                "with a change that fixes this.")
 
     def _draft(self, step: str) -> "candidate.Candidate | None":
         """The code a planning step answered with (Handoff.draft), when generate's own answer held no
@@ -161,9 +191,11 @@ class RefineAgent(StepAgent):
 
 
 def repeats(attempts: list[Attempt]) -> int | None:
-    """The number of the earlier attempt the last one repeats (whitespace aside), or None."""
-    last = " ".join(attempts[-1].code.split()) if attempts else None
-    return next((n for n, a in enumerate(attempts[:-1], 1) if " ".join(a.code.split()) == last), None)
+    """The number of the earlier attempt the last one repeats (whitespace and comments aside), or None."""
+    if not attempts:
+        return None
+    last = candidate.normalised(attempts[-1].code)
+    return next((n for n, a in enumerate(attempts[:-1], 1) if candidate.normalised(a.code) == last), None)
 
 
 def describe(found: "candidate.Candidate") -> str:

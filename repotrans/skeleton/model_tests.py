@@ -5,8 +5,8 @@ check of the whole fixture against the port, compiler errors back to the model.
 
 Where the file goes, its namespace, fixture name and the class under test come from the deterministic
 translation (`draft`, junit.py); the model writes the text. An answer without a C# code block is
-re-asked (bounded, as the Refine agent does); a candidate that repeats an earlier one stops the
-repairs (refine.repeats). A fixture that never compiles is not written.
+re-asked (bounded, as the Refine agent does); a candidate that repeats an earlier one (whitespace and
+comments aside) is not compiled again and stops the repairs (refine.repeats). A fixture that never compiles is not written.
 """
 from __future__ import annotations
 
@@ -81,6 +81,12 @@ async def translate_with_model(client: ChatCompletionClient, java_file: Path, dr
         if code is None:
             break
         attempts.append(Attempt(code=code))
+        same = repeats(attempts)
+        if same is not None:           # judged already: never compiled again
+            out.notes.append(f"repair stopped: candidate {len(attempts)} repeats candidate {same} "
+                             "(whitespace and comments aside), not compiled again")
+            attempts.pop()
+            break
         out.attempts = len(attempts)
         errors = check(code)
         if not errors:
@@ -90,10 +96,6 @@ async def translate_with_model(client: ChatCompletionClient, java_file: Path, dr
             return out
         out.errors = errors
         if n == rounds:
-            break
-        same = repeats(attempts)
-        if same is not None:
-            out.notes.append(f"repair stopped: candidate {len(attempts)} repeats candidate {same}")
             break
         shown = errors[:MAX_ERRORS_SHOWN] + ([f"... {len(errors) - MAX_ERRORS_SHOWN} more"]
                                              if len(errors) > MAX_ERRORS_SHOWN else [])

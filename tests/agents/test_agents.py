@@ -276,7 +276,7 @@ def test_repair_rounds_are_bounded_and_best_candidate_kept(tmp_path):
     failing = Result(status="test_failure", tests_run=3, tests_failed=1)
     state, services = make_state([compile_error(), failing, compile_error()], rag=False, context=False,
                                  reflection=False, max_repair_rounds=2)
-    outcome = run(state, replay([BAD, GOOD, BAD.replace("radius * radius", "radius*radius")]), tmp_path)
+    outcome = run(state, replay([BAD, GOOD, BAD.replace("radius * radius", "radius * radius * 1")]), tmp_path)
     assert len(services.tested) == 3 and outcome.repair_rounds == 2
     assert outcome.status == "test_failure" and "System.Math" in outcome.code
 
@@ -285,12 +285,26 @@ def test_a_repeated_candidate_is_not_tested_again_and_ends_the_repairs(tmp_path)
     failing = Result(status="test_failure", tests_run=3, tests_failed=1)
     state, services = make_state([compile_error(), failing], rag=False, context=False, reflection=False,
                                  max_repair_rounds=4)
-    same_as_good = GOOD.replace("    return", "  return")          # whitespace aside, the same candidate
-    outcome = run(state, replay([BAD, GOOD, same_as_good, BAD, GOOD]), tmp_path)
-    assert len(services.tested) == 2 and outcome.attempts == 3 and outcome.repair_rounds == 2
-    assert outcome.run.attempts[2].result is outcome.run.attempts[1].result
-    assert any("repeats candidate 2" in note for note in outcome.run.notes)
-    assert outcome.status == "test_failure"
+    same_as_good = GOOD.replace("    return", "  // the same\n  return")    # whitespace and comments aside
+    client = replay([BAD, GOOD, same_as_good, same_as_good, BAD, GOOD])
+    outcome = run(state, client, tmp_path)
+    assert len(services.tested) == 2 and outcome.attempts == 2 and outcome.repair_rounds == 2
+    correction = client.create_calls[3]["messages"][-1].content
+    assert correction.startswith("This is the same as attempt 2, which failed with test_failure (1/3 tests failed)")
+    assert any("repairs stopped: candidate of repair repeats attempt 2" in note for note in outcome.run.notes)
+    assert outcome.progress["repeated_candidates_avoided"] == 2 and outcome.status == "test_failure"
+    repeated = [e for e in Trajectory.entries(_traj(tmp_path)) if e["kind"] == "repeated_candidate"]
+    assert [(e["same_as"], e["result"]["status"]) for e in repeated] == [(2, "test_failure")] * 2
+
+
+def test_a_candidate_repeated_after_its_correction_gets_a_new_one_tested(tmp_path):
+    failing = Result(status="test_failure", tests_run=3, tests_failed=1)
+    state, services = make_state([failing, passed()], rag=False, context=False, reflection=False)
+    fixed = GOOD.replace("System.Math.PI", "Math.PI")
+    client = replay([GOOD, "```csharp\n" + GOOD.split("\n", 1)[1].replace("{", "{ /* again */", 1), fixed])
+    outcome = run(state, client, tmp_path)
+    assert services.tested == [parse.code_blocks(GOOD)[0], parse.code_blocks(fixed)[0]]
+    assert outcome.status == "passed" and outcome.progress["repeated_candidates_avoided"] == 1
 
 
 def test_code_block_missing_is_reasked(tmp_path):
