@@ -2,7 +2,8 @@
 
 The window is the `[model] context_window` setting, else what the server says (llama.cpp `/props`
 n_ctx, Ollama `/api/show` num_ctx, vLLM `/v1/models` max_model_len), else a default; a 400 naming the
-window (`maximum context length is 2048 tokens ...`) corrects it for every later call. Tokens are
+window (`maximum context length is 2048 tokens ...`) corrects it for every later call, and is
+remembered per base URL and model in the user cache (agents.window_memory) for later processes. Tokens are
 counted by the server's own tokenizer where it has an endpoint for it (llama-cpp-python
 `/extras/tokenize/count`, llama.cpp and vLLM `/tokenize`), else estimated conservatively from the
 characters; both are calibrated by the prompt tokens the server reports. One `ServerLimits` per
@@ -16,9 +17,11 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 from repotrans.agents.config import ModelConfig
+from repotrans.agents.window_memory import WindowMemory
 from repotrans.errors import TaskError
 
 DEFAULT_WINDOW = 8192          # a server that does not say (a 400 naming its window corrects it)
@@ -89,6 +92,7 @@ class ServerLimits:
         self._counts: dict[str, int] = {}
         self._busy_until = 0.0              # monotonic time a timed-out request may keep the server busy until
         self._lock = threading.Lock()
+        self.memory = WindowMemory(Path(model.cache_dir)) if model.cache_dir and model.base_url else None
 
     # -- window ------------------------------------------------------------------------------------------
     def window(self) -> Window:
@@ -104,6 +108,8 @@ class ServerLimits:
         current = self.window()
         with self._lock:
             self._window = Window(overflow.window, "named by the server's 400")
+        if self.memory is not None and self.model.base_url and not self.model.context_window:
+            self.memory.remember(self.model.base_url, self.model.name, overflow.window)
         return overflow.window != current.tokens or current.source != self._window.source
 
     def _root(self) -> str:
@@ -134,6 +140,9 @@ class ServerLimits:
         if served:         # the entry of the model, else the one a vLLM server serves
             entry = next((e for e in served if e.get("id") == self.model.name), served[0])
             return Window(int(entry["max_model_len"]), "vLLM /v1/models max_model_len")
+        known = self.memory.recall(self.model.base_url, self.model.name) if self.memory is not None else None
+        if known is not None:
+            return Window(known, f"named by the server's 400 earlier ({self.memory.path})")
         return Window(DEFAULT_WINDOW, "default (the server does not say)")
 
     def _get(self, url: str) -> Any:
@@ -266,7 +275,7 @@ _SHARED_LOCK = threading.Lock()
 def limits_for(model: ModelConfig) -> ServerLimits:
     """The process-wide ServerLimits of an endpoint and model (a batch's tasks share what was learned);
     only a configured base_url is asked about its window and tokenizer."""
-    key = (model.base_url, model.name, model.context_window, model.timeout)
+    key = (model.base_url, model.name, model.context_window, model.timeout, model.cache_dir)
     with _SHARED_LOCK:
         if key not in _SHARED:
             _SHARED[key] = ServerLimits(model)

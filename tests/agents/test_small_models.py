@@ -123,3 +123,29 @@ def test_what_an_unusable_json_answer_was():
     assert wrong_kind("{ return text == null; }", "the JSON object `{ return text == null; }` is not valid JSON",
                       asked).startswith("your answer is code")
     assert wrong_kind('{"tool": "x", "arguments": {', "unclosed object", asked) == "unclosed object"
+
+
+def test_a_window_named_by_a_400_is_remembered_per_server_so_a_later_process_fits_its_first_call(
+        tmp_path, monkeypatch):
+    from repotrans.agents import window
+
+    def model(body):
+        return GOOD if step_of(body).startswith(GENERATE) else '{"tool": "enough", "reason": "simple"}'
+
+    with FakeOpenAIServer(responder=model, window=2048) as server:       # no /props: only a 400 names it
+        for n in (1, 2):
+            monkeypatch.setattr(window, "_SHARED", {})                    # a new process knows nothing
+            state, _ = make_state([passed()], rag=False)
+            state.config = state.config.overlay({"model": {"cache_dir": str(tmp_path / "cache")}})
+            outcome = translate(server, state, tmp_path / f"task{n}")
+            assert outcome.status == "passed"
+            if n == 1:
+                assert server.statuses.count(400) == 1
+                first = len(server.statuses)
+    assert 400 not in server.statuses[first:] and len(server.statuses) - first == 2
+    assert all(r["max_tokens"] + server.count("".join(str(m["content"]) for m in r["messages"])) <= 2048
+               for r in server.requests[first:])
+    sources = [e["budget"]["window_source"] for e in entries(tmp_path / "task2" / "run") if e["kind"] == "model"]
+    assert sources and all(s.startswith("named by the server's 400 earlier") for s in sources)
+    remembered = json.loads((tmp_path / "cache" / "server-windows.json").read_text())
+    assert [v["tokens"] for v in remembered.values()] == [2048] and server.base_url in next(iter(remembered))
