@@ -38,6 +38,7 @@ from repotrans.execution.toolchains.mono_build import RUNNER_EXE, rel
 from repotrans.execution.toolchains.mono_test import mono_env, overlay, runner_env
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import NOT_RUN_STATES, check_runner, covers, parse_runner
+from repotrans.execution.toolchains.test_area import area_root, test_area
 from repotrans.execution.workspace import Workspace
 
 
@@ -118,14 +119,14 @@ def run_batch(ws: Workspace, built: dict[str, Path], projects: list[Project], pr
     started = time.monotonic()
     nonce = secrets.token_hex(16)
     lines = [nonce] + [f"{switch} {_b64(chr(10).join(sorted(names)))}" for switch, names in jobs] + ["."]
-    with ws.run_dir() as run_dir:
-        bin_dir = run_dir / "bin" / project.name
-        overlay(ws.base / project.name, built, projects, project, bin_dir)
+    with ws.run_dir() as run_dir, \
+            test_area(ws.src, run_dir, project, overlay(ws.base / project.name, built, projects, project)) as bin_dir:
         argv = ["mono", "--debug", rel(ws.base / RUNNER_EXE, ws), rel(bin_dir / project.dll_name, ws), "--schemata"]
         outcome = sandbox.run(argv, cwd=ws.root, timeout=scaled_limit(limits.timeout, fixtures, tests),
                               memory_mb=limits.memory_mb, cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
                               env={**mono_env(limits.memory_mb), **runner_env(limits), RECORD_VAR: str(int(record))},
-                              stdin=("\n".join(lines) + "\n").encode(), until=f"@@RT {nonce} DONE ".encode())
+                              stdin=("\n".join(lines) + "\n").encode(), until=f"@@RT {nonce} DONE ".encode(),
+                              scratch=[area_root(run_dir, project)])
     run = parse_batch(outcome.stdout, nonce, jobs)
     run.seconds = time.monotonic() - started
     if len(run.finished) < len(jobs) and not run.tainted:

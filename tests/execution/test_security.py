@@ -47,6 +47,10 @@ WRONG = "return a * b;"
 WS_ROOT = ("var ws = new System.IO.DirectoryInfo(System.Environment.CurrentDirectory);\n"
            "while (ws != null && !(System.IO.Directory.Exists(System.IO.Path.Combine(ws.FullName, \"base\"))"
            " && System.IO.Directory.Exists(System.IO.Path.Combine(ws.FullName, \"src\")))) ws = ws.Parent;\n")
+# the run's own test area (runs/<id>/area), found from the test's working folder inside it
+AREA = ("var up = new System.IO.DirectoryInfo(System.Environment.CurrentDirectory);\n"
+        "while (up != null && up.Name != \"area\") up = up.Parent;\n"
+        "string area = up == null ? \"/nowhere\" : up.FullName;\n")
 
 
 @dataclass
@@ -132,29 +136,45 @@ def test_host_files_cannot_be_written_nor_the_target_repo_touched(env):
 
 def test_the_workspace_cannot_be_written_through_any_file_or_link(env):
     """Every file of the scratch workspace (the baseline's assemblies, the copy of nunit.framework,
-    the selection cache, this run's own build) refuses writes, deletion and new files; afterwards
-    a correct candidate still passes (no poisoning) and the host's nunit.framework is unchanged."""
+    the selection cache, this run's own build) refuses writes, deletion and new files, but for the run's
+    own test area (execution/toolchains/test_area.py: a private copy of its assembly folder, gone after the
+    run), where it may add and delete but not change an assembly, nor write through the area's links into
+    the source copy; afterwards the workspace's sources and baseline are as before, a correct candidate
+    still passes (no poisoning) and the host's nunit.framework is unchanged."""
     host_dll = hashlib.sha256(NUNIT_HOST_DLL.read_bytes()).hexdigest()
-    code = ("{\n" + WS_ROOT +
-            "    int wrote = 0, created = 0, deleted = 0, files = 0;\n"
+    assert env.run(TRUTH).status == "passed"          # the workspace and its baseline are built
+    before = _workspace_digest(env.wd)
+    code = ("{\n" + WS_ROOT + AREA +
+            "    int wrote = 0, created = 0, deleted = 0, files = 0, own = 0;\n"
             "    foreach (var f in System.IO.Directory.GetFiles(ws.FullName, \"*\", System.IO.SearchOption.AllDirectories)) {\n"
-            "        files++;\n"
+            "        bool mine = f.StartsWith(area + \"/\");\n"
+            "        if (mine) own++; else files++;\n"
+            "        bool assembly = f.EndsWith(\".dll\") || f.EndsWith(\".exe\");\n"
             "        try { using (var s = new System.IO.FileStream(f, System.IO.FileMode.Open, System.IO.FileAccess.Write))"
-            " { s.WriteByte(0); } wrote++; } catch (System.Exception) { }\n"
-            "        try { System.IO.File.Delete(f); if (!System.IO.File.Exists(f)) deleted++; } catch (System.Exception) { }\n"
+            " { s.WriteByte(0); } if (!mine || assembly) wrote++; } catch (System.Exception) { }\n"
+            "        try { System.IO.File.Delete(f); if (!System.IO.File.Exists(f) && !mine) deleted++; } catch (System.Exception) { }\n"
             "    }\n"
             "    foreach (var d in System.IO.Directory.GetDirectories(ws.FullName, \"*\", System.IO.SearchOption.AllDirectories)) {\n"
+            "        if (d.StartsWith(area + \"/\") || d == area) continue;\n"
             "        try { System.IO.File.WriteAllText(System.IO.Path.Combine(d, \"planted.xml\"), \"<x/>\"); created++; }"
             " catch (System.Exception) { }\n    }\n"
-            "    throw new System.Exception(\"FILES \" + files + \" WROTE \" + wrote + \" CREATED \" + created"
+            "    throw new System.Exception(\"FILES \" + files + \" OWN \" + own + \" WROTE \" + wrote + \" CREATED \" + created"
             " + \" DELETED \" + deleted);\n}")
     result = env.run(code)
     assert result.status == "runtime_error"
     message = _message(result)
-    assert "WROTE 0 CREATED 0 DELETED 0" in message and "FILES 0 " not in message, message
+    assert "WROTE 0 CREATED 0 DELETED 0" in message and "FILES 0 " not in message and "OWN 0 " not in message, message
+    assert _workspace_digest(env.wd) == before
     assert hashlib.sha256(NUNIT_HOST_DLL.read_bytes()).hexdigest() == host_dll
     assert env.run(TRUTH).status == "passed"
     assert env.run(WRONG).status == "test_failure"
+
+
+def _workspace_digest(wd: Path) -> dict[str, str]:
+    """Every file of the runner's workspaces but their candidates' run folders, by its hash."""
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((wd / "runner").rglob("*"))
+            if p.is_file() and not p.is_symlink() and "runs" not in p.relative_to(wd / "runner").parts
+            and p.name not in (".lock",)}
 
 
 def test_no_network_not_even_loopback(env):

@@ -145,8 +145,10 @@ def limit_prefix(memory_mb: int, timeout: float | None = None, cpu: float | None
                      *([f"--cpu={math.ceil(cpu)}"] if cpu is not None else []), "--"]
 
 
-def own_for_build(paths: Sequence[Path], uid: int = BUILD_UID) -> None:
-    """Hand the folders a step writes to its uid (BUILD_UID for a build; when we are root and can)."""
+def own_for_build(paths: Sequence[Path], uid: int = BUILD_UID, keep_shared: bool = False) -> None:
+    """Hand the folders a step writes to its uid (BUILD_UID for a build; when we are root and can).
+    `keep_shared`: a file with other hard links (a test area's link to the sealed baseline) keeps its
+    owner, so the step can replace it in its folder but not change it."""
     for path in paths:
         Path(path).mkdir(parents=True, exist_ok=True)
     if os.geteuid() != 0:
@@ -155,7 +157,10 @@ def own_for_build(paths: Sequence[Path], uid: int = BUILD_UID) -> None:
         for dirpath, dirnames, filenames in os.walk(path):
             os.chown(dirpath, uid, uid)
             for name in filenames:
-                os.lchown(os.path.join(dirpath, name), uid, uid)
+                file = os.path.join(dirpath, name)
+                if keep_shared and os.lstat(file).st_nlink > 1:
+                    continue
+                os.lchown(file, uid, uid)
 
 
 def check_scratch(writable: Sequence[Path], scratch: Sequence[Path], sandbox: str) -> None:

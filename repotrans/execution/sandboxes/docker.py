@@ -104,7 +104,7 @@ class DockerSandbox:
             container = self._ensure(memory_mb)
             slot = self._slots.pop() if not writable and self._slots else None
         uid = BUILD_UID if writable else TEST_UID + (slot or 0)
-        own_for_build(scratch, uid)
+        own_for_build(scratch, uid, keep_shared=True)
         outcome = None
         try:
             outcome = self._exec(container, argv, cwd, timeout, memory_mb, env, uid, stdin, until,

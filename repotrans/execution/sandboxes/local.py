@@ -67,7 +67,7 @@ class LocalSandbox:
             raise ConfigError(f"local sandbox: {cwd} is outside the workspace {self.workspace}")
         check_scratch(writable, scratch, self.name)
         own_for_build(writable)
-        own_for_build(scratch, TEST_UID)
+        own_for_build(scratch, TEST_UID, keep_shared=True)
         cgroup = RunCgroup(memory_mb + MEMORY_HEADROOM_MB, PIDS_LIMIT) if support()[0] else None
         filter_fd = seccomp.program_fd() if seccomp.supported() else None
         try:

@@ -1,5 +1,6 @@
-"""Mono test step: the test folder of one candidate (baseline outputs with its rebuilt assemblies laid
-over them), repotrans's runner on each affected test project, one verdict for them all."""
+"""Mono test step: the test area of one candidate (baseline outputs with its rebuilt assemblies laid
+over them, a private writable copy: test_area), repotrans's runner on each affected test project, one
+verdict for them all."""
 from __future__ import annotations
 
 import secrets
@@ -8,10 +9,11 @@ from pathlib import Path
 
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, Verdict
-from repotrans.execution.toolchains.mono_build import RUNNER_EXE, closure, dependents, link, rel
+from repotrans.execution.toolchains.mono_build import RUNNER_EXE, closure, dependents, rel
 from repotrans.execution.toolchains.mono_judge import judge
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import end_marker
+from repotrans.execution.toolchains.test_area import area_root, test_area
 from repotrans.execution.workspace import Workspace
 
 HEAP_SHARE = 0.6
@@ -32,18 +34,19 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         selected = None if fixtures is None else [f for f in fixtures if f.startswith(project.name + ":")]
         if selected == []:
             continue
-        bin_dir = cand.run_dir / "bin" / project.name
-        overlay(ws.base / project.name, built, projects, project, bin_dir)
         names = None if selected is None else [f.split(":", 1)[1] for f in selected]
         nonce = secrets.token_hex(16)
         if limits.per_project:             # each test project its own limit (doctor's whole-suite run)
             started, spent = time.monotonic(), 0.0
         cpu = limits.clock == "cpu" and sandbox.counts_cpu()
-        outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
-                              timeout=max(1.0, limits.timeout - (spent if cpu else time.monotonic() - started)),
-                              memory_mb=limits.memory_mb,
-                              env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
-                              stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu)
+        with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, built, projects, project)) \
+                as bin_dir:
+            outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
+                                  timeout=max(1.0, limits.timeout - (spent if cpu else time.monotonic() - started)),
+                                  memory_mb=limits.memory_mb,
+                                  env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
+                                  stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu,
+                                  scratch=[area_root(cand.run_dir, project)])
         spent += outcome.cpu_seconds or 0.0
         logs.append(outcome.output)
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
@@ -104,14 +107,13 @@ def locator(ws: Workspace, cand: PatchedFile):
 
 
 
-def overlay(base_dir: Path, built: dict[str, Path], projects: list[Project], project: Project,
-             bin_dir: Path) -> None:
-    """Test folder for one run: the baseline outputs, with the rebuilt assemblies laid over them."""
-    bin_dir.mkdir(parents=True, exist_ok=True)
-    for item in base_dir.iterdir():
-        link(item, bin_dir / item.name)
+def overlay(base_dir: Path, built: dict[str, Path], projects: list[Project], project: Project) -> dict[str, Path]:
+    """What one run's test folder holds (name -> file or folder): the baseline outputs, with the rebuilt
+    assemblies laid over them (test_area lays them out)."""
+    items = {item.name: item for item in base_dir.iterdir()}
     for dep in closure(project, projects) + [project]:
         if dep.name in built:
             for item in built[dep.name].iterdir():
                 if item.name.startswith(dep.assembly_name + "."):
-                    link(item, bin_dir / item.name)
+                    items[item.name] = item
+    return items

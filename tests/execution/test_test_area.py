@@ -1,0 +1,93 @@
+"""Real suites write beside themselves (fixture written for this test, compiled by mcs and run by
+repotrans's NUnit runner for real): a SetUp creates folders under its assembly's folder and under the
+current directory, a test reads a data folder by its path relative to the build's output folder
+(bin/Debug/net48 -> ../../../Data), and a test checks that nothing an earlier run wrote is there. Two
+candidates in a row, in each sandbox: both pass, the baseline stays as sealed, and nothing of the test
+area is left behind."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.apply import LineMap
+from repotrans.execution.sandboxes.choice import make_sandbox
+from repotrans.execution.toolchains import Limits, PatchedFile
+from repotrans.execution.toolchains.mono import MonoToolchain
+from repotrans.execution.toolchains.test_area import AREA
+from repotrans.execution.workspace import prepare_workspace, sealed
+
+SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
+FILES = {
+    "src/Core/Core.csproj": SDK.format(""),
+    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
+    "tests/T/T.csproj": SDK.format('<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" /><ProjectReference '
+                                   'Include="../../src/Core/Core.csproj" /></ItemGroup>'),
+    "tests/T/Data/input.txt": "21",
+    "tests/T/ScratchTests.cs": """using System.IO;
+using NUnit.Framework;
+namespace Acme.Tests {
+  [TestFixture] public class ScratchTests {
+    static string Here { get { return Path.GetDirectoryName(typeof(ScratchTests).Assembly.Location); } }
+    [SetUp] public void MakeScratch() {
+      Assert.IsFalse(File.Exists(Path.Combine(Here, "scratch-repo", "left-over.txt")), "an earlier run's file is here");
+      Directory.CreateDirectory(Path.Combine(Here, "scratch-repo", ".git", "objects"));
+      File.WriteAllText(Path.Combine(Here, "scratch-repo", "left-over.txt"), "x");
+      Directory.CreateDirectory(Path.Combine(Directory.GetCurrentDirectory(), "golden-out"));
+      File.WriteAllText(Path.Combine("golden-out", "result.txt"), "42");
+    }
+    [TearDown] public void Clean() { Directory.Delete(Path.Combine(Here, "scratch-repo"), true); }
+    [Test] public void TwiceFromTheDataFile() {
+      string data = Path.Combine(Here, "..", "..", "..", "Data", "input.txt");
+      Assert.AreEqual(42, Codec.Twice(int.Parse(File.ReadAllText(data).Trim())));
+    }
+    [Test] public void WritesBesideItself() {
+      Assert.AreEqual("42", File.ReadAllText(Path.Combine(Here, "golden-out", "result.txt")));
+      Assert.IsTrue(File.Exists(Path.Combine(Here, "T.dll")));
+    }
+  }
+  [TestFixture] public class FreshAreaTests {
+    static string Here { get { return Path.GetDirectoryName(typeof(FreshAreaTests).Assembly.Location); } }
+    [Test] public void NothingOfAnEarlierRun() {
+      Assert.IsFalse(File.Exists(Path.Combine(Here, "marker.txt")), "an earlier run's marker is here");
+      File.WriteAllText(Path.Combine(Here, "marker.txt"), "written by one run");
+    }
+  }
+}""",
+}
+
+
+def _layout(root: Path) -> None:
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+@pytest.mark.parametrize("sandbox", [pytest.param("local", marks=pytest.mark.slow),
+                                     pytest.param("docker", marks=pytest.mark.docker)])
+def test_each_run_gets_a_private_writable_area_laid_out_as_the_build(tmp_path, sandbox):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    _layout(tmp_path / "repo")
+    tc = MonoToolchain()
+    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
+    box = make_sandbox(sandbox, ws.root.parent, tc.image)
+    limits = Limits(timeout=120, memory_mb=1024)
+    try:
+        tc.baseline(ws, box, limits)
+        verdicts = []
+        for _ in range(2):
+            with ws.run_dir() as run_dir:
+                rel = "src/Core/Codec.cs"
+                cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(),
+                                   surface_changed=False, run_dir=run_dir)
+                verdicts.append(tc.run(ws, cand, None, box, limits))
+                assert not (run_dir / AREA).exists(), "the test area outlived its run"
+    finally:
+        box.close()
+    for verdict in verdicts:
+        assert (verdict.status, verdict.tests_run) == ("passed", 3), (verdict.reason, verdict.failures,
+                                                                      verdict.log[-3000:])
+    assert sealed(ws), "a test run changed the sealed baseline"
+    assert not list(ws.base.rglob("marker.txt")) and not list(ws.src.rglob("golden-out"))
