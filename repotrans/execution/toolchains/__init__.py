@@ -74,6 +74,8 @@ class Verdict:
     timings: dict[str, float] = field(default_factory=dict)
     # test project -> (status, tests run, tests failed, reason) of its own run
     by_project: dict[str, tuple[str, int, int, str]] = field(default_factory=dict)
+    # tests left out because they fail in this environment before any change ("Project:Ns.F.T" -> cause)
+    left_out: dict[str, str] = field(default_factory=dict)
 
     def absorb(self, other: "Verdict") -> None:
         """Add one test run's counts and evidence; the more severe status (and its reason) wins, but
@@ -83,6 +85,7 @@ class Verdict:
         self.tests_failed += other.tests_failed
         self.failures += other.failures
         self.exceptions += other.exceptions
+        self.left_out.update(other.left_out)
         if other.status == "no_tests":
             if self.status == "passed" and not ran_before:
                 self.status, self.reason = other.status, other.reason

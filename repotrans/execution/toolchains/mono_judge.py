@@ -34,17 +34,25 @@ def load_independent(reason: str) -> bool:
     return CPU_LIMIT in reason
 
 
-def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limits, locate) -> Verdict:
+def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limits, locate,
+          leave_out: frozenset[str] = frozenset()) -> Verdict:
     """A run killed by the process or the memory limit is a runtime error whatever it printed (the
     process limit named first, as dotnet's judge does). Else
     the runner's own report decides whenever it is complete (END line, exit 0 or stopped by the
     sandbox after it); a run killed at the time limit before that is a timeout; anything else that
-    ends without a whole report matching the selection is a runtime error."""
+    ends without a whole report matching the selection is a runtime error. `leave_out`: tests that
+    cannot pass here (toolchains.environment), taken out of the report before it is judged."""
     if outcome.pids_limited:        # the sandbox's pids.events, not the console's wording; a fork bomb
         return Verdict("runtime_error", reason=PIDS_REASON)     # may exhaust memory too: the cause comes first
     if outcome.oom_killed:
         return Verdict("runtime_error", reason="out of memory (killed at the memory limit)")
     report = parse_runner(outcome.stdout, nonce)
+    if leave_out and report.ended is not None:
+        left = sum(1 for t in report.tests if t[1] in leave_out)
+        report.tests = [t for t in report.tests if t[1] not in leave_out]
+        report.planned = [p for p in report.planned if p[1] not in leave_out]
+        report.started = None if report.started is None else report.started - left
+        report.ended -= left
     if report.ended is None:
         if outcome.timed_out:        # what ran before the limit is counted
             failed = sum(1 for t in report.tests if t[0] not in ("passed", "Success"))

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from repotrans.execution.sandboxes import Sandbox
-from repotrans.execution.toolchains import Limits, PatchedFile, Verdict
+from repotrans.execution.toolchains import Limits, PatchedFile, Verdict, environment
 from repotrans.execution.toolchains.mono_build import RUNNER_EXE, closure, dependents, rel
 from repotrans.execution.toolchains.mono_judge import judge
 from repotrans.execution.toolchains.msbuild import Project
@@ -50,6 +50,10 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         spent += outcome.cpu_seconds or 0.0
         logs.append(outcome.output)
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
+        left_out = cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits)
+        if left_out:
+            verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
+            verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
         total.by_project[project.name] = (verdict.status, verdict.tests_run, verdict.tests_failed, verdict.reason)
         total.absorb(verdict)
         if verdict.status in ("timeout", "runtime_error") and not verdict.tests_run and not limits.per_project:
@@ -60,8 +64,37 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         total.status = "no_tests"
         total.reason = ("no test project depends on the changed project" if not tests
                         else "no selected test ran")
+    if total.left_out:
+        note = environment.summary(len(total.left_out), total.tests_run)
+        total.reason = f"{total.reason}; {note}" if total.reason else note
     return total
 
+
+
+def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
+                     verdict: Verdict, sandbox: Sandbox, limits: Limits) -> dict[str, str]:
+    """The candidate's failing tests that fail for an environmental cause with it and on the untouched
+    baseline (run again there once per workspace state, toolchains.environment): name -> cause."""
+    keys = environment.suspects(project.name, verdict.failures)
+    if not keys:
+        return {}
+    known = environment.load(ws)
+    todo = known.unknown(keys)
+    if todo:
+        names = [k.split(":", 1)[1] for k in todo]
+        nonce = secrets.token_hex(16)
+        with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, {}, projects, project)) \
+                as bin_dir:
+            outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
+                                  timeout=limits.timeout, memory_mb=limits.memory_mb,
+                                  env={**mono_env(limits.memory_mb), **runner_env(limits)},
+                                  stdin=f"{nonce}\n".encode(), until=end_marker(nonce),
+                                  cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
+                                  scratch=[area_root(cand.run_dir, project)])
+        before = judge(outcome, nonce, names, limits, locator(ws, cand))
+        causes = {f.name: environment.cause(f.message) for f in before.failures}
+        known = environment.save(ws, {k: causes.get(k.split(":", 1)[1], "") for k in todo})
+    return {k.split(":", 1)[1]: known.tests[k] for k in keys if known.tests.get(k)}
 
 
 def runner_argv(ws: Workspace, dll: Path, tests: list[str] | None) -> list[str]:

@@ -1,0 +1,125 @@
+"""Tests that cannot pass here: a test whose failure, before any change, comes from this environment (a
+file or folder that is not there, a Windows path, a time zone, a server, a culture, a platform API, the
+sandbox's thread limit), not from a placeholder member.
+
+Such a test says nothing about a candidate. A candidate's failing test is run again on the untouched
+baseline of the same workspace state; when both runs fail for an environmental cause the test is left out
+of the verdict (counted in its reason: "judged on 90 of 112 tests; 22 fail in this environment before any
+change"). A placeholder's own exception (NotImplementedException) or an assertion is never environmental,
+so a test that judges a member is never left out. What the baseline run found is kept per workspace state
+(environment.json beside the baseline), and `doctor` lists it from its untouched run.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repotrans.execution.results import TestFailure
+from repotrans.execution.workspace import Workspace, baseline_stamp, write_atomically
+
+CACHE = "environment.json"
+# exception type (its simple name) -> the cause it stands for
+CAUSES = {
+    "FileNotFoundException": "a file", "DirectoryNotFoundException": "a folder",
+    "DriveNotFoundException": "a drive", "PathTooLongException": "a path",
+    "UnauthorizedAccessException": "file access",
+    "TimeZoneNotFoundException": "a time zone", "InvalidTimeZoneException": "a time zone",
+    "CultureNotFoundException": "a culture",
+    "SocketException": "a server", "WebException": "a server", "HttpRequestException": "a server",
+    "SqlException": "a server", "MySqlException": "a server", "NpgsqlException": "a server",
+    "DbException": "a server", "OracleException": "a server", "MongoConnectionException": "a server",
+    "RedisConnectionException": "a server",
+    "PlatformNotSupportedException": "the platform", "DllNotFoundException": "a native library",
+    "EntryPointNotFoundException": "a native library", "COMException": "the platform",
+    "Win32Exception": "the platform",
+}
+FILE_CAUSES = ("a file", "a folder", "a path", "a drive")
+# texts that name the cause whatever the exception's type
+MESSAGE_CAUSES = (
+    (re.compile(r"Couldn't create thread|Thread creation failed|Resource temporarily unavailable", re.I),
+     "the sandbox's thread limit"),
+    (re.compile(r"Connection refused|No such host|Name or service not known|network is unreachable|"
+                r"could not connect|Unable to connect", re.I), "a server"),
+    (re.compile(r"time ?zone", re.I), "a time zone"),
+)
+NOT_ENVIRONMENT = ("NotImplementedException", "AssertionException", "SuccessException")
+WINDOWS_PATH_RE = re.compile(r"[A-Za-z]:\\|\\\\|\.\.\\|\w\\\w")   # C:\, \\server, ..\, a\b
+EXCEPTION_NAME_RE = re.compile(r"([A-Za-z_][\w.`+]*(?:Exception|Error))\b")
+
+
+def cause(message: str) -> str:
+    """The environmental cause a failure's message names ("a time zone"), or "" when it names none
+    (an assertion, a placeholder's NotImplementedException, any other exception)."""
+    names = [n.rsplit(".", 1)[-1] for n in EXCEPTION_NAME_RE.findall(message)]
+    if not names or names[0] in NOT_ENVIRONMENT or any(n == "NotImplementedException" for n in names):
+        return ""
+    for name in names:                          # the outer exception, then its inner ones
+        if name in CAUSES:
+            what = CAUSES[name]
+            return "a Windows path" if what in FILE_CAUSES and WINDOWS_PATH_RE.search(message) else what
+    for pattern, what in MESSAGE_CAUSES:
+        if pattern.search(message):
+            return what
+    return ""
+
+
+@dataclass
+class Environment:
+    """What the baseline of one workspace state says of tests that failed with a candidate: test key
+    ("Project:Ns.Fixture.Test") -> the cause of its failure before any change ("" when it passed there or
+    failed for another reason)."""
+    stamp: float
+    tests: dict[str, str] = field(default_factory=dict)
+
+    def unknown(self, keys: list[str]) -> list[str]:
+        return [k for k in keys if k not in self.tests]
+
+    def failing(self) -> dict[str, str]:
+        return {k: v for k, v in self.tests.items() if v}
+
+
+def load(ws: Workspace) -> Environment:
+    """The workspace state's record (empty when the baseline was sealed again since)."""
+    stamp = baseline_stamp(ws)
+    try:
+        data = json.loads((ws.root / CACHE).read_text())
+    except (OSError, ValueError):
+        return Environment(stamp)
+    if data.get("stamp") != stamp:
+        return Environment(stamp)
+    return Environment(stamp, dict(data.get("tests", {})))
+
+
+def save(ws: Workspace, found: dict[str, str]) -> Environment:
+    """Add what a baseline run found (merged with what another process found meanwhile)."""
+    current = load(ws)
+    current.tests.update(found)
+    write_atomically(ws.root / CACHE, json.dumps({"stamp": current.stamp, "tests": current.tests}))
+    return current
+
+
+def suspects(project: str, failures: list[TestFailure]) -> list[str]:
+    """Keys of the failing tests whose failure names an environmental cause (worth a baseline run)."""
+    return [f"{project}:{f.name}" for f in failures if cause(f.message)]
+
+
+def summary(excluded: int, run: int) -> str:
+    """The verdict's note on tests left out."""
+    return (f"judged on {run} of {run + excluded} tests; {excluded} fail in this environment before any change"
+            if excluded else "")
+
+
+def describe(causes: dict[str, str], limit: int = 3) -> str:
+    """'2 a time zone, 1 a server (Ns.F.T1, Ns.F.T2, ...)' for a doctor line."""
+    counts: dict[str, int] = {}
+    for what in causes.values():
+        counts[what] = counts.get(what, 0) + 1
+    names = [k.split(":", 1)[-1] for k in sorted(causes)]
+    text = ", ".join(f"{n} {what}" for what, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+    return text + f" ({', '.join(names[:limit])}{', ...' if len(names) > limit else ''})"
+
+
+def path_of(ws: Workspace) -> Path:
+    return ws.root / CACHE

@@ -1,0 +1,104 @@
+"""Tests that fail here before any change (fixture written for this test, compiled by mcs and run by
+repotrans's NUnit runner for real): a Windows time-zone id and an unreachable server beside tests that
+judge the member. The original body passes, judged on the tests that can pass here; a wrong body still
+fails; a placeholder's own exception is never taken for the environment."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.apply import LineMap
+from repotrans.execution.sandboxes.choice import make_sandbox
+from repotrans.execution.toolchains import Limits, PatchedFile
+from repotrans.execution.toolchains.environment import CACHE, cause
+from repotrans.execution.toolchains.mono import MonoToolchain
+from repotrans.execution.workspace import prepare_workspace
+
+SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
+BODY = "return 2 * x;"
+FILES = {
+    "src/Core/Core.csproj": SDK.format(""),
+    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { %s } } }",
+    "tests/T/T.csproj": SDK.format('<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" /><ProjectReference '
+                                   'Include="../../src/Core/Core.csproj" /></ItemGroup>'),
+    "tests/T/CodecTests.cs": """using System;
+using NUnit.Framework;
+namespace Acme.Tests {
+  [TestFixture] public class CodecTests {
+    [Test] public void TwiceOfTwo() { Assert.AreEqual(4, Codec.Twice(2)); }
+    [Test] public void TwiceOfThree() { Assert.AreEqual(6, Codec.Twice(3)); }
+    [Test] public void InBerlinTime() {
+      Assert.AreEqual(8, Codec.Twice(4));
+      var zone = TimeZoneInfo.FindSystemTimeZoneById("W. Europe Standard Time");
+      Assert.IsNotNull(zone);
+    }
+    [Test] public void FromTheServer() {
+      Assert.AreEqual(10, Codec.Twice(5));
+      using (var client = new System.Net.Sockets.TcpClient()) client.Connect("127.0.0.1", 1);
+    }
+  }
+}""",
+}
+
+
+def _judge(tmp_path: Path, bodies: list[str]):
+    for rel, text in FILES.items():
+        (tmp_path / "repo" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / rel).write_text(text % BODY if rel.endswith("Codec.cs") else text)
+    tc = MonoToolchain()
+    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
+    box = make_sandbox("local", ws.root.parent, tc.image)
+    limits = Limits(timeout=120, memory_mb=1024)
+    verdicts = []
+    try:
+        tc.baseline(ws, box, limits)
+        for body in bodies:
+            with ws.run_dir() as run_dir:
+                rel = "src/Core/Codec.cs"
+                cand = PatchedFile(path=rel, text=FILES[rel] % body, line_map=LineMap(), surface_changed=False,
+                                   run_dir=run_dir)
+                verdicts.append(tc.run(ws, cand, None, box, limits))
+    finally:
+        box.close()
+    return ws, verdicts
+
+
+@pytest.mark.slow
+def test_tests_failing_here_before_any_change_are_left_out_and_counted(tmp_path):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    ws, (original, wrong, placeholder, again) = _judge(
+        tmp_path, [BODY, "return 3 * x;", "throw new System.NotImplementedException();", BODY])
+    assert original.status == "passed", (original.reason, original.failures)
+    assert original.tests_run == 2
+    assert original.reason == "judged on 2 of 4 tests; 2 fail in this environment before any change"
+    assert original.left_out == {"T:Acme.Tests.CodecTests.InBerlinTime": "a time zone",
+                                 "T:Acme.Tests.CodecTests.FromTheServer": "a server"}
+    # a wrong body fails the two environment tests' own assertions first: they judge it too
+    assert wrong.status == "test_failure" and wrong.tests_run == 4 and not wrong.left_out, wrong.reason
+    # the placeholder throws before the environment is reached: all four judge it
+    assert placeholder.status == "runtime_error" and placeholder.tests_run == 4 and not placeholder.left_out
+    assert again.status == "passed" and again.left_out == original.left_out
+    recorded = json.loads((ws.root / CACHE).read_text())["tests"]
+    assert recorded == {"T:Acme.Tests.CodecTests.InBerlinTime": "a time zone",
+                        "T:Acme.Tests.CodecTests.FromTheServer": "a server"}
+
+
+@pytest.mark.parametrize("message, expected", [
+    ("System.TimeZoneNotFoundException : Exception of type 'System.TimeZoneNotFoundException' was thrown.",
+     "a time zone"),
+    ("System.IO.FileNotFoundException : Could not find file \"/w/data/in.txt\"", "a file"),
+    ("System.IO.DirectoryNotFoundException : Could not find a part of the path \"/w/..\\..\\Source\\x\".",
+     "a Windows path"),
+    ("System.Net.Sockets.SocketException : Connection refused", "a server"),
+    ("System.Exception : Couldn't create thread. Error 0x0", "the sandbox's thread limit"),
+    ("System.NotImplementedException : The method or operation is not implemented.", ""),
+    ("System.InvalidOperationException : wrapped\n  ----> System.NotImplementedException : x", ""),
+    ("  Expected: 4\n  But was:  6\n", ""),
+    ("System.NullReferenceException : Object reference not set to an instance of an object", ""),
+])
+def test_causes(message, expected):
+    assert cause(message) == expected
