@@ -17,6 +17,7 @@ from repotrans.execution.apply import LineMap
 from repotrans.execution.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
+from repotrans.execution.toolchains.environment import describe
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
 from repotrans.execution.toolchains.projects import BuildPlan, plan_build
@@ -126,14 +127,22 @@ def _baseline_and_run(target: Path, plan: BuildPlan, runner: Runner, timeout: fl
             lines.append((False, f"tests: {p.name}: {written} as written, 0 built (the project was dropped at build)"))
             continue
         compiled = count_tests(_own(built[p.name]))
-        status, run, failed, reason = runs.get(p.name, ("not run", 0, 0, ""))
-        # tests that ran: ok (failing ones are the port's own); stopped at the limit: partial; none ran: a problem
-        ok = (True if status != "timeout" else None) if run > 0 else \
-            (None if status in ("no_tests", "not run") and compiled == 0 else False)
-        lines.append((ok,
+        status, run, failed, reason = runs.get(p.name, ("not run", 0, 0, "no untouched run reached it"))
+        lines.append((_run_mark(status, run, compiled),
                       f"tests: {p.name}: {written} as written, {compiled} built, {run} run, {run - failed} passed"
-                      + (f" ({status}: {reason})" if status not in ("passed", "test_failure") else "")))
+                      + (f" ({status}: {reason or 'no reason given'})" if status not in ("passed", "test_failure")
+                         else f" ({reason})" if reason else "")))
     return lines
+
+
+def _run_mark(status: str, run: int, compiled: int) -> bool | None:
+    """[ok] only for a run that passed; tests that ran and failed before any change (the port's own
+    failures), or a run stopped at the limit: information; nothing ran although tests were built: a problem."""
+    if status == "passed" and run > 0:
+        return True
+    if run > 0:
+        return None
+    return None if status in ("no_tests", "not run") and compiled == 0 else False
 
 
 def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: Limits,
@@ -145,20 +154,25 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
     while left:
         lib = _library_for(chosen, left)
         if lib is None:
-            lines.append((False, f"no library of {', '.join(sorted(left))} to rebuild: not run"))
+            why = "no source file of it or of a library it references to rebuild"
+            lines.append((False, f"not run: {', '.join(sorted(left))}: {why}"))
+            runs.update({name: ("not run", 0, 0, why) for name in left})
             return lines
-        rel = lib.sources[0].relative_to(ws.src.resolve()).as_posix()
+        rel = (_own(lib) or lib.sources)[0].relative_to(ws.src.resolve()).as_posix()
         with ws.run_dir() as run_dir:
             cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8", errors="replace"),
                                line_map=LineMap(), surface_changed=False, run_dir=run_dir)
             verdict = tc.run(ws, cand, None, box, limits)
         ran = set(verdict.by_project) & left
         runs.update({k: v for k, v in verdict.by_project.items() if k in left})
-        lines.append((verdict.tests_run > 0,
+        lines.append((_run_mark(verdict.status, verdict.tests_run, 0) if verdict.tests_run else False,
                       f"untouched run: rebuild {lib.name} {verdict.timings.get('build', 0):.1f} s, tests of "
                       f"{len(ran)} project(s) {verdict.timings.get('test', 0):.1f} s: {verdict.tests_run} run, "
                       f"{verdict.tests_run - verdict.tests_failed} passed, {verdict.tests_failed} failing before any "
-                      f"change" + (f" ({verdict.reason})" if verdict.reason else "")))
+                      f"change" + (f" ({verdict.status}: {verdict.reason})" if verdict.reason else "")))
+        if verdict.left_out:
+            lines.append((None, f"left out of every verdict, failing in this environment before any change: "
+                                f"{len(verdict.left_out)}: {describe(verdict.left_out, limit=6)}"))
         if not ran:
             runs.update({name: (verdict.status, 0, 0, verdict.reason) for name in left
                          if name in _dependent_tests(chosen, lib)})
@@ -168,11 +182,14 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
 
 
 def _library_for(chosen: list[Project], wanted: set[str]) -> Project | None:
-    """The library with sources that most of the wanted test projects depend on (then the smallest)."""
+    """The library with sources that most of the wanted test projects depend on (then the smallest);
+    else a wanted test project with sources of its own (library and tests in one project)."""
     libs = [p for p in chosen if not p.is_test and p.sources]
     scored = [(len(_dependent_tests(chosen, lib) & wanted), -len(lib.sources), lib) for lib in libs]
     scored = [s for s in scored if s[0] > 0]
-    return max(scored, key=lambda s: (s[0], s[1]))[2] if scored else None
+    if scored:
+        return max(scored, key=lambda s: (s[0], s[1]))[2]
+    return next((p for p in chosen if p.name in wanted and _own(p)), None)
 
 
 def _dependent_tests(chosen: list[Project], lib: Project) -> set[str]:

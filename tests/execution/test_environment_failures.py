@@ -102,3 +102,31 @@ def test_tests_failing_here_before_any_change_are_left_out_and_counted(tmp_path)
 ])
 def test_causes(message, expected):
     assert cause(message) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("body", [BODY, "throw new System.NotImplementedException();"])
+def test_doctor_lists_them_with_causes_and_never_says_ok_beside_an_error(tmp_path, body):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    from repotrans.execution.build_report import build_section, render
+    from repotrans.execution.settings import ExecutionConfig
+
+    for rel, text in FILES.items():
+        (tmp_path / "repo" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / rel).write_text(text % body if rel.endswith("Codec.cs") else text)
+    title, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "wd")
+    text = render(title, lines)
+    for ok, line in lines:
+        assert not (ok and any(word in line for word in ("error", "timeout", "not run"))), text
+    [run] = [line for line in lines if line[1].startswith("untouched run")]
+    [tests] = [line for line in lines if line[1].startswith("tests: T:")]
+    if body == BODY:
+        assert run[0] is True and tests[0] is True, text
+        assert "judged on 2 of 4 tests; 2 fail in this environment before any change" in run[1], text
+        assert (None, "left out of every verdict, failing in this environment before any change: 2: "
+                      "1 a server, 1 a time zone (Acme.Tests.CodecTests.FromTheServer, "
+                      "Acme.Tests.CodecTests.InBerlinTime)") in lines, text
+    else:
+        assert run[0] is None and tests[0] is None and "runtime_error" in tests[1], text
+        assert "4 run, 0 passed" in tests[1] and not any("left out" in line for _, line in lines), text

@@ -117,7 +117,7 @@ def describe(causes: dict[str, str], limit: int = 3) -> str:
     for what in causes.values():
         counts[what] = counts.get(what, 0) + 1
     names = [k.split(":", 1)[-1] for k in sorted(causes)]
-    text = ", ".join(f"{n} {what}" for what, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+    text = ", ".join(f"{n} {what}" for what, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
     return text + f" ({', '.join(names[:limit])}{', ...' if len(names) > limit else ''})"
 
 
