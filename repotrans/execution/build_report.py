@@ -18,6 +18,7 @@ from repotrans.execution.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.environment import describe
+from repotrans.execution.toolchains.frameworks import reference_profile
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
 from repotrans.execution.toolchains.projects import BuildPlan, plan_build
@@ -68,6 +69,15 @@ def build_section(target: Path, execution: ExecutionConfig = ExecutionConfig(san
         more = f" and {len(unneeded) - SHOWN_UNNEEDED} more" if len(unneeded) > SHOWN_UNNEEDED else ""
         lines.append((None, f"not built ({UNNEEDED}): {', '.join(unneeded[:SHOWN_UNNEEDED])}{more}"))
     lines += [(None, f"note: {n}") for n in plan.notes]
+    if execution.toolchain == "mono":
+        for p in plan.chosen:
+            profile, why = reference_profile(p.target_framework)
+            lines.append((None, f"reference profile: {p.name}: mcs -sdk:{profile} ({why})"))
+    for p in plan.chosen:
+        if p.copied:
+            shown = ", ".join(dest for _, dest in p.copied[:SHOWN_UNNEEDED])
+            more = f" and {len(p.copied) - SHOWN_UNNEEDED} more" if len(p.copied) > SHOWN_UNNEEDED else ""
+            lines.append((None, f"copied beside {p.assembly_name} as its build does: {shown}{more}"))
     for p in plan.tests:
         for feature in unsupported_features(p.sources) if p.nunit_major and p.nunit_major >= 3 else []:
             lines.append((None, f"NUnit 3 on mono: {p.name}: {feature}"))

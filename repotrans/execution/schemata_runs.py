@@ -34,8 +34,8 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.schemata import RECORD_VAR
 from repotrans.execution.selection import scaled_limit
 from repotrans.execution.toolchains import Limits
-from repotrans.execution.toolchains.mono_build import RUNNER_EXE, rel
-from repotrans.execution.toolchains.mono_test import mono_env, overlay, runner_env
+from repotrans.execution.toolchains.mono_build import rel
+from repotrans.execution.toolchains.mono_test import mono_env, overlay, runner_env, runner_for
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import NOT_RUN_STATES, check_runner, covers, parse_runner
 from repotrans.execution.toolchains.test_area import area_root, test_area
@@ -121,7 +121,8 @@ def run_batch(ws: Workspace, built: dict[str, Path], projects: list[Project], pr
     lines = [nonce] + [f"{switch} {_b64(chr(10).join(sorted(names)))}" for switch, names in jobs] + ["."]
     with ws.run_dir() as run_dir, \
             test_area(ws.src, run_dir, project, overlay(ws.base / project.name, built, projects, project)) as bin_dir:
-        argv = ["mono", "--debug", rel(ws.base / RUNNER_EXE, ws), rel(bin_dir / project.dll_name, ws), "--schemata"]
+        dll = bin_dir / project.dll_name
+        argv = ["mono", "--debug", rel(runner_for(ws, dll), ws), rel(dll, ws), "--schemata"]
         outcome = sandbox.run(argv, cwd=ws.root, timeout=scaled_limit(limits.timeout, fixtures, tests),
                               memory_mb=limits.memory_mb, cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
                               env={**mono_env(limits.memory_mb), **runner_env(limits), RECORD_VAR: str(int(record))},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 NETFX = ".NETFramework"
 NETSTANDARD = ".NETStandard"
@@ -190,5 +191,58 @@ def framework_references(tfm: str, sdk: bool) -> list[str]:
     """The framework assemblies a project of this framework compiles against on mono."""
     fw = parse_tfm(tfm) if tfm else None
     if fw is None or fw.identifier == NETFX:
-        return list(CLASSIC_REFS) + (list(SDK_NETFX_REFS) if sdk else [])
-    return list(CLASSIC_REFS) + list(FACADE_REFS)
+        refs = list(CLASSIC_REFS) + (list(SDK_NETFX_REFS) if sdk else [])
+    else:
+        refs = list(CLASSIC_REFS) + list(FACADE_REFS)
+    # an older profile lacks some (4.0 has no System.Net.Http): only what the profile mcs compiles against has
+    folder = MONO_LIB / f"{reference_profile(tfm)[0]}-api"
+    return [r for r in refs if "/" in r or not folder.is_dir() or (folder / r).is_file()]
+
+
+MONO_LIB = Path("/usr/lib/mono")
+DEFAULT_PROFILE = "4.5"            # before profiles were chosen: every project's, kept for netstandard/netcore
+# netstandard / netcoreapp build against this profile and the facades (FACADE_REFS): the newest .NET Framework
+# API mono has implements netstandard2.0
+PORTABLE_PROFILE = "4.8"
+
+
+def mono_profiles(lib: Path = MONO_LIB) -> list[tuple[int, ...]]:
+    """The reference-assembly profiles mono provides here (/usr/lib/mono/4.x-api), oldest first."""
+    found = []
+    for folder in lib.glob("4*-api"):
+        version = folder.name[:-len("-api")]
+        if re.fullmatch(r"\d+(\.\d+)*", version):
+            found.append(tuple(int(v) for v in version.split(".")))
+    return sorted(found)
+
+
+def reference_profile(tfm: str, profiles: list[tuple[int, ...]] | None = None) -> tuple[str, str]:
+    """(mcs -sdk value, why): the .NET Framework profile a project compiles against: the one its target
+    framework names, else the newest mono has below it (the oldest for net20/net35); netstandard and
+    netcoreapp get PORTABLE_PROFILE with the netstandard facades."""
+    profiles = mono_profiles() if profiles is None else profiles
+    if not tfm:
+        return DEFAULT_PROFILE, f"no target framework: {DEFAULT_PROFILE}"
+    if not profiles:
+        return DEFAULT_PROFILE, f"mono lists no reference profiles under {MONO_LIB}: {DEFAULT_PROFILE}"
+    spell = lambda v: ".".join(str(x) for x in v)
+    fw = parse_tfm(tfm)
+    if fw.identifier != NETFX:
+        wanted = _trimmed(tuple(int(x) for x in PORTABLE_PROFILE.split(".")))
+        best = max((p for p in profiles if _trimmed(p) <= wanted), default=profiles[-1])
+        return spell(best), f"{fw.tfm}: the .NET Framework {spell(best)} profile with the netstandard facades"
+    version = _trimmed(tuple(fw.version))
+    same = [p for p in profiles if _trimmed(p) == version]
+    if same:
+        return spell(same[0]), f"{fw.tfm}: its own profile ({MONO_LIB}/{spell(same[0])}-api)"
+    below = [p for p in profiles if _trimmed(p) <= version]
+    if below:
+        return spell(below[-1]), f"{fw.tfm}: mono has no {spell(version)} profile; {spell(below[-1])}, the newest below it"
+    return spell(profiles[0]), f"{fw.tfm}: mono has nothing older than {spell(profiles[0])}, its oldest profile"
+
+
+def _trimmed(version: tuple[int, ...]) -> tuple[int, ...]:
+    """4.0 -> 4, 4.7.0 -> 4.7: versions compared without trailing zeros."""
+    while len(version) > 1 and version[-1] == 0:
+        version = version[:-1]
+    return version

@@ -22,7 +22,7 @@ from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.compiler_output import lowest_language_version
 from repotrans.execution.toolchains.mono_build import (MCS_DEFAULT_LANG, POLICY_EXE, apply_quarantine,
                                                        build_tools, compile_argv, dependents, parse_mcs, rel,
-                                                       stage_dependencies, without)
+                                                       stage_copied, stage_dependencies, without)
 from repotrans.execution.toolchains.mono_test import run_tests
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
@@ -142,6 +142,7 @@ class MonoToolchain:
         do not compile here and try again. Returns the last outcome and [file, reason] per drop."""
         out = ws.base / project.name
         stage_dependencies(project, projects, {}, ws.base, out)
+        stage_copied(project, projects, out)
         dropped: list[list[str]] = []
         current = project
         for _ in range(MAX_QUARANTINE_ROUNDS):

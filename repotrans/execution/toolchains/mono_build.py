@@ -15,7 +15,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains import nunit3_compat
 from repotrans.execution.toolchains.compiler_output import parse_diagnostics
-from repotrans.execution.toolchains.frameworks import framework_references
+from repotrans.execution.toolchains.frameworks import framework_references, reference_profile
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
 from repotrans.execution.toolchains.packages import mono_assembly
@@ -41,7 +41,7 @@ def compile_argv(ws: Workspace, project: Project, projects: list[Project], out: 
     # a test project that is an executable (its own Main, or two) is loaded by the runner as a library
     target = "exe" if project.output_type.lower() in ("exe", "winexe") and not project.is_test else "library"
     argv = ["mcs", f"-target:{target}", f"-out:{rel(out / project.dll_name, ws)}", "-debug",
-            "-nowarn:1591", "-sdk:4.5"]
+            "-nowarn:1591", f"-sdk:{reference_profile(project.target_framework)[0]}"]
     lang = _mcs_langversion(project.lang_version)
     if lang:
         argv.append(f"-langversion:{lang}")
@@ -199,6 +199,24 @@ def stage_dependencies(project: Project, projects: list[Project], built: dict[st
                 shutil.copyfile(dll, out / dll.name)
     if project.is_test:     # a copy: a link would let the sandbox reach the host's file
         shutil.copyfile(NUNIT_DLL, out / NUNIT_DLL.name)
+
+
+def stage_copied(project: Project, projects: list[Project], out: Path) -> list[str]:
+    """What the build copies beside the assembly (CopyToOutputDirectory items, App.config as
+    <assembly>.config), the referenced projects' first as MSBuild copies them on; the paths placed."""
+    placed: dict[str, Path] = {}
+    for dep in closure(project, projects) + [project]:
+        for file, dest in dep.copied:
+            if dest.endswith(".config") and dest[:-len(".config")] in (dep.dll_name,) and dep is not project:
+                continue                   # a reference's own App.config stays with it
+            placed[dest] = file
+    for dest, file in placed.items():
+        target = (out / dest).resolve()
+        if not target.is_relative_to(out.resolve()) or not file.is_file():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(file, target)
+    return sorted(placed)
 
 
 def link(src: Path, dst: Path) -> None:

@@ -3,7 +3,9 @@ over them, a private writable copy: test_area), repotrans's runner on each affec
 verdict for them all."""
 from __future__ import annotations
 
+import os
 import secrets
+import shutil
 import time
 from pathlib import Path
 
@@ -101,8 +103,26 @@ def runner_argv(ws: Workspace, dll: Path, tests: list[str] | None) -> list[str]:
     """repotrans's NUnit runner on one test assembly (in-process, no remoting channel, results on
     stdout), only the given tests (None: all): fixtures "Ns.Fixture" or test methods
     "Ns.Fixture.Method" (a [TestCase] method's name runs all its cases). Its stdin is the nonce."""
-    argv = ["mono", "--debug", rel(ws.base / RUNNER_EXE, ws), rel(dll, ws)]
+    argv = ["mono", "--debug", rel(runner_for(ws, dll), ws), rel(dll, ws)]
     return argv + (["\n".join(sorted(tests))] if tests else [])   # names may hold commas
+
+
+def runner_for(ws: Workspace, dll: Path) -> Path:
+    """The runner to start: the workspace's, or, when the tests have a config file (an App.config the
+    build copied as <assembly>.config), a link to it in the test area with that file as its own config:
+    the tests run in the runner's application domain, whose settings mono reads from the running
+    program's config."""
+    config = dll.with_name(dll.name + ".config")
+    if not config.is_file():
+        return ws.base / RUNNER_EXE
+    runner = dll.with_name(RUNNER_EXE.name)
+    if not runner.exists():
+        try:
+            os.link(ws.base / RUNNER_EXE, runner)
+        except OSError:
+            shutil.copyfile(ws.base / RUNNER_EXE, runner)
+    shutil.copyfile(config, runner.with_name(runner.name + ".config"))
+    return runner
 
 
 def runner_env(limits: Limits) -> dict[str, str]:

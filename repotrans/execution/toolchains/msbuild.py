@@ -17,7 +17,8 @@ from pathlib import Path
 from repotrans.errors import ConfigError
 from repotrans.execution.toolchains.frameworks import choose_framework, classic_tfm, implicit_defines
 from repotrans.execution.toolchains.msbuild_eval import Evaluation, local_name, parse_project
-from repotrans.execution.toolchains.msbuild_items import compile_items, excludes, glob_files, item_metadata, manifest_name, resolve_path
+from repotrans.execution.toolchains.msbuild_items import (compile_items, copied_items, excludes, glob_files, item_metadata,
+                                                       manifest_name, resolve_path)
 
 SKIP_DIRS = {"bin", "obj", ".git", ".vs", "node_modules", "packages"}
 TEST_FRAMEWORKS = {"nunit": "nunit", "nunitlite": "nunit", "nunit.framework": "nunit", "xunit": "xunit",
@@ -52,6 +53,8 @@ class Project:
     unresolved: list[str] = field(default_factory=list)  # packages found nowhere: built without them
     output_dir: Path | None = None            # $(OutputPath) / $(OutDir), resolved ("bin/..." when unset)
     runtime_siblings: list[Path] = field(default_factory=list)  # built into the same folder: copied beside it
+    # what the build copies beside the assembly (CopyToOutputDirectory items, App.config): (file, path there)
+    copied: list[tuple[Path, str]] = field(default_factory=list)
 
     @property
     def dir(self) -> Path:
@@ -200,7 +203,8 @@ def _project(ev: Evaluation, tfm: str, tfms: list[str], note: str) -> Project:
                      resolve_path(base, meta["HintPath"]) if meta.get("HintPath") else None)
                     for op, spec, meta, base in items.get("Reference", []) if op == "Include"],
         properties=dict(props), sdk=ev.sdk, target_frameworks=tfms, framework_note=note, notes=ev.notes,
-        output_dir=_output_dir(d, props))
+        output_dir=_output_dir(d, props),
+        copied=copied_items(d, items, _assembly_file(props, ev.path.stem), props.get("AppConfig", "").strip()))
 
 
 def _packages(ops: list[tuple[str, str, dict[str, str], Path]]) -> list[tuple[str, str]]:
@@ -235,6 +239,12 @@ def _build_only(ops: list[tuple[str, str, dict[str, str], Path]]) -> list[str]:
         elif op == "Include":
             out.pop(name, None)
     return list(out.values())
+
+
+def _assembly_file(props: dict[str, str], stem: str) -> str:
+    """The assembly's file name, as Project.dll_name spells it."""
+    exe = (props.get("OutputType") or "Library").lower() in ("exe", "winexe")
+    return (props.get("AssemblyName") or stem) + (".exe" if exe else ".dll")
 
 
 def _output_dir(project_dir: Path, props: dict[str, str]) -> Path | None:

@@ -16,7 +16,7 @@ TOOLSET_PROPS = ("MSBuildToolsPath", "MSBuildBinPath", "MSBuildExtensionsPath", 
 # Toolset files that bring Directory.Build.props / .targets with them.
 IMPLIES = {"microsoft.common.props": "Directory.Build.props", "microsoft.csharp.targets": "Directory.Build.targets",
            "microsoft.common.targets": "Directory.Build.targets"}
-ITEM_TYPES = ("Compile", "EmbeddedResource", "ProjectReference", "PackageReference", "Reference")
+ITEM_TYPES = ("Compile", "EmbeddedResource", "ProjectReference", "PackageReference", "Reference", "None", "Content")
 
 
 class Evaluation:

@@ -158,3 +158,35 @@ def manifest_name(root_namespace: str, project_dir: Path, file: Path, meta: dict
         file.relative_to(project_dir).as_posix() if project_dir in file.parents else file.name)
     rel = rel.replace("/", ".")
     return f"{root_namespace}.{rel}" if root_namespace else rel
+
+
+COPIED = ("always", "preservenewest")
+
+
+def copied_items(project_dir: Path, ops: dict[str, list[tuple[str, str, dict[str, str], Path]]],
+                 assembly_file: str, app_config: str = "") -> list[tuple[Path, str]]:
+    """What a build copies beside the assembly: None and Content items with CopyToOutputDirectory Always
+    or PreserveNewest (Include, or Update of the SDK's default items), each at its Link (or TargetPath),
+    else at its path in the project folder (its file name when outside it); and the project's App.config
+    (or $(AppConfig)) as <assembly file>.config. Returns (file, path under the output folder)."""
+    found: dict[Path, str] = {}
+    for kind in ("None", "Content"):
+        for op, spec, meta, base in ops.get(kind, []):
+            if op == "Remove":
+                for path in [p for p in found if matches_spec(base, spec, p)]:
+                    del found[path]
+                continue
+            copy = meta.get("CopyToOutputDirectory", "").strip().lower()
+            for file in glob_files(base, spec, excludes(base, meta)):
+                if copy in COPIED:
+                    own = item_metadata(base, spec, file, meta)
+                    link = own.get("TargetPath") or own.get("Link")
+                    found[file] = slashes(link).lstrip("/") if link else (
+                        file.relative_to(project_dir).as_posix() if project_dir in file.parents else file.name)
+                elif copy == "never":
+                    found.pop(file, None)
+    config = resolve_path(project_dir, app_config) if app_config else next(
+        (p for p in project_dir.glob("*") if p.name.lower() == "app.config" and p.is_file()), None)
+    if config is not None and config.is_file():
+        found[config] = assembly_file + ".config"
+    return sorted(found.items(), key=lambda kv: kv[1])
