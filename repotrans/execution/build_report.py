@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
@@ -99,7 +100,7 @@ def build_section(target: Path, execution: ExecutionConfig = ExecutionConfig(san
 def _baseline_and_run(target: Path, plan: BuildPlan, runner: Runner, timeout: float) -> list[Line]:
     lines: list[Line] = []
     tc = runner.toolchain
-    limits = Limits(timeout=timeout, memory_mb=2048, per_project=True)
+    limits = replace(runner.limits, timeout=timeout, memory_mb=2048, per_project=True)
     started = time.monotonic()
     try:
         ws = runner.baseline(target, limits)
@@ -180,6 +181,9 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
                       f"{len(ran)} project(s) {verdict.timings.get('test', 0):.1f} s: {verdict.tests_run} run, "
                       f"{verdict.tests_run - verdict.tests_failed} passed, {verdict.tests_failed} failing before any "
                       f"change" + (f" ({verdict.status}: {verdict.reason})" if verdict.reason else "")))
+        if verdict.excluded:
+            lines.append((None, f"left out by category ([execution] exclude_categories): {len(verdict.excluded)} "
+                                f"tests: {_by_category(verdict.excluded, limits.exclude_categories)}"))
         if verdict.left_out:
             lines.append((None, f"left out of every verdict, failing in this environment before any change: "
                                 f"{len(verdict.left_out)}: {describe(verdict.left_out, limit=6)}"))
@@ -189,6 +193,15 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
             left -= _dependent_tests(chosen, lib) or left
         left -= ran
     return lines
+
+
+def _by_category(excluded: dict[str, str], categories: tuple[str, ...]) -> str:
+    """'Integration 5, Database 3': excluded tests counted by the first excluded category they carry."""
+    counts: dict[str, int] = {}
+    for found in excluded.values():
+        name = next((c for c in found.split(",") if c in categories), found or "?")
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{name} {n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _library_for(chosen: list[Project], wanted: set[str]) -> Project | None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import SANDBOXES
 from repotrans.execution.sandboxes.choice import resolve_sandbox
+from repotrans.execution.toolchains import DEFAULT_EXCLUDED
 from repotrans.execution.toolchains.projects import BuildSettings
 from repotrans.execution.toolchains.registry import TOOLCHAINS, toolchain_spec
 
@@ -29,7 +30,7 @@ class ExecutionConfig:
     packages: tuple[str, ...] = ()        # local NuGet folders, in lookup order (--packages, $NUGET_PACKAGES)
     project_paths: tuple[str, ...] = ()   # folders of projects standing in for PackageReferences (--project-path)
     # NUnit categories left out of every test run ([Explicit] tests run only when named)
-    exclude_categories: tuple[str, ...] = ("Stress", "LongRunning", "Slow", "Performance", "Explicit")
+    exclude_categories: tuple[str, ...] = DEFAULT_EXCLUDED
     test_timeout: float = 120.0           # seconds one test may run before it fails alone (0: no limit)
     # what `timeout` counts in a test run: the CPU seconds of all its processes (the same on a busy
     # machine as on a quiet one; a wall-clock backstop for hangs, sandboxes.backstop), where the

@@ -42,8 +42,10 @@ def split_types(types: list[TypeDecl], tests: set[str]) -> tuple[list[TypeDecl],
 
 
 def _test_project_dirs(root: Path) -> list[str]:
-    """Folders (relative to root) of the C# projects that reference a test framework."""
-    out = []
+    """Folders (relative to root) of the C# projects that reference a test framework, when the repository
+    has a project that does not (its library): where every project references one, a project holds its
+    library and its tests together, and only the files importing a test framework are test code."""
+    out, library = [], False
     for path in sorted(root.rglob("*.csproj")):
         rel = path.relative_to(root)
         if any(p in SKIP or p.startswith(".") for p in rel.parts[:-1]):
@@ -52,6 +54,8 @@ def _test_project_dirs(root: Path) -> list[str]:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if TEST_PROJECT_RE.search(text) and rel.parent.as_posix() != ".":
+        if not TEST_PROJECT_RE.search(text):
+            library = True
+        elif rel.parent.as_posix() != ".":
             out.append(rel.parent.as_posix())
-    return out
+    return out if library else []

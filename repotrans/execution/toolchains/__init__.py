@@ -47,6 +47,13 @@ class PatchedFile:
     compiled: dict[Path, tuple[str, dict[int, int]]] = field(default_factory=dict)
 
 
+# NUnit categories left out of a run by default: stress and slow tests as users leave them out, and the
+# usual categories of tests that need a server or a database (configurable: [execution] exclude_categories)
+DEFAULT_EXCLUDED = ("Stress", "LongRunning", "Slow", "Performance", "Explicit",
+                    "Integration", "integration", "IntegrationTest", "IntegrationTests", "Database", "database",
+                    "DB", "Db", "SqlServer", "MySql", "Oracle", "PostgreSql", "Network", "RequiresNetwork")
+
+
 @dataclass
 class Limits:
     timeout: float                 # seconds for the test step
@@ -54,7 +61,7 @@ class Limits:
     build_timeout: float = 300.0
     # NUnit categories left out of every run, as users leave them out ([Explicit] tests never run
     # unless named); a test running longer than test_timeout seconds fails alone (0: no such limit)
-    exclude_categories: tuple[str, ...] = ("Stress", "LongRunning", "Slow", "Performance", "Explicit")
+    exclude_categories: tuple[str, ...] = DEFAULT_EXCLUDED
     test_timeout: float = 120.0
     per_project: bool = False      # `timeout` for each test project's run, not for all of them together
     clock: str = "cpu"             # test runs: `timeout` counts CPU seconds where the sandbox can (settings)
@@ -76,6 +83,8 @@ class Verdict:
     by_project: dict[str, tuple[str, int, int, str]] = field(default_factory=dict)
     # tests left out because they fail in this environment before any change ("Project:Ns.F.T" -> cause)
     left_out: dict[str, str] = field(default_factory=dict)
+    # tests the selection named but an excluded category left out ("Project:Ns.F.T" -> its categories)
+    excluded: dict[str, str] = field(default_factory=dict)
 
     def absorb(self, other: "Verdict") -> None:
         """Add one test run's counts and evidence; the more severe status (and its reason) wins, but
@@ -86,6 +95,7 @@ class Verdict:
         self.failures += other.failures
         self.exceptions += other.exceptions
         self.left_out.update(other.left_out)
+        self.excluded.update(other.excluded)
         if other.status == "no_tests":
             if self.status == "passed" and not ran_before:
                 self.status, self.reason = other.status, other.reason

@@ -42,6 +42,9 @@ def compile_argv(ws: Workspace, project: Project, projects: list[Project], out: 
     target = "exe" if project.output_type.lower() in ("exe", "winexe") and not project.is_test else "library"
     argv = ["mcs", f"-target:{target}", f"-out:{rel(out / project.dll_name, ws)}", "-debug",
             "-nowarn:1591", f"-sdk:{reference_profile(project.target_framework)[0]}"]
+    startup = project.properties.get("StartupObject", "").strip()
+    if target == "exe" and startup:               # several Main()s: the one the project names
+        argv.append(f"-main:{startup}")
     lang = _mcs_langversion(project.lang_version)
     if lang:
         argv.append(f"-langversion:{lang}")

@@ -14,7 +14,7 @@ from repotrans.execution.toolchains import Limits, PatchedFile, Verdict, environ
 from repotrans.execution.toolchains.mono_build import RUNNER_EXE, closure, dependents, rel
 from repotrans.execution.toolchains.mono_judge import judge
 from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.toolchains.nunit import end_marker
+from repotrans.execution.toolchains.nunit import end_marker, parse_runner
 from repotrans.execution.toolchains.test_area import area_root, test_area
 from repotrans.execution.workspace import Workspace
 
@@ -56,6 +56,8 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         if left_out:
             verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
             verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
+        verdict.excluded = {f"{project.name}:{name}": categories
+                            for name, categories in parse_runner(outcome.stdout, nonce).excluded}
         total.by_project[project.name] = (verdict.status, verdict.tests_run, verdict.tests_failed, verdict.reason)
         total.absorb(verdict)
         if verdict.status in ("timeout", "runtime_error") and not verdict.tests_run and not limits.per_project:

@@ -118,6 +118,7 @@ class RunnerReport:
     tests: list[tuple[str, str, str, str]] = field(default_factory=list)   # (result state, name, message, stack)
     crash: str = ""
     unhandled: list[str] = field(default_factory=list)
+    excluded: list[tuple[str, str]] = field(default_factory=list)  # (test name, its categories) left out by category
     started: int | None = None
     ended: int | None = None
 
@@ -143,6 +144,8 @@ def parse_runner(stdout: str, nonce: str) -> RunnerReport:
                 report.tests.append((fields[0], _b64(fields[1]), _b64(fields[2]), _b64(fields[3])))
             elif kind == "CRASH":
                 report.crash = _b64(fields[0])
+            elif kind == "EXCLUDED":
+                report.excluded.append((_b64(fields[0]), _b64(fields[1]) if len(fields) > 1 else ""))
             elif kind == "UNHANDLED":
                 report.unhandled.append(_b64(fields[0]))
             elif kind == "START":

@@ -6,6 +6,7 @@
 //
 // usage: mono runner.exe TEST.dll [Ns.Fixture,Ns.Fixture.Method,...]     (stdin: one nonce line)
 // stdout: PLAN <declared run state> <name> (each test the filter selects, before any runs)
+//         | EXCLUDED <name> <categories> (each test the names select but an excluded category leaves out)
 //         | START <count> | TEST <result state> <name> <message> <stack>
 //         | CRASH <text> | UNHANDLED <text> | END <count>
 //         (texts base64), each line "\n@@RT <nonce> ..."
@@ -120,17 +121,30 @@ class RepotransRunner
 
     /// <summary>PLAN lines: run state, full name and the suites above the test (a [TestCase] with
     /// a TestName is named "Ns.Fixture.Name", not under its method's suite).</summary>
-    static void Plan(ITest test, ITestFilter filter, Listener listener, string suites)
+    static void Plan(ITest test, ITestFilter filter, ITestFilter named, Listener listener, string suites)
     {
         if (!test.IsSuite)
         {
             if (filter.Pass(test))
                 listener.Planned(test.RunState + " " + B64(test.TestName.FullName) + " " + B64(suites));
+            else if (named.Pass(test))
+                listener.Emit("EXCLUDED " + B64(test.TestName.FullName) + " " + B64(Categories(test)));
             return;
         }
         string below = suites.Length > 0 ? suites + "\n" + test.TestName.FullName : test.TestName.FullName;
         if (test.Tests != null)
-            foreach (ITest child in test.Tests) Plan(child, filter, listener, below);
+            foreach (ITest child in test.Tests) Plan(child, filter, named, listener, below);
+    }
+
+    /// <summary>The categories of a test and of the suites above it (an EXCLUDED line names them).</summary>
+    static string Categories(ITest test)
+    {
+        var found = new System.Collections.Generic.List<string>();
+        for (ITest t = test; t != null; t = t.Parent)
+            if (t.Categories != null)
+                foreach (object c in t.Categories)
+                    if (!found.Contains(c.ToString())) found.Add(c.ToString());
+        return string.Join(",", found.ToArray());
     }
 
     static SimpleTestRunner Load(string dll, Listener listener)
@@ -149,9 +163,14 @@ class RepotransRunner
         return null;
     }
 
+    static ITestFilter Named(string names)
+    {
+        return names.Length > 0 ? (ITestFilter)new SimpleNameFilter(names.Split('\n')) : TestFilter.Empty;
+    }
+
     static ITestFilter Filter(string names)
     {
-        ITestFilter filter = names.Length > 0 ? (ITestFilter)new SimpleNameFilter(names.Split('\n')) : TestFilter.Empty;
+        ITestFilter filter = Named(names);
         // categories users leave out of a run (Stress, LongRunning...), also when a fixture is named
         string excluded = Environment.GetEnvironmentVariable("REPOTRANS_EXCLUDE_CATEGORIES") ?? "";
         if (excluded.Length > 0)
@@ -167,7 +186,7 @@ class RepotransRunner
             if (runner != null)
             {
                 ITestFilter filter = Filter(names);
-                Plan(runner.Test, filter, listener, "");
+                Plan(runner.Test, filter, Named(names), listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
             }
         }
@@ -198,7 +217,7 @@ class RepotransRunner
                 listener.Emit("JOB " + n + " " + jobs[n].Switch);
                 int before = listener.Reported;
                 ITestFilter filter = Filter(jobs[n].Names);
-                Plan(runner.Test, filter, listener, "");
+                Plan(runner.Test, filter, Named(jobs[n].Names), listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
                 listener.Emit("BEFORE " + B64("") + " " + B64(listener.Switches.Drain()));   // the last teardown
                 bool initializer;

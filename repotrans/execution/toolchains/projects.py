@@ -7,12 +7,13 @@ do without, gets a one-line reason (`repotrans doctor` prints them; the toolchai
 """
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution.toolchains.frameworks import compatible
+from repotrans.execution.toolchains.frameworks import compatible, parse_tfm, preference
 from repotrans.execution.toolchains.msbuild import Project, build_order, find_projects, load_project
 from repotrans.execution.toolchains.package_ids import best_project, project_ids
 from repotrans.execution.toolchains.packages import mono_assembly, package_dirs, resolve_packages
@@ -88,7 +89,7 @@ def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None
     dirs = package_dirs(list(settings.packages))
     planner = _Planner(found, by_id, dirs, toolchain, root, quarantined)
     planner.notes += id_notes
-    tests = [p for p in found.values() if p.is_test]
+    tests = _one_variant_each([p for p in found.values() if p.is_test], toolchain, settings.framework, planner)
     roots = tests or list(found.values())
     for project in sorted(roots, key=lambda p: p.path):
         planner.usable(project)
@@ -104,7 +105,7 @@ def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None
     unused = [p for p in found.values() if p.path not in chosen and p.path not in planner.failed]
     for p in sorted(unused, key=lambda p: p.path):
         quarantined.append(Quarantine(p.name, p.framework_note if not p.target_framework
-                                      else "not needed by any test project"))
+                                      else harness_reason(p) or "not needed by any test project"))
     if not chosen:
         why = "; ".join(f"{q.what}: {q.reason}" for q in quarantined if q.reason != "not needed by any test project")
         raise ConfigError(f"nothing under {root} can be built with {toolchain}: {why or 'no buildable project'}")
@@ -255,3 +256,44 @@ class _Planner:
             if dep:
                 sources += dep.sources
         return friend_public_keys(sources)
+
+
+def _one_variant_each(tests: list[Project], toolchain: str, requested: str | None, planner) -> list[Project]:
+    """One test project per assembly: where several project files build the same test assembly (a
+    .2008.csproj and a .2010.csproj, one per framework), the one whose framework the toolchain builds
+    best (or --framework names); the others are quarantined with the choice and why."""
+    groups: dict[str, list[Project]] = {}
+    for t in tests:
+        groups.setdefault(t.assembly_name.lower(), []).append(t)
+    kept = []
+    for variants in groups.values():
+        if len(variants) == 1:
+            kept += variants
+            continue
+        ranked = sorted(variants, key=lambda p: (
+            not (requested and p.target_framework.lower() == requested.lower()),
+            preference(parse_tfm(p.target_framework or "?"), toolchain), -len(p.sources), str(p.path)))
+        best = ranked[0]
+        why = ("--framework" if requested and best.target_framework.lower() == requested.lower()
+               else f"the framework {toolchain} builds best of "
+                    f"{', '.join(sorted({p.target_framework or '?' for p in variants}))}")
+        kept.append(best)
+        for other in ranked[1:]:
+            reason = (f"another variant of test assembly {best.assembly_name}: {best.path.name} "
+                      f"({best.target_framework or '?'}) is run, {why}")
+            planner.failed[other.path] = reason
+            planner.quarantined.append(Quarantine(other.name, reason))
+    return kept
+
+
+HARNESS = ("a hand-written test harness (an executable with its own Main(), no NUnit, xUnit or MSTest tests): "
+           "not run, repotrans judges candidates by NUnit tests only; write its checks as NUnit [Test] methods "
+           "in a test project to have them judge candidates")
+
+
+def harness_reason(project: Project) -> str:
+    """Why a test-named executable without a test framework is not run ("" for any other project)."""
+    named = re.search(r"test", project.name, re.IGNORECASE) or re.search(r"test", project.assembly_name, re.IGNORECASE)
+    if project.test_framework is None and project.output_type.lower() in ("exe", "winexe") and named:
+        return HARNESS
+    return ""
