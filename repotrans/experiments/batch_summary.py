@@ -2,7 +2,9 @@
 
 Every failed, blocked and errored task gets one line with its reason (experiments.causes: the first
 real assertion, compiler error or task error; for a blocked task the member it waits for), then the
-counts, the whole-suite line worded by what it found, the tokens, and why the batch stopped early.
+counts, the whole-suite line worded by what it found, the tokens, the model calls with what the
+small-model rules did (agents.progress: fallbacks, requests and candidates not repeated), and why
+the batch stopped early.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from dataclasses import dataclass, field
 
 from repotrans.execution.status import BLOCKED, ERROR
 from repotrans.experiments.causes import cause_of
+from repotrans.experiments.metrics import Economy
 from repotrans.experiments.run_store import TaskRecord, port_records, reduced_trust, translated_records
 from repotrans.experiments.whole_suite import whole_suite_line
 
@@ -38,6 +41,10 @@ class BatchSummary:
     translated: int = 0         # tasks judged with tests translated from JUnit: not in passed/failed/...
     translated_passed: int = 0
     reduced_trust: int = 0      # verdicts that ran with a capability their Java original reaches (IL policy)
+    model_calls: int = 0
+    fallbacks: dict = field(default_factory=dict)   # step -> tasks where it took its default (agents.progress)
+    identical_requests_avoided: int = 0             # requests not sent: answered before in the same step
+    repeated_candidates_avoided: int = 0            # candidates not compiled or tested again
 
     @classmethod
     def of(cls, tasks: int, records: list[TaskRecord], **kw) -> "BatchSummary":
@@ -45,7 +52,11 @@ class BatchSummary:
                             ("[translated tests] " if r.translated_verdict else "") + cause_of(r).line]
                            for r in records if not r.passed), key=lambda p: (_ORDER[p[0]], p[1]))
         port, translated = port_records(records), translated_records(records)
-        return cls(tasks=tasks, passed=sum(r.passed for r in port), compiled=sum(r.compiled for r in records),
+        economy = Economy.of(records)
+        return cls(model_calls=economy.model_calls, fallbacks=economy.fallbacks,
+                   identical_requests_avoided=economy.identical_requests_avoided,
+                   repeated_candidates_avoided=economy.repeated_candidates_avoided,
+                   tasks=tasks, passed=sum(r.passed for r in port), compiled=sum(r.compiled for r in records),
                    failed=sum(p[0] == "FAILED" and not p[2].startswith("[translated tests]") for p in problems),
                    errors=sum(r.status == ERROR for r in port), blocked=sum(r.status == BLOCKED for r in port),
                    translated=len(translated), translated_passed=sum(r.passed for r in translated),
@@ -76,6 +87,10 @@ class BatchSummary:
                 lines.append(f"  passed alone, fails together: {task}")
         note = " (estimated: the offline builtin policy counts words)" if self.estimated_tokens else ""
         lines.append(f"tokens: {self.prompt_tokens} prompt + {self.completion_tokens} completion{note}")
+        economy = Economy(self.tasks - self.not_run, self.model_calls, self.fallbacks,
+                          self.identical_requests_avoided, self.repeated_candidates_avoided)
+        if economy.any or self.model_calls:
+            lines.append(economy.line())
         if self.reduced_trust:
             lines.append(f"reduced trust: {self.reduced_trust} verdict(s) ran with a capability their Java original "
                          "reaches (file I/O, reflection, process control or the console) allowed by the IL policy")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from repotrans.execution.status import LABELS
@@ -92,3 +92,46 @@ def intersections(records: list[TaskRecord]) -> list[tuple[frozenset[str], int]]
             by_task[t].add(config)
     counts = Counter(frozenset(cs) for cs in by_task.values())
     return sorted(counts.items(), key=lambda kv: (-kv[1], sorted(kv[0])))
+
+
+@dataclass
+class Economy:
+    """What the small-model rules (agents.progress) did over some tasks: model calls, the steps that
+    took their deterministic default, and the calls and test runs they saved."""
+    tasks: int = 0
+    model_calls: int = 0
+    fallbacks: dict[str, int] = field(default_factory=dict)     # step -> times it fell back
+    identical_requests_avoided: int = 0
+    repeated_candidates_avoided: int = 0
+
+    @classmethod
+    def of(cls, records: list[TaskRecord]) -> "Economy":
+        fallbacks: Counter = Counter(step for r in records for step in r.fallbacks)
+        return cls(tasks=len(records), model_calls=sum(r.model_calls for r in records), fallbacks=dict(fallbacks),
+                   identical_requests_avoided=sum(r.saved("identical_requests_avoided") for r in records),
+                   repeated_candidates_avoided=sum(r.saved("repeated_candidates_avoided") for r in records))
+
+    @property
+    def any(self) -> bool:
+        return bool(self.fallbacks or self.identical_requests_avoided or self.repeated_candidates_avoided)
+
+    @property
+    def calls_per_task(self) -> float:
+        return self.model_calls / self.tasks if self.tasks else 0.0
+
+    def fallbacks_text(self) -> str:
+        return ", ".join(f"{step} {n}" for step, n in sorted(self.fallbacks.items())) or "none"
+
+    def line(self) -> str:
+        """One line for the batch summary."""
+        return (f"model calls: {self.model_calls} ({self.calls_per_task:.1f} per task); fallbacks: "
+                f"{self.fallbacks_text()}; identical requests avoided: {self.identical_requests_avoided}; "
+                f"repeated candidates not judged again: {self.repeated_candidates_avoided}")
+
+
+def economy_rows(records: list[TaskRecord]) -> list[tuple[str, str, Economy]]:
+    """(config, dataset, Economy) per (config, dataset)."""
+    groups: dict[tuple[str, str], list[TaskRecord]] = defaultdict(list)
+    for r in records:
+        groups[(r.config, r.dataset)].append(r)
+    return [(c, d, Economy.of(recs)) for (c, d), recs in sorted(groups.items())]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from repotrans.execution.status import BLOCKED, LABELS, NO_TESTS, REJECTED
-from repotrans.experiments.metrics import overlap, rate_rows
+from repotrans.experiments.metrics import economy_rows, overlap, rate_rows
 from repotrans.experiments.plots import Plot, plots_for
 from repotrans.experiments.report_html import write_html
 from repotrans.experiments.run_records import load_records, unvalidated_datasets
@@ -46,6 +46,15 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
             "|---|---|" + "---:|" * len(kinds)]
     for r in rows:
         out.append(f"| {r.config} | {shown(r.dataset)} | " + " | ".join(str(r.errors.get(k, 0)) for k in kinds) + " |")
+    economy = [(c, d, e) for c, d, e in economy_rows(records) if e.any]
+    if economy:                           # a small model's unusable answers and repeats
+        out += ["", "## Fallbacks and calls saved", "",
+                "Optional steps that took their deterministic default after unusable answers, requests not sent "
+                "again in a step, candidates not judged again.", "",
+                "| config | dataset | tasks | calls/task | fallbacks | identical requests avoided "
+                "| repeated candidates avoided |", "|---|---|---:|---:|---|---:|---:|"]
+        out += [f"| {c} | {shown(d)} | {e.tasks} | {e.calls_per_task:.1f} | {e.fallbacks_text()} "
+                f"| {e.identical_requests_avoided} | {e.repeated_candidates_avoided} |" for c, d, e in economy]
     ov = overlap(records)
     if len(ov["solved"]) > 1:             # overlap means something only between configurations
         out += ["", "## Overlap of solved tasks", "", "| configs | solved by both |", "|---|---:|"]

@@ -14,7 +14,7 @@ from pathlib import Path
 from repotrans.execution.status import COMPILED, PASSED, TASK_STATUSES
 from repotrans.redact import redact
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2          # 2: progress_json (fallbacks, calls and test runs saved: agents.progress)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS results (
     result_json TEXT,
     error       TEXT,
     finished_at REAL NOT NULL,
+    progress_json TEXT,             -- agents.progress: fallbacks, identical requests / repeated candidates avoided
     PRIMARY KEY (config, dataset, task_id)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,6 +58,16 @@ class TaskRecord:
     result: dict | None = None
     error: str | None = None
     finished_at: float = field(default_factory=time.time)
+    progress: dict | None = None         # Outcome.progress: fallbacks, identical requests and repeated candidates avoided
+
+    @property
+    def fallbacks(self) -> list[str]:
+        """The steps that took their deterministic default (agents.progress), in order."""
+        return [f.get("step", "?") for f in (self.progress or {}).get("fallbacks", [])]
+
+    def saved(self, key: str) -> int:
+        """A count of agents.progress: identical_requests_avoided or repeated_candidates_avoided."""
+        return int((self.progress or {}).get(key, 0))
 
     @property
     def compiled(self) -> bool:
@@ -98,9 +109,11 @@ class RunStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise RuntimeError(f"{self.path} has schema {version}, expected {SCHEMA_VERSION}")
         self._db.executescript(_SCHEMA)
+        if version == 1:                # a run folder of the previous version: its rows have no progress
+            self._db.execute("ALTER TABLE results ADD COLUMN progress_json TEXT")
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def add(self, rec: TaskRecord) -> None:
@@ -109,7 +122,9 @@ class RunStore:
             raise ValueError(f"unknown status {rec.status!r}")
         row = asdict(rec)
         result = row.pop("result")
+        progress = row.pop("progress")
         row["result_json"] = redact(json.dumps(result)) if result is not None else None
+        row["progress_json"] = redact(json.dumps(progress)) if progress else None
         row["error"] = redact(row["error"]) if row["error"] else row["error"]
         row["compiled"], row["passed"] = int(rec.compiled), int(rec.passed)
         cols = ", ".join(row)
@@ -130,8 +145,9 @@ class RunStore:
         for values in cur:
             row = dict(zip(names, values))
             row.pop("compiled"), row.pop("passed")
-            result_json = row.pop("result_json")
-            out.append(TaskRecord(**row, result=json.loads(result_json) if result_json else None))
+            result_json, progress_json = row.pop("result_json"), row.pop("progress_json")
+            out.append(TaskRecord(**row, result=json.loads(result_json) if result_json else None,
+                                  progress=json.loads(progress_json) if progress_json else None))
         return out
 
     def set_meta(self, key: str, value) -> None:

@@ -49,11 +49,12 @@ def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, work
         return TaskRecord(config=config_name, dataset=dataset, task_id=task_id, status=ERROR,
                           rounds=run.rounds if run else 0, prompt_tokens=tokens["prompt"],
                           completion_tokens=tokens["completion"], model_calls=tokens["calls"],
-                          seconds=round(time.time() - started, 2), error=f"{type(exc).__name__}: {exc}")
+                          seconds=round(time.time() - started, 2), error=f"{type(exc).__name__}: {exc}",
+                          progress=run.progress if run else None)
     status = outcome.status if outcome.status != UNTESTED else ERROR
     return TaskRecord(
         config=config_name, dataset=dataset, task_id=task_id, status=status,
         rounds=outcome.repair_rounds, prompt_tokens=outcome.tokens["prompt"],
         completion_tokens=outcome.tokens["completion"], model_calls=outcome.tokens["calls"],
         seconds=outcome.seconds, cost=outcome.cost, code=outcome.code, result=outcome.result,
-        error=None if status != ERROR else "no candidate was tested")
+        error=None if status != ERROR else "no candidate was tested", progress=outcome.progress)

@@ -189,3 +189,47 @@ def test_unvalidated_datasets_are_labelled_in_the_report(tmp_path):
     assert "**Unvalidated datasets: quick**" in md
     assert "| full | quick (unvalidated) | 1 |" in md and "| full | gone | 1 |" in md
     assert "Unvalidated datasets: quick" in (run / "report.html").read_text()
+
+
+def test_fallbacks_and_calls_saved_reach_the_run_store_the_batch_summary_and_the_report(tmp_path):
+    from repotrans.experiments.batch_summary import BatchSummary
+    from repotrans.experiments.report import markdown
+    from repotrans.experiments.run_store import RunStore, TaskRecord
+
+    small = {"identical_requests_avoided": 1, "repeated_candidates_avoided": 2,
+             "fallbacks": [{"step": "rag_decide", "reason": "2 unusable answers", "default": "retrieval"},
+                           {"step": "context", "reason": "2 unusable answers", "default": "the plan"}]}
+    store = RunStore(tmp_path)
+    store.add(TaskRecord("smollm2", "sample", "A.B()", "passed", model_calls=7, progress=small))
+    store.add(TaskRecord("smollm2", "sample", "A.C()", "compile_error", model_calls=5,
+                         progress={"fallbacks": [{"step": "context", "reason": "x", "default": "the plan"}]}))
+    records = store.records()
+    assert records[0].progress == small and records[1].fallbacks == ["context"]
+    summary = BatchSummary.of(2, records, seconds=1.0).render()
+    assert ("model calls: 12 (6.0 per task); fallbacks: context 2, rag_decide 1; identical requests avoided: 1; "
+            "repeated candidates not judged again: 2") in summary
+    report = markdown(records)
+    assert "## Fallbacks and calls saved" in report
+    assert "| smollm2 | sample | 2 | 6.0 | context 2, rag_decide 1 | 1 | 2 |" in report
+
+
+def test_a_run_store_of_the_previous_schema_gains_the_progress_column(tmp_path):
+    import sqlite3
+
+    from repotrans.experiments.run_store import RunStore, TaskRecord
+
+    store = RunStore(tmp_path)
+    store.add(TaskRecord("c", "d", "A.B()", "passed"))
+    store.close()
+    db = sqlite3.connect(tmp_path / "results.sqlite")
+    db.execute("CREATE TABLE old AS SELECT config, dataset, task_id, status, compiled, passed, rounds, prompt_tokens, "
+               "completion_tokens, model_calls, seconds, cost, code, result_json, error, finished_at FROM results")
+    db.execute("DROP TABLE results")
+    db.execute("ALTER TABLE old RENAME TO results")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    store = RunStore(tmp_path)
+    assert [(r.task_id, r.progress) for r in store.records()] == [("A.B()", None)]
+    store.add(TaskRecord("c", "d", "A.C()", "passed", progress={"identical_requests_avoided": 1}))
+    assert store.records()[1].saved("identical_requests_avoided") == 1
