@@ -18,6 +18,7 @@ from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
+from repotrans.policy.helpers import add_helpers, removed_helpers
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver, renamed_members
@@ -45,13 +46,21 @@ def resolver_for(index, mapping, match, renames: dict[str, str] | None, api_map:
     return resolver
 
 
+def helpers_of(index, mapping, source, target) -> list:
+    """Java helpers of the source class the port removed (as the builtin client finds them)."""
+    paired = {m.source_id for m in mapping.method_matches}
+    cs_names = {m.name for m in index.methods(target.type_id)} | {f.name for f in index.fields(target.type_id)}
+    return removed_helpers([m for m in index.methods(source.type_id) if m.id != source.id], paired, cs_names)
+
+
 def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, str] | None = None,
         api_map: bool = True) -> dict:
     source, target = index.method(match.source_id), index.method(match.target_id)
     resolver = resolver_for(index, mapping, match, renames, api_map)
     row: dict = {"target": target.id, "rules": []}
     try:
-        code = translate_method(source, resolver, target)
+        code = add_helpers(translate_method(source, resolver, target), helpers_of(index, mapping, source, target),
+                           resolver, translate_method)
     except Exception as exc:  # the benchmark records translator crashes instead of stopping
         return {**row, "status": "translator_error", "error": f"{type(exc).__name__}: {exc}"}
     result = runner.run(index, target, code)

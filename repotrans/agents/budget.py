@@ -73,7 +73,7 @@ def trim_slots(slots: dict, trims: dict) -> dict:
     if "last_command" in trims and out.get("last_command"):
         keep = trims["last_command"]
         out["last_command"] = list(out["last_command"])[-keep:] if keep else []
-    for key in ("conventions", "tools"):
+    for key in ("conventions", "port_calls", "tools"):
         if key in trims and out.get(key):
             out[key] = list(out[key])[:trims[key]]
     for key in ("result", "reflection"):
@@ -122,6 +122,10 @@ def slot_levels(slots: dict, step: str = "") -> Iterator[tuple[dict, str]]:
     for keep in range(n - 1, -1, -1):
         trims = {**trims, "last_command": keep}
         yield trims, f"tool-call history {n} -> {keep}"
+    n = len(slots.get("port_calls") or [])
+    for keep in (n // 2, 0) if n > 1 else (0,) if n else ():
+        trims = {**trims, "port_calls": keep}
+        yield trims, f"the port's call idioms {n} -> {keep}"
     if slots.get("conventions"):
         trims = {**trims, "conventions": 0}
         yield trims, "repository conventions left out"

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.conventions import conventions_for, exception_pairs
+from repotrans.mapping.api_hints import port_calls
 from repotrans.agents.state import Services, TaskBrief
 from repotrans.errors import InputError
 from repotrans.mapping.overrides import MappingOverrides
@@ -78,7 +79,14 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: 
     return TaskBrief(task=task, java_method=java, target_method=target_method,
                      lang_version=runner.language_version(index.root("target")),
                      config=config, services=services, class_members=class_members(index, target_method),
-                     conventions=conventions_for(java.body or "", exception_table(index, mapping, task)))
+                     conventions=conventions_for(java.body or "", exception_table(index, mapping, task)),
+                     port_calls=port_calls_for(ctx, java) if config.agents.api_map else [])
+
+
+def port_calls_for(ctx, java) -> list[dict]:
+    """How the port writes the calls of `java`, from the learned API map without the task's own pair."""
+    fields = {f.name: f.type for f in ctx.index.fields(java.type_id)}
+    return port_calls(ctx.task_api_map(), java, fields, java.type_id.split(":", 1)[-1].rsplit(".", 1)[-1])
 
 
 def exception_table(index, mapping, task) -> dict:

@@ -77,6 +77,7 @@ class TaskBrief:
     services: Services | None = None
     class_members: frozenset[str] = frozenset()   # names of the target class's members, fields, nested types
     conventions: list[str] = field(default_factory=list)      # repository conventions for the prompt
+    port_calls: list[dict] = field(default_factory=list)      # the learned API map on this method's calls
 
 
 @dataclass
@@ -108,6 +109,7 @@ class PromptView:
     lang_version = property(lambda self: self.brief.lang_version)
     config = property(lambda self: self.brief.config)
     conventions = property(lambda self: self.brief.conventions)
+    port_calls = property(lambda self: self.brief.port_calls)
     context = property(lambda self: self.handoff.context)
     last_commands = property(lambda self: self.handoff.last_commands)
     kept_examples = property(lambda self: self.handoff.examples)

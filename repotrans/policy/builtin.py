@@ -24,6 +24,7 @@ from repotrans.agents.one_shot import OneShotClient
 from repotrans.errors import ConfigError, TaskError
 from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
+from repotrans.policy.helpers import removed_helpers
 from repotrans.policy.reading import StepPrompt, read_prompt
 from repotrans.policy.resolver import renamed_members
 from repotrans.policy.steps import ANSWERS, StepRequest
@@ -47,6 +48,7 @@ class BuiltinChatClient(OneShotClient):
         self.view = view
         self.api_map = api_map          # read the port's learned API map (off: the ablation row)
         self._renames: dict[str, str] | None = None
+        self._paired: set[str] | None = None
         self._last = RequestUsage(prompt_tokens=0, completion_tokens=0)
         self._total = RequestUsage(prompt_tokens=0, completion_tokens=0)
 
@@ -80,13 +82,22 @@ class BuiltinChatClient(OneShotClient):
                            outputs=[(tool, args, run_tool(ctx, tool, args)) for tool, args in shown.gathered],
                            called=shown.called, candidate_bodies=bodies, code=shown.code, result=shown.result,
                            renames=self.renames(), suggested=shown.suggested,
-                           api=ctx.task_api_map() if self.api_map else None)
+                           api=ctx.task_api_map() if self.api_map else None, helpers=self.helpers(java, target))
 
     def renames(self) -> dict[str, str]:
         """Callees the port renamed, from the mapping (computed once per client)."""
         if self._renames is None:
             self._renames = renamed_members(self.view.mapping.method_matches)
         return self._renames
+
+    def helpers(self, java: Method, target: Method) -> list[Method]:
+        """Methods of the Java class the port removed (no counterpart, no C# member of the name)."""
+        if self._paired is None:
+            self._paired = {m.source_id for m in self.view.mapping.method_matches}
+        index = self.view.index
+        cs_names = {m.name for m in index.methods(target.type_id)} | {f.name for f in index.fields(target.type_id)}
+        own = [m for m in index.methods(java.type_id) if m.id != java.id]
+        return removed_helpers(own, self._paired, cs_names)
 
     def _methods(self, shown: StepPrompt) -> tuple[Method, Method]:
         """The Java method and the C# member the Input slot shows, found in the repository view."""

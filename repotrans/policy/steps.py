@@ -20,6 +20,7 @@ from repotrans.execution.results import TestResult
 from repotrans.index.model import Method
 from repotrans.mapping.api_map import ApiMap
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
+from repotrans.policy.helpers import add_helpers
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.cs_types import jdk_table
 from repotrans.policy.resolver import ContextResolver
@@ -50,6 +51,7 @@ class StepRequest:
     renames: dict[str, str] = field(default_factory=dict)                 # callees the port renamed
     suggested: dict[str, list[str]] = field(default_factory=dict)         # ambiguous class -> qualified names
     api: ApiMap | None = None                                             # learned API map, without this pair
+    helpers: list[Method] = field(default_factory=list)                   # Java helpers the port removed
 
 
 def resolver_for(req: StepRequest) -> ContextResolver:
@@ -180,7 +182,9 @@ def next_context_call(req: StepRequest) -> str:
 
 
 def generate(req: StepRequest) -> str:
-    code = translate_method(req.java_method, resolver_for(req), req.target_method)
+    resolver = resolver_for(req)
+    code = translate_method(req.java_method, resolver, req.target_method)
+    code = add_helpers(code, req.helpers, resolver, translate_method)
     return f"```csharp\n{code}\n```"
 
 

@@ -14,6 +14,7 @@ class SlotSource(Protocol):
     last_commands: Sequence[dict]
     kept_examples: Sequence[Any]
     conventions: Sequence[str]
+    port_calls: Sequence[dict]          # how the port writes this method's calls (mapping.api_hints)
 
 
 def tool_slots() -> list[dict]:
@@ -115,6 +116,7 @@ def build_slots(state: SlotSource, step: str, **extra: Any) -> dict:
         "last_command": list(state.last_commands) if dynamic else [],
         "examples": [example_slot(c) for c in state.kept_examples],
         "conventions": list(state.conventions),
+        "port_calls": list(state.port_calls) if state.config.agents.api_map else [],
         "max_iterations": state.config.agents.max_context_iterations,
     }
     slots.update(extra)

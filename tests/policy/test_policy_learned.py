@@ -46,3 +46,38 @@ def test_the_task_never_learns_from_its_own_ground_truth(tmp_path):
     # firstSet() is the only pair that writes Integer.MAX_VALUE as Int32.MaxValue: without it, the table
     code = _translate(index, mapping, f"{PKG}.firstSet()", api)
     assert "int.MaxValue" in code and "Int32" not in code
+
+
+def _with_helpers(index, mapping, java_id: str, api) -> str:
+    from repotrans.policy.helpers import add_helpers, removed_helpers
+
+    java = index.method(java_id)
+    target = index.method(mapping.target_method(java_id).target_id)
+    resolver = ContextResolver("BitArray", {})
+    resolver.api = api.without(java.id, target.id) if api is not None else None
+    paired = {m.source_id for m in mapping.method_matches}
+    cs_names = {m.name for m in index.methods(target.type_id)}
+    helpers = removed_helpers([m for m in index.methods(java.type_id) if m.id != java.id], paired, cs_names)
+    assert [h.name for h in helpers] == ["words"]
+    return add_helpers(translate_method(java, resolver, target), helpers, resolver, translate_method)
+
+
+def test_a_removed_one_expression_helper_is_inlined_when_the_map_has_no_answer(tmp_path):
+    index, mapping, api = _setup(tmp_path)
+    code = _with_helpers(index, mapping, f"{PKG}.ensureCapacity(int)", None)
+    assert "int[] newBits = new int[((size + 31) / 32)];" in code and "Words(" not in code
+    # with the map, the port's replacement is written and nothing is inlined or added
+    assert "new int[SupportClass.WordCount(size)]" in _with_helpers(index, mapping, f"{PKG}.ensureCapacity(int)", api)
+
+
+def test_a_removed_helper_of_statements_is_added_after_the_candidate_and_marked(tmp_path):
+    from repotrans.policy.helpers import ADDED_MARK
+
+    java = {name: text.replace("private static int words(int size) { return (size + 31) / 32; }",
+                               "private static int words(int size) { int n = size + 31; return n / 32; }")
+            for name, text in JAVA.items()}
+    mapping, index = mapped_pair(tmp_path, java, CS)
+    code = _with_helpers(index, mapping, f"{PKG}.ensureCapacity(int)", None)
+    assert code.endswith(ADDED_MARK.format(name="words") + "\nprivate static int Words(int size)\n"
+                         "{\n    int n = size + 31;\n    return n / 32;\n}")
+    assert "new int[Words(size)]" in code

@@ -20,7 +20,7 @@ TARGET = SimpleNamespace(type_id="target:Acme.Circle", signature="public double 
 
 def _source(**fields):
     base = dict(java_method=JAVA, target_method=TARGET, lang_version="7.2", config=AgentConfig(),
-                context=[], last_commands=[], kept_examples=[], conventions=[])
+                context=[], last_commands=[], kept_examples=[], conventions=[], port_calls=[])
     base.update(fields)
     return SimpleNamespace(**base)
 
