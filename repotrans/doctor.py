@@ -56,9 +56,9 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
 def policy_section(config) -> tuple[str, list[Line]]:
     """The capability policy on candidates' IL and where the verdict is read, per toolchain: what is
     enforced, and the risks it leaves."""
-    from repotrans.execution.policy import ALLOWABLE, CECIL, RESIDUAL_RISKS
+    from repotrans.execution.capability.checks import ALLOWABLE, CECIL, RESIDUAL_RISKS
     from repotrans.execution.sandboxes.local import bwrap_status
-    from repotrans.execution.toolchains.dotnet_policy import DOTNET_RESIDUAL_RISKS, python_checker_status
+    from repotrans.execution.capability.dotnet_check import DOTNET_RESIDUAL_RISKS, python_checker_status
 
     lines: list[Line] = []
     toolchain = config.execution.toolchain

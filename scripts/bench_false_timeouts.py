@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.index.store import Index

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
-"""The two IL capability checkers side by side on every ground truth of each dataset: il_policy.cs
+"""The two IL capability checkers side by side on every ground truth of each dataset: cecil_checker.cs
 (Mono.Cecil, one sandboxed mono process) and il_check (pure Python, no mono: the dotnet path's). Both
-read policy_rules.tsv; the bench counts the verdicts on which they differ (goal 0: same accepted,
+read rules.tsv; the bench counts the verdicts on which they differ (goal 0: same accepted,
 same denials) and prints each checker's time per candidate.
 
 Usage:
@@ -23,9 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution import policy
-from repotrans.execution.il_check import check_assembly
-from repotrans.execution.il_check_process import IlCheckProcess
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.toolchains import Limits
 from repotrans.experiments.datasets import DatasetTask
 
@@ -89,7 +89,7 @@ def _out_of_process(pair, jobs, in_process) -> None:
     walls, cpus, differ = [], [], 0
     for job, alone in zip(jobs, in_process):
         t = time.perf_counter()
-        v = checker.check([policy.job_line(str(job.dll), str(job.dll), job.member, job.allowed)])[0]
+        v = checker.check([checks.job_line(str(job.dll), str(job.dll), job.member, job.allowed)])[0]
         walls.append(time.perf_counter() - t)
         cpus.append(v.cpu)
         if v.ok != alone.ok or sorted(v.denials, key=str) != sorted(alone.denials, key=str):

@@ -1,5 +1,5 @@
 """Seconds per judged candidate and compiles per candidate: the per-candidate path against candidates
-judged together behind switches (execution.judge_batch), side by side on one dataset.
+judged together behind switches (execution.judge.batching), side by side on one dataset.
 
     python scripts/bench_judge_batch.py [--dataset datasets/sample/demo] [--limit 24] [--group 8]
         [--tree complete|masked] [--work DIR]
@@ -29,9 +29,9 @@ from cpu_meter import CpuMeter
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from repotrans.execution.judge_batch import BatchingJudge  # noqa: E402
-from repotrans.execution.policy_allow import allowances  # noqa: E402
-from repotrans.execution.runner import Runner  # noqa: E402
+from repotrans.execution.judge.batching import BatchingJudge  # noqa: E402
+from repotrans.execution.capability.allowances import allowances  # noqa: E402
+from repotrans.execution.judge.runner import Runner  # noqa: E402
 from repotrans.execution.settings import ExecutionConfig  # noqa: E402
 from repotrans.experiments.datasets import load_dataset, materialize  # noqa: E402
 from repotrans.experiments.ablate import spread  # noqa: E402

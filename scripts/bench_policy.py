@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index

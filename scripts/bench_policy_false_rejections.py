@@ -13,7 +13,7 @@ checks every mapped member (an unvalidated task list, labelled so). Per dataset 
 rejected (each named with the API that triggered it), allowed with reduced trust; the checker's own
 time per candidate (median, p90) from one process over all tasks; and, for `--spawn N` tasks, the cost
 a candidate run pays, wall and CPU (median, p90), side by side: the checker as its own sandboxed
-process (the old way) against the checker chained into the build's command (policy.chained_argv,
+process (the old way) against the checker chained into the build's command (checks.chained_argv,
 with a no-op compile, minus that no-op command's own round trip).
 """
 from __future__ import annotations
@@ -26,8 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution import policy
-from repotrans.execution.policy_allow import allowances
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, TargetBuildError
 from repotrans.experiments.datasets import DatasetTask
@@ -111,16 +111,16 @@ def _spawned(box, ws, exe: str, jobs: list[str], scratch: Path) -> dict[str, lis
         t = time.perf_counter()
         outcome = box.run(argv, cwd=ws.root, timeout=600.0, memory_mb=2048, stdin=stdin, writable=writable)
         wall = time.perf_counter() - t
-        checker = policy.split_chained(outcome.stdout)[1] if argv[0] == "sh" else outcome.stdout
-        answers = policy.parse_output(checker or "")
+        checker = checks.split_chained(outcome.stdout)[1] if argv[0] == "sh" else outcome.stdout
+        answers = checks.parse_output(checker or "")
         return wall, answers[0].cpu if answers else float("nan")
 
     for job in jobs:
-        wall, cpu = timed(policy.checker_argv(exe), policy.stdin_of([job]), [])
+        wall, cpu = timed(checks.checker_argv(exe), checks.stdin_of([job]), [])
         costs["separate wall"].append(wall)
         costs["separate cpu"].append(cpu)
         noop_wall, _ = timed(["true"], None, [scratch])
-        wall, cpu = timed(policy.chained_argv(exe, ["true"]), policy.stdin_of([job]), [scratch])
+        wall, cpu = timed(checks.chained_argv(exe, ["true"]), checks.stdin_of([job]), [scratch])
         costs["chained wall"].append(max(0.0, wall - noop_wall))
         costs["chained cpu"].append(cpu)
     if box.name != "local":

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from repotrans.agents.config import AgentConfig  # noqa: E402
 from repotrans.agents.session import brief_for  # noqa: E402
-from repotrans.execution.runner import Runner  # noqa: E402
+from repotrans.execution.judge.runner import Runner  # noqa: E402
 from repotrans.agents.state import ContextEntry, Handoff, PromptView  # noqa: E402
 from repotrans.mapping.load import load_mapping  # noqa: E402
 from repotrans.index.placeholders import PLACEHOLDER_BODY, is_placeholder  # noqa: E402

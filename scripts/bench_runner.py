@@ -18,14 +18,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from repotrans.execution.runner import Runner, covering_names, member_tokens
+from repotrans.execution.judge.runner import Runner, covering_names, member_tokens
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.execution.selection import index_tests, select_tests
+from repotrans.execution.workspace.selection import index_tests, select_tests
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import compile_argv
 from repotrans.execution.toolchains.mono_test import mono_env, runner_argv
 from repotrans.execution.toolchains.msbuild import load_projects
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace.scratch import prepare_workspace
 from repotrans.index.store import Index
 
 REPO = Path(__file__).resolve().parent.parent

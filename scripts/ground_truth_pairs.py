@@ -7,12 +7,12 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from repotrans.execution import policy
-from repotrans.execution.policy_allow import allowances
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.toolchains.mono_build import POLICY_EXE, rel
-from repotrans.execution.workspace import Workspace, prepare_workspace
+from repotrans.execution.toolchains.mono_build import CHECKER_EXE, rel
+from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.experiments.datasets import DatasetTask, candidate_tasks, load_dataset
 from repotrans.index.store import Index
 
@@ -62,11 +62,11 @@ class Job:
     """One ground truth's checker job: its built assembly, the member, the Java original's allowances."""
     task_id: str
     dll: Path
-    member: policy.MemberRef
+    member: checks.MemberRef
     allowed: frozenset[str]
 
     def line(self, ws: Workspace) -> str:
-        return policy.job_line(rel(self.dll, ws), None, self.member, self.allowed)
+        return checks.job_line(rel(self.dll, ws), None, self.member, self.allowed)
 
 
 def ground_truth_jobs(pair: OpenPair) -> tuple[list[Job], int]:
@@ -80,16 +80,16 @@ def ground_truth_jobs(pair: OpenPair) -> tuple[list[Job], int]:
         if m is None or project is None:
             unbuilt += 1
             continue
-        jobs.append(Job(task.id, pair.ws.base / project.name / project.dll_name, policy.MemberRef.of(m),
+        jobs.append(Job(task.id, pair.ws.base / project.name / project.dll_name, checks.MemberRef.of(m),
                         allowances(pair.index, java)))
     return jobs, unbuilt
 
 
 def checker_exe(ws: Workspace) -> str:
-    return rel(ws.base / POLICY_EXE, ws)
+    return rel(ws.base / CHECKER_EXE, ws)
 
 
-def check_all(pair: OpenPair, lines: list[str]) -> list[policy.PolicyVerdict]:
+def check_all(pair: OpenPair, lines: list[str]) -> list[checks.PolicyVerdict]:
     """The Cecil checker over every job, in chunks (the sandbox writes all of stdin before it reads stdout)."""
     def run(argv: list[str], stdin: bytes):
         outcome = pair.box.run(argv, cwd=pair.ws.root, timeout=600.0, memory_mb=2048, stdin=stdin)
@@ -97,5 +97,5 @@ def check_all(pair: OpenPair, lines: list[str]) -> list[policy.PolicyVerdict]:
 
     exe, verdicts = checker_exe(pair.ws), []
     for at in range(0, len(lines), CHUNK):
-        verdicts += policy.run_checker(run, exe, lines[at:at + CHUNK])
+        verdicts += checks.run_checker(run, exe, lines[at:at + CHUNK])
     return verdicts

@@ -23,7 +23,7 @@ import tree_sitter_c_sharp
 from tree_sitter import Language, Node, Parser
 
 from repotrans.agents import parse
-from repotrans.execution.apply import KIND_NODE, MEMBER_TYPES, USING_RE
+from repotrans.execution.workspace.apply import KIND_NODE, MEMBER_TYPES, USING_RE
 from repotrans.index.model import Method
 
 TYPE_NODES = {"class_declaration", "struct_declaration", "record_declaration", "interface_declaration"}

@@ -13,7 +13,7 @@ from repotrans.mapping.overrides import MappingOverrides
 from repotrans.tools.context import ToolContext
 
 if TYPE_CHECKING:
-    from repotrans.execution.runner import Runner
+    from repotrans.execution.judge.runner import Runner
 
 
 def open_view(workdir: Path, source: Path | None = None, target: Path | None = None,
@@ -50,7 +50,7 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: 
     """The brief of one resolved task, with real tools, `runner` (the test runs, built from
     config.execution) and retrieval bound to it."""
     from repotrans.agents.cache import cache_folder
-    from repotrans.execution.policy_allow import allowances
+    from repotrans.execution.capability.allowances import allowances
     from repotrans.retrieval.retriever import above_bar, retrieve
     from repotrans.tools import run_tool
 
@@ -128,7 +128,7 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
     from repotrans.agents.models import check_model, make_client
     from repotrans.agents.team import run_translation
 
-    from repotrans.execution.runner import Runner
+    from repotrans.execution.judge.runner import Runner
 
     check_model(config)
     view = open_view(workdir, source, target, overrides=config.mapping)
@@ -147,7 +147,7 @@ def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path
 
 def write_method(brief: TaskBrief, root: Path, code: str) -> Path:
     """Put `code` in place of the target method in the target repository; returns the file written."""
-    from repotrans.execution.apply import apply_candidate
+    from repotrans.execution.workspace.apply import apply_candidate
 
     path = root / brief.target_method.path
     new_text, _ = apply_candidate(path.read_bytes().decode("utf-8"), brief.target_method, code)   # CRLF kept (byte offsets)

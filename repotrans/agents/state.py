@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from repotrans.agents.config import AgentConfig
-from repotrans.execution.status import COMPILE_ERROR, TEST_FAILURE, severity
+from repotrans.execution.judge.status import COMPILE_ERROR, TEST_FAILURE, severity
 
 if TYPE_CHECKING:
-    from repotrans.execution.results import TestResult
+    from repotrans.execution.judge.results import TestResult
     from repotrans.index.model import Method
     from repotrans.mapping.task import TranslationTask
 
@@ -61,7 +61,7 @@ class Usage:
 class Services:
     """What the agents call outside the model; the team builds real ones, tests may pass fakes."""
     run_tool: Callable[[str, dict], dict]               # repotrans.tools.run_tool bound to a ToolContext
-    run_test: Callable[[str], "TestResult"]             # repotrans.execution.runner.Runner.run bound
+    run_test: Callable[[str], "TestResult"]             # repotrans.execution.judge.runner.Runner.run bound
     retrieve: Callable[[int], tuple[list, str]]         # k -> (candidates, reason)
 
 

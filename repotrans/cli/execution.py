@@ -34,8 +34,8 @@ def register(sub) -> None:
 
 
 def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.execution.policy_allow import allowances
-    from repotrans.execution.runner import (Runner, TargetBuildError, find_target_method, open_index,
+    from repotrans.execution.capability.allowances import allowances
+    from repotrans.execution.judge.runner import (Runner, TargetBuildError, find_target_method, open_index,
                                             write_candidate)
 
     if not args.function:
@@ -70,12 +70,12 @@ def _java_original(index, method, config: AgentConfig):
 
 def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.doctor import SECTIONS, model_section, report
-    from repotrans.execution.build_report import render
+    from repotrans.execution.judge.build_report import render
 
     text, healthy = report(config, SECTIONS + ([] if args.no_model_check else [model_section]))
     print(text)
     if args.target:
-        from repotrans.execution.build_report import build_section
+        from repotrans.execution.judge.build_report import build_section
 
         title, lines = build_section(Path(args.target), config.execution, workdir=Path(args.workdir),
                                      run_tests=not args.no_run)

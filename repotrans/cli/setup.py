@@ -54,7 +54,7 @@ def run_init(args: argparse.Namespace, _: AgentConfig) -> int:
     config = load_config(out, env=os.environ, resolve=False)
     text, healthy = report(config, SECTIONS + [model_section])
     print(text)
-    from repotrans.execution.build_report import build_section, render
+    from repotrans.execution.judge.build_report import build_section, render
 
     title, lines = build_section(Path(args.target), config.execution, workdir=Path(args.workdir), run_tests=False)
     print(render(title, lines))

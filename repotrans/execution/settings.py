@@ -37,7 +37,7 @@ class ExecutionConfig:
     # sandbox counts them (local with cgroups), else wall seconds; "wall": always wall seconds
     clock: str = "cpu"
     # candidates pending at once (batch's and ablate's workers, re-judging, the combined check) share one
-    # compile behind switches where sound (execution.judge_batch); off: every candidate built alone
+    # compile behind switches where sound (execution.judge.batching); off: every candidate built alone
     batch_candidates: bool = False
 
     def build_settings(self) -> BuildSettings:

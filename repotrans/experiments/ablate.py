@@ -16,9 +16,9 @@ from tqdm import tqdm
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
-from repotrans.execution.policy_allow import allowances
-from repotrans.execution.judge_batch import judge_for
-from repotrans.execution.runner import Runner
+from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.batching import judge_for
+from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
 from repotrans.experiments.executors import ThreadExecutor

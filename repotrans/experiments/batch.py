@@ -21,11 +21,11 @@ from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError, InputError, RepotransError, is_model_server_error
-from repotrans.execution.apply import apply_candidate
-from repotrans.execution.policy_allow import allowances
-from repotrans.execution.status import BLOCKED, ERROR
-from repotrans.execution.judge_batch import judge_for
-from repotrans.execution.runner import Runner
+from repotrans.execution.workspace.apply import apply_candidate
+from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.status import BLOCKED, ERROR
+from repotrans.execution.judge.batching import judge_for
+from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.batch_progress import BatchProgress, StopRequest, outcome_of
 from repotrans.experiments.batch_summary import BatchSummary
 from repotrans.experiments.executors import ThreadExecutor

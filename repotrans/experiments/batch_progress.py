@@ -11,7 +11,7 @@ from typing import Callable, TextIO
 
 from tqdm import tqdm
 
-from repotrans.execution.status import BLOCKED, ERROR, PASSED
+from repotrans.execution.judge.status import BLOCKED, ERROR, PASSED
 from repotrans.experiments.run_store import TaskRecord
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from repotrans.execution.status import BLOCKED, ERROR
+from repotrans.execution.judge.status import BLOCKED, ERROR
 from repotrans.experiments.causes import cause_of
 from repotrans.experiments.metrics import Economy
 from repotrans.experiments.run_store import TaskRecord, port_records, reduced_trust, translated_records

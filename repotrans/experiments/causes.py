@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from repotrans.execution.blocked import PLACEHOLDER_EXCEPTION
-from repotrans.execution.results import Diagnostic, TestFailure, TestResult
-from repotrans.execution.status import BLOCKED, ERROR, PASSED
+from repotrans.execution.judge.blocked import PLACEHOLDER_EXCEPTION
+from repotrans.execution.judge.results import Diagnostic, TestFailure, TestResult
+from repotrans.execution.judge.status import BLOCKED, ERROR, PASSED
 from repotrans.experiments.run_store import TaskRecord
 
 _TYPE_INIT = re.compile(r"type initializer for '([^']+)'")

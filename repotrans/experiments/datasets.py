@@ -22,8 +22,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from repotrans.errors import ConfigError
-from repotrans.execution.policy_allow import allowances
-from repotrans.execution.runner import Runner
+from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
@@ -255,7 +255,7 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, runner: R
     the same target state left in `work`; returns one verdict per task, in task order. With `schemata`,
     the tasks execution.schemata can guard share one build (experiments.schemata_validation); the
     others, or all without it, are built per task; `stats` receives what the schemata build guarded."""
-    from repotrans.execution.workspace import state_key
+    from repotrans.execution.workspace.scratch import state_key
 
     log = ValidationLog(work / VERDICTS, f"{runner.config.toolchain}-{state_key(index.root('target'))}")
     known = log.load()

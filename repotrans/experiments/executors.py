@@ -13,8 +13,8 @@ from typing import Iterator
 from repotrans.agents.limits import LocalLimiter
 from repotrans.errors import ConfigError
 from repotrans.extras import require
-from repotrans.execution.judge_batch import judge_for
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.batching import judge_for
+from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.workload import Executor, TaskRunner, Workload
 from repotrans.mapping.task import TranslationTask

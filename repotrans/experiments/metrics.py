@@ -5,7 +5,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from repotrans.execution.status import LABELS
+from repotrans.execution.judge.status import LABELS
 from repotrans.experiments.run_store import TaskRecord
 
 

@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from repotrans.execution.status import LABELS  # noqa: E402
+from repotrans.execution.judge.status import LABELS  # noqa: E402
 from repotrans.experiments.metrics import RateRow, intersections, rate_rows  # noqa: E402
 from repotrans.experiments.run_store import TaskRecord  # noqa: E402
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import ray
 
 from repotrans.agents.limits import LocalLimiter
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.registry import toolchain_spec
 from repotrans.experiments import bundles

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repotrans.execution.status import BLOCKED, LABELS, NO_TESTS, REJECTED
+from repotrans.execution.judge.status import BLOCKED, LABELS, NO_TESTS, REJECTED
 from repotrans.experiments.metrics import economy_rows, overlap, rate_rows
 from repotrans.experiments.plots import Plot, plots_for
 from repotrans.experiments.report_html import write_html

@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 
 from repotrans.experiments.causes import cause_of
-from repotrans.execution.status import LABELS
+from repotrans.execution.judge.status import LABELS
 from repotrans.experiments.metrics import rate_rows
 from repotrans.experiments.plots import class_of, plots_for
 from repotrans.experiments.run_records import load_records, unvalidated_datasets
@@ -173,7 +173,7 @@ def _outcome(r: TaskRecord) -> str:
         return r.error
     if not r.result:
         return r.status
-    from repotrans.execution.results import TestResult
+    from repotrans.execution.judge.results import TestResult
 
     result = TestResult.from_json(r.result)
     return result.brief() + (f"\ntests: {result.selection}" if result.selection else "")

@@ -11,7 +11,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from repotrans.execution.status import COMPILED, PASSED, TASK_STATUSES
+from repotrans.execution.judge.status import COMPILED, PASSED, TASK_STATUSES
 from repotrans.redact import redact
 
 SCHEMA_VERSION = 2          # 2: progress_json (fallbacks, calls and test runs saved: agents.progress)

@@ -32,17 +32,17 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from repotrans.execution import policy
-from repotrans.execution.policy import MemberRef
-from repotrans.execution.policy_allow import allowances
-from repotrans.execution.runner import Runner
-from repotrans.execution.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
-from repotrans.execution.schemata_runs import JobResult, run_batch
-from repotrans.execution.selection import Selection, index_tests
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.checks import MemberRef
+from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.runner import Runner
+from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
+from repotrans.execution.switches.schemata_runs import JobResult, run_batch
+from repotrans.execution.workspace.selection import Selection, index_tests
 from repotrans.execution.toolchains.mono_judge import load_independent
 from repotrans.execution.toolchains.nunit import covers
 from repotrans.execution.toolchains.mono import merged_policy
-from repotrans.execution.toolchains.mono_build import POLICY_EXE, dependents, rel
+from repotrans.execution.toolchains.mono_build import CHECKER_EXE, dependents, rel
 
 PASSES = "a placeholder passes its tests"
 RESUMES = 4                       # new ground-truth batches after one stopped early, per chunk
@@ -214,7 +214,7 @@ def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dic
         for p in projects:
             if not p.is_test and (ws.src / plan.method.path).resolve() in p.sources:
                 dll = rel(ws.base / p.name / p.dll_name, ws)
-                jobs.append((plan.task.id, policy.job_line(dll, None, MemberRef.of(plan.method), allowed)))
+                jobs.append((plan.task.id, checks.job_line(dll, None, MemberRef.of(plan.method), allowed)))
 
     def run(argv: list[str], stdin: bytes):
         outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb, stdin=stdin)
@@ -222,7 +222,7 @@ def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dic
 
     verdicts = []
     for at in range(0, len(jobs), POLICY_CHUNK):
-        verdicts += policy.run_checker(run, rel(ws.base / POLICY_EXE, ws), [line for _, line in jobs[at:at + POLICY_CHUNK]])
+        verdicts += checks.run_checker(run, rel(ws.base / CHECKER_EXE, ws), [line for _, line in jobs[at:at + POLICY_CHUNK]])
     by_task: dict[str, list] = {}
     for (task_id, _), verdict in zip(jobs, verdicts):
         by_task.setdefault(task_id, []).append(verdict)

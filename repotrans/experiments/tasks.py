@@ -17,8 +17,8 @@ from repotrans.agents.session import brief_for
 from repotrans.agents.state import TranslationRun
 from repotrans.agents.team import run_translation
 from repotrans.errors import ConfigError
-from repotrans.execution.runner import Runner
-from repotrans.execution.status import ERROR, UNTESTED
+from repotrans.execution.judge.runner import Runner
+from repotrans.execution.judge.status import ERROR, UNTESTED
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
 from repotrans.tools.context import ToolContext

@@ -6,9 +6,9 @@ console and report.html alike.
 """
 from __future__ import annotations
 
-from repotrans.execution.blocked import PLACEHOLDER_EXCEPTION
-from repotrans.execution.results import TestResult
-from repotrans.execution.selection import TRANSLATED_CATEGORY
+from repotrans.execution.judge.blocked import PLACEHOLDER_EXCEPTION
+from repotrans.execution.judge.results import TestResult
+from repotrans.execution.workspace.selection import TRANSLATED_CATEGORY
 from repotrans.experiments.causes import blocking_members, cause_of
 from repotrans.experiments.run_store import TaskRecord
 

@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Protocol
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.limits import CallLimiter
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.tasks import run_task
 from repotrans.index.store import Index

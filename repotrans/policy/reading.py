@@ -10,8 +10,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure, TestResult
-from repotrans.execution.status import VERDICTS
+from repotrans.execution.judge.results import Diagnostic, ExceptionInfo, TestFailure, TestResult
+from repotrans.execution.judge.status import VERDICTS
 from repotrans.prompts.render import step_of
 
 _INPUT = re.compile(r"^## Input\nJava class: `(?P<java_class>[^`]+)`\nJava method:\n```java\n(?P<java>.*?)\n```\n"

@@ -25,8 +25,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from repotrans.execution.results import Diagnostic, TestResult
-from repotrans.execution.status import FAILED_TESTS
+from repotrans.execution.judge.results import Diagnostic, TestResult
+from repotrans.execution.judge.status import FAILED_TESTS
 from repotrans.policy.cs_line import argument_commas, param_count, receiver_start, value_span
 from repotrans.policy.cs_types import jdk_table, pascal
 from repotrans.policy.resolver import NameResolver

@@ -16,7 +16,7 @@ from typing import Any
 from tree_sitter import Node
 
 from repotrans.errors import InputError
-from repotrans.execution.results import TestResult
+from repotrans.execution.judge.results import TestResult
 from repotrans.index.model import Method
 from repotrans.mapping.api_map import ApiMap
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method

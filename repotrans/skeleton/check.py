@@ -17,7 +17,7 @@ from pathlib import Path
 from repotrans.execution.toolchains.mono_build import compile_argv, parse_mcs
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace.scratch import Workspace
 from repotrans.skeleton.generate import SkeletonFile
 from repotrans.skeleton.lines import PLACEHOLDER, Line
 

@@ -14,7 +14,7 @@ import pytest
 from autogen_core.models import ModelInfo
 from autogen_ext.models.replay import ReplayChatCompletionClient
 
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.runner import Runner
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import open_view, prepare

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from repotrans.execution.workspace import write_atomically
+from repotrans.execution.workspace.scratch import write_atomically
 
 
 def test_a_reader_never_sees_a_truncated_file(tmp_path):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from repotrans.execution.blocked import blockers
-from repotrans.execution.results import TestFailure, TestResult
+from repotrans.execution.judge.blocked import blockers
+from repotrans.execution.judge.results import TestFailure, TestResult
 from repotrans.execution.toolchains.nunit import clean_frames
 from repotrans.index.store import Index
 from tests.support.indexes import csharp_index

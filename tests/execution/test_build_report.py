@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from repotrans.execution.build_report import build_section, count_tests, render
+from repotrans.execution.judge.build_report import build_section, count_tests, render
 from repotrans.execution.settings import ExecutionConfig
 from tests.support.solutions import write_tree
 

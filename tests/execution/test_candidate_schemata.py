@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import plan_patch
-from repotrans.execution.candidate_schemata import SWITCH_CLASS, Switchable, combine, why_alone
+from repotrans.execution.workspace.apply import plan_patch
+from repotrans.execution.switches.candidate_schemata import SWITCH_CLASS, Switchable, combine, why_alone
 from repotrans.index.store import Index
 
 PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "switched_pair"

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import LineMap
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.environment import CACHE, cause
 from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace.scratch import prepare_workspace
 
 SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
 BODY = "return 2 * x;"
@@ -109,7 +109,7 @@ def test_causes(message, expected):
 def test_doctor_lists_them_with_causes_and_never_says_ok_beside_an_error(tmp_path, body):
     if shutil.which("mcs") is None:
         pytest.skip("mono is not installed")
-    from repotrans.execution.build_report import build_section, render
+    from repotrans.execution.judge.build_report import build_section, render
     from repotrans.execution.settings import ExecutionConfig
 
     for rel, text in FILES.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from repotrans.errors import InputError
-from repotrans.execution.apply import apply_candidate, plan_patch
+from repotrans.execution.workspace.apply import apply_candidate, plan_patch
 from repotrans.index.store import Index
 from tests.support.indexes import csharp_index
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.runner import TargetBuildError
+from repotrans.execution.judge.runner import TargetBuildError
 from repotrans.execution.sandboxes import backstop
 from repotrans.execution.sandboxes.docker import LABEL, owner
 from tests.execution.test_execution_runner import make_index

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import LineMap
-from repotrans.execution.policy import MemberRef
-from repotrans.execution.results import Diagnostic
+from repotrans.execution.workspace.apply import LineMap
+from repotrans.execution.capability.checks import MemberRef
+from repotrans.execution.judge.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.dotnet import (DotnetToolchain, build_argvs, dotnet_test_argv, parse_msbuild,
                                                    parse_trx, vstest_filter)
 from repotrans.execution.toolchains.msbuild import load_projects
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace.scratch import prepare_workspace
 from tests.execution.test_il_check import compile_calc
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet"

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import LineMap
-from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure, TestResult, tail
+from repotrans.execution.workspace.apply import LineMap
+from repotrans.execution.judge.results import Diagnostic, ExceptionInfo, TestFailure, TestResult, tail
 from repotrans.execution.toolchains import PatchedFile
 from repotrans.execution.toolchains.mono_build import parse_mcs
 from repotrans.execution.toolchains.nunit import exception_info, parse_nunit2
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace.scratch import Workspace
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "dotnet"
 
@@ -118,7 +118,7 @@ def test_tail_cuts_at_a_line_start():
 
 
 def test_the_configured_api_key_is_redacted_from_every_text(monkeypatch):
-    from repotrans.execution.results import ExceptionInfo, TestFailure, TestResult
+    from repotrans.execution.judge.results import ExceptionInfo, TestFailure, TestResult
 
     key = "sk-redact-0123456789"
     monkeypatch.setenv("REPOTRANS_API_KEY", key)

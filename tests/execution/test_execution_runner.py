@@ -11,8 +11,8 @@ import pytest
 
 from repotrans import cli
 from repotrans.errors import ConfigError
-from repotrans.execution import runner
-from repotrans.execution.runner import TargetBuildError
+from repotrans.execution.judge import runner
+from repotrans.execution.judge.runner import TargetBuildError
 from repotrans.execution.sandboxes import backstop
 from repotrans.execution.toolchains.registry import make_toolchain
 from repotrans.execution.sandboxes.local import LocalSandbox
@@ -132,7 +132,7 @@ def test_unchanged_surface_rebuilds_only_the_library(env, monkeypatch):
         assert run(env, "Calculator.Add", ADD_TRUTH).status == "passed"
         # one command compiles and checks the IL (policy.chained_argv), then the tests
         assert [c[0] for c in calls] == ["sh", "mono"]
-        assert calls[0][6].endswith("repotrans-il-policy.exe") and calls[0][7] == "mcs"
+        assert calls[0][6].endswith("repotrans-cecil-checker.exe") and calls[0][7] == "mcs"
         assert any(a.endswith("Acme.Calc.dll") for a in calls[0] if a.startswith("-out:"))
         calls.clear()
         # a new public overload changes what the tests could bind to: the test assembly is rebuilt too

@@ -84,7 +84,7 @@ def test_a_masked_neighbour_does_not_block_a_translated_method(tmp_path):
     while FormatNumber's placeholder still fails its own tests."""
     import shutil
 
-    from repotrans.execution.apply import apply_candidate
+    from repotrans.execution.workspace.apply import apply_candidate
 
     shutil.copytree(SAMPLE / "java", tmp_path / "java")
     shutil.copytree(SAMPLE / "csharp", tmp_path / "csharp", ignore=shutil.ignore_patterns("bin", "obj"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from repotrans.execution.selection import FALLBACK_LIMIT, Selection, caller_types, index_tests, select_tests
+from repotrans.execution.workspace.selection import FALLBACK_LIMIT, Selection, caller_types, index_tests, select_tests
 
 SOURCE = """
 using NUnit.Framework;

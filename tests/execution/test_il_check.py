@@ -1,5 +1,5 @@
-"""The pure-Python IL checker (il_check) against the Cecil one (il_policy.cs under mono): both read
-policy_rules.tsv, and on real assemblies compiled by mcs from the calc fixture with each attack
+"""The pure-Python IL checker (il_check) against the Cecil one (cecil_checker.cs under mono): both read
+rules.tsv, and on real assemblies compiled by mcs from the calc fixture with each attack
 candidate of the security suite, each denial of the policy tests and clean code, they must name the
 same (capability, API) denials in the same methods, and accept the same code."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution import policy
-from repotrans.execution.il_check import check_assembly
-from repotrans.execution.il_rules import load_rules
-from repotrans.execution.policy import MemberRef
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.il_rules import load_rules
+from repotrans.execution.capability.checks import MemberRef
 from tests.execution.test_policy import DENIED
 from tests.execution.test_security import POLICY_ATTACKS, TRUTH
 
@@ -56,12 +56,12 @@ def compile_calc(folder: Path, name: str, body: str | None) -> Path:
 
 @pytest.fixture(scope="module")
 def assemblies(tmp_path_factory):
-    if shutil.which("mcs") is None or not Path(policy.CECIL).is_file():
+    if shutil.which("mcs") is None or not Path(checks.CECIL).is_file():
         pytest.fail("these tests need mono's mcs and Mono.Cecil in its GAC", pytrace=False)
     tmp = tmp_path_factory.mktemp("il-check")
-    exe = tmp / "il_policy.exe"
-    shutil.copyfile(policy.RULES, tmp / policy.RULES.name)
-    built = subprocess.run(policy.build_argv(str(exe), str(policy.SOURCE)), capture_output=True, text=True)
+    exe = tmp / "cecil_checker.exe"
+    shutil.copyfile(checks.RULES, tmp / checks.RULES.name)
+    built = subprocess.run(checks.build_argv(str(exe), str(checks.SOURCE)), capture_output=True, text=True)
     assert built.returncode == 0, built.stdout
     cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN
     base = compile_calc(tmp, "base", None)
@@ -69,17 +69,17 @@ def assemblies(tmp_path_factory):
     return exe, base, dlls
 
 
-def _cecil(exe: Path, jobs: list[tuple[Path, Path]]) -> list[policy.PolicyVerdict]:
-    lines = [policy.job_line(str(dll), str(base) if base else None, MEMBER, frozenset()) for dll, base in jobs]
+def _cecil(exe: Path, jobs: list[tuple[Path, Path]]) -> list[checks.PolicyVerdict]:
+    lines = [checks.job_line(str(dll), str(base) if base else None, MEMBER, frozenset()) for dll, base in jobs]
 
     def run(argv, stdin):
         done = subprocess.run(argv, input=stdin, capture_output=True, timeout=120)
         return done.returncode, done.stdout.decode(), False
 
-    return policy.run_checker(run, str(exe), lines)
+    return checks.run_checker(run, str(exe), lines)
 
 
-def _denials(v: policy.PolicyVerdict) -> list[tuple[str, str, str]]:
+def _denials(v: checks.PolicyVerdict) -> list[tuple[str, str, str]]:
     return sorted((d.capability, d.api, d.where) for d in v.denials)
 
 

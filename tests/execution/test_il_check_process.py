@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution import il_check_process, policy
-from repotrans.execution.il_baseline import keys_file
-from repotrans.execution.il_check import check_assembly
-from repotrans.execution.il_check_process import IlCheckProcess
+from repotrans.execution.capability import il_check_process
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.il_baseline import keys_file
+from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.sandboxes.local import bwrap_status
 from tests.execution.test_il_check import MEMBER, compile_calc
 
@@ -50,10 +51,10 @@ def _self_enclosing(dll: Path) -> bytes:
 
 
 def _job(dll: Path, base: Path | None) -> str:
-    return policy.job_line(str(dll), str(base) if base else None, MEMBER, frozenset())
+    return checks.job_line(str(dll), str(base) if base else None, MEMBER, frozenset())
 
 
-def _denials(v: policy.PolicyVerdict) -> list[tuple[str, str, str]]:
+def _denials(v: checks.PolicyVerdict) -> list[tuple[str, str, str]]:
     return sorted((d.capability, d.api, d.where) for d in v.denials)
 
 

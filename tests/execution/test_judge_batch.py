@@ -1,4 +1,4 @@
-"""Candidates judged together behind switches (execution.judge_batch) get the per-candidate path's
+"""Candidates judged together behind switches (execution.judge.batching) get the per-candidate path's
 verdicts: real mcs, the real capability checker and NUnit runs in the local sandbox, on a small pair
 whose members are placeholders (tests/fixtures/switched_pair)."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.judge_batch import BatchingJudge, judge_for
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.batching import BatchingJudge, judge_for
+from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.index.store import Index
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repotrans.execution.policy import (CHAINED_MARK, MemberRef, chained_argv, java_capabilities, parse_output,
+from repotrans.execution.capability.checks import (CHAINED_MARK, MemberRef, chained_argv, java_capabilities, parse_output,
                                         split_chained, trust_note)
 from repotrans.index.model import Method, Param
 from tests.execution.test_execution_runner import ADD_TRUTH, env, run  # noqa: F401  (module fixture)

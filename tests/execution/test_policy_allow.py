@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution import policy
-from repotrans.execution.il_check import check_assembly
-from repotrans.execution.policy_allow import allowances
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.allowances import allowances
 from repotrans.index.store import Index
 from tests.support.solutions import write_tree
 
@@ -75,16 +75,16 @@ PORTS = {"Store.exists": "Store.Exists", "DiskStore.open": "DiskStore.Open", "Di
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (shutil.which("mcs") and shutil.which("mono") and Path(policy.CECIL).is_file()),
+@pytest.mark.skipif(not (shutil.which("mcs") and shutil.which("mono") and Path(checks.CECIL).is_file()),
                     reason="mcs, mono and Mono.Cecil are required")
 def test_the_csharp_ports_pass_the_il_checker_with_the_allowances_of_their_java(index, tmp_path):
     """Real mcs, the real Cecil checker: each C# port passes with what its Java original reaches, and the
     ports of methods reaching a capability are rejected without it (the fixture does exercise the checker)."""
-    dll, exe = tmp_path / "Store.dll", tmp_path / "il_policy.exe"
+    dll, exe = tmp_path / "Store.dll", tmp_path / "cecil_checker.exe"
     subprocess.run(["mcs", "-target:library", f"-out:{dll}", str(FIXTURE / "csharp" / "Store.cs")], check=True,
                    capture_output=True)
-    subprocess.run(policy.build_argv(str(exe), str(policy.SOURCE)), check=True, capture_output=True)
-    shutil.copyfile(policy.RULES, tmp_path / policy.RULES.name)         # the checker reads its rules beside it
+    subprocess.run(checks.build_argv(str(exe), str(checks.SOURCE)), check=True, capture_output=True)
+    shutil.copyfile(checks.RULES, tmp_path / checks.RULES.name)         # the checker reads its rules beside it
 
     def run(argv, stdin):
         proc = subprocess.run(argv, input=stdin, capture_output=True, timeout=120)
@@ -94,10 +94,10 @@ def test_the_csharp_ports_pass_the_il_checker_with_the_allowances_of_their_java(
     jobs, bare = [], []
     for cs_query, _, java in cases:
         [target] = [m for m in index.find_methods("target", cs_query) if m.kind != "property"]
-        ref = policy.MemberRef.of(target)
-        jobs.append(policy.job_line(str(dll), None, ref, allowances(index, java)))
-        bare.append(policy.job_line(str(dll), None, ref, frozenset()))
-    verdicts = policy.run_checker(run, str(exe), jobs + bare)
+        ref = checks.MemberRef.of(target)
+        jobs.append(checks.job_line(str(dll), None, ref, allowances(index, java)))
+        bare.append(checks.job_line(str(dll), None, ref, frozenset()))
+    verdicts = checks.run_checker(run, str(exe), jobs + bare)
     allowed, unallowed = verdicts[:len(jobs)], verdicts[len(jobs):]
     for (cs_query, expected, java), with_allow, without in zip(cases, allowed, unallowed):
         assert with_allow.ok, f"{cs_query}: {with_allow.reason()}"
@@ -105,7 +105,7 @@ def test_the_csharp_ports_pass_the_il_checker_with_the_allowances_of_their_java(
         assert without.ok == (not needs_it), f"{cs_query}: {without.reason() if not without.ok else 'passed'}"
         # the dotnet path's pure-Python checker reads the same rules the same way
         [target] = [m for m in index.find_methods("target", cs_query) if m.kind != "property"]
-        ref = policy.MemberRef.of(target)
+        ref = checks.MemberRef.of(target)
         assert check_assembly(dll, None, ref, allowances(index, java)).ok, cs_query
         assert check_assembly(dll, None, ref, frozenset()).ok == (not needs_it), cs_query
 

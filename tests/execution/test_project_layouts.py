@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import LineMap
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.projects import HARNESS, plan_build
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace.scratch import prepare_workspace
 from repotrans.index.model import FileInfo, Import
 from repotrans.mapping import test_code
 
@@ -70,7 +70,7 @@ def test_one_variant_per_test_assembly_and_a_harness_is_named(tmp_path):
 def test_doctor_runs_the_chosen_variant_once_and_counts_excluded_categories(tmp_path):
     if shutil.which("mcs") is None:
         pytest.skip("mono is not installed")
-    from repotrans.execution.build_report import build_section, render
+    from repotrans.execution.judge.build_report import build_section, render
     from repotrans.execution.settings import ExecutionConfig
 
     _variants(tmp_path / "repo")
@@ -126,7 +126,7 @@ def test_a_combined_projects_library_files_are_product_code(tmp_path):
 def test_startup_object_picks_the_entry_point(tmp_path):
     if shutil.which("mcs") is None:
         pytest.skip("mono is not installed")
-    from repotrans.execution.build_report import build_section
+    from repotrans.execution.judge.build_report import build_section
     from repotrans.execution.settings import ExecutionConfig
 
     _write(tmp_path / "repo", {

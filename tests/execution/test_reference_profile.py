@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import LineMap
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.frameworks import framework_references, reference_profile
 from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace.scratch import prepare_workspace
 
 SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>{}</TargetFramework></PropertyGroup>{}</Project>'
 CLOCK = ("namespace Acme { public static class Clock { public static long Millis(System.DateTimeOffset t) "

@@ -75,7 +75,7 @@ def test_a_failed_first_index_leaves_no_index_behind(tmp_path):
 def test_doctor_says_what_the_policy_enforces_per_toolchain(monkeypatch):
     """mono: the Cecil checker and the runner's tagged report; dotnet: il_check (no mono) and dotnet
     test's exit status, with the TRX risk named; without il_check's readers every candidate is rejected."""
-    from repotrans.execution.toolchains import dotnet_policy
+    from repotrans.execution.capability import dotnet_check
 
     monkeypatch.setattr(docker_box, "engine_status", lambda image: (False, "no Docker engine answers (test)"))
     mono, _ = report(load_config(cli={"model": {"name": "builtin"}}, env={}, resolve=False))
@@ -85,6 +85,6 @@ def test_doctor_says_what_the_policy_enforces_per_toolchain(monkeypatch):
     dotnet, _ = report(config)
     assert "[ok] enforced after dotnet build, before any test runs (il_check" in dotnet
     assert "dotnet test's exit status" in dotnet and "residual risk: under dotnet, vstest.console writes the TRX" in dotnet
-    monkeypatch.setattr(dotnet_policy, "python_checker_status", lambda: (False, "dnfile is not installed"))
+    monkeypatch.setattr(dotnet_check, "python_checker_status", lambda: (False, "dnfile is not installed"))
     dotnet, healthy = report(config)
     assert "[!!] il_check cannot run (dnfile is not installed): every candidate is rejected" in dotnet and not healthy

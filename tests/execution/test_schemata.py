@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from repotrans.execution.schemata import SWITCH_CLASS, guard_text, unguardable
+from repotrans.execution.switches.schemata import SWITCH_CLASS, guard_text, unguardable
 
 
 @dataclass

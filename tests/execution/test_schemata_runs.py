@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import base64
 
-from repotrans.execution.schemata_runs import parse_batch
-from repotrans.execution.selection import scaled_limit
+from repotrans.execution.switches.schemata_runs import parse_batch
+from repotrans.execution.workspace.selection import scaled_limit
 
 NONCE = "n0nce"
 

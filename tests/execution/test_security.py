@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.policy import ALLOWABLE
+from repotrans.execution.capability.checks import ALLOWABLE
 from repotrans.execution.sandboxes import PIDS_REASON
 from repotrans.execution.sandboxes.docker import LABEL
 from repotrans.index.store import Index

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import LineMap
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace.scratch import prepare_workspace
 
 SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
 FILES = {
@@ -75,7 +75,7 @@ def test_a_whole_suite_limit_keeps_the_count_of_what_ran(tmp_path):
 
 def test_categories_and_per_test_limit_come_from_the_configuration(tmp_path):
     from repotrans.agents.config import load_config
-    from repotrans.execution.runner import Runner
+    from repotrans.execution.judge.runner import Runner
 
     (tmp_path / "repotrans.toml").write_text('[execution]\nexclude_categories = ["Stress", "Nightly"]\n'
                                              'test_timeout = 30\nsandbox = "local"\n')

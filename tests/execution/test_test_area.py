@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import LineMap
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.test_area import AREA
-from repotrans.execution.workspace import prepare_workspace, sealed
+from repotrans.execution.workspace.scratch import prepare_workspace, sealed
 
 SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
 FILES = {

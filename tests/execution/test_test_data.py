@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.apply import LineMap
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.msbuild import load_project
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace.scratch import prepare_workspace
 
 SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
 ITEMS = """<ItemGroup>
@@ -93,7 +93,7 @@ def test_tests_read_copied_data_linked_files_and_app_config(tmp_path):
 def test_doctor_lists_what_it_copied(tmp_path):
     if shutil.which("mcs") is None:
         pytest.skip("mono is not installed")
-    from repotrans.execution.build_report import build_section
+    from repotrans.execution.judge.build_report import build_section
     from repotrans.execution.settings import ExecutionConfig
 
     _layout(tmp_path / "repo")

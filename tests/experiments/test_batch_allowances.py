@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.results import TestResult
+from repotrans.execution.judge.results import TestResult
 from repotrans.experiments.batch import _rejudge, combined_check
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.index.store import Index

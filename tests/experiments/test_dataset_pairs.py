@@ -136,7 +136,7 @@ def test_java_compiles(pair: Path, tmp_path: Path) -> None:
 def test_csharp_builds_and_tests_pass(pair: Path, tmp_path: Path) -> None:
     """The port builds with its csproj settings (defines, resources, references) and all tests pass,
     through the project's own mono toolchain: an unchanged method as the candidate, the whole suite run."""
-    from repotrans.execution.runner import Runner
+    from repotrans.execution.judge.runner import Runner
     from repotrans.execution.settings import ExecutionConfig
     from repotrans.index.store import Index
 

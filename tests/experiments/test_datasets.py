@@ -234,8 +234,8 @@ def test_validation_keeps_sound_tasks_and_drops_the_others_with_a_reason(tmp_pat
 
 
 def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_path, monkeypatch):
-    from repotrans.execution.results import TestResult
-    from repotrans.execution.runner import Runner
+    from repotrans.execution.judge.results import TestResult
+    from repotrans.execution.judge.runner import Runner
 
     calls: list[str] = []
 
@@ -327,8 +327,8 @@ def test_a_compile_error_drop_carries_the_compiler_error(tmp_path, monkeypatch):
     """The drop reason names the first compiler error, not only the count (a port that does not build here)."""
     from types import SimpleNamespace
 
-    from repotrans.execution.results import Diagnostic, TestResult
-    from repotrans.execution.runner import Runner
+    from repotrans.execution.judge.results import Diagnostic, TestResult
+    from repotrans.execution.judge.runner import Runner
     from repotrans.execution.settings import ExecutionConfig
     from repotrans.experiments.datasets import validate_task
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.results import TestResult
-from repotrans.execution.schemata_runs import BatchRun, JobResult
-from repotrans.execution.selection import Selection
+from repotrans.execution.judge.results import TestResult
+from repotrans.execution.switches.schemata_runs import BatchRun, JobResult
+from repotrans.execution.workspace.selection import Selection
 from repotrans.experiments import schemata_validation as sv
 from repotrans.experiments.datasets import build_dataset
 

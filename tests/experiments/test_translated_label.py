@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repotrans.execution.results import TestResult
-from repotrans.execution.selection import index_tests, select_tests
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.judge.results import TestResult
+from repotrans.execution.workspace.selection import index_tests, select_tests
+from repotrans.execution.workspace.scratch import Workspace
 from repotrans.experiments.batch_summary import BatchSummary
 from repotrans.experiments.report import markdown
 from repotrans.experiments.report_html import render_page
@@ -93,7 +93,7 @@ def test_translated_verdicts_are_labelled_and_counted_apart(tmp_path):
 
 
 def test_the_whole_suite_line_says_how_much_of_it_is_translated_tests():
-    from repotrans.execution.results import TestFailure
+    from repotrans.execution.judge.results import TestFailure
     from repotrans.experiments.whole_suite import summarize, translated_part, whole_suite_line
 
     whole = TestResult(status="test_failure", tests_run=14, tests_failed=2, failures=[

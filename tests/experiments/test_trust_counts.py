@@ -3,7 +3,7 @@ where results are read: the batch's closing summary, the report, and `repotrans 
 from __future__ import annotations
 
 from repotrans import cli
-from repotrans.execution.policy import trust_note
+from repotrans.execution.capability.checks import trust_note
 from repotrans.experiments.batch_summary import BatchSummary
 from repotrans.experiments.report import markdown
 from repotrans.experiments.run_store import RunStore, TaskRecord

@@ -8,7 +8,7 @@ import json
 import pytest
 from autogen_core.models import UserMessage
 
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.runner import Runner
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import open_view, prepare

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.refine import result_text
 from repotrans.agents.state import Attempt, ContextEntry
-from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure, TestResult
+from repotrans.execution.judge.results import Diagnostic, ExceptionInfo, TestFailure, TestResult
 from repotrans.policy.reading import read_prompt, read_result
 from repotrans.prompts import render
 from repotrans.prompts.slots import build_slots

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from repotrans.execution.results import Diagnostic, TestResult
+from repotrans.execution.judge.results import Diagnostic, TestResult
 from repotrans.execution.toolchains.mono_build import DIAG_RE
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.results import Diagnostic, TestFailure, TestResult
+from repotrans.execution.judge.results import Diagnostic, TestFailure, TestResult
 from repotrans.execution.toolchains.mono_build import DIAG_RE
 from repotrans.policy.repair import RepairOutcome, repair, repair_with_reason
 from repotrans.policy.resolver import ContextResolver
@@ -23,7 +23,7 @@ EXPECTED_RULES = {"CS0246", "CS0103", "CS1061", "CS0266", "CS0029", "CS1501", "C
 
 def build(candidate: str) -> str:
     """Leading `using` lines of the candidate go to the file top, the rest replaces the marker
-    (what repotrans.execution.apply does with a member candidate)."""
+    (what repotrans.execution.workspace.apply does with a member candidate)."""
     lines = candidate.split("\n")
     usings = [l for l in lines if l.startswith("using ")]
     body = "\n".join(l for l in lines if not l.startswith("using "))

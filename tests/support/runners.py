@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from repotrans.execution.results import TestResult
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.results import TestResult
+from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from repotrans.execution.apply import LineMap
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, Toolchain, Verdict
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.projects import BuildPlan
-from repotrans.execution.workspace import prepare_workspace
+from repotrans.execution.workspace.scratch import prepare_workspace
 
 CLASSIC = ('<Project ToolsVersion="4.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003"><PropertyGroup>'
            '<AssemblyName>{name}</AssemblyName><TargetFrameworkVersion>{version}</TargetFrameworkVersion>{properties}'

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from repotrans.errors import ConfigError
-from repotrans.execution.apply import LineMap
-from repotrans.execution.policy import MemberRef
-from repotrans.execution.results import Diagnostic, ExceptionInfo, TestFailure
+from repotrans.execution.workspace.apply import LineMap
+from repotrans.execution.capability.checks import MemberRef
+from repotrans.execution.judge.results import Diagnostic, ExceptionInfo, TestFailure
 from repotrans.execution.sandboxes import Sandbox
-from repotrans.execution.status import severity
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.judge.status import severity
+from repotrans.execution.workspace.scratch import Workspace
 
 if TYPE_CHECKING:
     from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings
@@ -42,7 +42,7 @@ class PatchedFile:
     member: MemberRef | None = None          # the member it stands for (the IL policy's root)
     allowed: frozenset[str] = frozenset()    # capabilities the Java original grants (execution.policy)
     # files the compiler read in place of the target's (several candidates behind switches,
-    # execution.judge_batch): compiled file -> (the target file it stands for, its line -> that file's
+    # execution.judge.batching): compiled file -> (the target file it stands for, its line -> that file's
     # line; for `path`, the line of `text`)
     compiled: dict[Path, tuple[str, dict[int, int]]] = field(default_factory=dict)
 

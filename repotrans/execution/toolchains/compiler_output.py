@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from repotrans.execution.results import Diagnostic
+from repotrans.execution.judge.results import Diagnostic
 
 Place = Callable[[str, int], "tuple[str, int | None]"]   # (compiler's file, line) -> (file in the target, candidate line)
 

@@ -14,16 +14,16 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution.results import Diagnostic, TestFailure
+from repotrans.execution.judge.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import PIDS_REASON, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics
-from repotrans.execution.toolchains.dotnet_policy import check_candidate
+from repotrans.execution.capability.dotnet_check import check_candidate
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
 from repotrans.execution.toolchains.registry import toolchain_spec
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace.scratch import Workspace
 
 TRX_NS = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}
 MSBUILD_DIAG_RE = re.compile(

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution.results import TestFailure
-from repotrans.execution.workspace import Workspace, baseline_stamp, write_atomically
+from repotrans.execution.judge.results import TestFailure
+from repotrans.execution.workspace.scratch import Workspace, baseline_stamp, write_atomically
 
 CACHE = "environment.json"
 # exception type (its simple name) -> the cause it stands for

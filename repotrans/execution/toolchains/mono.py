@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution import policy
-from repotrans.execution.results import Diagnostic
+from repotrans.execution.capability import checks
+from repotrans.execution.judge.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict
 from repotrans.execution.toolchains.compiler_output import lowest_language_version
-from repotrans.execution.toolchains.mono_build import (MCS_DEFAULT_LANG, POLICY_EXE, apply_quarantine,
+from repotrans.execution.toolchains.mono_build import (MCS_DEFAULT_LANG, CHECKER_EXE, apply_quarantine,
                                                        build_tools, compile_argv, dependents, parse_mcs, rel,
                                                        stage_copied, stage_dependencies, without)
 from repotrans.execution.toolchains.mono_test import run_tests
@@ -30,7 +30,7 @@ from repotrans.execution.toolchains.lang_gap import language_gap
 from repotrans.execution.toolchains.packages import blamed_packages
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, in_workspace, plan_build
 from repotrans.execution.toolchains.registry import toolchain_spec
-from repotrans.execution.workspace import MARKER, Workspace, baseline_stamp, seal_base, sealed
+from repotrans.execution.workspace.scratch import MARKER, Workspace, baseline_stamp, seal_base, sealed
 
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
 _VERIFIED_FAILURES: set[str] = set()   # workspaces whose baseline failed in a fresh sandbox of this process
@@ -76,7 +76,7 @@ class MonoToolchain:
         marker, failed = ws.base / ".ok", ws.base / ".failed.json"
         # a new repotrans runner rebuilds the base, as new build settings do
         settings = (self.settings.key() + " runner " + _digest(RUNNER_SOURCE)
-                    + " policy " + _digest(policy.SOURCE) + _digest(policy.RULES))
+                    + " policy " + _digest(checks.SOURCE) + _digest(checks.RULES))
         if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
             return
         with ws.lock():
@@ -191,12 +191,12 @@ class MonoToolchain:
         rebuild = dependents(projects, {p.path for p in changed}, all_of_them=cand.surface_changed)
         order = [p for p in projects if p.path in rebuild]
         # the capability check runs in the same sandboxed command as the last compile (policy.chained_argv)
-        jobs = [policy.job_line(rel(cand.run_dir / "out" / p.name / p.dll_name, ws),
+        jobs = [checks.job_line(rel(cand.run_dir / "out" / p.name / p.dll_name, ws),
                                 rel(ws.base / p.name / p.dll_name, ws), cand.member, cand.allowed) for p in changed]
         built: dict[str, Path] = {}
         warnings: list[Diagnostic] = []
         timings: dict[str, float] = {}
-        checked: policy.PolicyVerdict | None = None
+        checked: checks.PolicyVerdict | None = None
         started = time.monotonic()
         for project in order:
             out = cand.run_dir / "out" / project.name
@@ -204,10 +204,10 @@ class MonoToolchain:
             swap = {patched_src: patched} if project in changed else None
             argv, stdin = compile_argv(ws, project, projects, out, swap), None
             if project is order[-1]:
-                argv, stdin = policy.chained_argv(rel(ws.base / POLICY_EXE, ws), argv), policy.stdin_of(jobs)
+                argv, stdin = checks.chained_argv(rel(ws.base / CHECKER_EXE, ws), argv), checks.stdin_of(jobs)
             outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
                                   writable=[out], stdin=stdin)
-            output, checker_output = policy.split_chained(outcome.output)
+            output, checker_output = checks.split_chained(outcome.output)
             if checker_output is None and outcome.timed_out:
                 return Verdict("timeout", log=output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
                                timings={"build": time.monotonic() - started})
@@ -222,12 +222,12 @@ class MonoToolchain:
             if swap:
                 warnings += parse_mcs(output, ws, cand)
             if checker_output is not None:
-                checked = merged_policy(policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
+                checked = merged_policy(checks.answers(checks.split_chained(outcome.stdout)[1] or "", len(jobs),
                                                  "timed out" if outcome.timed_out else f"exit {outcome.exit_code}"))
         timings["policy"] = checked.seconds if checked else 0.0
         timings["build"] = time.monotonic() - started - timings["policy"]
         if checked is None or not checked.ok:
-            checked = checked or policy.PolicyVerdict(error="the checker did not run")
+            checked = checked or checks.PolicyVerdict(error="the checker did not run")
             return Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
                            log=checked.log())
         verdict = run_tests(ws, cand, projects, changed, built, fixtures, sandbox, limits)
@@ -236,9 +236,9 @@ class MonoToolchain:
         return verdict
 
 
-def merged_policy(verdicts: list[policy.PolicyVerdict]) -> policy.PolicyVerdict:
+def merged_policy(verdicts: list[checks.PolicyVerdict]) -> checks.PolicyVerdict:
     """One verdict for the candidate over each rebuilt assembly compiling it (the checker's own time)."""
-    merged = policy.PolicyVerdict(inspected=sum(v.inspected for v in verdicts),
+    merged = checks.PolicyVerdict(inspected=sum(v.inspected for v in verdicts),
                                   seconds=sum(v.seconds for v in verdicts),
                                   error=next((v.error for v in verdicts if v.error), ""))
     for v in verdicts:

@@ -9,8 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution import policy
-from repotrans.execution.results import Diagnostic
+from repotrans.execution.capability import checks
+from repotrans.execution.judge.results import Diagnostic
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains import nunit3_compat
@@ -20,7 +20,7 @@ from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
 from repotrans.execution.toolchains.packages import mono_assembly
 from repotrans.execution.toolchains.projects import BuildPlan, Quarantine
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace.scratch import Workspace
 
 NUNIT_DIR = Path("/usr/lib/cli/nunit.framework-2.6.3")
 NUNIT_DLL = NUNIT_DIR / "nunit.framework.dll"
@@ -28,7 +28,7 @@ NUNIT_CORE = ("/usr/lib/cli/nunit.core-2.6.3/nunit.core.dll",
               "/usr/lib/cli/nunit.core.interfaces-2.6.3/nunit.core.interfaces.dll")
 TOOLS = Path(".runner")
 RUNNER_EXE = TOOLS / "repotrans-nunit.exe"
-POLICY_EXE = TOOLS / "repotrans-il-policy.exe"
+CHECKER_EXE = TOOLS / "repotrans-cecil-checker.exe"
 MCS_DEFAULT_LANG = "6"
 MCS_MAX_LANG = 7.2
 DIAG_RE = re.compile(r"^(?P<file>[^\s(][^(]*?)\((?P<line>\d+),(?P<col>\d+)\):\s+(?P<sev>error|warning)\s+"
@@ -82,12 +82,12 @@ def compile_argv(ws: Workspace, project: Project, projects: list[Project], out: 
 
 
 def build_tools(ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
-    """repotrans's NUnit runner (nunit_runner.cs) and IL capability checker (il_policy.cs), compiled
+    """repotrans's NUnit runner (nunit_runner.cs) and IL capability checker (cecil_checker.cs), compiled
     into the baseline once per workspace state."""
     folder = ws.base / TOOLS
     folder.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(policy.RULES, folder / policy.RULES.name)     # the checker reads its rules beside it
-    for exe, source, argv in ((RUNNER_EXE, RUNNER_SOURCE, None), (POLICY_EXE, policy.SOURCE, policy.build_argv)):
+    shutil.copyfile(checks.RULES, folder / checks.RULES.name)     # the checker reads its rules beside it
+    for exe, source, argv in ((RUNNER_EXE, RUNNER_SOURCE, None), (CHECKER_EXE, checks.SOURCE, checks.build_argv)):
         copy = folder / source.name
         shutil.copyfile(source, copy)
         if argv is None:
@@ -97,7 +97,7 @@ def build_tools(ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
         if outcome.exit_code != 0:
             raise ConfigError(f"cannot build repotrans's {source.name} (is mono-devel with nunit-console 2.6 "
                               f"installed?): {outcome.output.strip()[-300:]}")
-    for argv in policy.aot_argvs(rel(ws.base / POLICY_EXE, ws)):     # best effort: saves JIT per candidate
+    for argv in checks.aot_argvs(rel(ws.base / CHECKER_EXE, ws)):     # best effort: saves JIT per candidate
         sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[folder])
 
 

@@ -16,7 +16,7 @@ from repotrans.execution.toolchains.mono_judge import judge
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import end_marker, parse_runner
 from repotrans.execution.toolchains.test_area import area_root, test_area
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace.scratch import Workspace
 
 HEAP_SHARE = 0.6
 

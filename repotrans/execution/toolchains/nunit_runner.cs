@@ -11,7 +11,7 @@
 //         | CRASH <text> | UNHANDLED <text> | END <count>
 //         (texts base64), each line "\n@@RT <nonce> ..."
 //
-// Mutant schemata batches (execution/schemata_runs.py): mono runner.exe TEST.dll --schemata, stdin
+// Mutant schemata batches (execution/switches/schemata_runs.py): mono runner.exe TEST.dll --schemata, stdin
 // the nonce line then one job per line, "<switch> <names, base64 of lines>", then ".". The assembly loads once;
 // before each job every RepotransSchemataSwitch copy (one per guarded assembly) is set to its switch.
 // Each job: JOB <n> <switch>, its PLAN/START/TEST lines, a HITS <name> <ids> line after each test
@@ -234,7 +234,7 @@ class RepotransRunner
         listener.Finish();
     }
 
-    /// <summary>Every copy of the generated switch class (execution/schemata.py), in the assemblies
+    /// <summary>Every copy of the generated switch class (execution/switches/schemata.py), in the assemblies
     /// loaded now or later, driven by reflection.</summary>
     sealed class Switches
     {

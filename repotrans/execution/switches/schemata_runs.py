@@ -31,15 +31,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from repotrans.execution.sandboxes import Sandbox
-from repotrans.execution.schemata import RECORD_VAR
-from repotrans.execution.selection import scaled_limit
+from repotrans.execution.switches.schemata import RECORD_VAR
+from repotrans.execution.workspace.selection import scaled_limit
 from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.mono_build import rel
 from repotrans.execution.toolchains.mono_test import mono_env, overlay, runner_env, runner_for
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import NOT_RUN_STATES, check_runner, covers, parse_runner
 from repotrans.execution.toolchains.test_area import area_root, test_area
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace.scratch import Workspace
 
 
 @dataclass

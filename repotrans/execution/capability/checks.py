@@ -1,6 +1,6 @@
 """The capability policy on a candidate's compiled IL: what a translated member may not reference.
 
-Our own checker (`il_policy.cs`, Mono.Cecil, compiled once per workspace like the test runner) reads
+Our own checker (`cecil_checker.cs`, Mono.Cecil, compiled once per workspace like the test runner) reads
 the candidate assembly after it compiled and before any test runs. It inspects the candidate member,
 whatever the candidate added or changed against the baseline assembly, and the compiler-generated
 code they reach (lambdas, closures, iterators), and names each reference to reflection or dynamic
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from repotrans.index.model import Method
 
-SOURCE = Path(str(files("repotrans.execution") / "il_policy.cs"))
-RULES = Path(str(files("repotrans.execution") / "policy_rules.tsv"))    # read by both checkers
+SOURCE = Path(str(files("repotrans.execution.capability") / "cecil_checker.cs"))
+RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
 CAPABILITIES = ("reflection", "unsafe", "interop", "test_framework", "process", "console", "file_system")
 # what the Java original may grant; the rest (interop, unsafe, the test framework) never
@@ -168,7 +168,7 @@ def build_argv(exe: str, source: str) -> list[str]:
 
 def job_line(candidate_dll: str, baseline_dll: str | None, member: MemberRef | None,
              allowed: frozenset[str]) -> str:
-    """One checker job (see il_policy.cs): paths as the checker's process sees them."""
+    """One checker job (see cecil_checker.cs): paths as the checker's process sees them."""
     type_name, names, arity = (member.type_name, member.names, member.arity) if member else ("-", ("-",), -1)
     types = ",".join(member.param_types) if member and member.param_types else "-"
     return "\t".join([candidate_dll, baseline_dll or "-", type_name, ",".join(names), str(arity),

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from repotrans.execution.apply import Patch
+from repotrans.execution.workspace.apply import Patch
 from repotrans.index.model import Method
 from repotrans.index.parse import parser_for
 

@@ -1,5 +1,5 @@
 """The Python IL checker as a process of its own, started by il_check_process inside the sandbox:
-`python -m repotrans.execution.il_check_main [--keys DIR]` answers jobs as il_policy.cs does (one
+`python -m repotrans.execution.capability.il_check_main [--keys DIR]` answers jobs as cecil_checker.cs does (one
 policy.job_line per job on stdin, then END; per job `DENY <capability>\t<api>\t<method>` lines and
 `DONE <methods> <ms> <cpu ms>`, `ERROR <text>` first for an assembly it cannot read), reading a
 baseline's keys from DIR when saved there (il_baseline.keys_file). `--save-keys DLL FILE` saves a
@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from repotrans.execution.il_baseline import Baseline, baseline_of, keys_file
-from repotrans.execution.il_check import Checker, check_assembly
-from repotrans.execution.policy import MemberRef, PolicyVerdict
+from repotrans.execution.capability.il_baseline import Baseline, baseline_of, keys_file
+from repotrans.execution.capability.il_check import Checker, check_assembly
+from repotrans.execution.capability.checks import MemberRef, PolicyVerdict
 
 
 def parse_job(line: str) -> tuple[Path, Path | None, MemberRef | None, frozenset[str]]:
@@ -31,7 +31,7 @@ def parse_job(line: str) -> tuple[Path, Path | None, MemberRef | None, frozenset
 
 
 def answer(verdict: PolicyVerdict) -> str:
-    """One job's answer in il_policy.cs's words (policy.parse_output reads it)."""
+    """One job's answer in cecil_checker.cs's words (policy.parse_output reads it)."""
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     lines = [f"DENY {d.capability}\t{d.api}\t{d.where}" for d in verdict.denials]
     if verdict.error:

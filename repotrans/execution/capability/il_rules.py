@@ -1,4 +1,4 @@
-"""The capability rules both IL checkers apply (policy_rules.tsv, package data; il_policy.cs reads the
+"""The capability rules both IL checkers apply (rules.tsv, package data; cecil_checker.cs reads the
 same file), loaded for the Python checker (il_check)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from repotrans.execution.policy import RULES
+from repotrans.execution.capability.checks import RULES
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Rules:
 
 @lru_cache(maxsize=4)
 def load_rules(path: Path = RULES) -> Rules:
-    """policy_rules.tsv -> Rules (the format is described at the top of the file)."""
+    """rules.tsv -> Rules (the format is described at the top of the file)."""
     kinds: dict[str, list[list[str]]] = {}
     for line in Path(path).read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):

@@ -8,12 +8,12 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from repotrans.execution import policy
-from repotrans.execution.il_check_process import IlCheckProcess
-from repotrans.execution.policy import PolicyVerdict
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.il_check_process import IlCheckProcess
+from repotrans.execution.capability.checks import PolicyVerdict
 from repotrans.execution.toolchains import PatchedFile
 from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace.scratch import Workspace
 
 
 # what the dotnet path leaves open, named by doctor and the README
@@ -67,7 +67,7 @@ def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, t
             break
         if base is not None:
             checker.save_keys(base)
-        jobs.append(policy.job_line(str(built), str(base) if base else None, cand.member, cand.allowed))
+        jobs.append(checks.job_line(str(built), str(base) if base else None, cand.member, cand.allowed))
     for verdict in checker.check(jobs) if jobs and not merged.error else []:
         merged.inspected += verdict.inspected
         merged.denials += [d for d in verdict.denials if d not in merged.denials]

@@ -18,7 +18,7 @@ from pathlib import Path
 import tree_sitter_c_sharp
 from tree_sitter import Language, Node, Parser
 
-from repotrans.execution.workspace import Workspace, write_atomically
+from repotrans.execution.workspace.scratch import Workspace, write_atomically
 
 TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "Theory", "Fact"}
 FIXTURE_ATTRIBUTES = TEST_ATTRIBUTES | {"TestFixture"}

@@ -13,17 +13,17 @@ from pathlib import Path
 from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
-from repotrans.execution.apply import Patch, apply_candidate, plan_patch
-from repotrans.execution.blocked import judge_blocked
-from repotrans.execution.policy import ALLOWABLE, MemberRef, trust_note
-from repotrans.execution.results import TestResult, tail
+from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
+from repotrans.execution.judge.blocked import judge_blocked
+from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, trust_note
+from repotrans.execution.judge.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.selection import choose_tests, index_tests
+from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
 from repotrans.execution.toolchains.registry import make_toolchain
-from repotrans.execution.workspace import Workspace, prepare_workspace
+from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.index.model import Method
 
 __all__ = ["Runner", "TargetBuildError", "open_index", "find_target_method", "write_candidate"]
@@ -139,7 +139,7 @@ class Runner:
     def result(self, index, method: Method, verdict: Verdict, chosen: "Chosen", allowed: frozenset[str],
                started: float, timings: dict[str, float], judge: str = "") -> TestResult:
         """The TestResult of a toolchain's verdict (blocked judged, secrets redacted); `judge` says how
-        it was judged when not alone (execution.judge_batch)."""
+        it was judged when not alone (execution.judge.batching)."""
         timings = {**timings, **verdict.timings, "total": time.monotonic() - started}
         result = TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
                             exceptions=verdict.exceptions, tests_run=verdict.tests_run,

@@ -2,7 +2,7 @@
 one compile of each project holding one with the capability check chained to the last (each
 candidate's job inspects its own member only; a second job per member checks its current body on
 the baseline assembly, which must pass by itself), and, when the compile fails, the candidates the
-compiler's errors point into. execution.judge_batch decides who shares it and judges each candidate."""
+compiler's errors point into. execution.judge.batching decides who shares it and judges each candidate."""
 from __future__ import annotations
 
 import shutil
@@ -12,12 +12,12 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution import policy
-from repotrans.execution.candidate_schemata import SWITCH_CLASS, SWITCH_SOURCE, Switchable, combine
-from repotrans.execution.policy import MemberRef
-from repotrans.execution.runner import Runner
-from repotrans.execution.toolchains.mono_build import POLICY_EXE, compile_argv, parse_mcs, rel, stage_dependencies
-from repotrans.execution.workspace import Workspace, baseline_stamp
+from repotrans.execution.capability import checks
+from repotrans.execution.switches.candidate_schemata import SWITCH_CLASS, SWITCH_SOURCE, Switchable, combine
+from repotrans.execution.capability.checks import MemberRef
+from repotrans.execution.judge.runner import Runner
+from repotrans.execution.toolchains.mono_build import CHECKER_EXE, compile_argv, parse_mcs, rel, stage_dependencies
+from repotrans.execution.workspace.scratch import Workspace, baseline_stamp
 from repotrans.index.model import Method
 
 
@@ -28,7 +28,7 @@ class Build:
     folder: Path
     built: dict[str, Path]
     outputs: dict[str, str]
-    answers: list[policy.PolicyVerdict]
+    answers: list[checks.PolicyVerdict]
     seconds: float
     size: int
     shared: dict[Path, tuple[str, dict[int, int]]]     # shared file -> (target file, line -> its line)
@@ -113,31 +113,31 @@ def compile_shared(runner: Runner, ws: Workspace, group: list[Pending],
         for p in entry.projects:
             dll = rel(folder / "out" / p.name / p.dll_name, ws)
             entry.jobs.append(len(jobs))
-            jobs.append(policy.job_line(dll, None, member, frozenset()))   # its member only, no diff
+            jobs.append(checks.job_line(dll, None, member, frozenset()))   # its member only, no diff
             key = (str(ws.root), stamp, entry.method.id, p.name)
             entry.current.append(key)
             if key not in known and key not in asked:
                 asked[key] = len(jobs)
-                jobs.append(policy.job_line(rel(ws.base / p.name / p.dll_name, ws), None, member, frozenset()))
+                jobs.append(checks.job_line(rel(ws.base / p.name / p.dll_name, ws), None, member, frozenset()))
     built: dict[str, Path] = {}
     outputs: dict[str, str] = {}
-    answers: list[policy.PolicyVerdict] = []
+    answers: list[checks.PolicyVerdict] = []
     for project in order:
         out = folder / "out" / project.name
         stage_dependencies(project, projects, built, ws.base, out)
         argv, stdin = compile_argv(ws, project, projects, out, swap) + [rel(switch_file, ws)], None
         if project is order[-1]:
-            argv, stdin = policy.chained_argv(rel(ws.base / POLICY_EXE, ws), argv), policy.stdin_of(jobs)
+            argv, stdin = checks.chained_argv(rel(ws.base / CHECKER_EXE, ws), argv), checks.stdin_of(jobs)
         outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
                           writable=[out], stdin=stdin)
-        output, checker_output = policy.split_chained(outcome.output)
+        output, checker_output = checks.split_chained(outcome.output)
         if checker_output is None and (outcome.timed_out or outcome.exit_code != 0):
             shutil.rmtree(folder, ignore_errors=True)
             return _blamed(output, ws, where)
         built[project.name] = out
         outputs[project.name] = output
         if checker_output is not None:
-            answers = policy.answers(policy.split_chained(outcome.stdout)[1] or "", len(jobs),
+            answers = checks.answers(checks.split_chained(outcome.stdout)[1] or "", len(jobs),
                                      "timed out" if outcome.timed_out else f"exit {outcome.exit_code}")
     for key, job in asked.items():
         known[key] = "" if answers[job].ok else answers[job].reason()

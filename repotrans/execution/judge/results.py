@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from repotrans.execution.status import Status, check_verdict
+from repotrans.execution.judge.status import Status, check_verdict
 from repotrans.redact import redact, secrets_in_env
 
 LOG_TAIL_CHARS = 4000
@@ -61,7 +61,7 @@ class TestResult:
     trust: str = ""                # "trust: reduced (...)" when the Java original granted a capability
     translated: list[str] = field(default_factory=list)   # selected tests translated from JUnit by repotrans
     # how the candidate was built: "" alone (the per-candidate path), "batched: ..." (one compile for several
-    # candidates behind switches, execution.judge_batch) or "alone: <why batching was not sound for it>"
+    # candidates behind switches, execution.judge.batching) or "alone: <why batching was not sound for it>"
     judge: str = ""
 
     def __post_init__(self) -> None:

@@ -2,7 +2,7 @@
 and our own IL scanner (il_metadata), no mono and no process of the candidate's toolchain (the dotnet
 path has no Mono.Cecil).
 
-It applies the rules of `policy_rules.tsv` (il_rules), the file il_policy.cs reads, the same way: the
+It applies the rules of `rules.tsv` (il_rules), the file cecil_checker.cs reads, the same way: the
 candidate member (one overload by its parameter types' simple names), every method new or changed
 against the baseline assembly (il_baseline), and the compiler-generated code they reach (lambda
 methods, closure and iterator classes); each reference to a type, member or instruction the rules
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from repotrans.execution.il_baseline import Baseline, baseline_of, changed
-from repotrans.execution.il_metadata import NAME, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
-from repotrans.execution.il_rules import Rules, load_rules
-from repotrans.execution.policy import CAPABILITIES, Denial, MemberRef, PolicyVerdict
+from repotrans.execution.capability.il_baseline import Baseline, baseline_of, changed
+from repotrans.execution.capability.il_metadata import NAME, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
+from repotrans.execution.capability.il_rules import Rules, load_rules
+from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
 
 TOKEN_TABLES = {0x01: "TypeRef", 0x02: "TypeDef", 0x04: "Field", 0x06: "MethodDef", 0x0A: "MemberRef",
                 0x1B: "TypeSpec", 0x2B: "MethodSpec"}
@@ -50,7 +50,7 @@ class _Member:
 
 
 class Checker:
-    """Reads one assembly; `check` answers one job as il_policy.cs does."""
+    """Reads one assembly; `check` answers one job as cecil_checker.cs does."""
 
     def __init__(self, path: Path, rules: Rules | None = None):
         self.asm = Assembly(path)
@@ -298,7 +298,7 @@ class Checker:
             roots += changed(self, base, member)
         seen: set[int] = set()
         seen_types: set[int] = set()
-        work = list(roots)                  # a stack, as il_policy.cs's: the last root first
+        work = list(roots)                  # a stack, as cecil_checker.cs's: the last root first
         while work:
             index = work.pop()
             if index in seen:
@@ -343,7 +343,7 @@ def _baseline(path: str, mtime_ns: int, size: int) -> Baseline:
 
 def check_assembly(candidate: Path, baseline: Path | Baseline | None, member: MemberRef | None,
                    allowed: frozenset[str]) -> PolicyVerdict:
-    """One job, as policy.job_line describes it for il_policy.cs; an unreadable assembly is an error
+    """One job, as policy.job_line describes it for cecil_checker.cs; an unreadable assembly is an error
     verdict (the candidate is rejected, never passed unchecked). `baseline`: the baseline assembly
     (its keys cached per file state, so a process pays for them once) or its keys already read."""
     started = time.perf_counter()

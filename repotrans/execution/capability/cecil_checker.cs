@@ -7,9 +7,9 @@
 // invocation, interop and raw memory, the test framework, process and runtime control, raw console
 // handles, the file system.
 //
-// The rule lists are data: policy_rules.tsv, read from this program's folder (il_check.py reads the same file).
+// The rule lists are data: rules.tsv, read from this program's folder (il_check.py reads the same file).
 //
-// usage: mono il_policy.exe            stdin: one job per line, tab-separated, then a line END:
+// usage: mono cecil_checker.exe            stdin: one job per line, tab-separated, then a line END:
 //   CANDIDATE.dll  BASELINE.dll|-  TYPE (Ns.Outer.Inner)  IL-NAMES (get_X,set_X)  ARITY (-1 any)  ALLOWED (cap,cap|-)
 //   [PARAMETER TYPES' SIMPLE NAMES (Int32,String[],ISet|-): picks one overload of that arity]
 // stdout per job: "DENY <capability>\t<api>\t<method>" lines, then "DONE <inspected methods> <ms> <cpu ms>"
@@ -26,7 +26,7 @@ using Mono.Cecil.Cil;
 
 class IlPolicy
 {
-    // the rules: policy_rules.tsv next to this program (package data shared with il_check.py)
+    // the rules: rules.tsv next to this program (package data shared with il_check.py)
     static readonly List<string[]> Namespaces = new List<string[]>();                   // (capability, prefix)
     static readonly Dictionary<string, string> Types = new Dictionary<string, string>();  // full name -> capability
     static readonly Dictionary<string, string> Members = new Dictionary<string, string>(); // "Type::member"
@@ -65,7 +65,7 @@ class IlPolicy
     static int Main()
     {
         LoadRules(System.IO.Path.Combine(System.IO.Path.GetDirectoryName(typeof(IlPolicy).Assembly.Location),
-                                         "policy_rules.tsv"));
+                                         "rules.tsv"));
         string line;
         while ((line = Console.In.ReadLine()) != null)
         {

@@ -16,8 +16,8 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution import policy
-from repotrans.execution.il_baseline import keys_file
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.il_baseline import keys_file
 from repotrans.execution.sandboxes import RunOutcome, limit_prefix, scrubbed_env
 from repotrans.execution.sandboxes.local import LocalSandbox, bwrap_status
 
@@ -40,7 +40,7 @@ def _package_paths() -> list[Path]:
 
 def checker_argv(*args: str) -> list[str]:
     """The interpreter, without site (no .pth file runs), on il_check_main."""
-    return [str(Path(sys.executable).resolve()), "-S", "-B", "-m", "repotrans.execution.il_check_main", *args]
+    return [str(Path(sys.executable).resolve()), "-S", "-B", "-m", "repotrans.execution.capability.il_check_main", *args]
 
 
 def checker_env() -> dict[str, str]:
@@ -71,13 +71,13 @@ class IlCheckProcess:
     def where(self) -> str:
         return "in the local sandbox (bwrap)" if self.box is not None else "as a child process under prlimit"
 
-    def check(self, jobs: list[str]) -> list[policy.PolicyVerdict]:
-        """One verdict per policy.job_line; a job the process left unanswered is an error verdict."""
+    def check(self, jobs: list[str]) -> list[checks.PolicyVerdict]:
+        """One verdict per checks.job_line; a job the process left unanswered is an error verdict."""
         started = time.monotonic()
-        out = self._run(checker_argv("--keys", str(self.keys)), policy.stdin_of(jobs))
+        out = self._run(checker_argv("--keys", str(self.keys)), checks.stdin_of(jobs))
         why = (f"timed out after {self.timeout:g} s" if out.timed_out else
                "out of memory" if out.oom_killed else f"exit {out.exit_code}: {out.output.strip()[-300:]}")
-        verdicts = policy.answers(out.stdout, len(jobs), why)
+        verdicts = checks.answers(out.stdout, len(jobs), why)
         if len(jobs) == 1:
             verdicts[0].seconds = time.monotonic() - started
         return verdicts

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from repotrans.execution.policy import MemberRef
-from repotrans.execution.results import TestResult
-from repotrans.execution.status import BLOCKED, FAILED_TESTS
+from repotrans.execution.capability.checks import MemberRef
+from repotrans.execution.judge.results import TestResult
+from repotrans.execution.judge.status import BLOCKED, FAILED_TESTS
 from repotrans.execution.toolchains.nunit import clean_frames
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from repotrans.execution.policy import ALLOWABLE, java_capabilities
+from repotrans.execution.capability.checks import ALLOWABLE, java_capabilities
 from repotrans.index.model import Method, TypeDecl
 
 IDENT = re.compile(r"\b[A-Za-z_$][\w$]*\b")

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from repotrans.execution.il_metadata import Assembly
-from repotrans.execution.policy import MemberRef
+from repotrans.execution.capability.il_metadata import Assembly
+from repotrans.execution.capability.checks import MemberRef
 
 
 class Checker(Protocol):
@@ -88,7 +88,7 @@ def changed(c: Checker, base: Baseline, member: MemberRef | None) -> list[int]:
     """Methods new or changed against the baseline. Only the candidate's file differs between the
     two builds, so only these types can differ: the member's outermost type and its nested types,
     compiler-generated top-level types, types the baseline lacks or whose methods' names differ;
-    their methods are compared by key (il_policy.cs compares every method: same answer, slower)."""
+    their methods are compared by key (cecil_checker.cs compares every method: same answer, slower)."""
     a = c.asm
     hot: list[int] = []
     for i in range(1, len(a.rows("TypeDef")) + 1):

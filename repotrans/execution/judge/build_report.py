@@ -14,8 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution.apply import LineMap
-from repotrans.execution.runner import Runner
+from repotrans.execution.workspace.apply import LineMap
+from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.environment import describe

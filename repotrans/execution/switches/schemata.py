@@ -28,14 +28,14 @@ import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from repotrans.execution.apply import LineMap
-from repotrans.execution.results import TestResult, tail
+from repotrans.execution.workspace.apply import LineMap
+from repotrans.execution.judge.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
-from repotrans.execution.selection import choose_tests, index_tests
+from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.mono_build import compile_argv, parse_mcs, rel, stage_dependencies
 from repotrans.execution.toolchains.mono_test import run_tests
-from repotrans.execution.workspace import Workspace
+from repotrans.execution.workspace.scratch import Workspace
 from repotrans.index.model import Method
 
 SWITCH_VAR = "REPOTRANS_SCHEMA_SWITCH"
@@ -241,7 +241,7 @@ def _compile(tc, schemata: Schemata, by_file: dict[str, list[Method]], projects:
 
 def covering_tests(tc, schemata: Schemata, index, method: Method):
     """The runner's selection of `method`'s covering tests (execution.selection)."""
-    from repotrans.execution.runner import covering_names, member_tokens
+    from repotrans.execution.judge.runner import covering_names, member_tokens
 
     ws = schemata.ws
     fixtures = index_tests(ws, tc.test_projects(ws))

@@ -1,0 +1,1 @@
+"""The capability checker: what a translated member may reference (rules, allowances, IL checkers)."""

@@ -1,0 +1,1 @@
+"""Judging candidates: the runner, the batching judge, verdicts, statuses, the build report."""

@@ -1,0 +1,1 @@
+"""Switch mechanisms: mutant and candidate schemata, shared builds of many candidates."""
