@@ -130,3 +130,60 @@ def test_doctor_lists_them_with_causes_and_never_says_ok_beside_an_error(tmp_pat
     else:
         assert run[0] is None and tests[0] is None and "runtime_error" in tests[1], text
         assert "4 run, 0 passed" in tests[1] and not any("left out" in line for _, line in lines), text
+
+
+POOL = """using System.Threading;
+using NUnit.Framework;
+namespace Acme.Tests {
+  [TestFixture] public class PoolTests {
+    // a suite's own worker pool (a scheduler's thread pools): 150 threads at once
+    [Test] public void AWorkerPool() {
+      var threads = new Thread[150];
+      int done = 0;
+      for (int i = 0; i < threads.Length; i++) {
+        threads[i] = new Thread(() => { Thread.Sleep(300); Interlocked.Increment(ref done); });
+        threads[i].Start();
+      }
+      foreach (var t in threads) t.Join();
+      Assert.AreEqual(150, done);
+    }
+    // a thread bomb still ends at the process limit
+    [Test] public void ABomb() {
+      for (int i = 0; i < 5000; i++) new Thread(() => Thread.Sleep(60000)) { IsBackground = true }.Start();
+    }
+  }
+}"""
+
+
+@pytest.mark.slow
+def test_a_suites_thread_pool_fits_and_a_bomb_still_fails_fast(tmp_path):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    import time
+    from repotrans.execution.sandboxes import PIDS_REASON
+
+    files = {k: (v % BODY if k.endswith("Codec.cs") else v) for k, v in FILES.items() if k != "tests/T/CodecTests.cs"}
+    files["tests/T/PoolTests.cs"] = POOL
+    for rel, text in files.items():
+        (tmp_path / "repo" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / rel).write_text(text)
+    tc = MonoToolchain()
+    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
+    box = make_sandbox("local", ws.root.parent, tc.image)
+    limits = Limits(timeout=120, memory_mb=1024)
+    verdicts = {}
+    try:
+        tc.baseline(ws, box, limits)
+        for test in ("AWorkerPool", "ABomb"):
+            with ws.run_dir() as run_dir:
+                rel = "src/Core/Codec.cs"
+                started = time.monotonic()
+                verdicts[test] = (tc.run(ws, PatchedFile(path=rel, text=FILES[rel] % BODY, line_map=LineMap(),
+                                                         surface_changed=False, run_dir=run_dir),
+                                         [f"T:Acme.Tests.PoolTests.{test}"], box, limits), time.monotonic() - started)
+    finally:
+        box.close()
+    pool, _ = verdicts["AWorkerPool"]
+    assert (pool.status, pool.tests_run) == ("passed", 1), (pool.reason, pool.failures)
+    bomb, seconds = verdicts["ABomb"]
+    assert bomb.status == "runtime_error" and bomb.reason == PIDS_REASON and seconds < 30, (bomb.reason, seconds)

@@ -19,6 +19,7 @@ from repotrans.execution.toolchains.test_area import area_root, test_area
 from repotrans.execution.workspace.scratch import Workspace
 
 HEAP_SHARE = 0.6
+MALLOC_ARENAS = 2
 
 
 def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed: list[Project],
@@ -68,7 +69,10 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         total.status = "no_tests"
         total.reason = ("no test project depends on the changed project" if not tests
                         else "no selected test ran")
-    if total.left_out:
+    if total.left_out and total.status == "no_tests" and not total.tests_run:
+        total.reason = ("every selected test fails in this environment before any change: "
+                        + environment.describe(total.left_out))
+    elif total.left_out:
         note = environment.summary(len(total.left_out), total.tests_run)
         total.reason = f"{total.reason}; {note}" if total.reason else note
     return total
@@ -137,9 +141,12 @@ def mono_env(memory_mb: int) -> dict[str, str]:
     """Cap the GC heap below the address-space limit: a heap-exhausting candidate then gets a managed
     OutOfMemoryException while the JIT still has room, instead of a native abort. --debug gives
     file:line in stack frames (mcs -debug writes the pdb); no inlining keeps every frame real (a
-    `blocked` verdict names the member an exception was thrown in, execution.blocked)."""
+    `blocked` verdict names the member an exception was thrown in, execution.blocked). glibc gives each
+    new thread a malloc arena reserving 64 MB of address space: under a 1 GB limit a suite could start
+    36 threads ("Couldn't create thread"); with MALLOC_ARENAS arenas it starts hundreds, and the
+    sandbox's process limit still stops a thread bomb."""
     return {"MONO_GC_PARAMS": f"max-heap-size={int(memory_mb * HEAP_SHARE)}m",
-            "MONO_ENV_OPTIONS": "--debug --optimize=-inline"}
+            "MONO_ENV_OPTIONS": "--debug --optimize=-inline", "MALLOC_ARENA_MAX": str(MALLOC_ARENAS)}
 
 
 def locator(ws: Workspace, cand: PatchedFile):
