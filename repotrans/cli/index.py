@@ -91,7 +91,7 @@ def run_mapping(args: argparse.Namespace, config: AgentConfig) -> int:
         api = load_api_map(index, mapping)
         if args.format == "jsonl":
             for key, template, count, seen in api.correspondences():
-                print(json.dumps({"java": key, "cs": template, "count": count, "mapped_callee": key in api.mapped,
+                print(json.dumps({"java": key, "cs": template, "count": count, "mapped_callee": seen[0].key in api.mapped,
                                   "example": [seen[0].java, seen[0].cs], "pair": [seen[0].source_id, seen[0].target_id]},
                                  ensure_ascii=False))
         else:

@@ -21,6 +21,7 @@ THRESHOLD = 0.55          # alignment score a site pair needs
 MIN_SHARE = 0.6           # share of a key's observations the template used must have
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _PLACEHOLDER = re.compile(r"\{\w+\}")
+_TYPE_ARGS = re.compile(r"\w<([^<>()]*)>")
 _IDENT = re.compile(r"(?<![\w.\"'])[A-Za-z_]\w*")
 _COMPATIBLE = {"new": ("new", "call"), "static": ("call", "member", "new", "index"),
                "call": ("call", "member", "index", "new"), "field": ("member",)}
@@ -93,11 +94,13 @@ class ApiMap:
         return Choice(template, count, len(fits), (first.java, first.cs))
 
     def correspondences(self) -> list[tuple[str, str, int, list[Observation]]]:
-        """(key, template, count, observations) of the general templates, most frequent first."""
+        """(key, template, count, observations) of the general templates, most frequent first; a key seen
+        only with literal arguments reads `key [arg 2 = 0]`."""
         groups: dict[tuple[str, str], list[Observation]] = defaultdict(list)
         for o in self.observations:
             if o.general:
-                groups[(o.key, o.template)].append(o)
+                when = ", ".join(f"arg {i + 1} = {text}" for i, text in o.conditions)
+                groups[(f"{o.key} [{when}]" if when else o.key, o.template)].append(o)
         return sorted(((k, t, len(os), os) for (k, t), os in groups.items()), key=lambda r: (-r[2], r[0], r[1]))
 
     def conflicts(self) -> dict[str, Counter]:
@@ -111,15 +114,15 @@ class ApiMap:
 
     def render(self, top: int = 20, examples: bool = True) -> str:
         """Counts, the `top` correspondences with an example each, and the conflicts."""
-        rows = self.correspondences()
+        rows = [(key, t, n, seen) for key, t, n, seen in self.correspondences()]
         pairs = {(o.source_id, o.target_id) for o in self.observations}
         conflicts = self.conflicts()
         lines = [f"learned API map: {len(self.observations)} aligned sites from {len(pairs)} method pairs; "
-                 f"{len(rows)} correspondences over {len({r[0] for r in rows})} Java keys "
-                 f"({sum(1 for r in rows if r[0] not in self.mapped)} for the JDK or removed helpers); "
+                 f"{len(rows)} correspondences over {len({r[3][0].key for r in rows})} Java keys "
+                 f"({sum(1 for r in rows if r[3][0].key not in self.mapped)} for the JDK or removed helpers); "
                  f"{len(conflicts)} keys in conflict"]
-        for title, chosen in (("JDK calls and callees with no C# counterpart:", [r for r in rows if r[0] not in self.mapped]),
-                              ("calls of paired callees (the mapping's renames):", [r for r in rows if r[0] in self.mapped])):
+        for title, chosen in (("JDK calls and callees with no C# counterpart:", [r for r in rows if r[3][0].key not in self.mapped]),
+                              ("calls of paired callees (the mapping's renames):", [r for r in rows if r[3][0].key in self.mapped])):
             lines.append(title)
             for key, template, count, seen in chosen[:top]:
                 lines.append(f"  {count:5}  {key}  ->  {template}")
@@ -247,6 +250,10 @@ def template(java: Site, cs: Site, local_names: frozenset[str]) -> tuple[str, bo
     outside = _IDENT.findall(_strip_literals(_PLACEHOLDER.sub("", text)))
     if any(name in local_names for name in outside):
         general = False
+    java_words = {w.lower() for w in _IDENT.findall(java.text)}
+    for args in _TYPE_ARGS.findall(_PLACEHOLDER.sub("", text)):
+        if any(w.lower() not in java_words for w in _IDENT.findall(args)):
+            general = False   # `new ArrayList<>(n)` -> `new List<BlockPair>(n)`: the type argument is the example's
     return normal_text(text), general, tuple(conditions)
 
 
