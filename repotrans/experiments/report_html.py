@@ -17,7 +17,7 @@ import jinja2
 
 from repotrans.experiments.causes import cause_of
 from repotrans.execution.judge.status import LABELS
-from repotrans.experiments.metrics import rate_rows
+from repotrans.experiments.metrics import Economy, rate_rows
 from repotrans.experiments.plots import class_of, plots_for
 from repotrans.experiments.run_records import load_records, unvalidated_datasets
 from repotrans.experiments.run_store import RunStore, TaskRecord, port_records, translated_records
@@ -134,6 +134,7 @@ def _summary(run_dir: Path, records: list[TaskRecord], estimated: set[str]) -> d
         "tokens": sum(r.prompt_tokens + r.completion_tokens for r in records),
         "estimated": bool(estimated), "rows": rows if len(rows) > 1 else [],
         "translated": len(translated), "translated_passed": sum(r.passed for r in translated),
+        "economy": Economy.of(records),
     }
 
 

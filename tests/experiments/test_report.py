@@ -211,6 +211,11 @@ def test_fallbacks_and_calls_saved_reach_the_run_store_the_batch_summary_and_the
     report = markdown(records)
     assert "## Fallbacks and calls saved" in report
     assert "| smollm2 | sample | 2 | 6.0 | context 2, rag_decide 1 | 1 | 2 |" in report
+    from repotrans.experiments.report_html import render_page
+
+    page = render_page(tmp_path)
+    assert "fallbacks: context 2, rag_decide 1; identical requests avoided: 1" in page
+    assert "fell back: rag_decide, context" in page
 
 
 def test_a_run_store_of_the_previous_schema_gains_the_progress_column(tmp_path):
