@@ -22,7 +22,15 @@ def register(sub) -> None:
                         "translate nothing")
     p.add_argument("--resume", action="store_true",
                    help="continue a run: finished tasks are kept, errored ones are tried again")
-    p.add_argument("--write", action="store_true", help="write passing translations into --target")
+    p.add_argument("--write", action="store_true",
+                   help="at the end (also of a stopped batch), splice the passing translations member by member "
+                        "into --target as it is then; a member changed since the batch read it is skipped and named")
+    p.add_argument("--patch", metavar="FILE",
+                   help="write the same change as a unified diff to FILE (`git apply FILE`); with no --write the "
+                        "port is untouched")
+    p.add_argument("--write-anyway", action="store_true",
+                   help="write (or --patch) even when the whole-suite check timed out or fails outside members "
+                        "still untranslated")
     p.add_argument("--stop-after-errors", type=at_least(1), default=3, metavar="N",
                    help="stop after N model-server errors in a row (default 3); --resume retries them")
     p.add_argument("--create-missing", action="append", metavar="GLOB",
@@ -98,6 +106,7 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     """Exit status: 0 when every task finished (passed or not), 1 when a task errored or the batch
     stopped early (model-server errors), 130 after Ctrl-C."""
     from repotrans.experiments.batch import run_batch as run
+    from repotrans.experiments.batch_end import WriteRequest
 
     if args.junit and not args.create_missing:
         raise ConfigError("--junit goes with --create-missing GLOB (the tests of the types it creates)")
@@ -108,6 +117,8 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     if not args.run_dir:
         raise ConfigError("batch needs --run-dir DIR (where results, trajectories and the report go), "
                           "or --dry-run to see the tasks first")
+    if args.write_anyway and not (args.write or args.patch):
+        raise ConfigError("--write-anyway goes with --write or --patch FILE")
     config = _checked(config)
     if args.create_missing and not _create_missing(args, config):
         return 1
@@ -115,7 +126,9 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     try:
         summary = run(Path(args.source), Path(args.target), Path(args.run_dir), config,
                       functions=Path(args.functions) if args.functions else None, jobs=args.jobs,
-                      resume=args.resume, write=args.write, progress=not args.quiet,
+                      resume=args.resume, progress=not args.quiet,
+                      write=WriteRequest(write=args.write, patch=Path(args.patch) if args.patch else None,
+                                         anyway=args.write_anyway),
                       quiet=args.quiet, executor=executor, stop_after_server_errors=args.stop_after_errors)
     finally:
         executor.close()

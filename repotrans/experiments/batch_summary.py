@@ -32,7 +32,9 @@ class BatchSummary:
     completion_tokens: int
     seconds: float
     together: dict = field(default_factory=dict)   # whole-suite check (experiments.whole_suite)
-    written: list[str] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)     # task ids spliced into the port (--write)
+    write: dict = field(default_factory=dict)             # per file: members and sha256 written; skipped members
+    write_refused: str = ""     # why --write/--patch wrote nothing ("" = it wrote, or was not asked)
     problems: list[list[str]] = field(default_factory=list)   # [label, task id, one-line reason]
     not_run: int = 0            # tasks left when the batch stopped early
     stopped: str = ""           # why the batch stopped early ("" = it ran to the end)
@@ -94,11 +96,24 @@ class BatchSummary:
         if self.reduced_trust:
             lines.append(f"reduced trust: {self.reduced_trust} verdict(s) ran with a capability their Java original "
                          "reaches (file I/O, reflection, process control or the console) allowed by the IL policy")
-        if self.written:
-            lines.append(f"written into the target: {len(self.written)} methods")
+        lines += self.write_lines()
         if self.stopped:
             lines.append(f"stopped early: {self.stopped}")
         return "\n".join(lines)
+
+
+    def write_lines(self) -> list[str]:
+        """What --write put into the port, file by file, what it skipped, or why it wrote nothing."""
+        if self.write_refused:
+            return [f"written into the target: nothing ({self.write_refused})"]
+        files = (self.write or {}).get("files", {})
+        lines = []
+        if self.written:
+            lines.append(f"written into the target: {len(self.written)} member{'s' * (len(self.written) != 1)} "
+                         f"in {len(files)} file{'s' * (len(files) != 1)}")
+            lines += [f"  {rel}: {', '.join(f['members'])}" for rel, f in sorted(files.items())]
+        lines += [f"  not written: {task} ({why})" for task, why in (self.write or {}).get("skipped", [])]
+        return lines
 
 
 def _rule(text: str, width: int) -> str:

@@ -57,7 +57,9 @@ def _whole_suite_line(together: dict) -> str:
         return "whole suite: not run (no translation passed)"
     status = together.get("status")
     run, failed = together.get("tests_run", 0), together.get("tests_failed", 0)
-    head = "whole suite with translations: "
+    n = together.get("inputs")
+    head = ("whole suite with translations: " if n is None else
+            f"whole suite with {n} passing translation{'s' * (n != 1)} (and nothing else): ")
     if status == "compile_error":
         return head + f"does not build ({together.get('first') or together.get('reason') or 'compile error'})"
     if status in ("timeout", "no_tests") or not run:

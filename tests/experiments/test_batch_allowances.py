@@ -4,12 +4,14 @@ here records what it is asked to judge (the judging itself is tested in tests/ex
 the Java fixture and the run store are real."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from repotrans.execution.judge.results import TestResult
-from repotrans.experiments.batch import _rejudge, combined_check
+from repotrans.experiments.batch_end import combined_check
+from repotrans.experiments.rejudge import rejudge_blocked
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.index.store import Index
 
@@ -32,8 +34,9 @@ class RecordingRunner:
 
 @pytest.fixture()
 def pair(tmp_path):
+    shutil.copytree(FIXTURE / "csharp", tmp_path / "csharp")      # passing candidates are applied to it
     index = Index.open(tmp_path / "wd")
-    index.build(FIXTURE / "java", FIXTURE / "csharp", progress=False)
+    index.build(FIXTURE / "java", tmp_path / "csharp", progress=False)
     [names] = index.find_methods("target", "DiskStore.Names")
     [twice] = index.find_methods("target", "Shell.Twice")
     java = {names.id: index.find_methods("source", "DiskStore.names")[0],
@@ -41,14 +44,19 @@ def pair(tmp_path):
     return index, names, twice, java, RunStore(tmp_path / "run")
 
 
-def _record(m, status):
-    return TaskRecord(config="batch", dataset="policy_reach", task_id=m.id.split(":", 1)[1], status=status)
+def _record(m, status, code=None):
+    return TaskRecord(config="batch", dataset="policy_reach", task_id=m.id.split(":", 1)[1], status=status, code=code)
+
+
+def _as_is(index, m) -> str:
+    return (index.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
 
 
 def test_rejudging_a_blocked_task_keeps_the_allowances_of_its_java_original(pair):
     index, names, twice, java, store = pair
     runner = RecordingRunner()
-    _rejudge(index, [_record(names, "blocked"), _record(twice, "blocked")], runner, store, java)
+    blocked = [_record(names, "blocked", code=_as_is(index, names)), _record(twice, "blocked", code=_as_is(index, twice))]
+    rejudge_blocked(index, FIXTURE / "java", index.root("target"), blocked, runner, store, java, lambda line: None)
     assert runner.calls == [(names.id, "covering", frozenset({"file_system"})), (twice.id, "covering", frozenset())]
     assert {r.task_id: r.status for r in store.records()} == {names.id[7:]: "passed", twice.id[7:]: "passed"}
     store.close()

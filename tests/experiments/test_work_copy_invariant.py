@@ -10,6 +10,7 @@ wrong but blocked behind that placeholder (the oracle model answers it wrongly),
 Real batches: the oracle model over HTTP, mcs builds, NUnit runs."""
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.cli import main
-from repotrans.execution.runner import Runner
+from repotrans.execution.judge.runner import Runner
 from repotrans.index.store import Index
 from tests.support.fake_openai_server import FakeOpenAIServer
 from tests.support.oracle_model import OracleModel
@@ -96,6 +97,11 @@ def test_a_wrong_blocked_candidate_never_reaches_the_work_copy_nor_the_port(case
         decided = [r for r in runs if r["task"] == task and result and r["timings"] == result.get("timings")]
         assert decided, f"no judgement of {task} matches its recorded verdict"
         assert not any(r["wrong_in_tree"] for r in decided), f"{task}'s verdict was taken with the wrong candidate in its tree"
+    summary = json.loads((run_dir / "summary.json").read_text())
+    passed = sorted(t for t, (status, _) in rows.items() if status == "passed")
+    assert sorted(summary["written"]) == passed          # exactly what passed went in, file by file
+    for rel, change in summary["write"].get("files", {}).items():
+        assert hashlib.sha256((cs / rel).read_bytes()).hexdigest() == change["sha256"]
     for r in runs:          # no run of another task ever saw the wrong text in the shared work copy
         if r["task"] != wrong and r["root"] == str((run_dir / "work" / "target").resolve()):
             assert not r["wrong_in_tree"], f"{r['task']} was judged on a work copy holding {wrong}'s candidate"

@@ -1,0 +1,168 @@
+"""The work copy of a batch, and blocked candidates judged again at its end.
+
+One rule (issue 35): the shared work copy (run_dir/work/target) holds the port plus passing translations
+and nothing else, at every moment a verdict is taken. A candidate under judgement is added for its own
+run only (the runner patches a scratch copy); blocked and failed candidates stay in the run store and
+their task folder (candidate.cs), never in the shared tree.
+
+At the end, blocked candidates are judged again until nothing changes:
+  1. alone, callees first, each on the work copy as it is now: one that passes goes into the work copy
+     at once, so the next sees it; one that fails is final;
+  2. when no candidate passes alone, the blocked ones together (each blocked behind the others: a
+     constructor and the method its tests also call, or placeholders that call each other): every one
+     applied in one copy (run_dir/work/group/target) and each judged there. The group is accepted only
+     when every member passes; the members that did not pass leave the group and the rest is judged
+     again. A verdict taken with a candidate that did not pass is never recorded.
+"""
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from repotrans.errors import TaskError
+from repotrans.execution.workspace.apply import apply_candidate
+from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.results import TestResult
+from repotrans.execution.judge.runner import Runner
+from repotrans.execution.judge.status import BLOCKED
+from repotrans.execution.toolchains import TargetBuildError
+from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.tasks import task_dir_name
+from repotrans.index.model import Method
+from repotrans.index.store import Index
+
+CANDIDATE_FILE = "candidate.cs"
+
+
+def applicable(rec: TaskRecord) -> bool:
+    """Only a passing candidate goes into the shared work copy."""
+    return rec.passed and rec.code is not None
+
+
+def apply_passing(index: Index, source: Path, work: Path, records: list[TaskRecord]) -> None:
+    """Write passing translations into `work` (the tree `index` indexes as its target), one file edit and
+    incremental re-index at a time. Anything but a passing record is refused: the invariant is kept here."""
+    for rec in records:
+        if not applicable(rec):
+            raise TaskError(f"{rec.task_id}: a {rec.status} candidate cannot go into the work copy")
+        m = index.method("target:" + rec.task_id)
+        if m is None:
+            continue
+        path = work / m.path
+        # bytes, not read_text: a CRLF file must keep its byte offsets (the index's) and its line endings
+        text, _ = apply_candidate(path.read_bytes().decode("utf-8"), m, rec.code)
+        path.write_bytes(text.encode("utf-8"))
+        index.build(source, work, progress=False)
+
+
+def keep_candidate(tasks_dir: Path, rec: TaskRecord) -> None:
+    """The record's candidate beside its trajectory (tasks/<task>/candidate.cs): where a blocked or
+    failed candidate lives, instead of the shared tree."""
+    if rec.code is None:
+        return
+    folder = tasks_dir / task_dir_name(rec.task_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / CANDIDATE_FILE).write_text(rec.code if rec.code.endswith("\n") else rec.code + "\n", encoding="utf-8")
+
+
+def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRecord], runner: Runner,
+                    store: RunStore, java: dict[str, Method | None], say: Callable[[str], None]) -> None:
+    """Judge `blocked` (in callees-first order) again until no verdict changes; see the module doc.
+    `java`: target method id -> its Java original, whose allowances every run keeps."""
+    pending = [r for r in blocked if r.code is not None and index.method("target:" + r.task_id) is not None]
+    while pending:
+        progress = False
+        still = []
+        for rec in pending:
+            m = index.method("target:" + rec.task_id)
+            result = runner.run(index, m, rec.code, scope="covering", allow=allowances(index, java.get(m.id)))
+            _record(store, rec, result)
+            if rec.passed:
+                apply_passing(index, source, work, [rec])
+                progress = True
+            elif rec.status == BLOCKED:
+                still.append(rec)
+        pending = still
+        if len(pending) > 1 and not progress:
+            accepted = judge_together(index, source, work, pending, runner, java, say)
+            for rec, result in accepted:
+                _record(store, rec, result)
+            if accepted:
+                apply_passing(index, source, work, [rec for rec, _ in accepted])
+                done = {rec.task_id for rec, _ in accepted}
+                pending = [r for r in pending if r.task_id not in done]
+                progress = True
+        if not progress:
+            break
+
+
+def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Runner,
+                   java: dict[str, Method | None], say: Callable[[str], None]) -> list[tuple[TaskRecord, TestResult]]:
+    """The largest subset of `group` found (dropping members that do not pass, then judging again) whose
+    members all pass with each other's candidates applied; [] when none. Runs in run_dir/work/group."""
+    scratch = work.parent / "group"
+    members = list(group)
+    while len(members) > 1:
+        say(f"  judging {len(members)} blocked candidates together...")
+        results = _judge_group(index, source, work, scratch, members, runner, java)
+        if results is None:
+            return []
+        passing = [rec for rec, result in zip(members, results) if result.status == "passed"]
+        if len(passing) == len(members):
+            names = [r.task_id for r in members]
+            return [(rec, replace(result, reason=_together(rec.task_id, names)))
+                    for rec, result in zip(members, results)]
+        members = passing
+    return []
+
+
+def _together(task_id: str, names: list[str]) -> str:
+    others = [n for n in names if n != task_id]
+    shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+    return f"passed together with {shown} (each blocked behind the others alone)"
+
+
+def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members: list[TaskRecord], runner: Runner,
+                 java: dict[str, Method | None]) -> list[TestResult] | None:
+    """Each member's verdict on a copy of the work copy holding every member's candidate (None when
+    that copy does not build)."""
+    tree, workspace = scratch / "target", scratch / "workspace"
+    for path in (tree, workspace):
+        if path.exists():
+            shutil.rmtree(path)
+    shutil.copytree(work, tree)
+    workspace.mkdir(parents=True)
+    copy = sqlite3.connect(workspace / "index.sqlite")
+    try:
+        index.conn.backup(copy)                        # WAL-safe: the copy holds what was committed
+    finally:
+        copy.close()
+    group = Index.open(workspace)
+    try:
+        group.build(source, tree, progress=False)      # re-rooted: unchanged files are not parsed again
+        for rec in members:
+            m = group.method("target:" + rec.task_id)
+            path = tree / m.path
+            text, _ = apply_candidate(path.read_bytes().decode("utf-8"), m, rec.code)
+            path.write_bytes(text.encode("utf-8"))
+            group.build(source, tree, progress=False)
+        items = []
+        for rec in members:
+            m = group.method("target:" + rec.task_id)
+            as_is = (tree / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
+            items.append((m, as_is, allowances(group, java.get("target:" + rec.task_id))))
+        try:
+            return runner.run_many(group, items, scope="covering")
+        except TargetBuildError:
+            return None
+    finally:
+        group.close()
+
+
+def _record(store: RunStore, rec: TaskRecord, result: TestResult) -> None:
+    rec.status = result.status
+    rec.result = result.to_json()
+    store.add(rec)
