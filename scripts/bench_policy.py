@@ -22,7 +22,7 @@ from repotrans.policy.helpers import add_helpers, removed_helpers
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver, renamed_members
-from repotrans.policy.steps import class_name, missing_owners, wanted_calls
+from repotrans.policy.steps import class_name, jdk_imports, missing_owners, wanted_calls
 from repotrans.tools import run_tool
 from repotrans.tools.context import ToolContext
 
@@ -31,11 +31,12 @@ def resolver_for(index, mapping, match, renames: dict[str, str] | None, api_map:
     """The context the builtin would gather for this pair, as a resolver (with the learned map unless off)."""
     source, target = index.method(match.source_id), index.method(match.target_id)
     ctx = ToolContext(index, mapping, TranslationTask(target.id, source.id))
-    outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target)[:3]]
-    outputs += [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, outputs, target)[3:]]
+    jdk = jdk_imports(getattr(index.file("source", source.path), "imports", []))
+    outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target, jdk)[:3]]
+    outputs += [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, outputs, target, jdk)[3:]]
     for _ in range(3):      # types a dry translation needed but the context lacks (bounded, like the agent)
         asked = {a.get("class_name") for _, a, _ in outputs}
-        todo = [m for m in missing_owners(source, outputs, target) if m not in asked][:2]
+        todo = [m for m in missing_owners(source, outputs, target, jdk) if m not in asked][:2]
         if not todo:
             break
         outputs += [("find_target_class_info", {"class_name": m},

@@ -1,12 +1,20 @@
-"""Order batch tasks callees-before-callers, from the call references in their Java bodies."""
+"""Order batch tasks callees-before-callers, from the call references in their Java bodies.
+
+A call is an edge to a task of its name and arity unless its receiver is of a JDK type the callee's
+class is not (issue 34: `sb.toString()` on a StringBuilder, `s.equals(t)` on a String, `Math.max(a, b)`
+are no edges to a project's `Patch.toString()`, `Key.equals(Object)` or `Range.max(int, int)`): the
+receiver's declared type (parameters and locals, mapping.api_sites) is resolved before the edge."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 import tree_sitter_java
 from tree_sitter import Language, Parser, Query, QueryCursor
 
 from repotrans.index.model import Method
+from repotrans.mapping.api_sites import java_sites
+from repotrans.policy.cs_types import jdk_table
 
 _JAVA = Language(tree_sitter_java.language())
 _CALLS = Query(_JAVA, """
@@ -39,17 +47,45 @@ def _call_key(m: Method) -> str:
     return m.name
 
 
+def receivers(m: Method) -> dict[tuple[str, int], set[str]]:
+    """(name, argument count) of each call in `m`'s body -> the Java types it is made on ('' where the
+    call is unqualified or the receiver's type is unknown)."""
+    method = m if m.signature.strip() else replace(m, signature="void __m()")
+    own = m.type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
+    out: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for site in java_sites(method, {}, own)[0]:
+        if site.kind == "static":
+            owner = site.key.rsplit(".", 1)[0]
+            out[(site.name, len(site.args))].add("" if owner == own else owner)
+        elif site.kind == "call":
+            owner = site.key.split("#", 1)[0]
+            out[(site.name, len(site.args))].add("" if owner == "?" else owner)
+    return out
+
+
+def _jdk_names() -> frozenset[str]:
+    table = jdk_table()
+    return frozenset(table["types"]) | frozenset(table["statics"]) | frozenset(table["kinds"])
+
+
 def dependency_graph(tasks: dict[str, Method]) -> dict[str, set[str]]:
-    """Task id -> ids of the tasks it calls (by name and arity; varargs accept any count above)."""
+    """Task id -> ids of the tasks it calls (by name and arity; varargs accept any count above), without
+    the calls made on a JDK type other than the callee's class."""
     by_name: dict[str, list[tuple[str, Method]]] = defaultdict(list)
     for tid, m in tasks.items():
         by_name[_call_key(m)].append((tid, m))
+    jdk = _jdk_names()
     deps: dict[str, set[str]] = {tid: set() for tid in tasks}
     for tid, m in tasks.items():
+        typed = receivers(m)
         for name, argc in java_calls(m.body or "{}"):
+            owners = typed.get((name, argc), {""}) if not name.startswith("<init>:") else {""}
             for other, om in by_name.get(name, []):
                 n = len(om.params)
                 varargs = n > 0 and om.params[-1].varargs
+                cls = om.type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
+                if all(o in jdk and o != cls for o in owners):
+                    continue          # only ever called on a JDK type: not this task's method
                 if other != tid and (argc == n or (varargs and argc >= n - 1)):
                     deps[tid].add(other)
     return deps

@@ -27,7 +27,7 @@ from repotrans.mapping.task import TranslationTask
 from repotrans.policy.helpers import removed_helpers
 from repotrans.policy.reading import StepPrompt, read_prompt
 from repotrans.policy.resolver import renamed_members
-from repotrans.policy.steps import ANSWERS, StepRequest
+from repotrans.policy.steps import ANSWERS, StepRequest, jdk_imports
 from repotrans.prompts.slots import method_text
 from repotrans.tools import ToolContext, run_tool
 
@@ -73,7 +73,8 @@ class BuiltinChatClient(OneShotClient):
             raise TaskError("the builtin policy has no answer for this prompt (no known step heading: "
                             f"{prompt.lstrip()[:60]!r})")
         java, target = self._methods(shown)
-        ctx = ToolContext(self.view.index, self.view.mapping, TranslationTask(target.id, java.id))
+        index = self.view.index
+        ctx = ToolContext(index, self.view.mapping, TranslationTask(target.id, java.id))
         bodies = []
         for source_id, _ in shown.candidates:
             method = self.view.index.method(source_id)
@@ -82,7 +83,8 @@ class BuiltinChatClient(OneShotClient):
                            outputs=[(tool, args, run_tool(ctx, tool, args)) for tool, args in shown.gathered],
                            called=shown.called, candidate_bodies=bodies, code=shown.code, result=shown.result,
                            renames=self.renames(), suggested=shown.suggested,
-                           api=ctx.task_api_map() if self.api_map else None, helpers=self.helpers(java, target))
+                           api=ctx.task_api_map() if self.api_map else None, helpers=self.helpers(java, target),
+                           jdk_names=jdk_imports(getattr(index.file("source", java.path), "imports", [])))
 
     def renames(self) -> dict[str, str]:
         """Callees the port renamed, from the mapping (computed once per client)."""

@@ -52,6 +52,8 @@ class StepRequest:
     suggested: dict[str, list[str]] = field(default_factory=dict)         # ambiguous class -> qualified names
     api: ApiMap | None = None                                             # learned API map, without this pair
     helpers: list[Method] = field(default_factory=list)                   # Java helpers the port removed
+    jdk_names: frozenset[str] = frozenset()                               # simple names the Java file imports
+                                                                          # from the JDK: never port types
 
 
 def resolver_for(req: StepRequest) -> ContextResolver:
@@ -61,12 +63,21 @@ def resolver_for(req: StepRequest) -> ContextResolver:
     return resolver
 
 
-def project_types(java_method: Method, java_fields: dict[str, str] | None = None) -> list[str]:
+def jdk_imports(imports) -> frozenset[str]:
+    """Simple names a Java file imports from the JDK (`import java.util.Calendar;`): bound there, so never
+    a port type of the same simple name (issue 34: Calendar is not the port's ICalendar)."""
+    return frozenset(i.name.rsplit(".", 1)[-1] for i in imports
+                     if not i.wildcard and not i.static and i.name.startswith(("java.", "javax.")))
+
+
+def project_types(java_method: Method, java_fields: dict[str, str] | None = None,
+                  jdk_names: frozenset[str] = frozenset()) -> list[str]:
     """Capitalised type names the Java method uses (directly or through fields of its class) that are
-    neither JDK types nor its own class."""
+    neither JDK types (the table's, and `jdk_names`, those its file imports from the JDK) nor its own class."""
     node, _ = parse_java_method(java_method)
     table = jdk_table()
     known = set(table["types"]) | set(table["statics"]) | set(table["functional"]) | {"System", "Override"}
+    known |= jdk_names
     own = class_name(java_method)
     found: list[str] = []
 
@@ -92,7 +103,7 @@ def project_types(java_method: Method, java_fields: dict[str, str] | None = None
 
 
 def decide_rag(req: StepRequest) -> str:
-    used = project_types(req.java_method)
+    used = project_types(req.java_method, jdk_names=req.jdk_names)
     if used:
         return json.dumps({"retrieve": True, "reason": f"uses project types {', '.join(used[:3])}"})
     return json.dumps({"retrieve": False, "reason": "uses only JDK types and its own class"})
@@ -110,13 +121,13 @@ def filter_examples(req: StepRequest) -> str:
 
 
 def wanted_calls(java_method: Method, outputs: list[tuple[str, dict, dict]],
-                 target: Method | None = None) -> list[tuple[str, dict[str, Any]]]:
+                 target: Method | None = None, jdk_names: frozenset[str] = frozenset()) -> list[tuple[str, dict[str, Any]]]:
     """The fixed tools, then find_target_class_info for the project types the method uses, for the
     target class's base types (their members are inherited) and for an extension method's `this` type."""
     got = {tool: out for tool, _, out in outputs if isinstance(out, dict) and "error" not in out}
     java_fields = dict(declared_member(f) for f in got.get("get_source_class_info", {}).get("fields", [])
                        if declared_member(f))
-    names = project_types(java_method, java_fields)
+    names = project_types(java_method, java_fields, jdk_names)
     extension = extension_param(target) if target is not None else None
     if extension is not None and extension[1] not in names:
         names.insert(0, extension[1])
@@ -126,7 +137,8 @@ def wanted_calls(java_method: Method, outputs: list[tuple[str, dict, dict]],
     return [(tool, {}) for tool in FIRST_TOOLS] + [("find_target_class_info", {"class_name": n}) for n in names]
 
 
-def missing_owners(java_method: Method, outputs: list[tuple[str, dict, dict]], target: Method | None) -> list[str]:
+def missing_owners(java_method: Method, outputs: list[tuple[str, dict, dict]], target: Method | None,
+                   jdk_names: frozenset[str] = frozenset()) -> list[str]:
     """Types a dry translation asked about (e.g. the result type of `p.getAccount()`) that the context
     does not describe yet; looking them up lets the next translation use their members."""
     resolver = ContextResolver.from_tool_outputs(class_name(java_method), outputs)
@@ -134,7 +146,7 @@ def missing_owners(java_method: Method, outputs: list[tuple[str, dict, dict]], t
         translate_method(java_method, resolver, target)
     except InputError:
         return []
-    known = set(jdk_table()["types"]) | set(jdk_table()["statics"])
+    known = set(jdk_table()["types"]) | set(jdk_table()["statics"]) | jdk_names
     return [m for m in resolver.missing if m not in known]
 
 
@@ -168,10 +180,10 @@ def _lookup_rank(qualified: str, own: str, imported: list[str]) -> tuple[int, in
 def next_context_call(req: StepRequest) -> str:
     done = {(tool, json.dumps(args, sort_keys=True)) for tool, args in req.called}
     done |= {(tool, json.dumps(args, sort_keys=True)) for tool, args, _ in req.outputs}
-    for tool, args in wanted_calls(req.java_method, req.outputs, req.target_method):
+    for tool, args in wanted_calls(req.java_method, req.outputs, req.target_method, req.jdk_names):
         if (tool, json.dumps(args, sort_keys=True)) not in done:
             return json.dumps({"tool": tool, "arguments": args})
-    for owner in missing_owners(req.java_method, req.outputs, req.target_method):
+    for owner in missing_owners(req.java_method, req.outputs, req.target_method, req.jdk_names):
         args = {"class_name": owner}
         if ("find_target_class_info", json.dumps(args, sort_keys=True)) not in done:
             return json.dumps({"tool": "find_target_class_info", "arguments": args})

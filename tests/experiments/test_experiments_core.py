@@ -114,3 +114,19 @@ def test_dependency_order_callees_first_and_cycles_share_a_level():
     assert deps["make"] == {"ctor"}
     levels = order_levels(deps)
     assert levels == [["clamp", "ctor", "even", "odd", "sum", "width"], ["height", "make", "total"], ["area"]]
+
+
+def test_calls_on_a_jdk_receiver_are_no_edges_to_project_methods_of_that_name():
+    """Issue 34: `StringBuilder.toString()` was linked to the port's `Patch.toString()` and `String.equals`
+    to `Key.equals`, putting tasks in the wrong level."""
+    tasks = {
+        "describe": _m("source:P.Report", "describe", [], "{ StringBuilder sb = new StringBuilder(); String s = \"a\";"
+                       " return sb.toString() + s.equals(\"b\") + Math.max(1, 2); }"),
+        "show": _m("source:P.Report", "show", ["p"], "{ Patch q = p; return q.toString() + q.equals(p); }"),
+        "toString": _m("source:P.Patch", "toString", [], "{ return \"\"; }"),
+        "equals": _m("source:P.Key", "equals", ["o"], "{ return false; }"),
+        "max": _m("source:P.Range", "max", ["a", "b"], "{ return a; }"),
+    }
+    deps = dependency_graph(tasks)
+    assert deps["describe"] == set()
+    assert deps["show"] == {"toString", "equals"}     # a project receiver (or an unknown one) keeps its edges

@@ -81,3 +81,21 @@ def test_a_removed_helper_of_statements_is_added_after_the_candidate_and_marked(
     assert code.endswith(ADDED_MARK.format(name="words") + "\nprivate static int Words(int size)\n"
                          "{\n    int n = size + 31;\n    return n / 32;\n}")
     assert "new int[Words(size)]" in code
+
+
+def test_names_the_java_file_imports_from_the_jdk_are_never_looked_up_as_port_types(tmp_path):
+    """Issue 34: `java.util.Calendar` (imported by the Java file) became the port's own ICalendar."""
+    from repotrans.index.model import Import
+    from repotrans.policy.steps import jdk_imports, project_types
+
+    mapping, index = mapped_pair(tmp_path, {"p/Event.java": (
+        "package p;\nimport java.util.Calendar;\nimport java.util.*;\nimport p.model.Slot;\n"
+        "public class Event { public long at(Calendar c, Slot s) { Calendar d = c; return d.getTimeInMillis(); } }")},
+        {"Event.cs": "namespace P { public class Event { public long At(ICalendar c, Slot s) { return 0; } }\n"
+                     " public interface ICalendar { } public class Slot { } }"})
+    java = index.method("source:p.Event.at(Calendar, Slot)")
+    jdk = jdk_imports(index.file("source", java.path).imports)
+    assert jdk == frozenset({"Calendar"})          # not the wildcard, not the project's own import
+    assert project_types(java) == ["Calendar", "Slot"]
+    assert project_types(java, jdk_names=jdk) == ["Slot"]
+    assert jdk_imports([Import("import static java.lang.Math.max;", "java.lang.Math.max", static=True)]) == frozenset()
