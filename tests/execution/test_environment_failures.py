@@ -187,3 +187,11 @@ def test_a_suites_thread_pool_fits_and_a_bomb_still_fails_fast(tmp_path):
     assert (pool.status, pool.tests_run) == ("passed", 1), (pool.reason, pool.failures)
     bomb, seconds = verdicts["ABomb"]
     assert bomb.status == "runtime_error" and bomb.reason == PIDS_REASON and seconds < 30, (bomb.reason, seconds)
+
+
+def test_a_saved_result_keeps_the_tests_left_out():
+    from repotrans.execution.judge.results import TestResult
+
+    result = TestResult("passed", tests_run=2, reason="judged on 2 of 4 tests; 2 fail in this environment before any change",
+                        left_out={"T:Acme.Tests.CodecTests.InBerlinTime": "a time zone"})
+    assert TestResult.from_json(result.to_json()).left_out == result.left_out

@@ -63,6 +63,8 @@ class TestResult:
     # how the candidate was built: "" alone (the per-candidate path), "batched: ..." (one compile for several
     # candidates behind switches, execution.judge.batching) or "alone: <why batching was not sound for it>"
     judge: str = ""
+    # covering tests left out because they fail in this environment before any change ("Project:Ns.F.T" -> cause)
+    left_out: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_verdict(self.status)
@@ -101,6 +103,7 @@ class TestResult:
             trust=data.get("trust", ""),
             translated=list(data.get("translated", [])),
             judge=data.get("judge", ""),
+            left_out=dict(data.get("left_out", {})),
         )
 
     def evidence(self) -> str:

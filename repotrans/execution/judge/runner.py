@@ -146,7 +146,7 @@ class Runner:
                             tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
                             log_tail=tail(verdict.log), reason=verdict.reason, selected=chosen.selected or [],
                             selection=chosen.selection, trust=trust_note(allowed),
-                            translated=list(chosen.translated), judge=judge)
+                            translated=list(chosen.translated), judge=judge, left_out=dict(verdict.left_out))
         return judge_blocked(result, index, method).redacted()
 
     def close(self) -> None:
