@@ -66,6 +66,7 @@ def test_slots(java_text: str, draft: TranslatedTest, style: TestStyle, context:
                        "namespace": draft.namespace, "fixture": draft.fixture, "under_test": draft.under_test,
                        "target_class": target_class or "", "category": CATEGORY, "lang_version": lang_version},
         "gathered_context": context,
+        "port_calls": [],             # the learned API map is for members, not test files
         "last_command": [{"tool": c["tool"], "args": c["args"], "outcome": f"ok, see Gathered Context {n}"}
                          for n, c in enumerate(context, 1)],
     }

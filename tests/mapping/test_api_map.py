@@ -80,3 +80,14 @@ def test_mapping_api_command_shows_counts_examples_and_records(tmp_path, capsys)
                        "example": ["new IndexOutOfBoundsException(i)", "SupportClass.IndexOutOfRange(i)"],
                        "pair": ["source:com.google.zxing.common.BitArray.get(int)",
                                 "target:ZXing.Common.BitArray.this[int]"]}
+
+
+def test_the_prompt_slot_shows_the_ports_form_of_this_methods_calls_without_its_own_pair(tmp_path):
+    from repotrans.mapping.api_hints import port_calls
+
+    api, mapping, index = _api(tmp_path)
+    java = index.method("source:com.google.zxing.common.BitArray.set(int)")
+    target = mapping.target_method(java.id).target_id
+    fields = {f.name: f.type for f in index.fields(java.type_id)}
+    assert port_calls(api.without(java.id, target), java, fields, "BitArray") == [
+        {"java": "new IndexOutOfBoundsException(i)", "cs": "SupportClass.IndexOutOfRange(i)", "count": 2, "total": 2}]

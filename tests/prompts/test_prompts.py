@@ -34,6 +34,8 @@ EXAMPLE = {"source_id": "source:org.acme.Square.getArea()", "target_id": "target
            "csharp": "public double GetArea() { return side * side; }"}
 BASE = {"tools": TOOLS, "input": INPUT, "gathered_context": CONTEXT, "last_command": LAST,
         "examples": [EXAMPLE], "max_iterations": 8,
+        "port_calls": [{"java": "new IndexOutOfBoundsException(i)", "cs": "SupportClass.IndexOutOfRange(i)",
+                        "count": 3, "total": 3}],
         "conventions": ["Java `IllegalArgumentException` became `ArgumentOutOfRangeException` in 2 of 2 ported "
                         "methods that throw it; do the same."]}
 EXTRA = {
@@ -58,8 +60,8 @@ TEST_SLOTS = {
                    "target_class": "Acme.Geometry.Shapes.Circle", "category": "RepotransTranslated",
                    "lang_version": "6"},
 }
-EXTRA["translate_tests"] = TEST_SLOTS
-EXTRA["repair_tests"] = {**TEST_SLOTS, "attempt": 1, "code": "public class CircleTests { }",
+EXTRA["translate_tests"] = {**TEST_SLOTS, "port_calls": []}
+EXTRA["repair_tests"] = {**TEST_SLOTS, "port_calls": [], "attempt": 1, "code": "public class CircleTests { }",
                          "result": "- line 4: CS1061 `Circle' does not contain a definition for `getArea' "
                                    "`Assert.AreEqual(Math.PI, new Circle(1).getArea(), 1e-9);`"}
 ORDER = ["## Goals", "## Tools", "## Guidelines", "## Example", "## Output Format", "## Input",
