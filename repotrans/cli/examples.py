@@ -34,6 +34,9 @@ EXAMPLES: dict[str, list[str]] = {
     "dataset mask": ["repotrans dataset mask --dataset datasets/sample/demo --out runs/sample/view"],
     "parity": [f"repotrans parity --source {J} --target {CS}",
                f"repotrans parity --source {J} --target {CS} --exclude parity-exclude.txt --format json --fail-over 0"],
+    "sync": ["python3 datasets/sample_history/make_history.py /tmp/acme-geometry",
+             f"repotrans sync --source /tmp/acme-geometry --since v1 --until v2 --target {CS} --run-dir runs/sync "
+             "--patch sync.patch"],
     "doctor": ["repotrans doctor", f"repotrans doctor --target {CS} --no-run",
                "repotrans doctor --model qwen2.5-coder:7b --base-url http://localhost:11434/v1"],
     "run-tests": [f"repotrans run-tests --target {VIEW} --source {J} --function 'StringUtils.Capitalize(string)' "

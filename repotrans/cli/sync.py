@@ -1,6 +1,8 @@
 """`parity` and `sync`: keep a port in step with its upstream.
 
     repotrans parity --source JAVA --target CS [--exclude FILE] [--format md|json|html] [--fail-over N]
+    repotrans sync --source JAVA_GIT --since REV [--until REV] --target CS --run-dir D [--write | --patch FILE]
+    repotrans sync --source-before OLD_JAVA --source NEW_JAVA --target CS --run-dir D
 """
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import sys
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import add_command, add_quiet, at_least
+from repotrans.cli.options import EXECUTION, MODEL, add_command, add_quiet, add_settings, at_least
 from repotrans.errors import ConfigError
 
 
@@ -25,6 +27,25 @@ def register(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write the report here instead of stdout")
     p.add_argument("--fail-over", type=at_least(0), metavar="N",
                    help="exit 1 when more than N declarations are missing or differ in signature (for CI)")
+    add_quiet(p)
+
+    p = add_command(sub, "sync", "port a range of upstream Java commits into the C# port: a member-level "
+                    "diff, carried through the old revision's mapping, edited and judged by the port's tests",
+                    run_sync)
+    p.add_argument("--source", required=True,
+                   help="the Java git repository (or, with --source-before, the new Java tree)")
+    p.add_argument("--since", metavar="REV", help="the upstream revision the port follows now")
+    p.add_argument("--until", metavar="REV", default="HEAD", help="the revision to sync to (default HEAD)")
+    p.add_argument("--source-before", metavar="DIR", help="the old Java tree, when the source is no git repository")
+    p.add_argument("--target", required=True, help="the C# port (at the --since revision)")
+    p.add_argument("--run-dir", required=True, help="run folder: sync.md, sync.json, changes.patch, work/target")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--write", action="store_true",
+                     help="copy what passed into --target (a file changed there since the sync read it is left alone)")
+    out.add_argument("--patch", metavar="FILE", help="write what passed as a patch `git apply` takes")
+    p.add_argument("--remove", action="store_true",
+                   help="delete the port's counterparts of members removed upstream when its tests pass without them")
+    add_settings(p, *MODEL, "no-cache", *EXECUTION)
     add_quiet(p)
 
 
@@ -64,3 +85,26 @@ def run_parity(args: argparse.Namespace, config: AgentConfig) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def run_sync(args: argparse.Namespace, config: AgentConfig) -> int:
+    """Exit status: 0 when every carried change passed, 1 when something is left for a human."""
+    from repotrans.agents.config import with_concrete_sandbox
+    from repotrans.experiments.sync import SyncInputs, run_sync as run
+    from repotrans.experiments.sync_model import editor_for
+
+    if args.source_before and args.since:
+        raise ConfigError("give either --since REV (a git range) or --source-before DIR (two trees), not both")
+    config = with_concrete_sandbox(config)
+    say = (lambda line: None) if args.quiet else (lambda line: print(f"sync: {line}", file=sys.stderr, flush=True))
+    inputs = SyncInputs(target=Path(args.target), run_dir=Path(args.run_dir), source=Path(args.source),
+                        since=args.since, until=args.until,
+                        source_before=Path(args.source_before) if args.source_before else None,
+                        write=args.write, patch=Path(args.patch) if args.patch else None, remove=args.remove,
+                        progress=say)
+    if not inputs.target.is_dir():
+        raise ConfigError(f"--target: C# port not found: {inputs.target}")
+    report = run(inputs, config, editor_for(config))
+    print(report.render())
+    print(f"run: {args.run_dir}  (sync.md, sync.json, changes.patch)")
+    return 0 if all(o.status in ("passed", "nothing to do") for o in report.outcomes) else 1

@@ -12,7 +12,8 @@ import jinja2
 from repotrans.errors import ConfigError
 
 TEMPLATE_DIR = Path(str(resources.files("repotrans.prompts") / "templates"))
-STEPS = ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair", "translate_tests", "repair_tests")
+STEPS = ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair", "translate_tests", "repair_tests",
+         "sync_edit")
 
 
 def _to_json(value: Any, indent: int | None = None) -> str:

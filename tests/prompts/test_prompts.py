@@ -64,6 +64,17 @@ EXTRA["translate_tests"] = {**TEST_SLOTS, "port_calls": []}
 EXTRA["repair_tests"] = {**TEST_SLOTS, "port_calls": [], "attempt": 1, "code": "public class CircleTests { }",
                          "result": "- line 4: CS1061 `Circle' does not contain a definition for `getArea' "
                                    "`Assert.AreEqual(Math.PI, new Circle(1).getArea(), 1e-9);`"}
+EXTRA["sync_edit"] = {"sync": {
+    "java_class": "org.acme.geometry.GeometryMath", "target_class": "Acme.Geo.GeometryMath",
+    "old_java": "public static double clamp(double value, double min, double max) {\n    if (value < min) {\n"
+                "        return min;\n    }\n    return value;\n}",
+    "new_java": "public static double clamp(double value, double min, double max) {\n    if (Double.isNaN(value)) {\n"
+                "        return value;\n    }\n    if (value < min) {\n        return min;\n    }\n    return value;\n}",
+    "java_diff": "--- old\n+++ new\n@@ -1,2 +1,5 @@\n public static double clamp(double value, double min, double max) {\n"
+                 "+    if (Double.isNaN(value)) {\n+        return value;\n+    }\n     if (value < min) {",
+    "current_cs": "public static double Clamp(double value, double min, double max)\n{\n    if (value < min)\n    {\n"
+                  "        return min;\n    }\n    return value;\n}",
+    "commits": ["1840bda"], "lang_version": "6"}}
 ORDER = ["## Goals", "## Tools", "## Guidelines", "## Example", "## Output Format", "## Input",
          "## Gathered Context", "## Last Command"]
 

@@ -1,0 +1,89 @@
+"""Added Java members and types in a sync: the existing create-missing path (skeletons for new types,
+placeholder members for new methods of matched types), then `batch` fills those placeholders callee-first
+and judges them with the port's tests, writing what passed into the work copy. A created member that did
+not pass is taken out again (and a created file left with no passing member is deleted), so the work
+copy holds the port plus what passed, nothing else."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from repotrans.experiments.batch import placeholder_tasks, run_batch
+from repotrans.experiments.sync_diff import Change
+from repotrans.experiments.sync_port import FileSnapshot, remove_member
+from repotrans.experiments.sync_report import Outcome
+from repotrans.index.placeholders import is_placeholder
+from repotrans.skeleton.missing import create_missing
+
+
+def port_added(ctx: Any, added: list[Change], run_dir: Path) -> None:
+    """Create, translate and judge the added members of `added` (types count through their members).
+    `ctx`: the sync's shared state (sync._Context: index, work copy, config, report, reindex())."""
+    members = [c for c in added if c.member]
+    owners = sorted({ctx.new_tree.methods[c.new_id].type_id.split(":", 1)[1] for c in members})
+    placeholders = {m.id for m in ctx.index.all_methods("target") if is_placeholder(m.body)}
+    snapshot_files = {p.relative_to(ctx.work).as_posix() for p in ctx.work.rglob("*.cs")}
+    ctx.say(f"create-missing: {', '.join(owners)}")
+    created = create_missing(ctx.index, owners, overrides=ctx.config.mapping,
+                             settings=ctx.config.execution.build_settings())
+    if not created.compiled:
+        for c in members:
+            ctx.report.add(Outcome(c, None, "create", "for a human",
+                                   reason="what create-missing wrote does not compile with the port"))
+        return
+    ctx.reindex()
+    wanted = {c.new_id for c in members}
+    tasks = [t for t in placeholder_tasks(ctx.index, ctx.config.mapping) if t.source_method_id in wanted]
+    listed = run_dir.parent / "added-functions.txt"
+    listed.write_text("".join(f"{t.target_method_id}\n" for t in tasks), encoding="utf-8")
+    records = {}
+    if tasks:
+        summary = run_batch(ctx.after, ctx.work, run_dir, ctx.config, functions=listed, write=True, progress=False,
+                            quiet=True)
+        ctx.say(summary.render().splitlines()[-1] if summary.render() else "batch done")
+        from repotrans.experiments.run_store import RunStore
+        store = RunStore(run_dir)
+        try:
+            records = {"target:" + r.task_id: r for r in store.records()}
+        finally:
+            store.close()
+    ctx.reindex()
+    by_java = {t.source_method_id: t.target_method_id for t in tasks}
+    snap = FileSnapshot(ctx.work)
+    for c in members:
+        target = by_java.get(c.new_id)
+        rec = records.get(target) if target else None
+        if target is None:
+            why = created.members.skipped.get(c.new_id.split(":", 1)[1], "create-missing wrote no member for it")
+            ctx.report.add(Outcome(c, None, "create", "for a human", reason=why))
+            continue
+        status = rec.status if rec is not None else "error"
+        ctx.report.add(Outcome(c, target, "create", status, how="batch", seconds=rec.seconds if rec else 0.0,
+                               tokens=(rec.prompt_tokens + rec.completion_tokens) if rec else 0,
+                               reason="" if status == "passed" else _reason(rec), code=rec.code if rec else None))
+    while True:        # every placeholder create-missing wrote that batch did not fill (one at a time: offsets)
+        left = [m for m in ctx.index.all_methods("target") if is_placeholder(m.body) and m.id not in placeholders]
+        if not left:
+            break
+        remove_member(ctx.work, left[0], snap)
+        ctx.reindex()
+    for rel in sorted({p.relative_to(ctx.work).as_posix() for p in ctx.work.rglob("*.cs")} - snapshot_files):
+        kept = [m for m in ctx.index.all_methods("target") if m.path == rel]
+        if not kept:
+            (ctx.work / rel).unlink()
+    ctx.reindex()
+    for c in added:
+        if not c.member:
+            ok = any(o.change.new_id and o.change.new_id.startswith(c.new_id + ".") and o.status == "passed"
+                     for o in ctx.report.outcomes)
+            ctx.report.add(Outcome(c, None, "create type", "passed" if ok else "for a human",
+                                   reason="" if ok else "no member of the new type passed; nothing written"))
+
+
+def _reason(rec) -> str:
+    if rec is None:
+        return "not judged"
+    if rec.error:
+        return rec.error.splitlines()[0][:200]
+    res = rec.result or {}
+    return (res.get("reason") or res.get("status") or rec.status)[:200]
