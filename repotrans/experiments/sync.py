@@ -26,8 +26,8 @@ from typing import Callable
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
-from repotrans.execution.policy_allow import allowances
-from repotrans.execution.runner import Runner
+from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.sync_diff import Change, JavaTree, diff_trees, read_tree, touched, with_commits
 from repotrans.experiments.sync_files import file_digests, unified_patch, write_back
@@ -230,7 +230,7 @@ class _Context:
             return
         result = self.judge(member, edit.code, new)
         if result.status == "passed":
-            from repotrans.execution.apply import apply_candidate
+            from repotrans.execution.workspace.apply import apply_candidate
             path = self.work / member.path
             text, _ = apply_candidate(path.read_bytes().decode("utf-8"), member, edit.code)
             path.write_bytes(text.encode("utf-8"))
