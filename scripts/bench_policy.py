@@ -15,6 +15,7 @@ from pathlib import Path
 
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
+from repotrans.experiments.datasets import load_dataset
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
@@ -89,6 +90,10 @@ def main() -> None:
     ap.add_argument("--no-api-map", action="store_true", help="ablation: without the port's learned API map")
     ap.add_argument("--translate-only", action="store_true",
                     help="no test runs: count the translations the learned map changed (with --out, their code)")
+    ap.add_argument("--dataset", type=Path, help="only the validated tasks of this dataset (dataset.json)")
+    ap.add_argument("--ablate", action="store_true",
+                    help="with and without the learned map side by side (a task whose translation the map does not "
+                         "change is judged once and counts for both)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     index = Index.open(args.workdir)
@@ -96,12 +101,17 @@ def main() -> None:
     mapping = load_mapping(index)
     matches = [m for m in mapping.method_matches
                if (t := index.method(m.target_id)) is not None and t.body and t.kind != "indexer"]
+    if args.dataset:
+        wanted = {(t.source_method_id, t.target_method_id) for t in load_dataset(args.dataset).tasks}
+        matches = [m for m in matches if (m.source_id, m.target_id) in wanted]
     if args.select:
         matches = [m for m in matches if any(fnmatch.fnmatchcase(m.target_id.split(":", 1)[1], g) for g in args.select)]
     matches = matches[: args.limit] if args.limit else matches
     renames = renamed_members(mapping.method_matches)
     if args.translate_only:
         return changed_by_map(index, mapping, matches, renames, args.out)
+    if args.ablate:
+        return ablate(index, mapping, matches, renames, args)
     rows, started = [], time.time()
     with Runner(ExecutionConfig(timeout=args.timeout), args.workdir) as runner:
         for match in matches:
@@ -113,6 +123,34 @@ def main() -> None:
     repaired = sum(1 for r in rows if r["rules"] and r["status"] == "passed")
     print(f"{len(rows)} methods in {time.time() - started:.0f}s: {dict(counts)}; "
           f"passed {counts['passed'] / max(1, len(rows)):.0%}; passed after repair rules: {repaired}")
+    if args.out:
+        args.out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+
+def ablate(index, mapping, matches, renames: dict[str, str], args) -> None:
+    """Pass and compile rates with the learned map and without it (the ablation row)."""
+    rows, started = [], time.time()
+    with Runner(ExecutionConfig(timeout=args.timeout), args.workdir) as runner:
+        for match in matches:
+            source, target = index.method(match.source_id), index.method(match.target_id)
+            try:
+                same = translate_method(source, resolver_for(index, mapping, match, renames, True), target) == \
+                    translate_method(source, resolver_for(index, mapping, match, renames, False), target)
+            except Exception:  # noqa: BLE001 (the run below records the crash)
+                same = True
+            on = one(index, mapping, match, runner, args.rounds, renames, True)
+            off = on if same else one(index, mapping, match, runner, args.rounds, renames, False)
+            rows.append({"target": target.id, "changed": not same, "with": on, "without": off})
+            print(f"{'changed' if not same else 'same':8} {on['status']:16} {off['status']:16} {target.id}", flush=True)
+    for label, key in (("with the learned map", "with"), ("without it (ablation)", "without")):
+        counts = Counter(r[key]["status"] for r in rows)
+        compiled = sum(1 for r in rows if r[key]["status"] not in ("compile_error", "translator_error"))
+        print(f"{label:24} passed {counts['passed']}/{len(rows)} ({counts['passed'] / max(1, len(rows)):.1%}), "
+              f"compiled {compiled}/{len(rows)} ({compiled / max(1, len(rows)):.1%}): {dict(counts)}")
+    changed = [r for r in rows if r["changed"]]
+    print(f"{len(changed)} of {len(rows)} translations changed by the map; on those: "
+          f"passed {sum(r['with']['status'] == 'passed' for r in changed)} with, "
+          f"{sum(r['without']['status'] == 'passed' for r in changed)} without; {time.time() - started:.0f}s")
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
