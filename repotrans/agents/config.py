@@ -71,12 +71,21 @@ class RetrievalConfig:
 
 
 @dataclass
+class TaskSelection:
+    """Which placeholder bodies are tasks (`[tasks]`)."""
+    # `{ }`, `return default;`, `return;`, `return null;` / `false` / `0` are tasks even where the Java method
+    # does no more (by default only where it does: such a body is often complete as written)
+    weak_placeholders: bool = False
+
+
+@dataclass
 class AgentConfig:
     model: ModelConfig = field(default_factory=ModelConfig)
     agents: AgentSwitches = field(default_factory=AgentSwitches)
     execution: ExecutionConfig = field(default_factory=ExecutionConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
     mapping: MappingOverrides = field(default_factory=MappingOverrides)   # [mapping] of the file, then --mapping
+    tasks: TaskSelection = field(default_factory=TaskSelection)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -100,7 +109,7 @@ class AgentConfig:
         return out
 
 
-SECTIONS = ("model", "agents", "execution", "retrieval")
+SECTIONS = ("model", "agents", "execution", "retrieval", "tasks")
 OTHER_SECTIONS = ("mapping",)          # read by repotrans.mapping.overrides (mapping corrections)
 
 

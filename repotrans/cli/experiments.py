@@ -20,6 +20,8 @@ def register(sub) -> None:
     p.add_argument("--dry-run", action="store_true",
                    help="print the tasks, their levels (callees first) and what the mapping could not match; "
                         "translate nothing")
+    p.add_argument("--all", action="store_true", dest="show_all",
+                   help="with --dry-run: list every item of each list (default: the first 12 and a count)")
     p.add_argument("--resume", action="store_true",
                    help="continue a run: finished tasks are kept, errored ones are tried again")
     p.add_argument("--write", action="store_true",
@@ -113,7 +115,7 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     if args.junit and not Path(args.junit).is_dir():
         raise ConfigError(f"--junit: {args.junit} is not a folder (give the Java test sources, e.g. src/test/java)")
     if args.dry_run:
-        return _dry_run(args)
+        return _dry_run(args, config)
     if not args.run_dir:
         raise ConfigError("batch needs --run-dir DIR (where results, trajectories and the report go), "
                           "or --dry-run to see the tasks first")
@@ -139,7 +141,7 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     return 1 if summary.errors or summary.stopped else 0
 
 
-def _dry_run(args: argparse.Namespace) -> int:
+def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
     """Index the pair in --workdir and print the batch's plan; no run folder is made."""
     from repotrans.experiments.batch_plan import plan_batch
     from repotrans.index.store import Index
@@ -161,7 +163,9 @@ def _dry_run(args: argparse.Namespace) -> int:
                                                                   for t in f.java_types]))
             print(f"translate-tests: would translate {len(found)} JUnit class(es) of the created types"
                   + "".join(f"\n  {q}" for q in found))
-    print(plan_batch(index, Path(args.functions) if args.functions else None).render())
+    plan = plan_batch(index, Path(args.functions) if args.functions else None, overrides=config.mapping,
+                      weak=config.tasks.weak_placeholders)
+    print(plan.render(show_all=args.show_all))
     print(f"next: repotrans batch --source {args.source} --target {args.target} --run-dir RUN_DIR --model MODEL")
     return 0
 

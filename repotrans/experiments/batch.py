@@ -11,7 +11,6 @@ Files in the run folder:
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import sys
 import time
@@ -32,31 +31,14 @@ from repotrans.experiments.batch_end import WriteOutcome, WriteRequest, combined
 from repotrans.experiments.rejudge import applicable, apply_passing, keep_candidate
 from repotrans.experiments.write_back import original_texts
 from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.task_choice import placeholder_tasks
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.index.model import Method
-from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask, resolve_task
 
 CONFIG_NAME = "batch"
-
-
-def placeholder_tasks(index: Index, overrides: MappingOverrides | None = None) -> list[TranslationTask]:
-    """Every target member with a placeholder body whose Java counterpart the mapping knows."""
-    mapping = load_mapping(index, overrides)
-    tasks = []
-    for m in index.all_methods("target"):
-        match = mapping.source_method(m.id)
-        if match is not None and is_placeholder(m.body) and not _chained_constructor(m):
-            tasks.append(TranslationTask(target_method_id=m.id, source_method_id=match.source_id))
-    return tasks
-
-
-def _chained_constructor(m: Method) -> bool:
-    """`C(...) : base(...)/this(...) { }`: the initializer is the whole translation, not a placeholder."""
-    return m.kind == "constructor" and re.search(r"\)\s*:\s*(base|this)\s*\(", m.signature) is not None \
-        and re.fullmatch(r"\{\s*\}", (m.body or "").strip()) is not None
 
 
 def listed_tasks(index: Index, path: Path, overrides: MappingOverrides | None = None) -> list[TranslationTask]:
@@ -135,7 +117,7 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
     task_ids = store.meta("tasks")
     if task_ids is None:
         tasks = (listed_tasks(index, functions, config.mapping) if functions
-                 else placeholder_tasks(index, config.mapping))
+                 else placeholder_tasks(index, config.mapping, weak=config.tasks.weak_placeholders))
         if not tasks:
             raise ConfigError(f"no tasks: {target} has no placeholder body whose Java counterpart the mapping "
                               "knows; `repotrans batch --dry-run` shows what the mapping matched")

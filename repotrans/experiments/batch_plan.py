@@ -13,11 +13,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.experiments.batch import listed_tasks, placeholder_tasks
+from repotrans.experiments.batch import listed_tasks
+from repotrans.experiments.task_choice import task_reasons
 from repotrans.experiments.ordering import dependency_graph, order_levels
-from repotrans.index.placeholders import is_placeholder
+from repotrans.index.placeholders import placeholder_form
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.overrides import MappingOverrides
 from repotrans.mapping.task import TranslationTask
 from repotrans.mapping.test_code import test_files
 
@@ -32,14 +34,20 @@ class BatchPlan:
     unmatched_placeholders: dict[str, str] = field(default_factory=dict)   # C# member -> why no Java side
     missing_members: dict[str, list[str]] = field(default_factory=dict)    # C# type -> Java methods it lacks
     missing_types: dict[str, str] = field(default_factory=dict)            # Java type -> why unmatched
+    reasons: dict[str, str] = field(default_factory=dict)                  # task id -> why it is a task
 
-    def render(self) -> str:
+    def render(self, show_all: bool = False) -> str:
+        """The plan for people; lists of misses stop after SHOWN items unless `show_all`."""
+        def _listed(items) -> list[str]:
+            return _list(items, show_all)
+
         lines = [f"{len(self.tasks)} tasks in {len(self.levels)} level(s), callees first:"]
         for n, level in enumerate(self.levels):
             lines.append(f"  level {n}:")
             for tid in level:
                 calls = sorted(c.split(":", 1)[1] for c in self.calls.get(tid, ()))
-                lines.append(f"    {tid.split(':', 1)[1]}" + (f"  (calls {', '.join(calls)})" if calls else ""))
+                why = self.reasons.get(tid, "listed in --functions")
+                lines.append(f"    {tid.split(':', 1)[1]}: {why}" + (f"  (calls {', '.join(calls)})" if calls else ""))
         if self.unmatched_placeholders:
             lines.append(f"{len(self.unmatched_placeholders)} C# placeholder(s) the mapping pairs with no Java method "
                          "(not tasks; name the pair under [mapping.methods] in repotrans.toml):")
@@ -49,7 +57,8 @@ class BatchPlan:
             lines.append(f"{count} Java method(s) of matched types have no C# member (declare each in the C# type "
                          "with a placeholder body `throw new NotImplementedException();` to make it a task, "
                          "or run batch with --create-missing 'org.acme.*'):")
-            lines += _listed(f"{cs}: {', '.join(java[:4])}{', ...' if len(java) > 4 else ''}"
+            lines += _listed(f"{cs}: {', '.join(java if show_all else java[:4])}"
+                             f"{', ...' if len(java) > 4 and not show_all else ''}"
                              for cs, java in sorted(self.missing_members.items()))
         if self.missing_types:
             lines.append(f"{len(self.missing_types)} Java type(s) have no C# counterpart (`repotrans skeleton --types "
@@ -59,10 +68,17 @@ class BatchPlan:
         return "\n".join(lines)
 
 
-def _listed(items) -> list[str]:
+def _list(items, show_all: bool) -> list[str]:
     items = list(items)
-    return [f"  {item}" for item in items[:SHOWN]] + ([f"  ... and {len(items) - SHOWN} more"]
-                                                      if len(items) > SHOWN else [])
+    if show_all or len(items) <= SHOWN:
+        return [f"  {item}" for item in items]
+    return [f"  {item}" for item in items[:SHOWN]] + [f"  ... and {len(items) - SHOWN} more (--all lists them)"]
+
+
+def _member(source_id: str) -> str:
+    """'org.acme.Foo.bar(java.util.List, int)' -> 'bar(java.util.List, int)' (dots inside the parameters kept)."""
+    head, paren, params = source_id.partition("(")
+    return head.rsplit(".", 1)[-1] + paren + params
 
 
 def _empty_constructor(m) -> bool:
@@ -75,17 +91,21 @@ def _hidden_constructor(m) -> bool:
     return m.kind == "constructor" and not m.params and "private" in m.modifiers
 
 
-def plan_batch(index: Index, functions: Path | None = None) -> BatchPlan:
-    """The tasks a batch over this index would run, their levels, and the mapping's misses."""
-    mapping = load_mapping(index)
-    tasks = listed_tasks(index, functions) if functions else placeholder_tasks(index)
+def plan_batch(index: Index, functions: Path | None = None, overrides: MappingOverrides | None = None,
+               weak: bool = False) -> BatchPlan:
+    """The tasks a batch over this index would run (each with why), their levels, and the mapping's misses."""
+    mapping = load_mapping(index, overrides)
+    reasons = {} if functions else task_reasons(index, overrides, weak)
+    tasks = (listed_tasks(index, functions, overrides) if functions else
+             [TranslationTask(target_method_id=t, source_method_id=s) for t, (s, _) in reasons.items()])
     java = {t.target_method_id: index.method(t.source_method_id) for t in tasks}
     deps = dependency_graph({k: v for k, v in java.items() if v is not None})
-    plan = BatchPlan(tasks=tasks, levels=order_levels(deps), calls=deps)
+    plan = BatchPlan(tasks=tasks, levels=order_levels(deps), calls=deps,
+                     reasons={t: why for t, (_, why) in reasons.items()})
     task_ids = {t.target_method_id for t in tasks}
     tests = test_files("target", index.files("target"), index.root("target"))
     for m in index.all_methods("target"):
-        if m.id not in task_ids and m.path not in tests and is_placeholder(m.body) and not _empty_constructor(m) \
+        if m.id not in task_ids and m.path not in tests and placeholder_form(m.body) in ("throws", "accessor throws") \
                 and mapping.source_method(m.id) is None:
             plan.unmatched_placeholders[m.id.split(":", 1)[1]] = "no Java method pairs with it"
     missing: dict[str, list[str]] = defaultdict(list)
@@ -95,7 +115,7 @@ def plan_batch(index: Index, functions: Path | None = None) -> BatchPlan:
             continue
         match = mapping.target_type(m.type_id) if m.type_id else None
         if match is not None:
-            missing[match.target_id.split(":", 1)[1]].append(source_id.split(":", 1)[1].rsplit(".", 1)[-1])
+            missing[match.target_id.split(":", 1)[1]].append(_member(source_id.split(":", 1)[1]))
     plan.missing_members = dict(missing)
     plan.missing_types = {t.split(":", 1)[1]: why for t, why in mapping.unmatched_types.items()
                           if not why.startswith("test code")}

@@ -83,7 +83,7 @@ class BatchSummary:
             lines += [_clip(f"{label:<7} {task} - {' '.join(reason.split())}", width)
                       for label, task, reason in self.problems]
         lines.append(_rule(self.counts_line(), width))
-        if not self.stopped:
+        if not self.stopped or self.together:
             lines.append(whole_suite_line(self.together))
             for task in self.together.get("fail_together", []):
                 lines.append(f"  passed alone, fails together: {task}")

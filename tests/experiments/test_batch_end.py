@@ -5,8 +5,11 @@ The CLI cases run real batches (builtin policy, mcs/mono) on masked copies of th
 from __future__ import annotations
 
 import io
+import json
 import os
+import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -91,7 +94,8 @@ def _batch(pair, run_dir: Path, *extra: str) -> list[str]:
 def test_a_failing_server_stops_the_batch_with_its_reason_and_resume_retries(pair, tmp_path, capsys):
     run_dir = tmp_path / "run"
     with FakeOpenAIServer([], fail_first=10_000) as server:
-        rc = main(_batch(pair, run_dir, "--model", "coder", "--base-url", server.base_url, "--stop-after-errors", "2"))
+        rc = main(_batch(pair, run_dir, "--model", "coder", "--base-url", server.base_url, "--stop-after-errors", "2",
+                         "--write"))
     out, err = capsys.readouterr()
     assert rc == 1
     assert out.count("\nERROR   ") + out.startswith("ERROR   ") == 2
@@ -99,6 +103,7 @@ def test_a_failing_server_stops_the_batch_with_its_reason_and_resume_retries(pai
     assert "0 passed, 0 failed, 0 blocked, 2 errors, 2 not run of 4 tasks" in out
     assert "stopped early: 2 model-server errors in a row; the last: ModelServerError: model server" in out
     assert "run the same command with --resume (errored tasks are retried)" in out
+    assert "written into the target: nothing (no translation passed so far (the batch stopped early))" in out
     assert "\r" not in err                        # not a terminal: no bar
     rc = main(_batch(pair, run_dir, "--model", "builtin", "--resume"))
     out, err = capsys.readouterr()
@@ -122,10 +127,13 @@ def test_a_batch_that_never_started_leaves_no_run_folder_and_names_the_users_pat
 
 @pytest.mark.slow
 def test_ctrl_c_is_answered_at_once_and_keeps_what_finished(pair, tmp_path):
+    shutil.copytree(pair[1], tmp_path / "cs")            # --write changes it: not the module's shared copy
+    pair = (pair[0], tmp_path / "cs", pair[2])
     run_dir = tmp_path / "run"
     err_path = tmp_path / "stderr.txt"
     with open(err_path, "w") as err_file:
-        proc = subprocess.Popen([sys.executable, "-m", "repotrans.cli", *_batch(pair, run_dir, "--model", "builtin")],
+        proc = subprocess.Popen([sys.executable, "-m", "repotrans.cli",
+                                 *_batch(pair, run_dir, "--model", "builtin", "--write")],
                                 stdout=subprocess.PIPE, stderr=err_file, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 300
@@ -143,6 +151,18 @@ def test_ctrl_c_is_answered_at_once_and_keeps_what_finished(pair, tmp_path):
     assert proc.returncode == 130
     assert "stopped early: interrupted (Ctrl-C); run the same command with --resume to continue" in out
     assert "not run of 4 tasks" in out and (run_dir / "results.sqlite").is_file()
+    # --write still writes what passed so far, and only that (or says why it wrote nothing)
+    summary = json.loads((run_dir / "summary.json").read_text())
+    db = sqlite3.connect(run_dir / "results.sqlite")
+    rows = db.execute("SELECT task_id, status, code FROM results").fetchall()
+    db.close()
+    assert sorted(summary["written"]) == sorted(t for t, status, _ in rows if status == "passed") or \
+        summary["write_refused"]
+    assert "written into the target: " in out
+    port = "".join(p.read_text() for p in pair[1].rglob("*.cs"))
+    for task, status, code in rows:
+        if status != "passed" and code:
+            assert code.strip() not in port
 
 
 def test_translations_are_applied_to_crlf_files_without_losing_their_neighbours(tmp_path):

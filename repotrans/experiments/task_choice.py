@@ -1,0 +1,70 @@
+"""Which C# members a batch translates: what a user means by a placeholder (issue 35).
+
+By default a task is a member of the port's code (never of a test project) whose Java counterpart the
+mapping knows and whose body throws `NotImplementedException` (block or expression body, any of its usual
+spellings; a property or indexer counts when one of its accessors does). A weaker form (`{ }`,
+`return default;`, `return;`, `return null;`/`false`/`0`) is often complete as written: it is a task only
+when its Java counterpart does more than that, or when `[tasks] weak_placeholders = true`. Each task
+comes with why it is one (`batch --dry-run` shows it).
+"""
+from __future__ import annotations
+
+import re
+
+from repotrans.index.model import Method
+from repotrans.index.placeholders import java_does_nothing, placeholder_form
+from repotrans.index.store import Index
+from repotrans.mapping.load import load_mapping
+from repotrans.mapping.overrides import MappingOverrides
+from repotrans.mapping.task import TranslationTask
+from repotrans.mapping.test_code import test_files
+
+FORM_TEXT = {"empty": "`{ }`", "default": "`return default;`", "return": "`return;`",
+             "literal": "a constant return (`return null;`, `false`, `0`)"}
+
+
+def task_reasons(index: Index, overrides: MappingOverrides | None = None,
+                 weak: bool = False) -> dict[str, tuple[str, str]]:
+    """C# member id -> (its Java counterpart's id, why it is a task), in index order."""
+    mapping = load_mapping(index, overrides)
+    tests = test_files("target", index.files("target"), index.root("target"))
+    out: dict[str, tuple[str, str]] = {}
+    for m in index.all_methods("target"):
+        form = placeholder_form(m.body)
+        if form is None or m.path in tests or _chained_constructor(m):
+            continue
+        match = mapping.source_method(m.id)
+        if match is None:
+            continue
+        why = _why(form, m, index.method(match.source_id), weak)
+        if why:
+            out[m.id] = (match.source_id, why)
+    return out
+
+
+def placeholder_tasks(index: Index, overrides: MappingOverrides | None = None,
+                      weak: bool = False) -> list[TranslationTask]:
+    """The tasks of task_reasons, as TranslationTasks."""
+    return [TranslationTask(target_method_id=t, source_method_id=s)
+            for t, (s, _) in task_reasons(index, overrides, weak).items()]
+
+
+def _why(form: str, m: Method, java: Method | None, weak: bool) -> str:
+    if form == "throws":
+        return "its body throws NotImplementedException"
+    if form == "accessor throws":
+        return "an accessor throws NotImplementedException"
+    shown = FORM_TEXT[form]
+    if weak:
+        return f"its body is {shown} ([tasks] weak_placeholders)"
+    if m.kind == "constructor":
+        return ""          # an empty C# constructor is complete far more often (field initialisers)
+    if java is not None and not java_does_nothing(java.body):
+        return f"its body is {shown} and the Java method does more"
+    return ""
+
+
+def _chained_constructor(m: Method) -> bool:
+    """`C(...) : base(...)/this(...) { }`: the initializer is the whole translation, not a placeholder."""
+    return m.kind == "constructor" and re.search(r"\)\s*:\s*(base|this)\s*\(", m.signature) is not None \
+        and re.fullmatch(r"\{\s*\}", (m.body or "").strip()) is not None
