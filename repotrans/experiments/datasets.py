@@ -25,6 +25,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
+from repotrans.execution.toolchains import environment
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.index.model import Method
@@ -209,6 +210,8 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
     java = oracle.method(task.source_method_id)
     allow = allowances(oracle, java)
     ok = runner.run(oracle, m, truth, scope="covering", allow=allow, scaled=True)
+    if (ok.status == "no_tests" or ok.status == "passed") and ok.tests_run == 0 and ok.left_out:
+        return verdict(environment.nothing_left(ok.left_out), ok.selection)
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
         return verdict(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})", ok.selection)
     if ok.status != "passed":
@@ -218,7 +221,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
     masked = m.signature + " " + placeholder_body(m)
     bad = runner.run(oracle, m, masked, scope="covering", allow=allow, scaled=True)
     if bad.status == "passed":
-        return verdict("a placeholder passes its tests", ok.selection)
+        return verdict("a placeholder passes its tests" + environment.left_out_note(bad.left_out), ok.selection)
     return verdict(None, ok.selection)
 
 

@@ -266,4 +266,4 @@ def run_switch(tc, schemata: Schemata, index, method: Method, switch: int, sandb
                       exceptions=verdict.exceptions, tests_run=verdict.tests_run, tests_failed=verdict.tests_failed,
                       timings={"total": round(time.monotonic() - started, 3), **verdict.timings},
                       log_tail=tail(verdict.log), reason=verdict.reason, selected=chosen.tests or [],
-                      selection=chosen.describe(), translated=list(chosen.translated))
+                      selection=chosen.describe(), translated=list(chosen.translated), left_out=dict(verdict.left_out))

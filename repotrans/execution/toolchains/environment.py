@@ -111,6 +111,16 @@ def summary(excluded: int, run: int) -> str:
             if excluded else "")
 
 
+def nothing_left(left_out: dict[str, str]) -> str:
+    """Why no test could judge: every covering test fails here before any change."""
+    return f"every covering test fails in this environment before any change: {len(left_out)}: {describe(left_out)}"
+
+
+def left_out_note(left_out: dict[str, str]) -> str:
+    """' (3 more covering tests fail in this environment before any change)' for a dataset drop's reason."""
+    return f" ({len(left_out)} more covering tests fail in this environment before any change)" if left_out else ""
+
+
 def describe(causes: dict[str, str], limit: int = 3) -> str:
     """'2 a time zone, 1 a server (Ns.F.T1, Ns.F.T2, ...)' for a doctor line."""
     counts: dict[str, int] = {}
