@@ -206,6 +206,8 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     if isinstance(target, Method) and target.return_type:
         tr.target_return = target.return_type
         tr.returned_locals = _returned_identifiers(node)
+    elif isinstance(target, str) and re.search(r"\bvoid\s+[\w.]+\s*(<[^()]*>)?\s*\(", target):
+        tr.target_return = "void"
     body = node.child_by_field_name("body")
     is_property = (target.kind in ("property", "indexer") if isinstance(target, Method)
                    else isinstance(target, str) and "(" not in target and "[" not in target)

@@ -11,6 +11,7 @@ from repotrans.policy.cs_types import element_type, split_type
 from repotrans.policy.resolver import NameResolver
 
 INDENT = "    "
+_EFFECTS = ("method_invocation", "object_creation_expression", "assignment_expression", "update_expression")
 JUMPS = {"break_statement", "continue_statement", "return_statement", "throw_statement", "yield_statement"}
 INTERFACES = frozenset({"Map", "Set", "List", "Collection", "Queue", "Deque", "Iterable"})
 
@@ -104,6 +105,13 @@ class StatementTranslator(ExprTranslator):
 
     def _s_return_statement(self, node: Node) -> list[str]:
         if not node.named_children:
+            return ["return;"]
+        if self.target_return == "void" and self.return_type not in (None, "void"):
+            # the C# declaration is the contract (issue 34): Java returns a value the port's void member
+            # drops; an effect in the expression stays as a statement
+            value = node.named_children[0]
+            if value.type in _EFFECTS:
+                return [f"{self.ex(value)};", "return;"]
             return ["return;"]
         text, ty = self.expr(node.named_children[0], self.return_type)
         return [f"return {self.coerce(text, ty, self.return_type)};"]

@@ -99,3 +99,12 @@ def test_names_the_java_file_imports_from_the_jdk_are_never_looked_up_as_port_ty
     assert project_types(java) == ["Calendar", "Slot"]
     assert project_types(java, jdk_names=jdk) == ["Slot"]
     assert jdk_imports([Import("import static java.lang.Math.max;", "java.lang.Math.max", static=True)]) == frozenset()
+
+
+def test_the_csharp_declaration_is_the_contract_a_void_member_drops_the_java_return_value():
+    """Issue 34 (CS0127): Java returns an int where the port's member is void; an effect stays a statement."""
+    java = "int add(int x) { total += x; if (x > 3) { return count(x); } return total; }"
+    code = translate_method(java, ContextResolver("Acc", {}), "public void Add(int x)")
+    assert code == ("public void Add(int x)\n{\n    total += x;\n    if (x > 3)\n    {\n        Count(x);\n"
+                    "        return;\n    }\n    return;\n}")
+    assert "return total;" in translate_method(java, ContextResolver("Acc", {}), "public int Add(int x)")
