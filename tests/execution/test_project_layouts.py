@@ -137,3 +137,16 @@ def test_startup_object_picks_the_entry_point(tmp_path):
     })
     _, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "wd")
     assert any(ok and line.startswith("built: App") for ok, line in lines), lines
+
+
+@pytest.mark.slow
+def test_doctor_runs_a_combined_project(tmp_path):
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    from repotrans.execution.judge.build_report import build_section, render
+    from repotrans.execution.settings import ExecutionConfig
+
+    _write(tmp_path / "repo", COMBINED)
+    title, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "wd")
+    assert (True, "tests: Acme: 3 as written, 3 built, 1 run, 1 passed") in lines, render(title, lines)
+    assert not any("not run" in line for _, line in lines), render(title, lines)
