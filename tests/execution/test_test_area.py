@@ -91,3 +91,26 @@ def test_each_run_gets_a_private_writable_area_laid_out_as_the_build(tmp_path, s
                                                                       verdict.log[-3000:])
     assert sealed(ws), "a test run changed the sealed baseline"
     assert not list(ws.base.rglob("marker.txt")) and not list(ws.src.rglob("golden-out"))
+
+
+def test_the_area_links_what_it_need_not_copy_and_goes_away(tmp_path):
+    import os
+    from repotrans.execution.toolchains.msbuild import load_project
+    from repotrans.execution.toolchains.test_area import COPY_LIMIT, test_area
+
+    _layout(tmp_path / "src")
+    project = load_project(tmp_path / "src/tests/T/T.csproj", tmp_path / "src")
+    base = tmp_path / "base"
+    (base / "Data").mkdir(parents=True)
+    (base / "T.dll").write_bytes(b"MZ")
+    (base / "Data" / "small.txt").write_text("21")
+    (base / "Data" / "big.bin").write_bytes(b"\0" * (COPY_LIMIT + 1))
+    items = {p.name: p for p in base.iterdir()}
+    with test_area(tmp_path / "src", tmp_path / "run", project, items) as folder:
+        assert folder == tmp_path / "run" / AREA / "T" / "tests" / "T" / "bin" / "Debug" / "net48"
+        assert (folder / ".." / ".." / ".." / "Data" / "input.txt").read_text() == "21"   # as the build lays it out
+        linked = os.geteuid() == 0
+        assert os.path.samefile(folder / "T.dll", base / "T.dll") == linked
+        assert os.path.samefile(folder / "Data" / "big.bin", base / "Data" / "big.bin") == linked
+        assert not os.path.samefile(folder / "Data" / "small.txt", base / "Data" / "small.txt")
+    assert not (tmp_path / "run" / AREA).exists()

@@ -11,9 +11,10 @@ the build. The sandbox lets the test uid write the area and nothing else of the 
 never comes from a file (the runner reports on a nonce-tagged stdout), and the area is deleted when the
 run ends, so nothing written there reaches the next run.
 
-Assemblies (.dll, .exe and their symbols) are hard links to the sealed baseline when the test runs under a
-uid that does not own them (we are root): it can replace them in the area but not change them. Every
-other file, and every file when we are not root, is a copy.
+Assemblies (.dll, .exe and their symbols) and data files over COPY_LIMIT bytes are hard links to the sealed
+baseline when the test runs under a uid that does not own them (we are root): it can delete or replace them
+in the area but not change them in place. Every other file, and every file when we are not root, is a copy
+it may change.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from repotrans.execution.toolchains.msbuild import Project
 
 SHARED_SUFFIXES = (".dll", ".exe", ".pdb", ".mdb")
 AREA = "area"
+COPY_LIMIT = 1 << 20          # bytes: a bigger data file is linked, not copied, on every run
 
 
 def output_folder(project: Project) -> Path:
@@ -92,7 +94,7 @@ def _place(item: Path, dest: Path, share: bool) -> None:
         return
     if dest.exists() or dest.is_symlink():
         dest.unlink()
-    if share and item.suffix.lower() in SHARED_SUFFIXES:
+    if share and (item.suffix.lower() in SHARED_SUFFIXES or item.stat().st_size > COPY_LIMIT):
         try:
             os.link(item, dest)
             return
