@@ -204,8 +204,16 @@ class ContextResolver(ConventionResolver):
         return None
 
     def field_name(self, owner: str | None, name: str) -> str:
+        """The C# field or property a Java field is read through: the same name, else the port's renaming
+        (prefix, case); from another type, a private field is reached through its property (issue 34)."""
+        foreign = owner is not None and owner != self.current
         for info in self._chain(owner):
             members = list(info.fields) + list(info.properties)
+            if foreign:
+                hidden = [m for m in members if m in info.private and _norm(m) == _norm(name)]
+                prop = next((p for p in info.properties if _norm(p) == _norm(name)), None)
+                if hidden and prop is not None:
+                    return prop
             if name in members:
                 return name
             for member in members:

@@ -22,6 +22,7 @@ class TargetType:
     type_params: list[str] = field(default_factory=list)
     indexer: tuple[str, int] | None = None                        # `this[int, ...]`: (element type, arity)
     kind: str = "class"                                           # class | interface | enum | struct
+    private: set[str] = field(default_factory=set)                # fields other types cannot reach
 
     def method_names(self) -> dict[str, list[str]]:
         names: dict[str, list[str]] = {}
@@ -87,6 +88,9 @@ def target_type(out: dict) -> TargetType:
         declared = declared_member(text)
         if declared:
             info.fields[declared[0]] = declared[1]
+            words = text.split("=", 1)[0].split()
+            if "private" in words or not {"public", "protected", "internal"} & set(words):
+                info.private.add(declared[0])
     for constant in out.get("enum_constants", []):
         info.fields[str(constant).split("=")[0].split("(")[0].strip()] = info.name
     for text in out.get("members", []):

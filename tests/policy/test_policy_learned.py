@@ -108,3 +108,16 @@ def test_the_csharp_declaration_is_the_contract_a_void_member_drops_the_java_ret
     assert code == ("public void Add(int x)\n{\n    total += x;\n    if (x > 3)\n    {\n        Count(x);\n"
                     "        return;\n    }\n    return;\n}")
     assert "return total;" in translate_method(java, ContextResolver("Acc", {}), "public int Add(int x)")
+
+
+def test_a_private_field_of_another_type_is_read_through_its_property():
+    """Issue 34: ZXing.Net keeps BitMatrix.width private behind `Width`; Java reads `m.width` directly."""
+    from repotrans.policy.tool_outputs import target_type
+
+    matrix = target_type({"class": "ZXing.Common.BitMatrix", "fields": ["private int[] bits", "private int width"],
+                          "members": ["public int Width { get; }"]})
+    own = target_type({"class": "ZXing.Walker", "fields": ["private int width"]})
+    resolver = ContextResolver("Walker", {"BitMatrix": matrix, "Walker": own})
+    code = translate_method("int w(BitMatrix m) { return m.width + width; }", resolver, "public int W(BitMatrix m)")
+    assert "return m.Width + width;" in code                 # its own private field stays a field
+    assert matrix.private == {"bits", "width"}
