@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import RETRIEVAL, add_command, add_old_name, add_quiet, add_settings, at_least
+from repotrans.cli.options import (RETRIEVAL, add_command, add_old_name, add_pair, add_quiet, add_settings, at_least,
+                                  pair_index)
 from repotrans.cli.output import print_json
 from repotrans.errors import InputError, RepotransError
 from repotrans.tools.registry import load_schemas
@@ -31,6 +32,7 @@ def register(sub) -> None:
                    help="the learned API map instead: how the port writes Java calls (counts, examples, conflicts); "
                         "with --format jsonl one record per correspondence")
     p.add_argument("--top", type=at_least(1), default=20, help="--api: correspondences and conflicts shown (default 20)")
+    add_pair(p)
 
     p = add_command(sub, "retrieve", "similar aligned pairs and close target names for one function (JSON)",
                     run_retrieve)
@@ -80,11 +82,10 @@ def run_tool(args: argparse.Namespace, config: AgentConfig) -> int:
 
 
 def run_mapping(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.index.store import Index
     from repotrans.mapping.load import load_mapping
     from repotrans.mapping.mapping_export import records
 
-    index = Index.open(Path(args.workdir), must_exist=True)
+    index = pair_index(args)
     mapping = load_mapping(index, config.mapping)
     if args.api:
         from repotrans.mapping.api_cache import load_api_map

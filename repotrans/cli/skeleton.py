@@ -15,7 +15,7 @@ import argparse
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import MODEL, add_command, add_settings
+from repotrans.cli.options import MODEL, add_command, add_pair, add_settings, pair_index
 
 
 def register(sub) -> None:
@@ -27,14 +27,14 @@ def register(sub) -> None:
     p.add_argument("--no-check", action="store_true", help="do not compile the skeleton with the port")
     p.add_argument("--conventions", action="store_true", help="also print the conventions learned from the port")
     p.add_argument("--show", action="store_true", help="print the generated C# text")
+    add_pair(p)
     register_tests(sub)
 
 
 def run_skeleton(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.index.store import Index
     from repotrans.skeleton.create import create_skeleton
 
-    index = Index.open(Path(args.workdir), must_exist=True)
+    index = pair_index(args)
     result = create_skeleton(index, args.types, check=not args.no_check, dry_run=args.dry_run,
                              overrides=config.mapping, settings=config.execution.build_settings())
     if args.conventions and result.plan.conventions is not None:
@@ -54,14 +54,14 @@ def register_tests(sub) -> None:
                    help="JUnit classes by qualified name, e.g. 'org.acme.geo.*Test' (repeatable)")
     p.add_argument("--dry-run", action="store_true", help="show what it would write, write nothing")
     p.add_argument("--show", action="store_true", help="print the generated C# text")
+    add_pair(p)
     add_settings(p, *MODEL)
 
 
 def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.index.store import Index
     from repotrans.skeleton.port_tests import port_junit_tests
 
-    index = Index.open(Path(args.workdir), must_exist=True)
+    index = pair_index(args)
     client = None
     if config.model.name and config.model.name != "builtin" and not args.dry_run:
         from repotrans.agents.models import make_client

@@ -192,7 +192,8 @@ def _finish(index: Index, source: Path, work: Path, target: Path, records: list[
         return together, WriteOutcome()
     with judge_for(Runner(config.execution, store.path.parent / "workspace"), 1) as runner:
         if not stopped:
-            rejudge(index, source, work, records, order, runner, store, java, display.say)
+            rejudge(index, source, work, records, order, runner, store, java, display.say,
+                    tasks_dir=store.path.parent / "tasks")
         records = [r for r in store.records() if r.config == CONFIG_NAME]
         passing = [r for r in records if r.passed]
         if passing:

@@ -48,14 +48,15 @@ class WriteOutcome:
 
 
 def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], order: list[str], runner: Runner,
-            store: RunStore, java: dict[str, Method | None], say: Callable[[str], None]) -> None:
+            store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
+            tasks_dir: Path | None = None) -> None:
     """Blocked tasks judged again (experiments.rejudge), callees first (`order`: task ids)."""
     rank = {t: i for i, t in enumerate(order)}
     blocked = sorted((r for r in records if r.status == BLOCKED), key=lambda r: rank.get(r.task_id, len(rank)))
     if not blocked:
         return
     say(f"re-judging {len(blocked)} blocked task(s) on the port plus the passing translations...")
-    rejudge_blocked(index, source, work, blocked, runner, store, java, say)
+    rejudge_blocked(index, source, work, blocked, runner, store, java, say, tasks_dir)
     now = Counter(outcome_of(r) for r in blocked)
     say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))
 

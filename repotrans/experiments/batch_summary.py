@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from repotrans.execution.judge.status import BLOCKED, ERROR
+from repotrans.execution.judge.status import BLOCKED, ERROR, NO_TESTS
 from repotrans.experiments.causes import cause_of
 from repotrans.experiments.metrics import Economy
 from repotrans.experiments.run_store import TaskRecord, port_records, reduced_trust, translated_records
 from repotrans.experiments.whole_suite import whole_suite_line
 
-_LABEL = {ERROR: "ERROR", BLOCKED: "BLOCKED"}
-_ORDER = {"FAILED": 0, "ERROR": 1, "BLOCKED": 2}
+_LABEL = {ERROR: "ERROR", BLOCKED: "BLOCKED", NO_TESTS: "NO TEST"}     # anything else that did not pass: FAILED
+_ORDER = {"FAILED": 0, "ERROR": 1, "NO TEST": 2, "BLOCKED": 3}
 
 
 @dataclass
@@ -25,7 +25,7 @@ class BatchSummary:
     tasks: int
     passed: int
     compiled: int
-    failed: int                 # finished without passing, neither blocked nor a task error
+    failed: int                 # finished without passing: neither blocked, nor without a test run, nor a task error
     errors: int
     blocked: int
     prompt_tokens: int
@@ -42,6 +42,7 @@ class BatchSummary:
     estimated_tokens: bool = False    # the offline policy counts words, not tokens
     translated: int = 0         # tasks judged with tests translated from JUnit: not in passed/failed/...
     translated_passed: int = 0
+    no_tests: int = 0           # compiled, but no selected test could run: nothing judged, neither passed nor failed
     reduced_trust: int = 0      # verdicts that ran with a capability their Java original reaches (IL policy)
     model_calls: int = 0
     fallbacks: dict = field(default_factory=dict)   # step -> tasks where it took its default (agents.progress)
@@ -61,7 +62,7 @@ class BatchSummary:
                    tasks=tasks, passed=sum(r.passed for r in port), compiled=sum(r.compiled for r in records),
                    failed=sum(p[0] == "FAILED" and not p[2].startswith("[translated tests]") for p in problems),
                    errors=sum(r.status == ERROR for r in port), blocked=sum(r.status == BLOCKED for r in port),
-                   translated=len(translated), translated_passed=sum(r.passed for r in translated),
+                   no_tests=sum(r.status == NO_TESTS for r in port), translated=len(translated), translated_passed=sum(r.passed for r in translated),
                    reduced_trust=len(reduced_trust(records)),
                    prompt_tokens=sum(r.prompt_tokens for r in records),
                    completion_tokens=sum(r.completion_tokens for r in records), problems=problems,
@@ -70,6 +71,8 @@ class BatchSummary:
     def counts_line(self) -> str:
         parts = [f"{self.passed} passed", f"{self.failed} failed", f"{self.blocked} blocked",
                  f"{self.errors} error{'s' * (self.errors != 1)}"]
+        if self.no_tests:
+            parts.append(f"{self.no_tests} without a test run")
         if self.translated:
             parts.append(f"{self.translated} judged by translated tests ({self.translated_passed} passed)")
         if self.not_run:

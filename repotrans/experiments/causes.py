@@ -20,6 +20,10 @@ _ERROR_KIND = re.compile(r"([\w. -]{1,40}?)(?: at |:|\()")
 _EXC_TYPE = re.compile(r"(?:SetUp : |TearDown : )?([\w.]+(?:Exception|Error))\b")
 
 
+# Cause groups listed last: they say nothing against the candidate itself (report.md and report.html).
+LATE_GROUPS = ("blocked by untranslated methods", "fails in untranslated methods", "no test ran")
+
+
 @dataclass(frozen=True)
 class Cause:
     group: str        # what failures are grouped under: "compile error CS0246", "assertion failed", ...

@@ -16,6 +16,7 @@ At the end, blocked candidates are judged again until nothing changes:
 """
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from dataclasses import replace
@@ -69,9 +70,20 @@ def keep_candidate(tasks_dir: Path, rec: TaskRecord) -> None:
 
 
 def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRecord], runner: Runner,
-                    store: RunStore, java: dict[str, Method | None], say: Callable[[str], None]) -> None:
+                    store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
+                    tasks_dir: Path | None = None) -> None:
     """Judge `blocked` (in callees-first order) again until no verdict changes; see the module doc.
-    `java`: target method id -> its Java original, whose allowances every run keeps."""
+    `java`: target method id -> its Java original, whose allowances every run keeps. Each new verdict is
+    said (one line per task, as the batch's per-task lines) and written into the run store and the task's
+    result.json under `tasks_dir`, so that the line, the summary, the store and the file agree."""
+
+    def record(rec: TaskRecord, result: TestResult, how: str) -> None:
+        before = rec.status
+        _record(store, rec, result)
+        _update_result_file(tasks_dir, rec, how)
+        if rec.status != before:
+            say(f"  {before} -> {rec.status:<13} {rec.task_id}" + (f" ({how})" if how != "alone" else ""))
+
     pending = [r for r in blocked if r.code is not None and index.method("target:" + r.task_id) is not None]
     while pending:
         progress = False
@@ -79,7 +91,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
         for rec in pending:
             m = index.method("target:" + rec.task_id)
             result = runner.run(index, m, rec.code, scope="covering", allow=allowances(index, java.get(m.id)))
-            _record(store, rec, result)
+            record(rec, result, "alone")
             if rec.passed:
                 apply_passing(index, source, work, [rec])
                 progress = True
@@ -89,7 +101,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
         if len(pending) > 1 and not progress:
             accepted = judge_together(index, source, work, pending, runner, java, say)
             for rec, result in accepted:
-                _record(store, rec, result)
+                record(rec, result, "together")
             if accepted:
                 apply_passing(index, source, work, [rec for rec, _ in accepted])
                 done = {rec.task_id for rec, _ in accepted}
@@ -166,3 +178,15 @@ def _record(store: RunStore, rec: TaskRecord, result: TestResult) -> None:
     rec.status = result.status
     rec.result = result.to_json()
     store.add(rec)
+
+
+def _update_result_file(tasks_dir: Path | None, rec: TaskRecord, how: str) -> None:
+    """The task's result.json says the final verdict too, and keeps the earlier ones under "verdicts"."""
+    path = None if tasks_dir is None else tasks_dir / task_dir_name(rec.task_id) / "result.json"
+    if path is None or not path.is_file():
+        return
+    data = json.loads(path.read_text(encoding="utf-8"))
+    history = data.get("verdicts") or [{"judged": "first", "status": data.get("status")}]
+    data.update(status=rec.status, result=rec.result,
+                verdicts=history + [{"judged": f"again at the end ({how})", "status": rec.status}])
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")

@@ -1,13 +1,15 @@
 """Reports over run folders: they read files and never re-run agents.
 
-`write_report(run_dirs, out)` renders report.md (tables) with the plots that mean something for the
+`write_report(run_dirs, out)` renders report.md (tables, then the failures grouped by cause) with the plots that mean something for the
 runs (plots.plots_for) and, for each run folder, <run>/report.html (report_html).
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from pathlib import Path
 
 from repotrans.execution.judge.status import BLOCKED, LABELS, NO_TESTS, REJECTED
+from repotrans.experiments.causes import LATE_GROUPS, cause_of
 from repotrans.experiments.metrics import economy_rows, overlap, rate_rows
 from repotrans.experiments.plots import Plot, plots_for
 from repotrans.experiments.report_html import write_html
@@ -69,10 +71,30 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
                 "| config | dataset | tasks | compiled | passed | pass rate |", "|---|---|---:|---:|---:|---:|"]
         out += [f"| {r.config} | {shown(r.dataset)} | {r.tasks} | {r.compiled} | {r.passed} | {100 * r.pass_rate:.1f}% |"
                 for r in rate_rows(translated)]
+    out += failures_by_cause(records)
     out.append("")
     for plot in plots:
         out += [f"![{plot.name.rsplit('.', 1)[0]}]({plot.name})", ""]
     return "\n".join(out)
+
+
+def failures_by_cause(records: list[TaskRecord]) -> list[str]:
+    """The unsolved tasks grouped by cause, as report.html groups them (real failures first, largest
+    groups first), each with its one-line reason (experiments.causes, as the batch summary says it)."""
+    groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for r in records:
+        if not r.passed:
+            cause = cause_of(r)
+            origin = f"{r.config} / {r.dataset} / " if len({(x.config, x.dataset) for x in records}) > 1 else ""
+            groups[cause.group].append((f"{origin}{r.task_id}", cause.line))
+    if not groups:
+        return []
+    out = ["", "## Failures by cause", ""]
+    for cause, tasks in sorted(groups.items(), key=lambda kv: (kv[0] in LATE_GROUPS, -len(kv[1]), kv[0])):
+        out += [f"### {cause} ({len(tasks)})", ""]
+        out += [f"- `{task}`: {' '.join(line.split())}" for task, line in sorted(tasks)]
+        out.append("")
+    return out[:-1]
 
 
 def write_report(run_dirs: list[Path], out: Path | None = None) -> Path:

@@ -1,6 +1,7 @@
 """report.html of one run folder, answer first: counts, rates, error types, the whole-suite result and
 the plots; then the failures grouped by cause (each opening with its first real assertion or compiler
-error), a per-class breakdown, and the passed tasks. Rendered from templates/report.html.j2 (Jinja,
+error), a per-class breakdown, and the passed tasks. Each task links its trajectory file (never inlined:
+a page of a dozen tasks stays small). Rendered from templates/report.html.j2 (Jinja,
 autoescaped, StrictUndefined); the plots are embedded, so the page stands alone.
 """
 from __future__ import annotations
@@ -15,18 +16,16 @@ from pathlib import Path
 
 import jinja2
 
-from repotrans.experiments.causes import cause_of
+from repotrans.experiments.causes import LATE_GROUPS, cause_of
 from repotrans.execution.judge.status import LABELS
 from repotrans.experiments.metrics import Economy, rate_rows
 from repotrans.experiments.plots import class_of, plots_for
 from repotrans.experiments.run_records import load_records, unvalidated_datasets
 from repotrans.experiments.run_store import RunStore, TaskRecord, port_records, translated_records
 from repotrans.experiments.task_files import (dedent_member, diff_lines, method_text, run_indexes, token_notes,
-                                              trajectory, trajectory_steps)
+                                              trajectory, trajectory_path)
 from repotrans.experiments.whole_suite import whole_suite_line
 
-# Group order: real failures first, then what says nothing against the candidate.
-_LATE_GROUPS = ("blocked by untranslated methods", "fails in untranslated methods", "no test ran")
 ESTIMATE_NOTE = "estimated: the offline builtin policy counts words, not tokens"
 
 
@@ -38,7 +37,8 @@ class TaskView:
     code: str | None
     diff: list[tuple[str, str]] | None         # None: the run has no ground truth for this task
     outcome: str
-    steps: list[tuple[str, str]]
+    steps: int                                 # trajectory entries, linked (never inlined: the page stays small)
+    trajectory: str | None                     # its path relative to the run folder
     notes: list[str] = field(default_factory=list)
     estimated: bool = False
 
@@ -80,7 +80,7 @@ def render_page(run_dir: Path) -> str:
     groups: dict[str, list[TaskView]] = defaultdict(list)
     for v in failing:
         groups[cause_of(v.record).group].append(v)
-    ordered = sorted(groups.items(), key=lambda kv: (kv[0] in _LATE_GROUPS, -len(kv[1]), kv[0]))
+    ordered = sorted(groups.items(), key=lambda kv: (kv[0] in LATE_GROUPS, -len(kv[1]), kv[0]))
     summary = _summary(run_dir, records, estimated)
     plots = [{"title": p.title, "src": "data:image/png;base64," + base64.b64encode(p.png).decode("ascii")}
              for p in plots_for(port_records(records))]
@@ -124,7 +124,8 @@ def _summary(run_dir: Path, records: list[TaskRecord], estimated: set[str]) -> d
     return {
         "tasks": n, "passed": counts["passed"], "compiled": sum(r.compiled for r in records),
         "blocked": counts["blocked"], "errors": counts["error"],
-        "failed": n - counts["passed"] - counts["blocked"] - counts["error"],
+        "no_tests": counts["no_tests"],
+        "failed": n - counts["passed"] - counts["blocked"] - counts["error"] - counts["no_tests"],
         "compile_rate": 100 * sum(r.compiled for r in records) / n if n else 0.0,
         "pass_rate": 100 * counts["passed"] / n if n else 0.0,
         "error_types": [(LABELS[s], counts[s]) for s in LABELS if counts.get(s)],
@@ -165,8 +166,13 @@ def _view(run_dir: Path, r: TaskRecord, indexes: dict, estimated: bool) -> TaskV
     truth = method_text(oracle, "target:" + r.task_id)
     diff = diff_lines(dedent_member(truth), dedent_member(r.code)) if truth is not None and r.code else None
     return TaskView(record=r, headline=cause_of(r).line, java=dedent_member(java) if java else None,
-                    code=r.code, diff=diff, outcome=_outcome(r), steps=trajectory_steps(entries),
+                    code=r.code, diff=diff, outcome=_outcome(r), steps=len(entries),
+                    trajectory=_relative(trajectory_path(run_dir, r), run_dir),
                     notes=token_notes(entries), estimated=estimated)
+
+
+def _relative(path: Path | None, run_dir: Path) -> str | None:
+    return None if path is None else path.relative_to(run_dir).as_posix()
 
 
 def _outcome(r: TaskRecord) -> str:

@@ -51,13 +51,19 @@ def method_text(index: Index | None, method_id: str | None) -> str | None:
     return (index.root(m.side) / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8", "replace")
 
 
-def trajectory(run_dir: Path, r: TaskRecord) -> list[dict]:
-    """The task's trajectory entries (an ablation nests task folders under config/dataset)."""
+def trajectory_path(run_dir: Path, r: TaskRecord) -> Path | None:
+    """The task's trajectory.jsonl (an ablation nests task folders under config/dataset), if there is one."""
     folder = run_dir / "tasks" / r.config / r.dataset / task_dir_name(r.task_id)
     if not folder.is_dir():
         folder = run_dir / "tasks" / task_dir_name(r.task_id)
     path = folder / "trajectory.jsonl"
-    if not path.is_file():
+    return path if path.is_file() else None
+
+
+def trajectory(run_dir: Path, r: TaskRecord) -> list[dict]:
+    """The task's trajectory entries."""
+    path = trajectory_path(run_dir, r)
+    if path is None:
         return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -99,23 +105,3 @@ def diff_lines(truth: str, code: str) -> list[tuple[str, str]]:
             "del" if line.startswith("-") and not line.startswith("---") else "")
         out.append((cls, line))
     return out or [("", "(identical)")]
-
-
-def trajectory_steps(entries: list[dict]) -> list[tuple[str, str]]:
-    """(heading, body) of each trajectory entry, as the page shows them."""
-    steps = []
-    for e in entries:
-        kind = e.get("kind")
-        head = f"{e.get('t', 0):7.2f}s {kind} {e.get('agent', '')} {e.get('step', '')}"
-        if kind == "model":
-            prompt = "\n\n".join(str(m.get("content")) for m in e.get("messages", []))
-            body = f"PROMPT\n{prompt}\n\nRESPONSE\n{e.get('response')}"
-        elif kind == "tool":
-            body = f"{e.get('tool')}({json.dumps(e.get('args'))})\n{json.dumps(e.get('output'), indent=1)[:4000]}"
-        elif kind == "attempt":
-            result = e.get("result") or {}
-            body = f"{e.get('code')}\n\n-> {result.get('status')} {result.get('reason', '')}"
-        else:
-            body = json.dumps({k: v for k, v in e.items() if k not in ("kind", "t")}, indent=1, default=str)[:4000]
-        steps.append((head, body))
-    return steps

@@ -4,6 +4,7 @@ here records what it is asked to judge (the judging itself is tested in tests/ex
 the Java fixture and the run store are real."""
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from repotrans.execution.judge.results import TestResult
 from repotrans.experiments.batch_end import combined_check
 from repotrans.experiments.rejudge import rejudge_blocked
 from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.store import Index
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "policy_reach"
@@ -56,7 +58,15 @@ def test_rejudging_a_blocked_task_keeps_the_allowances_of_its_java_original(pair
     index, names, twice, java, store = pair
     runner = RecordingRunner()
     blocked = [_record(names, "blocked", code=_as_is(index, names)), _record(twice, "blocked", code=_as_is(index, twice))]
-    rejudge_blocked(index, FIXTURE / "java", index.root("target"), blocked, runner, store, java, lambda line: None)
+    tasks = index.root("target").parent / "tasks"
+    (tasks / task_dir_name(blocked[0].task_id)).mkdir(parents=True)
+    (tasks / task_dir_name(blocked[0].task_id) / "result.json").write_text('{"status": "blocked", "code": "x"}')
+    said = []
+    rejudge_blocked(index, FIXTURE / "java", index.root("target"), blocked, runner, store, java, said.append, tasks)
+    saved = json.loads((tasks / task_dir_name(blocked[0].task_id) / "result.json").read_text())
+    assert saved["status"] == "passed" and saved["code"] == "x" and saved["verdicts"] == [
+        {"judged": "first", "status": "blocked"}, {"judged": "again at the end (alone)", "status": "passed"}]
+    assert said == [f"  blocked -> passed        {r.task_id}" for r in blocked]      # one line per changed task
     assert runner.calls == [(names.id, "covering", frozenset({"file_system"})), (twice.id, "covering", frozenset())]
     assert {r.task_id: r.status for r in store.records()} == {names.id[7:]: "passed", twice.id[7:]: "passed"}
     store.close()

@@ -184,3 +184,13 @@ def test_translations_are_applied_to_crlf_files_without_losing_their_neighbours(
     text = (cs / index.method("target:" + REPEAT).path).read_bytes()
     assert b"return string.IsNullOrWhiteSpace(text);" in text and b"    return text;" in text   # both applied
     assert text.startswith(b"using System;\r\nusing System.Collections;\r\n")        # the file's own lines kept
+
+
+def test_a_task_without_a_test_run_is_neither_passed_nor_failed():
+    recs = [TaskRecord(config="batch", dataset="d", task_id="A.F()", status="no_tests",
+                       result={"status": "no_tests", "reason": "no covering test"}),
+            TaskRecord(config="batch", dataset="d", task_id="A.G()", status="passed")]
+    summary = BatchSummary.of(2, recs, seconds=1.0)
+    assert (summary.passed, summary.failed, summary.no_tests) == (1, 0, 1)
+    assert "1 passed, 0 failed, 0 blocked, 0 errors, 1 without a test run of 2 tasks" in summary.render()
+    assert "NO TEST A.F() - " in summary.render()

@@ -62,6 +62,20 @@ EXPECTED_MD = """\
 | direct | 1 | - |
 | full | 2 | `ledger/Books.Post(Money)` |
 
+## Failures by cause
+
+### compile error (1)
+
+- `full / geo / Demo.Counter.Half()`: no test result was recorded
+
+### task error (ConnectionError) (1)
+
+- `direct / ledger / Books.Post(Money)`: ConnectionError: model server gone
+
+### test failure (1)
+
+- `direct / geo / Demo.Counter.Half()`: no test result was recorded
+
 ![rates](rates.png)
 
 ![errors](errors.png)
@@ -149,7 +163,9 @@ def test_report_html_lists_every_task_failures_first_with_its_status_filter(run_
     assert diff == ('<h4>Diff against the ground truth</h4><pre>--- ground truth\n+++ generated\n@@ -1,4 +1,4 @@\n'
                     ' public int Twice()\n {\n<span class="del">-    return count * 2;</span>\n'
                     '<span class="add">+    return count + count;</span>\n }</pre>')   # margins do not count
-    assert "Trajectory (3 steps)" in twice and "Translate twice() &lt;now&gt;" in twice
+    link = 'href="tasks/full/geo/' + task_dir_name(TWICE) + '/trajectory.jsonl">Trajectory (3 steps)</a>'
+    assert link in twice and "Translate twice()" not in page       # linked, never inlined
+    assert (run_dir / "tasks" / "full" / "geo" / task_dir_name(TWICE) / "trajectory.jsonl").is_file()
     assert '<div class="headline">ConnectionError: model server gone</div>' in page
     assert page.count("Diff against the ground truth") == 2     # the two Twice() tasks; no empty box elsewhere
     assert page.index('id="summary"') < page.index('id="failures"') < page.index('id="classes"') \
