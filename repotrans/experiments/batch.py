@@ -22,6 +22,7 @@ from repotrans.errors import ConfigError, InputError, RepotransError, is_model_s
 from repotrans.execution.judge.status import BLOCKED, ERROR
 from repotrans.execution.judge.batching import judge_for
 from repotrans.execution.judge.runner import Runner
+from repotrans.execution.workspace.scratch import state_key
 from repotrans.experiments.batch_progress import BatchProgress, StopRequest
 from repotrans.experiments.batch_summary import BatchSummary
 from repotrans.experiments.executors import ThreadExecutor
@@ -144,13 +145,16 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
     work_load = Workload(dirs={"source": source, "target": work, "workspace": workspace}, config=config,
                          config_name=CONFIG_NAME, dataset=dataset)
     stopped, server_errors = "", 0
+    judged_on: dict[str, str] = {}          # task id -> state of the work copy its verdict was taken on
     with StopRequest("finishing the current task" + ("s" if jobs > 1 else "") + "; Ctrl-C again aborts") as stop:
         for level in levels:
             pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
             finished = []
+            state = state_key(work) if pending else ""
             for rec in executor.run(work_load, pending, run_dir / "tasks") if pending else ():
                 store.add(rec)
                 keep_candidate(run_dir / "tasks", rec)
+                judged_on[rec.task_id] = state
                 finished.append(rec)
                 display.add(rec)
                 server_errors = server_errors + 1 if is_model_server_error(rec.error) else 0
@@ -170,7 +174,7 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
         records = [r for r in store.records() if r.config == CONFIG_NAME]
         order = [t.split(":", 1)[1] for level in levels for t in level]
         together, written = _finish(index, source, work, target, records, order, config, store, display, java,
-                                    request, stopped)
+                                    request, stopped, judged_on)
         records = [r for r in store.records() if r.config == CONFIG_NAME]
     summary = BatchSummary.of(len(tasks), records, seconds=round(time.time() - started, 2), together=together,
                               written=written.members, write=written.plan, write_refused=written.refused,
@@ -182,7 +186,7 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
 
 def _finish(index: Index, source: Path, work: Path, target: Path, records: list[TaskRecord], order: list[str],
             config: AgentConfig, store: RunStore, display: BatchProgress, java: dict[str, Method | None],
-            request: WriteRequest, stopped: str) -> tuple[dict, WriteOutcome]:
+            request: WriteRequest, stopped: str, judged_on: dict[str, str]) -> tuple[dict, WriteOutcome]:
     """After the last task (or a stop): blocked tasks judged again (not after a stop), the whole suite run
     once with the passing translations (after a stop, only when something is to be written), then what
     passed written when asked. Each phase says what it does first. `java`: target method id -> its Java
@@ -193,7 +197,7 @@ def _finish(index: Index, source: Path, work: Path, target: Path, records: list[
     with judge_for(Runner(config.execution, store.path.parent / "workspace"), 1) as runner:
         if not stopped:
             rejudge(index, source, work, records, order, runner, store, java, display.say,
-                    tasks_dir=store.path.parent / "tasks")
+                    tasks_dir=store.path.parent / "tasks", judged_on=judged_on)
         records = [r for r in store.records() if r.config == CONFIG_NAME]
         passing = [r for r in records if r.passed]
         if passing:

@@ -49,14 +49,14 @@ class WriteOutcome:
 
 def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], order: list[str], runner: Runner,
             store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
-            tasks_dir: Path | None = None) -> None:
+            tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
     """Blocked tasks judged again (experiments.rejudge), callees first (`order`: task ids)."""
     rank = {t: i for i, t in enumerate(order)}
     blocked = sorted((r for r in records if r.status == BLOCKED), key=lambda r: rank.get(r.task_id, len(rank)))
     if not blocked:
         return
     say(f"re-judging {len(blocked)} blocked task(s) on the port plus the passing translations...")
-    rejudge_blocked(index, source, work, blocked, runner, store, java, say, tasks_dir)
+    rejudge_blocked(index, source, work, blocked, runner, store, java, say, tasks_dir, judged_on)
     now = Counter(outcome_of(r) for r in blocked)
     say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))
 

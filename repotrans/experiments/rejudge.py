@@ -30,6 +30,7 @@ from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.judge.status import BLOCKED
 from repotrans.execution.toolchains import TargetBuildError
+from repotrans.execution.workspace.scratch import state_key
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.model import Method
@@ -71,11 +72,14 @@ def keep_candidate(tasks_dir: Path, rec: TaskRecord) -> None:
 
 def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRecord], runner: Runner,
                     store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
-                    tasks_dir: Path | None = None) -> None:
+                    tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
     """Judge `blocked` (in callees-first order) again until no verdict changes; see the module doc.
     `java`: target method id -> its Java original, whose allowances every run keeps. Each new verdict is
     said (one line per task, as the batch's per-task lines) and written into the run store and the task's
-    result.json under `tasks_dir`, so that the line, the summary, the store and the file agree."""
+    result.json under `tasks_dir`, so that the line, the summary, the store and the file agree.
+    `judged_on`: task id -> state_key of the work copy its verdict was taken on; a task is not judged
+    alone again on the same state (its verdict could not change)."""
+    judged_on = dict(judged_on or {})
 
     def record(rec: TaskRecord, result: TestResult, how: str) -> None:
         before = rec.status
@@ -88,12 +92,18 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
     while pending:
         progress = False
         still = []
+        state = state_key(work)
         for rec in pending:
+            if judged_on.get(rec.task_id) == state:
+                still.append(rec)
+                continue
             m = index.method("target:" + rec.task_id)
             result = runner.run(index, m, rec.code, scope="covering", allow=allowances(index, java.get(m.id)))
+            judged_on[rec.task_id] = state
             record(rec, result, "alone")
             if rec.passed:
                 apply_passing(index, source, work, [rec])
+                state = state_key(work)
                 progress = True
             elif rec.status == BLOCKED:
                 still.append(rec)
