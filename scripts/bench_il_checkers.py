@@ -61,7 +61,7 @@ def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | No
         check_all(pair, [line])
         spawned.append(time.perf_counter() - t)
     pair.box.close()
-    ours = [check_assembly(job.dll, None, job.member, job.allowed) for job in jobs]
+    ours = [check_assembly(job.dll, None, job.member, job.allowed, job.dll) for job in jobs]
     differ = [(job.task_id, c, p) for job, c, p in zip(jobs, cecil, ours)
               if c.ok != p.ok or sorted((d.capability, d.api) for d in c.denials)
               != sorted((d.capability, d.api) for d in p.denials)]

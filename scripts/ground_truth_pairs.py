@@ -66,7 +66,8 @@ class Job:
     allowed: frozenset[str]
 
     def line(self, ws: Workspace) -> str:
-        return checks.job_line(rel(self.dll, ws), None, self.member, self.allowed)
+        """Its own assembly is the port's build whose references it may use (less its own member's)."""
+        return checks.job_line(rel(self.dll, ws), None, self.member, self.allowed, rel(self.dll, ws))
 
 
 def ground_truth_jobs(pair: OpenPair) -> tuple[list[Job], int]:

@@ -215,7 +215,7 @@ def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dic
         for p in projects:
             if not p.is_test and (ws.src / plan.method.path).resolve() in p.sources:
                 dll = rel(ws.base / p.name / p.dll_name, ws)
-                jobs.append((plan.task.id, checks.job_line(dll, None, MemberRef.of(plan.method), allowed)))
+                jobs.append((plan.task.id, checks.job_line(dll, None, MemberRef.of(plan.method), allowed, dll)))
 
     def run(argv: list[str], stdin: bytes):
         outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb, stdin=stdin)

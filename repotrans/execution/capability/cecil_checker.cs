@@ -12,6 +12,10 @@
 // usage: mono cecil_checker.exe            stdin: one job per line, tab-separated, then a line END:
 //   CANDIDATE.dll  BASELINE.dll|-  TYPE (Ns.Outer.Inner)  IL-NAMES (get_X,set_X)  ARITY (-1 any)  ALLOWED (cap,cap|-)
 //   [PARAMETER TYPES' SIMPLE NAMES (Int32,String[],ISet|-): picks one overload of that arity]
+//   [REFS.dll|-: the port's own build whose framework references the candidate may use (default BASELINE)]
+// Beyond the deny rules, a reference must be on the allowlist (rules.tsv's core entries), of the
+// candidate's own assembly or a non-framework assembly REFS references, or a framework type or member that
+// REFS's code references outside the candidate member's own methods; else "DENY unlisted".
 // stdout per job: "DENY <capability>\t<api>\t<method>" lines, then "DONE <inspected methods> <ms> <cpu ms>"
 //   (<ms>: the job's wall time; <cpu ms>: the process's CPU time so far, start-up and JIT included);
 //   a job that cannot be read: "ERROR <text>" then "DONE 0 <ms> <cpu ms>".
@@ -35,6 +39,15 @@ class IlPolicy
     static readonly HashSet<string> Harmless = new HashSet<string>();                   // denied types' name readers
     static readonly Dictionary<string, HashSet<string>> Restricted = new Dictionary<string, HashSet<string>>();
     static readonly Dictionary<string, string> Guarded = new Dictionary<string, string>();
+    // the allowlist (issue 32): core entries, and the hard-deny set no allowance but a Java original's lifts
+    static readonly HashSet<string> CoreNamespaces = new HashSet<string>();
+    static readonly HashSet<string> CoreTypes = new HashSet<string>();                  // every member
+    static readonly HashSet<string> CoreMembers = new HashSet<string>();                // "Type::member"
+    static readonly HashSet<string> CoreTypeRefs = new HashSet<string>();               // in signatures only
+    static readonly List<string[]> Hard = new List<string[]>();                         // (capability, name)
+    static readonly List<string[]> Grants = new List<string[]>();                       // (capability, name)
+    static readonly Dictionary<string, string> HardMembers = new Dictionary<string, string>();
+    static readonly Dictionary<string, PortRefs> RefsCache = new Dictionary<string, PortRefs>();
 
     static void LoadRules(string path)
     {
@@ -52,6 +65,22 @@ class IlPolicy
                 case "harmless": Harmless.Add(f[2]); break;
                 case "restricted": Restricted[f[2]] = new HashSet<string>(f[3].Split(',')); break;
                 case "guarded": Guarded[f[2]] = f[1]; break;
+                case "core":
+                    if (f[1] == "namespace") CoreNamespaces.Add(f[2]);
+                    else if (f[1] == "type") CoreTypes.Add(f[2]);
+                    else if (f[1] == "typeref") CoreTypeRefs.Add(f[2]);
+                    else if (f[1] == "member")
+                    {
+                        CoreMembers.Add(f[2]);
+                        CoreTypeRefs.Add(f[2].Substring(0, f[2].IndexOf("::")));
+                    }
+                    else throw new InvalidOperationException("unknown core scope " + f[1] + " in " + path);
+                    break;
+                case "grant": Grants.Add(new[] {f[1], f[2]}); break;
+                case "hard":
+                    if (f[2].Contains("::")) HardMembers[f[2]] = f[1];
+                    else Hard.Add(new[] {f[1], f[2]});
+                    break;
                 default: throw new InvalidOperationException("unknown rule kind " + f[0] + " in " + path);
             }
         }
@@ -59,6 +88,9 @@ class IlPolicy
     static readonly Regex Numbering = new Regex(@"(?<=(m__|c__AnonStorey|c__Iterator|c__async|am\$cache|DisplayClass|<>__|\$)\w*?)\d+");
 
     HashSet<string> allowed;
+    HashSet<string> excluded;                   // the candidate member's own group: its baseline body grants nothing
+    PortRefs refs;
+    ModuleDefinition module;
     SortedDictionary<string, string> denials = new SortedDictionary<string, string>();   // "cap\tapi" -> where
     string where;
 
@@ -78,6 +110,9 @@ class IlPolicy
                 var job = line.Split('\t');
                 var policy = new IlPolicy { allowed = new HashSet<string>(job[5] == "-" ? new string[0] : job[5].Split(',')) };
                 string[] types = job.Length > 6 && job[6] != "-" ? job[6].Split(',') : null;
+                string refsPath = job.Length > 7 && job[7] != "-" ? job[7] : job[1];
+                policy.excluded = new HashSet<string>(job[3].Split(',').Select(n => job[2] + "::" + n));
+                policy.refs = refsPath == "-" ? PortRefs.Empty : Refs(refsPath);
                 inspected = policy.Check(job[0], job[1], job[2], job[3].Split(','), int.Parse(job[4]), types);
                 foreach (var d in policy.denials) Console.Out.WriteLine("DENY " + d.Key + "\t" + d.Value);
             }
@@ -95,7 +130,7 @@ class IlPolicy
     int Check(string candidatePath, string baselinePath, string typeName, string[] names, int arity, string[] types)
     {
         var parameters = new ReaderParameters { ReadSymbols = false, ReadingMode = ReadingMode.Deferred };
-        var module = ModuleDefinition.ReadModule(candidatePath, parameters);
+        module = ModuleDefinition.ReadModule(candidatePath, parameters);
         var allTypes = AllTypes(module).ToList();
         var roots = new List<MethodDefinition>();
         var owner = allTypes.FirstOrDefault(t => PlainName(t) == typeName);
@@ -186,63 +221,258 @@ class IlPolicy
     {
         var declaring = member.DeclaringType;
         if (declaring != null && Harmless.Contains(Element(declaring).FullName + "::" + member.Name)) return;
-        if (declaring != null) CheckType(declaring);
         var method = member as MethodReference;
         var field = member as FieldReference;
+        var element = declaring == null ? null : Element(declaring);
+        bool framework = element != null && !(element is GenericParameter) && !Own(element);
+        string type = element == null ? "" : Norm(element.FullName), key = type + "::" + member.Name;
+        if (framework && MemberRule(method, type, key)) return;     // denied, or allowed by the Java original
+        bool typeOk = declaring == null || CheckType(declaring);
         if (field != null) CheckType(field.FieldType);
-        if (method == null || declaring == null) return;
-        CheckType(method.ReturnType);
-        foreach (var p in method.Parameters) CheckType(p.ParameterType);
-        var generic = method as GenericInstanceMethod;
-        if (generic != null) foreach (var a in generic.GenericArguments) CheckType(a);
-        string type = Element(declaring).FullName, key = type + "::" + method.Name;
-        string cap;
-        HashSet<string> only;
-        if (Restricted.TryGetValue(type, out only))
+        if (method != null)
         {
-            if (!only.Contains(method.Name)) Deny("reflection", Display(key));
+            CheckType(method.ReturnType);
+            foreach (var p in method.Parameters) CheckType(p.ParameterType);
+            var generic = method as GenericInstanceMethod;
+            if (generic != null) foreach (var a in generic.GenericArguments) CheckType(a);
         }
-        else if (Members.TryGetValue(key, out cap))
-        {
-            if (key != "System.Type::GetType" || method.Parameters.Count > 0)    // obj.GetType() is Object's
-                Deny(cap, Display(key));
-        }
-        else if (PathMembers.TryGetValue(key, out cap) && method.Parameters.Count > 0
-                 && method.Parameters[0].ParameterType.FullName == "System.String")
-            Deny(cap, Display(key) + "(string path)");
-        else if (Guarded.TryGetValue(type, out cap) && !Allowed.Contains(key))
-            Deny(cap, Display(key));
+        if (framework && typeOk && !MemberAllowed(element, type, key)) Deny("unlisted", Display(key));
     }
 
-    void CheckType(TypeReference type)
+    /// <summary>The deny rules on one framework member: true when one matched (the member is denied, or
+    /// allowed by its capability), false when the allowlist decides.</summary>
+    bool MemberRule(MethodReference method, string type, string key)
     {
-        if (type == null) return;
+        string cap;
+        HashSet<string> only;
+        if (HardMembers.TryGetValue(key, out cap)) { Deny(cap, Display(key)); return true; }
+        if (method != null && Members.TryGetValue(key, out cap))
+        {
+            if (key != "System.Type::GetType" || method.Parameters.Count > 0)    // obj.GetType() is Object's
+            {
+                Deny(cap, Display(key));
+                return true;
+            }
+        }
+        else if (method != null && Restricted.TryGetValue(type, out only))
+        {
+            if (!only.Contains(method.Name)) Deny("reflection", Display(key));
+            return true;                // the members a restricted type keeps are allowed
+        }
+        else if (method != null && PathMembers.TryGetValue(key, out cap) && method.Parameters.Count > 0
+                 && method.Parameters[0].ParameterType.FullName == "System.String")
+        {
+            Deny(cap, Display(key) + "(string path)");
+            return true;
+        }
+        if (Guarded.TryGetValue(type, out cap) && !Allowed.Contains(key))
+        {
+            Deny(cap, Display(key));
+            return true;
+        }
+        return false;
+    }
+
+    /// <summary>Whether a framework member is on the allowlist, of a port assembly, or used by the port's code.</summary>
+    bool MemberAllowed(TypeReference element, string type, string key)
+    {
+        string outer = Norm(Outer(element).FullName);
+        return Granted(type, Outer(element).Namespace) || CoreTypes.Contains(type) || CoreTypes.Contains(outer) || CoreNamespaces.Contains(Outer(element).Namespace)
+               || CoreMembers.Contains(key) || Allowed.Contains(key) || refs.Assemblies.Contains(ScopeName(element))
+               || refs.Allows(refs.Members, key, excluded);
+    }
+
+    /// <summary>Names a denied type; true when the type is allowed.</summary>
+    bool CheckType(TypeReference type)
+    {
+        if (type == null) return true;
         if (type is PointerType || type is FunctionPointerType)
         {
             Deny("unsafe", "pointer type " + type.FullName + " (unsafe code)");
-            return;
+            return false;
         }
         var spec = type as TypeSpecification;
         if (spec != null)
         {
+            bool ok = true;
             var gi = type as GenericInstanceType;
-            if (gi != null) foreach (var a in gi.GenericArguments) CheckType(a);
-            CheckType(spec.ElementType);
-            return;
+            if (gi != null) foreach (var a in gi.GenericArguments) ok &= CheckType(a);
+            return CheckType(spec.ElementType) && ok;
         }
-        if (type is GenericParameter) return;
-        var outer = type;
-        while (outer.DeclaringType != null) outer = outer.DeclaringType;
-        string ns = outer.Namespace ?? "", full = type.FullName.Replace('/', '.');
+        if (type is GenericParameter || Own(type)) return true;
+        var outer = Outer(type);
+        string ns = outer.Namespace ?? "", full = Norm(type.FullName);
         string cap;
-        if (Restricted.ContainsKey(full)) return;             // its members are checked one by one
-        if (Types.TryGetValue(full, out cap)) { Deny(cap, full); return; }
+        foreach (var rule in Hard)
+            if (Under(full, ns, rule[1])) { Deny(rule[0], full); return false; }
+        if (Restricted.ContainsKey(full)) return true;             // its members are checked one by one
+        if (Types.TryGetValue(full, out cap)) { Deny(cap, full); return false; }
         foreach (var rule in Namespaces)
-            if (ns == rule[1] || ns.StartsWith(rule[1] + ".") || full.StartsWith(rule[1] + "."))
+            if (Under(full, ns, rule[1])) { Deny(rule[0], full); return false; }
+        string outerFull = Norm(outer.FullName);
+        if (Granted(full, ns) || CoreNamespaces.Contains(ns) || CoreTypes.Contains(full) || CoreTypes.Contains(outerFull)
+            || CoreTypeRefs.Contains(full) || refs.Assemblies.Contains(ScopeName(type))
+            || refs.Allows(refs.Types, full, excluded))
+            return true;
+        Deny("unlisted", full);
+        return false;
+    }
+
+    bool Granted(string full, string ns)
+    {
+        return Grants.Any(g => allowed.Contains(g[0]) && Under(full, ns, g[1]));
+    }
+
+    /// <summary>A rule's NAME covers a type: the type itself, its nested types, the types in that namespace or below.</summary>
+    static bool Under(string full, string ns, string name)
+    {
+        return full == name || full.StartsWith(name + ".") || ns == name || ns.StartsWith(name + ".");
+    }
+
+    bool Own(TypeReference type)
+    {
+        var outer = Outer(type);
+        return outer is TypeDefinition ? ((TypeDefinition)outer).Module == module
+               : outer.Scope != null && outer.Scope.MetadataScopeType == MetadataScopeType.ModuleDefinition;
+    }
+
+    static TypeReference Outer(TypeReference type)
+    {
+        while (type.DeclaringType != null) type = type.DeclaringType;
+        return type;
+    }
+
+    static string ScopeName(TypeReference type)
+    {
+        var scope = Outer(type).Scope;
+        var asm = scope as AssemblyNameReference;
+        return asm != null ? asm.Name : "";
+    }
+
+    static string Norm(string fullName) { return fullName.Replace('/', '.'); }
+
+    static bool Framework(string name)
+    {
+        string n = name.ToLowerInvariant();
+        return n == "mscorlib" || n == "netstandard" || n == "system" || n.StartsWith("system.") || n.StartsWith("microsoft.")
+               || n.StartsWith("mono.") || n == "windowsbase" || n.StartsWith("presentation") || n.StartsWith("nunit")
+               || n.StartsWith("xunit") || n.StartsWith("mstest");
+    }
+
+    static PortRefs Refs(string path)
+    {
+        PortRefs found;
+        if (!RefsCache.TryGetValue(path, out found))
+            RefsCache[path] = found = PortRefs.Read(ModuleDefinition.ReadModule(path, new ReaderParameters { ReadSymbols = false }));
+        return found;
+    }
+
+    /// <summary>The framework types and members a port's build references, each with up to four of the
+    /// members using it ("Ns.Type::Method"; "*" for declarations), and the non-framework assemblies it references.</summary>
+    class PortRefs
+    {
+        public static readonly PortRefs Empty = new PortRefs();
+        public readonly Dictionary<string, HashSet<string>> Types = new Dictionary<string, HashSet<string>>();
+        public readonly Dictionary<string, HashSet<string>> Members = new Dictionary<string, HashSet<string>>();
+        public readonly HashSet<string> Assemblies = new HashSet<string>();
+
+        public bool Allows(Dictionary<string, HashSet<string>> table, string key, HashSet<string> excluded)
+        {
+            HashSet<string> groups;
+            return table.TryGetValue(key, out groups) && groups.Any(g => !excluded.Contains(g));
+        }
+
+        static void Add(Dictionary<string, HashSet<string>> table, string key, string group)
+        {
+            HashSet<string> groups;
+            if (!table.TryGetValue(key, out groups)) table[key] = groups = new HashSet<string>();
+            if (groups.Count < 4) groups.Add(group);
+        }
+
+        void AddType(TypeReference t, string group, ModuleDefinition module)
+        {
+            if (t == null || t is GenericParameter) return;
+            var spec = t as TypeSpecification;
+            if (spec != null)
             {
-                Deny(rule[0], full);
+                var gi = t as GenericInstanceType;
+                if (gi != null) foreach (var a in gi.GenericArguments) AddType(a, group, module);
+                AddType(spec.ElementType, group, module);
                 return;
             }
+            var outer = Outer(t);
+            if (outer is TypeDefinition || (outer.Scope != null && outer.Scope.MetadataScopeType == MetadataScopeType.ModuleDefinition))
+                return;
+            Add(Types, Norm(t.FullName), group);
+        }
+
+        void AddMember(MemberReference m, string group, ModuleDefinition module)
+        {
+            var method = m as MethodReference;
+            var field = m as FieldReference;
+            if (field != null) AddType(field.FieldType, group, module);
+            if (method != null)
+            {
+                AddType(method.ReturnType, group, module);
+                foreach (var p in method.Parameters) AddType(p.ParameterType, group, module);
+                var generic = method as GenericInstanceMethod;
+                if (generic != null) foreach (var a in generic.GenericArguments) AddType(a, group, module);
+            }
+            if (m.DeclaringType == null) return;
+            AddType(m.DeclaringType, group, module);
+            var element = Element(m.DeclaringType);
+            if (!(element is TypeDefinition)) Add(Members, Norm(element.FullName) + "::" + m.Name, group);
+        }
+
+        public static PortRefs Read(ModuleDefinition module)
+        {
+            var refs = new PortRefs();
+            foreach (var a in module.AssemblyReferences) if (!Framework(a.Name)) refs.Assemblies.Add(a.Name);
+            foreach (var type in AllTypes(module))
+            {
+                refs.AddType(type.BaseType, "*", module);
+                foreach (var i in type.Interfaces) refs.AddType(i.InterfaceType, "*", module);
+                foreach (var f in type.Fields) refs.AddType(f.FieldType, "*", module);
+                foreach (var m in type.Methods)
+                {
+                    string g = Group(m);
+                    refs.AddType(m.ReturnType, g, module);
+                    foreach (var p in m.Parameters) refs.AddType(p.ParameterType, g, module);
+                    if (!m.HasBody) continue;
+                    foreach (var v in m.Body.Variables) refs.AddType(v.VariableType, g, module);
+                    foreach (var ins in m.Body.Instructions)
+                    {
+                        if (ins.Operand is TypeReference) refs.AddType((TypeReference)ins.Operand, g, module);
+                        else if (ins.Operand is MemberReference) refs.AddMember((MemberReference)ins.Operand, g, module);
+                    }
+                }
+            }
+            return refs;
+        }
+    }
+
+    /// <summary>The member a method's code belongs to, "Ns.Outer.Inner::Name": a lambda, closure or iterator
+    /// method belongs to the member named in its (or its generated type's) angle brackets.</summary>
+    static string Group(MethodDefinition m)
+    {
+        var t = m.DeclaringType;
+        string name = null;
+        while (t.DeclaringType != null && Generated(t.Name))
+        {
+            if (name == null && Bracketed(t.Name).Length > 0) name = Bracketed(t.Name);
+            t = t.DeclaringType;
+        }
+        if (Generated(t.Name)) return "*";
+        if (name == null) name = m.Name.StartsWith("<") && Bracketed(m.Name).Length > 0 ? Bracketed(m.Name) : m.Name;
+        if (!name.StartsWith(".") && name.Contains(".")) name = name.Substring(name.LastIndexOf('.') + 1);
+        return PlainName(t) + "::" + name;
+    }
+
+    static string Bracketed(string name)
+    {
+        if (!name.StartsWith("<")) return "";
+        int end = name.IndexOf('>');
+        return end > 0 ? name.Substring(1, end - 1) : "";
     }
 
     void Deny(string capability, string api)

@@ -24,7 +24,8 @@ from repotrans.index.model import Method
 SOURCE = Path(str(files("repotrans.execution.capability") / "cecil_checker.cs"))
 RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
-CAPABILITIES = ("reflection", "unsafe", "interop", "test_framework", "process", "console", "file_system")
+CAPABILITIES = ("test_framework", "serialization", "resources", "codegen", "app_domain", "reflection", "unsafe", "interop",
+                "process", "network", "console", "file_system", "unlisted")
 # what the Java original may grant; the rest (interop, unsafe, the test framework) never
 ALLOWABLE = ("reflection", "file_system", "process", "console")
 HINTS = {
@@ -35,6 +36,12 @@ HINTS = {
     "process": "process and runtime control: compute the result and return it",
     "console": "raw console handles: use Console.Write/WriteLine if the Java method prints",
     "file_system": "the file system, which the Java method does not use: compute the result in memory",
+    "network": "network and URI clients (a file:// URI reads files too): compute the result in memory",
+    "serialization": "a serialization formatter, which builds objects of any type from data: construct them directly",
+    "resources": "a resource reader, which deserializes what it reads: compute the result directly",
+    "codegen": "code compiled or generated at run time, which no check sees: write the logic directly",
+    "app_domain": "application domains and assembly loading: compute the result directly",
+    "unlisted": "not used by this port's own code and not on the allowlist: compute the result directly",
 }
 JAVA_CAPABILITIES = {
     "reflection": re.compile(r"\bjava\.lang\.reflect\b|\bClass\.forName\s*\(|\.getDeclared(?:Method|Field|Constructor)s?\s*\("
@@ -167,12 +174,13 @@ def build_argv(exe: str, source: str) -> list[str]:
 
 
 def job_line(candidate_dll: str, baseline_dll: str | None, member: MemberRef | None,
-             allowed: frozenset[str]) -> str:
-    """One checker job (see cecil_checker.cs): paths as the checker's process sees them."""
+             allowed: frozenset[str], refs_dll: str | None = None) -> str:
+    """One checker job (see cecil_checker.cs): paths as the checker's process sees them. `refs_dll`: the
+    port's build whose framework references the candidate may use (default: the baseline)."""
     type_name, names, arity = (member.type_name, member.names, member.arity) if member else ("-", ("-",), -1)
     types = ",".join(member.param_types) if member and member.param_types else "-"
     return "\t".join([candidate_dll, baseline_dll or "-", type_name, ",".join(names), str(arity),
-                      ",".join(sorted(allowed)) or "-", types]) + "\n"
+                      ",".join(sorted(allowed)) or "-", types, refs_dll or baseline_dll or "-"]) + "\n"
 
 
 def parse_output(stdout: str) -> list[PolicyVerdict]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from repotrans.execution.capability.il_metadata import Assembly
+from repotrans.execution.capability.il_refs import PortRefs, port_refs
 from repotrans.execution.capability.checks import MemberRef
 
 
@@ -34,10 +35,11 @@ NUMBERING = re.compile(r"(m__|c__AnonStorey|c__Iterator|c__async|am\$cache|Displ
 class Baseline:
     keys: dict[str, frozenset[str]]              # type (numbering left out) -> its methods' hashed keys
     shapes: dict[str, tuple[str, ...]]           # type -> its methods' names and arities
+    refs: PortRefs                               # the framework references of the port's code (il_refs)
 
     def save(self, path: Path) -> None:
         """Written whole or not at all (a temporary file renamed)."""
-        data = {"keys": {t: sorted(k) for t, k in self.keys.items()}, "shapes": self.shapes}
+        data = {"keys": {t: sorted(k) for t, k in self.keys.items()}, "shapes": self.shapes, "refs": self.refs.to_json()}
         tmp = path.with_name(f".{path.name}.{os.getpid()}")
         tmp.write_text(json.dumps(data), encoding="utf-8")
         os.replace(tmp, path)
@@ -46,7 +48,7 @@ class Baseline:
     def load(cls, path: Path) -> "Baseline":
         data = json.loads(path.read_text(encoding="utf-8"))
         return cls({t: frozenset(k) for t, k in data["keys"].items()},
-                   {t: tuple(s) for t, s in data["shapes"].items()})
+                   {t: tuple(s) for t, s in data["shapes"].items()}, PortRefs.from_json(data["refs"]))
 
 
 def _unnumbered(text: str) -> str:
@@ -81,7 +83,7 @@ def baseline_of(c: Checker) -> Baseline:
         name = type_key(c, i)
         keys.setdefault(name, set()).update(method_key(c, m) for m in c.methods_of.get(i, []))
         shapes[name] = shapes.get(name, ()) + shape(c, i)
-    return Baseline({n: frozenset(k) for n, k in keys.items()}, shapes)
+    return Baseline({n: frozenset(k) for n, k in keys.items()}, shapes, port_refs(c))
 
 
 def changed(c: Checker, base: Baseline, member: MemberRef | None) -> list[int]:
@@ -112,5 +114,5 @@ def keys_file(folder: Path, baseline_dll: Path) -> Path:
     """Where a baseline build's keys are saved in `folder`: named by the assembly's path and file state
     (a rebuilt baseline gets a new file)."""
     st = baseline_dll.stat()
-    name = hashlib.blake2b(f"{baseline_dll.resolve()}\0{st.st_mtime_ns}\0{st.st_size}".encode(), digest_size=12)
+    name = hashlib.blake2b(f"refs\0{baseline_dll.resolve()}\0{st.st_mtime_ns}\0{st.st_size}".encode(), digest_size=12)
     return folder / f"{name.hexdigest()}.json"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from repotrans.execution.capability.il_baseline import Baseline, baseline_of, changed
 from repotrans.execution.capability.il_metadata import NAME, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
+from repotrans.execution.capability.il_refs import PortRefs, own, port_refs, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
 
@@ -32,6 +33,8 @@ class _Job:
     allowed: frozenset[str]
     denials: dict[tuple[str, str], str] = field(default_factory=dict)
     where: str = ""
+    refs: PortRefs = field(default_factory=PortRefs)
+    excluded: frozenset[str] = frozenset()       # the candidate member's own group: its baseline body grants nothing
 
     def deny(self, capability: str, api: str) -> None:
         if capability not in self.allowed:
@@ -137,64 +140,103 @@ class Checker:
         return self._texts[token]
 
     # -- the rules ------------------------------------------------------------------------------------
-    def check_type(self, job: _Job, t: tuple | None) -> None:
+    def check_type(self, job: _Job, t: tuple | None) -> bool:
+        """Names a denied type; True when the type is allowed."""
         if t is None:
-            return
+            return True
         t = self.asm.resolve(t)
         kind = t[0]
         if kind in ("ptr", "fnptr"):
             job.deny("unsafe", f"pointer type {self.asm.render(t)} (unsafe code)")
-            return
+            return False
         if kind == "generic":
-            for arg in t[2]:
-                self.check_type(job, arg)
-            self.check_type(job, t[1])
-            return
+            ok = all([self.check_type(job, arg) for arg in t[2]])
+            return self.check_type(job, t[1]) and ok
         if kind in ("byref", "array", "pinned"):
-            self.check_type(job, t[1])
-            return
-        if kind in ("var", "mvar") or (kind == "prim" and t[1] == "<Module>"):
-            return
+            return self.check_type(job, t[1])
+        if kind in ("var", "mvar") or (kind == "prim" and t[1] == "<Module>") or own(t):
+            return True
         full = self.asm.render(t).replace("/", ".")
         ns = "System" if kind == "prim" else self.asm.outer_namespace(t[1], t[2])
         r = self.rules
+        for capability, name in r.hard:
+            if _under(full, ns, name):
+                job.deny(capability, full)
+                return False
         if full in r.restricted:
-            return
+            return True
         if full in r.types:
             job.deny(r.types[full], full)
-            return
+            return False
         for capability, prefix in r.namespaces:
-            if ns == prefix or ns.startswith(prefix + ".") or full.startswith(prefix + "."):
+            if _under(full, ns, prefix):
                 job.deny(capability, full)
-                return
+                return False
+        outer = self._outer_name(t)
+        if (self._granted(job, full, ns) or ns in r.core_namespaces or full in r.core_types or outer in r.core_types or full in r.core_typerefs
+                or scope_name(self.asm, t) in job.refs.assemblies or job.refs.allows(job.refs.types, full, job.excluded)):
+            return True
+        job.deny("unlisted", full)
+        return False
+
+    def _granted(self, job: _Job, full: str, ns: str) -> bool:
+        return any(cap in job.allowed and _under(full, ns, name) for cap, name in self.rules.grants)
+
+    def _outer_name(self, t: tuple) -> str:
+        """The outermost declaring type's full name of a named type."""
+        if t[0] != "named":
+            return self.asm.render(t)
+        return self.asm.render(t).split("/", 1)[0]
 
     def check_member(self, job: _Job, m: _Member) -> None:
         r = self.rules
         elem = self.element(m.declaring)
         type_name = self.asm.render(elem) if elem[0] != "prim" or elem[1] != "<Module>" else ""
+        if f"{type_name}::{m.name}" in r.harmless:
+            return
+        framework = bool(type_name) and elem[0] not in ("var", "mvar") and not own(elem)
+        type_name = type_name.replace("/", ".")
         key = f"{type_name}::{m.name}"
-        if key in r.harmless:
-            return
-        self.check_type(job, m.declaring)
-        if m.is_field:
-            self.check_type(job, m.ret)
-            return
+        if framework and self._member_rule(job, m, type_name, key):
+            return                          # denied, or allowed by the Java original
+        type_ok = self.check_type(job, m.declaring)
         self.check_type(job, m.ret)
         for p in m.params:
             self.check_type(job, p)
         for g in m.generic_args:
             self.check_type(job, g)
-        display = key.replace("::", ".").replace("..ctor", " constructor")
-        if type_name in r.restricted:
-            if m.name not in r.restricted[type_name]:
-                job.deny("reflection", display)
-        elif key in r.members:
+        if not framework or not type_ok:
+            return
+        outer = self._outer_name(elem).replace("/", ".")
+        ns = "System" if elem[0] == "prim" else self.asm.outer_namespace(elem[1], elem[2])
+        if not (self._granted(job, type_name, ns) or type_name in r.core_types or outer in r.core_types or ns in r.core_namespaces or key in r.core_members
+                or key in r.allowed or scope_name(self.asm, elem) in job.refs.assemblies
+                or job.refs.allows(job.refs.members, key, job.excluded)):
+            job.deny("unlisted", _display(key))
+
+    def _member_rule(self, job: _Job, m: _Member, type_name: str, key: str) -> bool:
+        """The deny rules on one framework member (cecil_checker.cs's MemberRule): True when one matched."""
+        r = self.rules
+        display = _display(key)
+        if key in r.hard_members:
+            job.deny(r.hard_members[key], display)
+            return True
+        if not m.is_field and key in r.members:
             if key != "System.Type::GetType" or m.params:       # obj.GetType() is Object's
                 job.deny(r.members[key], display)
-        elif key in r.path_members and m.params and self.asm.resolve(m.params[0]) == ("prim", "System.String"):
+                return True
+        elif not m.is_field and type_name in r.restricted:
+            if m.name not in r.restricted[type_name]:
+                job.deny("reflection", display)
+            return True                     # the members a restricted type keeps are allowed
+        elif (not m.is_field and key in r.path_members and m.params
+              and self.asm.resolve(m.params[0]) == ("prim", "System.String")):
             job.deny(r.path_members[key], display + "(string path)")
-        elif type_name in r.guarded and key not in r.allowed:
+            return True
+        if type_name in r.guarded and key not in r.allowed:
             job.deny(r.guarded[type_name], display)
+            return True
+        return False
 
     def body(self, index: int):
         if index not in self._bodies:
@@ -275,10 +317,14 @@ class Checker:
             out += self.nested(child)
         return out
 
-    def check(self, member: MemberRef | None, allowed: frozenset[str], base: Baseline | None) -> PolicyVerdict:
+    def check(self, member: MemberRef | None, allowed: frozenset[str], base: Baseline | None,
+              refs: PortRefs | None = None) -> PolicyVerdict:
+        """One job: `refs`, the port's framework references the candidate may use (default: the baseline's)."""
         started = time.perf_counter()
         a = self.asm
-        job = _Job(allowed)
+        refs = refs if refs is not None else base.refs if base is not None else PortRefs()
+        job = _Job(allowed, refs=refs,
+                   excluded=frozenset(f"{member.type_name}::{n}" for n in member.names) if member else frozenset())
         order = [i for top in range(1, len(a.rows("TypeDef")) + 1) if top not in a.enclosing for i in self.nested(top)]
         roots: list[int] = []
         owner = next((i for i in order if member and a.plain_name(i) == member.type_name), None)
@@ -332,6 +378,15 @@ class Checker:
         return ("TypeDef", self.asm.method_owner.get(method, 1))
 
 
+def _display(key: str) -> str:
+    return key.replace("::", ".").replace("..ctor", " constructor")
+
+
+def _under(full: str, ns: str, name: str) -> bool:
+    """A rule's NAME covers a type: the type itself, its nested types, the types in that namespace or below."""
+    return full == name or full.startswith(name + ".") or ns == name or ns.startswith(name + ".")
+
+
 def _generated(name: str) -> bool:
     return name.startswith("<") or "$" in name
 
@@ -341,18 +396,30 @@ def _baseline(path: str, mtime_ns: int, size: int) -> Baseline:
     return baseline_of(Checker(Path(path)))
 
 
+@lru_cache(maxsize=8)
+def _refs(path: str, mtime_ns: int, size: int) -> PortRefs:
+    return port_refs(Checker(Path(path)))
+
+
 def check_assembly(candidate: Path, baseline: Path | Baseline | None, member: MemberRef | None,
-                   allowed: frozenset[str]) -> PolicyVerdict:
-    """One job, as policy.job_line describes it for cecil_checker.cs; an unreadable assembly is an error
+                   allowed: frozenset[str], refs: Path | PortRefs | None = None) -> PolicyVerdict:
+    """One job, as checks.job_line describes it for cecil_checker.cs; an unreadable assembly is an error
     verdict (the candidate is rejected, never passed unchecked). `baseline`: the baseline assembly
-    (its keys cached per file state, so a process pays for them once) or its keys already read."""
+    (its keys cached per file state, so a process pays for them once) or its keys already read;
+    `refs`: the port's build whose framework references the candidate may use (default: the baseline)."""
     started = time.perf_counter()
     try:
         base = baseline
         if baseline is not None and not isinstance(baseline, Baseline):
             st = Path(baseline).stat()
             base = _baseline(str(baseline), st.st_mtime_ns, st.st_size)
-        verdict = Checker(Path(candidate)).check(member, allowed, base)
+        if refs is not None and not isinstance(refs, PortRefs):
+            if base is not None and not isinstance(baseline, Baseline) and Path(refs) == Path(baseline):
+                refs = base.refs
+            else:
+                st = Path(refs).stat()
+                refs = _refs(str(refs), st.st_mtime_ns, st.st_size)
+        verdict = Checker(Path(candidate)).check(member, allowed, base, refs)
     except Exception as exc:  # a malformed assembly: reject with the reason
         verdict = PolicyVerdict(error=f"{type(exc).__name__}: {exc}")
     verdict.seconds = time.perf_counter() - started

@@ -19,15 +19,16 @@ from repotrans.execution.capability.il_check import Checker, check_assembly
 from repotrans.execution.capability.checks import MemberRef, PolicyVerdict
 
 
-def parse_job(line: str) -> tuple[Path, Path | None, MemberRef | None, frozenset[str]]:
-    """(candidate, baseline or None, member or None, allowed) from one policy.job_line."""
+def parse_job(line: str) -> tuple[Path, Path | None, MemberRef | None, frozenset[str], Path | None]:
+    """(candidate, baseline or None, member or None, allowed, refs or None) from one policy.job_line."""
     f = line.rstrip("\n").split("\t")
     if len(f) < 6:
         raise ValueError(f"a job has {len(f)} fields, expected 7")
     member = None if f[2] == "-" else MemberRef(
         f[2], tuple(f[3].split(",")), int(f[4]), tuple(f[6].split(",")) if len(f) > 6 and f[6] != "-" else ())
     allowed = frozenset() if f[5] == "-" else frozenset(f[5].split(","))
-    return Path(f[0]), None if f[1] == "-" else Path(f[1]), member, allowed
+    refs = f[7] if len(f) > 7 and f[7] != "-" else f[1]
+    return Path(f[0]), None if f[1] == "-" else Path(f[1]), member, allowed, None if refs == "-" else Path(refs)
 
 
 def answer(verdict: PolicyVerdict) -> str:
@@ -48,10 +49,11 @@ def serve(stdin: TextIO, stdout: TextIO, keys: Path | None) -> None:
             continue
         started = time.perf_counter()
         try:
-            candidate, baseline, member, allowed = parse_job(line)
+            candidate, baseline, member, allowed, refs = parse_job(line)
             saved = keys_file(keys, baseline) if keys is not None and baseline is not None else None
             base = Baseline.load(saved) if saved is not None and saved.exists() else baseline
-            verdict = check_assembly(candidate, base, member, allowed)
+            verdict = check_assembly(candidate, base, member, allowed,
+                                     None if refs == baseline and isinstance(base, Baseline) else refs)
         except Exception as exc:  # a job it cannot even start: rejected, with the reason
             verdict = PolicyVerdict(error=f"{type(exc).__name__}: {exc}", seconds=time.perf_counter() - started)
         stdout.write(answer(verdict))

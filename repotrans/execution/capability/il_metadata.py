@@ -247,7 +247,8 @@ CODED = {"TypeDefOrRef": (2, ("TypeDef", "TypeRef", "TypeSpec")),
 FIELD_CODES = {("MemberRef", "Class"): "MemberRefParent", ("CustomAttribute", "Parent"): "HasCustomAttribute",
                ("CustomAttribute", "Type"): "CustomAttributeType", ("ImplMap", "MemberForwarded"): "MemberForwarded",
                ("GenericParam", "Owner"): "TypeOrMethodDef", ("MethodSpec", "Method"): "MethodDefOrRef",
-               ("TypeRef", "ResolutionScope"): "ResolutionScope", ("TypeDef", "Extends"): "TypeDefOrRef"}
+               ("TypeRef", "ResolutionScope"): "ResolutionScope", ("TypeDef", "Extends"): "TypeDefOrRef",
+               ("InterfaceImpl", "Interface"): "TypeDefOrRef"}
 
 
 class _Table(NamedTuple):

@@ -2,7 +2,7 @@
 same file), loaded for the Python checker (il_check)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,6 +19,13 @@ class Rules:
     harmless: frozenset
     restricted: dict
     guarded: dict
+    core_namespaces: frozenset = frozenset()     # the allowlist (issue 32): types directly in these namespaces
+    core_types: frozenset = frozenset()          # every member of these types (and their nested types)
+    core_members: frozenset = frozenset()        # "Type::member"
+    core_typerefs: frozenset = frozenset()       # types that may appear in signatures (and those of core members)
+    hard: tuple = ()                             # (capability, namespace or type) never allowed but by the Java original
+    hard_members: dict = field(default_factory=dict)
+    grants: tuple = ()                           # (capability, namespace or type) allowed when the Java original reaches it
 
 
 @lru_cache(maxsize=4)
@@ -29,12 +36,23 @@ def load_rules(path: Path = RULES) -> Rules:
         if line and not line.startswith("#"):
             f = line.split("\t")
             kinds.setdefault(f[0], []).append(f)
-    unknown = set(kinds) - {"namespace", "type", "member", "path_member", "allowed", "harmless", "restricted", "guarded"}
+    unknown = set(kinds) - {"namespace", "type", "member", "path_member", "allowed", "harmless", "restricted", "guarded",
+                            "core", "hard", "grant"}
     if unknown:
         raise ValueError(f"{path}: unknown rule kind(s) {sorted(unknown)}")
+    core: dict[str, set[str]] = {"namespace": set(), "type": set(), "member": set(), "typeref": set()}
+    for f in kinds.get("core", []):
+        if f[1] not in core:
+            raise ValueError(f"{path}: unknown core scope {f[1]!r} (namespace, type, member or typeref)")
+        core[f[1]].add(f[2])
+    core["typeref"] |= {m.split("::", 1)[0] for m in core["member"]}
+    hard = kinds.get("hard", [])
     return Rules(tuple((f[1], f[2]) for f in kinds.get("namespace", [])),
                  {f[2]: f[1] for f in kinds.get("type", [])}, {f[2]: f[1] for f in kinds.get("member", [])},
                  {f[2]: f[1] for f in kinds.get("path_member", [])}, frozenset(f[2] for f in kinds.get("allowed", [])),
                  frozenset(f[2] for f in kinds.get("harmless", [])),
                  {f[2]: frozenset(f[3].split(",")) for f in kinds.get("restricted", [])},
-                 {f[2]: f[1] for f in kinds.get("guarded", [])})
+                 {f[2]: f[1] for f in kinds.get("guarded", [])},
+                 frozenset(core["namespace"]), frozenset(core["type"]), frozenset(core["member"]),
+                 frozenset(core["typeref"]), tuple((f[1], f[2]) for f in hard if "::" not in f[2]),
+                 {f[2]: f[1] for f in hard if "::" in f[2]}, tuple((f[1], f[2]) for f in kinds.get("grant", [])))

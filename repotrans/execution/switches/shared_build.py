@@ -111,14 +111,14 @@ def compile_shared(runner: Runner, ws: Workspace, group: list[Pending],
         member = MemberRef.of(entry.method)
         entry.jobs, entry.current = [], []
         for p in entry.projects:
-            dll = rel(folder / "out" / p.name / p.dll_name, ws)
+            dll, base = rel(folder / "out" / p.name / p.dll_name, ws), rel(ws.base / p.name / p.dll_name, ws)
             entry.jobs.append(len(jobs))
-            jobs.append(checks.job_line(dll, None, member, frozenset()))   # its member only, no diff
+            jobs.append(checks.job_line(dll, None, member, frozenset(), base))   # its member only, no diff
             key = (str(ws.root), stamp, entry.method.id, p.name)
             entry.current.append(key)
             if key not in known and key not in asked:
                 asked[key] = len(jobs)
-                jobs.append(checks.job_line(rel(ws.base / p.name / p.dll_name, ws), None, member, frozenset()))
+                jobs.append(checks.job_line(base, None, member, frozenset(), base))
     built: dict[str, Path] = {}
     outputs: dict[str, str] = {}
     answers: list[checks.PolicyVerdict] = []
