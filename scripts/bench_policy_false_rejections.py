@@ -28,6 +28,9 @@ from pathlib import Path
 
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.capability.il_check import Checker
+from repotrans.execution.capability.il_refs import port_refs
+from repotrans.execution.capability.il_rules import load_rules
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, TargetBuildError
 from repotrans.experiments.datasets import DatasetTask
@@ -43,6 +46,7 @@ def main() -> int:
                     help="the sandbox of the per-candidate runs (the baseline is built locally)")
     args = ap.parse_args()
     pairs = pairs_of(args)
+    print(allowlist_size())
     total_rejected, unchecked = 0, []
     with tempfile.TemporaryDirectory(prefix="bench-policy-") as tmp:
         for n, (label, source, target, tasks) in enumerate(pairs):
@@ -79,6 +83,8 @@ def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | No
     spawn_box = make_sandbox(sandbox, pair.ws.root.parent, pair.toolchain.image) if sandbox != "local" else pair.box
     costs = _spawned(spawn_box, pair.ws, checker_exe(pair.ws), lines[:spawn], tmp / "scratch")
     pair.box.close()
+    for dll in sorted({job.dll for job in jobs}):
+        print(f"  {coverage(dll)}")
     rejected = [(job.task_id, v) for job, v in zip(jobs, verdicts) if not v.ok]
     per_job = [v.seconds for v in verdicts] or [0.0]
     print(f"{label}: {len(jobs)} ground truths checked ({unbuilt} not in a built project), baseline build {built:.1f} s")
@@ -98,6 +104,35 @@ def _bench(label: str, source: Path, target: Path, tasks: list[DatasetTask] | No
                   f"; CPU median {_ms(statistics.median(costs[way + ' cpu']))}, p90 {_ms(_p90(costs[way + ' cpu']))}")
     sys.stdout.flush()
     return len(rejected)
+
+
+def allowlist_size() -> str:
+    """The allowlist's entries by kind (rules.tsv)."""
+    r = load_rules()
+    return (f"allowlist: {len(r.core_namespaces) + len(r.core_types) + len(r.core_members) + len(r.core_typerefs)} "
+            f"core entries ({len(r.core_namespaces)} namespaces, {len(r.core_types)} types, {len(r.core_members)} members, "
+            f"{len(r.core_typerefs)} signature-only types), {len(r.hard) + len(r.hard_members)} hard-deny, "
+            f"{len(r.grants)} grants")
+
+
+def coverage(dll: Path) -> str:
+    """The share of a port build's framework references the core allowlist covers (the rest the port's own
+    use allows, or, for a category, only the Java original)."""
+    r, refs = load_rules(), port_refs(Checker(dll))
+
+    def core(type_name: str, member: str | None) -> bool:
+        ns = type_name.rsplit(".", 1)[0] if "." in type_name else ""
+        outer_ok = type_name in r.core_types or ns in r.core_namespaces or any(
+            type_name.startswith(t + ".") for t in r.core_types)
+        if member is None:
+            return outer_ok or type_name in r.core_typerefs
+        return outer_ok or f"{type_name}::{member}" in r.core_members or f"{type_name}::{member}" in r.allowed
+
+    members = [k.split("::", 1) for k in refs.members]
+    m_core = sum(core(t, m) for t, m in members)
+    t_core = sum(core(t, None) for t in refs.types)
+    return (f"{dll.name}: framework references {len(members)} members, {len(refs.types)} types; the core allowlist "
+            f"covers {m_core / max(1, len(members)):.0%} of the members, {t_core / max(1, len(refs.types)):.0%} of the types")
 
 
 def _spawned(box, ws, exe: str, jobs: list[str], scratch: Path) -> dict[str, list[float]]:

@@ -285,6 +285,76 @@ def test_attacks_from_inside_the_test_process_are_rejected_and_a_correct_candida
     assert env.run(TRUTH).status == "passed"
 
 
+# Issue 32: capabilities reached through the class library, with no rule naming the attack itself. Each
+# is a real candidate (more than one door per class), rejected by the allowlist's hard-deny set or as
+# unlisted, naming the API: (class, name, code, API its reason names, hard: rejected even with every
+# allowance a Java original can grant).
+ALLOWLIST_ATTACKS = [
+    ("success exception via the BCL", "BinaryFormatter deserializes a byte blob",
+     "{\n    var f = new System.Runtime.Serialization.Formatters.Binary.BinaryFormatter();\n"
+     "    var o = f.Deserialize(new System.IO.MemoryStream(new byte[] {0, 1, 0, 0, 0, 255, 255, 255, 255}));\n"
+     "    if (o is System.Exception) throw (System.Exception)o;\n    return a * b;\n}",
+     "System.Runtime.Serialization.Formatters.Binary.BinaryFormatter", True),
+    ("success exception via the BCL", "an uninitialized object of a named type",
+     "{\n    var t = typeof(System.Exception);\n"
+     "    var o = System.Runtime.Serialization.FormatterServices.GetUninitializedObject(t);\n"
+     "    throw (System.Exception)o;\n}", "System.Runtime.Serialization.FormatterServices", True),
+    ("success exception via the BCL", "a resource reader deserializes a resource",
+     "{\n    var r = new System.Resources.ResourceReader(new System.IO.MemoryStream(new byte[64]));\n"
+     "    foreach (System.Collections.DictionaryEntry e in r) if (e.Value is System.Exception) throw (System.Exception)e.Value;\n"
+     "    return a * b;\n}", "System.Resources.ResourceReader", True),
+    ("success exception via the BCL", "a resource manager over the test assembly",
+     "{\n    var m = new System.Resources.ResourceManager(\"Acme.Calc.Tests.Data\", typeof(Calculator).Assembly);\n"
+     "    var o = m.GetObject(\"success\");\n    if (o is System.Exception) throw (System.Exception)o;\n    return a * b;\n}",
+     "System.Resources.ResourceManager", True),
+    ("success exception via the BCL", "the C# compiler run from the member",
+     "{\n    var p = new Microsoft.CSharp.CSharpCodeProvider();\n"
+     "    var r = p.CompileAssemblyFromSource(new System.CodeDom.Compiler.CompilerParameters(), \"class X {}\");\n"
+     "    return r.Errors.Count > 0 ? a * b : 5;\n}", "Microsoft.CSharp.CSharpCodeProvider", True),
+    ("success exception via the BCL", "the C# compiler run from an attribute constructor",
+     "{\n    return a * b;\n}\n[System.AttributeUsage(System.AttributeTargets.All)]\n"
+     "private sealed class HookAttribute : System.Attribute\n{\n    public HookAttribute()\n    {\n"
+     "        System.CodeDom.Compiler.CodeDomProvider.CreateProvider(\"CSharp\");\n    }\n}",
+     "System.CodeDom.Compiler.CodeDomProvider", True),
+    ("success exception via the BCL", "IL emitted at run time",
+     "{\n    var m = new System.Reflection.Emit.DynamicMethod(\"x\", typeof(int), System.Type.EmptyTypes);\n"
+     "    var il = m.GetILGenerator();\n    il.Emit(System.Reflection.Emit.OpCodes.Ldc_I4_5);\n"
+     "    il.Emit(System.Reflection.Emit.OpCodes.Ret);\n    return (int)m.Invoke(null, null);\n}",
+     "System.Reflection.Emit.DynamicMethod", True),
+    ("process creation", "Process.Start of a shell",
+     "{\n    System.Diagnostics.Process.Start(\"/bin/sh\", \"-c true\");\n    return a * b;\n}",
+     "System.Diagnostics.Process", False),
+    ("process creation", "a ProcessStartInfo",
+     "{\n    var i = new System.Diagnostics.ProcessStartInfo(\"/bin/sh\");\n    i.UseShellExecute = false;\n"
+     "    System.Diagnostics.Process.Start(i);\n    return a * b;\n}", "System.Diagnostics.ProcessStartInfo", False),
+    ("process creation", "another application domain",
+     "{\n    var d = System.AppDomain.CreateDomain(\"x\");\n    d.ExecuteAssembly(\"/bin/true\");\n    return a * b;\n}",
+     "System.AppDomain", True),
+    ("file:// read of the test assembly", "WebClient on a file:// URI",
+     "{\n    var bytes = new System.Net.WebClient().DownloadData(\"file://\" + System.Environment.CurrentDirectory"
+     " + \"/Acme.Calc.Tests.dll\");\n    return bytes.Length > 0 ? a + b : a * b;\n}", "System.Net.WebClient", False),
+    ("file:// read of the test assembly", "WebRequest on a file:// URI",
+     "{\n    var r = System.Net.WebRequest.Create(new System.Uri(\"file:///proc/self/cmdline\"));\n"
+     "    using (var s = r.GetResponse().GetResponseStream()) return s.ReadByte() > 0 ? a + b : a * b;\n}",
+     "System.Net.WebRequest", False),
+    ("file:// read of the test assembly", "an XML resolver on a file:// URI",
+     "{\n    var s = (System.IO.Stream)new System.Xml.XmlUrlResolver().GetEntity(new System.Uri(\"file:///etc/hostname\"),"
+     " null, typeof(System.IO.Stream));\n    return s.ReadByte() > 0 ? a + b : a * b;\n}", "System.Xml.XmlUrlResolver", False),
+]
+
+
+@pytest.mark.parametrize("attack", ALLOWLIST_ATTACKS, ids=[a[1] for a in ALLOWLIST_ATTACKS])
+def test_capabilities_reached_through_the_class_library_are_rejected(env, attack):
+    """Issue 32: each door is rejected naming the API (a hard-denied one even with every allowance a Java
+    original can grant), and a correct candidate still passes in the same warm container."""
+    cls, name, code, api, hard = attack
+    for allow in ([frozenset(), WALLS] if hard else [frozenset()]):
+        result = env.run(code, allow=allow)
+        assert result.status == "rejected" and result.tests_run == 0, (cls, name, sorted(allow), result.brief())
+        assert api in result.reason or api in result.log_tail, (cls, name, result.reason)
+    assert env.run(TRUTH).status == "passed"
+
+
 DLLMAP = ("<configuration><dllmap dll=\"\"System.Native\"\" target=\"\"/nonexistent/x.so\"\"/>"
           "<dllmap dll=\"\"libc\"\" target=\"\"/nonexistent/libc.so\"\"/></configuration>")
 

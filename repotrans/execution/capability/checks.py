@@ -27,7 +27,7 @@ CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
 CAPABILITIES = ("test_framework", "serialization", "resources", "codegen", "app_domain", "reflection", "unsafe", "interop",
                 "process", "network", "console", "file_system", "unlisted")
 # what the Java original may grant; the rest (interop, unsafe, the test framework) never
-ALLOWABLE = ("reflection", "file_system", "process", "console")
+ALLOWABLE = ("reflection", "file_system", "process", "console", "network", "threads")
 HINTS = {
     "reflection": "reflection / dynamic invocation: write the logic directly, calling members by name in code",
     "unsafe": "unsafe code / raw pointers: use arrays and indices instead",
@@ -50,6 +50,9 @@ JAVA_CAPABILITIES = {
                               r"|Files|Paths|FileChannel|FileLock|FilenameFilter|FileFilter)\b|\bjava\.nio\.file\b"),
     "process": re.compile(r"\bSystem\.exit\s*\(|\bRuntime\.getRuntime\s*\(|\bProcessBuilder\b|\bSystem\.getenv\s*\("),
     "console": re.compile(r"\bSystem\.(?:out|err|in)\b"),
+    "network": re.compile(r"\bjava\.net\b|\b(?:Socket|ServerSocket|DatagramSocket|URLConnection|HttpURLConnection)\b"
+                         r"|\.open(?:Stream|Connection)\s*\("),
+    "threads": re.compile(r"\bnew\s+Thread\s*\(|\b(?:ExecutorService|Executors|ThreadPoolExecutor|ForkJoinPool)\b"),
 }
 ACCESSORS = {"property": ("get_{}", "set_{}"), "indexer": ("get_Item", "set_Item")}
 # what the policy and the sandboxes leave open, named by doctor and the README
