@@ -355,6 +355,20 @@ def test_capabilities_reached_through_the_class_library_are_rejected(env, attack
     assert env.run(TRUTH).status == "passed"
 
 
+def test_a_child_process_cannot_read_the_runners_memory(env):
+    """Issue 32: the runner makes itself non-dumpable before the test assembly loads, so a process the
+    candidate starts (a task allowed processes) cannot read the runner's environment or memory through
+    /proc/PID, where the report's nonce lives. The probe returns the right sum only when the read fails."""
+    probe = ("{\n    var i = new System.Diagnostics.ProcessStartInfo(\"/bin/sh\", \"-c 'cat /proc/$PPID/environ"
+             " >/dev/null 2>&1 && echo READ || echo DENIED'\");\n    i.UseShellExecute = false;\n"
+             "    i.RedirectStandardOutput = true;\n    var p = System.Diagnostics.Process.Start(i);\n"
+             "    string said = p.StandardOutput.ReadToEnd().Trim();\n    p.WaitForExit();\n"
+             "    if (said != \"DENIED\") throw new System.Exception(\"the child said \" + said);\n"
+             "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}")
+    result = env.run(probe)
+    assert result.status == "passed", result.brief()
+
+
 DLLMAP = ("<configuration><dllmap dll=\"\"System.Native\"\" target=\"\"/nonexistent/x.so\"\"/>"
           "<dllmap dll=\"\"libc\"\" target=\"\"/nonexistent/libc.so\"\"/></configuration>")
 

@@ -74,8 +74,26 @@ class RepotransRunner
 
     static string B64(string s) { return Convert.ToBase64String(Encoding.UTF8.GetBytes(s)); }
 
+    [System.Runtime.InteropServices.DllImport("libc.so.6", EntryPoint = "prctl", SetLastError = true)]
+    static extern int Prctl(int option, IntPtr arg2, IntPtr arg3, IntPtr arg4, IntPtr arg5);
+    const int PR_GET_DUMPABLE = 3, PR_SET_DUMPABLE = 4;
+
+    /// <summary>This process made non-dumpable before any test code loads: a process of the same uid
+    /// (a child the candidate started) can neither ptrace it nor read its memory through /proc/PID/mem,
+    /// where the nonce lives. Returns whether it holds (false where libc has no prctl).</summary>
+    static bool NotDumpable()
+    {
+        try
+        {
+            Prctl(PR_SET_DUMPABLE, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero);
+            return Prctl(PR_GET_DUMPABLE, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero) == 0;
+        }
+        catch (Exception) { return false; }     // not Linux: nothing to set
+    }
+
     static int Main(string[] args)
     {
+        bool sealedOff = NotDumpable();
         string nonce = Console.In.ReadLine();
         if (string.IsNullOrEmpty(nonce) || args.Length < 1) return 64;
         var output = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
@@ -94,6 +112,7 @@ class RepotransRunner
                              parts.Length > 1 ? Encoding.UTF8.GetString(Convert.FromBase64String(parts[1])) : ""));
         }
         Console.SetIn(TextReader.Null);
+        if (!sealedOff) stderr.WriteLine("repotrans runner: could not make this process non-dumpable");
 
         string dll = Path.GetFullPath(args[0]);
         string names = args.Length > 1 && !batch ? args[1] : "";
