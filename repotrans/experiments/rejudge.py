@@ -10,9 +10,11 @@ At the end, blocked candidates are judged again until nothing changes:
      at once, so the next sees it; one that fails is final;
   2. when no candidate passes alone, the blocked ones together (each blocked behind the others: a
      constructor and the method its tests also call, or placeholders that call each other): every one
-     applied in one copy (run_dir/work/group/target) and each judged there. The group is accepted only
-     when every member passes; the members that did not pass leave the group and the rest is judged
-     again. A verdict taken with a candidate that did not pass is never recorded.
+     applied in one copy (run_dir/work/group/target) and each judged there. A member that fails there
+     leaves the group and the rest is judged again, until none fails (at most GROUP_ROUNDS times); then
+     the members that pass are accepted (recorded "passed together with ...", and put into the work
+     copy), those still blocked behind a placeholder outside the group stay blocked. A verdict is never
+     recorded from a judgement in which any candidate failed.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from repotrans.execution.workspace.apply import apply_candidate
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.runner import Runner
-from repotrans.execution.judge.status import BLOCKED
+from repotrans.execution.judge.status import BLOCKED, PASSED
 from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.workspace.scratch import state_key
 from repotrans.experiments.run_store import RunStore, TaskRecord
@@ -37,6 +39,7 @@ from repotrans.index.model import Method
 from repotrans.index.store import Index
 
 CANDIDATE_FILE = "candidate.cs"
+GROUP_ROUNDS = 4       # group judgements (each a build of the group's copy and a run per member) before giving up
 
 
 def applicable(rec: TaskRecord) -> bool:
@@ -123,21 +126,27 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
 
 def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Runner,
                    java: dict[str, Method | None], say: Callable[[str], None]) -> list[tuple[TaskRecord, TestResult]]:
-    """The largest subset of `group` found (dropping members that do not pass, then judging again) whose
-    members all pass with each other's candidates applied; [] when none. Runs in run_dir/work/group."""
+    """Judge `group` with every member's candidate applied (in run_dir/work/group); a member that fails
+    there leaves the group and the rest is judged again, until no member fails (at most GROUP_ROUNDS
+    judgements). Returns the members that pass in that last judgement, with their results; a member
+    still blocked there (behind a placeholder outside the group: a task that failed or is no task) stays
+    blocked and out of the work copy. No accepted verdict is taken with a candidate that failed."""
     scratch = work.parent / "group"
     members = list(group)
-    while len(members) > 1:
+    for _ in range(GROUP_ROUNDS):
+        if len(members) < 2:
+            return []
         say(f"  judging {len(members)} blocked candidates together...")
         results = _judge_group(index, source, work, scratch, members, runner, java)
         if results is None:
             return []
-        passing = [rec for rec, result in zip(members, results) if result.status == "passed"]
-        if len(passing) == len(members):
+        kept = [(rec, result) for rec, result in zip(members, results) if result.status in (PASSED, BLOCKED)]
+        if len(kept) == len(members):
             names = [r.task_id for r in members]
             return [(rec, replace(result, reason=_together(rec.task_id, names)))
-                    for rec, result in zip(members, results)]
-        members = passing
+                    for rec, result in kept if result.status == PASSED]
+        members = [rec for rec, _ in kept]
+    say(f"  the group did not settle in {GROUP_ROUNDS} judgements; its members stay blocked")
     return []
 
 
