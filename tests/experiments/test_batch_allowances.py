@@ -78,3 +78,33 @@ def test_the_combined_check_judges_each_member_with_its_allowances(pair):
     combined_check(index, [_record(names, "passed"), _record(twice, "passed")], runner, java=java)
     assert runner.calls == [(names.id, "all", frozenset({"file_system"}))]
     store.close()
+
+
+class ScriptedRunner(RecordingRunner):
+    """Answers each member with the status scripted for it (judging every member of a group at once)."""
+
+    def __init__(self, statuses: dict[str, str]):
+        super().__init__()
+        self.statuses = statuses
+
+    def run(self, index, method, code, *, scope=None, allow=frozenset(), **_):
+        self.calls.append((method.id, scope, frozenset(allow)))
+        return TestResult(status=self.statuses[method.id], tests_run=1)
+
+
+def test_a_group_accepts_only_its_passing_members_and_never_a_verdict_beside_a_failing_candidate(pair, tmp_path):
+    from repotrans.experiments.rejudge import judge_together
+
+    index, names, twice, java, store = pair
+    group = [_record(names, "blocked", code=_as_is(index, names)), _record(twice, "blocked", code=_as_is(index, twice))]
+    work = index.root("target")
+    # one member still blocked behind something outside the group: the other passes and is accepted
+    accepted = judge_together(index, FIXTURE / "java", work, group, ScriptedRunner({names.id: "passed", twice.id: "blocked"}),
+                              java, lambda line: None)
+    assert [(rec.task_id, result.status) for rec, result in accepted] == [(names.id[7:], "passed")]
+    assert "passed together with " + twice.id[7:] in accepted[0][1].reason
+    # a member fails in the group: the other's pass beside it is not taken; judged without it, alone, nothing
+    runner = ScriptedRunner({names.id: "passed", twice.id: "test_failure"})
+    assert judge_together(index, FIXTURE / "java", work, group, runner, java, lambda line: None) == []
+    assert len(runner.calls) == 2
+    store.close()
