@@ -5,7 +5,8 @@ under `if TYPE_CHECKING:` (a type-only import is still a dependency a reader mus
 The layers, lowest first (a package may import its own modules and any package of a lower layer;
 packages on one line are peers that do not import each other):
 
-  errors, redact     the error family; secret redaction
+  errors, redact,    the error family; secret redaction; where the user-editable
+  shipped            top-level folders (tools/, prompt_templates/) are found
   extras             optional backends: what each imports, how to install it
   index              tree-sitter parse + SQLite store
   mapping            Java <-> C# alignment over the index (its cache is keyed by index + mapping code)
@@ -31,7 +32,7 @@ import repotrans
 from repotrans.experiments.ordering import strongly_connected
 
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "redact"),
+    ("errors", "redact", "shipped"),
     ("extras",),
     ("index",),
     ("mapping",),

@@ -106,7 +106,8 @@ class StepAgent(BaseChatAgent):
     # -- model ---------------------------------------------------------------------------------------
     def prompt(self, step: str, **extra) -> str:
         self.step = step
-        text = render(step, build_slots(PromptView(self.brief, self.handoff), step, **extra))
+        text = render(step, build_slots(PromptView(self.brief, self.handoff), step, **extra),
+                      self.brief.config.prompts.folder)
         if len(self._rendered) > 64:
             self._rendered.clear()
         self._rendered[text] = (step, extra)
@@ -114,7 +115,7 @@ class StepAgent(BaseChatAgent):
 
     def messages(self, prompt: str) -> list[LLMMessage]:
         """The system message with the stable instructions, then the step's prompt."""
-        return [SystemMessage(content=system_prompt(self.brief)), UserMessage(content=prompt, source="user")]
+        return [SystemMessage(content=system_prompt(self.brief, self.brief.config.prompts.folder)), UserMessage(content=prompt, source="user")]
 
     def record_usage(self, prompt: int, completion: int, cached: bool, server_cached: int = 0,
                      reported: bool = True) -> None:
@@ -231,7 +232,8 @@ class StepAgent(BaseChatAgent):
         if known is not None:
             kind, extra = known
             slots = build_slots(PromptView(self.brief, self.handoff), kind, **extra)
-            rerender = lambda trims: render(kind, trim_slots(slots, trims))  # noqa: E731
+            override = self.brief.config.prompts.folder
+            rerender = lambda trims: render(kind, trim_slots(slots, trims), override)  # noqa: E731
         limits = limits_of(self.client)
         fit = await asyncio.to_thread(fit_call, step, messages, limits, want, tools, rerender, slots, reasoning)
         cuts = [c for c in fit.cuts if not c.startswith("max_tokens")]

@@ -1,5 +1,5 @@
 """The run's configuration as one value: model endpoint, ablation switches, execution settings (with
-the build's), and the mapping overrides.
+the build's), the user's prompt templates, and the mapping overrides.
 
 `load_config` builds it, low to high: defaults < the file it is given < the environment it is given
 < CLI flags; only the CLI calls it with the process environment and ./repotrans.toml, so every layer
@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from repotrans.errors import ConfigError
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.overrides import MappingOverrides, read_file
+from repotrans.prompts.settings import PromptSettings
 from repotrans.redact import API_KEY_VARS
 
 # Environment variables of [model] values, the first set wins (OPENAI_BASE_URL as the openai SDK reads it).
@@ -84,6 +85,7 @@ class AgentConfig:
     agents: AgentSwitches = field(default_factory=AgentSwitches)
     execution: ExecutionConfig = field(default_factory=ExecutionConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    prompts: PromptSettings = field(default_factory=PromptSettings)
     mapping: MappingOverrides = field(default_factory=MappingOverrides)   # [mapping] of the file, then --mapping
     tasks: TaskSelection = field(default_factory=TaskSelection)
 
@@ -109,7 +111,7 @@ class AgentConfig:
         return out
 
 
-SECTIONS = ("model", "agents", "execution", "retrieval", "tasks")
+SECTIONS = ("model", "agents", "execution", "retrieval", "prompts", "tasks")
 OTHER_SECTIONS = ("mapping",)          # read by repotrans.mapping.overrides (mapping corrections)
 
 
@@ -165,6 +167,8 @@ def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None 
             raise ConfigError(f"{path}: {scalars[0]!r} is outside any section; put it under "
                               f"[{'] or ['.join(SECTIONS)}]")
         config = config.overlay({k: v for k, v in data.items() if k not in OTHER_SECTIONS})
+        if config.prompts.dir:            # relative to the file that names it
+            config = replace(config, prompts=PromptSettings(str((path.parent / config.prompts.dir).resolve())))
         if "mapping" in data:
             config = replace(config, mapping=read_file(path))
     config = config.overlay({"model": {k: next((env[v] for v in names if env.get(v)), None)
@@ -193,6 +197,7 @@ def _from_environment(config: AgentConfig, env: Mapping[str, str]) -> AgentConfi
 
 def _checked(config: AgentConfig) -> AgentConfig:
     config.execution.check()
+    config.prompts.check()
     return config
 
 

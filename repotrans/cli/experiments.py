@@ -217,7 +217,7 @@ def _translate_tests(args: argparse.Namespace, config: AgentConfig, java_types: 
     try:
         ported = port_junit_tests(index, Path(args.junit), patterns, overrides=config.mapping,
                                   settings=config.execution.build_settings(), client=client,
-                                  rounds=config.agents.max_repair_rounds)
+                                  rounds=config.agents.max_repair_rounds, templates=config.prompts.folder)
         print(ported.render())
     except InputError as exc:          # no JUnit test for the new types: their bodies are judged without
         print(f"translate-tests: {exc}")

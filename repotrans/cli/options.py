@@ -53,6 +53,10 @@ class Setting:
                                 metavar=metavar, help=self.help)
 
 
+def _folder(text: str) -> str:
+    return str(Path(text).expanduser().resolve())
+
+
 _SETTINGS = [
     Setting("--model", "model", "name", "model name ('builtin' = offline policy); else REPOTRANS_MODEL / "
                                         "repotrans.toml"),
@@ -69,6 +73,8 @@ _SETTINGS = [
             type=int),
     Setting("--dense-pool", "retrieval", "pool", "the dense route ranks and embeds only the BM25 route's best N "
             "snippets of each query (0: embed the whole store first)", type=int),
+    Setting("--templates", "prompts", "dir", "a folder of your own prompt templates (<name>.md.j2, any of "
+            "prompt_templates/): each replaces the shipped one of its name ([prompts] dir)", type=_folder),
     Setting("--toolchain", "execution", "toolchain", "C# toolchain for the test runs", choices=TOOLCHAINS),
     Setting("--sandbox", "execution", "sandbox", "where test runs execute (auto: docker when an engine answers)",
             choices=SANDBOXES),
@@ -90,7 +96,7 @@ _SETTINGS = [
                              ("api-map", "api_map", "the port's learned API map (mapping --api)"))]
 SETTINGS: dict[str, Setting] = {s.flag.lstrip("-"): s for s in _SETTINGS}
 
-MODEL = ("model", "base-url", "model-timeout")
+MODEL = ("model", "base-url", "model-timeout", "templates")
 RETRIEVAL = ("embedding-backend", "embedding-threads", "dense-pool")
 EXECUTION = ("toolchain", "sandbox")
 SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "api-map", "max-context-iterations",

@@ -69,7 +69,8 @@ def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
         client = make_client(config)
     result = port_junit_tests(index, Path(args.junit), args.tests, write=not args.dry_run,
                               overrides=config.mapping, settings=config.execution.build_settings(),
-                              client=client, rounds=config.agents.max_repair_rounds)
+                              client=client, rounds=config.agents.max_repair_rounds,
+                              templates=config.prompts.folder)
     print(result.render())
     if args.show:
         for t in result.tests:

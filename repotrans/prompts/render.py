@@ -1,17 +1,18 @@
-"""Load prompt templates (package data templates/<step>.md.j2) and render them with StrictUndefined."""
+"""Load prompt templates (the top-level prompt_templates/<step>.md.j2, shipped in the wheel; a user's
+folder, [prompts] dir, replaces any of them by name) and render them with StrictUndefined."""
 from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from repotrans.errors import ConfigError
+from repotrans.shipped import shipped_folder
 
-TEMPLATE_DIR = Path(str(resources.files("repotrans.prompts") / "templates"))
+TEMPLATE_DIR = shipped_folder("prompt_templates")
 STEPS = ("rag_decide", "rag_filter", "context", "generate", "reflect", "repair", "translate_tests", "repair_tests",
          "sync_edit")
 
@@ -52,9 +53,11 @@ def _scalar(value: Any) -> str:
 
 
 @lru_cache(maxsize=4)
-def environment(template_dir: Path = TEMPLATE_DIR) -> jinja2.Environment:
+def environment(override: Path | None = None) -> jinja2.Environment:
+    """Templates of the folder `override` first (a user's, by name), then the shipped ones."""
+    folders = [str(override)] if override is not None else []
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(template_dir)),
+        loader=jinja2.FileSystemLoader([*folders, str(TEMPLATE_DIR)]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -86,24 +89,25 @@ def step_of(prompt: str) -> str | None:
     return step_headings().get(prompt.lstrip().split("\n", 1)[0].strip())
 
 
-def render(step: str, slots: dict[str, Any], template_dir: Path = TEMPLATE_DIR) -> str:
-    """Render the template of `step`; a missing slot raises ConfigError naming it."""
+def render(step: str, slots: dict[str, Any], override: Path | None = None) -> str:
+    """Render the template of `step` (the one in `override` when that folder has it); a missing slot
+    raises ConfigError naming it."""
     if step not in STEPS:
         raise ConfigError(f"unknown prompt step {step!r}", did_you_mean=list(STEPS))
     try:
-        template = environment(template_dir).get_template(f"{step}.md.j2")
+        template = environment(override).get_template(f"{step}.md.j2")
         return template.render(**slots).strip() + "\n"
     except jinja2.TemplateNotFound as exc:
-        raise ConfigError(f"prompt template not found: {template_dir / str(exc)}") from None
+        raise ConfigError(f"prompt template not found: {TEMPLATE_DIR / str(exc)}") from None
     except jinja2.UndefinedError as exc:
         raise ConfigError(f"prompt template {step}.md.j2: {exc.message}") from None
     except jinja2.TemplateSyntaxError as exc:
         raise ConfigError(f"prompt template {exc.name}:{exc.lineno}: {exc.message}") from None
 
 
-def render_system(slots: dict[str, Any], template_dir: Path = TEMPLATE_DIR) -> str:
+def render_system(slots: dict[str, Any], override: Path | None = None) -> str:
     """The system message (system.md.j2), shared by every step."""
     try:
-        return environment(template_dir).get_template("system.md.j2").render(**slots).strip() + "\n"
+        return environment(override).get_template("system.md.j2").render(**slots).strip() + "\n"
     except jinja2.UndefinedError as exc:
         raise ConfigError(f"prompt template system.md.j2: {exc.message}") from None

@@ -1,6 +1,7 @@
 """Build template slots from what an agent knows: static slots (tools) and dynamic ones (input, context)."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol, Sequence
 
 
@@ -50,12 +51,13 @@ def function_tools(step: str) -> list[dict]:
     return tools if step in ("context", "reflect") else []
 
 
-def system_prompt(state: SlotSource) -> str:
-    """The stable instructions of every call: byte-identical for every task of one target repository."""
+def system_prompt(state: SlotSource, templates: Path | None = None) -> str:
+    """The stable instructions of every call: byte-identical for every task of one target repository
+    (`templates`: the user's prompt templates folder, [prompts] dir)."""
     from repotrans.prompts.language import language_notes
     from repotrans.prompts.render import render_system
 
-    return render_system({"language": language_notes(state.lang_version)})
+    return render_system({"language": language_notes(state.lang_version)}, templates)
 
 
 def method_text(method: Any) -> str:

@@ -73,11 +73,13 @@ def test_slots(java_text: str, draft: TranslatedTest, style: TestStyle, context:
 
 
 async def translate_with_model(client: ChatCompletionClient, java_file: Path, draft: TranslatedTest,
-                               style: TestStyle, slots: dict, check: CompileCheck, rounds: int = 3) -> ModelTest:
-    """Ask for the fixture, compile it, repair it from the compiler errors up to `rounds` times."""
+                               style: TestStyle, slots: dict, check: CompileCheck, rounds: int = 3,
+                               templates: Path | None = None) -> ModelTest:
+    """Ask for the fixture, compile it, repair it from the compiler errors up to `rounds` times
+    (`templates`: the user's prompt templates folder, [prompts] dir)."""
     out = ModelTest(test=draft, compiled=False, attempts=0)
     attempts: list[Attempt] = []
-    code = await _ask(client, render("translate_tests", slots), out, "translate_tests")
+    code = await _ask(client, render("translate_tests", slots, templates), out, "translate_tests")
     for n in range(rounds + 1):
         if code is None:
             break
@@ -101,7 +103,7 @@ async def translate_with_model(client: ChatCompletionClient, java_file: Path, dr
         shown = errors[:MAX_ERRORS_SHOWN] + ([f"... {len(errors) - MAX_ERRORS_SHOWN} more"]
                                              if len(errors) > MAX_ERRORS_SHOWN else [])
         prompt = render("repair_tests", {**slots, "code": code, "attempt": len(attempts),
-                                         "result": "\n".join(f"- {e}" for e in shown)})
+                                         "result": "\n".join(f"- {e}" for e in shown)}, templates)
         code = await _ask(client, prompt, out, "repair_tests")
     return out
 

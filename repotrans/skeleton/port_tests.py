@@ -63,11 +63,13 @@ def junit_files(root: Path, patterns: list[str]) -> dict[str, Path]:
 
 def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], write: bool = True,
                      overrides: MappingOverrides | None = None, settings: BuildSettings = BuildSettings(),
-                     client: "ChatCompletionClient | None" = None, rounds: int = 3) -> PortedTests:
+                     client: "ChatCompletionClient | None" = None, rounds: int = 3,
+                     templates: Path | None = None) -> PortedTests:
     """JUnit files under `junit_root` matching `patterns` as NUnit fixtures in the port's first test
     project (the mapping with the user's `overrides`, the build plan with the user's `settings`).
     With a model `client` the model writes each fixture (model_tests.py), compiled against the port
-    and repaired from its errors up to `rounds` times; a fixture that never compiles is skipped."""
+    and repaired from its errors up to `rounds` times; a fixture that never compiles is skipped
+    (`templates`: the user's prompt templates folder, [prompts] dir)."""
     if not junit_root.is_dir():
         raise InputError(f"--junit: {junit_root} is not a folder (give the Java test sources, e.g. src/test/java)")
     files = junit_files(junit_root, patterns)
@@ -99,7 +101,7 @@ def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], writ
         if write and (target / draft.path).exists():
             result.skipped[qualified] = f"{draft.path} already exists"
             continue
-        done = _by_model(client, path, draft, style, index, mapping, settings, rounds)
+        done = _by_model(client, path, draft, style, index, mapping, settings, rounds, templates)
         result.by_model[draft.java_path] = (f"{'compiled' if done.compiled else 'never compiled'} after "
                                             f"{done.attempts} candidate(s)" + "".join(f"; {n}" for n in done.notes))
         if done.compiled:
@@ -117,7 +119,8 @@ def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], writ
 
 
 def _by_model(client: "ChatCompletionClient", java_file: Path, draft: TranslatedTest, style: TestStyle,
-              index: "Index", mapping, settings: BuildSettings, rounds: int) -> "ModelTest":
+              index: "Index", mapping, settings: BuildSettings, rounds: int,
+              templates: Path | None = None) -> "ModelTest":
     """One JUnit file through the model path, its candidates compiled with the port's test project."""
     from repotrans.skeleton.model_tests import test_slots, translate_with_model
 
@@ -132,7 +135,7 @@ def _by_model(client: "ChatCompletionClient", java_file: Path, draft: Translated
     def check(code: str) -> list[str]:
         return compile_errors(target, style.project, draft, code, settings)
 
-    return asyncio.run(translate_with_model(client, java_file, draft, style, slots, check, rounds))
+    return asyncio.run(translate_with_model(client, java_file, draft, style, slots, check, rounds, templates))
 
 
 def compile_errors(target: Path, test_project, draft: TranslatedTest, code: str,

@@ -1,14 +1,15 @@
-"""The tool registry: schemas from the package data schemas/<name>.json, one implementation per schema, and run_tool."""
+"""The tool registry: schemas from the top-level tools/<name>.json (shipped in the wheel), one implementation
+per schema, and run_tool."""
 from __future__ import annotations
 
 import difflib
 import json
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Callable
 
 from repotrans.errors import RepotransError
+from repotrans.shipped import shipped_folder
 from repotrans.tools.bound import bound
 from repotrans.tools.class_info import find_target_class_info, get_source_class_info, get_target_class_info
 from repotrans.tools.context import ToolContext, ToolError
@@ -16,7 +17,7 @@ from repotrans.tools.imports import find_target_imports
 from repotrans.tools.method_body import find_target_method_body
 from repotrans.tools.relevance import scorer
 
-SCHEMA_DIR = Path(str(resources.files("repotrans.tools") / "schemas"))
+SCHEMA_DIR = shipped_folder("tools")
 
 IMPLEMENTATIONS: dict[str, Callable[..., dict]] = {f.__name__: f for f in (
     get_source_class_info,
@@ -44,7 +45,7 @@ def _schemas() -> dict[str, dict]:
 
 
 def load_step_schema(name: str) -> dict:
-    """A step tool's schema (schemas/steps/<name>.json: `enough`, `run_tests`); not a context tool."""
+    """A step tool's schema (tools/steps/<name>.json: `enough`, `run_tests`); not a context tool."""
     path = SCHEMA_DIR / "steps" / f"{name}.json"
     if not path.is_file():
         raise RepotransError(f"no step tool schema {path}")
@@ -52,7 +53,7 @@ def load_step_schema(name: str) -> dict:
 
 
 def load_schemas() -> dict[str, dict]:
-    """name -> {name, description, parameters} (OpenAI function format), read from schemas/*.json."""
+    """name -> {name, description, parameters} (OpenAI function format), read from tools/*.json."""
     return json.loads(json.dumps(_schemas()))     # a copy: callers may edit theirs
 
 

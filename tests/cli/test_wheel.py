@@ -1,12 +1,15 @@
 """The package carries its own data: a wheel built from this checkout, installed into a fresh venv
 outside it, translates the bundled sample with the builtin policy from a folder outside the checkout.
-The wheel must hold every data file the package keeps in git (schemas, templates, queries, tables)."""
+The wheel must hold every data file the package keeps in git (schemas, templates, queries, tables),
+and the top-level user-editable folders (tools/, prompt_templates/) where pyproject's package-dir maps
+them into the package."""
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -17,8 +20,18 @@ SAMPLE = REPO / "datasets" / "sample"
 
 
 def _tracked_package_data() -> set[str]:
-    out = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "repotrans"], capture_output=True, check=True)
-    return {p for p in out.stdout.decode().split("\0") if p and not p.endswith(".py")}
+    """Each data file in git as the wheel must name it: repotrans/... as is, a mapped folder's file
+    under the package it is mapped to (tools/x.json -> repotrans/tools/schemas/x.json)."""
+    mapped = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    folders = {folder: package.replace(".", "/") for package, folder in mapped.items()}
+    assert {"tools", "prompt_templates"} <= set(folders), mapped
+    out = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "repotrans", *folders], capture_output=True,
+                         check=True)
+    wanted = set()
+    for path in (p for p in out.stdout.decode().split("\0") if p and not p.endswith(".py")):
+        folder, name = path.rsplit("/", 1)
+        wanted.add(f"{folders[folder]}/{name}" if folder in folders else path)
+    return wanted
 
 
 @pytest.mark.slow
