@@ -45,7 +45,8 @@ def editor_for(config: AgentConfig):
         from autogen_core.models import UserMessage
 
         target_class = member.type_id.split(":", 1)[1] if member is not None else ""
-        prompt = render("sync_edit", sync_slots(old, new, current_text, target_class, commits))
+        prompt = render("sync_edit", sync_slots(old, new, current_text, target_class, commits),
+                        config.prompts.folder)
         result = asyncio.run(client.create([UserMessage(content=prompt, source="user")]))
         text = result.content if isinstance(result.content, str) else ""
         blocks = code_blocks(text)
