@@ -369,6 +369,25 @@ def test_a_child_process_cannot_read_the_runners_memory(env):
     assert result.status == "passed", result.brief()
 
 
+def test_a_task_not_allowed_processes_cannot_start_one_even_by_reflection(env):
+    """Issue 32, defence in depth: with every allowance but processes (so the checker lets reflection
+    through), Process.Start reached by reflection fails in the test process (local: seccomp denies fork,
+    vfork and a clone that makes no thread; threads still run). The probe passes only when it fails."""
+    if env.sandbox == "docker":
+        pytest.skip("docker exec takes no seccomp filter of its own: the container's pids limit and the "
+                    "per-command cleanup are the walls there")
+    probe = ("{\n    var t = System.Type.GetType(\"System.Diagnostics.Process, System, Version=4.0.0.0, Culture=neutral, "
+             "PublicKeyToken=b77a5c561934e089\");\n    bool started = false;\n"
+             "    try { started = t.GetMethod(\"Start\", new[] { typeof(string), typeof(string) })"
+             ".Invoke(null, new object[] { \"/bin/true\", \"\" }) != null; }\n"
+             "    catch (System.Exception) { }\n    var th = new System.Threading.Thread(() => { });\n"
+             "    th.Start();\n    th.Join();\n    if (started) throw new System.Exception(\"a process started\");\n"
+             "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}")
+    result = env.run(probe, allow=WALLS - {"process"})
+    assert result.status == "passed", result.brief()
+    assert env.run(probe).status == "runtime_error"        # the same probe where processes are allowed
+
+
 DLLMAP = ("<configuration><dllmap dll=\"\"System.Native\"\" target=\"\"/nonexistent/x.so\"\"/>"
           "<dllmap dll=\"\"libc\"\" target=\"\"/nonexistent/libc.so\"\"/></configuration>")
 

@@ -70,12 +70,14 @@ class Sandbox(Protocol):
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False,
+            processes: bool = True) -> RunOutcome:
         """Run argv in cwd (inside the workspace); kill everything it started after `timeout` s, or
         STOP_GRACE s after `until` appears on its stdout. `writable`: folders it may write (a build,
         as BUILD_UID); `scratch`: folders a test command (no `writable`) may write, handed to its uid.
         `cpu`: `timeout` counts the CPU seconds of all its processes, with a wall-clock backstop
-        (backstop()), where the sandbox can count them (counts_cpu(); else wall seconds)."""
+        (backstop()), where the sandbox can count them (counts_cpu(); else wall seconds).
+        `processes=False`: the command may start threads but no other process (local: seccomp)."""
         ...
 
     def counts_cpu(self) -> bool:

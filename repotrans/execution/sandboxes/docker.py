@@ -92,9 +92,12 @@ class DockerSandbox:
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False,
+            processes: bool = True) -> RunOutcome:
         """`cpu`: each process of the command may use `timeout` CPU seconds (RLIMIT_CPU: the kernel
-        kills it there, SIGKILL), the command `backstop(timeout)` wall seconds."""
+        kills it there, SIGKILL), the command `backstop(timeout)` wall seconds. `processes` is not
+        enforced here (docker exec takes no seccomp filter of its own; the container's pids limit
+        and the per-command cleanup bound what a test command starts)."""
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"docker sandbox: {cwd} is outside the mounted workspace {self.workspace}")
@@ -111,9 +114,10 @@ class DockerSandbox:
                                  cleaning=not writable, cpu=cpu)
             return outcome
         finally:
-            # builds (mcs) run no candidate code and share their uid; a test command that ended on
-            # its own has cleaned up already
-            if not writable and (outcome is None or outcome.exit_code in (None, 124, 137)):
+            # builds (mcs) run no candidate code and share their uid; after every test command,
+            # whatever its exit code: a process it left can kill the command's own cleaning wrapper
+            # (exit 143, its cleanup never ran) and would poison the next command of this uid
+            if not writable:
                 self._cleanup(container, uid)
             if slot is not None:
                 with self._lock:
@@ -236,8 +240,11 @@ class DockerSandbox:
         """Kill every process of `uid` in the container and delete its /tmp files."""
         try:
             api = self._client.api
-            exec_id = api.exec_create(container.id, ["sh", "-c", CLEANUP], user=f"{uid}:{uid}")["Id"]
-            api.exec_start(exec_id)
+            for _ in range(3):          # a survivor may kill the cleanup itself: again until it ends clean
+                exec_id = api.exec_create(container.id, ["sh", "-c", CLEANUP], user=f"{uid}:{uid}")["Id"]
+                api.exec_start(exec_id)
+                if _exec_info(api, exec_id).get("ExitCode") == 0:
+                    break
         except Exception:  # the container is gone: nothing is left to clean
             pass
 

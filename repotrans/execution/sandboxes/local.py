@@ -61,7 +61,8 @@ class LocalSandbox:
 
     def run(self, argv: list[str], *, cwd: Path, timeout: float, memory_mb: int,
             env: dict[str, str] | None = None, writable: Sequence[Path] = (), stdin: bytes | None = None,
-            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False) -> RunOutcome:
+            until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False,
+            processes: bool = True) -> RunOutcome:
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"local sandbox: {cwd} is outside the workspace {self.workspace}")
@@ -69,7 +70,7 @@ class LocalSandbox:
         own_for_build(writable)
         own_for_build(scratch, TEST_UID, keep_shared=True)
         cgroup = RunCgroup(memory_mb + MEMORY_HEADROOM_MB, PIDS_LIMIT) if support()[0] else None
-        filter_fd = seccomp.program_fd() if seccomp.supported() else None
+        filter_fd = seccomp.program_fd(processes or bool(writable)) if seccomp.supported() else None
         try:
             cmd = self._command(argv, cwd, env, writable, memory_mb, filter_fd, scratch)
             outer_env = {"PATH": "/usr/bin:/bin"}

@@ -3,7 +3,9 @@ library needed. Denied with EPERM: new namespaces of any kind (unshare, clone wi
 setns), ptrace and process_vm_readv/writev, mount and its relatives, bpf, keyctl and friends,
 perf_event_open, module loading, kexec, reboot, userfaultfd. clone3 answers ENOSYS (its flags sit in
 memory a filter cannot read), so the C library falls back to clone, whose flags it can. Syscalls of
-another architecture or of the x32 ABI are refused too.
+another architecture or of the x32 ABI are refused too. A test command of a task whose Java original
+starts no process (`processes=False`) also gets EPERM for fork, vfork and a clone that makes no thread
+(no CLONE_THREAD): its threads run, no child process starts (issue 32).
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ AUDIT_ARCH_X86_64 = 0xC000003E
 X32_BIT = 0x40000000
 CLONE_NEW_FLAGS = 0x7E020000        # NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
 CLONE_NEWTIME = 0x80                # in clone's flags too (Linux 5.6)
+CLONE_THREAD = 0x00010000
+FORK, VFORK = 57, 58
 # x86_64 syscall numbers
 CLONE, UNSHARE, CLONE3 = 56, 272, 435
 DENIED = {
@@ -40,8 +44,9 @@ def supported() -> bool:
     return platform.system() == "Linux" and platform.machine() in ("x86_64", "AMD64")
 
 
-def program() -> bytes:
-    """The filter as bwrap reads it: an array of struct sock_filter {u16 code; u8 jt, jf; u32 k}."""
+def program(processes: bool = True) -> bytes:
+    """The filter as bwrap reads it: an array of struct sock_filter {u16 code; u8 jt, jf; u32 k}.
+    `processes=False`: no new process either (fork, vfork, clone without CLONE_THREAD)."""
     deny = RET_ERRNO | errno.EPERM
     ins: list[tuple[int, int, int, int]] = [
         (LD_W_ABS, 0, 0, ARCH),
@@ -52,21 +57,25 @@ def program() -> bytes:
         (RET, 0, 0, deny),
         (JEQ, 0, 1, CLONE3),
         (RET, 0, 0, RET_ERRNO | errno.ENOSYS),
-        (JEQ, 0, 4, CLONE),
+        (JEQ, 0, 6 if not processes else 4, CLONE),
         (LD_W_ABS, 0, 0, ARG0_LOW),                 # clone's flags (low 32 bits)
         (JSET, 0, 1, CLONE_NEW_FLAGS | CLONE_NEWTIME),
         (RET, 0, 0, deny),
-        (RET, 0, 0, RET_ALLOW),
     ]
+    if not processes:                               # a clone without CLONE_THREAD is a new process
+        ins += [(JSET, 1, 0, CLONE_THREAD), (RET, 0, 0, deny)]
+    ins += [(RET, 0, 0, RET_ALLOW)]
+    if not processes:
+        ins += [(JEQ, 0, 1, FORK), (RET, 0, 0, deny), (JEQ, 0, 1, VFORK), (RET, 0, 0, deny)]
     for nr in sorted(set(DENIED.values())):
         ins += [(JEQ, 0, 1, nr), (RET, 0, 0, deny)]
     ins.append((RET, 0, 0, RET_ALLOW))
     return b"".join(struct.pack("<HBBI", *i) for i in ins)
 
 
-def program_fd() -> int:
+def program_fd(processes: bool = True) -> int:
     """A readable fd holding program() (bwrap reads it to the end); the caller passes and closes it."""
     read, write = os.pipe()
-    os.write(write, program())              # far below a pipe's capacity
+    os.write(write, program(processes))              # far below a pipe's capacity
     os.close(write)
     return read

@@ -49,7 +49,8 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
                                   memory_mb=limits.memory_mb,
                                   env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
                                   stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu,
-                                  scratch=[area_root(cand.run_dir, project)])
+                                  scratch=[area_root(cand.run_dir, project)],
+                                  **({} if "process" in cand.allowed else {"processes": False}))
         spent += outcome.cpu_seconds or 0.0
         logs.append(outcome.output)
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
