@@ -13,7 +13,7 @@ from repotrans.mapping.overrides import MappingOverrides
 from repotrans.tools.context import ToolContext
 
 if TYPE_CHECKING:
-    from repotrans.execution.judge.runner import Runner
+    from repotrans.execution.judge.protocol import Judge
 
 
 def open_view(workdir: Path, source: Path | None = None, target: Path | None = None,
@@ -32,7 +32,7 @@ def open_view(workdir: Path, source: Path | None = None, target: Path | None = N
     return ToolContext(index, load_mapping(index, overrides))
 
 
-def prepare(workdir: Path, function: str, config: AgentConfig, runner: "Runner", source: Path | None = None,
+def prepare(workdir: Path, function: str, config: AgentConfig, runner: "Judge", source: Path | None = None,
             target: Path | None = None, progress: bool = False,
             target_member: str | None = None, view: ToolContext | None = None) -> TaskBrief:
     """Index (incrementally, when repos are given; or the given `view`), resolve `function` (with
@@ -46,7 +46,7 @@ def prepare(workdir: Path, function: str, config: AgentConfig, runner: "Runner",
     return brief_for(view.index, view.mapping, task, config, workdir, runner)
 
 
-def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: "Runner") -> TaskBrief:
+def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: "Judge") -> TaskBrief:
     """The brief of one resolved task, with real tools, `runner` (the test runs, built from
     config.execution) and retrieval bound to it."""
     from repotrans.agents.cache import cache_folder

@@ -18,6 +18,7 @@ from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.batching import judge_for
+from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments.datasets import Dataset, load_dataset, materialize
@@ -54,7 +55,7 @@ class Oracle:
         self.workers = workers                       # tasks judged at once (judge_batch shares their builds)
         self._index: Index | None = None
         self._verdicts: dict[tuple, object] = {}
-        self._runners: dict[tuple, Runner] = {}        # (execution config, scratch folder) -> its Runner
+        self._runners: dict[tuple, Judge] = {}         # (execution config, scratch folder) -> its judge
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -64,7 +65,7 @@ class Oracle:
         for runner in runners:
             runner.close()
 
-    def _runner(self, ex: ExecutionConfig, scratch: Path) -> Runner:
+    def _runner(self, ex: ExecutionConfig, scratch: Path) -> Judge:
         with self._lock:
             key = (ex, str(scratch))
             if key not in self._runners:

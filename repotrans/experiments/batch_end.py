@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.judge.runner import Runner
+from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.status import BLOCKED, PASSED
 from repotrans.experiments.batch_progress import outcome_of
 from repotrans.experiments.rejudge import rejudge_blocked
@@ -47,7 +47,7 @@ class WriteOutcome:
     lines: list[str] = field(default_factory=list)
 
 
-def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], order: list[str], runner: Runner,
+def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], order: list[str], runner: Judge,
             store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
             tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
     """Blocked tasks judged again (experiments.rejudge), callees first (`order`: task ids)."""
@@ -61,7 +61,7 @@ def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], o
     say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))
 
 
-def combined_check(index: Index, passing: list[TaskRecord], runner: Runner,
+def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
                    untranslated: list[str] | None = None, java: dict[str, Method | None] | None = None) -> dict:
     """Run the whole suite once on the work copy (the port plus every passing translation and nothing
     else); name the tasks that passed alone but whose covering tests fail together. Failures inside

@@ -14,6 +14,7 @@ from repotrans.agents.limits import LocalLimiter
 from repotrans.errors import ConfigError
 from repotrans.extras import require
 from repotrans.execution.judge.batching import judge_for
+from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.workload import Executor, TaskRunner, Workload
@@ -27,7 +28,7 @@ class ThreadExecutor:
     jobs: int = 1
     model_calls: int | None = None
     _limiter: LocalLimiter = field(init=False)
-    _runners: dict = field(default_factory=dict, init=False)   # (execution config, workspace) -> Runner
+    _runners: dict[tuple, Judge] = field(default_factory=dict, init=False)   # (execution config, workspace) -> judge
 
     def __post_init__(self) -> None:
         self._limiter = LocalLimiter(self.model_calls)

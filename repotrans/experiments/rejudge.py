@@ -29,7 +29,7 @@ from repotrans.errors import TaskError
 from repotrans.execution.workspace.apply import apply_candidate
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.results import TestResult
-from repotrans.execution.judge.runner import Runner
+from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.status import BLOCKED, PASSED
 from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.workspace.scratch import state_key
@@ -73,7 +73,7 @@ def keep_candidate(tasks_dir: Path, rec: TaskRecord) -> None:
     (folder / CANDIDATE_FILE).write_text(rec.code if rec.code.endswith("\n") else rec.code + "\n", encoding="utf-8")
 
 
-def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRecord], runner: Runner,
+def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRecord], runner: Judge,
                     store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
                     tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
     """Judge `blocked` (in callees-first order) again until no verdict changes; see the module doc.
@@ -124,7 +124,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
             break
 
 
-def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Runner,
+def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge,
                    java: dict[str, Method | None], say: Callable[[str], None]) -> list[tuple[TaskRecord, TestResult]]:
     """Judge `group` with every member's candidate applied (in run_dir/work/group); a member that fails
     there leaves the group and the rest is judged again, until no member fails (at most GROUP_ROUNDS
@@ -156,7 +156,7 @@ def _together(task_id: str, names: list[str]) -> str:
     return f"passed together with {shown} (each blocked behind the others alone)"
 
 
-def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members: list[TaskRecord], runner: Runner,
+def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members: list[TaskRecord], runner: Judge,
                  java: dict[str, Method | None]) -> list[TestResult] | None:
     """Each member's verdict on a copy of the work copy holding every member's candidate (None when
     that copy does not build)."""

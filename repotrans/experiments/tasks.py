@@ -17,7 +17,7 @@ from repotrans.agents.session import brief_for
 from repotrans.agents.state import TranslationRun
 from repotrans.agents.team import run_translation
 from repotrans.errors import ConfigError
-from repotrans.execution.judge.runner import Runner
+from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.status import ERROR, UNTESTED
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
@@ -30,7 +30,7 @@ def task_dir_name(task_id: str) -> str:
 
 
 def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, workdir: Path, run_dir: Path,
-             runner: Runner, config_name: str, dataset: str, adjust=None, limiter=None) -> TaskRecord:
+             runner: Judge, config_name: str, dataset: str, adjust=None, limiter=None) -> TaskRecord:
     """Translate one task with the agents, its test runs through `runner`; `adjust(brief)` may rebind
     services (the evaluation oracle); `limiter` (agents.limits) is shared by the tasks of a run."""
     task_id = task.target_method_id.split(":", 1)[1]

@@ -14,6 +14,7 @@ from typing import Callable, Iterator, Protocol
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.limits import CallLimiter
+from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.experiments.tasks import run_task
@@ -63,12 +64,12 @@ class TaskRunner:
     a `runner` given is the caller's to close."""
 
     def __init__(self, work: Workload, dirs: dict[str, Path], limiter: CallLimiter | None = None,
-                 wrap: Adjust | None = None, runner: Runner | None = None):
+                 wrap: Adjust | None = None, runner: Judge | None = None):
         self.work, self.dirs, self.limiter, self.wrap = work, dirs, limiter, wrap
         self.index = rerooted_index(dirs)
         self.mapping = load_mapping(self.index, work.config.mapping)
         self._own_runner = runner is None
-        self.runner = runner or Runner(work.config.execution, dirs["workspace"])
+        self.runner: Judge = runner or Runner(work.config.execution, dirs["workspace"])
 
     def run(self, task: TranslationTask, out_dir: Path) -> TaskRecord:
         work = self.work

@@ -31,6 +31,7 @@ from pathlib import Path
 from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.judge.results import TestResult
+from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Chosen, Runner
 from repotrans.execution.switches.shared_build import Build, Pending, compile_shared
 from repotrans.execution.toolchains import PatchedFile, Verdict
@@ -58,13 +59,18 @@ class BatchingJudge:
         self._leading = False
         self._cond = threading.Condition()
 
-    def __getattr__(self, name: str):
-        return getattr(self.runner, name)     # language_version, baseline, close, ...
-
     def __enter__(self) -> "BatchingJudge":
         return self
 
     def __exit__(self, *exc) -> None:
+        self.close()
+
+    def language_version(self, target_root: Path) -> str:
+        """The runner's: the C# version candidates must keep to."""
+        return self.runner.language_version(target_root)
+
+    def close(self) -> None:
+        """Close the runner (its sandboxes); the judge may be used again afterwards."""
         self.runner.close()
 
     # -- entry points -------------------------------------------------------------------------
@@ -249,7 +255,7 @@ def _adopt(build: Build, group: list[Pending], known: dict[tuple, str]) -> None:
         build.release()
 
 
-def judge_for(runner: Runner, workers: int) -> Runner | BatchingJudge:
+def judge_for(runner: Runner, workers: int) -> Judge:
     """`runner` itself, or (execution.batch_candidates) a BatchingJudge over it for `workers` submitters."""
     return BatchingJudge(runner, expected=workers) if runner.config.batch_candidates else runner
 

@@ -1,0 +1,40 @@
+"""What judges a candidate, as its callers see it: the per-candidate Runner and the BatchingJudge
+(builds shared between concurrent candidates) both implement `Judge`; `batching.judge_for` returns one."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from repotrans.execution.judge.results import TestResult
+    from repotrans.index.model import Method
+
+Scope = Literal["covering", "all"]
+
+
+class Judge(Protocol):
+    """Verdicts of candidates for target members; closed (its sandboxes) by its owner."""
+
+    def run(self, index, method: "Method", code: str, *, scope: Scope | None = None, keep_run: bool = False,
+            allow: frozenset[str] = frozenset(), scaled: bool = False) -> "TestResult":
+        """`code` as the new text of `method`, judged by its covering tests (Runner.run says how)."""
+        ...
+
+    def run_many(self, index, items: list[tuple["Method", str, frozenset[str]]], *, scope: Scope | None = None,
+                 scaled: bool = False) -> list["TestResult"]:
+        """Verdicts of several (member, code, allowances)."""
+        ...
+
+    def language_version(self, target_root: Path) -> str:
+        """The C# version candidates must keep to."""
+        ...
+
+    def close(self) -> None:
+        """Release the sandboxes; the judge may be used again afterwards."""
+        ...
+
+    def __enter__(self) -> "Judge":
+        ...
+
+    def __exit__(self, *exc) -> None:
+        ...
