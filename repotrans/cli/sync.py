@@ -45,6 +45,9 @@ def register(sub) -> None:
     out.add_argument("--patch", metavar="FILE", help="write what passed as a patch `git apply` takes")
     p.add_argument("--remove", action="store_true",
                    help="delete the port's counterparts of members removed upstream when its tests pass without them")
+    p.add_argument("--junit", metavar="DIR",
+                   help="the Java test sources, relative to the Java repository's root and read at --until (e.g. "
+                        "src/test/java): the JUnit tests of types that gain members become labelled NUnit fixtures")
     add_settings(p, *MODEL, "no-cache", *EXECUTION)
     add_quiet(p)
 
@@ -101,7 +104,7 @@ def run_sync(args: argparse.Namespace, config: AgentConfig) -> int:
                         since=args.since, until=args.until,
                         source_before=Path(args.source_before) if args.source_before else None,
                         write=args.write, patch=Path(args.patch) if args.patch else None, remove=args.remove,
-                        progress=say)
+                        junit=Path(args.junit) if args.junit else None, progress=say)
     if not inputs.target.is_dir():
         raise ConfigError(f"--target: C# port not found: {inputs.target}")
     report = run(inputs, config, editor_for(config))

@@ -53,7 +53,7 @@ class SyncInputs:
     write: bool = False
     patch: Path | None = None
     remove: bool = False
-    junit: Path | None = None
+    junit: Path | None = None             # Java test sources, relative to the Java side's root (or absolute)
     progress: Callable[[str], None] = field(default=lambda line: None)
 
 
@@ -101,7 +101,7 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
         added = [c for c in changes if c.kind == "added"]
         if added:
             from repotrans.experiments.sync_added import port_added
-            port_added(ctx, added, run / "batch")
+            port_added(ctx, added, run / "batch", _junit(inputs, after))
         report.whole_suite = ctx.whole_suite()
     finally:
         runner.close()
@@ -132,6 +132,16 @@ def _upstream(inputs: SyncInputs) -> tuple[Path, Path, list[Commit]]:
     before = export(inputs.source, since, up / since[:7])
     after = export(inputs.source, until, up / until[:7])
     return before, after, commits(inputs.source, since, until)
+
+
+def _junit(inputs: SyncInputs, after: Path) -> Path | None:
+    """--junit: a folder of the new revision's tree (relative: under the Java side's root), else as given."""
+    if inputs.junit is None:
+        return None
+    path = inputs.junit if inputs.junit.is_absolute() else after / inputs.junit
+    if not path.is_dir():
+        raise ConfigError(f"--junit: {inputs.junit} is no folder of the new Java revision (e.g. src/test/java)")
+    return path
 
 
 def _builtin_editor(old, new, current_text: str, resolver, **_) -> Edit:

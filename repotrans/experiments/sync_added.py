@@ -16,9 +16,11 @@ from repotrans.index.placeholders import is_placeholder
 from repotrans.skeleton.missing import create_missing
 
 
-def port_added(ctx: Any, added: list[Change], run_dir: Path) -> None:
+def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None = None) -> None:
     """Create, translate and judge the added members of `added` (types count through their members).
-    `ctx`: the sync's shared state (sync._Context: index, work copy, config, report, reindex())."""
+    `ctx`: the sync's shared state (sync._Context: index, work copy, config, report, reindex()). With `junit`
+    (the new revision's Java test sources) the JUnit tests of the types that gained members are translated
+    into the port's tests first (labelled, as `batch --junit` does), so the new bodies have tests."""
     members = [c for c in added if c.member]
     owners = sorted({ctx.new_tree.methods[c.new_id].type_id.split(":", 1)[1] for c in members})
     placeholders = {m.id for m in ctx.index.all_methods("target") if is_placeholder(m.body)}
@@ -32,6 +34,7 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path) -> None:
                                    reason="what create-missing wrote does not compile with the port"))
         return
     ctx.reindex()
+    translated = _translate_tests(ctx, junit, owners) if junit is not None else []
     wanted = {c.new_id for c in members}
     tasks = [t for t in placeholder_tasks(ctx.index, ctx.config.mapping) if t.source_method_id in wanted]
     listed = run_dir.parent / "added-functions.txt"
@@ -60,13 +63,20 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path) -> None:
         status = rec.status if rec is not None else "error"
         ctx.report.add(Outcome(c, target, "create", status, how="batch", seconds=rec.seconds if rec else 0.0,
                                tokens=(rec.prompt_tokens + rec.completion_tokens) if rec else 0,
-                               reason="" if status == "passed" else _reason(rec), code=rec.code if rec else None))
+                               reason="" if status == "passed" else _reason(rec), code=rec.code if rec else None,
+                               judged_by="translated tests" if rec is not None and rec.translated_verdict else ""))
+    removed = 0
     while True:        # every placeholder create-missing wrote that batch did not fill (one at a time: offsets)
         left = [m for m in ctx.index.all_methods("target") if is_placeholder(m.body) and m.id not in placeholders]
         if not left:
             break
         remove_member(ctx.work, left[0], snap)
+        removed += 1
         ctx.reindex()
+    if removed and translated:         # they call members that are gone again: they would not build
+        for rel in translated:
+            (ctx.work / rel).unlink(missing_ok=True)
+        ctx.say(f"translate-tests: {len(translated)} translated fixture(s) taken out with the members they test")
     for rel in sorted({p.relative_to(ctx.work).as_posix() for p in ctx.work.rglob("*.cs")} - snapshot_files):
         kept = [m for m in ctx.index.all_methods("target") if m.path == rel]
         if not kept:
@@ -78,6 +88,29 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path) -> None:
                      for o in ctx.report.outcomes)
             ctx.report.add(Outcome(c, None, "create type", "passed" if ok else "for a human",
                                    reason="" if ok else "no member of the new type passed; nothing written"))
+
+
+def _translate_tests(ctx: Any, junit: Path, owners: list[str]) -> list[str]:
+    """The JUnit tests of `owners` (FooTest, FooTests, FooTestCase) as labelled NUnit fixtures in the work
+    copy; the paths written (relative to it)."""
+    from repotrans.errors import InputError
+    from repotrans.skeleton.port_tests import port_junit_tests
+
+    client = None
+    if ctx.config.model.name not in (None, "", "builtin"):
+        from repotrans.agents.models import make_client
+        client = make_client(ctx.config)
+    patterns = [f"{t}{suffix}" for t in owners for suffix in ("Test", "Tests", "TestCase")]
+    try:
+        ported = port_junit_tests(ctx.index, junit, patterns, overrides=ctx.config.mapping,
+                                  settings=ctx.config.execution.build_settings(), client=client,
+                                  rounds=ctx.config.agents.max_repair_rounds)
+    except InputError as exc:          # no JUnit test for these types: judged by the port's tests alone
+        ctx.say(f"translate-tests: {exc}")
+        return []
+    ctx.say(ported.render())
+    ctx.reindex()
+    return [t.path for t in ported.tests]
 
 
 def _reason(rec) -> str:

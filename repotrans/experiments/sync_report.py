@@ -29,6 +29,7 @@ class Outcome:
     tokens: int = 0
     files: list[str] = field(default_factory=list)
     code: str | None = None
+    judged_by: str = ""                # "translated tests" when the verdict rests on tests translated from JUnit
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -105,7 +106,8 @@ class SyncReport:
                 how = f" [{o.how}]" if o.how else ""
                 why = f": {o.reason}" if o.reason else ""
                 adapted = " (the port's body was a local adaptation)" if o.adapted else ""
-                lines.append(f"- {o.action} `{o.change.name}`{where}: **{o.status}**{how}{why}{adapted}")
+                label = f" [{o.judged_by}]" if o.judged_by else ""
+                lines.append(f"- {o.action} `{o.change.name}`{where}: **{o.status}**{label}{how}{why}{adapted}")
             human = [o for o in outs if o.status not in DONE]
             lines += ["", f"{len(outs) - len(human)} ported, {len(human)} for a human; "
                       f"{sum(o.seconds for o in outs):.1f} s, {sum(o.tokens for o in outs)} tokens", ""]

@@ -64,7 +64,7 @@ def test_every_kind_of_upstream_change_has_its_outcome(synced):
 def test_the_report_is_per_upstream_commit(synced):
     _, root, report = synced
     assert [(c["sha"][:7], len(c["outcomes"])) for c in report["commits"]] == [
-        ("1840bda", 1), ("a1d8d89", 1), ("a7c4a89", 3), ("100dec2", 2), ("4e87bd1", 1), ("57b95ef", 7)]
+        ("1840bda", 1), ("a1d8d89", 1), ("a7c4a89", 3), ("100dec2", 2), ("4e87bd1", 1), ("d4c620f", 7)]
     md = (root / "run" / "sync.md").read_text()
     assert "## 4e87bd1 StringUtils: drop toSnakeCase" in md
     assert "- remove `org.acme.util.StringUtils.toSnakeCase(String)` -> `Acme.Common.StringUtils.ToSnakeCase(string)`: " \
@@ -136,3 +136,28 @@ def test_model_path_sends_the_sync_slots(history, tmp_path):
         assert heading in prompt
     assert "+    if (Double.isNaN(value)) {" in prompt
     assert "min.ToString(CultureInfo.InvariantCulture)" in prompt.split("### The port's current C# member", 1)[1]
+
+
+def test_junit_tests_of_a_new_type_are_translated_and_judge_its_members(history, tmp_path):
+    before = export(history, "4e87bd1", tmp_path / "before")       # the commit before the addition
+    after = export(history, "v2", tmp_path / "after")
+    run = tmp_path / "run"
+    code = main(["--workdir", str(tmp_path / "wd"), "sync", "--source-before", str(before), "--source", str(after),
+                 "--target", str(SAMPLE / "csharp"), "--run-dir", str(run), "--junit", "src/test/java",
+                 "--model", "builtin", "--quiet"])
+    report = json.loads((run / "sync.json").read_text())
+    assert code == 0
+    assert [(o["action"], o["change"]["new_id"].split(":", 1)[1], o["status"], o["judged_by"])
+            for o in report["outcomes"]] == [
+        ("create", f"{G}.Segment.<init>(Point2D, Point2D)", "passed", "translated tests"),
+        ("create", f"{G}.Segment.getEnd()", "passed", "translated tests"),
+        ("create", f"{G}.Segment.getStart()", "passed", "translated tests"),
+        ("create", f"{G}.Segment.length()", "passed", "translated tests"),
+        ("create", f"{G}.Segment.midpoint()", "passed", "translated tests"),
+        ("create", f"{G}.Vector2D.negate()", "passed", ""),
+        ("create type", f"{G}.Segment", "passed", ""),
+    ]
+    patch = (run / "changes.patch").read_text()
+    assert [line.split(" b/", 1)[1] for line in patch.splitlines() if line.startswith("diff --git ")] == [
+        "src/Acme.Geo/Segment.cs", "src/Acme.Geo/Vector2D.cs", "tests/Acme.Geo.Tests/SegmentTests.cs"]
+    assert '[Category("RepotransTranslated")]' in patch and "NotImplementedException" not in patch
