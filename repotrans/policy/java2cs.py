@@ -136,9 +136,13 @@ def parse_java_method(java_method: Method | str) -> tuple[Node, bytes]:
     return nodes[0], source
 
 
-def qualify(code: str, usings: frozenset[str]) -> str:
-    """Qualify table types whose namespace the target file does not import (outside string literals)."""
-    missing = {name: ns for name, ns in jdk_table()["namespaces"].items() if ns not in usings}
+def qualify(code: str, usings: frozenset[str], members: frozenset[str] = frozenset()) -> str:
+    """Qualify table types whose namespace the target file does not import (outside string literals).
+
+    As C# looks names up: a member of the enclosing class (`members`) wins over an imported type, and
+    `Name(` without `new` is a call, not a type (issue 34: the class's own static `Random(...)` helper
+    became `System.Random(...)`, CS0119)."""
+    missing = {name: ns for name, ns in jdk_table()["namespaces"].items() if ns not in usings and name not in members}
     if not missing:
         return code
     generic = [n for n, ns in missing.items() if ns == "System.Collections.Generic"]
@@ -147,12 +151,21 @@ def qualify(code: str, usings: frozenset[str]) -> str:
     if generic:   # a bare IEnumerable is the non-generic System.Collections one: qualify only `Name<`
         alternatives.append(r"(?:" + "|".join(map(re.escape, generic)) + r")(?=\s*<)")
     pattern = re.compile(r"(?<![\w.])(" + "|".join(alternatives) + r")")
+
+    def one(text: str) -> str:
+        def sub(m: re.Match) -> str:
+            after = text[m.end():].lstrip()
+            if after.startswith("(") and not re.search(r"\bnew\s+$", text[:m.start()]):
+                return m.group(1)         # a call of a method of that name
+            return f"{missing[m.group(1)]}.{m.group(1)}"
+        return pattern.sub(sub, text)
+
     pieces, last = [], 0
     for literal in _STRING.finditer(code):
-        pieces.append(pattern.sub(lambda m: f"{missing[m.group(1)]}.{m.group(1)}", code[last:literal.start()]))
+        pieces.append(one(code[last:literal.start()]))
         pieces.append(literal.group(0))
         last = literal.end()
-    pieces.append(pattern.sub(lambda m: f"{missing[m.group(1)]}.{m.group(1)}", code[last:]))
+    pieces.append(one(code[last:]))
     return "".join(pieces)
 
 
@@ -216,9 +229,10 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     if is_property and "this[" not in header and _is_auto_getter(tr, node, body, header):
         return header + " { get; }"
     if is_property:
-        return header + "\n" + qualify("\n".join(_accessor(tr, node, body)), resolver.usings())
+        return header + "\n" + qualify("\n".join(_accessor(tr, node, body)), resolver.usings(),
+                                        frozenset(resolver.members(None)))
     lines = tr.block(body)
     if node.type == "constructor_declaration":
         header = _CTOR_INITIALIZER.sub(")", header) + tr.ctor_init   # ours, from Java's this(...)/super(...)
-    body_text = qualify("\n".join(lines), resolver.usings())
+    body_text = qualify("\n".join(lines), resolver.usings(), frozenset(resolver.members(None)))
     return (header if target is not None else qualify(header, resolver.usings())) + "\n" + body_text

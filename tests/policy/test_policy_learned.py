@@ -121,3 +121,15 @@ def test_a_private_field_of_another_type_is_read_through_its_property():
     code = translate_method("int w(BitMatrix m) { return m.width + width; }", resolver, "public int W(BitMatrix m)")
     assert "return m.Width + width;" in code                 # its own private field stays a field
     assert matrix.private == {"bits", "width"}
+
+
+def test_the_enclosing_class_wins_over_an_imported_type_and_a_call_is_no_type():
+    """Issue 34 (CS0119): the class's own static helper `Match(...)` was bound to Regex's `Match` type."""
+    from repotrans.policy.java2cs import qualify
+
+    usings = frozenset({"System"})
+    assert qualify("int n = Match(a, b); Match m = r.Match(s);", usings) == \
+        "int n = Match(a, b); System.Text.RegularExpressions.Match m = r.Match(s);"
+    assert qualify("var g = Match.Groups; var x = new Match(1);", usings, frozenset({"Match"})) == \
+        "var g = Match.Groups; var x = new Match(1);"      # a member of the class named Match: its own
+    assert qualify("var x = new StringBuilder(4);", usings) == "var x = new System.Text.StringBuilder(4);"
