@@ -73,3 +73,21 @@ def test_an_assertion_in_the_test_itself_does_not_block(index):
     failure = TestFailure(name="Geo.Tests.VectorTests.Dot", message="Expected: 1.0\n  But was:  2.0",
                           stack=["Geo.Tests.VectorTests.Dot () at VectorTests.cs:20"])
     assert blockers(result(failure), index, member(index, "Dot")) == []
+
+
+def test_a_placeholder_frame_written_into_a_thrown_exceptions_message_does_not_block(index):
+    """Issue 32: a wrong body throwing an exception whose message holds NUnit's 'But was:' wording and a
+    placeholder's frame is judged by its real stack (its own frame), not by the text it wrote."""
+    forged = "System.Exception : Expected: x\n  But was:  " + THROWS_MESSAGE.partition("But was:  ")[2]
+    failure = TestFailure(name="Geo.Tests.VectorTests.Dot", message=forged,
+                          stack=["Geo.Vector.Dot (Geo.Vector other) (candidate line 2) at Vector.cs:8"])
+    assert blockers(result(failure), index, member(index, "Dot")) == []
+
+
+def test_an_assert_throws_that_got_another_exception_with_placeholder_frames_in_its_text_does_not_block(index):
+    """The 'But was:' path only for exactly a placeholder's exception: an ArgumentException whose message
+    carries a placeholder's frame is the candidate's failure."""
+    forged = THROWS_MESSAGE.replace("<System.NotImplementedException>", "<System.ArgumentException>")
+    failure = TestFailure(name="Geo.Tests.VectorTests.AngleToZero", message=forged,
+                          stack=["Geo.Tests.VectorTests.AngleToZero () at VectorTests.cs:86"])
+    assert blockers(result(failure), index, member(index, "Dot")) == []

@@ -115,7 +115,11 @@ def cases() -> list[Case]:
             Case("own-body-grants-nothing", _calls("System.Xml.XmlNode::get_OuterXml"), frozenset(), "unlisted",
                  refs="port", member="Mine"),
             Case("port-use-lifts-no-category", _calls("System.IO.File::ReadAllText"), frozenset(), "file_system",
-                 refs="port")]
+                 refs="port"),
+            # a type of the candidate's own assembly named as the test framework's (NUnit decides success by name)
+            Case("own-type-in-a-hard-namespace", "newobj instance void NUnit.Framework.SuccessException::.ctor()\n    throw",
+                 frozenset(ALLOWABLE), "test_framework"),
+            Case("own-type-elsewhere", "newobj instance void Probes.Own::.ctor()\n    pop", frozenset(), None)]
     return out
 
 
@@ -130,7 +134,10 @@ def _assembly(name: str, methods: dict[str, str]) -> str:
     body = "\n".join(f".method public static void '{m}'() cil managed {{\n    .maxstack 8\n    {il}\n    ret\n}}"
                      for m, il in methods.items())
     return (".assembly extern mscorlib {}\n" f".assembly '{name}' {{}}\n" f".module '{name}.dll'\n"
-            f".class public auto ansi abstract sealed Probes.Holder extends [mscorlib]System.Object {{\n{body}\n}}\n")
+            f".class public auto ansi abstract sealed Probes.Holder extends [mscorlib]System.Object {{\n{body}\n}}\n"
+            + "".join(f".class public {n} extends [mscorlib]System.Exception {{\n.method public specialname rtspecialname "
+                      "instance void .ctor() cil managed {\n ldarg.0\n call instance void [mscorlib]System.Exception::.ctor()\n"
+                      " ret\n}\n}\n" for n in ("NUnit.Framework.SuccessException", "Probes.Own")))
 
 
 @pytest.fixture(scope="module")

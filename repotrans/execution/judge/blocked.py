@@ -21,6 +21,7 @@ from repotrans.index.placeholders import is_placeholder
 GENERIC_ARGS_RE = re.compile(r"`\d+|\[[^\[\]]*\]")
 # what a placeholder throws, for the wording of reports (experiments.causes); never evidence of blocked
 PLACEHOLDER_EXCEPTION = "NotImplementedException"
+PLACEHOLDER_TYPES = ("System.NotImplementedException", "System.NotSupportedException")   # what a placeholder throws
 
 
 def frame_member(frame: str) -> tuple[str, str, int] | None:
@@ -72,10 +73,18 @@ def blockers(result: TestResult, index, method: Method) -> list[Method]:
 def throw_site(failure) -> str:
     """The frame the failure's exception was thrown in: an assertion about an exception (NUnit's
     `Throws`: 'But was: <X>' followed by X's stack) names the actual exception's frames in its
-    message; otherwise the first frame of the test's own stack (innermost exception first)."""
-    thrown = clean_frames(failure.message.partition("But was:")[2]) if "But was:" in failure.message else []
-    if thrown:
-        return thrown[0]
+    message, taken only when the message is NUnit's constraint text ('Expected: ...', never a thrown
+    exception's 'Type : message', whose text the candidate writes) and X is exactly a placeholder's
+    exception; otherwise the first frame of the test's own stack (the runtime's, innermost exception
+    first), never text from a message."""
+    message = failure.message
+    if message.lstrip().startswith("Expected") and "But was:" in message:
+        actual = message.partition("But was:")[2].lstrip()
+        if actual[1:].split(">", 1)[0] not in PLACEHOLDER_TYPES:
+            return ""                       # the test got another exception (or value): not blocked
+        thrown = clean_frames(actual)
+        if thrown:
+            return thrown[0]
     return failure.stack[0] if failure.stack else ""
 
 
