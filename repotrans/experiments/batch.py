@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 import sys
 import time
 from dataclasses import asdict
@@ -27,9 +28,9 @@ from repotrans.experiments.batch_progress import BatchProgress, StopRequest
 from repotrans.experiments.batch_summary import BatchSummary
 from repotrans.experiments.executors import ThreadExecutor
 from repotrans.experiments.workload import Executor, Workload
-from repotrans.experiments.ordering import dependency_graph, order_levels
+from repotrans.experiments.ordering import dependency_graph, order_levels, strongly_connected
 from repotrans.experiments.batch_end import WriteOutcome, WriteRequest, combined_check, rejudge, write_passing
-from repotrans.experiments.rejudge import applicable, apply_passing, keep_candidate
+from repotrans.experiments.rejudge import applicable, apply_passing, keep_candidate, settle_group
 from repotrans.experiments.write_back import original_texts
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.task_choice import placeholder_tasks
@@ -139,7 +140,8 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
 
     java = {t.target_method_id: index.method(t.source_method_id) for t in tasks}
     by_id = {t.target_method_id: t for t in tasks}
-    levels = order_levels(dependency_graph({k: v for k, v in java.items() if v is not None}))
+    deps = dependency_graph({k: v for k, v in java.items() if v is not None})
+    levels = order_levels(deps)
     own_executor = executor is None
     executor = executor or ThreadExecutor(jobs=jobs)
     work_load = Workload(dirs={"source": source, "target": work, "workspace": workspace}, config=config,
@@ -166,6 +168,8 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
                 if stopped:
                     break
             apply_passing(index, source, work, sorted((r for r in finished if applicable(r)), key=lambda r: r.task_id))
+            if not stopped:
+                _mutual_groups(index, source, work, deps, finished, config, store, display, java)
             if stopped:
                 break
         display.close()
@@ -182,6 +186,25 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
                               estimated_tokens=config.model.name == "builtin")
     (run_dir / "summary.json").write_text(json.dumps(asdict(summary), indent=2) + "\n")
     return summary
+
+
+def _mutual_groups(index: Index, source: Path, work: Path, deps: dict[str, set[str]], finished: list[TaskRecord],
+                   config: AgentConfig, store: RunStore, display: BatchProgress, java: dict[str, Method | None]) -> None:
+    """Placeholders that call each other (a strongly connected group of the call graph, one level) cannot
+    pass alone: their blocked candidates are judged together at once (rejudge.settle_group), so that
+    the next level builds on the ones that pass."""
+    comp = strongly_connected(deps)
+    size = Counter(comp.values())
+    groups: dict[int, list[TaskRecord]] = {}
+    for rec in finished:
+        tid = "target:" + rec.task_id
+        if rec.status == BLOCKED and rec.code is not None and tid in comp and size[comp[tid]] > 1:
+            groups.setdefault(comp[tid], []).append(rec)
+    for group in (g for g in groups.values() if len(g) > 1):
+        display.say(f"judging {len(group)} placeholders that call each other together: "
+                    + ", ".join(r.task_id for r in group[:3]) + (", ..." if len(group) > 3 else ""))
+        with judge_for(Runner(config.execution, store.path.parent / "workspace"), 1) as runner:
+            settle_group(index, source, work, group, runner, store, java, display.say, store.path.parent / "tasks")
 
 
 def _finish(index: Index, source: Path, work: Path, target: Path, records: list[TaskRecord], order: list[str],

@@ -85,11 +85,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
     judged_on = dict(judged_on or {})
 
     def record(rec: TaskRecord, result: TestResult, how: str) -> None:
-        before = rec.status
-        _record(store, rec, result)
-        _update_result_file(tasks_dir, rec, how)
-        if rec.status != before:
-            say(f"  {before} -> {rec.status:<13} {rec.task_id}" + (f" ({how})" if how != "alone" else ""))
+        _note(store, tasks_dir, say, rec, result, how)
 
     pending = [r for r in blocked if r.code is not None and index.method("target:" + r.task_id) is not None]
     while pending:
@@ -112,16 +108,23 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 still.append(rec)
         pending = still
         if len(pending) > 1 and not progress:
-            accepted = judge_together(index, source, work, pending, runner, java, say)
-            for rec, result in accepted:
-                record(rec, result, "together")
-            if accepted:
-                apply_passing(index, source, work, [rec for rec, _ in accepted])
-                done = {rec.task_id for rec, _ in accepted}
-                pending = [r for r in pending if r.task_id not in done]
-                progress = True
+            done = settle_group(index, source, work, pending, runner, store, java, say, tasks_dir)
+            pending = [r for r in pending if r.task_id not in done]
+            progress = bool(done)
         if not progress:
             break
+
+
+def settle_group(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge, store: RunStore,
+                 java: dict[str, Method | None], say: Callable[[str], None], tasks_dir: Path | None = None) -> set[str]:
+    """judge_together, its accepted verdicts recorded (store, result.json, a line each) and put into the
+    work copy; the accepted task ids."""
+    accepted = judge_together(index, source, work, group, runner, java, say)
+    for rec, result in accepted:
+        _note(store, tasks_dir, say, rec, result, "together")
+    if accepted:
+        apply_passing(index, source, work, [rec for rec, _ in accepted])
+    return {rec.task_id for rec, _ in accepted}
 
 
 def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge,
@@ -191,6 +194,15 @@ def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members:
             return None
     finally:
         group.close()
+
+
+def _note(store: RunStore, tasks_dir: Path | None, say: Callable[[str], None], rec: TaskRecord, result: TestResult,
+          how: str) -> None:
+    before = rec.status
+    _record(store, rec, result)
+    _update_result_file(tasks_dir, rec, how)
+    if rec.status != before:
+        say(f"  {before} -> {rec.status:<13} {rec.task_id}" + (f" ({how})" if how != "alone" else ""))
 
 
 def _record(store: RunStore, rec: TaskRecord, result: TestResult) -> None:
