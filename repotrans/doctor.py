@@ -23,7 +23,7 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
     from repotrans.execution.sandboxes.cgroups import support
     from repotrans.execution.sandboxes.docker import engine_status
     from repotrans.execution.sandboxes.local import bwrap_status, counts_cpu
-    from repotrans.execution.toolchains.registry import toolchain_spec
+    from repotrans.execution.toolchains.api import toolchain_spec
 
     ex = config.execution
     image = toolchain_spec(ex.toolchain).image
@@ -87,7 +87,7 @@ def policy_section(config) -> tuple[str, list[Line]]:
 
 def toolchain_section(config) -> tuple[str, list[Line]]:
     """The compilers, runners and files the configured toolchain needs on this machine (its registry entry)."""
-    from repotrans.execution.toolchains.registry import toolchain_spec
+    from repotrans.execution.toolchains.api import toolchain_spec
 
     spec = toolchain_spec(config.execution.toolchain)
     lines = [(shutil.which(t) is not None, f"{t}: {shutil.which(t) or 'not found'}") for t in spec.tools]

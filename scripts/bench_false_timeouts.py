@@ -25,7 +25,7 @@ from pathlib import Path
 
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.execution.toolchains.msbuild import load_projects
+from repotrans.execution.toolchains.api import load_projects
 from repotrans.index.store import Index
 
 REPO = Path(__file__).resolve().parent.parent

@@ -20,9 +20,7 @@ from pathlib import Path
 
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.toolchains.mono_build import compile_argv
-from repotrans.execution.toolchains.mono_test import mono_env
+from repotrans.execution.toolchains.api import MonoToolchain, compile_argv, mono_env
 from repotrans.execution.workspace.scratch import prepare_workspace
 from repotrans.experiments.datasets import load_dataset, validate_task
 from repotrans.index.store import Index

@@ -20,12 +20,9 @@ from pathlib import Path
 
 from repotrans.execution.judge.runner import Runner, covering_names, member_tokens
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.execution.workspace.selection import index_tests, select_tests
-from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.toolchains.mono_build import compile_argv
-from repotrans.execution.toolchains.mono_test import mono_env, runner_argv
-from repotrans.execution.toolchains.msbuild import load_projects
+from repotrans.execution.toolchains.api import MonoToolchain, compile_argv, mono_env, runner_argv, load_projects
 from repotrans.execution.workspace.scratch import prepare_workspace
+from repotrans.execution.workspace.selection import index_tests, select_tests
 from repotrans.index.store import Index
 
 REPO = Path(__file__).resolve().parent.parent

@@ -130,8 +130,8 @@ def raw_times(warm: Path, select: list[str]) -> tuple[float, float]:
 
     from repotrans.execution.judge.runner import Runner, covering_names, member_tokens
     from repotrans.execution.workspace.selection import choose_tests, index_tests
-    from repotrans.execution.toolchains.mono_build import compile_argv
-    from repotrans.execution.toolchains.mono_test import mono_env, runner_argv
+    from repotrans.execution.toolchains.api import compile_argv
+    from repotrans.execution.toolchains.api import mono_env, runner_argv
     from repotrans.experiments.datasets import candidate_tasks
     from repotrans.index.store import Index
 

@@ -30,13 +30,10 @@ from collections import Counter
 from pathlib import Path
 
 from repotrans.agents.config import load_config
-from repotrans.execution.workspace.apply import LineMap
-from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
-from repotrans.execution.toolchains.registry import make_toolchain
-from repotrans.execution.toolchains.mono_build import compile_argv, parse_mcs
-from repotrans.execution.toolchains.projects import plan_build
-from repotrans.execution.workspace.apply import apply_candidate
 from repotrans.execution.sandboxes.choice import make_sandbox
+from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
+from repotrans.execution.toolchains.api import make_toolchain, compile_argv, parse_mcs, plan_build
+from repotrans.execution.workspace.apply import LineMap, apply_candidate
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.experiments.batch import run_batch
 from repotrans.experiments.run_store import RunStore

@@ -10,8 +10,7 @@ from pathlib import Path
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.sandboxes.local import LocalSandbox
-from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.toolchains.mono_build import CHECKER_EXE, rel
+from repotrans.execution.toolchains.api import MonoToolchain, CHECKER_EXE, rel
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.experiments.datasets import DatasetTask, candidate_tasks, load_dataset
 from repotrans.index.store import Index

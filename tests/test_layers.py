@@ -151,3 +151,15 @@ def test_the_checker_sees_cycles_and_function_level_imports(tmp_path):
     found = imports(mods)
     assert found["repotrans.sub.one"] == {"repotrans.sub.two"} and found["repotrans.sub.two"] == {"repotrans.sub.one"}
     assert cycles(found) == [["repotrans.sub.one", "repotrans.sub.two"]]
+
+
+TOOLCHAIN_SURFACE = {"repotrans.execution.toolchains", "repotrans.execution.toolchains.api"}
+
+
+def test_only_the_toolchains_public_surface_is_imported_from_outside(graph):
+    """Outside execution/toolchains/, a toolchain is reached through the package (Toolchain, Limits,
+    PatchedFile, Verdict, TargetBuildError) and toolchains.api only, never a toolchain's own modules."""
+    inside = "repotrans.execution.toolchains."
+    bad = sorted(f"{mod} -> {dep}" for mod, deps in graph.items() for dep in deps
+                 if not (mod + ".").startswith(inside) and dep.startswith(inside) and dep not in TOOLCHAIN_SURFACE)
+    assert bad == [], "import these through repotrans.execution.toolchains.api: " + ", ".join(bad)

@@ -10,8 +10,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import SANDBOXES
 from repotrans.execution.sandboxes.choice import resolve_sandbox
 from repotrans.execution.toolchains import DEFAULT_EXCLUDED
-from repotrans.execution.toolchains.projects import BuildSettings
-from repotrans.execution.toolchains.registry import TOOLCHAINS, toolchain_spec
+from repotrans.execution.toolchains.api import BuildSettings, TOOLCHAINS, toolchain_spec
 
 SCOPES = ("covering", "all")
 CLOCKS = ("cpu", "wall")

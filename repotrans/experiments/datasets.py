@@ -25,12 +25,12 @@ from repotrans.errors import ConfigError
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.execution.toolchains import environment
-from repotrans.mapping.load import load_mapping
-from repotrans.mapping.overrides import MappingOverrides
+from repotrans.execution.toolchains.api import left_out_note, nothing_left
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
+from repotrans.mapping.load import load_mapping
+from repotrans.mapping.overrides import MappingOverrides
 
 MANIFEST = "dataset.json"
 VERDICTS = "verdicts.jsonl"
@@ -211,7 +211,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
     allow = allowances(oracle, java)
     ok = runner.run(oracle, m, truth, scope="covering", allow=allow, scaled=True)
     if (ok.status == "no_tests" or ok.status == "passed") and ok.tests_run == 0 and ok.left_out:
-        return verdict(environment.nothing_left(ok.left_out), ok.selection)
+        return verdict(nothing_left(ok.left_out), ok.selection)
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
         return verdict(f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})", ok.selection)
     if ok.status != "passed":
@@ -221,7 +221,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
     masked = m.signature + " " + placeholder_body(m)
     bad = runner.run(oracle, m, masked, scope="covering", allow=allow, scaled=True)
     if bad.status == "passed":
-        return verdict("a placeholder passes its tests" + environment.left_out_note(bad.left_out), ok.selection)
+        return verdict("a placeholder passes its tests" + left_out_note(bad.left_out), ok.selection)
     return verdict(None, ok.selection)
 
 

@@ -22,10 +22,10 @@ import ray
 from repotrans.agents.limits import LocalLimiter
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.execution.toolchains.registry import toolchain_spec
+from repotrans.execution.toolchains.api import toolchain_spec
 from repotrans.experiments import bundles
-from repotrans.experiments.workload import TaskRunner, Workload
 from repotrans.experiments.run_store import TaskRecord
+from repotrans.experiments.workload import TaskRunner, Workload
 from repotrans.mapping.task import TranslationTask
 
 

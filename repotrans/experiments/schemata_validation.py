@@ -33,17 +33,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from repotrans.execution.capability import checks
-from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
+from repotrans.execution.toolchains.api import (left_out_note, nothing_left, load_independent, covers, merged_policy,
+                                                CHECKER_EXE, dependents, rel)
 from repotrans.execution.workspace.selection import Selection, index_tests
-from repotrans.execution.toolchains.mono_judge import load_independent
-from repotrans.execution.toolchains import environment
-from repotrans.execution.toolchains.nunit import covers
-from repotrans.execution.toolchains.mono import merged_policy
-from repotrans.execution.toolchains.mono_build import CHECKER_EXE, dependents, rel
 
 PASSES = "a placeholder passes its tests"
 RESUMES = 4                       # new ground-truth batches after one stopped early, per chunk
@@ -328,13 +325,13 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
         if not passed:
             ok = truth(plan)
             if (ok.status == "no_tests" or ok.status == "passed") and ok.tests_run == 0 and ok.left_out:
-                return done(plan, environment.nothing_left(ok.left_out))
+                return done(plan, nothing_left(ok.left_out))
             if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
                 return done(plan, f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
             if ok.status != "passed":
                 return done(plan, f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
         bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, limits, plan.chosen)
-        done(plan, PASSES + environment.left_out_note(bad.left_out) if bad.status == "passed" else None)
+        done(plan, PASSES + left_out_note(bad.left_out) if bad.status == "passed" else None)
 
     # one task per selection first (a worker waits on a run in flight only at the end), the biggest
     # selections first (the longest runs do not start last, with a worker idle beside them)

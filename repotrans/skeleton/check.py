@@ -14,9 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution.toolchains.mono_build import compile_argv, parse_mcs
-from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.toolchains.projects import BuildSettings, plan_build
+from repotrans.execution.toolchains.api import compile_argv, parse_mcs, Project, BuildSettings, plan_build
 from repotrans.execution.workspace.scratch import Workspace
 from repotrans.skeleton.generate import SkeletonFile
 from repotrans.skeleton.lines import PLACEHOLDER, Line

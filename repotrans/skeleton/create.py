@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from repotrans.errors import InputError
-from repotrans.execution.toolchains.projects import BuildSettings
+from repotrans.execution.toolchains.api import BuildSettings
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides

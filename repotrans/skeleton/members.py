@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node, Parser
 
-from repotrans.execution.toolchains.projects import BuildSettings
+from repotrans.execution.toolchains.api import BuildSettings
 from repotrans.policy.cs_types import DEFAULT_USINGS
 from repotrans.skeleton.check import build_libraries, member_errors
 from repotrans.skeleton.conventions import learn

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
-from repotrans.execution.toolchains.projects import BuildSettings
+from repotrans.execution.toolchains.api import BuildSettings
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.skeleton.create import SkeletonResult, create_skeleton

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
 from repotrans.errors import ConfigError
-from repotrans.execution.toolchains.msbuild import Project, find_projects, load_project
+from repotrans.execution.toolchains.api import Project, find_projects, load_project
 
 _COMPILE = re.compile(r'^([ \t]*)<Compile\s+Include="([^"]+)"\s*(/>|>)', re.M)
 

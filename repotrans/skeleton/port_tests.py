@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
-from repotrans.execution.toolchains.projects import BuildSettings, plan_build
+from repotrans.execution.toolchains.api import BuildSettings, plan_build
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
-from repotrans.skeleton.conventions import learn
 from repotrans.skeleton.check import build_libraries, member_errors
+from repotrans.skeleton.conventions import learn
 from repotrans.skeleton.junit import TranslatedTest, port_context, translate_junit
 from repotrans.skeleton.place import Placement, place_files
 from repotrans.skeleton.test_style import TestStyle, learn_style

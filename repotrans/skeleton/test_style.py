@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution.toolchains.msbuild import Project
+from repotrans.execution.toolchains.api import Project
 
 _TEST_METHOD = re.compile(r"\[(?:Test|TestCase[^\]]*)\]\s*(?:\[[^\]]*\]\s*)*public\s+(?:async\s+)?\w+\s+(\w+)\s*\(")
 EXAMPLE_LINES = 60          # a port test file longer than this is not shown to a model as the example

@@ -9,10 +9,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from repotrans.execution.capability import checks
-from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.capability.checks import PolicyVerdict
+from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.toolchains import PatchedFile
-from repotrans.execution.toolchains.msbuild import Project
+from repotrans.execution.toolchains.api import Project
 from repotrans.execution.workspace.scratch import Workspace
 
 

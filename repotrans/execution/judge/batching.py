@@ -28,16 +28,14 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.capability.checks import MemberRef
-from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.protocol import Judge
+from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.runner import Chosen, Runner
+from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.switches.shared_build import Build, Pending, compile_shared
 from repotrans.execution.toolchains import PatchedFile, Verdict
-from repotrans.execution.toolchains.mono import merged_policy
-from repotrans.execution.toolchains.mono_build import parse_mcs, rel
-from repotrans.execution.toolchains.mono_test import run_tests
+from repotrans.execution.toolchains.api import merged_policy, parse_mcs, rel, run_tests
 from repotrans.execution.workspace.scratch import Workspace
 from repotrans.index.model import Method
 

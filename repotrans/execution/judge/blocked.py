@@ -14,7 +14,7 @@ from dataclasses import replace
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.status import BLOCKED, FAILED_TESTS
-from repotrans.execution.toolchains.nunit import clean_frames
+from repotrans.execution.toolchains.api import clean_frames
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 

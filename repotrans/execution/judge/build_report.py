@@ -14,15 +14,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
-from repotrans.execution.toolchains.environment import describe
-from repotrans.execution.toolchains.frameworks import reference_profile
-from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
-from repotrans.execution.toolchains.projects import BuildPlan, plan_build
+from repotrans.execution.toolchains.api import (describe_environment, reference_profile, Project, alias_patterns,
+                                                probe_aliases, unsupported_features, BuildPlan, plan_build)
+from repotrans.execution.workspace.apply import LineMap
 
 Line = tuple[bool | None, str]
 UNNEEDED = "not needed by any test project"
@@ -186,7 +183,7 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
                                 f"tests: {_by_category(verdict.excluded, limits.exclude_categories)}"))
         if verdict.left_out:
             lines.append((None, f"left out of every verdict, failing in this environment before any change: "
-                                f"{len(verdict.left_out)}: {describe(verdict.left_out, limit=6)}"))
+                                f"{len(verdict.left_out)}: {describe_environment(verdict.left_out, limit=6)}"))
         if not ran:
             runs.update({name: (verdict.status, 0, 0, verdict.reason) for name in left
                          if name in _dependent_tests(chosen, lib)})

@@ -13,17 +13,17 @@ from pathlib import Path
 from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
-from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
-from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, trust_note
+from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.judge.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
-from repotrans.execution.toolchains.registry import make_toolchain
+from repotrans.execution.toolchains.api import make_toolchain
+from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
+from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.model import Method
 
 __all__ = ["Runner", "TargetBuildError", "open_index", "find_target_method", "write_candidate"]

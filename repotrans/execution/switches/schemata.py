@@ -28,14 +28,13 @@ import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.judge.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
-from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.execution.toolchains import Limits, PatchedFile
-from repotrans.execution.toolchains.mono_build import compile_argv, parse_mcs, rel, stage_dependencies
-from repotrans.execution.toolchains.mono_test import run_tests
+from repotrans.execution.toolchains.api import compile_argv, parse_mcs, rel, stage_dependencies, run_tests
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace
+from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.model import Method
 
 SWITCH_VAR = "REPOTRANS_SCHEMA_SWITCH"

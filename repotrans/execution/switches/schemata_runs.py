@@ -32,14 +32,12 @@ from pathlib import Path
 
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.switches.schemata import RECORD_VAR
-from repotrans.execution.workspace.selection import scaled_limit
 from repotrans.execution.toolchains import Limits
-from repotrans.execution.toolchains.mono_build import rel
-from repotrans.execution.toolchains.mono_test import mono_env, overlay, runner_env, runner_for
-from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.toolchains.nunit import NOT_RUN_STATES, check_runner, covers, parse_runner
-from repotrans.execution.toolchains.test_area import area_root, test_area
+from repotrans.execution.toolchains.api import (rel, mono_env, overlay, runner_env, runner_for, Project,
+                                                NOT_RUN_STATES, check_runner, covers, parse_runner, area_root,
+                                                test_area)
 from repotrans.execution.workspace.scratch import Workspace
+from repotrans.execution.workspace.selection import scaled_limit
 
 
 @dataclass

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from repotrans.execution.capability import checks
-from repotrans.execution.switches.candidate_schemata import SWITCH_CLASS, SWITCH_SOURCE, Switchable, combine
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.judge.runner import Runner
-from repotrans.execution.toolchains.mono_build import CHECKER_EXE, compile_argv, parse_mcs, rel, stage_dependencies
+from repotrans.execution.switches.candidate_schemata import SWITCH_CLASS, SWITCH_SOURCE, Switchable, combine
+from repotrans.execution.toolchains.api import CHECKER_EXE, compile_argv, parse_mcs, rel, stage_dependencies
 from repotrans.execution.workspace.scratch import Workspace, baseline_stamp
 from repotrans.index.model import Method
 

@@ -1,0 +1,40 @@
+"""What the rest of repotrans may use of the toolchains (tests/test_layers.py holds every module
+outside execution/toolchains/ to this module and the package's own __init__: Toolchain, Limits,
+PatchedFile, Verdict, TargetBuildError).
+
+- choosing a toolchain: TOOLCHAINS, toolchain_spec, make_toolchain
+- the target's projects: Project, find_projects, load_project, load_projects (MSBuild evaluation),
+  BuildSettings, BuildPlan, plan_build (what is built, how)
+- the environment the tests need: describe_environment, what it left out (left_out_note,
+  nothing_left), reference_profile, NUnit 3 aliases
+- the mono build and test pieces that the switch mechanisms (switches/), the batching judge and the
+  skeleton check compose into builds of their own: compile_argv, stage_dependencies, parse_mcs, rel,
+  dependents, run_tests, the runner's environment and test areas, the checker's merged verdict.
+  (The next step folds those compositions into one build primitive here; until then this list is
+  their whole contact surface with mono.)"""
+from __future__ import annotations
+
+from repotrans.execution.toolchains.environment import describe as describe_environment, left_out_note, nothing_left
+from repotrans.execution.toolchains.frameworks import reference_profile
+from repotrans.execution.toolchains.mono import MonoToolchain, merged_policy
+from repotrans.execution.toolchains.mono_build import (CHECKER_EXE, compile_argv, dependents, parse_mcs, rel,
+                                                       stage_dependencies)
+from repotrans.execution.toolchains.mono_judge import load_independent
+from repotrans.execution.toolchains.mono_test import mono_env, overlay, run_tests, runner_argv, runner_env, runner_for
+from repotrans.execution.toolchains.msbuild import Project, find_projects, load_project, load_projects
+from repotrans.execution.toolchains.nunit import NOT_RUN_STATES, check_runner, clean_frames, covers, parse_runner
+from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
+from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
+from repotrans.execution.toolchains.registry import TOOLCHAINS, make_toolchain, toolchain_spec
+from repotrans.execution.toolchains.test_area import area_root, test_area
+
+__all__ = [
+    "TOOLCHAINS", "toolchain_spec", "make_toolchain",
+    "Project", "find_projects", "load_project", "load_projects", "BuildSettings", "BuildPlan", "plan_build",
+    "describe_environment", "left_out_note", "nothing_left", "reference_profile", "alias_patterns", "probe_aliases",
+    "unsupported_features",
+    "MonoToolchain", "merged_policy", "CHECKER_EXE", "compile_argv", "dependents", "parse_mcs", "rel",
+    "stage_dependencies", "load_independent", "mono_env", "overlay", "run_tests", "runner_argv", "runner_env",
+    "runner_for", "NOT_RUN_STATES", "check_runner", "clean_frames", "covers", "parse_runner", "area_root",
+    "test_area",
+]
