@@ -17,14 +17,13 @@ import html
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
 
-import tree_sitter_c_sharp
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node
 
 from repotrans.agents import parse
 from repotrans.execution.workspace.apply import KIND_NODE, MEMBER_TYPES, USING_RE
 from repotrans.index.model import Method
+from repotrans.index.parse import thread_parser
 
 TYPE_NODES = {"class_declaration", "struct_declaration", "record_declaration", "interface_declaration"}
 WRAP = "class __Answer__ {\n"
@@ -56,11 +55,6 @@ class Mismatch:
 ALIASES = {"String": "string", "Int32": "int", "Int64": "long", "Int16": "short", "Boolean": "bool", "Double": "double",
            "Single": "float", "Object": "object", "Char": "char", "Byte": "byte", "Decimal": "decimal",
            "SByte": "sbyte", "UInt32": "uint", "UInt64": "ulong", "UInt16": "ushort"}
-
-
-@cache
-def _parser() -> Parser:
-    return Parser(Language(tree_sitter_c_sharp.language()))
 
 
 def extract(text: str, target: Method, existing: frozenset[str] = frozenset()) -> Candidate | Mismatch | None:
@@ -133,7 +127,7 @@ def unescape(text: str) -> tuple[str, dict[str, int]]:
 def _errors(text: str) -> int:
     """Syntax errors of an answer's code blocks (or of the whole answer) read as class members."""
     code = "\n".join(parse.code_blocks(text)) or text
-    tree = _parser().parse((WRAP + code + "\n}\n").encode("utf-8"))
+    tree = thread_parser("csharp").parse((WRAP + code + "\n}\n").encode("utf-8"))
     count, stack = 0, [tree.root_node]
     while stack:
         node = stack.pop()
@@ -158,7 +152,7 @@ def _read_block(code: str, target: Method) -> dict:
     """Usings, the target member (or None) and the other members of one code block."""
     lines = code.split("\n")
     usings = [l.strip() for l in lines if USING_RE.match(l)]
-    tree = _parser().parse(code.encode("utf-8"))
+    tree = thread_parser("csharp").parse(code.encode("utf-8"))
     types = _types(tree.root_node)
     declared: list[Node] = []
     for t in types:
@@ -169,7 +163,7 @@ def _read_block(code: str, target: Method) -> dict:
             return {"usings": usings, "member": member, "others": others, "in_type": True,
                     "declares_nothing": False, "rest": code, "declared": declared}
     rest = "\n".join(l for l in lines if not USING_RE.match(l))
-    wrapped = _parser().parse((WRAP + rest + "\n}\n").encode("utf-8"))
+    wrapped = thread_parser("csharp").parse((WRAP + rest + "\n}\n").encode("utf-8"))
     cls = next((c for c in wrapped.root_node.named_children if c.type == "class_declaration"), None)
     body = cls.child_by_field_name("body") if cls is not None else None
     members = [c for c in body.named_children if c.type in MEMBER_TYPES] if body is not None else []
@@ -242,7 +236,7 @@ def asked(target: Method) -> str:
 def normalised(code: str) -> str:
     """A candidate's C# tokens, whitespace and comments aside: two candidates with the same text here
     compile and test alike (agents.refine judges each once)."""
-    tree = _parser().parse((WRAP + code + "\n}\n").encode("utf-8"))
+    tree = thread_parser("csharp").parse((WRAP + code + "\n}\n").encode("utf-8"))
     tokens, stack = [], [tree.root_node]
     while stack:
         node = stack.pop()
@@ -256,7 +250,7 @@ def normalised(code: str) -> str:
 
 def _statements(code: str) -> bool:
     """A body-only answer reads as C# statements: it parses inside a method, or has statement ends."""
-    tree = _parser().parse(("class __A__ { void __m__() {\n" + code + "\n} }").encode("utf-8"))
+    tree = thread_parser("csharp").parse(("class __A__ { void __m__() {\n" + code + "\n} }").encode("utf-8"))
     return not tree.root_node.has_error or ";" in code
 
 

@@ -9,6 +9,7 @@ its text decoded with replacement characters).
 from __future__ import annotations
 
 import re
+import threading
 
 from dataclasses import dataclass
 from functools import lru_cache
@@ -45,7 +46,18 @@ def parser_for(side: Side) -> ts.Parser:
     return ts.Parser(grammar(LANG_OF_SIDE[side]).language)
 
 
-_parsers: dict[str, ts.Parser] = {}      # one per language and process (parse() is not reentrant)
+_THREAD = threading.local()             # this thread's parsers: Parser.parse is not reentrant
+
+
+def thread_parser(lang: str) -> ts.Parser:
+    """This thread's parser of `lang` ("java" | "csharp"), made on its first use in the thread: the
+    judge's and the batch's threads never share one."""
+    parsers: dict[str, ts.Parser] | None = getattr(_THREAD, "parsers", None)
+    if parsers is None:
+        parsers = _THREAD.parsers = {}
+    if lang not in parsers:
+        parsers[lang] = ts.Parser(grammar(lang).language)
+    return parsers[lang]
 
 
 @dataclass
@@ -85,7 +97,7 @@ def parse_file(side: Side, path: str, data: bytes, sha256: str) -> ParsedFile:
     data, replaced = decode(data)
     lang = LANG_OF_SIDE[side]
     g = grammar(lang)
-    parser = _parsers.get(lang) or _parsers.setdefault(lang, ts.Parser(g.language))
+    parser = thread_parser(lang)
     tree = parser.parse(data)
     if side == "target" and b"#" in data and count_errors(tree):
         # a directive where the grammar takes none (`#if` inside a base list): parse again with the

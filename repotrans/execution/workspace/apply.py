@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
 
-import tree_sitter_c_sharp
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node
 
 from repotrans.errors import InputError
 from repotrans.index.model import Method
+from repotrans.index.parse import thread_parser
 
 MEMBER_TYPES = {
     "method_declaration", "constructor_declaration", "property_declaration", "indexer_declaration",
@@ -56,11 +55,6 @@ class Patch:
     surface_changed: bool          # the declaration header changed or non-private members were added
 
 
-@cache
-def _parser() -> Parser:
-    return Parser(Language(tree_sitter_c_sharp.language()))
-
-
 def apply_candidate(file_text: str, method: Method, code: str) -> tuple[str, LineMap]:
     """Return the file text with `method` replaced by `code`, and the line map."""
     patch = plan_patch(file_text, method, code)
@@ -73,7 +67,7 @@ def plan_patch(file_text: str, method: Method, code: str) -> Patch:
     if not code.strip():
         raise InputError(f"the candidate for {method.id} is empty")
     data = file_text.encode("utf-8")
-    tree = _parser().parse(data)
+    tree = thread_parser("csharp").parse(data)
     target = _find_member(tree.root_node, method)
     cand_lines = code.split("\n")
     usings, first = _leading_usings(cand_lines)
@@ -206,7 +200,7 @@ def _candidate_members(rest: str) -> tuple[list[dict], bool]:
     """Member declarations of the candidate (parsed inside a wrapper class), with spans in `rest`;
     and whether the wrapper parsed without errors between members."""
     wrapped = (WRAP_PREFIX + rest + "\n}\n").encode("utf-8")
-    tree = _parser().parse(wrapped)
+    tree = thread_parser("csharp").parse(wrapped)
     cls = next((c for c in tree.root_node.named_children if c.type == "class_declaration"), None)
     body = cls.child_by_field_name("body") if cls is not None else None
     if body is None:
@@ -260,7 +254,7 @@ def _setter_kept(method: Method, data: bytes, answer: str) -> str:
 
 def _other_accessors(accessors: str) -> str:
     """The set/init accessors of an original accessor list, as text (kept beside a new getter)."""
-    tree = _parser().parse(f"class C {{ int P {accessors} }}".encode("utf-8"))
+    tree = thread_parser("csharp").parse(f"class C {{ int P {accessors} }}".encode("utf-8"))
     found = []
     stack = [tree.root_node]
     while stack:

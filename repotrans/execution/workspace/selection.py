@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Callable
 from pathlib import Path
 
-import tree_sitter_c_sharp
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node
 
 from repotrans.execution.workspace.scratch import Workspace, write_atomically
+from repotrans.index.parse import thread_parser
 
 TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "Theory", "Fact"}
 FIXTURE_ATTRIBUTES = TEST_ATTRIBUTES | {"TestFixture"}
@@ -33,11 +32,6 @@ DECLARATION_NODES = ("class_declaration", "struct_declaration", "record_declarat
 CACHE_FILE = "tests.json"
 CACHE_VERSION = 3
 TRANSLATED_CATEGORY = "RepotransTranslated"     # skeleton.junit.CATEGORY: fixtures translated from JUnit
-
-
-@cache
-def _parser() -> Parser:
-    return Parser(Language(tree_sitter_c_sharp.language()))
 
 
 def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> dict[str, dict]:
@@ -55,7 +49,7 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> d
         files = sorted(folder) if isinstance(folder, list) else [
             p for p in sorted(folder.rglob("*.cs")) if not any(part in SKIP_DIRS for part in p.relative_to(folder).parts[:-1])]
         for path in files:
-            tree = _parser().parse(path.read_bytes())
+            tree = thread_parser("csharp").parse(path.read_bytes())
             for name, cls in _fixtures(tree.root_node, ""):
                 _merge(fixtures.setdefault(f"{project}:{name}", {}), _scan_fixture(cls))
     write_atomically(cache_file, json.dumps({"version": CACHE_VERSION, "fixtures": fixtures}, indent=1))
