@@ -28,11 +28,28 @@ def _simple_class(type_id: str) -> str:
     return type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
 
 
+def _declaring(index: Index, type_id: str) -> dict[str, str]:
+    """"name/argc" -> simple name of the class declaring it, for the methods a Java class inherits from
+    its project supertypes (its own are keyed by itself already)."""
+    decl = index.type(type_id)
+    if decl is None:
+        return {}
+    out: dict[str, str] = {}
+    own = {f"{m.name}/{len(m.params)}" for m in index.methods(type_id)}
+    for base in index.supertypes(decl):
+        for m in index.methods(base.id):
+            key = f"{m.name}/{len(m.params)}"
+            if key not in own:
+                out.setdefault(key, _simple_class(base.id))
+    return out
+
+
 def build_api_map(index: Index, mapping: Mapping) -> ApiMap:
     """Observations of every aligned method pair with a body on both sides; `mapped` holds the call
     keys of every Java method the mapping pairs (its calls are the resolver's to translate)."""
     observations: list[Observation] = []
     fields_of: dict[str, dict[str, str]] = {}
+    declaring_of: dict[str, dict[str, str]] = {}
     mapped: set[str] = set()
     for match in mapping.method_matches:
         java, cs = index.method(match.source_id), index.method(match.target_id)
@@ -47,7 +64,8 @@ def build_api_map(index: Index, mapping: Mapping) -> ApiMap:
             continue
         if java.type_id not in fields_of:
             fields_of[java.type_id] = {f.name: f.type for f in index.fields(java.type_id)}
-        observations += observe(java, cs, fields_of[java.type_id], owner)
+            declaring_of[java.type_id] = _declaring(index, java.type_id)
+        observations += observe(java, cs, fields_of[java.type_id], owner, declaring_of[java.type_id])
     return ApiMap(observations, frozenset(mapped))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from repotrans.index.model import Method
 from repotrans.mapping.api_sites import Part, Site, cs_sites, java_sites
@@ -269,9 +269,17 @@ def _strip_literals(text: str) -> str:
     return re.sub(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", "\"\"", text)
 
 
-def observe(java_method: Method, cs_method: Method, fields: dict[str, str], own_class: str) -> list[Observation]:
-    """The observations of one aligned method pair."""
+def observe(java_method: Method, cs_method: Method, fields: dict[str, str], own_class: str,
+            declaring: dict[str, str] | None = None) -> list[Observation]:
+    """The observations of one aligned method pair. `declaring` ("name/argc" -> class) names the class
+    that declares an unqualified callee (a superclass's helper is keyed by that class, so what one
+    subclass's port did with `getMassagedText(r)` answers for another subclass)."""
     j_sites, local_names = java_sites(java_method, fields, own_class)
+    if declaring:
+        for n, j in enumerate(j_sites):
+            k = f"{j.name}/{len(j.args)}"
+            if j.kind == "static" and j.key == f"{own_class}.{k}" and k in declaring:
+                j_sites[n] = replace(j, key=f"{declaring[k]}.{k}")
     pairs = align(j_sites, cs_sites(cs_method))
     out = []
     for j, c in pairs:

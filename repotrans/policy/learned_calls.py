@@ -51,9 +51,18 @@ class LearnedMixin:
         """A method invocation: `Own.helper/n` for an unqualified or `this.` call, `Type.name/n` on a type,
         `Type#name/n` on a receiver of a known Java type."""
         argc = len(arg_texts)
-        if obj is None or obj.type == "this":
-            owner = getattr(self.r, "current", None) or ""
-            return self.learned(f"{owner}.{name}/{argc}", owner, "", arg_texts, arg_nodes, first_type)
+        if obj is None or obj.type == "this":      # the class's own helper, else one it inherits
+            owners = [getattr(self.r, "current", None) or ""]
+            supertypes = getattr(self.r, "_supertypes", None)
+            owners += supertypes(None) if supertypes is not None else []
+            api = self.learned_api()
+            for owner in owners:
+                if api is not None and f"{owner}.{name}/{argc}" in api.mapped:
+                    return None               # declared there and paired: the resolver's
+                found = self.learned(f"{owner}.{name}/{argc}", owner, "", arg_texts, arg_nodes, first_type)
+                if found is not None:
+                    return found
+            return None
         raw = self.text(obj)
         if obj.type in ("identifier", "field_access") and self.lookup(raw.split(".")[0]) is None \
                 and raw[:1].isupper() and all(p.isidentifier() for p in raw.split(".")):

@@ -91,3 +91,24 @@ def test_the_prompt_slot_shows_the_ports_form_of_this_methods_calls_without_its_
     fields = {f.name: f.type for f in index.fields(java.type_id)}
     assert port_calls(api.without(java.id, target), java, fields, "BitArray") == [
         {"java": "new IndexOutOfBoundsException(i)", "cs": "SupportClass.IndexOutOfRange(i)", "count": 2, "total": 2}]
+
+
+def test_an_inherited_helper_the_port_removed_is_learned_under_its_declaring_class(tmp_path):
+    """ZXing's ResultParser.getMassagedText(result), which ZXing.Net dropped for `result.Text`: what the
+    port did in one parser subclass answers for another."""
+    java = {"p/ResultParser.java": "package p; public abstract class ResultParser {\n"
+                                   "  protected static String getMassagedText(Result r) { return r.getText(); } }",
+            "p/Result.java": "package p; public class Result { public String getText() { return null; } }",
+            "p/TelParser.java": "package p; public class TelParser extends ResultParser {\n"
+                                "  public String parse(Result result) { String raw = getMassagedText(result); return raw; } }",
+            "p/SmsParser.java": "package p; public class SmsParser extends ResultParser {\n"
+                                "  public String parse(Result result) { String raw = getMassagedText(result); return raw; } }"}
+    cs = {"P.cs": "namespace P {\n public abstract class ResultParser { }\n"
+                  " public class Result { public string Text { get { return null; } } }\n"
+                  " public class TelParser : ResultParser { public string parse(Result result) { string raw = result.Text; return raw; } }\n"
+                  " public class SmsParser : ResultParser { public string parse(Result result) { string raw = result.Text; return raw; } }\n}\n"}
+    mapping, index = mapped_pair(tmp_path, java, cs)
+    api = load_api_map(index, mapping)
+    sms = "source:p.SmsParser.parse(Result)"
+    choice = api.without(sms, mapping.target_method(sms).target_id).choose("ResultParser.getMassagedText/1")
+    assert (choice.template, choice.count) == ("{1}.Text", 1)     # seen in TelParser only
