@@ -19,6 +19,7 @@ from repotrans.prompts.slots import function_tools, member_phrase
 
 DONE = "TRANSLATION_DONE"
 MAX_REFLECTION_CALLS = 3     # tool calls one reflection may request
+VERDICT_LINES = 3            # lines of an earlier verdict a repeated candidate's correction quotes
 
 
 class RefineAgent(StepAgent):
@@ -70,6 +71,11 @@ class RefineAgent(StepAgent):
                 reply, event = await self.ask(step, messages, ct, tools=function_tools(step))
             except RepeatedRequest as exc:
                 self.notes.append(f"{step}: not asked again: {exc}")
+                break
+            except BudgetError as exc:
+                if len(messages) <= 2:      # the step's own prompt does not fit: the task cannot go on
+                    raise
+                self.notes.append(f"{step}: the correction does not fit the context window; not asked again ({exc})")
                 break
             yield event
             text = reply.text
@@ -144,7 +150,7 @@ class RefineAgent(StepAgent):
     def _same_as(self, same: int) -> str:
         """The correction for a candidate already judged: its verdict, and what to answer instead."""
         result = self.attempts[same - 1].result
-        verdict = result.brief() if result is not None else UNTESTED
+        verdict = "\n".join(result.brief().splitlines()[:VERDICT_LINES]) if result is not None else UNTESTED
         return (f"This is the same as attempt {same}, which failed with {verdict}\nIt was not tested again. "
                 f"Answer with one markdown code block tagged csharp holding {member_phrase(self.brief)} "
                 "with a change that fixes this.")

@@ -149,3 +149,20 @@ def test_a_window_named_by_a_400_is_remembered_per_server_so_a_later_process_fit
     assert sources and all(s.startswith("named by the server's 400 earlier") for s in sources)
     remembered = json.loads((tmp_path / "cache" / "server-windows.json").read_text())
     assert [v["tokens"] for v in remembered.values()] == [2048] and server.base_url in next(iter(remembered))
+
+
+def test_a_correction_for_a_repeated_candidate_that_does_not_fit_the_window_ends_the_repairs_not_the_task(tmp_path):
+    """SmolLM2 at n_ctx 2048: the repair prompt filled the window, so the correction naming attempt 1
+    did not fit; the repairs stop there and the task keeps attempt 1's verdict."""
+    from repotrans.execution.judge.results import TestResult as Result
+
+    def model(body):
+        return GOOD if step_of(body).startswith(("# Step: translate", "# Step: repair")) else "It lacks a using."
+
+    failing = Result(status="test_failure", tests_run=3, tests_failed=1, reason="x " * 600)
+    state, services = make_state([failing], rag=False, context=False)
+    with FakeOpenAIServer(responder=model, window=2000, props=True) as server:
+        outcome = translate(server, state, tmp_path)
+    assert outcome.status == "test_failure" and len(services.tested) == 1
+    assert any("the correction does not fit the context window" in n for n in outcome.run.notes), outcome.run.notes
+    assert any("repairs stopped: candidate of repair repeats attempt 1" in n for n in outcome.run.notes)
