@@ -418,8 +418,6 @@ def test_nothing_left_in_tmp_dev_shm_or_home_reaches_the_next_candidate(env):
 def test_a_cached_baseline_failure_is_built_again_before_it_is_believed(env):
     """A `.failed.json` left by another process (a poisoned container's failure) is re-verified in a
     fresh sandbox once; the target builds, and the candidate is judged."""
-    from repotrans.execution.toolchains import mono
-
     env.run(TRUTH)
     [ws] = (env.wd / "runner").glob("mono-*")
     settings = json.loads((ws / "base" / ".ok").read_text())["settings"]
@@ -428,7 +426,7 @@ def test_a_cached_baseline_failure_is_built_again_before_it_is_believed(env):
     (ws / "base" / ".failed.json").write_text(json.dumps({
         "message": "the target does not build before patching: project Acme.Calc: poisoned", "log_tail": "",
         "settings": settings, "diagnostics": []}))
-    mono._VERIFIED_FAILURES.discard(str(ws))
+    env.runners.runner().toolchain.verified_failures.discard(str(ws))
     assert env.run(TRUTH).status == "passed"
     assert env.run(WRONG).status == "test_failure"
 

@@ -33,7 +33,6 @@ from repotrans.execution.toolchains.registry import toolchain_spec
 from repotrans.execution.workspace.scratch import MARKER, Workspace, baseline_stamp, seal_base, sealed
 
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)
-_VERIFIED_FAILURES: set[str] = set()   # workspaces whose baseline failed in a fresh sandbox of this process
 
 
 class MonoToolchain:
@@ -43,6 +42,7 @@ class MonoToolchain:
     def __init__(self, settings: BuildSettings = BuildSettings()):
         self.settings = settings
         self._plans: dict[tuple[str, float], BuildPlan] = {}
+        self.verified_failures: set[str] = set()   # workspaces whose baseline failed in a fresh sandbox here
 
     def language_version(self, root: Path) -> str:
         try:
@@ -71,8 +71,8 @@ class MonoToolchain:
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
         """Build every chosen project once, in a fresh sandbox (no earlier candidate ran in it); test
         files that do not compile here are quarantined (one reason each), a project that does not
-        compile takes its dependents with it. A failure cached by another process is built again
-        once before it is believed."""
+        compile takes its dependents with it. A failure this toolchain did not see itself (cached by
+        another process or runner) is built again once before it is believed."""
         marker, failed = ws.base / ".ok", ws.base / ".failed.json"
         # a new repotrans runner rebuilds the base, as new build settings do
         settings = (self.settings.key() + " runner " + _digest(RUNNER_SOURCE)
@@ -83,7 +83,7 @@ class MonoToolchain:
             if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
                 return
             if failed.exists() and json.loads(failed.read_text()).get("settings") == settings \
-                    and str(ws.root) in _VERIFIED_FAILURES:
+                    and str(ws.root) in self.verified_failures:
                 data = json.loads(failed.read_text())
                 raise TargetBuildError(data["message"], [Diagnostic(**d) for d in data["diagnostics"]],
                                        data["log_tail"])
@@ -128,7 +128,7 @@ class MonoToolchain:
             project, what, diags, log_tail = first_failure
             message = f"the target does not build before patching: project {project.name}: {what}"
             failed.parent.mkdir(parents=True, exist_ok=True)
-            _VERIFIED_FAILURES.add(str(ws.root))
+            self.verified_failures.add(str(ws.root))
             failed.write_text(json.dumps({"message": message, "log_tail": log_tail, "settings": settings,
                                           "diagnostics": [d.__dict__ for d in diags]}))
             raise TargetBuildError(message, diags, log_tail)
