@@ -14,7 +14,7 @@ packages on one line are peers that do not import each other):
   execution          msbuild evaluation, toolchains, sandboxes, the test runner, the status vocabulary
   prompts            templates and slots
   agents             the AutoGen agents, model clients, sessions
-  policy             the offline builtin model (a client registered with agents.models)
+  policy             the offline builtin model (agents.models.PROVIDERS names its client, imported on first use)
   skeleton           C# skeletons of Java types the port lacks (renders with the policy's translators)
   experiments        datasets, batch, ablations, executors, reports
   doctor             the environment check

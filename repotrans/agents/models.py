@@ -1,7 +1,8 @@
-"""Model clients: a registry of named clients (the builtin policy registers itself), any OpenAI-compatible
-endpoint otherwise, wrapped in the response cache."""
+"""Model clients: providers by name (PROVIDERS: `--model builtin` is the offline policy, imported on first
+use), any OpenAI-compatible endpoint otherwise, wrapped in the response cache."""
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -19,19 +20,21 @@ NO_MODEL = ("no model configured: pass --model NAME (and --base-url URL for a lo
             "hosted APIs also need REPOTRANS_API_KEY (or OPENAI_API_KEY) in the environment; "
             "`--model builtin` runs the offline policy")
 
-# A registered client is built from the configuration and a read-only view of the repository (index and
+# A provider's client is built from the configuration and a read-only view of the repository (index and
 # mapping, no task) for a client that looks things up itself (the builtin policy); never the agents' state.
 ClientFactory = Callable[[AgentConfig, "ToolContext | None"], ChatCompletionClient]
-_REGISTRY: dict[str, ClientFactory] = {}
-
-
-def register_client(name: str, factory: ClientFactory) -> None:
-    """Make `--model NAME` build its client with `factory(config, view)` instead of an HTTP endpoint."""
-    _REGISTRY[name] = factory
+# `--model NAME` -> "module:factory", imported when a client of that name is first made (a name, not an
+# import: the policy layer sits above the agents and registers nothing by being imported)
+PROVIDERS: dict[str, str] = {"builtin": "repotrans.policy.builtin:make_client"}
 
 
 def registered(name: str | None) -> ClientFactory | None:
-    return _REGISTRY.get(name or "")
+    """The factory of provider `name` (None: not a provider, an HTTP endpoint's model)."""
+    spec = PROVIDERS.get(name or "")
+    if spec is None:
+        return None
+    module, factory = spec.split(":")
+    return getattr(importlib.import_module(module), factory)
 
 
 def model_info(model: ModelConfig) -> ModelInfo:
@@ -55,9 +58,6 @@ def check_model(config: AgentConfig) -> None:
     model = config.model
     if not model.name:
         raise ConfigError(NO_MODEL)
-    if registered(model.name) is None and model.name == "builtin":
-        raise ConfigError("model 'builtin' is not registered: import repotrans.policy.builtin first "
-                          "(the repotrans command does)")
     if registered(model.name) is None and api_key() is None and model.base_url is None:
         raise ConfigError(f"model {model.name!r} on api.openai.com (no --base-url, REPOTRANS_BASE_URL or "
                           f"OPENAI_BASE_URL given) needs an API key: set {' or '.join(API_KEY_VARS)} in the "

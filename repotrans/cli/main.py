@@ -51,8 +51,6 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import repotrans.policy.builtin  # noqa: F401  (registers --model builtin with the model clients)
-
     args = build_parser().parse_args(argv)
     _show_model_retries()
     try:

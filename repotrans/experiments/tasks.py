@@ -10,7 +10,6 @@ import re
 import time
 from pathlib import Path
 
-import repotrans.policy.builtin  # noqa: F401  (registers --model builtin)
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import brief_for

@@ -19,7 +19,6 @@ from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
 from repotrans.agents.config import AgentConfig
-from repotrans.agents.models import register_client
 from repotrans.agents.one_shot import OneShotClient
 from repotrans.errors import ConfigError, TaskError
 from repotrans.index.model import Method
@@ -138,10 +137,9 @@ class BuiltinChatClient(OneShotClient):
         return MODEL_INFO
 
 
-def _make(config: AgentConfig, view: ToolContext | None) -> BuiltinChatClient:
+def make_client(config: AgentConfig, view: ToolContext | None) -> BuiltinChatClient:
+    """`--model builtin`'s client (agents.models.PROVIDERS names this function)."""
     if view is None:
         raise ConfigError("the builtin policy needs the repository (an index and its mapping) to look things up in")
     return BuiltinChatClient(view, api_map=config.agents.api_map)
 
-
-register_client("builtin", _make)
