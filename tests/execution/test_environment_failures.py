@@ -5,25 +5,18 @@ fails; a placeholder's own exception is never taken for the environment."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from repotrans.execution.workspace.apply import LineMap
-from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.environment import CACHE, cause
-from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.workspace.scratch import prepare_workspace
+from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
 
-SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
 BODY = "return 2 * x;"
 FILES = {
-    "src/Core/Core.csproj": SDK.format(""),
+    "src/Core/Core.csproj": sdk_project(),
     "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { %s } } }",
-    "tests/T/T.csproj": SDK.format('<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" /><ProjectReference '
-                                   'Include="../../src/Core/Core.csproj" /></ItemGroup>'),
+    "tests/T/T.csproj": nunit_tests_of_core(),
     "tests/T/CodecTests.cs": """using System;
 using NUnit.Framework;
 namespace Acme.Tests {
@@ -44,32 +37,18 @@ namespace Acme.Tests {
 }
 
 
+def _files(body: str) -> dict[str, str]:
+    return {rel: text % body if rel.endswith("Codec.cs") else text for rel, text in FILES.items()}
+
+
 def _judge(tmp_path: Path, bodies: list[str]):
-    for rel, text in FILES.items():
-        (tmp_path / "repo" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / rel).write_text(text % BODY if rel.endswith("Codec.cs") else text)
-    tc = MonoToolchain()
-    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
-    box = make_sandbox("local", ws.root.parent, tc.image)
-    limits = Limits(timeout=120, memory_mb=1024)
-    verdicts = []
-    try:
-        tc.baseline(ws, box, limits)
-        for body in bodies:
-            with ws.run_dir() as run_dir:
-                rel = "src/Core/Codec.cs"
-                cand = PatchedFile(path=rel, text=FILES[rel] % body, line_map=LineMap(), surface_changed=False,
-                                   run_dir=run_dir)
-                verdicts.append(tc.run(ws, cand, None, box, limits))
-    finally:
-        box.close()
-    return ws, verdicts
+    with judging(write_tree(tmp_path / "repo", _files(BODY)), tmp_path / "work") as judge:
+        return judge.workspace, [judge.run("src/Core/Codec.cs", FILES["src/Core/Codec.cs"] % body) for body in bodies]
 
 
 @pytest.mark.slow
 def test_tests_failing_here_before_any_change_are_left_out_and_counted(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     ws, (original, wrong, placeholder, again) = _judge(
         tmp_path, [BODY, "return 3 * x;", "throw new System.NotImplementedException();", BODY])
     assert original.status == "passed", (original.reason, original.failures)
@@ -107,14 +86,11 @@ def test_causes(message, expected):
 @pytest.mark.slow
 @pytest.mark.parametrize("body", [BODY, "throw new System.NotImplementedException();"])
 def test_doctor_lists_them_with_causes_and_never_says_ok_beside_an_error(tmp_path, body):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     from repotrans.execution.judge.build_report import build_section, render
     from repotrans.execution.settings import ExecutionConfig
 
-    for rel, text in FILES.items():
-        (tmp_path / "repo" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / rel).write_text(text % body if rel.endswith("Codec.cs") else text)
+    write_tree(tmp_path / "repo", _files(body))
     title, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "wd")
     text = render(title, lines)
     for ok, line in lines:
@@ -157,32 +133,18 @@ namespace Acme.Tests {
 
 @pytest.mark.slow
 def test_a_suites_thread_pool_fits_and_a_bomb_still_fails_fast(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     import time
     from repotrans.execution.sandboxes import PIDS_REASON
 
-    files = {k: (v % BODY if k.endswith("Codec.cs") else v) for k, v in FILES.items() if k != "tests/T/CodecTests.cs"}
+    files = {k: v for k, v in _files(BODY).items() if k != "tests/T/CodecTests.cs"}
     files["tests/T/PoolTests.cs"] = POOL
-    for rel, text in files.items():
-        (tmp_path / "repo" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / rel).write_text(text)
-    tc = MonoToolchain()
-    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
-    box = make_sandbox("local", ws.root.parent, tc.image)
-    limits = Limits(timeout=120, memory_mb=1024)
     verdicts = {}
-    try:
-        tc.baseline(ws, box, limits)
+    with judging(write_tree(tmp_path / "repo", files), tmp_path / "work") as judge:
         for test in ("AWorkerPool", "ABomb"):
-            with ws.run_dir() as run_dir:
-                rel = "src/Core/Codec.cs"
-                started = time.monotonic()
-                verdicts[test] = (tc.run(ws, PatchedFile(path=rel, text=FILES[rel] % BODY, line_map=LineMap(),
-                                                         surface_changed=False, run_dir=run_dir),
-                                         [f"T:Acme.Tests.PoolTests.{test}"], box, limits), time.monotonic() - started)
-    finally:
-        box.close()
+            started = time.monotonic()
+            verdicts[test] = (judge.run("src/Core/Codec.cs", files["src/Core/Codec.cs"], [f"T:Acme.Tests.PoolTests.{test}"]),
+                              time.monotonic() - started)
     pool, _ = verdicts["AWorkerPool"]
     assert (pool.status, pool.tests_run) == ("passed", 1), (pool.reason, pool.failures)
     bomb, seconds = verdicts["ABomb"]

@@ -5,19 +5,14 @@ library and its tests (built once, its tests run, its library types are product 
 Main() harness named as unsupported, and <StartupObject> choosing among several Main()s."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from repotrans.execution.workspace.apply import LineMap
-from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.toolchains import Limits, PatchedFile
-from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.projects import HARNESS, plan_build
-from repotrans.execution.workspace.scratch import prepare_workspace
 from repotrans.index.model import FileInfo, Import
 from repotrans.mapping import test_code
+from tests.support.mono_repos import judging, needs_mono, write_tree
 
 SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup>{}</PropertyGroup>{}</Project>'
 NUNIT = '<PackageReference Include="NUnit" Version="2.6.4" />'
@@ -32,15 +27,9 @@ namespace Acme.Tests {
 }"""
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-
-
 def _variants(root: Path) -> None:
     ref = '<ItemGroup>' + NUNIT + '<ProjectReference Include="../../src/Core/Core.csproj" /></ItemGroup>'
-    _write(root, {
+    write_tree(root, {
         "src/Core/Core.csproj": SDK.format("<TargetFramework>net48</TargetFramework>", ""),
         "src/Core/Codec.cs": CODEC,
         "tests/T/Acme.Tests.2008.csproj": SDK.format("<TargetFramework>net45</TargetFramework>"
@@ -68,8 +57,7 @@ def test_one_variant_per_test_assembly_and_a_harness_is_named(tmp_path):
 
 @pytest.mark.slow
 def test_doctor_runs_the_chosen_variant_once_and_counts_excluded_categories(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     from repotrans.execution.judge.build_report import build_section, render
     from repotrans.execution.settings import ExecutionConfig
 
@@ -92,31 +80,17 @@ COMBINED = {
 
 @pytest.mark.slow
 def test_a_project_holding_library_and_tests_is_built_once_and_its_tests_judge_its_members(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
-    _write(tmp_path / "repo", COMBINED)
-    tc = MonoToolchain()
-    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
-    box = make_sandbox("local", ws.root.parent, tc.image)
-    limits = Limits(timeout=120, memory_mb=1024)
-    verdicts = {}
-    try:
-        tc.baseline(ws, box, limits)
-        assert [p.name for p in tc.plan(ws).chosen] == ["Acme"]
-        for body in ("return 2 * x;", "return 3 * x;"):
-            with ws.run_dir() as run_dir:
-                rel = "Acme/Codec.cs"
-                verdicts[body] = tc.run(ws, PatchedFile(path=rel, text=CODEC.replace("return 2 * x;", body),
-                                                        line_map=LineMap(), surface_changed=False, run_dir=run_dir),
-                                        ["Acme:Acme.Tests.CodecTests"], box, limits)
-    finally:
-        box.close()
+    needs_mono()
+    with judging(write_tree(tmp_path / "repo", COMBINED), tmp_path / "work") as judge:
+        assert [p.name for p in judge.toolchain.plan(judge.workspace).chosen] == ["Acme"]
+        verdicts = {body: judge.run("Acme/Codec.cs", CODEC.replace("return 2 * x;", body), ["Acme:Acme.Tests.CodecTests"])
+                    for body in ("return 2 * x;", "return 3 * x;")}
     assert (verdicts["return 2 * x;"].status, verdicts["return 2 * x;"].tests_run) == ("passed", 1)
     assert verdicts["return 3 * x;"].status == "test_failure"
 
 
 def test_a_combined_projects_library_files_are_product_code(tmp_path):
-    _write(tmp_path, COMBINED)
+    write_tree(tmp_path, COMBINED)
     files = [FileInfo("target", "Acme/Codec.cs", "", ["Acme"], []),
              FileInfo("target", "Acme/Tests/CodecTests.cs", "", ["Acme.Tests"], [Import("using NUnit.Framework;", "NUnit.Framework")])]
     assert test_code.test_files("target", files, tmp_path) == {"Acme/Tests/CodecTests.cs"}
@@ -124,12 +98,11 @@ def test_a_combined_projects_library_files_are_product_code(tmp_path):
 
 @pytest.mark.slow
 def test_startup_object_picks_the_entry_point(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     from repotrans.execution.judge.build_report import build_section
     from repotrans.execution.settings import ExecutionConfig
 
-    _write(tmp_path / "repo", {
+    write_tree(tmp_path / "repo", {
         "App/App.csproj": SDK.format("<TargetFramework>net48</TargetFramework><OutputType>Exe</OutputType>"
                                      "<StartupObject>Acme.Program</StartupObject>", ""),
         "App/Program.cs": "namespace Acme { static class Program { static void Main() { } } "
@@ -141,12 +114,11 @@ def test_startup_object_picks_the_entry_point(tmp_path):
 
 @pytest.mark.slow
 def test_doctor_runs_a_combined_project(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     from repotrans.execution.judge.build_report import build_section, render
     from repotrans.execution.settings import ExecutionConfig
 
-    _write(tmp_path / "repo", COMBINED)
+    write_tree(tmp_path / "repo", COMBINED)
     title, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "wd")
     assert (True, "tests: Acme: 3 as written, 3 built, 1 run, 1 passed") in lines, render(title, lines)
     assert not any("not run" in line for _, line in lines), render(title, lines)

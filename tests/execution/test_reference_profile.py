@@ -8,14 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.workspace.apply import LineMap
-from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
+from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.toolchains.frameworks import framework_references, reference_profile
-from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.workspace.scratch import prepare_workspace
+from tests.support.mono_repos import judging, nunit_tests_of_core, sdk_project, write_tree
 
-SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>{}</TargetFramework></PropertyGroup>{}</Project>'
 CLOCK = ("namespace Acme { public static class Clock { public static long Millis(System.DateTimeOffset t) "
          "{ return t.ToUnixTimeMilliseconds(); } } }")
 TESTS = """using System;
@@ -28,14 +25,9 @@ namespace Acme.Tests {
 PROFILES = [(4, 0), (4, 5), (4, 5, 1), (4, 6), (4, 7, 2), (4, 8)]
 
 
-def _repo(root: Path, tfm: str) -> None:
-    files = {"src/Core/Core.csproj": SDK.format(tfm, ""), "src/Core/Clock.cs": CLOCK,
-             "tests/T/T.csproj": SDK.format(tfm, '<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" />'
-                                                 '<ProjectReference Include="../../src/Core/Core.csproj" /></ItemGroup>'),
-             "tests/T/ClockTests.cs": TESTS}
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+def _repo(root: Path, tfm: str) -> Path:
+    return write_tree(root, {"src/Core/Core.csproj": sdk_project(framework=tfm), "src/Core/Clock.cs": CLOCK,
+                             "tests/T/T.csproj": nunit_tests_of_core(tfm), "tests/T/ClockTests.cs": TESTS})
 
 
 @pytest.mark.parametrize("tfm, profile", [("net472", "4.7.2"), ("net48", "4.8"), ("net40", "4.0"), ("net35", "4.0"),
@@ -57,21 +49,9 @@ def test_an_older_profile_gets_only_the_assemblies_it_has():
 def test_a_net472_api_builds_against_its_own_profile_and_not_against_net45(tmp_path):
     if shutil.which("mcs") is None or not Path("/usr/lib/mono/4.7.2-api").is_dir():
         pytest.skip("mono with its 4.7.2 reference profile is not installed")
-    tc = MonoToolchain()
-    limits = Limits(timeout=120, memory_mb=1024)
-    _repo(tmp_path / "new", "net472")
-    ws = prepare_workspace(tmp_path / "new", tmp_path / "work", tc.name)
-    box = make_sandbox("local", ws.root.parent, tc.image)
-    try:
-        tc.baseline(ws, box, limits)
-        with ws.run_dir() as run_dir:
-            rel = "src/Core/Clock.cs"
-            verdict = tc.run(ws, PatchedFile(path=rel, text=CLOCK, line_map=LineMap(), surface_changed=False,
-                                             run_dir=run_dir), None, box, limits)
+    with judging(_repo(tmp_path / "new", "net472"), tmp_path / "work") as judge:
+        verdict = judge.run("src/Core/Clock.cs", CLOCK)
         assert (verdict.status, verdict.tests_run) == ("passed", 1), (verdict.reason, verdict.log[-2000:])
-        _repo(tmp_path / "old", "net45")
-        old = prepare_workspace(tmp_path / "old", tmp_path / "work", tc.name)
+        old = prepare_workspace(_repo(tmp_path / "old", "net45"), tmp_path / "work", judge.toolchain.name)
         with pytest.raises(TargetBuildError, match="ToUnixTimeMilliseconds"):
-            tc.baseline(old, box, limits)
-    finally:
-        box.close()
+            judge.toolchain.baseline(old, judge.sandbox, judge.limits)

@@ -3,23 +3,17 @@ LongRunning...) and [Explicit] tests are not run by default, a test over the per
 alone while the rest of the suite runs, and a whole-suite limit keeps the count of what ran."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from repotrans.execution.workspace.apply import LineMap
-from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.toolchains import Limits, PatchedFile
-from repotrans.execution.toolchains.mono import MonoToolchain
-from repotrans.execution.workspace.scratch import prepare_workspace
+from repotrans.execution.toolchains import Limits
+from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
 
-SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
 FILES = {
-    "src/Core/Core.csproj": SDK.format(""),
+    "src/Core/Core.csproj": sdk_project(),
     "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
-    "tests/T/T.csproj": SDK.format('<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" /><ProjectReference '
-                                   'Include="../../src/Core/Core.csproj" /></ItemGroup>'),
+    "tests/T/T.csproj": nunit_tests_of_core(),
     "tests/T/CodecTests.cs": """using NUnit.Framework;
 namespace Acme.Tests {
   [TestFixture] public class CodecTests {
@@ -37,27 +31,13 @@ namespace Acme.Tests {
 
 
 def _run(tmp_path: Path, limits: Limits):
-    for rel, text in FILES.items():
-        (tmp_path / "repo" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / rel).write_text(text)
-    tc = MonoToolchain()
-    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
-    box = make_sandbox("local", ws.root.parent, tc.image)
-    try:
-        tc.baseline(ws, box, limits)
-        with ws.run_dir() as run_dir:
-            rel = "src/Core/Codec.cs"
-            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(), surface_changed=False,
-                               run_dir=run_dir)
-            return tc.run(ws, cand, None, box, limits)
-    finally:
-        box.close()
+    with judging(write_tree(tmp_path / "repo", FILES), tmp_path / "work", limits) as judge:
+        return judge.run("src/Core/Codec.cs", judge.original("src/Core/Codec.cs"))
 
 
 @pytest.mark.slow
 def test_categories_explicit_and_per_test_timeout(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     verdict = _run(tmp_path, Limits(timeout=120, memory_mb=1024, test_timeout=2))
     assert verdict.tests_run == 3, verdict.log[-2000:]
     assert [f.name.rsplit(".", 1)[-1] for f in verdict.failures] == ["Hangs"]
@@ -66,8 +46,7 @@ def test_categories_explicit_and_per_test_timeout(tmp_path):
 
 @pytest.mark.slow
 def test_a_whole_suite_limit_keeps_the_count_of_what_ran(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     verdict = _run(tmp_path, Limits(timeout=8, memory_mb=1024, test_timeout=0, clock="wall"))   # Hangs sleeps
     assert verdict.status == "timeout"
     assert verdict.tests_run >= 1 and "of 3 planned tests" in verdict.reason, (verdict.reason, verdict.log[-2000:])

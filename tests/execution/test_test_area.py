@@ -6,24 +6,17 @@ candidates in a row, in each sandbox: both pass, the baseline stays as sealed, a
 area is left behind."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
 import pytest
 
-from repotrans.execution.workspace.apply import LineMap
-from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.toolchains import Limits, PatchedFile
-from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.test_area import AREA
-from repotrans.execution.workspace.scratch import prepare_workspace, sealed
+from repotrans.execution.workspace.scratch import sealed
+from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
 
-SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
 FILES = {
-    "src/Core/Core.csproj": SDK.format(""),
+    "src/Core/Core.csproj": sdk_project(),
     "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
-    "tests/T/T.csproj": SDK.format('<ItemGroup><PackageReference Include="NUnit" Version="2.6.4" /><ProjectReference '
-                                   'Include="../../src/Core/Core.csproj" /></ItemGroup>'),
+    "tests/T/T.csproj": nunit_tests_of_core(),
     "tests/T/Data/input.txt": "21",
     "tests/T/ScratchTests.cs": """using System.IO;
 using NUnit.Framework;
@@ -58,34 +51,16 @@ namespace Acme.Tests {
 }
 
 
-def _layout(root: Path) -> None:
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-
-
 @pytest.mark.parametrize("sandbox", [pytest.param("local", marks=pytest.mark.slow),
                                      pytest.param("docker", marks=pytest.mark.docker)])
 def test_each_run_gets_a_private_writable_area_laid_out_as_the_build(tmp_path, sandbox):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
-    _layout(tmp_path / "repo")
-    tc = MonoToolchain()
-    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
-    box = make_sandbox(sandbox, ws.root.parent, tc.image)
-    limits = Limits(timeout=120, memory_mb=1024)
-    try:
-        tc.baseline(ws, box, limits)
-        verdicts = []
+    needs_mono()
+    with judging(write_tree(tmp_path / "repo", FILES), tmp_path / "work", sandbox=sandbox) as judge:
+        ws, verdicts = judge.workspace, []
         for _ in range(2):
             with ws.run_dir() as run_dir:
-                rel = "src/Core/Codec.cs"
-                cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(),
-                                   surface_changed=False, run_dir=run_dir)
-                verdicts.append(tc.run(ws, cand, None, box, limits))
+                verdicts.append(judge.run("src/Core/Codec.cs", judge.original("src/Core/Codec.cs"), run_dir=run_dir))
                 assert not (run_dir / AREA).exists(), "the test area outlived its run"
-    finally:
-        box.close()
     for verdict in verdicts:
         assert (verdict.status, verdict.tests_run) == ("passed", 3), (verdict.reason, verdict.failures,
                                                                       verdict.log[-3000:])
@@ -98,7 +73,7 @@ def test_the_area_links_what_it_need_not_copy_and_goes_away(tmp_path):
     from repotrans.execution.toolchains.msbuild import load_project
     from repotrans.execution.toolchains.test_area import COPY_LIMIT, test_area
 
-    _layout(tmp_path / "src")
+    write_tree(tmp_path / "src", FILES)
     project = load_project(tmp_path / "src/tests/T/T.csproj", tmp_path / "src")
     base = tmp_path / "base"
     (base / "Data").mkdir(parents=True)

@@ -3,19 +3,11 @@ NUnit runner for real): a None item updated with CopyToOutputDirectory, a linked
 App.config as <assembly>.dll.config, read through ConfigurationManager; doctor lists what it copied."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-from repotrans.execution.workspace.apply import LineMap
-from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.toolchains import Limits, PatchedFile
-from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.msbuild import load_project
-from repotrans.execution.workspace.scratch import prepare_workspace
+from tests.support.mono_repos import judging, needs_mono, sdk_project, write_tree
 
-SDK = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net48</TargetFramework></PropertyGroup>{}</Project>'
 ITEMS = """<ItemGroup>
   <PackageReference Include="NUnit" Version="2.6.4" />
   <ProjectReference Include="../../src/Core/Core.csproj" />
@@ -25,9 +17,9 @@ ITEMS = """<ItemGroup>
   <Content Include="..\\shared\\factor.txt" Link="Linked\\factor.txt" CopyToOutputDirectory="Always" />
 </ItemGroup>"""
 FILES = {
-    "src/Core/Core.csproj": SDK.format(""),
+    "src/Core/Core.csproj": sdk_project(),
     "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
-    "tests/T/T.csproj": SDK.format(ITEMS),
+    "tests/T/T.csproj": sdk_project(ITEMS),
     "tests/T/Data/input.txt": "21",
     "tests/T/Data/notes.txt": "not copied",
     "tests/shared/factor.txt": "3",
@@ -55,14 +47,8 @@ namespace Acme.Tests {
 }
 
 
-def _layout(root: Path) -> None:
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-
-
 def test_the_items_a_build_copies(tmp_path):
-    _layout(tmp_path)
+    write_tree(tmp_path, FILES)
     project = load_project(tmp_path / "tests/T/T.csproj", tmp_path)
     assert [(f.relative_to(tmp_path).as_posix(), dest) for f, dest in project.copied] == [
         ("tests/T/Data/input.txt", "Data/input.txt"), ("tests/shared/factor.txt", "Linked/factor.txt"),
@@ -71,32 +57,19 @@ def test_the_items_a_build_copies(tmp_path):
 
 @pytest.mark.slow
 def test_tests_read_copied_data_linked_files_and_app_config(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
-    _layout(tmp_path / "repo")
-    tc = MonoToolchain()
-    ws = prepare_workspace(tmp_path / "repo", tmp_path / "work", tc.name)
-    box = make_sandbox("local", ws.root.parent, tc.image)
-    limits = Limits(timeout=120, memory_mb=1024)
-    try:
-        tc.baseline(ws, box, limits)
-        with ws.run_dir() as run_dir:
-            rel = "src/Core/Codec.cs"
-            verdict = tc.run(ws, PatchedFile(path=rel, text=(ws.src / rel).read_text(), line_map=LineMap(),
-                                             surface_changed=False, run_dir=run_dir), None, box, limits)
-    finally:
-        box.close()
+    needs_mono()
+    with judging(write_tree(tmp_path / "repo", FILES), tmp_path / "work") as judge:
+        verdict = judge.run("src/Core/Codec.cs", judge.original("src/Core/Codec.cs"))
     assert (verdict.status, verdict.tests_run) == ("passed", 4), (verdict.reason, verdict.failures)
 
 
 @pytest.mark.slow
 def test_doctor_lists_what_it_copied(tmp_path):
-    if shutil.which("mcs") is None:
-        pytest.skip("mono is not installed")
+    needs_mono()
     from repotrans.execution.judge.build_report import build_section
     from repotrans.execution.settings import ExecutionConfig
 
-    _layout(tmp_path / "repo")
+    write_tree(tmp_path / "repo", FILES)
     _, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "wd",
                              run_tests=False)
     assert (None, "copied beside T as its build does: Data/input.txt, Linked/factor.txt, T.dll.config") in lines
