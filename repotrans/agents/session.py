@@ -62,7 +62,7 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: 
     allow = allowances(index, java)         # what the Java original reaches (IL policy)
 
     def run_test(code: str):
-        return runner.run(index, target_method, code, allow=allow)
+        return runner.run(index, target_method, code, allow=allow, java=java)
 
     rc = config.retrieval
 

@@ -2,6 +2,8 @@
 actual exception of an `Assert.Throws` count by their own frames (stacks as mono and NUnit 2.6 write them)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from repotrans.execution.judge.blocked import blockers
@@ -91,3 +93,32 @@ def test_an_assert_throws_that_got_another_exception_with_placeholder_frames_in_
     failure = TestFailure(name="Geo.Tests.VectorTests.AngleToZero", message=forged,
                           stack=["Geo.Tests.VectorTests.AngleToZero () at VectorTests.cs:86"])
     assert blockers(result(failure), index, member(index, "Dot")) == []
+
+
+def test_a_placeholder_the_java_original_does_not_call_blocks_nothing(index):
+    """Issue 32: a wrong body that calls an unrelated placeholder on purpose is judged on its own; a
+    placeholder the Java original does call still blocks."""
+    called = THROWS_MESSAGE.replace("  at Geo.Tests.VectorTests.<AngleToZero>m__1 ()",
+                                    "  at Geo.Vector.Dot (Geo.Vector other) [0x00002] in /w/src/Vector.cs:8\n"
+                                    "  at Geo.Tests.VectorTests.<AngleToZero>m__1 ()")
+    failure = TestFailure(name="Geo.Tests.VectorTests.AngleToZero", message=called,
+                          stack=["Geo.Tests.VectorTests.AngleToZero () at VectorTests.cs:86"])
+    dot = member(index, "Dot")
+    calls = replace(dot, body="{ return x * other.x + angleTo(other); }")
+    unrelated = replace(dot, body="{ return x * other.x; }")
+    assert [m.name for m in blockers(result(failure), index, dot, calls)] == ["AngleTo"]
+    assert blockers(result(failure), index, dot, unrelated) == []
+    # reached from the test, not from the candidate: blocked whatever the Java original calls
+    direct = replace(failure, message=THROWS_MESSAGE)
+    assert [m.name for m in blockers(result(direct), index, dot, unrelated)] == ["AngleTo"]
+
+
+def test_an_exception_type_the_candidate_can_declare_blocks_nothing(index):
+    """A nested exception type (one a candidate can add, overriding StackTrace to print a placeholder's
+    frame) in the failure's exception chain: judged on its own."""
+    failure = TestFailure(name="Geo.Tests.VectorTests.Dot",
+                          message="Geo.Vector+Fake : x\n  ----> System.NotImplementedException : y",
+                          stack=["Geo.Vector.AngleTo (Geo.Vector other) at Vector.cs:6"])
+    assert blockers(result(failure), index, member(index, "Dot")) == []
+    plain = replace(failure, message="System.NotImplementedException : The method or operation is not implemented.")
+    assert [m.name for m in blockers(result(plain), index, member(index, "Dot"))] == ["AngleTo"]

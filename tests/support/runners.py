@@ -33,8 +33,8 @@ class Runners:
         return self._made[config]
 
     def run(self, index, method, code: str, *, allow: frozenset[str] = frozenset(), keep_run: bool = False,
-            **changes) -> TestResult:
-        return self.runner(**changes).run(index, method, code, allow=allow, keep_run=keep_run)
+            java=None, **changes) -> TestResult:
+        return self.runner(**changes).run(index, method, code, allow=allow, keep_run=keep_run, java=java)
 
     def close(self) -> None:
         for runner in self._made.values():

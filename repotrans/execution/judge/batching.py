@@ -73,11 +73,12 @@ class BatchingJudge:
 
     # -- entry points -------------------------------------------------------------------------
     def run(self, index, method: Method, code: str, *, scope=None, keep_run: bool = False,
-            allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
+            allow: frozenset[str] = frozenset(), scaled: bool = False, java: Method | None = None) -> TestResult:
         """Runner.run's verdict; shared with concurrent candidates when sound."""
         entry = self._plan(index, method, code, scope, keep_run, allow, scaled)
         if isinstance(entry, str):
-            return self._alone(index, method, code, scope, keep_run, allow, scaled, entry)
+            return self._alone(index, method, code, scope, keep_run, allow, scaled, entry, java)
+        entry.java = java
         self._join(entry)
         return self._finish(entry)
 
@@ -194,7 +195,7 @@ class BatchingJudge:
     def _finish(self, entry: Pending) -> TestResult:
         if entry.alone or entry.build is None:
             return self._alone(entry.index, entry.method, entry.code, entry.scope, False, entry.allow,
-                               entry.scaled, entry.alone or "no shared build")
+                               entry.scaled, entry.alone or "no shared build", entry.java)
         try:
             return self._judge(entry)
         finally:
@@ -230,10 +231,13 @@ class BatchingJudge:
                 verdict.diagnostics = warnings + verdict.diagnostics
                 _own_paths(verdict, ws, cand)
         judge = f"batched: {build.size} candidates in one compile"
-        return runner.result(entry.index, method, verdict, chosen, frozenset(), entry.started, {}, judge=judge)
+        return runner.result(entry.index, method, verdict, chosen, frozenset(), entry.started, {}, judge=judge,
+                             java=entry.java)
 
-    def _alone(self, index, method, code, scope, keep_run, allow, scaled, why: str) -> TestResult:
-        result = self.runner.run(index, method, code, scope=scope, keep_run=keep_run, allow=allow, scaled=scaled)
+    def _alone(self, index, method, code, scope, keep_run, allow, scaled, why: str,
+               java: Method | None = None) -> TestResult:
+        result = self.runner.run(index, method, code, scope=scope, keep_run=keep_run, allow=allow, scaled=scaled,
+                                 java=java)
         return replace(result, judge=f"alone: {why}")
 
 

@@ -46,10 +46,15 @@ def frame_member(frame: str) -> tuple[str, str, int] | None:
     return type_name.replace("+", ".").replace("/", "."), name, count
 
 
-def blockers(result: TestResult, index, method: Method) -> list[Method]:
+def blockers(result: TestResult, index, method: Method, java: Method | None = None) -> list[Method]:
     """The placeholder members the failing tests were thrown in, when that holds for every failure
-    (and none was thrown in the candidate's own code); else []."""
+    (and none was thrown in the candidate's own code, nor by an exception type the candidate can have
+    declared: a nested type, whose StackTrace it may override); with `java`, the candidate's Java
+    original, each must be a member the Java original calls (else the candidate is judged on its own:
+    calling an unrelated placeholder on purpose blocks nothing); else []."""
     if result.status not in FAILED_TESTS or not result.failures:
+        return []
+    if any("+" in t for failure in result.failures for t in exception_chain(failure.message)):
         return []
     by_name: dict[tuple[str, str], list[tuple[MemberRef, Method]]] = {}
     for m in index.all_methods("target"):
@@ -66,8 +71,65 @@ def blockers(result: TestResult, index, method: Method) -> list[Method]:
         matches = [m for ref, m in by_name.get((type_name, name), []) if ref.arity in (-1, arity)]
         if len(matches) != 1 or matches[0].id == method.id or not is_placeholder(matches[0].body):
             return []
+        if java is not None and called_by_candidate(failure, method) and not java_calls(java, matches[0]):
+            return []
         found[matches[0].id] = matches[0]
     return list(found.values())
+
+
+CHAIN_PREFIXES = ("SetUp : ", "TearDown : ", "TestFixtureSetUp : ", "TestFixtureTearDown : ")
+CALL_RE = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
+NEW_RE = re.compile(r"\bnew\s+([A-Za-z_$][\w$.]*)")
+
+
+def exception_chain(message: str) -> list[str]:
+    """The exception types NUnit names in a thrown exception's failure message ('Type : text', then
+    '  ----> Inner : text' per inner exception); [] for an assertion's message."""
+    first = message.split("\n", 1)[0]
+    for prefix in CHAIN_PREFIXES:
+        first = first.removeprefix(prefix)
+    types = [first.split(" : ", 1)[0].strip()] if not first.lstrip().startswith("Expected") else []
+    types += [line.strip()[5:].split(" : ", 1)[0].strip() for line in message.splitlines()[1:]
+              if line.strip().startswith("---->")]
+    return [t for t in types if t and " " not in t]
+
+
+def java_calls(java: Method, callee: Method) -> bool:
+    """Whether the Java original's body calls `callee` (a C# member): by name, case aside ("AngleTo" for
+    angleTo(), a property X for getX()/setX()/isX()), a constructor by `new Type(`."""
+    body = java.body or ""
+    if callee.kind == "constructor" or callee.name in ("<init>", ".ctor"):
+        type_name = callee.type_id.split(":", 1)[-1].rsplit(".", 1)[-1].split("<", 1)[0].lower()
+        return type_name in {n.rsplit(".", 1)[-1].lower() for n in NEW_RE.findall(body)} or "this(" in body \
+            or "super(" in body
+    calls = {c.lower() for c in CALL_RE.findall(body)}
+    name = callee.name.rsplit(".", 1)[-1].lower()
+    names = {name, "get" + name, "set" + name, "is" + name} if callee.kind in ("property", "indexer") else {name}
+    return bool(names & calls)
+
+
+def called_by_candidate(failure, method: Method) -> bool:
+    """Whether the placeholder's caller (the frame below the throw site) is the candidate's own member."""
+    frames = thrown_frames(failure)
+    if len(frames) < 2:
+        return False
+    caller = frame_member(frames[1])
+    ref = MemberRef.of(method)
+    return "(candidate line" in frames[1] or (caller is not None and caller[0] == ref.type_name
+                                              and caller[1] in ref.names)
+
+
+def thrown_frames(failure) -> list[str]:
+    """The frames of the exception the failure is about, innermost first (throw_site's first)."""
+    message = failure.message
+    if message.lstrip().startswith("Expected") and "But was:" in message:
+        actual = message.partition("But was:")[2].lstrip()
+        if actual[1:].split(">", 1)[0] not in PLACEHOLDER_TYPES:
+            return []
+        thrown = clean_frames(actual)
+        if thrown:
+            return thrown
+    return list(failure.stack)
 
 
 def throw_site(failure) -> str:
@@ -77,20 +139,13 @@ def throw_site(failure) -> str:
     exception's 'Type : message', whose text the candidate writes) and X is exactly a placeholder's
     exception; otherwise the first frame of the test's own stack (the runtime's, innermost exception
     first), never text from a message."""
-    message = failure.message
-    if message.lstrip().startswith("Expected") and "But was:" in message:
-        actual = message.partition("But was:")[2].lstrip()
-        if actual[1:].split(">", 1)[0] not in PLACEHOLDER_TYPES:
-            return ""                       # the test got another exception (or value): not blocked
-        thrown = clean_frames(actual)
-        if thrown:
-            return thrown[0]
-    return failure.stack[0] if failure.stack else ""
+    frames = thrown_frames(failure)
+    return frames[0] if frames else ""
 
 
-def judge_blocked(result: TestResult, index, method: Method) -> TestResult:
+def judge_blocked(result: TestResult, index, method: Method, java: Method | None = None) -> TestResult:
     """`result`, or the same evidence with status blocked when blockers() finds the placeholders."""
-    found = blockers(result, index, method)
+    found = blockers(result, index, method, java)
     if not found:
         return result
     names = [m.id.split(":", 1)[-1] for m in found]

@@ -85,11 +85,13 @@ class Runner:
         return self.toolchain.language_version(Path(target_root))
 
     def run(self, index, method: Method, code: str, *, scope: Literal["covering", "all"] | None = None,
-            keep_run: bool = False, allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
+            keep_run: bool = False, allow: frozenset[str] = frozenset(), scaled: bool = False,
+            java: Method | None = None) -> TestResult:
         """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
         `allow`: capabilities the Java original reaches (policy_allow.allowances, the one function every
         caller uses); the candidate may use their C# surface and the result records reduced trust. `scaled`:
-        the test step's limit grows with the covering selection (Selection.timeout; dataset validation)."""
+        the test step's limit grows with the covering selection (Selection.timeout; dataset validation).
+        `java`: the Java original, when known: a placeholder it does not call blocks nothing (blocked)."""
         started = time.monotonic()
         ws, patch = self.patch(index, method, code)
         timings = {"apply": time.monotonic() - started}
@@ -103,7 +105,7 @@ class Runner:
                                surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
                                allowed=frozenset(allow) & frozenset(ALLOWABLE))
             verdict = tc.run(ws, cand, chosen.selected, box, chosen.limits)
-        return self.result(index, method, verdict, chosen, cand.allowed, started, timings)
+        return self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java)
 
     def run_many(self, index, items: list[tuple[Method, str, frozenset[str]]], *,
                  scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
@@ -137,7 +139,7 @@ class Runner:
         return Chosen(chosen.tests, chosen.describe(), chosen.translated, limits)
 
     def result(self, index, method: Method, verdict: Verdict, chosen: "Chosen", allowed: frozenset[str],
-               started: float, timings: dict[str, float], judge: str = "") -> TestResult:
+               started: float, timings: dict[str, float], judge: str = "", java: Method | None = None) -> TestResult:
         """The TestResult of a toolchain's verdict (blocked judged, secrets redacted); `judge` says how
         it was judged when not alone (execution.judge.batching)."""
         timings = {**timings, **verdict.timings, "total": time.monotonic() - started}
@@ -147,7 +149,7 @@ class Runner:
                             log_tail=tail(verdict.log), reason=verdict.reason, selected=chosen.selected or [],
                             selection=chosen.selection, trust=trust_note(allowed),
                             translated=list(chosen.translated), judge=judge, left_out=dict(verdict.left_out))
-        return judge_blocked(result, index, method).redacted()
+        return judge_blocked(result, index, method, java).redacted()
 
     def close(self) -> None:
         """Remove warm containers; the runner may be used again afterwards."""

@@ -64,6 +64,7 @@ class Pending:
     jobs: list[int] = field(default_factory=list)     # its checker answers in build.answers
     current: list[tuple] = field(default_factory=list)      # its current body's check, per project (keys)
     projects: list = field(default_factory=list)      # the projects compiling its file
+    java: Method | None = None                        # its Java original, when known (judge.blocked)
 
     @property
     def method(self) -> Method:
