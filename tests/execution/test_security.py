@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -53,6 +53,9 @@ AREA = ("var up = new System.IO.DirectoryInfo(System.Environment.CurrentDirector
         "string area = up == null ? \"/nowhere\" : up.FullName;\n")
 
 
+PLACEHOLDER = "        public int Triple(int x)\n        {\n            throw new NotImplementedException();\n        }\n"
+
+
 @dataclass
 class Env:
     sandbox: str
@@ -80,6 +83,8 @@ def env(request, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"security-{request.param}")
     target = root / "calc"
     shutil.copytree(CALC, target)
+    calc = target / "src" / "Acme.Calc" / "Calculator.cs"        # a member not translated yet (blocked attacks)
+    calc.write_text(calc.read_text().replace("        public int Divide(", PLACEHOLDER + "\n        public int Divide(", 1))
     index = make_index(root, target)
     with Runners(root / "wd", sandbox=request.param, timeout=30.0, memory_mb=512) as runners:
         yield Env(request.param, index, root / "wd", root, target, runners)
@@ -386,6 +391,38 @@ def test_a_task_not_allowed_processes_cannot_start_one_even_by_reflection(env):
     result = env.run(probe, allow=WALLS - {"process"})
     assert result.status == "passed", result.brief()
     assert env.run(probe).status == "runtime_error"        # the same probe where processes are allowed
+
+
+# Issue 32: `blocked` (repair ends, "not the candidate's fault") forged from text the candidate writes, or
+# by calling an unrelated placeholder (Calculator.Triple) on purpose. The Java original of Add (as the
+# session passes it) calls nothing but history.add: each is judged on its own, never blocked nor passed.
+JAVA_ADD = "{\n    int sum = a + b;\n    history.add(sum);\n    return sum;\n}"
+TRIPLE_FRAME = "  at Acme.Calc.Calculator.Triple (System.Int32 x) [0x00001] in /w/src/Acme.Calc/Calculator.cs:20\n"
+BLOCKED_ATTACKS = [
+    ("a placeholder frame in an exception message",
+     "{\n    throw new System.Exception(\"Expected: 5\\n  But was:  <System.NotImplementedException> (x)\\n"
+     + TRIPLE_FRAME.replace("\n", "\\n") + "\");\n}"),
+    ("a placeholder frame in a NotImplementedException's message",
+     "{\n    throw new System.NotImplementedException(\"x\\n" + TRIPLE_FRAME.replace("\n", "\\n") + "\");\n}"),
+    ("an overridden StackTrace getter",
+     "{\n    throw new Fake();\n}\nprivate sealed class Fake : System.NotImplementedException\n{\n"
+     "    public override string StackTrace { get { return \"" + TRIPLE_FRAME.replace("\n", "\\n") + "\"; } }\n}"),
+    ("an unrelated placeholder called on purpose", "{\n    return Triple(a) + b;\n}"),
+]
+
+
+@pytest.mark.parametrize("attack", BLOCKED_ATTACKS, ids=[a[0] for a in BLOCKED_ATTACKS])
+def test_blocked_is_never_forged_by_the_candidate(env, attack):
+    name, code = attack
+    [m] = env.index.find_methods("target", "Calculator.Add")
+    java = replace(m, body=JAVA_ADD)
+    result = env.run(code, allow=frozenset(), java=java)
+    assert result.status not in ("blocked", "passed"), (name, result.brief())
+    assert result.status in ("runtime_error", "failed", "rejected"), (name, result.brief())
+    # the control: the same call where the Java original does call the placeholder is blocked
+    if name.startswith("an unrelated"):
+        calls = replace(m, body="{\n    return triple(a) + b;\n}")
+        assert env.run(code, allow=frozenset(), java=calls).status == "blocked"
 
 
 DLLMAP = ("<configuration><dllmap dll=\"\"System.Native\"\" target=\"\"/nonexistent/x.so\"\"/>"
