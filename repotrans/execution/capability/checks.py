@@ -1,4 +1,5 @@
-"""The capability policy on a candidate's compiled IL: what a translated member may not reference.
+"""The capability policy on a candidate's compiled IL: what a translated member may reference (an
+allowlist: rules.tsv's core entries, the port's own code and its framework references; README).
 
 Our own checker (`cecil_checker.cs`, Mono.Cecil, compiled once per workspace like the test runner) reads
 the candidate assembly after it compiled and before any test runs. It inspects the candidate member,
@@ -22,6 +23,7 @@ from pathlib import Path
 from repotrans.index.model import Method
 
 SOURCE = Path(str(files("repotrans.execution.capability") / "cecil_checker.cs"))
+SOURCES = (SOURCE, SOURCE.with_name("cecil_allowlist.cs"))        # one partial class, compiled together
 RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
 CAPABILITIES = ("test_framework", "serialization", "resources", "codegen", "app_domain", "reflection", "unsafe", "interop",
@@ -62,6 +64,13 @@ RESIDUAL_RISKS = (
     "a task allowed the file system can read what the test uid may read (the workspace's data files, not "
     "its sources) and write its private /tmp",
     "the local sandbox hides sources and cannot drop to other uids when repotrans does not run as root",
+    "NUnit 2.6 takes an exception for success by its type's name; the runner does not check the assembly "
+    "identity (mono raises no first-chance event): the allowlist denies every way the checker knows to make "
+    "an object of that name (NUnit namespaces even in the port's own assembly, formatters, resources, codegen)",
+    "under docker, a test command of a task not allowed processes can still start one (docker exec takes no "
+    "seccomp filter of its own): the container's pids limit and the cleanup after every command bound it",
+    "a task's embedded resources (Assembly.GetManifestResourceStream) are allowed to every candidate: an "
+    "object the tests pass in can lead to the test assembly's resources",
 )
 
 
@@ -172,8 +181,10 @@ def aot_argvs(exe: str) -> list[list[str]]:
 
 
 def build_argv(exe: str, source: str) -> list[str]:
-    """mcs command compiling the checker (run once per workspace state)."""
-    return ["mcs", "-target:exe", f"-out:{exe}", f"-r:{CECIL}", "-r:System.Core.dll", source]
+    """mcs command compiling the checker (run once per workspace state): `source` and, beside it, the
+    rest of its partial class (SOURCES)."""
+    rest = [str(Path(source).with_name(p.name)) for p in SOURCES[1:]]
+    return ["mcs", "-target:exe", f"-out:{exe}", f"-r:{CECIL}", "-r:System.Core.dll", source, *rest]
 
 
 def job_line(candidate_dll: str, baseline_dll: str | None, member: MemberRef | None,

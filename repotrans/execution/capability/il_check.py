@@ -18,6 +18,7 @@ from pathlib import Path
 
 from repotrans.execution.capability.il_baseline import Baseline, baseline_of, changed
 from repotrans.execution.capability.il_metadata import NAME, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
+from repotrans.execution.capability.il_allow import display, granted, member_rule, under
 from repotrans.execution.capability.il_refs import PortRefs, own, port_refs, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
@@ -160,7 +161,7 @@ class Checker:
         ns = "System" if kind == "prim" else self.asm.outer_namespace(t[1], t[2])
         r = self.rules
         for capability, name in r.hard:     # even a type of its own assembly (a forged NUnit.Framework.SuccessException)
-            if _under(full, ns, name):
+            if under(full, ns, name):
                 job.deny(capability, full)
                 return False
         if own(t):
@@ -171,18 +172,15 @@ class Checker:
             job.deny(r.types[full], full)
             return False
         for capability, prefix in r.namespaces:
-            if _under(full, ns, prefix):
+            if under(full, ns, prefix):
                 job.deny(capability, full)
                 return False
         outer = self._outer_name(t)
-        if (self._granted(job, full, ns) or ns in r.core_namespaces or full in r.core_types or outer in r.core_types or full in r.core_typerefs
+        if (granted(self.rules, job.allowed, full, ns) or ns in r.core_namespaces or full in r.core_types or outer in r.core_types or full in r.core_typerefs
                 or scope_name(self.asm, t) in job.refs.assemblies or job.refs.allows(job.refs.types, full, job.excluded)):
             return True
         job.deny("unlisted", full)
         return False
-
-    def _granted(self, job: _Job, full: str, ns: str) -> bool:
-        return any(cap in job.allowed and _under(full, ns, name) for cap, name in self.rules.grants)
 
     def _outer_name(self, t: tuple) -> str:
         """The outermost declaring type's full name of a named type."""
@@ -199,7 +197,8 @@ class Checker:
         framework = bool(type_name) and elem[0] not in ("var", "mvar") and not own(elem)
         type_name = type_name.replace("/", ".")
         key = f"{type_name}::{m.name}"
-        if framework and self._member_rule(job, m, type_name, key):
+        if framework and member_rule(self.rules, job, key, type_name, None if m.is_field else
+                                     [self.asm.resolve(p) for p in m.params], m.name):
             return                          # denied, or allowed by the Java original
         type_ok = self.check_type(job, m.declaring)
         self.check_type(job, m.ret)
@@ -211,34 +210,10 @@ class Checker:
             return
         outer = self._outer_name(elem).replace("/", ".")
         ns = "System" if elem[0] == "prim" else self.asm.outer_namespace(elem[1], elem[2])
-        if not (self._granted(job, type_name, ns) or type_name in r.core_types or outer in r.core_types or ns in r.core_namespaces or key in r.core_members
+        if not (granted(self.rules, job.allowed, type_name, ns) or type_name in r.core_types or outer in r.core_types or ns in r.core_namespaces or key in r.core_members
                 or key in r.allowed or scope_name(self.asm, elem) in job.refs.assemblies
                 or job.refs.allows(job.refs.members, key, job.excluded)):
-            job.deny("unlisted", _display(key))
-
-    def _member_rule(self, job: _Job, m: _Member, type_name: str, key: str) -> bool:
-        """The deny rules on one framework member (cecil_checker.cs's MemberRule): True when one matched."""
-        r = self.rules
-        display = _display(key)
-        if key in r.hard_members:
-            job.deny(r.hard_members[key], display)
-            return True
-        if not m.is_field and key in r.members:
-            if key != "System.Type::GetType" or m.params:       # obj.GetType() is Object's
-                job.deny(r.members[key], display)
-                return True
-        elif not m.is_field and type_name in r.restricted:
-            if m.name not in r.restricted[type_name]:
-                job.deny("reflection", display)
-            return True                     # the members a restricted type keeps are allowed
-        elif (not m.is_field and key in r.path_members and m.params
-              and self.asm.resolve(m.params[0]) == ("prim", "System.String")):
-            job.deny(r.path_members[key], display + "(string path)")
-            return True
-        if type_name in r.guarded and key not in r.allowed:
-            job.deny(r.guarded[type_name], display)
-            return True
-        return False
+            job.deny("unlisted", display(key))
 
     def body(self, index: int):
         if index not in self._bodies:
@@ -378,15 +353,6 @@ class Checker:
         if t[0] == "mvar":
             return ("MethodDef", method)
         return ("TypeDef", self.asm.method_owner.get(method, 1))
-
-
-def _display(key: str) -> str:
-    return key.replace("::", ".").replace("..ctor", " constructor")
-
-
-def _under(full: str, ns: str, name: str) -> bool:
-    """A rule's NAME covers a type: the type itself, its nested types, the types in that namespace or below."""
-    return full == name or full.startswith(name + ".") or ns == name or ns.startswith(name + ".")
 
 
 def _generated(name: str) -> bool:

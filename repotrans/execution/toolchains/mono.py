@@ -76,7 +76,7 @@ class MonoToolchain:
         marker, failed = ws.base / ".ok", ws.base / ".failed.json"
         # a new repotrans runner rebuilds the base, as new build settings do
         settings = (self.settings.key() + " runner " + _digest(RUNNER_SOURCE)
-                    + " policy " + _digest(checks.SOURCE) + _digest(checks.RULES))
+                    + " policy " + "".join(_digest(p) for p in checks.SOURCES) + _digest(checks.RULES))
         if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:
             return
         with ws.lock():

@@ -87,6 +87,8 @@ def build_tools(ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
     folder = ws.base / TOOLS
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(checks.RULES, folder / checks.RULES.name)     # the checker reads its rules beside it
+    for part in checks.SOURCES[1:]:                                 # the rest of its partial class
+        shutil.copyfile(part, folder / part.name)
     for exe, source, argv in ((RUNNER_EXE, RUNNER_SOURCE, None), (CHECKER_EXE, checks.SOURCE, checks.build_argv)):
         copy = folder / source.name
         shutil.copyfile(source, copy)
