@@ -51,8 +51,12 @@ class RefineAgent(StepAgent):
                 reflection = last.reflection
             prompt = self.prompt("repair", code=last.code, result=result_text(last),
                                  attempt=len(self.attempts), reflection=reflection)
-            async for item in self._candidate("repair", prompt, ct):
-                yield item
+            try:
+                async for item in self._candidate("repair", prompt, ct):
+                    yield item
+            except BudgetError as exc:       # the candidate and its result fill the window: keep the best so far
+                self.notes.append(f"refine: repairs stopped: {exc}")
+                break
             if self.stalled is not None:     # the model is going round in circles: stop
                 self.notes.append(f"refine: repairs stopped: {self.stalled}")
                 break

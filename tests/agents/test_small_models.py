@@ -166,3 +166,19 @@ def test_a_correction_for_a_repeated_candidate_that_does_not_fit_the_window_ends
     assert outcome.status == "test_failure" and len(services.tested) == 1
     assert any("the correction does not fit the context window" in n for n in outcome.run.notes), outcome.run.notes
     assert any("repairs stopped: candidate of repair repeats attempt 1" in n for n in outcome.run.notes)
+
+
+def test_a_repair_prompt_that_does_not_fit_the_window_ends_the_repairs_with_the_best_candidate(tmp_path):
+    """SmolLM2 at n_ctx 2048 with function calling: the candidate and its test result made the repair
+    prompt too big for the window; the task keeps attempt 1 instead of failing with the budget error."""
+    from repotrans.execution.judge.results import TestResult as Result
+
+    def model(body):
+        return GOOD if step_of(body).startswith("# Step: translate") else "It lacks a using."
+
+    failing = Result(status="test_failure", tests_run=3, tests_failed=1, reason="x " * 1500)
+    state, services = make_state([failing], rag=False, context=False, reflection=False)
+    with FakeOpenAIServer(responder=model, window=2000, props=True) as server:
+        outcome = translate(server, state, tmp_path)
+    assert outcome.status == "test_failure" and len(services.tested) == 1 and outcome.attempts == 1
+    assert any(n.startswith("refine: repairs stopped: repair: the prompt needs") for n in outcome.run.notes)
