@@ -9,6 +9,7 @@ from repotrans.agents.conventions import conventions_for, exception_pairs
 from repotrans.mapping.api_hints import port_calls
 from repotrans.agents.state import Services, TaskBrief
 from repotrans.errors import InputError
+from repotrans.index.parse import source_text
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.tools.context import ToolContext
 
@@ -150,6 +151,6 @@ def write_method(brief: TaskBrief, root: Path, code: str) -> Path:
     from repotrans.execution.workspace.apply import apply_candidate
 
     path = root / brief.target_method.path
-    new_text, _ = apply_candidate(path.read_bytes().decode("utf-8"), brief.target_method, code)   # CRLF kept (byte offsets)
+    new_text, _ = apply_candidate(source_text(path.read_bytes()), brief.target_method, code)   # CRLF kept (byte offsets)
     path.write_bytes(new_text.encode("utf-8"))
     return path

@@ -36,6 +36,7 @@ from repotrans.execution.workspace.scratch import state_key
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.model import Method
+from repotrans.index.parse import source_text
 from repotrans.index.store import Index
 
 CANDIDATE_FILE = "candidate.cs"
@@ -58,7 +59,7 @@ def apply_passing(index: Index, source: Path, work: Path, records: list[TaskReco
             continue
         path = work / m.path
         # bytes, not read_text: a CRLF file must keep its byte offsets (the index's) and its line endings
-        text, _ = apply_candidate(path.read_bytes().decode("utf-8"), m, rec.code)
+        text, _ = apply_candidate(source_text(path.read_bytes()), m, rec.code)
         path.write_bytes(text.encode("utf-8"))
         index.build(source, work, progress=False)
 
@@ -180,13 +181,13 @@ def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members:
         for rec in members:
             m = group.method("target:" + rec.task_id)
             path = tree / m.path
-            text, _ = apply_candidate(path.read_bytes().decode("utf-8"), m, rec.code)
+            text, _ = apply_candidate(source_text(path.read_bytes()), m, rec.code)
             path.write_bytes(text.encode("utf-8"))
             group.build(source, tree, progress=False)
         items = []
         for rec in members:
             m = group.method("target:" + rec.task_id)
-            as_is = (tree / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
+            as_is = source_text((tree / m.path).read_bytes()).encode("utf-8")[m.start_byte:m.end_byte].decode("utf-8")
             items.append((m, as_is, allowances(group, java.get("target:" + rec.task_id))))
         try:
             return runner.run_many(group, items, scope="covering")

@@ -34,6 +34,7 @@ from repotrans.experiments.sync_files import file_digests, unified_patch, write_
 from repotrans.experiments.sync_history import Commit, commits, export, resolve
 from repotrans.experiments.sync_port import FileSnapshot, move_member, remove_member, rename_member
 from repotrans.experiments.sync_report import Outcome, SyncReport
+from repotrans.index.parse import source_text
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.policy.cs_types import pascal
@@ -161,7 +162,7 @@ class _Context:
         self.index.build(self.after, self.work, progress=False)
 
     def text(self, member) -> str:
-        return (self.work / member.path).read_bytes()[member.start_byte:member.end_byte].decode("utf-8")
+        return source_text((self.work / member.path).read_bytes()).encode("utf-8")[member.start_byte:member.end_byte].decode("utf-8")
 
     def judge(self, member, code: str, java=None, scope: str = "covering"):
         return self.runner.run(self.index, member, code, scope=scope, allow=allowances(self.index, java))
@@ -242,7 +243,7 @@ class _Context:
         if result.status == "passed":
             from repotrans.execution.workspace.apply import apply_candidate
             path = self.work / member.path
-            text, _ = apply_candidate(path.read_bytes().decode("utf-8"), member, edit.code)
+            text, _ = apply_candidate(source_text(path.read_bytes()), member, edit.code)
             path.write_bytes(text.encode("utf-8"))
             self.reindex()
         self.report.add(Outcome(c, target_id, "edit", result.status, how=edit.how, reason=_why(result),

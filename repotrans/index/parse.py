@@ -92,6 +92,12 @@ def decode(data: bytes) -> tuple[bytes, bool]:
         return data.decode("cp1252", "replace").encode("utf-8"), True
 
 
+def source_text(data: bytes) -> str:
+    """A file's text as the index reads it (see `decode`): the index's byte offsets are offsets into
+    this text's UTF-8, so a file in Windows-1252 or UTF-16 is patched where the index says."""
+    return decode(data)[0].decode("utf-8", "replace")
+
+
 def parse_file(side: Side, path: str, data: bytes, sha256: str) -> ParsedFile:
     """Parse one file's bytes into its FileInfo, types, fields and members."""
     data, replaced = decode(data)

@@ -25,6 +25,7 @@ from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_pat
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.model import Method
+from repotrans.index.parse import source_text
 
 __all__ = ["Runner", "TargetBuildError", "open_index", "find_target_method", "write_candidate"]
 
@@ -126,7 +127,7 @@ class Runner:
         info = index.file("target", method.path) if hasattr(index, "file") else None
         if info is not None and info.sha256 != hashlib.sha256(data).hexdigest():
             raise ConfigError(f"{method.path} changed since it was indexed; re-run `repotrans index`")
-        return ws, plan_patch(data.decode("utf-8"), method, code)
+        return ws, plan_patch(source_text(data), method, code)
 
     def select(self, index, method: Method, ws: Workspace, scope: str | None, scaled: bool) -> "Chosen":
         """The tests a candidate for `method` runs (`scope` None: the configuration's) and their limits."""
@@ -233,6 +234,6 @@ def find_target_method(index, query: str) -> Method:
 def write_candidate(index, method: Method, code: str) -> str:
     """--write: apply the candidate to the user's own file; returns the path written."""
     path = index.root("target") / method.path
-    new_text, _ = apply_candidate(path.read_bytes().decode("utf-8"), method, code)   # CRLF kept (byte offsets)
+    new_text, _ = apply_candidate(source_text(path.read_bytes()), method, code)   # CRLF kept (byte offsets)
     path.write_bytes(new_text.encode("utf-8"))
     return str(path)
