@@ -46,7 +46,7 @@ def test_plan_chooses_tests_and_what_they_use(tmp_path):
     assert core.extra_references == [str(nuget / "json.lite/2.0.1/lib/netstandard2.0/Json.Lite.dll")]
     assert core.project_refs == [(repo / "src/Acme.Text/Acme.Text.csproj").resolve()]   # package -> project in tree
     reasons = {q.what: q.reason for q in plan.quarantined}
-    assert reasons["Acme.XTests"] == "xunit tests need the dotnet toolchain (mono runs NUnit only)"
+    assert reasons["Acme.XTests"] == "xunit tests need the dotnet toolchain (mono runs NUnit and MSTest only)"
     assert reasons["Viewer"] == "assembly PresentationCore is not available on mono"
     assert reasons["Acme.Tests -> Viewer"] == reasons["Viewer"]
     assert "Silverlight" in reasons["Acme.Phone"]

@@ -18,14 +18,15 @@ from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.api import (describe_environment, reference_profile, Project, alias_patterns,
-                                                probe_aliases, unsupported_features, BuildPlan, plan_build)
+                                                probe_aliases, unsupported_features, BuildPlan, plan_build,
+                                                mstest_features)
 from repotrans.execution.workspace.apply import LineMap
 
 Line = tuple[bool | None, str]
 UNNEEDED = "not needed by any test project"
 SHOWN_UNNEEDED = 8
 # one test as written: [Test], [TestCase(...)] (each case), [TestCaseSource], [Theory], [Fact]
-TEST_ATTR_RE = re.compile(r"[\[,]\s*(?:NUnit\.Framework\.)?(Test|TestCase|TestCaseSource|Theory|Fact)\s*[\]\(,]")
+TEST_ATTR_RE = re.compile(r"[\[,]\s*(?:NUnit\.Framework\.)?(Test|TestCase|TestCaseSource|Theory|Fact|TestMethod|DataRow)\s*[\]\(,]")
 
 
 def count_tests(files: list[Path]) -> int:
@@ -79,6 +80,9 @@ def build_section(target: Path, execution: ExecutionConfig = ExecutionConfig(san
     for p in plan.tests:
         for feature in unsupported_features(p.sources) if p.nunit_major and p.nunit_major >= 3 else []:
             lines.append((None, f"NUnit 3 on mono: {p.name}: {feature}"))
+        if p.test_framework == "mstest" and execution.toolchain == "mono":
+            lines.append((None, f"MSTest on mono: {p.name}: run by NUnit 2.6 through repotrans's MSTest layer"))
+            lines += [(None, f"MSTest on mono: {p.name}: {feature}") for feature in mstest_features(p.sources)]
     patterns = list(dict.fromkeys(pattern for p in plan.tests if p.nunit_major and p.nunit_major >= 3
                                   for pattern in alias_patterns(p.sources)))
     if patterns and execution.toolchain == "mono":

@@ -6,7 +6,7 @@ PatchedFile, Verdict, TargetBuildError).
 - the target's projects: Project, find_projects, load_project, load_projects (MSBuild evaluation),
   BuildSettings, BuildPlan, plan_build (what is built, how)
 - the environment the tests need: describe_environment, what it left out (left_out_note,
-  nothing_left), reference_profile, NUnit 3 aliases
+  nothing_left), reference_profile, NUnit 3 aliases, MSTest features the layer lacks
 - the mono build and test pieces that the switch mechanisms (switches/), the batching judge and the
   skeleton check compose into builds of their own: compile_argv, stage_dependencies, parse_mcs, rel,
   dependents, run_tests, the runner's environment and test areas, the checker's merged verdict.
@@ -23,6 +23,7 @@ from repotrans.execution.toolchains.mono_judge import load_independent
 from repotrans.execution.toolchains.mono_test import mono_env, overlay, run_tests, runner_argv, runner_env, runner_for
 from repotrans.execution.toolchains.msbuild import Project, find_projects, load_project, load_projects
 from repotrans.execution.toolchains.nunit import NOT_RUN_STATES, check_runner, clean_frames, covers, parse_runner
+from repotrans.execution.toolchains.mstest_compat import unsupported_features as mstest_features
 from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.registry import TOOLCHAINS, make_toolchain, toolchain_spec
@@ -32,7 +33,7 @@ __all__ = [
     "TOOLCHAINS", "toolchain_spec", "make_toolchain",
     "Project", "find_projects", "load_project", "load_projects", "BuildSettings", "BuildPlan", "plan_build",
     "describe_environment", "left_out_note", "nothing_left", "reference_profile", "alias_patterns", "probe_aliases",
-    "unsupported_features",
+    "unsupported_features", "mstest_features",
     "MonoToolchain", "merged_policy", "CHECKER_EXE", "compile_argv", "dependents", "parse_mcs", "rel",
     "stage_dependencies", "load_independent", "mono_env", "overlay", "run_tests", "runner_argv", "runner_env",
     "runner_for", "NOT_RUN_STATES", "check_runner", "clean_frames", "covers", "parse_runner", "area_root",

@@ -13,7 +13,8 @@ from repotrans.execution.capability import checks
 from repotrans.execution.judge.results import Diagnostic
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
-from repotrans.execution.toolchains import nunit3_compat
+from repotrans.execution.toolchains import mstest_compat, nunit3_compat
+from repotrans.execution.toolchains.mstest_compat import is_mstest_assembly
 from repotrans.execution.toolchains.compiler_output import parse_diagnostics
 from repotrans.execution.toolchains.frameworks import framework_references, reference_profile
 from repotrans.execution.toolchains.msbuild import Project
@@ -61,9 +62,11 @@ def compile_argv(ws: Workspace, project: Project, projects: list[Project], out: 
         argv.append(f"-r:{NUNIT_DLL}")
         if (project.nunit_major or 2) >= 3:           # NUnit 3 tests on NUnit 2.6: the compat layer
             argv += [f"-r:{nunit3_compat.ALIAS}={NUNIT_DLL}", f"-nowarn:{nunit3_compat.NOWARN}",
-                     rel(_compat_source(ws), ws)]
+                     rel(_compat_source(ws, nunit3_compat.SOURCE), ws)]
+        elif project.test_framework == "mstest":      # MSTest on NUnit 2.6: its layer, not its assembly
+            argv.append(rel(_compat_source(ws, mstest_compat.SOURCE), ws))
     for name, hint in project.references:
-        if name.lower().startswith("nunit.framework") or name.lower() == "mscorlib":
+        if name.lower().startswith("nunit.framework") or name.lower() == "mscorlib" or is_mstest_assembly(name):
             continue
         # dlls through their copies beside the output (stage_dependencies): a sandbox sees the workspace only
         argv.append(f"-r:{rel(out / hint.name, ws)}" if hint else f"-r:{_framework_dll(name)}")
@@ -118,10 +121,10 @@ def parse_mcs(output: str, ws: Workspace, cand: PatchedFile | None) -> list[Diag
 
 
 
-def _compat_source(ws: Workspace) -> Path:
-    """The NUnit 3 compatibility layer's source, inside the workspace (a sandbox sees only that)."""
-    path = ws.root / "compat" / nunit3_compat.SOURCE.name
-    text = nunit3_compat.SOURCE.read_text(encoding="utf-8")
+def _compat_source(ws: Workspace, source: Path) -> Path:
+    """A compatibility layer's source (NUnit 3, MSTest), inside the workspace (a sandbox sees only that)."""
+    path = ws.root / "compat" / source.name
+    text = source.read_text(encoding="utf-8")
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")

@@ -15,7 +15,8 @@ from repotrans.execution.judge.results import ExceptionInfo, TestFailure
 EXPECTED_RE = re.compile(r"Expected:[ \t]*([^\n]*?)\s*\n\s*But was:[ \t]*([^\n]*?)\s*(?:\n|$)")
 EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.`+]*(?:Exception|Error))\s*:\s*(.*)$", re.S)
 FRAME_RE = re.compile(r"^\s*at\s+(.*?)(?:\s+\[0x[0-9a-f]+\])?(?:\s+in\s+(.*?))?\s*$")
-NOISE = ("(wrapper ", "System.Reflection.", "System.RuntimeMethodHandle", "NUnit.Core.", "NUnit.Framework.")
+NOISE = ("(wrapper ", "System.Reflection.", "System.RuntimeMethodHandle", "NUnit.Core.", "NUnit.Framework.",
+         "Microsoft.VisualStudio.TestTools.UnitTesting.")                  # the MSTest layer's asserts
 MAX_FRAMES = 5
 INNER_EXCEPTION_RE = re.compile(r"--[A-Za-z_][\w.`]*")      # NUnit: "--NotImplementedException"
 # nunit-console copies messages verbatim: a control character in one makes the file malformed XML.

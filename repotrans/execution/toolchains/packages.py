@@ -18,8 +18,8 @@ BUILD_ONLY = ("microsoft.net.test.sdk", "nunit3testadapter", "nunit.analyzers", 
               "microsoft.codecoverage", "roslynator.", "sonaranalyzer.", "xunit.runner.", "mstest.testadapter",
               "microsoft.dotnet.", "microsoft.build.", "githublink", "fody", "costura.", "jetbrains.annotations",
               "appveyor.testlogger", "junitxml.testlogger", "nunitxml.testlogger", "dotnet-")
-# Test frameworks the toolchain brings itself (mono: NUnit 2.6 plus the NUnit 3 compatibility layer).
-TOOLCHAIN_PROVIDED = ("nunit", "nunitlite", "nunit.console", "nunit.consolerunner")
+# Test frameworks the toolchain brings itself (mono: NUnit 2.6 plus the NUnit 3 and MSTest compatibility layers).
+TOOLCHAIN_PROVIDED = ("nunit", "nunitlite", "nunit.console", "nunit.consolerunner", "mstest.testframework", "mstest")
 # Packages whose assembly mono ships under another name (the package brings .NET Framework's assembly).
 FRAMEWORK_PACKAGES = {"system.drawing.common": "System.Drawing",
                       "system.componentmodel.annotations": "System.ComponentModel.DataAnnotations",

@@ -15,11 +15,12 @@ from pathlib import Path
 from repotrans.errors import ConfigError
 from repotrans.execution.toolchains.frameworks import compatible, parse_tfm, preference
 from repotrans.execution.toolchains.msbuild import Project, build_order, find_projects, load_project
+from repotrans.execution.toolchains.mstest_compat import is_mstest_assembly
 from repotrans.execution.toolchains.package_ids import best_project, project_ids
 from repotrans.execution.toolchains.packages import mono_assembly, package_dirs, resolve_packages
 from repotrans.execution.toolchains.signing import friend_public_keys, stand_in_key
 
-MONO_TEST_FRAMEWORKS = ("nunit",)
+MONO_TEST_FRAMEWORKS = ("nunit", "mstest")       # MSTest through mstest_compat's layer
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,7 @@ class _Planner:
             return project.framework_note
         if project.is_test and self.toolchain == "mono" and project.test_framework not in MONO_TEST_FRAMEWORKS:
             kind = project.test_framework or "an unknown test framework"
-            return f"{kind} tests need the dotnet toolchain (mono runs NUnit only)"
+            return f"{kind} tests need the dotnet toolchain (mono runs NUnit and MSTest only)"
         drops: list[Quarantine] = []
         refs = []
 
@@ -218,6 +219,9 @@ class _Planner:
         built_here = {self.found[p].assembly_name.lower() for p in hinted}
         for name, hint in project.references:
             if name.lower() in built_here:
+                continue
+            if self.toolchain == "mono" and is_mstest_assembly(name):
+                references.append((name, None))         # never compiled against: the MSTest layer stands in
                 continue
             if hint is not None and hint.is_file():
                 references.append((name, hint))

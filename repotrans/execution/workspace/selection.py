@@ -19,10 +19,10 @@ from tree_sitter import Node
 from repotrans.execution.workspace.scratch import Workspace, write_atomically
 from repotrans.index.parse import thread_parser
 
-TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "Theory", "Fact"}
-FIXTURE_ATTRIBUTES = TEST_ATTRIBUTES | {"TestFixture"}
+TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "Theory", "Fact", "TestMethod", "DataTestMethod"}  # NUnit, xUnit, MSTest
+FIXTURE_ATTRIBUTES = TEST_ATTRIBUTES | {"TestFixture", "TestClass"}
 PLUMBING_ATTRIBUTES = {"SetUp", "TearDown", "TestFixtureSetUp", "TestFixtureTearDown", "OneTimeSetUp",
-                       "OneTimeTearDown"}
+                       "OneTimeTearDown", "TestInitialize", "TestCleanup", "ClassInitialize", "ClassCleanup"}
 SOURCE_ATTRIBUTES = {"TestCaseSource", "ValueSource"}
 SKIP_DIRS = {"bin", "obj"}
 NAMESPACE_NODES = ("namespace_declaration", "file_scoped_namespace_declaration")
