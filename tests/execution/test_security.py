@@ -54,6 +54,10 @@ AREA = ("var up = new System.IO.DirectoryInfo(System.Environment.CurrentDirector
 
 
 PLACEHOLDER = "        public int Triple(int x)\n        {\n            throw new NotImplementedException();\n        }\n"
+# the port's own code wrapping a placeholder's exception on its way out (a parser rethrowing it)
+WRAPPER = ("        public int ParseTriple(string s)\n        {\n            try { return Triple(int.Parse(s)); }\n"
+           "            catch (NotImplementedException e) { throw new FormatException(\"cannot parse \" + s, e); }\n"
+           "        }\n")
 
 
 @dataclass
@@ -84,7 +88,12 @@ def env(request, tmp_path_factory):
     target = root / "calc"
     shutil.copytree(CALC, target)
     calc = target / "src" / "Acme.Calc" / "Calculator.cs"        # a member not translated yet (blocked attacks)
-    calc.write_text(calc.read_text().replace("        public int Divide(", PLACEHOLDER + "\n        public int Divide(", 1))
+    calc.write_text(calc.read_text().replace("        public int Divide(", PLACEHOLDER + "\n" + WRAPPER
+                                             + "\n        public int Divide(", 1))
+    tests = target / "tests" / "Acme.Calc.Tests" / "CalculatorTests.cs"    # a test that ends by Assert.Pass:
+    tests.write_text(tests.read_text().replace(                            # every TRUTH run is its control
+        "Assert.AreEqual(1, calc.HistoryCount);\n",
+        "Assert.AreEqual(1, calc.HistoryCount);\n            Assert.Pass(\"the sum and the history hold\");\n", 1))
     index = make_index(root, target)
     with Runners(root / "wd", sandbox=request.param, timeout=30.0, memory_mb=512) as runners:
         yield Env(request.param, index, root / "wd", root, target, runners)
@@ -376,11 +385,10 @@ def test_a_child_process_cannot_read_the_runners_memory(env):
 
 def test_a_task_not_allowed_processes_cannot_start_one_even_by_reflection(env):
     """Issue 32, defence in depth: with every allowance but processes (so the checker lets reflection
-    through), Process.Start reached by reflection fails in the test process (local: seccomp denies fork,
-    vfork and a clone that makes no thread; threads still run). The probe passes only when it fails."""
-    if env.sandbox == "docker":
-        pytest.skip("docker exec takes no seccomp filter of its own: the container's pids limit and the "
-                    "per-command cleanup are the walls there")
+    through), Process.Start reached by reflection fails in the test process under both sandboxes (seccomp
+    denies fork, vfork and a clone that makes no thread; threads still run: local through bwrap and the
+    runner itself, docker through the runner, which installs the filter before any test code loads). The
+    probe passes only when it fails."""
     probe = ("{\n    var t = System.Type.GetType(\"System.Diagnostics.Process, System, Version=4.0.0.0, Culture=neutral, "
              "PublicKeyToken=b77a5c561934e089\");\n    bool started = false;\n"
              "    try { started = t.GetMethod(\"Start\", new[] { typeof(string), typeof(string) })"
@@ -642,3 +650,122 @@ def test_tampering_with_nunit_results_by_reflection_is_no_pass(env):
     result = env.run(code, allow=frozenset())
     assert result.status == "rejected", result.brief()
     assert result.reason.startswith("uses System.Reflection."), result.reason
+
+
+# Issue 32: a success counts only when the test framework's own exception, thrown by the test's own code,
+# ends the test (NUnit 2.6 decides by the exception's type *name*). Doors: an impostor type declared in
+# the port's assembly (the candidate closes its class and namespace), one in an assembly loaded from
+# bytes, and with reflection granted (a Java original using reflection) the real exception or Assert.Pass
+# reached by reflection, or a test method that ends in Assert.Pass run through a delegate. The fixture's
+# AddSumsTwoNumbers ends in Assert.Pass itself: each TRUTH run shows a test's own success still counts.
+def _escape(exception: str) -> str:
+    """A candidate for Add that throws `exception` (NUnit.Framework.<name>), declared by itself at the top
+    level: it closes Calculator and its namespace, carries Calculator's later members along, and leaves
+    the original ones in a class of its own."""
+    calc = (CALC / "src" / "Acme.Calc" / "Calculator.cs").read_text()
+    rest = calc[calc.index("        public int Divide("):calc.index("        internal int HistoryCount")]
+    return ("{\n    throw new NUnit.Framework." + exception + "(\"ok\");\n}\n" + rest
+            + "        internal int HistoryCount => history.Count;\n}\n}\nnamespace NUnit.Framework\n{\n    public class "
+            + exception + " : System.Exception { public " + exception + "(string m) : base(m) {} }\n}\n"
+            "namespace Acme.Calc\n{\npublic class CalculatorTail\n{\n"
+            "    private readonly List<int> history = new List<int>();\n    public int Unused(int a, int b) { return 0; }")
+
+
+def _impostor_assembly(tmp: Path) -> str:
+    """The bytes (base64) of a one-type assembly declaring NUnit.Framework.SuccessException."""
+    (tmp / "imp.cs").write_text("namespace NUnit.Framework { public class SuccessException : System.Exception"
+                                " { public SuccessException() : base(\"ok\") {} } }\n")
+    subprocess.run(["mcs", "-target:library", f"-out:{tmp / 'imp.dll'}", str(tmp / "imp.cs")], check=True,
+                   capture_output=True)
+    import base64
+    return base64.b64encode((tmp / "imp.dll").read_bytes()).decode()
+
+
+FORGED_SUCCESS = [
+    ("the real SuccessException by reflection",
+     "{\n    var t = System.Type.GetType(\"NUnit.Framework.SuccessException, nunit.framework\");\n"
+     "    throw (System.Exception)System.Activator.CreateInstance(t, \"ok\");\n}"),
+    ("Assert.Pass by reflection, rethrown",
+     "{\n    var t = System.Type.GetType(\"NUnit.Framework.Assert, nunit.framework\");\n"
+     "    try { t.GetMethod(\"Pass\", System.Type.EmptyTypes).Invoke(null, null); }\n"
+     "    catch (System.Reflection.TargetInvocationException e) { throw e.InnerException; }\n    return a * b;\n}"),
+    ("a test method ending in Assert.Pass run through a delegate",
+     "{\n    if (Flag.On) { int s = a + b; history.Add(s); return s; }\n    Flag.On = true;\n"
+     "    var t = System.Type.GetType(\"Acme.Calc.Tests.CalculatorTests, Acme.Calc.Tests\");\n"
+     "    var run = (System.Action)System.Delegate.CreateDelegate(typeof(System.Action),"
+     " System.Activator.CreateInstance(t), \"AddSumsTwoNumbers\");\n    run();\n    return a * b;\n}\n"
+     "private static class Flag { public static bool On; }"),
+]
+
+
+@pytest.fixture
+def no_checker(monkeypatch):
+    """The IL checker answering "nothing denied" for every candidate (as if a rule were missing): what
+    stands then is the runner's own judgement."""
+    import repotrans.execution.toolchains.mono as mono
+    from repotrans.execution.capability.checks import PolicyVerdict
+    monkeypatch.setattr(mono, "merged_policy", lambda verdicts: PolicyVerdict())
+
+
+@pytest.mark.parametrize("exception", ["SuccessException", "IgnoreException", "InconclusiveException"])
+def test_an_impostor_of_the_frameworks_exceptions_is_rejected_and_never_passes(env, exception):
+    """A type the candidate declares, named like NUnit's: the checker rejects it by name, and without the
+    checker the runner knows it is not the framework's (assembly identity) and fails the test."""
+    code = _escape(exception)
+    result = env.run(code, allow=frozenset())
+    assert result.status == "rejected" and f"NUnit.Framework.{exception}" in result.reason, result.brief()
+    assert env.run(TRUTH).status == "passed"
+
+
+@pytest.mark.parametrize("exception", ["SuccessException", "IgnoreException", "InconclusiveException"])
+def test_an_impostor_is_no_pass_even_past_the_checker(env, no_checker, exception):
+    result = env.run(_escape(exception), allow=frozenset())
+    assert result.status not in ("passed", "blocked"), result.brief()
+    if exception == "SuccessException":
+        assert "named like the test framework's own" in _text(result), result.brief()
+    assert env.run(TRUTH).status == "passed"
+
+
+def test_an_impostor_assembly_loaded_from_bytes_is_no_pass(env, no_checker, tmp_path):
+    code = ("{\n    var asm = System.Reflection.Assembly.Load(System.Convert.FromBase64String(\""
+            + _impostor_assembly(tmp_path) + "\"));\n    throw (System.Exception)System.Activator.CreateInstance("
+            "asm.GetType(\"NUnit.Framework.SuccessException\"));\n}")
+    result = env.run(code)
+    assert result.status not in ("passed", "blocked"), result.brief()
+    assert env.run(TRUTH).status == "passed"
+
+
+@pytest.mark.parametrize("attack", FORGED_SUCCESS, ids=[a[0] for a in FORGED_SUCCESS])
+def test_the_frameworks_own_success_thrown_by_the_candidate_is_no_pass(env, attack):
+    """With every Java grant (reflection included: the checker lets these through), the real exception
+    counts only when the test's own code threw it."""
+    name, code = attack
+    result = env.run(code)
+    assert result.status == "runtime_error", (name, result.brief())
+    assert "not by the test itself" in _text(result), (name, result.brief())
+    assert env.run(TRUTH).status == "passed"
+
+
+# Issue 32: a placeholder's exception wrapped on its way out. The runtime's inner-exception trace shows
+# it: blocked when the port's own code wrapped it (ParseTriple), never when the candidate did (in its
+# member or in a helper of its own), nor for a chain the candidate made up (an inner exception never thrown).
+JAVA_CALLS_TRIPLE = "{\n    return triple(a) + b;\n}"
+WRAPPED = [
+    ("the port's own code wraps it", "{\n    int sum = ParseTriple(a.ToString()) + b;\n    history.Add(sum);\n"
+     "    return sum;\n}", "blocked"),
+    ("the candidate wraps it", "{\n    try { return Triple(a) + b; }\n"
+     "    catch (NotImplementedException e) { throw new FormatException(\"x\", e); }\n}", "runtime_error"),
+    ("a helper of the candidate wraps it", "{\n    return Wrap(() => Triple(a)) + b;\n}\n"
+     "private static int Wrap(Func<int> f)\n{\n    try { return f(); }\n"
+     "    catch (NotImplementedException e) { throw new InvalidOperationException(\"x\", e); }\n}", "runtime_error"),
+    ("the candidate makes up the chain", "{\n    throw new FormatException(\"x\", new NotImplementedException());\n}",
+     "runtime_error"),
+]
+
+
+@pytest.mark.parametrize("case", WRAPPED, ids=[c[0] for c in WRAPPED])
+def test_a_wrapped_placeholder_exception_blocks_only_when_the_port_wrapped_it(env, case):
+    name, code, status = case
+    [m] = env.index.find_methods("target", "Calculator.Add")
+    result = env.run(code, allow=frozenset(), java=replace(m, body=JAVA_CALLS_TRIPLE))
+    assert result.status == status, (name, result.brief())

@@ -51,7 +51,9 @@ def blockers(result: TestResult, index, method: Method, java: Method | None = No
     (and none was thrown in the candidate's own code, nor by an exception type the candidate can have
     declared: a nested type, whose StackTrace it may override); with `java`, the candidate's Java
     original, each must be a member the Java original calls (else the candidate is judged on its own:
-    calling an unrelated placeholder on purpose blocks nothing); else []."""
+    calling an unrelated placeholder on purpose blocks nothing). A placeholder's exception wrapped on its
+    way out (a parser rethrowing it as FormatException) is found through the runtime's inner-exception
+    trace, and blocks when the port's own code wrapped it, never when the candidate did; else []."""
     if result.status not in FAILED_TESTS or not result.failures:
         return []
     if any("+" in t for failure in result.failures for t in exception_chain(failure.message)):
@@ -73,6 +75,9 @@ def blockers(result: TestResult, index, method: Method, java: Method | None = No
             return []
         if java is not None and called_by_candidate(failure, method) and not java_calls(java, matches[0]):
             return []
+        if any(in_member(site, method) for site in failure.wrapped_at):
+            return []           # the candidate wrapped it: an exception it made is its own
+
         found[matches[0].id] = matches[0]
     return list(found.values())
 
@@ -111,12 +116,14 @@ def java_calls(java: Method, callee: Method) -> bool:
 def called_by_candidate(failure, method: Method) -> bool:
     """Whether the placeholder's caller (the frame below the throw site) is the candidate's own member."""
     frames = thrown_frames(failure)
-    if len(frames) < 2:
-        return False
-    caller = frame_member(frames[1])
+    return len(frames) >= 2 and in_member(frames[1], method)
+
+
+def in_member(frame: str, method: Method) -> bool:
+    """Whether a cleaned frame is in the candidate's own member (its lines, or its type and name)."""
+    found = frame_member(frame)
     ref = MemberRef.of(method)
-    return "(candidate line" in frames[1] or (caller is not None and caller[0] == ref.type_name
-                                              and caller[1] in ref.names)
+    return "(candidate line" in frame or (found is not None and found[0] == ref.type_name and found[1] in ref.names)
 
 
 def thrown_frames(failure) -> list[str]:

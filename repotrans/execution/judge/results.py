@@ -35,6 +35,10 @@ class TestFailure:
     expected: str | None = None
     actual: str | None = None
     stack: list[str] = field(default_factory=list)   # top frames
+    # where each exception wrapping the first one was thrown, innermost wrapper first (the runtime's trace
+    # as NUnit prints an inner-exception chain, never a message): a placeholder's exception that the port's
+    # own code wraps still blocks; one the candidate wraps does not (execution.judge.blocked)
+    wrapped_at: list[str] = field(default_factory=list)
 
 
 @dataclass

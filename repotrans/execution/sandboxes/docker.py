@@ -28,6 +28,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, backstop,
                                            check_scratch, clip, limit_prefix, own_for_build, pids_events,
                                            scrubbed_env)
+from repotrans.execution.sandboxes import seccomp
 
 LABEL = "repotrans.runner"
 KILL_GRACE = 3.0             # seconds past the limit before the command's processes are killed
@@ -95,9 +96,11 @@ class DockerSandbox:
             until: bytes | None = None, scratch: Sequence[Path] = (), cpu: bool = False,
             processes: bool = True) -> RunOutcome:
         """`cpu`: each process of the command may use `timeout` CPU seconds (RLIMIT_CPU: the kernel
-        kills it there, SIGKILL), the command `backstop(timeout)` wall seconds. `processes` is not
-        enforced here (docker exec takes no seccomp filter of its own; the container's pids limit
-        and the per-command cleanup bound what a test command starts)."""
+        kills it there, SIGKILL), the command `backstop(timeout)` wall seconds. `processes=False`:
+        docker exec takes no seccomp filter of its own, so the command's environment asks the test
+        runner to install the local sandbox's no-process filter on itself (seccomp.runner_env)
+        before any test code loads; the pids limit and the cleanup after every test command bound
+        what any other command starts."""
         cwd = Path(cwd).resolve()
         if not cwd.is_relative_to(self.workspace):
             raise ConfigError(f"docker sandbox: {cwd} is outside the mounted workspace {self.workspace}")
@@ -110,6 +113,8 @@ class DockerSandbox:
         own_for_build(scratch, uid, keep_shared=True)
         outcome = None
         try:
+            if not processes and not writable:
+                env = {**(env or {}), **seccomp.runner_env(False)}
             outcome = self._exec(container, argv, cwd, timeout, memory_mb, env, uid, stdin, until,
                                  cleaning=not writable, cpu=cpu)
             return outcome

@@ -71,6 +71,8 @@ class LocalSandbox:
         own_for_build(scratch, TEST_UID, keep_shared=True)
         cgroup = RunCgroup(memory_mb + MEMORY_HEADROOM_MB, PIDS_LIMIT) if support()[0] else None
         filter_fd = seccomp.program_fd(processes or bool(writable)) if seccomp.supported() else None
+        if not processes and not writable:      # the runner installs it too, as under docker
+            env = {**(env or {}), **seccomp.runner_env(False)}
         try:
             cmd = self._command(argv, cwd, env, writable, memory_mb, filter_fd, scratch)
             outer_env = {"PATH": "/usr/bin:/bin"}

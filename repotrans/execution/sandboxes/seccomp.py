@@ -5,10 +5,13 @@ perf_event_open, module loading, kexec, reboot, userfaultfd. clone3 answers ENOS
 memory a filter cannot read), so the C library falls back to clone, whose flags it can. Syscalls of
 another architecture or of the x32 ABI are refused too. A test command of a task whose Java original
 starts no process (`processes=False`) also gets EPERM for fork, vfork and a clone that makes no thread
-(no CLONE_THREAD): its threads run, no child process starts (issue 32).
+(no CLONE_THREAD): its threads run, no child process starts (issue 32). Where a sandbox cannot attach a
+filter to the command itself (`docker exec` takes none), the test runner installs the same program on
+all its threads before any test code loads (`runner_env`, nunit_runner.cs ProcessFilter).
 """
 from __future__ import annotations
 
+import base64
 import errno
 import os
 import platform
@@ -79,3 +82,15 @@ def program_fd(processes: bool = True) -> int:
     os.write(write, program(processes))              # far below a pipe's capacity
     os.close(write)
     return read
+
+
+RUNNER_VARIABLE = "REPOTRANS_PROCESS_FILTER"
+
+
+def runner_env(processes: bool) -> dict[str, str]:
+    """The environment asking repotrans's test runner to install program(processes) on itself (it
+    reads and clears the variable first thing, runs no test when the filter does not hold): {} when
+    processes are allowed or the filter is not written for this machine."""
+    if processes or not supported():
+        return {}
+    return {RUNNER_VARIABLE: base64.b64encode(program(False)).decode("ascii")}

@@ -51,14 +51,15 @@ def parse_nunit2(xml_text: str, locate: Locator | None = None) -> TestReport:
         if result in ("Ignored", "Inconclusive", "Skipped", "NotRunnable") and case.get("success") != "False":
             continue
         message = (case.findtext("failure/message") or case.findtext("reason/message") or "").strip()
-        frames = clean_frames(case.findtext("failure/stack-trace") or "", locate)
+        stack = case.findtext("failure/stack-trace") or ""
+        frames = clean_frames(stack, locate)
         expected = actual = None
         m = EXPECTED_RE.search(message)
         if m:
             expected, actual = m.group(1).strip(), m.group(2).strip()
         name = case.get("name", "")
         report.failures.append(TestFailure(name=name, message=message, expected=expected, actual=actual,
-                                           stack=frames))
+                                           stack=frames, wrapped_at=wrapper_sites(stack, locate)))
         if result == "Error":
             report.exceptions.append(exception_info(message, frames))
     return report
@@ -79,19 +80,35 @@ def exception_info(message: str, frames: list[str]) -> ExceptionInfo:
     return ExceptionInfo(type=heads[0].group(1), message=text, frames=frames)
 
 
-def clean_frames(stack: str, locate: Locator | None = None, limit: int = MAX_FRAMES) -> list[str]:
-    """Mono stack text -> 'Ns.Type.Method (args) at File.cs:12', reflection/NUnit plumbing dropped.
-    NUnit appends an inner exception's frames after a '--InnerException' line: the innermost
-    exception's frames come first, so frames[0] is where the first exception was thrown (inside a
-    static initializer behind a TypeInitializationException, say)."""
+def _segments(stack: str) -> list[list[str]]:
+    """NUnit's stack text split per exception of the chain, outermost first (an inner exception's
+    frames follow a '--InnerException' line)."""
     segments: list[list[str]] = [[]]
     for line in stack.splitlines():
         if INNER_EXCEPTION_RE.fullmatch(line.strip()):
             segments.append([])
         else:
             segments[-1].append(line)
+    return segments
+
+
+def wrapper_sites(stack: str, locate: Locator | None = None) -> list[str]:
+    """The frame where each exception wrapping the innermost one was thrown, innermost wrapper first."""
+    sites = []
+    for segment in reversed(_segments(stack)[:-1]):
+        frames = clean_frames("\n".join(segment), locate, limit=1)
+        if frames:
+            sites.append(frames[0])
+    return sites
+
+
+def clean_frames(stack: str, locate: Locator | None = None, limit: int = MAX_FRAMES) -> list[str]:
+    """Mono stack text -> 'Ns.Type.Method (args) at File.cs:12', reflection/NUnit plumbing dropped.
+    NUnit appends an inner exception's frames after a '--InnerException' line: the innermost
+    exception's frames come first, so frames[0] is where the first exception was thrown (inside a
+    static initializer behind a TypeInitializationException, say)."""
     frames = []
-    for line in (line for segment in reversed(segments) for line in segment):
+    for line in (line for segment in reversed(_segments(stack)) for line in segment):
         m = FRAME_RE.match(line)
         if not m or any(m.group(1).startswith(n) for n in NOISE):
             continue
@@ -207,7 +224,7 @@ def runner_test_report(report: RunnerReport, locate: Locator | None = None) -> T
         if m:
             expected, actual = m.group(1).strip(), m.group(2).strip()
         out.failures.append(TestFailure(name=name, message=message.strip(), expected=expected, actual=actual,
-                                        stack=frames))
+                                        stack=frames, wrapped_at=wrapper_sites(stack, locate)))
         if state == "Error":
             out.exceptions.append(exception_info(message, frames))
     for text in report.unhandled:

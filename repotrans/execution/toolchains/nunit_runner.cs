@@ -37,6 +37,8 @@ class RepotransRunner
         bool finished;
         public int Reported;
         public Switches Switches;           // batches only: the guards each test reached
+        public Forgeries Forged;            // types named like NUnit's judged-by-name exceptions, not NUnit's
+        public TestCode Tests;              // the test assembly: who may end a test with success
 
         public void Emit(string line) { lock (lines) { lines.Enqueue(line); Monitor.Pulse(lines); } }
         public void Planned(string line) { Emit("PLAN " + line); }
@@ -62,8 +64,23 @@ class RepotransRunner
         public void TestFinished(TestResult r)
         {
             Interlocked.Increment(ref Reported);
-            Emit("TEST " + r.ResultState + " " + B64(r.FullName) + " "
-                 + B64(r.Message ?? "") + " " + B64(r.StackTrace ?? ""));
+            string state = r.ResultState.ToString(), message = r.Message ?? "";
+            string forged = Forged.First();
+            string thrower = r.ResultState == ResultState.Success ? Tests.SuccessThrower(r.StackTrace) : null;
+            if (forged != null && r.ResultState != ResultState.Failure && r.ResultState != ResultState.Error)
+            {   // NUnit may have judged this test by an impostor's name: only the framework's own decide
+                state = "Error";
+                message = "an exception type named like the test framework's own is loaded: " + forged
+                          + "; only the framework's exceptions decide a test's result";
+            }
+            else if (thrower != null)
+            {   // the framework's own success exception, thrown by code other than the test's
+                state = "Error";
+                message = "a success exception thrown from " + thrower + ", not by the test itself (Assert.Pass): "
+                          + "only a test decides that it succeeded";
+            }
+            Emit("TEST " + state + " " + B64(r.FullName) + " "
+                 + B64(message) + " " + B64(r.StackTrace ?? ""));
             if (Switches != null) Emit("HITS " + B64(r.FullName) + " " + B64(Switches.Drain()));
         }
         public void SuiteStarted(TestName testName) { }
@@ -94,6 +111,8 @@ class RepotransRunner
     static int Main(string[] args)
     {
         bool sealedOff = NotDumpable();
+        string fenced = ProcessFilter.Install();
+        var forged = new Forgeries();       // before the test assembly loads
         string nonce = Console.In.ReadLine();
         if (string.IsNullOrEmpty(nonce) || args.Length < 1) return 64;
         var output = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
@@ -113,11 +132,20 @@ class RepotransRunner
         }
         Console.SetIn(TextReader.Null);
         if (!sealedOff) stderr.WriteLine("repotrans runner: could not make this process non-dumpable");
+        if (fenced != null)     // asked for and not in force: no test runs (fail closed)
+        {
+            output.Write("\n@@RT " + nonce + " CRASH " + B64("repotrans runner: " + fenced) + "\n");
+            output.Write("\n@@RT " + nonce + (batch ? " DONE 0" : " END 0") + "\n");
+            output.Flush();
+            Environment.Exit(0);
+        }
 
         string dll = Path.GetFullPath(args[0]);
         string names = args.Length > 1 && !batch ? args[1] : "";
         Environment.CurrentDirectory = Path.GetDirectoryName(dll);
         var listener = new Listener();
+        listener.Forged = forged;
+        listener.Tests = new TestCode(dll);
         var worker = new Thread(() => { if (batch) RunBatch(dll, jobs, listener); else RunAll(dll, names, listener); },
                                 64 * 1024 * 1024);
         worker.IsBackground = true;
@@ -314,6 +342,176 @@ class RepotransRunner
                 initializer |= fired[1] == "1";
             }
             return count;
+        }
+    }
+
+    /// <summary>Types named like the exceptions NUnit 2.6 judges by their type's name alone
+    /// (NUnitFramework.GetResultState: a test "succeeds" when the exception it throws is *named*
+    /// NUnit.Framework.SuccessException) declared in an assembly that is not the test framework's. Every
+    /// assembly is looked at as it loads (before any of its code runs) and those loaded already; the
+    /// framework is known by its assembly identity (name and NUnit's strong-name key token), which an
+    /// assembly the candidate compiles into (the port's) cannot have. With no impostor loaded, an
+    /// exception of such a name is the framework's own. (Mono raises no first-chance exception events,
+    /// so the check is on the types, not on each throw.)</summary>
+    internal sealed class Forgeries
+    {
+        static readonly string[] ByName = {
+            "NUnit.Framework.SuccessException", "NUnit.Framework.IgnoreException",
+            "NUnit.Framework.InconclusiveException", "NUnit.Framework.AssertionException" };
+        static readonly byte[][] Tokens = {
+            new byte[] { 0x96, 0xd0, 0x9a, 0x1e, 0xb7, 0xf4, 0x4a, 0x77 },      // NUnit 2.x
+            new byte[] { 0x26, 0x38, 0xcd, 0x05, 0x61, 0x07, 0x44, 0xeb } };    // NUnit 3.x
+        readonly System.Collections.Generic.List<string> seen = new System.Collections.Generic.List<string>();
+
+        public Forgeries()
+        {
+            AppDomain.CurrentDomain.AssemblyLoad += (sender, e) => Look(e.LoadedAssembly);
+            foreach (var assembly in AppDomain.CurrentDomain.GetAssemblies()) Look(assembly);
+        }
+
+        void Look(System.Reflection.Assembly assembly)
+        {
+            foreach (string name in ByName)
+            {
+                Type type;
+                try { type = assembly.GetType(name, false); }
+                catch (Exception) { continue; }
+                if (type == null || Framework(type.Assembly)) continue;     // a forwarder to NUnit is NUnit
+                lock (seen) seen.Add(name + " (declared in " + type.Assembly.GetName().Name + ")");
+            }
+        }
+
+        static bool Framework(System.Reflection.Assembly assembly)
+        {
+            var name = assembly.GetName();
+            if (!name.Name.StartsWith("nunit.", StringComparison.OrdinalIgnoreCase)) return false;
+            byte[] token = name.GetPublicKeyToken();
+            foreach (byte[] known in Tokens)
+                if (token != null && token.Length == known.Length && Same(token, known)) return true;
+            return false;
+        }
+
+        static bool Same(byte[] a, byte[] b)
+        {
+            for (int i = 0; i < a.Length; i++) if (a[i] != b[i]) return false;
+            return true;
+        }
+
+        /// <summary>The first impostor loaded so far, or null.</summary>
+        public string First() { lock (seen) return seen.Count > 0 ? seen[0] : null; }
+    }
+
+    /// <summary>The test assembly's own code. NUnit counts a test whose code throws its success
+    /// exception (Assert.Pass) as passed, whoever threw it: the runner believes it only when the first
+    /// frame of its stack trace outside the framework (NUnit.Framework.*, the NUnit 3 layer included)
+    /// is a method of a type the test assembly declares, and every frame below it is the test
+    /// assembly's or the class library's. A candidate that obtains the real exception (a task granted
+    /// reflection) and throws or rethrows it shows its own frame or the reflection runtime's there;
+    /// one that has a test method throw it through a delegate shows its own frame below. The trace is
+    /// the real exception's (an impostor type is Forgeries' case).</summary>
+    internal sealed class TestCode
+    {
+        readonly string path;
+        System.Reflection.Assembly assembly;
+
+        public TestCode(string dll) { path = dll; }
+
+        /// <summary>null when `stack` (a Success result's) is empty (the test returned) or was thrown by
+        /// the test's own code as above; else the frame that was not.</summary>
+        public string SuccessThrower(string stack)
+        {
+            if (string.IsNullOrEmpty(stack)) return null;
+            bool test = false;
+            foreach (string raw in stack.Split('\n'))
+            {
+                string frame = raw.Trim();
+                if (!frame.StartsWith("at ", StringComparison.Ordinal)) continue;
+                string method = frame.Substring(3);
+                int paren = method.IndexOf(" (", StringComparison.Ordinal);
+                if (paren > 0 && !method.StartsWith("(", StringComparison.Ordinal)) method = method.Substring(0, paren);
+                if (!test && method.StartsWith("NUnit.Framework.", StringComparison.Ordinal)) continue;
+                if (Declared(method)) { test = true; continue; }
+                if (test && (method.StartsWith("System.", StringComparison.Ordinal)
+                             || method.StartsWith("NUnit.Framework.", StringComparison.Ordinal)
+                             || method.StartsWith("(wrapper", StringComparison.Ordinal))) continue;
+                return frame;
+            }
+            return test ? null : "nowhere (a trace with no frame of the test assembly)";
+        }
+
+        bool Declared(string method)
+        {
+            int bracket = method.IndexOf('[');
+            if (bracket >= 0) method = method.Substring(0, bracket);      // generic arguments
+            int dot = method.LastIndexOf('.');
+            if (dot <= 0) return false;
+            string type = method.Substring(0, dot).Replace('/', '+');
+            var own = Assembly();
+            return own != null && own.GetType(type, false) != null;
+        }
+
+        System.Reflection.Assembly Assembly()
+        {
+            if (assembly != null) return assembly;
+            foreach (var loaded in AppDomain.CurrentDomain.GetAssemblies())
+            {
+                string location;
+                try { location = loaded.Location; }
+                catch (Exception) { continue; }
+                if (!string.IsNullOrEmpty(location) && Path.GetFullPath(location) == path) return assembly = loaded;
+            }
+            return null;
+        }
+    }
+
+    /// <summary>The seccomp filter the judge passes in REPOTRANS_PROCESS_FILTER (base64 of a classic BPF
+    /// program, execution/sandboxes/seccomp.py) installed on every thread of this process before any
+    /// test code loads (SECCOMP_FILTER_FLAG_TSYNC): a task whose Java original starts no process gets
+    /// no fork, vfork or thread-less clone here, under any sandbox. Returns null when none was asked
+    /// for or it holds, else why not (the runner then runs no test).</summary>
+    internal static class ProcessFilter
+    {
+        const string Variable = "REPOTRANS_PROCESS_FILTER";
+        const int PR_SET_NO_NEW_PRIVS = 38, SYS_SECCOMP = 317, SECCOMP_SET_MODE_FILTER = 1, TSYNC = 1;
+
+        [System.Runtime.InteropServices.DllImport("libc.so.6", EntryPoint = "prctl", SetLastError = true)]
+        static extern int Prctl(int option, IntPtr arg2, IntPtr arg3, IntPtr arg4, IntPtr arg5);
+
+        [System.Runtime.InteropServices.DllImport("libc.so.6", EntryPoint = "syscall", SetLastError = true)]
+        static extern long Syscall(long number, long op, long flags, IntPtr args);
+
+        [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Sequential)]
+        struct SockFprog { public ushort Len; public IntPtr Filter; }
+
+        public static string Install()
+        {
+            string text = Environment.GetEnvironmentVariable(Variable);
+            if (string.IsNullOrEmpty(text)) return null;
+            Environment.SetEnvironmentVariable(Variable, null);
+            byte[] program;
+            try { program = Convert.FromBase64String(text); }
+            catch (FormatException) { return Variable + " is not base64"; }
+            if (program.Length == 0 || program.Length % 8 != 0) return Variable + " is not a BPF program";
+            var handle = System.Runtime.InteropServices.GCHandle.Alloc(program, System.Runtime.InteropServices.GCHandleType.Pinned);
+            IntPtr fprog = System.Runtime.InteropServices.Marshal.AllocHGlobal(16);
+            try
+            {
+                var header = new SockFprog { Len = (ushort)(program.Length / 8), Filter = handle.AddrOfPinnedObject() };
+                System.Runtime.InteropServices.Marshal.StructureToPtr(header, fprog, false);
+                if (Prctl(PR_SET_NO_NEW_PRIVS, (IntPtr)1, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero) != 0)
+                    return "no_new_privs refused (errno " + System.Runtime.InteropServices.Marshal.GetLastWin32Error() + ")";
+                long done = Syscall(SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, TSYNC, fprog);
+                if (done != 0)
+                    return "the process filter could not be installed (seccomp: " + done + ", errno "
+                           + System.Runtime.InteropServices.Marshal.GetLastWin32Error() + ")";
+                return null;
+            }
+            catch (Exception e) { return "the process filter could not be installed: " + e.Message; }
+            finally
+            {
+                System.Runtime.InteropServices.Marshal.FreeHGlobal(fprog);
+                handle.Free();
+            }
         }
     }
 }
