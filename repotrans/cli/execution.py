@@ -46,10 +46,11 @@ def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     index = open_index(Path(args.workdir), Path(args.target), Path(args.source) if args.source else None)
     method = find_target_method(index, args.function)
     code = code_path.read_text(encoding="utf-8")
-    allow = allowances(index, _java_original(index, method, config))
+    java = _java_original(index, method, config)
+    allow = allowances(index, java)
     try:            # the user's own candidate: sandbox auto may fall back to local
         with Runner(config.execution, Path(args.workdir)) as runner:
-            result = runner.run(index, method, code, allow=allow)
+            result = runner.run(index, method, code, allow=allow, java=java)
     except TargetBuildError as exc:
         print_json({"error": str(exc), "diagnostics": [d.__dict__ for d in exc.diagnostics]})
         return 2

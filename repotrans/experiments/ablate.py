@@ -99,7 +99,7 @@ class Oracle:
             with self._lock:
                 if key in self._verdicts:
                     return self._verdicts[key]
-            result = runner.run(index, method, code, allow=allow)
+            result = runner.run(index, method, code, allow=allow, java=brief.java_method)
             if result.status != "timeout":      # a timeout may be the machine's load: judge it again
                 with self._lock:
                     self._verdicts[key] = result

@@ -75,13 +75,14 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
         return (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
 
     whole = runner.run(index, methods[0], as_is(methods[0]), scope="all",
-                       allow=allowances(index, java.get(methods[0].id)))
+                       allow=allowances(index, java.get(methods[0].id)), java=java.get(methods[0].id))
     out = {**summarize(whole), **translated_part(whole, translated_fixtures(index)), "fail_together": [],
            "inputs": len(methods)}
     if untranslated and out["in_untranslated"]:
         out["untranslated"] = sorted(untranslated)
     if whole.status != PASSED:
-        alone = runner.run_many(index, [(m, as_is(m), allowances(index, java.get(m.id))) for m in methods],
+        alone = runner.run_many(index, [(m, as_is(m), allowances(index, java.get(m.id)), java.get(m.id))
+                                        for m in methods],
                                 scope="covering")
         # blocked alone is no failure: a member accepted together with a candidate still blocked behind
         # an untranslated one stops in that placeholder on the work copy

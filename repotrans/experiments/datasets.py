@@ -209,7 +209,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
     truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
     java = oracle.method(task.source_method_id)
     allow = allowances(oracle, java)
-    ok = runner.run(oracle, m, truth, scope="covering", allow=allow, scaled=True)
+    ok = runner.run(oracle, m, truth, scope="covering", allow=allow, scaled=True, java=java)
     if (ok.status == "no_tests" or ok.status == "passed") and ok.tests_run == 0 and ok.left_out:
         return verdict(nothing_left(ok.left_out), ok.selection)
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
@@ -219,7 +219,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
         error = f" ({first.file}:{first.line}: {first.code} {first.message})" if first else ""
         return verdict(f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}{error}", ok.selection)
     masked = m.signature + " " + placeholder_body(m)
-    bad = runner.run(oracle, m, masked, scope="covering", allow=allow, scaled=True)
+    bad = runner.run(oracle, m, masked, scope="covering", allow=allow, scaled=True, java=java)
     if bad.status == "passed":
         return verdict("a placeholder passes its tests" + left_out_note(bad.left_out), ok.selection)
     return verdict(None, ok.selection)

@@ -98,7 +98,8 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 still.append(rec)
                 continue
             m = index.method("target:" + rec.task_id)
-            result = runner.run(index, m, rec.code, scope="covering", allow=allowances(index, java.get(m.id)))
+            result = runner.run(index, m, rec.code, scope="covering", allow=allowances(index, java.get(m.id)),
+                                java=java.get(m.id))
             judged_on[rec.task_id] = state
             record(rec, result, "alone")
             if rec.passed:
@@ -188,7 +189,8 @@ def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members:
         for rec in members:
             m = group.method("target:" + rec.task_id)
             as_is = source_text((tree / m.path).read_bytes()).encode("utf-8")[m.start_byte:m.end_byte].decode("utf-8")
-            items.append((m, as_is, allowances(group, java.get("target:" + rec.task_id))))
+            original = java.get("target:" + rec.task_id)
+            items.append((m, as_is, allowances(group, original), original))
         try:
             return runner.run_many(group, items, scope="covering")
         except TargetBuildError:

@@ -165,7 +165,7 @@ class _Context:
         return source_text((self.work / member.path).read_bytes()).encode("utf-8")[member.start_byte:member.end_byte].decode("utf-8")
 
     def judge(self, member, code: str, java=None, scope: str = "covering"):
-        return self.runner.run(self.index, member, code, scope=scope, allow=allowances(self.index, java))
+        return self.runner.run(self.index, member, code, scope=scope, allow=allowances(self.index, java), java=java)
 
     def structural(self, c: Change, target_id: str) -> None:
         """Rename or move the C# counterpart (with call sites); judged by its covering tests, else put back."""

@@ -51,11 +51,11 @@ def env(tmp_path_factory):
 
 
 def items(index, table: dict) -> list:
-    return [(index.find_methods("target", query)[0], code, frozenset()) for query, (code, _) in table.items()]
+    return [(index.find_methods("target", query)[0], code, frozenset(), None) for query, (code, _) in table.items()]
 
 
 def alone(index, runner, table: dict) -> list:
-    results = [runner.run(index, m, code, allow=allow) for m, code, allow in items(index, table)]
+    results = [runner.run(index, m, code, allow=allow, java=None) for m, code, allow, _ in items(index, table)]
     assert [r.status for r in results] == [status for _, status in table.values()]
     return results
 
@@ -78,7 +78,7 @@ def test_concurrent_workers_share_one_compile(env):
     expected = alone(index, runner, table)
     judge = BatchingJudge(runner, expected=len(table), window=30.0)
     with ThreadPoolExecutor(len(table)) as pool:
-        together = list(pool.map(lambda item: judge.run(index, item[0], item[1], allow=item[2]), items(index, table)))
+        together = list(pool.map(lambda item: judge.run(index, item[0], item[1], allow=item[2], java=None), items(index, table)))
     assert [r.evidence() for r in together] == [r.evidence() for r in expected]
     assert judge.compiles == 1
     assert {r.judge for r in together} == {"batched: 4 candidates in one compile"}
@@ -96,10 +96,10 @@ def test_hostile_candidates_cannot_reach_the_switches(env):
 def test_unsound_or_lone_candidates_are_judged_alone_and_say_why(env):
     index, runner = env
     [add] = index.find_methods("target", "Arith.Add")
-    lone = BatchingJudge(runner).run_many(index, [(add, "{\n    return a + b;\n}", frozenset())])
+    lone = BatchingJudge(runner).run_many(index, [(add, "{\n    return a + b;\n}", frozenset(), None)])
     assert lone[0].status == "passed" and lone[0].judge == "alone: no other candidate was pending"
-    granted = BatchingJudge(runner).run_many(index, [(add, "{\n    return a + b;\n}", frozenset({"file_system"})),
-                                                     (add, "{\n    return b + a;\n}", frozenset())])
+    granted = BatchingJudge(runner).run_many(index, [(add, "{\n    return a + b;\n}", frozenset({"file_system"}), None),
+                                                     (add, "{\n    return b + a;\n}", frozenset(), None)])
     assert granted[0].judge.startswith("alone: its Java original grants file_system")
     assert granted[0].trust and granted[1].judge == "alone: no other candidate was pending"
 

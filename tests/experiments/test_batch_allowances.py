@@ -21,17 +21,20 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "policy_reach"
 
 
 class RecordingRunner:
-    """Answers `passed` and keeps (member id, scope, allowances) of each call."""
+    """Answers `passed` and keeps (member id, scope, allowances) of each call, and the Java original
+    each was judged against (`java` is required, as Runner.run requires it)."""
 
     def __init__(self):
         self.calls: list[tuple[str, str, frozenset]] = []
+        self.javas: list = []
 
-    def run(self, index, method, code, *, scope=None, allow=frozenset(), **_):
+    def run(self, index, method, code, *, java, scope=None, allow=frozenset(), **_):
         self.calls.append((method.id, scope, frozenset(allow)))
+        self.javas.append(java)
         return TestResult(status="passed", tests_run=1)
 
     def run_many(self, index, items, *, scope=None, **_):
-        return [self.run(index, method, code, scope=scope, allow=allow) for method, code, allow in items]
+        return [self.run(index, method, code, scope=scope, allow=allow, java=java) for method, code, allow, java in items]
 
 
 @pytest.fixture()
@@ -68,6 +71,7 @@ def test_rejudging_a_blocked_task_keeps_the_allowances_of_its_java_original(pair
         {"judged": "first", "status": "blocked"}, {"judged": "again at the end (alone)", "status": "passed"}]
     assert said == [f"  blocked -> passed        {r.task_id}" for r in blocked]      # one line per changed task
     assert runner.calls == [(names.id, "covering", frozenset({"file_system"})), (twice.id, "covering", frozenset())]
+    assert runner.javas == [java[names.id], java[twice.id]]         # the callee check of `blocked` (issue 32)
     assert {r.task_id: r.status for r in store.records()} == {names.id[7:]: "passed", twice.id[7:]: "passed"}
     store.close()
 
@@ -77,6 +81,7 @@ def test_the_combined_check_judges_each_member_with_its_allowances(pair):
     runner = RecordingRunner()
     combined_check(index, [_record(names, "passed"), _record(twice, "passed")], runner, java=java)
     assert runner.calls == [(names.id, "all", frozenset({"file_system"}))]
+    assert runner.javas == [java[names.id]]
     store.close()
 
 
@@ -87,8 +92,9 @@ class ScriptedRunner(RecordingRunner):
         super().__init__()
         self.statuses = statuses
 
-    def run(self, index, method, code, *, scope=None, allow=frozenset(), **_):
+    def run(self, index, method, code, *, java, scope=None, allow=frozenset(), **_):
         self.calls.append((method.id, scope, frozenset(allow)))
+        self.javas.append(java)
         return TestResult(status=self.statuses[method.id], tests_run=1)
 
 
@@ -107,4 +113,5 @@ def test_a_group_accepts_only_its_passing_members_and_never_a_verdict_beside_a_f
     runner = ScriptedRunner({names.id: "passed", twice.id: "test_failure"})
     assert judge_together(index, FIXTURE / "java", work, group, runner, java, lambda line: None) == []
     assert len(runner.calls) == 2
+    assert runner.javas == [java[names.id], java[twice.id]]
     store.close()

@@ -146,7 +146,7 @@ def test_csharp_builds_and_tests_pass(pair: Path, tmp_path: Path) -> None:
     method = next(m for m in index.all_methods("target") if m.body and "/tests/" not in m.path)
     unchanged = (pair / "csharp" / method.path).read_bytes()[method.start_byte:method.end_byte].decode()
     with Runner(ExecutionConfig(scope="all", timeout=600), tmp_path / "ws") as runner:
-        result = runner.run(index, method, unchanged)
+        result = runner.run(index, method, unchanged, java=None)
     index.close()
     assert result.status == "passed", result.brief()
     assert result.tests_run > 100 and result.tests_failed == 0

@@ -72,8 +72,8 @@ class BatchingJudge:
         self.runner.close()
 
     # -- entry points -------------------------------------------------------------------------
-    def run(self, index, method: Method, code: str, *, scope=None, keep_run: bool = False,
-            allow: frozenset[str] = frozenset(), scaled: bool = False, java: Method | None = None) -> TestResult:
+    def run(self, index, method: Method, code: str, *, java: Method | None, scope=None, keep_run: bool = False,
+            allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
         """Runner.run's verdict; shared with concurrent candidates when sound."""
         entry = self._plan(index, method, code, scope, keep_run, allow, scaled)
         if isinstance(entry, str):
@@ -82,17 +82,20 @@ class BatchingJudge:
         self._join(entry)
         return self._finish(entry)
 
-    def run_many(self, index, items: list[tuple[Method, str, frozenset[str]]], *, scope=None,
+    def run_many(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], *, scope=None,
                  scaled: bool = False) -> list[TestResult]:
-        """Verdicts of several (member, code, allowances) at once: one shared build for those that may
+        """Verdicts of several (member, code, allowances, Java original) at once: one shared build for those that may
         share it, their test runs one after another (batch's re-judging, the combined check)."""
-        planned = [self._plan(index, m, code, scope, False, allow, scaled) for m, code, allow in items]
+        planned = [self._plan(index, m, code, scope, False, allow, scaled) for m, code, allow, _ in items]
+        for (_, _, _, java), entry in zip(items, planned):
+            if not isinstance(entry, str):
+                entry.java = java
         group = [p for p in planned if not isinstance(p, str)]
         self._settle(group)
         results = []
-        for (m, code, allow), entry in zip(items, planned):
+        for (m, code, allow, java), entry in zip(items, planned):
             why = entry if isinstance(entry, str) else entry.alone
-            results.append(self._alone(index, m, code, scope, False, allow, scaled, why) if why
+            results.append(self._alone(index, m, code, scope, False, allow, scaled, why, java) if why
                            else self._finish(entry))
         return results
 

@@ -15,15 +15,15 @@ Scope = Literal["covering", "all"]
 class Judge(Protocol):
     """Verdicts of candidates for target members; closed (its sandboxes) by its owner."""
 
-    def run(self, index, method: "Method", code: str, *, scope: Scope | None = None, keep_run: bool = False,
-            allow: frozenset[str] = frozenset(), scaled: bool = False, java: "Method | None" = None) -> "TestResult":
+    def run(self, index, method: "Method", code: str, *, java: "Method | None", scope: Scope | None = None,
+            keep_run: bool = False, allow: frozenset[str] = frozenset(), scaled: bool = False) -> "TestResult":
         """`code` as the new text of `method`, judged by its covering tests (Runner.run says how); `java`:
-        its Java original, when known (a placeholder it does not call blocks nothing)."""
+        its Java original, required (None where it has none): a placeholder it does not call blocks nothing."""
         ...
 
-    def run_many(self, index, items: list[tuple["Method", str, frozenset[str]]], *, scope: Scope | None = None,
-                 scaled: bool = False) -> list["TestResult"]:
-        """Verdicts of several (member, code, allowances)."""
+    def run_many(self, index, items: list[tuple["Method", str, frozenset[str], "Method | None"]], *,
+                 scope: Scope | None = None, scaled: bool = False) -> list["TestResult"]:
+        """Verdicts of several (member, code, allowances, Java original)."""
         ...
 
     def language_version(self, target_root: Path) -> str:

@@ -85,14 +85,16 @@ class Runner:
         """The C# version candidates must keep to: the projects' LangVersion, else the toolchain default."""
         return self.toolchain.language_version(Path(target_root))
 
-    def run(self, index, method: Method, code: str, *, scope: Literal["covering", "all"] | None = None,
-            keep_run: bool = False, allow: frozenset[str] = frozenset(), scaled: bool = False,
-            java: Method | None = None) -> TestResult:
+    def run(self, index, method: Method, code: str, *, java: Method | None,
+            scope: Literal["covering", "all"] | None = None, keep_run: bool = False,
+            allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
         """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
         `allow`: capabilities the Java original reaches (policy_allow.allowances, the one function every
         caller uses); the candidate may use their C# surface and the result records reduced trust. `scaled`:
         the test step's limit grows with the covering selection (Selection.timeout; dataset validation).
-        `java`: the Java original, when known: a placeholder it does not call blocks nothing (blocked)."""
+        `java`: the Java original (required, so no caller forgets it; None only where the member has none,
+        e.g. a whole-suite run): a placeholder it does not call blocks nothing (blocked), and with None no
+        placeholder blocks a candidate that calls it itself."""
         started = time.monotonic()
         ws, patch = self.patch(index, method, code)
         timings = {"apply": time.monotonic() - started}
@@ -108,11 +110,12 @@ class Runner:
             verdict = tc.run(ws, cand, chosen.selected, box, chosen.limits)
         return self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java)
 
-    def run_many(self, index, items: list[tuple[Method, str, frozenset[str]]], *,
+    def run_many(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], *,
                  scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
-        """Verdicts of several (member, code, allowances), one after another (a judge_batch.BatchingJudge
-        shares their builds)."""
-        return [self.run(index, m, code, scope=scope, allow=allow, scaled=scaled) for m, code, allow in items]
+        """Verdicts of several (member, code, allowances, Java original), one after another (a
+        judge_batch.BatchingJudge shares their builds)."""
+        return [self.run(index, m, code, scope=scope, allow=allow, scaled=scaled, java=java)
+                for m, code, allow, java in items]
 
     def patch(self, index, method: Method, code: str) -> tuple[Workspace, Patch]:
         """The workspace of the index's target and `code` planned into `method`'s file (ConfigError when
