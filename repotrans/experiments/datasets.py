@@ -31,6 +31,7 @@ from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
+from repotrans.mapping.test_code import test_files
 
 MANIFEST = "dataset.json"
 VERDICTS = "verdicts.jsonl"
@@ -109,12 +110,13 @@ def load_dataset(root: Path) -> Dataset:
 def candidate_tasks(index: Index, select: list[str] | None = None,
                     overrides: MappingOverrides | None = None) -> list[DatasetTask]:
     """Target methods with a body, a Java counterpart in the mapping (with the user's `overrides`), and
-    an id matching `select`."""
+    an id matching `select`; never a member of test code (a test method has no test judging it)."""
     mapping = load_mapping(index, overrides)
+    tests = test_files("target", index.files("target"), index.root("target"))
     tasks: dict[str, DatasetTask] = {}
     for m in index.all_methods("target"):
         match = mapping.source_method(m.id)
-        if match is None or m.body is None or is_placeholder(m.body) or _is_auto_property(m):
+        if match is None or m.body is None or is_placeholder(m.body) or _is_auto_property(m) or m.path in tests:
             continue
         tid = m.id.split(":", 1)[1]
         if select and not any(fnmatch.fnmatchcase(tid, pat) for pat in select):

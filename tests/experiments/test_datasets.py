@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.errors import ConfigError
+from repotrans.mapping.test_code import test_files
 from repotrans.experiments.datasets import (build_dataset, candidate_tasks, load_dataset, mask_file, materialize,
                                             placeholder_body)
 from repotrans.index.placeholders import is_placeholder
@@ -165,6 +166,8 @@ def test_candidates_follow_select_globs(sample_index):
     assert candidate_tasks(sample_index, ["No.Such.*"]) == []
     every = candidate_tasks(sample_index)
     assert len(every) == len({t.id for t in every}) > 100
+    tests = test_files("target", sample_index.files("target"), sample_index.root("target"))
+    assert tests and not any(t.path in tests for t in every)      # test methods are never tasks
     for t in every:             # no placeholder-like or auto-property body is a task: nothing to translate
         body = sample_index.method(t.target_method_id).body
         assert not is_placeholder(body) and body.strip() not in ("{ get; }", "{ get; set; }")
@@ -344,3 +347,16 @@ def test_a_compile_error_drop_carries_the_compiler_error(tmp_path, monkeypatch):
         got = validate_task(oracle, task, runner)
     assert got.reason == ("ground truth gives compile_error: 1 error(s) compiling Acme "
                           "(src/X.cs:39: CS1644 Feature `pattern matching' cannot be used)")
+
+
+def test_test_methods_are_never_dataset_tasks(tmp_path):
+    # a one-fixture library's pair (jBCrypt/BCrypt.Net): the Java test class maps to the C# one, method by method
+    from tests.support.indexes import mapped_pair
+    _, index = mapped_pair(tmp_path, {
+        "src/main/java/org/acme/Codec.java": "package org.acme; public class Codec { public static int twice(int x) { return 2 * x; } }",
+        "src/test/java/org/acme/TestCodec.java": "package org.acme; import org.junit.Test; public class TestCodec {"
+                                                 " @Test public void testTwice() { Codec.twice(2); } }"}, {
+        "Acme/Codec.cs": "namespace Acme { public class Codec { public static int twice(int x) { return 2 * x; } } }",
+        "Acme.Test/TestCodec.cs": "using Microsoft.VisualStudio.TestTools.UnitTesting; namespace Acme.Test {"
+                                  " [TestClass] public class TestCodec { [TestMethod] public void testTwice() { Acme.Codec.twice(2); } } }"})
+    assert [t.id for t in candidate_tasks(index)] == ["Acme.Codec.twice(int)"]

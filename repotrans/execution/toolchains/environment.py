@@ -6,7 +6,9 @@ Such a test says nothing about a candidate. A candidate's failing test is run ag
 baseline of the same workspace state; when both runs fail for an environmental cause the test is left out
 of the verdict (counted in its reason: "judged on 90 of 112 tests; 22 fail in this environment before any
 change"). A placeholder's own exception (NotImplementedException) or an assertion is never environmental,
-so a test that judges a member is never left out. What the baseline run found is kept per workspace state
+so a test that judges a member is never left out. So is a test whose own code throws (a test indexing past
+its own table, the port's build fails it too): left out only when the baseline fails it with the same
+exception at the same line of the test's file, which a placeholder's NotImplementedException never is. What the baseline run found is kept per workspace state
 (environment.json beside the baseline), and `doctor` lists it from its untouched run.
 """
 from __future__ import annotations
@@ -47,6 +49,36 @@ MESSAGE_CAUSES = (
 NOT_ENVIRONMENT = ("NotImplementedException", "AssertionException", "SuccessException")
 WINDOWS_PATH_RE = re.compile(r"[A-Za-z]:\\|\\\\|\.\.\\|\w\\\w")   # C:\, \\server, ..\, a\b
 EXCEPTION_NAME_RE = re.compile(r"([A-Za-z_][\w.`+]*(?:Exception|Error))\b")
+
+
+TEST_CODE = "the test's own code"
+LIBRARY_FRAMES = ("System.", "Mono.", "Microsoft.", "NUnit.", "(wrapper")
+FRAME_FILE_RE = re.compile(r" at (.+?):(\d+)(?: \(candidate line \d+\))?$")
+
+
+def own_code_cause(failure: TestFailure, test_files: frozenset[str]) -> str:
+    """"the test's own code (IndexOutOfRangeException at T/FooTests.cs:170)" when the exception (not an
+    assertion, not a placeholder's) was thrown in one of `test_files` (paths relative to the target root)
+    rather than in the port's or a library's code; "" otherwise."""
+    names = [n.rsplit(".", 1)[-1] for n in EXCEPTION_NAME_RE.findall(failure.message.split("\n", 1)[0])]
+    if not names or names[0] in NOT_ENVIRONMENT or "NotImplementedException" in names:
+        return ""
+    frame = next((f for f in failure.stack if not f.lstrip().startswith(LIBRARY_FRAMES)), None)
+    m = FRAME_FILE_RE.search(frame or "")
+    if m is None or m.group(1) not in test_files:
+        return ""
+    return f"{TEST_CODE} ({names[0]} at {m.group(1)}:{m.group(2)})"
+
+
+def failure_cause(failure: TestFailure, test_files: frozenset[str]) -> str:
+    """The cause a failure names (cause), else the test's own code (own_code_cause), else ""."""
+    return cause(failure.message) or own_code_cause(failure, test_files)
+
+
+def still_failing(candidate: str, before: str) -> bool:
+    """Whether a test the candidate fails for `candidate` and the baseline for `before` cannot judge it: an
+    environmental cause on the baseline, or the same exception at the same line of the test's own code."""
+    return bool(before) and (not before.startswith(TEST_CODE) or candidate == before)
 
 
 def cause(message: str) -> str:
@@ -100,9 +132,11 @@ def save(ws: Workspace, found: dict[str, str]) -> Environment:
     return current
 
 
-def suspects(project: str, failures: list[TestFailure]) -> list[str]:
-    """Keys of the failing tests whose failure names an environmental cause (worth a baseline run)."""
-    return [f"{project}:{f.name}" for f in failures if cause(f.message)]
+def suspects(project: str, failures: list[TestFailure], test_files: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Key -> cause of the failing tests whose failure names an environmental cause or lies in the test's own
+    code (worth a baseline run)."""
+    found = {f"{project}:{f.name}": failure_cause(f, test_files) for f in failures}
+    return {k: v for k, v in found.items() if v}
 
 
 def summary(excluded: int, run: int) -> str:

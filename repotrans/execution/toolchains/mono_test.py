@@ -83,10 +83,13 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
 def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
                      verdict: Verdict, sandbox: Sandbox, limits: Limits) -> dict[str, str]:
     """The candidate's failing tests that fail for an environmental cause with it and on the untouched
-    baseline (run again there once per workspace state, toolchains.environment): name -> cause."""
-    keys = environment.suspects(project.name, verdict.failures)
-    if not keys:
+    baseline, or in the test's own code at the same place in both (run again on the baseline once per
+    workspace state, toolchains.environment): name -> cause."""
+    files = test_files(ws, project)
+    suspected = environment.suspects(project.name, verdict.failures, files)
+    if not suspected:
         return {}
+    keys = list(suspected)
     known = environment.load(ws)
     todo = known.unknown(keys)
     if todo:
@@ -101,9 +104,17 @@ def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], 
                                   cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
                                   scratch=[area_root(cand.run_dir, project)])
         before = judge(outcome, nonce, names, limits, locator(ws, cand))
-        causes = {f.name: environment.cause(f.message) for f in before.failures}
+        causes = {f.name: environment.failure_cause(f, files) for f in before.failures}
         known = environment.save(ws, {k: causes.get(k.split(":", 1)[1], "") for k in todo})
-    return {k.split(":", 1)[1]: known.tests[k] for k in keys if known.tests.get(k)}
+    return {k.split(":", 1)[1]: known.tests[k] for k in keys
+            if environment.still_failing(suspected[k], known.tests.get(k, ""))}
+
+
+def test_files(ws: Workspace, project: Project) -> frozenset[str]:
+    """A test project's source files, relative to the target root (as frames name them)."""
+    src = ws.src.resolve()
+    return frozenset(p.resolve().relative_to(src).as_posix() for p in project.sources
+                     if p.resolve().is_relative_to(src))
 
 
 def runner_argv(ws: Workspace, dll: Path, tests: list[str] | None) -> list[str]:
