@@ -9,12 +9,13 @@ way the skeleton does not offer) are reported as they are.
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution.toolchains.api import compile_argv, parse_mcs, Project, BuildSettings, plan_build
+from repotrans.execution.toolchains import Limits
+from repotrans.execution.toolchains.api import (BuildSettings, HostCompiler, Project, compile_projects, parse_mcs,
+                                                plan_build)
 from repotrans.execution.workspace.scratch import Workspace
 from repotrans.skeleton.generate import SkeletonFile
 from repotrans.skeleton.lines import PLACEHOLDER, Line
@@ -64,20 +65,11 @@ def build_libraries(target: Path, settings: BuildSettings = BuildSettings(), tes
     target = target.resolve()
     plan = plan_build(target, "mono", settings)
     libs = [p for p in plan.chosen if tests or not p.is_test]
-    output = []
-    ok = True
     with tempfile.TemporaryDirectory(prefix="repotrans-skeleton-") as tmp:
         ws = Workspace(Path(tmp), target, "skeleton")
-        out = Path(tmp) / "out"
-        out.mkdir()
-        for p in libs:
-            argv = compile_argv(ws, p, libs, out, None) + [str(f) for f in (extra or {}).get(p.path, [])]
-            proc = subprocess.run(argv, cwd=tmp, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
-            output.append(proc.stdout + proc.stderr)
-            if proc.returncode != 0:
-                ok = False
-                break
-    return ok, "\n".join(output), libs
+        limits = Limits(timeout=0, memory_mb=0, build_timeout=BUILD_TIMEOUT)
+        build = compile_projects(ws, HostCompiler(), limits, libs, libs, Path(tmp) / "out", extra=extra)
+    return build.ok, "\n".join(build.outputs.values()), libs
 
 
 def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_ROUNDS,

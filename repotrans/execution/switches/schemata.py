@@ -31,7 +31,7 @@ from pathlib import Path
 from repotrans.execution.judge.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
-from repotrans.execution.toolchains.api import compile_argv, parse_mcs, rel, stage_dependencies, run_tests
+from repotrans.execution.toolchains.api import compile_projects, parse_mcs, rel, run_tests
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace
 from repotrans.execution.workspace.selection import choose_tests, index_tests
@@ -210,31 +210,24 @@ def _compile(tc, schemata: Schemata, by_file: dict[str, list[Method]], projects:
                                        SWITCH_CLASS))
         swap[(ws.src / path).resolve()] = guarded
     touched = {p.path for ps in schemata.changed.values() for p in ps if any(s in swap for s in p.sources)}
-    schemata.built = {}
+    order = [p for p in projects if p.path in touched]
+    switch_file = schemata.folder / "switch" / f"{SWITCH_CLASS}.cs"
+    switch_file.parent.mkdir(parents=True, exist_ok=True)
+    switch_file.write_text(_SWITCH_SOURCE.format(name=SWITCH_CLASS, var=SWITCH_VAR, record=RECORD_VAR,
+                                                 count=max(schemata.switches.values(), default=0) + 1))
+    build = compile_projects(ws, sandbox, limits, projects, order, schemata.folder / "out", swap=swap,
+                             extra={p.path: [switch_file] for p in order})
+    schemata.built = build.built
+    if build.ok:
+        return {}
     broken: dict[str, str] = {}
-    for project in projects:
-        if project.path not in touched:
-            continue
-        out = schemata.folder / "out" / project.name
-        stage_dependencies(project, projects, schemata.built, ws.base, out)
-        switch_file = schemata.folder / "switch" / f"{SWITCH_CLASS}.cs"
-        switch_file.parent.mkdir(parents=True, exist_ok=True)
-        switch_file.write_text(_SWITCH_SOURCE.format(name=SWITCH_CLASS, var=SWITCH_VAR, record=RECORD_VAR,
-                                                     count=max(schemata.switches.values(), default=0) + 1))
-        argv = compile_argv(ws, project, projects, out, swap) + [rel(switch_file, ws)]
-        outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
-                              writable=[out])
-        if outcome.exit_code == 0 and not outcome.timed_out:
-            schemata.built[project.name] = out
-            continue
-        prefix = rel(schemata.folder / "patched", ws) + "/"
-        for diag in parse_mcs(outcome.output, ws, None):
-            if diag.severity == "error" and diag.file.startswith(prefix):
-                broken.setdefault(diag.file[len(prefix):], f"{diag.code} {diag.message}")
-        if not broken:                              # an error outside the guarded files: give this project's back
-            why = "mcs timed out" if outcome.timed_out else f"mcs exit {outcome.exit_code}"
-            broken = {path: why for path in by_file if (ws.src / path).resolve() in project.sources}
-        return broken
+    prefix = rel(schemata.folder / "patched", ws) + "/"
+    for diag in parse_mcs(build.output, ws, None):
+        if diag.severity == "error" and diag.file.startswith(prefix):
+            broken.setdefault(diag.file[len(prefix):], f"{diag.code} {diag.message}")
+    if not broken:                              # an error outside the guarded files: give this project's back
+        why = "mcs timed out" if build.timed_out else f"mcs exit {build.exit_code}"
+        broken = {path: why for path in by_file if (ws.src / path).resolve() in build.failed.sources}
     return broken
 
 

@@ -16,7 +16,7 @@ from repotrans.execution.capability import checks
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.switches.candidate_schemata import SWITCH_CLASS, SWITCH_SOURCE, Switchable, combine
-from repotrans.execution.toolchains.api import CHECKER_EXE, compile_argv, parse_mcs, rel, stage_dependencies
+from repotrans.execution.toolchains.api import CHECKER_EXE, Check, compile_projects, parse_mcs, rel
 from repotrans.execution.workspace.scratch import Workspace, baseline_stamp
 from repotrans.index.model import Method
 
@@ -120,29 +120,15 @@ def compile_shared(runner: Runner, ws: Workspace, group: list[Pending],
             if key not in known and key not in asked:
                 asked[key] = len(jobs)
                 jobs.append(checks.job_line(base, None, member, frozenset(), base))
-    built: dict[str, Path] = {}
-    outputs: dict[str, str] = {}
-    answers: list[checks.PolicyVerdict] = []
-    for project in order:
-        out = folder / "out" / project.name
-        stage_dependencies(project, projects, built, ws.base, out)
-        argv, stdin = compile_argv(ws, project, projects, out, swap) + [rel(switch_file, ws)], None
-        if project is order[-1]:
-            argv, stdin = checks.chained_argv(rel(ws.base / CHECKER_EXE, ws), argv), checks.stdin_of(jobs)
-        outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
-                          writable=[out], stdin=stdin)
-        output, checker_output = checks.split_chained(outcome.output)
-        if checker_output is None and (outcome.timed_out or outcome.exit_code != 0):
-            shutil.rmtree(folder, ignore_errors=True)
-            return _blamed(output, ws, where)
-        built[project.name] = out
-        outputs[project.name] = output
-        if checker_output is not None:
-            answers = checks.answers(checks.split_chained(outcome.stdout)[1] or "", len(jobs),
-                                     "timed out" if outcome.timed_out else f"exit {outcome.exit_code}")
+    build = compile_projects(ws, box, limits, projects, order, folder / "out", swap=swap,
+                             extra={p.path: [switch_file] for p in order}, check=Check(ws.base / CHECKER_EXE, jobs))
+    if not build.ok:
+        shutil.rmtree(folder, ignore_errors=True)
+        return _blamed(build.output, ws, where)
+    answers = build.answers or []
     for key, job in asked.items():
         known[key] = "" if answers[job].ok else answers[job].reason()
-    return Build(folder, built, outputs, answers, time.monotonic() - started, len(group), shared,
+    return Build(folder, build.built, build.outputs, answers, time.monotonic() - started, len(group), shared,
                  compiles=len(order))
 
 

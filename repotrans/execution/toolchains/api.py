@@ -7,18 +7,19 @@ PatchedFile, Verdict, TargetBuildError).
   BuildSettings, BuildPlan, plan_build (what is built, how)
 - the environment the tests need: describe_environment, what it left out (left_out_note,
   nothing_left), reference_profile, NUnit 3 aliases, MSTest features the layer lacks
-- the mono build and test pieces that the switch mechanisms (switches/), the batching judge and the
-  skeleton check compose into builds of their own: compile_argv, stage_dependencies, parse_mcs, rel,
-  dependents, run_tests, the runner's environment and test areas, the checker's merged verdict.
-  (The next step folds those compositions into one build primitive here; until then this list is
-  their whole contact surface with mono.)"""
+- the one build primitive: compile_projects (these projects, these file swaps and extra sources,
+  the capability Check chained to the last compile -> one BuildOutcome), HostCompiler for the user's
+  own port; every path that compiles calls it (a candidate, the baseline, switches/, the skeleton check)
+- what the switch mechanisms and the batching judge read of a build: parse_mcs, rel, dependents,
+  run_tests, the runner's environment and test areas, the checker's merged verdict.
+- compile_argv: one project's mcs command, for the benchmarks in scripts/ that time mcs alone."""
 from __future__ import annotations
 
 from repotrans.execution.toolchains.environment import describe as describe_environment, left_out_note, nothing_left
 from repotrans.execution.toolchains.frameworks import reference_profile
 from repotrans.execution.toolchains.mono import MonoToolchain, merged_policy
-from repotrans.execution.toolchains.mono_build import (CHECKER_EXE, compile_argv, dependents, parse_mcs, rel,
-                                                       stage_dependencies)
+from repotrans.execution.toolchains.mono_build import CHECKER_EXE, compile_argv, dependents, parse_mcs, rel
+from repotrans.execution.toolchains.mono_compile import BuildOutcome, Check, HostCompiler, compile_projects
 from repotrans.execution.toolchains.mono_judge import load_independent
 from repotrans.execution.toolchains.mono_test import mono_env, overlay, run_tests, runner_argv, runner_env, runner_for
 from repotrans.execution.toolchains.msbuild import Project, find_projects, load_project, load_projects
@@ -35,7 +36,8 @@ __all__ = [
     "describe_environment", "left_out_note", "nothing_left", "reference_profile", "alias_patterns", "probe_aliases",
     "unsupported_features", "mstest_features",
     "MonoToolchain", "merged_policy", "CHECKER_EXE", "compile_argv", "dependents", "parse_mcs", "rel",
-    "stage_dependencies", "load_independent", "mono_env", "overlay", "run_tests", "runner_argv", "runner_env",
+    "compile_projects", "Check", "BuildOutcome", "HostCompiler", "load_independent", "mono_env", "overlay",
+    "run_tests", "runner_argv", "runner_env",
     "runner_for", "NOT_RUN_STATES", "check_runner", "clean_frames", "covers", "parse_runner", "area_root",
     "test_area",
 ]

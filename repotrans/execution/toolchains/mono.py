@@ -17,12 +17,12 @@ from pathlib import Path
 from repotrans.errors import ConfigError
 from repotrans.execution.capability import checks
 from repotrans.execution.judge.results import Diagnostic
-from repotrans.execution.sandboxes import RunOutcome, Sandbox
+from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict
 from repotrans.execution.toolchains.compiler_output import lowest_language_version
 from repotrans.execution.toolchains.mono_build import (MCS_DEFAULT_LANG, CHECKER_EXE, apply_quarantine,
-                                                       build_tools, compile_argv, dependents, parse_mcs, rel,
-                                                       stage_copied, stage_dependencies, without)
+                                                       build_tools, dependents, parse_mcs, rel, without)
+from repotrans.execution.toolchains.mono_compile import BuildOutcome, Check, compile_projects
 from repotrans.execution.toolchains.mono_test import run_tests
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
@@ -112,7 +112,7 @@ class MonoToolchain:
             record["timings"][project.name] = round(time.monotonic() - started, 3)
             if dropped:
                 record["dropped_files"][project.name] = dropped
-            if outcome.timed_out or outcome.exit_code != 0:
+            if not outcome.ok:
                 diags = parse_mcs(outcome.output, ws, None)
                 first = next((d for d in diags if d.severity == "error"), None)
                 what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
@@ -137,18 +137,14 @@ class MonoToolchain:
         seal_base(ws, record)
 
     def _build_baseline(self, ws: Workspace, project: Project, projects: list[Project], sandbox: Sandbox,
-                        limits: Limits) -> tuple[RunOutcome, list[list[str]]]:
+                        limits: Limits) -> tuple[BuildOutcome, list[list[str]]]:
         """Compile one project of the baseline; for a test project, drop the files of its own that
         do not compile here and try again. Returns the last outcome and [file, reason] per drop."""
-        out = ws.base / project.name
-        stage_dependencies(project, projects, {}, ws.base, out)
-        stage_copied(project, projects, out)
         dropped: list[list[str]] = []
         current = project
         for _ in range(MAX_QUARANTINE_ROUNDS):
-            outcome = sandbox.run(compile_argv(ws, current, projects, out, None), cwd=ws.root,
-                                  timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[out])
-            if outcome.timed_out or outcome.exit_code == 0 or not project.is_test:
+            outcome = compile_projects(ws, sandbox, limits, projects, [current], ws.base, copy_items=True)
+            if outcome.timed_out or outcome.ok or not project.is_test:
                 return outcome, dropped
             bad = {}
             for d in parse_mcs(outcome.output, ws, None):
@@ -190,40 +186,26 @@ class MonoToolchain:
                                                    + self._unbuilt(ws, patched_src))
         rebuild = dependents(projects, {p.path for p in changed}, all_of_them=cand.surface_changed)
         order = [p for p in projects if p.path in rebuild]
-        # the capability check runs in the same sandboxed command as the last compile (policy.chained_argv)
+        # the capability check runs in the same sandboxed command as the last compile (checks.chained_argv)
         jobs = [checks.job_line(rel(cand.run_dir / "out" / p.name / p.dll_name, ws),
                                 rel(ws.base / p.name / p.dll_name, ws), cand.member, cand.allowed) for p in changed]
-        built: dict[str, Path] = {}
-        warnings: list[Diagnostic] = []
         timings: dict[str, float] = {}
-        checked: checks.PolicyVerdict | None = None
         started = time.monotonic()
-        for project in order:
-            out = cand.run_dir / "out" / project.name
-            stage_dependencies(project, projects, built, ws.base, out)
-            swap = {patched_src: patched} if project in changed else None
-            argv, stdin = compile_argv(ws, project, projects, out, swap), None
-            if project is order[-1]:
-                argv, stdin = checks.chained_argv(rel(ws.base / CHECKER_EXE, ws), argv), checks.stdin_of(jobs)
-            outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
-                                  writable=[out], stdin=stdin)
-            output, checker_output = checks.split_chained(outcome.output)
-            if checker_output is None and outcome.timed_out:
-                return Verdict("timeout", log=output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
-                               timings={"build": time.monotonic() - started})
-            if checker_output is None and outcome.exit_code != 0:
-                diags = parse_mcs(output, ws, cand)
-                diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
-                errors = sum(d.severity == "error" for d in diags)
-                return Verdict("compile_error", diagnostics=diags, log=output,
-                               reason=f"{errors} error(s) compiling {project.name}",
-                               timings={"build": time.monotonic() - started})
-            built[project.name] = out
-            if swap:
-                warnings += parse_mcs(output, ws, cand)
-            if checker_output is not None:
-                checked = merged_policy(checks.answers(checks.split_chained(outcome.stdout)[1] or "", len(jobs),
-                                                 "timed out" if outcome.timed_out else f"exit {outcome.exit_code}"))
+        build = compile_projects(ws, sandbox, limits, projects, order, cand.run_dir / "out",
+                                 swap={patched_src: patched}, check=Check(ws.base / CHECKER_EXE, jobs))
+        if not build.ok and build.timed_out:
+            return Verdict("timeout", log=build.output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
+                           timings={"build": time.monotonic() - started})
+        if not build.ok:
+            diags = parse_mcs(build.output, ws, cand)
+            diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
+            errors = sum(d.severity == "error" for d in diags)
+            return Verdict("compile_error", diagnostics=diags, log=build.output,
+                           reason=f"{errors} error(s) compiling {build.failed.name}",
+                           timings={"build": time.monotonic() - started})
+        built = build.built
+        warnings = [d for p in order if p in changed for d in parse_mcs(build.outputs[p.name], ws, cand)]
+        checked = merged_policy(build.answers) if build.answers is not None else None
         timings["policy"] = checked.seconds if checked else 0.0
         timings["build"] = time.monotonic() - started - timings["policy"]
         if checked is None or not checked.ok:
