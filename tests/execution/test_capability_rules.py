@@ -55,6 +55,12 @@ def _rows() -> list[list[str]]:
             if line and not line.startswith("#")]
 
 
+# members giving a Type value's assembly: allowed by their rows, and denied by the assembly-of rule (test_content)
+# unless the Type is typeof(a type of the candidate's assembly), which a probe's bare call is not (issue 32)
+ASSEMBLY_OF = {"System.Type::get_Assembly", "System.Reflection.TypeInfo::get_Assembly",
+               "System.Reflection.Assembly::GetAssembly"}
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     everything = frozenset(ALLOWABLE)
@@ -76,7 +82,8 @@ def cases() -> list[Case]:
             out.append(Case(rid, _calls(name), frozenset(), None))
         elif kind == "restricted":
             for member in f[3].split(","):
-                out.append(Case(f"{rid}::{member}", _calls(f"{name}::{member}"), frozenset(), None))
+                call = f"{name}::{member}"
+                out.append(Case(f"{rid}::{member}", _calls(call), frozenset(), "test_content" if call in ASSEMBLY_OF else None))
             out.append(Case(f"{rid}::Probe", _calls(f"{name}::Probe"), frozenset(), cap))
         elif kind == "guarded":
             out.append(Case(rid, _calls(f"{name}::Probe"), frozenset(), cap))
@@ -87,7 +94,7 @@ def cases() -> list[Case]:
             elif cap == "type":
                 out.append(Case(rid, _calls(f"{name}::Probe"), frozenset(), None))
             elif cap == "member":
-                out.append(Case(rid, _calls(name), frozenset(), None))
+                out.append(Case(rid, _calls(name), frozenset(), "test_content" if name in ASSEMBLY_OF else None))
                 owner = name.split("::")[0]         # member level: the type's other members stay out
                 out.append(Case(f"{rid}:sibling", _calls(owner + "::ProbeSibling"), frozenset(), kept.get(owner, "unlisted")))
             elif cap == "typeref":

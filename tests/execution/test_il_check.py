@@ -31,6 +31,16 @@ CLEAN = [
      "<string, System.Func<int, int>>();\n    d[\"x\"] = Twice<int>;\n    int sum = a + b + d[\"x\"](0);\n"
      "    history.Add(sum);\n    return sum;\n}\nprivate static int Twice<T>(int v) { return v * 2; }\n"),
 ]
+# the assembly of a Type value the code does not name as typeof(an own type): a type the test passed in (a
+# lambda's closure, a subclass) gives the test assembly and its embedded resources (issue 32)
+TEST_CONTENT = [
+    ("an argument's type's assembly", "{\n    var asm = ((object)history).GetType().Assembly;\n"
+     "    return asm.GetManifestResourceNames().Length + a + b;\n}"),
+    ("this type's runtime assembly through TypeInfo", "{\n    var asm = System.Reflection.IntrospectionExtensions"
+     ".GetTypeInfo(GetType()).Assembly;\n    return asm.GetManifestResourceNames().Length + a + b;\n}"),
+    ("Assembly.GetAssembly of a runtime type", "{\n    var asm = System.Reflection.Assembly.GetAssembly(GetType());\n"
+     "    return asm.GetManifestResourceNames().Length + a + b;\n}"),
+]
 MEMBER = MemberRef("Acme.Calc.Calculator", ("Add",), 2, ("Int32", "Int32"))
 
 
@@ -63,7 +73,7 @@ def assemblies(tmp_path_factory):
     shutil.copyfile(checks.RULES, tmp / checks.RULES.name)
     built = subprocess.run(checks.build_argv(str(exe), str(checks.SOURCE)), capture_output=True, text=True)
     assert built.returncode == 0, built.stdout
-    cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN
+    cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN + TEST_CONTENT
     base = compile_calc(tmp, "base", None)
     dlls = {name: compile_calc(tmp, f"c{n}", code) for n, (name, code) in enumerate(cases)}
     return exe, base, dlls
@@ -117,3 +127,13 @@ def test_the_rules_file_is_read_whole():
     assert rules.types["System.IO.File"] == "file_system"
     assert rules.members["System.Environment::Exit"] == "process"
     assert "GetManifestResourceStream" in rules.restricted["System.Reflection.Assembly"]
+
+
+@pytest.mark.slow
+def test_the_assembly_of_a_type_not_named_by_typeof_is_denied_by_both(assemblies):
+    exe, base, dlls = assemblies
+    cecil = _cecil(exe, [(dlls[name], base) for name, _ in TEST_CONTENT])
+    for (name, _), theirs in zip(TEST_CONTENT, cecil):
+        ours = check_assembly(dlls[name], base, MEMBER, frozenset({"reflection"}))
+        assert "test_content" in {d.capability for d in ours.denials}, (name, ours.reason())
+        assert "test_content" in {d.capability for d in theirs.denials}, name

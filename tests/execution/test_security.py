@@ -54,6 +54,23 @@ AREA = ("var up = new System.IO.DirectoryInfo(System.Environment.CurrentDirector
 
 
 PLACEHOLDER = "        public int Triple(int x)\n        {\n            throw new NotImplementedException();\n        }\n"
+TWICE = "        public int Twice(Func<int> f)\n        {\n            return 2 * f();\n        }\n"
+TWICE_TESTS = """using NUnit.Framework;
+
+namespace Acme.Calc.Tests
+{
+    [TestFixture]
+    public class TwiceTests
+    {
+        [Test]
+        public void TwiceDoublesWhatItIsGiven()
+        {
+            int given = 42;
+            Assert.AreEqual(84, new Calculator().Twice(() => given));
+        }
+    }
+}
+"""
 # the port's own code wrapping a placeholder's exception on its way out (a parser rethrowing it)
 WRAPPER = ("        public int ParseTriple(string s)\n        {\n            try { return Triple(int.Parse(s)); }\n"
            "            catch (NotImplementedException e) { throw new FormatException(\"cannot parse \" + s, e); }\n"
@@ -90,6 +107,14 @@ def env(request, tmp_path_factory):
     calc = target / "src" / "Acme.Calc" / "Calculator.cs"        # a member not translated yet (blocked attacks)
     calc.write_text(calc.read_text().replace("        public int Divide(", PLACEHOLDER + "\n" + WRAPPER
                                              + "\n        public int Divide(", 1))
+    # a member taking a test's lambda, and the expected value in the test assembly's embedded resources
+    calc.write_text(calc.read_text().replace("        public int Divide(", TWICE + "\n        public int Divide(", 1))
+    tdir = target / "tests" / "Acme.Calc.Tests"
+    (tdir / "expected.txt").write_text("84\n")
+    proj = tdir / "Acme.Calc.Tests.csproj"
+    proj.write_text(proj.read_text().replace(
+        "</Project>", "  <ItemGroup>\n    <EmbeddedResource Include=\"expected.txt\" />\n  </ItemGroup>\n</Project>"))
+    (tdir / "TwiceTests.cs").write_text(TWICE_TESTS)
     tests = target / "tests" / "Acme.Calc.Tests" / "CalculatorTests.cs"    # a test that ends by Assert.Pass:
     tests.write_text(tests.read_text().replace(                            # every TRUTH run is its control
         "Assert.AreEqual(1, calc.HistoryCount);\n",
@@ -769,3 +794,30 @@ def test_a_wrapped_placeholder_exception_blocks_only_when_the_port_wrapped_it(en
     [m] = env.index.find_methods("target", "Calculator.Add")
     result = env.run(code, allow=frozenset(), java=replace(m, body=JAVA_CALLS_TRIPLE))
     assert result.status == status, (name, result.brief())
+
+
+# Issue 32: the tests' content through an object the test passes in. Calculator.Twice takes the test's lambda,
+# whose closure class is the test assembly's: its Assembly holds the test's embedded resources (the expected
+# value, 84). Doors: Type.Assembly of the closure's type, Assembly.GetAssembly of it, TypeInfo.Assembly; with
+# every Java grant too. Each is rejected (only typeof(a type of this assembly).Assembly is allowed).
+READ_EXPECTED = ("    using (var s = asm.GetManifestResourceStream(asm.GetManifestResourceNames()[0]))\n"
+                 "    using (var r = new System.IO.StreamReader(s))\n        return int.Parse(r.ReadToEnd().Trim());\n}")
+TEST_CONTENT = [
+    ("Type.Assembly of the test's closure", "{\n    var asm = f.Target.GetType().Assembly;\n" + READ_EXPECTED),
+    ("Assembly.GetAssembly of the test's closure",
+     "{\n    var asm = System.Reflection.Assembly.GetAssembly(f.Target.GetType());\n" + READ_EXPECTED),
+    ("TypeInfo.Assembly of the test's closure",
+     "{\n    var asm = System.Reflection.IntrospectionExtensions.GetTypeInfo(f.Target.GetType()).Assembly;\n"
+     + READ_EXPECTED),
+]
+
+
+@pytest.mark.parametrize("attack", TEST_CONTENT, ids=[a[0] for a in TEST_CONTENT])
+def test_the_tests_embedded_resources_are_out_of_reach(env, attack):
+    name, code = attack
+    [twice] = env.index.find_methods("target", "Calculator.Twice")
+    for allow in (frozenset(), WALLS):
+        result = env.runners.run(env.index, twice, code, allow=allow)
+        assert result.status == "rejected" and "test_content" in result.log_tail, (name, sorted(allow), result.brief())
+    assert env.runners.run(env.index, twice, "{\n    return 2 * f();\n}").status == "passed"
+    assert env.runners.run(env.index, twice, "{\n    return f();\n}").status == "test_failure"

@@ -163,6 +163,9 @@ partial class IlPolicy
             else if ((op == Code.Ldftn || op == Code.Ldvirtftn) && !MakesDelegate(code, i))
                 Deny("unsafe", "a function pointer (ldftn not made into a delegate)");
             var member = ins.Operand as MemberReference;
+            if (member is MethodReference && AssemblyOf((MethodReference)member) && !OfOwnType(code, i))
+                Deny("test_content", Norm(Element(member.DeclaringType).FullName) + "::" + member.Name
+                                     + " of a type that is not typeof(one of this assembly's types)");
             if (ins.Operand is TypeReference) CheckType((TypeReference)ins.Operand);
             else if (member != null) CheckMember(member, op);
             if (member is MethodReference || member is FieldReference)
@@ -172,6 +175,29 @@ partial class IlPolicy
             }
         }
         return reached;
+    }
+
+    /// <summary>A member giving the assembly of a Type value (Type.Assembly, TypeInfo.Assembly,
+    /// Assembly.GetAssembly): from a type the test passed in (a lambda's closure, a test's subclass) it is
+    /// the test assembly, whose embedded resources may hold the expected values.</summary>
+    static bool AssemblyOf(MethodReference method)
+    {
+        string type = Element(method.DeclaringType).FullName;
+        return (method.Name == "get_Assembly" && (type == "System.Type" || type == "System.Reflection.TypeInfo"))
+               || (method.Name == "GetAssembly" && type == "System.Reflection.Assembly");
+    }
+
+    /// <summary>Whether the Type value before code[i] is typeof(T) for a type T of this assembly:
+    /// ldtoken T; call Type.GetTypeFromHandle [; call IntrospectionExtensions.GetTypeInfo].</summary>
+    bool OfOwnType(Mono.Collections.Generic.Collection<Instruction> code, int i)
+    {
+        int at = i - 1;
+        var call = at >= 0 ? code[at].Operand as MethodReference : null;
+        if (call != null && call.Name == "GetTypeInfo") call = --at >= 0 ? code[at].Operand as MethodReference : null;
+        if (call == null || call.Name != "GetTypeFromHandle" || at < 1 || code[at - 1].OpCode.Code != Code.Ldtoken)
+            return false;
+        var token = code[at - 1].Operand as TypeReference;
+        return token != null && Own(Element(token));
     }
 
     static bool MakesDelegate(Mono.Collections.Generic.Collection<Instruction> code, int i)

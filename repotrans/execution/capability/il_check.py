@@ -17,12 +17,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from repotrans.execution.capability.il_baseline import Baseline, baseline_of, changed
-from repotrans.execution.capability.il_metadata import NAME, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
+from repotrans.execution.capability.il_metadata import NAME, OP, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
 from repotrans.execution.capability.il_allow import display, granted, member_rule, under
 from repotrans.execution.capability.il_refs import PortRefs, own, port_refs, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
 
+LDTOKEN = 0xD0
 TOKEN_TABLES = {0x01: "TypeRef", 0x02: "TypeDef", 0x04: "Field", 0x06: "MethodDef", 0x0A: "MemberRef",
                 0x1B: "TypeSpec", 0x2B: "MethodSpec"}
 UNSAFE_OPS = {"calli": "calli (a call through a function pointer)", "localloc": "stackalloc",
@@ -252,11 +253,43 @@ class Checker:
             if isinstance(target, tuple):
                 self.check_type(job, target)
             elif target is not None:
+                if self._assembly_of(target) and not self._of_own_type(code, i):
+                    job.deny("test_content", f"{self._type_name(target)}::{target.name} of a type that is not "
+                                             "typeof(one of this assembly's types)")
                 self.check_member(job, target)
                 local = self._local(target)
                 if local:
                     reached.append(local)
         return reached
+
+    def _type_name(self, m: _Member) -> str:
+        return self.asm.render(self.element(m.declaring)).replace("/", ".")
+
+    def _assembly_of(self, m: _Member) -> bool:
+        """Type.Assembly, TypeInfo.Assembly, Assembly.GetAssembly: of a type the test passed in (a lambda's
+        closure, a test's subclass) it is the test assembly, whose embedded resources may hold the expected
+        values (cecil_checker.cs AssemblyOf)."""
+        if m.is_field:
+            return False
+        t = self._type_name(m)
+        return (m.name == "get_Assembly" and t in ("System.Type", "System.Reflection.TypeInfo")) or (
+            m.name == "GetAssembly" and t == "System.Reflection.Assembly")
+
+    def _of_own_type(self, code, i: int) -> bool:
+        """The Type value before code[i] is typeof(T), T of this assembly: ldtoken T; call
+        Type.GetTypeFromHandle [; call IntrospectionExtensions.GetTypeInfo]."""
+        def call(at: int):
+            m = self.member(code[at][TOKEN]) if at >= 0 and code[at][TOKEN] else None
+            return m if isinstance(m, _Member) else None
+        at = i - 1
+        m = call(at)
+        if m is not None and m.name == "GetTypeInfo":
+            at -= 1
+            m = call(at)
+        if m is None or m.name != "GetTypeFromHandle" or at < 1 or code[at - 1][OP] != LDTOKEN:
+            return False
+        t = self.member(code[at - 1][TOKEN])
+        return isinstance(t, tuple) and own(self.element(t))
 
     def _makes_delegate(self, code, i: int) -> bool:
         if i + 1 >= len(code) or code[i + 1][NAME] != "newobj":
