@@ -84,10 +84,10 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
         alone = runner.run_many(index, [(m, as_is(m), allowances(index, java.get(m.id)), java.get(m.id))
                                         for m in methods],
                                 scope="covering")
-        # blocked alone is no failure: a member accepted together with a candidate still blocked behind
-        # an untranslated one stops in that placeholder on the work copy
+        # every passing translation rests only on passing ones (experiments.rejudge), so each must pass
+        # alone on the work copy; blocked there means its pass rested on a candidate that is not in it
         out["fail_together"] = [m.id.split(":", 1)[1] for m, result in zip(methods, alone)
-                                if result.status not in (PASSED, BLOCKED)]
+                                if result.status != PASSED]
     return out
 
 

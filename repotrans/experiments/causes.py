@@ -42,7 +42,11 @@ def cause_of(rec: TaskRecord) -> Cause:
     if result is None:
         return Cause(rec.status.replace("_", " "), "no test result was recorded")
     if rec.status == BLOCKED:
-        members = blocking_members(result, own=rec.task_id.split("(", 1)[0])
+        if not result.failures:          # held in a unit that did not pass (experiments.rejudge): its reason
+            return Cause("blocked by untranslated methods", result.reason or "blocked")
+        # the members named by the runtime frames (judge.blocked), else read from the failures
+        members = [b.split(":", 1)[-1] for b in result.behind] or \
+            blocking_members(result, own=rec.task_id.split("(", 1)[0])
         where = ", ".join(members[:3]) + (", ..." if len(members) > 3 else "")
         return Cause("blocked by untranslated methods",
                      f"{result.tests_failed or len(result.failures)} covering test(s) stop in untranslated code: "

@@ -8,13 +8,14 @@ their task folder (candidate.cs), never in the shared tree.
 At the end, blocked candidates are judged again until nothing changes:
   1. alone, callees first, each on the work copy as it is now: one that passes goes into the work copy
      at once, so the next sees it; one that fails is final;
-  2. when no candidate passes alone, the blocked ones together (each blocked behind the others: a
-     constructor and the method its tests also call, or placeholders that call each other): every one
-     applied in one copy (run_dir/work/group/target) and each judged there. A member that fails there
-     leaves the group and the rest is judged again, until none fails (at most GROUP_ROUNDS times); then
-     the members that pass are accepted (recorded "passed together with ...", and put into the work
-     copy), those still blocked behind a placeholder outside the group stay blocked. A verdict is never
-     recorded from a judgement in which any candidate failed.
+  2. when no candidate passes alone, the units of blocked candidates blocked behind each other (the
+     strongly connected groups of "A's tests stopped in B's placeholder", from the runtime evidence each
+     verdict names in `behind`): each unit judged as one, every member applied in one copy
+     (run_dir/work/group/target). The unit passes only when every member passes there; a member that
+     fails is recorded failed from that run and leaves, the rest judged again (at most GROUP_ROUNDS
+     times); a member still blocked behind a placeholder outside the unit keeps the whole unit blocked,
+     named. A pass never rests on a candidate that is not itself passed by the same run, so a passing
+     translation passes on the work copy (the port plus passing translations) too.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.status import BLOCKED, PASSED
 from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.workspace.scratch import state_key
+from repotrans.experiments.ordering import strongly_connected
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.model import Method
@@ -84,6 +86,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
     `judged_on`: task id -> state_key of the work copy its verdict was taken on; a task is not judged
     alone again on the same state (its verdict could not change)."""
     judged_on = dict(judged_on or {})
+    tried: set[tuple[frozenset, str]] = set()          # units judged together, with the work copy's state
 
     def record(rec: TaskRecord, result: TestResult, how: str) -> None:
         _note(store, tasks_dir, say, rec, result, how)
@@ -110,55 +113,103 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 still.append(rec)
         pending = still
         if len(pending) > 1 and not progress:
-            done = settle_group(index, source, work, pending, runner, store, java, say, tasks_dir)
-            pending = [r for r in pending if r.task_id not in done]
-            progress = bool(done)
+            for unit in mutual_units(pending):
+                key = (frozenset(r.task_id for r in unit), state_key(work))
+                if key in tried:
+                    continue
+                tried.add(key)
+                done = settle_group(index, source, work, unit, runner, store, java, say, tasks_dir)
+                progress = progress or bool(done)
+            pending = [r for r in pending if r.status == BLOCKED]
         if not progress:
             break
 
 
+def behind_of(rec: TaskRecord) -> set[str]:
+    """The task ids a blocked record's tests stopped in (its result's runtime evidence)."""
+    return {b.split(":", 1)[-1] for b in (rec.result or {}).get("behind", [])}
+
+
+def mutual_units(pending: list[TaskRecord]) -> list[list[TaskRecord]]:
+    """The blocked records that are blocked behind each other: the strongly connected groups (more than
+    one member) of the graph 'A's tests stopped in B's placeholder', over `pending` only. Only such a
+    unit is judged together; a record blocked behind a member outside `pending` (a failed task, a
+    placeholder that is no task) stays blocked behind it, named."""
+    ids = {r.task_id for r in pending}
+    deps = {r.task_id: behind_of(r) & ids for r in pending}
+    comp = strongly_connected(deps)
+    units: dict[int, list[TaskRecord]] = {}
+    for rec in pending:
+        units.setdefault(comp[rec.task_id], []).append(rec)
+    return [unit for unit in units.values() if len(unit) > 1]
+
+
 def settle_group(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge, store: RunStore,
                  java: dict[str, Method | None], say: Callable[[str], None], tasks_dir: Path | None = None) -> set[str]:
-    """judge_together, its accepted verdicts recorded (store, result.json, a line each) and put into the
-    work copy; the accepted task ids."""
-    accepted = judge_together(index, source, work, group, runner, java, say)
-    for rec, result in accepted:
+    """judge_together, every verdict it gives recorded (store, result.json, a line each) and the passed
+    members put into the work copy; the passed task ids."""
+    verdicts = judge_together(index, source, work, group, runner, java, say)
+    for rec, result in verdicts:
         _note(store, tasks_dir, say, rec, result, "together")
+    accepted = [rec for rec, result in verdicts if result.status == PASSED]
     if accepted:
-        apply_passing(index, source, work, [rec for rec, _ in accepted])
-    return {rec.task_id for rec, _ in accepted}
+        apply_passing(index, source, work, accepted)
+    return {rec.task_id for rec in accepted}
 
 
 def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge,
                    java: dict[str, Method | None], say: Callable[[str], None]) -> list[tuple[TaskRecord, TestResult]]:
-    """Judge `group` with every member's candidate applied (in run_dir/work/group); a member that fails
-    there leaves the group and the rest is judged again, until no member fails (at most GROUP_ROUNDS
-    judgements). Returns the members that pass in that last judgement, with their results; a member
-    still blocked there (behind a placeholder outside the group: a task that failed or is no task) stays
-    blocked and out of the work copy. No accepted verdict is taken with a candidate that failed."""
+    """Judge `group` as one unit: every member's candidate applied in one copy (run_dir/work/group) of
+    the work copy, each member judged there. The unit passes only when every member passes: then each
+    is `passed` ("passed together with ..."). A member that fails there is recorded failed from that run
+    (mutually dependent code is judged as one) and leaves; the rest is judged again without it (at most
+    GROUP_ROUNDS judgements). When a member is still blocked (behind a placeholder outside the unit),
+    no member passes: those that passed there stay blocked behind it, named; a pass never rests on a
+    candidate that did not pass itself. Returns the verdicts to record (members not listed keep theirs)."""
     scratch = work.parent / "group"
     members = list(group)
+    verdicts: list[tuple[TaskRecord, TestResult]] = []
     for _ in range(GROUP_ROUNDS):
         if len(members) < 2:
-            return []
-        say(f"  judging {len(members)} blocked candidates together...")
+            return verdicts
+        say(f"  judging {len(members)} blocked candidates together as one unit...")
         results = _judge_group(index, source, work, scratch, members, runner, java)
         if results is None:
-            return []
-        kept = [(rec, result) for rec, result in zip(members, results) if result.status in (PASSED, BLOCKED)]
-        if len(kept) == len(members):
-            names = [r.task_id for r in members]
-            return [(rec, replace(result, reason=_together(rec.task_id, names)))
-                    for rec, result in kept if result.status == PASSED]
-        members = [rec for rec, _ in kept]
-    say(f"  the group did not settle in {GROUP_ROUNDS} judgements; its members stay blocked")
-    return []
+            return verdicts
+        names = [r.task_id for r in members]
+        if all(result.status == PASSED for result in results):
+            return verdicts + [(rec, replace(result, reason=_together(rec.task_id, names)))
+                               for rec, result in zip(members, results)]
+        failed = [(rec, result) for rec, result in zip(members, results) if result.status not in (PASSED, BLOCKED)]
+        if not failed:
+            stuck = [rec.task_id for rec, result in zip(members, results) if result.status == BLOCKED]
+            return verdicts + [(rec, _held(rec, result, stuck, names)) for rec, result in zip(members, results)]
+        verdicts += [(rec, replace(result, reason=f"{result.reason or result.status} (judged together with "
+                                                  f"{_others(rec.task_id, names)} as one unit)"))
+                     for rec, result in failed]
+        gone = {rec.task_id for rec, _ in failed}
+        members = [rec for rec in members if rec.task_id not in gone]
+    say(f"  the unit did not settle in {GROUP_ROUNDS} judgements; its members stay blocked")
+    return verdicts
+
+
+def _held(rec: TaskRecord, result: TestResult, stuck: list[str], names: list[str]) -> TestResult:
+    """A member's verdict in a unit that did not pass because `stuck` are still blocked: blocked as it
+    was there, or, when it passed there, blocked behind the stuck members (its pass rests on them)."""
+    if result.status == BLOCKED:
+        return replace(result, reason=f"{result.reason} (judged together with {_others(rec.task_id, names)})")
+    return replace(result, status=BLOCKED, behind=["target:" + t for t in stuck],
+                   reason=f"passed together with {_others(rec.task_id, names)}, but "
+                          f"{_others(rec.task_id, stuck)} stay blocked there: the unit is not accepted")
+
+
+def _others(task_id: str, names: list[str]) -> str:
+    others = [n for n in names if n != task_id]
+    return ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
 
 
 def _together(task_id: str, names: list[str]) -> str:
-    others = [n for n in names if n != task_id]
-    shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
-    return f"passed together with {shown} (each blocked behind the others alone)"
+    return f"passed together with {_others(task_id, names)} (each blocked behind the others alone)"
 
 
 def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members: list[TaskRecord], runner: Judge,

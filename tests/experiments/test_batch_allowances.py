@@ -98,20 +98,45 @@ class ScriptedRunner(RecordingRunner):
         return TestResult(status=self.statuses[method.id], tests_run=1)
 
 
-def test_a_group_accepts_only_its_passing_members_and_never_a_verdict_beside_a_failing_candidate(pair, tmp_path):
+def test_a_unit_passes_only_when_every_member_passes_and_a_pass_never_rests_on_a_blocked_candidate(pair, tmp_path):
     from repotrans.experiments.rejudge import judge_together
 
     index, names, twice, java, store = pair
     group = [_record(names, "blocked", code=_as_is(index, names)), _record(twice, "blocked", code=_as_is(index, twice))]
     work = index.root("target")
-    # one member still blocked behind something outside the group: the other passes and is accepted
-    accepted = judge_together(index, FIXTURE / "java", work, group, ScriptedRunner({names.id: "passed", twice.id: "blocked"}),
-                              java, lambda line: None)
-    assert [(rec.task_id, result.status) for rec, result in accepted] == [(names.id[7:], "passed")]
-    assert "passed together with " + twice.id[7:] in accepted[0][1].reason
-    # a member fails in the group: the other's pass beside it is not taken; judged without it, alone, nothing
-    runner = ScriptedRunner({names.id: "passed", twice.id: "test_failure"})
-    assert judge_together(index, FIXTURE / "java", work, group, runner, java, lambda line: None) == []
-    assert len(runner.calls) == 2
+
+    def verdicts(statuses):
+        runner = ScriptedRunner(statuses)
+        out = judge_together(index, FIXTURE / "java", work, group, runner, java, lambda line: None)
+        return runner, {rec.task_id: result for rec, result in out}
+
+    # every member passes: the unit passes, each verdict says with whom
+    _, out = verdicts({names.id: "passed", twice.id: "passed"})
+    assert {t: r.status for t, r in out.items()} == {names.id[7:]: "passed", twice.id[7:]: "passed"}
+    assert "passed together with " + twice.id[7:] in out[names.id[7:]].reason
+    # one member still blocked behind something outside the unit: the other's pass rested on it, so it
+    # stays blocked, behind that member (named)
+    _, out = verdicts({names.id: "passed", twice.id: "blocked"})
+    assert {t: r.status for t, r in out.items()} == {names.id[7:]: "blocked", twice.id[7:]: "blocked"}
+    assert out[names.id[7:]].behind == [twice.id] and "the unit is not accepted" in out[names.id[7:]].reason
+    # a member fails in the unit: recorded failed from that run; the other is not judged alone (no unit left)
+    runner, out = verdicts({names.id: "passed", twice.id: "test_failure"})
+    assert {t: r.status for t, r in out.items()} == {twice.id[7:]: "test_failure"}
+    assert "as one unit" in out[twice.id[7:]].reason and len(runner.calls) == 2
     assert runner.javas == [java[names.id], java[twice.id]]
+    store.close()
+
+
+def test_only_records_blocked_behind_each_other_form_a_unit(pair):
+    from repotrans.experiments.rejudge import mutual_units
+
+    index, names, twice, java, store = pair
+    a, b, c = (_record(m, "blocked", code="x") for m in (names, twice, names))
+    c.task_id = "Other.M()"
+    a.result = {"behind": [twice.id]}
+    b.result = {"behind": [names.id]}
+    c.result = {"behind": [names.id]}              # behind a, but nothing is behind c: not in the unit
+    assert [[r.task_id for r in unit] for unit in mutual_units([a, b, c])] == [[a.task_id, b.task_id]]
+    b.result = {"behind": ["target:Outside.Placeholder()"]}     # behind a member that is no pending task
+    assert mutual_units([a, b, c]) == []
     store.close()

@@ -157,5 +157,5 @@ def judge_blocked(result: TestResult, index, method: Method, java: Method | None
         return result
     names = [m.id.split(":", 1)[-1] for m in found]
     inside = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
-    return replace(result, status=BLOCKED, reason=f"{len(result.failures)} covering test(s) fail only inside "
+    return replace(result, status=BLOCKED, behind=[m.id for m in found], reason=f"{len(result.failures)} covering test(s) fail only inside "
                                                   f"members that are not translated yet ({inside})")

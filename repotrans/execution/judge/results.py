@@ -69,6 +69,8 @@ class TestResult:
     judge: str = ""
     # covering tests left out because they fail in this environment before any change ("Project:Ns.F.T" -> cause)
     left_out: dict[str, str] = field(default_factory=dict)
+    # blocked: the placeholder members (target method ids) the failing tests stopped in, from runtime frames
+    behind: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         check_verdict(self.status)
@@ -108,6 +110,7 @@ class TestResult:
             translated=list(data.get("translated", [])),
             judge=data.get("judge", ""),
             left_out=dict(data.get("left_out", {})),
+            behind=list(data.get("behind", [])),
         )
 
     def evidence(self) -> str:
