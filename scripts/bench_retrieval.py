@@ -265,13 +265,14 @@ def first_retrieval(workdir: Path, cache_dir: Path, backend: str, pool: int, thr
     code = ("import time, sys; t = time.perf_counter(); c = time.process_time()\n"
             "from pathlib import Path\n"
             "from repotrans.retrieval.retriever import retrieve\n"
-            "from repotrans.retrieval.stages import recorded, report\n"
+            "from repotrans.retrieval.stages import recording, report\n"
             "imports = (time.perf_counter() - t, time.process_time() - c)\n"
-            f"r = retrieve(Path({str(run)!r}), {function!r}, k=5, backend={backend!r}, threads={threads}, "
+            "with recording() as log:\n"
+            f"    r = retrieve(Path({str(run)!r}), {function!r}, k=5, backend={backend!r}, threads={threads}, "
             f"cache_dir=Path({str(cache_dir)!r}), names=False, progress=False, pool={pool})\n"
             "print(f'{time.perf_counter() - t:.1f} s wall, {time.process_time() - c:.1f} s CPU')\n"
             "print(f'imports: {imports[0]:.2f} s wall, {imports[1]:.2f} s CPU')\n"
-            "print(report(recorded()))")
+            "print(report(log.records))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600,
                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
     shutil.rmtree(run, ignore_errors=True)

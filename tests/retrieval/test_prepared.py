@@ -15,7 +15,7 @@ from repotrans.retrieval.bm25 import Bm25Index
 from repotrans.retrieval.encoders import weights_digest
 from repotrans.retrieval.prepared import PREPARED_DIR, PreparedStore, prune
 from repotrans.retrieval.retriever import Retriever
-from repotrans.retrieval.stages import recorded, report, stage
+from repotrans.retrieval.stages import recording, report, stage
 from repotrans.retrieval.tokenize import identifier_tokens
 from tests.retrieval.test_retrieval import DOCS, SAMPLE, HashingEncoder, _real_pairs
 
@@ -98,11 +98,15 @@ def test_the_weights_digest_is_remembered_until_the_file_changes(tmp_path):
 
 
 def test_stages_record_wall_and_cpu_outer_before_inner():
-    before = len(recorded())
-    with stage("outer"):
-        with stage("inner"):
-            sum(range(10_000))
-    outer, inner = recorded()[before:]
+    with stage("not recorded"):
+        pass
+    with recording() as log:
+        with stage("outer"):
+            with stage("inner"):
+                sum(range(10_000))
+    with stage("after"):
+        pass
+    outer, inner = log.records
     assert (outer.name, outer.depth, inner.name, inner.depth) == ("outer", 0, "inner", 1)
     assert outer.wall >= inner.wall >= 0 and outer.cpu >= 0
     assert report([outer, inner]).splitlines()[1].startswith("  inner: ")
