@@ -80,7 +80,8 @@ class ApiMap:
         if not seen:
             return None
         args = java_args or []
-        fits = [o for o in seen if all(i < len(args) and args[i] == text for i, text in o.conditions)]
+        fits = [o for o in seen if passes_through(o.template, len(args))
+                or all(i < len(args) and args[i] == text for i, text in o.conditions)]
         if arg_type:      # seen with another argument type: only observations of this one are evidence
             other = any(o.arg_type and o.arg_type != arg_type for o in fits)
             fits = [o for o in fits if o.arg_type == arg_type or (not o.arg_type and not other)]
@@ -134,6 +135,9 @@ class ApiMap:
                 alts = ", ".join(f"{t} {c}" for t, c in conflicts[key].most_common(4))
                 lines.append(f"  {key}: {alts}")
         return "\n".join(lines)
+
+
+_STATIC_CALL = re.compile(r"^[A-Za-z_][\w.]*\((.*)\)$")
 
 
 def _short(text: str, width: int = 70) -> str:
@@ -255,6 +259,13 @@ def template(java: Site, cs: Site, local_names: frozenset[str]) -> tuple[str, bo
         if any(w.lower() not in java_words for w in _IDENT.findall(args)):
             general = False   # `new ArrayList<>(n)` -> `new List<BlockPair>(n)`: the type argument is the example's
     return normal_text(text), general, tuple(conditions)
+
+
+def passes_through(template: str, argc: int) -> bool:
+    """Whether the template is one static call taking the Java arguments as they are, in order
+    (`SupportClass.Fill({1}, {2})`): the literals it was seen with do not condition it."""
+    call = _STATIC_CALL.match(template)
+    return bool(call) and argc > 0 and call.group(1) == ", ".join("{%d}" % i for i in range(1, argc + 1))
 
 
 def normal_text(text: str) -> str:

@@ -133,3 +133,41 @@ def test_the_enclosing_class_wins_over_an_imported_type_and_a_call_is_no_type():
     assert qualify("var g = Match.Groups; var x = new Match(1);", usings, frozenset({"Match"})) == \
         "var g = Match.Groups; var x = new Match(1);"      # a member of the class named Match: its own
     assert qualify("var x = new StringBuilder(4);", usings) == "var x = new System.Text.StringBuilder(4);"
+
+
+def test_a_constant_cast_out_of_range_wraps_as_java_does():
+    """ZXing.Net DefaultPlacement: Java `(byte) -1` is 255 in a C# byte; `(byte)(-1)` alone is CS0221."""
+    java = "void init(int n) { bits = new byte[n]; bits[0] = (byte) -1; bits[1] = (byte) 7; c = (char) 65; }"
+    code = translate_method(java, ContextResolver("DefaultPlacement", {}), "public void init(int n)")
+    assert "bits[0] = unchecked((byte)(-1));" in code
+    assert "bits[1] = (byte)7;" in code and "unchecked((char)" not in code
+
+
+def test_jdk_accessors_the_port_writes_as_properties():
+    """ZXing.Net ErrorCorrection.encodeECC200 (CS1955 on `sb.Capacity()`), ResultParser.isSubstringOfDigits
+    (CS1061 on `SubSequence`)."""
+    java = ("String f(StringBuilder sb, String v, int a, int b) { sb.setLength(sb.capacity()); "
+            "return v.subSequence(a, b).toString(); }")
+    code = translate_method(java, ContextResolver("ErrorCorrection", {}), "public String f(StringBuilder sb, "
+                            "String v, int a, int b)")
+    assert "sb.Length = sb.Capacity;" in code
+    assert "v.Substring(a, b - (a))" in code and "SubSequence" not in code
+
+
+def test_a_pass_through_static_call_is_not_bound_to_the_literals_it_was_seen_with():
+    """ZXing.Net writes Arrays.fill as SupportClass.Fill (seen with `(byte) 0`); DefaultPlacement fills with
+    `(byte) -1`. A template that passes every argument through in order is no literal's; `substring(0, n)`
+    -> `Substring(0, n)` (a receiver's template) still is."""
+    from repotrans.mapping.api_map import ApiMap, Observation
+
+    def seen(key, template, java, cond, pair):
+        return Observation(key, template, True, cond, f"source:{pair}", f"target:{pair}", java, template)
+
+    api = ApiMap([seen("Arrays.fill/2", "SupportClass.Fill({1}, {2})", "Arrays.fill(m, (byte) 0)",
+                       ((1, "(byte) 0"),), p) for p in ("a", "b")]
+                 + [seen("String#substring/2", "{0}.Substring({1}, {2})", "s.substring(0, n)", ((0, "0"),), p)
+                    for p in ("a", "b")])
+    fill = api.choose("Arrays.fill/2", ["bits", "(byte) -1"], min_count=2)
+    assert fill is not None and fill.template == "SupportClass.Fill({1}, {2})"
+    assert api.choose("String#substring/2", ["a", "b"], min_count=2) is None
+    assert api.choose("String#substring/2", ["0", "n"], min_count=2) is not None
