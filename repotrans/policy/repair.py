@@ -226,6 +226,11 @@ def _overload(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings
     if not fewer:
         return f"no overload of {name} with fewer than {given} parameters is known (found {counts or 'none'})"
     want = fewer[-1]
+    header = next((text for text in lines if text.strip() and not text.lstrip().startswith(("//", "[", "/*", "*"))),
+                  "")
+    if re.search(rf"\b{name}\s*\(", header) and param_count(header.split("{")[0]) == want \
+            and diag.candidate_line > 1:
+        return f"dropping arguments would make {name} call itself (the port has no {given}-argument {name})"
     line = lines[diag.candidate_line - 1]
     call = re.search(rf"\b{name}\s*\(", line)
     if call is None:

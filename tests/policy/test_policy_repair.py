@@ -148,3 +148,22 @@ def test_getter_on_a_type_outside_the_context_becomes_a_property_by_convention()
     outcome = repair_with_reason(code, result, resolver)
     assert outcome.code == "{\n    if (p.Account.Code.Equals(code)) return true;\n}"
     assert outcome.rules == ["CS1061: GetCode() -> property Code (convention, Account not in context)"]
+
+
+def test_dropping_arguments_never_makes_a_member_call_itself():
+    """ZXing.Net HighLevelEncoder.encodeHighLevel(String): Java calls the 4-argument overload the port does not
+    have (it has 1 and 5); cutting the call to one argument recursed forever (runtime_error)."""
+    info = {"class": "Z.HighLevelEncoder", "kind": "class", "fields": [],
+            "members": ["public static String encodeHighLevel(String msg)",
+                        "public static String encodeHighLevel(String msg, SymbolShapeHint shape, Dimension a, "
+                        "Dimension b, int d)"]}
+    resolver = ContextResolver.from_tool_outputs("HighLevelEncoder", [("get_target_class_info", {}, info)])
+    result = TestResult(status="compile_error", diagnostics=[Diagnostic(
+        "CS1501", "No overload for method `encodeHighLevel' takes `4' arguments", "a.cs", 3, 12, 3)])
+    code = ("public static String encodeHighLevel(String msg)\n{\n"
+            "    return encodeHighLevel(msg, SymbolShapeHint.FORCE_NONE, null, null);\n}")
+    outcome = repair_with_reason(code, result, resolver)
+    assert outcome.code is None and "call itself" in outcome.reason
+    other = code.replace("String encodeHighLevel(String msg)", "String encode(String msg)")
+    fixed = repair_with_reason(other, result, resolver)       # from another member: the 1-argument overload
+    assert fixed.code is not None and "return encodeHighLevel(msg);" in fixed.code
