@@ -65,7 +65,7 @@ def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, s
                            resolver, translate_method)
     except Exception as exc:  # the benchmark records translator crashes instead of stopping
         return {**row, "status": "translator_error", "error": f"{type(exc).__name__}: {exc}"}
-    result = runner.run(index, target, code)
+    result = runner.run(index, target, code, java=source)
     for _ in range(rounds):
         if result.status == "passed":
             break
@@ -73,7 +73,7 @@ def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, s
         if outcome.code is None:
             break
         code, row["rules"] = outcome.code, row["rules"] + outcome.rules
-        result = runner.run(index, target, code)
+        result = runner.run(index, target, code, java=source)
     first_errors = [d.code for d in result.diagnostics if d.severity == "error"][:3]
     return {**row, "status": result.status, "errors": first_errors, "code": code}
 
