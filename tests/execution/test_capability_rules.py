@@ -126,7 +126,13 @@ def cases() -> list[Case]:
             # a type of the candidate's own assembly named as the test framework's (NUnit decides success by name)
             Case("own-type-in-a-hard-namespace", "newobj instance void NUnit.Framework.SuccessException::.ctor()\n    throw",
                  frozenset(ALLOWABLE), "test_framework"),
-            Case("own-type-elsewhere", "newobj instance void Probes.Own::.ctor()\n    pop", frozenset(), None)]
+            Case("own-type-elsewhere", "newobj instance void Probes.Own::.ctor()\n    pop", frozenset(), None),
+            # a value type the port's code holds (an enum in a capability's namespace) is data: allowed as a type,
+            # its members still denied; without the port's use it stays denied
+            Case("port-holds-value-type", _uses_type("System.Net.HttpStatusCode"), frozenset(), None, refs="port"),
+            Case("port-value-type-members", _calls("System.Net.HttpStatusCode::Probe"), frozenset(), "network",
+                 refs="port"),
+            Case("value-type-not-held", _uses_type("System.Net.HttpStatusCode"), frozenset(), "network")]
     return out
 
 
@@ -134,7 +140,9 @@ CASES = cases()
 # the port: its other member uses XmlNode.InnerText, File.ReadAllText and each hard-denied entry; its member
 # Mine (the candidate's own, excluded) uses XmlNode.OuterXml
 PORT_USES = [c.il for c in CASES if c.id.endswith(":port")] + [
-    _calls("System.Xml.XmlNode::get_InnerText"), _calls("System.IO.File::ReadAllText")]
+    _calls("System.Xml.XmlNode::get_InnerText"), _calls("System.IO.File::ReadAllText"),
+    "ldnull\n    callvirt instance valuetype " + _type("System.Net.HttpStatusCode") + " class "
+    + _type("System.Net.HttpWebResponse") + "::get_StatusCode()\n    pop"]
 
 
 def _assembly(name: str, methods: dict[str, str]) -> str:

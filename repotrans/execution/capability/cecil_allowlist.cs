@@ -109,6 +109,9 @@ partial class IlPolicy
         public readonly Dictionary<string, HashSet<string>> Types = new Dictionary<string, HashSet<string>>();
         public readonly Dictionary<string, HashSet<string>> Members = new Dictionary<string, HashSet<string>>();
         public readonly HashSet<string> Assemblies = new HashSet<string>();
+        // framework value types the port's code holds (an enum like HttpStatusCode: data, no capability, even in
+        // a capability's namespace), known from the signatures that encode them as value types
+        public readonly Dictionary<string, HashSet<string>> ValueTypes = new Dictionary<string, HashSet<string>>();
 
         public bool Allows(Dictionary<string, HashSet<string>> table, string key, HashSet<string> excluded)
         {
@@ -138,6 +141,7 @@ partial class IlPolicy
             if (outer is TypeDefinition || (outer.Scope != null && outer.Scope.MetadataScopeType == MetadataScopeType.ModuleDefinition))
                 return;
             Add(Types, Norm(t.FullName), group);
+            if (t.IsValueType) Add(ValueTypes, Norm(t.FullName), group);
         }
 
         void AddMember(MemberReference m, string group, ModuleDefinition module)

@@ -217,7 +217,7 @@ partial class IlPolicy
         bool framework = element != null && !(element is GenericParameter) && !Own(element);
         string type = element == null ? "" : Norm(element.FullName), key = type + "::" + member.Name;
         if (framework && MemberRule(method, type, key)) return;     // denied, or allowed by the Java original
-        bool typeOk = declaring == null || CheckType(declaring);
+        bool typeOk = declaring == null || CheckType(declaring, true);
         if (field != null) CheckType(field.FieldType);
         if (method != null)
         {
@@ -264,7 +264,9 @@ partial class IlPolicy
     }
 
     /// <summary>Names a denied type; true when the type is allowed.</summary>
-    bool CheckType(TypeReference type)
+    /// <summary>Names a denied type; true when it is allowed. `declaring`: the type of a member the code
+    /// uses (a value type the port holds is allowed as data, never its members' owner).</summary>
+    bool CheckType(TypeReference type, bool declaring = false)
     {
         if (type == null) return true;
         if (type is PointerType || type is FunctionPointerType)
@@ -278,7 +280,7 @@ partial class IlPolicy
             bool ok = true;
             var gi = type as GenericInstanceType;
             if (gi != null) foreach (var a in gi.GenericArguments) ok &= CheckType(a);
-            return CheckType(spec.ElementType) && ok;
+            return CheckType(spec.ElementType, declaring) && ok;
         }
         if (type is GenericParameter) return true;
         var outer = Outer(type);
@@ -288,6 +290,7 @@ partial class IlPolicy
             if (Under(full, ns, rule[1])) { Deny(rule[0], full); return false; }
         if (Own(type)) return true;
         if (Restricted.ContainsKey(full)) return true;             // its members are checked one by one
+        if (!declaring && refs.Allows(refs.ValueTypes, full, excluded)) return true;     // held as data by the port
         if (Types.TryGetValue(full, out cap)) { Deny(cap, full); return false; }
         foreach (var rule in Namespaces)
             if (Under(full, ns, rule[1])) { Deny(rule[0], full); return false; }

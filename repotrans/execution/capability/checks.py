@@ -61,18 +61,15 @@ JAVA_CAPABILITIES = {
 ACCESSORS = {"property": ("get_{}", "set_{}"), "indexer": ("get_Item", "set_Item")}
 # what the policy and the sandboxes leave open, named by doctor and the README
 RESIDUAL_RISKS = (
-    "a task allowed reflection (its Java original reflects) can reach NUnit's running test from inside the "
-    "test process and turn its result into a pass; such verdicts are marked trust: reduced",
-    "a task allowed the file system can read what the test uid may read (the workspace's data files, not "
-    "its sources) and write its private /tmp",
+    "a task allowed reflection (its Java original reflects) runs code the checker cannot follow (a member "
+    "invoked by reflection can be any, file reads of the test area included); the runner still counts a "
+    "success only from the framework's own exception thrown by the test's own code, never from a type named "
+    "like it; such verdicts are marked trust: reduced",
+    "a task allowed the file system can read what the test uid may read (the test area: the test assembly "
+    "and its data files, not the sources) and write its private /tmp",
     "the local sandbox hides sources and cannot drop to other uids when repotrans does not run as root",
-    "NUnit 2.6 takes an exception for success by its type's name; the runner does not check the assembly "
-    "identity (mono raises no first-chance event): the allowlist denies every way the checker knows to make "
-    "an object of that name (NUnit namespaces even in the port's own assembly, formatters, resources, codegen)",
-    "under docker, a test command of a task not allowed processes can still start one (docker exec takes no "
-    "seccomp filter of its own): the container's pids limit and the cleanup after every command bound it",
-    "a task's embedded resources (Assembly.GetManifestResourceStream) are allowed to every candidate: an "
-    "object the tests pass in can lead to the test assembly's resources",
+    "an object the tests pass in still shows their type names (Type.Name, ToString), not their assembly: "
+    "Type.Assembly is allowed only on typeof(a type of the candidate's own assembly)",
 )
 
 

@@ -142,8 +142,9 @@ class Checker:
         return self._texts[token]
 
     # -- the rules ------------------------------------------------------------------------------------
-    def check_type(self, job: _Job, t: tuple | None) -> bool:
-        """Names a denied type; True when the type is allowed."""
+    def check_type(self, job: _Job, t: tuple | None, declaring: bool = False) -> bool:
+        """Names a denied type; True when the type is allowed. `declaring`: the type of a member the code uses
+        (a value type the port holds is allowed as data, never its members' owner)."""
         if t is None:
             return True
         t = self.asm.resolve(t)
@@ -153,9 +154,9 @@ class Checker:
             return False
         if kind == "generic":
             ok = all([self.check_type(job, arg) for arg in t[2]])
-            return self.check_type(job, t[1]) and ok
+            return self.check_type(job, t[1], declaring) and ok
         if kind in ("byref", "array", "pinned"):
-            return self.check_type(job, t[1])
+            return self.check_type(job, t[1], declaring)
         if kind in ("var", "mvar") or (kind == "prim" and t[1] == "<Module>"):
             return True
         full = self.asm.render(t).replace("/", ".")
@@ -169,6 +170,8 @@ class Checker:
             return True
         if full in r.restricted:
             return True
+        if not declaring and job.refs.allows(job.refs.value_types, full, job.excluded):
+            return True                     # held as data by the port's code
         if full in r.types:
             job.deny(r.types[full], full)
             return False
@@ -201,7 +204,7 @@ class Checker:
         if framework and member_rule(self.rules, job, key, type_name, None if m.is_field else
                                      [self.asm.resolve(p) for p in m.params], m.name):
             return                          # denied, or allowed by the Java original
-        type_ok = self.check_type(job, m.declaring)
+        type_ok = self.check_type(job, m.declaring, declaring=True)
         self.check_type(job, m.ret)
         for p in m.params:
             self.check_type(job, p)

@@ -34,6 +34,7 @@ class Assembly:
         self.t = self.pe.net.mdtables
         self.data = self.pe.__data__
         self._names: dict[tuple[str, int], str] = {}
+        self.value_types: set[tuple[str, int]] = set()     # named types some signature encodes as value types
         self.enclosing = {r.struct.NestedClass_Index: r.struct.EnclosingClass_Index for r in self.rows("NestedClass")}
         for start in self.enclosing:            # every walk up the nesting ends (no compiler writes a cycle)
             seen, index = set(), start
@@ -136,6 +137,8 @@ class Assembly:
             return ("prim", PRIMITIVES[code]), pos
         if code in (0x11, 0x12):
             (table, index), pos = typedef_or_ref(blob, pos)
+            if code == 0x11 and table != "TypeSpec":
+                self.value_types.add((table, index))
             return (("spec", index) if table == "TypeSpec" else ("named", table, index)), pos
         if code in (0x0F, 0x10, 0x1D, 0x45):
             inner, pos = self.sig_type(blob, pos)

@@ -34,6 +34,9 @@ class PortRefs:
     types: dict[str, set[str]] = field(default_factory=dict)
     members: dict[str, set[str]] = field(default_factory=dict)
     assemblies: set[str] = field(default_factory=set)
+    # framework value types the port's code holds (an enum like HttpStatusCode: data, no capability, even in a
+    # capability's namespace), known from the signatures that encode them as value types
+    value_types: dict[str, set[str]] = field(default_factory=dict)
 
     def allows(self, table: dict[str, set[str]], key: str, excluded: frozenset[str]) -> bool:
         """Whether code other than the excluded members references `key`."""
@@ -41,12 +44,13 @@ class PortRefs:
 
     def to_json(self) -> dict:
         return {"types": {k: sorted(v) for k, v in self.types.items()},
-                "members": {k: sorted(v) for k, v in self.members.items()}, "assemblies": sorted(self.assemblies)}
+                "members": {k: sorted(v) for k, v in self.members.items()}, "assemblies": sorted(self.assemblies),
+                "value_types": {k: sorted(v) for k, v in self.value_types.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> "PortRefs":
         return cls({k: set(v) for k, v in data["types"].items()}, {k: set(v) for k, v in data["members"].items()},
-                   set(data["assemblies"]))
+                   set(data["assemblies"]), {k: set(v) for k, v in data.get("value_types", {}).items()})
 
 
 def framework(name: str) -> bool:
@@ -125,6 +129,8 @@ def port_refs(c: Checker) -> PortRefs:
             add_type(t[1], g)
         elif t[0] in ("named", "prim") and not own(t):
             add(refs.types, a.render(t).replace("/", "."), g)
+            if t[0] == "named" and (t[1], t[2]) in a.value_types:
+                add(refs.value_types, a.render(t).replace("/", "."), g)
 
     def add_member(m, g: str) -> None:
         add_type(m.ret, g)
