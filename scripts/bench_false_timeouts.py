@@ -56,7 +56,7 @@ def main() -> int:
                    and "abstract" not in m.modifiers
                    and not any((root / m.path).resolve().is_relative_to(d) for d in test_dirs)]
         runner = Runner(ExecutionConfig(sandbox=args.sandbox, timeout=args.timeout), tmp / "wd")
-        runner.run(index, methods[0], PLACEHOLDER)                                          # warm
+        runner.run(index, methods[0], PLACEHOLDER, java=None)                                          # warm
 
         cores = os.cpu_count() or 2
         end = time.time() + 3600
@@ -71,7 +71,7 @@ def main() -> int:
             for i in range(args.runs):
                 m = methods[i % len(methods)]
                 t = time.perf_counter()
-                result = runner.run(index, m, PLACEHOLDER)
+                result = runner.run(index, m, PLACEHOLDER, java=None)
                 seconds.append(time.perf_counter() - t)
                 statuses[result.status] += 1
                 if result.status in ("timeout", "passed") or seconds[-1] > 10:
@@ -101,7 +101,7 @@ def main() -> int:
 def _nunit_console(index: Index, method, tmp: Path, runs: int) -> int:
     """How often nunit-console hangs after writing complete results, on a placeholder build."""
     with Runner(ExecutionConfig(sandbox="local"), tmp / "wd") as runner:
-        result = runner.run(index, method, PLACEHOLDER, keep_run=True)
+        result = runner.run(index, method, PLACEHOLDER, keep_run=True, java=None)
     [ws] = (tmp / "wd" / "runner").glob("mono-*")
     dlls = sorted(ws.glob("runs/*/bin/*/*.Tests.dll"))
     if not dlls:

@@ -55,7 +55,8 @@ def candidates(ds, view, index: Index, limit: int | None, every: int) -> list:
         code = (ds.target_dir / truth.path).read_bytes()[truth.start_byte:truth.end_byte].decode("utf-8")
         if every and n % every == every - 1:
             code = PLACEHOLDER
-        items.append((masked, code, allowances(index, index.method(task.source_method_id))))
+        java = index.method(task.source_method_id)
+        items.append((masked, code, allowances(index, java), java))
     return items
 
 
@@ -69,7 +70,7 @@ def measure(label: str, judge, index: Index, items: list, group: int) -> tuple[d
                 results += judge.run_many(index, items[at:at + group])
             compiles = judge.compiles + sum(r.judge.startswith("alone") for r in results)
         else:
-            results = [judge.run(index, m, code, allow=allow) for m, code, allow in items]
+            results = [judge.run(index, m, code, allow=allow, java=java) for m, code, allow, java in items]
             compiles = len(results)
         wall, cpu = time.monotonic() - started, meter.seconds()
     finally:
@@ -127,7 +128,7 @@ def main() -> None:
               f"identical verdicts {same}/{len(items)}"
               + (f" ({offsets} more differ only in the IL offsets NUnit quotes in a failure message: the "
                  f"candidate's code sits after the current body in the shared method)" if offsets else ""))
-        for a, b, (m, _, _) in zip(expected, together, items):
+        for a, b, (m, _, _, _) in zip(expected, together, items):
             if a.evidence() != b.evidence():
                 print(f"  DIFFERS {m.id}: per-candidate {a.status} ({a.reason}) / batched {b.status} ({b.reason})"
                       f" [{b.judge}]")

@@ -44,7 +44,7 @@ def main() -> int:
         t = time.perf_counter()
         first = index.method(tasks[0].target_method_id)
         validator = Runner(ExecutionConfig(sandbox=args.sandbox), tmp / "wd")
-        validator.run(index, first, _truth(index, first))
+        validator.run(index, first, _truth(index, first), java=None)
         cold = time.perf_counter() - t
         per_task, per_run, parts, raw, kept = [], [], {}, [], 0
         for task in tasks:
@@ -54,7 +54,7 @@ def main() -> int:
             per_task.append(time.perf_counter() - t)
             kept += verdict.reason is None
             t = time.perf_counter()
-            result = validator.run(index, m, _truth(index, m))
+            result = validator.run(index, m, _truth(index, m), java=None)
             per_run.append(time.perf_counter() - t)
             for k, v in result.timings.items():
                 parts.setdefault(k, []).append(v)

@@ -51,7 +51,7 @@ def main() -> int:
 
         with Runner(ExecutionConfig(sandbox=args.sandbox), tmp / "wd") as runner:
             t = time.perf_counter()
-            first = runner.run(index, method, code)
+            first = runner.run(index, method, code, java=None)
             cold = time.perf_counter() - t
             if first.status != "passed":
                 print(f"bench: the method's own body did not pass: {first.brief()}", file=sys.stderr)
@@ -59,7 +59,7 @@ def main() -> int:
             warm, inside = [], []
             for _ in range(args.repeat):
                 t = time.perf_counter()
-                result = runner.run(index, method, code)
+                result = runner.run(index, method, code, java=None)
                 warm.append(time.perf_counter() - t)
                 inside.append(result.timings["build"] + result.timings["test"])
         raw = [_raw_once(index, method, tmp) for _ in range(args.repeat)]
