@@ -6,12 +6,15 @@
 For each Java type: its C# counterpart's file is deleted from a copy of the port (and from the
 projects' Compile items), and the port's tests of that class (test files named `<Class>Test*.cs`)
 (or `Test<Class>.cs`) are moved out of the copy: no index, store or prompt sees them. Then `skeleton` regenerates the
-classes and `batch --model builtin` fills their bodies (each compiled translation is applied; with
-the tests hidden a body is judged by compiling only). Finally the hidden tests come back and judge:
-  API fidelity   share of hidden test files that compile against the regenerated API, and the
-                 members they miss;
+classes and `batch --model builtin` fills their bodies (only bodies that passed tests in the batch are
+applied; with the tests hidden a body is judged by compiling only and stays a placeholder). Other test
+files that name the classes are hidden too and counted apart; the copy has no .git. Finally the hidden
+tests come back and judge:
+  API fidelity   share of the classes' hidden test files that compile against the regenerated API (only
+                 when the library and their test project really built), and the members they miss;
   pass rate      of the tests in those files, beside the same tests on the untouched port;
-  seconds per class, and the 10 most frequent skeleton mismatches, classified.
+  seconds per class from indexing to the last verdict, and the 10 most frequent skeleton mismatches
+  (kind, name, arity, parameter types, static-ness, accessibility), classified.
 With --junit, a second mode also translates the classes' JUnit tests into the port's test project
 (`translate-tests`); they judge the bodies during the batch (verdicts labelled as translated tests)
 and are removed before the port's hidden tests come back to judge the result.
@@ -42,6 +45,7 @@ from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.place import add_compile_items
 from repotrans.skeleton.port_tests import port_junit_tests
+from whole_types_api import api, api_mismatches, classify, print_mismatches
 
 MISSING = re.compile(r"does not contain a definition for `([^']+)'")
 
@@ -66,87 +70,34 @@ def counterpart_files(source: Path, target: Path, types: list[str], work: Path) 
     return out
 
 
-def api(index: Index, type_id: str, prefix: str = "") -> dict[tuple[str, str, str, int], str]:
-    """The non-private API of a C# type and its nested types: (nested path, kind, name, arity) -> member id."""
-    out = {}
-    t = index.type(type_id)
-    if t is None:
-        return out
-    for m in index.methods(type_id):
-        if "private" not in m.modifiers and not (m.kind == "constructor" and "static" in m.modifiers):
-            out[(prefix, m.kind, m.name, len(m.params))] = m.id
-    for f in index.fields(type_id):
-        if "private" not in f.modifiers:
-            out[(prefix, "field", f.name, 0)] = f.id
-    for nested in index.nested_types(type_id):
-        out.update(api(index, nested.id, f"{prefix}.{nested.name}" if prefix else nested.name))
-    return out
+def own_test_file(cls: str, file_name: str) -> bool:
+    """Whether a test file is one of the class's own: `<Class>*Test*.cs` or `Test<Class>*.cs`."""
+    return re.fullmatch(re.escape(cls) + r"\w*Test\w*\.cs|Test" + re.escape(cls) + r"\w*\.cs", file_name) is not None
 
 
-def api_mismatches(original: Index, regenerated: Index, files: dict, dropped: list[str]) -> list[tuple[str, str, str]]:
-    """Members of the port's deleted classes the regenerated API lacks: (class, member, why)."""
-    mapping = load_mapping(original)
-    out = []
-    for java, (tid, _, _) in files.items():
-        before, after = api(original, tid), api(regenerated, tid)
-        if regenerated.type(tid) is None:
-            cls = tid.split(":", 1)[1]
-            out += [(cls, f"{cls}.{k[2]}", "class not regenerated")
-                    for k in before]
-            continue
-        private_after = {(m.name.lower(), len(m.params)) for m in regenerated.methods(tid) if "private" in m.modifiers}
-        simple_after = {(k[0], k[2].lower()): k for k in after}
-        cls = tid.split(":", 1)[1].rsplit(".", 1)[-1]
-        for key, member_id in sorted(before.items()):
-            if key in after:
-                continue
-            nested, kind, name, arity = key
-            label = f"{cls}{'.' + nested if nested else ''}.{name}" + ("" if kind in ("field", "property") else f"/{arity}")
-            same = simple_after.get((nested, name.lower()))
-            java_twin = mapping.source_method(member_id) if kind != "field" else None
-            if any(d.startswith(f"{cls}.") and name.lower() in d.lower().split(":")[0] for d in dropped):
-                why = "left out of the skeleton (did not compile)"
-            elif kind == "method" and re.match(r"(get|is)[A-Z]", name) and \
-                    (nested, "property", re.sub(r"^(get|is)", "", name), 0) in after:
-                why = "getter made a property where the port kept the method"
-            elif kind == "indexer":
-                why = "indexer in the port (Java get/set methods kept as methods)"
-            elif same is not None and same[1] != kind:
-                why = f"{kind} in the port, {same[1]} in the skeleton"
-            elif same is not None and same[3] != arity:
-                why = "other parameter count (overload the port added or merged)"
-            elif same is not None:
-                why = "casing differs"
-            elif (name.lower(), arity) in private_after:
-                why = "private in the skeleton (Java visibility), visible in the port"
-            elif kind == "constructor":
-                why = "constructor the port added or changed"
-            elif kind == "field":
-                why = "field the port exposes (Java keeps it private or has none)"
-            elif java_twin is None:
-                why = "port-specific member (no Java counterpart)"
-            else:
-                why = "named differently from the Java member"
-            out.append((cls, label, why))
-    return out
-
-
-def hidden_tests(target: Path, classes: list[str]) -> list[str]:
-    """Test files of the port that test these classes (C# qualified names): `<Class>Test*.cs` in a test
-    project (`Test<Class>.cs` too), in the class's namespace (or a sub-namespace) or importing it."""
+def hidden_tests(target: Path, classes: list[str]) -> tuple[list[str], list[str]]:
+    """Test files of the port: (those of these classes, the others that reach them). A class's own are
+    `<Class>*Test*.cs` and `Test<Class>*.cs` in a test project, in the class's namespace (or a sub-namespace)
+    or importing it; another test file reaches a class when it names it and can see its namespace."""
     plan = plan_build(target, "mono")
-    out = []
+    own, reaching = [], []
     for p in plan.tests:
         for s in p.sources:
             if p.dir not in s.parents:
                 continue
+            text = s.read_text(encoding="utf-8", errors="replace")
+            rel = s.relative_to(target.resolve()).as_posix()
             for qualified in classes:
                 ns, _, name = qualified.rpartition(".")
-                if re.fullmatch(r"(Test)?" + re.escape(name) + r"(Tests?(Case)?)?\.cs", s.name) and s.name != name + ".cs" \
-                        and re.search(
-                        r"(namespace\s+|using\s+)" + re.escape(ns) + r"\b", s.read_text(encoding="utf-8", errors="replace")):
-                    out.append(s.relative_to(target.resolve()).as_posix())
-    return sorted(set(out))
+                sees = re.search(r"(namespace\s+|using\s+)" + re.escape(ns) + r"\b", text) or qualified in text
+                if not sees:
+                    continue
+                if own_test_file(name, s.name):
+                    own.append(rel)
+                elif re.search(r"\b" + re.escape(name) + r"\b", text):
+                    reaching.append(rel)
+    own = sorted(set(own))
+    return own, sorted(set(reaching) - set(own))
 
 
 def remove_compile_items(root: Path, rels: list[str]) -> dict[str, list[str]]:
@@ -170,7 +121,9 @@ def remove_compile_items(root: Path, rels: list[str]) -> dict[str, list[str]]:
 
 
 def build_tests(port: Path) -> dict[str, list[str]]:
-    """Compile the libraries and test projects with mcs; test file -> its errors."""
+    """Compile the libraries and test projects with mcs; file -> its errors. A file of a project that did
+    not build (or was never compiled because a library before it failed) has an error too: mcs stops
+    reporting member errors after a declaration error, so a file without one proves nothing."""
     plan = plan_build(port, "mono")
     errors: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-whole-") as tmp:
@@ -185,8 +138,16 @@ def build_tests(port: Path) -> dict[str, list[str]]:
                     rel = Path(d.file)
                     rel = rel.resolve().relative_to(port.resolve()).as_posix() if rel.is_absolute() else d.file
                     errors.setdefault(rel, []).append(f"{d.code} {d.message}")
+            if proc.returncode != 0:
+                for src in p.sources:
+                    rel = src.resolve().relative_to(port.resolve()).as_posix() if src.is_absolute() else str(src)
+                    errors.setdefault(rel, []).append(f"project {p.name} did not build")
             if proc.returncode != 0 and not p.is_test:
                 errors.setdefault("<library>", []).append(f"{p.name} does not compile")
+                for later in plan.chosen[plan.chosen.index(p) + 1:]:
+                    for src in later.sources:
+                        rel = src.resolve().relative_to(port.resolve()).as_posix() if src.is_absolute() else str(src)
+                        errors.setdefault(rel, []).append(f"project {later.name} not compiled ({p.name} failed)")
                 break
     return errors
 
@@ -229,21 +190,6 @@ def run_hidden(port: Path, rels: list[str], work: Path) -> tuple[int, int, str]:
         box.close()
 
 
-def classify(member: str, java_names: set[str], skeleton_text: str) -> str:
-    """Why a member the hidden tests use is missing from the regenerated API."""
-    low = {n.lower() for n in java_names}
-    if re.search(r"\b" + re.escape(member) + r"\b", skeleton_text, re.I) and not re.search(r"\b" + re.escape(member) + r"\b", skeleton_text):
-        return "casing differs from the port"
-    if ("get" + member).lower() in low or ("is" + member).lower() in low:
-        return "getter kept as a method where the port has a property" if ("get" + member) in skeleton_text or \
-            ("is" + member) in skeleton_text else "property left out (did not compile)"
-    if member.lower() in low:
-        return "member left out of the skeleton (did not compile)"
-    if member[:1].lower() + member[1:] in java_names or member.lower() in {n.lower() for n in java_names}:
-        return "renamed member"
-    return "port-specific API (no Java counterpart)"
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source", type=Path, required=True)
@@ -260,24 +206,27 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     source, target = args.source.resolve(), args.target.resolve()
     files = counterpart_files(source, target, args.types, work)
-    hidden = hidden_tests(target, [tid.split(":", 1)[1] for tid, _, _ in files.values()])
-    print(f"classes: {len(files)}; hidden test files: {len(hidden)}")
+    own, reaching = hidden_tests(target, [tid.split(":", 1)[1] for tid, _, _ in files.values()])
+    hidden = own + reaching
+    print(f"classes: {len(files)}; hidden test files: {len(own)} of the classes, {len(reaching)} others that "
+          "reach them (hidden too, counted apart)")
     for java, (tid, path, parts) in files.items():
         print(f"  {java} -> {tid.split(':', 1)[1]} ({', '.join([path, *parts])})")
     for h in hidden:
-        print(f"  hidden: {h}")
+        print(f"  hidden: {h}{'' if h in own else ' (reaches the classes)'}")
 
     if args.api_only:
         return api_only(source, target, work, args, files)
-    ref_ran, ref_failed, ref_why = run_hidden(target, hidden, work / "judge-untouched")
+    refs = {"own": run_hidden(target, own, work / "judge-untouched"),
+            "reaching": run_hidden(target, reaching, work / "judge-untouched-reaching") if reaching else (0, 0, "")}
     modes = [("skeleton + bodies, tests hidden", None)]
     if args.junit:
         modes.append(("skeleton + bodies + tests translated from JUnit", args.junit.resolve()))
     n = len(files)
     for number, (title, junit) in enumerate(modes, 1):
-        figures = regenerate(source, target, work / f"mode{number}", args, files, hidden, junit)
+        figures = regenerate(source, target, work / f"mode{number}", args, files, own, reaching, junit)
         print(f"\n== mode {number}: {title} (verdicts: the port's own hidden tests) ==")
-        report(figures, hidden, n, ref_ran, ref_failed, ref_why)
+        report(figures, own, reaching, n, refs)
     return 0
 
 
@@ -285,7 +234,7 @@ def api_only(source: Path, target: Path, work: Path, args, files: dict) -> int:
     """Skeletons of the deleted classes in a copy of the port, compared member by member with the port's."""
     port = work / "api" / target.name
     shutil.rmtree(work / "api", ignore_errors=True)
-    shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
+    shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans", ".git"))
     deleted = sorted({p for _, path, parts in files.values() for p in [path, *parts]})
     remove_compile_items(port, deleted)
     for rel in deleted:
@@ -303,22 +252,14 @@ def api_only(source: Path, target: Path, work: Path, args, files: dict) -> int:
     return 0
 
 
-def print_mismatches(mismatches: list[tuple[str, str, str]], total: int) -> None:
-    print(f"\nAPI of the deleted classes: {total - len(mismatches)}/{total} non-private members regenerated "
-          f"with the port's kind, name and arity ({100 * (total - len(mismatches)) / max(1, total):.0f}%)")
-    kinds = Counter(why for _, _, why in mismatches)
-    print("skeleton mismatches by class (most frequent first):")
-    for why, count in kinds.most_common(10):
-        examples = [label for _, label, w in mismatches if w == why][:4]
-        print(f"  {count:3d}  {why}: {', '.join(examples)}")
-
-
-def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden: list[str],
+def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: list[str], reaching: list[str],
                junit: Path | None) -> dict:
-    """Delete the classes and hide their tests in a copy, regenerate, bring the hidden tests back, judge."""
+    """Delete the classes and hide every test that reaches them in a copy (no .git: nothing recoverable),
+    regenerate, bring the hidden tests back, judge. Seconds run from indexing to the last verdict."""
+    hidden = own + reaching
     port = work / "port" / target.name
     shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
+    shutil.copytree(target, port, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans", ".git"))
     deleted = sorted({p for _, path, parts in files.values() for p in [path, *parts]})
     remove_compile_items(port, deleted)
     tests_removed = remove_compile_items(port, hidden)
@@ -329,7 +270,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden
         (vault / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.move(port / rel, vault / rel)
 
-    started = time.monotonic()
+    started = first = time.monotonic()
     index = Index.open(work / "index")
     index.build(source, port, progress=False)
     result = create_skeleton(index, args.types)
@@ -367,11 +308,10 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden
     summary = run_batch(source, port, work / "batch", config, functions=functions, progress=False)
     batch_s = time.monotonic() - started
     print(summary.render())
-    applied = apply_compiled(work / "batch", port, source)
-    verified = sum(n for status, n in applied.items() if status == "passed")
-    print(f"bodies applied: {sum(applied.values())} of {len(ids)}: {verified} passed; the rest compiled only, unverified "
-          f"({', '.join(f'{n} {s}' for s, n in sorted(applied.items()) if s != 'passed') or 'none'}), applied by this "
-          "benchmark (never by batch --write) so that the hidden tests judge them")
+    applied, unverified = apply_passing(work / "batch", port, source)
+    print(f"bodies applied: {applied} of {len(ids)}, only those that passed their tests in the batch (as batch "
+          f"--write would); {sum(unverified.values())} compiled but unverified or failing left as placeholders "
+          f"({', '.join(f'{n} {s}' for s, n in sorted(unverified.items())) or 'none'})")
 
     if translated:                                      # translated tests leave; the port's own come back
         remove_compile_items(port, translated)
@@ -387,28 +327,31 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, hidden
         for e in errors.get(h, []):
             m = MISSING.search(e)
             missing[m.group(1) if m else e.split(" ", 1)[0]] += 1
-    ran, failed, why = run_hidden(port, hidden, work / "judge")
-    return {"errors": errors, "missing": missing, "ran": ran, "failed": failed, "why": why,
+    verdicts = {"own": run_hidden(port, own, work / "judge"),
+                "reaching": run_hidden(port, reaching, work / "judge-reaching") if reaching else (0, 0, "")}
+    return {"errors": errors, "missing": missing, "verdicts": verdicts, "total_s": time.monotonic() - first,
             "skeleton_s": skeleton_s, "batch_s": batch_s, "java_names": java_names,
             "skeleton_text": skeleton_text, "dropped": result.check.dropped if result.check else [],
             "summary": summary, "mismatches": mismatches, "api_total": api_total}
 
 
-def report(f: dict, hidden: list[str], n: int, ref_ran: int, ref_failed: int, ref_why: str) -> None:
-    errors = f["errors"]
-    compiling = [h for h in hidden if not errors.get(h)]
+def report(f: dict, own: list[str], reaching: list[str], n: int, refs: dict) -> None:
+    errors, hidden = f["errors"], own + reaching
+    compiling = [h for h in own if not errors.get(h)]
     print(f"library compiles after regeneration: {'no' if '<library>' in errors else 'yes'}")
-    print(f"API fidelity: {len(compiling)}/{len(hidden)} hidden test files compile "
-          f"({100 * len(compiling) / max(1, len(hidden)):.0f}%)")
+    print(f"API fidelity: {len(compiling)}/{len(own)} of the classes' hidden test files compile, their projects "
+          f"built ({100 * len(compiling) / max(1, len(own)):.0f}%); other tests reaching them: "
+          f"{sum(1 for h in reaching if not errors.get(h))}/{len(reaching)}")
     for h in hidden:
         if errors.get(h):
             print(f"  does not compile: {h}: {len(errors[h])} error(s), first: {errors[h][0]}")
-    print(f"hidden tests pass on the regenerated classes: {f['ran'] - f['failed']}/{f['ran']}"
-          + (f" ({f['why']})" if f["why"] else ""))
-    print(f"the same tests on the untouched port:         {ref_ran - ref_failed}/{ref_ran}"
-          + (f" ({ref_why})" if ref_why else ""))
+    for group, label in (("own", "the classes' hidden tests"), ("reaching", "other tests reaching them")):
+        ran, failed, why = f["verdicts"][group]
+        ref_ran, ref_failed, ref_why = refs[group]
+        print(f"{label} pass on the regenerated classes: {ran - failed}/{ran}" + (f" ({why})" if why else "")
+              + f"; on the untouched port: {ref_ran - ref_failed}/{ref_ran}" + (f" ({ref_why})" if ref_why else ""))
     print(f"seconds per class: skeleton {f['skeleton_s'] / n:.1f}, bodies {f['batch_s'] / n:.1f}, "
-          f"total {(f['skeleton_s'] + f['batch_s']) / n:.1f}")
+          f"total with indexing and judging {f['total_s'] / n:.1f}")
     print("members the hidden tests use and the regenerated API lacks (most frequent first):")
     kinds = Counter()
     for member, count in f["missing"].most_common():
@@ -421,26 +364,26 @@ def report(f: dict, hidden: list[str], n: int, ref_ran: int, ref_failed: int, re
     print_mismatches(f["mismatches"], f["api_total"])
 
 
-def apply_compiled(run_dir: Path, port: Path, source: Path) -> Counter:
-    """Write every compiled body of the batch into the port (the batch itself writes only passing ones);
-    the count of bodies applied per verdict."""
+def apply_passing(run_dir: Path, port: Path, source: Path) -> tuple[int, Counter]:
+    """Write the bodies that passed in the batch into the port; (how many, the other compiled ones by verdict)."""
     store = RunStore(run_dir)
     records = [r for r in store.records() if r.compiled and r.code]
     store.close()
     index = Index.open(run_dir / "applied-index")
     index.build(source, port, progress=False)
-    count: Counter = Counter()
+    applied, left = 0, Counter()
     for rec in sorted(records, key=lambda r: r.task_id):
         m = index.method("target:" + rec.task_id)
-        if m is None:
+        if rec.status != "passed" or m is None:
+            left[rec.status if m is not None else "not found"] += 1
             continue
         path = port / m.path
         text, _ = apply_candidate(path.read_text(encoding="utf-8"), m, rec.code)
         path.write_text(text, encoding="utf-8")
         index.build(source, port, progress=False)
-        count[rec.status] += 1
+        applied += 1
     index.close()
-    return count
+    return applied, left
 
 
 if __name__ == "__main__":
