@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.errors import ConfigError
-from repotrans.mapping.test_code import test_files as test_code_files
+from repotrans.mapping.test_code import test_files as files_of_tests
 from repotrans.experiments.datasets import (build_dataset, candidate_tasks, load_dataset, mask_file, materialize,
                                             placeholder_body)
 from repotrans.index.placeholders import is_placeholder
@@ -166,7 +166,7 @@ def test_candidates_follow_select_globs(sample_index):
     assert candidate_tasks(sample_index, ["No.Such.*"]) == []
     every = candidate_tasks(sample_index)
     assert len(every) == len({t.id for t in every}) > 100
-    tests = test_code_files("target", sample_index.files("target"), sample_index.root("target"))
+    tests = files_of_tests("target", sample_index.files("target"), sample_index.root("target"))
     assert tests and not any(t.path in tests for t in every)      # test methods are never tasks
     for t in every:             # no placeholder-like or auto-property body is a task: nothing to translate
         body = sample_index.method(t.target_method_id).body
