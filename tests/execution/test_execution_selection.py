@@ -131,7 +131,7 @@ def test_fallbacks_are_named_and_bounded(tmp_path):
     assert "callers Gadget" in via.describe()
     none = select_tests(fixtures, {"Sprocket"}, {"Spin"}, callers=set)
     assert none.tests == [] and none.basis == "none" and "compiled only" in none.describe()
-    assert select_tests(fixtures, {"Widget"}, {"Spin"}, callers=lambda: asked.append(2) or set()).basis == "covering"
+    assert select_tests(fixtures, {"Widget"}, {"Spin"}, callers=lambda: asked.append(2) or set()).basis == "names"
     assert asked == [1]                       # callers are looked up only when the class has no fixture
     many = {f"P:Ns.T{n:02d}Tests": {"idents": ["Widget"], "abstract": False, "shared": [], "tests": {"A": []}}
             for n in range(FALLBACK_LIMIT + 4)}

@@ -23,6 +23,7 @@ from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.api import make_toolchain
 from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
+from repotrans.execution.workspace.reach import Reachability
 from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.model import Method
 from repotrans.index.parse import source_text
@@ -56,6 +57,7 @@ class Runner:
                              clock=config.clock)
         self._sandboxes: dict[str, Sandbox] = {}
         self._lock = threading.Lock()
+        self._reach = Reachability()      # the target's call graph per state (covering tests)
 
     def __enter__(self) -> "Runner":
         return self
@@ -138,7 +140,8 @@ class Runner:
         if scope != "covering":
             return Chosen(None, "the whole test suite (--scope all)", (), self.limits)
         fixtures = index_tests(ws, self.toolchain.test_projects(ws))
-        chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
+        chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method),
+                              self._reach)
         limits = replace(self.limits, timeout=chosen.timeout(self.limits.timeout)) if scaled else self.limits
         return Chosen(chosen.tests, chosen.describe(), chosen.translated, limits)
 

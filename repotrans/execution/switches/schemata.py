@@ -34,6 +34,7 @@ from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.api import compile_projects, parse_mcs, rel, run_tests
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace
+from repotrans.execution.workspace.reach import Reachability
 from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.model import Method
 
@@ -146,6 +147,7 @@ class Schemata:
     seconds: float = 0.0
     routes: dict[str, int] = field(default_factory=dict)         # how many tasks each way decided
     phases: dict[str, float] = field(default_factory=dict)       # validation step -> its wall seconds
+    reach: Reachability = field(default_factory=Reachability)    # the call graph behind covering tests
 
     def count(self, route: str) -> None:
         self.routes[route] = self.routes.get(route, 0) + 1
@@ -237,7 +239,8 @@ def covering_tests(tc, schemata: Schemata, index, method: Method):
 
     ws = schemata.ws
     fixtures = index_tests(ws, tc.test_projects(ws))
-    return choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method))
+    return choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method),
+                        schemata.reach)
 
 
 def run_switch(tc, schemata: Schemata, index, method: Method, switch: int, sandbox: Sandbox, limits: Limits,

@@ -1,6 +1,9 @@
 """Test selection from a tree-sitter scan of the test sources (cached per state).
 
-A test method covers a target member when the identifiers it can reach mention the member: its own
+A test covers a target member when its static call graph reaches it (workspace.reach: the test's
+identifiers followed through the index's members: calls, overrides, constructors, properties). When no
+test reaches it, the name walk below is the fallback, recorded as such (basis "names"):
+a test method covers a target member when the identifiers it can reach mention the member: its own
 body and attributes, the fixture's per-test plumbing ([SetUp]/[TearDown] methods, constructors, field
 initialisers) and the fixture's helpers (non-test methods, properties, nested classes) it names.
 Only fixtures that mention the target's class are looked at; when none of their tests mentions the
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from repotrans.execution.workspace.reach import Reachability, reaching_tests
 from repotrans.execution.workspace.scratch import Workspace, write_atomically
 from repotrans.index.parse import thread_parser
 
@@ -30,7 +34,7 @@ DECLARATION_NODES = ("class_declaration", "struct_declaration", "record_declarat
                      "method_declaration", "constructor_declaration", "property_declaration",
                      "indexer_declaration", "event_declaration", "delegate_declaration", "enum_declaration")
 CACHE_FILE = "tests.json"
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 TRANSLATED_CATEGORY = "RepotransTranslated"     # skeleton.junit.CATEGORY: fixtures translated from JUnit
 
 
@@ -58,7 +62,8 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> d
 
 @dataclass(frozen=True)
 class Selection:
-    """The tests a candidate runs, and why these: `basis` is "covering" (tests reaching the member),
+    """The tests a candidate runs, and why these: `basis` is "covering" (tests whose static call graph
+    reaches the member), "names" (none does: tests naming the member and its class),
     "class" (no test names the member: fixtures naming its class), "callers" (no fixture names the
     class: fixtures naming types that call the member) or "none" (nothing found: compiled only).
     The two fallbacks are bounded to FALLBACK_LIMIT fixtures, never the whole suite."""
@@ -82,6 +87,8 @@ class Selection:
         bound = f" (the first {len(self.tests)} of {self.total})" if self.total > len(self.tests) else ""
         if self.basis == "covering":
             return f"{len(self.tests)} covering test(s): {_short(self.tests)}"
+        if self.basis == "names":
+            return f"no test reaches it statically: fallback to {len(self.tests)} test(s) naming it: {_short(self.tests)}"
         if self.basis == "class":
             return f"no test names the member: fallback to {len(self.tests)} fixture(s) naming {names}{bound}"
         if self.basis == "callers":
@@ -141,7 +148,7 @@ def _select(fixtures: dict[str, dict], class_names: set[str], member_tokens: set
             size += len(picked) - before
         used += len(picked) > before
     if picked:
-        return Selection(picked, "covering", fixtures=used, size=size)
+        return Selection(picked, "names", fixtures=used, size=size)
     if covering:
         return _bounded(fixtures, covering, class_names, "class")
     found = callers() if callers is not None else set()
@@ -152,8 +159,15 @@ def _select(fixtures: dict[str, dict], class_names: set[str], member_tokens: set
 
 
 def choose_tests(index, method, fixtures: dict[str, dict], class_names: set[str],
-                 member_tokens: set[str]) -> Selection:
-    """select_tests for one indexed target member; callers are looked up in the index only when needed."""
+                 member_tokens: set[str], reach: Reachability | None = None) -> Selection:
+    """The tests whose static call graph reaches one indexed target member (`reach`: the caller's
+    memo of the graph; a fresh one without); when none does, select_tests (the name walk, recorded as
+    the fallback it is; callers looked up in the index only when needed)."""
+    reach = reach or Reachability()
+    tests, used, size = reaching_tests(fixtures, lambda start: reach.reached(index, start), method.id)
+    if tests:
+        translated = tuple(t for t in tests if fixtures.get(_fixture_key(t, fixtures), {}).get("translated"))
+        return Selection(tests, "covering", translated=translated, fixtures=used, size=size)
     skip = {key.split(":", 1)[1].replace("+", ".") for key in fixtures}
     return select_tests(fixtures, class_names, member_tokens, callers=lambda: caller_types(
         index.types("target"), index.all_methods("target"), member_tokens, class_names, skip))
@@ -212,6 +226,7 @@ def _merge(into: dict, fx: dict) -> None:
     into["idents"] = sorted(set(into["idents"]) | set(fx["idents"]))
     into["shared"] = sorted(set(into["shared"]) | set(fx["shared"]))
     into["abstract"] = into["abstract"] or fx["abstract"]
+    into["bases"] = sorted(set(into.get("bases", [])) | set(fx.get("bases", [])))
     into["translated"] = into.get("translated", False) or fx.get("translated", False)
     for test, idents in fx["tests"].items():
         into["tests"][test] = sorted(set(into["tests"].get(test, [])) | set(idents))
@@ -260,8 +275,14 @@ def _scan_fixture(cls: Node) -> dict:
     reach = {test: _reach(idents | sources, helpers) | idents for test, (idents, sources) in tests.items()}
     shared = _reach(shared, helpers) | shared
     return {"idents": sorted(_identifiers(cls)), "abstract": "abstract" in _modifiers(cls),
-            "translated": _translated(cls),
+            "translated": _translated(cls), "bases": _bases(cls),
             "shared": sorted(shared), "tests": {t: sorted(ids) for t, ids in sorted(reach.items())}}
+
+
+def _bases(cls: Node) -> list[str]:
+    """Simple names of the class's bases as written (an abstract fixture's tests run as its subclass's)."""
+    bases = next((c for c in cls.named_children if c.type == "base_list"), None)
+    return [] if bases is None else sorted({_simple_type(b) for b in bases.named_children} - {""})
 
 
 def _reach(start: set[str], helpers: dict[str, set[str]]) -> set[str]:
