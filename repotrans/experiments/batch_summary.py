@@ -115,6 +115,10 @@ class BatchSummary:
             lines.append(f"written into the target: {len(self.written)} member{'s' * (len(self.written) != 1)} "
                          f"in {len(files)} file{'s' * (len(files) != 1)}")
             lines += [f"  {rel}: {', '.join(f['members'])}" for rel, f in sorted(files.items())]
+            created = [(rel, c) for rel, f in sorted(files.items()) for c in f.get("created", [])]
+            if created:
+                lines.append(f"created alongside (no task; each came with a passing candidate): {len(created)}")
+                lines += [f"  {rel}: {c}" for rel, c in created]
         lines += [f"  not written: {task} ({why})" for task, why in (self.write or {}).get("skipped", [])]
         return lines
 

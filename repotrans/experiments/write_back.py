@@ -25,6 +25,8 @@ class FileChange:
     before: str
     after: str
     members: list[str] = field(default_factory=list)       # task ids spliced into this file
+    # members and types the candidates brought along (helpers, nested types): not tasks, listed apart
+    created: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -35,7 +37,8 @@ class WritePlan:
 
     def to_json(self) -> dict:
         """As summary.json keeps it: per file its members and the sha256 of the text written."""
-        return {"files": {rel: {"members": c.members, "sha256": hashlib.sha256(c.after.encode("utf-8")).hexdigest()}
+        return {"files": {rel: {"members": c.members, "created": c.created,
+                                "sha256": hashlib.sha256(c.after.encode("utf-8")).hexdigest()}
                           for rel, c in sorted(self.files.items())},
                 "skipped": [list(s) for s in self.skipped]}
 
@@ -84,8 +87,18 @@ def plan_write(target: Path, originals: dict[str, dict], passing: list[TaskRecor
             text = spliced
             done.append(rec.task_id)
         if done:
-            plan.files[rel] = FileChange(before, text.replace("\n", "\r\n") if crlf else text, done)
+            plan.files[rel] = FileChange(before, text.replace("\n", "\r\n") if crlf else text, done,
+                                         created_members(rel, before, text))
     return plan
+
+
+def created_members(rel: str, before: str, after: str) -> list[str]:
+    """Ids of the members and types declared in `after` but not in `before` (what candidates created
+    beside the members they translate), as the index names them, without the side prefix."""
+    def declared(text: str) -> set[str]:
+        parsed = parse_file("target", rel, text.encode("utf-8"), "")
+        return {m.id for m in parsed.methods} | {t.id for t in parsed.types}
+    return sorted(i.split(":", 1)[-1] for i in declared(after) - declared(before))
 
 
 def _splice(rel: str, text: str, rec: TaskRecord, original: str) -> str:
@@ -158,6 +171,7 @@ def render(plan: WritePlan, verb: str = "written") -> list[str]:
     for rel, change in sorted(plan.files.items()):
         lines.append(f"  {rel}: {len(change.members)} member{'s' * (len(change.members) != 1)} {verb}")
         lines += [f"    {t}" for t in change.members]
+        lines += [f"    created (no task; came with the candidates above): {c}" for c in change.created]
     lines += [f"  skipped {t}: {why}" for t, why in plan.skipped]
     return lines
 

@@ -11,7 +11,7 @@ import pytest
 
 from repotrans.experiments.batch_end import WriteRequest, write_passing, write_refusal
 from repotrans.experiments.run_store import TaskRecord
-from repotrans.experiments.write_back import indented, original_texts, patch_text, plan_write, write_plan
+from repotrans.experiments.write_back import indented, original_texts, patch_text, plan_write, render, write_plan
 from repotrans.index.store import Index
 
 FILE = """using System;
@@ -124,3 +124,17 @@ def test_nothing_is_written_when_the_whole_suite_does_not_clear_it_unless_anyway
     out = write_passing(target, originals, recs, timed_out, WriteRequest(write=True, anyway=True), stopped="x")
     assert out.members == [TWICE] and "return x * 2;" in (target / "Calc.cs").read_text()
     assert "so far (the batch stopped early)" in out.lines[0] and "despite: the whole-suite check timed out" in out.lines[0]
+
+
+def test_members_and_types_a_candidate_brings_along_are_listed_apart(port):
+    target, originals = port
+    code = ("public int Twice(int x)\n{\n    return Doubler.Of(x);\n}\n\n"
+            "private static class Doubler\n{\n    public static int Of(int x) { return x * 2; }\n}")
+    plan = plan_write(target, originals, [_rec(TWICE, code=code)])
+    write_plan(target, plan)
+    saved = plan.to_json()["files"]["Calc.cs"]
+    assert saved["members"] == [TWICE]
+    assert saved["created"] == ["Acme.Calc.Doubler", "Acme.Calc.Doubler.Of(int)"]
+    assert "    created (no task; came with the candidates above): Acme.Calc.Doubler" in render(plan)
+    plain = plan_write(target, originals, [_rec(HALF, code=HALF_CODE)])
+    assert plain.to_json()["files"]["Calc.cs"]["created"] == []
