@@ -122,3 +122,28 @@ def test_an_exception_type_the_candidate_can_declare_blocks_nothing(index):
     assert blockers(result(failure), index, member(index, "Dot")) == []
     plain = replace(failure, message="System.NotImplementedException : The method or operation is not implemented.")
     assert [m.name for m in blockers(result(plain), index, member(index, "Dot"))] == ["AngleTo"]
+
+
+SALT = """namespace Crypt {
+    public static class Salt {
+        public static string Gen() { return Gen(10); }
+        public static string Gen(int rounds) { return Encode(rounds); }
+        public static string Encode(int n) { throw new System.NotImplementedException(); }
+    }
+}
+"""
+
+
+def test_a_placeholder_called_by_an_overload_of_the_candidate_blocks(tmp_path):
+    """BCrypt.Net's gensalt() calls gensalt(int), which stops in encode_base64's placeholder: the frame
+    below the throw site is the overload, not the candidate, so what its Java original calls is beside the
+    point (a failure, before the arity was compared)."""
+    index = csharp_index(tmp_path, {"Salt.cs": SALT})
+    gen = next(m for m in index.all_methods("target") if m.name == "Gen" and not m.params)
+    java = replace(gen, body="{ return gen(10); }")
+    failure = TestFailure(name="Crypt.Tests.SaltTests.GenIsSalt", message="System.NotImplementedException : no",
+                          stack=["Crypt.Salt.Encode (System.Int32 n) at Salt.cs:5",
+                                 "Crypt.Salt.Gen (System.Int32 rounds) at Salt.cs:4",
+                                 "Crypt.Salt.Gen () at Salt.cs:3 (candidate line 1)",
+                                 "Crypt.Tests.SaltTests.GenIsSalt () at SaltTests.cs:9"])
+    assert [m.name for m in blockers(result(failure), index, gen, java)] == ["Encode"]

@@ -123,7 +123,8 @@ def in_member(frame: str, method: Method) -> bool:
     """Whether a cleaned frame is in the candidate's own member (its lines, or its type and name)."""
     found = frame_member(frame)
     ref = MemberRef.of(method)
-    return "(candidate line" in frame or (found is not None and found[0] == ref.type_name and found[1] in ref.names)
+    return "(candidate line" in frame or (found is not None and found[0] == ref.type_name and found[1] in ref.names
+                                          and ref.arity in (-1, found[2]))      # an overload is another member
 
 
 def thrown_frames(failure) -> list[str]:
