@@ -15,6 +15,7 @@ from tree_sitter import Language, Node, Parser
 
 from repotrans.errors import InputError
 from repotrans.index.model import Method
+from repotrans.policy.contract_types import contract_locals
 from repotrans.policy.java_stmt import StatementTranslator, indent
 from repotrans.policy.cs_types import jdk_table, split_type
 from repotrans.policy.resolver import ConventionResolver, NameResolver
@@ -222,6 +223,10 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     elif isinstance(target, str) and re.search(r"\bvoid\s+[\w.]+\s*(<[^()]*>)?\s*\(", target):
         tr.target_return = "void"
     body = node.child_by_field_name("body")
+    own = getattr(resolver, "_type", None)
+    if isinstance(target, Method) and body is not None and own is not None:
+        tr.contract = contract_locals(body, tr.text, own(None),
+                                      lambda name, argc: resolver.method_name(None, name, argc), tr.cs_type)
     is_property = (target.kind in ("property", "indexer") if isinstance(target, Method)
                    else isinstance(target, str) and "(" not in target and "[" not in target)
     if body is None:

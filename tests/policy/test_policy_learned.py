@@ -171,3 +171,25 @@ def test_a_pass_through_static_call_is_not_bound_to_the_literals_it_was_seen_wit
     assert fill is not None and fill.template == "SupportClass.Fill({1}, {2})"
     assert api.choose("String#substring/2", ["a", "b"], min_count=2) is None
     assert api.choose("String#substring/2", ["0", "n"], min_count=2) is not None
+
+
+def test_locals_take_the_signedness_the_ports_members_declare():
+    """BCrypt.Net made jBCrypt's `int[]` Blowfish state `uint[]` and `char64` return `int` (Java: byte): a
+    local passed to, or assigned from, the class's own members takes the port's type where the two differ
+    only in sign or width; a local of another meaning keeps Java's."""
+    from repotrans.index.model import Method
+    from repotrans.policy.tool_outputs import target_type
+
+    own = target_type({"class": "BCrypt.Net.BCrypt", "fields": ["private uint[] P", "private static readonly "
+                       "uint[] bf_crypt_ciphertext", "private String name"],
+                       "members": ["private void encipher(uint[] lr, int off)", "private static int char64(char x)"]})
+    resolver = ContextResolver("BCrypt", {"BCrypt": own})
+    java = ("void key(String s) { int lr[] = {0, 0}; encipher(lr, 0); int cdata[] = bf_crypt_ciphertext.clone(); "
+            "byte c1 = char64(s.charAt(0)); int n = lr.length; String t = name; }")
+    sig = "private void key(String s)"
+    target = Method("target:BCrypt.Net.BCrypt.key(String)", "target", "target:BCrypt.Net.BCrypt", "method", "key",
+                    [], "void", ["private"], [], [], sig, "{ }", "BCrypt.cs", 1, 1, 0, 1)
+    code = translate_method(java, resolver, target)
+    assert "uint[] lr = new uint[] { 0, 0 };" in code
+    assert "uint[] cdata = " in code and "int c1 = " in code and "byte c1" not in code
+    assert "int n = lr.Length;" in code and "string t = name;" in code.replace("String t", "string t")
