@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Callable
 
 from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.blocked import blockers
 from repotrans.execution.judge.protocol import Judge
+from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.status import BLOCKED, PASSED
 from repotrans.experiments.batch_progress import outcome_of
 from repotrans.experiments.rejudge import rejudge_blocked
@@ -76,7 +78,12 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
 
     whole = runner.run(index, methods[0], as_is(methods[0]), scope="all",
                        allow=allowances(index, java.get(methods[0].id)), java=java.get(methods[0].id))
-    out = {**summarize(whole), **translated_part(whole, translated_fixtures(index)), "fail_together": [],
+    def in_placeholder(failure) -> list[str]:
+        """The placeholders this failure's exception was thrown in, read from its runtime frames."""
+        found = blockers(TestResult(status=whole.status, failures=[failure]), index, methods[0])
+        return [m.id.split(":", 1)[1] for m in found]
+
+    out = {**summarize(whole, in_placeholder), **translated_part(whole, translated_fixtures(index)), "fail_together": [],
            "inputs": len(methods)}
     if untranslated and out["in_untranslated"]:
         out["untranslated"] = sorted(untranslated)

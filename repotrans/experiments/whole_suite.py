@@ -6,23 +6,34 @@ console and report.html alike.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from repotrans.execution.judge.blocked import PLACEHOLDER_EXCEPTION
-from repotrans.execution.judge.results import TestResult
+from repotrans.execution.judge.results import TestFailure, TestResult
 from repotrans.execution.workspace.selection import TRANSLATED_CATEGORY
 from repotrans.experiments.causes import blocking_members, cause_of
 from repotrans.experiments.run_store import TaskRecord
 
 
-def summarize(result: TestResult) -> dict:
-    """status, tests_run, tests_failed, and the failures split into untranslated members vs elsewhere."""
-    inside = [f for f in result.failures if PLACEHOLDER_EXCEPTION in f.message]
-    elsewhere = [f for f in result.failures if PLACEHOLDER_EXCEPTION not in f.message]
+def summarize(result: TestResult, in_placeholder: Callable[[TestFailure], list[str]] | None = None) -> dict:
+    """status, tests_run, tests_failed, and the failures split into untranslated members vs elsewhere:
+    by `in_placeholder` (a failure -> the placeholder members its exception was thrown in, from the
+    runtime frames: batch_end.combined_check passes judge.blocked's), else by the placeholder's
+    exception named in the message (a report re-rendered without an index)."""
+    if in_placeholder is None:
+        inside = [f for f in result.failures if PLACEHOLDER_EXCEPTION in f.message]
+        members = blocking_members(TestResult(status=result.status, failures=inside))
+    else:
+        found = [(f, in_placeholder(f)) for f in result.failures]
+        inside = [f for f, where in found if where]
+        members = list(dict.fromkeys(m for _, where in found for m in where))
+    elsewhere = [f for f in result.failures if f not in inside]
     errors = [d for d in result.diagnostics if d.severity == "error"]
     first = (cause_of(TaskRecord(config="", dataset="", task_id="", status=result.status, result=result.to_json()))
              .line if result.status != "passed" else "")
     return {"status": result.status, "tests_run": result.tests_run, "tests_failed": result.tests_failed,
             "in_untranslated": len(inside),
-            "untranslated": blocking_members(TestResult(status=result.status, failures=inside)),
+            "untranslated": members,
             "elsewhere": [f"{f.name}: {' '.join(f.message.split())[:160]}" for f in elsewhere[:5]],
             "elsewhere_count": len(elsewhere), "compile_errors": len(errors), "first": first,
             "reason": result.reason}

@@ -1,0 +1,44 @@
+"""The whole-suite check puts a failure down to an untranslated member by its runtime frames (the
+exception thrown in a placeholder's frame), never by text: a candidate's own exception whose message
+mentions NotImplementedException is a failure elsewhere (issue 35). Real index; a scripted runner."""
+from __future__ import annotations
+
+from repotrans.execution.judge.results import TestFailure, TestResult
+from repotrans.experiments.batch_end import combined_check, write_refusal
+from repotrans.experiments.run_store import TaskRecord
+from tests.support.indexes import csharp_index
+
+CALC = """namespace Acme {
+    public class Calc {
+        public int Twice(int x) { return 2 * x; }
+        public int Half(int x) { throw new System.NotImplementedException(); }
+        public int Check(int x) { throw new System.InvalidOperationException("NotImplementedException expected"); }
+    }
+}
+"""
+IN_HALF = TestFailure(name="Acme.Tests.CalcTests.HalfOfFour", message="System.NotImplementedException : not implemented",
+                      stack=["Acme.Calc.Half (System.Int32 x) at Calc.cs:4",
+                             "Acme.Tests.CalcTests.HalfOfFour () at CalcTests.cs:9"])
+IN_CHECK = TestFailure(name="Acme.Tests.CalcTests.CheckFour",
+                       message="System.InvalidOperationException : NotImplementedException expected",
+                       stack=["Acme.Calc.Check (System.Int32 x) at Calc.cs:5",
+                              "Acme.Tests.CalcTests.CheckFour () at CalcTests.cs:12"])
+
+
+class WholeSuite:
+    """The whole suite fails in the two given ways; each passing translation passes alone."""
+
+    def run(self, index, method, code, *, java=None, scope=None, allow=frozenset(), **_):
+        return TestResult(status="runtime_error", failures=[IN_HALF, IN_CHECK], tests_run=3, tests_failed=2)
+
+    def run_many(self, index, items, *, scope=None, **_):
+        return [TestResult(status="passed", tests_run=1) for _ in items]
+
+
+def test_failures_are_put_down_to_untranslated_members_by_frames_not_text(tmp_path):
+    index = csharp_index(tmp_path, {"Calc.cs": CALC})
+    twice = TaskRecord(config="batch", dataset="d", task_id="Acme.Calc.Twice(int)", status="passed", code="x")
+    out = combined_check(index, [twice], WholeSuite(), untranslated=["Acme.Calc.Half(int)"], java={})
+    assert (out["in_untranslated"], out["elsewhere_count"]) == (1, 1)
+    assert out["elsewhere"][0].startswith("Acme.Tests.CalcTests.CheckFour")
+    assert write_refusal(out) == "1 whole-suite failure(s) are not in untranslated members"
