@@ -20,6 +20,15 @@ def compatible(java_cs: str, port_cs: str) -> bool:
     return java_cs[len(java_base):] == port_cs[len(port_base):] and port_base in _VARIANTS.get(java_base, set())
 
 
+REF = "ref "
+
+
+def ref_params(signature: str) -> list[bool]:
+    """Which parameters of the signature are `ref` or `out`."""
+    inner = signature.split("(", 1)[1].rsplit(")", 1)[0] if "(" in signature else ""
+    return [p.strip().startswith(("ref ", "out ")) for p in split_top(inner.strip())] if inner.strip() else []
+
+
 def param_types(signature: str) -> list[str]:
     """`private void encipher(uint[] lr, int off)` -> ["uint[]", "int"] (ref/out/params dropped)."""
     inner = signature.split("(", 1)[1].rsplit(")", 1)[0] if "(" in signature else ""
@@ -53,6 +62,21 @@ def contract_locals(body: Node, text, own: TargetType | None, cs_name, cs_type) 
         if port_type and java and compatible(cs_type(java), port_type) and wanted.get(local, port_type) == port_type:
             wanted[local] = port_type
 
+    def only_passed(local: str, callee: str) -> bool:
+        """The local is declared with one element and otherwise only passed to `callee`."""
+        for node in _walk(body):
+            if node.type != "identifier" or text(node) != local or node.parent is None \
+                    or node.parent.type == "variable_declarator":
+                pass
+            elif node.parent.type != "argument_list" or node.parent.parent is None \
+                    or text(node.parent.parent.child_by_field_name("name")) != callee:
+                return False
+            if node.type == "variable_declarator" and text(node.child_by_field_name("name")) == local:
+                value = node.child_by_field_name("value")
+                if value is None or value.type != "array_initializer" or len(value.named_children) != 1:
+                    return False
+        return True
+
     def source_type(node: Node) -> str | None:
         """The port's type of an own field, an own field's clone, or an own method's result."""
         if node.type == "identifier" and text(node) not in locals_java:
@@ -72,8 +96,14 @@ def contract_locals(body: Node, text, own: TargetType | None, cs_name, cs_type) 
         if node.type == "method_invocation" and node.child_by_field_name("object") is None:
             args = node.child_by_field_name("arguments").named_children
             sig = _own_signature(own, cs_name(text(node.child_by_field_name("name")), len(args)), len(args))
-            for arg, port_type in zip(args, param_types(sig) if sig else []):
-                if arg.type == "identifier":
+            for arg, port_type, by_ref in zip(args, param_types(sig) if sig else [], ref_params(sig) if sig else []):
+                if arg.type != "identifier":
+                    continue
+                java = locals_java.get(text(arg), "")
+                callee = text(node.child_by_field_name("name"))
+                if by_ref and java.endswith("[]") and cs_type(java[:-2]) == port_type and only_passed(text(arg), callee):
+                    wanted[text(arg)] = REF + port_type     # Java's one-element array as a pointer: `ref int`
+                else:
                     want(text(arg), port_type)
         elif node.type == "variable_declarator" and node.child_by_field_name("value") is not None:
             want(text(node.child_by_field_name("name")), source_type(node.child_by_field_name("value")))
@@ -95,6 +125,12 @@ def _walk(node: Node):
 
 
 def retyped(initializer: str, java_cs: str, port_cs: str) -> str:
-    """The initializer's own mentions of the Java type (`new int[] {...}`, `(int[])x.Clone()`) as the port's."""
+    """The initializer's own mentions of the Java type (`new int[] {...}`, `(int[])x.Clone()`) as the port's;
+    a one-element array passed by reference (`koffp = new int[] { 0 }`) is its element (`koffp = 0`)."""
+    if port_cs.startswith(REF):
+        name, _, value = initializer.partition(" = ")
+        inner = value.strip()
+        inner = inner[inner.index("{") + 1:inner.rindex("}")].strip() if "{" in inner and "}" in inner else inner
+        return f"{name} = {inner}"
     return initializer.replace(f"new {java_cs.rstrip('[]')}[", f"new {port_cs.rstrip('[]')}[") \
         .replace(f"({java_cs})", f"({port_cs})")

@@ -11,6 +11,7 @@ from typing import Callable
 from tree_sitter import Node
 
 from repotrans.mapping.api_sites import simple_type
+from repotrans.policy.contract_types import REF
 from repotrans.policy.java_calls import CallsMixin
 from repotrans.policy.cs_types import element_type, jdk_table, split_type
 from repotrans.policy.resolver import NameResolver
@@ -111,6 +112,9 @@ class ExprTranslator(CallsMixin):
     def _identifier(self, node: Node, expected: str | None) -> Typed:
         name = self.text(node)
         local = self.lookup(name)
+        if local is not None and node.parent is not None and node.parent.type == "argument_list" \
+                and getattr(self, "contract", {}).get(name, "").startswith(REF):
+            return f"ref {local[0]}", local[1]       # the port's `ref int` for Java's one-element array
         if local is not None:
             return local
         field_type = self.r.field_type(None, name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from repotrans.policy.java_expr import ExprTranslator, prim
-from repotrans.policy.contract_types import retyped
+from repotrans.policy.contract_types import REF, retyped
 from repotrans.policy.cs_types import element_type, split_type
 from repotrans.policy.resolver import NameResolver
 
@@ -96,7 +96,7 @@ class StatementTranslator(ExprTranslator):
             self.declare(name, decl_type)
             cs = "var" if java_type == "var" else self.cs_type(decl_type)
             if name in self.contract:          # the port's members want another signedness or width
-                cs, text = self.contract[name], retyped(text, cs, self.contract[name])
+                cs, text = self.contract[name].removeprefix(REF), retyped(text, cs, self.contract[name])
             if name in self.returned_locals and self.target_return and "<" in cs:
                 # List<List<T>> result ... return result;  with target IList<IList<T>>: C# generics are
                 # invariant, so keep our concrete outer type and take the target's type arguments.

@@ -193,3 +193,22 @@ def test_locals_take_the_signedness_the_ports_members_declare():
     assert "uint[] lr = new uint[] { 0, 0 };" in code
     assert "uint[] cdata = " in code and "int c1 = " in code and "byte c1" not in code
     assert "int n = lr.Length;" in code and "string t = name;" in code.replace("String t", "string t")
+
+
+def test_a_one_element_array_pointer_becomes_the_ports_ref_parameter():
+    """BCrypt.Net: jBCrypt passes `int koffp[] = {0}` to streamtoword(byte[], int[]) as a pointer; the port
+    declares `streamtoword(byte[] data, ref int off)`: the local is the element, passed by `ref`."""
+    from repotrans.index.model import Method
+    from repotrans.policy.tool_outputs import target_type
+
+    own = target_type({"class": "BCrypt.Net.BCrypt", "fields": [],
+                       "members": ["private static uint streamtoword(byte[] data, ref int off)",
+                                   "private static int sum(int[] xs)"]})
+    resolver = ContextResolver("BCrypt", {"BCrypt": own})
+    sig = "private void key(byte[] key)"
+    target = Method("target:BCrypt.Net.BCrypt.key(byte[])", "target", "target:BCrypt.Net.BCrypt", "method", "key",
+                    [], "void", ["private"], [], [], sig, "{ }", "BCrypt.cs", 1, 1, 0, 1)
+    code = translate_method("void key(byte key[]) { int koffp[] = { 0 }; int w = streamtoword(key, koffp); "
+                            "int other[] = { 0 }; w += sum(other); }", resolver, target)
+    assert "int koffp = 0;" in code and "streamtoword(key, ref koffp)" in code
+    assert "int[] other = new int[] { 0 };" in code and "sum(other)" in code     # not passed by reference
