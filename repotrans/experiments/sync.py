@@ -86,8 +86,13 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     runner = Runner(config.execution, run / "workspace")
     try:
         ctx = _Context(index, after, work, runner, config, report, say, old_tree, new_tree, old_index, old_mapping)
+        ctx.anchors = sorted(set(carried.values()))
         for c in changes:
-            if c.member and c.old_id and c.old_id not in carried and c.kind != "removed":
+            if c.kind == "field":
+                report.add(Outcome(c, None, "field", "for a human", reason=(
+                    "the field's type, modifiers or initializer changed upstream: sync edits members only; "
+                    "port the change to its counterpart by hand")))
+            elif c.member and c.old_id and c.old_id not in carried and c.kind != "removed":
                 reason = old_mapping.unmatched_methods.get(c.old_id, "no C# counterpart in the mapping")
                 report.add(Outcome(c, None, "not carried", "skipped", reason=f"the port has no counterpart: {reason}"))
         structural = [c for c in changes if c.kind in ("renamed", "moved") and c.old_id in carried]
@@ -157,6 +162,7 @@ class _Context:
         self.index, self.after, self.work, self.runner, self.config = index, after, work, runner, config
         self.report, self.say, self.old_tree, self.new_tree = report, say, old_tree, new_tree
         self.old_index, self.old_mapping = old_index, old_mapping
+        self.anchors: list[str] = []       # carried counterparts: members of files a built project compiles
 
     def reindex(self) -> None:
         self.index.build(self.after, self.work, progress=False)
@@ -281,8 +287,12 @@ class _Context:
                                 reason=why, seconds=round(time.time() - started, 2)))
 
     def whole_suite_result(self):
-        """The port's whole suite on the work copy as it is (judged through one unchanged member)."""
-        anchor = next((m for m in self.index.all_methods("target") if m.body and m.kind == "method"), None)
+        """The port's whole suite on the work copy as it is, judged through one unchanged member: a carried
+        counterpart when there is one (a file a built project compiles), else the first member with a body."""
+        preferred = (self.index.method(i) for i in self.anchors)
+        anchor = next((m for m in preferred if m is not None and m.body and m.kind == "method"), None)
+        anchor = anchor or next((m for m in self.index.all_methods("target") if m.body and m.kind == "method"),
+                                None)
         if anchor is None:
             return None
         return self.judge(anchor, self.text(anchor), None, scope="all")

@@ -5,7 +5,8 @@ with another body is `body`, with another declaration `signature`. What is left 
 paired by similarity, never by name alone: the same type and name with other parameters and a similar
 body is `signature`; the same parameters and a body that is nearly the same (the old name read as the
 new one) is `renamed` (same type) or `moved` (another type). The rest is `added` or `removed`, and a
-type present on one side only is an added or removed type. Each change names the upstream commits that
+type present on one side only is an added or removed type. A field of the same id whose type, modifiers
+or initializer changed is `field` (sync reports it for a human: it edits members only). Each change names the upstream commits that
 touched its old or new declaration (per commit, the touched files are parsed before and after).
 """
 from __future__ import annotations
@@ -17,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from repotrans.experiments.sync_history import Commit, show
-from repotrans.index.model import Method, TypeDecl
+from repotrans.index.model import Field, Method, TypeDecl
 from repotrans.index.parse import parse_file
 from repotrans.mapping.test_code import TEST_DIRS, TEST_IMPORTS
 
-KINDS = ("added", "removed", "body", "signature", "renamed", "moved")
+KINDS = ("added", "removed", "body", "signature", "renamed", "moved", "field")
 SIMILAR = 0.8             # body similarity for a rename or a move
 SIMILAR_SIGNATURE = 0.5   # body similarity for a parameter change of a same-named member
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -47,6 +48,7 @@ class JavaTree:
     """The product (non-test) Java types and members of one revision, by id."""
     types: dict[str, TypeDecl] = field(default_factory=dict)
     methods: dict[str, Method] = field(default_factory=dict)
+    fields: dict[str, Field] = field(default_factory=dict)
 
     def add_file(self, path: str, data: bytes) -> None:
         parsed = parse_file("source", path, data, hashlib.sha256(data).hexdigest())
@@ -54,6 +56,7 @@ class JavaTree:
             return
         self.types.update((t.id, t) for t in parsed.types)
         self.methods.update((m.id, m) for m in parsed.methods)
+        self.fields.update((f.id, f) for f in parsed.fields)
 
 
 def read_tree(root: Path) -> JavaTree:
@@ -111,12 +114,19 @@ def diff_trees(old: JavaTree, new: JavaTree) -> list[Change]:
         if oid in gone and nid in fresh:
             del gone[oid], fresh[nid]
             changes.append(Change(kind, oid, nid, round(score, 3)))
+    for fid in sorted(old.fields.keys() & new.fields.keys()):
+        if _field_text(old.fields[fid]) != _field_text(new.fields[fid]):
+            changes.append(Change("field", fid, fid))
     new_types = new.types.keys() - old.types.keys()
     changes += [Change("removed", oid, None) for oid in sorted(gone)]
     changes += [Change("added", None, nid) for nid in sorted(fresh)]
     changes += [Change("added", None, t, member=False) for t in sorted(new_types)]
     changes += [Change("removed", t, None, member=False) for t in sorted(old.types.keys() - new.types.keys())]
     return sorted(changes, key=lambda c: (KINDS.index(c.kind), not c.member, c.name))
+
+
+def _field_text(f: Field) -> str:
+    return " ".join(" ".join([*f.modifiers, f.type, f.initializer or ""]).split())
 
 
 def _pair(a: Method, b: Method) -> tuple[str | None, float]:

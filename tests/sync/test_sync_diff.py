@@ -65,3 +65,16 @@ def test_a_renamed_member_with_a_changed_body_is_not_taken_for_a_rename_when_the
 def test_a_bad_revision_is_one_clear_error(history):
     with pytest.raises(ConfigError, match=r"'v9' is no revision of"):
         resolve(history, "v9")
+
+
+def test_a_field_whose_initializer_changed_is_a_field_change():
+    def tree(sets: str) -> JavaTree:
+        t = JavaTree()
+        t.add_file("src/main/java/p/Parser.java", (
+            "package p;\nfinal class Parser {\n  private static final String[] SETS = {" + sets + "};\n"
+            "  private static final int PAD = 1;\n  int size() { return SETS.length; }\n}\n").encode())
+        return t
+
+    changes = diff_trees(tree('"\\nABC"'), tree('"\\rABC"'))
+    assert [(c.kind, c.old_id, c.new_id) for c in changes] == [("field", "source:p.Parser.SETS", "source:p.Parser.SETS")]
+    assert diff_trees(tree('"\\nABC"'), tree('"\\nABC"')) == []
