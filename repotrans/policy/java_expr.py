@@ -50,7 +50,7 @@ class ExprTranslator(CallsMixin):
             "decimal_integer_literal": self._int_literal, "hex_integer_literal": self._int_literal,
             "octal_integer_literal": self._int_literal, "binary_integer_literal": self._int_literal,
             "decimal_floating_point_literal": self._float_literal, "string_literal": self._string_literal,
-            "character_literal": lambda n, e: (self.text(n), "char"),
+            "character_literal": lambda n, e: (octal_escapes(self.text(n)), "char"),
             "true": lambda n, e: ("true", "boolean"), "false": lambda n, e: ("false", "boolean"),
             "null_literal": lambda n, e: ("null", None), "this": lambda n, e: (self.this_alias[0] if self.this_alias else "this", None),
             "super": lambda n, e: ("base", None),
@@ -175,7 +175,7 @@ class ExprTranslator(CallsMixin):
             indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
             value = "\n".join(l[indent:] for l in lines)
             return '@"' + value.replace('"', '""') + '"', "String"
-        return raw, "String"
+        return octal_escapes(raw), "String"
 
     # ---- object and array creation --------------------------------------------------------
     def _new(self, node: Node, expected: str | None) -> Typed:
@@ -387,4 +387,12 @@ def _out_of_range(cs_type: str, value: str) -> bool:
     digits = literal.group(2).replace("_", "")
     number = int(digits, 16 if digits[:2].lower() == "0x" else 10) * (-1 if literal.group(1) == "-" else 1)
     return not bounds[0] <= number <= bounds[1]
+
+
+_OCTAL_ESCAPE = re.compile(r"\\(\\|[0-3][0-7]{0,2}|[4-7][0-7]?)")
+
+
+def octal_escapes(literal: str) -> str:
+    """Java's octal escapes (`"\\000"` is one NUL) as C# escapes (C# has none: `"\\000"` is NUL and "00")."""
+    return _OCTAL_ESCAPE.sub(lambda m: m.group(0) if m.group(1) == "\\" else f"\\u{int(m.group(1), 8):04x}", literal)
 

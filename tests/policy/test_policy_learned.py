@@ -212,3 +212,14 @@ def test_a_one_element_array_pointer_becomes_the_ports_ref_parameter():
                             "int other[] = { 0 }; w += sum(other); }", resolver, target)
     assert "int koffp = 0;" in code and "streamtoword(key, ref koffp)" in code
     assert "int[] other = new int[] { 0 };" in code and "sum(other)" in code     # not passed by reference
+
+
+def test_jdk_charsets_and_octal_escapes_as_the_port_writes_them():
+    """BCrypt.Net hashpw: jBCrypt writes `(password + "\\000").getBytes("UTF-8")` inside a catch of
+    UnsupportedEncodingException; C# has no octal escapes ("\\000" is NUL then "00") and no getBytes."""
+    java = ('byte[] b(String p) { try { return (p + "\\000").getBytes("UTF-8"); } '
+            'catch (UnsupportedEncodingException e) { throw new AssertionError("no UTF-8"); } }')
+    code = translate_method(java, ContextResolver("BCrypt", {}), "public byte[] b(String p)")
+    assert 'Encoding.GetEncoding("UTF-8").GetBytes((p + "\\u0000"))' in code
+    assert "catch (ArgumentException e)" in code and "throw new InvalidOperationException(" in code
+    assert "'\\u0000'" in translate_method("char z() { return '\\0'; }", ContextResolver("C", {}), "public char z()")
