@@ -13,7 +13,7 @@ import pytest
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.il_check import check_assembly
 from repotrans.execution.capability.il_rules import load_rules
-from repotrans.execution.capability.checks import MemberRef
+from repotrans.execution.capability.checks import ALLOWABLE, MemberRef
 from tests.execution.test_policy import DENIED
 from tests.execution.test_security import POLICY_ATTACKS, TRUTH
 
@@ -40,6 +40,14 @@ TEST_CONTENT = [
      ".GetTypeInfo(GetType()).Assembly;\n    return asm.GetManifestResourceNames().Length + a + b;\n}"),
     ("Assembly.GetAssembly of a runtime type", "{\n    var asm = System.Reflection.Assembly.GetAssembly(GetType());\n"
      "    return asm.GetManifestResourceNames().Length + a + b;\n}"),
+]
+# a type the candidate declares outside its class, by closing the class and the namespace: in a namespace the
+# port does not use (an impostor of NUnit's or the class library's) it is denied
+DECLARATIONS = [
+    ("an impostor of a framework exception", "public int Add(int a, int b) { return a + b; }\n}\n}\n"
+     "namespace System.Impostors { public class NotImplementedException : System.Exception { } }\n"
+     "namespace Acme.Calc\n{\n    public class CalculatorTail\n    {\n"
+     "        private readonly System.Collections.Generic.List<int> history = new System.Collections.Generic.List<int>();"),
 ]
 MEMBER = MemberRef("Acme.Calc.Calculator", ("Add",), 2, ("Int32", "Int32"))
 
@@ -73,7 +81,7 @@ def assemblies(tmp_path_factory):
     shutil.copyfile(checks.RULES, tmp / checks.RULES.name)
     built = subprocess.run(checks.build_argv(str(exe), str(checks.SOURCE)), capture_output=True, text=True)
     assert built.returncode == 0, built.stdout
-    cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN + TEST_CONTENT
+    cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN + TEST_CONTENT + DECLARATIONS
     base = compile_calc(tmp, "base", None)
     dlls = {name: compile_calc(tmp, f"c{n}", code) for n, (name, code) in enumerate(cases)}
     return exe, base, dlls
@@ -137,3 +145,13 @@ def test_the_assembly_of_a_type_not_named_by_typeof_is_denied_by_both(assemblies
         ours = check_assembly(dlls[name], base, MEMBER, frozenset({"reflection"}))
         assert "test_content" in {d.capability for d in ours.denials}, (name, ours.reason())
         assert "test_content" in {d.capability for d in theirs.denials}, name
+
+
+@pytest.mark.slow
+def test_a_type_declared_outside_the_ports_namespaces_is_denied_by_both(assemblies):
+    exe, base, dlls = assemblies
+    cecil = _cecil(exe, [(dlls[name], base) for name, _ in DECLARATIONS])
+    for (name, _), theirs in zip(DECLARATIONS, cecil):
+        ours = check_assembly(dlls[name], base, MEMBER, frozenset(ALLOWABLE))
+        assert "declaration" in {d.capability for d in ours.denials}, (name, ours.reason())
+        assert "declaration" in {d.capability for d in theirs.denials}, name

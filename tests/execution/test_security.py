@@ -739,6 +739,7 @@ def test_an_impostor_of_the_frameworks_exceptions_is_rejected_and_never_passes(e
     code = _escape(exception)
     result = env.run(code, allow=frozenset())
     assert result.status == "rejected" and f"NUnit.Framework.{exception}" in result.reason, result.brief()
+    assert "declaration: a type declared in namespace NUnit.Framework" in result.log_tail, result.log_tail
     assert env.run(TRUTH).status == "passed"
 
 
@@ -821,3 +822,21 @@ def test_the_tests_embedded_resources_are_out_of_reach(env, attack):
         assert result.status == "rejected" and "test_content" in result.log_tail, (name, sorted(allow), result.brief())
     assert env.runners.run(env.index, twice, "{\n    return 2 * f();\n}").status == "passed"
     assert env.runners.run(env.index, twice, "{\n    return f();\n}").status == "test_failure"
+
+
+def test_blocked_is_never_forged_by_a_top_level_exception_type_of_the_candidate(env, no_checker):
+    """A candidate that closes its class declares an exception type at the top level of a port namespace
+    (no '+' in its name), overriding StackTrace with a placeholder's frame. Past the checker (which keeps such
+    a type out of other namespaces only), `blocked` still refuses it: an exception type in the chain must be the
+    framework's or one the port declares (the index)."""
+    calc = (CALC / "src" / "Acme.Calc" / "Calculator.cs").read_text()
+    rest = calc[calc.index("        public int Divide("):calc.index("        internal int HistoryCount")]
+    for base in ("System.NotImplementedException", "System.Exception"):
+        code = ("{\n    throw new FakeTrace();\n}\n" + rest + "        internal int HistoryCount => history.Count;\n}\n"
+                "public class FakeTrace : " + base + "\n{\n    public override string StackTrace { get { return \""
+                + TRIPLE_FRAME.replace("\n", "\\n") + "\"; } }\n}\npublic class CalculatorTail\n{\n"
+                "    private readonly List<int> history = new List<int>();\n    public int Unused(int a, int b) { return 0; }")
+        [m] = env.index.find_methods("target", "Calculator.Add")
+        result = env.run(code, allow=frozenset(), java=replace(m, body=JAVA_CALLS_TRIPLE))
+        assert result.status not in ("blocked", "passed"), (base, result.brief())
+    assert env.run(TRUTH).status == "passed"

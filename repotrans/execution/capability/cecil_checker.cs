@@ -108,9 +108,18 @@ partial class IlPolicy
         if (exact.Count > 0 && exact.Count < roots.Count) roots = exact;     // that overload, not its siblings
         if (baselinePath != "-")
         {
-            var known = new HashSet<string>(AllTypes(ModuleDefinition.ReadModule(baselinePath, parameters))
-                                             .SelectMany(t => t.Methods).Select(Key));
+            var baseModule = ModuleDefinition.ReadModule(baselinePath, parameters);
+            var known = new HashSet<string>(AllTypes(baseModule).SelectMany(t => t.Methods).Select(Key));
             roots.AddRange(allTypes.SelectMany(t => t.Methods).Where(m => !known.Contains(Key(m))));
+            // a type of its own declared outside the port's namespaces (a candidate that closed its class and
+            // namespace: NUnit.Framework.SuccessException, System.NotImplementedException): never the port's
+            var spaces = new HashSet<string>(baseModule.Types.Select(t => t.Namespace ?? ""));
+            foreach (var t in module.Types)
+                if (!spaces.Contains(t.Namespace ?? "") && !Generated(t.Name))
+                {
+                    where = t.FullName;
+                    Deny("declaration", "a type declared in namespace " + t.Namespace + ", where this port declares none");
+                }
         }
         var seen = new HashSet<MethodDefinition>();
         var seenTypes = new HashSet<TypeDefinition>();

@@ -26,7 +26,7 @@ SOURCE = Path(str(files("repotrans.execution.capability") / "cecil_checker.cs"))
 SOURCES = (SOURCE, SOURCE.with_name("cecil_allowlist.cs"))        # one partial class, compiled together
 RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
-CAPABILITIES = ("test_framework", "test_content", "serialization", "resources", "codegen", "app_domain", "reflection",
+CAPABILITIES = ("test_framework", "declaration", "test_content", "serialization", "resources", "codegen", "app_domain", "reflection",
                 "unsafe", "interop", "process", "network", "console", "file_system", "unlisted")
 # what the Java original may grant; the rest (interop, unsafe, the test framework) never
 ALLOWABLE = ("reflection", "file_system", "process", "console", "network", "threads")
@@ -44,6 +44,7 @@ HINTS = {
     "codegen": "code compiled or generated at run time, which no check sees: write the logic directly",
     "app_domain": "application domains and assembly loading: compute the result directly",
     "unlisted": "not used by this port's own code and not on the allowlist: compute the result directly",
+    "declaration": "a type outside its member's class and the port's namespaces: declare helpers in the class",
     "test_content": ("the assembly of a type the code does not name, which may be the tests' (a lambda's closure, "
                      "a test's subclass) with the tests' embedded resources: use typeof(AThisPortType).Assembly"),
 }

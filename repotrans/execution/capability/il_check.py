@@ -355,6 +355,16 @@ class Checker:
                     roots = exact
         if base is not None:
             roots += changed(self, base, member)
+            # a type of its own declared outside the port's namespaces (cecil_checker.cs: the same rule)
+            spaces = {name.rpartition(".")[0] for name in base.keys if "/" not in name}
+            for top in range(1, len(a.rows("TypeDef")) + 1):
+                name = a.plain_name(top)
+                if top in a.enclosing or _generated(name.rpartition(".")[2]):
+                    continue
+                ns = str(a.row("TypeDef", top).TypeNamespace)
+                if ns not in spaces:
+                    job.where = name
+                    job.deny("declaration", f"a type declared in namespace {ns}, where this port declares none")
         seen: set[int] = set()
         seen_types: set[int] = set()
         work = list(roots)                  # a stack, as cecil_checker.cs's: the last root first
