@@ -169,6 +169,10 @@ def test_a_pass_through_static_call_is_not_bound_to_the_literals_it_was_seen_wit
                     for p in ("a", "b")])
     fill = api.choose("Arrays.fill/2", ["bits", "(byte) -1"], min_count=2)
     assert fill is not None and fill.template == "SupportClass.Fill({1}, {2})"
+    typed = [Observation(o.key, o.template, True, o.conditions, o.source_id, o.target_id, o.java, o.cs, "byte")
+             for o in api.observations if o.key == "Arrays.fill/2"]      # `byte[] mins` recorded as byte
+    assert ApiMap(typed).choose("Arrays.fill/2", ["this.bits", "(byte) -1"], min_count=2, arg_type="byte[]")
+    assert ApiMap(typed).choose("Arrays.fill/2", ["xs", "0"], min_count=2, arg_type="int[]") is None
     assert api.choose("String#substring/2", ["a", "b"], min_count=2) is None
     assert api.choose("String#substring/2", ["0", "n"], min_count=2) is not None
 
