@@ -262,6 +262,13 @@ def run_dataset_build(args: argparse.Namespace, config: AgentConfig) -> int:
 def run_dataset_mask(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.experiments.datasets import load_dataset, materialize
 
-    view = materialize(load_dataset(Path(args.dataset)), Path(args.out))
+    ds = load_dataset(Path(args.dataset))
+    view = materialize(ds, Path(args.out))
     print(f"source: {view.source}\nmasked target: {view.target}")
+    if ds.fails_before_any_change:
+        from repotrans.execution.toolchains.api import write_known_failures
+
+        path = write_known_failures(Path(args.out) / "known-failures.tsv", ds.fails_before_any_change)
+        print(f"tests failing on the untouched port: {len(ds.fails_before_any_change)}, in {path} "
+              f"(pass --known-failures {path} to batch to leave them out of its verdicts)")
     return 0

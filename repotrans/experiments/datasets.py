@@ -16,7 +16,7 @@ import shutil
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from tqdm import tqdm
@@ -24,6 +24,7 @@ from tqdm import tqdm
 from repotrans.errors import ConfigError
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.runner import Runner
+from repotrans.execution.judge.untouched import known_failures
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import left_out_note, nothing_left
 from repotrans.index.model import Method
@@ -35,6 +36,7 @@ from repotrans.mapping.test_code import test_files
 
 MANIFEST = "dataset.json"
 VERDICTS = "verdicts.jsonl"
+UNTOUCHED_TIMEOUT = 900.0        # seconds for the untouched port's whole suite (each test project)
 THROW = "throw new System.NotImplementedException();"
 # an accessor where the accessor list (or the previous accessor) ends: `get {`, `private set;`, `set =>`
 _ACCESSOR = re.compile(r"(?:^|[};])\s*((?:(?:private|protected|internal)\s+)*(?:get|set))\s*(?:\{|;|=>)")
@@ -59,6 +61,8 @@ class Dataset:
     dropped: list[dict] = field(default_factory=list)
     toolchain: str = "mono"
     validated: bool = True       # False: built with --no-validate (every report says so)
+    # tests failing on the untouched port ("Project:Ns.Fixture.Test" -> cause): left out of every verdict on it
+    fails_before_any_change: dict[str, str] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -76,7 +80,7 @@ class Dataset:
     def save(self) -> Path:
         data = {"name": self.name, "source": self.source, "target": self.target,
                 "toolchain": self.toolchain, "validated": self.validated, "tasks": [asdict(t) for t in self.tasks],
-                "dropped": self.dropped}
+                "dropped": self.dropped, "fails_before_any_change": self.fails_before_any_change}
         path = self.root / MANIFEST
         path.write_text(json.dumps(data, indent=1) + "\n")
         return path
@@ -104,7 +108,8 @@ def load_dataset(root: Path) -> Dataset:
             raise ConfigError(f"{path} is malformed: task {n}: {exc}") from None
     return Dataset(name=data["name"], root=root, source=data["source"], target=data["target"],
                    toolchain=data.get("toolchain", "mono"), tasks=tasks, dropped=data.get("dropped", []),
-                   validated=bool(data.get("validated", True)))
+                   validated=bool(data.get("validated", True)),
+                   fails_before_any_change=dict(data.get("fails_before_any_change", {})))
 
 
 def candidate_tasks(index: Index, select: list[str] | None = None,
@@ -310,10 +315,13 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     work = out / ".build"
     index = Index.open(work / "index")
     index.build(source, target, progress=progress)
-    tasks, dropped, stats = candidate_tasks(index, select, overrides), [], {}
+    tasks, dropped, stats, known = candidate_tasks(index, select, overrides), [], {}, {}
     if validate:
         started = time.monotonic()
         found: dict = {}
+        with Runner(execution, work / "runs") as runner:        # the untouched port's own failures, first
+            known = known_failures(runner, target, timeout=max(execution.timeout, UNTOUCHED_TIMEOUT))
+        execution = replace(execution, known_failures=tuple(sorted(known.items())))
         with Runner(execution, work / "runs") as runner:
             verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress, schemata=schemata,
                                       stats=found)
@@ -325,7 +333,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
                  "no_covering_test": sum((v.reason or "").startswith("no test covers") for v in verdicts), **found}
     ds = Dataset(name=name or out.resolve().name, root=out, tasks=tasks, dropped=dropped,
                  source=_relative(source, out), target=_relative(target, out), toolchain=execution.toolchain,
-                 validated=validate)
+                 validated=validate, fails_before_any_change=known)
     ds.save()
     (out / "report.md").write_text(render_report(ds, stats))
     return ds
@@ -353,6 +361,11 @@ def render_report(ds: Dataset, stats: dict | None = None) -> str:
             if sch.get("phases"):
                 lines += ["- after the build, wall seconds: " + ", ".join(f"{name} {s}" for name, s in sch["phases"].items())]
     lines.append("")
+    if ds.fails_before_any_change:
+        lines += [f"{len(ds.fails_before_any_change)} tests fail on the untouched port and are left out of every "
+                  "verdict:", "", "| test | fails before any change: |", "|---|---|"]
+        lines += [f"| `{k}` | {why} |" for k, why in sorted(ds.fails_before_any_change.items())]
+        lines.append("")
     if ds.dropped:
         lines += ["| dropped task | reason |", "|---|---|"]
         lines += [f"| `{d['id']}` | {d['reason']} |" for d in ds.dropped]

@@ -218,22 +218,29 @@ def test_validation_keeps_sound_tasks_and_drops_the_others_with_a_reason(tmp_pat
     ds = build_dataset(pair / "java", pair / "csharp", tmp_path / "out", name="mini", progress=False,
                        schemata=schemata, select=["Acme.Geo.GeometryMath.Clamp(*)", "Acme.Geo.GeometryMath.ToRadians(*)",
                                                   "Acme.Geo.GeometryMath.Sign(*)", "Acme.Common.StringUtils.Repeat(*)"])
-    assert [t.id for t in ds.tasks] == ["Acme.Geo.GeometryMath.Clamp(double, double, double)",
+    # the broken test fails on the untouched port: recorded with its cause and left out of every verdict, so
+    # Repeat's ground truth passes the tests that can pass (the port's own build fails that one too)
+    known = {"Acme.Geo.Tests:Acme.Geo.Tests.Common.StringUtilsTests.RepeatConcatenates":
+             "an assertion (Expected string length 6 but was 12. Strings differ at index 6.)"}
+    assert ds.fails_before_any_change == known
+    assert [t.id for t in ds.tasks] == ["Acme.Common.StringUtils.Repeat(string, int)",
+                                        "Acme.Geo.GeometryMath.Clamp(double, double, double)",
                                         "Acme.Geo.GeometryMath.ToRadians(double)"]
-    reasons = {d["id"]: d["reason"] for d in ds.dropped}
-    assert set(reasons) == {"Acme.Geo.GeometryMath.Sign(double)", "Acme.Common.StringUtils.Repeat(string, int)"}
-    assert reasons["Acme.Geo.GeometryMath.Sign(double)"] == "a placeholder passes its tests"
-    assert reasons["Acme.Common.StringUtils.Repeat(string, int)"].startswith("ground truth gives test_failure")
+    assert ds.dropped == [{"id": "Acme.Geo.GeometryMath.Sign(double)", "reason": "a placeholder passes its tests"}]
     saved = json.loads((tmp_path / "out" / "dataset.json").read_text())
     assert (saved["name"], saved["source"], saved["target"], saved["toolchain"], saved["validated"]) == \
         ("mini", "../pair/java", "../pair/csharp", "mono", True)
     assert [t["id"] for t in saved["tasks"]] == [t.id for t in ds.tasks]
     assert load_dataset(tmp_path / "out").tasks == ds.tasks
+    assert load_dataset(tmp_path / "out").fails_before_any_change == known
     report = (tmp_path / "out" / "report.md").read_text()
-    assert "- validated tasks: 2\n- dropped: 2\n" in report
+    assert "- validated tasks: 3\n- dropped: 1\n" in report
+    assert ("| `Acme.Geo.Tests:Acme.Geo.Tests.Common.StringUtilsTests.RepeatConcatenates` | an assertion (Expected "
+            "string length 6 but was 12. Strings differ at index 6.) |") in report
     assert "| `Acme.Geo.GeometryMath.Sign(double)` | a placeholder passes its tests |" in report
     assert ("- one schemata build (" in report and "served 4 tasks; 0 were built per task" in report) == schemata
-    assert report.endswith("| C# type | tasks |\n|---|---:|\n| `Acme.Geo.GeometryMath` | 2 |\n")
+    assert report.endswith("| C# type | tasks |\n|---|---:|\n| `Acme.Common.StringUtils` | 1 |\n"
+                           "| `Acme.Geo.GeometryMath` | 2 |\n")
 
 
 def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_path, monkeypatch):

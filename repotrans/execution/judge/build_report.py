@@ -15,6 +15,7 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.judge.runner import Runner
+from repotrans.execution.judge.untouched import own_sources as _own, untouched_runs
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.api import (describe_environment, reference_profile, Project, alias_patterns,
@@ -162,37 +163,27 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
     """Run every built test project once, untouched: rebuild a library each needs (the one most test
     projects depend on first) and run the tests that depend on it, until every test project ran."""
     lines: list[Line] = []
-    left = {t.name for t in tests}
-    while left:
-        lib = _library_for(chosen, left)
+    for lib, ran, verdict in untouched_runs(tc, ws, chosen, tests, box, limits):
         if lib is None:
             why = "no source file of it or of a library it references to rebuild"
-            lines.append((False, f"not run: {', '.join(sorted(left))}: {why}"))
-            runs.update({name: ("not run", 0, 0, why) for name in left})
+            lines.append((False, f"not run: {', '.join(sorted(ran))}: {why}"))
+            runs.update({name: ("not run", 0, 0, why) for name in ran})
             return lines
-        rel = (_own(lib) or lib.sources)[0].relative_to(ws.src.resolve()).as_posix()
-        with ws.run_dir() as run_dir:
-            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8", errors="replace"),
-                               line_map=LineMap(), surface_changed=False, run_dir=run_dir)
-            verdict = tc.run(ws, cand, None, box, limits)
-        ran = set(verdict.by_project) & left
-        runs.update({k: v for k, v in verdict.by_project.items() if k in left})
+        runs.update({k: v for k, v in verdict.by_project.items() if k in ran})
+        if not set(verdict.by_project) & ran:
+            runs.update({name: (verdict.status, 0, 0, verdict.reason) for name in ran})
         lines.append((_run_mark(verdict.status, verdict.tests_run, 0) if verdict.tests_run else False,
                       f"untouched run: rebuild {lib.name} {verdict.timings.get('build', 0):.1f} s, tests of "
-                      f"{len(ran)} project(s) {verdict.timings.get('test', 0):.1f} s: {verdict.tests_run} run, "
-                      f"{verdict.tests_run - verdict.tests_failed} passed, {verdict.tests_failed} failing before any "
-                      f"change" + (f" ({verdict.status}: {verdict.reason})" if verdict.reason else "")))
+                      f"{len(set(verdict.by_project) & ran)} project(s) {verdict.timings.get('test', 0):.1f} s: "
+                      f"{verdict.tests_run} run, {verdict.tests_run - verdict.tests_failed} passed, "
+                      f"{verdict.tests_failed} failing before any change"
+                      + (f" ({verdict.status}: {verdict.reason})" if verdict.reason else "")))
         if verdict.excluded:
             lines.append((None, f"left out by category ([execution] exclude_categories): {len(verdict.excluded)} "
                                 f"tests: {_by_category(verdict.excluded, limits.exclude_categories)}"))
         if verdict.left_out:
             lines.append((None, f"left out of every verdict, failing in this environment before any change: "
                                 f"{len(verdict.left_out)}: {describe_environment(verdict.left_out, limit=6)}"))
-        if not ran:
-            runs.update({name: (verdict.status, 0, 0, verdict.reason) for name in left
-                         if name in _dependent_tests(chosen, lib)})
-            left -= _dependent_tests(chosen, lib) or left
-        left -= ran
     return lines
 
 
@@ -203,33 +194,6 @@ def _by_category(excluded: dict[str, str], categories: tuple[str, ...]) -> str:
         name = next((c for c in found.split(",") if c in categories), found or "?")
         counts[name] = counts.get(name, 0) + 1
     return ", ".join(f"{name} {n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
-def _library_for(chosen: list[Project], wanted: set[str]) -> Project | None:
-    """The library with sources that most of the wanted test projects depend on (then the smallest);
-    else a wanted test project with sources of its own (library and tests in one project)."""
-    libs = [p for p in chosen if not p.is_test and p.sources]
-    scored = [(len(_dependent_tests(chosen, lib) & wanted), -len(lib.sources), lib) for lib in libs]
-    scored = [s for s in scored if s[0] > 0]
-    if scored:
-        return max(scored, key=lambda s: (s[0], s[1]))[2]
-    return next((p for p in chosen if p.name in wanted and _own(p)), None)
-
-
-def _dependent_tests(chosen: list[Project], lib: Project) -> set[str]:
-    reach = {lib.path}
-    grew = True
-    while grew:
-        grew = False
-        for p in chosen:
-            if p.path not in reach and reach & set(p.project_refs):
-                reach.add(p.path)
-                grew = True
-    return {p.name for p in chosen if p.is_test and p.path in reach}
-
-
-def _own(project: Project) -> list[Path]:
-    return [s for s in project.sources if project.dir in s.parents]
 
 
 def _describe(p: Project) -> str:

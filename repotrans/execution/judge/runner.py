@@ -54,7 +54,7 @@ class Runner:
         self.image = image or self.toolchain.image
         self.limits = Limits(timeout=config.timeout, memory_mb=config.memory_mb,
                              exclude_categories=tuple(config.exclude_categories), test_timeout=config.test_timeout,
-                             clock=config.clock)
+                             clock=config.clock, known_failures=tuple(config.known_failures))
         self._sandboxes: dict[str, Sandbox] = {}
         self._lock = threading.Lock()
         self._reach = Reachability()      # the target's call graph per state (covering tests)

@@ -64,6 +64,10 @@ class Limits:
     exclude_categories: tuple[str, ...] = DEFAULT_EXCLUDED
     test_timeout: float = 120.0
     per_project: bool = False      # `timeout` for each test project's run, not for all of them together
+    # tests known to fail on the untouched port ("Project:Ns.Fixture.Test" -> why; a dataset's record or the
+    # user's --known-failures file): left out of a verdict when they fail, as a test failing here before any
+    # change is (toolchains.environment), named with that cause
+    known_failures: tuple[tuple[str, str], ...] = ()
     clock: str = "cpu"             # test runs: `timeout` counts CPU seconds where the sandbox can (settings)
 
 

@@ -81,6 +81,55 @@ def still_failing(candidate: str, before: str) -> bool:
     return bool(before) and (not before.startswith(TEST_CODE) or candidate == before)
 
 
+UNTOUCHED = "fails on the untouched port"
+
+
+def untouched(why: str) -> str:
+    """A known failure's cause as verdicts name it: "fails on the untouched port: an assertion (...)"."""
+    return why if why.startswith(UNTOUCHED) else f"{UNTOUCHED}: {why}"
+
+
+def write_known_failures(path: Path, known: dict[str, str]) -> Path:
+    """Write tests known to fail before any change as `--known-failures` reads them (one per line:
+    "Project:Ns.Fixture.Test<TAB>cause")."""
+    lines = ["# tests failing on the untouched port: left out of verdicts when they fail (repotrans --known-failures)"]
+    lines += [f"{key}\t{why}" for key, why in sorted(known.items())]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def read_known_failures(path: Path) -> tuple[tuple[str, str], ...]:
+    """A `--known-failures` file: one test a line ("Project:Ns.Fixture.Test", a tab and why; a bare
+    "Ns.Fixture.Test" names it in any project), '#' comments. ConfigError naming the line when malformed."""
+    from repotrans.errors import ConfigError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"--known-failures: cannot read {path}: {exc.strerror}") from None
+    found = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        key, _, why = line.partition("\t")
+        key = key.strip()
+        if not key or " " in key:
+            raise ConfigError(f"--known-failures: {path}:{n}: expected 'Project:Ns.Fixture.Test<TAB>why', got {line!r}")
+        found.append((key if ":" in key else ":" + key, why.strip() or "listed in " + path.name))
+    return tuple(found)
+
+
+def before_any_change(failure: TestFailure, test_files: frozenset[str] = frozenset()) -> str:
+    """What a failure on the untouched port comes from: its environmental cause, the test's own code, else
+    the assertion or exception it shows ("an assertion (Assert.IsFalse failed.)")."""
+    found = failure_cause(failure, test_files)
+    if found:
+        return found
+    first = (failure.message.strip().splitlines() or [""])[0].strip()[:100]
+    return f"an assertion ({first})" if failure.expected is not None or not EXCEPTION_NAME_RE.match(first) \
+        else f"an exception ({first})"
+
+
 def cause(message: str) -> str:
     """The environmental cause a failure's message names ("a time zone"), or "" when it names none
     (an assertion, a placeholder's NotImplementedException, any other exception)."""

@@ -54,7 +54,8 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         spent += outcome.cpu_seconds or 0.0
         logs.append(outcome.output)
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
-        left_out = cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits)
+        left_out = {**known_to_fail(project, verdict, limits),
+                    **cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits)}
         if left_out:
             verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
             verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
@@ -78,6 +79,14 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         total.reason = f"{total.reason}; {note}" if total.reason else note
     return total
 
+
+
+def known_to_fail(project: Project, verdict: Verdict, limits: Limits) -> dict[str, str]:
+    """The candidate's failing tests the limits name as failing on the untouched port: name -> cause (a key
+    ":Ns.Fixture.Test" names the test in any project)."""
+    known = dict(limits.known_failures)
+    found = {f.name: known.get(f"{project.name}:{f.name}", known.get(f":{f.name}")) for f in verdict.failures}
+    return {name: environment.untouched(why) for name, why in found.items() if why is not None}
 
 
 def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
