@@ -35,7 +35,7 @@ from pathlib import Path
 from repotrans.agents.config import load_config
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
-from repotrans.execution.toolchains.api import make_toolchain, compile_argv, parse_mcs, plan_build
+from repotrans.execution.toolchains.api import compile_argv, make_toolchain, parse_mcs, plan_build
 from repotrans.execution.workspace.apply import LineMap, apply_candidate
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.experiments.batch import run_batch
@@ -121,9 +121,8 @@ def remove_compile_items(root: Path, rels: list[str]) -> dict[str, list[str]]:
 
 
 def build_tests(port: Path) -> dict[str, list[str]]:
-    """Compile the libraries and test projects with mcs; file -> its errors. A file of a project that did
-    not build (or was never compiled because a library before it failed) has an error too: mcs stops
-    reporting member errors after a declaration error, so a file without one proves nothing."""
+    """Compile the libraries and test projects with mcs; file -> its compiler errors (what the hidden tests
+    miss; whether a file compiled is the judge's build's answer, run_hidden)."""
     plan = plan_build(port, "mono")
     errors: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-whole-") as tmp:
@@ -138,16 +137,8 @@ def build_tests(port: Path) -> dict[str, list[str]]:
                     rel = Path(d.file)
                     rel = rel.resolve().relative_to(port.resolve()).as_posix() if rel.is_absolute() else d.file
                     errors.setdefault(rel, []).append(f"{d.code} {d.message}")
-            if proc.returncode != 0:
-                for src in p.sources:
-                    rel = src.resolve().relative_to(port.resolve()).as_posix() if src.is_absolute() else str(src)
-                    errors.setdefault(rel, []).append(f"project {p.name} did not build")
             if proc.returncode != 0 and not p.is_test:
                 errors.setdefault("<library>", []).append(f"{p.name} does not compile")
-                for later in plan.chosen[plan.chosen.index(p) + 1:]:
-                    for src in later.sources:
-                        rel = src.resolve().relative_to(port.resolve()).as_posix() if src.is_absolute() else str(src)
-                        errors.setdefault(rel, []).append(f"project {later.name} not compiled ({p.name} failed)")
                 break
     return errors
 
@@ -163,8 +154,10 @@ def fixtures_of(port: Path, rels: list[str], project: str) -> list[str]:
     return out
 
 
-def run_hidden(port: Path, rels: list[str], work: Path) -> tuple[int, int, str]:
-    """(tests run, tests failed, reason) of the hidden test files on `port`, through repotrans's runner."""
+def run_hidden(port: Path, rels: list[str], work: Path) -> tuple[int, int, str, list[str]]:
+    """(tests run, tests failed, reason, files that did not compile) of the hidden test files on `port`,
+    through repotrans's runner. A file compiled only when the judge's build really built the library and
+    the test project with it (not quarantined): mcs stops reporting member errors after a declaration error."""
     tc = make_toolchain("mono")
     ws = prepare_workspace(port, work, tc.name)
     box = make_sandbox("local", ws.root.parent, tc.image)
@@ -175,17 +168,18 @@ def run_hidden(port: Path, rels: list[str], work: Path) -> tuple[int, int, str]:
         test = plan.tests[0]
         dropped = {q.what.split(":", 1)[1] for q in plan.quarantined if ":" in q.what}
         fixtures = fixtures_of(port, [r for r in rels if r not in dropped], test.name)
+        not_compiled = sorted(r for r in rels if r in dropped)
         if not fixtures:
-            return 0, 0, "no hidden test file compiles"
+            return 0, 0, "no hidden test file compiles", not_compiled
         lib = next(p for p in plan.chosen if not p.is_test)
         rel = lib.sources[0].relative_to(ws.src.resolve()).as_posix()
         with ws.run_dir() as run_dir:
             cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8"), line_map=LineMap(),
                                surface_changed=False, run_dir=run_dir)
             verdict = tc.run(ws, cand, fixtures, box, limits)
-        return verdict.tests_run, verdict.tests_failed, verdict.reason
+        return verdict.tests_run, verdict.tests_failed, verdict.reason, not_compiled
     except TargetBuildError as exc:
-        return 0, 0, f"baseline build failed: {exc}"
+        return 0, 0, f"baseline build failed: {exc}", list(rels)
     finally:
         box.close()
 
@@ -218,7 +212,7 @@ def main() -> int:
     if args.api_only:
         return api_only(source, target, work, args, files)
     refs = {"own": run_hidden(target, own, work / "judge-untouched"),
-            "reaching": run_hidden(target, reaching, work / "judge-untouched-reaching") if reaching else (0, 0, "")}
+            "reaching": run_hidden(target, reaching, work / "judge-untouched-reaching") if reaching else (0, 0, "", [])}
     modes = [("skeleton + bodies, tests hidden", None)]
     if args.junit:
         modes.append(("skeleton + bodies + tests translated from JUnit", args.junit.resolve()))
@@ -328,7 +322,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
             m = MISSING.search(e)
             missing[m.group(1) if m else e.split(" ", 1)[0]] += 1
     verdicts = {"own": run_hidden(port, own, work / "judge"),
-                "reaching": run_hidden(port, reaching, work / "judge-reaching") if reaching else (0, 0, "")}
+                "reaching": run_hidden(port, reaching, work / "judge-reaching") if reaching else (0, 0, "", [])}
     return {"errors": errors, "missing": missing, "verdicts": verdicts, "total_s": time.monotonic() - first,
             "skeleton_s": skeleton_s, "batch_s": batch_s, "java_names": java_names,
             "skeleton_text": skeleton_text, "dropped": result.check.dropped if result.check else [],
@@ -337,6 +331,9 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
 
 def report(f: dict, own: list[str], reaching: list[str], n: int, refs: dict) -> None:
     errors, hidden = f["errors"], own + reaching
+    unbuilt = set(f["verdicts"]["own"][3]) | set(f["verdicts"]["reaching"][3])
+    for h in unbuilt:
+        errors.setdefault(h, []).append("not built by the judge (quarantined, or the library did not build)")
     compiling = [h for h in own if not errors.get(h)]
     print(f"library compiles after regeneration: {'no' if '<library>' in errors else 'yes'}")
     print(f"API fidelity: {len(compiling)}/{len(own)} of the classes' hidden test files compile, their projects "
@@ -346,8 +343,8 @@ def report(f: dict, own: list[str], reaching: list[str], n: int, refs: dict) -> 
         if errors.get(h):
             print(f"  does not compile: {h}: {len(errors[h])} error(s), first: {errors[h][0]}")
     for group, label in (("own", "the classes' hidden tests"), ("reaching", "other tests reaching them")):
-        ran, failed, why = f["verdicts"][group]
-        ref_ran, ref_failed, ref_why = refs[group]
+        ran, failed, why, _ = f["verdicts"][group]
+        ref_ran, ref_failed, ref_why, _ = refs[group]
         print(f"{label} pass on the regenerated classes: {ran - failed}/{ran}" + (f" ({why})" if why else "")
               + f"; on the untouched port: {ref_ran - ref_failed}/{ref_ran}" + (f" ({ref_why})" if ref_why else ""))
     print(f"seconds per class: skeleton {f['skeleton_s'] / n:.1f}, bodies {f['batch_s'] / n:.1f}, "
