@@ -11,7 +11,7 @@ from typing import Callable
 from tree_sitter import Node
 
 from repotrans.mapping.api_sites import simple_type
-from repotrans.policy.contract_types import REF
+from repotrans.policy.contract_types import REF, compatible, retyped
 from repotrans.policy.java_calls import CallsMixin
 from repotrans.policy.cs_types import element_type, jdk_table, split_type
 from repotrans.policy.resolver import NameResolver
@@ -302,7 +302,11 @@ class ExprTranslator(CallsMixin):
         left, lt = self.expr(node.child_by_field_name("left"))
         right, rt = self.expr(node.child_by_field_name("right"), lt)
         if op == "=":
-            return f"{left} = {self.coerce(right, rt, lt)}", lt
+            value = self.coerce(right, rt, lt)
+            port = self._own_field_type(node.child_by_field_name("left"))
+            if port and lt and compatible(self.cs_type(lt), port):   # the port's field: uint[] where Java's int[]
+                value = retyped(value, self.cs_type(lt), port)
+            return f"{left} = {value}", lt
         if op == ">>>=":
             wide = prim(lt) == "long"
             return (f"{left} = ({'long' if wide else 'int'})((({'ulong' if wide else 'uint'})({left})) >> {right})",
@@ -312,6 +316,18 @@ class ExprTranslator(CallsMixin):
         if op == "+=" and lt == "String":
             right = self.as_string(right, prim(rt))
         return f"{left} {op} {right}", lt
+
+    def _own_field_type(self, node: Node) -> str | None:
+        """The C# type the port declares for the class's own field `node` names (`x` or `this.x`)."""
+        if node.type == "field_access" and self.text(node.child_by_field_name("object")) == "this":
+            name = self.text(node.child_by_field_name("field"))
+        elif node.type == "identifier" and self.lookup(self.text(node)) is None:
+            name = self.text(node)
+        else:
+            return None
+        own = getattr(self.r, "_type", None)
+        info = own(None) if own is not None else None
+        return info.fields.get(self.r.field_name(None, name)) if info is not None else None
 
     def _ternary(self, node: Node, expected: str | None) -> Typed:
         cond = self.ex(node.child_by_field_name("condition"))

@@ -197,6 +197,10 @@ def test_locals_take_the_signedness_the_ports_members_declare():
     assert "uint[] lr = new uint[] { 0, 0 };" in code
     assert "uint[] cdata = " in code and "int c1 = " in code and "byte c1" not in code
     assert "int n = lr.Length;" in code and "string t = name;" in code.replace("String t", "string t")
+    own.java_fields["P"] = "int[]"            # what the Java class declares (find_source_class_info)
+    init = translate_method("void init_key() { P = (int[]) P.clone(); this.P = new int[4]; }", resolver,
+                            target.__class__(**{**target.__dict__, "signature": "private void init_key()"}))
+    assert "P = (uint[])" in init and "this.P = new uint[4];" in init       # the port's field type wins
 
 
 def test_a_one_element_array_pointer_becomes_the_ports_ref_parameter():
