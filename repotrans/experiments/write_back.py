@@ -78,7 +78,8 @@ def plan_write(target: Path, originals: dict[str, dict], passing: list[TaskRecor
             plan.skipped += [(r.task_id, f"{rel} is not UTF-8; left as it is") for r in recs]
             continue
         crlf = "\r\n" in before and before.count("\r\n") == before.count("\n")
-        text, done = _lf(before), []
+        # all-CRLF: spliced as LF and turned back; mixed endings: spliced as they are, each line kept
+        text, done = (_lf(before) if crlf else before), []
         for rec in recs:
             spliced = _splice(rel, text, rec, originals[rec.task_id]["text"])
             if isinstance(spliced, str) and spliced.startswith("\0"):
@@ -108,7 +109,7 @@ def _splice(rel: str, text: str, rec: TaskRecord, original: str) -> str:
     if len(found) != 1:
         return "\0" + (f"no longer in {rel}" if not found else f"declared {len(found)} times in {rel}")
     m = found[0]
-    if data[m.start_byte:m.end_byte].decode("utf-8") != original:
+    if _lf(data[m.start_byte:m.end_byte].decode("utf-8")) != original:
         return "\0" + f"changed in {rel} since the batch read it; left as it is"
     line_start = data.rfind(b"\n", 0, m.start_byte) + 1
     lead = data[line_start:m.start_byte].decode("utf-8")

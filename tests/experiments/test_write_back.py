@@ -89,6 +89,20 @@ def test_crlf_files_stay_crlf(port):
     assert b"            return x * 2;\r\n" in data and data.count(b"\n") == data.count(b"\r\n")
 
 
+def test_a_file_with_mixed_line_endings_keeps_every_line_it_does_not_splice(port):
+    """BCrypt.Net's BCrypt.cs mixes CRLF and LF lines: writing 5 members rewrote all 793 lines as LF."""
+    target, originals = port
+    head, rest = FILE.split("    public class Calc", 1)
+    mixed = head.replace("\n", "\r\n") + "    public class Calc" + rest
+    (target / "Calc.cs").write_bytes(mixed.encode())
+    plan = plan_write(target, originals, [_rec(TWICE, code=TWICE_CODE)])
+    write_plan(target, plan)
+    after = (target / "Calc.cs").read_bytes().decode()
+    assert after.startswith(head.replace("\n", "\r\n")) and "return x * 2;" in after
+    changed = [l for l in patch_text(plan).splitlines() if l[:1] in "+-" and l[:3] not in ("+++", "---")]
+    assert changed == ["-            throw new NotImplementedException();", "+            return x * 2;"]
+
+
 def test_the_patch_is_the_same_change_and_git_applies_it(port, tmp_path):
     target, originals = port
     copy = tmp_path / "copy"
