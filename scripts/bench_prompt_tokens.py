@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from repotrans.agents.config import AgentConfig  # noqa: E402
 from repotrans.agents.session import brief_for  # noqa: E402
+from repotrans.agents.workdir import Workdir
 from repotrans.execution.judge.runner import Runner  # noqa: E402
 from repotrans.agents.state import ContextEntry, Handoff, PromptView  # noqa: E402
 from repotrans.mapping.load import load_mapping  # noqa: E402
@@ -106,11 +107,12 @@ def main() -> int:
     config = AgentConfig().overlay({"agents": {"rag": False, "dynamic_prompt": False}})
     rows = []
     runner = Runner(config.execution, workdir)          # bound into each brief, never run here
+    work = Workdir(workdir, index, mapping, runner)
     for match in sorted(mapping.method_matches, key=lambda m: m.target_id):
         target, java = index.method(match.target_id), index.method(match.source_id)
         if not target or not java or target.kind != "method" or not target.body or is_placeholder(target.body):
             continue
-        brief = brief_for(index, mapping, TranslationTask(target.id, java.id), config, workdir, runner)
+        brief = brief_for(work, TranslationTask(target.id, java.id), config)
         ctx, base = count(gathered_prompt(brief, index, mapping)), count(baseline_prompt(brief, index))
         bare = count(render("generate", build_slots(PromptView(brief, Handoff()), "generate", gathered_context=[])))
         rows.append({"function": target.id, "context_tokens": ctx, "baseline_tokens": base,

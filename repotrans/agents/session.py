@@ -8,6 +8,7 @@ from repotrans.agents.config import AgentConfig
 from repotrans.agents.conventions import conventions_for, exception_pairs
 from repotrans.mapping.api_hints import port_calls
 from repotrans.agents.state import Services, TaskBrief
+from repotrans.agents.workdir import RUNS_DIR, Workdir
 from repotrans.errors import InputError
 from repotrans.index.parse import source_text
 from repotrans.mapping.overrides import MappingOverrides
@@ -44,16 +45,18 @@ def prepare(workdir: Path, function: str, config: AgentConfig, runner: "Judge", 
     view = view or open_view(workdir, source, target, progress, config.mapping)
     task = (resolve_pair(view.index, function, target_member) if target_member
             else resolve_task(view.index, view.mapping, function))
-    return brief_for(view.index, view.mapping, task, config, workdir, runner)
+    return brief_for(Workdir(workdir, view.index, view.mapping, runner, config.mapping), task, config)
 
 
-def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: "Judge") -> TaskBrief:
-    """The brief of one resolved task, with real tools, `runner` (the test runs, built from
-    config.execution) and retrieval bound to it."""
+def brief_for(work: Workdir, task, config: AgentConfig) -> TaskBrief:
+    """The brief of one resolved task of the workload `work`, with real tools, its judge (the test
+    runs, built from config.execution) and its retriever bound to it."""
     from repotrans.agents.cache import cache_folder
     from repotrans.execution.capability.allowances import allowances
-    from repotrans.retrieval.retriever import above_bar, retrieve
+    from repotrans.retrieval.retriever import above_bar
     from repotrans.tools import run_tool
+
+    index, mapping, runner = work.index, work.mapping, work.judge
 
     java, target_method = index.method(task.source_method_id), index.method(task.target_method_id)
     if java is None or target_method is None:
@@ -68,9 +71,8 @@ def brief_for(index, mapping, task, config: AgentConfig, workdir: Path, runner: 
     rc = config.retrieval
 
     def find_examples(k: int) -> tuple[list, str]:
-        result = retrieve(workdir, task.source_method_id, k=k, model=rc.embedding_model, backend=rc.backend,
-                          threads=rc.threads, cache_dir=cache_folder(config.model), names=False, pool=rc.pool,
-                          overrides=config.mapping, progress=False)     # inside a task: no bars
+        retriever = work.retriever(rc, cache_folder(config.model))      # inside a task: no bars
+        result = retriever.retrieve(task.source_method_id, k, names=False)
         kept, dropped = above_bar(result.candidates)
         note = f"; {dropped} below the relevance bar left out" if dropped else ""
         return kept, result.reason + note
@@ -116,7 +118,7 @@ def default_run_dir(workdir: Path, brief: TaskBrief) -> Path:
     """workdir/runs/<UTC time>-<method name>."""
     import time
 
-    return workdir / "runs" / f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{brief.target_method.name}"
+    return workdir / RUNS_DIR / f"{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}-{brief.target_method.name}"
 
 
 def translate(workdir: Path, function: str, config: AgentConfig, *, source: Path | None = None,

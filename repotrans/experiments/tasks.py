@@ -14,9 +14,9 @@ from repotrans.agents.config import AgentConfig
 from repotrans.agents.models import make_client
 from repotrans.agents.session import brief_for
 from repotrans.agents.state import TranslationRun
+from repotrans.agents.workdir import Workdir
 from repotrans.agents.team import run_translation
 from repotrans.errors import ConfigError
-from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.status import ERROR, UNTESTED
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
@@ -28,17 +28,18 @@ def task_dir_name(task_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.,-]+", "_", task_id)[:150]
 
 
-def run_task(index, mapping, task: TranslationTask, config: AgentConfig, *, workdir: Path, run_dir: Path,
-             runner: Judge, config_name: str, dataset: str, adjust=None, limiter=None) -> TaskRecord:
-    """Translate one task with the agents, its test runs through `runner`; `adjust(brief)` may rebind
-    services (the evaluation oracle); `limiter` (agents.limits) is shared by the tasks of a run."""
+def run_task(work: Workdir, task: TranslationTask, config: AgentConfig, *, run_dir: Path, config_name: str,
+             dataset: str, adjust=None, limiter=None) -> TaskRecord:
+    """Translate one task of the workload `work` with the agents, its test runs through the workload's
+    judge; `adjust(brief)` may rebind services (the evaluation oracle); `limiter` (agents.limits) is
+    shared by the tasks of a run."""
     task_id = task.target_method_id.split(":", 1)[1]
     started = time.time()
     try:
-        brief = brief_for(index, mapping, task, config, workdir, runner)
+        brief = brief_for(work, task, config)
         if adjust is not None:
             adjust(brief)
-        client = make_client(config, ToolContext(index, mapping), limiter=limiter)
+        client = make_client(config, ToolContext(work.index, work.mapping), limiter=limiter)
         outcome = asyncio.run(run_translation(brief, client, run_dir / task_dir_name(task_id)))
     except ConfigError:
         raise

@@ -14,6 +14,7 @@ from typing import Callable, Iterator, Protocol
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.limits import CallLimiter
+from repotrans.agents.workdir import Workdir
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
@@ -59,9 +60,10 @@ def rerooted_index(dirs: dict[str, Path], workspace: str = "workspace", target: 
 
 
 class TaskRunner:
-    """Runs tasks of one workload in this process: one index, mapping (with the configuration's
-    overrides) and execution Runner (from the configuration's execution settings) for all of them;
-    a `runner` given is the caller's to close."""
+    """Runs tasks of one workload in this process: one run context (agents.workdir.Workdir: the
+    index, the mapping with the configuration's overrides, the execution Runner from the
+    configuration's execution settings, the retriever) for all of them; a `runner` given is the
+    caller's to close."""
 
     def __init__(self, work: Workload, dirs: dict[str, Path], limiter: CallLimiter | None = None,
                  wrap: Adjust | None = None, runner: Judge | None = None):
@@ -70,6 +72,7 @@ class TaskRunner:
         self.mapping = load_mapping(self.index, work.config.mapping)
         self._own_runner = runner is None
         self.runner: Judge = runner or Runner(work.config.execution, dirs["workspace"])
+        self.context = Workdir(dirs["workspace"], self.index, self.mapping, self.runner, work.config.mapping)
 
     def run(self, task: TranslationTask, out_dir: Path) -> TaskRecord:
         work = self.work
@@ -80,9 +83,8 @@ class TaskRunner:
             if self.wrap is not None:
                 self.wrap(brief, self.dirs)
 
-        return run_task(self.index, self.mapping, task, work.config, workdir=self.dirs["workspace"],
-                        run_dir=out_dir, runner=self.runner, config_name=work.config_name, dataset=work.dataset, adjust=adjust,
-                        limiter=self.limiter)
+        return run_task(self.context, task, work.config, run_dir=out_dir, config_name=work.config_name,
+                        dataset=work.dataset, adjust=adjust, limiter=self.limiter)
 
     def close(self) -> None:
         self.index.close()

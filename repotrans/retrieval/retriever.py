@@ -3,7 +3,8 @@
 `Retriever.open(workdir)` prepares the stores under workdir/retrieval/ for the current index; each
 store is opened (reused, or built by embedding what the per-machine cache lacks) when it is first
 queried, so a run that only asks for pairs never embeds the target's names. `retrieve(workdir,
-source_method_id)` does the same once per process and queries. The function under translation and
+source_method_id)` opens them for one query (a workload keeps one retriever in its run context,
+agents.workdir). The function under translation and
 its C# counterpart are never returned. With an evaluation set (`exclude_ids`), the stores are built
 without every listed method and its counterpart, in their own folder.
 """
@@ -206,70 +207,34 @@ class Retriever:
         return "; ".join(parts)
 
 
-_OPEN: dict[tuple, tuple[str, tuple, Retriever]] = {}     # in the order first opened
-_OPEN_LOCK = threading.Lock()
-KEEP_OPEN = 4          # retrievers a process keeps (a batch uses one; a test process makes one per workdir)
-
-
-def _index_stamp(workdir: Path, overrides) -> tuple:
-    """What changes whenever the index file (or its WAL) is written, and the overrides' digest: when
-    it is unchanged, the index's fingerprint is too (so it is not recomputed for every query)."""
-    stamp = []
-    for name in ("index.sqlite", "index.sqlite-wal"):
-        try:
-            st = (Path(workdir) / name).stat()
-            stamp.append((st.st_ino, st.st_size, st.st_mtime_ns))
-        except OSError:
-            stamp.append(None)
-    return (*stamp, overrides.digest() if overrides else "")
-
-
 def retrieve(workdir: Path, source_method_id: str, k: int = 5, exclude_ids: Iterable[str] = (),
              model: str = DEFAULT_MODEL, backend: str = DEFAULT_BACKEND, *, cache_dir: Path | None = None,
              threads: int = 0, names: bool = True, progress: bool = True, pool: int = 0,
              overrides=None) -> RetrievalResult:
-    """Retrieve for one Java method (the mapping with the user's `overrides`); stores are opened once
-    per process (by one thread while the others wait) and reopened when the index or the overrides
-    change (the index is fingerprinted again only when its file changed). `cache_dir`: the
-    per-machine embedding cache's folder (None: none); `names` False: only pairs (the name store is
-    not built); `pool`: see Retriever.open."""
+    """One retrieval for one Java method from the index in `workdir` (the mapping with the user's
+    `overrides`), opened for this call and closed after it: what a benchmark times from a fresh
+    process. A workload that retrieves for many tasks opens its retriever once over the index it
+    holds (agents.workdir.Workdir.retriever). `cache_dir`: the per-machine embedding cache's folder
+    (None: none); `names` False: only pairs (the name store is not built); `pool`: see Retriever.open."""
     from repotrans.mapping.load import load_mapping
     from repotrans.mapping.mapping_cache import fingerprint
     from repotrans.index.store import Index
 
-    exclude = frozenset(exclude_ids)
-    key = (str(Path(workdir).resolve()), exclude, model, backend, str(cache_dir), pool)
-    with _OPEN_LOCK:
-        stamp = _index_stamp(Path(workdir), overrides)
-        cached = _OPEN.get(key)
-        if cached is None or cached[1] != stamp:
-            with stage("open the index"):
-                index = Index.open(Path(workdir), must_exist=True)
-            with stage("fingerprint the index"):
-                state = fingerprint(index, overrides)
-            if cached is not None and cached[0] == state:
-                index.close()
-                _OPEN[key] = cached = (state, stamp, cached[2])
-            else:
-                if cached is not None:
-                    cached[2].index.close()
-                encoder = make_encoder(model, backend, threads=threads, cache_dir=cache_dir)
-                with stage("load the mapping"):
-                    mapping = load_mapping(index, overrides)
-                retriever = Retriever.open(Path(workdir), index=index, mapping=mapping, exclude_ids=exclude,
-                                           encoder=encoder, cache_dir=cache_dir, progress=progress, pool=pool,
-                                           overrides=overrides, index_state=state)
-                _OPEN[key] = cached = (state, stamp, retriever)
-                _forget_oldest()
-    with stage("retrieve"):
-        return cached[2].retrieve(source_method_id, k, names=names)
-
-
-def _forget_oldest() -> None:
-    """Drop the oldest retrievers past KEEP_OPEN; their index and stores close once no thread still
-    queries them (never closed here under a running query)."""
-    while len(_OPEN) > KEEP_OPEN:
-        del _OPEN[next(iter(_OPEN))]
+    with stage("open the index"):
+        index = Index.open(Path(workdir), must_exist=True)
+    try:
+        with stage("fingerprint the index"):
+            state = fingerprint(index, overrides)
+        encoder = make_encoder(model, backend, threads=threads, cache_dir=cache_dir)
+        with stage("load the mapping"):
+            mapping = load_mapping(index, overrides)
+        retriever = Retriever.open(Path(workdir), index=index, mapping=mapping, exclude_ids=exclude_ids,
+                                   encoder=encoder, cache_dir=cache_dir, progress=progress, pool=pool,
+                                   overrides=overrides, index_state=state)
+        with stage("retrieve"):
+            return retriever.retrieve(source_method_id, k, names=names)
+    finally:
+        index.close()
 
 
 RELEVANCE_BAR = 0.5          # cosine of the dense route a lone-route candidate needs to be shown

@@ -480,24 +480,26 @@ def test_cli_retrieve_prints_candidates_with_route_scores(minilm_workdir, capsys
 
 
 @pytest.mark.slow
-def test_retrieve_opens_stores_once_and_reopens_when_the_index_changes(minilm_workdir, tmp_path):
+def test_a_workdir_opens_its_retriever_once_over_the_index_it_holds(minilm_workdir, tmp_path):
+    from repotrans.agents.config import RetrievalConfig
+    from repotrans.agents.workdir import Workdir
     from repotrans.retrieval import retriever as module
     sample = tmp_path / "sample"
     shutil.copytree(SAMPLE, sample)
     index, mapping = _index(tmp_path / "wd", sample)
     function = _real_pairs(index, mapping)[0].source_id
-    shared = {"backend": "torch", "cache_dir": minilm_workdir[0] / "cache", "progress": False}  # another workdir's
-    first = module.retrieve(tmp_path / "wd", function, k=2, **shared)
-    key = next(k for k in module._OPEN if k[0] == str((tmp_path / "wd").resolve()))
-    opened = module._OPEN[key][-1]
-    assert opened.embedded == 0                     # same snippets as the shared cache: nothing embedded
-    assert module.retrieve(tmp_path / "wd", function, k=2, **shared) == first and module._OPEN[key][-1] is opened
-    victim = index.method(function)
-    path = sample / "java" / victim.path
-    path.write_text(path.read_text().replace(victim.body, victim.body[:-1] + "    // edited\n    }", 1))
-    index.build(sample / "java", sample / "csharp", progress=False)
-    module.retrieve(tmp_path / "wd", function, k=2, **shared)
-    assert module._OPEN[key][-1] is not opened and module._OPEN[key][-1].embedded == 1
+    cache = minilm_workdir[0] / "cache"                        # another workdir's: same snippets
+    work = Workdir(tmp_path / "wd", index, mapping, judge=None)
+    settings = RetrievalConfig(backend="torch", pool=0)
+    opened = work.retriever(settings, cache)
+    assert opened.index is index and opened.mapping is mapping      # the caller's, not opened again
+    first = opened.retrieve(function, k=2, names=False)
+    assert opened.embedded == 0                                 # everything came from the shared cache
+    assert work.retriever(settings, cache) is opened and opened.retrieve(function, k=2, names=False) == first
+    assert work.retriever(RetrievalConfig(backend="torch", pool=5), cache) is not opened     # other settings
+    once = module.retrieve(tmp_path / "wd", function, k=2, backend="torch", cache_dir=cache, names=False,
+                           progress=False)
+    assert once == first                                        # the one-shot path gives the same answer
 
 
 @pytest.mark.slow

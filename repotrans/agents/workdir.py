@@ -1,0 +1,61 @@
+"""The run context of one workload: built once by the CLI or the experiment, passed down to every task.
+
+A `Workdir` holds what the tasks of a workload share: the folder (its index.sqlite, retrieval/ and
+runs/), the open index, the mapping over it (with the user's overrides), the judge that runs the
+tests, and the retriever opened over that same index and mapping on first use. A layer below takes
+this object, never a path to open again: retrieval no longer re-opens the index, re-fingerprints it
+and reloads the mapping its caller already holds, and nothing is cached per process.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from repotrans.agents.config import RetrievalConfig
+from repotrans.mapping.overrides import MappingOverrides
+
+if TYPE_CHECKING:
+    from repotrans.execution.judge.protocol import Judge
+    from repotrans.retrieval.retriever import Retriever
+
+RUNS_DIR = "runs"              # workdir/runs/<time>-<member>: one translate command's trajectory
+
+
+@dataclass(eq=False)
+class Workdir:
+    """One workload's run context (see the module docstring). The index and the judge stay the
+    caller's to close; the retriever is this object's."""
+    root: Path                                   # the folder holding index.sqlite
+    index: object                                # index.store.Index, open
+    mapping: object                              # mapping.model.Mapping over `index`
+    judge: "Judge"
+    overrides: MappingOverrides | None = None    # what `mapping` was loaded with
+    _retrievers: dict[tuple, "Retriever"] = field(default_factory=dict, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    @property
+    def runs(self) -> Path:
+        return self.root / RUNS_DIR
+
+    def retriever(self, settings: RetrievalConfig, cache_dir: Path | None) -> "Retriever":
+        """The pair/name stores over this index and mapping, opened once per settings (by one thread
+        while the others wait); the index's fingerprint is computed once, for the per-machine caches."""
+        from repotrans.mapping.mapping_cache import fingerprint
+        from repotrans.retrieval.encoders import make_encoder
+        from repotrans.retrieval.retriever import Retriever
+        from repotrans.retrieval.stages import stage
+
+        key = (settings.embedding_model, settings.backend, settings.threads, settings.pool, str(cache_dir))
+        with self._lock:
+            if key not in self._retrievers:
+                with stage("fingerprint the index"):
+                    state = fingerprint(self.index, self.overrides)
+                encoder = make_encoder(settings.embedding_model, settings.backend, threads=settings.threads,
+                                       cache_dir=cache_dir)
+                self._retrievers[key] = Retriever.open(self.root, index=self.index, mapping=self.mapping,
+                                                       encoder=encoder, cache_dir=cache_dir, progress=False,
+                                                       pool=settings.pool, overrides=self.overrides,
+                                                       index_state=state)
+            return self._retrievers[key]
