@@ -51,8 +51,10 @@ def resolver_for(index, mapping, match, renames: dict[str, str] | None, api_map:
 def helpers_of(index, mapping, source, target) -> list:
     """Java helpers of the source class the port removed (as the builtin client finds them)."""
     paired = {m.source_id for m in mapping.method_matches}
-    cs_names = {m.name for m in index.methods(target.type_id)} | {f.name for f in index.fields(target.type_id)}
-    return removed_helpers([m for m in index.methods(source.type_id) if m.id != source.id], paired, cs_names)
+    cs_members = index.methods(target.type_id)
+    cs_names = {m.name for m in cs_members} | {f.name for f in index.fields(target.type_id)}
+    return removed_helpers([m for m in index.methods(source.type_id) if m.id != source.id], paired, cs_names,
+                           {(m.name, len(m.params)) for m in cs_members if m.kind == "method"})
 
 
 def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, str] | None = None,

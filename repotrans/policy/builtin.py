@@ -96,9 +96,11 @@ class BuiltinChatClient(OneShotClient):
         if self._paired is None:
             self._paired = {m.source_id for m in self.view.mapping.method_matches}
         index = self.view.index
-        cs_names = {m.name for m in index.methods(target.type_id)} | {f.name for f in index.fields(target.type_id)}
+        cs_members = index.methods(target.type_id)
+        cs_names = {m.name for m in cs_members} | {f.name for f in index.fields(target.type_id)}
         own = [m for m in index.methods(java.type_id) if m.id != java.id]
-        return removed_helpers(own, self._paired, cs_names)
+        return removed_helpers(own, self._paired, cs_names, {(m.name, len(m.params)) for m in cs_members
+                                                            if m.kind == "method"})
 
     def _methods(self, shown: StepPrompt) -> tuple[Method, Method]:
         """The Java method and the C# member the Input slot shows, found in the repository view."""

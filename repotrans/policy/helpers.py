@@ -18,11 +18,17 @@ _SIMPLE = re.compile(r"[\w.]+|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 MAX_ROUNDS = 3
 
 
-def removed_helpers(own: list[Method], matched: set[str], cs_names: set[str]) -> list[Method]:
+def removed_helpers(own: list[Method], matched: set[str], cs_names: set[str],
+                    cs_overloads: set[tuple[str, int]] | None = None) -> list[Method]:
     """Java methods of the class (`own`) the mapping pairs with nothing (`matched`: paired Java ids) and
-    whose name the C# class does not declare in any case (`cs_names`)."""
-    return [m for m in own if m.kind == "method" and m.body and m.id not in matched
-            and m.name not in cs_names and pascal(m.name) not in cs_names]
+    whose name the C# class does not declare in any case (`cs_names`), or declares only with other
+    parameter counts (`cs_overloads`: (name, count) of its methods; BCrypt.Net folded jBCrypt's
+    gensalt(int, SecureRandom) into gensalt(int))."""
+    def gone(m: Method) -> bool:
+        if m.name not in cs_names and pascal(m.name) not in cs_names:
+            return True
+        return cs_overloads is not None and not {(m.name, len(m.params)), (pascal(m.name), len(m.params))} & cs_overloads
+    return [m for m in own if m.kind == "method" and m.body and m.id not in matched and gone(m)]
 
 
 def add_helpers(code: str, helpers: list[Method], resolver: NameResolver, translate) -> str:

@@ -231,3 +231,22 @@ def test_jdk_charsets_and_octal_escapes_as_the_port_writes_them():
     assert 'Encoding.GetEncoding("UTF-8").GetBytes((p + "\\u0000"))' in code
     assert "catch (ArgumentException e)" in code and "throw new InvalidOperationException(" in code
     assert "'\\u0000'" in translate_method("char z() { return '\\0'; }", ContextResolver("C", {}), "public char z()")
+
+
+def test_a_helper_the_port_folded_into_an_overload_is_added():
+    """BCrypt.Net folded jBCrypt's gensalt(int, SecureRandom) into gensalt(int): the name survives with
+    another parameter count, so the 2-argument helper counts as removed (it was cut to gensalt(int) by
+    repair and recursed forever); SecureRandom is RNGCryptoServiceProvider."""
+    from repotrans.policy.helpers import removed_helpers
+
+    class M:
+        def __init__(self, name, n):
+            self.id, self.name, self.kind, self.body, self.params = f"source:{name}/{n}", name, "method", "{}", [0] * n
+
+    two, one, other = M("gensalt", 2), M("gensalt", 1), M("encode", 2)
+    assert removed_helpers([two, one, other], {one.id}, {"gensalt", "encode"}, {("gensalt", 1), ("encode", 2)}) \
+        == [two]
+    assert removed_helpers([two], set(), {"gensalt"}) == []             # without overloads: name only
+    code = translate_method("void f(byte[] b) { SecureRandom r = new SecureRandom(); r.nextBytes(b); }",
+                            ContextResolver("BCrypt", {}), "public void f(byte[] b)")
+    assert "new System.Security.Cryptography.RNGCryptoServiceProvider()" in code and "r.GetBytes(b);" in code
