@@ -51,8 +51,8 @@ def add_helpers(code: str, helpers: list[Method], resolver: NameResolver, transl
                 code = inlined
                 continue
             header, _, rest = text.partition("\n")
-            if not re.search(r"\b(private|protected|public|internal)\b", header):
-                header = "private " + header
+            # a candidate may add private members only: the helper is the candidate's, whatever Java declared
+            header = "private " + re.sub(r"\b(private|protected|public|internal)\s+", "", header, count=1)
             code = f"{code}\n\n{ADDED_MARK.format(name=helper.name)}\n{header}\n{rest}"
     return code
 

@@ -250,3 +250,12 @@ def test_a_helper_the_port_folded_into_an_overload_is_added():
     code = translate_method("void f(byte[] b) { SecureRandom r = new SecureRandom(); r.nextBytes(b); }",
                             ContextResolver("BCrypt", {}), "public void f(byte[] b)")
     assert "new System.Security.Cryptography.RNGCryptoServiceProvider()" in code and "r.GetBytes(b);" in code
+    from repotrans.policy.helpers import add_helpers
+
+    class Helper(M):
+        pass
+    helper = Helper("gensalt", 2)
+    added = add_helpers("public static String Salt(int n)\n{\n    return Gensalt(n, null);\n}", [helper],
+                        ContextResolver("BCrypt", {}),
+                        lambda m, r: "public static string Gensalt(int n, object r)\n{\n    n++;\n    return \"\";\n}")
+    assert "\nprivate static string Gensalt(int n, object r)" in added     # a candidate adds private members only
