@@ -11,9 +11,10 @@
    an edit that fails is put back. Added members and types go through create-missing and batch
    (experiments/batch) in RUN/batch; a created member that did not pass is taken out again. Removed
    members are reported; with `remove` one is deleted only when the whole suite passes without it.
-4. The work copy then holds the port plus what passed, nothing else: RUN/changes.patch is its diff
-   against the port (`git apply` takes it), `write` copies the changed files into the port (a file the
-   user changed since the sync started is left alone and named). RUN/sync.json and RUN/sync.md report
+4. The work copy then holds the port plus what passed, nothing else. `write` and RUN/changes.patch
+   (`git apply` takes it) go through batch --write's member splicer (sync_write): edited members are
+   spliced into the user's files as they are now (one the user changed since is skipped and named);
+   files of structural steps are taken whole unless the user changed them since (then named). RUN/sync.json and RUN/sync.md report
    per upstream commit (sync_report).
 """
 from __future__ import annotations
@@ -30,7 +31,9 @@ from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.ordering import dependency_graph, order_levels
 from repotrans.experiments.sync_diff import Change, JavaTree, diff_trees, read_tree, touched, with_commits
-from repotrans.experiments.sync_files import file_digests, unified_patch, write_back
+from repotrans.experiments.sync_files import file_digests
+from repotrans.experiments.sync_write import edit_records, sync_write
+from repotrans.experiments.write_back import original_texts
 from repotrans.experiments.sync_history import Commit, commits, export, resolve
 from repotrans.experiments.sync_port import FileSnapshot, move_member, remove_member, rename_member
 from repotrans.experiments.sync_report import Outcome, SyncReport
@@ -82,6 +85,9 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     report = SyncReport(commits=history, changes=changes, revisions=(before.name, after.name))
     carried = {c.old_id: old_mapping.target_method(c.old_id) for c in changes if c.member and c.old_id}
     carried = {k: v.target_id for k, v in carried.items() if v is not None}
+    originals = original_texts(old_index, sorted({t.split(":", 1)[1] for t in carried.values()}))
+    start_texts = {o["path"]: (inputs.target / o["path"]).read_bytes().decode("utf-8", "replace")
+                   for o in originals.values()}
     editor = editor or _builtin_editor
     runner = Runner(config.execution, run / "workspace")
     try:
@@ -113,12 +119,14 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
         runner.close()
         old_index.close()
         index.close()
-    patch = unified_patch(inputs.target, work)
-    (run / "changes.patch").write_text(patch, encoding="utf-8")
+    passed = edit_records([(o.target, o.code) for o in report.outcomes
+                           if o.action == "edit" and o.status == "passed" and o.code and o.target])
+    out = sync_write(inputs.target, work, digests, originals, start_texts, passed, inputs.write)
+    (run / "changes.patch").write_text(out.patch, encoding="utf-8")
     if inputs.patch:
-        inputs.patch.write_text(patch, encoding="utf-8")
+        inputs.patch.write_text(out.patch, encoding="utf-8")
     if inputs.write:
-        report.written, report.refused = write_back(work, inputs.target, digests)
+        report.written, report.refused = out.written, out.refused
     report.seconds = round(time.time() - started, 2)
     report.save(run)
     return report
