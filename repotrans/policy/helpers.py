@@ -8,6 +8,7 @@ import re
 
 from repotrans.errors import InputError
 from repotrans.index.model import Method
+from repotrans.policy.cs_line import argument_commas
 from repotrans.policy.cs_types import pascal
 from repotrans.policy.resolver import NameResolver
 
@@ -53,8 +54,29 @@ def add_helpers(code: str, helpers: list[Method], resolver: NameResolver, transl
             header, _, rest = text.partition("\n")
             # a candidate may add private members only: the helper is the candidate's, whatever Java declared
             header = "private " + re.sub(r"\b(private|protected|public|internal)\s+", "", header, count=1)
+            if name in resolver.members(None):      # an overload of a member the class keeps: a name of its own
+                own_name = f"{name}{len(helper.params)}"
+                code = _rename_calls(code, name, len(helper.params), own_name)
+                header = re.sub(rf"\b{re.escape(name)}\s*\(", f"{own_name}(", header, count=1)
+                rest = _rename_calls(rest, name, len(helper.params), own_name)
             code = f"{code}\n\n{ADDED_MARK.format(name=helper.name)}\n{header}\n{rest}"
     return code
+
+
+def _rename_calls(code: str, name: str, argc: int, new: str) -> str:
+    """`name(...)` calls with `argc` arguments renamed `new` (calls of the other overloads kept)."""
+    out, pos = [], 0
+    for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\s*\(", code):
+        if match.start() < pos:
+            continue
+        line_end = code.find("\n", match.end())
+        line = code[match.start():line_end if line_end >= 0 else len(code)]
+        close, commas = argument_commas(line, line.index("("))
+        args = line[line.index("(") + 1:close].strip() if close is not None else None
+        if args is not None and (len(commas) + 1 if args else 0) == argc:
+            out.append(code[pos:match.start()] + new + "(")
+            pos = match.end()
+    return "".join(out) + code[pos:]
 
 
 def _calls(code: str, name: str) -> bool:

@@ -238,6 +238,7 @@ def test_a_helper_the_port_folded_into_an_overload_is_added():
     another parameter count, so the 2-argument helper counts as removed (it was cut to gensalt(int) by
     repair and recursed forever); SecureRandom is RNGCryptoServiceProvider."""
     from repotrans.policy.helpers import removed_helpers
+    from repotrans.policy.tool_outputs import target_type
 
     class M:
         def __init__(self, name, n):
@@ -259,3 +260,9 @@ def test_a_helper_the_port_folded_into_an_overload_is_added():
                         ContextResolver("BCrypt", {}),
                         lambda m, r: "public static string Gensalt(int n, object r)\n{\n    n++;\n    return \"\";\n}")
     assert "\nprivate static string Gensalt(int n, object r)" in added     # a candidate adds private members only
+    own = target_type({"class": "BCrypt.Net.BCrypt", "members": ["public static String gensalt(int n)"]})
+    folded = add_helpers("public static String gensalt(int n)\n{\n    return gensalt(n, Make(gensalt(1)));\n}",
+                         [helper], ContextResolver("BCrypt", {"BCrypt": own}),
+                         lambda m, r: "public static string gensalt(int n, object r)\n{\n    n++;\n    return gensalt(n, r);\n}")
+    assert "return gensalt2(n, Make(gensalt(1)));" in folded          # the kept overload is not renamed
+    assert "private static string gensalt2(int n, object r)" in folded and "return gensalt2(n, r);" in folded
