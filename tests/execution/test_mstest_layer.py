@@ -90,6 +90,7 @@ def test_a_wrong_body_fails_mstest_tests_as_assertions(tmp_path):
 
 def test_mstest_features_the_layer_lacks_are_named(tmp_path):
     write_tree(tmp_path, {"A.cs": "[TestClass] class A { public TestContext TestContext { get; set; }\n"
+                                  "// [AssemblyInitialize()] (VS's template, commented out: not a use)\n"
                                   "[ClassInitialize] public static void I(TestContext c) { }\n"
                                   "[TestMethod, DeploymentItem(\"x.txt\")] public void T() { var n = TestContext.TestName; } }"})
     found = unsupported_features([tmp_path / "A.cs"])
