@@ -1,0 +1,31 @@
+"""A compiled fixture is never missing from a run's list (fixture written for this test, compiled by mcs and
+run by repotrans's NUnit runner for real): ZXing.Net's BitmapLuminanceSourceTests holds one test, and it is
+[Explicit], so a whole run planned nothing of that fixture and counted it nowhere. Explicit tests are left
+out of whole runs as users leave them out, and now counted as left out (category Explicit); named, they run."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
+
+FILES = {
+    "src/Core/Core.csproj": sdk_project(),
+    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
+    "tests/T/T.csproj": nunit_tests_of_core(),
+    "tests/T/CodecTests.cs": """using NUnit.Framework;
+namespace Acme.Tests {
+  [TestFixture] public class CodecTests { [Test] public void Twice() { Assert.AreEqual(4, Codec.Twice(2)); } }
+  [TestFixture] public class MeasureTests { [Test, Explicit] public void Speed() { Assert.AreEqual(6, Codec.Twice(3)); } }
+}""",
+}
+
+
+@pytest.mark.slow
+def test_a_fixture_of_explicit_tests_is_counted_as_left_out(tmp_path):
+    needs_mono()
+    with judging(write_tree(tmp_path / "repo", FILES), tmp_path / "work") as judge:
+        whole = judge.run("src/Core/Codec.cs", FILES["src/Core/Codec.cs"])
+        named = judge.run("src/Core/Codec.cs", FILES["src/Core/Codec.cs"], ["T:Acme.Tests.MeasureTests.Speed"])
+    assert whole.status == "passed" and whole.tests_run == 1
+    assert whole.excluded == {"T:Acme.Tests.MeasureTests.Speed": "Explicit"}
+    assert named.status == "passed" and named.tests_run == 1 and not named.excluded
