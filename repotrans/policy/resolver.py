@@ -205,11 +205,12 @@ class ContextResolver(ConventionResolver):
 
     def field_name(self, owner: str | None, name: str) -> str:
         """The C# field or property a Java field is read through: the same name, else the port's renaming
-        (prefix, case); from another type, a private field is reached through its property (issue 34)."""
+        (prefix, case); from another type or a base class, a private field is reached through its property
+        (issue 34; NSoup's Node keeps `_attributes` private behind `Attributes`, its subclasses use that)."""
         foreign = owner is not None and owner != self.current
-        for info in self._chain(owner):
+        for depth, info in enumerate(self._chain(owner)):
             members = list(info.fields) + list(info.properties)
-            if foreign:
+            if foreign or depth > 0:        # another type's, or a base class's: its private fields are out of reach
                 hidden = [m for m in members if m in info.private and _norm(m) == _norm(name)]
                 prop = next((p for p in info.properties if _norm(p) == _norm(name)), None)
                 if hidden and prop is not None:

@@ -266,3 +266,17 @@ def test_a_helper_the_port_folded_into_an_overload_is_added():
                          lambda m, r: "public static string gensalt(int n, object r)\n{\n    n++;\n    return gensalt(n, r);\n}")
     assert "return gensalt2(n, Make(gensalt(1)));" in folded          # the kept overload is not renamed
     assert "private static string gensalt2(int n, object r)" in folded and "return gensalt2(n, r);" in folded
+
+
+def test_a_base_class_private_field_is_read_through_its_property():
+    """NSoup: jsoup's Comment reads Node's protected `attributes`; NSoup's Node keeps `_attributes` private
+    behind the `Attributes` property (CS1061/CS0122 on `_attributes` from the subclass)."""
+    from repotrans.policy.tool_outputs import target_type
+
+    node = target_type({"class": "NSoup.Nodes.Node", "fields": ["private Attributes _attributes"],
+                        "members": ["public Attributes Attributes { get; }"]})
+    comment = target_type({"class": "NSoup.Nodes.Comment", "fields": ["private string _own"]})
+    comment.supertypes = ["Node"]
+    resolver = ContextResolver("Comment", {"Node": node, "Comment": comment})
+    code = translate_method("String d() { return attributes.toString() + own; }", resolver, "public string D()")
+    assert "Attributes.ToString()" in code and "_attributes" not in code and "_own" in code
