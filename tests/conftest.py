@@ -44,3 +44,11 @@ def _the_module_closes_what_it_opens():
     if len(left) > LEAK_LIMIT:
         pytest.fail(f"this module left {len(left)} descriptors open (at most {LEAK_LIMIT}), e.g. {left[:6]}: "
                     "close what its tests open (a fixture that yields and closes it)", pytrace=False)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """With -n N (scripts/test.sh): whole modules per worker, shared resources in one (support/xdist_schedule.py)."""
+    from tests.support.xdist_schedule import ModuleScheduling
+
+    return ModuleScheduling(config, log)
