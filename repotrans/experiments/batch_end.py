@@ -17,7 +17,7 @@ from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.blocked import blockers
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.results import TestResult
-from repotrans.execution.judge.status import BLOCKED, PASSED
+from repotrans.execution.judge.status import BLOCKED, PASSED, RUNTIME_ERROR
 from repotrans.experiments.batch_progress import outcome_of
 from repotrans.experiments.rejudge import rejudge_blocked
 from repotrans.experiments.run_store import RunStore, TaskRecord
@@ -80,7 +80,8 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
                        allow=allowances(index, java.get(methods[0].id)), java=java.get(methods[0].id))
     def in_placeholder(failure) -> list[str]:
         """The placeholders this failure's exception was thrown in, read from its runtime frames."""
-        found = blockers(TestResult(status=whole.status, failures=[failure]), index, methods[0])
+        # probed as a failed run whatever the whole run's status (a run judged blocked as a whole too)
+        found = blockers(TestResult(status=RUNTIME_ERROR, failures=[failure]), index, methods[0])
         return [m.id.split(":", 1)[1] for m in found]
 
     out = {**summarize(whole, in_placeholder), **translated_part(whole, translated_fixtures(index)), "fail_together": [],

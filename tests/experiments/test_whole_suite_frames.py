@@ -26,10 +26,14 @@ IN_CHECK = TestFailure(name="Acme.Tests.CalcTests.CheckFour",
 
 
 class WholeSuite:
-    """The whole suite fails in the two given ways; each passing translation passes alone."""
+    """The whole suite fails in the given ways (with the given status); each passing translation
+    passes alone."""
+
+    def __init__(self, status: str = "runtime_error", failures: tuple = (IN_HALF, IN_CHECK)):
+        self.status, self.failures = status, list(failures)
 
     def run(self, index, method, code, *, java=None, scope=None, allow=frozenset(), **_):
-        return TestResult(status="runtime_error", failures=[IN_HALF, IN_CHECK], tests_run=3, tests_failed=2)
+        return TestResult(status=self.status, failures=self.failures, tests_run=3, tests_failed=len(self.failures))
 
     def run_many(self, index, items, *, scope=None, **_):
         return [TestResult(status="passed", tests_run=1) for _ in items]
@@ -42,3 +46,13 @@ def test_failures_are_put_down_to_untranslated_members_by_frames_not_text(tmp_pa
     assert (out["in_untranslated"], out["elsewhere_count"]) == (1, 1)
     assert out["elsewhere"][0].startswith("Acme.Tests.CalcTests.CheckFour")
     assert write_refusal(out) == "1 whole-suite failure(s) are not in untranslated members"
+
+
+def test_a_whole_run_judged_blocked_is_still_read_frame_by_frame(tmp_path):
+    """The sample's whole suite came back `blocked` (every failure in a placeholder): each failure was
+    then probed with that status, which blockers() does not read, and all 82 counted 'elsewhere'."""
+    index = csharp_index(tmp_path, {"Calc.cs": CALC})
+    twice = TaskRecord(config="batch", dataset="d", task_id="Acme.Calc.Twice(int)", status="passed", code="x")
+    out = combined_check(index, [twice], WholeSuite("blocked", (IN_HALF,)), untranslated=["Acme.Calc.Half(int)"],
+                         java={})
+    assert (out["in_untranslated"], out["elsewhere_count"]) == (1, 0) and write_refusal(out) == ""
