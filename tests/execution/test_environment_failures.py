@@ -10,14 +10,12 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.toolchains.environment import CACHE, cause
-from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
+from tests.support.mono_repos import core_and_tests, judging, needs_mono, with_body, write_tree
 
 BODY = "return 2 * x;"
-FILES = {
-    "src/Core/Core.csproj": sdk_project(),
-    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { %s } } }",
-    "tests/T/T.csproj": nunit_tests_of_core(),
-    "tests/T/CodecTests.cs": """using System;
+FILES = core_and_tests(
+    {"Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { %s } } }"},
+    {"CodecTests.cs": """using System;
 using NUnit.Framework;
 namespace Acme.Tests {
   [TestFixture] public class CodecTests {
@@ -33,16 +31,11 @@ namespace Acme.Tests {
       using (var client = new System.Net.Sockets.TcpClient()) client.Connect("127.0.0.1", 1);
     }
   }
-}""",
-}
-
-
-def _files(body: str) -> dict[str, str]:
-    return {rel: text % body if rel.endswith("Codec.cs") else text for rel, text in FILES.items()}
+}"""})
 
 
 def _judge(tmp_path: Path, bodies: list[str]):
-    with judging(write_tree(tmp_path / "repo", _files(BODY)), tmp_path / "work") as judge:
+    with judging(write_tree(tmp_path / "repo", with_body(FILES, "src/Core/Codec.cs", BODY)), tmp_path / "work") as judge:
         return judge.workspace, [judge.run("src/Core/Codec.cs", FILES["src/Core/Codec.cs"] % body) for body in bodies]
 
 
@@ -90,7 +83,7 @@ def test_doctor_lists_them_with_causes_and_never_says_ok_beside_an_error(tmp_pat
     from repotrans.execution.judge.build_report import build_section, render
     from repotrans.execution.settings import ExecutionConfig
 
-    write_tree(tmp_path / "repo", _files(body))
+    write_tree(tmp_path / "repo", with_body(FILES, "src/Core/Codec.cs", body))
     title, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "wd")
     text = render(title, lines)
     for ok, line in lines:
@@ -137,7 +130,7 @@ def test_a_suites_thread_pool_fits_and_a_bomb_still_fails_fast(tmp_path):
     import time
     from repotrans.execution.sandboxes import PIDS_REASON
 
-    files = {k: v for k, v in _files(BODY).items() if k != "tests/T/CodecTests.cs"}
+    files = {k: v for k, v in with_body(FILES, "src/Core/Codec.cs", BODY).items() if k != "tests/T/CodecTests.cs"}
     files["tests/T/PoolTests.cs"] = POOL
     verdicts = {}
     with judging(write_tree(tmp_path / "repo", files), tmp_path / "work") as judge:

@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
+from tests.support.mono_repos import core_and_tests, judging, needs_mono, write_tree
 
-FILES = {
-    "src/Core/Core.csproj": sdk_project(),
-    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
-    "tests/T/T.csproj": nunit_tests_of_core(),
-    "tests/T/CodecTests.cs": """using NUnit.Framework;
+FILES = core_and_tests(
+    {"Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }"},
+    {"CodecTests.cs": """using NUnit.Framework;
 namespace Acme.Tests {
   [TestFixture] public class CodecTests { [Test] public void Twice() { Assert.AreEqual(4, Codec.Twice(2)); } }
   [TestFixture] public class MeasureTests { [Test, Explicit] public void Speed() { Assert.AreEqual(6, Codec.Twice(3)); } }
-}""",
-}
+}"""})
 
 
 @pytest.mark.slow

@@ -12,34 +12,27 @@ import pytest
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.judge.untouched import known_failures
 from repotrans.execution.settings import ExecutionConfig
-from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
+from tests.support.mono_repos import core_and_tests, judging, needs_mono, with_body, write_tree
 
 BODY = "return new System.Uri(new System.Uri(baseUri), rel).ToString();"
-FILES = {
-    "src/Core/Core.csproj": sdk_project(),
-    "src/Core/Links.cs": """namespace Acme { public static class Links {
+FILES = core_and_tests(
+    {"Links.cs": """namespace Acme { public static class Links {
   public static bool IsAbsolute(string s) { System.Uri u; return System.Uri.TryCreate(s, System.UriKind.Absolute, out u); }
-  public static string Resolve(string baseUri, string rel) { %s } } }""",
-    "tests/T/T.csproj": nunit_tests_of_core(),
-    "tests/T/LinksTests.cs": """using NUnit.Framework;
+  public static string Resolve(string baseUri, string rel) { %s } } }"""},
+    {"LinksTests.cs": """using NUnit.Framework;
 namespace Acme.Tests {
   [TestFixture] public class LinksTests {
     [Test] public void Resolves() { Assert.AreEqual("http://a/b/c", Links.Resolve("http://a/b/", "c")); }
     [Test] public void ResolvesUp() { Assert.AreEqual("http://a/c", Links.Resolve("http://a/b/", "../c")); }
     [Test] public void RootedPathIsNotAbsolute() { Assert.IsFalse(Links.IsAbsolute("/foo")); }   // Windows only
   }
-}""",
-}
-
-
-def _files(body: str) -> dict[str, str]:
-    return {rel: text % body if rel.endswith("Links.cs") else text for rel, text in FILES.items()}
+}"""})
 
 
 @pytest.mark.slow
 def test_failures_of_the_untouched_port_are_named_and_left_out(tmp_path):
     needs_mono()
-    repo = write_tree(tmp_path / "repo", _files(BODY))
+    repo = write_tree(tmp_path / "repo", with_body(FILES, "src/Core/Links.cs", BODY))
     with Runner(ExecutionConfig(sandbox="local"), tmp_path / "known") as runner:
         known = known_failures(runner, repo, timeout=300)
     assert known == {"T:Acme.Tests.LinksTests.RootedPathIsNotAbsolute": "an assertion (Expected: False)"}, known

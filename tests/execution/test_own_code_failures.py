@@ -7,20 +7,16 @@ makes the test throw another exception is not excused. Left out only at the same
 candidate throwing there too is judged by the member's other tests (with none left, it is not passed)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from repotrans.execution.judge.results import TestFailure
 from repotrans.execution.toolchains.environment import own_code_cause, still_failing
-from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
+from tests.support.mono_repos import core_and_tests, judging, needs_mono, with_body, write_tree
 
 BODY = "return new int[] { 2 * x, 3 * x };"
-FILES = {
-    "src/Core/Core.csproj": sdk_project(),
-    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int[] Both(int x) { %s } } }",
-    "tests/T/T.csproj": nunit_tests_of_core(),
-    "tests/T/CodecTests.cs": """using System;
+FILES = core_and_tests(
+    {"Codec.cs": "namespace Acme { public static class Codec { public static int[] Both(int x) { %s } } }"},
+    {"CodecTests.cs": """using System;
 using NUnit.Framework;
 namespace Acme.Tests {
   [TestFixture] public class CodecTests {
@@ -32,18 +28,13 @@ namespace Acme.Tests {
     }
     [Test] public void SecondOfThree() { Assert.AreEqual(9, Codec.Both(3)[1]); }
   }
-}""",
-}
-
-
-def _files(body: str) -> dict[str, str]:
-    return {rel: text % body if rel.endswith("Codec.cs") else text for rel, text in FILES.items()}
+}"""})
 
 
 @pytest.mark.slow
 def test_a_test_failing_in_its_own_code_before_any_change_is_left_out(tmp_path):
     needs_mono()
-    with judging(write_tree(tmp_path / "repo", _files(BODY)), tmp_path / "work") as judge:
+    with judging(write_tree(tmp_path / "repo", with_body(FILES, "src/Core/Codec.cs", BODY)), tmp_path / "work") as judge:
         bodies = [BODY, "return new int[] { 2 * x, 4 * x };", "throw new System.NotImplementedException();",
                   "return null;", "return new int[] { 2 * x };"]
         original, wrong, placeholder, null, short = [judge.run("src/Core/Codec.cs", FILES["src/Core/Codec.cs"] % b)

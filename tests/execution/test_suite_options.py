@@ -8,13 +8,11 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.toolchains import Limits
-from tests.support.mono_repos import judging, needs_mono, nunit_tests_of_core, sdk_project, write_tree
+from tests.support.mono_repos import core_and_tests, judging, needs_mono, write_tree
 
-FILES = {
-    "src/Core/Core.csproj": sdk_project(),
-    "src/Core/Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }",
-    "tests/T/T.csproj": nunit_tests_of_core(),
-    "tests/T/CodecTests.cs": """using NUnit.Framework;
+FILES = core_and_tests(
+    {"Codec.cs": "namespace Acme { public static class Codec { public static int Twice(int x) { return 2 * x; } } }"},
+    {"CodecTests.cs": """using NUnit.Framework;
 namespace Acme.Tests {
   [TestFixture] public class CodecTests {
     [Test] public void Twice() { Assert.AreEqual(4, Codec.Twice(2)); }
@@ -26,8 +24,7 @@ namespace Acme.Tests {
   [TestFixture, Category("LongRunning")] public class SlowTests {
     [Test] public void Slow() { Assert.Fail("a long-running fixture is left out"); }
   }
-}""",
-}
+}"""})
 
 
 def _run(tmp_path: Path, limits: Limits):

@@ -32,6 +32,20 @@ def nunit_tests_of_core(framework: str = "net48") -> str:
                        'Include="../../src/Core/Core.csproj" /></ItemGroup>', framework)
 
 
+def core_and_tests(core: dict[str, str], tests: dict[str, str]) -> dict[str, str]:
+    """A port of one library (src/Core, SDK-style) and its NUnit test project (tests/T): `core` and
+    `tests` map a file name inside each project to its text."""
+    files = {"src/Core/Core.csproj": sdk_project(), "tests/T/T.csproj": nunit_tests_of_core()}
+    files.update({f"src/Core/{name}": text for name, text in core.items()})
+    files.update({f"tests/T/{name}": text for name, text in tests.items()})
+    return files
+
+
+def with_body(files: dict[str, str], path: str, body: str) -> dict[str, str]:
+    """`files` with `body` put into the '%s' slot of the file at `path`."""
+    return {rel: text % body if rel == path else text for rel, text in files.items()}
+
+
 def needs_mono() -> None:
     """Skip the calling test where mono's compiler is not installed."""
     if shutil.which("mcs") is None:
