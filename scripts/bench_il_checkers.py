@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from repotrans.execution.capability import checks
-from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.toolchains import Limits
 from repotrans.experiments.datasets import DatasetTask

@@ -56,7 +56,6 @@ class CallsMixin(LearnedMixin):
         obj = node.child_by_field_name("object")
         name = self.text(node.child_by_field_name("name"))
         arg_nodes = self.args(node.child_by_field_name("arguments"))
-        argc = len(arg_nodes)
         if obj is not None and obj.type not in ("this", "super") and self.text(obj) not in self.table["statics"]:
             recv, recv_type = self.expr(obj)
             hint = split_type(recv_type)[1] if recv_type else []

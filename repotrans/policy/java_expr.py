@@ -13,6 +13,7 @@ from tree_sitter import Node
 from repotrans.mapping.api_sites import simple_type
 from repotrans.policy.contract_types import REF, compatible, retyped
 from repotrans.policy.java_calls import CallsMixin
+from repotrans.policy.literals import octal_escapes, out_of_range
 from repotrans.policy.cs_types import element_type, jdk_table, split_type
 from repotrans.policy.resolver import NameResolver
 from repotrans.policy.templates import BOXED, Typed, fill, prim
@@ -351,7 +352,7 @@ class ExprTranslator(CallsMixin):
             value = f"({value})"
         cast = f"({self.cs_type(java_type)}){value}"
         # C# rejects a constant cast out of range ((byte)(-1): CS0221); Java wraps it
-        return (f"unchecked({cast})" if _out_of_range(self.cs_type(java_type), value) else cast), java_type
+        return (f"unchecked({cast})" if out_of_range(self.cs_type(java_type), value) else cast), java_type
 
     def _paren(self, node: Node, expected: str | None) -> Typed:
         text, ty = self.expr(node.named_children[0], expected)
@@ -388,27 +389,3 @@ class ExprTranslator(CallsMixin):
             cond = " || ".join(tests)
             text = f"({cond}) ? {value} : {text}" if len(tests) > 1 else f"{cond} ? {value} : {text}"
         return f"({text})", result_type
-
-
-_CAST_RANGE = {"byte": (0, 255), "sbyte": (-128, 127), "short": (-32768, 32767), "ushort": (0, 65535),
-               "char": (0, 65535), "uint": (0, 2**32 - 1), "ulong": (0, 2**64 - 1)}
-_INT_LITERAL = re.compile(r"^\(?([-+]?)\s*(0[xX][0-9a-fA-F_]+|\d[\d_]*)\)?$")
-
-
-def _out_of_range(cs_type: str, value: str) -> bool:
-    """Whether `value` is an integer literal outside `cs_type`'s range (a constant cast C# refuses)."""
-    bounds, literal = _CAST_RANGE.get(cs_type), _INT_LITERAL.match(value.strip())
-    if bounds is None or literal is None:
-        return False
-    digits = literal.group(2).replace("_", "")
-    number = int(digits, 16 if digits[:2].lower() == "0x" else 10) * (-1 if literal.group(1) == "-" else 1)
-    return not bounds[0] <= number <= bounds[1]
-
-
-_OCTAL_ESCAPE = re.compile(r"\\(\\|[0-3][0-7]{0,2}|[4-7][0-7]?)")
-
-
-def octal_escapes(literal: str) -> str:
-    """Java's octal escapes (`"\\000"` is one NUL) as C# escapes (C# has none: `"\\000"` is NUL and "00")."""
-    return _OCTAL_ESCAPE.sub(lambda m: m.group(0) if m.group(1) == "\\" else f"\\u{int(m.group(1), 8):04x}", literal)
-

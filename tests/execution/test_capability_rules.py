@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.capability import checks as policy
-from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef
 
 pytestmark = pytest.mark.skipif(not shutil.which("ilasm"), reason="ilasm (mono-devel) is required")

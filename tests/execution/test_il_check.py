@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.capability import checks
-from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.il_rules import load_rules
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef
 from tests.execution.test_policy import DENIED

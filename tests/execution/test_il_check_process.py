@@ -16,7 +16,7 @@ import pytest
 from repotrans.execution.capability import il_check_process
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.il_baseline import keys_file
-from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.sandboxes.local import bwrap_status
 from tests.execution.test_il_check import MEMBER, compile_calc

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.capability import checks
-from repotrans.execution.capability.il_check import check_assembly
+from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.allowances import allowances
 from repotrans.index.store import Index
 from tests.support.solutions import write_tree

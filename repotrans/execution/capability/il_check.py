@@ -7,19 +7,18 @@ candidate member (one overload by its parameter types' simple names), every meth
 against the baseline assembly (il_baseline), and the compiler-generated code they reach (lambda
 methods, closure and iterator classes); each reference to a type, member or instruction the rules
 name is a Denial. Nothing in the assembly is loaded or run: only bytes are read. The judging paths
-run it out of process, in the sandbox (il_check_process); check_assembly is the job itself.
+run it out of process, in the sandbox (il_check_process); il_job.check_assembly is the job itself.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
-from repotrans.execution.capability.il_baseline import Baseline, baseline_of, changed
+from repotrans.execution.capability.il_baseline import Baseline, changed
 from repotrans.execution.capability.il_metadata import NAME, OP, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
 from repotrans.execution.capability.il_allow import display, granted, member_rule, under
-from repotrans.execution.capability.il_refs import PortRefs, own, port_refs, scope_name
+from repotrans.execution.capability.il_refs import PortRefs, own, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
 
@@ -403,38 +402,3 @@ class Checker:
 
 def _generated(name: str) -> bool:
     return name.startswith("<") or "$" in name
-
-
-@lru_cache(maxsize=8)
-def _baseline(path: str, mtime_ns: int, size: int) -> Baseline:
-    return baseline_of(Checker(Path(path)))
-
-
-@lru_cache(maxsize=8)
-def _refs(path: str, mtime_ns: int, size: int) -> PortRefs:
-    return port_refs(Checker(Path(path)))
-
-
-def check_assembly(candidate: Path, baseline: Path | Baseline | None, member: MemberRef | None,
-                   allowed: frozenset[str], refs: Path | PortRefs | None = None) -> PolicyVerdict:
-    """One job, as checks.job_line describes it for cecil_checker.cs; an unreadable assembly is an error
-    verdict (the candidate is rejected, never passed unchecked). `baseline`: the baseline assembly
-    (its keys cached per file state, so a process pays for them once) or its keys already read;
-    `refs`: the port's build whose framework references the candidate may use (default: the baseline)."""
-    started = time.perf_counter()
-    try:
-        base = baseline
-        if baseline is not None and not isinstance(baseline, Baseline):
-            st = Path(baseline).stat()
-            base = _baseline(str(baseline), st.st_mtime_ns, st.st_size)
-        if refs is not None and not isinstance(refs, PortRefs):
-            if base is not None and not isinstance(baseline, Baseline) and Path(refs) == Path(baseline):
-                refs = base.refs
-            else:
-                st = Path(refs).stat()
-                refs = _refs(str(refs), st.st_mtime_ns, st.st_size)
-        verdict = Checker(Path(candidate)).check(member, allowed, base, refs)
-    except Exception as exc:  # a malformed assembly: reject with the reason
-        verdict = PolicyVerdict(error=f"{type(exc).__name__}: {exc}")
-    verdict.seconds = time.perf_counter() - started
-    return verdict

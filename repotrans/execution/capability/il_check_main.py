@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TextIO
 
 from repotrans.execution.capability.il_baseline import Baseline, baseline_of, keys_file
-from repotrans.execution.capability.il_check import Checker, check_assembly
+from repotrans.execution.capability.il_check import Checker
+from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.checks import MemberRef, PolicyVerdict
 
 
