@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from repotrans.execution.sandboxes import RunOutcome
 from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.api import HostCompiler, compile_projects, parse_mcs, plan_build
 from repotrans.execution.workspace.scratch import Workspace
@@ -53,3 +54,28 @@ def test_a_swap_and_an_extra_source_are_compiled_and_a_failure_names_its_project
                             extra={library.path: [extra]})
     assert fine.ok and list(fine.built) == [library.name]
     assert b"Acme.Extra\0" in (fine.built[library.name] / library.dll_name).read_bytes()    # the extra's namespace
+
+
+class _Silent(HostCompiler):
+    """The host compiler behind a machine that fails the first `times` commands without a word (exit 1,
+    nothing printed), as a compiler or sandbox that did not start does."""
+
+    def __init__(self, times: int):
+        self.times, self.calls = times, 0
+
+    def run(self, argv, **kwargs):
+        self.calls += 1
+        if self.calls <= self.times:
+            return RunOutcome(argv, 1, "", 0.01)
+        return super().run(argv, **kwargs)
+
+
+def test_a_compile_that_fails_without_a_word_is_run_once_more(tmp_path: Path) -> None:
+    ws, projects = _plan(tmp_path)
+    library = next(p for p in projects if not p.is_test)
+    once = _Silent(1)
+    build = compile_projects(ws, once, LIMITS, projects, [library], tmp_path / "out")
+    assert build.ok and once.calls == 2                        # the real compile ran the second time
+    always = _Silent(5)
+    build = compile_projects(ws, always, LIMITS, projects, [library], tmp_path / "out2")
+    assert not build.ok and build.failed == library and always.calls == 2 and build.output == ""

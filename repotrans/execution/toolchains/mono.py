@@ -200,8 +200,11 @@ class MonoToolchain:
             diags = parse_mcs(build.output, ws, cand)
             diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
             errors = sum(d.severity == "error" for d in diags)
+            said = (f"{errors} error(s) compiling {build.failed.name}" if build.output.strip() else
+                    f"the compiler printed nothing compiling {build.failed.name} (exit {build.exit_code}, twice): "
+                    "the build environment failed, not a line of the candidate")
             return Verdict("compile_error", diagnostics=diags, log=build.output,
-                           reason=f"{errors} error(s) compiling {build.failed.name}",
+                           reason=said,
                            timings={"build": time.monotonic() - started})
         built = build.built
         warnings = [d for p in order if p in changed for d in parse_mcs(build.outputs[p.name], ws, cand)]

@@ -74,6 +74,9 @@ def compile_projects(ws: Workspace, sandbox: Sandbox, limits: Limits, projects: 
             argv, stdin = checks.chained_argv(rel(check.exe, ws), argv), checks.stdin_of(check.jobs)
         outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
                               writable=[out], stdin=stdin)
+        if silent_failure(outcome):       # once more: a source error is always explained, silence is the machine's
+            outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
+                                  writable=[out], stdin=stdin)
         output, checker_output = checks.split_chained(outcome.output)
         result.outputs[project.name] = output
         if checker_output is None and (outcome.timed_out or outcome.exit_code != 0):
@@ -84,6 +87,14 @@ def compile_projects(ws: Workspace, sandbox: Sandbox, limits: Limits, projects: 
             result.answers = checks.answers(checks.split_chained(outcome.stdout)[1] or "", len(check.jobs),
                                             "timed out" if outcome.timed_out else f"exit {outcome.exit_code}")
     return result
+
+
+def silent_failure(outcome: RunOutcome) -> bool:
+    """Whether a compile command failed without a word: mcs explains every error in the source it
+    reads, so an exit with nothing printed (the compiler or the sandbox did not start: a busy or
+    changing machine) says nothing of the code. Seen once on the sample: a correct candidate judged
+    `compile_error`, '0 error(s)', in 0.35 s, and passed on the next run."""
+    return not outcome.timed_out and outcome.exit_code not in (0, None) and not outcome.output.strip()
 
 
 class HostCompiler:
