@@ -13,10 +13,8 @@ At the end, blocked candidates are judged again until nothing changes:
      verdict names in `behind`): each unit judged as one, every member applied in one copy
      (run_dir/work/group/target). The unit passes only when every member passes there; a member that
      fails is recorded failed from that run and leaves, the rest judged again (at most GROUP_ROUNDS
-     times); a member still blocked there behind another blocked candidate takes that candidate into the
-     unit (the evidence of one run names only the first placeholder a test stops in, so a cycle shows
-     itself a step at a time); one blocked behind a placeholder with no candidate keeps the whole unit
-     blocked, named. A pass never rests on a candidate that is not itself passed by the same run, so a passing
+     times); a member still blocked behind a placeholder outside the unit keeps the whole unit blocked,
+     named. A pass never rests on a candidate that is not itself passed by the same run, so a passing
      translation passes on the work copy (the port plus passing translations) too.
 """
 from __future__ import annotations
@@ -120,9 +118,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 if key in tried:
                     continue
                 tried.add(key)
-                members = {r.task_id for r in unit}
-                done = settle_group(index, source, work, unit, runner, store, java, say, tasks_dir,
-                                    outside=[r for r in pending if r.task_id not in members])
+                done = settle_group(index, source, work, unit, runner, store, java, say, tasks_dir)
                 progress = progress or bool(done)
             pending = [r for r in pending if r.status == BLOCKED]
         if not progress:
@@ -149,11 +145,10 @@ def mutual_units(pending: list[TaskRecord]) -> list[list[TaskRecord]]:
 
 
 def settle_group(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge, store: RunStore,
-                 java: dict[str, Method | None], say: Callable[[str], None], tasks_dir: Path | None = None,
-                 outside: list[TaskRecord] | None = None) -> set[str]:
+                 java: dict[str, Method | None], say: Callable[[str], None], tasks_dir: Path | None = None) -> set[str]:
     """judge_together, every verdict it gives recorded (store, result.json, a line each) and the passed
     members put into the work copy; the passed task ids."""
-    verdicts = judge_together(index, source, work, group, runner, java, say, outside)
+    verdicts = judge_together(index, source, work, group, runner, java, say)
     for rec, result in verdicts:
         _note(store, tasks_dir, say, rec, result, "together")
     accepted = [rec for rec, result in verdicts if result.status == PASSED]
@@ -163,22 +158,18 @@ def settle_group(index: Index, source: Path, work: Path, group: list[TaskRecord]
 
 
 def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge,
-                   java: dict[str, Method | None], say: Callable[[str], None],
-                   outside: list[TaskRecord] | None = None) -> list[tuple[TaskRecord, TestResult]]:
+                   java: dict[str, Method | None], say: Callable[[str], None]) -> list[tuple[TaskRecord, TestResult]]:
     """Judge `group` as one unit: every member's candidate applied in one copy (run_dir/work/group) of
     the work copy, each member judged there. The unit passes only when every member passes: then each
     is `passed` ("passed together with ..."). A member that fails there is recorded failed from that run
     (mutually dependent code is judged as one) and leaves; the rest is judged again without it (at most
-    GROUP_ROUNDS judgements). When a member is still blocked there behind a candidate of `outside` (other
-    blocked candidates), that candidate joins the unit and the unit is judged again; when it is blocked
-    behind a placeholder with no candidate, no member passes: those that passed there stay blocked behind
-    it, named; a pass never rests on a candidate that did not pass itself. Returns the verdicts to record
-    (members not listed keep theirs)."""
-    waiting = {rec.task_id: rec for rec in outside or []}
+    GROUP_ROUNDS judgements). When a member is still blocked (behind a placeholder outside the unit),
+    no member passes: those that passed there stay blocked behind it, named; a pass never rests on a
+    candidate that did not pass itself. Returns the verdicts to record (members not listed keep theirs)."""
     scratch = work.parent / "group"
     members = list(group)
     verdicts: list[tuple[TaskRecord, TestResult]] = []
-    for _ in range(GROUP_ROUNDS + len(waiting)):          # a candidate joins at most once
+    for _ in range(GROUP_ROUNDS):
         if len(members) < 2:
             return verdicts
         say(f"  judging {len(members)} blocked candidates together as one unit...")
@@ -192,11 +183,6 @@ def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecor
         failed = [(rec, result) for rec, result in zip(members, results) if result.status not in (PASSED, BLOCKED)]
         if not failed:
             stuck = [rec.task_id for rec, result in zip(members, results) if result.status == BLOCKED]
-            behind = {b.split(":", 1)[-1] for result in results if result.status == BLOCKED for b in result.behind}
-            joining = [waiting.pop(t) for t in sorted(behind & set(waiting))]
-            if joining:
-                members += joining
-                continue
             return verdicts + [(rec, _held(rec, result, stuck, names)) for rec, result in zip(members, results)]
         verdicts += [(rec, replace(result, reason=f"{result.reason or result.status} (judged together with "
                                                   f"{_others(rec.task_id, names)} as one unit)"))
