@@ -11,11 +11,14 @@ At the end, blocked candidates are judged again until nothing changes:
   2. when no candidate passes alone, the units of blocked candidates blocked behind each other (the
      strongly connected groups of "A's tests stopped in B's placeholder", from the runtime evidence each
      verdict names in `behind`): each unit judged as one, every member applied in one copy
-     (run_dir/work/group/target). The unit passes only when every member passes there; a member that
-     fails is recorded failed from that run and leaves, the rest judged again (at most GROUP_ROUNDS
-     times); a member still blocked behind a placeholder outside the unit keeps the whole unit blocked,
-     named. A pass never rests on a candidate that is not itself passed by the same run, so a passing
-     translation passes on the work copy (the port plus passing translations) too.
+     (run_dir/work/group/target). Only a unit whose every member passes there is accepted, and only
+     its verdicts are recorded: a verdict taken beside candidates that did not pass is evidence about
+     the unit, not about one member. A member that fails there leaves the unit (keeping its own verdict)
+     and the rest is judged again; a member blocked there behind another blocked candidate takes that
+     candidate in (one run names only the first placeholder a test stops in, so a cycle shows itself a
+     step at a time); one blocked behind a placeholder with no candidate ends the unit, nothing
+     recorded. So every recorded verdict is taken on the port plus passing translations plus candidates
+     that pass in that same run, and a passing translation passes on the work copy too.
 """
 from __future__ import annotations
 
@@ -118,7 +121,9 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 if key in tried:
                     continue
                 tried.add(key)
-                done = settle_group(index, source, work, unit, runner, store, java, say, tasks_dir)
+                members = {r.task_id for r in unit}
+                done = settle_group(index, source, work, unit, runner, store, java, say, tasks_dir,
+                                    outside=[r for r in pending if r.task_id not in members])
                 progress = progress or bool(done)
             pending = [r for r in pending if r.status == BLOCKED]
         if not progress:
@@ -145,62 +150,55 @@ def mutual_units(pending: list[TaskRecord]) -> list[list[TaskRecord]]:
 
 
 def settle_group(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge, store: RunStore,
-                 java: dict[str, Method | None], say: Callable[[str], None], tasks_dir: Path | None = None) -> set[str]:
-    """judge_together, every verdict it gives recorded (store, result.json, a line each) and the passed
-    members put into the work copy; the passed task ids."""
-    verdicts = judge_together(index, source, work, group, runner, java, say)
+                 java: dict[str, Method | None], say: Callable[[str], None], tasks_dir: Path | None = None,
+                 outside: list[TaskRecord] | None = None) -> set[str]:
+    """judge_together; when the unit is accepted, each member's pass recorded (store, result.json, a
+    line each) and the members put into the work copy. The passed task ids."""
+    verdicts = judge_together(index, source, work, group, runner, java, say, outside)
     for rec, result in verdicts:
         _note(store, tasks_dir, say, rec, result, "together")
-    accepted = [rec for rec, result in verdicts if result.status == PASSED]
+    accepted = [rec for rec, _ in verdicts]
     if accepted:
         apply_passing(index, source, work, accepted)
     return {rec.task_id for rec in accepted}
 
 
 def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge,
-                   java: dict[str, Method | None], say: Callable[[str], None]) -> list[tuple[TaskRecord, TestResult]]:
+                   java: dict[str, Method | None], say: Callable[[str], None],
+                   outside: list[TaskRecord] | None = None) -> list[tuple[TaskRecord, TestResult]]:
     """Judge `group` as one unit: every member's candidate applied in one copy (run_dir/work/group) of
-    the work copy, each member judged there. The unit passes only when every member passes: then each
-    is `passed` ("passed together with ..."). A member that fails there is recorded failed from that run
-    (mutually dependent code is judged as one) and leaves; the rest is judged again without it (at most
-    GROUP_ROUNDS judgements). When a member is still blocked (behind a placeholder outside the unit),
-    no member passes: those that passed there stay blocked behind it, named; a pass never rests on a
-    candidate that did not pass itself. Returns the verdicts to record (members not listed keep theirs)."""
+    the work copy, each member judged there. The unit is accepted only when every member passes there:
+    the verdicts returned are then each member's pass ("passed together with ..."), and nothing else is
+    ever returned (a verdict taken beside a candidate that did not pass is not one member's). A member
+    that fails there leaves and the rest is judged again; a member blocked there behind a candidate of
+    `outside` (other blocked records) takes it into the unit; a member blocked behind a placeholder with
+    no candidate ends the unit. At most GROUP_ROUNDS judgements plus one per joining candidate."""
+    waiting = {rec.task_id: rec for rec in outside or []}
     scratch = work.parent / "group"
     members = list(group)
-    verdicts: list[tuple[TaskRecord, TestResult]] = []
-    for _ in range(GROUP_ROUNDS):
+    for _ in range(GROUP_ROUNDS + len(waiting)):          # a candidate joins at most once
         if len(members) < 2:
-            return verdicts
+            return []
         say(f"  judging {len(members)} blocked candidates together as one unit...")
         results = _judge_group(index, source, work, scratch, members, runner, java)
         if results is None:
-            return verdicts
+            return []
         names = [r.task_id for r in members]
         if all(result.status == PASSED for result in results):
-            return verdicts + [(rec, replace(result, reason=_together(rec.task_id, names)))
-                               for rec, result in zip(members, results)]
-        failed = [(rec, result) for rec, result in zip(members, results) if result.status not in (PASSED, BLOCKED)]
-        if not failed:
-            stuck = [rec.task_id for rec, result in zip(members, results) if result.status == BLOCKED]
-            return verdicts + [(rec, _held(rec, result, stuck, names)) for rec, result in zip(members, results)]
-        verdicts += [(rec, replace(result, reason=f"{result.reason or result.status} (judged together with "
-                                                  f"{_others(rec.task_id, names)} as one unit)"))
-                     for rec, result in failed]
-        gone = {rec.task_id for rec, _ in failed}
-        members = [rec for rec in members if rec.task_id not in gone]
+            return [(rec, replace(result, reason=_together(rec.task_id, names))) for rec, result in zip(members, results)]
+        failed = {rec.task_id for rec, result in zip(members, results) if result.status not in (PASSED, BLOCKED)}
+        if failed:
+            say(f"  {_others('', sorted(failed))} did not pass in the unit; the rest is judged again without")
+            members = [rec for rec in members if rec.task_id not in failed]
+            continue
+        behind = {b.split(":", 1)[-1] for result in results if result.status == BLOCKED for b in result.behind}
+        joining = [waiting.pop(t) for t in sorted(behind & set(waiting))]
+        if not joining:
+            say(f"  the unit stays blocked behind {_others('', sorted(behind - set(names))) or 'its own members'}")
+            return []
+        members += joining
     say(f"  the unit did not settle in {GROUP_ROUNDS} judgements; its members stay blocked")
-    return verdicts
-
-
-def _held(rec: TaskRecord, result: TestResult, stuck: list[str], names: list[str]) -> TestResult:
-    """A member's verdict in a unit that did not pass because `stuck` are still blocked: blocked as it
-    was there, or, when it passed there, blocked behind the stuck members (its pass rests on them)."""
-    if result.status == BLOCKED:
-        return replace(result, reason=f"{result.reason} (judged together with {_others(rec.task_id, names)})")
-    return replace(result, status=BLOCKED, behind=["target:" + t for t in stuck],
-                   reason=f"passed together with {_others(rec.task_id, names)}, but "
-                          f"{_others(rec.task_id, stuck)} stay blocked there: the unit is not accepted")
+    return []
 
 
 def _others(task_id: str, names: list[str]) -> str:

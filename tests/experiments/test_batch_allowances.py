@@ -98,7 +98,7 @@ class ScriptedRunner(RecordingRunner):
         return TestResult(status=self.statuses[method.id], tests_run=1)
 
 
-def test_a_unit_passes_only_when_every_member_passes_and_a_pass_never_rests_on_a_blocked_candidate(pair, tmp_path):
+def test_a_unit_passes_only_when_every_member_passes_and_only_a_passing_unit_records_verdicts(pair, tmp_path):
     from repotrans.experiments.rejudge import judge_together
 
     index, names, twice, java, store = pair
@@ -114,15 +114,14 @@ def test_a_unit_passes_only_when_every_member_passes_and_a_pass_never_rests_on_a
     _, out = verdicts({names.id: "passed", twice.id: "passed"})
     assert {t: r.status for t, r in out.items()} == {names.id[7:]: "passed", twice.id[7:]: "passed"}
     assert "passed together with " + twice.id[7:] in out[names.id[7:]].reason
-    # one member still blocked behind something outside the unit: the other's pass rested on it, so it
-    # stays blocked, behind that member (named)
+    # one member still blocked behind something outside the unit: the other's pass rested on it, so the
+    # unit is not accepted and no verdict of that run is recorded (each keeps its own)
     _, out = verdicts({names.id: "passed", twice.id: "blocked"})
-    assert {t: r.status for t, r in out.items()} == {names.id[7:]: "blocked", twice.id[7:]: "blocked"}
-    assert out[names.id[7:]].behind == [twice.id] and "the unit is not accepted" in out[names.id[7:]].reason
-    # a member fails in the unit: recorded failed from that run; the other is not judged alone (no unit left)
+    assert out == {}
+    # a member fails in the unit: that verdict was taken beside it and others' candidates, so it is not
+    # recorded either; it leaves, and one member is no unit
     runner, out = verdicts({names.id: "passed", twice.id: "test_failure"})
-    assert {t: r.status for t, r in out.items()} == {twice.id[7:]: "test_failure"}
-    assert "as one unit" in out[twice.id[7:]].reason and len(runner.calls) == 2
+    assert out == {} and len(runner.calls) == 2
     assert runner.javas == [java[names.id], java[twice.id]]
     store.close()
 
