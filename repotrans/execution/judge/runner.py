@@ -15,6 +15,7 @@ from typing import Literal
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, trust_note
 from repotrans.execution.judge.blocked import judge_blocked
+from repotrans.execution.judge.proven import proven_wrong
 from repotrans.execution.judge.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
@@ -147,9 +148,11 @@ class Runner:
 
     def result(self, index, method: Method, verdict: Verdict, chosen: "Chosen", allowed: frozenset[str],
                started: float, timings: dict[str, float], judge: str = "", java: Method | None = None) -> TestResult:
-        """The TestResult of a toolchain's verdict (blocked judged, secrets redacted); `judge` says how
-        it was judged when not alone (execution.judge.batching)."""
+        """The TestResult of a toolchain's verdict (candidate lines the compiler proves wrong judged,
+        blocked judged, secrets redacted); `judge` says how it was judged when not alone
+        (execution.judge.batching)."""
         timings = {**timings, **verdict.timings, "total": time.monotonic() - started}
+        verdict = proven_wrong(verdict)
         result = TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
                             exceptions=verdict.exceptions, tests_run=verdict.tests_run,
                             tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
