@@ -7,6 +7,7 @@ configurations share the response cache and, for identical candidates, the oracl
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import threading
 import tomllib
 from importlib import resources
@@ -108,6 +109,15 @@ class Oracle:
         brief.services.run_test = run_test
 
 
+def with_known_failures(config: AgentConfig, ds: Dataset) -> AgentConfig:
+    """`config` whose judge leaves out the tests `ds` found failing on its untouched port (as `batch
+    --known-failures` does), besides those the configuration names itself (its reason wins)."""
+    if not ds.fails_before_any_change:
+        return config
+    known = {**ds.fails_before_any_change, **dict(config.execution.known_failures)}
+    return replace(config, execution=replace(config.execution, known_failures=tuple(sorted(known.items()))))
+
+
 def spread(items: list, limit: int | None) -> list:
     """`limit` items evenly spaced over the list (all of them when limit is None or not smaller):
     a quick run samples every part of a dataset, not only its first type, and the same ones each time."""
@@ -141,6 +151,7 @@ def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir:
                 "oracle-index": here / "oracle-index", "oracle-target": ds.target_dir,
                 "oracle-runs": here / "oracle-runs"}
         for name, config in configs.items():
+            config = with_known_failures(config, ds)
             done = store.done(name, ds.name)
             pending = [t for t in tasks if t.target_method_id.split(":", 1)[1] not in done]
             bar = tqdm(total=len(tasks), initial=len(tasks) - len(pending), desc=f"{name} on {ds.name}",

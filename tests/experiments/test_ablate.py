@@ -1,4 +1,6 @@
 """Ablations end to end on two sample tasks: the agents see the masked view, the oracle the complete port."""
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,34 @@ def test_unknown_configuration_is_a_config_error():
     with pytest.raises(ConfigError, match="unknown configuration no-such") as err:
         configs_for(["full", "no-such"], load_config(cli={"model": {"name": "builtin"}}))
     assert "no-rag" in str(err.value)
+
+
+@pytest.mark.slow
+def test_the_judge_of_an_ablation_leaves_out_the_tests_its_dataset_found_failing_before_any_change(tmp_path):
+    build_dataset(SAMPLE / "java", SAMPLE / "csharp", tmp_path / "ds", name="mini", select=TASKS[:1],
+                  validate=False, progress=False)
+    data = json.loads((tmp_path / "ds" / "dataset.json").read_text())
+    data["fails_before_any_change"] = {"Acme.Geo.Tests:Acme.Common.StringUtilsTests.Windows": "a path separator",
+                                       "Acme.Geo.Tests:Acme.Common.StringUtilsTests.Mine": "the dataset's reason"}
+    (tmp_path / "ds" / "dataset.json").write_text(json.dumps(data))
+    base = load_config(cli={"model": {"name": "builtin"}})
+    base = replace(base, execution=replace(base.execution, known_failures=(
+        ("Acme.Geo.Tests:Acme.Common.StringUtilsTests.Mine", "the user's reason"),)))
+    seen = []
+
+    class Capture:                           # the executor: what each configuration's tasks are judged with
+        def run(self, work, pending, folder):
+            seen.append((work.config_name, work.config.execution.known_failures))
+            return []
+
+        def close(self):
+            pass
+
+    run_ablation([tmp_path / "ds"], configs_for(["direct", "no-rag"], base), tmp_path / "run", progress=False,
+                 executor=Capture())
+    expected = (("Acme.Geo.Tests:Acme.Common.StringUtilsTests.Mine", "the user's reason"),
+                ("Acme.Geo.Tests:Acme.Common.StringUtilsTests.Windows", "a path separator"))
+    assert seen == [("direct", expected), ("no-rag", expected)]
 
 
 @pytest.mark.slow
