@@ -15,6 +15,7 @@ from pathlib import Path
 
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
+from repotrans.execution.toolchains.api import read_known_failures
 from repotrans.experiments.datasets import load_dataset
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
@@ -96,8 +97,11 @@ def main() -> None:
     ap.add_argument("--ablate", action="store_true",
                     help="with and without the learned map side by side (a task whose translation the map does not "
                          "change is judged once and counts for both)")
+    ap.add_argument("--known-failures", type=Path,
+                    help="tests that fail before any change (batch's --known-failures file): left out of verdicts")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
+    known = read_known_failures(args.known_failures) if args.known_failures else ()
     index = Index.open(args.workdir)
     index.build(args.source, args.target, progress=False)
     mapping = load_mapping(index)
@@ -115,7 +119,7 @@ def main() -> None:
     if args.ablate:
         return ablate(index, mapping, matches, renames, args)
     rows, started = [], time.time()
-    with Runner(ExecutionConfig(timeout=args.timeout), args.workdir) as runner:
+    with Runner(ExecutionConfig(timeout=args.timeout, known_failures=known), args.workdir) as runner:
         for match in matches:
             row = one(index, mapping, match, runner, args.rounds, renames, not args.no_api_map)
             rows.append(row)
@@ -132,7 +136,8 @@ def main() -> None:
 def ablate(index, mapping, matches, renames: dict[str, str], args) -> None:
     """Pass and compile rates with the learned map and without it (the ablation row)."""
     rows, started = [], time.time()
-    with Runner(ExecutionConfig(timeout=args.timeout), args.workdir) as runner:
+    known = read_known_failures(args.known_failures) if args.known_failures else ()
+    with Runner(ExecutionConfig(timeout=args.timeout, known_failures=known), args.workdir) as runner:
         for match in matches:
             source, target = index.method(match.source_id), index.method(match.target_id)
             try:

@@ -109,6 +109,28 @@ class ExprTranslator(CallsMixin):
             return None
         return split_type(java_type.lstrip("#"))[0]
 
+    def label_enum(self, values: list[Node]) -> str | None:
+        """The enum whose constants these case labels name, when the switch's subject type is unknown:
+        bare identifiers that are no local and no field of this class, all declared by one enum the
+        context describes."""
+        names = [self.text(v) for v in values if v.type == "identifier"]
+        if not names or any(self.lookup(n) is not None or self.r.field_type(None, n) is not None for n in names):
+            return None
+        return self.r.enum_of(names)
+
+    def case_constant(self, value: Node, enum_owner: str | None) -> str:
+        """A case label's constant: an enum's qualified as C# requires (`case Color.Red:`, the port's own
+        spelling and nesting), else the expression; an unknown bare name is kept, never read as a type."""
+        name = self.text(value)
+        if value.type != "identifier":
+            return self.ex(value)
+        if enum_owner:
+            return f"{self.r.enum_type(enum_owner)}.{self.r.field_name(enum_owner, name)}"
+        if self.lookup(name) is None and self.r.field_type(None, name) is None and name[:1].isupper() \
+                and not name.isupper():
+            return name
+        return self.ex(value)
+
     # ---- names ---------------------------------------------------------------------------
     def _identifier(self, node: Node, expected: str | None) -> Typed:
         name = self.text(node)
@@ -376,11 +398,8 @@ class ExprTranslator(CallsMixin):
             if not label.named_children:
                 default = value
                 continue
-            tests = []
-            for case in label.named_children:
-                case_text = (f"{self.cs_type(enum_owner)}.{self.r.field_name(enum_owner, self.text(case))}"
-                             if enum_owner and case.type == "identifier" else self.ex(case))
-                tests.append(f"{subject} == {case_text}")
+            enum_owner = enum_owner or self.label_enum(label.named_children)
+            tests = [f"{subject} == {self.case_constant(case, enum_owner)}" for case in label.named_children]
             branches.append((tests, value))
         if default is None and branches:
             default = branches.pop()[1]

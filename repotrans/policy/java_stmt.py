@@ -215,6 +215,8 @@ class StatementTranslator(ExprTranslator):
         if subject_type and prim(subject_type) not in ("int", "char", "String", "long", "short", "byte"):
             enum_owner = split_type(subject_type)[0]
         groups = [g for g in node.child_by_field_name("body").named_children if "comment" not in g.type]
+        enum_owner = enum_owner or self.label_enum([v for g in groups for l in g.named_children
+                                                    if l.type == "switch_label" for v in l.named_children])
         sections: list[tuple[list[str], list[str], bool]] = []   # (labels, statements, can_fall_through)
         for group in groups:
             labels = [self._case_label(l, enum_owner) for l in group.named_children if l.type == "switch_label"]
@@ -245,12 +247,7 @@ class StatementTranslator(ExprTranslator):
         if not values:
             return ["default:"]
         out = []
-        for value in values:
-            if enum_owner and value.type == "identifier":
-                out.append(f"case {self.cs_type(enum_owner)}.{self.r.field_name(enum_owner, self.text(value))}:")
-            else:
-                out.append(f"case {self.ex(value)}:")
-        return out
+        return [f"case {self.case_constant(value, enum_owner)}:" for value in values]
 
     def completes(self, node: Node) -> bool:
         """Conservative: False only when the statement certainly jumps away."""

@@ -32,6 +32,8 @@ class NameResolver(Protocol):
     def members(self, owner: str | None) -> list[str]: ...
     def signatures(self, owner: str | None, name: str) -> list[str]: ...
     def is_enum(self, owner: str | None) -> bool: ...
+    def enum_of(self, constants: list[str]) -> str | None: ...
+    def enum_type(self, owner: str) -> str: ...
 
 
 class ConventionResolver:
@@ -94,6 +96,14 @@ class ConventionResolver:
 
     def signatures(self, owner: str | None, name: str) -> list[str]:
         return []
+
+    def enum_of(self, constants: list[str]) -> str | None:
+        """The enum (a Java type key) declaring every one of these constants, when the context knows one."""
+        return None
+
+    def enum_type(self, owner: str) -> str:
+        """An enum's C# name as a case label qualifies its constants with it."""
+        return self.type_name(owner)
 
 
 def renamed_members(method_matches) -> dict[str, str]:
@@ -223,8 +233,36 @@ class ContextResolver(ConventionResolver):
         return name
 
     def field_type(self, owner: str | None, name: str) -> str | None:
+        """The Java field's type; for another type whose Java side the context lacks, the type of the C#
+        field or property it is read through, read back as Java (NSoup's `token.type` is `TokenType Type`)."""
         info = self._type(owner)
-        return info.java_fields.get(name) if info else None
+        if info is not None and name in info.java_fields:
+            return info.java_fields[name]
+        if owner is None or owner == self.current:
+            return None
+        member = self.field_name(owner, name)
+        for target in self._chain(owner):
+            declared = target.properties.get(member) or target.fields.get(member)
+            if declared:
+                return java_type_of(declared)
+        return None
+
+    def enum_of(self, constants: list[str]) -> str | None:
+        wanted = {_norm(c) for c in constants}
+        for key, info in self.types.items():
+            if info.kind == "enum" and wanted and wanted <= {_norm(f) for f in info.fields}:
+                return key
+        return None
+
+    def enum_type(self, owner: str) -> str:
+        """Qualified by its declaring type when the enum is nested in another type than this one (NSoup's
+        `Token.TokenType`, read from XmlTreeBuilder); C# finds a nested type by its simple name only inside."""
+        name = self.type_name(owner)
+        inside = {self.current or "", *self._supertypes(None)}
+        for key, info in self.types.items():
+            if name in info.nested and key not in inside and info.name not in inside:
+                return f"{self.type_name(key)}.{name}"
+        return name
 
     def method_return(self, owner: str | None, name: str, argc: int) -> str | None:
         """Java return type when the Java class is known, else the target member's type read back as Java."""

@@ -23,6 +23,7 @@ class TargetType:
     indexer: tuple[str, int] | None = None                        # `this[int, ...]`: (element type, arity)
     kind: str = "class"                                           # class | interface | enum | struct
     private: set[str] = field(default_factory=set)                # fields other types cannot reach
+    nested: list[str] = field(default_factory=list)               # simple names of the types declared inside
 
     def method_names(self) -> dict[str, list[str]]:
         names: dict[str, list[str]] = {}
@@ -83,7 +84,8 @@ def target_type(out: dict) -> TargetType:
     info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1],
                       supertypes=[str(s).rsplit(".", 1)[-1] for s in out.get("supertypes", [])],
                       type_params=declared_type_params(str(out.get("declaration", ""))),
-                      kind=str(out.get("kind", "class")))
+                      kind=str(out.get("kind", "class")),
+                      nested=[str(n).split()[-1].rsplit(".", 1)[-1] for n in out.get("nested_types", [])])
     for text in out.get("fields", []):
         declared = declared_member(text)
         if declared:

@@ -134,3 +134,40 @@ def test_a_shared_instance_factory_the_port_dropped_becomes_its_constructor():
     assert translate_method(java, r, "public static void F(int x)") == (
         "public static void F(int x)\n{\n    if (x < 0)\n    {\n        throw new FormatException();\n    }\n"
         "    if (x > 9)\n    {\n        throw Checksum.getChecksumInstance();\n    }\n}")
+
+
+# NSoup's XmlTreeBuilder.Process (jsoup `switch (token.type) { case StartTag: ... }`): the subject is a field of
+# another type the context knows only from the C# side (`public TokenType Type { get; }`), the enum is nested in
+# Token, so from XmlTreeBuilder C# needs `case Token.TokenType.StartTag:`.
+NSOUP_TOKEN = [("find_target_class_info", {"class_name": "Token"},
+                {"class": "NSoup.Parse.Token", "kind": "class", "fields": ["TokenType _type"],
+                 "members": ["public StartTag AsStartTag()", "public TokenType Type { get; }"],
+                 "nested_types": ["class NSoup.Parse.Token.StartTag", "enum NSoup.Parse.Token.TokenType"]}),
+               ("find_target_class_info", {"class_name": "TokenType"},
+                {"class": "NSoup.Parse.Token.TokenType", "kind": "enum", "fields": [], "members": [],
+                 "enum_constants": ["Doctype", "StartTag", "EndTag", "Comment", "Character", "EOF"]})]
+
+
+def test_enum_case_labels_take_the_nested_enum_of_a_field_read_through_its_csharp_property():
+    r = ContextResolver.from_tool_outputs("XmlTreeBuilder", NSOUP_TOKEN)
+    java = ("protected boolean process(Token token) { switch (token.type) { case StartTag: insert(token.asStartTag());"
+            " break; case Character: break; default: break; } return true; }")
+    out = translate_method(java, r, "public override bool Process(Token token)")
+    assert "switch (token.Type)" in out
+    assert "case Token.TokenType.StartTag:" in out and "case Token.TokenType.Character:" in out
+    inside = ContextResolver.from_tool_outputs("Token", NSOUP_TOKEN)     # inside Token the simple name is found
+    assert "case TokenType.StartTag:" in translate_method(java.replace("token.type", "type"), inside,
+                                                           "public bool Process(Token token)")
+
+
+def test_enum_case_labels_of_an_unknown_subject_are_qualified_by_the_context_enum_declaring_them():
+    outputs = [("find_target_class_info", {"class_name": "Level"},
+                {"class": "Acme.Level", "kind": "enum", "enum_constants": ["Low", "High"], "fields": [], "members": []})]
+    r = ContextResolver.from_tool_outputs("Codec", outputs)
+    java = "static int f(Gauge g) { switch (g.level()) { case LOW: return 1; case HIGH: return 2; } return 0; }"
+    out = translate_method(java, r, "public static int F(Gauge g)")
+    assert "case Level.Low:" in out and "case Level.High:" in out
+    # no enum declares them: the names are kept, never read as JDK types (`Character` is no `char` here)
+    java = "static int f(Gauge g) { switch (g.kind()) { case Character: return 1; case LOW: return 2; } return 0; }"
+    out = translate_method(java, r, "public static int F(Gauge g)")
+    assert "case Character:" in out and "case char:" not in out
