@@ -4,7 +4,8 @@ Never a file copied from the work copy: each file of the port is read as it is n
 each passing member is found there by its id and replaced only if its text is still the text the batch
 started from (the placeholder it indexed). A member the user changed, moved or removed since is skipped
 and named, as git refuses to overwrite a local change. The candidate's lines take the indentation of the
-member they replace, and a file written with CRLF stays CRLF. `--patch` writes the same change as a
+member they replace and the file's own layout (policy.style: brace placement, indent unit, `} else`), and a
+file written with CRLF stays CRLF. `--patch` writes the same change as a
 unified diff (`git apply` takes it) and touches nothing.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from repotrans.errors import InputError
 from repotrans.execution.workspace.apply import USING_RE, apply_candidate
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.index.parse import parse_file
+from repotrans.policy.style import file_style, restyle
 
 
 @dataclass
@@ -115,7 +117,7 @@ def _splice(rel: str, text: str, rec: TaskRecord, original: str) -> str:
     lead = data[line_start:m.start_byte].decode("utf-8")
     margin = lead if not lead.strip() else lead[:len(lead) - len(lead.lstrip())]
     try:
-        new_text, _ = apply_candidate(text, m, indented(rec.code or "", margin))
+        new_text, _ = apply_candidate(text, m, indented(restyle(rec.code or "", file_style(text)), margin))
     except InputError as exc:
         return "\0" + f"could not be spliced: {exc}"
     return new_text

@@ -152,3 +152,22 @@ def test_members_and_types_a_candidate_brings_along_are_listed_apart(port):
     assert "    created (no task; came with the candidates above): Acme.Calc.Doubler" in render(plan)
     plain = plan_write(target, originals, [_rec(HALF, code=HALF_CODE)])
     assert plain.to_json()["files"]["Calc.cs"]["created"] == []
+
+
+def test_written_members_take_the_files_indent_unit_and_brace_style(tmp_path):
+    """NSoup's tab-indented StringUtil.cs and ZXing.Net's three-space files: the builtin's four-space
+    Allman candidate is written in the file's own layout."""
+    (tmp_path / "java").mkdir()
+    (tmp_path / "java" / "Calc.java").write_text("class Calc { int twice(int x) { return x * 2; } }")
+    (tmp_path / "cs").mkdir()
+    tabbed = FILE.replace("    ", "\t").replace("\tpublic int Keep(int x) { return x; }",
+                                                 "\tpublic int Keep(int x) {\n\t\t\treturn x;\n\t\t}")
+    (tmp_path / "cs" / "Calc.cs").write_text(tabbed)
+    index = Index.open(tmp_path / "wd")
+    index.build(tmp_path / "java", tmp_path / "cs", progress=False)
+    originals = original_texts(index, [TWICE])
+    index.close()
+    code = "public int Twice(int x)\n{\n    if (x > 9)\n    {\n        return x;\n    }\n    return x * 2;\n}"
+    assert write_plan(tmp_path / "cs", plan_write(tmp_path / "cs", originals, [_rec(TWICE, code=code)])) == ["Calc.cs"]
+    assert "\t\tpublic int Twice(int x)\n\t\t{\n\t\t\tif (x > 9)\n\t\t\t{\n\t\t\t\treturn x;\n\t\t\t}\n" \
+           "\t\t\treturn x * 2;\n\t\t}\n" in (tmp_path / "cs" / "Calc.cs").read_text()
