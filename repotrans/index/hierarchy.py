@@ -1,7 +1,7 @@
 """A type's supertypes in the index: each base as written is bound to the declaration its compiler
 would bind, then followed upwards (breadth first, nearest first, each type once, so a cycle in broken
-code ends). Served by `Index.supertypes` (depth 1: the direct bases), `Index.resolve_type` and
-`Index.overridden_methods`.
+code ends). Served by `Index.supertypes` (depth 1: the direct bases), `Index.subtypes` (the same edges
+followed downwards), `Index.resolve_type` and `Index.overridden_methods`.
 
 A base's simple name is looked up as Java (JLS 6.4-6.5) and C# (namespace and type names) do:
   1. a type nested in a type enclosing the declaring type, innermost first, or inherited by one;
@@ -38,6 +38,7 @@ class Hierarchy:
         self._local = threading.local()     # per thread: the types whose bases are being bound
         self._known_namespaces: dict[Side, set[str]] = {}
         self._overridden: dict[Side, frozenset[str]] = {}
+        self._derived: dict[Side, dict[str, list[TypeDecl]]] = {}
 
     def supertypes(self, t: TypeDecl, depth: int | None = None) -> list[TypeDecl]:
         """The superclasses and interfaces of `t` in the index, transitively, nearest first (breadth
@@ -53,6 +54,28 @@ class Hierarchy:
                         out[base.id] = base
                         upper.append(base)
             level = upper
+        return list(out.values())
+
+    def subtypes(self, t: TypeDecl) -> list[TypeDecl]:
+        """The types of `t`'s side deriving from `t` in the index, transitively, nearest first (the
+        inverse of `supertypes`, inverted once per snapshot), `t` itself left out."""
+        derived = self._derived.get(t.side)
+        if derived is None:
+            derived = {}
+            for sub in self._by_side[t.side]:
+                for base in self.bases(sub):
+                    derived.setdefault(base.id, []).append(sub)
+            self._derived[t.side] = derived
+        out: dict[str, TypeDecl] = {}
+        level = [t]
+        while level:
+            lower = []
+            for cur in level:
+                for sub in derived.get(cur.id, ()):
+                    if sub.id != t.id and sub.id not in out:
+                        out[sub.id] = sub
+                        lower.append(sub)
+            level = lower
         return list(out.values())
 
     def bases(self, t: TypeDecl) -> list[TypeDecl]:

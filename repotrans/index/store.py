@@ -308,6 +308,10 @@ class Index:
         `depth` 1 gives the direct bases."""
         return self._snap().hierarchy.supertypes(t, depth)
 
+    def subtypes(self, t: TypeDecl) -> list[TypeDecl]:
+        """The types deriving from `t` in the index, transitively, nearest first (hierarchy.py)."""
+        return self._snap().hierarchy.subtypes(t)
+
     def resolve_type(self, t: TypeDecl, name: str) -> TypeDecl | None:
         """The project type a type name written in `t`'s declaration binds to (None: not in the index)."""
         return self._snap().hierarchy.resolve_type(t, name)

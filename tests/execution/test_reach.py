@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repotrans.execution.workspace.reach import Reachability, body_tokens
+from repotrans.execution.workspace.reach import Reachability, body_tokens, build_graph
 from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.store import Index
 
@@ -115,3 +115,119 @@ def test_an_override_is_reached_through_its_base_and_an_abstract_fixtures_tests_
 def test_code_tokens_leave_out_comments_and_strings():
     assert body_tokens('{ return new A.B<int>(x) + "Call" + F(); // G()\n }') >= {"new B", "F", "x", "return"}
     assert not body_tokens('{ return "Call"; /* G() */ }') & {"Call", "G"}
+
+
+SAME_NAMES = """
+namespace Codes.Qr
+{
+    public class Decoder { public int Decode() { return Version.Of(1).Blocks(); } }
+    public class Version
+    {
+        public static Version Of(int n) { return new Version(); }
+        public int Blocks() { return new ECB(2).Count; }
+        public class ECB { public ECB(int n) { Count = n; } public int Count { get; } }
+    }
+    public class Box<T> { public T Get() { return default(T); } }
+}
+namespace Codes.Aztec
+{
+    public class Decoder { public int Decode() { return Version.Of(1).Blocks(); } }
+    public class Version
+    {
+        public static Version Of(int n) { return new Version(); }
+        public int Blocks() { return new ECB(3).Count; }
+        public class ECB { public ECB(int n) { Count = n; } public int Count { get; } }
+    }
+    public class Box { public int Get() { return 0; } }
+}
+"""
+SAME_NAME_TESTS = {
+    "QrTests.cs": """
+using NUnit.Framework;
+namespace Codes.Qr.Tests
+{
+    [TestFixture]
+    public class QrTests
+    {
+        [Test] public void Decodes() { Assert.AreEqual(2, new Decoder().Decode()); }
+        [Test] public void Boxes() { Assert.AreEqual(0, new Box<int>().Get()); }
+    }
+}
+""",
+    "AztecTests.cs": """
+using NUnit.Framework;
+using Codes.Aztec;
+using AzVersion = Codes.Aztec.Version;
+namespace Tests
+{
+    [TestFixture]
+    public class AztecTests
+    {
+        [Test] public void Blocks() { Assert.AreEqual(3, AzVersion.Of(1).Blocks()); }
+        [Test] public void Nested() { Assert.AreEqual(3, new Version.ECB(3).Count); }
+        [Test] public void Qualified() { Assert.AreEqual(2, new Codes.Qr.Decoder().Decode()); }
+        [Test] public void Boxes() { Assert.AreEqual(0, new Box().Get()); }
+    }
+}
+""",
+    "Broken.cs": """
+using NUnit.Framework;
+namespace Tests.Broken
+{
+    [TestFixture]
+    public class BrokenTests
+    {
+        [Test] public void Decodes() { Assert.AreEqual(2, new Decoder().Decode(); }
+    }
+}
+""",
+}
+
+
+def _same_names(tmp_path):
+    java, cs = tmp_path / "java", tmp_path / "cs"
+    java.mkdir()
+    (java / "A.java").write_text("class A {}\n")
+    (cs / "src").mkdir(parents=True)
+    (cs / "tests").mkdir()
+    (cs / "src" / "Codes.cs").write_text(SAME_NAMES)
+    for name, text in SAME_NAME_TESTS.items():
+        (cs / "tests" / name).write_text(text)
+    index = Index.open(tmp_path / "wd")
+    index.build(java, cs, progress=False)
+    return index, index_tests(_Ws(tmp_path), {"T": cs / "tests"})
+
+
+def test_same_named_classes_in_two_namespaces_are_told_apart_by_their_scopes(tmp_path):
+    index, fixtures = _same_names(tmp_path)
+    reach = Reachability()
+    qr, broken = "T:Codes.Qr.Tests.QrTests.Decodes", "T:Tests.Broken.BrokenTests.Decodes"
+    # Qualified writes `new Codes.Qr.Decoder()` in a file using Codes.Aztec: the chain binds to Qr's, and its
+    # bare identifier Decoder (a fixture scan keeps no positions) to Aztec's; Broken is parsed in part, so
+    # its Decoder falls back to both (counted)
+    qualified = "T:Tests.AztecTests.Qualified"
+    assert _select(index, fixtures, "Codes.Qr.Version.Blocks", reach).tests == [qr, qualified, broken]
+    assert _select(index, fixtures, "Codes.Qr.Version.ECB.ECB", reach).tests == [qr, qualified, broken]
+    # the Aztec members: through a using alias (AzVersion), a nested type through a using (new Version.ECB)
+    assert _select(index, fixtures, "Codes.Aztec.Version.Blocks", reach).tests == \
+        ["T:Tests.AztecTests.Blocks", qualified, broken]
+    assert _select(index, fixtures, "Codes.Aztec.Version.ECB.ECB", reach).tests == \
+        ["T:Tests.AztecTests.Blocks", "T:Tests.AztecTests.Nested", qualified, broken]
+    assert _select(index, fixtures, "Codes.Aztec.Decoder.Decode", reach).tests == [qualified, broken]
+    # generics: Box<int> is Qr's Box<T>, Box (through the using) is Aztec's
+    assert _select(index, fixtures, "Codes.Qr.Box.Get", reach).tests == ["T:Codes.Qr.Tests.QrTests.Boxes"]
+    assert _select(index, fixtures, "Codes.Aztec.Box.Get", reach).tests == ["T:Tests.AztecTests.Boxes"]
+    assert reach.type_names(index).fallbacks == {"Decoder": 1}
+
+
+def test_the_same_tests_by_simple_name_would_select_both_namespaces(tmp_path):
+    """What the simple-name walk selected for the same tree (a QR test reaching Aztec's members): the
+    difference the type identities make."""
+    index, fixtures = _same_names(tmp_path)
+    graph = build_graph(index)
+    qr_start = set(fixtures["T:Codes.Qr.Tests.QrTests"]["tests"]["Decodes"])
+    by_name = {t for t in qr_start} | {"target:Codes.Qr.Decoder", "target:Codes.Aztec.Decoder", "new target:Codes.Qr.Decoder",
+                                      "new target:Codes.Aztec.Decoder"}
+    assert "target:Codes.Aztec.Version.Blocks()" in graph.reach(by_name)
+    assert "target:Codes.Aztec.Version.Blocks()" not in Reachability().reached(
+        index, frozenset(qr_start), ("Codes.Qr.Tests.QrTests",))

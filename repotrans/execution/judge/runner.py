@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import re
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -27,6 +26,7 @@ from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.execution.workspace.reach import Reachability
 from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.model import Method
+from repotrans.index.typename import simple_name
 from repotrans.index.parse import source_text
 
 __all__ = ["Runner", "TargetBuildError", "open_index", "find_target_method", "write_candidate"]
@@ -170,18 +170,13 @@ class Runner:
 
 
 def covering_names(index, method: Method) -> set[str]:
-    """Names whose mention makes a fixture cover `method`: its class, the classes deriving from it,
-    and the method's own name when it is static (called through an extension or a using static)."""
-    simple = _simple(method.type_id)
-    names = {simple}
-    types = index.types("target") if hasattr(index, "types") else []
-    grew = True
-    while grew:
-        grew = False
-        for t in types:
-            if t.name not in names and any(_simple(b) in names for b in t.bases):
-                names.add(t.name)
-                grew = True
+    """Names whose mention makes a fixture cover `method` (the name walk, selection's fallback): its
+    class, the classes deriving from it (Index.subtypes: bases bound as C# binds them, not by simple
+    name), and the method's own name when it is static (called through an extension or a using static)."""
+    own = index.type(method.type_id) if hasattr(index, "type") else None
+    names = {simple_name(method.type_id)}
+    if own is not None:
+        names |= {t.name for t in index.subtypes(own)}
     if "static" in method.modifiers and method.kind == "method":
         names.add(method.name)
     return names
@@ -196,13 +191,6 @@ def member_tokens(index, method: Method) -> set[str]:
     if method.kind in ("method", "property"):
         return {method.name}
     return set()
-
-
-def _simple(type_name: str) -> str:
-    name = type_name.split(":", 1)[-1]
-    name = re.sub(r"<.*>", "", name)
-    return name.rsplit(".", 1)[-1].strip()
-
 
 
 def open_index(workdir: Path, target: Path, source: Path | None):

@@ -8,8 +8,11 @@ constructor by `new Type` (and the base constructors it chains to); a reached vi
 its overrides in subtypes; a type's field initialisers (a static initializer) when any of its members
 is reached; an indexer when its type is named; an extension method by its name alone.
 
-Only the target's members are followed; the walk over a type's supertypes and subtypes is `family`,
-the one place that would switch to the index's own subtype walk.
+Types are identities, not simple names: each type named in a member's code (or a test fixture's) is
+bound from that code's scope by index.typename (nested types, namespaces, usings, aliases, `using
+static`, qualified chains), so a test of ZXing.QrCode's Decoder does not reach ZXing.Aztec's. A name
+those rules do not bind falls back to every project type of its simple name (counted in
+`TypeNames.fallbacks`). Families and overrides follow `Index.supertypes` and `Index.subtypes`.
 """
 from __future__ import annotations
 
@@ -20,27 +23,29 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from repotrans.index.model import Method, TypeDecl
+from repotrans.index.typename import TypeNames, simple_name
 
 _COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|@"(?:[^"]|"")*"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_NEW = re.compile(r"\bnew\s+((?:[A-Za-z_]\w*\s*\.\s*)*[A-Za-z_]\w*)")
-_GENERIC = re.compile(r"<[^<>]*>")
+_NEW = re.compile(r"\bnew\s+((?:[A-Za-z_]\w*\s*::\s*)?(?:[A-Za-z_]\w*\s*\.\s*)*[A-Za-z_]\w*)")
+_CHAIN = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*\s*::\s*)?[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)+")
 
 
 @dataclass
 class CallGraph:
-    """The target's members as a name-resolved call graph (see the module doc)."""
+    """The target's members as a call graph over names and bound types (see the module doc). Tokens are
+    identifiers (member names), type ids ("target:Ns.T") and "new <type id>"."""
     by_name: dict[str, list[str]] = field(default_factory=dict)      # token -> member ids it may name
     name_of: dict[str, str] = field(default_factory=dict)            # member id -> its token
-    tokens: dict[str, frozenset[str]] = field(default_factory=dict)  # member id -> names it reaches onwards
-    family: dict[str, frozenset[str]] = field(default_factory=dict)  # member id -> type names that admit it
+    tokens: dict[str, frozenset[str]] = field(default_factory=dict)  # member id -> tokens it reaches onwards
+    family: dict[str, frozenset[str]] = field(default_factory=dict)  # member id -> type ids that admit it
     overriders: dict[str, list[str]] = field(default_factory=dict)   # member id -> same-name members in subtypes
 
     def reach(self, start: set[str]) -> set[str]:
-        """The member ids reachable from the names in `start` (a test's identifiers)."""
+        """The member ids reachable from the tokens in `start` (a test's, see Reachability.start_tokens)."""
         names: set[str] = set()
         reached: set[str] = set()
-        waiting: dict[str, list[str]] = defaultdict(list)     # type name -> members waiting for it
+        waiting: dict[str, list[str]] = defaultdict(list)     # type id -> members waiting for it
         queue: deque[str] = deque()
 
         def add(name: str) -> None:
@@ -70,84 +75,109 @@ class CallGraph:
                 if not fam or fam & names:
                     visit(mid)
                 else:
-                    for type_name in fam:
-                        waiting[type_name].append(mid)
+                    for type_id in fam:
+                        waiting[type_id].append(mid)
             for mid in waiting.pop(name, ()):
                 if mid not in reached and self.name_of[mid] in names:
                     visit(mid)
         return reached
 
 
-def family(types: dict[str, TypeDecl], supertypes: dict[str, list[TypeDecl]], type_id: str) -> set[str]:
-    """Simple names of `type_id`'s type, its supertypes and its subtypes (transitively) in the index."""
-    t = types.get(type_id)
-    if t is None:
-        return set()
-    names = {t.name} | {s.name for s in supertypes.get(type_id, [])}
-    names |= {types[sub].name for sub, ups in supertypes.items() if any(u.id == type_id for u in ups)}
-    return names
+def family(index, t: TypeDecl) -> set[str]:
+    """Ids of `t`, its supertypes and its subtypes (transitively) in the index."""
+    return {t.id} | {s.id for s in index.supertypes(t)} | {s.id for s in index.subtypes(t)}
 
 
-def build_graph(index, skip_paths: set[str] = frozenset()) -> CallGraph:
+def build_graph(index, names: TypeNames | None = None, skip_paths: set[str] = frozenset()) -> CallGraph:
     """The call graph of the index's target members (members in files under `skip_paths` prefixes, the
     test projects, are left out: a test's own helpers are followed by the fixture scan)."""
-    types = {t.id: t for t in index.types("target")}
-    supertypes = {tid: index.supertypes(t) for tid, t in types.items()}
+    names = names or TypeNames(index)
     methods = [m for m in index.all_methods("target") if not any(m.path.startswith(p) for p in skip_paths)]
-    kept_types = {m.type_id for m in methods}
-    fams = {tid: frozenset(family(types, supertypes, tid)) for tid in kept_types}
-    inits: dict[str, set[str]] = {}
-    for tid in kept_types:
-        for f in index.fields(tid):
-            inits.setdefault(tid, set()).update(body_tokens(f.initializer or ""))
+    kept = {m.type_id: names.type(m.type_id) for m in methods}
+    fams = {tid: frozenset(family(index, t)) for tid, t in kept.items() if t is not None}
+    inits = {tid: mentions(names, t, " ".join(f.initializer or "" for f in index.fields(tid)))
+             for tid, t in kept.items()}
     graph = CallGraph()
     by_type_name: dict[tuple[str, str], list[str]] = defaultdict(list)
     for m in methods:
-        t = types.get(m.type_id)
-        own = t.name if t is not None else _simple(m.type_id)
+        t = kept[m.type_id]
         if m.kind == "constructor":
-            token, fam = f"new {own}", frozenset()
+            token, fam = f"new {m.type_id}", frozenset()
         elif m.kind == "indexer":
-            token, fam = own, frozenset()
+            token, fam = m.type_id, frozenset()
         else:
             token = m.name.rsplit(".", 1)[-1]
-            fam = frozenset() if _extension(m) else fams.get(m.type_id, frozenset({own}))
+            fam = frozenset() if _extension(m) else fams.get(m.type_id, frozenset({m.type_id}))
         graph.name_of[m.id], graph.family[m.id] = token, fam
         graph.by_name.setdefault(token, []).append(m.id)
-        onward = body_tokens(m.body or "") | inits.get(m.type_id, set()) | {own}
-        onward |= {_simple(m.return_type)} if m.return_type else set()
-        onward |= {_simple(p.type) for p in m.params}
-        if m.kind == "constructor" and t is not None:
-            onward |= {f"new {s.name}" for s in supertypes.get(t.id, [])}
+        written = " ".join([m.body or "", m.return_type or ""] + [p.type for p in m.params])
+        onward = mentions(names, t, written) | inits[m.type_id] | {m.type_id}
+        if t is not None:
+            onward |= names.using_static(t)
+            if m.kind == "constructor":
+                onward |= {f"new {s.id}" for s in index.supertypes(t)}
         graph.tokens[m.id] = frozenset(onward - {""})
         by_type_name[(m.type_id, token)].append(m.id)
     for m in methods:
-        if m.kind in ("method", "property") and m.type_id in types:
+        t = kept[m.type_id]
+        if m.kind in ("method", "property") and t is not None:
             token = graph.name_of[m.id]
-            graph.overriders[m.id] = [o for sub, ups in supertypes.items() if any(u.id == m.type_id for u in ups)
-                                      for o in by_type_name.get((sub, token), [])]
+            graph.overriders[m.id] = [o for sub in index.subtypes(t) for o in by_type_name.get((sub.id, token), [])]
     return graph
 
 
-def body_tokens(text: str) -> set[str]:
-    """Identifiers of code (comments and string literals left out), plus "new <Type>" per creation."""
+def mentions(names: TypeNames, scope: TypeDecl | None, text: str) -> set[str]:
+    """The tokens of code written in `scope`: its identifiers, the ids of the types they and its dotted
+    chains bind to, and "new <type id>" per creation (comments and string literals left out)."""
     code = _COMMENT_OR_STRING.sub(" ", text)
-    found = set(_IDENT.findall(code))
-    found |= {"new " + re.sub(r"\s", "", n).rsplit(".", 1)[-1] for n in _NEW.findall(code)}
+    idents = set(_IDENT.findall(code))
+    chained = qualified_types(names, scope, code)
+    found = set(idents) | {tid for _, tid in chained}
+    found |= bind_names(names, scope, idents, chained)
+    for created in {re.sub(r"\s", "", n) for n in _NEW.findall(code)}:
+        found |= {f"new {tid}" for tid in names.bind(scope, created)}
     return found
+
+
+def qualified_types(names: TypeNames, scope: TypeDecl | None, code: str) -> list[tuple[str, str]]:
+    """(last identifier, type id) of each dotted chain in `code` (or a prefix of it) that binds to a
+    project type from `scope` ("Internal.Encoder", "Version.ECB", "global::A.B")."""
+    found = []
+    for chain in {re.sub(r"\s", "", c) for c in _CHAIN.findall(code)}:
+        parts = chain.split(".")
+        found += [(parts[i - 1], tid) for i in range(2, len(parts) + 1) if names.known(parts[i - 1])
+                  for tid in names.bind(scope, ".".join(parts[:i]), strict=True)]
+    return found
+
+
+def bind_names(names: TypeNames, scope: TypeDecl | None, idents: set[str],
+               chained: list[tuple[str, str]]) -> set[str]:
+    """The type ids the identifiers `idents` of code in `scope` denote: each as C# binds it; one the
+    rules do not bind alone but a dotted chain of the same code ends with (`new Version.ECB(3)`) is that
+    chain's type; else every type of its simple name (TypeNames.bind's fallback)."""
+    by_last: dict[str, set[str]] = defaultdict(set)
+    for last, tid in chained:
+        by_last[last].add(tid)
+    found: set[str] = set()
+    trusted = names.complete(scope)
+    for ident in idents:
+        if not names.known(ident):
+            continue
+        exact = names.bind(scope, ident, strict=True) if trusted else frozenset()
+        found |= exact or (by_last[ident] if trusted and ident in by_last else names.bind(scope, ident))
+    return found
+
+
+def body_tokens(text: str) -> set[str]:
+    """Identifiers of code (comments and string literals left out), plus "new <Type>" per creation,
+    by simple name (what selection's name walk matches)."""
+    code = _COMMENT_OR_STRING.sub(" ", text)
+    return set(_IDENT.findall(code)) | {"new " + simple_name(n) for n in _NEW.findall(code)}
 
 
 def _extension(m: Method) -> bool:
     return "static" in m.modifiers and m.kind == "method" and bool(m.params) and \
         re.search(r"\(\s*this\s", m.signature) is not None
-
-
-def _simple(type_name: str) -> str:
-    name = type_name.split(":", 1)[-1]
-    while _GENERIC.search(name):
-        name = _GENERIC.sub("", name)
-    name = name.replace("[]", "").replace("?", "").strip()
-    return name.rsplit(".", 1)[-1].strip()
 
 
 class Reachability:
@@ -159,27 +189,71 @@ class Reachability:
         self._lock = threading.Lock()
         self._key: tuple | None = None
         self._graph: CallGraph | None = None
-        self._memo: dict[frozenset[str], frozenset[str]] = {}
+        self._names: TypeNames | None = None
+        self._memo: dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]] = {}
+        self._chains: dict[str, list[tuple[str, str]]] = {}
 
-    def reached(self, index, start: frozenset[str]) -> frozenset[str]:
-        """Member ids reachable from `start` on the index's target as it is now."""
+    def reached(self, index, start: frozenset[str], scopes: tuple[str, ...] = ()) -> frozenset[str]:
+        """Member ids reachable from a test's identifiers `start`, written in the classes `scopes`
+        (qualified names: the fixture and the fixtures it derives from; none known: every type name
+        falls back to its simple name), on the index's target as it is now."""
+        graph, names, memo = self._state(index)
+        found = memo.get((scopes, start))
+        if found is None:
+            found = memo[(scopes, start)] = frozenset(graph.reach(self._start_tokens(index, names, start, scopes)))
+        return found
+
+    def type_names(self, index) -> TypeNames:
+        """The binder of the current state (its `fallbacks` say how often a name fell back)."""
+        return self._state(index)[1]
+
+    def _state(self, index) -> tuple[CallGraph, TypeNames, dict]:
         key = tuple((f.path, f.sha256) for f in index.files("target"))
         with self._lock:
             if key != self._key:
-                self._key, self._graph, self._memo = key, build_graph(index), {}
-            graph, memo = self._graph, self._memo
-        found = memo.get(start)
+                names = TypeNames(index)
+                self._key, self._graph, self._names, self._memo, self._chains = \
+                    key, build_graph(index, names), names, {}, {}
+            return self._graph, self._names, self._memo
+
+    def _start_tokens(self, index, names: TypeNames, start: frozenset[str], scopes: tuple[str, ...]) -> set[str]:
+        """A test's identifiers with the type ids they bind to from its fixture classes (and "new <id>"
+        for its creations; the fixture scan keeps a creation's simple name)."""
+        decls = [d for d in (names.type(f"target:{s}") for s in scopes) if d is not None] or [None]
+        out = set(start)
+        plain = {t for t in start if not t.startswith("new ")}
+        created = {t[4:] for t in start if t.startswith("new ")}
+        for d in decls:
+            chained = [(last, tid) for last, tid in self._qualified(index, names, d) if last in start or
+                       last in created] if d is not None else []
+            out |= {tid for last, tid in chained if last in start}
+            out |= bind_names(names, d, plain, chained)
+            out |= {f"new {tid}" for tid in bind_names(names, d, created, chained)}
+            out |= names.using_static(d) if d is not None else set()
+        return out
+
+    def _qualified(self, index, names: TypeNames, decl: TypeDecl) -> list[tuple[str, str]]:
+        """qualified_types of a fixture class's text (`new Ns.Other.T()` in a file whose usings see
+        another T), read once per state."""
+        found = self._chains.get(decl.id)
         if found is None:
-            found = memo[start] = frozenset(graph.reach(set(start)))
+            try:
+                lines = (index.root("target") / decl.path).read_text(errors="replace").splitlines()
+            except OSError:
+                lines = []
+            code = _COMMENT_OR_STRING.sub(" ", "\n".join(lines[decl.start_line - 1:decl.end_line]))
+            found = self._chains[decl.id] = qualified_types(names, decl, code)
         return found
 
 
-def reaching_tests(fixtures: dict[str, dict], reached: Callable[[frozenset[str]], frozenset[str]],
+def reaching_tests(fixtures: dict[str, dict],
+                   reached: Callable[[frozenset[str], tuple[str, ...]], frozenset[str]],
                    member_id: str) -> tuple[list[str], int, int]:
     """Test ids whose static reach includes `member_id`: a whole fixture ("<project>:<Ns.Fixture>") when
     its per-test plumbing (with the tests and plumbing of the fixtures it derives from: an abstract
-    base's tests run as the derived fixture's) reaches it, else each of its tests that does. Returns
-    (tests, fixtures used, test methods selected)."""
+    base's tests run as the derived fixture's) reaches it, else each of its tests that does. `reached`
+    takes a start set and the qualified names of the classes it is written in. Returns (tests,
+    fixtures used, test methods selected)."""
     by_simple: dict[tuple[str, str], str] = {}
     for key in fixtures:
         project, name = key.split(":", 1)
@@ -189,22 +263,26 @@ def reaching_tests(fixtures: dict[str, dict], reached: Callable[[frozenset[str]]
     for key, fx in sorted(fixtures.items()):
         if fx["abstract"]:
             continue
-        shared = set(fx["shared"]) | _inherited(key, fixtures, by_simple)
-        if member_id in reached(frozenset(shared)):
+        bases, inherited = _inherited(key, fixtures, by_simple)
+        scopes = tuple(k.split(":", 1)[1].replace("+", ".") for k in [key] + bases)
+        shared = set(fx["shared"]) | inherited
+        if member_id in reached(frozenset(shared), scopes):
             picked.append(key)
             used += 1
             size += max(1, len(fx["tests"]))
             continue
         tests = [f"{key}.{test}" for test, idents in sorted(fx["tests"].items())
-                 if member_id in reached(frozenset(set(idents) | shared))]
+                 if member_id in reached(frozenset(set(idents) | shared), scopes)]
         picked += tests
         used += bool(tests)
         size += len(tests)
     return picked, used, size
 
 
-def _inherited(key: str, fixtures: dict[str, dict], by_simple: dict[tuple[str, str], str]) -> set[str]:
-    """Identifiers of the fixtures `key` derives from (transitively, by simple name in its project)."""
+def _inherited(key: str, fixtures: dict[str, dict],
+               by_simple: dict[tuple[str, str], str]) -> tuple[list[str], set[str]]:
+    """The fixtures `key` derives from (transitively, by simple name in its project: the fixture scan
+    keeps bases as written) and their identifiers."""
     project = key.split(":", 1)[0]
     found: set[str] = set()
     seen = {key}
@@ -217,4 +295,4 @@ def _inherited(key: str, fixtures: dict[str, dict], by_simple: dict[tuple[str, s
         fx = fixtures[base]
         found |= set(fx["shared"]) | {i for idents in fx["tests"].values() for i in idents}
         todo += fx.get("bases", [])
-    return found
+    return sorted(seen - {key}), found
