@@ -168,14 +168,21 @@ def _usings(root: Node, lines: list[Line], namespace: str, project_types: dict[s
     return sorted(out, key=lambda u: (not u.startswith("System"), u))
 
 
-def _interface_defaults(index: "Index") -> dict[str, list[str]]:
-    """Java interface simple name -> the text of its default methods."""
-    out: dict[str, list[str]] = {}
+def _interface_defaults(index: "Index") -> dict[str, list[tuple[str, str]]]:
+    """Java class id -> (interface, the text of one of its default methods) for each interface its
+    declaration names, bound as Java binds it (Index.supertypes: imports and package, not simple names)."""
+    texts: dict[str, list[str]] = {}
     for t in index.types("source"):
         if t.kind == "interface":
             found = [m.signature + " " + m.body for m in index.methods(t.id) if "default" in m.modifiers and m.body]
             if found:
-                out.setdefault(t.name, []).extend(found)
+                texts[t.id] = found
+    out: dict[str, list[tuple[str, str]]] = {}
+    for t in index.types("source") if texts else ():
+        if t.kind != "interface":
+            found = [(i.name, text) for i in index.supertypes(t, depth=1) for text in texts.get(i.id, ())]
+            if found:
+                out[t.id] = found
     return out
 
 

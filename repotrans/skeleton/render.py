@@ -32,8 +32,8 @@ class TypeContext:
                                                               # declares virtual/abstract -> that return type
     overridden: set[tuple[str, str, int]] = field(default_factory=set)   # (Java type, method, arity) subclasses override
     notes: list[str] = field(default_factory=list)
-    defaults: dict[str, list[str]] = field(default_factory=dict)  # Java interface simple name -> its default
-                                                                  # methods' text (C# interfaces hold no bodies)
+    defaults: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # Java class id -> (interface,
+                                        # default method text) of the interfaces it names (C# interfaces hold no bodies)
 
 
 class SkeletonResolver(ConventionResolver):

@@ -15,27 +15,25 @@ from repotrans.skeleton.lines import (INDENT, OBJECT_MEMBERS, PLACEHOLDER, Line,
 
 
 class WrittenMembers:
-    """Needs TypeRenderer's ctx, conv, sealed, constant_overrides, _access and _members."""
+    """Needs TypeRenderer's ctx, conv, owner, sealed, constant_overrides, _access and _members."""
 
     def _defaults(self, node: Node, java_path: str) -> list[Line]:
         """The default methods of the Java interfaces a class implements and does not declare itself,
-        translated into the class (the C# interface declares them without a body)."""
-        interfaces = node.child_by_field_name("interfaces")
-        names = [re.sub(r"<.*", "", node_text(t)).rsplit(".", 1)[-1] for t in
-                 (interfaces.named_children[0].named_children if interfaces is not None and interfaces.named_children
-                  else []) if t.type in ("type_identifier", "generic_type", "scoped_type_identifier")]
+        translated into the class (the C# interface declares them without a body); the interfaces are
+        those the index binds the class's declaration to (ctx.defaults, by the class's id)."""
+        top = java_path.split(".", 1)[0]
+        package = self.owner[:-len(top)] if self.owner.endswith(top) else ""
         body = node.child_by_field_name("body")
         own = {(node_text(m.child_by_field_name("name")), len(params_of(m))) for m in body.named_children
                if m.type == "method_declaration"} if body is not None else set()
         out: list[Line] = []
-        for interface in names:
-            for text in self.ctx.defaults.get(interface, []):
-                method, _ = parse_java_method(text)
-                key = (node_text(method.child_by_field_name("name")), len(params_of(method)))
-                if key in own:
-                    continue
-                own.add(key)
-                out += self._translated(method, f"{java_path}.{key[0]} (default of {interface})", "public", "")
+        for interface, text in self.ctx.defaults.get(f"source:{package}{java_path}", []):
+            method, _ = parse_java_method(text)
+            key = (node_text(method.child_by_field_name("name")), len(params_of(method)))
+            if key in own:
+                continue
+            own.add(key)
+            out += self._translated(method, f"{java_path}.{key[0]} (default of {interface})", "public", "")
         return out
 
     def _translated(self, m: Node, origin: str, access: str, dispatch: str) -> list[Line]:
