@@ -191,6 +191,9 @@ def score(java: Site, cs: Site) -> float:
     if cs.kind not in _COMPATIBLE[java.kind]:
         return 0.0
     name = name_likeness(java.name, cs.name)
+    if java.kind == "field" and name < 0.6 and _words(cs.name) and _words(cs.name) < _words(java.name):
+        name = 0.6                # a constant the port shortened (ZXing.Net: HighLevelEncoder.C40_ENCODATION
+                                  # is Encodation.C40)
     if java.kind == "call" and name < 0.3:
         return 0.0                # an instance call is written as a member of a like name (size -> Count: the table's)
     parts = _parts(java)

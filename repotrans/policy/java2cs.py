@@ -15,10 +15,12 @@ from tree_sitter import Language, Node, Parser
 
 from repotrans.errors import InputError
 from repotrans.index.model import Method
-from repotrans.policy.contract_types import contract_locals
+from repotrans.policy.contract_types import contract_locals, param_types
+from repotrans.policy.raw_generics import is_raw, raw_locals, with_args
 from repotrans.policy.java_stmt import StatementTranslator, indent
 from repotrans.policy.cs_types import jdk_table, split_type
 from repotrans.policy.resolver import ConventionResolver, NameResolver
+from repotrans.policy.tool_outputs import signature_head
 
 JAVA = Language(tree_sitter_java.language())
 WRAPPER = "class __Wrapper__ {\n"
@@ -54,6 +56,9 @@ class MethodTranslator(StatementTranslator):
                 java_type += self.text(dims) if dims is not None else ""
                 name = self.text(p.child_by_field_name("name"))
             cs_name = target_names[i] if i < len(target_names) else self.ident(name)
+            if is_raw(java_type) and target is not None:     # the port's declaration is the contract
+                declared = param_types(target.signature if isinstance(target, Method) else target)
+                java_type = with_args(java_type, declared[i] if i < len(declared) else None) or java_type
             self.declare(name, java_type, cs_name)
             parts.append(("params " if p.type == "spread_parameter" else "") + f"{self.cs_type(java_type)} {cs_name}")
         if isinstance(target, Method) and target.type_params:
@@ -210,6 +215,14 @@ def _accessor(tr: MethodTranslator, node: Node, body: Node) -> list[str]:
     return ["{", *indent(["get", *tr.block(body)]), "}"]
 
 
+def _declared_return(target: Method | str | None) -> str | None:
+    """The port's return type of the member (None for a constructor or no target)."""
+    if isinstance(target, Method):
+        return target.return_type
+    head = signature_head(target) if isinstance(target, str) and "(" in target else None
+    return head[1] if head else None
+
+
 def translate_method(java_method: Method | str, resolver: NameResolver | None = None,
                      target: Method | str | None = None) -> str:
     """Translate one Java method to C# text (header from `target` when given)."""
@@ -227,6 +240,9 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     if isinstance(target, Method) and body is not None and own is not None:
         tr.contract = contract_locals(body, tr.text, own(None),
                                       lambda name, argc: resolver.method_name(None, name, argc), tr.cs_type)
+    if body is not None:
+        tr.raw_args = raw_locals(body, tr.text, lambda name: (tr.lookup(name) or (None, None))[1]
+                                 or resolver.field_type(None, name), _declared_return(target))
     is_property = (target.kind in ("property", "indexer") if isinstance(target, Method)
                    else isinstance(target, str) and "(" not in target and "[" not in target)
     if body is None:

@@ -14,6 +14,7 @@ from repotrans.mapping.api_sites import simple_type
 from repotrans.policy.contract_types import REF, compatible, retyped
 from repotrans.policy.java_calls import CallsMixin
 from repotrans.policy.literals import octal_escapes, out_of_range
+from repotrans.policy.raw_generics import ARITY, is_raw
 from repotrans.policy.cs_types import element_type, jdk_table, split_type
 from repotrans.policy.resolver import NameResolver
 from repotrans.policy.templates import BOXED, Typed, fill, prim
@@ -147,7 +148,15 @@ class ExprTranslator(CallsMixin):
                 if name.isupper():      # a constant of the extended type (an enum's own constants)
                     return f"{self.cs_type(owner)}.{self.r.field_name(owner, name)}", owner
                 return f"{alias}.{self.r.field_name(owner, name)}", self.r.field_type(owner, name)
-            return self.r.field_name(None, name), field_type
+            cs = self.r.field_name(None, name)
+            if field_type is not None and cs not in self.r.members(None):
+                # an own constant the port moved or renamed (ZXing.Net's HighLevelEncoder.ASCII_ENCODATION
+                # is Encodation.ASCII): as the port writes it in its other aligned pairs
+                current = getattr(self.r, "current", None) or ""
+                learned = self.learned(f"{current}.{name}", current, "", [], []) if current else None
+                if learned is not None:
+                    return learned, field_type
+            return cs, field_type
         return self.cs_type(name), "#" + name
 
     def _field_access(self, node: Node, expected: str | None) -> Typed:
@@ -209,11 +218,14 @@ class ExprTranslator(CallsMixin):
         typed = [self.expr(a) for a in arg_nodes]
         arg_texts = [t for t, _ in typed]
         body = next((c for c in node.named_children if c.type == "class_body"), None)
-        if java_type.endswith("<>"):
+        if java_type.endswith("<>") or is_raw(java_type):     # a raw `new ArrayList()` as the diamond
             targs = split_type(expected)[1] if expected else []
             if not targs and typed and typed[0][1]:
                 targs = split_type(typed[0][1])[1]      # new ArrayList<>(other) copies other's type
-            java_type = base + ("<" + ", ".join(targs) + ">" if targs else "<Object>")
+            if len(targs) != ARITY.get(base, len(targs)):
+                targs = []
+            java_type = base + ("<" + ", ".join(targs) + ">" if targs else
+                                "<" + ", ".join(["Object"] * ARITY.get(base, 1)) + ">")
         if body is not None:
             return self._anonymous(base, targs, body, java_type)
         learned = self.learned(f"new {simple_type(base)}/{len(arg_texts)}", simple_type(base), "", arg_texts, arg_nodes,

@@ -33,6 +33,7 @@ class StatementTranslator(ExprTranslator):
         self.target_return: str | None = None       # the C# return type of the target signature
         self.returned_locals: set[str] = set()      # locals returned as they are (`return result;`)
         self.contract: dict[str, str] = {}          # local -> the C# type the port's members declare for it
+        self.raw_args: dict[str, str] = {}          # raw generic local -> its Java type with type arguments
 
     # ---- blocks ----------------------------------------------------------------------------
     def block(self, node: Node) -> list[str]:
@@ -81,6 +82,7 @@ class StatementTranslator(ExprTranslator):
             name = self.text(decl.child_by_field_name("name"))
             dims = decl.child_by_field_name("dimensions")
             decl_type = java_type + (self.text(dims) if dims is not None else "")
+            decl_type = self.raw_args.get(name, decl_type) if dims is None else decl_type
             value = decl.child_by_field_name("value")
             if value is not None:
                 text, ty = self.expr(value, None if decl_type == "var" else decl_type)

@@ -12,6 +12,7 @@ from typing import Protocol
 from repotrans.index.lookup import split_top
 from repotrans.mapping.api_map import ApiMap
 from repotrans.policy.cs_types import DEFAULT_USINGS, java_type_of, jdk_table, pascal, split_type
+from repotrans.policy.raw_generics import is_raw, with_args
 from repotrans.policy.tool_outputs import TargetType, declared_type_params, java_members, signature_head, target_type
 
 def _norm(name: str) -> str:
@@ -237,7 +238,13 @@ class ContextResolver(ConventionResolver):
         field or property it is read through, read back as Java (NSoup's `token.type` is `TokenType Type`)."""
         info = self._type(owner)
         if info is not None and name in info.java_fields:
-            return info.java_fields[name]
+            java = info.java_fields[name]
+            if is_raw(java):            # a raw Java field takes the type arguments the port declares
+                member = self.field_name(owner, name)
+                declared = next((t.properties.get(member) or t.fields.get(member) for t in self._chain(owner)
+                                 if t.properties.get(member) or t.fields.get(member)), None)
+                return with_args(java, declared) or java
+            return java
         if owner is None or owner == self.current:
             return None
         member = self.field_name(owner, name)

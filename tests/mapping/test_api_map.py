@@ -112,3 +112,38 @@ def test_an_inherited_helper_the_port_removed_is_learned_under_its_declaring_cla
     sms = "source:p.SmsParser.parse(Result)"
     choice = api.without(sms, mapping.target_method(sms).target_id).choose("ResultParser.getMassagedText/1")
     assert (choice.template, choice.count) == ("{1}.Text", 1)     # seen in TelParser only
+
+
+def test_a_constant_the_port_moved_and_shortened_is_learned_and_used_for_the_own_class_bare_name(tmp_path):
+    """ZXing's datamatrix HighLevelEncoder.C40_ENCODATION is ZXing.Net's Encodation.C40 (words the port dropped:
+    name likeness 0.5, below the threshold); the encoder's own bare `C40_ENCODATION` then reads as the port's."""
+    from repotrans.policy.java2cs import translate_method
+    from repotrans.policy.resolver import ContextResolver
+    java = {"d/HighLevelEncoder.java": "package d; public final class HighLevelEncoder {\n"
+                                       "  static final int ASCII_ENCODATION = 0; static final int C40_ENCODATION = 1;\n"
+                                       "  static int lookAhead(int mode) { return mode == ASCII_ENCODATION ? C40_ENCODATION : mode; } }",
+            "d/C40Encoder.java": "package d; class C40Encoder {\n"
+                                 "  public int getEncodingMode() { return mode(HighLevelEncoder.C40_ENCODATION); }\n"
+                                 "  int mode(int m) { return m; } }",
+            "d/AsciiEncoder.java": "package d; class AsciiEncoder {\n"
+                                   "  public int getEncodingMode() { return mode(HighLevelEncoder.ASCII_ENCODATION); }\n"
+                                   "  int mode(int m) { return m; } }"}
+    cs = {"D.cs": "namespace D {\n public static class Encodation { public const int ASCII = 0; public const int C40 = 1; }\n"
+                  " internal static class HighLevelEncoder {\n"
+                  "  internal static int lookAhead(int mode) { return mode == Encodation.ASCII ? Encodation.C40 : mode; } }\n"
+                  " class C40Encoder { public int getEncodingMode() { return mode(Encodation.C40); } int mode(int m) { return m; } }\n"
+                  " class AsciiEncoder { public int getEncodingMode() { return mode(Encodation.ASCII); } int mode(int m) { return m; } }\n}\n"}
+    mapping, index = mapped_pair(tmp_path, java, cs)
+    api = load_api_map(index, mapping)
+    assert api.choose("HighLevelEncoder.C40_ENCODATION").template == "Encodation.C40"
+    assert api.choose("HighLevelEncoder.ASCII_ENCODATION").template == "Encodation.ASCII"
+    r = ContextResolver.from_tool_outputs("HighLevelEncoder", [
+        ("get_target_class_info", {}, {"class": "D.HighLevelEncoder", "kind": "class", "fields": [],
+                                       "members": ["internal static int lookAhead(int mode)"]}),
+        ("get_source_class_info", {}, {"class": "d.HighLevelEncoder", "members": [],
+                                       "fields": ["static final int ASCII_ENCODATION = 0",
+                                                  "static final int C40_ENCODATION = 1"]})])
+    r.api = api
+    out = translate_method("static int lookAhead(int mode) { return mode == ASCII_ENCODATION ? C40_ENCODATION : mode; }",
+                           r, "internal static int lookAhead(int mode)")
+    assert "return mode == Encodation.ASCII ? Encodation.C40 : mode;" in out
