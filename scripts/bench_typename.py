@@ -161,7 +161,8 @@ def main() -> None:
             basis["after"]["not in the index"] += 1
             continue
         names, tokens = covering_names(index, m), member_tokens(index, m)
-        tests, used, size = before_mod.reaching_tests(fixtures, lambda s: before_reach.reached(index, s), m.id)
+        tests, used, size = before_mod.reaching_tests(fixtures, lambda s, *scopes: before_reach.reached(index, s, *scopes),
+                                                      m.id)
         old = Selection(tests, "covering", fixtures=used, size=size) if tests else select_tests(
             fixtures, names, tokens, callers=lambda: caller_types(index.types("target"), index.all_methods("target"),
                                                                    tokens, names, skip))
@@ -198,7 +199,10 @@ def main() -> None:
         fx = fixtures[key]
         start = set(fx["shared"]) | set(fx["tests"].get(test.rsplit(".", 1)[1], [])) if key != test else set(fx["shared"])
         if key not in memo or memo[key][0] != frozenset(start):
-            memo[key] = (frozenset(start), provenance(old_graph, start))
+            scope = (key.split(":", 1)[1].replace("+", "."),)
+            tokens = before_reach._start_tokens(index, before_reach._names, frozenset(start), scope) \
+                if hasattr(before_reach, "_start_tokens") else start
+            memo[key] = (frozenset(start), provenance(old_graph, tokens))
         why, source = memo[key][1]
         reason = collision(index, binder, why, source, mid, key.split(":", 1)[1].replace("+", ".")) \
             if mid in why else "not reached from the test alone (its base fixture's identifiers)"

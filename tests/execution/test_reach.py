@@ -231,3 +231,57 @@ def test_the_same_tests_by_simple_name_would_select_both_namespaces(tmp_path):
     assert "target:Codes.Aztec.Version.Blocks()" in graph.reach(by_name)
     assert "target:Codes.Aztec.Version.Blocks()" not in Reachability().reached(
         index, frozenset(qr_start), ("Codes.Qr.Tests.QrTests",))
+
+
+DISPATCH = """
+namespace Run
+{
+    public interface IRunner { int Run(); }
+    public abstract class Base : IRunner
+    {
+        public int Run() { return Step() + 1; }
+        protected abstract int Step();
+    }
+    public class A : Base { protected override int Step() { return 1; } }
+    public class B : Base { protected override int Step() { return 2; } }
+    public class Holder
+    {
+        private IRunner runner = Pick();
+        private static IRunner Pick() { return null; }
+        public int Go() { return runner.Run(); }
+    }
+}
+"""
+DISPATCH_TESTS = """
+using NUnit.Framework;
+namespace Run.Tests
+{
+    [TestFixture]
+    public class RunTests
+    {
+        [Test] public void OnA() { Assert.AreEqual(2, new A().Run()); }
+        [Test] public void ThroughTheInterface() { IRunner r = new B(); Assert.AreEqual(3, r.Run()); }
+        [Test] public void ThroughAField() { Assert.AreEqual(0, new Holder().Go()); }
+    }
+}
+"""
+
+
+def test_a_call_on_a_subtype_reaches_its_overrides_not_its_siblings(tmp_path):
+    """`new A().Run()` runs Base.Run on an A: A.Step, never B.Step; a receiver typed by the interface (a
+    local's or a field's declared type) may be any implementation: both."""
+    java, cs = tmp_path / "java", tmp_path / "cs"
+    java.mkdir()
+    (java / "A.java").write_text("class A {}\n")
+    (cs / "src").mkdir(parents=True)
+    (cs / "tests").mkdir()
+    (cs / "src" / "Run.cs").write_text(DISPATCH)
+    (cs / "tests" / "RunTests.cs").write_text(DISPATCH_TESTS)
+    index = Index.open(tmp_path / "wd")
+    index.build(java, cs, progress=False)
+    fixtures = index_tests(_Ws(tmp_path), {"T": cs / "tests"})
+    reach = Reachability()
+    on_a, interface, field = (f"T:Run.Tests.RunTests.{t}" for t in ("OnA", "ThroughTheInterface", "ThroughAField"))
+    assert _select(index, fixtures, "Run.A.Step", reach).tests == [on_a, field, interface]
+    assert _select(index, fixtures, "Run.B.Step", reach).tests == [field, interface]
+    assert _select(index, fixtures, "Run.Base.Run", reach).tests == [on_a, field, interface]

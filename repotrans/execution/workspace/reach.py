@@ -4,9 +4,16 @@ A test reaches a member when its identifiers, followed through the bodies of the
 name it: a method or property by its name, when a type of the member's family (its declaring type,
 that type's supertypes and subtypes) is named somewhere on the way (so `git.Pull().Call()` reaches
 PullCommand.Call: Pull's return type and the `new PullCommand` in its body are on the way); a
-constructor by `new Type` (and the base constructors it chains to); a reached virtual member reaches
-its overrides in subtypes; a type's field initialisers (a static initializer) when any of its members
-is reached; an indexer when its type is named; an extension method by its name alone.
+constructor by `new Type` (and the base constructors it chains to); a type's field types and
+initialisers (a static initializer) when any of its members is reached; an indexer when its type is
+named; an extension method by its name alone.
+
+Dispatch is class-hierarchy analysis on the types named: a member reached through its own type or a
+supertype (a receiver of that static type, which may hold any subtype) names its type, so its overrides
+follow; a member reached only through a subtype that inherits it (`new A().Run()` running Base.Run)
+runs on that subtype's objects: it does not name its own type, and the overrides of its siblings
+(B.Step beside A.Step) are not reached through it. A base constructor reached by chaining is such a
+member too. Receivers' declared types (locals, parameters, fields, return types) are named on the way.
 
 Types are identities, not simple names: each type named in a member's code (or a test fixture's) is
 bound from that code's scope by index.typename (nested types, namespaces, usings, aliases, `using
@@ -40,6 +47,8 @@ class CallGraph:
     tokens: dict[str, frozenset[str]] = field(default_factory=dict)  # member id -> tokens it reaches onwards
     family: dict[str, frozenset[str]] = field(default_factory=dict)  # member id -> type ids that admit it
     overriders: dict[str, list[str]] = field(default_factory=dict)   # member id -> same-name members in subtypes
+    own: dict[str, str] = field(default_factory=dict)                # member id -> its declaring type's id
+    upward: dict[str, frozenset[str]] = field(default_factory=dict)  # member id -> its type and supertypes
 
     def reach(self, start: set[str]) -> set[str]:
         """The member ids reachable from the tokens in `start` (a test's, see Reachability.start_tokens)."""
@@ -53,33 +62,39 @@ class CallGraph:
                 names.add(name)
                 queue.append(name)
 
-        def visit(mid: str) -> None:
-            todo = [mid]
+        def visit(mid: str, whole: bool) -> None:
+            """`whole`: reached through its own type or a supertype (a receiver of that static type,
+            which may be any subtype: its type is named, its overrides follow); else only through a
+            subtype that inherits it, whose objects are the only ones it runs on."""
+            todo = [(mid, whole)]
             while todo:
-                cur = todo.pop()
+                cur, whole = todo.pop()
                 if cur in reached:
                     continue
                 reached.add(cur)
                 for token in self.tokens.get(cur, ()):
                     add(token)
-                todo += self.overriders.get(cur, [])
+                if whole:
+                    add(self.own.get(cur, ""))
+                    todo += [(o, True) for o in self.overriders.get(cur, [])]
 
         for name in start:
             add(name)
         while queue:
             name = queue.popleft()
+            chained = name.startswith("base ")
             for mid in self.by_name.get(name, ()):
                 if mid in reached:
                     continue
                 fam = self.family[mid]
                 if not fam or fam & names:
-                    visit(mid)
+                    visit(mid, not chained and (not fam or bool(fam & names & self.upward.get(mid, fam))))
                 else:
                     for type_id in fam:
                         waiting[type_id].append(mid)
             for mid in waiting.pop(name, ()):
                 if mid not in reached and self.name_of[mid] in names:
-                    visit(mid)
+                    visit(mid, name in self.upward.get(mid, ()))
         return reached
 
 
@@ -95,7 +110,7 @@ def build_graph(index, names: TypeNames | None = None, skip_paths: set[str] = fr
     methods = [m for m in index.all_methods("target") if not any(m.path.startswith(p) for p in skip_paths)]
     kept = {m.type_id: names.type(m.type_id) for m in methods}
     fams = {tid: frozenset(family(index, t)) for tid, t in kept.items() if t is not None}
-    inits = {tid: mentions(names, t, " ".join(f.initializer or "" for f in index.fields(tid)))
+    inits = {tid: mentions(names, t, " ".join(f"{f.type} {f.initializer or ''}" for f in index.fields(tid)))
              for tid, t in kept.items()}
     graph = CallGraph()
     by_type_name: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -110,12 +125,16 @@ def build_graph(index, names: TypeNames | None = None, skip_paths: set[str] = fr
             fam = frozenset() if _extension(m) else fams.get(m.type_id, frozenset({m.type_id}))
         graph.name_of[m.id], graph.family[m.id] = token, fam
         graph.by_name.setdefault(token, []).append(m.id)
+        if m.kind == "constructor":
+            graph.by_name.setdefault(f"base {m.type_id}", []).append(m.id)
+        graph.own[m.id] = m.type_id
+        graph.upward[m.id] = frozenset({m.type_id} | ({s.id for s in index.supertypes(t)} if t is not None else set()))
         written = " ".join([m.body or "", m.return_type or ""] + [p.type for p in m.params])
-        onward = mentions(names, t, written) | inits[m.type_id] | {m.type_id}
+        onward = mentions(names, t, written) | inits[m.type_id]
         if t is not None:
             onward |= names.using_static(t)
             if m.kind == "constructor":
-                onward |= {f"new {s.id}" for s in index.supertypes(t)}
+                onward |= {f"base {s.id}" for s in index.supertypes(t)}
         graph.tokens[m.id] = frozenset(onward - {""})
         by_type_name[(m.type_id, token)].append(m.id)
     for m in methods:
