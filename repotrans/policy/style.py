@@ -17,6 +17,8 @@ from typing import Callable
 _OPENS_BLOCK = re.compile(r"(\)|\belse|\btry|\bfinally|\bdo|\bget|\bset|\badd|\bremove|\bunchecked|\bchecked)\s*$")
 _HEAD = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|partial"
                    r"|readonly|async|new|extern|unsafe)\s+)*(?:class|struct|interface|enum|namespace)\b")
+_PROPERTY = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|new)\s+)+"
+                       r"[\w<>\[\],.?]+(?:\s*<[^=;]*>)?\s+[\w.]+$")     # `public int Count`, `public string this[int i]` aside
 _CUDDLED = re.compile(r"^\s*\}\s*(else|catch|finally)\b")
 _CONTINUES = re.compile(r"^\s*(else|catch|finally)\b")
 
@@ -34,7 +36,7 @@ def _opens(line: str) -> bool:
     """Whether a code line (without its brace) heads a block: a declaration, a call's closing parenthesis,
     a control keyword, an accessor; never an initializer (`= {`, `new int[] {`)."""
     code = line.rstrip()
-    return bool(_OPENS_BLOCK.search(code) or _HEAD.match(code)) and not code.endswith("=")
+    return bool(_OPENS_BLOCK.search(code) or _HEAD.match(code) or _PROPERTY.match(code)) and not code.endswith("=")
 
 
 def file_style(text: str) -> Style:

@@ -46,3 +46,12 @@ def test_a_candidate_takes_the_files_indent_unit_and_braces():
     assert restyle(initializer, Style()) == initializer          # initializer braces are no blocks
     verbatim = 'string F()\n{\n    return @"a\n  b";\n}'
     assert restyle(verbatim, cuddled) == verbatim
+
+
+def test_a_property_head_takes_the_brace_on_its_line_in_a_k_and_r_file():
+    prop = "public int BitOffset\n{\n    get { return bitOffset; }\n}"
+    assert restyle(prop, Style(allman=False, unit="\t")) == "public int BitOffset {\n\tget { return bitOffset; }\n}"
+    assert restyle("public int BitOffset {\n\tget { return bitOffset; }\n}", Style(unit="   ")) == \
+        "public int BitOffset\n{\n   get { return bitOffset; }\n}"
+    statement = "void F()\n{\n    return x\n    {\n    }\n}"       # not a declaration: no modifier
+    assert "return x {" not in restyle(statement, Style(allman=False))
