@@ -97,18 +97,37 @@ def collision(index, binder, why, source, member: str, fixture_scope: str) -> st
     does not bind to from where it is written (index.typename); "" when there is none."""
     cur = member
     seen = set()
+    overriding = None                # the type of the override the walk came through, if any
     while cur is not None and cur not in seen:
         seen.add(cur)
         reason = why[cur]
         if reason[0] == "override":
+            overriding = overriding or index.method(cur).type_id
             cur = reason[1]
             continue
         _, name, fam_token = reason
+        here = index.method(cur)
+        base = binder.type(here.type_id) if here is not None else None
+        if overriding is not None and base is not None and fam_token:
+            below = index.subtypes(base)
+            through = [t for t in below if fam_token in (t.id, t.name)]
+            runs_on = {x.id for t in through for x in [t] + index.subtypes(t)}
+            if through and overriding not in runs_on:
+                return (f"an override in {overriding.split(':', 1)[1]} of {cur.split(':', 1)[1].split('(')[0]}, which "
+                        f"was reached only through its subtype {through[0].qualified_name} (class-hierarchy dispatch)")
         by_name = source.get(name)
         if by_name is not None and by_name.split(":", 1)[1].split("(")[0].rsplit(".", 1)[0].endswith("." + name):
             return (f"named by {name}, the simple name of the type of {by_name.split(':', 1)[1].split('(')[0]} "
                     f"(the old walk added a member's own type by simple name), not by a call")
+        by_fam = source.get(fam_token) if fam_token else None
+        host = index.method(by_fam) if by_fam is not None else None
         m = index.method(cur)
+        if host is not None and m is not None and fam_token in (host.type_id, host.type_id.rsplit(".", 1)[-1]):
+            host_type, own_type = binder.type(host.type_id), binder.type(m.type_id)
+            if host_type is not None and own_type is not None and \
+                    own_type.id in {t.id for t in index.subtypes(host_type)}:
+                return (f"an override in {own_type.qualified_name}, admitted because {host.id.split(':', 1)[1]} "
+                        f"named its own type; it ran only on a subtype's objects (class-hierarchy dispatch)")
         own = binder.type(m.type_id) if m is not None else None
         admits = {m.type_id} if own is None else family(index, own)
         for token in ([fam_token] if fam_token else []) + ([name] if name.startswith("new ") else []):
