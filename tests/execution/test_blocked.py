@@ -147,3 +147,48 @@ def test_a_placeholder_called_by_an_overload_of_the_candidate_blocks(tmp_path):
                                  "Crypt.Salt.Gen () at Salt.cs:3 (candidate line 1)",
                                  "Crypt.Tests.SaltTests.GenIsSalt () at SaltTests.cs:9"])
     assert [m.name for m in blockers(result(failure), index, gen, java)] == ["Encode"]
+
+
+SALT_JAVA = """package org.x;
+public class Salt {
+    public static String gensalt(int rounds) { return gensalt(rounds, new java.util.Random()); }
+    public static String gensalt(int rounds, java.util.Random r) { return encode(new byte[] { 1 }, rounds); }
+    public static String encode(byte[] d, int n) { return "x" + n; }
+    public static String unrelated() { return "u"; }
+}
+"""
+SALT_CS = """namespace X {
+    public class Salt {
+        public static string Gensalt(int rounds) { throw new System.NotImplementedException(); }
+        public static string Encode(byte[] d, int n) { throw new System.NotImplementedException(); }
+        public static string Unrelated() { throw new System.NotImplementedException(); }
+    }
+}
+"""
+
+
+def test_a_placeholder_behind_a_helper_the_candidate_carries_for_the_java_original_blocks(tmp_path):
+    """BCrypt.Net's gensalt(int): the port removed Java's gensalt(int, SecureRandom), so the candidate
+    carries it as an added helper, which calls the encode placeholder; Java's gensalt(int) reaches encode
+    through that overload (its own class, two calls deep), so the candidate is blocked, not failed. An
+    unrelated placeholder called the same way still blocks nothing."""
+    from repotrans.execution.judge.blocked import java_reaches
+    from tests.support.indexes import mapped_pair
+
+    _, index = mapped_pair(tmp_path, {"org/x/Salt.java": SALT_JAVA}, {"Salt.cs": SALT_CS})
+    java = next(m for m in index.all_methods("source") if m.name == "gensalt" and len(m.params) == 1)
+    gensalt = member(index, "Gensalt")
+    encode, unrelated = member(index, "Encode"), member(index, "Unrelated")
+    assert java_reaches(index, java, encode) and not java_reaches(index, java, unrelated)
+
+    def thrown_in(name: str, params: str) -> TestResult:
+        stack = [f"X.Salt.{name} ({params}) at Salt.cs:4",
+                 "X.Salt.Gensalt2 (System.Int32 rounds, System.Random r) at Salt.cs:9 (candidate line 8)",
+                 "X.Salt.Gensalt (System.Int32 rounds) at Salt.cs:3 (candidate line 3)",
+                 "X.Tests.SaltTests.Gensalts () at SaltTests.cs:12"]
+        return result(TestFailure(name="X.Tests.SaltTests.Gensalts", stack=stack,
+                                  message="System.NotImplementedException : The method or operation is not implemented."))
+
+    assert blockers(thrown_in("Encode", "System.Byte[] d, System.Int32 n"), index, gensalt, java) == [encode]
+    assert blockers(thrown_in("Unrelated", ""), index, gensalt, java) == []
+    index.close()

@@ -50,10 +50,11 @@ def blockers(result: TestResult, index, method: Method, java: Method | None = No
     """The placeholder members the failing tests were thrown in, when that holds for every failure
     (and none was thrown in the candidate's own code, nor by an exception type the candidate can have
     declared: a nested type, whose StackTrace it may override); with `java`, the candidate's Java
-    original, each must be a member the Java original calls (else the candidate is judged on its own:
-    calling an unrelated placeholder on purpose blocks nothing). A placeholder's exception wrapped on its
-    way out (a parser rethrowing it as FormatException) is found through the runtime's inner-exception
-    trace, and blocks when the port's own code wrapped it, never when the candidate did; else []."""
+    original, each the candidate calls itself must be a member the Java original reaches (java_reaches;
+    else the candidate is judged on its own: calling an unrelated placeholder on purpose blocks nothing).
+    A placeholder's exception wrapped on its way out (a parser rethrowing it as FormatException) is found
+    through the runtime's inner-exception trace, and blocks when the port's own code wrapped it, never
+    when the candidate did; else []."""
     if result.status not in FAILED_TESTS or not result.failures:
         return []
     if any("+" in t for failure in result.failures for t in exception_chain(failure.message)):
@@ -75,7 +76,7 @@ def blockers(result: TestResult, index, method: Method, java: Method | None = No
         matches = [m for ref, m in by_name.get((type_name, name), []) if ref.arity in (-1, arity)]
         if len(matches) != 1 or matches[0].id == method.id or not is_placeholder(matches[0].body):
             return []
-        if java is not None and called_by_candidate(failure, method) and not java_calls(java, matches[0]):
+        if java is not None and called_by_candidate(failure, method) and not java_reaches(index, java, matches[0]):
             return []
         if any(in_member(site, method) for site in failure.wrapped_at):
             return []           # the candidate wrapped it: an exception it made is its own
@@ -111,6 +112,30 @@ def known_exception(index, type_name: str) -> bool:
     if type_name.startswith(FRAMEWORK_NAMESPACES):
         return True
     return bool(index.find_types("target", type_name.replace("+", ".")))
+
+
+JAVA_DEPTH = 2      # calls deep into its own class a Java original still reaches a placeholder's counterpart
+
+
+def java_reaches(index, java: Method, callee: Method) -> bool:
+    """Whether the Java original calls `callee` (java_calls), itself or through methods of its own class
+    that it calls, up to JAVA_DEPTH calls deep: a candidate may inline such a helper or carry it as an
+    added member (a helper the port removed), and a placeholder behind it is the Java original's too.
+    The walk is the Java source's, never the candidate's text."""
+    own: dict[str, list[Method]] = {}
+    for m in index.methods(java.type_id):
+        own.setdefault(m.name.lower(), []).append(m)
+    frontier, seen = [java], {java.id}
+    for _ in range(JAVA_DEPTH + 1):
+        if any(java_calls(m, callee) for m in frontier):
+            return True
+        called = [m for f in frontier for name in CALL_RE.findall(f.body or "") for m in own.get(name.lower(), [])]
+        frontier = []
+        for m in called:
+            if m.id not in seen:
+                seen.add(m.id)
+                frontier.append(m)
+    return False
 
 
 def java_calls(java: Method, callee: Method) -> bool:
