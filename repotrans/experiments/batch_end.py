@@ -17,9 +17,9 @@ from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.blocked import blockers
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.results import TestResult
-from repotrans.execution.judge.status import BLOCKED, PASSED, RUNTIME_ERROR
+from repotrans.execution.judge.status import BLOCKED, NO_TESTS, PASSED, RUNTIME_ERROR
 from repotrans.experiments.batch_progress import outcome_of
-from repotrans.experiments.rejudge import rejudge_blocked
+from repotrans.experiments.rejudge import WAITING, rejudge_blocked
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.whole_suite import summarize, translated_fixtures, translated_part
 from repotrans.experiments.write_back import WritePlan, patch_text, plan_write, render, write_plan
@@ -52,12 +52,14 @@ class WriteOutcome:
 def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], order: list[str], runner: Judge,
             store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
             tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
-    """Blocked tasks judged again (experiments.rejudge), callees first (`order`: task ids)."""
+    """Blocked and untested tasks judged again (experiments.rejudge), callees first (`order`: task ids)."""
     rank = {t: i for i, t in enumerate(order)}
-    blocked = sorted((r for r in records if r.status == BLOCKED), key=lambda r: rank.get(r.task_id, len(rank)))
+    blocked = sorted((r for r in records if r.status in WAITING), key=lambda r: rank.get(r.task_id, len(rank)))
     if not blocked:
         return
-    say(f"re-judging {len(blocked)} blocked task(s) on the port plus the passing translations...")
+    untested = sum(r.status == NO_TESTS for r in blocked)
+    also = f" and {untested} no test reached" if untested else ""
+    say(f"re-judging {len(blocked) - untested} blocked task(s){also} on the port plus the passing translations...")
     rejudge_blocked(index, source, work, blocked, runner, store, java, say, tasks_dir, judged_on)
     now = Counter(outcome_of(r) for r in blocked)
     say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))

@@ -5,7 +5,8 @@ and nothing else, at every moment a verdict is taken. A candidate under judgemen
 run only (the runner patches a scratch copy); blocked and failed candidates stay in the run store and
 their task folder (candidate.cs), never in the shared tree.
 
-At the end, blocked candidates are judged again until nothing changes:
+At the end, blocked candidates, and untested ones (no test reached them while their callers were
+placeholders too), are judged again until nothing changes:
   1. alone, callees first, each on the work copy as it is now: one that passes goes into the work copy
      at once, so the next sees it; one that fails is final;
   2. when no candidate passes alone, the units of blocked candidates blocked behind each other (the
@@ -34,7 +35,7 @@ from repotrans.execution.workspace.apply import apply_candidate
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.protocol import Judge
-from repotrans.execution.judge.status import BLOCKED, PASSED
+from repotrans.execution.judge.status import BLOCKED, NO_TESTS, PASSED
 from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.workspace.scratch import state_key
 from repotrans.experiments.ordering import strongly_connected
@@ -45,6 +46,7 @@ from repotrans.index.parse import source_text
 from repotrans.index.store import Index
 
 CANDIDATE_FILE = "candidate.cs"
+WAITING = (BLOCKED, NO_TESTS)      # verdicts a later work copy may change (stopped in placeholders; no test reached it)
 GROUP_ROUNDS = 4       # group judgements (each a build of the group's copy and a run per member) before giving up
 
 
@@ -112,7 +114,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 apply_passing(index, source, work, [rec])
                 state = state_key(work)
                 progress = True
-            elif rec.status == BLOCKED:
+            elif rec.status in WAITING:
                 still.append(rec)
         pending = still
         if len(pending) > 1 and not progress:
@@ -125,7 +127,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 done = settle_group(index, source, work, unit, runner, store, java, say, tasks_dir,
                                     outside=[r for r in pending if r.task_id not in members])
                 progress = progress or bool(done)
-            pending = [r for r in pending if r.status == BLOCKED]
+            pending = [r for r in pending if r.status in WAITING]
         if not progress:
             break
 
@@ -136,12 +138,18 @@ def behind_of(rec: TaskRecord) -> set[str]:
 
 
 def mutual_units(pending: list[TaskRecord]) -> list[list[TaskRecord]]:
-    """The blocked records that are blocked behind each other: the strongly connected groups (more than
-    one member) of the graph 'A's tests stopped in B's placeholder', over `pending` only. Only such a
-    unit is judged together; a record blocked behind a member outside `pending` (a failed task, a
-    placeholder that is no task) stays blocked behind it, named."""
+    """The records that wait on each other: the strongly connected groups (more than one member) of the
+    graph 'A's tests stopped in B's placeholder', over `pending` only, where an untested record (no test
+    reached it: its callers are placeholders too) waits on the blocked records whose tests stopped in
+    its placeholder, since those tests reach it through them. Only such a unit is judged together; a
+    record blocked behind a member outside `pending` (a failed task, a placeholder that is no task)
+    stays blocked behind it, named."""
     ids = {r.task_id for r in pending}
     deps = {r.task_id: behind_of(r) & ids for r in pending}
+    untested = {r.task_id for r in pending if r.status == NO_TESTS}
+    for rec in pending:
+        for waited in deps[rec.task_id] & untested:
+            deps[waited].add(rec.task_id)
     comp = strongly_connected(deps)
     units: dict[int, list[TaskRecord]] = {}
     for rec in pending:

@@ -138,4 +138,10 @@ def test_only_records_blocked_behind_each_other_form_a_unit(pair):
     assert [[r.task_id for r in unit] for unit in mutual_units([a, b, c])] == [[a.task_id, b.task_id]]
     b.result = {"behind": ["target:Outside.Placeholder()"]}     # behind a member that is no pending task
     assert mutual_units([a, b, c]) == []
+    # an untested record (no test reached it: its callers are placeholders too) waits on the blocked
+    # records whose tests stopped in its placeholder: they are judged as one
+    u = _record(twice, "no_tests", code="x")
+    u.task_id, u.result = "Callee.M()", {}
+    c.result = {"behind": ["target:Callee.M()"]}
+    assert [[r.task_id for r in unit] for unit in mutual_units([a, b, c, u])] == [[c.task_id, u.task_id]]
     store.close()
