@@ -73,14 +73,14 @@ class _Ws:
         self.root = root
 
 
-def _setup(tmp_path):
+def _setup(tmp_path, lib: tuple[str, str] = ("Lib.cs", LIB), tests: tuple[str, str] = ("PullTests.cs", TESTS)):
     java, cs = tmp_path / "java", tmp_path / "cs"
     java.mkdir()
     (java / "A.java").write_text("class A {}\n")
     (cs / "src").mkdir(parents=True)
     (cs / "tests").mkdir()
-    (cs / "src" / "Lib.cs").write_text(LIB)
-    (cs / "tests" / "PullTests.cs").write_text(TESTS)
+    (cs / "src" / lib[0]).write_text(lib[1])
+    (cs / "tests" / tests[0]).write_text(tests[1])
     index = Index.open(tmp_path / "wd")
     index.build(java, cs, progress=False)
     fixtures = index_tests(_Ws(tmp_path), {"T": cs / "tests"})
@@ -270,16 +270,7 @@ namespace Run.Tests
 def test_a_call_on_a_subtype_reaches_its_overrides_not_its_siblings(tmp_path):
     """`new A().Run()` runs Base.Run on an A: A.Step, never B.Step; a receiver typed by the interface (a
     local's or a field's declared type) may be any implementation: both."""
-    java, cs = tmp_path / "java", tmp_path / "cs"
-    java.mkdir()
-    (java / "A.java").write_text("class A {}\n")
-    (cs / "src").mkdir(parents=True)
-    (cs / "tests").mkdir()
-    (cs / "src" / "Run.cs").write_text(DISPATCH)
-    (cs / "tests" / "RunTests.cs").write_text(DISPATCH_TESTS)
-    index = Index.open(tmp_path / "wd")
-    index.build(java, cs, progress=False)
-    fixtures = index_tests(_Ws(tmp_path), {"T": cs / "tests"})
+    index, fixtures = _setup(tmp_path, ("Run.cs", DISPATCH), ("RunTests.cs", DISPATCH_TESTS))
     reach = Reachability()
     on_a, interface, field = (f"T:Run.Tests.RunTests.{t}" for t in ("OnA", "ThroughTheInterface", "ThroughAField"))
     assert _select(index, fixtures, "Run.A.Step", reach).tests == [on_a, field, interface]
