@@ -67,6 +67,7 @@ def blockers(result: TestResult, index, method: Method, java: Method | None = No
         for name in ref.names:
             by_name.setdefault((ref.type_name, name), []).append((ref, m))
     found: dict[str, Method] = {}
+    reached: dict[str, bool] = {}          # placeholder id -> java_reaches (one walk per placeholder, not per test)
     for failure in result.failures:
         top = throw_site(failure)
         member = frame_member(top)
@@ -76,8 +77,11 @@ def blockers(result: TestResult, index, method: Method, java: Method | None = No
         matches = [m for ref, m in by_name.get((type_name, name), []) if ref.arity in (-1, arity)]
         if len(matches) != 1 or matches[0].id == method.id or not is_placeholder(matches[0].body):
             return []
-        if java is not None and called_by_candidate(failure, method) and not java_reaches(index, java, matches[0]):
-            return []
+        if java is not None and called_by_candidate(failure, method):
+            if matches[0].id not in reached:
+                reached[matches[0].id] = java_reaches(index, java, matches[0])
+            if not reached[matches[0].id]:
+                return []
         if any(in_member(site, method) for site in failure.wrapped_at):
             return []           # the candidate wrapped it: an exception it made is its own
 

@@ -18,7 +18,8 @@ from repotrans.execution.toolchains import Verdict
 PROOFS = {
     "CS0652": "a comparison with a constant outside the variable's range is always false "
               "(Java's byte is signed, C#'s byte is not: use sbyte or int)",
-    "CS0472": "a value type compared with null: the result is constant (a Java boxed value can be null; use a nullable type)",
+    "CS0472": "a value type compared with null: the result is constant "
+              "(a Java boxed value can be null; use a nullable type)",
     "CS0464": "a comparison with null of a nullable value type is always false",
     "CS0458": "the result of the expression is always null",
     "CS0184": "an `is` test that can never be true (the type mapping of an instanceof is wrong)",
