@@ -245,10 +245,10 @@ class ContextResolver(ConventionResolver):
                                  if t.properties.get(member) or t.fields.get(member)), None)
                 return with_args(java, declared) or java
             return java
-        if owner is None or owner == self.current:
-            return None
         member = self.field_name(owner, name)
-        for target in self._chain(owner):
+        own = owner is None or owner == self.current
+        for target in self._chain(owner)[1 if own else 0:]:   # own: the Java side knows its fields; a base's
+            # field (NSoup's Comment reads Node's `attributes`) is typed by the C# declaration it is read through
             declared = target.properties.get(member) or target.fields.get(member)
             if declared:
                 return java_type_of(declared)
@@ -287,7 +287,7 @@ class ContextResolver(ConventionResolver):
         return None
 
     def indexer(self, owner: str | None) -> tuple[str, int] | None:
-        """(element type, arity) of the owner's `this[int, ...]` indexer: what a Java get(i)/set(i, v)
+        """(element type, arity) of the owner's `this[...]` indexer: what a Java get(i)/set(i, v)
         became in C#; None without one."""
         return next((info.indexer for info in self._chain(owner) if info.indexer is not None), None)
 

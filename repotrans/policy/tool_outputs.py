@@ -1,5 +1,5 @@
 """What the target tools' outputs say about C# types (TargetType): fields, properties, method
-signatures, supertypes, type parameters, an int indexer; and the Java side's field and return types."""
+signatures, supertypes, type parameters, an indexer; and the Java side's field and return types."""
 from __future__ import annotations
 
 import re
@@ -76,7 +76,7 @@ def declared_type_params(declaration: str) -> list[str]:
     return [a.split()[0] for a in split_top(inner)]
 
 
-_INDEXER = re.compile(r"\bthis\s*\[\s*int\b")
+_INDEXER = re.compile(r"(?<![.\w])this\s*\[\s*(?=[\w.<>, ]+\s\w+\s*[,\]])")   # `this[int i]`, `this[string key]`; not `IDictionary<K, V>.this[...]`
 
 
 def target_type(out: dict) -> TargetType:
@@ -101,7 +101,8 @@ def target_type(out: dict) -> TargetType:
             words = [w for w in text[:indexer.start()].split() if w not in _FIELD_MODIFIERS
                      and w not in ("virtual", "override", "abstract", "sealed")]
             inner = text[indexer.end():].split("]", 1)[0]
-            info.indexer = (" ".join(words), inner.count(",") + 1)
+            if info.indexer is None:     # the first declared, as the tool lists them
+                info.indexer = (" ".join(words), inner.count(",") + 1)
         elif "(" in text.split("{", 1)[0]:
             info.methods.append(text)
         elif "{" in text:

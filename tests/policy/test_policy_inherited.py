@@ -1,0 +1,90 @@
+"""The builtin on members a class inherits (issue 34, NSoup's Nodes): a base class's field is typed by the
+C# declaration it is read through, so calls on it take the port's names (jsoup's Comment and DataNode read
+Node's `attributes`, whose Java type the context does not gather: `_attributes.Put(...)` was CS1061)."""
+from __future__ import annotations
+
+import pytest
+
+from repotrans.policy.java2cs import translate_method
+from repotrans.policy.resolver import ContextResolver
+from tests.support.policy_harness import compile_cs, needs_toolchains
+
+NODE = {"class": "Web.Nodes.Node", "kind": "class", "fields": ["protected Attributes _attributes"],
+        "members": ["protected Node(string baseUri)", "public virtual Attributes Attributes { get; }"]}
+ATTRIBUTES = {"class": "Web.Nodes.Attributes", "kind": "class", "fields": [],
+              "members": ["public void Add(string key, string value)", "public string GetValue(string key)",
+                          "public string this[string key] { get; set; }", "public int Count { get; }"]}
+COMMENT = {"class": "Web.Nodes.Comment", "kind": "class", "supertypes": ["Web.Nodes.Node"],
+           "fields": ["private static readonly string COMMENT_KEY"], "members": ["public string GetData()"]}
+JAVA_COMMENT = {"fields": ["private static final String COMMENT_KEY"], "members": ["public String getData()"]}
+
+SHELL = """using System.Collections.Generic;
+namespace Web.Nodes {
+public class Attributes {
+    private readonly Dictionary<string, string> values = new Dictionary<string, string>();
+    public void Add(string key, string value) { values[key] = value; }
+    public string GetValue(string key) { string v; return values.TryGetValue(key, out v) ? v : ""; }
+    public string this[string key] { get { return GetValue(key); } set { Add(key, value); } }
+    public int Count { get { return values.Count; } }
+}
+public abstract class Node {
+    protected Attributes _attributes = new Attributes();
+    protected Node(string baseUri) { }
+    public virtual Attributes Attributes { get { return _attributes; } }
+}
+public class Comment : Node {
+    private static readonly string COMMENT_KEY = "comment";
+//@CANDIDATE@
+}
+}
+"""
+
+
+def _resolver(with_attributes: bool = True) -> ContextResolver:
+    outputs = [("get_target_class_info", {}, COMMENT), ("get_source_class_info", {}, JAVA_COMMENT),
+               ("find_target_class_info", {"class_name": "Node"}, NODE)]
+    if with_attributes:
+        outputs.append(("find_target_class_info", {"class_name": "Attributes"}, ATTRIBUTES))
+    resolver = ContextResolver.from_tool_outputs("Comment", outputs)
+    resolver.renames = {"Attributes.put/2": "Add", "Attributes.size/0": "Count"}   # as NSoup's mapping aligns them
+    return resolver
+
+
+JAVA = """public Comment(String data, String baseUri) {
+    super(baseUri);
+    attributes.put(COMMENT_KEY, data);
+    if (attributes.size() > 3) attributes.put("many", data);
+}"""
+JAVA_GET = "public String getData() { return attributes.get(COMMENT_KEY); }"
+
+
+def test_a_base_class_field_is_typed_by_its_csharp_declaration():
+    resolver = _resolver()
+    assert resolver.field_type(None, "attributes") == "Attributes"
+    assert resolver.field_type(None, "COMMENT_KEY") == "String"           # the own class's: the Java side's
+    code = translate_method(JAVA, resolver, "public Comment(string data, string baseUri)")
+    assert "_attributes.Add(COMMENT_KEY, data);" in code and "_attributes.Count > 3" in code
+    assert "Put(" not in code
+
+
+def test_the_owner_it_names_is_looked_up_next():
+    resolver = _resolver(with_attributes=False)
+    translate_method(JAVA, resolver, "public Comment(string data, string baseUri)")
+    assert "Attributes" in resolver.missing
+
+
+def test_a_get_the_port_turned_into_a_string_indexer_is_an_index():
+    code = translate_method(JAVA_GET, _resolver(), "public string GetData()")
+    assert "return _attributes[COMMENT_KEY];" in code
+
+
+@needs_toolchains
+@pytest.mark.slow
+def test_the_candidates_compile_against_the_port_shape(tmp_path):
+    resolver = _resolver()
+    members = [translate_method(JAVA, resolver, "public Comment(string data, string baseUri)"),
+               translate_method(JAVA_GET, resolver, "public string GetData()")]
+    proc = compile_cs(SHELL.replace("//@CANDIDATE@", "\n".join(members)).replace("namespace Web.Nodes {",
+                      "namespace Web.Nodes {\npublic static class Entry { public static void Main() { } }"),
+                      tmp_path, "Comment")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
