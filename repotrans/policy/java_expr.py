@@ -234,6 +234,10 @@ class ExprTranslator(CallsMixin):
             return learned, java_type
         if base in BOXED and len(arg_texts) == 1:
             return arg_texts[0], BOXED[base]
+        if base == "String" and len(typed) in (2, 4) and typed[0][1] == "byte[]":
+            # new String(bytes[, offset, length], charset): an Encoding decodes (ZXing's VCard, PDF417)
+            enc = arg_texts[-1] if typed[-1][1] == "Charset" else f"Encoding.GetEncoding({arg_texts[-1]})"
+            return f"{enc}.GetString({', '.join(arg_texts[:-1])})", "String"
         if base == "String":
             return f"new string({', '.join(arg_texts)})", "String"
         ctors = self.table["exception_ctors"].get(base, {})

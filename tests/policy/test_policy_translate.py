@@ -11,7 +11,7 @@ CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "swi
               "tryCatch", "tryResources", "ternary", "instanceOf", "casts", "arrays", "generics", "lambdas",
               "anonymous", "strings", "builders", "maths", "characters", "numbers", "bits", "patterns", "collections",
               "arraysUtil", "collectionsUtil", "objectsUtil", "exceptions", "charArithmetic", "shifts",
-              "finalAndVar", "streams", "print", "helperCalls"]
+              "finalAndVar", "streams", "print", "helperCalls", "charsets"]
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@ import java.util.*;
 import java.util.function.*;
 import java.util.stream.*;
 import java.util.regex.*;
+import java.nio.charset.*;
 
 // One static method per construct; main prints "<construct>: <value>" lines.
 // Translated method by method into C# by repotrans.policy and compared with `java` output.
@@ -394,6 +395,16 @@ public class Constructs {
         return "done";
     }
 
+    static String charsets(String s) throws java.io.UnsupportedEncodingException {
+        byte[] latin = s.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] utf = s.getBytes(StandardCharsets.UTF_8);
+        Charset ascii = Charset.forName("US-ASCII");
+        String back = new String(utf, StandardCharsets.UTF_8);
+        String part = new String(latin, 1, 2, StandardCharsets.ISO_8859_1);
+        return latin.length + " " + utf.length + " " + back + " " + part + " " + new String(s.getBytes(ascii), ascii)
+            + " " + new String(utf, "UTF-8");
+    }
+
     static String helperCalls(int n) {
         return ternary(n) + "/" + switchFall(n);
     }
@@ -434,6 +445,7 @@ public class Constructs {
         System.out.println("streams: " + streams(Arrays.asList("banana", "fig", "apple", "fig", "kiwi")));
         System.out.println("print: " + printing());
         System.out.println("helperCalls: " + helperCalls(2));
+        try { System.out.println("charsets: " + charsets("h\u00e9llo")); } catch (java.io.UnsupportedEncodingException e) { }
     }
 }
 
