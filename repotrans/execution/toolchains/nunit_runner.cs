@@ -35,6 +35,7 @@ class RepotransRunner
     {
         readonly System.Collections.Generic.Queue<string> lines = new System.Collections.Generic.Queue<string>();
         bool finished;
+        readonly System.Collections.Generic.List<string[]> parentFailed = new System.Collections.Generic.List<string[]>();
         public int Reported;
         public Switches Switches;           // batches only: the guards each test reached
         public Forgeries Forged;            // types named like NUnit's judged-by-name exceptions, not NUnit's
@@ -54,7 +55,7 @@ class RepotransRunner
         }
 
         public void RunStarted(string name, int testCount) { Emit("START " + testCount); }
-        public void RunFinished(TestResult result) { }
+        public void RunFinished(TestResult result) { ReportParentFailed("", "", "", ""); }
         public void RunFinished(Exception exception) { Emit("CRASH " + B64(exception.ToString())); }
         public void TestStarted(TestName testName)
         {
@@ -79,12 +80,39 @@ class RepotransRunner
                 message = "a success exception thrown from " + thrower + ", not by the test itself (Assert.Pass): "
                           + "only a test decides that it succeeded";
             }
-            Emit("TEST " + state + " " + B64(r.FullName) + " "
-                 + B64(message) + " " + B64(r.StackTrace ?? ""));
+            if (r.FailureSite == FailureSite.Parent && string.IsNullOrEmpty(r.StackTrace))
+                lock (parentFailed) parentFailed.Add(new string[] { state, r.FullName, message });
+            else
+                Emit("TEST " + state + " " + B64(r.FullName) + " " + B64(message) + " " + B64(r.StackTrace ?? ""));
             if (Switches != null) Emit("HITS " + B64(r.FullName) + " " + B64(Switches.Drain()));
         }
         public void SuiteStarted(TestName testName) { }
-        public void SuiteFinished(TestResult r) { }
+        /// <summary>A suite whose own set-up (or tear-down) failed: NUnit fails each test under it with
+        /// "TestFixtureSetUp failed in X" and no stack; they are reported now, each with the suite's
+        /// exception and frames (the evidence of what threw, a placeholder say), the message kept.</summary>
+        public void SuiteFinished(TestResult r)
+        {
+            bool threw = (r.ResultState == ResultState.Failure || r.ResultState == ResultState.Error)
+                         && r.FailureSite != FailureSite.Parent && r.FailureSite != FailureSite.Child
+                         && !string.IsNullOrEmpty(r.StackTrace);
+            if (threw) ReportParentFailed(r.FullName + ".", r.ResultState.ToString(), r.Message ?? "", r.StackTrace);
+        }
+        /// <summary>The tests failed by a parent suite (under `prefix`; "" all) reported, with that
+        /// suite's result state, message and stack when it has them.</summary>
+        public void ReportParentFailed(string prefix, string suiteState, string suiteMessage, string stack)
+        {
+            var held = new System.Collections.Generic.List<string[]>();
+            lock (parentFailed)
+            {
+                held.AddRange(parentFailed.FindAll(t => t[1].StartsWith(prefix, StringComparison.Ordinal)));
+                parentFailed.RemoveAll(t => t[1].StartsWith(prefix, StringComparison.Ordinal));
+            }
+            foreach (string[] t in held)
+            {
+                string message = suiteMessage.Length > 0 ? suiteMessage + "\n  (" + t[2] + ")" : t[2];
+                Emit("TEST " + (suiteState.Length > 0 ? suiteState : t[0]) + " " + B64(t[1]) + " " + B64(message) + " " + B64(stack ?? ""));
+            }
+        }
         public void UnhandledException(Exception exception) { Emit("UNHANDLED " + B64(exception.ToString())); }
         public void TestOutput(TestOutput testOutput) { }
     }
@@ -239,6 +267,7 @@ class RepotransRunner
                 ITestFilter filter = Filter(names);
                 Plan(runner.Test, filter, Named(names), listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
+                listener.ReportParentFailed("", "", "", "");     // none held past the run
             }
         }
         catch (Exception e)
@@ -270,6 +299,7 @@ class RepotransRunner
                 ITestFilter filter = Filter(jobs[n].Names);
                 Plan(runner.Test, filter, Named(jobs[n].Names), listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
+                listener.ReportParentFailed("", "", "", "");     // none held past the run
                 listener.Emit("BEFORE " + B64("") + " " + B64(listener.Switches.Drain()));   // the last teardown
                 bool initializer;
                 int fired = listener.Switches.Fired(out initializer);
