@@ -144,10 +144,12 @@ CS_ALIASES = {"String": "string", "Object": "object", "Boolean": "bool", "Int32"
 
 
 def _base_ok(java: str, cs: str, project: dict[str, set[str]]) -> bool:
-    if java in project:
-        return cs in project[java]
+    if java in project and cs in project[java]:
+        return True
     table = name_table().types
-    if java in table:
+    if java in table:            # a JDK name a project type shares (Code128Writer's nested enum Charset)
         keyword = CS_ALIASES.get(cs, cs)          # System.String is string
         return any(c in table[java] for c in (cs, cs + "?", keyword, keyword + "?"))
+    if java in project:
+        return False
     return java == cs

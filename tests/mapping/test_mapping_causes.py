@@ -268,3 +268,17 @@ def test_doc_comments_are_evidence(tmp_path):
     upper = m.target_method("source:p.Sym.getUpper()")
     assert upper.target_id == "target:P.Sym.TopRows" and "doc 1.00" in upper.evidence
     assert target_of(m, "p.Sym.getLower()") == "P.Sym.BottomRows"
+
+
+def test_a_jdk_type_name_a_project_type_shares_still_maps(tmp_path):
+    """Java's java.nio.charset.Charset is C#'s Encoding even when a project type is also named Charset (ZXing's
+    Code128Writer.Charset enum): PDF417HighLevelEncoder.encodeHighLevel(String, Compaction, Charset, boolean)
+    was lost to the port's (string, Compaction, Encoding, bool, bool)."""
+    m, _ = mapped_pair(tmp_path, {
+        "p/Code.java": "package p; public class Code { enum Charset { A, B } int pick(Charset c) { return 0; } }",
+        "p/Enc.java": "package p; import java.nio.charset.Charset;\n"
+                      "public class Enc { static String encode(String msg, Charset cs, boolean auto) { return msg; } }",
+    }, {"P.cs": "using System.Text;\nnamespace P {\n public class Code { enum Charset { A, B } int pick(Charset c) { return 0; } }\n"
+                " public class Enc { static string encode(string msg, Encoding cs, bool disableEci, bool auto) { return msg; } }\n}\n"})
+    assert target_of(m, "p.Enc.encode(String, Charset, boolean)") == "P.Enc.encode(string, Encoding, bool, bool)"
+    assert target_of(m, "p.Code.pick(Charset)") == "P.Code.pick(Charset)"
