@@ -15,6 +15,9 @@ tree: their Java methods then have no counterpart, and any match for them is a g
 With --rename N, N random C# types (gold counterparts) get new names everywhere in a copy of the C#
 tree (`X` -> `XRenamed<k>` or an unrelated `Renamed<k>`): how many does the mapping still find, and
 with them their members.
+With --rename-members N, N random C# methods (gold counterparts whose name no other C# member or type
+has) get unrelated names (`M` -> `Zq<k>`, declaration and every use) in a copy of the C# tree: no name
+evidence is left, so what finds them is evidence that does not depend on names (body, neighbours).
 """
 from __future__ import annotations
 
@@ -204,6 +207,48 @@ def rename_check(source: Path, target: Path, gold: list[tuple[str, str, str]], n
                       f"{m.target_id if m else mapping.unmatched_types.get(j)}")
 
 
+def rename_members_check(source: Path, target: Path, gold: list[tuple[str, str, str]], n: int,
+                         seed: int = 7) -> None:
+    """Give n gold C# methods unrelated names in a copy of the C# tree; count how many are still found."""
+    with tempfile.TemporaryDirectory() as tmp:
+        index = Index.open(Path(tmp) / "orig")
+        index.build(source, target, progress=False)
+        names = Counter(m.name for m in index.all_methods("target"))
+        type_names = {t.name for t in index.types("target")}
+        pairs = {c: j for kind, j, c in gold if kind == "method" and c != "-"}
+        pool = sorted(c for c in pairs if (m := index.method(c)) is not None and m.kind == "method"
+                      and names[m.name] == 1 and m.name not in type_names and len(m.name) >= 4)
+        chosen = random.Random(seed).sample(pool, min(n, len(pool)))
+        renames = {index.method(c).name: f"Zq{k}" for k, c in enumerate(chosen)}
+        copy = Path(tmp) / "cs"
+        shutil.copytree(target, copy)
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b")
+        for path in copy.rglob("*.cs"):
+            text = path.read_text(encoding="utf-8", errors="surrogateescape")
+            new = pattern.sub(lambda m: renames[m.group(1)], text)
+            if new != text:
+                path.write_text(new, encoding="utf-8", errors="surrogateescape")
+        index2 = Index.open(Path(tmp) / "renamed")
+        index2.build(source, copy, progress=False)
+        mapping = build_mapping(index2)
+
+        def renamed_id(cid: str) -> str:
+            head, args = cid.split("(", 1) if "(" in cid else (cid, None)
+            owner, name = head.rsplit(".", 1)
+            return f"{owner}.{renames.get(name, name)}" + (f"({args}" if args is not None else "")
+
+        found = wrong = 0
+        for c in chosen:
+            got = mapping.target_method(pairs[c])
+            found += got is not None and got.target_id == renamed_id(c)
+            wrong += got is not None and got.target_id != renamed_id(c)
+            if got is None or got.target_id != renamed_id(c):
+                why = got.target_id if got else mapping.unmatched_methods.get(pairs[c], "")
+                print(f"  missed {pairs[c][7:]} -> {renamed_id(c)[7:]}: {why[:160]}")
+        print(f"member rename check: {len(chosen)} C# methods renamed to unrelated names: {found} found, "
+              f"{wrong} wrong")
+
+
 def synthetic_timing() -> None:
     sys.path.insert(0, str(HERE))
     from bench_index import generate
@@ -231,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", action="store_true", help="also time the mapping of bench_index's pair")
     ap.add_argument("--rename", type=int, default=0, metavar="N",
                     help="also rename N random gold C# types in a copy and count how many are found")
+    ap.add_argument("--rename-members", type=int, default=0, metavar="N",
+                    help="also give N random gold C# methods unrelated names in a copy and count how many are found")
     ap.add_argument("--remove", type=int, default=0, metavar="N",
                     help="also cut N random gold counterparts out of a C# copy and count guesses")
     args = ap.parse_args(argv)
@@ -244,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         removal_check(Path(args.source), Path(args.target), gold, args.remove)
     if args.rename:
         rename_check(Path(args.source), Path(args.target), gold, args.rename)
+    if args.rename_members:
+        rename_members_check(Path(args.source), Path(args.target), gold, args.rename_members)
     if args.synthetic:
         synthetic_timing()
     return 0

@@ -18,6 +18,7 @@ from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.overrides import MappingOverrides, resolve
 from repotrans.mapping.member_hosts import companion_classes, group_by_type, unmatched_bases
 from repotrans.mapping.members import match_methods, one_java_twin
+from repotrans.mapping.neighbours import Sides, match_by_neighbours
 from repotrans.mapping.test_code import split_types, test_files
 from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_types, nested_name
 
@@ -154,6 +155,13 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     methods = {m.id: m for side in members.values() for ms in side.values() for m in ms}
     method_matches = one_java_twin(method_matches, unmatched_methods, methods,
                                    {m.source_id: m.target_id for m in type_matches})
+    sides = Sides(members["source"], members["target"], by_id, {m.source_id: m.target_id for m in type_matches},
+                  project, enums)
+    found, reasons = match_by_neighbours(sides, method_matches, unmatched_methods)
+    for m in found:
+        del unmatched_methods[m.source_id]
+    unmatched_methods.update(reasons)
+    method_matches += found
     if fixed:
         exclusive = {m.id for ms in members["target"].values() for m in ms if m.kind in ("method", "constructor")}
         method_matches = _apply(method_matches, unmatched_methods, fixed.methods, MethodMatch,

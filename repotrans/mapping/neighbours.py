@@ -1,0 +1,201 @@
+"""Round 3 of member matching: evidence that does not depend on names, across every matched type pair.
+
+A Java method rounds 1 and 2 left unmatched (its type matched) is looked for among the C# methods no
+Java method claimed, by what surrounds it rather than by what it is called:
+- matched callers: every Java method calling it (in its own type, or naming its type) whose C# counterpart
+  is known; the candidate must be called by each of those C# counterparts (so it may live in another C#
+  type: a member the port moved);
+- matched callees: the Java methods it calls whose C# counterparts are known; the candidate's body must
+  call the counterparts (CALLEE_SHARE of them);
+- only members of C# types that are a Java type's counterpart: a helper the port added with no Java twin
+  (SupportClass.WordCount for BitArray.words) is the learned API map's to answer, not a member's twin;
+- the body under the mapping: Dice similarity of the bodies' tokens after each matched callee's Java
+  name is rewritten to its C# name (evidence.body_similarity on the rewritten Java body).
+A pair is kept when the callers agree and the body reaches BODY_WITH_CALLEES if the callees agree too,
+else BODY_SEVERAL_CALLERS (two or more callers) or BODY_ALONE (one; a port often rewrites a helper's
+calls, `bits.flip` into `bits.flipWhen`, so callees that disagree lower no score, they only raise none), the
+parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS), the candidate is the only one
+and no other Java method wants it. Java methods whose name is overloaded in their type are left alone:
+callers name a method, not an overload.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from repotrans.index.model import Method, TypeDecl
+from repotrans.mapping.evidence import body_similarity
+from repotrans.mapping.matches import MethodMatch
+from repotrans.mapping.signatures import Cand, Scorer
+from repotrans.mapping.structural import MAX_ADDED_PARAMS, subsequence_agreement
+
+CALLEE_SHARE = 0.5        # share of the matched callees the candidate's body must call
+BODY_WITH_CALLEES = 0.3   # body similarity (under the mapping) needed when callers and callees agree
+BODY_SEVERAL_CALLERS = 0.5  # ... when two or more matched callers agree and the callees do not
+BODY_ALONE = 0.6          # ... when one matched caller agrees and the callees do not
+CONFIDENCE = 0.7
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+@dataclass
+class Sides:
+    """What round 3 reads: each side's methods by type, the types by id, and the type pairs."""
+    java: dict[str, list[Method]]         # Java type id -> methods
+    cs: dict[str, list[Method]]           # C# type id -> members
+    types: dict[str, TypeDecl]            # both sides' types by id
+    counterpart: dict[str, str]           # Java type id -> C# type id
+    project: dict[str, set[str]]
+    enums: frozenset[str]
+
+
+def _calls(body: str | None) -> set[str]:
+    return set(_CALL.findall(body or ""))
+
+
+def _simple(type_id: str) -> str:
+    return type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
+
+
+def _names(name: str, body: str | None) -> bool:
+    return re.search(rf"\b{re.escape(name)}\s*\(", body or "") is not None
+
+
+class _Graph:
+    """Name-level call graph of the Java side, for the names asked about, with the matches made so far."""
+
+    def __init__(self, sides: Sides, matched: dict[str, Method], names: set[str]):
+        self.matched = matched                                       # Java id -> C# member
+        self.java = {m.id: m for ms in sides.java.values() for m in ms}
+        self.declared: dict[str, list[Method]] = defaultdict(list)   # name -> Java methods of that name
+        self.callers: dict[str, list[Method]] = defaultdict(list)    # name (of `names`) -> its Java callers
+        for m in self.java.values():
+            self.declared[m.name].append(m)
+        if not names:
+            return
+        wanted = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\s*\(")
+        for m in self.java.values():
+            for name in set(wanted.findall(m.body or "")):
+                self.callers[name].append(m)
+
+    def callers_of(self, jm: Method) -> list[Method] | None:
+        """jm's matched callers, or None when a caller cannot be told to call jm (and not another
+        method of that name) or is itself unmatched: then its C# side says nothing."""
+        owners = {m.type_id for m in self.declared[jm.name]}
+        out = []
+        for caller in self.callers.get(jm.name, ()):
+            if caller.id == jm.id:
+                continue
+            ours = caller.type_id == jm.type_id or (len(owners) == 1 and re.search(
+                rf"\b{re.escape(_simple(jm.type_id))}\b", caller.body or "") is not None)
+            if not ours:
+                if len(owners) == 1:
+                    continue                 # calls a method of that name through some other route: unknown
+                return None
+            if caller.id not in self.matched:
+                return None
+            out.append(caller)
+        return out
+
+    def callees_of(self, jm: Method) -> dict[str, str]:
+        """Java name -> C# name of the matched methods jm calls (its own type's first, else a name that
+        only one Java method bears)."""
+        out = {}
+        for name in _calls(jm.body):
+            if name == jm.name:
+                continue
+            own = [m for m in self.declared.get(name, ()) if m.type_id == jm.type_id]
+            pool = own or self.declared.get(name, [])
+            targets = {self.matched[m.id].name for m in pool if m.id in self.matched}
+            if len(targets) == 1 and len(pool) == sum(1 for m in pool if m.id in self.matched):
+                out[name] = next(iter(targets))
+        return out
+
+
+def _rewritten(body: str, callees: dict[str, str]) -> str:
+    """The Java body with each matched callee's name written as its C# counterpart's."""
+    if not callees:
+        return body
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, callees)) + r")\b")
+    return pattern.sub(lambda m: callees[m.group(1)], body)
+
+
+def _signature_ok(jm: Method, cm: Method, sides: Sides) -> bool:
+    """The parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS, anywhere)."""
+    scorer = Scorer(sides.types[jm.type_id], sides.types[cm.type_id], sides.project, sides.enums)
+    cand = Cand(cm, tuple(cm.params), frozenset({cm.kind}))
+    if len(cm.params) == len(jm.params):
+        return scorer.agreement(jm, cand, numeric=True) > 0
+    added = len(cm.params) - len(jm.params)
+    return 0 < added <= MAX_ADDED_PARAMS and subsequence_agreement(jm, cand, scorer) > 0
+
+
+def _needed(callees: dict[str, str], agree: int, callers: int) -> float:
+    """The body similarity a candidate the callers agree on needs: less when its callees agree too."""
+    if callees and agree >= CALLEE_SHARE * len(callees):
+        return BODY_WITH_CALLEES
+    return BODY_SEVERAL_CALLERS if callers >= 2 else BODY_ALONE
+
+
+def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dict[str, str]
+                        ) -> tuple[list[MethodMatch], dict[str, str]]:
+    """Round 3 (see the module doc) over the Java methods in `unmatched` whose type is matched: the new
+    matches, and the reasons that grow for the ones it considered and left."""
+    cs_by_id = {m.id: m for ms in sides.cs.values() for m in ms}
+    matched = {m.source_id: cs_by_id[m.target_id] for m in matches if m.target_id in cs_by_id}
+    claimed = {m.target_id for m in matches}
+    ported = set(sides.counterpart.values())     # a helper with no Java twin is the API map's (api_map.py)
+    free = [m for ms in sides.cs.values() for m in ms
+            if m.kind == "method" and m.id not in claimed and m.body and m.type_id in ported]
+    free_names: dict[str, list[Method]] = defaultdict(list)
+    for m in free:
+        free_names[m.name].append(m)
+    todo = []
+    for ms in sides.java.values():
+        names = Counter(m.name for m in ms)
+        todo += [m for m in ms if m.id in unmatched and m.kind == "method" and m.body
+                 and m.type_id in sides.counterpart and names[m.name] == 1]
+    called = set().union(*(_calls(m.body) for ms in sides.java.values() for m in ms if m.id in matched))
+    todo = [m for m in todo if m.name in called]       # a matched caller is the first thing it needs
+    graph = _Graph(sides, matched, {m.name for m in todo})
+    wanted: dict[str, list[tuple[Method, Method, tuple[str, ...]]]] = defaultdict(list)
+    reasons: dict[str, str] = {}
+    for jm in sorted(todo, key=lambda m: m.id):
+        jid = jm.id
+        callers = graph.callers_of(jm)
+        if not callers:
+            continue
+        cs_callers = [matched[c.id] for c in callers]
+        names = set.intersection(*(_calls(c.body) for c in cs_callers))
+        callees = graph.callees_of(jm)
+        java_body = _rewritten(jm.body, callees)
+        fits = []
+        for cm in (m for name in names for m in free_names.get(name, ())):
+            if cm.name == jm.name or cm.name[:1].upper() + cm.name[1:] == jm.name[:1].upper() + jm.name[1:]:
+                continue                     # the naming rules judged this one already
+            agree = sum(1 for c in callees.values() if _names(c, cm.body))
+            body = body_similarity(java_body, cm.body)
+            if body is None:
+                continue
+            if body < _needed(callees, agree, len(callers)):
+                continue
+            if not _signature_ok(jm, cm, sides):
+                continue
+            fits.append((cm, (f"{len(callers)} matched caller(s) call it",
+                              f"{agree} of {len(callees)} matched callees called",
+                              f"body under the mapping {body:.2f}")))
+        if len(fits) == 1:
+            wanted[fits[0][0].id].append((jm, fits[0][0], fits[0][1]))
+        elif len(fits) > 1:
+            reasons[jid] = (f"{unmatched[jid]}; matched neighbours fit {len(fits)} C# members: "
+                            + ", ".join(sorted(c.id for c, _ in fits)[:3]))
+    found = []
+    for target_id, group in wanted.items():
+        if len(group) > 1:
+            for jm, _, _ in group:
+                reasons[jm.id] = f"{unmatched[jm.id]}; matched neighbours: several Java methods fit {target_id}"
+            continue
+        jm, cm, evidence = group[0]
+        moved = "" if sides.counterpart.get(jm.type_id) == cm.type_id else f", moved to {_simple(cm.type_id)}"
+        found.append(MethodMatch(jm.id, cm.id, CONFIDENCE, "matched neighbours" + moved, evidence))
+    return found, reasons
