@@ -21,6 +21,7 @@ from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
 from repotrans.policy.helpers import add_helpers, removed_helpers
+from repotrans.policy.removed_types import inline_removed_calls, removed_type_helpers
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver, renamed_members
@@ -58,14 +59,19 @@ def helpers_of(index, mapping, source, target) -> list:
                            {(m.name, len(m.params)) for m in cs_members if m.kind == "method"})
 
 
+def with_helpers(index, mapping, source, target, resolver, code: str) -> str:
+    """The candidate with the removed helpers it calls, as the builtin client adds them (steps.generate)."""
+    code = add_helpers(code, helpers_of(index, mapping, source, target), resolver, translate_method)
+    return inline_removed_calls(code, removed_type_helpers(index, mapping, source), resolver, translate_method)
+
+
 def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, str] | None = None,
         api_map: bool = True) -> dict:
     source, target = index.method(match.source_id), index.method(match.target_id)
     resolver = resolver_for(index, mapping, match, renames, api_map)
     row: dict = {"target": target.id, "rules": []}
     try:
-        code = add_helpers(translate_method(source, resolver, target), helpers_of(index, mapping, source, target),
-                           resolver, translate_method)
+        code = with_helpers(index, mapping, source, target, resolver, translate_method(source, resolver, target))
     except Exception as exc:  # the benchmark records translator crashes instead of stopping
         return {**row, "status": "translator_error", "error": f"{type(exc).__name__}: {exc}"}
     result = runner.run(index, target, code, java=source)

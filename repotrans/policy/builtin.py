@@ -24,6 +24,7 @@ from repotrans.errors import ConfigError, TaskError
 from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
 from repotrans.policy.helpers import removed_helpers
+from repotrans.policy.removed_types import removed_type_helpers
 from repotrans.policy.reading import StepPrompt, read_prompt
 from repotrans.policy.resolver import renamed_members
 from repotrans.policy.steps import ANSWERS, StepRequest, jdk_imports
@@ -92,7 +93,8 @@ class BuiltinChatClient(OneShotClient):
         return self._renames
 
     def helpers(self, java: Method, target: Method) -> list[Method]:
-        """Methods of the Java class the port removed (no counterpart, no C# member of the name)."""
+        """Methods of the Java class the port removed (no counterpart, no C# member of the name), and the
+        static helpers of Java classes the port removed that the method calls (`Validate.notNull`)."""
         if self._paired is None:
             self._paired = {m.source_id for m in self.view.mapping.method_matches}
         index = self.view.index
@@ -100,7 +102,8 @@ class BuiltinChatClient(OneShotClient):
         cs_names = {m.name for m in cs_members} | {f.name for f in index.fields(target.type_id)}
         own = [m for m in index.methods(java.type_id) if m.id != java.id]
         return removed_helpers(own, self._paired, cs_names, {(m.name, len(m.params)) for m in cs_members
-                                                            if m.kind == "method"})
+                                                            if m.kind == "method"}) \
+            + removed_type_helpers(index, self.view.mapping, java)
 
     def _methods(self, shown: StepPrompt) -> tuple[Method, Method]:
         """The Java method and the C# member the Input slot shows, found in the repository view."""

@@ -21,6 +21,7 @@ from repotrans.index.model import Method
 from repotrans.mapping.api_map import ApiMap
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.policy.helpers import add_helpers
+from repotrans.policy.removed_types import inline_removed_calls
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.cs_types import jdk_table
 from repotrans.policy.resolver import ContextResolver
@@ -196,7 +197,9 @@ def next_context_call(req: StepRequest) -> str:
 def generate(req: StepRequest) -> str:
     resolver = resolver_for(req)
     code = translate_method(req.java_method, resolver, req.target_method)
-    code = add_helpers(code, req.helpers, resolver, translate_method)
+    own = req.java_method.type_id
+    code = add_helpers(code, [h for h in req.helpers if h.type_id == own], resolver, translate_method)
+    code = inline_removed_calls(code, [h for h in req.helpers if h.type_id != own], resolver, translate_method)
     return f"```csharp\n{code}\n```"
 
 
