@@ -11,7 +11,8 @@ CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "swi
               "tryCatch", "tryResources", "ternary", "instanceOf", "casts", "arrays", "generics", "lambdas",
               "anonymous", "strings", "builders", "maths", "characters", "numbers", "bits", "patterns", "collections",
               "arraysUtil", "collectionsUtil", "objectsUtil", "exceptions", "charArithmetic", "shifts",
-              "finalAndVar", "streams", "print", "helperCalls", "charsets"]
+              "finalAndVar", "streams", "print", "helperCalls", "charsets",
+              "codePoints"]
 
 
 @pytest.fixture(scope="module")

@@ -405,6 +405,18 @@ public class Constructs {
             + " " + new String(utf, "UTF-8");
     }
 
+    static String codePoints(String s) {
+        StringBuilder sb = new StringBuilder();
+        int digits = 0;
+        for (int i = 0; i < s.length(); i += Character.charCount(s.codePointAt(i))) {
+            int c = s.codePointAt(i);
+            if (Character.isDigit(c)) digits++;
+            else if (Character.isWhitespace(c)) sb.append('_');
+            else sb.appendCodePoint(Character.toUpperCase(c));
+        }
+        return sb.toString() + " " + digits + " " + Character.isLetter(s.codePointAt(0));
+    }
+
     static String helperCalls(int n) {
         return ternary(n) + "/" + switchFall(n);
     }
@@ -445,6 +457,7 @@ public class Constructs {
         System.out.println("streams: " + streams(Arrays.asList("banana", "fig", "apple", "fig", "kiwi")));
         System.out.println("print: " + printing());
         System.out.println("helperCalls: " + helperCalls(2));
+        System.out.println("codePoints: " + codePoints("ab 12c"));
         try { System.out.println("charsets: " + charsets("h\u00e9llo")); } catch (java.io.UnsupportedEncodingException e) { }
     }
 }
