@@ -188,6 +188,19 @@ def _returned_identifiers(node: Node) -> set[str]:
     return found
 
 
+def _assigned_identifiers(node: Node) -> set[str]:
+    """Names assigned to after their declaration (`x = ...`, `x += ...`) anywhere in the method."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        left = current.child_by_field_name("left") if current.type == "assignment_expression" else None
+        if left is not None and left.type == "identifier":
+            found.add(left.text.decode("utf-8"))
+        stack.extend(current.named_children)
+    return found
+
+
 def _is_auto_getter(tr: MethodTranslator, node: Node, body: Node, header: str) -> bool:
     """`getX() { return x; }` where x maps to the property itself (no separate field on the target):
     the C# property is a getter-only auto-property, so its accessor list must stay `{ get; }`."""
@@ -235,6 +248,7 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
         tr.returned_locals = _returned_identifiers(node)
     elif isinstance(target, str) and re.search(r"\bvoid\s+[\w.]+\s*(<[^()]*>)?\s*\(", target):
         tr.target_return = "void"
+    tr.reassigned = _assigned_identifiers(node)
     body = node.child_by_field_name("body")
     own = getattr(resolver, "_type", None)
     if isinstance(target, Method) and body is not None and own is not None:

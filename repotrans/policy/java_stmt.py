@@ -15,6 +15,7 @@ INDENT = "    "
 _EFFECTS = ("method_invocation", "object_creation_expression", "assignment_expression", "update_expression")
 JUMPS = {"break_statement", "continue_statement", "return_statement", "throw_statement", "yield_statement"}
 INTERFACES = frozenset({"Map", "Set", "List", "Collection", "Queue", "Deque", "Iterable"})
+COLLECTIONS = INTERFACES - {"Iterable"}     # Java interfaces the table writes as a concrete C# class
 
 
 def indent(lines: list[str]) -> list[str]:
@@ -34,6 +35,7 @@ class StatementTranslator(ExprTranslator):
         self.returned_locals: set[str] = set()      # locals returned as they are (`return result;`)
         self.contract: dict[str, str] = {}          # local -> the C# type the port's members declare for it
         self.raw_args: dict[str, str] = {}          # raw generic local -> its Java type with type arguments
+        self.reassigned: set[str] = set()           # locals assigned after their declaration
 
     # ---- blocks ----------------------------------------------------------------------------
     def block(self, node: Node) -> list[str]:
@@ -77,7 +79,7 @@ class StatementTranslator(ExprTranslator):
 
     def _s_local_variable_declaration(self, node: Node) -> list[str]:
         java_type = self.text(node.child_by_field_name("type"))
-        parts = []
+        parts, inferred = [], set()
         for decl in node.children_by_field_name("declarator"):
             name = self.text(decl.child_by_field_name("name"))
             dims = decl.child_by_field_name("dimensions")
@@ -90,13 +92,18 @@ class StatementTranslator(ExprTranslator):
                     decl_type = ty or "var"
                 elif value.type == "object_creation_expression" and ty and split_type(decl_type)[0] in INTERFACES:
                     decl_type = ty      # Map<K, V> m = new TreeMap<>() -> SortedDictionary<K, V> m
+                elif value.type == "method_invocation" and dims is None and split_type(decl_type)[0] in COLLECTIONS \
+                        and name not in self.reassigned | self.returned_locals | set(self.raw_args):
+                    # the C# declaration of what is called is the contract (issue 34): NSoup's ParseFragment
+                    # returns IList<Node>, its Children an Elements, where Java declared List<...> (CS0266/CS0029)
+                    inferred.add(name)
                 parts.append((name, decl_type, f"{self.ident(name)} = {self.coerce(text, ty, decl_type)}"))
             else:
                 parts.append((name, decl_type, self.ident(name)))
         lines = []
         for name, decl_type, text in parts:
             self.declare(name, decl_type)
-            cs = "var" if java_type == "var" else self.cs_type(decl_type)
+            cs = "var" if java_type == "var" or (name in inferred and len(parts) == 1) else self.cs_type(decl_type)
             if name in self.contract:          # the port's members want another signedness or width
                 cs, text = self.contract[name].removeprefix(REF), retyped(text, cs, self.contract[name])
             if name in self.returned_locals and self.target_return and "<" in cs:

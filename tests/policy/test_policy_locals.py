@@ -1,0 +1,70 @@
+"""A local declared with a Java collection interface takes the type of what initializes it (issue 34, the C#
+declaration is the contract): NSoup's Parser.ParseFragment returns IList<Node> and Element.Children an
+Elements (an IList<Element>), where jsoup declared `List<Node> nodes = Parser.parseFragment(...)`; the
+builtin wrote `List<Node> nodes = ...` (CS0266/CS0029, 9 of NSoup's 310 validated tasks). Shapes after
+jsoup's Element.append and siblingElements, not their code."""
+from __future__ import annotations
+
+import pytest
+
+from repotrans.policy.java2cs import translate_method
+from repotrans.policy.resolver import ContextResolver
+from tests.support.policy_harness import compile_cs, needs_toolchains
+
+SHELL = """using System.Collections.Generic;
+using System.Linq;
+namespace Web
+{
+    public class Node { }
+    public class Elements : List<Element> { }
+    public static class Parser
+    {
+        public static IList<Node> ParseFragment(string html) { return new List<Node> { new Node(), new Node() }; }
+    }
+    public class Element : Node
+    {
+        public Element parent;
+        public Elements Children { get { return new Elements(); } }
+        public int AddChildren(params Node[] nodes) { return nodes.Length; }
+//@CANDIDATE@
+        public static void Main() { }
+    }
+}
+"""
+ELEMENT = {"class": "Web.Element", "kind": "class", "fields": ["public Element parent"],
+           "members": ["public Elements Children { get; }", "public int AddChildren(params Node[] nodes)"]}
+JAVA_ELEMENT = {"fields": ["Element parent"], "members": ["public Elements children()"]}
+APPEND = """public int append(String html) {
+    List<Node> nodes = Parser.parseFragment(html);
+    return addChildren(nodes.toArray(new Node[nodes.size()]));
+}"""
+SIBLINGS = """public int siblingCount() {
+    List<Element> siblings = parent.children();
+    List<Element> kept = new ArrayList<Element>();
+    List<Element> again = parent.children();
+    again = kept;
+    return siblings.size() + again.size();
+}"""
+
+
+def _resolver() -> ContextResolver:
+    return ContextResolver.from_tool_outputs("Element", [("get_target_class_info", {}, ELEMENT),
+                                                         ("get_source_class_info", {}, JAVA_ELEMENT)])
+
+
+def test_a_collection_local_takes_the_type_of_the_call_initializing_it():
+    code = translate_method(APPEND, _resolver(), "public int Append(string html)")
+    assert "var nodes = Parser.ParseFragment(html);" in code
+    code = translate_method(SIBLINGS, _resolver(), "public int SiblingCount()")
+    assert "var siblings = parent.Children;" in code
+    assert "List<Element> kept = new List<Element>();" in code        # a construction keeps its type
+    assert "List<Element> again = parent.Children;" in code           # assigned again: the Java type stays
+
+
+@needs_toolchains
+@pytest.mark.slow
+def test_the_candidate_compiles_against_the_ports_declarations(tmp_path):
+    code = translate_method(APPEND, _resolver(), "public int Append(string html)") + "\n" \
+        + translate_method(SIBLINGS, _resolver(), "public int SiblingCount()")
+    proc = compile_cs(SHELL.replace("//@CANDIDATE@", code), tmp_path, "Element")
+    assert proc.returncode == 0, proc.stdout + proc.stderr + code
