@@ -126,7 +126,14 @@ class StatementTranslator(ExprTranslator):
             if value.type in _EFFECTS:
                 return [f"{self.ex(value)};", "return;"]
             return ["return;"]
-        text, ty = self.expr(node.named_children[0], self.return_type)
+        value = node.named_children[0]
+        if self.target_return == "StringBuilder" and self.return_type == "String" and value.type == "method_invocation" \
+                and self.text(value.child_by_field_name("name")) == "toString" and not self.args(
+                    value.child_by_field_name("arguments")) and value.child_by_field_name("object") is not None:
+            builder, builder_type = self.expr(value.child_by_field_name("object"))
+            if builder_type in ("StringBuilder", "StringBuffer"):
+                return [f"return {builder};"]     # NSoup's Token.Doctype.Name hands out the builder Java copied
+        text, ty = self.expr(value, self.return_type)
         return [f"return {self.coerce(text, ty, self.return_type)};"]
 
     def _s_throw_statement(self, node: Node) -> list[str]:

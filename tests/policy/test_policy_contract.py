@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from repotrans.index.model import Method
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.resolver import ContextResolver
 from tests.support.policy_harness import compile_cs, needs_toolchains
@@ -68,3 +69,20 @@ def test_the_candidate_compiles_against_the_ports_declarations(tmp_path):
         + translate_method(SIBLINGS, _resolver(), "public int SiblingCount()")
     proc = compile_cs(SHELL.replace("//@CANDIDATE@", code), tmp_path, "Element")
     assert proc.returncode == 0, proc.stdout + proc.stderr + code
+
+
+def test_a_builder_the_port_hands_out_is_returned_as_it_is():
+    """NSoup's Token.Doctype.Name is `StringBuilder Name { get { return _name; } }` where jsoup's getName()
+    returns `name.toString()` (CS0029: string to StringBuilder)."""
+    doctype = {"class": "Web.Doctype", "kind": "class", "fields": ["readonly StringBuilder _name"],
+               "members": ["public StringBuilder Name { get; }"]}
+    resolver = ContextResolver.from_tool_outputs("Doctype", [
+        ("get_target_class_info", {}, doctype),
+        ("get_source_class_info", {}, {"fields": ["final StringBuilder name"], "members": ["String getName()"]})])
+    for cs_type, expected in (("StringBuilder", "return _name;"), ("string", "return _name.ToString();")):
+        target = Method(id="target:Web.Doctype.Name", side="target", type_id="target:Web.Doctype", kind="property",
+                        name="Name", params=[], return_type=cs_type, modifiers=["public"], annotations=[],
+                        type_params=[], signature=f"public {cs_type} Name", body="{ get; }", path="Doctype.cs",
+                        start_line=1, end_line=1, start_byte=0, end_byte=0)
+        code = translate_method("String getName() { return name.toString(); }", resolver, target)
+        assert expected in code, code
