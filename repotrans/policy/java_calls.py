@@ -93,6 +93,9 @@ class CallsMixin(LearnedMixin):
             if entry is not None:
                 return self.apply(entry, "", None, arg_texts, arg_types, expected, statement)
         if obj.type == "super":
+            supers = getattr(self.r, "_supertypes", lambda owner: [])(None)
+            if name == "clone" and argc == 0 and not any("Clone" in self.r.members(s) for s in supers):
+                return "MemberwiseClone()", "Object"    # Object.clone(): C#'s object has no Clone()
             return self._member_call(None, "base.", name, arg_nodes, arg_texts)
         if not recv:      # a JDK class the table has no entry for: translate it as a plain static call
             recv, recv_type = self.expr(obj)

@@ -240,6 +240,10 @@ class ExprTranslator(CallsMixin):
             return f"{enc}.GetString({', '.join(arg_texts[:-1])})", "String"
         if base == "String":
             return f"new string({', '.join(arg_texts)})", "String"
+        if len(typed) == 1 and (typed[0][1] or "").endswith(("Exception", "Error", "Throwable")) \
+                and base.endswith(("Exception", "Error")):
+            # new RuntimeException(cause): .NET's exceptions take a message with their inner exception
+            return f"new {self.cs_type(java_type)}({arg_texts[0]}.Message, {arg_texts[0]})", java_type
         ctors = self.table["exception_ctors"].get(base, {})
         key = f"{len(arg_texts)}:{prim(typed[0][1]) if typed else ''}"
         if key in ctors:
