@@ -4,6 +4,8 @@ Expressions are translated by java_expr.ExprTranslator; the method header and th
 """
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from repotrans.policy.java_expr import ExprTranslator, prim
@@ -75,7 +77,8 @@ class StatementTranslator(ExprTranslator):
             text = self._call(inner, None, statement=True)[0]
         else:
             text = self.ex(inner)
-        return [text if text.endswith("}") else text + ";"]
+        block = text.endswith("}") and re.match(r"(?:\{|(?:if|for|foreach|while|lock|using|try|switch)\b)", text)
+        return [text if block else text + ";"]    # `c = new float[] { 0, 1 }` is an assignment: `;`
 
     def _s_local_variable_declaration(self, node: Node) -> list[str]:
         java_type = self.text(node.child_by_field_name("type"))

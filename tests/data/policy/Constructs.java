@@ -417,6 +417,15 @@ public class Constructs {
         return sb.toString() + " " + digits + " " + Character.isLetter(s.codePointAt(0));
     }
 
+    static String arrayStatements(int m) {
+        float[] counts;
+        if (m == 0) { counts = new float[]{0, 1, 1.25f}; } else { counts = new float[]{1, 2}; }
+        byte[] mins = new byte[4];
+        Arrays.fill(mins, (byte) 3);
+        Arrays.fill(mins, 1, 3, (byte) 0);
+        return counts.length + " " + (int) (counts[counts.length - 1] * 100) + " " + mins[0] + mins[1] + mins[2] + mins[3];
+    }
+
     static String helperCalls(int n) {
         return ternary(n) + "/" + switchFall(n);
     }
@@ -458,6 +467,7 @@ public class Constructs {
         System.out.println("print: " + printing());
         System.out.println("helperCalls: " + helperCalls(2));
         System.out.println("codePoints: " + codePoints("ab 12c"));
+        System.out.println("arrayStatements: " + arrayStatements(0) + " " + arrayStatements(1));
         try { System.out.println("charsets: " + charsets("h\u00e9llo")); } catch (java.io.UnsupportedEncodingException e) { }
     }
 }
