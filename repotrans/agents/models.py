@@ -13,6 +13,7 @@ from repotrans.errors import ConfigError
 
 if TYPE_CHECKING:
     from repotrans.agents.limits import CallLimiter
+    from repotrans.agents.window import ServerBook
     from repotrans.tools.context import ToolContext
 
 NO_MODEL = ("no model configured: pass --model NAME (and --base-url URL for a local or non-OpenAI server), "
@@ -64,17 +65,20 @@ def check_model(config: AgentConfig) -> None:
                           "environment (or pass --base-url for a local server)")
 
 
-def openai_client(model: ModelConfig) -> ChatCompletionClient:
+def openai_client(model: ModelConfig, servers: "ServerBook | None" = None) -> ChatCompletionClient:
+    """An HTTP client of `model`'s endpoint; its window and speed are `servers`' (the run's), else its own."""
     from repotrans.agents.openai_client import OpenAICompatibleClient
 
-    return OpenAICompatibleClient(model, model_info(model), api_key())
+    limits = servers.limits_for(model) if servers is not None else None
+    return OpenAICompatibleClient(model, model_info(model), api_key(), limits)
 
 
 def make_client(config: AgentConfig, view: "ToolContext | None" = None, cache_path: Path | None = None,
-                limiter: "CallLimiter | None" = None) -> ChatCompletionClient:
+                limiter: "CallLimiter | None" = None, servers: "ServerBook | None" = None) -> ChatCompletionClient:
     """The configured client; HTTP clients go through the response cache (at `cache_path`, else in
     `model.cache_dir`) unless `model.cache` is off or no cache folder is configured. A `limiter` (shared by the tasks of a run)
-    caps calls in flight and pauses all of them after a 429; cached answers take no slot."""
+    caps calls in flight and pauses all of them after a 429; cached answers take no slot. `servers` (the
+    run context's) shares what was learned about the server with the run's other clients."""
     from repotrans.agents.cache import ResponseCache, cache_folder, cache_namespace
 
     check_model(config)
@@ -82,7 +86,7 @@ def make_client(config: AgentConfig, view: "ToolContext | None" = None, cache_pa
     factory = registered(model.name)
     if factory is not None:
         return factory(config, view)
-    client = openai_client(model)
+    client = openai_client(model, servers)
     if limiter is not None:
         from repotrans.agents.limits import LimitedClient
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from repotrans.agents.one_shot import OneShotClient
 from repotrans.agents.config import ModelConfig
-from repotrans.agents.window import ModelTimeout, ServerLimits, limits_for, overflow_from
+from repotrans.agents.window import ModelTimeout, ServerLimits, overflow_from
 from repotrans.errors import TaskError
 
 RETRY_STATUSES = (429, 500, 502, 503, 504)
@@ -75,13 +75,14 @@ def tool_param(tool: Tool | ToolSchema) -> dict:
 
 
 class OpenAICompatibleClient(OneShotClient):
-    def __init__(self, model: ModelConfig, info: ModelInfo, api_key: str | None):
+    def __init__(self, model: ModelConfig, info: ModelInfo, api_key: str | None,
+                 limits: ServerLimits | None = None):
         from openai import AsyncOpenAI
 
         self.model = model
         self._info = info
         self._client = AsyncOpenAI(api_key=api_key or "not-needed", base_url=model.base_url, max_retries=0)
-        self.limits: ServerLimits = limits_for(model)
+        self.limits: ServerLimits = limits if limits is not None else ServerLimits(model)
         self._total = RequestUsage(prompt_tokens=0, completion_tokens=0)
         self._last = RequestUsage(prompt_tokens=0, completion_tokens=0)
 

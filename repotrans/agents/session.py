@@ -45,7 +45,8 @@ def prepare(workdir: Path, function: str, config: AgentConfig, runner: "Judge", 
     view = view or open_view(workdir, source, target, progress, config.mapping)
     task = (resolve_pair(view.index, function, target_member) if target_member
             else resolve_task(view.index, view.mapping, function))
-    return brief_for(Workdir(workdir, view.index, view.mapping, runner, config.mapping), task, config)
+    return brief_for(Workdir(workdir, view.index, view.mapping, runner, config.mapping, lookups=view.lookups),
+                     task, config)
 
 
 def brief_for(work: Workdir, task, config: AgentConfig) -> TaskBrief:
@@ -61,7 +62,7 @@ def brief_for(work: Workdir, task, config: AgentConfig) -> TaskBrief:
     java, target_method = index.method(task.source_method_id), index.method(task.target_method_id)
     if java is None or target_method is None:
         raise InputError(f"task {task} names a method missing from the index")
-    ctx = ToolContext(index, mapping, task)
+    ctx = ToolContext(index, mapping, task, lookups=work.lookups)
 
     allow = allowances(index, java)         # what the Java original reaches (IL policy)
 

@@ -7,7 +7,8 @@ remembered per base URL and model in the user cache (agents.window_memory) for l
 counted by the server's own tokenizer where it has an endpoint for it (llama-cpp-python
 `/extras/tokenize/count`, llama.cpp and vLLM `/tokenize`), else estimated conservatively from the
 characters; both are calibrated by the prompt tokens the server reports. One `ServerLimits` per
-endpoint and model is shared by every task of a process, so what one task learns the next one knows.
+endpoint and model is kept by the run's `ServerBook` (owned by the run context and handed to every
+client it makes), so what one task learns the next one knows.
 """
 from __future__ import annotations
 
@@ -268,15 +269,19 @@ def limits_of(client: Any) -> ServerLimits | None:
     return None
 
 
-_SHARED: dict[tuple, ServerLimits] = {}
-_SHARED_LOCK = threading.Lock()
+class ServerBook:
+    """The ServerLimits of each endpoint and model one run talks to (a batch's tasks share what was
+    learned); owned by the run context (agents.workdir.RunCaches) and passed to the clients it makes."""
 
+    def __init__(self) -> None:
+        self._limits: dict[tuple, ServerLimits] = {}
+        self._lock = threading.Lock()
 
-def limits_for(model: ModelConfig) -> ServerLimits:
-    """The process-wide ServerLimits of an endpoint and model (a batch's tasks share what was learned);
-    only a configured base_url is asked about its window and tokenizer."""
-    key = (model.base_url, model.name, model.context_window, model.timeout, model.cache_dir)
-    with _SHARED_LOCK:
-        if key not in _SHARED:
-            _SHARED[key] = ServerLimits(model)
-        return _SHARED[key]
+    def limits_for(self, model: ModelConfig) -> ServerLimits:
+        """The ServerLimits of `model`'s endpoint, made on first use; only a configured base_url is
+        asked about its window and tokenizer."""
+        key = (model.base_url, model.name, model.context_window, model.timeout, model.cache_dir)
+        with self._lock:
+            if key not in self._limits:
+                self._limits[key] = ServerLimits(model)
+            return self._limits[key]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Iterator
 
 from repotrans.agents.limits import LocalLimiter
+from repotrans.agents.workdir import RunCaches
 from repotrans.errors import ConfigError
 from repotrans.extras import require
 from repotrans.execution.judge.batching import judge_for
@@ -29,6 +30,7 @@ class ThreadExecutor:
     model_calls: int | None = None
     _limiter: LocalLimiter = field(init=False)
     _runners: dict[tuple, Judge] = field(default_factory=dict, init=False)   # (execution config, workspace) -> judge
+    _caches: RunCaches = field(default_factory=RunCaches, init=False)       # models and servers, over levels
 
     def __post_init__(self) -> None:
         self._limiter = LocalLimiter(self.model_calls)
@@ -39,7 +41,7 @@ class ThreadExecutor:
         key = (work.config.execution, str(work.dirs["workspace"]))
         if key not in self._runners:            # kept over levels: a docker sandbox stays warm
             self._runners[key] = judge_for(Runner(work.config.execution, work.dirs["workspace"]), self.jobs)
-        runner = TaskRunner(work, work.dirs, self._limiter, runner=self._runners[key])
+        runner = TaskRunner(work, work.dirs, self._limiter, runner=self._runners[key], caches=self._caches)
         try:
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
                 futures = {pool.submit(runner.run, t, out_dir) for t in tasks}

@@ -20,6 +20,7 @@ from pathlib import Path
 import ray
 
 from repotrans.agents.limits import LocalLimiter
+from repotrans.agents.workdir import RunCaches
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import toolchain_spec
@@ -121,6 +122,7 @@ class NodeWorker:
         _prune_stale(Path(root).parent)
         self.root.mkdir(parents=True, exist_ok=True)
         self.limiter = GateClient(gate)
+        self.caches = RunCaches()               # this node's models and servers, over its workloads
         self.tests = threading.BoundedSemaphore(max(1, cpus))
         self.runners: dict[str, TaskRunner] = {}
         self.lock = threading.Lock()
@@ -172,7 +174,7 @@ class NodeWorker:
                     dirs[name].mkdir(parents=True, exist_ok=True)
                 for old in list(self.runners)[:-1]:          # keep the last workload's index open
                     _close(self.runners.pop(old))
-                self.runners[key] = TaskRunner(work, dirs, self.limiter, wrap=self._cap_tests)
+                self.runners[key] = TaskRunner(work, dirs, self.limiter, wrap=self._cap_tests, caches=self.caches)
             return self.runners[key]
 
     def _cap_tests(self, brief, dirs) -> None:

@@ -39,7 +39,8 @@ def run_task(work: Workdir, task: TranslationTask, config: AgentConfig, *, run_d
         brief = brief_for(work, task, config)
         if adjust is not None:
             adjust(brief)
-        client = make_client(config, ToolContext(work.index, work.mapping), limiter=limiter)
+        client = make_client(config, ToolContext(work.index, work.mapping, lookups=work.lookups), limiter=limiter,
+                             servers=work.caches.servers)
         outcome = asyncio.run(run_translation(brief, client, run_dir / task_dir_name(task_id)))
     except ConfigError:
         raise

@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Protocol
 
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.limits import CallLimiter
-from repotrans.agents.workdir import Workdir
+from repotrans.agents.workdir import RunCaches, Workdir
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.run_store import TaskRecord
@@ -63,16 +63,17 @@ class TaskRunner:
     """Runs tasks of one workload in this process: one run context (agents.workdir.Workdir: the
     index, the mapping with the configuration's overrides, the execution Runner from the
     configuration's execution settings, the retriever) for all of them; a `runner` given is the
-    caller's to close."""
+    caller's to close; `caches` (agents.workdir.RunCaches) are the run's, shared with its other workloads."""
 
     def __init__(self, work: Workload, dirs: dict[str, Path], limiter: CallLimiter | None = None,
-                 wrap: Adjust | None = None, runner: Judge | None = None):
+                 wrap: Adjust | None = None, runner: Judge | None = None, caches: RunCaches | None = None):
         self.work, self.dirs, self.limiter, self.wrap = work, dirs, limiter, wrap
         self.index = rerooted_index(dirs)
         self.mapping = load_mapping(self.index, work.config.mapping)
         self._own_runner = runner is None
         self.runner: Judge = runner or Runner(work.config.execution, dirs["workspace"])
-        self.context = Workdir(dirs["workspace"], self.index, self.mapping, self.runner, work.config.mapping)
+        self.context = Workdir(dirs["workspace"], self.index, self.mapping, self.runner, work.config.mapping,
+                               caches=caches or RunCaches())
 
     def run(self, task: TranslationTask, out_dir: Path) -> TaskRecord:
         work = self.work

@@ -74,7 +74,7 @@ class BuiltinChatClient(OneShotClient):
                             f"{prompt.lstrip()[:60]!r})")
         java, target = self._methods(shown)
         index = self.view.index
-        ctx = ToolContext(index, self.view.mapping, TranslationTask(target.id, java.id))
+        ctx = self.view.for_task(TranslationTask(target.id, java.id))     # shares the view's lookups
         bodies = []
         for source_id, _ in shown.candidates:
             method = self.view.index.method(source_id)

@@ -5,7 +5,8 @@
   onnx-int8  that export with int8 dynamic quantisation (onnxruntime.quantization)
 
 The exports are made locally from the shipped weights (nothing is downloaded) and kept in the
-user cache folder's models/ (a temporary folder with --no-cache), keyed by the weights' hash.
+user cache folder's models/ (a temporary folder with --no-cache), keyed by the weights' hash; the
+loaded models are kept by the run context's LoadedModels, not per process.
 Every backend truncates at MAX_TOKENS, mean-pools over the attention mask and L2-normalises, so
 inner product is cosine similarity. An encoder's `key` (model + backend) is what the embedding
 cache keys on: vectors of different backends never mix in one store.
@@ -37,8 +38,24 @@ SMALL_CALL = 4              # up to this many texts (query time), see TorchEncod
 PAD_SLACK = 32              # tokens of padding one batch may add before separate calls are cheaper
 EXPORT_OPSET = 14
 
-_LOADED: dict[tuple, object] = {}
-_LOADED_LOCK = threading.Lock()
+
+
+class LoadedModels:
+    """The embedding models a run has loaded (a torch model or an ONNX session per slot), each loaded
+    on first use by one thread while the others wait. The run context (agents.workdir.RunCaches) owns
+    one and hands it to the encoders it makes, so a workload's retrievers load a model once; an
+    encoder made without one keeps its own."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[tuple, object] = {}
+        self._lock = threading.Lock()
+
+    def get(self, slot: tuple, load):
+        """The model in `slot`, from `load()` the first time."""
+        with self._lock:
+            if slot not in self._loaded:
+                self._loaded[slot] = load()
+            return self._loaded[slot]
 
 
 class Encoder(Protocol):
@@ -64,42 +81,44 @@ def model_path(name: str) -> Path:
 
 
 def make_encoder(model: str = DEFAULT_MODEL, backend: str = DEFAULT_BACKEND, *, threads: int = 0,
-                 cache_dir: Path | None = None) -> Encoder:
+                 cache_dir: Path | None = None, models: LoadedModels | None = None) -> Encoder:
     """The encoder for `model` on `backend`; `threads` 0 leaves the library's default;
-    `cache_dir` holds ONNX exports (None: a temporary folder for this process)."""
+    `cache_dir` holds ONNX exports (None: a temporary folder for this process); `models`: the run's
+    loaded models to share (None: this encoder's own)."""
     if backend not in BACKENDS:
         raise ConfigError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if threads < 0:
         raise ConfigError(f"embedding threads must be 0 (library default) or more, got {threads}")
     model_path(model)                       # a bad model name fails here, before any store is opened
     if backend == "torch":
-        return TorchEncoder(model, threads)
-    return OnnxEncoder(model, quantized=backend == "onnx-int8", threads=threads, cache_dir=cache_dir)
+        return TorchEncoder(model, threads, models=models)
+    return OnnxEncoder(model, quantized=backend == "onnx-int8", threads=threads, cache_dir=cache_dir, models=models)
 
 
 class TorchEncoder:
-    """sentence-transformers on torch, the model loaded once per process."""
+    """sentence-transformers on torch, the model loaded once per LoadedModels."""
 
-    def __init__(self, name: str = DEFAULT_MODEL, threads: int = 0):
+    def __init__(self, name: str = DEFAULT_MODEL, threads: int = 0, *, models: LoadedModels | None = None):
         self.name = name
         self.key = f"{name}@torch"
         self.threads = threads
+        self.models = models if models is not None else LoadedModels()
 
     def _model(self):
-        with _LOADED_LOCK:
-            if ("torch", self.name) not in _LOADED:
-                require("torch")
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")      # never a hub request for local weights
-                if self.threads:
-                    import torch
-                    torch.set_num_threads(self.threads)
-                from sentence_transformers import SentenceTransformer
-                from transformers.utils import logging as hf_logging
-                hf_logging.disable_progress_bar()       # the per-weight loading bar; ours shows embedding
-                model = SentenceTransformer(str(model_path(self.name)), device="cpu")
-                model.max_seq_length = min(model.max_seq_length, MAX_TOKENS)
-                _LOADED[("torch", self.name)] = model
-            return _LOADED[("torch", self.name)]
+        return self.models.get(("torch", self.name), self._load)
+
+    def _load(self):
+        require("torch")
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")      # never a hub request for local weights
+        if self.threads:
+            import torch
+            torch.set_num_threads(self.threads)
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+        hf_logging.disable_progress_bar()       # the per-weight loading bar; ours shows embedding
+        model = SentenceTransformer(str(model_path(self.name)), device="cpu")
+        model.max_seq_length = min(model.max_seq_length, MAX_TOKENS)
+        return model
 
     def load(self) -> None:
         self._model()
@@ -132,20 +151,21 @@ class OnnxEncoder:
     """The same transformer under ONNX Runtime (exported once per machine from the local weights)."""
 
     def __init__(self, name: str = DEFAULT_MODEL, *, quantized: bool = True, threads: int = 0,
-                 cache_dir: Path | None = None):
+                 cache_dir: Path | None = None, models: LoadedModels | None = None):
         self.name = name
         self.quantized = quantized
         self.key = f"{name}@onnx{'-int8' if quantized else ''}"
         self.threads = threads
         self.cache_dir = cache_dir
+        self.models = models if models is not None else LoadedModels()
 
     def _session(self):
         slot = ("onnx", self.name, self.quantized, self.threads, str(self.cache_dir))
-        with _LOADED_LOCK:
-            if slot not in _LOADED:
-                with stage("load the ONNX session"):
-                    _LOADED[slot] = self._load()
-            return _LOADED[slot]
+        return self.models.get(slot, self._timed_load)
+
+    def _timed_load(self) -> tuple:
+        with stage("load the ONNX session"):
+            return self._load()
 
     def _load(self) -> tuple:
         require("onnx-int8" if self.quantized else "onnx")

@@ -1,9 +1,8 @@
 """What every tool call sees: the index, the mapping and the function under translation (if any)."""
 from __future__ import annotations
 
-import weakref
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,9 +19,15 @@ if TYPE_CHECKING:
     from repotrans.index.store import Index
 
 
-# Index -> (the Mapping it was computed with, memo): contexts of one run share lookups; a new mapping
-# (loaded after a re-index) starts a fresh memo.
-_SHARED: "weakref.WeakKeyDictionary[object, tuple[weakref.ref, dict]]" = weakref.WeakKeyDictionary()
+class Lookups:
+    """What the tools computed once over one index and mapping (the learned API map, the C# types by
+    namespace, a task's referenced names): the contexts of one run share it (the run context,
+    agents.workdir.Workdir, owns one; `ToolContext.for_task` passes it on); a new mapping (loaded
+    after a re-index) gets a new one."""
+
+    def __init__(self, mapping: Mapping):
+        self.mapping = mapping
+        self.memo: dict = {}
 
 
 class ToolError(InputError):
@@ -38,6 +43,17 @@ class ToolContext:
     index: Index
     mapping: Mapping
     task: TranslationTask | None = None
+    lookups: Lookups | None = field(default=None, repr=False, compare=False)   # None: this context's own
+
+    def __post_init__(self) -> None:
+        if self.lookups is None:
+            self.lookups = Lookups(self.mapping)
+        elif self.lookups.mapping is not self.mapping:
+            raise ValueError("a ToolContext's lookups must be those of its own mapping")
+
+    def for_task(self, task: TranslationTask | None) -> "ToolContext":
+        """This view with `task` under translation, sharing its lookups."""
+        return replace(self, task=task)
 
     @classmethod
     def from_workdir(cls, workdir: Path, function: str | None = None,
@@ -68,11 +84,7 @@ class ToolContext:
         return self.task.target_method_id if self.task else None
 
     def _memo(self) -> dict:
-        entry = _SHARED.get(self.index)
-        if entry is None or entry[0]() is not self.mapping:
-            entry = (weakref.ref(self.mapping), {})
-            _SHARED[self.index] = entry
-        return entry[1]
+        return self.lookups.memo
 
     def api_map(self) -> ApiMap:
         """The port's learned API map (mapping.api_map), loaded once per index and mapping. It holds every

@@ -125,16 +125,13 @@ def test_what_an_unusable_json_answer_was():
     assert wrong_kind('{"tool": "x", "arguments": {', "unclosed object", asked) == "unclosed object"
 
 
-def test_a_window_named_by_a_400_is_remembered_per_server_so_a_later_process_fits_its_first_call(
-        tmp_path, monkeypatch):
-    from repotrans.agents import window
-
+def test_a_window_named_by_a_400_is_remembered_per_server_so_a_later_process_fits_its_first_call(tmp_path):
     def model(body):
         return GOOD if step_of(body).startswith(GENERATE) else '{"tool": "enough", "reason": "simple"}'
 
     with FakeOpenAIServer(responder=model, window=2048) as server:       # no /props: only a 400 names it
         for n in (1, 2):
-            monkeypatch.setattr(window, "_SHARED", {})                    # a new process knows nothing
+            # each make_client without the run's ServerBook knows nothing, as a new process
             state, _ = make_state([passed()], rag=False)
             state.config = state.config.overlay({"model": {"cache_dir": str(tmp_path / "cache")}})
             outcome = translate(server, state, tmp_path / f"task{n}")
@@ -149,6 +146,24 @@ def test_a_window_named_by_a_400_is_remembered_per_server_so_a_later_process_fit
     assert sources and all(s.startswith("named by the server's 400 earlier") for s in sources)
     remembered = json.loads((tmp_path / "cache" / "server-windows.json").read_text())
     assert [v["tokens"] for v in remembered.values()] == [2048] and server.base_url in next(iter(remembered))
+
+
+def test_the_clients_of_one_run_share_what_was_learned_about_the_server_through_its_server_book():
+    """The run context's ServerBook (agents.workdir.RunCaches) hands every client of an endpoint one
+    ServerLimits; a client made without it (another run, another process) starts from nothing."""
+    from repotrans.agents.config import AgentConfig
+    from repotrans.agents.window import ServerBook, limits_of
+    from repotrans.agents.workdir import RunCaches
+
+    config = AgentConfig().overlay({"model": {"name": "m", "base_url": "http://127.0.0.1:9/v1",
+                                              "context_window": 4096, "cache": False}})
+    book = RunCaches().servers
+    first = limits_of(make_client(config, servers=book))
+    assert isinstance(book, ServerBook) and first is not None
+    assert limits_of(make_client(config, servers=book)) is first
+    assert limits_of(make_client(config)) is not first
+    other = config.overlay({"model": {"name": "other"}})
+    assert limits_of(make_client(other, servers=book)) is not first
 
 
 def test_a_correction_for_a_repeated_candidate_that_does_not_fit_the_window_ends_the_repairs_not_the_task(tmp_path):

@@ -497,7 +497,10 @@ def test_a_workdir_opens_its_retriever_once_over_the_index_it_holds(minilm_workd
     first = opened.retrieve(function, k=2, names=False)
     assert opened.embedded == 0                                 # everything came from the shared cache
     assert work.retriever(settings, cache) is opened and opened.retrieve(function, k=2, names=False) == first
-    assert work.retriever(RetrievalConfig(backend="torch", pool=5), cache) is not opened     # other settings
+    pooled = work.retriever(RetrievalConfig(backend="torch", pool=5), cache)
+    assert pooled is not opened                                 # other settings
+    assert pooled.pairs.encoder is not opened.pairs.encoder      # ... and encoder, but the run's one model
+    assert pooled.pairs.encoder._model() is opened.pairs.encoder._model() and pooled.pairs.encoder.models is work.caches.models
     once = module.retrieve(tmp_path / "wd", function, k=2, backend="torch", cache_dir=cache, names=False,
                            progress=False)
     assert once == first                                        # the one-shot path gives the same answer
@@ -517,3 +520,22 @@ def test_onnx_backend_gives_the_torch_vectors_and_int8_stays_close(minilm, tmp_p
     assert list((tmp_path / "models").glob("*.onnx"))                   # exported once into the cache folder
     int8 = make_encoder(backend="onnx-int8", cache_dir=tmp_path).encode(texts)
     assert (int8 * reference).sum(axis=1).min() > 0.8
+
+
+def test_encoders_load_a_model_once_per_loaded_models_the_run_context_owns():
+    """No process-wide model cache: encoders given the run's LoadedModels share one load; an encoder
+    made without it (another run) loads its own."""
+    from repotrans.retrieval.encoders import LoadedModels, make_encoder
+
+    models, loads = LoadedModels(), []
+
+    def load():
+        loads.append(1)
+        return object()
+
+    first = models.get(("onnx", "m"), load)
+    assert models.get(("onnx", "m"), load) is first and len(loads) == 1
+    assert LoadedModels().get(("onnx", "m"), load) is not first and len(loads) == 2
+    shared = make_encoder(backend="onnx-int8", models=models)
+    assert shared.models is models and make_encoder(backend="torch", models=models).models is models
+    assert make_encoder(backend="onnx").models is not models

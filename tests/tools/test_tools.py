@@ -10,7 +10,7 @@ import pytest
 from repotrans.cli import main
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
-from repotrans.mapping.task import has_code, resolve_task
+from repotrans.mapping.task import TranslationTask, has_code, resolve_task
 from repotrans.tools import IMPLEMENTATIONS, ToolContext, load_schemas, run_tool
 from repotrans.tools.bound import bound, size
 from repotrans.tools.describe import dedent_body
@@ -456,3 +456,20 @@ def test_method_body_follows_the_base_the_compiler_binds(tmp_path):
     info = run_tool(ctx, "find_target_class_info", {"class_name": "Acme.Codec.Decoder"})
     assert info["supertypes"] == ["Acme.Plain.Reader"]
     index.close()
+
+
+def test_contexts_of_a_run_share_their_lookups_and_a_new_mapping_gets_its_own(bare):
+    """The tools' lookups (API map, types by namespace) belong to the view a run made (tools.context.Lookups,
+    passed on by for_task and by the run context), not to a module global keyed by index."""
+    from repotrans.mapping.load import load_mapping
+    from repotrans.tools.context import Lookups
+
+    task_ctx = bare.for_task(TranslationTask("target:x", "source:y"))
+    assert task_ctx.lookups is bare.lookups and task_ctx.task is not None and bare.task is None
+    assert task_ctx.target_types_by_namespace() is bare.target_types_by_namespace()
+    fresh = ToolContext(bare.index, bare.mapping)
+    assert fresh.lookups is not bare.lookups and fresh.target_types_by_namespace() == bare.target_types_by_namespace()
+    other = load_mapping(bare.index)
+    with pytest.raises(ValueError):
+        ToolContext(bare.index, other, lookups=bare.lookups)
+    assert ToolContext(bare.index, other, lookups=Lookups(other)).lookups.mapping is other
