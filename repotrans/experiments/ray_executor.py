@@ -22,7 +22,7 @@ import tempfile
 import time
 import uuid
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -164,7 +164,6 @@ class RayExecutor:
         if not tasks:
             return
         self._spawn_missing()
-        work = _concrete(work)
         self._check(work.config.execution)
         key, shipped = self._ship(work)
         queue = deque(tasks)
@@ -247,17 +246,6 @@ def _workspace_skip(workspace: Path, keep: str | None) -> frozenset[str]:
         return frozenset()
     skip = {f"runner/{p.name}" for p in runner.iterdir() if p.name != keep}
     return frozenset(skip | {f"runner/{keep}/runs", f"runner/{keep}/.lock"})
-
-
-def _concrete(work: Workload) -> Workload:
-    """Sandbox `auto` decided here, once: every node runs the candidates the same way."""
-    ex = work.config.execution
-    if ex.sandbox != "auto":
-        return work
-    from repotrans.execution.settings import concrete_sandbox
-
-    sandbox = concrete_sandbox(ex.sandbox, work.config.model.name, toolchain=ex.toolchain)
-    return replace(work, config=replace(work.config, execution=replace(ex, sandbox=sandbox)))
 
 
 def _crashed(work: Workload, task: TranslationTask, deaths: int, exc: BaseException) -> TaskRecord:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
-from repotrans.agents.config import AgentConfig
+from repotrans.agents.config import AgentConfig, with_concrete_sandbox
 from repotrans.agents.limits import CallLimiter
 from repotrans.agents.workdir import RunCaches, Workdir
 from repotrans.execution.judge.protocol import Judge
@@ -30,13 +30,20 @@ Adjust = Callable[[object, dict[str, Path]], None]     # (brief, dirs): rebind t
 class Workload:
     """What every task of one level shares. `dirs` names folders: "source", "target" and "workspace"
     (its index.sqlite indexes source + target) always, others as `adjust` needs; `scratch` names
-    folders that are only written to (never shipped: a remote node makes its own)."""
+    folders that are only written to (never shipped: a remote node makes its own). Sandbox `auto` is
+    resolved here, once per workload (agents.config.with_concrete_sandbox: docker when an engine
+    answers, local only for the builtin policy): every executor, thread or Ray node, and every judge
+    it builds gets the concrete sandbox."""
     dirs: dict[str, Path]
     config: AgentConfig
     config_name: str
     dataset: str
     adjust: Adjust | None = None
     scratch: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.config.execution.sandbox == "auto":
+            self.config = with_concrete_sandbox(self.config)
 
 
 class Executor(Protocol):

@@ -48,6 +48,43 @@ def test_auto_is_docker_when_an_engine_answers_and_local_only_for_builtin(monkey
     assert named.execution.sandbox == "local"                      # asked for by name: always honoured
 
 
+@pytest.mark.parametrize("engine,model,expected", [
+    (True, "builtin", "docker"), (False, "builtin", "local"), (False, "qwen2.5-coder:7b", ConfigError),
+])
+def test_auto_is_resolved_once_where_the_workload_is_built_and_never_by_the_sandbox(monkeypatch, tmp_path, engine,
+                                                                                 model, expected):
+    """A Workload (what every executor, thread or Ray node, runs) carries the concrete sandbox; make_sandbox
+    refuses `auto`; a judge built straight from an unresolved configuration resolves it once."""
+    from types import SimpleNamespace
+
+    from repotrans.agents.config import AgentConfig
+    from repotrans.execution.judge import runner as runner_module
+    from repotrans.execution.sandboxes.choice import make_sandbox
+    from repotrans.execution.settings import ExecutionConfig
+    from repotrans.experiments.workload import Workload
+
+    asked = []
+    monkeypatch.setattr(docker_box, "engine_status", lambda image: (asked.append(image), (engine, "scripted"))[1])
+    config = AgentConfig().overlay({"model": {"name": model}})
+    assert config.execution.sandbox == "auto"
+    if expected is ConfigError:
+        with pytest.raises(ConfigError, match="explicit --sandbox local"):
+            Workload(dirs={}, config=config, config_name="c", dataset="d")
+    else:
+        work = Workload(dirs={}, config=config, config_name="c", dataset="d")
+        assert work.config.execution.sandbox == expected and len(asked) == 1
+    with pytest.raises(ConfigError, match="sandbox 'auto' reached the judge unresolved"):
+        make_sandbox("auto", tmp_path, "img")
+    monkeypatch.setattr(docker_box, "engine_status", lambda image: (asked.append(image), (False, "scripted"))[1])
+    asked.clear()
+    judge = runner_module.Runner(ExecutionConfig(), tmp_path / "wd")
+    try:
+        boxes = [judge.sandbox(SimpleNamespace(root=tmp_path / name / "copy")) for name in ("a", "b")]
+        assert boxes[0] is not boxes[1] and len(asked) == 1           # two sandboxes, one resolution
+    finally:
+        judge.close()
+
+
 def test_doctor_says_which_sandbox_is_in_force_and_why(monkeypatch, capsys):
     monkeypatch.setattr(docker_box, "engine_status", lambda image: (False, "no Docker engine answers (test)"))
     text, healthy = report(load_config(cli={"model": {"name": "builtin"}}, env={}, resolve=False))

@@ -18,7 +18,7 @@ from repotrans.execution.judge.proven import proven_wrong
 from repotrans.execution.judge.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
-from repotrans.execution.settings import ExecutionConfig
+from repotrans.execution.settings import ExecutionConfig, concrete_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
 from repotrans.execution.toolchains.api import make_toolchain
 from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
@@ -57,6 +57,7 @@ class Runner:
                              exclude_categories=tuple(config.exclude_categories), test_timeout=config.test_timeout,
                              clock=config.clock, known_failures=tuple(config.known_failures))
         self._sandboxes: dict[str, Sandbox] = {}
+        self._sandbox_name: str | None = None if config.sandbox == "auto" else config.sandbox
         self._lock = threading.Lock()
         self._reach = Reachability()      # the target's call graph per state (covering tests)
 
@@ -75,7 +76,9 @@ class Runner:
         key = str(ws.root.parent)
         with self._lock:
             if key not in self._sandboxes:
-                self._sandboxes[key] = make_sandbox(self.config.sandbox, ws.root.parent, self.image)
+                if self._sandbox_name is None:      # a judge built from an unresolved configuration: once
+                    self._sandbox_name = concrete_sandbox(self.config.sandbox, None, self.image)
+                self._sandboxes[key] = make_sandbox(self._sandbox_name, ws.root.parent, self.image)
             return self._sandboxes[key]
 
     def baseline(self, target_root: Path, limits: Limits | None = None) -> Workspace:

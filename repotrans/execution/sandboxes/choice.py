@@ -11,10 +11,11 @@ from repotrans.execution.sandboxes.local import LocalSandbox
 
 
 def make_sandbox(name: str, workspace: Path, image: str) -> Sandbox:
-    """`local` or `docker` (`auto` resolved first, see resolve_sandbox); `workspace` is the only
-    folder either sandbox shows the command."""
+    """`local` or `docker` (`auto` is resolved once, by whoever builds the run: see resolve_sandbox);
+    `workspace` is the only folder either sandbox shows the command."""
     if name == "auto":
-        name = resolve_sandbox("auto", image=image).name
+        raise ConfigError("sandbox 'auto' reached the judge unresolved: resolve it once where the run is "
+                          "configured (execution.settings.concrete_sandbox)")
     if name == "local":
         return LocalSandbox(workspace)
     if name == "docker":
