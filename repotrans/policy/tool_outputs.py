@@ -35,7 +35,7 @@ class TargetType:
 
 
 _FIELD_MODIFIERS = {"public", "private", "protected", "internal", "static", "readonly", "const", "volatile",
-                    "new", "final", "transient"}
+                    "new", "final", "transient", "virtual", "override", "abstract", "sealed", "extern", "unsafe"}
 
 
 def declared_member(text: str) -> tuple[str, str] | None:

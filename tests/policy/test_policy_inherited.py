@@ -88,3 +88,21 @@ def test_the_candidates_compile_against_the_port_shape(tmp_path):
                       "namespace Web.Nodes {\npublic static class Entry { public static void Main() { } }"),
                       tmp_path, "Comment")
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_virtual_property_read_through_an_override_is_typed_without_its_modifiers():
+    """NSoup's TextNode overrides Node's `virtual Attributes Attributes`; the declared type was read as
+    'virtual Attributes', so jsoup's `attributes.put(TEXT_KEY, text)` stayed `Attributes.Put(...)` (CS1061)."""
+    text_node = {"class": "Web.Nodes.TextNode", "kind": "class", "supertypes": ["Web.Nodes.Node"],
+                 "fields": ["private static readonly string TEXT_KEY"],
+                 "members": ["public override Attributes Attributes { get; }"]}
+    outputs = [("get_target_class_info", {}, text_node),
+               ("get_source_class_info", {}, {"fields": ["private static final String TEXT_KEY"], "members": []}),
+               ("find_target_class_info", {"class_name": "Node"}, NODE),
+               ("find_target_class_info", {"class_name": "Attributes"}, ATTRIBUTES)]
+    resolver = ContextResolver.from_tool_outputs("TextNode", outputs)
+    resolver.renames = {"Attributes.put/2": "Add"}
+    assert resolver.field_type(None, "attributes") == "Attributes"
+    code = translate_method('String text(String t) { if (attributes != null) attributes.put(TEXT_KEY, t); '
+                            'return attributes.get(TEXT_KEY); }', resolver, "public string Text(string t)")
+    assert "Attributes.Add(TEXT_KEY, t);" in code and "return Attributes[TEXT_KEY];" in code
