@@ -21,6 +21,7 @@ from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
 from repotrans.policy.helpers import add_helpers, removed_helpers
+from repotrans.policy.implementation import implementation
 from repotrans.policy.removed_types import inline_removed_calls, removed_type_helpers
 from repotrans.policy.java2cs import translate_method
 from repotrans.policy.repair import repair_with_reason
@@ -32,7 +33,7 @@ from repotrans.tools.context import ToolContext
 
 def resolver_for(index, mapping, match, renames: dict[str, str] | None, api_map: bool) -> ContextResolver:
     """The context the builtin would gather for this pair, as a resolver (with the learned map unless off)."""
-    source, target = index.method(match.source_id), index.method(match.target_id)
+    source, target = implementation(index, index.method(match.source_id)), index.method(match.target_id)
     ctx = ToolContext(index, mapping, TranslationTask(target.id, source.id))
     jdk = jdk_imports(getattr(index.file("source", source.path), "imports", []))
     outputs = [(tool, args, run_tool(ctx, tool, args)) for tool, args in wanted_calls(source, [], target, jdk)[:3]]
@@ -67,7 +68,7 @@ def with_helpers(index, mapping, source, target, resolver, code: str) -> str:
 
 def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, str] | None = None,
         api_map: bool = True) -> dict:
-    source, target = index.method(match.source_id), index.method(match.target_id)
+    source, target = implementation(index, index.method(match.source_id)), index.method(match.target_id)
     resolver = resolver_for(index, mapping, match, renames, api_map)
     row: dict = {"target": target.id, "rules": []}
     try:
@@ -145,7 +146,7 @@ def ablate(index, mapping, matches, renames: dict[str, str], args) -> None:
     known = read_known_failures(args.known_failures) if args.known_failures else ()
     with Runner(ExecutionConfig(timeout=args.timeout, known_failures=known), args.workdir) as runner:
         for match in matches:
-            source, target = index.method(match.source_id), index.method(match.target_id)
+            source, target = implementation(index, index.method(match.source_id)), index.method(match.target_id)
             try:
                 same = translate_method(source, resolver_for(index, mapping, match, renames, True), target) == \
                     translate_method(source, resolver_for(index, mapping, match, renames, False), target)
@@ -172,7 +173,7 @@ def changed_by_map(index, mapping, matches, renames: dict[str, str], out: Path |
     """Translate every pair with and without the learned map; print those it changes."""
     rows = []
     for match in matches:
-        source, target = index.method(match.source_id), index.method(match.target_id)
+        source, target = implementation(index, index.method(match.source_id)), index.method(match.target_id)
         try:
             codes = [translate_method(source, resolver_for(index, mapping, match, renames, api), target)
                      for api in (True, False)]

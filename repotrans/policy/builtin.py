@@ -24,6 +24,7 @@ from repotrans.errors import ConfigError, TaskError
 from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
 from repotrans.policy.helpers import removed_helpers
+from repotrans.policy.implementation import implementation
 from repotrans.policy.removed_types import removed_type_helpers
 from repotrans.policy.reading import StepPrompt, read_prompt
 from repotrans.policy.resolver import renamed_members
@@ -74,6 +75,7 @@ class BuiltinChatClient(OneShotClient):
                             f"{prompt.lstrip()[:60]!r})")
         java, target = self._methods(shown)
         index = self.view.index
+        java = implementation(index, java)     # an interface method's Java code is its one implementation
         ctx = self.view.for_task(TranslationTask(target.id, java.id))     # shares the view's lookups
         bodies = []
         for source_id, _ in shown.candidates:
