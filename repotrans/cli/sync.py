@@ -38,7 +38,8 @@ def register(sub) -> None:
     p.add_argument("--until", metavar="REV", default="HEAD", help="the revision to sync to (default HEAD)")
     p.add_argument("--source-before", metavar="DIR", help="the old Java tree, when the source is no git repository")
     p.add_argument("--target", required=True, help="the C# port (at the --since revision)")
-    p.add_argument("--run-dir", required=True, help="run folder: sync.md, sync.json, changes.patch, work/target")
+    p.add_argument("--run-dir", required=True, help="run folder: sync.md, sync.json, changes.patch, work/target, "
+                   "results.sqlite (the same command again in it resumes a stopped sync)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--write", action="store_true",
                      help="copy what passed into --target (a file changed there since the sync read it is left alone)")

@@ -16,12 +16,19 @@ from repotrans.index.placeholders import is_placeholder
 from repotrans.skeleton.missing import create_missing
 
 
-def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None = None) -> None:
+def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None = None, resume: bool = False) -> None:
     """Create, translate and judge the added members of `added` (types count through their members).
-    `ctx`: the sync's shared state (sync._Context: index, work copy, config, report, reindex()). With `junit`
-    (the new revision's Java test sources) the JUnit tests of the types that gained members are translated
-    into the port's tests first (labelled, as `batch --junit` does), so the new bodies have tests."""
+    `ctx`: the sync's shared state (sync_steps.SyncSteps: index, work copy, config, report, ledger, reindex()).
+    With `junit` (the new revision's Java test sources) the JUnit tests of the types that gained members are
+    translated into the port's tests first (labelled, as `batch --junit` does), so the new bodies have tests. With
+    `resume`, members an earlier run of this folder judged keep their outcomes: when all did, nothing is
+    created again; otherwise the phase runs again and its batch resumes (RUN/batch)."""
     members = [c for c in added if c.member]
+    if resume and members and all(ctx.ledger.finished(c, "create") for c in members):
+        for c in members:
+            ctx.resumed(c, "create")
+        _types(ctx, added)
+        return
     owners = sorted({ctx.new_tree.methods[c.new_id].type_id.split(":", 1)[1] for c in members})
     placeholders = {m.id for m in ctx.index.all_methods("target") if is_placeholder(m.body)}
     snapshot_files = {p.relative_to(ctx.work).as_posix() for p in ctx.work.rglob("*.cs")}
@@ -42,7 +49,7 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None 
     records = {}
     if tasks:
         summary = run_batch(ctx.after, ctx.work, run_dir, ctx.config, functions=listed, write=True, progress=False,
-                            quiet=True)
+                            quiet=True, resume=resume)
         ctx.say(summary.render().splitlines()[-1] if summary.render() else "batch done")
         from repotrans.experiments.run_store import RunStore
         store = RunStore(run_dir)
@@ -61,10 +68,11 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None 
             ctx.report.add(Outcome(c, None, "create", "for a human", reason=why))
             continue
         status = rec.status if rec is not None else "error"
-        ctx.report.add(Outcome(c, target, "create", status, how="batch", seconds=rec.seconds if rec else 0.0,
-                               tokens=(rec.prompt_tokens + rec.completion_tokens) if rec else 0,
-                               reason="" if status == "passed" else _reason(rec), code=rec.code if rec else None,
-                               judged_by="translated tests" if rec is not None and rec.translated_verdict else ""))
+        ctx.judged(Outcome(c, target, "create", status, how="batch", seconds=rec.seconds if rec else 0.0,
+                           tokens=(rec.prompt_tokens + rec.completion_tokens) if rec else 0,
+                           reason="" if status == "passed" else _reason(rec), code=rec.code if rec else None,
+                           judged_by="translated tests" if rec is not None and rec.translated_verdict else ""),
+                   status)
     removed = 0
     while True:        # every placeholder create-missing wrote that batch did not fill (one at a time: offsets)
         left = [m for m in ctx.index.all_methods("target") if is_placeholder(m.body) and m.id not in placeholders]
@@ -82,6 +90,11 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None 
         if not kept:
             (ctx.work / rel).unlink()
     ctx.reindex()
+    _types(ctx, added)
+
+
+def _types(ctx: Any, added: list[Change]) -> None:
+    """An added type's outcome: passed when one of its members passed (nothing of it is written otherwise)."""
     for c in added:
         if not c.member:
             ok = any(o.change.new_id and o.change.new_id.startswith(c.new_id + ".") and o.status == "passed"

@@ -14,7 +14,7 @@ import pytest
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments.ablate import Oracle
 from repotrans.experiments.datasets import DatasetTask, validate_task
-from repotrans.experiments.sync import _Context
+from repotrans.experiments.sync_steps import SyncSteps
 from repotrans.index.store import Index
 from tests.experiments.test_batch_allowances import FIXTURE, RecordingRunner
 
@@ -55,7 +55,7 @@ def test_the_ablation_oracle_judges_against_the_java_original(pair, tmp_path):
 def test_sync_judges_against_the_java_original(pair):
     index, names, java = pair
     runner = RecordingRunner()
-    context = object.__new__(_Context)
+    context = object.__new__(SyncSteps)
     context.runner, context.index = runner, index
     context.judge(names, "{ return null; }", java)
     assert runner.javas == [java]
