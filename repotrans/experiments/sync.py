@@ -104,6 +104,10 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
             elif c.member and c.old_id and c.old_id not in carried and c.kind != "removed":
                 reason = old_mapping.unmatched_methods.get(c.old_id, "no C# counterpart in the mapping")
                 report.add(Outcome(c, None, "not carried", "skipped", reason=f"the port has no counterpart: {reason}"))
+        junit = _junit(inputs, after)
+        if junit is not None and (before / inputs.junit).is_dir() and not inputs.junit.is_absolute():
+            from repotrans.experiments.sync_tests import port_test_changes
+            port_test_changes(ctx, before / inputs.junit, junit)
         structural = [c for c in changes if c.kind in ("renamed", "moved") and c.old_id in carried]
         for c in structural:
             ctx.structural(c, carried[c.old_id])
@@ -116,7 +120,7 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
         added = [c for c in changes if c.kind == "added"]
         if added:
             from repotrans.experiments.sync_added import port_added
-            port_added(ctx, added, run / "batch", _junit(inputs, after), resume=ledger.resuming)
+            port_added(ctx, added, run / "batch", junit, resume=ledger.resuming)
         report.whole_suite = ctx.whole_suite()
     finally:
         runner.close()

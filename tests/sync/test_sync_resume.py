@@ -40,7 +40,8 @@ def test_the_ledger_keeps_judged_steps_and_retries_errors(tmp_path):
 
 
 @pytest.mark.parametrize("inputs, config, named", [
-    ({**INPUTS, "range": ["aaaaaaa", "ccccccc"]}, {}, 'inputs.range (was ["aaaaaaa", "bbbbbbb"], now ["aaaaaaa", "ccccccc"])'),
+    ({**INPUTS, "range": ["aaaaaaa", "ccccccc"]}, {},
+     'inputs.range (was ["aaaaaaa", "bbbbbbb"], now ["aaaaaaa", "ccccccc"])'),
     (INPUTS, {"name": "fake-coder"}, 'config.model.name (was null, now "fake-coder")'),
     ({**INPUTS, "remove": True}, {}, "inputs.remove (was false, now true)"),
 ])

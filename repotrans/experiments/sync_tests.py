@@ -1,0 +1,224 @@
+"""Upstream JUnit changes to test classes the port already has (`sync --junit`): a test method added
+upstream to an existing JUnit class lands in the port's existing test class.
+
+The added tests are the @Test methods (JUnit 3: public `test*()` methods) of a JUnit file at both
+revisions that only the new one has. The new file goes through translate-tests' builtin translation
+(skeleton/port_tests, nothing written), and the added methods are taken from that fixture into a nested
+class of the port's test class, `[TestFixture] [Category("RepotransTranslated")] RepotransTranslated`:
+in the port's own file (so it reaches the fixture's static helpers), yet labelled as translated, so a
+verdict resting on them is never counted as one of the port's own tests (execution/workspace/selection).
+The port's test class is the mapping's counterpart of the JUnit class, else the fixture of the same name.
+They are written before the changed members are edited (so they judge them) and kept only when the port's
+test build compiles with them; otherwise they are taken out and left for a human with the first error.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import tree_sitter_c_sharp
+import tree_sitter_java
+from tree_sitter import Language, Node, Parser
+
+from repotrans.experiments.sync_diff import Change
+from repotrans.experiments.sync_port import FileSnapshot
+from repotrans.experiments.sync_report import Outcome
+from repotrans.skeleton.junit import CATEGORY
+
+NESTED = "RepotransTranslated"
+_JAVA = Language(tree_sitter_java.language())
+_CS = Language(tree_sitter_c_sharp.language())
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None else ""
+
+
+def test_methods(java_file: Path) -> tuple[str | None, list[str]]:
+    """The top-level class of a JUnit file and its test methods' names, in order."""
+    root = Parser(_JAVA).parse(java_file.read_bytes()).root_node
+    cls = next((n for n in root.named_children if n.type == "class_declaration"), None)
+    if cls is None:
+        return None, []
+    junit3 = "TestCase" in _text(cls.child_by_field_name("superclass"))
+    out = []
+    for m in cls.child_by_field_name("body").named_children:
+        if m.type != "method_declaration":
+            continue
+        name = _text(m.child_by_field_name("name"))
+        mods = next((c for c in m.named_children if c.type == "modifiers"), None)
+        annotated = mods is not None and re.search(r"@(org\.junit\.(jupiter\.api\.)?)?Test\b", _text(mods))
+        if annotated or (junit3 and name.startswith("test") and "public" in _text(mods)):
+            out.append(name)
+    return _text(cls.child_by_field_name("name")), out
+
+
+def added_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
+    """JUnit file (relative to the test root) -> the test methods only its new revision has, for the files
+    both revisions have (a new file is a new test type: sync_added translates it whole)."""
+    out = {}
+    for new in sorted(new_root.rglob("*.java")):
+        rel = new.relative_to(new_root).as_posix()
+        old = old_root / rel
+        if not old.is_file():
+            continue
+        _, before = test_methods(old)
+        _, after = test_methods(new)
+        added = [n for n in after if n not in set(before)]
+        if added:
+            out[rel] = added
+    return out
+
+
+def _methods(cs_text: str) -> dict[str, str]:
+    """Lower-cased name -> text (attributes included) of the methods of the fixture class in a C# file."""
+    root = Parser(_CS).parse(cs_text.encode("utf-8")).root_node
+    out: dict[str, str] = {}
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if node.type == "method_declaration":
+            out[_text(node.child_by_field_name("name")).lower()] = _text(node)
+        else:
+            todo += node.named_children
+    return out
+
+
+def _indent(line: str) -> str:
+    return line[:len(line) - len(line.lstrip())]
+
+
+def _nested_class(methods: list[str], java_rel: str, unit: str) -> list[str]:
+    """The nested fixture's lines at indent 0 of the class body (each prefixed later)."""
+    lines = [f"// Translated by repotrans from JUnit {java_rel} (tests added upstream):",
+             "// verdicts from them are labelled 'translated tests', never counted as the port's own tests.",
+             "[TestFixture]", f'[Category("{CATEGORY}")]', f"public class {NESTED}", "{"]
+    for k, text in enumerate(methods):
+        body = text.split("\n")
+        base = min((len(_indent(x)) for x in body[1:] if x.strip()), default=0)
+        first = [body[0].strip()] + [x[base:] if x.strip() else "" for x in body[1:]]
+        shift = len(_indent(first[-1])) if len(first) > 1 else 0
+        first = [first[0]] + [x[shift:] if x.strip() else "" for x in first[1:]]
+        lines += ([""] if k else []) + [unit + x if x else "" for x in _attributes_split(first)]
+    return lines + ["}"]
+
+
+def _attributes_split(lines: list[str]) -> list[str]:
+    """`[Test] public void X()` as the translator wrote it: each leading attribute on its own line."""
+    head = lines[0]
+    out = []
+    while head.startswith("["):
+        end = head.index("]") + 1
+        out.append(head[:end])
+        head = head[end:].lstrip()
+    return out + ([head] if head else []) + lines[1:]
+
+
+def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path) -> None:
+    """Carry the test methods added upstream to existing JUnit classes into the port's test classes (see
+    the module doc); one outcome per added test method (action `add test`)."""
+    from repotrans.skeleton.port_tests import port_junit_tests
+    from repotrans.mapping.load import load_mapping
+
+    added = added_tests(old_junit, new_junit)
+    if not added:
+        return
+    mapping = load_mapping(ctx.index, ctx.config.mapping)
+    fixtures = {t.name: t for t in ctx.index.types("target") if t.outer_id is None}
+    snap = FileSnapshot(ctx.work)
+    written: list[Change] = []
+    for rel, names in added.items():
+        java_name, _ = test_methods(new_junit / rel)
+        package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
+        changes = [Change("test added", None, f"source:{package}.{java_name}.{n}()") for n in names]
+        qualified = f"{package}.{java_name}" if package else java_name
+        ported = port_junit_tests(ctx.index, new_junit, [qualified], write=False, overrides=ctx.config.mapping,
+                                  settings=ctx.config.execution.build_settings())
+        draft = ported.tests[0] if ported.tests else None
+        pair = mapping.target_type(f"source:{qualified}")
+        port_class = ctx.index.type(pair.target_id) if pair else (fixtures.get(draft.fixture) if draft else None)
+        if draft is None or port_class is None:
+            why = ported.skipped.get(qualified) or f"the port has no test class for {java_name}"
+            for c in changes:
+                ctx.report.add(Outcome(c, None, "add test", "for a human", reason=why))
+            continue
+        present = _methods((ctx.work / port_class.path).read_bytes().decode("utf-8", "replace"))
+        texts = _methods(draft.text)
+        for c, n in zip(list(changes), list(names)):
+            if n.lower() in present:       # the port has it (by hand, or a resumed sync wrote it)
+                ctx.report.add(Outcome(c, port_class.id, "add test", "passed", judged_by="translated tests",
+                                       reason=f"{port_class.name} already has a test {n}"))
+                changes.remove(c)
+                names.remove(n)
+        if not names:
+            continue
+        found = [texts.get(n.lower()) for n in names]
+        if any(t is None for t in found):
+            for c in changes:
+                ctx.report.add(Outcome(c, port_class.id, "add test", "for a human",
+                                       reason="translate-tests wrote no such method"))
+            continue
+        snap.keep(port_class.path)
+        _insert(ctx.work / port_class.path, port_class.end_line, found + _helpers(found, texts, names, present), rel)
+        written += changes
+        for c in changes:
+            ctx.report.add(Outcome(c, port_class.id, "add test", "passed", judged_by="translated tests",
+                                   reason=f"in {port_class.name}.{NESTED} ({port_class.path})",
+                                   files=[port_class.path]))
+    if not written:
+        return
+    ctx.reindex()
+    result = ctx.whole_suite_result()
+    if result is not None and result.status == "compile_error":
+        snap.restore()
+        ctx.reindex()
+        first = next((f"{d.code}: {d.message}" for d in result.diagnostics if d.severity == "error"), "")
+        for o in ctx.report.outcomes:
+            if o.action == "add test" and o.change in written:
+                o.status, o.reason = "for a human", f"the port's tests do not compile with it: {first}"[:200]
+
+
+def _helpers(found: list[str], texts: dict[str, str], names: list[str], present: dict[str, str]) -> list[str]:
+    """The translated fixture's other methods the added tests call (transitively) that the port's class
+    lacks: they go into the nested fixture with them."""
+    wanted = {n.lower() for n in names}
+    out: list[str] = []
+    todo = list(found)
+    while todo:
+        for called in re.findall(r"\b([A-Za-z_]\w*)\s*\(", todo.pop()):
+            key = called.lower()
+            if key in texts and key not in wanted and key not in present:
+                wanted.add(key)
+                out.append(texts[key])
+                todo.append(texts[key])
+    return out
+
+
+def _insert(path: Path, end_line: int, methods: list[str], java_rel: str) -> None:
+    """Put the added methods into the class ending on `end_line`: into its nested translated fixture
+    when it has one, else into a new one before the class's closing brace."""
+    raw = path.read_bytes().decode("utf-8")
+    newline = "\r\n" if "\r\n" in raw else "\n"
+    lines = raw.split(newline)
+    close = end_line - 1
+    while close > 0 and "}" not in lines[close]:
+        close -= 1
+    outer = _indent(lines[close])
+    member = next((_indent(x) for x in lines[max(0, close - 200):close] if x.strip()
+                   and len(_indent(x)) > len(outer)), outer + "    ")
+    unit = member[len(outer):] or "    "
+    nested = next((i for i in range(close) if re.search(rf"\bclass\s+{NESTED}\b", lines[i])), None)
+    if nested is not None:                  # a second sync: append to the nested fixture
+        depth, end = 0, nested
+        for end in range(nested, close):
+            depth += lines[end].count("{") - lines[end].count("}")
+            if depth == 0 and "}" in lines[end]:
+                break
+        block = [member + unit + x if x else "" for x in
+                 [""] + [y for m in methods for y in _nested_class([m], java_rel, unit)[6:-1]]]
+        lines[end:end] = block
+    else:
+        block = [member + x if x else "" for x in [""] + _nested_class(methods, java_rel, unit)]
+        lines[close:close] = block
+    path.write_bytes(newline.join(lines).encode("utf-8"))

@@ -1,0 +1,93 @@
+"""`sync --junit` carries test methods added upstream to a JUnit class the port already has into the port's
+test class (sync_tests): a nested fixture labelled as translated, in the port's own file; real mono build
+and the port's NUnit tests on the bundled history's v1 with a JUnit class added on both sides."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from repotrans.cli.main import main
+from repotrans.experiments.sync_history import export
+from repotrans.experiments.sync_tests import added_tests
+
+from .conftest import SAMPLE
+
+TEST = """package org.acme.geometry;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class Vector2DTest {
+%s
+    @Test
+    public void componentsAreExposed() {
+        Vector2D v = new Vector2D(3, 4);
+        assertEquals(3.0, v.getX(), 0.0);
+    }
+
+    private static Vector2D unit() {
+        return new Vector2D(1, 0);
+    }
+}
+"""
+ADDED = """
+    @Test
+    public void addIsComponentWise() {
+        Vector2D sum = new Vector2D(1, 2).add(new Vector2D(3, 4));
+        assertEquals(4.0, sum.getX(), 1e-12);
+        assertEquals(6.0, sum.getY(), 1e-12);
+    }
+
+    @Test
+    public void dotOfPerpendicularIsZero() {
+        assertEquals(0.0, new Vector2D(0, 1).dot(unit()), 1e-12);
+    }
+"""
+
+
+def _trees(tmp_path, history):
+    rel = "src/test/java/org/acme/geometry/Vector2DTest.java"
+    before = export(history, "v1", tmp_path / "before")
+    after = export(history, "v1", tmp_path / "after")
+    for root, added in ((before, ""), (after, ADDED)):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(TEST % added, encoding="utf-8")
+    return before, after
+
+
+def test_added_test_methods_of_existing_junit_classes(tmp_path, history):
+    before, after = _trees(tmp_path, history)
+    (after / "src/test/java/org/acme/geometry/NewTest.java").write_text(TEST.replace("Vector2DTest", "NewTest") % ADDED)
+    assert added_tests(before / "src/test/java", after / "src/test/java") == {
+        "org/acme/geometry/Vector2DTest.java": ["addIsComponentWise", "dotOfPerpendicularIsZero"]}
+
+
+@pytest.mark.slow
+def test_tests_added_upstream_land_in_the_ports_test_class_labelled(tmp_path, history):
+    before, after = _trees(tmp_path, history)
+    run = tmp_path / "run"
+    code = main(["--workdir", str(tmp_path / "wd"), "sync", "--source-before", str(before), "--source", str(after),
+                 "--target", str(SAMPLE / "csharp"), "--run-dir", str(run), "--junit", "src/test/java",
+                 "--model", "builtin", "--quiet"])
+    report = json.loads((run / "sync.json").read_text())
+    assert [(o["action"], o["change"]["new_id"], o["status"], o["judged_by"]) for o in report["outcomes"]] == [
+        ("add test", "source:org.acme.geometry.Vector2DTest.addIsComponentWise()", "passed", "translated tests"),
+        ("add test", "source:org.acme.geometry.Vector2DTest.dotOfPerpendicularIsZero()", "passed",
+         "translated tests")]
+    assert code == 0
+    text = (run / "work" / "target" / "tests/Acme.Geo.Tests/Vector2DTests.cs").read_text()
+    nested = text.split("public class RepotransTranslated", 1)[1]
+    assert '[Category("RepotransTranslated")]' in text.split("public class RepotransTranslated", 1)[0][-200:]
+    assert "public void AddIsComponentWise()" in nested and "public void DotOfPerpendicularIsZero()" in nested
+    assert "ComponentsAreExposed" not in nested          # the port's own test stays as it was, once
+    assert report["whole_suite"]["status"] == "passed"
+    patch = (run / "changes.patch").read_text()
+    assert [line.split(" b/", 1)[1] for line in patch.splitlines() if line.startswith("diff --git ")] == [
+        "tests/Acme.Geo.Tests/Vector2DTests.cs"]
+    repo = tmp_path / "port"
+    subprocess.run(["cp", "-r", str(SAMPLE / "csharp"), str(repo)], check=True)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "apply", "--check", str(run / "changes.patch")], cwd=repo, check=True)
