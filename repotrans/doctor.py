@@ -99,10 +99,9 @@ def toolchain_section(config) -> tuple[str, list[Line]]:
 
 def cache_section(config) -> tuple[str, list[Line]]:
     """The user cache folder: the embedding cache's size and rows, the embedding backend in force."""
-    from repotrans.agents.cache import cache_folder
     from repotrans.retrieval.embed_cache import cache_report
 
-    folder = cache_folder(config.model)
+    folder = config.cache.embedding_folder()
     rc = config.retrieval
     return "caches", [(None if folder is None else True, cache_report(folder)),
                       (True, f"embeddings computed by {rc.embedding_model} on {rc.backend}"

@@ -30,9 +30,9 @@ PARSER_VERSION = 3        # bump when reading answers changes in a way old cache
 
 
 def cache_folder(model: ModelConfig) -> Path | None:
-    """The user cache folder the response cache and the embedding cache share (`model.cache_dir`, which
-    the CLI resolves: agents.config.load_config); None when caching is off (--no-cache) or no folder
-    is configured."""
+    """The response cache's folder (`model.cache_dir`, which follows the cache root `[cache] root` unless
+    set: agents.config.load_config); None when the response cache is off (--no-cache, `[model] cache =
+    false`) or no folder is configured. The embedding cache's is `CacheSettings.embedding_folder`."""
     if not model.cache or not model.cache_dir:
         return None
     return Path(model.cache_dir)

@@ -41,8 +41,9 @@ class ModelConfig:
     family: str = "unknown"               # "r1" for reasoning models; model_info for models autogen does not know
     function_calling: bool = False        # send the tools as OpenAI `tools` (also switched on when tool_calls come back)
     json_output: bool = False             # send response_format json_object for JSON steps
-    cache: bool = True                    # SQLite response cache shared by runs
-    cache_dir: str | None = None          # its folder (load_config: $REPOTRANS_CACHE_DIR or ~/.cache/repotrans;
+    cache: bool = True                    # SQLite response cache shared by runs (only the answers: the
+                                          # embedding cache is [cache] embeddings; --no-cache turns off both)
+    cache_dir: str | None = None          # its folder (load_config: [cache] root, see CacheSettings;
                                           # None: no response cache)
     price_prompt: float | None = None     # currency per 1M prompt tokens
     price_completion: float | None = None # currency per 1M completion tokens
@@ -80,6 +81,21 @@ class TaskSelection:
 
 
 @dataclass
+class CacheSettings:
+    """The per-machine cache folder the layers share (`[cache]`), owned here where they are composed:
+    the model's response cache and server windows (`[model] cache_dir`, which follows `root` unless set)
+    and the retrieval layer's embeddings, ONNX exports and prepared stores."""
+    root: str | None = None               # load_config: [model] cache_dir if set, else $REPOTRANS_CACHE_DIR, else
+                                          # $XDG_CACHE_HOME/repotrans, else ~/.cache/repotrans; None: nothing on disk
+    embeddings: bool = True               # embeddings, exports and stores under `root` (--no-cache turns it off
+                                          # with the response cache; off: kept in memory for one process)
+
+    def embedding_folder(self) -> Path | None:
+        """The folder the retrieval layer keeps its per-machine caches in; None: in memory only."""
+        return Path(self.root) if self.embeddings and self.root else None
+
+
+@dataclass
 class AgentConfig:
     model: ModelConfig = field(default_factory=ModelConfig)
     agents: AgentSwitches = field(default_factory=AgentSwitches)
@@ -88,6 +104,7 @@ class AgentConfig:
     prompts: PromptSettings = field(default_factory=PromptSettings)
     mapping: MappingOverrides = field(default_factory=MappingOverrides)   # [mapping] of the file, then --mapping
     tasks: TaskSelection = field(default_factory=TaskSelection)
+    cache: CacheSettings = field(default_factory=CacheSettings)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -111,7 +128,7 @@ class AgentConfig:
         return out
 
 
-SECTIONS = ("model", "agents", "execution", "retrieval", "prompts", "tasks")
+SECTIONS = ("model", "agents", "execution", "retrieval", "prompts", "tasks", "cache")
 OTHER_SECTIONS = ("mapping",)          # read by repotrans.mapping.overrides (mapping corrections)
 
 
@@ -181,18 +198,21 @@ def load_config(path: Path | None = None, cli: dict[str, dict[str, Any]] | None 
 
 
 def _from_environment(config: AgentConfig, env: Mapping[str, str]) -> AgentConfig:
-    """What the environment adds beside the [model] variables: the response cache's folder
-    ($REPOTRANS_CACHE_DIR, else $XDG_CACHE_HOME/repotrans, else ~/.cache/repotrans) and the NuGet
-    folder $NUGET_PACKAGES (when it is one) after the --packages folders."""
-    model, ex = config.model, config.execution
-    if model.cache_dir is None:
-        base = env.get(CACHE_ENV) or (str(Path(env["XDG_CACHE_HOME"]) / "repotrans") if env.get("XDG_CACHE_HOME")
+    """What the environment adds beside the [model] variables: the cache root ([cache] root, else a
+    [model] cache_dir given, else $REPOTRANS_CACHE_DIR, else $XDG_CACHE_HOME/repotrans, else
+    ~/.cache/repotrans), which the response cache's folder follows unless set, and the NuGet folder
+    $NUGET_PACKAGES (when it is one) after the --packages folders."""
+    model, ex, cache = config.model, config.execution, config.cache
+    root = cache.root or model.cache_dir
+    if root is None:
+        root = env.get(CACHE_ENV) or (str(Path(env["XDG_CACHE_HOME"]) / "repotrans") if env.get("XDG_CACHE_HOME")
                                       else str(Path(env["HOME"]) / ".cache" / "repotrans") if env.get("HOME")
                                       else None)
-        model = replace(model, cache_dir=base)
+    if model.cache_dir is None:
+        model = replace(model, cache_dir=root)
     if env.get(NUGET_ENV) and Path(env[NUGET_ENV]).is_dir():
         ex = replace(ex, packages=tuple(dict.fromkeys([*ex.packages, env[NUGET_ENV]])))
-    return replace(config, model=model, execution=ex)
+    return replace(config, model=model, execution=ex, cache=replace(cache, root=root))
 
 
 def _checked(config: AgentConfig) -> AgentConfig:

@@ -52,7 +52,6 @@ def prepare(workdir: Path, function: str, config: AgentConfig, runner: "Judge", 
 def brief_for(work: Workdir, task, config: AgentConfig) -> TaskBrief:
     """The brief of one resolved task of the workload `work`, with real tools, its judge (the test
     runs, built from config.execution) and its retriever bound to it."""
-    from repotrans.agents.cache import cache_folder
     from repotrans.execution.capability.allowances import allowances
     from repotrans.retrieval.retriever import above_bar
     from repotrans.tools import run_tool
@@ -72,7 +71,7 @@ def brief_for(work: Workdir, task, config: AgentConfig) -> TaskBrief:
     rc = config.retrieval
 
     def find_examples(k: int) -> tuple[list, str]:
-        retriever = work.retriever(rc, cache_folder(config.model))      # inside a task: no bars
+        retriever = work.retriever(rc, config.cache.embedding_folder())      # inside a task: no bars
         result = retriever.retrieve(task.source_method_id, k, names=False)
         kept, dropped = above_bar(result.candidates)
         note = f"; {dropped} below the relevance bar left out" if dropped else ""

@@ -107,7 +107,6 @@ def run_mapping(args: argparse.Namespace, config: AgentConfig) -> int:
 
 
 def run_retrieve(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.agents.cache import cache_folder
     from repotrans.mapping.task import resolve_task
     from repotrans.retrieval.encoders import make_encoder
     from repotrans.retrieval.retriever import Retriever
@@ -120,7 +119,7 @@ def run_retrieve(args: argparse.Namespace, config: AgentConfig) -> int:
             exclude += [line.strip() for line in Path(args.exclude_file).read_text().splitlines() if line.strip()]
         except OSError as exc:
             raise InputError(f"cannot read --exclude-file: {exc.strerror}: {args.exclude_file}") from exc
-    rc, cache_dir = config.retrieval, cache_folder(config.model)
+    rc, cache_dir = config.retrieval, config.cache.embedding_folder()
     encoder = make_encoder(args.model or rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
     retriever = Retriever.open(Path(args.workdir), overrides=config.mapping, exclude_ids=exclude, encoder=encoder,
                                cache_dir=cache_dir,

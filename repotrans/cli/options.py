@@ -35,6 +35,7 @@ class Setting:
     choices: Sequence[str] | None = None
     store: Any = None              # a constant the flag stores (--no-cache: False)
     switch: bool = False           # --x / --no-x
+    also: tuple[tuple[str, str], ...] = ()     # more (section, key) the flag sets to the same value
 
     @property
     def dest(self) -> str:
@@ -65,7 +66,7 @@ _SETTINGS = [
     Setting("--model-timeout", "model", "timeout", "seconds to wait for one model answer (default 60; "
                                                    "[model] timeout)", type=float),
     Setting("--no-cache", "model", "cache", "use neither the response cache nor the embedding cache (both in "
-                                            "the user cache folder)", store=False),
+                                            "the user cache folder)", store=False, also=(("cache", "embeddings"),)),
     Setting("--embedding-backend", "retrieval", "backend", "how the retrieval stores' embeddings are computed "
             "(the same model on ONNX Runtime, its int8 quantisation, or torch: the original path)",
             choices=("onnx", "onnx-int8", "torch")),
@@ -116,7 +117,8 @@ def given_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for setting in SETTINGS.values():
         if setting.dest in vars(args):
-            out.setdefault(setting.section, {})[setting.key] = vars(args)[setting.dest]
+            for section, key in ((setting.section, setting.key), *setting.also):
+                out.setdefault(section, {})[key] = vars(args)[setting.dest]
     return out
 
 

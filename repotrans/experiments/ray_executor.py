@@ -136,11 +136,10 @@ class RayExecutor:
     # ---- one level -------------------------------------------------------------------------------
     def _ship(self, work: Workload) -> tuple[str, list]:
         if work.config.agents.rag:            # build the pair store (all tasks query) once, here, not on every node
-            from repotrans.agents.cache import cache_folder
             from repotrans.retrieval.encoders import make_encoder
             from repotrans.retrieval.retriever import Retriever
 
-            rc, cache_dir = work.config.retrieval, cache_folder(work.config.model)
+            rc, cache_dir = work.config.retrieval, work.config.cache.embedding_folder()
             encoder = make_encoder(rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
             retriever = Retriever.open(work.dirs["workspace"], overrides=work.config.mapping, encoder=encoder,
                                        cache_dir=cache_dir, progress=False, pool=rc.pool)

@@ -339,7 +339,7 @@ def test_trajectory_has_prompts_responses_tools_results_tokens(tmp_path):
     assert [e["result"]["status"] for e in entries if e["kind"] == "attempt"] == ["compile_error", "passed"]
     assert json.loads((tmp_path / "run" / "result.json").read_text())["status"] == "passed"
     assert set(json.loads((tmp_path / "run" / "config.json").read_text())) == {"model", "agents", "execution", "retrieval",
-                                                                               "prompts", "mapping", "tasks"}
+                                                                               "prompts", "mapping", "tasks", "cache"}
 
 
 # -- model clients -------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ def test_translate_flags_reach_their_sections():
                                       "--max-repair-rounds", "1", "--sandbox", "docker"])
     given = given_settings(args)
     assert given["model"] == {"name": "m", "base_url": None, "timeout": None, "cache": False}
+    assert given["cache"] == {"embeddings": False}                 # --no-cache: the embedding cache too
     assert given["agents"]["rag"] is False and given["agents"]["context"] is None
     assert given["agents"]["max_repair_rounds"] == 1 and given["execution"]["sandbox"] == "docker"
 
@@ -55,6 +56,36 @@ def test_build_settings_mapping_and_cache_folder_are_values_of_the_configuration
     assert load_settings(build_parser().parse_args(["doctor"]), env={"HOME": "/h"}).model.cache_dir == \
         "/h/.cache/repotrans"
     assert load_settings(build_parser().parse_args(["doctor"]), env={}).model.cache_dir is None
+
+
+def test_the_cache_root_is_its_own_setting_and_no_cache_turns_off_both_caches(tmp_path, monkeypatch):
+    """[cache] root is composed once (a [model] cache_dir given, else the environment) and the response
+    cache's folder follows it; the model's `cache = false` no longer takes the embedding cache with it,
+    `--no-cache` (README: "keeps it in memory (with the response cache off too") turns off both."""
+    from pathlib import Path
+
+    from repotrans.agents.cache import cache_folder
+
+    monkeypatch.chdir(tmp_path)
+    env = {"REPOTRANS_CACHE_DIR": str(tmp_path / "env")}
+    doctor = build_parser().parse_args(["doctor"])
+    config = load_settings(doctor, env=env)
+    assert config.cache.root == str(tmp_path / "env") == config.model.cache_dir
+    assert config.cache.embedding_folder() == cache_folder(config.model) == tmp_path / "env"
+    (tmp_path / "repotrans.toml").write_text(f'[model]\ncache = false\n[cache]\nroot = "{tmp_path / "root"}"\n')
+    config = load_settings(doctor, env=env)
+    assert cache_folder(config.model) is None and config.cache.embedding_folder() == tmp_path / "root"
+    assert config.model.cache_dir == str(tmp_path / "root")
+    (tmp_path / "repotrans.toml").write_text(f'[model]\ncache_dir = "{tmp_path / "old"}"\n'
+                                             '[cache]\nembeddings = false\n')
+    config = load_settings(doctor, env=env)                        # an older file's folder is the root
+    assert config.cache.root == str(tmp_path / "old") and cache_folder(config.model) == tmp_path / "old"
+    assert config.cache.embedding_folder() is None
+    (tmp_path / "repotrans.toml").unlink()
+    off = load_settings(build_parser().parse_args(["translate", "--function", "f", "--no-cache"]), env=env)
+    assert cache_folder(off.model) is None and off.cache.embedding_folder() is None
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "`--no-cache` keeps it in\nmemory (with the response cache off too; `[cache] embeddings = false`" in readme
 
 
 def test_a_build_folder_that_is_not_there_is_one_clear_error(tmp_path, capsys):
