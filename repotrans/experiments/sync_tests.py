@@ -147,7 +147,7 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path) -> None:
         texts = _methods(draft.text)
         for c, n in zip(list(changes), list(names)):
             if n.lower() in present:       # the port has it (by hand, or a resumed sync wrote it)
-                ctx.report.add(Outcome(c, port_class.id, "add test", "passed", judged_by="translated tests",
+                ctx.report.add(Outcome(c, port_class.id, "add test", "nothing to do",
                                        reason=f"{port_class.name} already has a test {n}"))
                 changes.remove(c)
                 names.remove(n)

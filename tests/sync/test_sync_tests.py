@@ -91,3 +91,11 @@ def test_tests_added_upstream_land_in_the_ports_test_class_labelled(tmp_path, hi
     subprocess.run(["cp", "-r", str(SAMPLE / "csharp"), str(repo)], check=True)
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     subprocess.run(["git", "apply", "--check", str(run / "changes.patch")], cwd=repo, check=True)
+    # a port that has them already (by hand, or this sync written): nothing is added again
+    again = tmp_path / "again"
+    code = main(["--workdir", str(tmp_path / "wd2"), "sync", "--source-before", str(before), "--source", str(after),
+                 "--target", str(run / "work" / "target"), "--run-dir", str(again), "--junit", "src/test/java",
+                 "--model", "builtin", "--quiet"])
+    report = json.loads((again / "sync.json").read_text())
+    assert code == 0 and [(o["action"], o["status"]) for o in report["outcomes"]] == [("add test", "nothing to do")] * 2
+    assert (again / "changes.patch").read_text() == ""
