@@ -33,7 +33,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from repotrans.errors import ConfigError
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.experiments import bundles
-from repotrans.experiments.workload import Workload
+from repotrans.experiments.workload import Workload, prepare_retrieval
 from repotrans.experiments.ray_nodes import CallGate, NodeWorker, build_baseline
 from repotrans.experiments.run_store import TaskRecord
 from repotrans.mapping.task import TranslationTask
@@ -136,15 +136,7 @@ class RayExecutor:
     # ---- one level -------------------------------------------------------------------------------
     def _ship(self, work: Workload) -> tuple[str, list]:
         if work.config.agents.rag:            # build the pair store (all tasks query) once, here, not on every node
-            from repotrans.retrieval.encoders import make_encoder
-            from repotrans.retrieval.retriever import Retriever
-
-            rc, cache_dir = work.config.retrieval, work.config.cache.embedding_folder()
-            encoder = make_encoder(rc.embedding_model, rc.backend, threads=rc.threads, cache_dir=cache_dir)
-            retriever = Retriever.open(work.dirs["workspace"], overrides=work.config.mapping, encoder=encoder,
-                                       cache_dir=cache_dir, progress=False, pool=rc.pool)
-            retriever.pairs
-            retriever.index.close()
+            prepare_retrieval(work)
         keep = build_baseline(work.dirs["target"], work.dirs["workspace"], work.config.execution)
         refs, digests = {}, []
         for name, path in sorted(work.dirs.items()):

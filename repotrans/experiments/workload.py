@@ -56,6 +56,21 @@ class Executor(Protocol):
         ...
 
 
+def prepare_retrieval(work: Workload, caches: RunCaches | None = None) -> None:
+    """Build the pair store every task of `work` queries, once, through a run context over the
+    workspace's index (agents.workdir.Workdir: the index opened and fingerprinted once, the mapping
+    with the workload's overrides), then close that index: a node that later runs the tasks finds the
+    store built and opens its own run context once per workload, never per task."""
+    index = Index.open(work.dirs["workspace"], must_exist=True)
+    try:
+        mapping = load_mapping(index, work.config.mapping)
+        context = Workdir(work.dirs["workspace"], index, mapping, None, work.config.mapping,
+                          caches=caches or RunCaches())
+        context.retriever(work.config.retrieval, work.config.cache.embedding_folder()).pairs
+    finally:
+        index.close()
+
+
 def rerooted_index(dirs: dict[str, Path], workspace: str = "workspace", target: str = "target") -> Index:
     """The index in dirs[workspace], re-rooted onto dirs["source"] + dirs[target] if it was built
     elsewhere (a node-local copy): unchanged files are not parsed again."""
