@@ -23,12 +23,14 @@ from repotrans.experiments.sync_report import Outcome
 CONFIG = "sync"
 # settings that cannot change a verdict: where caches live, how often a server is retried
 _NEUTRAL = {"model": {"cache", "cache_dir", "max_retries", "timeout"}, "retrieval": {"threads"}}
+_NEUTRAL_SECTIONS = {"cache"}
 
 
 def judged_settings(config_json: dict) -> dict:
     """The configuration (AgentConfig.to_json()) without the settings that cannot change a verdict."""
     return {section: {k: v for k, v in values.items() if k not in _NEUTRAL.get(section, ())}
-            if isinstance(values, dict) else values for section, values in config_json.items()}
+            if isinstance(values, dict) else values for section, values in config_json.items()
+            if section not in _NEUTRAL_SECTIONS}
 
 
 def _differences(was: dict, now: dict, prefix: str = "") -> list[str]:

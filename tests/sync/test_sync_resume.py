@@ -31,7 +31,8 @@ def test_the_ledger_keeps_judged_steps_and_retries_errors(tmp_path):
     other = Change("body", "source:p.A.g()", "source:p.A.g()", 0.5, ("1234567",))
     ledger.record(Outcome(other, "target:P.A.G()", "edit", "error", reason="boom"), "error")
     ledger.close()
-    again = SyncLedger(tmp_path, INPUTS, {**config, "model": {**config["model"], "cache": False}})
+    again = SyncLedger(tmp_path, INPUTS, {**config, "model": {**config["model"], "cache": False},
+                                          "cache": {"root": "/elsewhere", "embeddings": False}})
     assert again.resuming
     assert again.finished(CHANGE, "edit") == done             # the same Outcome, change and all
     assert again.finished(CHANGE, "rename") is None
