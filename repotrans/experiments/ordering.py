@@ -12,6 +12,7 @@ from dataclasses import replace
 import tree_sitter_java
 from tree_sitter import Language, Parser, Query, QueryCursor
 
+from repotrans.index.typename import simple_name
 from repotrans.index.model import Method
 from repotrans.mapping.api_sites import java_sites
 from repotrans.policy.cs_types import jdk_table
@@ -51,7 +52,7 @@ def receivers(m: Method) -> dict[tuple[str, int], set[str]]:
     """(name, argument count) of each call in `m`'s body -> the Java types it is made on ('' where the
     call is unqualified or the receiver's type is unknown)."""
     method = m if m.signature.strip() else replace(m, signature="void __m()")
-    own = m.type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
+    own = simple_name(m.type_id)
     out: dict[tuple[str, int], set[str]] = defaultdict(set)
     for site in java_sites(method, {}, own)[0]:
         if site.kind == "static":
@@ -83,7 +84,7 @@ def dependency_graph(tasks: dict[str, Method]) -> dict[str, set[str]]:
             for other, om in by_name.get(name, []):
                 n = len(om.params)
                 varargs = n > 0 and om.params[-1].varargs
-                cls = om.type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
+                cls = simple_name(om.type_id)
                 if all(o in jdk and o != cls for o in owners):
                     continue          # only ever called on a JDK type: not this task's method
                 if other != tid and (argc == n or (varargs and argc >= n - 1)):

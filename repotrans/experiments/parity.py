@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
+from repotrans.index.typename import simple_name
 from repotrans.experiments.parity_exclude import Exclusions
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.mapping import Mapping
@@ -161,7 +162,7 @@ class _Scorers:
     def __init__(self, mapping: Mapping, index: Index):
         project: dict[str, set[str]] = defaultdict(set)
         for m in mapping.type_matches:
-            project[_simple(m.source_id)].add(_simple(m.target_id))
+            project[simple_name(m.source_id)].add(simple_name(m.target_id))
         self.project = dict(project)
         self.enums = frozenset(t.name for t in index.types("target") if t.kind == "enum")
 
@@ -269,5 +270,3 @@ def _bare(declaration_id: str) -> str:
     return declaration_id.split(":", 1)[1]
 
 
-def _simple(type_id: str) -> str:
-    return type_id.rsplit(".", 1)[-1].split(":")[-1]

@@ -8,6 +8,7 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING
 
+from repotrans.index.typename import simple_name
 from repotrans.mapping import mapping_cache
 from repotrans.mapping.api_map import ApiMap, Observation, observe
 from repotrans.mapping.mapping import Mapping
@@ -24,8 +25,6 @@ CREATE TABLE IF NOT EXISTS api_map_obs (
 """
 
 
-def _simple_class(type_id: str) -> str:
-    return type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
 
 
 def _declaring(index: Index, type_id: str) -> dict[str, str]:
@@ -40,7 +39,7 @@ def _declaring(index: Index, type_id: str) -> dict[str, str]:
         for m in index.methods(base.id):
             key = f"{m.name}/{len(m.params)}"
             if key not in own:
-                out.setdefault(key, _simple_class(base.id))
+                out.setdefault(key, simple_name(base.id))
     return out
 
 
@@ -55,7 +54,7 @@ def build_api_map(index: Index, mapping: Mapping) -> ApiMap:
         java, cs = index.method(match.source_id), index.method(match.target_id)
         if java is None or cs is None:
             continue
-        owner = _simple_class(java.type_id)
+        owner = simple_name(java.type_id)
         argc = len(java.params)
         mapped |= {f"{owner}.{java.name}/{argc}", f"{owner}#{java.name}/{argc}"}
         if java.kind == "constructor":

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from repotrans.index.typename import simple_name
 from repotrans.errors import ConfigError
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.matches import MethodMatch, TypeMatch
@@ -201,9 +202,7 @@ def _project_names(type_matches: list[TypeMatch]) -> dict[str, set[str]]:
     """Java simple type name -> C# simple names it was matched to (for parameter comparison)."""
     out: dict[str, set[str]] = defaultdict(set)
     for m in type_matches:
-        out[_simple(m.source_id)].add(_simple(m.target_id))
+        out[simple_name(m.source_id)].add(simple_name(m.target_id))
     return out
 
 
-def _simple(type_id: str) -> str:
-    return type_id.rsplit(".", 1)[-1].split(":")[-1]
