@@ -179,17 +179,7 @@ def rename_check(source: Path, target: Path, gold: list[tuple[str, str, str]], n
         for k, j in enumerate(chosen):
             old = index.type(types[j]).name
             renames[old] = f"{old}Renamed{k}" if k % 2 == 0 else f"Renamed{k}"
-        copy = Path(tmp) / "cs"
-        shutil.copytree(target, copy)
-        pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b")
-        for path in copy.rglob("*.cs"):
-            text = path.read_text(encoding="utf-8", errors="surrogateescape")
-            new = pattern.sub(lambda m: renames[m.group(1)], text)
-            if new != text:
-                path.write_text(new, encoding="utf-8", errors="surrogateescape")
-        index2 = Index.open(Path(tmp) / "renamed")
-        index2.build(source, copy, progress=False)
-        mapping = build_mapping(index2)
+        pattern, mapping = _mapping_with_renames(source, target, renames, Path(tmp))
 
         def renamed_id(cid: str) -> str:
             return pattern.sub(lambda m: renames[m.group(1)], cid)
@@ -207,6 +197,22 @@ def rename_check(source: Path, target: Path, gold: list[tuple[str, str, str]], n
                       f"{m.target_id if m else mapping.unmatched_types.get(j)}")
 
 
+def _mapping_with_renames(source: Path, target: Path, renames: dict[str, str], tmp: Path):
+    """The mapping of `source` against a copy of `target` in `tmp` where each whole word `old` of
+    `renames` is `new`, and the pattern that renamed them."""
+    copy = tmp / "cs"
+    shutil.copytree(target, copy)
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b")
+    for path in copy.rglob("*.cs"):
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        new = pattern.sub(lambda m: renames[m.group(1)], text)
+        if new != text:
+            path.write_text(new, encoding="utf-8", errors="surrogateescape")
+    index = Index.open(tmp / "renamed")
+    index.build(source, copy, progress=False)
+    return pattern, build_mapping(index)
+
+
 def rename_members_check(source: Path, target: Path, gold: list[tuple[str, str, str]], n: int,
                          seed: int = 7) -> None:
     """Give n gold C# methods unrelated names in a copy of the C# tree; count how many are still found."""
@@ -220,17 +226,7 @@ def rename_members_check(source: Path, target: Path, gold: list[tuple[str, str, 
                       and names[m.name] == 1 and m.name not in type_names and len(m.name) >= 4)
         chosen = random.Random(seed).sample(pool, min(n, len(pool)))
         renames = {index.method(c).name: f"Zq{k}" for k, c in enumerate(chosen)}
-        copy = Path(tmp) / "cs"
-        shutil.copytree(target, copy)
-        pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b")
-        for path in copy.rglob("*.cs"):
-            text = path.read_text(encoding="utf-8", errors="surrogateescape")
-            new = pattern.sub(lambda m: renames[m.group(1)], text)
-            if new != text:
-                path.write_text(new, encoding="utf-8", errors="surrogateescape")
-        index2 = Index.open(Path(tmp) / "renamed")
-        index2.build(source, copy, progress=False)
-        mapping = build_mapping(index2)
+        _, mapping = _mapping_with_renames(source, target, renames, Path(tmp))
 
         def renamed_id(cid: str) -> str:
             head, args = cid.split("(", 1) if "(" in cid else (cid, None)
