@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from repotrans.index.model import Method, TypeDecl
+from repotrans.index.typename import simple_name
 from repotrans.mapping.evidence import body_similarity
 from repotrans.mapping.matches import MethodMatch
 from repotrans.mapping.signatures import Cand, Scorer
@@ -51,10 +52,6 @@ class Sides:
 
 def _calls(body: str | None) -> set[str]:
     return set(_CALL.findall(body or ""))
-
-
-def _simple(type_id: str) -> str:
-    return type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
 
 
 def _names(name: str, body: str | None) -> bool:
@@ -87,7 +84,7 @@ class _Graph:
             if caller.id == jm.id:
                 continue
             ours = caller.type_id == jm.type_id or (len(owners) == 1 and re.search(
-                rf"\b{re.escape(_simple(jm.type_id))}\b", caller.body or "") is not None)
+                rf"\b{re.escape(simple_name(jm.type_id))}\b", caller.body or "") is not None)
             if not ours:
                 if len(owners) == 1:
                     continue                 # calls a method of that name through some other route: unknown
@@ -196,6 +193,6 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
                 reasons[jm.id] = f"{unmatched[jm.id]}; matched neighbours: several Java methods fit {target_id}"
             continue
         jm, cm, evidence = group[0]
-        moved = "" if sides.counterpart.get(jm.type_id) == cm.type_id else f", moved to {_simple(cm.type_id)}"
+        moved = "" if sides.counterpart.get(jm.type_id) == cm.type_id else f", moved to {simple_name(cm.type_id)}"
         found.append(MethodMatch(jm.id, cm.id, CONFIDENCE, "matched neighbours" + moved, evidence))
     return found, reasons

@@ -55,7 +55,7 @@ class RepotransRunner
         }
 
         public void RunStarted(string name, int testCount) { Emit("START " + testCount); }
-        public void RunFinished(TestResult result) { ReportParentFailed("", "", "", ""); }
+        public void RunFinished(TestResult result) { }
         public void RunFinished(Exception exception) { Emit("CRASH " + B64(exception.ToString())); }
         public void TestStarted(TestName testName)
         {
@@ -267,7 +267,7 @@ class RepotransRunner
                 ITestFilter filter = Filter(names);
                 Plan(runner.Test, filter, Named(names), listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
-                listener.ReportParentFailed("", "", "", "");     // none held past the run
+                listener.ReportParentFailed("", "", "", "");     // none held past the run (before its END)
             }
         }
         catch (Exception e)
@@ -299,7 +299,7 @@ class RepotransRunner
                 ITestFilter filter = Filter(jobs[n].Names);
                 Plan(runner.Test, filter, Named(jobs[n].Names), listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
-                listener.ReportParentFailed("", "", "", "");     // none held past the run
+                listener.ReportParentFailed("", "", "", "");     // none held past the run (before its END)
                 listener.Emit("BEFORE " + B64("") + " " + B64(listener.Switches.Drain()));   // the last teardown
                 bool initializer;
                 int fired = listener.Switches.Fired(out initializer);
