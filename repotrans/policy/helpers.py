@@ -99,17 +99,17 @@ def _inline(code: str, name: str, helper: Method, text: str) -> str | None:
         if found is None:
             out.append(code[i:])
             break
-        args, end = _args(code, found.end())
+        args, end = call_args(code, found.end())
         if args is None or len(args) != len(params):
             return None
-        values = {p: a if _SIMPLE.fullmatch(a) else f"({a})" for p, a in zip(params, args)}
-        body_expr = _substitute(expr, values)
+        values = {p: argument_value(a) for p, a in zip(params, args)}
+        body_expr = substitute(expr, values)
         out.append(code[i:found.start()] + f"({body_expr})")
         i = end
     return "".join(out)
 
 
-def _args(code: str, start: int) -> tuple[list[str] | None, int]:
+def call_args(code: str, start: int) -> tuple[list[str] | None, int]:
     """The top-level arguments of a call whose `(` ends at `start`, and the index after its `)`."""
     depth, args, current, i = 0, [], [], start
     while i < len(code):
@@ -139,7 +139,14 @@ def _args(code: str, start: int) -> tuple[list[str] | None, int]:
     return None, i
 
 
-def _substitute(expr: str, values: dict[str, str]) -> str:
+def argument_value(arg: str) -> str:
+    """An argument as it may stand for a parameter inside other code: a name, member access or literal
+    as it is, anything else in parentheses."""
+    return arg if _SIMPLE.fullmatch(arg) else f"({arg})"
+
+
+def substitute(expr: str, values: dict[str, str]) -> str:
+    """`expr` with each whole word of `values` replaced by its value, string literals untouched."""
     pieces, last = [], 0
     pattern = re.compile(r"(?<![\w.@])(" + "|".join(map(re.escape, values)) + r")\b") if values else None
     for literal in _STRING.finditer(expr):

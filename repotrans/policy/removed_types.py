@@ -11,11 +11,10 @@ import re
 from repotrans.errors import InputError
 from repotrans.index.model import Method
 from repotrans.policy.cs_types import pascal
-from repotrans.policy.helpers import _args, _substitute
+from repotrans.policy.helpers import argument_value, call_args, substitute
 from repotrans.policy.resolver import NameResolver
 
 _CALLED_TYPE = re.compile(r"(?<![\w.])([A-Z]\w*)\s*\.\s*[a-z]\w*\s*\(")
-_SIMPLE = re.compile(r"[\w.]+|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _DECLARES = re.compile(r"^\s*(?:[\w.<>\[\], ]+)\s+\w+\s*(?:=|;)")
 _NULL_GUARD = re.compile(r"^(\s*)if \((?P<arg>[A-Za-z_]\w*) == null\)\n(\s*)\{\n(\s*)throw new ArgumentException\([^;]*\);\n")
 
@@ -70,15 +69,15 @@ def _replace(code: str, call: re.Pattern, params: list[str], statements: list[st
     for found in call.finditer(code):
         if found.start() < pos:
             continue
-        args, end = _args(code, found.end())
+        args, end = call_args(code, found.end())
         rest = code[end:].split("\n", 1)
         if args is None or len(args) != len(params) or rest[0].strip() != ";":
             continue
         body = "\n".join(statements)
         values = {}
         for p, a in zip(params, args):       # a keyword-named parameter is written @string: only that form
-            values["@" + p if "@" + p in body else p] = a if _SIMPLE.fullmatch(a) else f"({a})"
-        text = _substitute(body, values)
+            values["@" + p if "@" + p in body else p] = argument_value(a)
+        text = substitute(body, values)
         text = _NULL_GUARD.sub(lambda m: m.group(0).split("throw new", 1)[0]
                                + f'throw new ArgumentNullException("{m.group("arg")}");\n', text + "\n").rstrip("\n")
         indent = found.group("indent")
