@@ -18,12 +18,10 @@ of that simple name.
 """
 from __future__ import annotations
 
-import re
 import threading
 from repotrans.index.model import FileInfo, Method, Side, TypeDecl
+from repotrans.index.typename import erased_name
 
-_GENERIC = re.compile(r"<[^<>]*>")
-_ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?\s*")
 
 
 class Hierarchy:
@@ -100,7 +98,7 @@ class Hierarchy:
 
     def resolve_type(self, t: TypeDecl, text: str) -> TypeDecl | None:
         """The project type the name `text`, written in `t`'s declaration, binds to; None outside the index."""
-        name = _bare(text)
+        name = erased_name(text)
         if not name:
             return None
         if name.startswith("global::"):
@@ -202,7 +200,7 @@ class Hierarchy:
                 return found
         for imp in imports:
             if imp.alias == name:
-                return self._type(f"{side}:{_bare(imp.name)}")
+                return self._type(f"{side}:{erased_name(imp.name)}")
         for imp in imports:
             if imp.alias is None:
                 found = self._type(f"{side}:{imp.name}.{name}")
@@ -232,23 +230,12 @@ class Hierarchy:
         head, _, rest = name.partition(".")
         alias = next((imp for imp in self._imports(t) if imp.alias == head), None)
         if alias is not None:
-            return self._type(f"{side}:{_bare(alias.name)}.{rest}")
+            return self._type(f"{side}:{erased_name(alias.name)}.{rest}")
         for ns in _enclosing_namespaces(t.container):
             found = self._type(f"{side}:{ns}.{name}" if ns else f"{side}:{name}")
             if found is not None:
                 return found
         return None
-
-
-def _bare(text: str) -> str:
-    """"java.util.Map<K, List<V>>" -> "java.util.Map"; annotations and white space dropped."""
-    text = _ANNOTATION.sub("", text)
-    while True:
-        stripped = _GENERIC.sub("", text)
-        if stripped == text:
-            break
-        text = stripped
-    return re.sub(r"\s+", "", text.split("<", 1)[0])
 
 
 def _enclosing_namespaces(container: str) -> list[str]:

@@ -10,6 +10,7 @@ from collections import defaultdict
 from repotrans.index.extractor import norm_type
 from repotrans.index.hierarchy import Hierarchy
 from repotrans.index.model import Field, FileInfo, Method, Side, TypeDecl
+from repotrans.index.typename import without_type_arguments
 
 
 class Snapshot:
@@ -55,7 +56,7 @@ class Snapshot:
         self.hierarchy = Hierarchy(self.types, self.types_by_side, self.types_by_name, self.files, self.methods_by_type)
 
     def find_types(self, side: Side, name: str) -> list[TypeDecl]:
-        query = _strip_generics(name.split(":", 1)[1] if name.startswith(f"{side}:") else name)
+        query = without_type_arguments(name.split(":", 1)[1] if name.startswith(f"{side}:") else name)
         query = query.replace("$", ".").replace(" ", "")
         if not query:
             return []
@@ -92,13 +93,13 @@ class Snapshot:
 
 def _explicit_member(name: str) -> str | None:
     """"IEnumerable<T>.GetEnumerator" -> "GetEnumerator"; None unless an explicit interface implementation."""
-    head, space, rest = _strip_generics(name).partition(" ")     # "IOps.operator +", "implicit operator A.B"
+    head, space, rest = without_type_arguments(name).partition(" ")     # "IOps.operator +", "implicit operator A.B"
     return head.rsplit(".", 1)[1] + space + rest if "." in head else None
 
 
 def _explicit_matches(m: Method, path: str) -> bool:
     """Whether "Type.Interface.Member" names `m`; the interface may be written qualified or not."""
-    head, space, rest = _strip_generics(m.name).partition(" ")
+    head, space, rest = without_type_arguments(m.name).partition(" ")
     iface, member = head.rsplit(".", 1)
     owner = m.type_id.split(":", 1)[1]
     for full in (f"{owner}.{head}{space}{rest}", f"{owner}.{iface.rsplit('.', 1)[-1]}.{member}{space}{rest}"):
@@ -123,19 +124,9 @@ def _merge(parts: list[TypeDecl]) -> TypeDecl:
 
 
 # ---- member queries --------------------------------------------------------------------------------
-_GENERIC = re.compile(r"<[^<>]*>")
 _PARAM_PREFIX = re.compile(r"^(?:(?:final|ref|out|in|params|this|scoped|readonly)\s+|@\w+(?:\.\w+)*\s+)+")
 _NAMED_PARAM = re.compile(r"^(.*[\w>\]?.])\s+[A-Za-z_@]\w*$")
 _ARRAY_SUFFIX = re.compile(r"^(.*?)((?:\[[,\s]*\])*)$")
-
-
-def _strip_generics(text: str) -> str:
-    text = text.replace("<init>", "\0")
-    while True:
-        stripped = _GENERIC.sub("", text)
-        if stripped == text:
-            return stripped.replace("\0", "<init>").strip()
-        text = stripped
 
 
 def split_top(text: str) -> list[str]:
@@ -177,7 +168,7 @@ def parse_member_query(query: str) -> tuple[str, str, list[str] | None] | None:
         cut = query.index("(")
         inner = query[cut + 1:query.rindex(")")] if ")" in query else query[cut + 1:]
         head, params = query[:cut], [_param_type(p) for p in split_top(inner)]
-    words = _strip_generics(head).split()
+    words = without_type_arguments(head).split()
     if not words:
         return None
     owner, _, name = words[-1].rpartition(".")
@@ -187,5 +178,5 @@ def parse_member_query(query: str) -> tuple[str, str, list[str] | None] | None:
 
 def _erase(type_text: str) -> str:
     """"java.util.List<String>" -> "List"; "String..." -> "String[]"."""
-    base, brackets = _ARRAY_SUFFIX.match(_strip_generics(type_text).replace("...", "[]")).groups()
+    base, brackets = _ARRAY_SUFFIX.match(without_type_arguments(type_text).replace("...", "[]")).groups()
     return base.rsplit(".", 1)[-1] + brackets.replace(" ", "")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from repotrans.index.model import Side, TypeDecl
 
 _GENERIC = re.compile(r"<[^<>]*>")
+_ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?\s*")
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,25 @@ def written_parts(text: str) -> tuple[list[str], int | None]:
         text = _GENERIC.sub("", text)
     text = re.sub(r"\[[,\s]*\]|\?|\*|\s", "", text)
     return [p for p in text.split(".") if p], arity
+
+
+def without_annotations(text: str) -> str:
+    """A type as written without its annotations: "@NonNull List<@Foo(1) T>" -> "List<T>"."""
+    return _ANNOTATION.sub("", text)
+
+
+def without_type_arguments(text: str) -> str:
+    """"Map<K, List<V>>.Entry" -> "Map.Entry": every type argument list removed, innermost first; a
+    constructor's "<init>" is kept."""
+    text = text.replace("<init>", "\0")
+    while (stripped := _GENERIC.sub("", text)) != text:
+        text = stripped
+    return text.replace("\0", "<init>").strip()
+
+
+def erased_name(text: str) -> str:
+    """"java.util.Map<K, List<V>>" -> "java.util.Map": annotations, type arguments and white space dropped."""
+    return re.sub(r"\s+", "", without_type_arguments(without_annotations(text)).split("<", 1)[0])
 
 
 def simple_name(text: str) -> str:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from repotrans.index.typename import without_annotations
+
 NAMES_FILE = Path(__file__).parent / "data" / "java_cs_names.json"
-_ANNOTATION = re.compile(r"@[\w.]+(\([^)]*\))?\s*")
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def name_table() -> NameTable:
 @lru_cache(maxsize=65536)
 def parse_type(text: str) -> TypeName:
     """Parse a type as written ("Map<String, List<Integer>>[]", "int?", "? extends T") leniently."""
-    text = _ANNOTATION.sub("", text).replace("...", "[]").strip()
+    text = without_annotations(text).replace("...", "[]").strip()
     node, _ = _parse(text, 0)
     return node
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from repotrans.index.store import Index
-from repotrans.index.typename import TypeName, TypeNames, simple_name, written_parts
+from repotrans.index.typename import (TypeName, TypeNames, erased_name, simple_name, without_annotations,
+                                      without_type_arguments, written_parts)
 from tests.support.solutions import write_tree
 
 CSHARP = {
@@ -36,6 +37,14 @@ def test_written_names_and_identities():
     assert simple_name("target:Acme.Qr.Version.ECB") == "ECB" and simple_name("Box<int>[]") == "Box"
     assert TypeName("Acme.Qr", "Version.ECB").type_id("target") == "target:Acme.Qr.Version.ECB"
     assert TypeName("Acme.Qr", "Box", 1) != TypeName("Acme.Qr", "Box", 0)
+
+
+def test_one_way_to_drop_type_arguments_and_annotations():
+    """The index's, the hierarchy's and the mapping's readers of a written type share these three."""
+    assert without_type_arguments("Map<K, List<V>>.Entry<K>") == "Map.Entry"
+    assert without_type_arguments("Foo.<init>(List<int>)") == "Foo.<init>(List)"
+    assert without_annotations("@NonNull List<@Foo(1) T>") == "List<T>"
+    assert erased_name("@Deprecated java.util.Map< K , List<V> >") == "java.util.Map"
 
 
 def test_names_bind_from_their_scope_not_by_simple_name(index):
