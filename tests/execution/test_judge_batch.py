@@ -16,7 +16,7 @@ from repotrans.index.store import Index
 pytestmark = pytest.mark.slow
 PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "switched_pair"
 MIX = {                                                   # member -> (candidate, per-candidate status)
-    "Arith.Add": ("{\n    return a + b;\n}", "passed"),
+    "Arith.Add": ("{\n    int unused = 1;\n    return a + b;\n}", "passed"),     # its warning, at its own line
     "Arith.Twice": ("{\n    return a * 3;\n}", "test_failure"),
     "Arith.Square": ("{\n    return a * undefinedThing;\n}", "compile_error"),        # bisected out
     "Arith.Negate": ("public static int Negate(int a)\n{\n    return -a;\n}", "passed"),    # whole member

@@ -35,7 +35,7 @@ from repotrans.execution.judge.runner import Chosen, Runner
 from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.switches.shared_build import Build, Pending, compile_shared
 from repotrans.execution.toolchains import PatchedFile, Verdict
-from repotrans.execution.toolchains.api import merged_policy, parse_mcs, rel, run_tests
+from repotrans.execution.toolchains.api import merged_policy, parse_shared_mcs, run_tests
 from repotrans.execution.workspace.scratch import Workspace
 from repotrans.index.model import Method
 
@@ -211,16 +211,17 @@ class BatchingJudge:
         box = runner.sandbox(ws)
         timings = {"apply": 0.0, "baseline": 0.0}
         chosen: Chosen = runner.select(entry.index, method, ws, entry.scope, entry.scaled)
+        own_file = _own_file(build, method.path)
         with ws.run_dir() as run_dir:
             cand = PatchedFile(path=method.path, text=entry.patch.new_text, line_map=entry.patch.line_map,
                                surface_changed=False, run_dir=run_dir, member=MemberRef.of(method),
-                               compiled={**build.shared, _own_file(build, method.path): (method.path, entry.lines)})
+                               compiled={**build.shared, own_file: (method.path, entry.lines)})
             patched = run_dir / "patched" / method.path
             patched.parent.mkdir(parents=True, exist_ok=True)
             patched.write_text(cand.text, encoding="utf-8")
             warnings = []
             for p in entry.projects:
-                warnings += parse_mcs(_as_own(build.outputs[p.name], ws, cand), ws, cand)
+                warnings += parse_shared_mcs(build.outputs[p.name], ws, cand, own_file, entry.lines)
             checked = merged_policy([build.answers[i] for i in entry.jobs])
             timings["policy"] = checked.seconds
             timings["build"] = build.seconds
@@ -282,23 +283,3 @@ def _own_paths(verdict: Verdict, ws: Workspace, cand: PatchedFile) -> None:
     for item in [*verdict.failures, *verdict.exceptions]:
         item.message = pattern.sub(own, item.message)
     verdict.log = pattern.sub(own, verdict.log)
-
-
-def _as_own(output: str, ws: Workspace, cand: PatchedFile) -> str:
-    """The compiler's output with the shared file's lines named as in the candidate's own patched file
-    (lines of other candidates and of the switches left out), as the per-candidate path reads them."""
-    file = next(f for f, (target, _) in cand.compiled.items() if target == cand.path)
-    lines_of = cand.compiled[file][1]
-    shared, own = rel(file, ws), rel(cand.run_dir / "patched" / cand.path, ws)
-    lines = []
-    for text in output.splitlines():
-        stripped = text.strip()
-        if stripped.startswith(shared + "("):
-            rest = stripped[len(shared) + 1:]
-            number, _, after = rest.partition(",")
-            mapped = lines_of.get(int(number)) if number.isdigit() else None
-            if mapped is None:
-                continue
-            text = f"{own}({mapped},{after}"
-        lines.append(text)
-    return "\n".join(lines)

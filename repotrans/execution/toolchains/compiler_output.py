@@ -8,23 +8,27 @@ from collections.abc import Callable, Iterable
 
 from repotrans.execution.judge.results import Diagnostic
 
-Place = Callable[[str, int], "tuple[str, int | None]"]   # (compiler's file, line) -> (file in the target, candidate line)
+# (compiler's file, line) -> (file in the target, line there, candidate line), or None: leave the line out
+Place = Callable[[str, int], "tuple[str, int, int | None] | None"]
 
 
 def parse_diagnostics(output: str, located: re.Pattern, bare: re.Pattern, place: Place) -> list[Diagnostic]:
     """Diagnostics of every line `located` (groups file, line, col, sev, code, msg) or `bare` (groups
     code, msg, optionally sev) matches. `place` maps a file to its path in the target and a line to the
-    candidate's; a warning counts only inside the candidate, a bare line only as an error."""
+    candidate's (or leaves the line out); a warning counts only inside the candidate, a bare line only as an error."""
     diags: list[Diagnostic] = []
     seen = set()
     for text in output.splitlines():
         m = located.match(text.strip())
         if m:
-            file, cand_line = place(m.group("file"), int(m.group("line")))
+            placed = place(m.group("file"), int(m.group("line")))
+            if placed is None:
+                continue
+            file, line, cand_line = placed
             if m.group("sev") == "warning" and cand_line is None:
                 continue
             diag = Diagnostic(code=m.group("code"), message=m.group("msg").strip(), file=file,
-                              line=int(m.group("line")), column=int(m.group("col")), candidate_line=cand_line,
+                              line=line, column=int(m.group("col")), candidate_line=cand_line,
                               severity=m.group("sev"))
         else:
             m = bare.match(text.strip())

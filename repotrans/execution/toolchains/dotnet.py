@@ -228,10 +228,10 @@ def parse_msbuild(output: str, tree: Path, cand: PatchedFile | None) -> list[Dia
     (compiler_output.parse_diagnostics)."""
     root = str(tree.resolve()) + "/"
 
-    def place(file: str, lineno: int) -> tuple[str, int | None]:
+    def place(file: str, lineno: int) -> tuple[str, int, int | None]:
         file = file.replace("\\", "/")
         file = file[len(root):] if file.startswith(root) else file
-        return file, cand.line_map.to_candidate(lineno) if cand and file == cand.path else None
+        return file, lineno, cand.line_map.to_candidate(lineno) if cand and file == cand.path else None
 
     return parse_diagnostics(output, MSBUILD_DIAG_RE, MSBUILD_BARE_RE, place)
 

@@ -110,14 +110,36 @@ def parse_mcs(output: str, ws: Workspace, cand: PatchedFile | None) -> list[Diag
     """mcs lines `file(line,col): error CSxxxx: message` -> Diagnostics relative to the target root;
     lines in the patched file also get their line within the candidate. Warnings are kept only for
     the patched file (compiler_output.parse_diagnostics)."""
-    patched_prefix = f"{rel(cand.run_dir, ws)}/patched/" if cand else None
+    return parse_diagnostics(output, DIAG_RE, BARE_DIAG_RE, _place(ws, cand))
 
-    def place(file: str, lineno: int) -> tuple[str, int | None]:
-        if patched_prefix and file.startswith(patched_prefix):
-            return file[len(patched_prefix):], cand.line_map.to_candidate(lineno)
-        return (file[4:] if file.startswith("src/") else file), None
+
+def parse_shared_mcs(output: str, ws: Workspace, cand: PatchedFile, shared: Path,
+                     own_lines: dict[int, int]) -> list[Diagnostic]:
+    """A shared build's mcs output (the switch mechanisms compile many candidates at once) read as the
+    candidate's own build would say it: a line of `shared`, the file holding its body among others', is
+    placed at its line in the candidate's patched file when it is one of the candidate's (`own_lines`:
+    shared line -> patched line); the other candidates' and the switches' lines are left out."""
+    shared_name, placed = rel(shared, ws), _place(ws, cand)
+
+    def place(file: str, lineno: int) -> tuple[str, int, int | None] | None:
+        if file != shared_name:
+            return placed(file, lineno)
+        own = own_lines.get(lineno)
+        return None if own is None else (cand.path, own, cand.line_map.to_candidate(own))
 
     return parse_diagnostics(output, DIAG_RE, BARE_DIAG_RE, place)
+
+
+def _place(ws: Workspace, cand: PatchedFile | None):
+    """mcs's file (relative to the workspace) -> (its path in the target, the line, the candidate's line)."""
+    patched_prefix = f"{rel(cand.run_dir, ws)}/patched/" if cand else None
+
+    def place(file: str, lineno: int) -> tuple[str, int, int | None]:
+        if patched_prefix and file.startswith(patched_prefix):
+            return file[len(patched_prefix):], lineno, cand.line_map.to_candidate(lineno)
+        return (file[4:] if file.startswith("src/") else file), lineno, None
+
+    return place
 
 
 
