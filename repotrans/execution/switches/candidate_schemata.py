@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -54,14 +55,25 @@ GENERATING = {"lambda_expression": "a lambda", "anonymous_method_expression": "a
 _WRAP = "class __Switched__ {\n"
 
 
+class Body(NamedTuple):
+    """One body of a switchable member: the current body's bytes [start, end) in the file, the candidate's
+    block, the block's offset in the candidate's patched file, and the offset in the current body of its
+    last statement (its opening brace when it has none)."""
+    start: int
+    end: int
+    block: bytes
+    at: int
+    last: int
+
+
 @dataclass
 class Switchable:
     """One candidate that may share a build: its member, the blocks replacing the member's bodies (one
     for a method or constructor, one per accessor for a property or indexer), and its own patched file
     (the per-candidate path's text)."""
     method: Method
-    bodies: list[tuple[int, int, bytes, int]]   # (current body's start, end in the file, candidate block,
-    patched: bytes                              #  the block's offset in `patched`), in file order
+    bodies: list[Body]                          # in file order
+    patched: bytes
 
 
 @dataclass
@@ -106,8 +118,9 @@ def why_alone(original: bytes, method: Method, patch: Patch) -> str | Switchable
         if why:
             return f"its body has {why}: not the same code in a shared build with its switch off"
     wrap = len(_WRAP)
-    return Switchable(method, [(head + c.start_byte - wrap, head + c.end_byte - wrap,
-                                patched[head + b.start_byte - wrap:head + b.end_byte - wrap], head + b.start_byte - wrap)
+    return Switchable(method, [Body(head + c.start_byte - wrap, head + c.end_byte - wrap,
+                                    patched[head + b.start_byte - wrap:head + b.end_byte - wrap],
+                                    head + b.start_byte - wrap, _last_statement(c))
                                for c, b in zip(now_bodies, bodies)], patched)
 
 
@@ -136,20 +149,6 @@ def _declaration(text: bytes) -> tuple[Node, list[Node]] | str:
             found.append(body)
         return member, found
     return f"a {member.type.replace('_', ' ')}: not switched"
-
-
-def _parse_block(block: bytes) -> Node | None:
-    """The block node of `block` parsed as a method body, when it is exactly one error-free block."""
-    prefix = (_WRAP + "void __M__() ").encode()
-    tree = parser_for("target").parse(prefix + block + b"\n}")
-    decls = _members(tree)
-    if decls is None or len(decls) != 1 or decls[0].type != "method_declaration":
-        return None
-    body = decls[0].child_by_field_name("body")
-    if body is None or body.type != "block" or body.start_byte != len(prefix) \
-            or body.end_byte != len(prefix) + len(block):
-        return None
-    return body
 
 
 def _members(tree) -> list[Node] | None:
@@ -215,14 +214,14 @@ def combine(original: bytes, items: list[tuple[Switchable, int]]) -> Switched:
     bodies = sorted((body, switch) for cand, switch in items for body in cand.bodies)
     pieces: list[tuple[bytes, str, int, int]] = []      # (text, kind, switch, original offset)
     cursor = 0
-    for (start, end, block, _), switch in bodies:
+    for (start, end, block, _, last), switch in bodies:
         if start < cursor:
             raise ValueError(f"switched bodies overlap at byte {start}")
         current = original[start:end]
         pieces += [(original[cursor:start], "orig", -1, cursor),
                    (f"{{ if (!global::{SWITCH_CLASS}.On({switch})) ".encode(), "scaffold", -1, -1),
                    (current, "current", switch, start), (b" else ", "scaffold", -1, -1),
-                   (block, "cand", switch, start + _last_statement(current)), (b" }", "scaffold", -1, -1)]
+                   (block, "cand", switch, start + last), (b" }", "scaffold", -1, -1)]
         cursor = end
     pieces.append((original[cursor:], "orig", -1, cursor))
     out = Switched(b"".join(p[0] for p in pieces))
@@ -242,11 +241,10 @@ def _has(node: Node, types: tuple[str, ...]) -> bool:
     return False
 
 
-def _last_statement(block: bytes) -> int:
+def _last_statement(block: Node) -> int:
     """Offset in `block` of its last statement (its opening brace when it has none)."""
-    node = _parse_block(block)
-    statements = [c for c in node.named_children if c.type != "comment"] if node is not None else []
-    return statements[-1].start_byte - node.start_byte if statements else 0
+    statements = [c for c in block.named_children if c.type != "comment"]
+    return statements[-1].start_byte - block.start_byte if statements else 0
 
 
 def _starts(text: bytes) -> list[int]:
@@ -265,7 +263,7 @@ def _line_map(original: bytes, pieces: list[tuple[bytes, str, int, int]], cand: 
     for text, kind, key, offset in pieces:
         first = None
         if kind == "cand" and key == switch:
-            first = cand.patched.count(b"\n", 0, next(blocks)[3]) + 1
+            first = cand.patched.count(b"\n", 0, next(blocks).at) + 1
         for n, at in enumerate(_starts(text)):
             if kind == "orig" or (kind == "current" and key != switch):
                 target = own_line(offset + at)
@@ -289,10 +287,10 @@ def _own_lines(original: bytes, cand: Switchable | None):
         return lambda offset: line_of(original, offset)
     m, patched = cand.method, cand.patched
     shift = patched.count(b"\n") - original.count(b"\n")      # lines the candidate adds
-    ends = [m.start_byte] + [e for _, e, _, _ in cand.bodies]
-    starts = [s for s, _, _, _ in cand.bodies] + [m.end_byte]
-    own_ends = [m.start_byte] + [at + len(block) for _, _, block, at in cand.bodies]
-    own_starts = [at for _, _, _, at in cand.bodies] + [len(patched) - (len(original) - m.end_byte)]
+    ends = [m.start_byte] + [b.end for b in cand.bodies]
+    starts = [b.start for b in cand.bodies] + [m.end_byte]
+    own_ends = [m.start_byte] + [b.at + len(b.block) for b in cand.bodies]
+    own_starts = [b.at for b in cand.bodies] + [len(patched) - (len(original) - m.end_byte)]
     gaps = list(zip(ends, starts, own_ends, own_starts))     # the declaration around the bodies, both sides
 
     def own_line(offset: int) -> int | None:

@@ -147,7 +147,7 @@ def _blamed(output: str, ws: Workspace, where: dict[str, list[Pending]]) -> set[
 def _block_lines(entry: Pending) -> set[int]:
     """The shared file's lines that hold the entry's candidate block."""
     own = set()
-    for _, _, block, at in entry.form.bodies:
-        first = entry.form.patched.count(b"\n", 0, at) + 1
-        own.update(range(first, first + block.count(b"\n") + 1))
+    for body in entry.form.bodies:
+        first = entry.form.patched.count(b"\n", 0, body.at) + 1
+        own.update(range(first, first + body.block.count(b"\n") + 1))
     return {line for line, mine in entry.lines.items() if mine in own}
