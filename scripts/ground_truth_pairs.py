@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from repotrans.execution.capability import checks
-from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.execution.toolchains.api import MonoToolchain, CHECKER_EXE, rel
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.experiments.datasets import DatasetTask, candidate_tasks, load_dataset
+from repotrans.experiments.truth_jobs import TruthJob, truth_jobs
 from repotrans.index.store import Index
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,32 +56,16 @@ def open_pair(source: Path, target: Path, tasks: list[DatasetTask] | None, tmp: 
                     LocalSandbox(ws.root.parent))
 
 
-@dataclass
-class Job:
-    """One ground truth's checker job: its built assembly, the member, the Java original's allowances."""
-    task_id: str
-    dll: Path
-    member: checks.MemberRef
-    allowed: frozenset[str]
-
-    def line(self, ws: Workspace) -> str:
-        """Its own assembly is the port's build whose references it may use (less its own member's)."""
-        return checks.job_line(rel(self.dll, ws), None, self.member, self.allowed, rel(self.dll, ws))
-
-
-def ground_truth_jobs(pair: OpenPair) -> tuple[list[Job], int]:
-    """The jobs of the ground truths in a project the baseline built, and how many are in none."""
-    projects = [p for p in pair.toolchain.plan(pair.ws).chosen if not p.is_test]
+def ground_truth_jobs(pair: OpenPair) -> tuple[list[TruthJob], int]:
+    """The job of each ground truth in the first project the baseline built with it (the validation
+    checks it in each), and how many are in none."""
+    projects = pair.toolchain.plan(pair.ws).chosen
     jobs, unbuilt = [], 0
     for task in pair.tasks:
         m, java = pair.index.method(task.target_method_id), pair.index.method(task.source_method_id)
-        path = (pair.ws.src / task.path).resolve()
-        project = next((p for p in projects if path in p.sources), None)
-        if m is None or project is None:
-            unbuilt += 1
-            continue
-        jobs.append(Job(task.id, pair.ws.base / project.name / project.dll_name, checks.MemberRef.of(m),
-                        allowances(pair.index, java)))
+        found = truth_jobs(pair.index, pair.ws, projects, task.id, m, java) if m is not None else []
+        jobs += found[:1]
+        unbuilt += not found
     return jobs, unbuilt
 
 

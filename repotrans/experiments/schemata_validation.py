@@ -33,14 +33,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from repotrans.execution.capability import checks
-from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
 from repotrans.execution.toolchains.api import (left_out_note, nothing_left, load_independent, covers, merged_policy,
                                                 CHECKER_EXE, dependents, rel)
 from repotrans.execution.workspace.selection import Selection, index_tests
+from repotrans.experiments.truth_jobs import truth_jobs
 
 PASSES = "a placeholder passes its tests"
 RESUMES = 4                       # new ground-truth batches after one stopped early, per chunk
@@ -206,13 +205,9 @@ def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dic
     read, all tasks in one checker process (chunks of POLICY_CHUNK jobs). No baseline to compare
     with: it would add the methods the candidate adds to it, none here (and it reads a second module
     per job)."""
-    jobs: list[tuple[str, str]] = []                       # (task id, job line)
-    for plan in plans:
-        allowed = allowances(index, index.method(plan.task.source_method_id))
-        for p in projects:
-            if not p.is_test and (ws.src / plan.method.path).resolve() in p.sources:
-                dll = rel(ws.base / p.name / p.dll_name, ws)
-                jobs.append((plan.task.id, checks.job_line(dll, None, MemberRef.of(plan.method), allowed, dll)))
+    jobs = [(job.task_id, job.line(ws)) for plan in plans
+            for job in truth_jobs(index, ws, projects, plan.task.id, plan.method,
+                                  index.method(plan.task.source_method_id))]
 
     def run(argv: list[str], stdin: bytes):
         outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb, stdin=stdin)
