@@ -38,6 +38,9 @@ CREATE TABLE IF NOT EXISTS mapping_match (
     evidence TEXT NOT NULL,         -- JSON list of strings
     PRIMARY KEY (kind, source_id));
 """
+_COLUMNS = {"mapping_meta": ["fingerprint", "namespace_votes", "counts"],      # the layout _SCHEMA makes
+            "mapping_namespace": ["package", "namespace"],
+            "mapping_match": ["kind", "source_id", "target_id", "confidence", "reason", "evidence"]}
 
 
 @lru_cache(maxsize=1)
@@ -77,8 +80,8 @@ def fingerprint(index: Index, overrides: MappingOverrides | None = None) -> str:
 def read(index: Index, fp: str) -> Mapping | None:
     """The cached mapping if it was built for this fingerprint."""
     conn: sqlite3.Connection = index.conn
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'mapping_meta'").fetchone() is None:
-        return None                                   # reading never writes: no tables yet, no cache
+    if _layouts(conn) != _COLUMNS:
+        return None                     # no tables yet, or any of an older version's: no cache (reading never writes)
     meta = conn.execute("SELECT fingerprint, namespace_votes, counts FROM mapping_meta").fetchone()
     if meta is None or meta[0] != fp:
         return None
@@ -86,11 +89,8 @@ def read(index: Index, fp: str) -> Mapping | None:
     matches: dict[str, list] = {"type": [], "method": []}
     unmatched: dict[str, dict[str, str]] = {"type": {}, "method": {}}
     cls = {"type": TypeMatch, "method": MethodMatch}
-    try:
-        rows = conn.execute("SELECT kind, source_id, target_id, confidence, reason, evidence FROM mapping_match "
-                            "ORDER BY rowid").fetchall()
-    except sqlite3.OperationalError:                  # a cache table of an older layout
-        return None
+    rows = conn.execute("SELECT kind, source_id, target_id, confidence, reason, evidence FROM mapping_match "
+                        "ORDER BY rowid").fetchall()
     for kind, sid, tid, conf, reason, evidence in rows:
         if tid is None:
             unmatched[kind][sid] = reason
@@ -103,9 +103,9 @@ def read(index: Index, fp: str) -> Mapping | None:
 def write(index: Index, fp: str, mapping: Mapping) -> None:
     """Replace the cached mapping with this one."""
     conn: sqlite3.Connection = index.conn
-    columns = [r[1] for r in conn.execute("PRAGMA table_info(mapping_match)")]
-    if columns and "evidence" not in columns:
-        conn.execute("DROP TABLE mapping_match")     # written by an older version
+    if _layouts(conn) != _COLUMNS:                    # none yet, or any table as an older version made it
+        for table in _COLUMNS:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
     conn.executescript(_SCHEMA)
     rows = [("type", m.source_id, m.target_id, m.confidence, m.reason, json.dumps(m.evidence))
             for m in mapping.type_matches]
@@ -124,3 +124,9 @@ def write(index: Index, fp: str, mapping: Mapping) -> None:
                      (fp, json.dumps(mapping.namespace_votes), json.dumps(mapping.counts)))
         conn.executemany("INSERT INTO mapping_namespace VALUES (?, ?)", mapping.namespace_map.items())
         conn.executemany("INSERT INTO mapping_match VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+
+def _layouts(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """The cache tables that exist, each with its columns in order."""
+    found = {table: [row[1] for row in conn.execute(f"PRAGMA table_info({table})")] for table in _COLUMNS}
+    return {table: columns for table, columns in found.items() if columns}

@@ -142,6 +142,21 @@ def test_a_method_both_matched_and_named_unmatched_is_cached_as_matched(index):
     assert match.source_id not in cached.unmatched_methods
 
 
+@pytest.mark.parametrize("older", [
+    "CREATE TABLE mapping_meta (fingerprint TEXT NOT NULL, namespace_votes TEXT NOT NULL)",          # no counts
+    "CREATE TABLE mapping_match (kind TEXT, source_id TEXT, target_id TEXT, confidence REAL, reason TEXT)",
+])
+def test_a_cache_table_of_any_older_layout_is_no_cache_and_replaced(index, older):
+    """Whichever table an older version made, reading answers 'no cache' and writing replaces them all."""
+    mapping = load_mapping(index)
+    for table in ("mapping_meta", "mapping_namespace", "mapping_match"):
+        index.conn.execute(f"DROP TABLE IF EXISTS {table}")
+    index.conn.execute(older)
+    assert mapping_cache.read(index, "fp") is None
+    mapping_cache.write(index, "fp", mapping)
+    assert mapping_cache.read(index, "fp").method_matches == mapping.method_matches
+
+
 def test_cache_roundtrip_and_invalidation(index, pair):
     first = load_mapping(index)
     fp = mapping_cache.fingerprint(index)
