@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.capability import il_check_process
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.il_baseline import keys_file
 from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.il_check_process import IlCheckProcess
+from repotrans.execution.sandboxes import local
 from repotrans.execution.sandboxes.local import bwrap_status
 from tests.execution.test_il_check import MEMBER, compile_calc
 
@@ -75,7 +75,7 @@ def test_the_checker_process_answers_as_il_check_in_process(dlls):
 @pytest.mark.parametrize("bwrap", [True, False], ids=["bwrap", "prlimit"])
 def test_hostile_assemblies_are_judged_and_a_checker_that_hangs_or_dies_rejects(dlls, monkeypatch, bwrap):
     if not bwrap:
-        monkeypatch.setattr(il_check_process, "bwrap_status", lambda: (False, "not here"))
+        monkeypatch.setattr(local, "bwrap_status", lambda: (False, "not here"))     # the sandbox's one probe
     root = dlls["base"].parents[1]
     checker = IlCheckProcess(root, root / "keys")
     assert checker.where == ("in the local sandbox (bwrap)" if bwrap else "as a child process under prlimit")

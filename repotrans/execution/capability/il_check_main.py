@@ -43,6 +43,8 @@ def answer(verdict: PolicyVerdict) -> str:
 
 
 def serve(stdin: TextIO, stdout: TextIO, keys: Path | None) -> None:
+    """Answer each job line until END; a baseline's saved keys are read once per process, not per job."""
+    loaded: dict[Path, Baseline] = {}
     for line in stdin:
         if line.strip() == "END":
             break
@@ -52,7 +54,9 @@ def serve(stdin: TextIO, stdout: TextIO, keys: Path | None) -> None:
         try:
             candidate, baseline, member, allowed, refs = parse_job(line)
             saved = keys_file(keys, baseline) if keys is not None and baseline is not None else None
-            base = Baseline.load(saved) if saved is not None and saved.exists() else baseline
+            if saved is not None and saved not in loaded and saved.exists():
+                loaded[saved] = Baseline.load(saved)
+            base = loaded.get(saved, baseline) if saved is not None else baseline
             verdict = check_assembly(candidate, base, member, allowed,
                                      None if refs == baseline and isinstance(base, Baseline) else refs)
         except Exception as exc:  # a job it cannot even start: rejected, with the reason

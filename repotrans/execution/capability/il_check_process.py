@@ -19,7 +19,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.il_baseline import keys_file
 from repotrans.execution.sandboxes import RunOutcome, limit_prefix, scrubbed_env
-from repotrans.execution.sandboxes.local import LocalSandbox, bwrap_status
+from repotrans.execution.sandboxes.local import LocalSandbox
 
 CHECK_TIMEOUT = 60.0          # seconds per checker process (Lucene.Net: 0.3 s median per candidate, 2.8 s at most)
 CHECK_MEMORY_MB = 1024        # its address space
@@ -65,7 +65,10 @@ class IlCheckProcess:
 
     def __init__(self, root: Path, keys: Path, timeout: float = CHECK_TIMEOUT, memory_mb: int = CHECK_MEMORY_MB):
         self.root, self.keys, self.timeout, self.memory_mb = Path(root), Path(keys), timeout, memory_mb
-        self.box = LocalSandbox(self.root, readable_paths()) if bwrap_status()[0] else None
+        try:
+            self.box: LocalSandbox | None = LocalSandbox(self.root, readable_paths())   # probes bwrap once
+        except ConfigError:
+            self.box = None
 
     @property
     def where(self) -> str:
