@@ -4,8 +4,9 @@ seconds per task and what retrieval costs per task, wall and CPU, with the load 
 
 Each side runs `repotrans ablate --model builtin` on the same tasks of a built dataset in a child
 process with its own code tree (BEFORE: a git worktree of --before; AFTER: this checkout) and a fresh
-user cache folder (so the first task pays the cold machine cache, as on a new machine); CPU is the
-children's user + system time (compilers and test runners included). Retrieval per task is then
+user cache folder (so the first task pays the cold machine cache, as on a new machine); CPU is every
+process's the side starts (scripts/cpu_meter: sandboxed compilers and test runners included, which
+getrusage's children's time misses). Retrieval per task is then
 timed on that run's workspace in a fresh process and a fresh run folder: `retrieve()` for each task's
 Java method (pairs only, as a task's find_examples does), first with that run's (now warm) machine
 cache, then with a cold one.
@@ -17,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import sqlite3
 import subprocess
@@ -26,7 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from cpu_meter import CpuMeter
+
 REPO = Path(__file__).resolve().parents[1]
+METER = ["?"]                      # how the last run's CPU time was counted
 
 RETRIEVE = """
 import json, sys, time
@@ -40,16 +43,17 @@ print(json.dumps([time.perf_counter() - t, time.process_time() - c]))
 """
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run(argv: list[str], tree: Path, cache: Path, timeout: float) -> tuple[float, float, subprocess.CompletedProcess]:
+    """(wall, CPU of this process and all it starts, the finished process)."""
     env = {**os.environ, "PYTHONPATH": str(tree), "REPOTRANS_CACHE_DIR": str(cache), "HF_HUB_OFFLINE": "1"}
-    t, c = time.perf_counter(), children_cpu()
-    done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout)
-    return time.perf_counter() - t, children_cpu() - c, done
+    meter = CpuMeter()
+    METER[0] = meter.how
+    try:
+        t = time.perf_counter()
+        done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout)
+        return time.perf_counter() - t, meter.seconds(), done
+    finally:
+        meter.close()
 
 
 def retrieval_per_task(tree: Path, run_dir: Path, cache: Path, functions: list[str]) -> tuple[float, float]:
@@ -101,7 +105,7 @@ def main() -> int:
     finally:
         subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(before)], check=False)
     print(f"ablate --configs {args.configs} --limit {args.limit} --model builtin --sandbox {args.sandbox} on {args.dataset} "
-          f"({os.cpu_count()} cores); before = {args.before}")
+          f"({os.cpu_count()} cores); before = {args.before}; CPU by {METER[0]}")
     print("| code | tasks | passed | wall s | CPU s | tasks/hour | s/task (results) | retrieval/task, warm cache "
           "(wall / CPU s) | retrieval/task, cold cache (wall / CPU s) | load |")
     print("|---|---|---|---|---|---|---|---|---|---|")

@@ -36,7 +36,7 @@ from repotrans.execution.capability import checks
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
-from repotrans.execution.toolchains.api import (left_out_note, nothing_left, load_independent, covers, merged_policy,
+from repotrans.execution.toolchains.api import (left_out_note, nothing_left, load_independent, covers,
                                                 CHECKER_EXE, dependents, rel)
 from repotrans.execution.workspace.selection import Selection, index_tests
 from repotrans.experiments.truth_jobs import truth_jobs
@@ -220,7 +220,7 @@ def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dic
     for (task_id, _), verdict in zip(jobs, verdicts):
         by_task.setdefault(task_id, []).append(verdict)
     return {task_id: merged.reason() for task_id, found in by_task.items()
-            if not (merged := merged_policy(found)).ok}
+            if not (merged := checks.merged_verdict(found)).ok}
 
 
 def _initializer_switches(truth: dict[tuple[str, str], list[JobResult]]) -> set[int]:

@@ -727,9 +727,8 @@ FORGED_SUCCESS = [
 def no_checker(monkeypatch):
     """The IL checker answering "nothing denied" for every candidate (as if a rule were missing): what
     stands then is the runner's own judgement."""
-    import repotrans.execution.toolchains.mono as mono
-    from repotrans.execution.capability.checks import PolicyVerdict
-    monkeypatch.setattr(mono, "merged_policy", lambda verdicts: PolicyVerdict())
+    from repotrans.execution.capability import checks
+    monkeypatch.setattr(checks, "merged_verdict", lambda verdicts: checks.PolicyVerdict())
 
 
 @pytest.mark.parametrize("exception", ["SuccessException", "IgnoreException", "InconclusiveException"])

@@ -109,6 +109,16 @@ class PolicyVerdict:
         return "\n".join(f"{d.capability}: {d.api} in {d.where}" for d in self.denials)
 
 
+def merged_verdict(verdicts: list[PolicyVerdict]) -> PolicyVerdict:
+    """One verdict for a candidate over each assembly compiling it: every denial once, the first error,
+    the checker's own time and the methods it read summed."""
+    merged = PolicyVerdict(inspected=sum(v.inspected for v in verdicts), seconds=sum(v.seconds for v in verdicts),
+                           cpu=sum(v.cpu for v in verdicts), error=next((v.error for v in verdicts if v.error), ""))
+    for v in verdicts:
+        merged.denials += [d for d in v.denials if d not in merged.denials]
+    return merged
+
+
 ALIASES = {"int": "Int32", "long": "Int64", "short": "Int16", "byte": "Byte", "sbyte": "SByte", "uint": "UInt32",
            "ulong": "UInt64", "ushort": "UInt16", "float": "Single", "double": "Double", "decimal": "Decimal",
            "bool": "Boolean", "char": "Char", "string": "String", "object": "Object"}

@@ -54,24 +54,19 @@ def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, t
     """The policy over every non-test project compiling the candidate's file, each against its baseline
     assembly (built in ws.src), in one checker process; one merged verdict with the checker's own time."""
     started = time.perf_counter()
-    merged = PolicyVerdict()
     owners = [p for p in projects if not p.is_test and (ws.src / cand.path).resolve() in p.sources]
-    if not owners:
-        merged.error = f"no project compiles {cand.path}"
+    error = "" if owners else f"no project compiles {cand.path}"
     checker = _checker(ws.root, ws.base / "il_keys")
     jobs = []
     for project in owners:
         built, base = built_assembly(project, ws.src, tree), built_assembly(project, ws.src, ws.src)
         if built is None:
-            merged.error = f"dotnet build left no {project.dll_name} for {project.name}"
+            error = f"dotnet build left no {project.dll_name} for {project.name}"
             break
         if base is not None:
             checker.save_keys(base)
         jobs.append(checks.job_line(str(built), str(base) if base else None, cand.member, cand.allowed))
-    for verdict in checker.check(jobs) if jobs and not merged.error else []:
-        merged.inspected += verdict.inspected
-        merged.denials += [d for d in verdict.denials if d not in merged.denials]
-        merged.error = merged.error or verdict.error
+    merged = PolicyVerdict(error=error) if error else checks.merged_verdict(checker.check(jobs) if jobs else [])
     merged.seconds = time.perf_counter() - started
     return merged
 

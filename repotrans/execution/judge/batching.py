@@ -28,14 +28,14 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from repotrans.execution.capability.checks import MemberRef
+from repotrans.execution.capability.checks import MemberRef, merged_verdict
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.runner import Chosen, Runner
 from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.switches.shared_build import Build, Pending, compile_shared
 from repotrans.execution.toolchains import PatchedFile, Verdict
-from repotrans.execution.toolchains.api import merged_policy, parse_shared_mcs, run_tests
+from repotrans.execution.toolchains.api import parse_shared_mcs, run_tests
 from repotrans.execution.workspace.scratch import Workspace
 from repotrans.index.model import Method
 
@@ -222,7 +222,7 @@ class BatchingJudge:
             warnings = []
             for p in entry.projects:
                 warnings += parse_shared_mcs(build.outputs[p.name], ws, cand, own_file, entry.lines)
-            checked = merged_policy([build.answers[i] for i in entry.jobs])
+            checked = merged_verdict([build.answers[i] for i in entry.jobs])
             timings["policy"] = checked.seconds
             timings["build"] = build.seconds
             if not checked.ok:

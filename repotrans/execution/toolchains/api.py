@@ -11,14 +11,14 @@ PatchedFile, Verdict, TargetBuildError).
   the capability Check chained to the last compile -> one BuildOutcome), HostCompiler for the user's
   own port; every path that compiles calls it (a candidate, the baseline, switches/, the skeleton check)
 - what the switch mechanisms and the batching judge read of a build: parse_mcs, parse_shared_mcs, rel,
-  dependents, run_tests, the runner's environment and test areas, the checker's merged verdict.
+  dependents, run_tests, the runner's environment and test areas.
 - compile_argv: one project's mcs command, for the benchmarks in scripts/ that time mcs alone."""
 from __future__ import annotations
 
 from repotrans.execution.toolchains.environment import (before_any_change, describe as describe_environment, left_out_note,
                                                         nothing_left, read_known_failures, write_known_failures)
 from repotrans.execution.toolchains.frameworks import reference_profile
-from repotrans.execution.toolchains.mono import MonoToolchain, merged_policy
+from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import (CHECKER_EXE, compile_argv, dependents, parse_mcs, parse_shared_mcs,
                                                       rel)
 from repotrans.execution.toolchains.mono_compile import BuildOutcome, Check, HostCompiler, compile_projects
@@ -38,7 +38,7 @@ __all__ = [
     "describe_environment", "before_any_change", "read_known_failures",
     "write_known_failures", "left_out_note", "nothing_left", "reference_profile", "alias_patterns", "probe_aliases",
     "unsupported_features", "mstest_features",
-    "MonoToolchain", "merged_policy", "CHECKER_EXE", "compile_argv", "dependents", "parse_mcs",
+    "MonoToolchain", "CHECKER_EXE", "compile_argv", "dependents", "parse_mcs",
     "parse_shared_mcs", "rel",
     "compile_projects", "Check", "BuildOutcome", "HostCompiler", "load_independent", "mono_env", "overlay",
     "run_tests", "runner_argv", "runner_env",

@@ -208,7 +208,7 @@ class MonoToolchain:
                            timings={"build": time.monotonic() - started})
         built = build.built
         warnings = [d for p in order if p in changed for d in parse_mcs(build.outputs[p.name], ws, cand)]
-        checked = merged_policy(build.answers) if build.answers is not None else None
+        checked = checks.merged_verdict(build.answers) if build.answers is not None else None
         timings["policy"] = checked.seconds if checked else 0.0
         timings["build"] = time.monotonic() - started - timings["policy"]
         if checked is None or not checked.ok:
@@ -219,16 +219,6 @@ class MonoToolchain:
         verdict.timings = {**timings, **verdict.timings}
         verdict.diagnostics = warnings + verdict.diagnostics
         return verdict
-
-
-def merged_policy(verdicts: list[checks.PolicyVerdict]) -> checks.PolicyVerdict:
-    """One verdict for the candidate over each rebuilt assembly compiling it (the checker's own time)."""
-    merged = checks.PolicyVerdict(inspected=sum(v.inspected for v in verdicts),
-                                  seconds=sum(v.seconds for v in verdicts),
-                                  error=next((v.error for v in verdicts if v.error), ""))
-    for v in verdicts:
-        merged.denials += v.denials
-    return merged
 
 
 def _gap_note(ws: Workspace, diags: list[Diagnostic]) -> str:
