@@ -90,8 +90,9 @@ def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
 def _trust_section(run_dir: Path) -> tuple[str, list]:
     """How many verdicts of a run folder ran with reduced trust, and which (their trust notes)."""
     from repotrans.experiments.run_store import RunStore, reduced_trust
+    from repotrans.experiments.run_layout import is_run_folder
 
-    if not (run_dir / "results.sqlite").is_file():
+    if not is_run_folder(run_dir):
         raise RepotransError(f"--run-dir: no results.sqlite in {run_dir}")
     store = RunStore(run_dir)
     try:

@@ -53,7 +53,7 @@ def register(sub) -> None:
 def run_index(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.index.store import Index
 
-    path = Path(args.workdir) / "index.sqlite"
+    path = Index.file_in(Path(args.workdir))
     new = not path.exists()
     index = Index.open(Path(args.workdir))
     try:
@@ -61,7 +61,7 @@ def run_index(args: argparse.Namespace, config: AgentConfig) -> int:
     except BaseException:
         if new:                  # a failed first index leaves no empty index behind
             index.close()
-            for leftover in path.parent.glob("index.sqlite*"):
+            for leftover in path.parent.glob(path.name + "*"):
                 leftover.unlink()
         raise
     print(summary.render())

@@ -26,6 +26,7 @@ from repotrans.experiments.datasets import Dataset, load_dataset, materialize
 from repotrans.experiments.executors import ThreadExecutor
 from repotrans.experiments.workload import Executor, Workload, rerooted_index
 from repotrans.experiments.run_store import RunStore
+from repotrans.experiments.run_layout import dataset_folder, workdir_of
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
 
@@ -137,9 +138,9 @@ def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir:
     own_executor = executor is None
     executor = executor or ThreadExecutor(jobs=jobs)
     for ds in loaded:
-        here = run_dir / "datasets" / ds.name
+        here = dataset_folder(run_dir, ds.name)
         view = materialize(ds, here)
-        workspace = here / "workspace"
+        workspace = workdir_of(here)
         index = Index.open(workspace)
         index.build(view.source, view.target, progress=False)
         index.close()

@@ -33,6 +33,7 @@ from repotrans.experiments.batch_end import WriteOutcome, WriteRequest, combined
 from repotrans.experiments.rejudge import applicable, apply_passing, keep_candidate, settle_group
 from repotrans.experiments.write_back import original_texts
 from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.run_layout import results_file, workdir_of
 from repotrans.experiments.task_choice import placeholder_tasks
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
@@ -82,7 +83,7 @@ def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *,
     for name, path in (("source", source), ("target", target)):
         if not path.is_dir():
             raise ConfigError(f"--{name}: {name} repository not found: {path}")
-    fresh = not (run_dir / "results.sqlite").exists()
+    fresh = not results_file(run_dir).exists()
     if not fresh and not resume and _finished_tasks(run_dir):
         raise ConfigError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
     store = RunStore(run_dir)
@@ -112,7 +113,7 @@ def _finished_tasks(run_dir: Path) -> int:
 def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: AgentConfig, *,
          functions: Path | None, jobs: int, resume: bool, request: WriteRequest, progress: bool, quiet: bool,
          executor: Executor | None, started: float, stop_after: int) -> BatchSummary:
-    workspace = run_dir / "workspace"
+    workspace = workdir_of(run_dir)
     work = _work_target(target, run_dir)
     index = Index.open(workspace)
     index.build(source, work, progress=progress and not quiet and sys.stderr.isatty())
@@ -203,7 +204,7 @@ def _mutual_groups(index: Index, source: Path, work: Path, deps: dict[str, set[s
     for group in (g for g in groups.values() if len(g) > 1):
         display.say(f"judging {len(group)} placeholders that call each other together: "
                     + ", ".join(r.task_id for r in group[:3]) + (", ..." if len(group) > 3 else ""))
-        with judge_for(Runner(config.execution, store.path.parent / "workspace"), 1) as runner:
+        with judge_for(Runner(config.execution, workdir_of(store.path.parent)), 1) as runner:
             settle_group(index, source, work, group, runner, store, java, display.say, store.path.parent / "tasks")
 
 
@@ -217,7 +218,7 @@ def _finish(index: Index, source: Path, work: Path, target: Path, records: list[
     together: dict = {}
     if stopped and not request.wanted:
         return together, WriteOutcome()
-    with judge_for(Runner(config.execution, store.path.parent / "workspace"), 1) as runner:
+    with judge_for(Runner(config.execution, workdir_of(store.path.parent)), 1) as runner:
         if not stopped:
             rejudge(index, source, work, records, order, runner, store, java, display.say,
                     tasks_dir=store.path.parent / "tasks", judged_on=judged_on)

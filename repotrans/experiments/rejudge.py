@@ -228,7 +228,7 @@ def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members:
             shutil.rmtree(path)
     shutil.copytree(work, tree)
     workspace.mkdir(parents=True)
-    copy = sqlite3.connect(workspace / "index.sqlite")
+    copy = sqlite3.connect(Index.file_in(workspace))
     try:
         index.conn.backup(copy)                        # WAL-safe: the copy holds what was committed
     finally:

@@ -4,12 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.run_layout import is_run_folder
 
 
 def load_records(run_dirs: list[Path]) -> list[TaskRecord]:
     records = []
     for d in run_dirs:
-        if not (d / "results.sqlite").is_file():
+        if not is_run_folder(d):
             from repotrans.errors import ConfigError
             raise ConfigError(f"{d} is not a run folder (no results.sqlite)")
         store = RunStore(d)

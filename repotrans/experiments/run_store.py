@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from repotrans.execution.judge.status import COMPILED, PASSED, TASK_STATUSES
+from repotrans.experiments.run_layout import results_file
 from repotrans.redact import redact
 
 SCHEMA_VERSION = 2          # 2: progress_json (fallbacks, calls and test runs saved: agents.progress)
@@ -104,7 +105,7 @@ class RunStore:
 
     def __init__(self, run_dir: Path):
         run_dir.mkdir(parents=True, exist_ok=True)
-        self.path = run_dir / "results.sqlite"
+        self.path = results_file(run_dir)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")

@@ -32,6 +32,7 @@ from typing import Callable
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.judge.runner import Runner
+from repotrans.experiments.run_layout import workdir_of
 from repotrans.experiments.sync_diff import diff_trees, read_tree, touched, with_commits
 from repotrans.experiments.sync_files import file_digests
 from repotrans.experiments.sync_history import Commit, commits, export, resolve
@@ -82,7 +83,7 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     old_index = Index.open(run / "workspace-old")
     old_index.build(before, inputs.target, progress=False)
     old_mapping = load_mapping(old_index, config.mapping)
-    index = Index.open(run / "workspace")
+    index = Index.open(workdir_of(run))
     index.build(after, work, progress=False)
     report = SyncReport(commits=history, changes=changes, revisions=(before.name, after.name))
     carried = {c.old_id: old_mapping.target_method(c.old_id) for c in changes if c.member and c.old_id}
@@ -91,7 +92,7 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     start_texts = {o["path"]: (inputs.target / o["path"]).read_bytes().decode("utf-8", "replace")
                    for o in originals.values()}
     editor = editor or _builtin_editor
-    runner = Runner(config.execution, run / "workspace")
+    runner = Runner(config.execution, workdir_of(run))
     try:
         ctx = SyncSteps(index, after, work, runner, config, report, say, old_tree, new_tree, old_index, old_mapping,
                         ledger)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from repotrans.experiments.run_records import dataset_or_none
 from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.experiments.run_layout import dataset_folders, workdir_of
 from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.store import Index
 
@@ -23,18 +24,18 @@ def run_indexes(run_dir: Path) -> dict[str, IndexPair]:
     roots = store.meta("datasets", {})
     store.close()
     found: dict[str, IndexPair] = {}
-    for ds_dir in sorted((run_dir / "datasets").glob("*")):
+    for ds_dir in dataset_folders(run_dir):
         ds = dataset_or_none(roots.get(ds_dir.name))
         repos = None if ds is None else (ds.source_dir, ds.target_dir)
-        found[ds_dir.name] = (_open_index(ds_dir / "workspace", repos and (repos[0], ds_dir / "target")),
+        found[ds_dir.name] = (_open_index(workdir_of(ds_dir), repos and (repos[0], ds_dir / "target")),
                               _open_index(ds_dir / "oracle-index", repos))
-    if (run_dir / "workspace" / "index.sqlite").is_file():      # a batch run
-        found["*"] = (_open_index(run_dir / "workspace", None), None)
+    if Index.file_in(workdir_of(run_dir)).is_file():      # a batch run
+        found["*"] = (_open_index(workdir_of(run_dir), None), None)
     return found
 
 
 def _open_index(workdir: Path, repos: tuple[Path, Path] | None) -> Index | None:
-    if not (workdir / "index.sqlite").is_file():
+    if not Index.file_in(workdir).is_file():
         return None
     index = Index.open(workdir)
     if not index.files("target") and repos is not None and all(r.is_dir() for r in repos):

@@ -120,9 +120,14 @@ class Index:
         self._data_version = -1
         self._lookups = 0           # lookups served by SQL before the snapshot was loaded (see _current)
 
+    @staticmethod
+    def file_in(workdir: Path) -> Path:
+        """Where a workdir keeps its index."""
+        return Path(workdir) / "index.sqlite"
+
     @classmethod
     def open(cls, workdir: Path, must_exist: bool = False) -> Index:
-        path = Path(workdir) / "index.sqlite"
+        path = cls.file_in(workdir)
         hint = "run `repotrans index --source <java repo> --target <c# repo>` first"
         if must_exist and not path.is_file():
             raise ConfigError(f"no index in {workdir}; {hint}")
