@@ -6,7 +6,8 @@ Each run folder holds `results.sqlite` (one row per task). A task is
   identical          same status, compiled, passed and candidate code;
   candidate changed  the candidate code differs (a translation change: the verdict may follow it);
   verdict changed    byte-identical candidate, different status/compiled/passed: each is listed with both
-                     runs' errors and first failures, since only a verdict change can point at the judge;
+                     runs' errors, first failures and the judge's stated reason, since only a verdict change
+                     can point at the judge (the reason is what names the verdict rule that moved it);
   only in one run    a task the other run does not have.
 Prints one count line per class, then the verdict changes (and up to --show candidate changes).
 """
@@ -56,6 +57,16 @@ def first_failure(row: Row) -> str:
     return f"{len(failures)} failures, first {f.get('name', '')}: {(f.get('message') or '')[:120]}"
 
 
+def stackless(row: Row) -> int:
+    """How many of the row's test failures carry no stack (NUnit 2's 'TestFixtureSetUp failed in X')."""
+    return sum(1 for f in json.loads(row["result_json"] or "{}").get("failures") or [] if not f.get("stack"))
+
+
+def reason(row: Row) -> str:
+    """The judge's stated reason for the row's verdict ('' when it gave none)."""
+    return str(json.loads(row["result_json"] or "{}").get("reason") or "")[:200]
+
+
 def classify(old: dict[str, Row], new: dict[str, Row]) -> dict[str, list[str]]:
     """Class name -> task ids in it."""
     out: dict[str, list[str]] = {"identical": [], "candidate changed": [], "verdict changed": [],
@@ -90,6 +101,10 @@ def main(argv: list[str] | None = None) -> None:
     for task in classes["verdict changed"]:
         o, n = old[task], new[task]
         print(f"\nVERDICT {task}: {o['status']} -> {n['status']}\n  old: {first_failure(o)}\n  new: {first_failure(n)}")
+        if reason(o) or reason(n):
+            print(f"  old reason: {reason(o)}\n  new reason: {reason(n)}")
+        if stackless(o) != stackless(n):
+            print(f"  failures without a stack: {stackless(o)} -> {stackless(n)}")
     for task in classes["candidate changed"][:args.show]:
         print(f"candidate {task}: {old[task]['status']} -> {new[task]['status']}")
 

@@ -21,7 +21,8 @@ def _run(folder: Path, rows: list[tuple[str, str, str]]) -> Path:
     for task, status, code in rows:
         failures = [{"name": "T.t", "message": "Expected 1 but was 2"}] if status == "test_failure" else []
         store.add(TaskRecord(config="builtin", dataset="d", task_id=task, status=status, code=code,
-                             result={"status": status, "failures": failures}))
+                             result={"status": status, "failures": failures,
+                                     "reason": "waits for T.t's placeholder" if status == "blocked" else ""}))
     store.close()
     return folder
 
@@ -39,3 +40,5 @@ def test_classes_of_change(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "VERDICT B: test_failure -> blocked" in out and "1 failures, first T.t: Expected 1 but was 2" in out
     assert "compile_error -> passed: 1" in out
+    assert "old reason: \n  new reason: waits for T.t's placeholder" in out
+    assert "failures without a stack: 1 -> 0" in out
