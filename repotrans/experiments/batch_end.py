@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.judge.blocked import blockers
+from repotrans.execution.judge.blocked import blockers, past_untranslated
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.status import BLOCKED, NO_TESTS, PASSED, RUNTIME_ERROR
@@ -95,9 +95,11 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
                                         for m in methods],
                                 scope="covering")
         # every passing translation rests only on passing ones (experiments.rejudge), so each must pass
-        # alone on the work copy; blocked there means its pass rested on a candidate that is not in it
+        # alone on the work copy; blocked there means its pass rested on a candidate that is not in it,
+        # unless it is blocked only where it passed: past members the run leaves untranslated (every
+        # placeholder stays one now), as rejudge's last judgements judged it
         out["fail_together"] = [m.id.split(":", 1)[1] for m, result in zip(methods, alone)
-                                if result.status != PASSED]
+                                if past_untranslated(result, m, set(result.behind)).status != PASSED]
     return out
 
 

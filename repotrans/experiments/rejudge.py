@@ -20,6 +20,11 @@ placeholders too), are judged again until nothing changes:
      step at a time); one blocked behind a placeholder with no candidate ends the unit, nothing
      recorded. So every recorded verdict is taken on the port plus passing translations plus candidates
      that pass in that same run, and a passing translation passes on the work copy too.
+  3. a candidate (alone, or a member of a unit) blocked only behind placeholders no candidate of this run
+     can fill any more (their tasks ended without a pass, or they are no task) would wait forever: a test
+     that stops there cannot tell anything about it. It is judged on the covering tests that could run
+     (blocked.past_untranslated: at least one passed, its own member on no stopped test's stack) and the
+     stopped tests are named as left out. One failed task no longer keeps everything that reaches it blocked.
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ from typing import Callable
 from repotrans.errors import TaskError
 from repotrans.execution.workspace.apply import apply_candidate
 from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.blocked import past_untranslated
 from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.status import BLOCKED, NO_TESTS, PASSED
@@ -117,6 +123,9 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
             elif rec.status in WAITING:
                 still.append(rec)
         pending = still
+        if pending and not progress:
+            progress = _past_untranslated(index, source, work, pending, judged_on, record)
+            pending = [r for r in pending if r.status in WAITING]
         if len(pending) > 1 and not progress:
             for unit in mutual_units(pending):
                 key = (frozenset(r.task_id for r in unit), state_key(work))
@@ -125,11 +134,30 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 tried.add(key)
                 members = {r.task_id for r in unit}
                 done = settle_group(index, source, work, unit, runner, store, java, say, tasks_dir,
-                                    outside=[r for r in pending if r.task_id not in members])
+                                    outside=[r for r in pending if r.task_id not in members], last=True)
                 progress = progress or bool(done)
             pending = [r for r in pending if r.status in WAITING]
         if not progress:
             break
+
+
+def _past_untranslated(index: Index, source: Path, work: Path, pending: list[TaskRecord], judged_on: dict[str, str],
+                       record: Callable[[TaskRecord, TestResult, str], None]) -> bool:
+    """The first pending record (callees first) whose verdict on the work copy as it is now is blocked
+    only behind members that stay placeholders (no pending candidate can fill them) passes on the tests
+    that could run (blocked.past_untranslated) and goes into the work copy; whether one did."""
+    state, live = state_key(work), {"target:" + r.task_id for r in pending}
+    for rec in pending:
+        if judged_on.get(rec.task_id) != state or rec.result is None:
+            continue
+        result = TestResult.from_json(rec.result)
+        staying = set(result.behind) - live
+        judged = past_untranslated(result, index.method("target:" + rec.task_id), staying)
+        if judged.status == PASSED:
+            record(rec, judged, "alone, past members this run leaves untranslated")
+            apply_passing(index, source, work, [rec])
+            return True
+    return False
 
 
 def behind_of(rec: TaskRecord) -> set[str]:
@@ -159,10 +187,10 @@ def mutual_units(pending: list[TaskRecord]) -> list[list[TaskRecord]]:
 
 def settle_group(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge, store: RunStore,
                  java: dict[str, Method | None], say: Callable[[str], None], tasks_dir: Path | None = None,
-                 outside: list[TaskRecord] | None = None) -> set[str]:
+                 outside: list[TaskRecord] | None = None, last: bool = False) -> set[str]:
     """judge_together; when the unit is accepted, each member's pass recorded (store, result.json, a
     line each) and the members put into the work copy. The passed task ids."""
-    verdicts = judge_together(index, source, work, group, runner, java, say, outside)
+    verdicts = judge_together(index, source, work, group, runner, java, say, outside, last)
     for rec, result in verdicts:
         _note(store, tasks_dir, say, rec, result, "together")
     accepted = [rec for rec, _ in verdicts]
@@ -173,14 +201,16 @@ def settle_group(index: Index, source: Path, work: Path, group: list[TaskRecord]
 
 def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge,
                    java: dict[str, Method | None], say: Callable[[str], None],
-                   outside: list[TaskRecord] | None = None) -> list[tuple[TaskRecord, TestResult]]:
+                   outside: list[TaskRecord] | None = None, last: bool = False) -> list[tuple[TaskRecord, TestResult]]:
     """Judge `group` as one unit: every member's candidate applied in one copy (run_dir/work/group) of
     the work copy, each member judged there. The unit is accepted only when every member passes there:
     the verdicts returned are then each member's pass ("passed together with ..."), and nothing else is
     ever returned (a verdict taken beside a candidate that did not pass is not one member's). A member
     that fails there leaves and the rest is judged again; a member blocked there behind a candidate of
     `outside` (other blocked records) takes it into the unit; a member blocked behind a placeholder with
-    no candidate ends the unit. At most GROUP_ROUNDS judgements plus one per joining candidate."""
+    no candidate ends the unit, except in the batch's `last` judgements, where a member blocked only behind
+    such placeholders is judged on the tests that could run (blocked.past_untranslated). At most
+    GROUP_ROUNDS judgements plus one per joining candidate."""
     waiting = {rec.task_id: rec for rec in outside or []}
     scratch = work.parent / "group"
     members = list(group)
@@ -192,9 +222,16 @@ def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecor
         if results is None:
             return []
         names = [r.task_id for r in members]
+        live = {"target:" + t for t in [*names, *waiting]}
+        if last:
+            results = [past_untranslated(result, index.method("target:" + rec.task_id), set(result.behind) - live)
+                       for rec, result in zip(members, results)]
         if all(result.status == PASSED for result in results):
             return [(rec, replace(result, reason=_together(rec.task_id, names))) for rec, result in zip(members, results)]
-        failed = {rec.task_id for rec, result in zip(members, results) if result.status not in (PASSED, BLOCKED)}
+        # a failing member leaves; so does, in the last judgements, one still blocked only behind placeholders
+        # that stay (no test of it could run past them): it keeps its own verdict, the rest may still pass
+        failed = {rec.task_id for rec, result in zip(members, results) if result.status not in (PASSED, BLOCKED)
+                  or (last and result.status == BLOCKED and not set(result.behind) & live)}
         if failed:
             say(f"  {_others('', sorted(failed))} did not pass in the unit; the rest is judged again without")
             members = [rec for rec in members if rec.task_id not in failed]

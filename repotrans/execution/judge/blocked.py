@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.judge.results import TestResult
-from repotrans.execution.judge.status import BLOCKED, FAILED_TESTS
+from repotrans.execution.judge.status import BLOCKED, FAILED_TESTS, PASSED
 from repotrans.execution.toolchains.api import clean_frames
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
@@ -203,3 +203,23 @@ def judge_blocked(result: TestResult, index, method: Method, java: Method | None
     inside = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
     return replace(result, status=BLOCKED, behind=[m.id for m in found], reason=f"{len(result.failures)} covering test(s) fail only inside "
                                                   f"members that are not translated yet ({inside})")
+
+
+def past_untranslated(result: TestResult, method: Method, staying: set[str]) -> TestResult:
+    """A blocked verdict whose failing tests all stopped in placeholders that stay placeholders (`staying`:
+    target member ids no candidate of this run can fill any more: their tasks ended without a pass, or
+    they are no task), judged on the covering tests that could run: passed when at least one of them
+    passed and no failing test has the candidate's own member on its stack (it may have led the test
+    there); the stopped tests are left out, each named with why (left_out). Anything else is returned as
+    it is. Only a batch's last judgements may call it: earlier, a later level may still fill them."""
+    if result.status != BLOCKED or not result.behind or not set(result.behind) <= staying:
+        return result
+    ran = result.tests_run - result.tests_failed
+    if ran <= 0 or any(in_member(frame, method) for f in result.failures for frame in [*thrown_frames(f), *f.stack]):
+        return result
+    names = sorted(b.split(":", 1)[-1] for b in set(result.behind))
+    cause = "stops in " + ", ".join(names[:3]) + (", ..." if len(names) > 3 else "") + ", which this run leaves untranslated"
+    return replace(result, status=PASSED, failures=[], tests_run=ran, tests_failed=0, behind=[],
+                   left_out={**result.left_out, **{f.name: cause for f in result.failures}},
+                   reason=f"passed on the {ran} covering test(s) that could run; {len(result.failures)} left out: "
+                          f"each {cause}")
