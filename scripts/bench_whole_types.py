@@ -192,6 +192,8 @@ def main() -> int:
     ap.add_argument("--work", type=Path, default=None)
     ap.add_argument("--junit", type=Path, help="the Java test sources: also run the mode where the JUnit tests "
                     "of the classes are translated and judge the bodies (e.g. core/src/test/java)")
+    ap.add_argument("--junit-only", action="store_true",
+                    help="with --junit, run only the mode with translated tests (the hidden-tests mode applies no body)")
     ap.add_argument("--api-only", action="store_true",
                     help="only regenerate the skeletons and compare their API with the deleted classes' (no batch, no tests)")
     ap.add_argument("--rag", action="store_true", help="let the agents retrieve translated pairs (embeds the whole pair first)")
@@ -213,7 +215,9 @@ def main() -> int:
         return api_only(source, target, work, args, files)
     refs = {"own": run_hidden(target, own, work / "judge-untouched"),
             "reaching": run_hidden(target, reaching, work / "judge-untouched-reaching") if reaching else (0, 0, "", [])}
-    modes = [("skeleton + bodies, tests hidden", None)]
+    if args.junit_only and not args.junit:
+        sys.exit("bench_whole_types: --junit-only needs --junit JAVA_TEST_SOURCES")
+    modes = [] if args.junit_only else [("skeleton + bodies, tests hidden", None)]
     if args.junit:
         modes.append(("skeleton + bodies + tests translated from JUnit", args.junit.resolve()))
     n = len(files)
@@ -299,10 +303,15 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
           + ("bodies judged by the translated JUnit tests (labelled: translated tests)" if junit
              else "bodies judged by compiling only (their tests are hidden)"))
     started = time.monotonic()
-    summary = run_batch(source, port, work / "batch", config, functions=functions, progress=False)
+    try:
+        summary = run_batch(source, port, work / "batch", config, functions=functions, progress=False)
+        print(summary.render())
+    except TargetBuildError as exc:     # the skeleton left the library unbuildable: no body can be judged
+        summary = None
+        print(f"batch stopped: the library does not build with the skeleton, every body stays a placeholder: "
+              f"{str(exc).splitlines()[0]}")
     batch_s = time.monotonic() - started
-    print(summary.render())
-    applied, unverified = apply_passing(work / "batch", port, source)
+    applied, unverified = apply_passing(work / "batch", port, source) if summary is not None else (0, Counter())
     print(f"bodies applied: {applied} of {len(ids)}, only those that passed their tests in the batch (as batch "
           f"--write would); {sum(unverified.values())} compiled but unverified or failing left as placeholders "
           f"({', '.join(f'{n} {s}' for s, n in sorted(unverified.items())) or 'none'})")
