@@ -60,11 +60,20 @@ def alone(index, runner, table: dict) -> list:
     return results
 
 
-def test_a_mix_judged_together_gets_the_per_candidate_verdicts(env):
+def _counted(runner, monkeypatch) -> list:
+    """Every candidate the runner plans into its file (Runner.patch), from here on."""
+    planned, patch = [], runner.patch
+    monkeypatch.setattr(runner, "patch", lambda index, method, code: planned.append(method.id) or patch(index, method, code))
+    return planned
+
+
+def test_a_mix_judged_together_gets_the_per_candidate_verdicts(env, monkeypatch):
     index, runner = env
     expected = alone(index, runner, MIX)
     judge = BatchingJudge(runner)
+    planned = _counted(runner, monkeypatch)
     together = judge.run_many(index, items(index, MIX))
+    assert len(planned) == len(MIX)         # Square, grouped then judged alone, is planned once
     assert [r.evidence() for r in together] == [r.evidence() for r in expected]
     assert judge.compiles == 2              # the shared build, its error in Square's lines, the rest again
     assert together[2].judge == "alone: the shared build failed in its lines: compiled alone"
@@ -84,10 +93,12 @@ def test_concurrent_workers_share_one_compile(env):
     assert {r.judge for r in together} == {"batched: 4 candidates in one compile"}
 
 
-def test_hostile_candidates_cannot_reach_the_switches(env):
+def test_hostile_candidates_cannot_reach_the_switches(env, monkeypatch):
     index, runner = env
     expected = alone(index, runner, HOSTILE)
+    planned = _counted(runner, monkeypatch)
     together = BatchingJudge(runner).run_many(index, items(index, HOSTILE))
+    assert len(planned) == len(HOSTILE)     # Add, judged alone for its body, is planned once
     assert [r.evidence() for r in together] == [r.evidence() for r in expected]
     assert together[0].judge.startswith("alone: its body has the switches' own class")
     assert together[1].judge.startswith("batched:")      # rejected by its own check, not by another's

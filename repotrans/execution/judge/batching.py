@@ -31,7 +31,7 @@ from pathlib import Path
 from repotrans.execution.capability.checks import MemberRef, merged_verdict
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.results import TestResult
-from repotrans.execution.judge.runner import Chosen, Runner
+from repotrans.execution.judge.runner import Chosen, Planned, Runner
 from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.switches.shared_build import Build, Pending, compile_shared
 from repotrans.execution.toolchains import PatchedFile, Verdict
@@ -75,9 +75,9 @@ class BatchingJudge:
     def run(self, index, method: Method, code: str, *, java: Method | None, scope=None, keep_run: bool = False,
             allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
         """Runner.run's verdict; shared with concurrent candidates when sound."""
-        entry = self._plan(index, method, code, scope, keep_run, allow, scaled)
+        entry, planned = self._plan(index, method, code, scope, keep_run, allow, scaled)
         if isinstance(entry, str):
-            return self._alone(index, method, code, scope, keep_run, allow, scaled, entry, java)
+            return self._alone(index, method, code, scope, keep_run, allow, scaled, entry, java, planned)
         entry.java = java
         self._join(entry)
         return self._finish(entry)
@@ -86,37 +86,41 @@ class BatchingJudge:
                  scaled: bool = False) -> list[TestResult]:
         """Verdicts of several (member, code, allowances, Java original) at once: one shared build for those that may
         share it, their test runs one after another (batch's re-judging, the combined check)."""
-        planned = [self._plan(index, m, code, scope, False, allow, scaled) for m, code, allow, _ in items]
-        for (_, _, _, java), entry in zip(items, planned):
+        plans = [self._plan(index, m, code, scope, False, allow, scaled) for m, code, allow, _ in items]
+        for (_, _, _, java), (entry, _) in zip(items, plans):
             if not isinstance(entry, str):
                 entry.java = java
-        group = [p for p in planned if not isinstance(p, str)]
+        group = [entry for entry, _ in plans if not isinstance(entry, str)]
         self._settle(group)
         results = []
-        for (m, code, allow, java), entry in zip(items, planned):
+        for (m, code, allow, java), (entry, planned) in zip(items, plans):
             why = entry if isinstance(entry, str) else entry.alone
-            results.append(self._alone(index, m, code, scope, False, allow, scaled, why, java) if why
+            results.append(self._alone(index, m, code, scope, False, allow, scaled, why, java, planned) if why
                            else self._finish(entry))
         return results
 
     # -- planning and grouping ----------------------------------------------------------------
-    def _plan(self, index, method, code, scope, keep_run, allow, scaled) -> Pending | str:
+    def _plan(self, index, method, code, scope, keep_run, allow, scaled) -> tuple[Pending | str, Planned | None]:
+        """A pending entry, or why the candidate is judged alone; with the workspace and patch once planned
+        (the per-candidate path then does not plan them again)."""
         runner = self.runner
         if runner.toolchain.name != "mono":
-            return f"toolchain {runner.toolchain.name}: candidates are switched in mono builds only"
+            return f"toolchain {runner.toolchain.name}: candidates are switched in mono builds only", None
         if (scope or runner.config.scope) != "covering":
-            return "the whole test suite is run (--scope all)"
+            return "the whole test suite is run (--scope all)", None
         if keep_run:
-            return "its run folder is kept"
+            return "its run folder is kept", None
         if allow:
             return ("its Java original grants " + ", ".join(sorted(allow))
-                    + ": reduced trust could reach another candidate's switch")
+                    + ": reduced trust could reach another candidate's switch"), None
         started = time.monotonic()
         ws, patch = runner.patch(index, method, code)
+        planned = (ws, patch, time.monotonic() - started)
         form = why_alone((ws.src / method.path).read_bytes(), method, patch)
         if isinstance(form, str):
-            return form
-        return Pending(index, form, code, patch, frozenset(allow), scope, scaled, ws, started)
+            return form, planned
+        return Pending(index, form, code, patch, frozenset(allow), scope, scaled, ws, started,
+                       apply_seconds=planned[2]), planned
 
     def _join(self, entry: Pending) -> None:
         """Wait until `entry` is settled: the first of a group waits for others (up to `window`, and
@@ -198,7 +202,8 @@ class BatchingJudge:
     def _finish(self, entry: Pending) -> TestResult:
         if entry.alone or entry.build is None:
             return self._alone(entry.index, entry.method, entry.code, entry.scope, False, entry.allow,
-                               entry.scaled, entry.alone or "no shared build", entry.java)
+                               entry.scaled, entry.alone or "no shared build", entry.java,
+                               (entry.ws, entry.patch, entry.apply_seconds))
         try:
             return self._judge(entry)
         finally:
@@ -239,9 +244,13 @@ class BatchingJudge:
                              java=entry.java)
 
     def _alone(self, index, method, code, scope, keep_run, allow, scaled, why: str,
-               java: Method | None = None) -> TestResult:
-        result = self.runner.run(index, method, code, scope=scope, keep_run=keep_run, allow=allow, scaled=scaled,
-                                 java=java)
+               java: Method | None = None, planned: Planned | None = None) -> TestResult:
+        if planned is None:
+            result = self.runner.run(index, method, code, scope=scope, keep_run=keep_run, allow=allow, scaled=scaled,
+                                     java=java)
+        else:
+            result = self.runner.run_planned(index, method, planned, scope=scope, keep_run=keep_run, allow=allow,
+                                             scaled=scaled, java=java)
         return replace(result, judge=f"alone: {why}")
 
 

@@ -41,6 +41,9 @@ class Chosen:
     limits: Limits
 
 
+Planned = tuple[Workspace, Patch, float]    # a candidate planned into its file: Runner.patch's answer, its seconds
+
+
 class Runner:
     """Judges candidates under one execution configuration: owns the toolchain (made with the
     configuration's build settings), the scratch workspaces under `workdir`, one sandbox per
@@ -103,7 +106,17 @@ class Runner:
         placeholder blocks a candidate that calls it itself."""
         started = time.monotonic()
         ws, patch = self.patch(index, method, code)
-        timings = {"apply": time.monotonic() - started}
+        return self.run_planned(index, method, (ws, patch, time.monotonic() - started), java=java, scope=scope,
+                                keep_run=keep_run, allow=allow, scaled=scaled)
+
+    def run_planned(self, index, method: Method, planned: Planned, *, java: Method | None,
+                    scope: Literal["covering", "all"] | None = None, keep_run: bool = False,
+                    allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
+        """`run` on a candidate already planned into its file (`patch`'s answer and the seconds it took):
+        a batching judge's candidate judged alone is not planned twice."""
+        ws, patch, seconds = planned
+        started = time.monotonic() - seconds
+        timings = {"apply": seconds}
         tc, box = self.toolchain, self.sandbox(ws)
         t = time.monotonic()
         tc.baseline(ws, box, self.limits)

@@ -56,6 +56,7 @@ class Pending:
     scaled: bool
     ws: Workspace
     started: float
+    apply_seconds: float = 0.0                        # what planning its patch took (Runner.patch)
     done: threading.Event = field(default_factory=threading.Event)
     alone: str = ""                                  # why it is judged alone, once settled so
     build: Build | None = None
