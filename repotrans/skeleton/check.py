@@ -99,6 +99,11 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                 report.reshaped.append(f"{found['type']}.{found['member']}: a getter property made the method "
                                        f"the port's {e.file}:{e.line} calls")
                 fixed = True
+            elif f is not None and _nested_enum(f, found["type"].rsplit(".", 1)[-1], found["member"],
+                                                _port_texts(target, report.port_errors)):
+                report.reshaped.append(f"{found['type']}.{found['member']}: the enum's constants as the nested enum "
+                                       f"the port's {e.file}:{e.line} names")
+                fixed = True
         for e in sorted(errors, key=lambda e: (e.file, -e.line)):      # bottom up: earlier lines stay put
             f = by_path.get(e.file)
             if f is not None and e.origin and _leave_out(f, e):
@@ -150,6 +155,36 @@ def _as_method(f: SkeletonFile, member: str) -> bool:
                             Line(f"{indent}    {PLACEHOLDER}", origin), Line(indent + "}", origin)]
         return True
     return False
+
+
+def _port_texts(target: Path, errors: list[MemberError]) -> str:
+    """The text of the port's own files these errors point into."""
+    return "\n".join((target / rel).read_text(encoding="utf-8", errors="replace")
+                     for rel in sorted({e.file for e in errors}) if (target / rel).is_file())
+
+
+def _nested_enum(f: SkeletonFile, type_name: str, member: str, port_text: str) -> bool:
+    """A Java enum written as a class (constants `.Named("C", i)`) whose port code names `Type.member.C`
+    for its constants (a .NET enum of the constants nested in the class, as ZXing.Net's Mode.Names): add
+    `public enum member { C0, C1, ... }` in ordinal order, and when the port switches on it (`case
+    Type.member.C:`) the enum's name property returns it; True if changed."""
+    used = set(re.findall(r"\b" + re.escape(type_name) + r"\." + re.escape(member) + r"\.(\w+)", port_text))
+    constants = [m.group(1) for line in f.lines for m in [re.search(r'\.Named\("(\w+)", \d+\);$', line.text)] if m]
+    if not used or not constants or not used <= set(constants) or \
+            any(re.search(r"\b(class|struct|interface|enum)\s+" + re.escape(member) + r"\b", ln.text) for ln in f.lines):
+        return False
+    head = next((i for i, ln in enumerate(f.lines) if ln.kind == "type" and
+                 re.search(r"\bclass\s+" + re.escape(type_name) + r"\b", ln.text)), None)
+    if head is None or f.lines[head + 1].text.strip() != "{":
+        return False
+    indent = re.match(r"\s*", f.lines[head].text).group(0) + "    "
+    f.lines.insert(head + 2, Line(f"{indent}public enum {member} {{ {', '.join(constants)} }}", f.lines[head].origin))
+    if re.search(r"\bcase\s+" + re.escape(type_name) + r"\." + re.escape(member) + r"\.", port_text):
+        for ln in f.lines:
+            ln.text = re.sub(r"public string (\w+)( \{ get \{ | ?\(\) \{ )return enumName; \}",
+                             lambda m: f"public {member} {m.group(1)}{m.group(2)}return ({member})enumOrdinal; }}",
+                             ln.text)
+    return True
 
 
 def _leave_out(f: SkeletonFile, error: MemberError) -> bool:

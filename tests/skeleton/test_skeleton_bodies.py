@@ -154,3 +154,52 @@ def test_a_getter_the_ports_own_code_calls_as_a_method_becomes_that_method(tmp_p
     meter = (cs / "src" / "Demo.Zoo" / "Calc" / "Meter.cs").read_text()
     assert "int GetReading()\n        {\n            throw new NotImplementedException();" in meter
     assert " Reading" not in meter
+
+
+LEVEL = """\
+    package org.demo.zoo.calc;
+
+    public enum Level {
+        LOW(1), MID(5), HIGH(9);
+
+        private final int weight;
+
+        Level(int weight) { this.weight = weight; }
+
+        public int getWeight() { return weight; }
+    }
+    """
+LEVEL_USE = """\
+namespace Demo.Zoo.Calc
+{
+    public static class LevelUse
+    {
+        public static int Rank(Level l)
+        {
+            switch (l.Name)
+            {
+                case Level.Names.LOW: return 0;
+                case Level.Names.HIGH: return 2;
+                default: return 1;
+            }
+        }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
+def test_the_nested_enum_the_ports_own_code_names_is_made_of_the_constants(tmp_path):
+    java, cs = _port(tmp_path)
+    folder = java / "org" / "demo" / "zoo" / "calc"
+    folder.mkdir()
+    (folder / "Level.java").write_text(textwrap.dedent(LEVEL))
+    (cs / "src" / "Demo.Zoo" / "LevelUse.cs").write_text(LEVEL_USE)
+    index = index_pair(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.calc.Level"])
+    level = (cs / "src" / "Demo.Zoo" / "Calc" / "Level.cs").read_text()
+    assert result.check.compiled and result.check.dropped == [], result.check.render() + level
+    assert result.check.reshaped == ["Demo.Zoo.Calc.Level.Names: the enum's constants as the nested enum the "
+                                     "port's src/Demo.Zoo/LevelUse.cs:9 names"]
+    assert "public enum Names { LOW, MID, HIGH }" in level
+    assert "public Names Name { get { return (Names)enumOrdinal; } }" in level
