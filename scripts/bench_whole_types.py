@@ -36,16 +36,16 @@ from repotrans.agents.config import load_config
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.api import compile_argv, make_toolchain, parse_mcs, plan_build
-from repotrans.execution.workspace.apply import LineMap, apply_candidate
+from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.experiments.batch import run_batch
-from repotrans.experiments.run_store import RunStore
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.place import add_compile_items
 from repotrans.skeleton.port_tests import port_junit_tests
 from whole_types_api import api, api_mismatches, classify, print_mismatches
+from whole_types_apply import apply_bodies, own_test_file
 
 MISSING = re.compile(r"does not contain a definition for `([^']+)'")
 
@@ -68,11 +68,6 @@ def counterpart_files(source: Path, target: Path, types: list[str], work: Path) 
         out[java] = (match.target_id, t.path, parts)
     index.close()
     return out
-
-
-def own_test_file(cls: str, file_name: str) -> bool:
-    """Whether a test file is one of the class's own: `<Class>*Test*.cs` or `Test<Class>*.cs`."""
-    return re.fullmatch(re.escape(cls) + r"\w*Test\w*\.cs|Test" + re.escape(cls) + r"\w*\.cs", file_name) is not None
 
 
 def hidden_tests(target: Path, classes: list[str]) -> tuple[list[str], list[str]]:
@@ -311,9 +306,11 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
         print(f"batch stopped: the library does not build with the skeleton, every body stays a placeholder: "
               f"{str(exc).splitlines()[0]}")
     batch_s = time.monotonic() - started
-    applied, unverified = apply_passing(work / "batch", port, source) if summary is not None else (0, Counter())
-    print(f"bodies applied: {applied} of {len(ids)}, only those that passed their tests in the batch (as batch "
-          f"--write would); {sum(unverified.values())} compiled but unverified or failing left as placeholders "
+    applied, joint, unverified = apply_bodies(work / "batch", port, source, translated, run_hidden, work / "joint") \
+        if summary is not None else (0, 0, Counter())
+    print(f"bodies applied: {applied + joint} of {len(ids)}: {applied} passed their tests in the batch (as batch "
+          f"--write would), {joint} more as whole classes whose translated tests all pass with them; "
+          f"{sum(unverified.values())} compiled but unverified or failing left as placeholders "
           f"({', '.join(f'{n} {s}' for s, n in sorted(unverified.items())) or 'none'})")
 
     if translated:                                      # translated tests leave; the port's own come back
@@ -368,28 +365,6 @@ def report(f: dict, own: list[str], reaching: list[str], n: int, refs: dict) -> 
     for d in f["dropped"]:
         print(f"  left out of the skeleton: {d}")
     print_mismatches(f["mismatches"], f["api_total"])
-
-
-def apply_passing(run_dir: Path, port: Path, source: Path) -> tuple[int, Counter]:
-    """Write the bodies that passed in the batch into the port; (how many, the other compiled ones by verdict)."""
-    store = RunStore(run_dir)
-    records = [r for r in store.records() if r.compiled and r.code]
-    store.close()
-    index = Index.open(run_dir / "applied-index")
-    index.build(source, port, progress=False)
-    applied, left = 0, Counter()
-    for rec in sorted(records, key=lambda r: r.task_id):
-        m = index.method("target:" + rec.task_id)
-        if rec.status != "passed" or m is None:
-            left[rec.status if m is not None else "not found"] += 1
-            continue
-        path = port / m.path
-        text, _ = apply_candidate(path.read_text(encoding="utf-8"), m, rec.code)
-        path.write_text(text, encoding="utf-8")
-        index.build(source, port, progress=False)
-        applied += 1
-    index.close()
-    return applied, left
 
 
 if __name__ == "__main__":

@@ -1,0 +1,78 @@
+"""Which regenerated bodies bench_whole_types writes into the port: those that passed their tests in the batch,
+then, class by class, the compiled bodies of a class together when the class's translated JUnit tests pass
+with all of them (a body of a regenerated class is judged while its siblings are placeholders: BitSource's
+constructor test calls available(), whose test needs the constructor; each alone ends in the other's
+NotImplementedException). Only translated tests judge here, never the port's hidden ones.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Callable
+
+from repotrans.execution.workspace.apply import apply_candidate
+from repotrans.experiments.run_store import RunStore
+from repotrans.index.store import Index
+
+Judge = Callable[[Path, list[str], Path], tuple[int, int, str, list[str]]]
+
+
+def own_test_file(cls: str, file_name: str) -> bool:
+    """Whether a test file is one of the class's own: `<Class>*Test*.cs` or `Test<Class>*.cs`."""
+    return re.fullmatch(re.escape(cls) + r"\w*Test\w*\.cs|Test" + re.escape(cls) + r"\w*\.cs", file_name) is not None
+
+
+def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str], judge: Judge,
+                 work: Path) -> tuple[int, int, Counter]:
+    """Write the passing bodies into the port, then each class's other compiled bodies together when its
+    translated tests (`translated`, judged by `judge`) all pass with them; (passed alone, applied as a class,
+    the compiled ones left as placeholders by verdict)."""
+    store = RunStore(run_dir)
+    records = [r for r in store.records() if r.compiled and r.code]
+    store.close()
+    index = Index.open(run_dir / "applied-index")
+    index.build(source, port, progress=False)
+    applied, left, rest = 0, Counter(), []
+    for rec in sorted(records, key=lambda r: r.task_id):
+        m = index.method("target:" + rec.task_id)
+        if m is None:
+            left["not found"] += 1
+        elif rec.status != "passed":
+            rest.append(rec)
+        else:
+            _write(port, [(m, rec.code)])
+            index.build(source, port, progress=False)
+            applied += 1
+    joint = 0
+    groups: dict[str, list] = {}
+    for rec in rest:
+        m = index.method("target:" + rec.task_id)
+        groups.setdefault(m.type_id, []).append(rec)
+    for number, (type_id, recs) in enumerate(sorted(groups.items())):
+        name = type_id.rsplit(".", 1)[-1]
+        tests = [t for t in translated if own_test_file(name, Path(t).name)]
+        if not tests:
+            left.update(r.status for r in recs)
+            continue
+        pairs = [(index.method("target:" + r.task_id), r.code) for r in recs]
+        saved = {m.path: (port / m.path).read_text(encoding="utf-8") for m, _ in pairs}
+        _write(port, pairs)
+        ran, failed, _, not_built = judge(port, tests, work / f"class-{number}")
+        if ran and not failed and not not_built:
+            joint += len(recs)
+        else:
+            for rel, text in saved.items():
+                (port / rel).write_text(text, encoding="utf-8")
+            left.update(r.status for r in recs)
+        index.build(source, port, progress=False)
+    index.close()
+    return applied, joint, left
+
+
+def _write(port: Path, pairs: list) -> None:
+    """Apply (method, code) pairs, bottom-up within each file so earlier offsets stay put."""
+    for m, code in sorted(pairs, key=lambda p: (p[0].path, -p[0].start_byte)):
+        path = port / m.path
+        text, _ = apply_candidate(path.read_text(encoding="utf-8"), m, code)
+        path.write_text(text, encoding="utf-8")

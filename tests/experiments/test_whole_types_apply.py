@@ -1,0 +1,87 @@
+"""bench_whole_types applies a regenerated class's compiled bodies together when its translated tests pass
+with all of them (each alone fails on its siblings' placeholders), and only then (issue 34 item 9)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from repotrans.experiments.run_store import RunStore, TaskRecord
+from repotrans.index.store import Index
+from tests.experiments.test_bench_whole_types import _bench
+
+JAVA = """\
+    package org.demo;
+
+    public class Meter {
+        private int value;
+        public Meter(int value) { this.value = value; }
+        public int read() { return value; }
+    }
+    """
+CS = """\
+using System;
+
+namespace Demo
+{
+    public class Meter
+    {
+        private int value;
+        public Meter(int value)
+        {
+            throw new NotImplementedException();
+        }
+        public int read()
+        {
+            throw new NotImplementedException();
+        }
+    }
+}
+"""
+BODIES = {"Demo.Meter.<init>(int)": "public Meter(int value)\n{\n    this.value = value;\n}",
+          "Demo.Meter.read()": "public int read()\n{\n    return value;\n}"}
+
+
+def _setup(tmp_path: Path, status: dict[str, str]) -> tuple[Path, Path, Path]:
+    java, cs, run = tmp_path / "java", tmp_path / "cs", tmp_path / "run"
+    (java / "org" / "demo").mkdir(parents=True)
+    (java / "org" / "demo" / "Meter.java").write_text(textwrap.dedent(JAVA))
+    cs.mkdir()
+    (cs / "Meter.cs").write_text(CS)
+    index = Index.open(tmp_path / "ix")
+    index.build(java, cs, progress=False)
+    ids = {m.id.split(":", 1)[1] for m in index.all_methods("target")}
+    index.close()
+    assert ids == set(BODIES), ids
+    store = RunStore(run)
+    for task, code in BODIES.items():
+        store.add(TaskRecord("builtin", "d", task, status[task], code=code))
+    store.close()
+    return java, cs, run
+
+
+def test_a_class_whose_bodies_pass_only_together_is_applied_as_a_class(tmp_path):
+    java, cs, run = _setup(tmp_path, {t: "runtime_error" for t in BODIES})
+    seen = []
+
+    def judge(port, tests, work):
+        seen.append((tests, (port / "Meter.cs").read_text()))
+        return 1, 0, "", []
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs", "tests/OtherTest.cs"], judge,
+                                        tmp_path / "j")
+    assert (applied, joint, sum(left.values())) == (0, 2, 0)
+    assert seen[0][0] == ["tests/MeterTest.cs"] and "this.value = value;" in seen[0][1]
+    text = (cs / "Meter.cs").read_text()
+    assert "this.value = value;" in text and "return value;" in text and "NotImplementedException()" not in text
+
+
+def test_a_class_failing_its_translated_tests_keeps_its_placeholders(tmp_path):
+    java, cs, run = _setup(tmp_path, {"Demo.Meter.<init>(int)": "passed", "Demo.Meter.read()": "blocked"})
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs"], lambda p, t, w: (1, 1, "", []),
+                                        tmp_path / "j")
+    assert (applied, joint, dict(left)) == (1, 0, {"blocked": 1})
+    text = (cs / "Meter.cs").read_text()
+    assert "this.value = value;" in text and "return value;" not in text
+    _, _, left = apply_bodies(run, cs, java, [], lambda p, t, w: (1, 0, "", []), tmp_path / "k")
+    assert dict(left) == {"blocked": 1}             # no translated tests of the class: nothing applied jointly
