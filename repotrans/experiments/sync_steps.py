@@ -231,4 +231,7 @@ def _why(result) -> str:
         return ""
     first = next((f"{d.code}: {d.message}" for d in result.diagnostics if d.severity == "error"), None)
     first = first or next((f"{f.name}: {f.message}" for f in result.failures), None)
-    return (result.reason or first or result.status).splitlines()[0][:200]
+    reason = (result.reason or first or result.status).splitlines()[0]
+    if first and result.reason and first.splitlines()[0] not in reason:
+        reason = f"{reason}; first: {first.splitlines()[0]}"      # the summary alone hides the cause
+    return reason[:300]

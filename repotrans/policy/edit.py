@@ -149,36 +149,191 @@ def _apply_statements(old: Method, new: Method, header: str, body: str, tail: st
     if not olds or len(olds) != len(cs):
         notes.append(f"the port's body has {len(cs)} top-level statement(s), the old Java {len(olds)}: not aligned")
         return None
-    tr = MethodTranslator(resolver, new_src)
-    tr.header(new_node, header.strip())
-    tr.scopes.append({})
-    translated = [tr.stmt(s) for s in news]
-    text = lambda n, src: src[n.start_byte:n.end_byte].decode("utf-8")  # noqa: E731
-    matcher = difflib.SequenceMatcher(None, [_norm(text(s, old_src)) for s in olds],
-                                      [_norm(text(s, new_src)) for s in news], autojunk=False)
+    translated = _recording_translation(resolver, new_src, new_node, header)
     raw = cs_src
     base = len((_WRAP + header).encode("utf-8"))
-    pieces: list[tuple[int, int, str]] = []         # (start, end, replacement) in cs_src
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        lines = [line for j in range(j1, j2) for line in translated[j]]
-        if i1 < i2:
-            start, end = _line_start(raw, cs[i1].start_byte), _line_end(raw, cs[i2 - 1].end_byte)
-            pad = _pad(raw, cs[i1].start_byte)
-        else:
-            at = cs[i1].start_byte if i1 < len(cs) else cs[-1].end_byte
-            start = end = _line_start(raw, at) if i1 < len(cs) else _line_end(raw, at)
-            pad = _pad(raw, cs[min(i1, len(cs) - 1)].start_byte)
-        lines = qualify("\n".join(lines), resolver.usings()).split("\n") if lines else []
-        new_text = "".join(f"{pad}{line}\n" if line else "\n" for line in lines)
-        if i1 == len(cs):
-            new_text = "\n" + new_text.rstrip("\n")
-        pieces.append((start, end, new_text))
-        notes.append(f"{op} Java statement(s) {i1 + 1}-{i2} -> {j1 + 1}-{j2}")
+    pieces = _align(olds, news, cs, old_src, new_src, raw, translated, resolver, notes, "")
+    if pieces is None:
+        return None
     for start, end, rep in sorted(pieces, reverse=True):
         raw = raw[:start] + rep.encode("utf-8") + raw[end:]
     return raw[base:len(raw) - len(b"\n}\n") - len(tail.encode("utf-8"))].decode("utf-8")
+
+
+def _recording_translation(resolver: NameResolver, new_src: bytes, new_node: Node,
+                           header: str) -> dict[tuple[int, int], list[str]]:
+    """Every statement of the new Java body translated in its own context (one translator over the whole
+    method, so the locals of enclosing blocks are known), by its byte span."""
+    tr = MethodTranslator(resolver, new_src)
+    tr.header(new_node, header.strip())
+    tr.scopes.append({})
+    seen: dict[tuple[int, int], list[str]] = {}
+    plain = tr.stmt
+
+    def stmt(node: Node) -> list[str]:
+        out = plain(node)
+        seen.setdefault((node.start_byte, node.end_byte), out)
+        return out
+
+    tr.stmt = stmt                        # the handlers call self.stmt: nested statements are recorded too
+    for s in _statements(new_node.child_by_field_name("body")):
+        stmt(s)
+    return seen
+
+
+def _text(node: Node, src: bytes) -> str:
+    return src[node.start_byte:node.end_byte].decode("utf-8")
+
+
+def _align(olds: list[Node], news: list[Node], cs: list[Node], old_src: bytes, new_src: bytes, raw: bytes,
+           translated: dict, resolver: NameResolver, notes: list[str], where: str) -> list | None:
+    """(start, end, replacement) pieces in `raw` that apply the Java diff olds -> news to the C# statements
+    `cs` aligned one to one with `olds`; None when they do not align. A statement replaced by one of the
+    same kind with the same head (condition, labels) is descended into, so the port's text around the
+    changed inner statements survives."""
+    if not olds or len(olds) != len(cs):
+        notes.append(f"the port's {where or 'body'} has {len(cs)} top-level statement(s), the old Java "
+                     f"{len(olds)}: not aligned")
+        return None
+    matcher = difflib.SequenceMatcher(None, [_norm(_text(s, old_src)) for s in olds],
+                                      [_norm(_text(s, new_src)) for s in news], autojunk=False)
+    pieces: list[tuple[int, int, str]] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        notes.append(f"{op} Java statement(s) {i1 + 1}-{i2} -> {j1 + 1}-{j2}{where and ' in ' + where}")
+        if op == "replace" and i2 - i1 == 1 and j2 - j1 == 1:
+            inner = _descend(olds[i1], news[j1], cs[i1], old_src, new_src, raw, translated, resolver, notes,
+                             f"{where}{'/' if where else ''}{i1 + 1}")
+            if inner is not None:
+                pieces.extend(inner)
+                continue
+        piece = _replace(cs, i1, i2, [news[j] for j in range(j1, j2)], raw, translated, resolver)
+        if piece is None:
+            return None
+        pieces.append(piece)
+    return pieces
+
+
+def _replace(cs: list[Node], i1: int, i2: int, news: list[Node], raw: bytes, translated: dict,
+             resolver: NameResolver) -> tuple[int, int, str] | None:
+    """The C# statements cs[i1:i2] replaced by (or, i1 == i2, the insertion of) the translated `news`."""
+    lines = []
+    for n in news:
+        out = translated.get((n.start_byte, n.end_byte))
+        if out is None:                  # a statement the translator did not reach on its own
+            return None
+        lines.extend(out)
+    if i1 < i2:
+        if not _own_lines(raw, cs[i1].start_byte, cs[i2 - 1].end_byte):
+            return None
+        start, end = _line_start(raw, cs[i1].start_byte), _line_end(raw, cs[i2 - 1].end_byte)
+        pad = _pad(raw, cs[i1].start_byte)
+    else:
+        at = cs[i1].start_byte if i1 < len(cs) else cs[-1].end_byte
+        if not (_own_lines(raw, at, cs[i1].end_byte) if i1 < len(cs) else _own_lines(raw, cs[-1].start_byte, at)):
+            return None
+        start = end = _line_start(raw, at) if i1 < len(cs) else _line_end(raw, at)
+        pad = _pad(raw, cs[min(i1, len(cs) - 1)].start_byte)
+    lines = qualify("\n".join(lines), resolver.usings()).split("\n") if lines else []
+    new_text = "".join(f"{pad}{line}\n" if line else "\n" for line in lines)
+    if i1 == len(cs):
+        new_text = "\n" + new_text.rstrip("\n")
+    return start, end, new_text
+
+
+def _own_lines(raw: bytes, start: int, end: int) -> bool:
+    """Whether [start, end) in `raw` begins and ends its lines (nothing else of the member's text on them)."""
+    before = raw[_line_start(raw, start):start]
+    after = raw[end:_line_end(raw, end)]
+    return not before.strip() and (not after.strip() or after.strip().startswith(b"//"))
+
+
+_JAVA_LOOPS = {"while_statement": "while_statement", "for_statement": "for_statement",
+               "enhanced_for_statement": "foreach_statement", "do_statement": "do_statement",
+               "if_statement": "if_statement", "try_statement": "try_statement", "block": "block",
+               "switch_expression": "switch_statement", "synchronized_statement": "lock_statement"}
+
+
+def _lists(node: Node, java: bool) -> list[Node | list[Node]] | None:
+    """The statement lists nested in a compound statement, in order (a single statement body as a list of
+    one), or None for a statement that nests none."""
+    t = node.type
+    if t == "block":
+        return [_statements(node)]
+    if t in ("while_statement", "for_statement", "enhanced_for_statement", "do_statement", "foreach_statement",
+             "synchronized_statement", "lock_statement"):
+        body = node.child_by_field_name("body")
+        if body is None and t in ("synchronized_statement", "lock_statement"):
+            body = next((c for c in node.named_children if c.type == "block"), None)
+        return None if body is None else [_statements(body) if body.type == "block" else [body]]
+    if t == "if_statement":
+        out = []
+        for name in ("consequence", "alternative"):
+            part = node.child_by_field_name(name)
+            if part is not None:
+                out.append(_statements(part) if part.type == "block" else [part])
+        return out
+    if t == "try_statement":
+        out = []
+        for c in node.named_children:
+            block = c if c.type == "block" else c.child_by_field_name("body") if c.type == "catch_clause" else \
+                next((b for b in c.named_children if b.type == "block"), None) if c.type == "finally_clause" else None
+            if block is not None:
+                out.append(_statements(block))
+        return out
+    if t in ("switch_expression", "switch_statement"):
+        body = node.child_by_field_name("body")
+        groups = [g for g in (body.named_children if body is not None else [])
+                  if g.type in ("switch_block_statement_group", "switch_section")]
+        return [[s for s in g.named_children if _is_statement(s, java)] for g in groups]
+    return None
+
+
+def _is_statement(node: Node, java: bool) -> bool:
+    if node.type in _COMMENTS or node.type == "switch_label":
+        return False
+    return node.type.endswith("statement") or node.type in ("block", "local_variable_declaration")
+
+
+def _head(node: Node, src: bytes, lists: list[list[Node]]) -> str:
+    """A Java statement's text without its nested statements (its condition, labels, catch types)."""
+    raw = src[node.start_byte:node.end_byte]
+    spans = [(lst[0].start_byte, lst[-1].end_byte) for lst in lists if lst]
+    for start, end in sorted(spans, reverse=True):       # one mark a list: an inserted statement is no head
+        raw = raw[:start - node.start_byte] + b"\x00" + raw[end - node.start_byte:]
+    return _norm(raw.decode("utf-8", "replace"))
+
+
+def _descend(old: Node, new: Node, c: Node, old_src: bytes, new_src: bytes, raw: bytes, translated: dict,
+             resolver: NameResolver, notes: list[str], where: str) -> list | None:
+    """The pieces applying a change inside one compound statement, or None (the caller replaces it whole)."""
+    if old.type != new.type or _JAVA_LOOPS.get(old.type) != c.type:
+        return None
+    ol, nl, cl = _lists(old, True), _lists(new, True), _lists(c, False)
+    if ol is None or nl is None or cl is None or not (len(ol) == len(nl) == len(cl)):
+        return None
+    if _head(old, old_src, ol) != _head(new, new_src, nl):
+        return None
+    mark = len(notes)
+    pieces: list = []
+    for k, (o, n, cc) in enumerate(zip(ol, nl, cl)):
+        if [_norm(_text(s, old_src)) for s in o] == [_norm(_text(s, new_src)) for s in n]:
+            continue
+        inner = _align(o, n, cc, old_src, new_src, raw, translated, resolver, notes, f"{where}.{k + 1}") \
+            if o and cc else None
+        if inner is None and old.type == "switch_expression" and cc and n and n[-1].type in _JUMPS:
+            inner = [p for p in [_replace(cc, 0, len(cc), n, raw, translated, resolver)] if p is not None] or None
+            if inner is not None:
+                notes.append(f"replace the statements of case group {k + 1} in {where}")
+        if inner is None:
+            del notes[mark:]
+            return None
+        pieces.extend(inner)
+    return pieces
+
+
+_JUMPS = {"break_statement", "continue_statement", "return_statement", "throw_statement"}
 
 
 def _line_start(raw: bytes, at: int) -> int:

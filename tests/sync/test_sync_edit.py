@@ -73,14 +73,16 @@ def test_a_local_adaptation_survives_the_edit(pair):
 def test_a_signature_change_edits_the_declaration_and_the_changed_statement(pair):
     edit = _edit(pair, f"{U}.Preconditions.checkArgument(boolean, String)", f"{U}.Preconditions.checkArgument(boolean, Object)")
     assert edit.how == "statements"
-    assert edit.notes == ["parameter message: String -> Object (object)", "replace Java statement(s) 1-1 -> 1-1"]
+    assert edit.notes == ["parameter message: String -> Object (object)", "replace Java statement(s) 1-1 -> 1-1",
+                          "replace Java statement(s) 1-1 -> 1-1 in 1.1"]
     assert edit.code.splitlines()[0] == "public static void CheckArgument(bool condition, object message)"
     assert "throw new ArgumentException(Convert.ToString(message, CultureInfo.InvariantCulture));" in edit.code
 
 
 def test_a_property_getter_takes_the_edit_in_its_accessor(pair):
     edit = _edit(pair, f"{G}.shapes.Polygon.isConvex()", f"{G}.shapes.Polygon.isConvex()")
-    assert edit.how == "statements" and edit.notes == ["replace Java statement(s) 3-3 -> 3-3"]
+    assert edit.how == "statements" and edit.notes == ["replace Java statement(s) 3-3 -> 3-3",
+                                                     "replace Java statement(s) 1-1 -> 1-1 in 3.1"]
     lines = edit.code.splitlines()
     assert lines[:4] == ["public bool IsConvex", "        {", "            get", "            {"]
     assert [line for line in lines if "Orientation" in line] == [
@@ -165,3 +167,89 @@ def test_the_patch_applies_with_git_apply_and_write_back_spares_a_file_the_user_
     assert list(refused) == ["tests/Acme.Geo.Tests/Vector2DTests.cs"]
     assert (user / "tests/Acme.Geo.Tests/Vector2DTests.cs").read_text() == "// the user's own change\n"
     assert not (user / "src/Acme.Geo/Resources/unit-aliases.properties").exists()
+
+
+def _java(tmp_path: Path, name: str, body: str):
+    root = tmp_path / name
+    (root / "p").mkdir(parents=True)
+    (root / "p" / "A.java").write_text("package p;\npublic class A {\n" + body + "\n}\n")
+    return read_tree(root).methods["source:p.A.parse(int[])"]
+
+
+def test_a_change_inside_a_loop_and_switch_keeps_the_ports_adaptations_around_it(tmp_path):
+    """The Java diff is inside while/switch/case: only the changed case group is retranslated; the port's
+    adapted sibling case (TryParse, not Java's parse) and its loop survive (the old edit replaced the loop)."""
+    from repotrans.policy.resolver import ConventionResolver
+    old = _java(tmp_path, "old", """  int parse(int[] w) {
+    int i = 0;
+    while (i < w.length) {
+      switch (w[i]) {
+        case 1:
+          i++;
+          count = Integer.parseInt(s);
+          break;
+        case 2:
+          size = Long.parseLong(s);
+          break;
+        default:
+          return -1;
+      }
+    }
+    return i;
+  }""")
+    new = _java(tmp_path, "new", """  int parse(int[] w) {
+    int i = 0;
+    while (i < w.length) {
+      switch (w[i]) {
+        case 1:
+          i++;
+          count = Integer.parseInt(s);
+          break;
+        case 2:
+          i += 2;
+          size = Long.parseLong(s);
+          break;
+        default:
+          return -1;
+      }
+    }
+    return i;
+  }""")
+    port = ("internal int Parse(int[] w)\n"
+            "        {\n"
+            "            var i = 0;\n"
+            "            while (i < w.Length)\n"
+            "            {\n"
+            "                switch (w[i])\n"
+            "                {\n"
+            "                    case 1:\n"
+            "                        i++;\n"
+            "                        int parsed;\n"
+            "                        if (Int32.TryParse(s, out parsed)) count = parsed;\n"
+            "                        break;\n"
+            "                    case 2:\n"
+            "                        size = long.Parse(s);\n"
+            "                        break;\n"
+            "                    default:\n"
+            "                        return -1;\n"
+            "                }\n"
+            "            }\n"
+            "            return i;\n"
+            "        }")
+    edit = edit_member(old, new, port, ConventionResolver())
+    assert edit.how == "statements", edit.notes
+    assert edit.notes[-1] == "insert Java statement(s) 1-0 -> 1-1 in 2.1/1.2", edit.notes
+    assert edit.code == port.replace("                    case 2:\n",
+                                     "                    case 2:\n                        i += 2;\n")
+    assert edit.notes[-1] == "insert Java statement(s) 1-0 -> 1-1 in 2.1/1.2"
+
+
+def test_a_compile_errors_reason_names_the_first_error():
+    """'1 error(s) compiling X' alone hides the cause: the report adds the compiler's first error."""
+    from types import SimpleNamespace
+
+    from repotrans.experiments.sync_steps import _why
+    diag = SimpleNamespace(code="CS0103", message="The name 'SHIFT_JIS' does not exist", severity="error")
+    result = SimpleNamespace(status="compile_error", reason="1 error(s) compiling zxing", diagnostics=[diag],
+                             failures=[])
+    assert _why(result) == "1 error(s) compiling zxing; first: CS0103: The name 'SHIFT_JIS' does not exist"
