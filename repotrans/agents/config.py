@@ -21,6 +21,7 @@ from repotrans.execution.settings import ExecutionConfig
 from repotrans.mapping.overrides import MappingOverrides, read_file
 from repotrans.prompts.settings import PromptSettings
 from repotrans.redact import API_KEY_VARS
+from repotrans.retrieval.settings import RetrievalConfig
 
 # Environment variables of [model] values, the first set wins (OPENAI_BASE_URL as the openai SDK reads it).
 ENV_VARS = {"name": ("REPOTRANS_MODEL",), "base_url": ("REPOTRANS_BASE_URL", "OPENAI_BASE_URL")}
@@ -60,16 +61,6 @@ class AgentSwitches:
     max_context_iterations: int = 8
     max_repair_rounds: int = 3
     rag_k: int = 5
-
-
-@dataclass
-class RetrievalConfig:
-    embedding_model: str = "all-MiniLM-L6-v2"   # a name the retrieval layer ships, or a local model folder
-    backend: str = "onnx"                 # onnx | onnx-int8 | torch (retrieval.encoders): the same model; onnx
-                                          # gives torch's vectors without importing torch (a run starts in ~1 s)
-    threads: int = 0                      # embedding threads (0: the library's default)
-    pool: int = 100                       # > 0: the dense route ranks (and embeds) only BM25's best `pool`
-                                          # rows (retrieval.pooled); 0: the whole store, embedded at first query
 
 
 @dataclass

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from repotrans.agents.config import RetrievalConfig
 from repotrans.mapping.overrides import MappingOverrides
+from repotrans.retrieval.settings import RetrievalConfig
 
 if TYPE_CHECKING:
     from repotrans.agents.window import ServerBook

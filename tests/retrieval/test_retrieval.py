@@ -482,7 +482,7 @@ def test_cli_retrieve_prints_candidates_with_route_scores(minilm_workdir, capsys
 
 @pytest.mark.slow
 def test_a_workdir_opens_its_retriever_once_over_the_index_it_holds(minilm_workdir, tmp_path):
-    from repotrans.agents.config import RetrievalConfig
+    from repotrans.retrieval.settings import RetrievalConfig
     from repotrans.agents.workdir import Workdir
     from repotrans.retrieval import retriever as module
     sample = tmp_path / "sample"
