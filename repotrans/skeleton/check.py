@@ -99,6 +99,10 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                 report.reshaped.append(f"{found['type']}.{found['member']}: a getter property made the method "
                                        f"the port's {e.file}:{e.line} calls")
                 fixed = True
+            elif f is not None and _recase(f, found["member"]):
+                report.reshaped.append(f"{found['type']}.{found['member']}: renamed to the casing the port's "
+                                       f"{e.file}:{e.line} uses")
+                fixed = True
             elif f is not None and _nested_enum(f, found["type"].rsplit(".", 1)[-1], found["member"],
                                                 _port_texts(target, report.port_errors)):
                 report.reshaped.append(f"{found['type']}.{found['member']}: the enum's constants as the nested enum "
@@ -106,7 +110,15 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                 fixed = True
         for e in sorted(errors, key=lambda e: (e.file, -e.line)):      # bottom up: earlier lines stay put
             f = by_path.get(e.file)
-            if f is not None and e.origin and _leave_out(f, e):
+            if f is not None and e.origin and e.code in ("CS0115", "CS0506") and _as_new(f, e):
+                report.reshaped.append(f"{e.origin}: no 'override' ({e.code}: the port's base member is not "
+                                       "virtual or absent)")
+                fixed = True
+            elif f is not None and e.origin and e.code == "CS0534" and _add_abstract(f, e, target, set(by_path)):
+                report.reshaped.append(f"{e.origin}: added the override the port's base declares abstract "
+                                       f"({e.message.rsplit(' ', 1)[-1]})")
+                fixed = True
+            elif f is not None and e.origin and _leave_out(f, e):
                 report.dropped.append(f"{e.origin}: {e.code} {e.message}")
                 fixed = True
         for f in files:
@@ -185,6 +197,69 @@ def _nested_enum(f: SkeletonFile, type_name: str, member: str, port_text: str) -
                              lambda m: f"public {member} {m.group(1)}{m.group(2)}return ({member})enumOrdinal; }}",
                              ln.text)
     return True
+
+
+def _recase(f: SkeletonFile, member: str) -> bool:
+    """A member declared with another casing of the name the port's code uses (isWhitespace/IsWhiteSpace)
+    takes the port's casing; True if changed."""
+    changed = False
+    for line in f.lines:
+        if line.kind == "type" or line.text.lstrip().startswith("//"):
+            continue
+        m = re.match(r"(\s*(?:\w+[\w<>\[\],.? ]*\s+)+)(\w+)(\s*(?:\(|$))", line.text)
+        if m and m.group(2) != member and m.group(2).lower() == member.lower():
+            line.text = m.group(1) + member + line.text[m.end(2):]
+            changed = True
+    return changed
+
+
+def _as_new(f: SkeletonFile, error: MemberError) -> bool:
+    """A member marked override whose port base member is not virtual hides it (`new`, CS0506); one whose
+    base has no such member (CS0115) is a plain member; True if changed."""
+    i = error.line - 1 - len(f.header)
+    if not 0 <= i < len(f.lines) or not re.search(r"\boverride\s", f.lines[i].text):
+        return False
+    f.lines[i].text = re.sub(r"\boverride\s", "new " if error.code == "CS0506" else "", f.lines[i].text, count=1)
+    return True
+
+
+_ABSTRACT = re.compile(r"`(?P<base>[\w.]+)\.(?P<name>\w+)(?:\.(?P<acc>get|set)|\((?P<params>[^)]*)\))'$")
+
+
+def _add_abstract(f: SkeletonFile, error: MemberError, target: Path, generated: set[str]) -> bool:
+    """CS0534 on a type header: the placeholder override of the abstract member as the port's base class
+    declares it (read from the base's own file), so the type keeps its base; True if added."""
+    found = _ABSTRACT.search(error.message)
+    i = error.line - 1 - len(f.header)
+    if found is None or not 0 <= i < len(f.lines) or f.lines[i].kind != "type" or i + 1 >= len(f.lines):
+        return False
+    base, name = found["base"].rsplit(".", 1)[-1], found["name"]
+    decl = re.compile(r"^[ \t]*(?P<mods>(?:\w+\s+)*?)abstract\s+(?P<ret>[\w<>\[\],.? ]+?)\s+" + re.escape(name) +
+                      r"\s*(?:\((?P<params>[^)]*)\)\s*;|\{(?P<acc>[^}]*)\})", re.M)
+    for path in sorted(target.rglob("*.cs")):
+        rel = path.relative_to(target).as_posix()
+        if rel in generated or "/obj/" in f"/{rel}" or "/bin/" in f"/{rel}":
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if not re.search(r"\b(class|interface)\s+" + re.escape(base) + r"\b", text):
+            continue
+        m = next((m for m in decl.finditer(text) if (m["params"] is None) == (found["params"] is None)), None)
+        if m is None:
+            continue
+        access = " ".join(w for w in m["mods"].split() if w in ("public", "protected", "internal")) or "public"
+        indent = re.match(r"\s*", f.lines[i].text).group(0) + "    "
+        head = f"{indent}{access} override {m['ret']} {name}"
+        origin = f.lines[i].origin
+        if m["params"] is not None:
+            body = [Line(f"{head}({' '.join(m['params'].split())})", origin), Line(indent + "{", origin),
+                    Line(f"{indent}    {PLACEHOLDER}", origin), Line(indent + "}", origin)]
+        else:
+            accessors = [a for a in ("get", "set") if re.search(r"\b" + a + r"\b", m["acc"])]
+            body = [Line(head, origin), Line(indent + "{", origin)] + \
+                [Line(f"{indent}    {a} {{ {PLACEHOLDER} }}", origin) for a in accessors] + [Line(indent + "}", origin)]
+        f.lines[i + 2:i + 2] = body
+        return True
+    return False
 
 
 def _leave_out(f: SkeletonFile, error: MemberError) -> bool:

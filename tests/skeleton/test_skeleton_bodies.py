@@ -203,3 +203,76 @@ def test_the_nested_enum_the_ports_own_code_names_is_made_of_the_constants(tmp_p
                                      "port's src/Demo.Zoo/LevelUse.cs:9 names"]
     assert "public enum Names { LOW, MID, HIGH }" in level
     assert "public Names Name { get { return (Names)enumOrdinal; } }" in level
+
+
+SHAPE_JAVA = {
+    "Shape.java": """\
+        package org.demo.zoo.calc;
+
+        public abstract class Shape {
+            public abstract String label();
+
+            public String tag(String k) { return k; }
+        }
+        """,
+    "Circle.java": """\
+        package org.demo.zoo.calc;
+
+        public class Circle extends Shape {
+            @Override
+            public String label() { return "circle"; }
+
+            @Override
+            public String tag(String k) { return "c" + k; }
+
+            public static boolean isWhitespace(int c) { return c == ' '; }
+        }
+        """,
+}
+SHAPE_CS = """\
+namespace Demo.Zoo.Calc
+{
+    public abstract class Shape
+    {
+        public abstract string Label { get; }
+    }
+
+    public static class ShapeUse
+    {
+        public static bool Blank(int c) { return Circle.IsWhiteSpace(c); }
+
+        public static Shape Make() { return new Circle(); }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
+def test_a_class_keeps_its_port_base_its_callers_casing_and_its_non_virtual_members(tmp_path):
+    java, cs = _port(tmp_path)
+    folder = java / "org" / "demo" / "zoo" / "calc"
+    folder.mkdir()
+    for name, text in SHAPE_JAVA.items():
+        (folder / name).write_text(textwrap.dedent(text))
+    (cs / "src" / "Demo.Zoo" / "Shape.cs").write_text(SHAPE_CS)
+    index = index_pair(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.calc.Circle"])
+    circle = (cs / result.plan.files[0].path).read_text()
+    assert result.check.compiled, result.check.render() + circle
+    assert "public class Circle : Shape" in circle
+    assert "public override string Label\n" in circle and "get { throw new NotImplementedException(); }" in circle
+    assert "string Tag(string k)" in circle and "override string Tag" not in circle    # Shape has no Tag
+    assert "public static bool IsWhiteSpace(int c)" in circle
+
+
+def test_an_override_the_ports_base_cannot_take_becomes_new_or_plain():
+    from repotrans.skeleton.check import MemberError, _as_new
+    from repotrans.skeleton.generate import SkeletonFile
+    from repotrans.skeleton.lines import Line
+    f = SkeletonFile("A.cs", "N", ["p.A"], [Line("public class A : B", "A", "type"), Line("{"),
+                                             Line("    public override string Attr(string k)", "A.attr(String)"),
+                                             Line("    public override int Size()", "A.size()")], ["namespace N", "{"])
+    assert _as_new(f, MemberError("A.cs", 5, "CS0115", "no suitable method found to override", "A.attr(String)"))
+    assert _as_new(f, MemberError("A.cs", 6, "CS0506", "cannot override: not virtual", "A.size()"))
+    assert [ln.text for ln in f.lines[2:]] == ["    public string Attr(string k)", "    public new int Size()"]
+    assert not _as_new(f, MemberError("A.cs", 5, "CS0115", "again", "A.attr(String)"))
