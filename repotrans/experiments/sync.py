@@ -108,7 +108,7 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
         junit = _junit(inputs, after)
         if junit is not None and (before / inputs.junit).is_dir() and not inputs.junit.is_absolute():
             from repotrans.experiments.sync_tests import port_test_changes
-            port_test_changes(ctx, before / inputs.junit, junit)
+            port_test_changes(ctx, before / inputs.junit, junit, inputs.source, history, inputs.junit.as_posix())
         structural = [c for c in changes if c.kind in ("renamed", "moved") and c.old_id in carried]
         for c in structural:
             ctx.structural(c, carried[c.old_id])

@@ -37,7 +37,12 @@ def _text(node: Node | None) -> str:
 
 def test_methods(java_file: Path) -> tuple[str | None, list[str]]:
     """The top-level class of a JUnit file and its test methods' names, in order."""
-    root = Parser(_JAVA).parse(java_file.read_bytes()).root_node
+    return class_tests(java_file.read_bytes())
+
+
+def class_tests(data: bytes) -> tuple[str | None, list[str]]:
+    """The top-level class of a JUnit file's text and its test methods' names, in order."""
+    root = Parser(_JAVA).parse(data).root_node
     cls = next((n for n in root.named_children if n.type == "class_declaration"), None)
     if cls is None:
         return None, []
@@ -68,6 +73,37 @@ def added_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
         added = [n for n in after if n not in set(before)]
         if added:
             out[rel] = added
+    return out
+
+
+def removed_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
+    """JUnit file (relative to the test root) -> the test methods its new revision no longer has (the file
+    itself removed: all of them); reported, never deleted from the port."""
+    out = {}
+    for old in sorted(old_root.rglob("*.java")):
+        rel = old.relative_to(old_root).as_posix()
+        new = new_root / rel
+        _, before = test_methods(old)
+        after = set(test_methods(new)[1]) if new.is_file() else set()
+        gone = [n for n in before if n not in after]
+        if gone:
+            out[rel] = gone
+    return out
+
+
+def commits_adding(repo: Path, history: list, path: str, names: list[str],
+                   added: bool = True) -> dict[str, tuple[str, ...]]:
+    """Test method -> (short id of) the first upstream commit of `history` (oldest first) after which the
+    file `path` (relative to the repository) has it (`added`; else: no longer has it)."""
+    from repotrans.experiments.sync_history import show
+
+    out: dict[str, tuple[str, ...]] = {}
+    for commit in history:
+        if path not in commit.files or len(out) == len(names):
+            continue
+        data = show(repo, commit.sha, path)
+        present = set(class_tests(data)[1]) if data is not None else set()
+        out.update((n, (commit.short,)) for n in names if (n in present) == added and n not in out)
     return out
 
 
@@ -115,12 +151,29 @@ def _attributes_split(lines: list[str]) -> list[str]:
     return out + ([head] if head else []) + lines[1:]
 
 
-def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path) -> None:
+def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | None = None,
+                      history: list = (), junit_rel: str = "") -> None:
     """Carry the test methods added upstream to existing JUnit classes into the port's test classes (see
-    the module doc); one outcome per added test method (action `add test`)."""
+    the module doc); one outcome per added test method (action `add test`), under the upstream commit
+    that added it when `repo` and its `history` are given; test methods removed upstream are reported
+    (action `removed test`), the port's keep their place."""
     from repotrans.skeleton.port_tests import port_junit_tests
     from repotrans.mapping.load import load_mapping
 
+    def origin(rel: str, names: list[str], added: bool = True) -> dict[str, tuple[str, ...]]:
+        path = f"{junit_rel.strip('/')}/{rel}" if junit_rel else rel
+        return commits_adding(repo, list(history), path, names, added) if repo is not None and history else {}
+
+    for rel, names in removed_tests(old_junit, new_junit).items():
+        java_name = Path(rel).stem
+        package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
+        by = origin(rel, names, False)
+        for n in names:
+            ctx.report.add(Outcome(Change("test removed", f"source:{package}.{java_name}.{n}()", None,
+                                          commits=by.get(n, ())),
+                                   None, "removed test", "for a human",
+                                   reason="removed upstream; the port's counterpart (if any) is kept: delete "
+                                          "it by hand if the port follows"))
     added = added_tests(old_junit, new_junit)
     if not added:
         return
@@ -131,7 +184,9 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path) -> None:
     for rel, names in added.items():
         java_name, _ = test_methods(new_junit / rel)
         package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
-        changes = [Change("test added", None, f"source:{package}.{java_name}.{n}()") for n in names]
+        by = origin(rel, names)
+        changes = [Change("test added", None, f"source:{package}.{java_name}.{n}()", commits=by.get(n, ()))
+                   for n in names]
         qualified = f"{package}.{java_name}" if package else java_name
         ported = port_junit_tests(ctx.index, new_junit, [qualified], write=False, overrides=ctx.config.mapping,
                                   settings=ctx.config.execution.build_settings())

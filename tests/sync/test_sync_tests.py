@@ -99,3 +99,40 @@ def test_tests_added_upstream_land_in_the_ports_test_class_labelled(tmp_path, hi
     report = json.loads((again / "sync.json").read_text())
     assert code == 0 and [(o["action"], o["status"]) for o in report["outcomes"]] == [("add test", "nothing to do")] * 2
     assert (again / "changes.patch").read_text() == ""
+
+
+def test_added_and_removed_test_methods_are_attributed_to_the_commit_that_made_them(tmp_path):
+    """Test methods added (removed) upstream go under the upstream commit that added (removed) them, not
+    under '(no commit named)'."""
+    from repotrans.experiments.sync_history import commits
+    from repotrans.experiments.sync_tests import commits_adding, removed_tests
+
+    repo = tmp_path / "up"
+    rel = "src/test/java/org/acme/geometry/Vector2DTest.java"
+    (repo / rel).parent.mkdir(parents=True)
+
+    def commit(text: str, message: str) -> None:
+        (repo / rel).write_text(text, encoding="utf-8")
+        subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message], cwd=repo,
+                       check=True)
+
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    commit(TEST % "", "v1")
+    first, second = ADDED.split("\n    @Test\n    public void dotOf")
+    commit(TEST % first, "add addIsComponentWise")
+    commit((TEST % (first + "\n    @Test\n    public void dotOf" + second)).replace(
+        "    @Test\n    public void componentsAreExposed", "    public void componentsAreExposed"), "add dot, drop one")
+    history = commits(repo, "HEAD~2", "HEAD")
+    assert [c.subject for c in history] == ["add addIsComponentWise", "add dot, drop one"]
+    names = ["addIsComponentWise", "dotOfPerpendicularIsZero"]
+    assert commits_adding(repo, history, rel, names) == {
+        "addIsComponentWise": (history[0].short,), "dotOfPerpendicularIsZero": (history[1].short,)}
+    assert commits_adding(repo, history, rel, ["componentsAreExposed"], added=False) == {
+        "componentsAreExposed": (history[1].short,)}
+    old, new = tmp_path / "old", tmp_path / "new"
+    for root, rev in ((old, "HEAD~2"), (new, "HEAD")):
+        (root / "org/acme/geometry").mkdir(parents=True)
+        data = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=repo, capture_output=True, check=True).stdout
+        (root / "org/acme/geometry/Vector2DTest.java").write_bytes(data)
+    assert removed_tests(old, new) == {"org/acme/geometry/Vector2DTest.java": ["componentsAreExposed"]}
