@@ -146,9 +146,6 @@ def _apply_statements(old: Method, new: Method, header: str, body: str, tail: st
     news = _statements(new_node.child_by_field_name("body"))
     cs_node, cs_src = _cs_member(header + body + tail)
     cs = _statements(_block(cs_node))
-    if not olds or len(olds) != len(cs):
-        notes.append(f"the port's body has {len(cs)} top-level statement(s), the old Java {len(olds)}: not aligned")
-        return None
     translated = _recording_translation(resolver, new_src, new_node, header)
     raw = cs_src
     base = len((_WRAP + header).encode("utf-8"))
@@ -191,7 +188,8 @@ def _align(olds: list[Node], news: list[Node], cs: list[Node], old_src: bytes, n
     `cs` aligned one to one with `olds`; None when they do not align. A statement replaced by one of the
     same kind with the same head (condition, labels) is descended into, so the port's text around the
     changed inner statements survives."""
-    if not olds or len(olds) != len(cs):
+    pos = _positions(olds, cs)
+    if not olds or pos is None:
         notes.append(f"the port's {where or 'body'} has {len(cs)} top-level statement(s), the old Java "
                      f"{len(olds)}: not aligned")
         return None
@@ -202,17 +200,65 @@ def _align(olds: list[Node], news: list[Node], cs: list[Node], old_src: bytes, n
         if op == "equal":
             continue
         notes.append(f"{op} Java statement(s) {i1 + 1}-{i2} -> {j1 + 1}-{j2}{where and ' in ' + where}")
-        if op == "replace" and i2 - i1 == 1 and j2 - j1 == 1:
-            inner = _descend(olds[i1], news[j1], cs[i1], old_src, new_src, raw, translated, resolver, notes,
-                             f"{where}{'/' if where else ''}{i1 + 1}")
-            if inner is not None:
-                pieces.extend(inner)
+        if op == "replace" and i2 - i1 == j2 - j1 and all(pos[i] is not None for i in range(i1, i2)):
+            pairs = []                       # statement by statement: each changed one descended into
+            for k in range(i2 - i1):
+                o, n, c = olds[i1 + k], news[j1 + k], cs[pos[i1 + k]]
+                if _norm(_text(o, old_src)) == _norm(_text(n, new_src)):
+                    continue
+                inner = _descend(o, n, c, old_src, new_src, raw, translated, resolver, notes,
+                                 f"{where}{'/' if where else ''}{i1 + k + 1}")
+                pairs.append(inner if inner is not None else
+                             _replace(cs, pos[i1 + k], pos[i1 + k] + 1, [n], raw, translated, resolver))
+            if all(p is not None for p in pairs):
+                pieces.extend(p for pair in pairs for p in (pair if isinstance(pair, list) else [pair]))
                 continue
-        piece = _replace(cs, i1, i2, [news[j] for j in range(j1, j2)], raw, translated, resolver)
+        span = _span(pos, i1, i2, len(cs))
+        piece = None if span is None else _replace(cs, span[0], span[1], [news[j] for j in range(j1, j2)], raw,
+                                                   translated, resolver)
         if piece is None:
             return None
         pieces.append(piece)
     return pieces
+
+
+_KINDS = {"local_variable_declaration": "local_declaration_statement", "enhanced_for_statement": "foreach_statement",
+          "switch_expression": "switch_statement", "synchronized_statement": "lock_statement"}
+
+
+def _kind(node: Node) -> str:
+    return _KINDS.get(node.type, node.type)
+
+
+def _positions(olds: list[Node], cs: list[Node]) -> list[int | None] | None:
+    """The C# statement each old Java statement stands as (None: the port has none for it), aligned by
+    statement kind: one to one when the kinds agree in order, else along the longest common run of kinds
+    (the port added or dropped a statement of its own); None when fewer than half align."""
+    kinds = [_kind(o) for o in olds]
+    cs_kinds = [c.type if c.type != "for_statement" else "for_statement" for c in cs]
+    if len(olds) == len(cs) and all(k == c or {k, c} <= {"for_statement", "foreach_statement"}
+                                    for k, c in zip(kinds, cs_kinds)):
+        return list(range(len(cs)))
+    matcher = difflib.SequenceMatcher(None, kinds, cs_kinds, autojunk=False)
+    pos: list[int | None] = [None] * len(olds)
+    for a, b, size in matcher.get_matching_blocks():
+        for k in range(size):
+            pos[a + k] = b + k
+    return pos if sum(p is not None for p in pos) * 2 >= len(olds) else None
+
+
+def _span(pos: list[int | None], i1: int, i2: int, n_cs: int) -> tuple[int, int] | None:
+    """The C# statements [start, end) the old Java statements [i1, i2) stand as (i1 == i2: where to
+    insert), None when they are not a contiguous run the port has."""
+    if i1 == i2:
+        if i1 < len(pos) and pos[i1] is not None:
+            return pos[i1], pos[i1]
+        before = pos[i1 - 1] if i1 > 0 else -1
+        return (before + 1, before + 1) if before is not None else None
+    found = pos[i1:i2]
+    if any(p is None for p in found) or found != list(range(found[0], found[0] + len(found))):
+        return None
+    return found[0], found[-1] + 1
 
 
 def _replace(cs: list[Node], i1: int, i2: int, news: list[Node], raw: bytes, translated: dict,

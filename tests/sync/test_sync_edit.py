@@ -253,3 +253,32 @@ def test_a_compile_errors_reason_names_the_first_error():
     result = SimpleNamespace(status="compile_error", reason="1 error(s) compiling zxing", diagnostics=[diag],
                              failures=[])
     assert _why(result) == "1 error(s) compiling zxing; first: CS0103: The name 'SHIFT_JIS' does not exist"
+
+
+def test_a_statement_the_port_added_does_not_stop_the_alignment(tmp_path):
+    """The port guards with a statement Java lacks: the old Java and the port are aligned by statement kind,
+    the changed statement is edited in place, the port's own guard survives (was: counts differ ->
+    retranslated, the guard lost)."""
+    from repotrans.policy.resolver import ConventionResolver
+    body = """  int parse(int[] w) {
+    int i = 0;
+    while (i < w.length) {
+      i += %s;
+    }
+    return i;
+  }"""
+    old, new = _java(tmp_path, "old", body % "1"), _java(tmp_path, "new", body % "2")
+    port = ("internal int Parse(int[] w)\n"
+            "        {\n"
+            "            if (w == null)\n"
+            "                return -1;\n"
+            "            var i = 0;\n"
+            "            while (i < w.Length)\n"
+            "            {\n"
+            "                i += 1;\n"
+            "            }\n"
+            "            return i;\n"
+            "        }")
+    edit = edit_member(old, new, port, ConventionResolver())
+    assert edit.how == "statements", edit.notes
+    assert edit.code == port.replace("i += 1;", "i += 2;")
