@@ -28,8 +28,10 @@ from pathlib import Path
 
 from cpu_meter import CpuMeter
 
+from repotrans.experiments.run_layout import dataset_folders, results_file, workdir_of
+from repotrans.index.store import Index
+
 REPO = Path(__file__).resolve().parents[1]
-METER = ["?"]                      # how the last run's CPU time was counted
 
 RETRIEVE = """
 import json, sys, time
@@ -43,25 +45,24 @@ print(json.dumps([time.perf_counter() - t, time.process_time() - c]))
 """
 
 
-def run(argv: list[str], tree: Path, cache: Path, timeout: float) -> tuple[float, float, subprocess.CompletedProcess]:
-    """(wall, CPU of this process and all it starts, the finished process)."""
+def run(argv: list[str], tree: Path, cache: Path, timeout: float) -> tuple[float, float, subprocess.CompletedProcess, str]:
+    """(wall, CPU of this process and all it starts, the finished process, how the CPU was counted)."""
     env = {**os.environ, "PYTHONPATH": str(tree), "REPOTRANS_CACHE_DIR": str(cache), "HF_HUB_OFFLINE": "1"}
     meter = CpuMeter()
-    METER[0] = meter.how
     try:
         t = time.perf_counter()
         done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout)
-        return time.perf_counter() - t, meter.seconds(), done
+        return time.perf_counter() - t, meter.seconds(), done, meter.how
     finally:
         meter.close()
 
 
 def retrieval_per_task(tree: Path, run_dir: Path, cache: Path, functions: list[str]) -> tuple[float, float]:
     """(wall, CPU) of retrieving for every function in a fresh process and a fresh run folder."""
-    workspace = next(run_dir.glob("datasets/*/workspace"))
+    workspace = workdir_of(dataset_folders(run_dir)[0])
     fresh = Path(tempfile.mkdtemp(prefix="bench-ablate-run-"))
-    shutil.copy(workspace / "index.sqlite", fresh / "index.sqlite")
-    _, _, done = run([sys.executable, "-c", RETRIEVE, str(fresh), str(cache), json.dumps(functions)], tree, cache, 3600)
+    shutil.copy(Index.file_in(workspace), Index.file_in(fresh))
+    _, _, done, _ = run([sys.executable, "-c", RETRIEVE, str(fresh), str(cache), json.dumps(functions)], tree, cache, 3600)
     shutil.rmtree(fresh, ignore_errors=True)
     if done.returncode:
         raise SystemExit(f"bench_ablate: retrieval failed in {tree}: {done.stderr.strip()[-400:]}")
@@ -73,10 +74,10 @@ def side(label: str, tree: Path, args: argparse.Namespace, scratch: Path) -> dic
     argv = [sys.executable, "-m", "repotrans.cli", "ablate", "--dataset", str(args.dataset), "--configs", args.configs,
             "--run-dir", str(run_dir), "--limit", str(args.limit), "--model", "builtin", "--sandbox", args.sandbox,
             "--quiet"]
-    wall, cpu, done = run(argv, tree, cache, args.timeout)
+    wall, cpu, done, how = run(argv, tree, cache, args.timeout)
     if done.returncode:
         raise SystemExit(f"bench_ablate: {label} ablate failed: {done.stderr.strip()[-600:]}")
-    with sqlite3.connect(run_dir / "results.sqlite") as db:
+    with sqlite3.connect(results_file(run_dir)) as db:
         rows = db.execute("SELECT task_id, status, seconds FROM results").fetchall()
     tasks = json.loads((args.dataset / "dataset.json").read_text())["tasks"]
     source = {t["id"]: t["source_method_id"] for t in tasks}
@@ -85,7 +86,7 @@ def side(label: str, tree: Path, args: argparse.Namespace, scratch: Path) -> dic
     cold = retrieval_per_task(tree, run_dir, scratch / f"{label}-cold-cache", functions)
     return {"label": label, "tasks": len(rows), "passed": sum(s == "passed" for _, s, _ in rows), "wall": wall,
             "cpu": cpu, "task_seconds": sum(s for _, _, s in rows), "warm": warm, "cold": cold,
-            "n_retrieved": len(functions), "load": os.getloadavg()[0]}
+            "n_retrieved": len(functions), "load": os.getloadavg()[0], "cpu_meter": how}
 
 
 def main() -> int:
@@ -105,7 +106,7 @@ def main() -> int:
     finally:
         subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(before)], check=False)
     print(f"ablate --configs {args.configs} --limit {args.limit} --model builtin --sandbox {args.sandbox} on {args.dataset} "
-          f"({os.cpu_count()} cores); before = {args.before}; CPU by {METER[0]}")
+          f"({os.cpu_count()} cores); before = {args.before}; CPU by {rows[-1]['cpu_meter']}")
     print("| code | tasks | passed | wall s | CPU s | tasks/hour | s/task (results) | retrieval/task, warm cache "
           "(wall / CPU s) | retrieval/task, cold cache (wall / CPU s) | load |")
     print("|---|---|---|---|---|---|---|---|---|---|")

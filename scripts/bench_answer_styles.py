@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from repotrans.cli import main as cli  # noqa: E402
+from repotrans.experiments.run_layout import summary_file  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
 from tests.support.answer_styles import STYLES  # noqa: E402
 from tests.support.fake_openai_server import FakeOpenAIServer  # noqa: E402
@@ -44,9 +45,9 @@ def run_style(style: str, out: Path, full: Index, view: Path, sandbox: str) -> d
         err = io.StringIO()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
             rc = cli(argv)
-    if not (out / "batch" / "summary.json").is_file():
+    if not summary_file(out / "batch").is_file():
         raise SystemExit(f"{style}: batch failed (exit {rc}): {err.getvalue().strip().splitlines()[-1:]}")
-    summary = json.loads((out / "batch" / "summary.json").read_text())
+    summary = json.loads(summary_file(out / "batch").read_text())
     return {"style": style, "rc": rc, "tasks": summary["tasks"], "passed": summary["passed"],
             "errors": summary["errors"], "calls": len(server.requests), "prompt_tokens": summary["prompt_tokens"],
             "together": summary.get("together", {}).get("status"), "seconds": round(time.time() - started, 1)}

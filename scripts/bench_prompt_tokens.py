@@ -34,8 +34,10 @@ sys.path.insert(0, str(ROOT))
 
 from repotrans.agents.config import AgentConfig  # noqa: E402
 from repotrans.agents.session import brief_for  # noqa: E402
+from repotrans.agents.trajectory import Trajectory  # noqa: E402
 from repotrans.agents.workdir import Workdir
 from repotrans.execution.judge.runner import Runner  # noqa: E402
+from repotrans.experiments.run_layout import tasks_folder  # noqa: E402
 from repotrans.agents.state import ContextEntry, Handoff, PromptView  # noqa: E402
 from repotrans.mapping.load import load_mapping  # noqa: E402
 from repotrans.index.placeholders import PLACEHOLDER_BODY, is_placeholder  # noqa: E402
@@ -168,7 +170,7 @@ def agent_steps(count, out: Path) -> None:
           f"{'replayed calls':>14}")
     for run in ("run1", "run2"):
         steps: dict[str, dict[str, int]] = {}
-        for traj in sorted((out / run / "tasks").glob("*/trajectory.jsonl")):
+        for traj in sorted(tasks_folder(out / run).glob(f"*/{Trajectory.FILE}")):
             done = [json.loads(l) for l in traj.read_text().splitlines() if '"kind": "done"' in l]
             for step, u in (done[-1]["usage"] if done else {}).items():
                 acc = steps.setdefault(step, {})

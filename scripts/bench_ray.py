@@ -36,6 +36,7 @@ from repotrans.experiments.ablate import configs_for, run_ablation  # noqa: E402
 from repotrans.experiments.batch import run_batch  # noqa: E402
 from repotrans.experiments.datasets import load_dataset, materialize  # noqa: E402
 from repotrans.experiments.executors import ThreadExecutor  # noqa: E402
+from repotrans.experiments.run_layout import results_file  # noqa: E402
 from repotrans.experiments.ray_executor import RayExecutor  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
 
@@ -44,7 +45,7 @@ SIGNATURE = re.compile(r"Target C# class: `([^`]+)`.*?signature[^\n]*\n```csharp
 
 
 def _table(run_dir: Path) -> list[tuple]:
-    db = sqlite3.connect(run_dir / "results.sqlite")
+    db = sqlite3.connect(results_file(run_dir))
     try:
         return db.execute("SELECT task_id, status, code FROM results ORDER BY task_id").fetchall()
     finally:
@@ -55,7 +56,7 @@ def _seconds(run_dir: Path) -> list[tuple[float, float]]:
     """(task seconds, seconds of its last test run) per task."""
     import json
 
-    db = sqlite3.connect(run_dir / "results.sqlite")
+    db = sqlite3.connect(results_file(run_dir))
     try:
         rows = db.execute("SELECT seconds, result_json FROM results").fetchall()
     finally:

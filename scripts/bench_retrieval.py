@@ -35,9 +35,9 @@ import torch
 
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
-from repotrans.retrieval.embed_cache import EmbeddingCache
+from repotrans.retrieval.embed_cache import CACHE_FILE, EmbeddingCache
 from repotrans.retrieval.encoders import TorchEncoder
-from repotrans.retrieval.retriever import Retriever
+from repotrans.retrieval.retriever import RETRIEVAL_DIR, Retriever
 from repotrans.retrieval.stores import NameStore, PairEntry, PairStore, collect_names, has_real_body
 
 REPO = Path(__file__).resolve().parents[1]
@@ -153,8 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"embedding throughput: {len(batch) / (time.perf_counter() - t):.1f} snippets/s "
           f"({len(batch)} snippets, cache bypassed)")
 
-    cache = EmbeddingCache(args.workdir / "retrieval" / "embeddings.sqlite")
-    folder = args.workdir / "retrieval" / "bench" / "pairs"
+    cache = EmbeddingCache(args.workdir / RETRIEVAL_DIR / CACHE_FILE)
+    folder = args.workdir / RETRIEVAL_DIR / "bench" / "pairs"
     t = time.perf_counter()
     store = PairStore.open(folder, entries, encoder, cache, rebuild=True)
     build = time.perf_counter() - t
@@ -200,7 +200,7 @@ def retrieve_queries(args: argparse.Namespace, pairs: PairStore, encoder: TorchE
     """What `Retriever.retrieve` does per function: the pair store and the name store of datasets/sample,
     both queries embedded in one encode call; against the same two queries embedded one by one."""
     index = Index.open(args.workdir)
-    names = NameStore.open(args.workdir / "retrieval" / "bench" / "names",
+    names = NameStore.open(args.workdir / RETRIEVAL_DIR / "bench" / "names",
                            collect_names(index.all_methods("target"), frozenset()), encoder, cache, progress=False)
     retriever = Retriever(index, load_mapping(index), pairs, names, frozenset())
     anchors = [index.method(q.target_id.split("#", 1)[0]) for q in queries]
@@ -261,7 +261,7 @@ def first_retrieval(workdir: Path, cache_dir: Path, backend: str, pool: int, thr
     import subprocess
     import tempfile
     run = Path(tempfile.mkdtemp(prefix="repotrans-run-"))
-    shutil.copy(workdir / "index.sqlite", run / "index.sqlite")
+    shutil.copy(Index.file_in(workdir), Index.file_in(run))
     code = ("import time, sys; t = time.perf_counter(); c = time.process_time()\n"
             "from pathlib import Path\n"
             "from repotrans.retrieval.retriever import retrieve\n"

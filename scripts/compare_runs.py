@@ -20,12 +20,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from repotrans.experiments.run_layout import results_file
+
 Row = dict[str, object]
 
 
 def load(run: Path) -> dict[str, Row]:
     """Task id -> its row of the run's results.sqlite."""
-    db = run / "results.sqlite"
+    db = results_file(run)
     if not db.is_file():
         sys.exit(f"error: {db} does not exist; give a batch's --run-dir")
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)

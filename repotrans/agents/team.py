@@ -108,7 +108,7 @@ async def run_translation(brief: TaskBrief, client: ChatCompletionClient, run_di
         progress=run.progress, run=run)
     trajectory.record("done", **outcome.to_json(), usage={k: v.__dict__ for k, v in run.usage.items()},
                       notes=run.notes, error=str(run.error) if run.error else None)
-    trajectory.write_json("result.json", outcome.to_json())
+    trajectory.write_json(trajectory.RESULT, outcome.to_json())
     if run.error is not None:
         run.error.run = run             # type: ignore[attr-defined]  (the caller's record of a failed run)
         raise run.error

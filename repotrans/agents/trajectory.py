@@ -11,10 +11,14 @@ from repotrans.redact import redact
 
 
 class Trajectory:
+    """One task's folder: its steps (trajectory.jsonl, rewritten as they happen) and its files."""
+    FILE = "trajectory.jsonl"
+    RESULT = "result.json"         # the session's outcome (agents.team)
+
     def __init__(self, run_dir: Path):
         self.run_dir = run_dir
         run_dir.mkdir(parents=True, exist_ok=True)
-        self.path = run_dir / "trajectory.jsonl"
+        self.path = run_dir / self.FILE
         self.path.write_text("", encoding="utf-8")
         self.started = time.time()
 

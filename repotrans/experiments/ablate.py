@@ -26,7 +26,7 @@ from repotrans.experiments.datasets import Dataset, load_dataset, materialize
 from repotrans.experiments.executors import ThreadExecutor
 from repotrans.experiments.workload import Executor, Workload, rerooted_index
 from repotrans.experiments.run_store import RunStore
-from repotrans.experiments.run_layout import dataset_folder, workdir_of
+from repotrans.experiments.run_layout import dataset_folder, tasks_folder, workdir_of
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
 
@@ -159,7 +159,7 @@ def run_ablation(datasets: list[Path], configs: dict[str, AgentConfig], run_dir:
                        unit="task", disable=not progress)
             work = Workload(dirs=dirs, config=config, config_name=name, dataset=ds.name, adjust=oracle,
                             scratch=("oracle-runs",))
-            for rec in executor.run(work, pending, run_dir / "tasks" / name / ds.name):
+            for rec in executor.run(work, pending, tasks_folder(run_dir, name, ds.name)):
                 store.add(rec)
                 bar.update()
             bar.close()

@@ -33,7 +33,7 @@ from repotrans.experiments.batch_end import WriteOutcome, WriteRequest, combined
 from repotrans.experiments.rejudge import applicable, apply_passing, keep_candidate, settle_group
 from repotrans.experiments.write_back import original_texts
 from repotrans.experiments.run_store import RunStore, TaskRecord
-from repotrans.experiments.run_layout import results_file, workdir_of
+from repotrans.experiments.run_layout import results_file, summary_file, tasks_folder, workdir_of
 from repotrans.experiments.task_choice import placeholder_tasks
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
@@ -154,9 +154,9 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
             pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
             finished = []
             state = state_key(work) if pending else ""
-            for rec in executor.run(work_load, pending, run_dir / "tasks") if pending else ():
+            for rec in executor.run(work_load, pending, tasks_folder(run_dir)) if pending else ():
                 store.add(rec)
-                keep_candidate(run_dir / "tasks", rec)
+                keep_candidate(tasks_folder(run_dir), rec)
                 judged_on[rec.task_id] = state
                 finished.append(rec)
                 display.add(rec)
@@ -185,7 +185,7 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
                               written=written.members, write=written.plan, write_refused=written.refused,
                               stopped=stopped, interrupted=stop.requested,
                               estimated_tokens=config.model.name == "builtin")
-    (run_dir / "summary.json").write_text(json.dumps(asdict(summary), indent=2) + "\n")
+    summary_file(run_dir).write_text(json.dumps(asdict(summary), indent=2) + "\n")
     return summary
 
 
@@ -205,7 +205,7 @@ def _mutual_groups(index: Index, source: Path, work: Path, deps: dict[str, set[s
         display.say(f"judging {len(group)} placeholders that call each other together: "
                     + ", ".join(r.task_id for r in group[:3]) + (", ..." if len(group) > 3 else ""))
         with judge_for(Runner(config.execution, workdir_of(store.path.parent)), 1) as runner:
-            settle_group(index, source, work, group, runner, store, java, display.say, store.path.parent / "tasks")
+            settle_group(index, source, work, group, runner, store, java, display.say, tasks_folder(store.path.parent))
 
 
 def _finish(index: Index, source: Path, work: Path, target: Path, records: list[TaskRecord], order: list[str],
@@ -221,7 +221,7 @@ def _finish(index: Index, source: Path, work: Path, target: Path, records: list[
     with judge_for(Runner(config.execution, workdir_of(store.path.parent)), 1) as runner:
         if not stopped:
             rejudge(index, source, work, records, order, runner, store, java, display.say,
-                    tasks_dir=store.path.parent / "tasks", judged_on=judged_on)
+                    tasks_dir=tasks_folder(store.path.parent), judged_on=judged_on)
         records = [r for r in store.records() if r.config == CONFIG_NAME]
         passing = [r for r in records if r.passed]
         if passing:

@@ -35,6 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
+from repotrans.agents.trajectory import Trajectory
 from repotrans.errors import TaskError
 from repotrans.execution.workspace.apply import apply_candidate
 from repotrans.execution.capability.allowances import allowances
@@ -310,7 +311,7 @@ def _record(store: RunStore, rec: TaskRecord, result: TestResult) -> None:
 
 def _update_result_file(tasks_dir: Path | None, rec: TaskRecord, how: str) -> None:
     """The task's result.json says the final verdict too, and keeps the earlier ones under "verdicts"."""
-    path = None if tasks_dir is None else tasks_dir / task_dir_name(rec.task_id) / "result.json"
+    path = None if tasks_dir is None else tasks_dir / task_dir_name(rec.task_id) / Trajectory.RESULT
     if path is None or not path.is_file():
         return
     data = json.loads(path.read_text(encoding="utf-8"))

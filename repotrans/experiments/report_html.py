@@ -20,6 +20,7 @@ from repotrans.experiments.causes import LATE_GROUPS, cause_of
 from repotrans.execution.judge.status import LABELS
 from repotrans.experiments.metrics import Economy, rate_rows
 from repotrans.experiments.plots import class_of, plots_for
+from repotrans.experiments.run_layout import summary_file
 from repotrans.experiments.run_records import load_records, unvalidated_datasets
 from repotrans.experiments.run_store import RunStore, TaskRecord, port_records, translated_records
 from repotrans.experiments.task_files import (dedent_member, diff_lines, method_text, run_indexes, token_notes,
@@ -141,7 +142,7 @@ def _summary(run_dir: Path, records: list[TaskRecord], estimated: set[str]) -> d
 
 def _together(run_dir: Path) -> dict | None:
     """The whole-suite check a batch recorded in summary.json (None: not a batch, or not finished)."""
-    path = run_dir / "summary.json"
+    path = summary_file(run_dir)
     if not path.is_file():
         return None
     try:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from repotrans.experiments.run_records import dataset_or_none
 from repotrans.experiments.run_store import RunStore, TaskRecord
-from repotrans.experiments.run_layout import dataset_folders, workdir_of
+from repotrans.agents.trajectory import Trajectory
+from repotrans.experiments.run_layout import dataset_folders, tasks_folder, workdir_of
 from repotrans.experiments.tasks import task_dir_name
 from repotrans.index.store import Index
 
@@ -54,10 +55,10 @@ def method_text(index: Index | None, method_id: str | None) -> str | None:
 
 def trajectory_path(run_dir: Path, r: TaskRecord) -> Path | None:
     """The task's trajectory.jsonl (an ablation nests task folders under config/dataset), if there is one."""
-    folder = run_dir / "tasks" / r.config / r.dataset / task_dir_name(r.task_id)
+    folder = tasks_folder(run_dir, r.config, r.dataset) / task_dir_name(r.task_id)
     if not folder.is_dir():
-        folder = run_dir / "tasks" / task_dir_name(r.task_id)
-    path = folder / "trajectory.jsonl"
+        folder = tasks_folder(run_dir) / task_dir_name(r.task_id)
+    path = folder / Trajectory.FILE
     return path if path.is_file() else None
 
 
