@@ -3,9 +3,9 @@
   python scripts/compare_runs.py OLD_RUN_DIR NEW_RUN_DIR [--show N]
 
 Each run folder holds `results.sqlite` (one row per task). A task is
-  identical          same status, compiled, passed and candidate code;
+  identical          same status, compiled, passed, error and candidate code;
   candidate changed  the candidate code differs (a translation change: the verdict may follow it);
-  verdict changed    byte-identical candidate, different status/compiled/passed: each is listed with both
+  verdict changed    byte-identical candidate, different status/compiled/passed/error: each is listed with both
                      runs' errors, first failures and the judge's stated reason, since only a verdict change
                      can point at the judge (the reason is what names the verdict rule that moved it);
   only in one run    a task the other run does not have.
@@ -45,7 +45,7 @@ def load(run: Path) -> dict[str, Row]:
 
 def verdict(row: Row) -> tuple:
     """The verdict part of a row."""
-    return row["status"], row["compiled"], row["passed"]
+    return row["status"], row["compiled"], row["passed"], row["error"]
 
 
 def first_failure(row: Row) -> str:

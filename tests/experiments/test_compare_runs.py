@@ -16,11 +16,11 @@ def _script():
     return module
 
 
-def _run(folder: Path, rows: list[tuple[str, str, str]]) -> Path:
+def _run(folder: Path, rows: list[tuple]) -> Path:
     store = RunStore(folder)
-    for task, status, code in rows:
+    for task, status, code, *error in rows:
         failures = [{"name": "T.t", "message": "Expected 1 but was 2"}] if status == "test_failure" else []
-        store.add(TaskRecord(config="builtin", dataset="d", task_id=task, status=status, code=code,
+        store.add(TaskRecord(config="builtin", dataset="d", task_id=task, status=status, code=code, error=(error or [None])[0],
                              result={"status": status, "failures": failures,
                                      "reason": "waits for T.t's placeholder" if status == "blocked" else ""}))
     store.close()
@@ -30,11 +30,11 @@ def _run(folder: Path, rows: list[tuple[str, str, str]]) -> Path:
 def test_classes_of_change(tmp_path, capsys):
     cmp = _script()
     old = _run(tmp_path / "old", [("A", "passed", "x"), ("B", "test_failure", "y"), ("C", "compile_error", "z"),
-                                  ("D", "passed", "w")])
+                                  ("D", "passed", "w"), ("F", "runtime_error", "u", "crashed")])
     new = _run(tmp_path / "new", [("A", "passed", "x"), ("B", "blocked", "y"), ("C", "passed", "z2"),
-                                  ("E", "passed", "v")])
+                                  ("E", "passed", "v"), ("F", "runtime_error", "u", "timed out")])
     classes = cmp.classify(cmp.load(old), cmp.load(new))
-    assert classes == {"identical": ["A"], "candidate changed": ["C"], "verdict changed": ["B"],
+    assert classes == {"identical": ["A"], "candidate changed": ["C"], "verdict changed": ["B", "F"],
                        "only in old": ["D"], "only in new": ["E"]}
     cmp.main([str(old), str(new)])
     out = capsys.readouterr().out
