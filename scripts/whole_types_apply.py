@@ -58,7 +58,9 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
         pairs = [(index.method("target:" + r.task_id), r.code) for r in recs]
         saved = {m.path: (port / m.path).read_text(encoding="utf-8") for m, _ in pairs}
         _write(port, pairs)
-        ran, failed, _, not_built = judge(port, tests, work / f"class-{number}")
+        ran, failed, why, not_built = judge(port, tests, work / f"class-{number}")
+        print(f"  {name}: its translated tests pass {ran - failed}/{ran} with its {len(recs)} other compiled bodies"
+              + (f" ({why})" if why else "") + (f"; not built: {', '.join(not_built)}" if not_built else ""))
         if ran and not failed and not not_built:
             joint += len(recs)
         else:
