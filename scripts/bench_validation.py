@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.experiments.datasets import VERDICTS, build_dataset, load_dataset
+from repotrans.experiments.datasets import VERDICTS, build_dataset, build_folder, load_dataset
 
 from cpu_meter import CpuMeter
 
@@ -68,7 +68,7 @@ def measure_mode(args, mode: str, select: list[str], work: Path, warm: Path) -> 
     one baseline build and no indexing); its figures are saved in WORK/<mode>.json."""
     out = work / mode
     shutil.rmtree(out, ignore_errors=True)
-    shutil.copytree(warm / ".build" / "index", out / ".build" / "index")
+    shutil.copytree(build_folder(warm) / "index", build_folder(out) / "index")
     load = Load(args.load)
     meter = CpuMeter()
     try:
@@ -135,10 +135,10 @@ def raw_times(warm: Path, select: list[str]) -> tuple[float, float]:
     from repotrans.experiments.datasets import candidate_tasks
     from repotrans.index.store import Index
 
-    index = Index.open(warm / ".build" / "index", must_exist=True)
+    index = Index.open(build_folder(warm) / "index", must_exist=True)
     task = candidate_tasks(index, select)[0]
     method = index.method(task.target_method_id)
-    with Runner(ExecutionConfig(sandbox="local"), warm / ".build" / "runs") as runner:
+    with Runner(ExecutionConfig(sandbox="local"), build_folder(warm) / "runs") as runner:
         ws = runner.baseline(index.root("target"))
         tc = runner.toolchain
     projects = tc.plan(ws).chosen
@@ -188,7 +188,7 @@ def main() -> None:
     for jobs in (1, args.jobs):
         out = work / f"jobs{jobs}"
         shutil.rmtree(out, ignore_errors=True)
-        shutil.copytree(warm / ".build", out / ".build", ignore=shutil.ignore_patterns(VERDICTS))
+        shutil.copytree(build_folder(warm), build_folder(out), ignore=shutil.ignore_patterns(VERDICTS))
         seconds, kept, dropped = timed_build(args.source, args.target, out, select, jobs)
         rows.append((jobs, seconds, kept, dropped))
     resumed, _, _ = timed_build(args.source, args.target, work / f"jobs{args.jobs}", select, args.jobs)

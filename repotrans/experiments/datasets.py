@@ -305,6 +305,12 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, runner: R
     return [known[t.id] for t in tasks]
 
 
+def build_folder(out: Path) -> Path:
+    """Where `build_dataset` keeps its work in OUT: index/ (the pair's index), runs/ (the judge's scratch
+    copies) and the verdicts known so far (VERDICTS)."""
+    return Path(out) / ".build"
+
+
 def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = None,
                   select: list[str] | None = None, execution: ExecutionConfig = ExecutionConfig(sandbox="local"),
                   overrides: MappingOverrides | None = None, validate: bool = True, jobs: int = 1,
@@ -312,7 +318,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     """Select, validate (with the `execution` settings) and record the tasks of a project pair; write
     dataset.json and report.md. Verdicts are kept in OUT/.build as they are known: building again resumes."""
     out.mkdir(parents=True, exist_ok=True)
-    work = out / ".build"
+    work = build_folder(out)
     index = Index.open(work / "index")
     index.build(source, target, progress=progress)
     tasks, dropped, stats, known = candidate_tasks(index, select, overrides), [], {}, {}

@@ -8,8 +8,8 @@ import pytest
 
 from repotrans.errors import ConfigError
 from repotrans.mapping.test_code import test_files as files_of_tests
-from repotrans.experiments.datasets import (build_dataset, candidate_tasks, load_dataset, mask_file, materialize,
-                                            placeholder_body)
+from repotrans.experiments.datasets import (VERDICTS, build_dataset, build_folder, candidate_tasks, load_dataset,
+                                            mask_file, materialize, placeholder_body)
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
 
@@ -266,7 +266,7 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
     kill = True
     with pytest.raises(KeyboardInterrupt):
         build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False, schemata=False)
-    saved = [json.loads(line) for line in (out / ".build" / "verdicts.jsonl").read_text().splitlines()]
+    saved = [json.loads(line) for line in (build_folder(out) / VERDICTS).read_text().splitlines()]
     assert [v["id"] for v in saved] == ["Acme.Common.StringUtils.IsBlank(string)",
                                         "Acme.Common.StringUtils.Repeat(string, int)"]
     assert not (out / "dataset.json").exists()
@@ -287,7 +287,7 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
 
 
 def ds_index(out: Path) -> Index:
-    return Index.open(out / ".build" / "index", must_exist=True)
+    return Index.open(build_folder(out) / "index", must_exist=True)
 
 
 def test_an_unvalidated_dataset_says_so_everywhere(tmp_path):
