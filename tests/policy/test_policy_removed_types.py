@@ -53,6 +53,12 @@ public class Box {
     public String label(String s) {
         return Check.orEmpty(s) + name;
     }
+    public int indexIn(java.util.List<Box> boxes) {
+        Integer index = boxes.indexOf(this);
+        Check.notNull(index);
+        Check.notNull(boxes);
+        return index + 1;
+    }
 }
 """,
 }
@@ -76,6 +82,12 @@ namespace Web.Nodes
             return this;
         }
         public string Label(string s) { return (s ?? "") + name; }
+        public int IndexIn(System.Collections.Generic.List<Box> boxes)
+        {
+            if (boxes == null) { throw new ArgumentNullException("boxes"); }
+            int index = boxes.IndexOf(this);
+            return index + 1;
+        }
         public int Size { get { return size; } }
         public string Name { get { return name; } }
     }
@@ -92,6 +104,7 @@ public static class Program
         try { box.AppendName(""); } catch (System.ArgumentException e) { System.Console.WriteLine(e.Message); }
         try { box.Resize(200); } catch (System.ArgumentException e) { System.Console.WriteLine(e.Message); }
         System.Console.WriteLine(box.AppendName("ab").Resize(7).Size + box.Name);
+        System.Console.WriteLine(box.IndexIn(new System.Collections.Generic.List<Web.Nodes.Box> { box }));
     }
 }
 """
@@ -100,7 +113,7 @@ public static class Program
 def _candidates(tmp_path) -> dict[str, str]:
     mapping, index = mapped_pair(tmp_path, JAVA, CS)
     out = {}
-    for name in ("appendName", "resize", "label"):
+    for name in ("appendName", "resize", "label", "indexIn"):
         java = next(m for m in index.methods("source:org.web.nodes.Box") if m.name == name)
         target = mapping.target_method(java.id)
         helpers = removed_type_helpers(index, mapping, java)
@@ -122,6 +135,15 @@ def test_a_removed_class_helper_call_becomes_its_guard(tmp_path):
     assert "Check.OrEmpty(s)" in code["label"]        # returns a value and declares a local: left as it was
 
 
+def test_a_null_guard_on_a_value_typed_local_is_dropped(tmp_path):
+    """jsoup's `Integer index = indexInList(..); Validate.notNull(index);`: C# declares `int index`, where a
+    null test is always false (CS0472 on NSoup's Element.NextElementSibling); the port drops the guard."""
+    code = _candidates(tmp_path)["indexIn"]
+    assert "int index" in code, code
+    assert "index == null" not in code, code
+    assert 'if (boxes == null)' in code and 'ArgumentNullException("boxes")' in code, code
+
+
 def test_a_type_the_port_keeps_is_not_inlined(tmp_path):
     cs = dict(CS)
     cs["Web/Helper/Check.cs"] = ("namespace Web.Helper { public static class Check { public static void NotNull(object o) { } "
@@ -136,8 +158,9 @@ def test_a_type_the_port_keeps_is_not_inlined(tmp_path):
 @pytest.mark.slow
 def test_the_inlined_guards_compile_and_throw_as_the_port_does(tmp_path):
     code = _candidates(tmp_path)
-    members = "\n".join(code[n] for n in ("appendName", "resize"))
+    members = "\n".join(code[n] for n in ("appendName", "resize", "indexIn"))
     shell = CS["Web/Nodes/Box.cs"]
+    shell = shell[:shell.index("        public int IndexIn")] + shell[shell.index("        public int Size"):]
     start = shell.index("        public Box AppendName")
     end = shell.index("        public string Label")
     source = shell[:start] + members + "\n" + shell[end:] + PROGRAM
@@ -146,4 +169,4 @@ def test_the_inlined_guards_compile_and_throw_as_the_port_does(tmp_path):
     proc = compile_cs(source, work, "Box")
     assert proc.returncode == 0, proc.stdout + proc.stderr + source
     ran = run(["mono", "Box.exe"], work)
-    assert ran.stdout.split("\n")[:4] == ["null more", "must not be empty", "size out of range", "7ab"]
+    assert ran.stdout.split("\n")[:5] == ["null more", "must not be empty", "size out of range", "7ab", "1"]
