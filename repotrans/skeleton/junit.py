@@ -184,8 +184,11 @@ def _method(node: Node, resolver: TestResolver, style: TestStyle, junit3: bool, 
 
 
 def _post_process(text: str) -> str:
-    """Assertion argument order and generic exception assertions in NUnit's shape."""
+    """Assertion argument order and generic exception assertions in NUnit's shape; the fixture's own static
+    helpers called without `this.` (CS0176: JUnit's assertPointEquals(...) is a private static helper)."""
     text = re.sub(r"\bthis\.Assert\.", "Assert.", text)
+    for name in set(re.findall(r"\bstatic\s+(?!readonly\b)[\w<>\[\],.? ]+?\s+(\w+)\s*\(", text)):
+        text = re.sub(r"\bthis\." + re.escape(name) + r"\s*\(", name + "(", text)
     text = re.sub(r"Assert\.(Catch|Throws)\(typeof\(([\w.<>\[\]]+)\),\s*", r"Assert.\1<\2>(", text)
     for method, count in junit_table()["message_first"].items():
         text = _move_message(text, method, count)

@@ -84,3 +84,12 @@ def test_translated_tests_judge_the_bodies_of_the_skeleton(pair, tmp_path):
     assert summary.translated == sum(v == "translated tests" for v in judged.values()) > 0
     assert summary.passed + summary.failed + summary.blocked + summary.errors + summary.no_tests \
         + summary.translated == 19
+
+
+def test_the_fixtures_own_static_helpers_are_called_without_this():
+    from repotrans.skeleton.junit import _post_process
+    text = _post_process("public void testA()\n{\n    this.assertPointEquals(1.0f, pt);\n    this.check(2);\n}\n"
+                         "private static void assertPointEquals(float x, PerspectiveTransform pt)\n{\n}\n"
+                         "private static readonly float EPSILON = 1.0E-4f;\nprivate void check(int n)\n{\n}")
+    assert "    assertPointEquals(1.0f, pt);" in text and "this.assertPointEquals" not in text
+    assert "this.check(2);" in text                     # an instance helper keeps its receiver
