@@ -7,7 +7,8 @@ For each Java type: its C# counterpart's file is deleted from a copy of the port
 projects' Compile items), and the port's tests of that class (test files named `<Class>Test*.cs`)
 (or `Test<Class>.cs`) are moved out of the copy: no index, store or prompt sees them. Then `skeleton` regenerates the
 classes and `batch --model builtin` fills their bodies (only bodies that passed tests in the batch are
-applied; with the tests hidden a body is judged by compiling only and stays a placeholder). Other test
+applied, and a class's compiled bodies together when its translated JUnit tests all pass with them,
+scripts/whole_types_apply.py; with the tests hidden a body is judged by compiling only and stays a placeholder). Other test
 files that name the classes are hidden too and counted apart; the copy has no .git. Finally the hidden
 tests come back and judge:
   API fidelity   share of the classes' hidden test files that compile against the regenerated API (only
@@ -17,7 +18,7 @@ tests come back and judge:
   (kind, name, arity, parameter types, static-ness, accessibility), classified.
 With --junit, a second mode also translates the classes' JUnit tests into the port's test project
 (`translate-tests`); they judge the bodies during the batch (verdicts labelled as translated tests)
-and are removed before the port's hidden tests come back to judge the result.
+and are removed before the port's hidden tests come back to judge the result (--junit-only: that mode alone).
 Nothing of the port is committed; the copy lives under --work.
 """
 from __future__ import annotations
