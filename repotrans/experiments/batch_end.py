@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Callable
 
 from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.judge.blocked import blockers, past_untranslated
+from repotrans.execution.judge.blocked import blockers
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.results import TestResult
 from repotrans.execution.judge.status import BLOCKED, NO_TESTS, PASSED, RUNTIME_ERROR
 from repotrans.experiments.batch_progress import outcome_of
-from repotrans.experiments.rejudge import WAITING, rejudge_blocked
+from repotrans.experiments.rejudge import WAITING, past_placeholders, rejudge_blocked
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.whole_suite import summarize, translated_fixtures, translated_part
 from repotrans.experiments.write_back import WritePlan, patch_text, plan_write, render, write_plan
@@ -99,7 +99,7 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
         # unless it is blocked only where it passed: past members the run leaves untranslated (every
         # placeholder stays one now), as rejudge's last judgements judged it
         out["fail_together"] = [m.id.split(":", 1)[1] for m, result in zip(methods, alone)
-                                if past_untranslated(result, m, set(result.behind)).status != PASSED]
+                                if past_placeholders(index, m, result, set(result.behind)).status != PASSED]
     return out
 
 
