@@ -140,15 +140,22 @@ def test_enum_constant_bodies_and_interface_defaults_compile_and_behave(tmp_path
     assert ran.stdout.splitlines() == ["5 6 -2", "op +|times *|1|TIMES", "220"]
 
 
-@pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
-def test_a_getter_the_ports_own_code_calls_as_a_method_becomes_that_method(tmp_path):
+def _regenerated(tmp_path, name: str, java_files: dict[str, str], port_files: dict[str, str]):
+    """(the C# tree, create_skeleton's result) for org.demo.zoo.calc.<name>, from `java_files` in that
+    package, with `port_files` (the port's own code using the class) added to Demo.Zoo."""
     java, cs = _port(tmp_path)
     folder = java / "org" / "demo" / "zoo" / "calc"
     folder.mkdir()
-    (folder / "Meter.java").write_text(textwrap.dedent(METER))
-    (cs / "src" / "Demo.Zoo" / "MeterUse.cs").write_text(METER_USE)
-    index = index_pair(tmp_path, java, cs)
-    result = create_skeleton(index, ["org.demo.zoo.calc.Meter"])
+    for file, text in java_files.items():
+        (folder / file).write_text(textwrap.dedent(text))
+    for file, text in port_files.items():
+        (cs / "src" / "Demo.Zoo" / file).write_text(text)
+    return cs, create_skeleton(index_pair(tmp_path, java, cs), [f"org.demo.zoo.calc.{name}"])
+
+
+@pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
+def test_a_getter_the_ports_own_code_calls_as_a_method_becomes_that_method(tmp_path):
+    cs, result = _regenerated(tmp_path, "Meter", {"Meter.java": METER}, {"MeterUse.cs": METER_USE})
     assert result.check.compiled and result.check.dropped == [] and len(result.check.reshaped) == 1
     assert result.check.reshaped[0].startswith("Demo.Zoo.Calc.Meter.GetReading: a getter property made the method")
     meter = (cs / "src" / "Demo.Zoo" / "Calc" / "Meter.cs").read_text()
@@ -190,13 +197,7 @@ namespace Demo.Zoo.Calc
 
 @pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
 def test_the_nested_enum_the_ports_own_code_names_is_made_of_the_constants(tmp_path):
-    java, cs = _port(tmp_path)
-    folder = java / "org" / "demo" / "zoo" / "calc"
-    folder.mkdir()
-    (folder / "Level.java").write_text(textwrap.dedent(LEVEL))
-    (cs / "src" / "Demo.Zoo" / "LevelUse.cs").write_text(LEVEL_USE)
-    index = index_pair(tmp_path, java, cs)
-    result = create_skeleton(index, ["org.demo.zoo.calc.Level"])
+    cs, result = _regenerated(tmp_path, "Level", {"Level.java": LEVEL}, {"LevelUse.cs": LEVEL_USE})
     level = (cs / "src" / "Demo.Zoo" / "Calc" / "Level.cs").read_text()
     assert result.check.compiled and result.check.dropped == [], result.check.render() + level
     assert result.check.reshaped == ["Demo.Zoo.Calc.Level.Names: the enum's constants as the nested enum the "
@@ -249,14 +250,7 @@ namespace Demo.Zoo.Calc
 
 @pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
 def test_a_class_keeps_its_port_base_its_callers_casing_and_its_non_virtual_members(tmp_path):
-    java, cs = _port(tmp_path)
-    folder = java / "org" / "demo" / "zoo" / "calc"
-    folder.mkdir()
-    for name, text in SHAPE_JAVA.items():
-        (folder / name).write_text(textwrap.dedent(text))
-    (cs / "src" / "Demo.Zoo" / "Shape.cs").write_text(SHAPE_CS)
-    index = index_pair(tmp_path, java, cs)
-    result = create_skeleton(index, ["org.demo.zoo.calc.Circle"])
+    cs, result = _regenerated(tmp_path, "Circle", SHAPE_JAVA, {"Shape.cs": SHAPE_CS})
     circle = (cs / result.plan.files[0].path).read_text()
     assert result.check.compiled, result.check.render() + circle
     assert "public class Circle : Shape" in circle
