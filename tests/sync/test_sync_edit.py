@@ -180,7 +180,7 @@ def test_a_change_inside_a_loop_and_switch_keeps_the_ports_adaptations_around_it
     """The Java diff is inside while/switch/case: only the changed case group is retranslated; the port's
     adapted sibling case (TryParse, not Java's parse) and its loop survive (the old edit replaced the loop)."""
     from repotrans.policy.resolver import ConventionResolver
-    old = _java(tmp_path, "old", """  int parse(int[] w) {
+    before = """  int parse(int[] w) {
     int i = 0;
     while (i < w.length) {
       switch (w[i]) {
@@ -196,25 +196,9 @@ def test_a_change_inside_a_loop_and_switch_keeps_the_ports_adaptations_around_it
       }
     }
     return i;
-  }""")
-    new = _java(tmp_path, "new", """  int parse(int[] w) {
-    int i = 0;
-    while (i < w.length) {
-      switch (w[i]) {
-        case 1:
-          i++;
-          count = Integer.parseInt(s);
-          break;
-        case 2:
-          i += 2;
-          size = Long.parseLong(s);
-          break;
-        default:
-          return -1;
-      }
-    }
-    return i;
-  }""")
+  }"""
+    old = _java(tmp_path, "old", before)
+    new = _java(tmp_path, "new", before.replace("case 2:\n", "case 2:\n          i += 2;\n"))
     port = ("internal int Parse(int[] w)\n"
             "        {\n"
             "            var i = 0;\n"
