@@ -176,10 +176,17 @@ def _java(tmp_path: Path, name: str, body: str):
     return read_tree(root).methods["source:p.A.parse(int[])"]
 
 
+def _statement_edit(old, new, port: str):
+    """edit_member with the naming conventions alone, applied statement by statement (asserted)."""
+    from repotrans.policy.resolver import ConventionResolver
+    edit = edit_member(old, new, port, ConventionResolver())
+    assert edit.how == "statements", edit.notes
+    return edit
+
+
 def test_a_change_inside_a_loop_and_switch_keeps_the_ports_adaptations_around_it(tmp_path):
     """The Java diff is inside while/switch/case: only the changed case group is retranslated; the port's
     adapted sibling case (TryParse, not Java's parse) and its loop survive (the old edit replaced the loop)."""
-    from repotrans.policy.resolver import ConventionResolver
     before = """  int parse(int[] w) {
     int i = 0;
     while (i < w.length) {
@@ -220,8 +227,7 @@ def test_a_change_inside_a_loop_and_switch_keeps_the_ports_adaptations_around_it
             "            }\n"
             "            return i;\n"
             "        }")
-    edit = edit_member(old, new, port, ConventionResolver())
-    assert edit.how == "statements", edit.notes
+    edit = _statement_edit(old, new, port)
     assert edit.notes[-1] == "insert Java statement(s) 1-0 -> 1-1 in 2.1/1.2", edit.notes
     assert edit.code == port.replace("                    case 2:\n",
                                      "                    case 2:\n                        i += 2;\n")
@@ -243,7 +249,6 @@ def test_a_statement_the_port_added_does_not_stop_the_alignment(tmp_path):
     """The port guards with a statement Java lacks: the old Java and the port are aligned by statement kind,
     the changed statement is edited in place, the port's own guard survives (was: counts differ ->
     retranslated, the guard lost)."""
-    from repotrans.policy.resolver import ConventionResolver
     body = """  int parse(int[] w) {
     int i = 0;
     while (i < w.length) {
@@ -263,6 +268,5 @@ def test_a_statement_the_port_added_does_not_stop_the_alignment(tmp_path):
             "            }\n"
             "            return i;\n"
             "        }")
-    edit = edit_member(old, new, port, ConventionResolver())
-    assert edit.how == "statements", edit.notes
+    edit = _statement_edit(old, new, port)
     assert edit.code == port.replace("i += 1;", "i += 2;")
