@@ -23,12 +23,13 @@ placeholders too), are judged again until nothing changes:
   3. a candidate (alone, or a member of a unit) blocked only behind placeholders no candidate of this run
      can fill any more (their tasks ended without a pass, or they are no task) would wait forever: a test
      that stops there cannot tell anything about it. It is judged on the covering tests that could run
-     (blocked.past_untranslated: at least one passed, its own member on no stopped test's stack) and the
-     stopped tests are named as left out. One failed task no longer keeps everything that reaches it blocked.
+     (blocked.past_untranslated: at least one passed, its own member on no stopped test's stack, and one
+     that passed names the member: past_placeholders) and the stopped tests are named as left out. One failed task no longer keeps everything that reaches it blocked.
 """
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from dataclasses import replace
@@ -173,7 +174,12 @@ def past_placeholders(index: Index, method: Method, result: TestResult, staying:
 
 
 def _named_by_a_test_that_ran(index: Index, method: Method, result: TestResult) -> bool:
+    """Whether a selected test that did not stop names one of the member's tokens as a whole word (a
+    property `X` is not named by `Max`)."""
     tokens, stopped = member_tokens(index, method), {f.name for f in result.failures}
+    if not tokens:
+        return False
+    named = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in sorted(tokens)) + r")(?!\w)")
     root = index.root("target")
     for entry in result.selected:
         name = entry.split(":", 1)[-1]
@@ -184,7 +190,7 @@ def _named_by_a_test_that_ran(index: Index, method: Method, result: TestResult) 
             if f"{test.type_id.split(':', 1)[1]}.{test.name}" in stopped:
                 continue
             body = (root / test.path).read_bytes()[test.start_byte:test.end_byte].decode("utf-8", "replace")
-            if any(token in body for token in tokens):
+            if named.search(body):
                 return True
     return False
 

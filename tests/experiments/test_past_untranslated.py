@@ -32,3 +32,29 @@ def test_a_candidate_blocked_only_behind_a_placeholder_that_stays_is_judged_on_t
     assert result["left_out"] and all(cause == f"stops in {FORMAT}, which this run leaves untranslated"
                                        for cause in result["left_out"].values())
     assert result["failures"] == [] and result["tests_run"] > 0
+
+
+def test_only_a_test_that_names_the_member_as_a_word_speaks_for_it(tmp_path):
+    """past_placeholders: a test that ran to the end counts only when its body names the member (here the
+    property X) as a whole word; `Xor` does not name X, `v.X` does."""
+    from repotrans.execution.judge.results import TestFailure, TestResult
+    from repotrans.experiments.rejudge import past_placeholders
+    from tests.support.indexes import csharp_index
+    index = csharp_index(tmp_path, {"V.cs": """namespace G {
+    public class V { public int X { get { return 1; } } public int Y() { throw new System.NotImplementedException(); } }
+    public class VTests {
+        public void Names() { var v = new V(); System.Console.WriteLine(v.X); }
+        public void Other() { var Xor = 3; System.Console.WriteLine(Xor); }
+        public void Stops() { new V().Y(); }
+    }
+}
+"""})
+    x = next(m for m in index.all_methods("target") if m.name == "X")
+    y = next(m for m in index.all_methods("target") if m.name == "Y")
+    stopped = TestFailure("G.VTests.Stops", "System.NotImplementedException", stack=["G.V.Y () at V.cs:2"])
+
+    def blocked(*passing: str) -> TestResult:
+        return TestResult(status="blocked", failures=[stopped], tests_run=1 + len(passing), tests_failed=1,
+                          behind=[y.id], selected=[f"p:G.VTests.{t}" for t in (*passing, "Stops")])
+    assert past_placeholders(index, x, blocked("Names"), {y.id}).status == "passed"
+    assert past_placeholders(index, x, blocked("Other"), {y.id}).status == "blocked"
