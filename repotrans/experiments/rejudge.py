@@ -24,12 +24,12 @@ placeholders too), are judged again until nothing changes:
      can fill any more (their tasks ended without a pass, or they are no task) would wait forever: a test
      that stops there cannot tell anything about it. It is judged on the covering tests that could run
      (blocked.past_untranslated: at least one passed, its own member on no stopped test's stack, and one
-     that passed names the member: past_placeholders) and the stopped tests are named as left out. One failed task no longer keeps everything that reaches it blocked.
+     that passed names the member: past_placeholders) and the stopped tests are named as left out. One
+     failed task no longer keeps everything that reaches it blocked.
 """
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import sqlite3
 from dataclasses import replace
@@ -47,6 +47,7 @@ from repotrans.execution.judge.runner import member_tokens
 from repotrans.execution.judge.status import BLOCKED, NO_TESTS, PASSED
 from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.workspace.scratch import state_key
+from repotrans.execution.workspace.selection import identifiers_in
 from repotrans.experiments.ordering import strongly_connected
 from repotrans.experiments.run_store import RunStore, TaskRecord
 from repotrans.experiments.tasks import task_dir_name
@@ -127,7 +128,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
                 still.append(rec)
         pending = still
         if pending and not progress:
-            progress = _past_untranslated(index, source, work, pending, judged_on, record)
+            progress = _first_past_placeholders(index, source, work, pending, judged_on, record)
             pending = [r for r in pending if r.status in WAITING]
         if len(pending) > 1 and not progress:
             for unit in mutual_units(pending):
@@ -144,7 +145,8 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
             break
 
 
-def _past_untranslated(index: Index, source: Path, work: Path, pending: list[TaskRecord], judged_on: dict[str, str],
+def _first_past_placeholders(index: Index, source: Path, work: Path, pending: list[TaskRecord],
+                             judged_on: dict[str, str],
                        record: Callable[[TaskRecord, TestResult, str], None]) -> bool:
     """The first pending record (callees first) whose verdict on the work copy as it is now is blocked
     only behind members that stay placeholders (no pending candidate can fill them) passes on the tests
@@ -174,12 +176,11 @@ def past_placeholders(index: Index, method: Method, result: TestResult, staying:
 
 
 def _named_by_a_test_that_ran(index: Index, method: Method, result: TestResult) -> bool:
-    """Whether a selected test that did not stop names one of the member's tokens as a whole word (a
-    property `X` is not named by `Max`)."""
+    """Whether a selected test that did not stop names one of the member's tokens among its identifiers
+    (selection.identifiers_in: a property `X` is not named by `Max`, nor by a comment or a string)."""
     tokens, stopped = member_tokens(index, method), {f.name for f in result.failures}
     if not tokens:
         return False
-    named = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(t) for t in sorted(tokens)) + r")(?!\w)")
     root = index.root("target")
     for entry in result.selected:
         name = entry.split(":", 1)[-1]
@@ -189,8 +190,7 @@ def _named_by_a_test_that_ran(index: Index, method: Method, result: TestResult) 
         for test in tests:
             if f"{test.type_id.split(':', 1)[1]}.{test.name}" in stopped:
                 continue
-            body = (root / test.path).read_bytes()[test.start_byte:test.end_byte].decode("utf-8", "replace")
-            if named.search(body):
+            if tokens & identifiers_in((root / test.path).read_bytes(), test.start_byte, test.end_byte):
                 return True
     return False
 

@@ -36,7 +36,7 @@ def test_a_candidate_blocked_only_behind_a_placeholder_that_stays_is_judged_on_t
 
 def test_only_a_test_that_names_the_member_as_a_word_speaks_for_it(tmp_path):
     """past_placeholders: a test that ran to the end counts only when its body names the member (here the
-    property X) as a whole word; `Xor` does not name X, `v.X` does."""
+    property X) among its identifiers; `Xor`, a comment and a string do not name X, `v.X` does."""
     from repotrans.execution.judge.results import TestFailure, TestResult
     from repotrans.experiments.rejudge import past_placeholders
     from tests.support.indexes import csharp_index
@@ -46,6 +46,7 @@ def test_only_a_test_that_names_the_member_as_a_word_speaks_for_it(tmp_path):
         public void Names() { var v = new V(); System.Console.WriteLine(v.X); }
         public void Other() { var Xor = 3; System.Console.WriteLine(Xor); }
         public void Stops() { new V().Y(); }
+        public void Says() { System.Console.WriteLine("X"); } // X
     }
 }
 """})
@@ -58,3 +59,4 @@ def test_only_a_test_that_names_the_member_as_a_word_speaks_for_it(tmp_path):
                           behind=[y.id], selected=[f"p:G.VTests.{t}" for t in (*passing, "Stops")])
     assert past_placeholders(index, x, blocked("Names"), {y.id}).status == "passed"
     assert past_placeholders(index, x, blocked("Other"), {y.id}).status == "blocked"
+    assert past_placeholders(index, x, blocked("Says"), {y.id}).status == "blocked"

@@ -346,6 +346,15 @@ def _walk(node: Node) -> list[Node]:
     return out
 
 
+def identifiers_in(source: bytes, start: int, end: int) -> set[str]:
+    """The identifiers index_tests reads of the C# declaration spanning [start, end) of `source`
+    (comments and string literals are not identifiers)."""
+    node = thread_parser("csharp").parse(source).root_node.descendant_for_byte_range(start, max(start, end - 1))
+    while node is not None and (node.start_byte > start or node.end_byte < end):
+        node = node.parent
+    return _identifiers(node) if node is not None else set()
+
+
 def _identifiers(node: Node) -> set[str]:
     """Identifiers under `node`, plus "new <Type>" for each object creation."""
     found: set[str] = set()
