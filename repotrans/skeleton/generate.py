@@ -21,7 +21,7 @@ from repotrans.policy.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
 from repotrans.skeleton.names import learn_names
 from repotrans.skeleton.lines import Line, node_text
-from repotrans.skeleton.render import SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
+from repotrans.skeleton.render import Inherited, SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
 
 if TYPE_CHECKING:
     from repotrans.index.model import TypeDecl
@@ -107,7 +107,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
     for t in index.types("source"):        # nested types of new types keep their Java name
         if t.outer_id is not None and any(t.qualified_name.startswith(top.qualified_name + ".") for top in tops):
             new_types.setdefault(t.name, cs_type_name(t.name, t.kind, conv))
-    project_types = {**names.types, **new_types}
+    project_types = {**names.types, **names.paths, **new_types}
     namespace_of = dict(names.namespace_of)
     for t in tops:
         namespace_of[t.name] = names.namespace(t.container)
@@ -198,16 +198,16 @@ def overridden_members(index: "Index") -> set[tuple[str, str, int]]:
 
 
 def inherited_overrides(index: "Index", mapping: "Mapping", node: Node, java_name: str, project_types: dict[str, str],
-                        new_types: dict[str, str], container: str = "") -> dict[str, dict[tuple[str, int], str | None]]:
+                        new_types: dict[str, str], container: str = "") -> dict[str, dict[tuple[str, int], Inherited]]:
     """Java type path (`java_name` in the package `container`) -> (method name, arity) that a C# base
     class already declares virtual or abstract (for nested types too), walking the Java superclass
     chain through the type map."""
-    out: dict[str, dict[tuple[str, int], str | None]] = {}
+    out: dict[str, dict[tuple[str, int], Inherited]] = {}
     stack = [(node, java_name)]
     while stack:
         n, path = stack.pop()
         sup = n.child_by_field_name("superclass")
-        found: dict[tuple[str, int], str | None] = {}
+        found: dict[tuple[str, int], Inherited] = {}
         if sup is not None:
             found = _virtuals_of(index, mapping, _superclass(index, container, path, node_text(sup.named_children[0])))
         out[path] = found
@@ -232,11 +232,12 @@ def _superclass(index: "Index", container: str, path: str, written: str) -> list
     return [t for t in index.find_types("source", simple) if t.name == simple and t.kind == "class"]
 
 
-def _virtuals_of(index: "Index", mapping: "Mapping", starts: list["TypeDecl"]) -> dict[tuple[str, int], str | None]:
+def _virtuals_of(index: "Index", mapping: "Mapping", starts: list["TypeDecl"]) -> dict[tuple[str, int], Inherited]:
     """Members a subclass of the Java classes `starts` must `override` in C#: the virtual/abstract
-    members of each one's C# counterpart and that type's bases, or, for a type the port lacks too, the
-    Java type's own overridable methods (the skeleton makes those virtual); their superclasses likewise."""
-    out: dict[tuple[str, int], str | None] = {}
+    members of each one's C# counterpart and that type's bases (a property stays a property), or, for a
+    type the port lacks too, the Java type's own overridable methods (the skeleton makes those virtual);
+    their superclasses likewise."""
+    out: dict[tuple[str, int], Inherited] = {}
     seen: set[str] = set()
     javas = {t.id: t for start in starts for t in [start, *index.supertypes(start)] if t.kind == "class"}
     for java in javas.values():
@@ -244,7 +245,7 @@ def _virtuals_of(index: "Index", mapping: "Mapping", starts: list["TypeDecl"]) -
         if match is None:
             for m in index.methods(java.id):
                 if m.kind == "method" and not {"static", "private", "final"} & set(m.modifiers):
-                    out.setdefault((m.name, len(m.params)), None)
+                    out.setdefault((m.name, len(m.params)), Inherited(None))
             continue
         cs_top = index.type(match.target_id)
         for cs in [cs_top, *index.supertypes(cs_top)] if cs_top is not None else []:
@@ -253,8 +254,9 @@ def _virtuals_of(index: "Index", mapping: "Mapping", starts: list["TypeDecl"]) -
             seen.add(cs.id)
             for m in index.methods(cs.id):
                 if VIRTUAL & set(m.modifiers):
-                    out.setdefault((m.name, len(m.params)), m.return_type)
-                    out.setdefault((m.name[:1].lower() + m.name[1:], len(m.params)), m.return_type)
+                    found = Inherited(m.return_type, m.name if m.kind == "property" else None)
+                    out.setdefault((m.name, len(m.params)), found)
+                    out.setdefault((m.name[:1].lower() + m.name[1:], len(m.params)), found)
     return out
 
 

@@ -25,6 +25,8 @@ class Names:
     types: dict[str, str] = field(default_factory=dict)   # java simple name -> C# simple name (project)
     namespace_of: dict[str, str] = field(default_factory=dict)   # java simple name -> namespace of its C# type
     referenced: dict[str, str] = field(default_factory=dict)     # lower-cased -> namespaces the port's usings name
+    paths: dict[str, str] = field(default_factory=dict)   # Java nested type path (`Document.OutputSettings`) ->
+                                                          # how the port names its counterpart (`OutputSettings`)
 
     def namespace(self, package: str) -> str:
         """The C# namespace for a Java package (the learned one, else derived from an ancestor)."""
@@ -53,6 +55,7 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
     folders: dict[str, Counter] = defaultdict(Counter)
     types: dict[str, str] = {}
     namespace_of: dict[str, str] = {}
+    paths: dict[str, str] = {}
     for tm in mapping.type_matches:
         java, cs = by_id.get(tm.source_id), by_id.get(tm.target_id)
         if java is None or cs is None or "not the package's majority" in tm.reason:
@@ -60,6 +63,10 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
         if java.outer_id is None and cs.outer_id is None:
             folders[java.container][posixpath.dirname(cs.path)] += 1
         types[java.name] = cs.name
+        if java.outer_id is not None:
+            java_path, cs_path = _path(java, by_id), _path(cs, by_id)
+            if java_path != cs_path:
+                paths[java_path] = cs_path
         top = cs
         while top.outer_id is not None and top.outer_id in by_id:
             top = by_id[top.outer_id]
@@ -68,7 +75,16 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
     referenced = {i.name.lower(): i.name for f in index.files("target") for i in f.imports
                   if not i.static and i.alias is None}
     return Names(dict(mapping.namespace_map), chosen, _lower_case_folders(chosen.values()), types, namespace_of,
-                 referenced)
+                 referenced, paths)
+
+
+def _path(t, by_id: dict) -> str:
+    """A type's name with its enclosing types' (`Outer.Inner`), as code of its namespace writes it."""
+    names = [t.name]
+    while t.outer_id is not None and t.outer_id in by_id:
+        t = by_id[t.outer_id]
+        names.append(t.name)
+    return ".".join(reversed(names))
 
 
 def _lower_case_folders(folders) -> bool:

@@ -23,13 +23,20 @@ from repotrans.skeleton.lines import (ACCESS, CONST_TYPES, INDENT, OBJECT_MEMBER
 from repotrans.skeleton.written import WrittenMembers
 
 
+@dataclass(frozen=True)
+class Inherited:
+    """A member a C# base declares virtual or abstract, which a Java method of the subclass overrides."""
+    returns: str | None            # its C# return type (C# has no covariant returns)
+    prop: str | None = None        # the base declares it as a property of this name: the override is one too
+
+
 @dataclass
 class TypeContext:
     """What rendering one Java file needs to know about the port."""
     conventions: Conventions
     resolver: ConventionResolver
-    overrides: dict[str, dict[tuple[str, int], str | None]]   # Java type path -> (method, arity) its C# base
-                                                              # declares virtual/abstract -> that return type
+    overrides: dict[str, dict[tuple[str, int], Inherited]]   # Java type path -> (method, arity) its C# base
+                                                             # declares virtual/abstract -> that member
     overridden: set[tuple[str, str, int]] = field(default_factory=set)   # (Java type, method, arity) subclasses override
     notes: list[str] = field(default_factory=list)
     defaults: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # Java class id -> (interface,
@@ -334,8 +341,15 @@ class TypeRenderer(WrittenMembers):
             words = []
         else:
             words = [self._access(mods, True)] + self._dispatch(node, java_type, arity)
-            if "override" in words and self.ctx.overrides.get(java_type, {}).get((name, arity)):
-                returns = self.ctx.overrides[java_type][(name, arity)]     # C# has no covariant returns
+            base = self.ctx.overrides.get(java_type, {}).get((name, arity)) if "override" in words else None
+            if base is not None and base.returns:
+                returns = base.returns     # C# has no covariant returns
+            if base is not None and base.prop and not arity:         # the base's property, overridden as one
+                head = f"{INDENT}{' '.join(words)} {returns} {base.prop}"
+                if "abstract" in mods:
+                    return [Line(head + " { get; }", origin)]
+                return [Line(head, origin), Line(INDENT + "{", origin),
+                        Line(f"{INDENT * 2}get {{ {PLACEHOLDER} }}", origin), Line(INDENT + "}", origin)]
         cs_name = cs_ident(cs_name)
         head = " ".join(words + [returns, cs_name]) + (tparams if tparams else "") + sig
         if kind == "interface" or "abstract" in mods or (kind == "interface" and node.child_by_field_name("body") is None):

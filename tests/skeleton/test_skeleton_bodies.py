@@ -214,6 +214,12 @@ SHAPE_JAVA = {
             public abstract String label();
 
             public String tag(String k) { return k; }
+
+            public abstract void draw(StringBuilder out, Style style);
+
+            public static class Style {
+                public int width() { return 1; }
+            }
         }
         """,
     "Circle.java": """\
@@ -222,6 +228,9 @@ SHAPE_JAVA = {
         public class Circle extends Shape {
             @Override
             public String label() { return "circle"; }
+
+            @Override
+            public void draw(StringBuilder out, Shape.Style style) { out.append("o"); }
 
             @Override
             public String tag(String k) { return "c" + k; }
@@ -236,6 +245,13 @@ namespace Demo.Zoo.Calc
     public abstract class Shape
     {
         public abstract string Label { get; }
+
+        public abstract void Draw(System.Text.StringBuilder output, Style style);
+    }
+
+    public class Style
+    {
+        public int Width() { return 1; }
     }
 
     public static class ShapeUse
@@ -249,12 +265,16 @@ namespace Demo.Zoo.Calc
 
 
 @pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
-def test_a_class_keeps_its_port_base_its_callers_casing_and_its_non_virtual_members(tmp_path):
+def test_a_class_keeps_its_port_base_its_callers_casing_its_non_virtual_members_and_type_names(tmp_path):
+    """Shape's abstract Java method is a property in the port, its nested Style a top-level type: the
+    overrides are generated as such, from their Java methods (none left out, none added afterwards)."""
     cs, result = _regenerated(tmp_path, "Circle", SHAPE_JAVA, {"Shape.cs": SHAPE_CS})
     circle = (cs / result.plan.files[0].path).read_text()
-    assert result.check.compiled, result.check.render() + circle
+    assert result.check.compiled and result.check.dropped == [], result.check.render() + circle
+    assert not [r for r in result.check.reshaped if "added the override" in r]   # the Java methods override
     assert "public class Circle : Shape" in circle
     assert "public override string Label\n" in circle and "get { throw new NotImplementedException(); }" in circle
+    assert "public override void Draw(StringBuilder @out, Style style)" in circle   # the port's top-level Style
     assert "string Tag(string k)" in circle and "override string Tag" not in circle    # Shape has no Tag
     assert "public static bool IsWhiteSpace(int c)" in circle
 
