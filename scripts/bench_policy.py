@@ -20,6 +20,7 @@ from repotrans.experiments.datasets import load_dataset
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
+from repotrans.policy.boundary import store_values, stored_values
 from repotrans.policy.helpers import add_helpers, removed_helpers
 from repotrans.policy.implementation import implementation
 from repotrans.policy.removed_types import inline_removed_calls, removed_type_helpers
@@ -63,7 +64,9 @@ def helpers_of(index, mapping, source, target) -> list:
 def with_helpers(index, mapping, source, target, resolver, code: str) -> str:
     """The candidate with the removed helpers it calls, as the builtin client adds them (steps.generate)."""
     code = add_helpers(code, helpers_of(index, mapping, source, target), resolver, translate_method)
-    return inline_removed_calls(code, removed_type_helpers(index, mapping, source), resolver, translate_method)
+    code = inline_removed_calls(code, removed_type_helpers(index, mapping, source), resolver, translate_method)
+    return store_values(code, stored_values(index, mapping, source, target), resolver, translate_method,
+                        [p.name for p in target.params])
 
 
 def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, str] | None = None,

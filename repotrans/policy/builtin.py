@@ -23,6 +23,7 @@ from repotrans.agents.one_shot import OneShotClient
 from repotrans.errors import ConfigError, TaskError
 from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
+from repotrans.policy.boundary import stored_values
 from repotrans.policy.helpers import removed_helpers
 from repotrans.policy.implementation import implementation
 from repotrans.policy.removed_types import removed_type_helpers
@@ -86,7 +87,8 @@ class BuiltinChatClient(OneShotClient):
                            called=shown.called, candidate_bodies=bodies, code=shown.code, result=shown.result,
                            renames=self.renames(), suggested=shown.suggested,
                            api=ctx.task_api_map() if self.api_map else None, helpers=self.helpers(java, target),
-                           jdk_names=jdk_imports(getattr(index.file("source", java.path), "imports", [])))
+                           jdk_names=jdk_imports(getattr(index.file("source", java.path), "imports", [])),
+                           stored=stored_values(index, self.view.mapping, java, target))
 
     def renames(self) -> dict[str, str]:
         """Callees the port renamed, from the mapping (computed once per client)."""

@@ -19,6 +19,7 @@ from repotrans.errors import InputError
 from repotrans.execution.judge.results import TestResult
 from repotrans.index.model import Method
 from repotrans.mapping.api_map import ApiMap
+from repotrans.policy.boundary import StoredValue, store_values
 from repotrans.policy.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.policy.helpers import add_helpers
 from repotrans.policy.removed_types import inline_removed_calls
@@ -55,6 +56,7 @@ class StepRequest:
     helpers: list[Method] = field(default_factory=list)                   # Java helpers the port removed
     jdk_names: frozenset[str] = frozenset()                               # simple names the Java file imports
                                                                           # from the JDK: never port types
+    stored: list[StoredValue] = field(default_factory=list)               # values the port's base class stores
 
 
 def resolver_for(req: StepRequest) -> ContextResolver:
@@ -200,6 +202,7 @@ def generate(req: StepRequest) -> str:
     own = req.java_method.type_id
     code = add_helpers(code, [h for h in req.helpers if h.type_id == own], resolver, translate_method)
     code = inline_removed_calls(code, [h for h in req.helpers if h.type_id != own], resolver, translate_method)
+    code = store_values(code, req.stored, resolver, translate_method, [p.name for p in req.target_method.params])
     return f"```csharp\n{code}\n```"
 
 
