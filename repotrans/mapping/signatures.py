@@ -12,6 +12,7 @@ from repotrans.index.model import Method, Param, TypeDecl
 from repotrans.mapping.typenames import compat, java_param_type, name_table, parse_type
 
 SOFT = 0.25          # cannot tell: a Java type the map does not know, or int -> an enum of the same name
+UNSIGNED = {"int": "uint", "long": "ulong", "short": "ushort"}     # Java has none: the port's same-width type
 NUMERIC = frozenset({"byte", "short", "int", "long", "float", "double", "sbyte", "ushort", "uint", "ulong",
                      "decimal"})
 
@@ -83,6 +84,8 @@ class Scorer:
         if jt.dims != ct.dims:
             return 0.0
         if numeric and jt.base in NUMERIC and ct.base in NUMERIC:
+            return SOFT
+        if UNSIGNED.get(jt.base) == ct.base:     # jBCrypt's int[] S-boxes are BCrypt.Net's uint[]: the same bits
             return SOFT
         if jt.base in ("int", "Integer", "short", "byte") and ct.base in self.enums:
             return SOFT if jp.name.lower() == cp.name.lower() else 0.0   # int constants -> an enum
