@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from repotrans.mapping.typenames import name_table, parse_type
+from repotrans.policy.cs_types import jdk_table
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
@@ -60,6 +61,14 @@ class Conventions:
     get_as_indexer: Habit = field(default_factory=Habit)           # get(i) / set(i, v) -> this[i]
     collections: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     enum_members: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))   # name -> "kind Name"
+    jdk_types: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))   # a JDK type the static
+                                        # table lacks (InputStream) -> the C# types the port declares for it (Stream)
+    type_usings: dict[str, set[str]] = field(default_factory=dict)   # such a C# type -> the System namespaces
+                                                                     # every port file declaring it imports
+
+    def port_types(self) -> dict[str, str]:
+        """Java type -> the C# type the port most often declares where Java declares it (JDK types only)."""
+        return {java: seen.most_common(1)[0][0] for java, seen in self.jdk_types.items()}
 
     def enum_member(self, java_name: str) -> tuple[str, str]:
         """(kind, C# name) for an implicit Java enum member (name, ordinal, values, valueOf) in the port's
@@ -83,7 +92,7 @@ class Conventions:
                              f" -> {'yes' if value.holds(False) else 'no'}")
         for member, seen in sorted(self.enum_members.items()):
             lines.append(f"  enum {member}() -> " + ", ".join(f"{cs} {n}" for cs, n in seen.most_common()))
-        for base, seen in sorted(self.collections.items()):
+        for base, seen in sorted({**self.collections, **self.jdk_types}.items()):
             lines.append(f"  java {base} -> " + ", ".join(f"{cs} {n}" for cs, n in seen.most_common()))
         return "\n".join(lines)
 
@@ -92,6 +101,9 @@ def learn(index: "Index", mapping: "Mapping") -> Conventions:
     """Count the port's habits over every aligned type and member pair."""
     conv = Conventions()
     by_id = {t.id: t for t in index.types("source") + index.types("target")}
+    known = _known_java_types(index)
+    usings = {f.path: {i.name for i in f.imports if not i.static and i.alias is None and i.name.startswith("System")}
+              for f in index.files("target")}
     overridden = index.overridden_methods("source")
     for tm in mapping.type_matches:
         java, cs = by_id.get(tm.source_id), by_id.get(tm.target_id)
@@ -113,7 +125,8 @@ def learn(index: "Index", mapping: "Mapping") -> Conventions:
             _count(conv.package_private_internal, "internal" in cs.modifiers or "public" not in cs.modifiers, True)
         if java.outer_id is not None:
             _count(conv.nested_kept, cs.outer_id is not None, True)
-        _learn_fields(conv, index, java.id, cs.id)
+        for jt, ct in _learn_fields(conv, index, java.id, cs.id):
+            _learn_type(conv, known, jt, ct, usings.get(cs.path, set()))
     for mm in mapping.method_matches:
         java, cs = index.method(mm.source_id), index.method(mm.target_id)
         if java is None or cs is None or java.kind == "constructor":
@@ -132,8 +145,10 @@ def learn(index: "Index", mapping: "Mapping") -> Conventions:
         if cs.kind == "method" and _overridable(java, owner):
             virtual = bool({"virtual", "abstract", "override"} & set(cs.modifiers))
             _count(conv.overridden_virtual if java.id in overridden else conv.plain_virtual, virtual, True)
-        for jt, ct in [(p.type, q.type) for p, q in zip(java.params, cs.params)] + [(java.return_type, cs.return_type)]:
+        pairs = [(p.type, q.type) for p, q in zip(java.params, cs.params)] if len(java.params) == len(cs.params) else []
+        for jt, ct in pairs + [(java.return_type, cs.return_type)]:
             _learn_collection(conv, jt, ct)
+            _learn_type(conv, known, jt, ct, usings.get(cs.path, set()))
     return conv
 
 
@@ -152,7 +167,9 @@ def _count(habit: Habit, yes: bool, applies: bool) -> None:
             habit.no += 1
 
 
-def _learn_fields(conv: Conventions, index: "Index", java_id: str, cs_id: str) -> None:
+def _learn_fields(conv: Conventions, index: "Index", java_id: str, cs_id: str) -> list[tuple[str, str]]:
+    """Count the field habits of one type pair; (Java type, C# type) of each aligned field."""
+    pairs = []
     cs_fields = {f.name: f for f in index.fields(cs_id)}
     lowered = {name.lower().lstrip("_"): f for name, f in cs_fields.items()}
     for f in index.fields(java_id):
@@ -162,11 +179,13 @@ def _learn_fields(conv: Conventions, index: "Index", java_id: str, cs_id: str) -
             cs = cs_fields.get(f.name[:1].upper() + f.name[1:]) or lowered.get(f.name.lower())
         if cs is None:
             continue
+        pairs.append((f.type, cs.type))
         _count(conv.fields_renamed, renamed, True)
         if "final" in f.modifiers and "static" in f.modifiers and f.initializer and LITERAL.match(f.initializer.strip()):
             _count(conv.constants_const, "const" in cs.modifiers, True)
         elif "final" in f.modifiers and "static" not in f.modifiers:
             _count(conv.final_field_readonly, "readonly" in cs.modifiers, True)
+    return pairs
 
 
 def _learn_collection(conv: Conventions, java_type: str | None, cs_type: str | None) -> None:
@@ -175,3 +194,28 @@ def _learn_collection(conv: Conventions, java_type: str | None, cs_type: str | N
     jt, ct = parse_type(java_type), parse_type(cs_type)
     if jt.base in COLLECTIONS and not jt.dims and not ct.dims:
         conv.collections[jt.base][ct.base] += 1
+
+
+def _known_java_types(index: "Index") -> frozenset[str]:
+    """Java type names whose C# name is known without the port's declarations: the project's own types and
+    type parameters, and what the static JDK table translates."""
+    table = jdk_table()
+    params = {p.split()[0] for t in index.types("source") for p in t.type_params if p.split()} | \
+        {p.split()[0] for m in index.all_methods("source") for p in m.type_params if p.split()}
+    return frozenset({t.name for t in index.types("source")} | params | set(table["types"]) | set(table["raw_types"])
+                     | set(table["functional"]))
+
+
+def _learn_type(conv: Conventions, known: frozenset[str], java_type: str | None, cs_type: str | None,
+                usings: set[str]) -> None:
+    """A plain JDK type the static table lacks (`InputStream`, `ByteBuffer`) declared where the port declares
+    `cs_type` (`Stream`, `byte[]`): counted, with the System namespaces of the port's file."""
+    if not java_type or not cs_type:
+        return
+    jt = parse_type(java_type)
+    if jt.args or jt.dims or not jt.base[:1].isupper() or jt.base in known or jt.qualifier:
+        return
+    cs = cs_type.strip()
+    conv.jdk_types[jt.base][cs] += 1
+    base = parse_type(cs).base
+    conv.type_usings[base] = conv.type_usings[base] & usings if base in conv.type_usings else set(usings)

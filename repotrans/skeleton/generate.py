@@ -107,7 +107,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
     for t in index.types("source"):        # nested types of new types keep their Java name
         if t.outer_id is not None and any(t.qualified_name.startswith(top.qualified_name + ".") for top in tops):
             new_types.setdefault(t.name, cs_type_name(t.name, t.kind, conv))
-    project_types = {**names.types, **names.paths, **new_types}
+    project_types = {**conv.port_types(), **names.types, **names.paths, **new_types}
     namespace_of = dict(names.namespace_of)
     for t in tops:
         namespace_of[t.name] = names.namespace(t.container)
@@ -142,7 +142,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
             continue
         first = types[0]
         cs_name = new_types[first.name]
-        usings = _usings(tree.root_node, lines, namespace, project_types, namespace_of)
+        usings = _usings(tree.root_node, lines, namespace, project_types, namespace_of, conv.type_usings)
         header = [f"using {u};" for u in usings] + ([""] if usings else []) + [f"namespace {namespace}", "{"]
         path = posixpath.join(names.folder(package), cs_name + ".cs")
         plan.files.append(SkeletonFile(path, namespace, [t.qualified_name for t in types], lines, header))
@@ -151,11 +151,13 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
 
 
 def _usings(root: Node, lines: list[Line], namespace: str, project_types: dict[str, str],
-            namespace_of: dict[str, str]) -> list[str]:
-    """System namespaces the rendered text needs, and the namespaces of the project types it names."""
+            namespace_of: dict[str, str], port_usings: dict[str, set[str]]) -> list[str]:
+    """System namespaces the rendered text needs (those of the JDK table, and those the port's files import
+    where they declare a type the port writes for a JDK type), and the namespaces of the project types it names."""
     words = set(re.findall(r"\b[A-Z]\w*", "\n".join(line.text for line in lines)))
     table = jdk_table()["namespaces"]
     out = {"System"} | {ns for name, ns in table.items() if name in words}
+    out |= {ns for name, namespaces in port_usings.items() if name in words for ns in namespaces}
     stack = [root]
     while stack:
         node = stack.pop()

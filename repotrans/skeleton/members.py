@@ -87,7 +87,7 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
         return plan
     conv = learn(index, mapping)
     names = learn_names(index, mapping)
-    resolver = SkeletonResolver(frozenset(DEFAULT_USINGS), {**names.types, **names.paths}, conv)
+    resolver = SkeletonResolver(frozenset(DEFAULT_USINGS), {**conv.port_types(), **names.types, **names.paths}, conv)
     overridden = overridden_members(index)
     root = index.root("source")
     for type_id, methods in sorted(wanted.items()):

@@ -290,3 +290,47 @@ def test_an_override_the_ports_base_cannot_take_becomes_new_or_plain():
     assert _as_new(f, MemberError("A.cs", 6, "CS0506", "cannot override: not virtual", "A.size()"))
     assert [ln.text for ln in f.lines[2:]] == ["    public string Attr(string k)", "    public new int Size()"]
     assert not _as_new(f, MemberError("A.cs", 5, "CS0115", "again", "A.attr(String)"))
+
+
+STREAM_JAVA = {
+    "Reader.java": """\
+        package org.demo.zoo.calc;
+
+        import java.io.InputStream;
+
+        public class Reader {
+            public int size(InputStream in) { return 0; }
+        }
+        """,
+    "Loader.java": """\
+        package org.demo.zoo.calc;
+
+        import java.io.InputStream;
+
+        public class Loader {
+            public static int load(InputStream in) { return new Reader().size(in); }
+        }
+        """,
+}
+STREAM_CS = """\
+using System.IO;
+
+namespace Demo.Zoo.Calc
+{
+    public class Reader
+    {
+        public int Size(Stream input) { return 0; }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
+def test_a_jdk_type_the_table_lacks_is_declared_as_the_port_declares_it(tmp_path):
+    """The static JDK table has no InputStream; the port declares Stream where Java declares InputStream
+    (Reader.size), so the regenerated Loader does too, with the namespace the port's file imports for it."""
+    cs, result = _regenerated(tmp_path, "Loader", STREAM_JAVA, {"Reader.cs": STREAM_CS})
+    loader = (cs / result.plan.files[0].path).read_text()
+    assert result.check.compiled and result.check.dropped == [], result.check.render() + loader
+    assert "public static int Load(Stream @in)" in loader and "using System.IO;" in loader
+    assert result.plan.conventions.port_types() == {"InputStream": "Stream"}
