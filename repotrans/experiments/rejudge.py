@@ -147,7 +147,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
 
 def _first_past_placeholders(index: Index, source: Path, work: Path, pending: list[TaskRecord],
                              judged_on: dict[str, str],
-                       record: Callable[[TaskRecord, TestResult, str], None]) -> bool:
+                             record: Callable[[TaskRecord, TestResult, str], None]) -> bool:
     """The first pending record (callees first) whose verdict on the work copy as it is now is blocked
     only behind members that stay placeholders (no pending candidate can fill them) passes on the tests
     that could run (blocked.past_untranslated) and goes into the work copy; whether one did."""
