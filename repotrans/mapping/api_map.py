@@ -83,10 +83,9 @@ class ApiMap:
         fits = [o for o in seen if passes_through(o.template, len(args))
                 or all(i < len(args) and args[i] == text for i, text in o.conditions)]
         if arg_type:      # seen with another argument type: only observations of this one are evidence
-            # (element types compared: a parameter's `byte[]` is recorded as `byte`, a C-style local's as `byte[]`)
-            arg_type = arg_type.rstrip("[]")
-            other = any(o.arg_type and o.arg_type.rstrip("[]") != arg_type for o in fits)
-            fits = [o for o in fits if o.arg_type.rstrip("[]") == arg_type or (not o.arg_type and not other)]
+            # (arrays keep their dimensions: `String.valueOf(c)` of a char is no evidence for a char[])
+            other = any(o.arg_type and o.arg_type != arg_type for o in fits)
+            fits = [o for o in fits if o.arg_type == arg_type or (not o.arg_type and not other)]
         counts = Counter(o.template for o in fits)
         if not counts:
             return None

@@ -88,9 +88,16 @@ def _walk(node: ts.Node):
         stack.extend(reversed(n.children))
 
 
-def java_env(root: ts.Node, source: bytes, fields: dict[str, str]) -> dict[str, str]:
-    """Identifier -> declared Java type (simple), from the class's `fields`, then parameters and locals."""
-    env = {name: simple_type(t) for name, t in fields.items()}
+def java_env(root: ts.Node, source: bytes, fields: dict[str, str], arrays: bool = False) -> dict[str, str]:
+    """Identifier -> declared Java type (simple), from the class's `fields`, then parameters and locals;
+    with `arrays`, an array keeps its dimensions (`char[] out` -> `char[]`, as `char out[]`)."""
+    def typed(written: str, extra: str = "") -> str:
+        if not arrays:
+            return simple_type(written) + ("[]" if extra else "")
+        plain = _GENERIC.sub("", written)
+        return simple_type(written) + "[]" * (plain.count("[") + plain.count("...") + extra.count("["))
+
+    env = {name: typed(t) for name, t in fields.items()}
 
     def text(n: ts.Node | None) -> str:
         return "" if n is None else source[n.start_byte:n.end_byte].decode("utf-8", "replace")
@@ -105,12 +112,12 @@ def java_env(root: ts.Node, source: bytes, fields: dict[str, str]) -> dict[str, 
             if n.type == "catch_formal_parameter":
                 kind = next((c for c in n.named_children if c.type == "catch_type"), None)
             if name is not None and kind is not None:
-                env[text(name)] = simple_type(text(kind).split("|")[0])
+                written = text(kind).split("|")[0] + ("..." if n.type == "spread_parameter" else "")
+                env[text(name)] = typed(written, text(n.child_by_field_name("dimensions")) if arrays else "")
         elif n.type in ("local_variable_declaration", "field_declaration"):
             kind = n.child_by_field_name("type")
             for d in n.children_by_field_name("declarator"):
-                dims = d.child_by_field_name("dimensions")
-                env[text(d.child_by_field_name("name"))] = simple_type(text(kind)) + ("[]" if dims else "")
+                env[text(d.child_by_field_name("name"))] = typed(text(kind), text(d.child_by_field_name("dimensions")))
     return env
 
 
@@ -122,6 +129,7 @@ def java_sites(method: Method, fields: dict[str, str], own_class: str) -> tuple[
         return [], frozenset()
     root, source = parsed
     env = java_env(root, source, fields)
+    arrays = java_env(root, source, fields, arrays=True)     # argument types keep their dimensions
     local_names = frozenset(java_env(root, source, {}))
     sites: list[Site] = []
     for n in _walk(root):
@@ -136,7 +144,7 @@ def java_sites(method: Method, fields: dict[str, str], own_class: str) -> tuple[
                 continue      # inner-class creation and anonymous classes: no API correspondence
             kind_node = n.child_by_field_name("type")
             name = simple_type(source[kind_node.start_byte:kind_node.end_byte].decode())
-            sites.append(Site("new", name, f"new {name}/{len(args)}", text, None, args, _arg_type(args_node, env, source)))
+            sites.append(Site("new", name, f"new {name}/{len(args)}", text, None, args, _arg_type(args_node, arrays, source)))
             continue
         obj = n.child_by_field_name("object")
         name_node = n.child_by_field_name("name" if n.type == "method_invocation" else "field")
@@ -149,7 +157,7 @@ def java_sites(method: Method, fields: dict[str, str], own_class: str) -> tuple[
             if static_owner and name[:1].isupper():
                 sites.append(Site("field", name, f"{static_owner}.{name}", text, None, ()))
             continue
-        first = _arg_type(args_node, env, source)
+        first = _arg_type(args_node, arrays, source)
         if obj is None or obj.type == "this":
             sites.append(Site("static", name, f"{own_class}.{name}/{len(args)}", text, None, args, first))
         elif static_owner:

@@ -39,7 +39,7 @@ class LearnedMixin:
             return None
         java_args = [self.text(n) for n in arg_nodes]
         choice = api.choose(key, java_args, min_count=JDK_MIN_COUNT if self._jdk_owner(owner) else 1,
-                            arg_type=simple_type(first_type) + ("[]" if first_type.endswith("]") else "")
+                            arg_type=simple_type(first_type) + "[]" * re.sub(r"<.*>", "", first_type).count("[")
                             if first_type else None)
         if choice is None or ("{0}" in choice.template and not recv) or _GENERIC_USE.search(choice.template):
             return None       # a type argument written in the template belongs to the example's context

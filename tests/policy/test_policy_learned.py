@@ -169,8 +169,8 @@ def test_a_pass_through_static_call_is_not_bound_to_the_literals_it_was_seen_wit
                     for p in ("a", "b")])
     fill = api.choose("Arrays.fill/2", ["bits", "(byte) -1"], min_count=2)
     assert fill is not None and fill.template == "SupportClass.Fill({1}, {2})"
-    typed = [Observation(o.key, o.template, True, o.conditions, o.source_id, o.target_id, o.java, o.cs, "byte")
-             for o in api.observations if o.key == "Arrays.fill/2"]      # `byte[] mins` recorded as byte
+    typed = [Observation(o.key, o.template, True, o.conditions, o.source_id, o.target_id, o.java, o.cs, "byte[]")
+             for o in api.observations if o.key == "Arrays.fill/2"]      # `byte[] mins` recorded as byte[]
     assert ApiMap(typed).choose("Arrays.fill/2", ["this.bits", "(byte) -1"], min_count=2, arg_type="byte[]")
     assert ApiMap(typed).choose("Arrays.fill/2", ["xs", "0"], min_count=2, arg_type="int[]") is None
     assert api.choose("String#substring/2", ["a", "b"], min_count=2) is None
@@ -280,3 +280,31 @@ def test_a_base_class_private_field_is_read_through_its_property():
     resolver = ContextResolver("Comment", {"Node": node, "Comment": comment})
     code = translate_method("String d() { return attributes.toString() + own; }", resolver, "public string D()")
     assert "Attributes.ToString()" in code and "_attributes" not in code and "_own" in code
+
+
+def test_an_argument_of_an_element_type_is_no_evidence_for_an_array_of_it():
+    """jsoup's StringUtil.padding returns String.valueOf(out) of a `char[] out`; NSoup's ported pairs write
+    String.valueOf(c) of a char as c.ToString(). Recorded without dimensions, the char uses answered for the
+    char[] (`out.ToString()` is "System.Char[]"); arrays keep their dimensions, so the table's
+    `new string(out)` stands."""
+    from repotrans.index.model import Method
+    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.mapping.api_sites import java_sites
+
+    def method(body):
+        return Method("source:p.A.f()", "source", "source:p.A", "method", "f", [], "String", ["public"], [], [],
+                      "public String f(byte[] mins, char c)", body, "A.java", 1, 3, 0, 10)
+
+    sites, _ = java_sites(method("{ char[] out = new char[2]; String.valueOf(out); String.valueOf(c); "
+                                 "Arrays.fill(mins, (byte) 0); return null; }"), {}, "A")
+    assert [(s.key, s.arg_type) for s in sites if s.kind == "static"] == [
+        ("String.valueOf/1", "char[]"), ("String.valueOf/1", "char"), ("Arrays.fill/2", "byte[]")]
+    seen = [Observation("String.valueOf/1", "{1}.ToString()", True, (), f"source:{p}", f"target:{p}",
+                        "String.valueOf(c)", "c.ToString()", "char") for p in ("a", "b", "c")]
+    assert ApiMap(seen).choose("String.valueOf/1", ["c"], arg_type="char") is not None
+    assert ApiMap(seen).choose("String.valueOf/1", ["out"], arg_type="char[]") is None
+    resolver = ContextResolver("StringUtil", {})
+    resolver.api = ApiMap(seen)
+    code = translate_method("public static String f(int n) { char[] out = new char[n]; return String.valueOf(out); }",
+                            resolver, "public static string F(int n)")
+    assert "new string(@out)" in code and "ToString" not in code
