@@ -45,7 +45,8 @@ from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.place import add_compile_items
 from repotrans.skeleton.port_tests import port_junit_tests
-from whole_types_api import api, api_mismatches, classify, print_mismatches
+from whole_types_api import (api, api_mismatches, classify, comparable_copy, port_only_members, print_mismatches,
+                             strip_port_only)
 from whole_types_apply import apply_bodies, own_test_file
 
 MISSING = re.compile(r"does not contain a definition for `([^']+)'")
@@ -209,7 +210,11 @@ def main() -> int:
 
     if args.api_only:
         return api_only(source, target, work, args, files)
-    refs = {"own": run_hidden(target, own, work / "judge-untouched"),
+    original = Index.open(work / "untouched-index")
+    port_only = port_only_members(original, files)
+    original.close()
+    reference = comparable_copy(target, own, port_only, work / "untouched-comparable")
+    refs = {"own": run_hidden(reference, own, work / "judge-untouched"),
             "reaching": run_hidden(target, reaching, work / "judge-untouched-reaching") if reaching else (0, 0, "", [])}
     if args.junit_only and not args.junit:
         sys.exit("bench_whole_types: --junit-only needs --junit JAVA_TEST_SOURCES")
@@ -218,7 +223,7 @@ def main() -> int:
         modes.append(("skeleton + bodies + tests translated from JUnit", args.junit.resolve()))
     n = len(files)
     for number, (title, junit) in enumerate(modes, 1):
-        figures = regenerate(source, target, work / f"mode{number}", args, files, own, reaching, junit)
+        figures = regenerate(source, target, work / f"mode{number}", args, files, own, reaching, junit, port_only)
         print(f"\n== mode {number}: {title} (verdicts: the port's own hidden tests) ==")
         report(figures, own, reaching, n, refs)
     return 0
@@ -247,7 +252,7 @@ def api_only(source: Path, target: Path, work: Path, args, files: dict) -> int:
 
 
 def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: list[str], reaching: list[str],
-               junit: Path | None) -> dict:
+               junit: Path | None, port_only: dict[str, set[str]]) -> dict:
     """Delete the classes and hide every test that reaches them in a copy (no .git: nothing recoverable),
     regenerate, bring the hidden tests back, judge. Seconds run from indexing to the last verdict."""
     hidden = own + reaching
@@ -320,6 +325,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
             (port / rel).unlink()
     for rel in hidden:
         shutil.copyfile(vault / rel, port / rel)
+    strip_port_only(port, own, port_only)
     for csproj, rels in tests_removed.items():
         add_compile_items(Path(csproj), [port / r for r in rels])
     errors = build_tests(port)

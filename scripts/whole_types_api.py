@@ -1,10 +1,13 @@
 """The deleted-class benchmark's member comparison (scripts/bench_whole_types.py): the API of a C# type as
 its callers depend on it (kind, name, arity, parameter types, static-ness, accessibility), the members a
-regenerated class lacks or declares otherwise, classified, and why a member the hidden tests use is missing."""
+regenerated class lacks or declares otherwise, classified, and why a member the hidden tests use is missing;
+the hidden test methods that test members the port added (no Java counterpart), set apart on both sides."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
+from pathlib import Path
 
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
@@ -125,3 +128,93 @@ def print_mismatches(mismatches: list[tuple[str, str, str]], total: int) -> None
     for why, count in kinds.most_common(10):
         examples = [label for _, label, w in mismatches if w == why][:4]
         print(f"  {count:3d}  {why}: {', '.join(examples)}")
+
+
+TEST_ATTRIBUTE = re.compile(r"^[ \t]*\[(?:TestMethod|Test|TestCase|Fact|Theory)\b[^\n]*\n", re.M)
+
+
+def port_only_members(original: Index, files: dict) -> dict[str, set[str]]:
+    """C# class -> names of its methods and properties the port added: no member of that name is paired
+    with a Java member by the mapping (jsoup has no StringUtil.resolve; NSoup's StringUtil.Resolve)."""
+    mapping = load_mapping(original)
+    out: dict[str, set[str]] = {}
+    for tid, _, _ in files.values():
+        members = [m for m in original.methods(tid) if m.kind in ("method", "property") and "private" not in m.modifiers]
+        paired = {m.name for m in members if mapping.source_method(m.id) is not None}
+        added = {m.name for m in members} - paired
+        if added:
+            out[tid.split(":", 1)[1].rsplit(".", 1)[-1]] = added
+    return out
+
+
+def set_apart(text: str, port_only: dict[str, set[str]]) -> tuple[str, list[str]]:
+    """The test file without its test methods that name a member the port added (`Class.Member`), and
+    their names: no regeneration from Java can bring such a member back, so they are counted apart."""
+    names = [(cls, name) for cls, members in port_only.items() for name in members]
+    if not names:
+        return text, []
+    uses = re.compile("|".join(rf"\b{re.escape(c)}\.{re.escape(n)}\b" for c, n in names))
+    removed, out, pos = [], [], 0
+    for attr in TEST_ATTRIBUTE.finditer(text):
+        if attr.start() < pos:
+            continue
+        end = _method_end(text, attr.end())
+        header = re.search(r"\b(?:void|Task)\s+(\w+)\s*\(", text[attr.end():end or attr.end()])
+        if end is None or header is None or not uses.search(text, attr.end(), end):
+            continue
+        start = attr.start()
+        while (above := re.search(r"^[ \t]*\[[^\n]*\][ \t]*\n\Z", text[pos:start], re.M)) is not None:
+            start = pos + above.start()          # the method's other attributes go with it
+        out.append(text[pos:start])
+        removed.append(header.group(1))
+        pos = end
+    return "".join(out) + text[pos:], removed
+
+
+def _method_end(text: str, start: int) -> int | None:
+    """The offset after the closing brace of the method declared from `start` (strings, chars and
+    comments skipped), or None."""
+    depth, i = 0, start
+    skip = re.compile(r'@"(?:[^"]|"")*"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])+\'|//[^\n]*|/\*.*?\*/', re.S)
+    while i < len(text):
+        m = skip.match(text, i)
+        if m:
+            i = m.end()
+            continue
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1 + (1 if text[i + 1:i + 2] == "\n" else 0)
+        i += 1
+    return None
+
+
+def comparable_copy(target: Path, own: list[str], port_only: dict[str, set[str]], work: Path) -> Path:
+    """The port itself, or, when the classes' own test files test members the port added (no Java counterpart,
+    so no regeneration can bring them back), a copy without those test methods: the same tests judge the
+    untouched port and the regenerated classes. The methods set apart are printed."""
+    texts = {rel: set_apart((target / rel).read_text(encoding="utf-8-sig", errors="replace"), port_only)
+             for rel in own}
+    apart = {rel: names for rel, (_, names) in texts.items() if names}
+    if not apart:
+        return target
+    members = ", ".join(f"{c}.{n}" for c, names in sorted(port_only.items()) for n in sorted(names))
+    print(f"set apart: {sum(map(len, apart.values()))} test(s) of the classes' own files use members the port "
+          f"added ({members}; no Java counterpart), judged on neither side:")
+    for rel, names in apart.items():
+        print(f"  {rel}: {', '.join(names)}")
+    copy = work / target.name
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(target, copy, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans", ".git"))
+    strip_port_only(copy, own, port_only)
+    return copy
+
+
+def strip_port_only(port: Path, own: list[str], port_only: dict[str, set[str]]) -> None:
+    """Take the test methods that use members the port added out of the classes' own test files in `port`."""
+    for rel in own:
+        text, names = set_apart((port / rel).read_text(encoding="utf-8-sig", errors="replace"), port_only)
+        if names:
+            (port / rel).write_text(text, encoding="utf-8")

@@ -37,3 +37,25 @@ def test_member_shape_includes_parameter_types_static_and_access():
     assert shape(["internal"], ["long"]) != shape(["public"], ["DateTime"])
     assert shape([], ["IList<Int32>"])[0] == ("IList<int>",) and shape([], [])[2] == "(default)"
     assert shape(["public", "const"], [])[1] is True
+
+
+def test_test_methods_of_members_the_port_added_are_set_apart():
+    """A port's test file may test a member the port added (NSoup's StringUtil.Resolve, which jsoup's
+    StringUtil has not): no regeneration from Java brings it back, and one such method keeps the whole
+    file from compiling. It is taken out (with its attributes) on both sides and named; the rest stays."""
+    api = _bench("whole_types_api")
+    text = (
+        "namespace T\n{\n    [TestClass]\n    public class StringUtilTest\n    {\n"
+        "        [TestMethod]\n        public void join()\n        {\n"
+        "            Assert.AreEqual(\"a}b\", StringUtil.Join(new[] { \"a\", \"b\" }, \"}\"));\n        }\n\n"
+        "        [TestMethod]\n        [Description(\"urls { }\")]\n        public void resolvesRelativeUrls()\n        {\n"
+        "            // a comment with a } brace\n"
+        "            Assert.AreEqual(\"http://a/b\", StringUtil.Resolve(\"http://a\", \"./b\"));\n        }\n\n"
+        "        [TestMethod]\n        public void padding()\n        {\n"
+        "            Assert.AreEqual(\" \", StringUtil.Padding(1));\n        }\n    }\n}\n")
+    kept, removed = api.set_apart(text, {"StringUtil": {"Resolve"}})
+    assert removed == ["resolvesRelativeUrls"]
+    assert "Resolve" not in kept and "Description" not in kept and "urls" not in kept
+    assert kept.count("[TestMethod]") == 2 and "public void join()" in kept and "public void padding()" in kept
+    assert kept.endswith("StringUtil.Padding(1));\n        }\n    }\n}\n") and '"a}b"' in kept
+    assert api.set_apart(text, {"StringUtil": {"InSorted"}}) == (text, [])
