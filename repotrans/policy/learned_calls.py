@@ -60,6 +60,8 @@ class LearnedMixin:
                 if api is not None and f"{owner}.{name}/{argc}" in api.mapped:
                     return None               # declared there and paired: the resolver's
                 found = self.learned(f"{owner}.{name}/{argc}", owner, "", arg_texts, arg_nodes, first_type)
+                if found is None and owner:     # an instance method the port's code reaches on a receiver
+                    found = self.learned(f"{owner}#{name}/{argc}", owner, "this", arg_texts, arg_nodes, first_type)
                 if found is not None:
                     return found
             return None

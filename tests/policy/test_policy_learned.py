@@ -308,3 +308,18 @@ def test_an_argument_of_an_element_type_is_no_evidence_for_an_array_of_it():
     code = translate_method("public static String f(int n) { char[] out = new char[n]; return String.valueOf(out); }",
                             resolver, "public static string F(int n)")
     assert "new string(@out)" in code and "ToString" not in code
+
+
+def test_an_inherited_call_is_written_as_the_ports_code_writes_it_on_a_receiver():
+    """jsoup's TextNode calls its inherited `parent()`; NSoup has no Parent() on Node, and its ported code
+    writes `node.parent()` as `node.ParentNode` (learned as `Node#parent/0`). An unqualified call to a
+    method of a supertype takes that receiver template on `this` (was `this.Parent()`, CS1061)."""
+    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.policy.tool_outputs import target_type
+
+    own = target_type({"class": "NSoup.Nodes.TextNode", "supertypes": ["NSoup.Nodes.Node"]})
+    resolver = ContextResolver("TextNode", {"TextNode": own})
+    resolver.api = ApiMap([Observation("Node#parent/0", "{0}.ParentNode", True, (), "source:p.Node.a()",
+                                       "target:N.Node.A()", "node.parent()", "node.ParentNode")])
+    code = translate_method("boolean orphan() { return parent() == null; }", resolver, "public bool Orphan()")
+    assert "return this.ParentNode == null;" in code
