@@ -79,6 +79,9 @@ def declared_type_params(declaration: str) -> list[str]:
 _INDEXER = re.compile(r"(?<![.\w])this\s*\[\s*(?=[\w.<>, ]+\s\w+\s*[,\]])")   # `this[int i]`, `this[string key]`; not `IDictionary<K, V>.this[...]`
 
 
+_ATTRIBUTES = re.compile(r'^\s*(?:\[(?:"(?:\\.|[^"\\])*"|[^\]"])*\]\s*)+')
+
+
 def target_type(out: dict) -> TargetType:
     """A get_target_class_info / find_target_class_info output as a TargetType."""
     info = TargetType(name=str(out.get("class", "")).rsplit(".", 1)[-1],
@@ -96,6 +99,7 @@ def target_type(out: dict) -> TargetType:
     for constant in out.get("enum_constants", []):
         info.fields[str(constant).split("=")[0].split("(")[0].strip()] = info.name
     for text in out.get("members", []):
+        text = _ATTRIBUTES.sub("", str(text))      # `[Obsolete("...")] public int[] X { get; set; }` is a property
         indexer = _INDEXER.search(text.split("{", 1)[0])
         if indexer:
             words = [w for w in text[:indexer.start()].split() if w not in _FIELD_MODIFIERS
