@@ -178,7 +178,7 @@ def _junit(inputs: SyncInputs, after: Path) -> Path | None:
     return path
 
 
-def _builtin_editor(old, new, current_text: str, resolver, **_) -> Edit:
-    return edit_member(old, new, current_text, resolver)
+def _builtin_editor(old, new, current_text: str, resolver, names=None, **_) -> Edit:
+    return edit_member(old, new, current_text, resolver, names)
 
 

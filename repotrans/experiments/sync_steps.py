@@ -15,7 +15,7 @@ from repotrans.agents.config import AgentConfig
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.runner import Runner
 from repotrans.experiments.ordering import dependency_graph, order_levels
-from repotrans.experiments.sync_diff import Change, JavaTree
+from repotrans.experiments.sync_diff import Change, JavaTree, similarity
 from repotrans.experiments.sync_port import FileSnapshot, move_member, remove_member, rename_member
 from repotrans.experiments.sync_report import Outcome, SyncReport
 from repotrans.experiments.sync_resume import SyncLedger
@@ -23,7 +23,10 @@ from repotrans.index.parse import source_text
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.policy.cs_types import pascal
-from repotrans.policy.edit import Edit, resolver_for_pair
+from repotrans.mapping.api_cache import load_api_map
+from repotrans.policy.edit import Edit
+from repotrans.policy.edit_names import learn_port_names, resolver_for_pair
+from repotrans.policy.java2cs import translate_method
 
 Editor = Callable[..., Edit]        # (old Java, new Java, current C# text, resolver, index, mapping) -> Edit
 
@@ -127,12 +130,15 @@ class SyncSteps:
             return
         old, new = self.old_tree.methods[c.old_id], self.new_tree.methods[c.new_id]
         mapping = load_mapping(self.index, self.config.mapping)
-        resolver = resolver_for_pair(self.index, mapping, new, member)
+        api = load_api_map(self.index, mapping).without(new.id, member.id)
+        resolver = resolver_for_pair(self.index, mapping, new, member, api=api)
         current = self.text(member)
-        adapted = _adapted(self.old_index, self.old_mapping, old, target_id, current)
+        plain, port = _old_translation(self.old_index, self.old_mapping, old, target_id)
+        adapted = None if plain is None else similarity(plain, port) < 0.98
+        names = learn_port_names(plain, port) if plain is not None else None
         try:
             edit = editor(old, new, current, resolver, index=self.index, mapping=mapping, member=member,
-                          commits=c.commits)
+                          commits=c.commits, names=names)
         except Exception as exc:          # a task error: recorded, the sync goes on
             self.report.add(Outcome(c, target_id, "edit", "error", reason=f"{type(exc).__name__}: {exc}",
                                     adapted=adapted))
@@ -207,21 +213,20 @@ def _renamed(cs_name: str, old: str, new: str) -> str | None:
     return None
 
 
-def _adapted(old_index: Index, old_mapping, old_java, target_id: str, current: str) -> bool | None:
-    """Whether the port's current body differs from the builtin translation of the old Java (a local
-    adaptation) or is that translation (False); None when it cannot tell."""
-    from repotrans.experiments.sync_diff import similarity
-    from repotrans.policy.java2cs import translate_method
-
+def _old_translation(old_index: Index, old_mapping, old_java, target_id: str) -> tuple[str | None, str]:
+    """(the builtin's translation of the old Java body, the port's body for it): the port's body differs
+    from the translation where it is a local adaptation or names things its own way (edit_names reads
+    those names); (None, body) when the builtin cannot translate it."""
     member = old_index.method(target_id)
     java = old_index.method(old_java.id)
     if member is None or java is None:
-        return None
+        return None, ""
+    api = load_api_map(old_index, old_mapping).without(java.id, member.id)
     try:
-        plain = translate_method(java, resolver_for_pair(old_index, old_mapping, java, member), member)
+        plain = translate_method(java, resolver_for_pair(old_index, old_mapping, java, member, api=api), member)
     except Exception:                    # the builtin cannot translate it: no verdict on adaptation
-        return None
-    return similarity(plain.split("\n", 1)[-1], member.body) < 0.98
+        return None, member.body or ""
+    return plain.split("\n", 1)[-1], member.body or ""
 
 
 def _why(result) -> str:

@@ -20,12 +20,9 @@ import tree_sitter_c_sharp
 from tree_sitter import Language, Node, Parser
 
 from repotrans.index.model import Method
-from repotrans.mapping.mapping import Mapping
-from repotrans.mapping.task import TranslationTask
+from repotrans.policy.edit_names import PortNames
 from repotrans.policy.java2cs import MethodTranslator, parse_java_method, qualify, translate_method
-from repotrans.policy.resolver import NameResolver, renamed_members
-from repotrans.policy.steps import StepRequest, next_context_call, resolver_for
-from repotrans.tools import ToolContext, run_tool
+from repotrans.policy.resolver import NameResolver
 
 CSHARP = Language(tree_sitter_c_sharp.language())
 _WRAP = "class __Edit__ {\n"
@@ -75,18 +72,23 @@ def _block(node: Node | None) -> Node | None:
     return None
 
 
-def edit_member(old_java: Method, new_java: Method, current_text: str, resolver: NameResolver) -> Edit:
+def edit_member(old_java: Method, new_java: Method, current_text: str, resolver: NameResolver,
+                names: PortNames | None = None) -> Edit:
     """The port's member `current_text` (declaration and body, as in its file) edited to follow the change
-    from `old_java` to `new_java`."""
+    from `old_java` to `new_java`. `names` (edit_names) rewrites what is translated anew as the port wrote
+    it for the old Java."""
     notes: list[str] = []
+    names = names or PortNames()
     header, body_text, tail = _split(current_text)
     header = _edit_header(header, old_java, new_java, resolver, notes)
-    aligned = _apply_statements(old_java, new_java, header, body_text, tail, resolver, notes)
+    aligned = _apply_statements(old_java, new_java, header, body_text, tail, resolver, notes, names)
     if aligned is not None:
         return Edit(header + aligned + tail, "statements", notes)
     node, _ = _cs_member(current_text)
     target = header.strip() if node is not None and node.type != "property_declaration" else None
     code = translate_method(new_java, resolver, target or _signature_line(current_text))
+    head, brace, rest = code.partition("{")
+    code = head + brace + names.apply(rest) if brace else code
     return Edit(_indent_like(current_text, code), "retranslated", notes)
 
 
@@ -136,7 +138,7 @@ def _edit_header(header: str, old: Method, new: Method, resolver: NameResolver, 
 
 
 def _apply_statements(old: Method, new: Method, header: str, body: str, tail: str, resolver: NameResolver,
-                      notes: list[str]) -> str | None:
+                      notes: list[str], names: PortNames) -> str | None:
     """The port's body with the Java diff applied statement by statement, or None when it cannot align."""
     if not header or not body:
         return None
@@ -149,7 +151,7 @@ def _apply_statements(old: Method, new: Method, header: str, body: str, tail: st
     translated = _recording_translation(resolver, new_src, new_node, header)
     raw = cs_src
     base = len((_WRAP + header).encode("utf-8"))
-    pieces = _align(olds, news, cs, old_src, new_src, raw, translated, resolver, notes, "")
+    pieces = _align(olds, news, cs, old_src, new_src, raw, translated, resolver, notes, "", names)
     if pieces is None:
         return None
     for start, end, rep in sorted(pieces, reverse=True):
@@ -183,7 +185,7 @@ def _text(node: Node, src: bytes) -> str:
 
 
 def _align(olds: list[Node], news: list[Node], cs: list[Node], old_src: bytes, new_src: bytes, raw: bytes,
-           translated: dict, resolver: NameResolver, notes: list[str], where: str) -> list | None:
+           translated: dict, resolver: NameResolver, notes: list[str], where: str, names: PortNames) -> list | None:
     """(start, end, replacement) pieces in `raw` that apply the Java diff olds -> news to the C# statements
     `cs` aligned one to one with `olds`; None when they do not align. A statement replaced by one of the
     same kind with the same head (condition, labels) is descended into, so the port's text around the
@@ -207,15 +209,15 @@ def _align(olds: list[Node], news: list[Node], cs: list[Node], old_src: bytes, n
                 if _norm(_text(o, old_src)) == _norm(_text(n, new_src)):
                     continue
                 inner = _descend(o, n, c, old_src, new_src, raw, translated, resolver, notes,
-                                 f"{where}{'/' if where else ''}{i1 + k + 1}")
+                                 f"{where}{'/' if where else ''}{i1 + k + 1}", names)
                 pairs.append(inner if inner is not None else
-                             _replace(cs, pos[i1 + k], pos[i1 + k] + 1, [n], raw, translated, resolver))
+                             _replace(cs, pos[i1 + k], pos[i1 + k] + 1, [n], raw, translated, resolver, names))
             if all(p is not None for p in pairs):
                 pieces.extend(p for pair in pairs for p in (pair if isinstance(pair, list) else [pair]))
                 continue
         span = _span(pos, i1, i2, len(cs))
         piece = None if span is None else _replace(cs, span[0], span[1], [news[j] for j in range(j1, j2)], raw,
-                                                   translated, resolver)
+                                                   translated, resolver, names)
         if piece is None:
             return None
         pieces.append(piece)
@@ -262,7 +264,7 @@ def _span(pos: list[int | None], i1: int, i2: int, n_cs: int) -> tuple[int, int]
 
 
 def _replace(cs: list[Node], i1: int, i2: int, news: list[Node], raw: bytes, translated: dict,
-             resolver: NameResolver) -> tuple[int, int, str] | None:
+             resolver: NameResolver, names: PortNames) -> tuple[int, int, str] | None:
     """The C# statements cs[i1:i2] replaced by (or, i1 == i2, the insertion of) the translated `news`."""
     lines = []
     for n in news:
@@ -281,7 +283,7 @@ def _replace(cs: list[Node], i1: int, i2: int, news: list[Node], raw: bytes, tra
             return None
         start = end = _line_start(raw, at) if i1 < len(cs) else _line_end(raw, at)
         pad = _pad(raw, cs[min(i1, len(cs) - 1)].start_byte)
-    lines = qualify("\n".join(lines), resolver.usings()).split("\n") if lines else []
+    lines = names.apply(qualify("\n".join(lines), resolver.usings())).split("\n") if lines else []
     new_text = "".join(f"{pad}{line}\n" if line else "\n" for line in lines)
     if i1 == len(cs):
         new_text = "\n" + new_text.rstrip("\n")
@@ -352,7 +354,7 @@ def _head(node: Node, src: bytes, lists: list[list[Node]]) -> str:
 
 
 def _descend(old: Node, new: Node, c: Node, old_src: bytes, new_src: bytes, raw: bytes, translated: dict,
-             resolver: NameResolver, notes: list[str], where: str) -> list | None:
+             resolver: NameResolver, notes: list[str], where: str, names: PortNames) -> list | None:
     """The pieces applying a change inside one compound statement, or None (the caller replaces it whole)."""
     if old.type != new.type or _JAVA_LOOPS.get(old.type) != c.type:
         return None
@@ -366,10 +368,11 @@ def _descend(old: Node, new: Node, c: Node, old_src: bytes, new_src: bytes, raw:
     for k, (o, n, cc) in enumerate(zip(ol, nl, cl)):
         if [_norm(_text(s, old_src)) for s in o] == [_norm(_text(s, new_src)) for s in n]:
             continue
-        inner = _align(o, n, cc, old_src, new_src, raw, translated, resolver, notes, f"{where}.{k + 1}") \
+        inner = _align(o, n, cc, old_src, new_src, raw, translated, resolver, notes, f"{where}.{k + 1}", names) \
             if o and cc else None
         if inner is None and old.type == "switch_expression" and cc and n and n[-1].type in _JUMPS:
-            inner = [p for p in [_replace(cc, 0, len(cc), n, raw, translated, resolver)] if p is not None] or None
+            inner = [p for p in [_replace(cc, 0, len(cc), n, raw, translated, resolver, names)] if p is not None] \
+                or None
             if inner is not None:
                 notes.append(f"replace the statements of case group {k + 1} in {where}")
         if inner is None:
@@ -402,19 +405,3 @@ def _indent_like(current: str, code: str) -> str:
     pad = pad[:-4] if pad.endswith("    ") else pad
     out = code.splitlines()
     return "\n".join([out[0]] + [pad + line if line else line for line in out[1:]])
-
-
-def resolver_for_pair(index, mapping: Mapping, java: Method, target: Method, max_calls: int = 16) -> NameResolver:
-    """The names the builtin policy would know when translating `java` into `target`: the context tools it
-    calls (as in its context step), run on `index`, and the callees the port renamed."""
-    import json
-
-    ctx = ToolContext(index, mapping, TranslationTask(target.id, java.id))
-    req = StepRequest(step="context", java_method=java, target_method=target,
-                      renames=renamed_members(mapping.method_matches))
-    for _ in range(max_calls):
-        call = json.loads(next_context_call(req))
-        if call.get("tool") in (None, "enough"):
-            break
-        req.outputs.append((call["tool"], call["arguments"], run_tool(ctx, call["tool"], call["arguments"])))
-    return resolver_for(req)

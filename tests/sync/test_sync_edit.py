@@ -14,7 +14,8 @@ from repotrans.experiments.sync_history import export
 from repotrans.experiments.sync_port import FileSnapshot, move_member, remove_member, rename_member
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
-from repotrans.policy.edit import edit_member, resolver_for_pair
+from repotrans.policy.edit import edit_member
+from repotrans.policy.edit_names import resolver_for_pair
 
 from .conftest import SAMPLE
 
