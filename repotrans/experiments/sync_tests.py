@@ -1,8 +1,10 @@
 """Upstream JUnit changes to test classes the port already has (`sync --junit`): a test method added
-upstream to an existing JUnit class lands in the port's existing test class.
+upstream to an existing JUnit class lands in the port's existing test class, and one changed upstream is
+translated anew beside the port's own (which keeps following the old JUnit test until a human replaces it).
 
 The added tests are the @Test methods (JUnit 3: public `test*()` methods) of a JUnit file at both
-revisions that only the new one has. The new file goes through translate-tests' builtin translation
+revisions that only the new one has; the changed ones, those both have with another text (spacing and
+comments aside). The new file goes through translate-tests' builtin translation
 (skeleton/port_tests, nothing written), and the added methods are taken from that fixture into a nested
 class of the port's test class, `[TestFixture] [Category("RepotransTranslated")] RepotransTranslated`:
 in the port's own file (so it reaches the fixture's static helpers), yet labelled as translated, so a
@@ -42,12 +44,19 @@ def test_methods(java_file: Path) -> tuple[str | None, list[str]]:
 
 def class_tests(data: bytes) -> tuple[str | None, list[str]]:
     """The top-level class of a JUnit file's text and its test methods' names, in order."""
+    name, texts = class_test_texts(data)
+    return name, list(texts)
+
+
+def class_test_texts(data: bytes) -> tuple[str | None, dict[str, str]]:
+    """The top-level class of a JUnit file's text and its test methods' texts by name, in order (spacing
+    and comments left out, so a reformatted test is no change)."""
     root = Parser(_JAVA).parse(data).root_node
     cls = next((n for n in root.named_children if n.type == "class_declaration"), None)
     if cls is None:
-        return None, []
+        return None, {}
     junit3 = "TestCase" in _text(cls.child_by_field_name("superclass"))
-    out = []
+    out: dict[str, str] = {}
     for m in cls.child_by_field_name("body").named_children:
         if m.type != "method_declaration":
             continue
@@ -55,7 +64,7 @@ def class_tests(data: bytes) -> tuple[str | None, list[str]]:
         mods = next((c for c in m.named_children if c.type == "modifiers"), None)
         annotated = mods is not None and re.search(r"@(org\.junit\.(jupiter\.api\.)?)?Test\b", _text(mods))
         if annotated or (junit3 and name.startswith("test") and "public" in _text(mods)):
-            out.append(name)
+            out[name] = " ".join(re.sub(r"//[^\n]*|/\*.*?\*/", " ", _text(m), flags=re.S).split())
     return _text(cls.child_by_field_name("name")), out
 
 
@@ -76,6 +85,22 @@ def added_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
     return out
 
 
+def changed_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
+    """JUnit file (relative to the test root) -> the test methods both revisions have whose text changed
+    upstream (beyond spacing and comments)."""
+    out = {}
+    for new in sorted(new_root.rglob("*.java")):
+        rel = new.relative_to(new_root).as_posix()
+        old = old_root / rel
+        if not old.is_file():
+            continue
+        before, after = class_test_texts(old.read_bytes())[1], class_test_texts(new.read_bytes())[1]
+        changed = [n for n, text in after.items() if n in before and before[n] != text]
+        if changed:
+            out[rel] = changed
+    return out
+
+
 def removed_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
     """JUnit file (relative to the test root) -> the test methods its new revision no longer has (the file
     itself removed: all of them); reported, never deleted from the port."""
@@ -91,10 +116,11 @@ def removed_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
     return out
 
 
-def commits_adding(repo: Path, history: list, path: str, names: list[str],
-                   added: bool = True) -> dict[str, tuple[str, ...]]:
+def commits_adding(repo: Path, history: list, path: str, names: list[str], added: bool = True,
+                   before: dict[str, str] | None = None) -> dict[str, tuple[str, ...]]:
     """Test method -> (short id of) the first upstream commit of `history` (oldest first) after which the
-    file `path` (relative to the repository) has it (`added`; else: no longer has it)."""
+    file `path` (relative to the repository) has it (`added`; else: no longer has it); with `before` (the
+    old revision's test texts), the first after which its text is no longer that."""
     from repotrans.experiments.sync_history import show
 
     out: dict[str, tuple[str, ...]] = {}
@@ -102,8 +128,11 @@ def commits_adding(repo: Path, history: list, path: str, names: list[str],
         if path not in commit.files or len(out) == len(names):
             continue
         data = show(repo, commit.sha, path)
-        present = set(class_tests(data)[1]) if data is not None else set()
-        out.update((n, (commit.short,)) for n in names if (n in present) == added and n not in out)
+        texts = class_test_texts(data)[1] if data is not None else {}
+        for n in names:
+            hit = (n in texts and texts[n] != before.get(n)) if before is not None else (n in texts) == added
+            if hit and n not in out:
+                out[n] = (commit.short,)
     return out
 
 
@@ -119,6 +148,18 @@ def _methods(cs_text: str) -> dict[str, str]:
         else:
             todo += node.named_children
     return out
+
+
+def _nested_text(cs_text: str) -> str:
+    """The text of the nested translated fixture in a C# file ('' without one)."""
+    root = Parser(_CS).parse(cs_text.encode("utf-8")).root_node
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if node.type == "class_declaration" and _text(node.child_by_field_name("name")) == NESTED:
+            return _text(node)
+        todo += node.named_children
+    return ""
 
 
 def _indent(line: str) -> str:
@@ -160,9 +201,10 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
     from repotrans.skeleton.port_tests import port_junit_tests
     from repotrans.mapping.load import load_mapping
 
-    def origin(rel: str, names: list[str], added: bool = True) -> dict[str, tuple[str, ...]]:
+    def origin(rel: str, names: list[str], added: bool = True, before: dict | None = None) -> dict[str, tuple]:
         path = f"{junit_rel.strip('/')}/{rel}" if junit_rel else rel
-        return commits_adding(repo, list(history), path, names, added) if repo is not None and history else {}
+        return commits_adding(repo, list(history), path, names, added, before) if repo is not None and history \
+            else {}
 
     for rel, names in removed_tests(old_junit, new_junit).items():
         java_name = Path(rel).stem
@@ -174,19 +216,24 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
                                    None, "removed test", "for a human",
                                    reason="removed upstream; the port's counterpart (if any) is kept: delete "
                                           "it by hand if the port follows"))
-    added = added_tests(old_junit, new_junit)
-    if not added:
+    added, changed = added_tests(old_junit, new_junit), changed_tests(old_junit, new_junit)
+    if not added and not changed:
         return
     mapping = load_mapping(ctx.index, ctx.config.mapping)
     fixtures = {t.name: t for t in ctx.index.types("target") if t.outer_id is None}
     snap = FileSnapshot(ctx.work)
     written: list[Change] = []
-    for rel, names in added.items():
+    for rel in sorted(set(added) | set(changed)):
         java_name, _ = test_methods(new_junit / rel)
         package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
-        by = origin(rel, names)
-        changes = [Change("test added", None, f"source:{package}.{java_name}.{n}()", commits=by.get(n, ()))
+        names = added.get(rel, []) + changed.get(rel, [])
+        was = set(changed.get(rel, []))
+        by = origin(rel, added.get(rel, [])) | origin(rel, sorted(was), before=class_test_texts(
+            (old_junit / rel).read_bytes())[1])
+        changes = [Change("test changed" if n in was else "test added", f"source:{package}.{java_name}.{n}()"
+                          if n in was else None, f"source:{package}.{java_name}.{n}()", commits=by.get(n, ()))
                    for n in names]
+        action = {c: "change test" if c.kind == "test changed" else "add test" for c in changes}
         qualified = f"{package}.{java_name}" if package else java_name
         ported = port_junit_tests(ctx.index, new_junit, [qualified], write=False, overrides=ctx.config.mapping,
                                   settings=ctx.config.execution.build_settings())
@@ -196,13 +243,16 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
         if draft is None or port_class is None:
             why = ported.skipped.get(qualified) or f"the port has no test class for {java_name}"
             for c in changes:
-                ctx.report.add(Outcome(c, None, "add test", "for a human", reason=why))
+                ctx.report.add(Outcome(c, None, action[c], "for a human", reason=why))
             continue
-        present = _methods((ctx.work / port_class.path).read_bytes().decode("utf-8", "replace"))
+        port_text = (ctx.work / port_class.path).read_bytes().decode("utf-8", "replace")
+        present, translated = _methods(port_text), _methods(_nested_text(port_text))
         texts = _methods(draft.text)
         for c, n in zip(list(changes), list(names)):
-            if n.lower() in present:       # the port has it (by hand, or a resumed sync wrote it)
-                ctx.report.add(Outcome(c, port_class.id, "add test", "nothing to do",
+            # an added test the port has (by hand, or a resumed sync wrote it); a changed one already
+            # translated beside the port's own
+            if n.lower() in (translated if n in was else present):
+                ctx.report.add(Outcome(c, port_class.id, action[c], "nothing to do",
                                        reason=f"{port_class.name} already has a test {n}"))
                 changes.remove(c)
                 names.remove(n)
@@ -211,15 +261,18 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
         found = [texts.get(n.lower()) for n in names]
         if any(t is None for t in found):
             for c in changes:
-                ctx.report.add(Outcome(c, port_class.id, "add test", "for a human",
+                ctx.report.add(Outcome(c, port_class.id, action[c], "for a human",
                                        reason="translate-tests wrote no such method"))
             continue
         snap.keep(port_class.path)
         _insert(ctx.work / port_class.path, port_class.end_line, found + _helpers(found, texts, names, present), rel)
         written += changes
         for c in changes:
-            ctx.report.add(Outcome(c, port_class.id, "add test", "passed", judged_by="translated tests",
-                                   reason=f"in {port_class.name}.{NESTED} ({port_class.path})",
+            kept = "" if c.kind == "test added" else (
+                f"; the port's own {c.new_id.rsplit('.', 1)[-1].rstrip('()')} still follows the old JUnit test: "
+                "replace it by hand when the new one passes")
+            ctx.report.add(Outcome(c, port_class.id, action[c], "passed", judged_by="translated tests",
+                                   reason=f"in {port_class.name}.{NESTED} ({port_class.path}){kept}",
                                    files=[port_class.path]))
     if not written:
         return
@@ -230,7 +283,7 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
         ctx.reindex()
         first = next((f"{d.code}: {d.message}" for d in result.diagnostics if d.severity == "error"), "")
         for o in ctx.report.outcomes:
-            if o.action == "add test" and o.change in written:
+            if o.action in ("add test", "change test") and o.change in written:
                 o.status, o.reason = "for a human", f"the port's tests do not compile with it: {first}"[:200]
 
 

@@ -136,3 +136,60 @@ def test_added_and_removed_test_methods_are_attributed_to_the_commit_that_made_t
         data = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=repo, capture_output=True, check=True).stdout
         (root / "org/acme/geometry/Vector2DTest.java").write_bytes(data)
     assert removed_tests(old, new) == {"org/acme/geometry/Vector2DTest.java": ["componentsAreExposed"]}
+
+
+CHANGED = TEST.replace("assertEquals(3.0, v.getX(), 0.0);", "assertEquals(3.0, v.getX(), 0.0);\n"
+                       "        assertEquals(4.0, v.getY(), 0.0);")
+
+
+def test_test_methods_changed_upstream_are_found_and_attributed(tmp_path):
+    """A test both revisions have whose text changed (not its spacing or comments) is a changed test, under
+    the commit that changed it (was: only added and removed tests were seen; a changed one kept the port's
+    old translation)."""
+    from repotrans.experiments.sync_history import commits
+    from repotrans.experiments.sync_tests import changed_tests, class_test_texts, commits_adding
+
+    old, new = tmp_path / "old" / "p", tmp_path / "new" / "p"
+    for root, text in ((old, TEST % ""), (new, CHANGED % "")):
+        root.mkdir(parents=True)
+        (root / "Vector2DTest.java").write_text(text, encoding="utf-8")
+        (root / "SameTest.java").write_text((TEST % "").replace("Vector2DTest", "SameTest"), encoding="utf-8")
+    (new / "SameTest.java").write_text((TEST % "").replace("Vector2DTest", "SameTest").replace(
+        "Vector2D v =", "// a comment\n        Vector2D   v ="), encoding="utf-8")
+    assert changed_tests(old.parent, new.parent) == {"p/Vector2DTest.java": ["componentsAreExposed"]}
+    repo = tmp_path / "up"
+    rel = "src/test/java/p/Vector2DTest.java"
+    (repo / rel).parent.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    for text, message in ((TEST % "", "v1"), (TEST % ADDED, "add two"), (CHANGED % ADDED, "check y")):
+        (repo / rel).write_text(text, encoding="utf-8")
+        subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message], cwd=repo,
+                       check=True)
+    history = commits(repo, "HEAD~2", "HEAD")
+    before = class_test_texts((TEST % "").encode())[1]
+    assert commits_adding(repo, history, rel, ["componentsAreExposed"], before=before) == {
+        "componentsAreExposed": (history[1].short,)}
+
+
+@pytest.mark.slow
+def test_a_test_changed_upstream_runs_beside_the_ports_own(tmp_path, history):
+    """The changed JUnit test is translated into the nested translated fixture; the port's own test is
+    left as it is and the report says it still follows the old JUnit test."""
+    before, after = _trees(tmp_path, history)
+    rel = "src/test/java/org/acme/geometry/Vector2DTest.java"
+    (after / rel).write_text(CHANGED % "", encoding="utf-8")
+    run = tmp_path / "run"
+    code = main(["--workdir", str(tmp_path / "wd"), "sync", "--source-before", str(before), "--source", str(after),
+                 "--target", str(SAMPLE / "csharp"), "--run-dir", str(run), "--junit", "src/test/java",
+                 "--model", "builtin", "--quiet"])
+    report = json.loads((run / "sync.json").read_text())
+    assert [(o["action"], o["change"]["new_id"], o["status"]) for o in report["outcomes"]] == [
+        ("change test", "source:org.acme.geometry.Vector2DTest.componentsAreExposed()", "passed")]
+    assert "still follows the old JUnit test" in report["outcomes"][0]["reason"]
+    assert code == 0 and report["whole_suite"]["status"] == "passed"
+    port = (SAMPLE / "csharp" / "tests/Acme.Geo.Tests/Vector2DTests.cs").read_text()
+    text = (run / "work" / "target" / "tests/Acme.Geo.Tests/Vector2DTests.cs").read_text()
+    outside, nested = text.split("public class RepotransTranslated", 1)
+    assert "ComponentsAreExposed()" in nested and "v.Y" in nested
+    assert outside.count("ComponentsAreExposed()") == port.count("ComponentsAreExposed()")
