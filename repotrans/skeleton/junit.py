@@ -285,8 +285,20 @@ def _visible(index: "Index", root: Node) -> list:
     return [t for _, t in chosen.values()]
 
 
-def _used_target_types(index: "Index", mapping: "Mapping", root: Node) -> list:
+def _test_helpers(index: "Index", root: Node) -> list:
+    """C# types the test names that have no Java type in the index but one C# type of that name: the
+    JUnit sources' helpers the port ported into its test project (jsoup's TextUtil, NSoup's Test.TextUtil)."""
+    java = {t.name for t in index.types("source")}
     out = []
+    for name in sorted(_referenced(root) - java):
+        found = [t for t in index.find_types("target", name) if t.name == name and t.outer_id is None]
+        if len(found) == 1:
+            out.append(found[0])
+    return out
+
+
+def _used_target_types(index: "Index", mapping: "Mapping", root: Node) -> list:
+    out = list(_test_helpers(index, root))
     for t in _visible(index, root):
         match = mapping.target_type(t.id)
         target = index.type(match.target_id) if match else None
@@ -329,6 +341,11 @@ def _port_types(index: "Index", mapping: "Mapping", root: Node) -> dict:
         except Exception:          # noqa: BLE001 - a type the tool cannot describe is left to the conventions
             continue
         outputs.append(("find_target_class_info", {"class_name": t.name}, out))
+    for t in _test_helpers(index, root):
+        try:
+            outputs.append(("find_target_class_info", {"class_name": t.name}, find_target_class_info(ctx, t.qualified_name)))
+        except Exception:          # noqa: BLE001 - a type the tool cannot describe is left to the conventions
+            continue
     types = ContextResolver.from_tool_outputs("", outputs).types
     for t in _visible(index, root):                 # Java field and return types, for the receivers' types
         info = types.get(t.name)

@@ -28,6 +28,8 @@ class TestStyle:
     expected_exception_attribute: bool = False
     fixture_suffix: Counter = field(default_factory=Counter)       # "TestCase" / "Tests" / "Test"
     namespace_suffix: Counter = field(default_factory=Counter)     # ".Test" when tests add a segment
+    namespace_heads: Counter = field(default_factory=Counter)      # ("NSoup", "Test") when NSoup.Nodes's tests
+                                                                   # are in Test.Nodes (the head replaced)
     mirrored: Counter = field(default_factory=Counter)             # test folders mirror the library's
     libraries: list[Project] = field(default_factory=list)         # the projects the test project builds on
     assert_that: bool = False                                      # constraint model (Assert.That) over classic
@@ -40,6 +42,12 @@ class TestStyle:
         return stem + suffix if stem != java_name else java_name
 
     def namespace(self, class_namespace: str) -> str:
+        """The test namespace for a class's: with a suffix the port adds, or with the head it replaces."""
+        heads = [(n, lib, test) for (lib, test), n in self.namespace_heads.items()
+                 if class_namespace == lib or class_namespace.startswith(lib + ".")]
+        if heads and max(heads)[0] > sum(self.namespace_suffix.values()):
+            _, lib, test = max(heads)
+            return test + class_namespace[len(lib):]
         suffix = self.namespace_suffix.most_common(1)[0][0] if self.namespace_suffix else ""
         return class_namespace + suffix
 
@@ -81,6 +89,8 @@ def learn_style(test_project: Project, class_files: dict[str, tuple[str, str]], 
         ns = _NAMESPACE.search(text)
         if ns and ns.group(1).startswith(cls_ns):
             style.namespace_suffix[ns.group(1)[len(cls_ns):]] += 1
+        elif ns:
+            style.namespace_heads[_heads(cls_ns, ns.group(1))] += 1
         rel = src.resolve().relative_to(root).as_posix()
         inner = posixpath.relpath(posixpath.dirname(rel), test_project.dir.resolve().relative_to(root).as_posix())
         style.mirrored[inner != "." and posixpath.dirname(cls_file).endswith(inner)] += 1
@@ -89,3 +99,13 @@ def learn_style(test_project: Project, class_files: dict[str, tuple[str, str]], 
     style.assert_that = idioms["that"] > idioms["classic"]
     style.example = max(examples)[1] if examples else ""          # the longest short one shows the most
     return style
+
+
+def _heads(class_namespace: str, test_namespace: str) -> tuple[str, str]:
+    """(library head, test head) around the namespaces' common trailing segments: NSoup.Nodes, Test.Nodes ->
+    (NSoup, Test)."""
+    lib, test = class_namespace.split("."), test_namespace.split(".")
+    while len(lib) > 1 and len(test) > 1 and lib[-1] == test[-1]:
+        lib.pop()
+        test.pop()
+    return ".".join(lib), ".".join(test)

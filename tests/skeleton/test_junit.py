@@ -93,3 +93,30 @@ def test_the_fixtures_own_static_helpers_are_called_without_this():
                          "private static readonly float EPSILON = 1.0E-4f;\nprivate void check(int n)\n{\n}")
     assert "    assertPointEquals(1.0f, pt);" in text and "this.assertPointEquals" not in text
     assert "this.check(2);" in text                     # an instance helper keeps its receiver
+
+
+def test_a_translated_test_sits_where_the_ports_tests_sit_and_calls_its_ported_helpers(tmp_path):
+    """NSoup keeps NSoup.Nodes's tests in Test.Nodes (the head replaced, not a suffix added) and jsoup's
+    test helper TextUtil as Test.TextUtil with StripNewLines (jsoup: stripNewlines). A translated test goes
+    into the port's test namespace and calls the helper as the port spells it (was NSoup.Nodes and
+    TextUtil.StripNewlines: CS0103, the fixture was not built)."""
+    java, cs = copy_pair(tmp_path)
+    tests = cs / "tests" / "Demo.Zoo.Tests"
+    for f in tests.glob("*.cs"):
+        f.write_text(f.read_text().replace("namespace Demo.Zoo.Tests", "namespace Checks.Zoo"))
+    (tests / "TextUtil.cs").write_text(
+        "namespace Checks\n{\n    public static class TextUtil\n    {\n"
+        "        public static string StripNewLines(string s) { return s.Replace(\"\\n\", \"\"); }\n    }\n}\n")
+    junit = tmp_path / "junit" / "org" / "demo" / "zoo"
+    junit.mkdir(parents=True)
+    (junit / "CageTest.java").write_text(
+        "package org.demo.zoo;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n"
+        "import org.demo.TextUtil;\n\npublic class CageTest {\n    @Test\n    public void strips() {\n"
+        "        assertEquals(\"10\", TextUtil.stripNewlines(\"1\\n0\"));\n"
+        "        assertEquals(10, new Cage(99).getSize());\n    }\n}\n")
+    index = index_pair(tmp_path, java, cs)
+    result = port_junit_tests(index, tmp_path / "junit", ["org.demo.zoo.Cage*"], write=False)
+    cage = _fixture(result, "CageTests")
+    assert cage.namespace == "Checks.Zoo"
+    assert 'Assert.AreEqual("10", TextUtil.StripNewLines("1\\n0"));' in cage.text
+    assert "using Demo.Zoo;" in cage.text and "using Checks;" in cage.text
