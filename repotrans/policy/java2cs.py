@@ -248,6 +248,8 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
         tr.returned_locals = _returned_identifiers(node)
     elif isinstance(target, str) and re.search(r"\bvoid\s+[\w.]+\s*(<[^()]*>)?\s*\(", target):
         tr.target_return = "void"
+    elif isinstance(target, str):
+        tr.target_return = _declared_return(target)
     tr.reassigned = _assigned_identifiers(node)
     body = node.child_by_field_name("body")
     own = getattr(resolver, "_type", None)

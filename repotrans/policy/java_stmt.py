@@ -95,10 +95,11 @@ class StatementTranslator(ExprTranslator):
                     decl_type = ty or "var"
                 elif value.type == "object_creation_expression" and ty and split_type(decl_type)[0] in INTERFACES:
                     decl_type = ty      # Map<K, V> m = new TreeMap<>() -> SortedDictionary<K, V> m
-                elif value.type == "method_invocation" and dims is None and split_type(decl_type)[0] in COLLECTIONS \
+                elif self._declared_elsewhere(value) and dims is None and split_type(decl_type)[0] in COLLECTIONS \
                         and name not in self.reassigned | self.returned_locals | set(self.raw_args):
-                    # the C# declaration of what is called is the contract (issue 34): NSoup's ParseFragment
-                    # returns IList<Node>, its Children an Elements, where Java declared List<...> (CS0266/CS0029)
+                    # the C# declaration of what is called or read is the contract (issue 34): NSoup's
+                    # ParseFragment returns IList<Node>, its Children an Elements, Node's field childNodes is
+                    # an IList<Node>, where Java declared List<...> (CS0266/CS0029)
                     inferred.add(name)
                 parts.append((name, decl_type, f"{self.ident(name)} = {self.coerce(text, ty, decl_type)}"))
             else:
@@ -119,6 +120,14 @@ class StatementTranslator(ExprTranslator):
             lines.append(f"{cs} {text};")
         return lines
 
+    def _declared_elsewhere(self, value: Node) -> bool:
+        """A call's result or a field read (`parentNode.childNodes`, an own field): its C# type is the one
+        the port declares for that member, not the Java-mapped one."""
+        if value.type in ("method_invocation", "field_access"):
+            return True
+        return value.type == "identifier" and self.lookup(self.text(value)) is None \
+            and self.r.field_type(None, self.text(value)) is not None
+
     def _s_return_statement(self, node: Node) -> list[str]:
         if not node.named_children:
             return ["return;"]
@@ -136,6 +145,12 @@ class StatementTranslator(ExprTranslator):
             builder, builder_type = self.expr(value.child_by_field_name("object"))
             if builder_type in ("StringBuilder", "StringBuffer"):
                 return [f"return {builder};"]     # NSoup's Token.Doctype.Name hands out the builder Java copied
+        if value.type == "cast_expression" and self.return_type and self.target_return not in (None, "void") \
+                and self.text(value.child_by_field_name("type")) == self.return_type \
+                and self.cs_type(self.return_type) != self.target_return:
+            # the C# declaration is the contract (issue 34): jsoup's `return (T) this;` in a method returning
+            # its type parameter T, where NSoup declares `IConnectionBase<T>` (a cast to T: CS0030)
+            return [f"return ({self.target_return}){self.ex(value.child_by_field_name('value'))};"]
         text, ty = self.expr(value, self.return_type)
         return [f"return {self.coerce(text, ty, self.return_type)};"]
 
