@@ -5,7 +5,7 @@ translated statements over the call's arguments, as the port inlined it; a null 
 .NET's ArgumentNullException naming it (an ArgumentException, as Java's IllegalArgumentException was).
 Helpers that return a value or declare locals are left as they are (nothing is guessed). A null guard on a
 value C# declares as a value type (Java's `Integer index = ...; Validate.notNull(index);` where the port writes
-`int index`) is dropped, as the port drops it: the test is always false in C# (CS0472)."""
+`int index`, or a parameter of an enum type: NSoup's `Method method`) is dropped, as the port drops it: the test is always false in C# (CS0472)."""
 from __future__ import annotations
 
 import re
@@ -20,6 +20,7 @@ _CALLED_TYPE = re.compile(r"(?<![\w.])([A-Z]\w*)\s*\.\s*[a-z]\w*\s*\(")
 _DECLARES = re.compile(r"^\s*(?:[\w.<>\[\], ]+)\s+\w+\s*(?:=|;)")
 _VALUE_TYPES = "bool|byte|sbyte|char|short|ushort|int|uint|long|ulong|float|double|decimal"
 _VALUE_DECL = re.compile(rf"\b(?:{_VALUE_TYPES})\s+(?P<name>[A-Za-z_]\w*)\s*[=;,)]")
+_DECL = re.compile(r"\b(?P<type>[A-Z]\w*)\s+(?P<name>[A-Za-z_]\w*)\s*[=;,)]")   # an enum is a value too
 _NULL_GUARD_BLOCK = re.compile(r"^[ \t]*if \((?P<arg>[A-Za-z_]\w*) == null\)\n[ \t]*\{\n[ \t]*throw new \w+\([^;]*\);\n[ \t]*\}\n",
                               re.M)
 _NULL_GUARD = re.compile(r"^(\s*)if \((?P<arg>[A-Za-z_]\w*) == null\)\n(\s*)\{\n(\s*)throw new ArgumentException\([^;]*\);\n")
@@ -50,7 +51,7 @@ def inline_removed_calls(code: str, helpers: list[Method], resolver: NameResolve
         statements = _statements(helper, resolver, translate)
         if statements is None:
             continue
-        code = _replace(code, call, [p.name for p in helper.params], statements)
+        code = _replace(code, call, [p.name for p in helper.params], statements, resolver.is_enum)
     return code
 
 
@@ -70,7 +71,7 @@ def _statements(helper: Method, resolver: NameResolver, translate) -> list[str] 
     return body
 
 
-def _replace(code: str, call: re.Pattern, params: list[str], statements: list[str]) -> str:
+def _replace(code: str, call: re.Pattern, params: list[str], statements: list[str], is_enum) -> str:
     out, pos = [], 0
     for found in call.finditer(code):
         if found.start() < pos:
@@ -86,7 +87,8 @@ def _replace(code: str, call: re.Pattern, params: list[str], statements: list[st
         text = substitute(body, values)
         text = _NULL_GUARD.sub(lambda m: m.group(0).split("throw new", 1)[0]
                                + f'throw new ArgumentNullException("{m.group("arg")}");\n', text + "\n").rstrip("\n")
-        values_typed = set(_VALUE_DECL.findall(code[:found.start()]))
+        values_typed = set(_VALUE_DECL.findall(code[:found.start()])) \
+            | {m.group("name") for m in _DECL.finditer(code[:found.start()]) if is_enum(m.group("type"))}
         text = _NULL_GUARD_BLOCK.sub(lambda m: "" if m.group("arg") in values_typed else m.group(0), text + "\n").rstrip("\n")
         indent = found.group("indent")
         out.append(code[pos:found.start()] + "\n".join(indent + line if line else line for line in text.split("\n")))

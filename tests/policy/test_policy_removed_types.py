@@ -144,6 +144,23 @@ def test_a_null_guard_on_a_value_typed_local_is_dropped(tmp_path):
     assert 'if (boxes == null)' in code and 'ArgumentNullException("boxes")' in code, code
 
 
+def test_a_null_guard_on_an_enum_parameter_is_dropped(tmp_path):
+    """jsoup's `method(Method method) { Validate.notNull(method, ..); ..}`: NSoup's Method is a C# enum, a value
+    type (`method == null`: CS0472 on ConnectionBase.Method(Method)); a class-typed parameter keeps its guard."""
+    from repotrans.policy.tool_outputs import target_type
+
+    mapping, index = mapped_pair(tmp_path, JAVA, CS)
+    helpers = removed_type_helpers(index, mapping, next(m for m in index.methods("source:org.web.nodes.Box")
+                                                        if m.name == "appendName"))
+    java = "public Box shape(Shape shape) { Check.notNull(shape); this.shape = shape; return this; }"
+    for kind, guarded in (("enum", False), ("class", True)):
+        shape = target_type({"class": "Web.Nodes.Shape", "kind": kind, "fields": ["Round", "Square"], "members": []})
+        resolver = ContextResolver("Box", {"Shape": shape})
+        code = inline_removed_calls(translate_method(java, resolver, "public Box Shape(Shape shape)"), helpers,
+                                    resolver, translate_method)
+        assert ("shape == null" in code) is guarded and "this.shape = shape;" in code and "Check." not in code, code
+
+
 def test_a_type_the_port_keeps_is_not_inlined(tmp_path):
     cs = dict(CS)
     cs["Web/Helper/Check.cs"] = ("namespace Web.Helper { public static class Check { public static void NotNull(object o) { } "
