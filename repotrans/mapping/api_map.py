@@ -250,6 +250,9 @@ def template(java: Site, cs: Site, local_names: frozenset[str]) -> tuple[str, bo
     conditions = []
     if java.recv is not None and 0 not in placed:
         general = False
+    if java.statement and not cs.statement:
+        general = False   # a call statement aligned with part of a C# condition (NSoup writes jsoup's
+        # `Validate.notEmpty(name);` as `if (string.IsNullOrEmpty(name)) throw ..`): no statement of its own
     for i, arg in enumerate(java.args):
         if arg.literal:           # placed or not, the template was seen with this literal only
             conditions.append((i, arg.text))     # (`substring(0, n)` -> `Substring(0, n)`, not for `substring(a, b)`)

@@ -55,6 +55,7 @@ class Site:
     recv: Part | None
     args: tuple[Part, ...]
     arg_type: str = ""        # Java: the first argument's type where it is plain to see ('' unknown)
+    statement: bool = False   # the whole of an expression statement (its value, if any, discarded)
 
 
 def simple_type(text: str) -> str:
@@ -159,13 +160,15 @@ def java_sites(method: Method, fields: dict[str, str], own_class: str) -> tuple[
             continue
         first = _arg_type(args_node, arrays, source)
         if obj is None or obj.type == "this":
-            sites.append(Site("static", name, f"{own_class}.{name}/{len(args)}", text, None, args, first))
+            sites.append(Site("static", name, f"{own_class}.{name}/{len(args)}", text, None, args, first,
+                              _statement(n)))
         elif static_owner:
-            sites.append(Site("static", name, f"{static_owner}.{name}/{len(args)}", text, None, args, first))
+            sites.append(Site("static", name, f"{static_owner}.{name}/{len(args)}", text, None, args, first,
+                              _statement(n)))
         elif obj.type != "super":
             recv_type = _receiver_type(obj, obj_text, env)
             sites.append(Site("call", name, f"{recv_type}#{name}/{len(args)}", text, _part(obj, n, source), args,
-                              first))
+                              first, _statement(n)))
     return sites, local_names
 
 
@@ -212,6 +215,10 @@ def _receiver_type(obj: ts.Node, obj_text: str, env: dict[str, str]) -> str:
     return "?"
 
 
+def _statement(node: ts.Node) -> bool:
+    return node.parent is not None and node.parent.type == "expression_statement"
+
+
 def cs_sites(method: Method) -> list[Site]:
     """The API sites of a C# member body (pre-order)."""
     parsed = _parse("target", method)
@@ -231,9 +238,10 @@ def cs_sites(method: Method) -> list[Site]:
             args = _cs_args(n.child_by_field_name("arguments"), n, source)
             if fn is not None and fn.type == "member_access_expression":
                 recv, name = fn.child_by_field_name("expression"), fn.child_by_field_name("name")
-                sites.append(Site("call", _name(name, source), "", text, _part(recv, n, source), args))
+                sites.append(Site("call", _name(name, source), "", text, _part(recv, n, source), args,
+                                  statement=_statement(n)))
             elif fn is not None:
-                sites.append(Site("call", _name(fn, source), "", text, None, args))
+                sites.append(Site("call", _name(fn, source), "", text, None, args, statement=_statement(n)))
         elif n.type == "object_creation_expression":
             kind = n.child_by_field_name("type")
             args = _cs_args(n.child_by_field_name("arguments"), n, source)

@@ -147,3 +147,24 @@ def test_a_constant_the_port_moved_and_shortened_is_learned_and_used_for_the_own
     out = translate_method("static int lookAhead(int mode) { return mode == ASCII_ENCODATION ? C40_ENCODATION : mode; }",
                            r, "internal static int lookAhead(int mode)")
     assert "return mode == Encodation.ASCII ? Encodation.C40 : mode;" in out
+
+
+def test_a_call_statement_aligned_with_part_of_a_condition_is_no_statement_template(tmp_path):
+    """NSoup writes jsoup's `Validate.notEmpty(name);` as `if (string.IsNullOrEmpty(name)) { throw .. }`: the
+    call aligns with the condition's `string.IsNullOrEmpty(name)`, which as a statement of its own discards the
+    guard (the builtin wrote `string.IsNullOrEmpty(html);`). A statement aligned with a statement still teaches."""
+    java = {"p/Check.java": "package p; public final class Check {\n"
+                            "  public static void notEmpty(String s) { if (s == null || s.length() == 0) throw new IllegalArgumentException(); } }",
+            "p/Tag.java": "package p; import java.util.List; public class Tag {\n"
+                          "  List<String> names;\n"
+                          "  public void add(String name) { Check.notEmpty(name); names.add(name); }\n"
+                          "  public void put(String key) { Check.notEmpty(key); names.add(key); } }"}
+    cs = {"Tag.cs": "using System; using System.Collections.Generic; namespace P { public class Tag {\n"
+                    "  List<string> names;\n"
+                    "  public void Add(string name) { if (string.IsNullOrEmpty(name)) { throw new ArgumentException(); } names.Add(name); }\n"
+                    "  public void Put(string key) { if (string.IsNullOrEmpty(key)) { throw new ArgumentException(); } names.Add(key); } } }\n"}
+    mapping, index = mapped_pair(tmp_path, java, cs)
+    api = load_api_map(index, mapping)
+    assert [o.template for o in api.observations if o.key == "Check.notEmpty/1"] == ["string.IsNullOrEmpty({1})"] * 2
+    assert api.choose("Check.notEmpty/1") is None
+    assert api.choose("List#add/1").template == "{0}.Add({1})"
