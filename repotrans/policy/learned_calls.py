@@ -60,8 +60,17 @@ class LearnedMixin:
                 if api is not None and f"{owner}.{name}/{argc}" in api.mapped:
                     return None               # declared there and paired: the resolver's
                 found = self.learned(f"{owner}.{name}/{argc}", owner, "", arg_texts, arg_nodes, first_type)
-                if found is None and owner:     # an instance method the port's code reaches on a receiver
-                    found = self.learned(f"{owner}#{name}/{argc}", owner, "this", arg_texts, arg_nodes, first_type)
+                if found is not None:
+                    return found
+            if getattr(self, "static_context", False):
+                return None
+            # then an instance method as the port's code writes it on a receiver (`parent()` is `this.parent()`,
+            # NSoup's `node.ParentNode`), once no owner pairs the callee (a paired one is the resolver's)
+            this = self.this_alias[0] if getattr(self, "this_alias", None) else "this"
+            for owner in filter(None, owners):
+                if api is not None and f"{owner}#{name}/{argc}" in api.mapped:
+                    return None
+                found = self.learned(f"{owner}#{name}/{argc}", owner, this, arg_texts, arg_nodes, first_type)
                 if found is not None:
                     return found
             return None

@@ -323,3 +323,19 @@ def test_an_inherited_call_is_written_as_the_ports_code_writes_it_on_a_receiver(
                                        "target:N.Node.A()", "node.parent()", "node.ParentNode")])
     code = translate_method("boolean orphan() { return parent() == null; }", resolver, "public bool Orphan()")
     assert "return this.ParentNode == null;" in code
+
+
+def test_a_call_the_mapping_pairs_in_a_base_class_stays_the_resolvers():
+    """jsoup's Element calls its inherited `attr("id")`, which the mapping pairs (Node.attr -> Node.Attr): the
+    resolver names it; a receiver template seen for `element.attr(..)` does not rewrite it (was `this.Attr(..)`)
+    and does not answer in a static member."""
+    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.policy.tool_outputs import target_type
+
+    own = target_type({"class": "NSoup.Nodes.Element", "supertypes": ["NSoup.Nodes.Node"]})
+    resolver = ContextResolver("Element", {"Element": own})
+    resolver.api = ApiMap([Observation("Element#attr/1", "{0}.Attr({1})", True, (), f"source:p.E.{p}()",
+                                       f"target:N.E.{p}()", "e.attr(k)", "e.Attr(k)") for p in "ab"],
+                          mapped=frozenset({"Node.attr/1"}))
+    code = translate_method('String id() { return attr("id"); }', resolver, "public string Id()")
+    assert 'return Attr("id");' in code, code
