@@ -25,6 +25,7 @@ from repotrans.policy.helpers import add_helpers, removed_helpers
 from repotrans.policy.implementation import implementation
 from repotrans.policy.removed_types import inline_removed_calls, removed_type_helpers
 from repotrans.policy.java2cs import translate_method
+from repotrans.policy.timestamps import translate_with_dates
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.resolver import ContextResolver, renamed_members
 from repotrans.policy.steps import class_name, jdk_imports, missing_owners, wanted_calls
@@ -75,7 +76,8 @@ def one(index, mapping, match, runner: Runner, rounds: int, renames: dict[str, s
     resolver = resolver_for(index, mapping, match, renames, api_map)
     row: dict = {"target": target.id, "rules": []}
     try:
-        code = with_helpers(index, mapping, source, target, resolver, translate_method(source, resolver, target))
+        code = with_helpers(index, mapping, source, target, resolver,
+                            translate_with_dates(source, resolver, target, translate_method))
     except Exception as exc:  # the benchmark records translator crashes instead of stopping
         return {**row, "status": "translator_error", "error": f"{type(exc).__name__}: {exc}"}
     result = runner.run(index, target, code, java=source)

@@ -26,6 +26,7 @@ from repotrans.policy.removed_types import inline_removed_calls
 from repotrans.policy.repair import repair_with_reason
 from repotrans.policy.cs_types import jdk_table
 from repotrans.policy.resolver import ContextResolver
+from repotrans.policy.timestamps import translate_with_dates
 from repotrans.policy.tool_outputs import declared_member
 
 FIRST_TOOLS = ("get_source_class_info", "get_target_class_info", "find_target_imports")
@@ -198,7 +199,7 @@ def next_context_call(req: StepRequest) -> str:
 
 def generate(req: StepRequest) -> str:
     resolver = resolver_for(req)
-    code = translate_method(req.java_method, resolver, req.target_method)
+    code = translate_with_dates(req.java_method, resolver, req.target_method, translate_method)
     own = req.java_method.type_id
     code = add_helpers(code, [h for h in req.helpers if h.type_id == own], resolver, translate_method)
     code = inline_removed_calls(code, [h for h in req.helpers if h.type_id != own], resolver, translate_method)
