@@ -18,6 +18,14 @@ JDK_MIN_COUNT = 2
 _GENERIC_USE = re.compile(r"\w<")
 
 
+def _unmarked(template: str, n: int, text: str) -> str:
+    """Argument `n` without its `ref`/`out` when the template passes it by reference itself (`ref {n}`):
+    the translator already marks a local the port passes by `ref` (contract_types), never twice."""
+    if re.search(rf"\b(?:ref|out)\s+\{{{n}\}}", template):
+        return re.sub(r"^(?:ref|out)\s+", "", text)
+    return text
+
+
 class LearnedMixin:
     """Needs the ExprTranslator helpers (r, table, text, lookup)."""
 
@@ -43,7 +51,7 @@ class LearnedMixin:
                             if first_type else None)
         if choice is None or ("{0}" in choice.template and not recv) or _GENERIC_USE.search(choice.template):
             return None       # a type argument written in the template belongs to the example's context
-        values = {"0": recv, **{str(i + 1): t for i, t in enumerate(arg_texts)}}
+        values = {"0": recv, **{str(i + 1): _unmarked(choice.template, i + 1, t) for i, t in enumerate(arg_texts)}}
         return fill(choice.template, values)
 
     def learned_call(self, obj: Node | None, name: str, recv: str, recv_type: str | None, arg_texts: list[str],

@@ -130,3 +130,44 @@ def test_nothing_is_stored_where_the_port_overrides_the_property_or_the_construc
     assert "textValue" not in _generated(index, mapping, "Mail.<init>(String)")
     getter = index.method("source:p.Mail.getText()")
     assert stored_values(index, mapping, getter, getter) == []      # a method, not a constructor
+
+
+def test_an_argument_the_learned_call_passes_by_ref_is_marked_once(tmp_path):
+    """BCrypt.Net: jBCrypt's streamtoword(byte[], int[] offp) is the port's streamtoword(byte[], ref int);
+    the learned map writes `streamtoword({1}, ref {2})` and the contract already made `koffp` a `ref int`:
+    `ref ref koffp` (CS1525) on key and ekskey, with the map only."""
+    from repotrans.mapping.api_cache import load_api_map
+    from repotrans.policy.java2cs import translate_method
+    from repotrans.policy.resolver import ContextResolver
+    from repotrans.policy.tool_outputs import target_type
+
+    java = {"org/m/Fish.java": """package org.m;
+public class Fish {
+  private int[] P = new int[4];
+  private static int streamtoword(byte[] data, int[] offp) { int off = offp[0]; offp[0] = off + 1; return data[off]; }
+  private void key(byte[] key) { int koffp[] = { 0 }; P[0] = P[0] ^ streamtoword(key, koffp); }
+  private void ekskey(byte[] data, byte[] key) { int koffp[] = { 0 }; P[1] = P[1] ^ streamtoword(key, koffp); }
+}
+"""}
+    cs = {"M/Fish.cs": """namespace M
+{
+   public class Fish
+   {
+      private uint[] P = new uint[4];
+      private static uint streamtoword(byte[] data, ref int off) { uint w = data[off]; off = off + 1; return w; }
+      private void key(byte[] key) { int koffp = 0; P[0] = P[0] ^ streamtoword(key, ref koffp); }
+      private void ekskey(byte[] data, byte[] key) { int koffp = 0; P[1] = P[1] ^ streamtoword(key, ref koffp); }
+   }
+}
+"""}
+    mapping, index = mapped_pair(tmp_path, java, cs)
+    api = load_api_map(index, mapping)
+    source = index.method("source:org.m.Fish.ekskey(byte[], byte[])")
+    target = index.method(mapping.target_method(source.id).target_id)
+    own = target_type({"class": "M.Fish", "fields": ["private uint[] P"],
+                       "members": ["private static uint streamtoword(byte[] data, ref int off)"]})
+    resolver = ContextResolver("Fish", {"Fish": own})
+    resolver.api = api.without(source.id, target.id)
+    assert resolver.api.choose("Fish.streamtoword/2", ["key", "koffp"]) is not None      # the map has a say
+    code = translate_method(source, resolver, target)
+    assert "streamtoword(key, ref koffp)" in code and "ref ref" not in code, code
