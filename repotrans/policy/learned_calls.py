@@ -88,4 +88,14 @@ class LearnedMixin:
             owner = simple_type(raw)
             return self.learned(f"{owner}.{name}/{argc}", owner, "", arg_texts, arg_nodes, first_type)
         owner = simple_type(recv_type) if recv_type and not recv_type.startswith("#") else ""
-        return self.learned(f"{owner}#{name}/{argc}", owner, recv, arg_texts, arg_nodes, first_type) if owner else None
+        if not owner:
+            return None
+        supertypes = getattr(self.r, "_supertypes", None)
+        api = self.learned_api()
+        for declaring in [owner, *(supertypes(owner) if supertypes is not None else [])]:
+            if api is not None and f"{declaring}#{name}/{argc}" in api.mapped:
+                return None                   # declared there and paired: the resolver's
+            found = self.learned(f"{declaring}#{name}/{argc}", declaring, recv, arg_texts, arg_nodes, first_type)
+            if found is not None:              # (a subtype's receiver reaches what its supertype declares)
+                return found
+        return None

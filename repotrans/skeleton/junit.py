@@ -21,6 +21,7 @@ import tree_sitter_java
 from tree_sitter import Language, Node, Parser
 
 from repotrans.index.lookup import split_top
+from repotrans.mapping.api_cache import load_api_map
 from repotrans.policy.java2cs import MethodTranslator, qualify
 from repotrans.policy.resolver import DEFAULT_USINGS, ContextResolver, TargetType, renamed_members
 from repotrans.skeleton.conventions import Conventions
@@ -101,6 +102,7 @@ def translate_junit(java_file: Path, java_rel: str, index: "Index", mapping: "Ma
         helpers[name] = name if style.lower_case_methods else name[:1].upper() + name[1:]
     resolver = TestResolver(java_name, _port_types(index, mapping, tree.root_node), helpers)
     resolver.renames = renamed_members(mapping.method_matches)
+    resolver.api = load_api_map(index, mapping)      # how the port's code writes calls the mapping does not pair
     resolver.types[java_name] = _own_fields(cls, resolver)
     notes: list[str] = []
     ctx = TypeContext(conv, resolver, {}, set(), notes)

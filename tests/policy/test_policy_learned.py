@@ -339,3 +339,22 @@ def test_a_call_the_mapping_pairs_in_a_base_class_stays_the_resolvers():
                           mapped=frozenset({"Node.attr/1"}))
     code = translate_method('String id() { return attr("id"); }', resolver, "public string Id()")
     assert 'return Attr("id");' in code, code
+
+
+def test_a_call_on_a_subtype_reaches_what_the_port_writes_for_its_supertype():
+    """A JUnit test calls `tn.parent()` on a TextNode; the port writes Node's parent() as ParentNode (learned
+    on Node receivers). A receiver of a subtype reaches the supertype's template, unless the subtype's own
+    method is paired (Element.parent() is the port's Element.Parent)."""
+    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.policy.tool_outputs import target_type
+
+    text = target_type({"class": "NSoup.Nodes.TextNode", "supertypes": ["NSoup.Nodes.Node"]})
+    element = target_type({"class": "NSoup.Nodes.Element", "supertypes": ["NSoup.Nodes.Node"],
+                           "members": ["public Element Parent { get; }"]})
+    resolver = ContextResolver("T", {"TextNode": text, "Element": element})
+    resolver.api = ApiMap([Observation("Node#parent/0", "{0}.ParentNode", True, (), "source:p.Node.a()",
+                                       "target:N.Node.A()", "node.parent()", "node.ParentNode")],
+                          frozenset({"Element#parent/0"}))
+    code = translate_method("boolean f(TextNode tn, Element e) { return tn.parent() == e.parent(); }", resolver,
+                            "public bool F(TextNode tn, Element e)")
+    assert "return tn.ParentNode == e.Parent;" in code
