@@ -2,7 +2,8 @@
 then, class by class, the compiled bodies of a class together when the class's translated JUnit tests pass
 with all of them (a body of a regenerated class is judged while its siblings are placeholders: BitSource's
 constructor test calls available(), whose test needs the constructor; each alone ends in the other's
-NotImplementedException). Only translated tests judge here, never the port's hidden ones.
+NotImplementedException), then the classes that failed alone all together (classes that call each other).
+Only translated tests judge here, never the port's hidden ones.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
             _write(port, [(m, rec.code)])
             index.build(source, port, progress=False)
             applied += 1
-    joint = 0
+    joint, failing = 0, []
     groups: dict[str, list] = {}
     for rec in rest:
         m = index.method("target:" + rec.task_id)
@@ -66,10 +67,37 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
         else:
             for rel, text in saved.items():
                 (port / rel).write_text(text, encoding="utf-8")
-            left.update(r.status for r in recs)
+            failing.append((name, recs, tests))
         index.build(source, port, progress=False)
+    joint += _together(failing, index, port, source, judge, work, left)
     index.close()
     return applied, joint, left
+
+
+def _together(failing: list, index: Index, port: Path, source: Path, judge: Judge, work: Path,
+              left: Counter) -> int:
+    """The classes that failed alone, all together: their bodies in at once, judged by all their translated
+    tests (a TextNode body calls StringUtil's, whose tests reach TextNode's); the bodies applied, or none."""
+    recs = [r for _, rs, _ in failing for r in rs]
+    if len(failing) < 2:
+        left.update(r.status for r in recs)
+        return 0
+    pairs = [(index.method("target:" + r.task_id), r.code) for r in recs]
+    saved = {m.path: (port / m.path).read_text(encoding="utf-8") for m, _ in pairs}
+    _write(port, pairs)
+    tests = sorted({t for _, _, ts in failing for t in ts})
+    ran, failed, why, not_built = judge(port, tests, work / "classes-together")
+    names = ", ".join(name for name, _, _ in failing)
+    print(f"  {names} together: their translated tests pass {ran - failed}/{ran} with their {len(recs)} other "
+          f"compiled bodies" + (f" ({why})" if why else "") + (f"; not built: {', '.join(not_built)}" if not_built else ""))
+    if ran and not failed and not not_built:
+        index.build(source, port, progress=False)
+        return len(recs)
+    for rel, text in saved.items():
+        (port / rel).write_text(text, encoding="utf-8")
+    left.update(r.status for r in recs)
+    index.build(source, port, progress=False)
+    return 0
 
 
 def _write(port: Path, pairs: list) -> None:

@@ -85,3 +85,29 @@ def test_a_class_failing_its_translated_tests_keeps_its_placeholders(tmp_path):
     assert "this.value = value;" in text and "return value;" not in text
     _, _, left = apply_bodies(run, cs, java, [], lambda p, t, w: (1, 0, "", []), tmp_path / "k")
     assert dict(left) == {"blocked": 1}             # no translated tests of the class: nothing applied jointly
+
+
+def test_classes_that_pass_only_together_are_applied_together(tmp_path):
+    """Two regenerated classes that call each other (NSoup's TextNode and StringUtil): each class's tests
+    fail while the other's bodies are placeholders, so neither is applied alone; together they pass."""
+    java, cs, run = _setup(tmp_path, {t: "blocked" for t in BODIES})
+    (java / "org" / "demo" / "Gauge.java").write_text("package org.demo;\n\npublic class Gauge {\n"
+                                                     "    public int read() { return 2; }\n}\n")
+    (cs / "Gauge.cs").write_text("using System;\n\nnamespace Demo\n{\n    public class Gauge\n    {\n"
+                                 "        public int read()\n        {\n            throw new NotImplementedException();\n"
+                                 "        }\n    }\n}\n")
+    store = RunStore(run)
+    store.add(TaskRecord("builtin", "d", "Demo.Gauge.read()", "blocked", code="public int read()\n{\n    return 2;\n}"))
+    store.close()
+    seen = []
+
+    def judge(port, tests, work):
+        both = "return value;" in (port / "Meter.cs").read_text() and "return 2;" in (port / "Gauge.cs").read_text()
+        seen.append(tests)
+        return 2, 0 if both else 1, "", []
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs", "tests/GaugeTest.cs"], judge,
+                                        tmp_path / "j")
+    assert seen == [["tests/GaugeTest.cs"], ["tests/MeterTest.cs"], ["tests/GaugeTest.cs", "tests/MeterTest.cs"]]
+    assert (applied, joint, sum(left.values())) == (0, 3, 0)
+    assert "return 2;" in (cs / "Gauge.cs").read_text() and "return value;" in (cs / "Meter.cs").read_text()
