@@ -108,6 +108,14 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                 report.reshaped.append(f"{found['type']}.{found['member']}: the enum's constants as the nested enum "
                                        f"the port's {e.file}:{e.line} names")
                 fixed = True
+            elif f is not None and _port_member(f, found["type"].rsplit(".", 1)[-1], found["member"], e, target):
+                report.reshaped.append(f"{found['type']}.{found['member']}: a placeholder for the port's "
+                                       f"{e.file}:{e.line} (no Java counterpart), typed by the port's uses")
+                fixed = True
+        for e in report.port_errors:        # such a placeholder takes the type a use of it converts it to
+            wanted = _WANTED.search(e.message) if e.code in ("CS1503", "CS0266", "CS0029") else None
+            if wanted is not None and _retype(files, e, wanted["type"], target):
+                fixed = True
         for e in sorted(errors, key=lambda e: (e.file, -e.line)):      # bottom up: earlier lines stay put
             f = by_path.get(e.file)
             if f is not None and e.origin and e.code in ("CS0115", "CS0506") and _as_new(f, e):
@@ -150,6 +158,45 @@ def member_errors(output: str, target: Path, by_path: dict[str, SkeletonFile]) -
 
 
 _MISSING_MEMBER = re.compile(r"`(?P<type>[\w.]+)' does not contain a definition for `(?P<member>\w+)'")
+_WANTED = re.compile(r"(?:cannot convert `object' expression to type|convert type `object' to) `(?P<type>[^']+)'")
+PORT_ONLY = "(the port's, no Java counterpart)"
+
+
+def _port_member(f: SkeletonFile, type_name: str, member: str, error: MemberError, target: Path) -> bool:
+    """A member the port's own code uses that no Java member gives (NSoup's DataUtil.DefaultEncoding, jsoup's
+    defaultCharset retyped): a placeholder of type object, static where the port reaches it on the type, a
+    method where it calls it (`_retype` then gives it the type a use converts it to); True if added."""
+    if any(re.search(r"\s" + re.escape(member) + r"\s*(\(|\{|$)", ln.text) for ln in f.lines
+           if not ln.text.lstrip().startswith("//")):
+        return False
+    head = next((i for i, ln in enumerate(f.lines) if ln.kind == "type" and
+                 re.search(r"\b(class|struct)\s+" + re.escape(type_name) + r"\b", ln.text)), None)
+    path = target / error.file
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
+    use = re.search(r"\." + re.escape(member) + r"\b\s*(\()?", lines[error.line - 1]) if 0 < error.line <= len(lines) else None
+    if head is None or use is None or f.lines[head + 1].text.strip() != "{":
+        return False
+    indent = re.match(r"\s*", f.lines[head].text).group(0) + "    "
+    static = "static " if error.code == "CS0117" else ""
+    origin = f"{type_name}.{member} {PORT_ONLY}"
+    text = f"public {static}object {member}(params object[] args) {{ {PLACEHOLDER} }}" if use.group(1) \
+        else f"public {static}object {member} {{ get {{ {PLACEHOLDER} }} }}"
+    f.lines.insert(head + 2, Line(indent + text, origin))
+    return True
+
+
+def _retype(files: list[SkeletonFile], error: MemberError, cs_type: str, target: Path) -> bool:
+    """The one placeholder of `_port_member` the port's line of `error` uses, typed `cs_type`; True if changed."""
+    path = target / error.file
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
+    text = lines[error.line - 1] if 0 < error.line <= len(lines) else ""
+    hits = [(ln, m) for f in files for ln in f.lines if ln.origin and ln.origin.endswith(PORT_ONLY)
+            for m in [re.search(r"\bobject (\w+)", ln.text)] if m and re.search(r"\." + m.group(1) + r"\b", text)]
+    if len(hits) != 1:
+        return False
+    ln, m = hits[0]
+    ln.text = ln.text[:m.start()] + f"{cs_type} {m.group(1)}" + ln.text[m.end():]
+    return True
 
 
 def _as_method(f: SkeletonFile, member: str) -> bool:

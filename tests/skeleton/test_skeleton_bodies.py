@@ -334,3 +334,45 @@ def test_a_jdk_type_the_table_lacks_is_declared_as_the_port_declares_it(tmp_path
     assert result.check.compiled and result.check.dropped == [], result.check.render() + loader
     assert "public static int Load(Stream @in)" in loader and "using System.IO;" in loader
     assert result.plan.conventions.port_types() == {"InputStream": "Stream"}
+
+
+CODEC_JAVA = {"Codec.java": """\
+    package org.demo.zoo.calc;
+
+    public class Codec {
+        public static final String defaultCharset = "UTF-8";
+
+        public static int width(String s) { return s.length(); }
+    }
+    """}
+CODEC_USE = """\
+using System.Text;
+
+namespace Demo.Zoo.Calc
+{
+    public static class CodecUse
+    {
+        public static byte[] Bytes(string s) { return Encode(s, Codec.DefaultEncoding); }
+
+        public static string Text(byte[] b) { return Codec.DefaultEncoding.GetString(b); }
+
+        private static byte[] Encode(string s, Encoding e) { return e.GetBytes(s); }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
+def test_a_member_only_the_ports_code_has_becomes_a_placeholder_of_the_type_its_uses_need(tmp_path):
+    """NSoup's HttpConnection reads DataUtil.DefaultEncoding (an Encoding; jsoup has the String
+    defaultCharset): no Java member gives it, and without it the library does not build, so no body of
+    the regenerated class can be judged. The skeleton gets a placeholder typed by the conversion a use of
+    it needs (Encode's Encoding parameter), and the library builds."""
+    cs, result = _regenerated(tmp_path, "Codec", CODEC_JAVA, {"CodecUse.cs": CODEC_USE})
+    codec = (cs / result.plan.files[0].path).read_text()
+    assert result.check.compiled and result.check.dropped == [], result.check.render() + codec
+    assert "public static System.Text.Encoding DefaultEncoding { get { throw new NotImplementedException(); } }" \
+        in codec
+    assert [r for r in result.check.reshaped if "DefaultEncoding" in r] == [
+        "Demo.Zoo.Calc.Codec.DefaultEncoding: a placeholder for the port's src/Demo.Zoo/CodecUse.cs:7 (no Java "
+        "counterpart), typed by the port's uses"]
