@@ -287,6 +287,23 @@ def _visible(index: "Index", root: Node) -> list:
     return [t for _, t in chosen.values()]
 
 
+def _reached(index: "Index", visible: list, depth: int = 2) -> list:
+    """The types the test names, with their supertypes and the types their methods return (`depth` steps):
+    jsoup's TextNodeTest never names Elements, yet `doc.select("p").first()` needs NSoup's Elements.First."""
+    out = {t.id: t for t in visible}
+    frontier = list(visible)
+    for _ in range(depth):
+        found = []
+        for t in frontier:
+            returns = {re.sub(r"<.*|\[.*", "", m.return_type) for m in index.methods(t.id) if m.return_type}
+            for u in [*index.supertypes(t), *filter(None, (index.resolve_type(t, r) for r in sorted(returns)))]:
+                if u.id not in out and u.outer_id is None:
+                    out[u.id] = u
+                    found.append(u)
+        frontier = found
+    return list(out.values())
+
+
 def _test_helpers(index: "Index", root: Node) -> list:
     """C# types the test names that have no Java type in the index but one C# type of that name: the
     JUnit sources' helpers the port ported into its test project (jsoup's TextUtil, NSoup's Test.TextUtil)."""
@@ -334,7 +351,8 @@ def _port_types(index: "Index", mapping: "Mapping", root: Node) -> dict:
     """TargetType per Java simple name the test uses, from find_target_class_info (as the agents see it)."""
     ctx = ToolContext(index, mapping)
     outputs = []
-    for t in _visible(index, root):
+    reached = _reached(index, _visible(index, root))
+    for t in reached:
         match = mapping.target_type(t.id)
         if match is None:
             continue
@@ -349,7 +367,7 @@ def _port_types(index: "Index", mapping: "Mapping", root: Node) -> dict:
         except Exception:          # noqa: BLE001 - a type the tool cannot describe is left to the conventions
             continue
     types = ContextResolver.from_tool_outputs("", outputs).types
-    for t in _visible(index, root):                 # Java field and return types, for the receivers' types
+    for t in reached:                               # Java field and return types, for the receivers' types
         info = types.get(t.name)
         if info is None:
             continue

@@ -99,7 +99,8 @@ def test_a_translated_test_sits_where_the_ports_tests_sit_and_calls_its_ported_h
     """NSoup keeps NSoup.Nodes's tests in Test.Nodes (the head replaced, not a suffix added) and jsoup's
     test helper TextUtil as Test.TextUtil with StripNewLines (jsoup: stripNewlines). A translated test goes
     into the port's test namespace and calls the helper as the port spells it (was NSoup.Nodes and
-    TextUtil.StripNewlines: CS0103, the fixture was not built)."""
+    TextUtil.StripNewlines: CS0103, the fixture was not built). A type the test reaches only through a return
+    type (jsoup's Elements, from doc.select(..)) is known too: its first() is NSoup's First property."""
     java, cs = copy_pair(tmp_path)
     tests = cs / "tests" / "Demo.Zoo.Tests"
     for f in tests.glob("*.cs"):
@@ -107,16 +108,25 @@ def test_a_translated_test_sits_where_the_ports_tests_sit_and_calls_its_ported_h
     (tests / "TextUtil.cs").write_text(
         "namespace Checks\n{\n    public static class TextUtil\n    {\n"
         "        public static string StripNewLines(string s) { return s.Replace(\"\\n\", \"\"); }\n    }\n}\n")
+    (java / "org" / "demo" / "zoo" / "Yard.java").write_text(
+        "package org.demo.zoo;\n\npublic class Yard {\n    public Pen pen() { return new Pen(); }\n}\n")
+    (java / "org" / "demo" / "zoo" / "Pen.java").write_text(
+        "package org.demo.zoo;\n\npublic class Pen {\n    public int first() { return 1; }\n}\n")
+    (cs / "src" / "Demo.Zoo" / "Yard.cs").write_text(
+        "namespace Demo.Zoo\n{\n    public class Yard\n    {\n        public Pen GetPen() { return new Pen(); }\n    }\n\n"
+        "    public class Pen\n    {\n        public int First { get { return 1; } }\n    }\n}\n")
     junit = tmp_path / "junit" / "org" / "demo" / "zoo"
     junit.mkdir(parents=True)
     (junit / "CageTest.java").write_text(
         "package org.demo.zoo;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n"
         "import org.demo.TextUtil;\n\npublic class CageTest {\n    @Test\n    public void strips() {\n"
         "        assertEquals(\"10\", TextUtil.stripNewlines(\"1\\n0\"));\n"
-        "        assertEquals(10, new Cage(99).getSize());\n    }\n}\n")
+        "        assertEquals(10, new Cage(99).getSize());\n"
+        "        assertEquals(1, new Yard().pen().first());\n    }\n}\n")
     index = index_pair(tmp_path, java, cs)
     result = port_junit_tests(index, tmp_path / "junit", ["org.demo.zoo.Cage*"], write=False)
     cage = _fixture(result, "CageTests")
     assert cage.namespace == "Checks.Zoo"
     assert 'Assert.AreEqual("10", TextUtil.StripNewLines("1\\n0"));' in cage.text
     assert "using Demo.Zoo;" in cage.text and "using Checks;" in cage.text
+    assert "Assert.AreEqual(1, new Yard().GetPen().First);" in cage.text   # Pen, never named, reached as a return type
