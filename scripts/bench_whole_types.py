@@ -47,7 +47,7 @@ from repotrans.skeleton.place import add_compile_items
 from repotrans.skeleton.port_tests import port_junit_tests
 from whole_types_api import (api, api_mismatches, classify, comparable_copy, port_only_members, print_mismatches,
                              strip_port_only)
-from whole_types_apply import apply_bodies, own_test_file
+from whole_types_apply import apply_bodies, own_test_file, stopped_in_placeholders
 
 MISSING = re.compile(r"does not contain a definition for `([^']+)'")
 
@@ -174,7 +174,9 @@ def run_hidden(port: Path, rels: list[str], work: Path) -> tuple[int, int, str, 
             cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8"), line_map=LineMap(),
                                surface_changed=False, run_dir=run_dir)
             verdict = tc.run(ws, cand, fixtures, box, limits)
-        return verdict.tests_run, verdict.tests_failed, verdict.reason, not_compiled
+        stops = sum(1 for e in verdict.exceptions if (e.type or "").endswith("NotImplementedException"))
+        why = stopped_in_placeholders(stops) if verdict.tests_failed and stops == verdict.tests_failed else verdict.reason
+        return verdict.tests_run, verdict.tests_failed, why, not_compiled
     except TargetBuildError as exc:
         return 0, 0, f"baseline build failed: {exc}", list(rels)
     finally:

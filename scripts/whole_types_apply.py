@@ -3,7 +3,9 @@ then, class by class, the compiled bodies of a class together when the class's t
 with all of them (a body of a regenerated class is judged while its siblings are placeholders: BitSource's
 constructor test calls available(), whose test needs the constructor; each alone ends in the other's
 NotImplementedException), then the classes that failed alone all together (classes that call each other).
-Only translated tests judge here, never the port's hidden ones.
+A set of bodies is applied when no translated test fails with it except by stopping in a placeholder (a member
+left out or whose body failed: a NotImplementedException, no assertion failed). Only translated tests judge
+here, never the port's hidden ones.
 """
 from __future__ import annotations
 
@@ -17,6 +19,17 @@ from repotrans.experiments.run_store import RunStore
 from repotrans.index.store import Index
 
 Judge = Callable[[Path, list[str], Path], tuple[int, int, str, list[str]]]
+
+
+def stopped_in_placeholders(count: int) -> str:
+    """A judge's reason when every failing test stopped in a NotImplementedException (no assertion failed)."""
+    return f"{count} test(s) stopped in a placeholder (NotImplementedException), no assertion failed"
+
+
+def _uncontradicted(ran: int, failed: int, why: str, not_built: list[str]) -> bool:
+    """The translated tests ran and none contradicts the bodies: all pass, or the failing ones only stop in
+    placeholders."""
+    return bool(ran) and not not_built and (not failed or why == stopped_in_placeholders(failed))
 
 
 def own_test_file(cls: str, file_name: str) -> bool:
@@ -62,7 +75,7 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
         ran, failed, why, not_built = judge(port, tests, work / f"class-{number}")
         print(f"  {name}: its translated tests pass {ran - failed}/{ran} with its {len(recs)} other compiled bodies"
               + (f" ({why})" if why else "") + (f"; not built: {', '.join(not_built)}" if not_built else ""))
-        if ran and not failed and not not_built:
+        if _uncontradicted(ran, failed, why, not_built):
             joint += len(recs)
         else:
             for rel, text in saved.items():
@@ -90,7 +103,7 @@ def _together(failing: list, index: Index, port: Path, source: Path, judge: Judg
     names = ", ".join(name for name, _, _ in failing)
     print(f"  {names} together: their translated tests pass {ran - failed}/{ran} with their {len(recs)} other "
           f"compiled bodies" + (f" ({why})" if why else "") + (f"; not built: {', '.join(not_built)}" if not_built else ""))
-    if ran and not failed and not not_built:
+    if _uncontradicted(ran, failed, why, not_built):
         index.build(source, port, progress=False)
         return len(recs)
     for rel, text in saved.items():
