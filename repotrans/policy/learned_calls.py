@@ -38,12 +38,12 @@ class LearnedMixin:
             or owner.endswith(("Exception", "Error"))
 
     def learned(self, key: str, owner: str, recv: str, arg_texts: list[str], arg_nodes: list[Node],
-                first_type: str | None = None) -> str | None:
+                first_type: str | None = None, paired_too: bool = False) -> str | None:
         """The port's template for `key` filled with the receiver and arguments, or None. `first_type` is
         the first argument's Java type as the translator inferred it (a template seen with another is
-        not used)."""
+        not used); `paired_too`: also for a callee the mapping pairs (its owner undescribed)."""
         api = self.learned_api()
-        if api is None or not owner or owner == "?" or key in api.mapped:
+        if api is None or not owner or owner == "?" or (key in api.mapped and not paired_too):
             return None
         java_args = [self.text(n) for n in arg_nodes]
         choice = api.choose(key, java_args, min_count=JDK_MIN_COUNT if self._jdk_owner(owner) else 1,
@@ -92,10 +92,15 @@ class LearnedMixin:
             return None
         supertypes = getattr(self.r, "_supertypes", None)
         api = self.learned_api()
+        described = getattr(self.r, "_type", lambda o: None)
         for declaring in [owner, *(supertypes(owner) if supertypes is not None else [])]:
-            if api is not None and f"{declaring}#{name}/{argc}" in api.mapped:
-                return None                   # declared there and paired: the resolver's
-            found = self.learned(f"{declaring}#{name}/{argc}", declaring, recv, arg_texts, arg_nodes, first_type)
+            paired = api is not None and f"{declaring}#{name}/{argc}" in api.mapped
+            if paired and described(declaring) is not None:
+                return None                   # declared there, paired and described: the resolver's
+            found = self.learned(f"{declaring}#{name}/{argc}", declaring, recv, arg_texts, arg_nodes, first_type,
+                                 paired_too=True)     # (paired, but the resolver knows nothing of its owner)
+            if paired and found is None:
+                return None
             if found is not None:              # (a subtype's receiver reaches what its supertype declares)
                 return found
         return None

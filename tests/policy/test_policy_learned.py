@@ -358,3 +358,20 @@ def test_a_call_on_a_subtype_reaches_what_the_port_writes_for_its_supertype():
     code = translate_method("boolean f(TextNode tn, Element e) { return tn.parent() == e.parent(); }", resolver,
                             "public bool F(TextNode tn, Element e)")
     assert "return tn.ParentNode == e.Parent;" in code
+
+
+def test_a_paired_call_on_an_undescribed_type_is_written_as_the_ports_code_writes_it():
+    """jsoup's TextNode reads `((Element) parentNode).tag().formatAsBlock()`; the mapping pairs Tag.formatAsBlock
+    with NSoup's FormatAsBlock property, but the task's context never described Tag, so the resolver wrote a
+    call (FormatAsBlock(), CS1955). The port's own code shows the property (learned Tag#formatAsBlock/0)."""
+    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.policy.tool_outputs import target_type
+
+    element = target_type({"class": "NSoup.Nodes.Element", "members": ["public Tag Tag { get; }"]})
+    element.java_methods["tag/0"] = "Tag"
+    resolver = ContextResolver("TextNode", {"Element": element})
+    resolver.api = ApiMap([Observation("Tag#formatAsBlock/0", "{0}.FormatAsBlock", True, (), f"source:p.T.{p}()",
+                                       f"target:N.T.{p}()", "tag.formatAsBlock()", "tag.FormatAsBlock") for p in "ab"],
+                          mapped=frozenset({"Tag#formatAsBlock/0"}))
+    code = translate_method("boolean f(Element e) { return e.tag().formatAsBlock(); }", resolver, "public bool F(Element e)")
+    assert "return e.Tag.FormatAsBlock;" in code, code
