@@ -16,19 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from repotrans.execution.capability.il_baseline import Baseline, changed
-from repotrans.execution.capability.il_metadata import NAME, OP, TOKEN, Assembly, Body, blob_bytes, compressed, read_body
+from repotrans.execution.capability.il_metadata import (LDTOKEN, NAME, OP, TOKEN, TOKEN_TABLES, Assembly, Body,
+                                                       blob_bytes, compiler_generated, compressed, read_body)
 from repotrans.execution.capability.il_allow import display, granted, member_rule, under
 from repotrans.execution.capability.il_refs import PortRefs, own, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
 
-LDTOKEN = 0xD0
-TOKEN_TABLES = {0x01: "TypeRef", 0x02: "TypeDef", 0x04: "Field", 0x06: "MethodDef", 0x0A: "MemberRef",
-                0x1B: "TypeSpec", 0x2B: "MethodSpec"}
 UNSAFE_OPS = {"calli": "calli (a call through a function pointer)", "localloc": "stackalloc",
               "cpblk": "raw memory block copy", "initblk": "raw memory block copy",
               "mkrefany": "__makeref / __arglist", "refanyval": "__makeref / __arglist",
               "refanytype": "__makeref / __arglist", "arglist": "__makeref / __arglist"}
+
+
 @dataclass
 class _Job:
     allowed: frozenset[str]
@@ -318,7 +318,7 @@ class Checker:
         a = self.asm
         while index:
             name = str(a.row("TypeDef", index).TypeName)
-            if _generated(name) or index in a.generated_attr:
+            if compiler_generated(name) or index in a.generated_attr:
                 return True
             index = a.enclosing.get(index, 0)
         return False
@@ -358,7 +358,7 @@ class Checker:
             spaces = {name.rpartition(".")[0] for name in base.keys if "/" not in name}
             for top in range(1, len(a.rows("TypeDef")) + 1):
                 name = a.plain_name(top)
-                if top in a.enclosing or _generated(name.rpartition(".")[2]):
+                if top in a.enclosing or compiler_generated(name.rpartition(".")[2]):
                     continue
                 ns = str(a.row("TypeDef", top).TypeNamespace)
                 if ns not in spaces:
@@ -374,7 +374,7 @@ class Checker:
             seen.add(index)
             for table, reached in self.inspect(job, index):
                 type_index = reached if table == "TypeDef" else a.method_owner.get(reached, 0)
-                if table == "MethodDef" and _generated(str(a.row("MethodDef", reached).Name)):
+                if table == "MethodDef" and compiler_generated(str(a.row("MethodDef", reached).Name)):
                     work.append(reached)
                 elif type_index and self.generated_type(type_index) and type_index not in seen_types:
                     seen_types.add(type_index)
@@ -398,7 +398,3 @@ class Checker:
         if t[0] == "mvar":
             return ("MethodDef", method)
         return ("TypeDef", self.asm.method_owner.get(method, 1))
-
-
-def _generated(name: str) -> bool:
-    return name.startswith("<") or "$" in name

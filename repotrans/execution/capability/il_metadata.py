@@ -19,6 +19,15 @@ PRIMITIVES = {0x01: "System.Void", 0x02: "System.Boolean", 0x03: "System.Char", 
               0x0D: "System.Double", 0x0E: "System.String", 0x16: "System.TypedReference", 0x18: "System.IntPtr",
               0x19: "System.UIntPtr", 0x1C: "System.Object"}
 TYPEDEF_OR_REF = ("TypeDef", "TypeRef", "TypeSpec")
+LDTOKEN = 0xD0          # ECMA-335 III.4.17's opcode
+# ECMA-335 II.22: the tables a metadata token's high byte names
+TOKEN_TABLES = {0x01: "TypeRef", 0x02: "TypeDef", 0x04: "Field", 0x06: "MethodDef", 0x0A: "MemberRef",
+                0x1B: "TypeSpec", 0x2B: "MethodSpec"}
+
+
+def compiler_generated(name: str) -> bool:
+    """Whether a type or method name is one the C# compiler makes (lambdas, closures, iterators)."""
+    return name.startswith("<") or "$" in name
 
 
 class Assembly:
