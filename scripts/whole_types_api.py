@@ -135,13 +135,19 @@ TEST_ATTRIBUTE = re.compile(r"^[ \t]*\[(?:TestMethod|Test|TestCase|Fact|Theory)\
 
 def port_only_members(original: Index, files: dict) -> dict[str, set[str]]:
     """C# class -> names of its methods and properties the port added: no member of that name is paired
-    with a Java member by the mapping (jsoup has no StringUtil.resolve; NSoup's StringUtil.Resolve)."""
+    with a Java member by the mapping, and the Java class has no member of that name in any casing or with
+    a get/is/set prefix (jsoup has no StringUtil.resolve; NSoup's StringUtil.Resolve; its IsWhiteSpace(char)
+    is jsoup's isWhitespace(int) with another parameter type, not an addition)."""
     mapping = load_mapping(original)
     out: dict[str, set[str]] = {}
-    for tid, _, _ in files.values():
+    for java, (tid, _, _) in files.items():
+        jt = next((t for t in original.types("source") if t.qualified_name == java), None)
+        java_names = {re.sub(r"^(get|is|set)(?=[A-Z])", "", n).lower() for n in
+                      ([m.name for m in original.methods(jt.id)] + [f.name for f in original.fields(jt.id)] if jt else [])}
         members = [m for m in original.methods(tid) if m.kind in ("method", "property") and "private" not in m.modifiers]
         paired = {m.name for m in members if mapping.source_method(m.id) is not None}
-        added = {m.name for m in members} - paired
+        added = {m.name for m in members if re.sub(r"^(Get|Is|Set)(?=[A-Z])", "", m.name).lower() not in java_names
+                 and m.name.lower() not in java_names} - paired
         if added:
             out[tid.split(":", 1)[1].rsplit(".", 1)[-1]] = added
     return out

@@ -59,3 +59,27 @@ def test_test_methods_of_members_the_port_added_are_set_apart():
     assert kept.count("[TestMethod]") == 2 and "public void join()" in kept and "public void padding()" in kept
     assert kept.endswith("StringUtil.Padding(1));\n        }\n    }\n}\n") and '"a}b"' in kept
     assert api.set_apart(text, {"StringUtil": {"InSorted"}}) == (text, [])
+
+
+def test_a_member_the_java_class_has_in_another_shape_is_no_addition(tmp_path):
+    """NSoup's StringUtil.IsWhiteSpace(char) is jsoup's isWhitespace(int) (the mapping does not pair them:
+    other parameter type), so its tests are the class's, not set apart; Resolve has no Java member."""
+    from repotrans.index.store import Index
+
+    java, cs = tmp_path / "java" / "org" / "demo", tmp_path / "cs"
+    java.mkdir(parents=True)
+    cs.mkdir()
+    (java / "StringUtil.java").write_text(
+        "package org.demo;\n\npublic final class StringUtil {\n"
+        "    public static boolean isWhitespace(int c) { return c == ' '; }\n"
+        "    public static String padding(int n) { return \"\"; }\n}\n")
+    (cs / "StringUtil.cs").write_text(
+        "namespace Demo\n{\n    public static class StringUtil\n    {\n"
+        "        public static bool IsWhiteSpace(char c) { return c == ' '; }\n"
+        "        public static string Padding(int n) { return \"\"; }\n"
+        "        public static string Resolve(string a, string b) { return b; }\n    }\n}\n")
+    index = Index.open(tmp_path / "ix")
+    index.build(tmp_path / "java", cs, progress=False)
+    api = _bench("whole_types_api")
+    assert api.port_only_members(index, {"org.demo.StringUtil": ("target:Demo.StringUtil", "", [])}) == \
+        {"StringUtil": {"Resolve"}}
