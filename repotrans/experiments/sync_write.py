@@ -27,7 +27,17 @@ class SyncWrite:
 
 def edit_records(edits: list[tuple[str, str]]) -> list[TaskRecord]:
     """(target member id, passed code) -> the records plan_write splices (ids without the side prefix)."""
-    return [TaskRecord("sync", "", tid.split(":", 1)[1], "passed", code=code) for tid, code in edits]
+    return [TaskRecord("sync", "", tid.split(":", 1)[1], "passed", code=flush_left(code)) for tid, code in edits]
+
+
+def flush_left(code: str) -> str:
+    """An edit as cut from its file (first line at the member's start, the others at the file's depth) with
+    the lines after the first at the depth a candidate has (the splicer indents it as the member it
+    replaces: unchanged, it kept the file's depth twice and every line of the member showed as changed)."""
+    lines = code.replace("\r\n", "\n").split("\n")
+    depths = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    cut = min(depths, default=0)
+    return "\n".join(lines[:1] + [line[cut:] for line in lines[1:]])
 
 
 def sync_write(target: Path, work: Path, digests: dict[str, str], originals: dict[str, dict],

@@ -68,3 +68,21 @@ def test_a_structural_file_the_user_changed_is_named_and_the_patch_applies(tmp_p
     assert out.refused == {"src/Other.cs": "changed in the port since the sync read it; apply RUN/changes.patch "
                                            "by hand"}
     assert (user / "src/Other.cs").read_text() == "// the user's\n"
+
+
+def test_an_edit_cut_from_a_crlf_file_patches_only_the_lines_it_changed(tmp_path):
+    """A sync edit is the member as cut from its file (first line at the member's start, the others at the
+    file's depth, CRLF): its patch changes the one edited line (was: every line of the member, indented
+    twice)."""
+    crlf = CALC.replace("\n", "\r\n")
+    user, work = tmp_path / "user", tmp_path / "work"
+    for root, text in ((user, crlf), (work, crlf.replace("return a + b;", "return checked(a + b);"))):
+        (root / "src").mkdir(parents=True)
+        (root / "src/Calc.cs").write_bytes(text.encode())
+    original = _member_text(crlf, "Add")
+    originals = {"Acme.Calc.Add(int, int)": {"path": "src/Calc.cs", "text": original.replace("\r\n", "\n")}}
+    edit = original.replace("return a + b;", "return checked(a + b);")
+    out = sync_write(user, work, file_digests(user), originals, {"src/Calc.cs": crlf},
+                     edit_records([("target:Acme.Calc.Add(int, int)", edit)]), write=False)
+    changed = [line for line in out.patch.split("\n") if line and line[:1] in "+-" and line[:3] not in ("+++", "---")]
+    assert changed == ["-            return a + b;\r", "+            return checked(a + b);\r"]
