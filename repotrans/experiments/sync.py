@@ -114,6 +114,7 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
             ctx.structural(c, carried[c.old_id])
         edits = [c for c in changes if c.kind in ("body", "signature", "renamed", "moved") and c.old_id in carried
                  and not report.failed_structurally(c)]
+        ctx.pin_history(changes, carried)
         ctx.edit_all(edits, carried, editor)
         for c in changes:
             if c.kind == "removed" and c.member:

@@ -21,7 +21,9 @@ from repotrans.experiments.sync_report import Outcome, SyncReport
 from repotrans.experiments.sync_resume import SyncLedger
 from repotrans.index.parse import source_text
 from repotrans.index.store import Index
+from repotrans.mapping.history import history_overrides
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.overrides import MappingOverrides
 from repotrans.policy.cs_types import pascal
 from repotrans.mapping.api_cache import load_api_map
 from repotrans.policy.edit import Edit
@@ -42,6 +44,21 @@ class SyncSteps:
         self.report, self.say, self.old_tree, self.new_tree = report, say, old_tree, new_tree
         self.old_index, self.old_mapping, self.ledger = old_index, old_mapping, ledger
         self.anchors: list[str] = []       # carried counterparts: members of files a built project compiles
+        self.history = MappingOverrides()  # the upstream history's pairs (mapping.history), under the user's
+
+    def mapping(self):
+        """The new revision's mapping: the upstream history's pairs whose members are in the work copy now
+        (an edit may have changed a counterpart's signature since), the user's overrides on top."""
+        found = {j: t for j, t in self.history.methods.items()
+                 if self.index.method("source:" + j) is not None and self.index.method("target:" + t) is not None}
+        history = MappingOverrides({}, found, self.history.origin) if found else MappingOverrides()
+        return load_mapping(self.index, history.merged(self.config.mapping))
+
+    def pin_history(self, changes: list[Change], carried: dict[str, str]) -> None:
+        """Each carried Java member whose id changed upstream (renamed, moved, another signature) keeps its
+        counterpart in the new revision's mapping, as the port names it now."""
+        self.history = history_overrides([(c.old_id, c.new_id, self.report.current_target(c, carried[c.old_id]))
+                                          for c in changes if c.old_id in carried and c.new_id])
 
     def judged(self, outcome: Outcome, verdict: str) -> None:
         """A step's outcome, into the report and (with the judge's verdict) the ledger."""
@@ -129,7 +146,7 @@ class SyncSteps:
             self.report.add(Outcome(c, target_id, "edit", "skipped", reason="the counterpart is not in the port"))
             return
         old, new = self.old_tree.methods[c.old_id], self.new_tree.methods[c.new_id]
-        mapping = load_mapping(self.index, self.config.mapping)
+        mapping = self.mapping()
         api = load_api_map(self.index, mapping).without(new.id, member.id)
         resolver = resolver_for_pair(self.index, mapping, new, member, api=api)
         current = self.text(member)

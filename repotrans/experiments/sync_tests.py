@@ -199,7 +199,6 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
     that added it when `repo` and its `history` are given; test methods removed upstream are reported
     (action `removed test`), the port's keep their place."""
     from repotrans.skeleton.port_tests import port_junit_tests
-    from repotrans.mapping.load import load_mapping
 
     def origin(rel: str, names: list[str], added: bool = True, before: dict | None = None) -> dict[str, tuple]:
         path = f"{junit_rel.strip('/')}/{rel}" if junit_rel else rel
@@ -219,7 +218,7 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
     added, changed = added_tests(old_junit, new_junit), changed_tests(old_junit, new_junit)
     if not added and not changed:
         return
-    mapping = load_mapping(ctx.index, ctx.config.mapping)
+    mapping = ctx.mapping()
     fixtures = {t.name: t for t in ctx.index.types("target") if t.outer_id is None}
     snap = FileSnapshot(ctx.work)
     written: list[Change] = []
