@@ -221,7 +221,10 @@ class ContextResolver(ConventionResolver):
         foreign = owner is not None and owner != self.current
         for depth, info in enumerate(self._chain(owner)):
             members = list(info.fields) + list(info.properties)
-            if foreign or depth > 0:        # another type's, or a base class's: its private fields are out of reach
+            enclosing = not foreign and (self.current or "") in info.nested
+            if (foreign or depth > 0) and not enclosing:
+                # another type's, or a base class's: its private fields are out of reach, except to a type
+                # nested in it (C#: NSoup's Token.Comment derives from Token and writes Token's private `_type`)
                 hidden = [m for m in members if m in info.private and _norm(m) == _norm(name)]
                 prop = next((p for p in info.properties if _norm(p) == _norm(name)), None)
                 if hidden and prop is not None:

@@ -106,3 +106,23 @@ def test_a_virtual_property_read_through_an_override_is_typed_without_its_modifi
     code = translate_method('String text(String t) { if (attributes != null) attributes.put(TEXT_KEY, t); '
                             'return attributes.get(TEXT_KEY); }', resolver, "public string Text(string t)")
     assert "Attributes.Add(TEXT_KEY, t);" in code and "return Attributes[TEXT_KEY];" in code
+
+
+def test_a_type_nested_in_its_base_class_writes_the_bases_private_field():
+    """NSoup's Token keeps `private TokenType _type` behind a get-only `Type`; its nested Token.Comment derives
+    from Token and, being nested, may write `_type` (jsoup: `type = TokenType.Comment`). The property was
+    written (CS0200: read only); a type not nested in it still goes through the property."""
+    token = {"class": "Web.Parse.Token", "kind": "class", "fields": ["private TokenType _type"],
+             "members": ["public TokenType Type { get; }"], "nested_types": ["class Web.Parse.Token.Comment"]}
+
+    def resolver(nested: bool) -> ContextResolver:
+        comment = {"class": "Web.Parse.Token.Comment" if nested else "Web.Parse.Comment", "kind": "class",
+                   "supertypes": ["Web.Parse.Token"], "fields": [], "members": []}
+        info = dict(token, nested_types=token["nested_types"] if nested else [])
+        return ContextResolver.from_tool_outputs("Comment", [
+            ("get_target_class_info", {}, comment), ("get_source_class_info", {}, {"fields": [], "members": []}),
+            ("find_target_class_info", {"class_name": "Token"}, info)])
+
+    java = "Comment() { type = TokenType.Comment; }"
+    assert "_type = TokenType.Comment;" in translate_method(java, resolver(True), "public Comment()")
+    assert "Type = TokenType.Comment;" in translate_method(java, resolver(False), "public Comment()").replace("_type", "?")
