@@ -20,6 +20,7 @@ from repotrans.policy.raw_generics import is_raw, raw_locals, with_args
 from repotrans.policy.java_stmt import StatementTranslator, indent
 from repotrans.policy.cs_types import jdk_table, split_type
 from repotrans.policy.resolver import ConventionResolver, NameResolver
+from repotrans.policy.scopes import redeclarations
 from repotrans.policy.tool_outputs import signature_head
 
 JAVA = Language(tree_sitter_java.language())
@@ -251,6 +252,7 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     elif isinstance(target, str):
         tr.target_return = _declared_return(target)
     tr.reassigned = _assigned_identifiers(node)
+    tr.redeclared = redeclarations(node)
     body = node.child_by_field_name("body")
     own = getattr(resolver, "_type", None)
     if isinstance(target, Method) and body is not None and own is not None:

@@ -38,6 +38,7 @@ class StatementTranslator(ExprTranslator):
         self.contract: dict[str, str] = {}          # local -> the C# type the port's members declare for it
         self.raw_args: dict[str, str] = {}          # raw generic local -> its Java type with type arguments
         self.reassigned: set[str] = set()           # locals assigned after their declaration
+        self.redeclared: dict[int, str] = {}        # declarator node id -> its C# name (scopes.redeclarations)
 
     # ---- blocks ----------------------------------------------------------------------------
     def block(self, node: Node) -> list[str]:
@@ -101,12 +102,12 @@ class StatementTranslator(ExprTranslator):
                     # ParseFragment returns IList<Node>, its Children an Elements, Node's field childNodes is
                     # an IList<Node>, where Java declared List<...> (CS0266/CS0029)
                     inferred.add(name)
-                parts.append((name, decl_type, f"{self.ident(name)} = {self.coerce(text, ty, decl_type)}"))
+                parts.append((name, decl_type, f"{self.local_name(decl, name)} = {self.coerce(text, ty, decl_type)}"))
             else:
-                parts.append((name, decl_type, self.ident(name)))
+                parts.append((name, decl_type, self.local_name(decl, name)))
         lines = []
-        for name, decl_type, text in parts:
-            self.declare(name, decl_type)
+        for (name, decl_type, text), decl in zip(parts, node.children_by_field_name("declarator")):
+            self.declare(name, decl_type, self.local_name(decl, name))
             cs = "var" if java_type == "var" or (name in inferred and len(parts) == 1) else self.cs_type(decl_type)
             if name in self.contract:          # the port's members want another signedness or width
                 cs, text = self.contract[name].removeprefix(REF), retyped(text, cs, self.contract[name])
@@ -119,6 +120,10 @@ class StatementTranslator(ExprTranslator):
                     cs = wanted
             lines.append(f"{cs} {text};")
         return lines
+
+    def local_name(self, declarator: Node, name: str) -> str:
+        """The C# name of a declared local: its own, or a fresh one where C# forbids the Java one (CS0136)."""
+        return self.redeclared.get(declarator.id, self.ident(name))
 
     def _declared_elsewhere(self, value: Node) -> bool:
         """A call's result or a field read (`parentNode.childNodes`, an own field): its C# type is the one
