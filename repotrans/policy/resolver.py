@@ -163,7 +163,7 @@ class ContextResolver(ConventionResolver):
         nearest first (the tools list them: Index.supertypes); one not described yet is `missing`."""
         out: list[TargetType] = []
         for key in [owner or self.current or "", *self._supertypes(owner)]:
-            info = self.types.get(key) or self.types.get(self.java_name_of(key))
+            info = self._info(key)
             if info is None and key and key[:1].isupper() and key not in self.missing:
                 self.missing.append(key)
             if info is not None and info not in out:
@@ -172,8 +172,16 @@ class ContextResolver(ConventionResolver):
 
     def _supertypes(self, owner: str | None) -> list[str]:
         key = owner or self.current or ""
-        info = self.types.get(key) or self.types.get(self.java_name_of(key))
+        info = self._info(key)
         return info.supertypes if info is not None else []
+
+    def _info(self, key: str) -> TargetType | None:
+        """The described type of a Java name; a nested type named through its outer type (`Token.StartTag`,
+        as Java code names it) is the nested type the tools describe by its simple name."""
+        info = self.types.get(key) or self.types.get(self.java_name_of(key))
+        if info is None and "." in key:
+            info = self.types.get(key.rsplit(".", 1)[-1])
+        return info
 
     def _type(self, owner: str | None) -> TargetType | None:
         return self.types.get(owner or self.current or "")

@@ -126,3 +126,17 @@ def test_a_type_nested_in_its_base_class_writes_the_bases_private_field():
     java = "Comment() { type = TokenType.Comment; }"
     assert "_type = TokenType.Comment;" in translate_method(java, resolver(True), "public Comment()")
     assert "Type = TokenType.Comment;" in translate_method(java, resolver(False), "public Comment()").replace("_type", "?")
+
+
+def test_a_nested_type_named_through_its_outer_type_is_the_nested_type_described():
+    """jsoup writes `Token.StartTag startTag`; the tools describe NSoup's nested Token.StartTag by its simple
+    name. Its members were not found (`startTag.isSelfClosing()` stayed a call; CS1061 in HtmlTreeBuilder)."""
+    start = {"class": "Web.Parse.Token.StartTag", "kind": "class", "fields": [],
+             "members": ["public bool IsSelfClosing { get; }"]}
+    resolver = ContextResolver.from_tool_outputs("Builder", [
+        ("get_target_class_info", {}, {"class": "Web.Parse.Builder", "kind": "class", "fields": [], "members": []}),
+        ("get_source_class_info", {}, {"fields": [], "members": []}),
+        ("find_target_class_info", {"class_name": "StartTag"}, start)])
+    code = translate_method("boolean closes(Token.StartTag tag) { return tag.isSelfClosing(); }", resolver,
+                            "public bool Closes(Token.StartTag tag)")
+    assert "return tag.IsSelfClosing;" in code, code
