@@ -12,7 +12,7 @@ CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "swi
               "anonymous", "strings", "builders", "maths", "characters", "numbers", "bits", "patterns", "collections",
               "arraysUtil", "collectionsUtil", "objectsUtil", "exceptions", "charArithmetic", "shifts",
               "finalAndVar", "streams", "print", "helperCalls", "charsets",
-              "codePoints", "arrayStatements"]
+              "codePoints", "surrogates", "arrayStatements"]
 
 
 @pytest.fixture(scope="module")

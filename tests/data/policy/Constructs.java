@@ -417,6 +417,17 @@ public class Constructs {
         return sb.toString() + " " + digits + " " + Character.isLetter(s.codePointAt(0));
     }
 
+    static String surrogates(String s) {      // jsoup's StringUtil.normaliseWhitespace: a pair is one code point
+        StringBuilder sb = new StringBuilder();
+        int c;
+        for (int i = 0; i < s.length(); i += Character.charCount(c)) {
+            c = s.codePointAt(i);
+            if (c == ' ') sb.append('_');
+            else sb.appendCodePoint(c);
+        }
+        return sb.toString() + " " + sb.length() + " " + Integer.toHexString(s.codePointAt(0));
+    }
+
     static String arrayStatements(int m) {
         float[] counts;
         if (m == 0) { counts = new float[]{0, 1, 1.25f}; } else { counts = new float[]{1, 2}; }
@@ -467,6 +478,7 @@ public class Constructs {
         System.out.println("print: " + printing());
         System.out.println("helperCalls: " + helperCalls(2));
         System.out.println("codePoints: " + codePoints("ab 12c"));
+        System.out.println("surrogates: " + surrogates("\ud869\udeb2\u304b  1"));
         System.out.println("arrayStatements: " + arrayStatements(0) + " " + arrayStatements(1));
         try { System.out.println("charsets: " + charsets("h\u00e9llo")); } catch (java.io.UnsupportedEncodingException e) { }
     }
