@@ -227,7 +227,17 @@ class ContextResolver(ConventionResolver):
         (prefix, case); from another type or a base class, a private field is reached through its property
         (issue 34; NSoup's Node keeps `_attributes` private behind `Attributes`, its subclasses use that)."""
         foreign = owner is not None and owner != self.current
-        for depth, info in enumerate(self._chain(owner)):
+        chain = self._chain(owner)
+        if not foreign and chain and not any(_norm(f) == _norm(name) for f in chain[0].fields):
+            # a field Java reads in a base class is that base's field where the code can reach it, before any
+            # property: NSoup's TextNode overrides the Attributes property whose getter calls ensureAttributes(),
+            # which reads Node's `attributes` field; through the property it recursed, Node's protected
+            # _attributes does not
+            for info in chain[1:]:
+                reachable = [f for f in info.fields if f not in info.private and _norm(f) == _norm(name)]
+                if reachable:
+                    return reachable[0]
+        for depth, info in enumerate(chain):
             members = list(info.fields) + list(info.properties)
             enclosing = not foreign and (self.current or "") in info.nested
             if (foreign or depth > 0) and not enclosing:

@@ -375,3 +375,22 @@ def test_a_paired_call_on_an_undescribed_type_is_written_as_the_ports_code_write
                           mapped=frozenset({"Tag#formatAsBlock/0"}))
     code = translate_method("boolean f(Element e) { return e.tag().formatAsBlock(); }", resolver, "public bool F(Element e)")
     assert "return e.Tag.FormatAsBlock;" in code, code
+
+
+def test_a_base_classs_field_is_read_as_that_field_not_the_subclasss_property():
+    """jsoup's TextNode.ensureAttributes() reads Node's `attributes` field; NSoup's Node has a protected
+    `_attributes` field behind a virtual Attributes property that TextNode overrides (its getter calls
+    EnsureAttributes). Through the property the two recursed (stack overflow); the base's reachable field is
+    what Java reads. A private base field is still reached through its property."""
+    from repotrans.policy.tool_outputs import target_type
+
+    node = target_type({"class": "NSoup.Nodes.Node", "fields": ["protected Attributes _attributes",
+                                                                "private int _siblingIndex"],
+                        "members": ["public virtual Attributes Attributes { get; }", "public int SiblingIndex { get; }"]})
+    text = target_type({"class": "NSoup.Nodes.TextNode", "supertypes": ["NSoup.Nodes.Node"],
+                        "members": ["public override Attributes Attributes { get; }"]})
+    resolver = ContextResolver("TextNode", {"Node": node, "TextNode": text})
+    code = translate_method("void ensure() { if (attributes == null) { attributes = new Attributes(); } "
+                            "int i = siblingIndex; }", resolver, "private void Ensure()")
+    assert "if (_attributes == null)" in code and "_attributes = new Attributes();" in code, code
+    assert "int i = SiblingIndex;" in code
