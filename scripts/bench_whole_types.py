@@ -7,9 +7,10 @@ For each Java type: its C# counterpart's file is deleted from a copy of the port
 projects' Compile items), and the port's tests of that class (test files named `<Class>Test*.cs`)
 (or `Test<Class>.cs`) are moved out of the copy: no index, store or prompt sees them. Then `skeleton` regenerates the
 classes and `batch --model builtin` fills their bodies (only bodies that passed tests in the batch are
-applied, and a class's compiled bodies together when its translated JUnit tests all pass with them,
-scripts/whole_types_apply.py; with the tests hidden a body is judged by compiling only and stays a placeholder). Other test
-files that name the classes are hidden too and counted apart; the copy has no .git. Finally the hidden
+applied, and a class's compiled bodies together, then the failing classes together, when no translated JUnit
+test contradicts them (all pass, or fail only by stopping in a placeholder), scripts/whole_types_apply.py; with the tests hidden a body is judged by compiling only and stays a placeholder). Other test
+files that name the classes are hidden too and counted apart; the copy has no .git. Test methods of the
+classes' own files that use members the port added (no Java counterpart) are set apart on both sides. Finally the hidden
 tests come back and judge:
   API fidelity   share of the classes' hidden test files that compile against the regenerated API (only
                  when the library and their test project really built), and the members they miss;
@@ -317,7 +318,8 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
     applied, joint, unverified = apply_bodies(work / "batch", port, source, translated, run_hidden, work / "joint") \
         if summary is not None else (0, 0, Counter())
     print(f"bodies applied: {applied + joint} of {len(ids)}: {applied} passed their tests in the batch (as batch "
-          f"--write would), {joint} more as whole classes whose translated tests all pass with them; "
+          f"--write would), {joint} more as whole classes no translated test contradicts (they pass or "
+          "stop only in placeholders); "
           f"{sum(unverified.values())} compiled but unverified or failing left as placeholders "
           f"({', '.join(f'{n} {s}' for s, n in sorted(unverified.items())) or 'none'})")
 
