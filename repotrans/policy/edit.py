@@ -8,7 +8,8 @@ one: a statement Java kept keeps the port's text as it is (its local adaptations
 or replaced one is translated from the new Java (with one translator over the whole new method, so its
 locals and parameters are known) and a deleted one is taken out. A parameter or return type that
 changed is changed in the port's declaration. Where the bodies do not align, the new Java is translated
-whole under the port's (edited) declaration: `how` says which happened.
+whole under the port's (edited) declaration: `how` says which happened. Which port statement stands for
+which old Java statement (and what a compound statement nests) is edit_align.py's.
 """
 from __future__ import annotations
 
@@ -20,13 +21,14 @@ import tree_sitter_c_sharp
 from tree_sitter import Language, Node, Parser
 
 from repotrans.index.model import Method
+from repotrans.policy.edit_align import (JAVA_COMPOUNDS, head, norm, positions, statement_lists, statement_span,
+                                        statements)
 from repotrans.policy.edit_names import PortNames
 from repotrans.policy.java2cs import MethodTranslator, parse_java_method, qualify, translate_method
 from repotrans.policy.resolver import NameResolver
 
 CSHARP = Language(tree_sitter_c_sharp.language())
 _WRAP = "class __Edit__ {\n"
-_COMMENTS = ("comment", "line_comment", "block_comment")
 
 
 @dataclass
@@ -35,14 +37,6 @@ class Edit:
     how: str                          # "statements" (the Java diff applied), "retranslated" or "model"
     notes: list[str] = field(default_factory=list)
     tokens: int = 0                   # model tokens spent (0 for the builtin policy)
-
-
-def _statements(block: Node | None) -> list[Node]:
-    return [c for c in (block.named_children if block is not None else []) if c.type not in _COMMENTS]
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _cs_member(text: str) -> tuple[Node | None, bytes]:
@@ -144,10 +138,10 @@ def _apply_statements(old: Method, new: Method, header: str, body: str, tail: st
         return None
     old_node, old_src = parse_java_method(old)
     new_node, new_src = parse_java_method(new)
-    olds = _statements(old_node.child_by_field_name("body"))
-    news = _statements(new_node.child_by_field_name("body"))
+    olds = statements(old_node.child_by_field_name("body"))
+    news = statements(new_node.child_by_field_name("body"))
     cs_node, cs_src = _cs_member(header + body + tail)
-    cs = _statements(_block(cs_node))
+    cs = statements(_block(cs_node))
     translated = _recording_translation(resolver, new_src, new_node, header)
     raw = cs_src
     base = len((_WRAP + header).encode("utf-8"))
@@ -175,7 +169,7 @@ def _recording_translation(resolver: NameResolver, new_src: bytes, new_node: Nod
         return out
 
     tr.stmt = stmt                        # the handlers call self.stmt: nested statements are recorded too
-    for s in _statements(new_node.child_by_field_name("body")):
+    for s in statements(new_node.child_by_field_name("body")):
         stmt(s)
     return seen
 
@@ -190,13 +184,13 @@ def _align(olds: list[Node], news: list[Node], cs: list[Node], old_src: bytes, n
     `cs` aligned one to one with `olds`; None when they do not align. A statement replaced by one of the
     same kind with the same head (condition, labels) is descended into, so the port's text around the
     changed inner statements survives."""
-    pos = _positions(olds, cs)
+    pos = positions(olds, cs)
     if not olds or pos is None:
         notes.append(f"the port's {where or 'body'} has {len(cs)} top-level statement(s), the old Java "
                      f"{len(olds)}: not aligned")
         return None
-    matcher = difflib.SequenceMatcher(None, [_norm(_text(s, old_src)) for s in olds],
-                                      [_norm(_text(s, new_src)) for s in news], autojunk=False)
+    matcher = difflib.SequenceMatcher(None, [norm(_text(s, old_src)) for s in olds],
+                                      [norm(_text(s, new_src)) for s in news], autojunk=False)
     pieces: list[tuple[int, int, str]] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
@@ -206,7 +200,7 @@ def _align(olds: list[Node], news: list[Node], cs: list[Node], old_src: bytes, n
             pairs = []                       # statement by statement: each changed one descended into
             for k in range(i2 - i1):
                 o, n, c = olds[i1 + k], news[j1 + k], cs[pos[i1 + k]]
-                if _norm(_text(o, old_src)) == _norm(_text(n, new_src)):
+                if norm(_text(o, old_src)) == norm(_text(n, new_src)):
                     continue
                 inner = _descend(o, n, c, old_src, new_src, raw, translated, resolver, notes,
                                  f"{where}{'/' if where else ''}{i1 + k + 1}", names)
@@ -215,52 +209,13 @@ def _align(olds: list[Node], news: list[Node], cs: list[Node], old_src: bytes, n
             if all(p is not None for p in pairs):
                 pieces.extend(p for pair in pairs for p in (pair if isinstance(pair, list) else [pair]))
                 continue
-        span = _span(pos, i1, i2, len(cs))
+        span = statement_span(pos, i1, i2, len(cs))
         piece = None if span is None else _replace(cs, span[0], span[1], [news[j] for j in range(j1, j2)], raw,
                                                    translated, resolver, names)
         if piece is None:
             return None
         pieces.append(piece)
     return pieces
-
-
-_KINDS = {"local_variable_declaration": "local_declaration_statement", "enhanced_for_statement": "foreach_statement",
-          "switch_expression": "switch_statement", "synchronized_statement": "lock_statement"}
-
-
-def _kind(node: Node) -> str:
-    return _KINDS.get(node.type, node.type)
-
-
-def _positions(olds: list[Node], cs: list[Node]) -> list[int | None] | None:
-    """The C# statement each old Java statement stands as (None: the port has none for it), aligned by
-    statement kind: one to one when the kinds agree in order, else along the longest common run of kinds
-    (the port added or dropped a statement of its own); None when fewer than half align."""
-    kinds = [_kind(o) for o in olds]
-    cs_kinds = [c.type if c.type != "for_statement" else "for_statement" for c in cs]
-    if len(olds) == len(cs) and all(k == c or {k, c} <= {"for_statement", "foreach_statement"}
-                                    for k, c in zip(kinds, cs_kinds)):
-        return list(range(len(cs)))
-    matcher = difflib.SequenceMatcher(None, kinds, cs_kinds, autojunk=False)
-    pos: list[int | None] = [None] * len(olds)
-    for a, b, size in matcher.get_matching_blocks():
-        for k in range(size):
-            pos[a + k] = b + k
-    return pos if sum(p is not None for p in pos) * 2 >= len(olds) else None
-
-
-def _span(pos: list[int | None], i1: int, i2: int, n_cs: int) -> tuple[int, int] | None:
-    """The C# statements [start, end) the old Java statements [i1, i2) stand as (i1 == i2: where to
-    insert), None when they are not a contiguous run the port has."""
-    if i1 == i2:
-        if i1 < len(pos) and pos[i1] is not None:
-            return pos[i1], pos[i1]
-        before = pos[i1 - 1] if i1 > 0 else -1
-        return (before + 1, before + 1) if before is not None else None
-    found = pos[i1:i2]
-    if any(p is None for p in found) or found != list(range(found[0], found[0] + len(found))):
-        return None
-    return found[0], found[-1] + 1
 
 
 def _replace(cs: list[Node], i1: int, i2: int, news: list[Node], raw: bytes, translated: dict,
@@ -297,76 +252,20 @@ def _own_lines(raw: bytes, start: int, end: int) -> bool:
     return not before.strip() and (not after.strip() or after.strip().startswith(b"//"))
 
 
-_JAVA_LOOPS = {"while_statement": "while_statement", "for_statement": "for_statement",
-               "enhanced_for_statement": "foreach_statement", "do_statement": "do_statement",
-               "if_statement": "if_statement", "try_statement": "try_statement", "block": "block",
-               "switch_expression": "switch_statement", "synchronized_statement": "lock_statement"}
-
-
-def _lists(node: Node, java: bool) -> list[Node | list[Node]] | None:
-    """The statement lists nested in a compound statement, in order (a single statement body as a list of
-    one), or None for a statement that nests none."""
-    t = node.type
-    if t == "block":
-        return [_statements(node)]
-    if t in ("while_statement", "for_statement", "enhanced_for_statement", "do_statement", "foreach_statement",
-             "synchronized_statement", "lock_statement"):
-        body = node.child_by_field_name("body")
-        if body is None and t in ("synchronized_statement", "lock_statement"):
-            body = next((c for c in node.named_children if c.type == "block"), None)
-        return None if body is None else [_statements(body) if body.type == "block" else [body]]
-    if t == "if_statement":
-        out = []
-        for name in ("consequence", "alternative"):
-            part = node.child_by_field_name(name)
-            if part is not None:
-                out.append(_statements(part) if part.type == "block" else [part])
-        return out
-    if t == "try_statement":
-        out = []
-        for c in node.named_children:
-            block = c if c.type == "block" else c.child_by_field_name("body") if c.type == "catch_clause" else \
-                next((b for b in c.named_children if b.type == "block"), None) if c.type == "finally_clause" else None
-            if block is not None:
-                out.append(_statements(block))
-        return out
-    if t in ("switch_expression", "switch_statement"):
-        body = node.child_by_field_name("body")
-        groups = [g for g in (body.named_children if body is not None else [])
-                  if g.type in ("switch_block_statement_group", "switch_section")]
-        return [[s for s in g.named_children if _is_statement(s, java)] for g in groups]
-    return None
-
-
-def _is_statement(node: Node, java: bool) -> bool:
-    if node.type in _COMMENTS or node.type == "switch_label":
-        return False
-    return node.type.endswith("statement") or node.type in ("block", "local_variable_declaration")
-
-
-def _head(node: Node, src: bytes, lists: list[list[Node]]) -> str:
-    """A Java statement's text without its nested statements (its condition, labels, catch types)."""
-    raw = src[node.start_byte:node.end_byte]
-    spans = [(lst[0].start_byte, lst[-1].end_byte) for lst in lists if lst]
-    for start, end in sorted(spans, reverse=True):       # one mark a list: an inserted statement is no head
-        raw = raw[:start - node.start_byte] + b"\x00" + raw[end - node.start_byte:]
-    return _norm(raw.decode("utf-8", "replace"))
-
-
 def _descend(old: Node, new: Node, c: Node, old_src: bytes, new_src: bytes, raw: bytes, translated: dict,
              resolver: NameResolver, notes: list[str], where: str, names: PortNames) -> list | None:
     """The pieces applying a change inside one compound statement, or None (the caller replaces it whole)."""
-    if old.type != new.type or _JAVA_LOOPS.get(old.type) != c.type:
+    if old.type != new.type or JAVA_COMPOUNDS.get(old.type) != c.type:
         return None
-    ol, nl, cl = _lists(old, True), _lists(new, True), _lists(c, False)
+    ol, nl, cl = statement_lists(old, True), statement_lists(new, True), statement_lists(c, False)
     if ol is None or nl is None or cl is None or not (len(ol) == len(nl) == len(cl)):
         return None
-    if _head(old, old_src, ol) != _head(new, new_src, nl):
+    if head(old, old_src, ol) != head(new, new_src, nl):
         return None
     mark = len(notes)
     pieces: list = []
     for k, (o, n, cc) in enumerate(zip(ol, nl, cl)):
-        if [_norm(_text(s, old_src)) for s in o] == [_norm(_text(s, new_src)) for s in n]:
+        if [norm(_text(s, old_src)) for s in o] == [norm(_text(s, new_src)) for s in n]:
             continue
         inner = _align(o, n, cc, old_src, new_src, raw, translated, resolver, notes, f"{where}.{k + 1}", names) \
             if o and cc else None
