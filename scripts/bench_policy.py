@@ -109,6 +109,9 @@ def main() -> None:
     ap.add_argument("--ablate", action="store_true",
                     help="with and without the learned map side by side (a task whose translation the map does not "
                          "change is judged once and counts for both)")
+    ap.add_argument("--test-timeout", type=float, default=ExecutionConfig.test_timeout,
+                    help="seconds one test may run before it fails alone (default %(default)s; BCrypt.Net's cost-12 "
+                         "hashing tests need more on a loaded machine)")
     ap.add_argument("--known-failures", type=Path,
                     help="tests that fail before any change (batch's --known-failures file): left out of verdicts")
     ap.add_argument("--out", type=Path)
@@ -131,7 +134,7 @@ def main() -> None:
     if args.ablate:
         return ablate(index, mapping, matches, renames, args)
     rows, started = [], time.time()
-    with Runner(ExecutionConfig(timeout=args.timeout, known_failures=known), args.workdir) as runner:
+    with Runner(ExecutionConfig(timeout=args.timeout, test_timeout=args.test_timeout, known_failures=known), args.workdir) as runner:
         for match in matches:
             row = one(index, mapping, match, runner, args.rounds, renames, not args.no_api_map)
             rows.append(row)
@@ -149,7 +152,7 @@ def ablate(index, mapping, matches, renames: dict[str, str], args) -> None:
     """Pass and compile rates with the learned map and without it (the ablation row)."""
     rows, started = [], time.time()
     known = read_known_failures(args.known_failures) if args.known_failures else ()
-    with Runner(ExecutionConfig(timeout=args.timeout, known_failures=known), args.workdir) as runner:
+    with Runner(ExecutionConfig(timeout=args.timeout, test_timeout=args.test_timeout, known_failures=known), args.workdir) as runner:
         for match in matches:
             source, target = implementation(index, index.method(match.source_id)), index.method(match.target_id)
             try:
