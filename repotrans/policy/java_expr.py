@@ -164,9 +164,9 @@ class ExprTranslator(CallsMixin, CreationMixin):
         raw = self.text(obj)
         if obj.type in ("identifier", "field_access") and raw[:1].isupper() and self.lookup(raw.split(".")[0]) is None:
             learned = self.learned(f"{simple_type(raw)}.{name}", simple_type(raw), "", [], [])
-            if learned is not None:
+            if learned is not None:        # typed still: the port's ZXing Mode.NUMERIC is a Mode
                 static = self.table["static_fields"].get(f"{raw}.{name}")
-                return learned, static.get("ret") if static else None
+                return learned, static.get("ret") if static else self.r.field_type(simple_type(raw), name)
         static = self.table["static_fields"].get(f"{self.text(obj)}.{name}")
         if static is not None and self.lookup(self.text(obj)) is None:
             return static["cs"], static.get("ret")

@@ -394,3 +394,20 @@ def test_a_base_classs_field_is_read_as_that_field_not_the_subclasss_property():
                             "int i = siblingIndex; }", resolver, "private void Ensure()")
     assert "if (_attributes == null)" in code and "_attributes = new Attributes();" in code, code
     assert "int i = SiblingIndex;" in code
+
+
+def test_a_learned_static_field_keeps_its_type():
+    """ZXing.Net's learned `Mode.NUMERIC` template lost the field's type, so `Mode.NUMERIC.getCharacterCountBits(v)`
+    was named by convention (GetCharacterCountBits, CS1061) instead of by the port's Mode."""
+    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.policy.tool_outputs import target_type
+
+    mode = target_type({"class": "ZXing.QrCode.Internal.Mode", "fields": ["public static readonly Mode NUMERIC"],
+                        "members": ["public int getCharacterCountBits(Version version)"]})
+    mode.java_fields["NUMERIC"] = "Mode"
+    resolver = ContextResolver("ModeTestCase", {"Mode": mode})
+    resolver.api = ApiMap([Observation("Mode.NUMERIC", "Mode.NUMERIC", True, (), f"source:p.E.{p}()",
+                                       f"target:N.E.{p}()", "Mode.NUMERIC", "Mode.NUMERIC") for p in "ab"])
+    code = translate_method("int f(Version v) { return Mode.NUMERIC.getCharacterCountBits(v); }", resolver,
+                            "public int F(Version v)")
+    assert "return Mode.NUMERIC.getCharacterCountBits(v);" in code, code
