@@ -108,6 +108,10 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                 report.reshaped.append(f"{found['type']}.{found['member']}: the enum's constants as the nested enum "
                                        f"the port's {e.file}:{e.line} names")
                 fixed = True
+            elif f is None and found and e.code == "CS1061" and _as_extension(files, found["type"], found["member"]):
+                report.reshaped.append(f"{found['member']}: an extension method of {found['type']}, as the port's "
+                                       f"{e.file}:{e.line} calls it")
+                fixed = True
             elif f is not None and _port_member(f, found["type"].rsplit(".", 1)[-1], found["member"], e, target):
                 report.reshaped.append(f"{found['type']}.{found['member']}: a placeholder for the port's "
                                        f"{e.file}:{e.line} (no Java counterpart), typed by the port's uses")
@@ -160,6 +164,52 @@ def member_errors(output: str, target: Path, by_path: dict[str, SkeletonFile]) -
 _MISSING_MEMBER = re.compile(r"`(?P<type>[\w.]+)' does not contain a definition for `(?P<member>\w+)'")
 _WANTED = re.compile(r"(?:cannot convert `object' expression to type|convert type `object' to) `(?P<type>[^']+)'")
 PORT_ONLY = "(the port's, no Java counterpart)"
+
+
+_ALIASES = {"String": "string", "Object": "object", "Int32": "int", "Int64": "long", "Boolean": "bool",
+            "Char": "char", "Double": "double"}
+
+
+def _as_extension(files: list[SkeletonFile], receiver: str, member: str) -> bool:
+    """The port calls `x.member(...)` on a `receiver` (NSoup: `text.IsBlank()`, StringUtil.IsBlank(this string
+    s)): a static method `member` whose first parameter is of that type, in a class whose members are all
+    static, takes `this` on that parameter and the class becomes static; True if changed."""
+    wanted = _ALIASES.get(receiver.rsplit(".", 1)[-1], receiver.rsplit(".", 1)[-1])
+    head = re.compile(r"^(\s*(?:public|internal)\s+static\s+[\w<>\[\],.? ]+?\s+" + re.escape(member) +
+                      r"\s*\()(\s*)([\w<>\[\],.?]+)(\s+@?\w+)")
+    for f in files:
+        for i, line in enumerate(f.lines):
+            m = head.match(line.text)
+            if m is None or _ALIASES.get(m.group(3), m.group(3)) != wanted:
+                continue
+            top = max((j for j in range(i) if f.lines[j].kind == "type"), default=None)
+            if top is None or not _all_static(f, top):
+                return False
+            line.text = f"{m.group(1)}this {m.group(3)}{m.group(4)}{line.text[m.end():]}"
+            f.lines[top].text = re.sub(r"\b(?:sealed\s+)?class\b", "static class", f.lines[top].text, count=1)
+            return True
+    return False
+
+
+def _all_static(f: SkeletonFile, top: int) -> bool:
+    """Every member declared directly in the type whose header is line `top` is static (or const), so the
+    type may be a static class (which extension methods need); a private constructor is dropped."""
+    indent = len(f.lines[top].text) - len(f.lines[top].text.lstrip()) + 4
+    members = [(j, ln) for j, ln in enumerate(f.lines[top + 2:], top + 2)
+               if len(ln.text) - len(ln.text.lstrip()) == indent and ln.text.strip() not in ("{", "}")
+               and not ln.text.lstrip().startswith(("//", "["))]
+    name = re.search(r"\bclass\s+(\w+)", f.lines[top].text)
+    ctors = [j for j, ln in members if name and re.match(r"\s*(?:private\s+)?" + name.group(1) + r"\s*\(", ln.text)]
+    if any(re.search(r"\b(static|const)\b", ln.text) is None for j, ln in members if j not in ctors) \
+            or any("private" not in f.lines[j].text for j in ctors):
+        return False
+    for j in sorted(ctors, reverse=True):          # `private X() { ... }` goes (a static class has none)
+        close = next((k for k in range(j + 1, len(f.lines)) if f.lines[k].text.strip() == "}" and
+                      len(f.lines[k].text) - len(f.lines[k].text.lstrip()) == indent), None)
+        if close is None:
+            return False
+        del f.lines[j:close + 1]
+    return True
 
 
 def _port_member(f: SkeletonFile, type_name: str, member: str, error: MemberError, target: Path) -> bool:

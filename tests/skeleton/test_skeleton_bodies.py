@@ -376,3 +376,37 @@ def test_a_member_only_the_ports_code_has_becomes_a_placeholder_of_the_type_its_
     assert [r for r in result.check.reshaped if "DefaultEncoding" in r] == [
         "Demo.Zoo.Calc.Codec.DefaultEncoding: a placeholder for the port's src/Demo.Zoo/CodecUse.cs:7 (no Java "
         "counterpart), typed by the port's uses"]
+
+
+TEXTS_JAVA = {"Texts.java": """\
+    package org.demo.zoo.calc;
+
+    public final class Texts {
+        private Texts() {}
+
+        public static boolean isBlank(String s) { return s == null || s.trim().length() == 0; }
+
+        public static int width(int n) { return n; }
+    }
+    """}
+TEXTS_USE = """\
+namespace Demo.Zoo.Calc
+{
+    public static class TextsUse
+    {
+        public static bool Empty(string label) { return label.IsBlank(); }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("mcs") is None, reason="mcs not installed")
+def test_a_static_helper_the_ports_code_calls_as_an_extension_method_becomes_one(tmp_path):
+    """NSoup's TextNode calls `text.IsBlank()`: the port's StringUtil is a static class of extension methods
+    (jsoup's StringUtil.isBlank(String) is a plain static). Regenerated plain, the port's code did not build
+    (CS1061), so no test of the class could run; the method takes `this` and the class becomes static."""
+    cs, result = _regenerated(tmp_path, "Texts", TEXTS_JAVA, {"TextsUse.cs": TEXTS_USE})
+    texts = (cs / result.plan.files[0].path).read_text()
+    assert result.check.compiled and result.check.dropped == [], result.check.render() + texts
+    assert "public static class Texts" in texts and "public static bool IsBlank(this string s)" in texts
+    assert "Texts()" not in texts and "public static int Width(int n)" in texts
