@@ -425,7 +425,8 @@ public class Constructs {
             if (c == ' ') sb.append('_');
             else sb.appendCodePoint(c);
         }
-        return sb.toString() + " " + sb.length() + " " + Integer.toHexString(s.codePointAt(0));
+        return sb.toString() + " " + sb.length() + " " + Integer.toHexString(s.codePointAt(0)) + " ["
+            + "  a  b ".replaceFirst("^\\s+", "") + "|" + "a1b22".replaceFirst("[0-9]+", "#") + "]";
     }
 
     static String arrayStatements(int m) {
