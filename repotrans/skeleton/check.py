@@ -186,7 +186,8 @@ def _as_extension(files: list[SkeletonFile], receiver: str, member: str) -> bool
             if top is None or not _all_static(f, top):
                 return False
             line.text = f"{m.group(1)}this {m.group(3)}{m.group(4)}{line.text[m.end():]}"
-            f.lines[top].text = re.sub(r"\b(?:sealed\s+)?class\b", "static class", f.lines[top].text, count=1)
+            if not re.search(r"\bstatic\s+class\b", f.lines[top].text):     # a second extension: static already
+                f.lines[top].text = re.sub(r"\b(?:sealed\s+)?class\b", "static class", f.lines[top].text, count=1)
             return True
     return False
 

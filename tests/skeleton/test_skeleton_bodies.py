@@ -387,6 +387,8 @@ TEXTS_JAVA = {"Texts.java": """\
         public static boolean isBlank(String s) { return s == null || s.trim().length() == 0; }
 
         public static int width(int n) { return n; }
+
+        public static String trimmed(String s) { return s.trim(); }
     }
     """}
 TEXTS_USE = """\
@@ -395,6 +397,8 @@ namespace Demo.Zoo.Calc
     public static class TextsUse
     {
         public static bool Empty(string label) { return label.IsBlank(); }
+
+        public static string Clean(string label) { return label.Trimmed(); }
     }
 }
 """
@@ -410,3 +414,4 @@ def test_a_static_helper_the_ports_code_calls_as_an_extension_method_becomes_one
     assert result.check.compiled and result.check.dropped == [], result.check.render() + texts
     assert "public static class Texts" in texts and "public static bool IsBlank(this string s)" in texts
     assert "Texts()" not in texts and "public static int Width(int n)" in texts
+    assert "public static string Trimmed(this string s)" in texts and "static static" not in texts   # a second one
