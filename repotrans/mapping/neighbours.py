@@ -15,8 +15,9 @@ A pair is kept when the callers agree and the body reaches BODY_WITH_CALLEES if 
 else BODY_SEVERAL_CALLERS (two or more callers) or BODY_ALONE (one; a port often rewrites a helper's
 calls, `bits.flip` into `bits.flipWhen`, so callees that disagree lower no score, they only raise none), the
 parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS), the candidate is the only one
-and no other Java method wants it. Java methods whose name is overloaded in their type are left alone:
-callers name a method, not an overload.
+and no other Java method wants it. An overloaded Java name is told apart by arity: an overload no other
+overload of its type shares the parameter count of is called by the call sites with that many arguments
+(its callers are the methods with such a call); overloads sharing a count are left alone.
 """
 from __future__ import annotations
 
@@ -54,6 +55,32 @@ def _calls(body: str | None) -> set[str]:
     return set(_CALL.findall(body or ""))
 
 
+def arities(name: str, body: str | None) -> set[int]:
+    """The argument counts of the calls of `name` in a body (`f()` 0, `f(a, g(b, c))` 2)."""
+    out: set[int] = set()
+    text = body or ""
+    for m in re.finditer(rf"\b{re.escape(name)}\s*\(", text):
+        depth, count, empty, i = 1, 1, True, m.end()
+        while i < len(text) and depth:
+            ch = text[i]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch == "," and depth == 1:
+                count += 1
+            elif ch == '"' or ch == "'":          # a literal's commas and parentheses are not the call's
+                end = i + 1
+                while end < len(text) and text[end] != ch:
+                    end += 2 if text[end] == "\\" else 1
+                i = end
+            if depth and not ch.isspace():
+                empty = False
+            i += 1
+        out.add(0 if empty else count)
+    return out
+
+
 def _names(name: str, body: str | None) -> bool:
     return re.search(rf"\b{re.escape(name)}\s*\(", body or "") is not None
 
@@ -79,10 +106,13 @@ class _Graph:
         """jm's matched callers, or None when a caller cannot be told to call jm (and not another
         method of that name) or is itself unmatched: then its C# side says nothing."""
         owners = {m.type_id for m in self.declared[jm.name]}
+        overloaded = sum(1 for m in self.declared[jm.name] if m.type_id == jm.type_id) > 1
         out = []
         for caller in self.callers.get(jm.name, ()):
             if caller.id == jm.id:
                 continue
+            if overloaded and len(jm.params) not in arities(jm.name, caller.body):
+                continue                     # it calls another overload
             ours = caller.type_id == jm.type_id or (len(owners) == 1 and re.search(
                 rf"\b{re.escape(simple_name(jm.type_id))}\b", caller.body or "") is not None)
             if not ours:
@@ -149,9 +179,9 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
         free_names[m.name].append(m)
     todo = []
     for ms in sides.java.values():
-        names = Counter(m.name for m in ms)
+        arity = Counter((m.name, len(m.params)) for m in ms)
         todo += [m for m in ms if m.id in unmatched and m.kind == "method" and m.body
-                 and m.type_id in sides.counterpart and names[m.name] == 1]
+                 and m.type_id in sides.counterpart and arity[(m.name, len(m.params))] == 1]
     called = set().union(*(_calls(m.body) for ms in sides.java.values() for m in ms if m.id in matched))
     todo = [m for m in todo if m.name in called]       # a matched caller is the first thing it needs
     graph = _Graph(sides, matched, {m.name for m in todo})

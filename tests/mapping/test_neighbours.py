@@ -78,3 +78,21 @@ def test_an_unmatched_caller_says_nothing(tmp_path):
     m, _ = mapped_pair(tmp_path, {"p/Grid.java": java}, {"P.cs": _cs()})
     assert target_of(m, "p.Grid.sketch(int)") is None
     assert target_of(m, "p.Grid.weigh(int, int)") is None
+
+
+def test_an_overload_is_told_apart_by_its_arity(tmp_path):
+    """weigh(int) and weigh(int, int): the callers with two arguments are the two-parameter overload's, so
+    it is found moved and renamed as before (was: an overloaded name was left alone), and the one-parameter
+    overload keeps its own counterpart."""
+    java = JAVA % "  int weigh(int i) { return weigh(i, 8) + 1; }\n"
+    cs = _cs(grid_extra="  int Weigh(int i) { return Scales.Balance(this, i, 8) + 1; }\n")
+    m, _ = mapped_pair(tmp_path, {"p/Grid.java": java}, {"P.cs": cs})
+    found = m.target_method("source:p.Grid.weigh(int, int)")
+    assert found is not None and found.target_id == "target:P.Scales.Balance(Grid, int, int)"
+    assert found.reason == "matched neighbours, moved to Scales"
+    assert target_of(m, "p.Grid.weigh(int)") == "P.Grid.Weigh(int)"
+
+
+def test_call_arities_count_top_level_arguments_only():
+    from repotrans.mapping.neighbours import arities
+    assert arities("f", 'f(); f(a, g(b, c)); x.f("a,(b", 1); f( ); fx(1, 2, 3)') == {0, 2}
