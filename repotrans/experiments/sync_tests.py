@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import tree_sitter_c_sharp
 import tree_sitter_java
@@ -68,15 +68,19 @@ def class_test_texts(data: bytes) -> tuple[str | None, dict[str, str]]:
     return _text(cls.child_by_field_name("name")), out
 
 
+def _files_of_both(old_root: Path, new_root: Path) -> Iterator[tuple[str, Path, Path]]:
+    """(relative path, old file, new file) for each JUnit file both revisions have."""
+    for new in sorted(new_root.rglob("*.java")):
+        rel = new.relative_to(new_root).as_posix()
+        if (old_root / rel).is_file():
+            yield rel, old_root / rel, new
+
+
 def added_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
     """JUnit file (relative to the test root) -> the test methods only its new revision has, for the files
     both revisions have (a new file is a new test type: sync_added translates it whole)."""
     out = {}
-    for new in sorted(new_root.rglob("*.java")):
-        rel = new.relative_to(new_root).as_posix()
-        old = old_root / rel
-        if not old.is_file():
-            continue
+    for rel, old, new in _files_of_both(old_root, new_root):
         _, before = test_methods(old)
         _, after = test_methods(new)
         added = [n for n in after if n not in set(before)]
@@ -89,11 +93,7 @@ def changed_tests(old_root: Path, new_root: Path) -> dict[str, list[str]]:
     """JUnit file (relative to the test root) -> the test methods both revisions have whose text changed
     upstream (beyond spacing and comments)."""
     out = {}
-    for new in sorted(new_root.rglob("*.java")):
-        rel = new.relative_to(new_root).as_posix()
-        old = old_root / rel
-        if not old.is_file():
-            continue
+    for rel, old, new in _files_of_both(old_root, new_root):
         before, after = class_test_texts(old.read_bytes())[1], class_test_texts(new.read_bytes())[1]
         changed = [n for n, text in after.items() if n in before and before[n] != text]
         if changed:
