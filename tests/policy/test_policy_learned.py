@@ -12,6 +12,13 @@ from tests.support.indexes import mapped_pair
 PKG = "source:com.google.zxing.common.BitArray"
 
 
+def _seen_in_two_pairs(key: str, template: str, java: str, cs: str):
+    """Observations of `key` written as `template` in two distinct pairs: enough for the learned map to answer."""
+    from repotrans.mapping.api_map import Observation
+
+    return [Observation(key, template, True, (), f"source:p.E.{p}()", f"target:N.E.{p}()", java, cs) for p in "ab"]
+
+
 def _setup(tmp_path):
     mapping, index = mapped_pair(tmp_path, JAVA, CS)
     return index, mapping, load_api_map(index, mapping)
@@ -329,13 +336,12 @@ def test_a_call_the_mapping_pairs_in_a_base_class_stays_the_resolvers():
     """jsoup's Element calls its inherited `attr("id")`, which the mapping pairs (Node.attr -> Node.Attr): the
     resolver names it; a receiver template seen for `element.attr(..)` does not rewrite it (was `this.Attr(..)`)
     and does not answer in a static member."""
-    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.mapping.api_map import ApiMap
     from repotrans.policy.tool_outputs import target_type
 
     own = target_type({"class": "NSoup.Nodes.Element", "supertypes": ["NSoup.Nodes.Node"]})
     resolver = ContextResolver("Element", {"Element": own})
-    resolver.api = ApiMap([Observation("Element#attr/1", "{0}.Attr({1})", True, (), f"source:p.E.{p}()",
-                                       f"target:N.E.{p}()", "e.attr(k)", "e.Attr(k)") for p in "ab"],
+    resolver.api = ApiMap(_seen_in_two_pairs("Element#attr/1", "{0}.Attr({1})", "e.attr(k)", "e.Attr(k)"),
                           mapped=frozenset({"Node.attr/1"}))
     code = translate_method('String id() { return attr("id"); }', resolver, "public string Id()")
     assert 'return Attr("id");' in code, code
@@ -364,14 +370,14 @@ def test_a_paired_call_on_an_undescribed_type_is_written_as_the_ports_code_write
     """jsoup's TextNode reads `((Element) parentNode).tag().formatAsBlock()`; the mapping pairs Tag.formatAsBlock
     with NSoup's FormatAsBlock property, but the task's context never described Tag, so the resolver wrote a
     call (FormatAsBlock(), CS1955). The port's own code shows the property (learned Tag#formatAsBlock/0)."""
-    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.mapping.api_map import ApiMap
     from repotrans.policy.tool_outputs import target_type
 
     element = target_type({"class": "NSoup.Nodes.Element", "members": ["public Tag Tag { get; }"]})
     element.java_methods["tag/0"] = "Tag"
     resolver = ContextResolver("TextNode", {"Element": element})
-    resolver.api = ApiMap([Observation("Tag#formatAsBlock/0", "{0}.FormatAsBlock", True, (), f"source:p.T.{p}()",
-                                       f"target:N.T.{p}()", "tag.formatAsBlock()", "tag.FormatAsBlock") for p in "ab"],
+    resolver.api = ApiMap(_seen_in_two_pairs("Tag#formatAsBlock/0", "{0}.FormatAsBlock", "tag.formatAsBlock()",
+                                             "tag.FormatAsBlock"),
                           mapped=frozenset({"Tag#formatAsBlock/0"}))
     code = translate_method("boolean f(Element e) { return e.tag().formatAsBlock(); }", resolver, "public bool F(Element e)")
     assert "return e.Tag.FormatAsBlock;" in code, code
@@ -399,15 +405,14 @@ def test_a_base_classs_field_is_read_as_that_field_not_the_subclasss_property():
 def test_a_learned_static_field_keeps_its_type():
     """ZXing.Net's learned `Mode.NUMERIC` template lost the field's type, so `Mode.NUMERIC.getCharacterCountBits(v)`
     was named by convention (GetCharacterCountBits, CS1061) instead of by the port's Mode."""
-    from repotrans.mapping.api_map import ApiMap, Observation
+    from repotrans.mapping.api_map import ApiMap
     from repotrans.policy.tool_outputs import target_type
 
     mode = target_type({"class": "ZXing.QrCode.Internal.Mode", "fields": ["public static readonly Mode NUMERIC"],
                         "members": ["public int getCharacterCountBits(Version version)"]})
     mode.java_fields["NUMERIC"] = "Mode"
     resolver = ContextResolver("ModeTestCase", {"Mode": mode})
-    resolver.api = ApiMap([Observation("Mode.NUMERIC", "Mode.NUMERIC", True, (), f"source:p.E.{p}()",
-                                       f"target:N.E.{p}()", "Mode.NUMERIC", "Mode.NUMERIC") for p in "ab"])
+    resolver.api = ApiMap(_seen_in_two_pairs("Mode.NUMERIC", "Mode.NUMERIC", "Mode.NUMERIC", "Mode.NUMERIC"))
     code = translate_method("int f(Version v) { return Mode.NUMERIC.getCharacterCountBits(v); }", resolver,
                             "public int F(Version v)")
     assert "return Mode.NUMERIC.getCharacterCountBits(v);" in code, code
