@@ -115,14 +115,18 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
         edits = [c for c in changes if c.kind in ("body", "signature", "renamed", "moved") and c.old_id in carried
                  and not report.failed_structurally(c)]
         ctx.pin_history(changes, carried)
+        added = [c for c in changes if c.kind == "added"]
+        from repotrans.experiments.sync_added import create_added, port_added
+        finished = ledger.resuming and all(ledger.finished(c, "create") for c in added if c.member)
+        created = None if finished else create_added(ctx, added)
+        if created is not None and created.compiled:
+            ctx.added = {c.new_id: c for c in added if c.member}
         ctx.edit_all(edits, carried, editor)
         for c in changes:
             if c.kind == "removed" and c.member:
                 ctx.removed(c, carried.get(c.old_id), inputs.remove)
-        added = [c for c in changes if c.kind == "added"]
         if added:
-            from repotrans.experiments.sync_added import port_added
-            port_added(ctx, added, run / "batch", junit, resume=ledger.resuming)
+            port_added(ctx, added, run / "batch", junit, resume=ledger.resuming, created=created)
         report.whole_suite = ctx.whole_suite()
     finally:
         runner.close()

@@ -5,6 +5,7 @@ not pass is taken out again (and a created file left with no passing member is d
 copy holds the port plus what passed, nothing else."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,30 +17,60 @@ from repotrans.index.placeholders import is_placeholder
 from repotrans.skeleton.missing import create_missing
 
 
-def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None = None, resume: bool = False) -> None:
-    """Create, translate and judge the added members of `added` (types count through their members).
+@dataclass
+class CreatedAdded:
+    """What create-missing wrote for the added members, before the edits (so an edit's resolver names a new
+    callee as the port will declare it, and an edit that calls one fills it in the same judged step)."""
+    placeholders: set[str]          # placeholder members the work copy had before
+    files: set[str]                 # .cs files the work copy had before
+    skipped: dict[str, str]         # Java member -> why create-missing wrote nothing for it
+    compiled: bool
+
+
+def create_added(ctx: Any, added: list[Change]) -> CreatedAdded | None:
+    """Placeholders for the added members of `added` in the work copy (create-missing); None when there
+    are none. Run before the edits; port_added fills, judges and cleans up after them."""
+    members = [c for c in added if c.member]
+    if not members:
+        return None
+    owners = sorted({ctx.new_tree.methods[c.new_id].type_id.split(":", 1)[1] for c in members})
+    placeholders = {m.id for m in ctx.index.all_methods("target") if is_placeholder(m.body)}
+    files = {p.relative_to(ctx.work).as_posix() for p in ctx.work.rglob("*.cs")}
+    ctx.say(f"create-missing: {', '.join(owners)}")
+    created = create_missing(ctx.index, owners, overrides=ctx.config.mapping,
+                             settings=ctx.config.execution.build_settings())
+    if created.compiled:
+        ctx.reindex()
+    return CreatedAdded(placeholders, files, created.members.skipped, bool(created.compiled))
+
+
+def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None = None, resume: bool = False,
+               created: CreatedAdded | None = None) -> None:
+    """Translate and judge the added members of `added` (types count through their members) that no edit
+    filled already, in the placeholders `created` (create_added) wrote; created here when not given.
     `ctx`: the sync's shared state (sync_steps.SyncSteps: index, work copy, config, report, ledger, reindex()).
     With `junit` (the new revision's Java test sources) the JUnit tests of the types that gained members are
     translated into the port's tests first (labelled, as `batch --junit` does), so the new bodies have tests. With
     `resume`, members an earlier run of this folder judged keep their outcomes: when all did, nothing is
     created again; otherwise the phase runs again and its batch resumes (RUN/batch)."""
-    members = [c for c in added if c.member]
+    done = {o.change.new_id for o in ctx.report.outcomes if o.action == "create"}
+    members = [c for c in added if c.member and c.new_id not in done]
     if resume and members and all(ctx.ledger.finished(c, "create") for c in members):
         for c in members:
             ctx.resumed(c, "create")
         _types(ctx, added)
         return
-    owners = sorted({ctx.new_tree.methods[c.new_id].type_id.split(":", 1)[1] for c in members})
-    placeholders = {m.id for m in ctx.index.all_methods("target") if is_placeholder(m.body)}
-    snapshot_files = {p.relative_to(ctx.work).as_posix() for p in ctx.work.rglob("*.cs")}
-    ctx.say(f"create-missing: {', '.join(owners)}")
-    created = create_missing(ctx.index, owners, overrides=ctx.config.mapping,
-                             settings=ctx.config.execution.build_settings())
+    created = created or create_added(ctx, members)
+    if created is None:
+        _types(ctx, added)
+        return
     if not created.compiled:
         for c in members:
             ctx.report.add(Outcome(c, None, "create", "for a human",
                                    reason="what create-missing wrote does not compile with the port"))
         return
+    placeholders, snapshot_files = created.placeholders, created.files
+    owners = sorted({ctx.new_tree.methods[c.new_id].type_id.split(":", 1)[1] for c in members})
     ctx.reindex()
     translated = _translate_tests(ctx, junit, owners) if junit is not None else []
     wanted = {c.new_id for c in members}
@@ -64,7 +95,7 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None 
         target = by_java.get(c.new_id)
         rec = records.get(target) if target else None
         if target is None:
-            why = created.members.skipped.get(c.new_id.split(":", 1)[1], "create-missing wrote no member for it")
+            why = created.skipped.get(c.new_id.split(":", 1)[1], "create-missing wrote no member for it")
             ctx.report.add(Outcome(c, None, "create", "for a human", reason=why))
             continue
         status = rec.status if rec is not None else "error"

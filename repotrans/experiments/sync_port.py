@@ -132,3 +132,28 @@ def move_member(root: Path, member: Method, owner: TypeDecl, dest: TypeDecl, sna
             _write(root, rel, new, snap)
             changed.add(rel)
     return sorted(changed)
+
+
+ACCESS = ("public", "internal", "protected", "private")
+
+
+def widen_member(root: Path, member: Method, snap: FileSnapshot) -> list[str]:
+    """Make `member` reachable from its assembly, as Java's package access reaches it: `private` becomes
+    `internal`, `protected` becomes `protected internal`, a declaration with no access modifier (C#'s
+    private) gets `internal`. Returns the changed file ([] when it is reachable already)."""
+    raw = (root / member.path).read_bytes()
+    head_end = member.body_start_byte if member.body_start_byte is not None else member.end_byte
+    head = raw[member.start_byte:head_end].decode("utf-8")
+    attrs = re.match(r"\s*(?:\[[^\]]*\]\s*)*", head).end()
+    decl = head[attrs:]
+    if "public" in member.modifiers or "internal" in member.modifiers:
+        return []
+    if "private" in member.modifiers:
+        decl = re.sub(r"\bprivate\b", "internal", decl, count=1)
+    elif "protected" in member.modifiers:
+        decl = re.sub(r"\bprotected\b", "protected internal", decl, count=1)
+    else:
+        decl = "internal " + decl
+    text = raw[:member.start_byte].decode("utf-8") + head[:attrs] + decl + raw[head_end:].decode("utf-8")
+    _write(root, member.path, text, snap)
+    return [member.path]

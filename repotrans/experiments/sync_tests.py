@@ -1,6 +1,8 @@
 """Upstream JUnit changes to test classes the port already has (`sync --junit`): a test method added
 upstream to an existing JUnit class lands in the port's existing test class, and one changed upstream is
-translated anew beside the port's own (which keeps following the old JUnit test until a human replaces it).
+translated anew beside the port's own (which keeps following the old JUnit test until a human replaces it,
+and is left out of the sync's verdicts meanwhile: it asserts what upstream changed, so it would reject the
+very edits the range makes; the translation judges in its place).
 
 The added tests are the @Test methods (JUnit 3: public `test*()` methods) of a JUnit file at both
 revisions that only the new one has; the changed ones, those both have with another text (spacing and
@@ -66,6 +68,17 @@ def class_test_texts(data: bytes) -> tuple[str | None, dict[str, str]]:
         if annotated or (junit3 and name.startswith("test") and "public" in _text(mods)):
             out[name] = " ".join(re.sub(r"//[^\n]*|/\*.*?\*/", " ", _text(m), flags=re.S).split())
     return _text(cls.child_by_field_name("name")), out
+
+
+STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def dropped_literals(old_text: str, new_text: str, shortest: int = 6) -> set[str]:
+    """String literals (of at least `shortest` characters) a JUnit test's old text asserts and its new text
+    no longer has: a port test that holds one follows the old test, whatever the port named it (a port
+    may split one JUnit test in two)."""
+    old, new = set(STRING.findall(old_text)), set(STRING.findall(new_text))
+    return {lit for lit in old - new if len(lit.strip()) >= shortest}
 
 
 def _files_of_both(old_root: Path, new_root: Path) -> Iterator[tuple[str, Path, Path]]:
@@ -222,6 +235,8 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
     fixtures = {t.name: t for t in ctx.index.types("target") if t.outer_id is None}
     snap = FileSnapshot(ctx.work)
     written: list[Change] = []
+    superseded: dict[str, Change] = {}       # ":Ns.Fixture.Test" of the port's own test -> the upstream change
+    translations: dict[str, str] = {}        # the same key -> its translation's key
     for rel in sorted(set(added) | set(changed)):
         java_name, _ = test_methods(new_junit / rel)
         package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
@@ -266,10 +281,21 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
         snap.keep(port_class.path)
         _insert(ctx.work / port_class.path, port_class.end_line, found + _helpers(found, texts, names, present), rel)
         written += changes
+        own = {m.name.lower(): m for m in ctx.index.methods(port_class.id)}
+        before_texts = class_test_texts((old_junit / rel).read_bytes())[1] if (old_junit / rel).is_file() else {}
+        after_texts = class_test_texts((new_junit / rel).read_bytes())[1]
         for c in changes:
+            n = c.new_id.rsplit('.', 1)[-1].rstrip('()')
+            gone = dropped_literals(before_texts.get(n, ""), after_texts.get(n, "")) \
+                if c.kind == "test changed" else set()
+            for m in own.values() if c.kind == "test changed" else ():
+                if m.name.lower() == n.lower() or any(f'"{lit}"' in (m.body or "") for lit in gone):
+                    superseded[f":{port_class.qualified_name}.{m.name}"] = c
+                    translations[f":{port_class.qualified_name}.{m.name}"] = \
+                        f":{port_class.qualified_name}+{NESTED}.{n}"
             kept = "" if c.kind == "test added" else (
-                f"; the port's own {c.new_id.rsplit('.', 1)[-1].rstrip('()')} still follows the old JUnit test: "
-                "replace it by hand when the new one passes")
+                f"; the port's own {n} still follows the old JUnit test: it is left out of the verdicts "
+                "while the translation judges; replace it by hand")
             ctx.report.add(Outcome(c, port_class.id, action[c], "passed", judged_by="translated tests",
                                    reason=f"in {port_class.name}.{NESTED} ({port_class.path}){kept}",
                                    files=[port_class.path]))
@@ -284,6 +310,12 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
         for o in ctx.report.outcomes:
             if o.action in ("add test", "change test") and o.change in written:
                 o.status, o.reason = "for a human", f"the port's tests do not compile with it: {first}"[:200]
+        return
+    known = dict(ctx.runner.limits.known_failures)
+    ctx.supersede({key: f"changed upstream ({', '.join(c.commits) or 'in this range'}); its translation in "
+                        f"{NESTED} judges instead" for key, c in superseded.items()}
+                  | {translations[key]: f"its port counterpart {key.lstrip(':')} fails on the untouched port"
+                     for key in superseded if key in known})
 
 
 def _helpers(found: list[str], texts: dict[str, str], names: list[str], present: dict[str, str]) -> list[str]:
