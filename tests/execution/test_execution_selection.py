@@ -170,3 +170,17 @@ def test_the_validation_limit_grows_with_the_fixtures_selected(tmp_path):
     # at least TEST_SECONDS per test method: a whole fixture counts all of its tests
     assert (one.size, three.size) == (2, len(fixtures["P:Ns.Tests.SetUpTests"]["tests"]) + 2)
     assert one.timeout(5) == 20 and Selection(["a"], "class", fixtures=2, size=70).timeout(60) == 700
+
+
+def test_a_nested_fixture_reaches_through_the_helpers_of_the_class_it_is_nested_in(tmp_path):
+    """sync puts translated tests in a nested `RepotransTranslated` fixture of the port's test class; they
+    call that class's static helpers by simple name (`encode(..)` -> Encoder.Pad), which judge the member."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "EncoderTests.cs").write_text(
+        "namespace Ns.Tests {\n  public class EncoderTests {\n"
+        "    private static int encode(string s) { return Encoder.Pad(s.Length); }\n"
+        "    [Test] public void Own() { Assert.AreEqual(1, encode(\"a\")); }\n"
+        "    [TestFixture] public class RepotransTranslated {\n"
+        "      [Test] public void testPadding() { Assert.AreEqual(3, encode(\"a\")); }\n    }\n  }\n}\n")
+    fixtures = index_tests(SimpleNamespace(root=tmp_path), {"P": tmp_path / "proj"})
+    assert "Pad" in fixtures["P:Ns.Tests.EncoderTests+RepotransTranslated"]["tests"]["testPadding"]

@@ -259,7 +259,7 @@ def _fixtures(node: Node, prefix: str) -> list[tuple[str, Node]]:
 def _scan_fixture(cls: Node) -> dict:
     """One fixture class -> its index entry (see index_tests)."""
     shared: set[str] = set()
-    helpers: dict[str, set[str]] = {}
+    helpers: dict[str, set[str]] = _enclosing_helpers(cls)
     tests: dict[str, tuple[set[str], set[str]]] = {}     # name -> (identifiers, source member names)
     body = cls.child_by_field_name("body")
     for member in body.named_children if body is not None else []:
@@ -278,6 +278,22 @@ def _scan_fixture(cls: Node) -> dict:
     return {"idents": sorted(_identifiers(cls)), "abstract": "abstract" in _modifiers(cls),
             "translated": _translated(cls), "bases": _bases(cls),
             "shared": sorted(shared), "tests": {t: sorted(ids) for t, ids in sorted(reach.items())}}
+
+
+def _enclosing_helpers(cls: Node) -> dict[str, set[str]]:
+    """The non-test methods of the classes `cls` is nested in, by name (a nested fixture, such as the
+    translated tests sync puts inside the port's test class, calls their static helpers by simple name)."""
+    out: dict[str, set[str]] = {}
+    node = cls.parent
+    while node is not None:
+        if node.type == "class_declaration" and node.child_by_field_name("body") is not None:
+            for member in node.child_by_field_name("body").named_children:
+                name = member.child_by_field_name("name")
+                if member.type == "method_declaration" and name is not None and \
+                        not _attributes(member) & TEST_ATTRIBUTES:
+                    out.setdefault(name.text.decode(), set()).update(_identifiers(member))
+        node = node.parent
+    return out
 
 
 def _bases(cls: Node) -> list[str]:
