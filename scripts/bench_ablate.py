@@ -28,7 +28,7 @@ from pathlib import Path
 
 from cpu_meter import CpuMeter
 
-from repotrans.experiments.run_layout import dataset_folders, results_file, workdir_of
+from repotrans.runs.layout import dataset_folders, results_file, workdir_of
 from repotrans.index.store import Index
 
 REPO = Path(__file__).resolve().parents[1]

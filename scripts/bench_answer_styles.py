@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from repotrans.cli import main as cli  # noqa: E402
-from repotrans.experiments.run_layout import summary_file  # noqa: E402
+from repotrans.runs.layout import summary_file  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
 from tests.support.answer_styles import STYLES  # noqa: E402
 from tests.support.fake_openai_server import FakeOpenAIServer  # noqa: E402

@@ -16,19 +16,19 @@ from pathlib import Path
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import read_known_failures
-from repotrans.experiments.datasets import load_dataset
+from repotrans.datasets.build import load_dataset
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
-from repotrans.policy.boundary import store_values, stored_values
-from repotrans.policy.helpers import add_helpers, removed_helpers
-from repotrans.policy.implementation import implementation
-from repotrans.policy.removed_types import inline_removed_calls, removed_type_helpers
-from repotrans.policy.java2cs import translate_method
-from repotrans.policy.timestamps import translate_with_dates
-from repotrans.policy.repair import repair_with_reason
-from repotrans.policy.resolver import ContextResolver, renamed_members
-from repotrans.policy.steps import class_name, jdk_imports, missing_owners, wanted_calls
+from repotrans.translator.boundary import store_values, stored_values
+from repotrans.translator.helpers import add_helpers, removed_helpers
+from repotrans.translator.implementation import implementation
+from repotrans.translator.removed_types import inline_removed_calls, removed_type_helpers
+from repotrans.translator.java2cs import translate_method
+from repotrans.translator.timestamps import translate_with_dates
+from repotrans.translator.repair import repair_with_reason
+from repotrans.translator.resolver import ContextResolver, renamed_members
+from repotrans.translator.steps import class_name, jdk_imports, missing_owners, wanted_calls
 from repotrans.tools import run_tool
 from repotrans.tools.context import ToolContext
 

@@ -22,7 +22,7 @@ from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import MonoToolchain, compile_argv, mono_env
 from repotrans.execution.workspace.scratch import prepare_workspace
-from repotrans.experiments.datasets import load_dataset, validate_task
+from repotrans.datasets.build import load_dataset, validate_task
 from repotrans.index.store import Index
 
 

@@ -37,7 +37,7 @@ from repotrans.agents.session import brief_for  # noqa: E402
 from repotrans.agents.trajectory import Trajectory  # noqa: E402
 from repotrans.agents.workdir import Workdir
 from repotrans.execution.judge.runner import Runner  # noqa: E402
-from repotrans.experiments.run_layout import tasks_folder  # noqa: E402
+from repotrans.runs.layout import tasks_folder  # noqa: E402
 from repotrans.agents.state import ContextEntry, Handoff, PromptView  # noqa: E402
 from repotrans.mapping.load import load_mapping  # noqa: E402
 from repotrans.index.placeholders import PLACEHOLDER_BODY, is_placeholder  # noqa: E402

@@ -32,12 +32,12 @@ from fake_openai_server import FakeOpenAIServer  # noqa: E402
 from ray_cluster import LocalCluster  # noqa: E402
 
 from repotrans.agents.config import load_config  # noqa: E402
-from repotrans.experiments.ablate import configs_for, run_ablation  # noqa: E402
-from repotrans.experiments.batch import run_batch  # noqa: E402
-from repotrans.experiments.datasets import load_dataset, materialize  # noqa: E402
-from repotrans.experiments.executors import ThreadExecutor  # noqa: E402
-from repotrans.experiments.run_layout import results_file  # noqa: E402
-from repotrans.experiments.ray_executor import RayExecutor  # noqa: E402
+from repotrans.runs.ablate import configs_for, run_ablation  # noqa: E402
+from repotrans.runs.batch import run_batch  # noqa: E402
+from repotrans.datasets.build import load_dataset, materialize  # noqa: E402
+from repotrans.runs.executors import ThreadExecutor  # noqa: E402
+from repotrans.runs.layout import results_file  # noqa: E402
+from repotrans.runs.ray_executor import RayExecutor  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
 
 SAMPLE = REPO / "datasets" / "sample"

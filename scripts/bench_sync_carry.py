@@ -17,8 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from repotrans.experiments.sync_diff import KINDS, diff_trees, read_tree
-from repotrans.experiments.sync_history import export, resolve
+from repotrans.sync.diff import KINDS, diff_trees, read_tree
+from repotrans.sync.history import export, resolve
 from repotrans.index.store import Index
 from repotrans.mapping.mapping import build_mapping
 

@@ -40,12 +40,12 @@ from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.api import compile_argv, make_toolchain, parse_mcs, plan_build
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
-from repotrans.experiments.batch import run_batch
+from repotrans.runs.batch import run_batch
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.place import add_compile_items
-from repotrans.skeleton.port_tests import port_junit_tests
+from repotrans.junit.port_tests import port_junit_tests
 from whole_types_api import (api, api_mismatches, classify, comparable_copy, port_only_members, print_mismatches,
                              strip_port_only)
 from whole_types_apply import apply_bodies, own_test_file, stopped_in_placeholders

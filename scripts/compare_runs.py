@@ -20,7 +20,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from repotrans.experiments.run_layout import results_file
+from repotrans.runs.layout import results_file
 
 Row = dict[str, object]
 

@@ -11,8 +11,8 @@ from repotrans.execution.capability import checks
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.execution.toolchains.api import MonoToolchain, CHECKER_EXE, rel
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
-from repotrans.experiments.datasets import DatasetTask, candidate_tasks, load_dataset
-from repotrans.experiments.truth_jobs import TruthJob, truth_jobs
+from repotrans.datasets.build import DatasetTask, candidate_tasks, load_dataset
+from repotrans.datasets.truth_jobs import TruthJob, truth_jobs
 from repotrans.index.store import Index
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from repotrans.execution.workspace.apply import apply_candidate
-from repotrans.experiments.run_store import RunStore
+from repotrans.runs.store import RunStore
 from repotrans.index.store import Index
 
 Judge = Callable[[Path, list[str], Path], tuple[int, int, str, list[str]]]

@@ -7,16 +7,22 @@ packages on one line are peers that do not import each other):
 
   errors, redact,    the error family; secret redaction; where the user-editable
   shipped            top-level folders (tools/, prompt_templates/) are found
+  verdicts           the verdict vocabulary (statuses, TestResult): every layer may speak it
   extras             optional backends: what each imports, how to install it
   index              tree-sitter parse + SQLite store
   mapping            Java <-> C# alignment over the index (its cache is keyed by index + mapping code)
   tools, retrieval   the five tools; bm25/dense retrieval of aligned pairs
-  execution          msbuild evaluation, toolchains, sandboxes, the test runner, the status vocabulary
+  execution          msbuild evaluation, toolchains, sandboxes, the test runner
   prompts            templates and slots
   agents             the AutoGen agents, model clients, sessions
-  policy             the offline builtin model (agents.models.PROVIDERS names its client, imported on first use)
-  skeleton           C# skeletons of Java types the port lacks (renders with the policy's translators)
-  experiments        datasets, batch, ablations, executors, reports
+  translator         the deterministic Java -> C# translator (the offline builtin model, sync's editor,
+                     skeleton bodies; agents.models.PROVIDERS names its client, imported on first use)
+  skeleton           C# skeletons of Java types the port lacks (renders with the translator)
+  junit              JUnit -> NUnit translation of tests (deterministic or by a model)
+  datasets, parity   evaluation datasets and their validation; API parity of a port
+  runs               the run and its variants: batch, ablate, executors, the run folder and its store
+  sync, reports      carrying upstream commits (a run variant); reports read run folders
+  experiments        ablation configurations only
   doctor             the environment check
   cli                the command line
 """
@@ -29,10 +35,11 @@ from pathlib import Path
 import pytest
 
 import repotrans
-from repotrans.experiments.ordering import strongly_connected
+from repotrans.runs.ordering import strongly_connected
 
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "redact", "shipped"),
+    ("verdicts",),
     ("extras",),
     ("index",),
     ("mapping",),
@@ -40,8 +47,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("execution",),
     ("prompts",),
     ("agents",),
-    ("policy",),
+    ("translator",),
     ("skeleton",),
+    ("junit",),
+    ("datasets", "parity"),
+    ("runs",),
+    ("sync", "reports"),
     ("experiments",),
     ("doctor",),
     ("cli",),

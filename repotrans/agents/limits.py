@@ -1,7 +1,7 @@
 """Limits on model calls shared by many tasks: a cap on calls in flight and a common pause after a 429.
 
 A `CallLimiter` is shared by every task of a run: `LocalLimiter` by the threads of one process, a Ray
-actor (experiments.ray_executor) by every node of a cluster. `LimitedClient` wraps a chat client:
+actor (runs.ray_executor) by every node of a cluster. `LimitedClient` wraps a chat client:
 each call holds a slot; a rate-limit answer (HTTP 429, after the SDK's own retries) pauses every
 caller for a while, and each caller then waits a random extra share of it, so that they do not all
 come back at the same instant.

@@ -26,7 +26,7 @@ NO_MODEL = ("no model configured: pass --model NAME (and --base-url URL for a lo
 ClientFactory = Callable[[AgentConfig, "ToolContext | None"], ChatCompletionClient]
 # `--model NAME` -> "module:factory", imported when a client of that name is first made (a name, not an
 # import: the policy layer sits above the agents and registers nothing by being imported)
-PROVIDERS: dict[str, str] = {"builtin": "repotrans.policy.builtin:make_client"}
+PROVIDERS: dict[str, str] = {"builtin": "repotrans.translator.builtin:make_client"}
 
 
 def registered(name: str | None) -> ClientFactory | None:

@@ -13,8 +13,8 @@ from repotrans.agents.context import check_call
 from repotrans.agents.progress import RepeatedRequest
 from repotrans.agents.state import Attempt, best_attempt
 from repotrans.errors import InputError
-from repotrans.execution.judge.results import TestResult
-from repotrans.execution.judge.status import BLOCKED, PASSED, UNTESTED
+from repotrans.verdicts.results import TestResult
+from repotrans.verdicts.status import BLOCKED, PASSED, UNTESTED
 from repotrans.prompts.slots import function_tools, member_phrase
 
 DONE = "TRANSLATION_DONE"

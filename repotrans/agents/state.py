@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from repotrans.agents.config import AgentConfig
-from repotrans.execution.judge.status import COMPILE_ERROR, TEST_FAILURE, severity
+from repotrans.verdicts.status import COMPILE_ERROR, TEST_FAILURE, severity
 
 if TYPE_CHECKING:
-    from repotrans.execution.judge.results import TestResult
+    from repotrans.verdicts.results import TestResult
     from repotrans.index.model import Method
     from repotrans.mapping.task import TranslationTask
 

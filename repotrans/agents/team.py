@@ -17,7 +17,7 @@ from repotrans.agents.rag import RagAgent
 from repotrans.agents.refine import DONE, RefineAgent
 from repotrans.agents.state import TaskBrief, TranslationRun
 from repotrans.agents.trajectory import Trajectory
-from repotrans.execution.judge.status import UNTESTED
+from repotrans.verdicts.status import UNTESTED
 
 
 @dataclass

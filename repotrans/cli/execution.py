@@ -89,8 +89,8 @@ def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
 
 def _trust_section(run_dir: Path) -> tuple[str, list]:
     """How many verdicts of a run folder ran with reduced trust, and which (their trust notes)."""
-    from repotrans.experiments.run_store import RunStore, reduced_trust
-    from repotrans.experiments.run_layout import is_run_folder
+    from repotrans.runs.store import RunStore, reduced_trust
+    from repotrans.runs.layout import is_run_folder
 
     if not is_run_folder(run_dir):
         raise RepotransError(f"--run-dir: no results.sqlite in {run_dir}")

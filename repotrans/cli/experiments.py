@@ -89,7 +89,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
 
 
 def _executor(args: argparse.Namespace):
-    from repotrans.experiments.executors import make_executor
+    from repotrans.runs.executors import make_executor
 
     return make_executor(args.executor, jobs=args.jobs, model_calls=args.model_calls, ray_address=args.ray_address,
                          tasks_per_node=args.tasks_per_node, progress=not args.quiet)
@@ -107,8 +107,8 @@ def _checked(config: AgentConfig) -> AgentConfig:
 def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     """Exit status: 0 when every task finished (passed or not), 1 when a task errored or the batch
     stopped early (model-server errors), 130 after Ctrl-C."""
-    from repotrans.experiments.batch import run_batch as run
-    from repotrans.experiments.batch_end import WriteRequest
+    from repotrans.runs.batch import run_batch as run
+    from repotrans.runs.batch_end import WriteRequest
 
     if args.junit and not args.create_missing:
         raise ConfigError("--junit goes with --create-missing GLOB (the tests of the types it creates)")
@@ -143,7 +143,7 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
 
 def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
     """Index the pair in --workdir and print the batch's plan; no run folder is made."""
-    from repotrans.experiments.batch_plan import plan_batch
+    from repotrans.runs.batch_plan import plan_batch
     from repotrans.index.store import Index
 
     for name in ("source", "target"):
@@ -157,7 +157,7 @@ def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
         created = create_missing(index, args.create_missing, dry_run=True)
         print(created.render())
         if args.junit:
-            from repotrans.skeleton.port_tests import junit_files
+            from repotrans.junit.port_tests import junit_files
 
             found = junit_files(Path(args.junit), _test_patterns([t for f in created.types.plan.files
                                                                   for t in f.java_types]))
@@ -206,7 +206,7 @@ def _translate_tests(args: argparse.Namespace, config: AgentConfig, java_types: 
     from repotrans.agents.models import make_client
     from repotrans.errors import InputError
     from repotrans.index.store import Index
-    from repotrans.skeleton.port_tests import port_junit_tests
+    from repotrans.junit.port_tests import port_junit_tests
 
     patterns = _test_patterns(java_types)
     if not patterns:
@@ -226,8 +226,8 @@ def _translate_tests(args: argparse.Namespace, config: AgentConfig, java_types: 
 
 
 def run_ablate(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.experiments.ablate import configs_for, run_ablation
-    from repotrans.experiments.report import write_report
+    from repotrans.runs.ablate import configs_for, run_ablation
+    from repotrans.reports.report import write_report
 
     configs = configs_for([c.strip() for c in args.configs.split(",") if c.strip()], _checked(config))
     run_dir = Path(args.run_dir)
@@ -242,14 +242,14 @@ def run_ablate(args: argparse.Namespace, config: AgentConfig) -> int:
 
 
 def run_report(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.experiments.report import write_report
+    from repotrans.reports.report import write_report
 
     print(f"report: {write_report([Path(d) for d in args.run_dirs], Path(args.out) if args.out else None)}")
     return 0
 
 
 def run_dataset_build(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.experiments.datasets import build_dataset
+    from repotrans.datasets.build import build_dataset
 
     ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
                        select=args.select or None, execution=config.execution, overrides=config.mapping,
@@ -260,7 +260,7 @@ def run_dataset_build(args: argparse.Namespace, config: AgentConfig) -> int:
 
 
 def run_dataset_mask(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.experiments.datasets import load_dataset, materialize
+    from repotrans.datasets.build import load_dataset, materialize
 
     ds = load_dataset(Path(args.dataset))
     view = materialize(ds, Path(args.out))

@@ -36,7 +36,7 @@ def outcome_details(result: dict | None, status: str, blocked: str | None = None
     and which tests were selected."""
     if not result:
         return []
-    from repotrans.execution.judge.results import TestResult
+    from repotrans.verdicts.results import TestResult
 
     res = TestResult.from_json(result)
     lines = [blocked] if blocked else res.brief().splitlines() if status != "passed" else []

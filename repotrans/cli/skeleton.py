@@ -59,7 +59,7 @@ def register_tests(sub) -> None:
 
 
 def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.skeleton.port_tests import port_junit_tests
+    from repotrans.junit.port_tests import port_junit_tests
 
     index = pair_index(args)
     client = None

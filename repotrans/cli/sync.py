@@ -66,9 +66,9 @@ def _indexed(args: argparse.Namespace):
 
 def run_parity(args: argparse.Namespace, config: AgentConfig) -> int:
     """Exit status: 0, or 1 when --fail-over N is given and the problems exceed N."""
-    from repotrans.experiments.parity import parity
-    from repotrans.experiments.parity_exclude import Exclusions
-    from repotrans.experiments.parity_render import render
+    from repotrans.parity.api import parity
+    from repotrans.parity.exclude import Exclusions
+    from repotrans.parity.render import render
     from repotrans.mapping.load import load_mapping
 
     exclusions = Exclusions.read(Path(args.exclude)) if args.exclude else None
@@ -94,8 +94,8 @@ def run_parity(args: argparse.Namespace, config: AgentConfig) -> int:
 def run_sync(args: argparse.Namespace, config: AgentConfig) -> int:
     """Exit status: 0 when every carried change passed, 1 when something is left for a human."""
     from repotrans.agents.config import with_concrete_sandbox
-    from repotrans.experiments.sync import SyncInputs, run_sync as run
-    from repotrans.experiments.sync_model import editor_for
+    from repotrans.sync.run import SyncInputs, run_sync as run
+    from repotrans.sync.model import editor_for
 
     if args.source_before and args.since:
         raise ConfigError("give either --since REV (a git range) or --source-before DIR (two trees), not both")

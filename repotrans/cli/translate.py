@@ -25,7 +25,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.agents.session import translate, write_method
-    from repotrans.execution.judge.status import BLOCKED
+    from repotrans.verdicts.status import BLOCKED
 
     if (args.source is None) != (args.target is None):
         raise InputError("give both --source and --target (or neither, to use the index in --workdir)")

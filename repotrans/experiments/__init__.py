@@ -1,0 +1,1 @@
+"""Experiments: the ablation configurations (ablations.toml), read by runs.ablate."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from repotrans.mapping.typenames import name_table, parse_type
-from repotrans.policy.cs_types import jdk_table
+from repotrans.translator.cs_types import jdk_table
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index

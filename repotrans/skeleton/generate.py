@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import tree_sitter_java
 from tree_sitter import Language, Node, Parser
 
-from repotrans.policy.cs_types import DEFAULT_USINGS, jdk_table
+from repotrans.translator.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
 from repotrans.skeleton.names import learn_names
 from repotrans.skeleton.lines import Line, node_text

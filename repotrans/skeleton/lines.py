@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from repotrans.policy.cs_types import jdk_table
+from repotrans.translator.cs_types import jdk_table
 from repotrans.skeleton.conventions import Conventions
 
 PLACEHOLDER = "throw new NotImplementedException();"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node, Parser
 
 from repotrans.execution.toolchains.api import BuildSettings
-from repotrans.policy.cs_types import DEFAULT_USINGS
+from repotrans.translator.cs_types import DEFAULT_USINGS
 from repotrans.skeleton.check import build_libraries, member_errors
 from repotrans.skeleton.conventions import learn
 from repotrans.skeleton.generate import JAVA, TYPE_NODES, inherited_overrides, overridden_members

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from repotrans.policy.java2cs import MethodTranslator
-from repotrans.policy.cs_types import split_type
-from repotrans.policy.resolver import ConventionResolver
+from repotrans.translator.java2cs import MethodTranslator
+from repotrans.translator.cs_types import split_type
+from repotrans.translator.resolver import ConventionResolver
 from repotrans.skeleton.conventions import GETTER, LITERAL, SETTER, Conventions
 from repotrans.skeleton.lines import (ACCESS, CONST_TYPES, INDENT, OBJECT_MEMBERS, PLACEHOLDER, Line, cs_ident,
                                       modifiers_of, node_text, params_of, prop_name, trivial_getter)

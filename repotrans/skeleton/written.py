@@ -9,7 +9,7 @@ import re
 
 from tree_sitter import Node
 
-from repotrans.policy.java2cs import MethodTranslator, parse_java_method
+from repotrans.translator.java2cs import MethodTranslator, parse_java_method
 from repotrans.skeleton.lines import (INDENT, OBJECT_MEMBERS, PLACEHOLDER, Line, cs_ident, modifiers_of, node_text,
                                       params_of, pascal_word)
 

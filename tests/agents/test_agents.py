@@ -18,8 +18,8 @@ from repotrans.agents.state import Services, TaskBrief, TranslationRun
 from repotrans.agents.team import build_team, run_translation
 from repotrans.agents.trajectory import Trajectory
 from repotrans.errors import ConfigError, TaskError
-from repotrans.execution.judge.results import Diagnostic
-from repotrans.execution.judge.results import TestResult as Result
+from repotrans.verdicts.results import Diagnostic
+from repotrans.verdicts.results import TestResult as Result
 from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
 from repotrans.retrieval.stores import PairHit

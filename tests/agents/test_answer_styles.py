@@ -8,8 +8,8 @@ import pytest
 
 from repotrans.agents.models import make_client
 from repotrans.agents.team import run_translation
-from repotrans.execution.judge.results import Diagnostic
-from repotrans.execution.judge.results import TestResult as Result
+from repotrans.verdicts.results import Diagnostic
+from repotrans.verdicts.results import TestResult as Result
 from tests.support.answer_styles import STYLES, normalise, script
 from tests.support.fake_openai_server import FakeOpenAIServer
 from tests.agents.test_agents import make_state, schemas  # noqa: F401  (the fake tool schemas fixture)

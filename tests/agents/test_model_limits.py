@@ -15,7 +15,7 @@ from repotrans.agents.models import make_client
 from repotrans.agents.team import run_translation
 from repotrans.agents.window import ServerLimits, overflow_from
 from repotrans.errors import TaskError
-from repotrans.experiments.batch_summary import BatchSummary
+from repotrans.runs.batch_summary import BatchSummary
 from repotrans.retrieval.stores import PairHit
 from tests.agents.test_agents import GOOD, FakeServices, make_state, passed, replay, run
 from tests.support.fake_openai_server import FakeOpenAIServer

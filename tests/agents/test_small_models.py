@@ -169,7 +169,7 @@ def test_the_clients_of_one_run_share_what_was_learned_about_the_server_through_
 def test_a_correction_for_a_repeated_candidate_that_does_not_fit_the_window_ends_the_repairs_not_the_task(tmp_path):
     """SmolLM2 at n_ctx 2048: the repair prompt filled the window, so the correction naming attempt 1
     did not fit; the repairs stop there and the task keeps attempt 1's verdict."""
-    from repotrans.execution.judge.results import TestResult as Result
+    from repotrans.verdicts.results import TestResult as Result
 
     def model(body):
         return GOOD if step_of(body).startswith(("# Step: translate", "# Step: repair")) else "It lacks a using."
@@ -186,7 +186,7 @@ def test_a_correction_for_a_repeated_candidate_that_does_not_fit_the_window_ends
 def test_a_repair_prompt_that_does_not_fit_the_window_ends_the_repairs_with_the_best_candidate(tmp_path):
     """SmolLM2 at n_ctx 2048 with function calling: the candidate and its test result made the repair
     prompt too big for the window; the task keeps attempt 1 instead of failing with the budget error."""
-    from repotrans.execution.judge.results import TestResult as Result
+    from repotrans.verdicts.results import TestResult as Result
 
     def model(body):
         return GOOD if step_of(body).startswith("# Step: translate") else "It lacks a using."

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.experiments.datasets import build_dataset, load_dataset
+from repotrans.datasets.build import build_dataset, load_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 

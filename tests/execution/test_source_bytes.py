@@ -12,7 +12,7 @@ import pytest
 from repotrans.execution.workspace.apply import apply_candidate
 from repotrans.index.parse import source_text
 from repotrans.index.store import Index
-from tests.execution.test_execution_runner import ADD_TRUTH, CALC, make_index
+from tests.execution.judge.test_execution_runner import ADD_TRUTH, CALC, make_index
 from tests.support.runners import Runners
 
 COMMENT = "/// <summary>Integer arithmetic used by the tests of the runner.</summary>"

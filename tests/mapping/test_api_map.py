@@ -117,8 +117,8 @@ def test_an_inherited_helper_the_port_removed_is_learned_under_its_declaring_cla
 def test_a_constant_the_port_moved_and_shortened_is_learned_and_used_for_the_own_class_bare_name(tmp_path):
     """ZXing's datamatrix HighLevelEncoder.C40_ENCODATION is ZXing.Net's Encodation.C40 (words the port dropped:
     name likeness 0.5, below the threshold); the encoder's own bare `C40_ENCODATION` then reads as the port's."""
-    from repotrans.policy.java2cs import translate_method
-    from repotrans.policy.resolver import ContextResolver
+    from repotrans.translator.java2cs import translate_method
+    from repotrans.translator.resolver import ContextResolver
     java = {"d/HighLevelEncoder.java": "package d; public final class HighLevelEncoder {\n"
                                        "  static final int ASCII_ENCODATION = 0; static final int C40_ENCODATION = 1;\n"
                                        "  static int lookAhead(int mode) { return mode == ASCII_ENCODATION ? C40_ENCODATION : mode; } }",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.cli import main
-from repotrans.experiments.batch_plan import plan_batch
+from repotrans.runs.batch_plan import plan_batch
 from repotrans.skeleton.missing import create_missing
 from tests.support.skeleton_pair import FIXTURE, copy_pair, index_pair
 

@@ -10,7 +10,7 @@ from typing import Iterator
 
 import pytest
 
-from repotrans.execution.judge.results import TestResult
+from repotrans.verdicts.results import TestResult
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.mono import MonoToolchain

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from tree_sitter import Parser
 
-from repotrans.policy.java2cs import JAVA, translate_method
-from repotrans.policy.resolver import NameResolver
+from repotrans.translator.java2cs import JAVA, translate_method
+from repotrans.translator.resolver import NameResolver
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "policy"
 needs_toolchains = pytest.mark.skipif(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from repotrans.execution.judge.results import TestResult
+from repotrans.verdicts.results import TestResult
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 

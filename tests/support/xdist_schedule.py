@@ -12,8 +12,8 @@ from xdist.scheduler import LoadScopeScheduling
 # modules run one after the other in one worker: each starts a two-node Ray cluster (two raylets,
 # a GCS and their workers); two at once on a small machine starve each other's health checks
 GROUPS = {
-    "tests/experiments/test_ray_executor.py": "ray-cluster",
-    "tests/experiments/test_ray_settings.py": "ray-cluster",
+    "tests/runs/test_ray_executor.py": "ray-cluster",
+    "tests/runs/test_ray_settings.py": "ray-cluster",
 }
 
 # the longest units of a serial run (`--durations`), longest first; only the order of hand-out

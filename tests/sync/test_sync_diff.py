@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from repotrans.errors import ConfigError
-from repotrans.experiments.sync_diff import JavaTree, diff_trees, read_tree, touched, with_commits
-from repotrans.experiments.sync_history import commits, export, resolve
+from repotrans.sync.diff import JavaTree, diff_trees, read_tree, touched, with_commits
+from repotrans.sync.history import commits, export, resolve
 
 G, U = "source:org.acme.geometry", "source:org.acme.util"
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.experiments.sync_diff import read_tree
-from repotrans.experiments.sync_files import file_digests, unified_patch, write_back
-from repotrans.experiments.sync_history import export
-from repotrans.experiments.sync_port import FileSnapshot, move_member, remove_member, rename_member
+from repotrans.sync.diff import read_tree
+from repotrans.sync.files import file_digests, unified_patch, write_back
+from repotrans.sync.history import export
+from repotrans.sync.port import FileSnapshot, move_member, remove_member, rename_member
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
-from repotrans.policy.edit import edit_member
-from repotrans.policy.edit_names import resolver_for_pair
+from repotrans.translator.edit import edit_member
+from repotrans.translator.edit_names import resolver_for_pair
 
 from .conftest import SAMPLE
 
@@ -179,7 +179,7 @@ def _java(tmp_path: Path, name: str, body: str):
 
 def _statement_edit(old, new, port: str):
     """edit_member with the naming conventions alone, applied statement by statement (asserted)."""
-    from repotrans.policy.resolver import ConventionResolver
+    from repotrans.translator.resolver import ConventionResolver
     edit = edit_member(old, new, port, ConventionResolver())
     assert edit.how == "statements", edit.notes
     return edit
@@ -239,7 +239,7 @@ def test_a_compile_errors_reason_names_the_first_error():
     """'1 error(s) compiling X' alone hides the cause: the report adds the compiler's first error."""
     from types import SimpleNamespace
 
-    from repotrans.experiments.sync_steps import _why
+    from repotrans.sync.steps import _why
     diag = SimpleNamespace(code="CS0103", message="The name 'SHIFT_JIS' does not exist", severity="error")
     result = SimpleNamespace(status="compile_error", reason="1 error(s) compiling zxing", diagnostics=[diag],
                              failures=[])

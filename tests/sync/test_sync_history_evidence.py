@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from repotrans.experiments.sync_diff import Change
-from repotrans.experiments.sync_steps import SyncSteps
+from repotrans.sync.diff import Change
+from repotrans.sync.steps import SyncSteps
 from repotrans.index.store import Index
 from repotrans.mapping.history import history_overrides
 from repotrans.mapping.load import load_mapping
-from repotrans.policy.edit_names import resolver_for_pair
-from repotrans.policy.java2cs import translate_method
+from repotrans.translator.edit_names import resolver_for_pair
+from repotrans.translator.java2cs import translate_method
 
 OLD, NEW = "source:p.Util.join(int, int)", "source:p.Util.combine(int, int)"
 PORT = "target:Z.Util.Merge(int, int)"

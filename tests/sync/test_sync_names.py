@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repotrans.experiments.sync_diff import read_tree
-from repotrans.policy.edit import edit_member
-from repotrans.policy.edit_names import PortNames, learn_port_names
-from repotrans.policy.java2cs import translate_method
-from repotrans.policy.resolver import ConventionResolver
-from repotrans.policy.tool_outputs import target_type
+from repotrans.sync.diff import read_tree
+from repotrans.translator.edit import edit_member
+from repotrans.translator.edit_names import PortNames, learn_port_names
+from repotrans.translator.java2cs import translate_method
+from repotrans.translator.resolver import ConventionResolver
+from repotrans.translator.tool_outputs import target_type
 
 
 def _java(tmp_path: Path, name: str, body: str):
@@ -105,7 +105,7 @@ def test_a_class_name_two_port_types_share_is_looked_up_as_csharp_finds_it(tmp_p
     (was: the type stayed unknown, `fp.GetCount()`, CS1061)."""
     from repotrans.index.store import Index
     from repotrans.mapping.load import load_mapping
-    from repotrans.policy.edit_names import resolver_for_pair
+    from repotrans.translator.edit_names import resolver_for_pair
 
     java, cs = tmp_path / "java" / "p", tmp_path / "cs"
     java.mkdir(parents=True)

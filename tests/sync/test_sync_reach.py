@@ -1,4 +1,4 @@
-"""What a sync edit reaches that the port does not give it yet (experiments/sync_reach.py): a member added
+"""What a sync edit reaches that the port does not give it yet (sync/reach.py): a member added
 upstream that the new body calls is filled in the same judged step; a member C# keeps private where Java
 reaches it from its package is made internal (CS0122); and the port's tests that follow a JUnit test
 changed upstream (by name, or by the old expectation they hold) are left out of the verdicts."""
@@ -8,11 +8,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from repotrans.execution.toolchains import Limits
-from repotrans.experiments.sync_diff import Change
-from repotrans.experiments.sync_port import FileSnapshot, widen_member
-from repotrans.experiments.sync_reach import inaccessible, new_callees
-from repotrans.experiments.sync_steps import SyncSteps
-from repotrans.experiments.sync_tests import dropped_literals
+from repotrans.sync.diff import Change
+from repotrans.sync.port import FileSnapshot, widen_member
+from repotrans.sync.reach import inaccessible, new_callees
+from repotrans.sync.steps import SyncSteps
+from repotrans.sync.upstream_tests import dropped_literals
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 

@@ -10,11 +10,11 @@ import pytest
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
-from repotrans.experiments.sync import SyncInputs, run_sync
-from repotrans.experiments.sync_diff import Change
-from repotrans.experiments.sync_report import Outcome
-from repotrans.experiments.sync_resume import SyncLedger
-from repotrans.policy.edit import edit_member
+from repotrans.sync.run import SyncInputs, run_sync
+from repotrans.sync.diff import Change
+from repotrans.sync.report import Outcome
+from repotrans.sync.resume import SyncLedger
+from repotrans.translator.edit import edit_member
 
 from .conftest import SAMPLE
 

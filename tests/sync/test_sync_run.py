@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.cli.main import main
-from repotrans.experiments.sync_history import export
+from repotrans.sync.history import export
 
 from .conftest import SAMPLE
 

@@ -9,8 +9,8 @@ import subprocess
 import pytest
 
 from repotrans.cli.main import main
-from repotrans.experiments.sync_history import export
-from repotrans.experiments.sync_tests import added_tests
+from repotrans.sync.history import export
+from repotrans.sync.upstream_tests import added_tests
 
 from .conftest import SAMPLE
 
@@ -104,8 +104,8 @@ def test_tests_added_upstream_land_in_the_ports_test_class_labelled(tmp_path, hi
 def test_added_and_removed_test_methods_are_attributed_to_the_commit_that_made_them(tmp_path):
     """Test methods added (removed) upstream go under the upstream commit that added (removed) them, not
     under '(no commit named)'."""
-    from repotrans.experiments.sync_history import commits
-    from repotrans.experiments.sync_tests import commits_adding, removed_tests
+    from repotrans.sync.history import commits
+    from repotrans.sync.upstream_tests import commits_adding, removed_tests
 
     repo = tmp_path / "up"
     rel = "src/test/java/org/acme/geometry/Vector2DTest.java"
@@ -146,8 +146,8 @@ def test_test_methods_changed_upstream_are_found_and_attributed(tmp_path):
     """A test both revisions have whose text changed (not its spacing or comments) is a changed test, under
     the commit that changed it (was: only added and removed tests were seen; a changed one kept the port's
     old translation)."""
-    from repotrans.experiments.sync_history import commits
-    from repotrans.experiments.sync_tests import changed_tests, class_test_texts, commits_adding
+    from repotrans.sync.history import commits
+    from repotrans.sync.upstream_tests import changed_tests, class_test_texts, commits_adding
 
     old, new = tmp_path / "old" / "p", tmp_path / "new" / "p"
     for root, text in ((old, TEST % ""), (new, CHANGED % "")):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from repotrans.experiments.sync_files import file_digests
-from repotrans.experiments.sync_write import edit_records, sync_write
+from repotrans.sync.files import file_digests
+from repotrans.sync.write import edit_records, sync_write
 from repotrans.index.parse import parse_file
 
 CALC = ("namespace Acme\n{\n    public static class Calc\n    {\n"

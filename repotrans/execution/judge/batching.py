@@ -30,7 +30,7 @@ from pathlib import Path
 
 from repotrans.execution.capability.checks import MemberRef, merged_verdict
 from repotrans.execution.judge.protocol import Judge
-from repotrans.execution.judge.results import TestResult
+from repotrans.verdicts.results import TestResult
 from repotrans.execution.judge.runner import Chosen, Planned, Runner
 from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.switches.shared_build import Build, Pending, compile_shared

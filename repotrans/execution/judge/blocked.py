@@ -12,14 +12,14 @@ import re
 from dataclasses import replace
 
 from repotrans.execution.capability.checks import MemberRef
-from repotrans.execution.judge.results import TestResult
-from repotrans.execution.judge.status import BLOCKED, FAILED_TESTS, PASSED
+from repotrans.verdicts.results import TestResult
+from repotrans.verdicts.status import BLOCKED, FAILED_TESTS, PASSED
 from repotrans.execution.toolchains.api import clean_frames
 from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 
 GENERIC_ARGS_RE = re.compile(r"`\d+|\[[^\[\]]*\]")
-# what a placeholder throws, for the wording of reports (experiments.causes); never evidence of blocked
+# what a placeholder throws, for the wording of reports (runs.causes); never evidence of blocked
 PLACEHOLDER_EXCEPTION = "NotImplementedException"
 PLACEHOLDER_TYPES = ("System.NotImplementedException", "System.NotSupportedException")   # what a placeholder throws
 

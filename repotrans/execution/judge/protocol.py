@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
-    from repotrans.execution.judge.results import TestResult
+    from repotrans.verdicts.results import TestResult
     from repotrans.index.model import Method
 
 Scope = Literal["covering", "all"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from repotrans.execution.judge.status import COMPILE_ERROR, REJECTED
+from repotrans.verdicts.status import COMPILE_ERROR, REJECTED
 from repotrans.execution.toolchains import Verdict
 
 # code -> what the compiler proved (the same codes in mcs, csc and Roslyn)

@@ -15,7 +15,7 @@ from repotrans.errors import ConfigError, InputError
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, trust_note
 from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.judge.proven import proven_wrong
-from repotrans.execution.judge.results import TestResult, tail
+from repotrans.verdicts.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.settings import ExecutionConfig, concrete_sandbox

@@ -28,7 +28,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from repotrans.execution.judge.results import TestResult, tail
+from repotrans.verdicts.results import TestResult, tail
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains.api import compile_projects, parse_mcs, rel, run_tests

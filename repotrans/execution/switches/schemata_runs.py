@@ -14,7 +14,7 @@ that falls back to it. Two batches (nunit_runner.cs --schemata) remove that repe
 
 Static state is the hazard of a warm process: a static initializer that ran with the switch off
 keeps the ground truth's behaviour, and one that ran with a switch on keeps the placeholder's for
-every later job. Hence (experiments.schemata_validation):
+every later job. Hence (datasets.validation):
 - a task whose guard the ground truth reached inside a static initializer is never batched;
 - a job whose guard throws inside a static initializer ends the batch (TAINTED); the rest start in
   a fresh process;

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Protocol
 from repotrans.errors import ConfigError
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.capability.checks import MemberRef
-from repotrans.execution.judge.results import Diagnostic, ExceptionInfo, TestFailure
+from repotrans.verdicts.results import Diagnostic, ExceptionInfo, TestFailure
 from repotrans.execution.sandboxes import Sandbox
-from repotrans.execution.judge.status import severity
+from repotrans.verdicts.status import severity
 from repotrans.execution.workspace.scratch import Workspace
 
 if TYPE_CHECKING:

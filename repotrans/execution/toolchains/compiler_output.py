@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from repotrans.execution.judge.results import Diagnostic
+from repotrans.verdicts.results import Diagnostic
 
 # (compiler's file, line) -> (file in the target, line there, candidate line), or None: leave the line out
 Place = Callable[[str, int], "tuple[str, int, int | None] | None"]

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from repotrans.errors import ConfigError
-from repotrans.execution.judge.results import Diagnostic, TestFailure
+from repotrans.verdicts.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import PIDS_REASON, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics

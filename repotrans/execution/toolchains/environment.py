@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution.judge.results import TestFailure
+from repotrans.verdicts.results import TestFailure
 from repotrans.execution.workspace.scratch import Workspace, baseline_stamp, write_atomically
 
 CACHE = "environment.json"

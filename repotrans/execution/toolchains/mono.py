@@ -16,7 +16,7 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.capability import checks
-from repotrans.execution.judge.results import Diagnostic
+from repotrans.verdicts.results import Diagnostic
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict
 from repotrans.execution.toolchains.compiler_output import lowest_language_version

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.capability import checks
-from repotrans.execution.judge.results import Diagnostic
+from repotrans.verdicts.results import Diagnostic
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile
 from repotrans.execution.toolchains import mstest_compat, nunit3_compat

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from repotrans.execution.judge.results import ExceptionInfo
+from repotrans.verdicts.results import ExceptionInfo
 from repotrans.execution.sandboxes import PIDS_REASON, RunOutcome
 from repotrans.execution.toolchains import Limits, Verdict, judge_report
 from repotrans.execution.toolchains.nunit import (check_runner, clean_frames, exception_info, parse_runner,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from repotrans.execution.judge.results import ExceptionInfo, TestFailure
+from repotrans.verdicts.results import ExceptionInfo, TestFailure
 
 EXPECTED_RE = re.compile(r"Expected:[ \t]*([^\n]*?)\s*\n\s*But was:[ \t]*([^\n]*?)\s*(?:\n|$)")
 EXCEPTION_RE = re.compile(r"^([A-Za-z_][\w.`+]*(?:Exception|Error))\s*:\s*(.*)$", re.S)

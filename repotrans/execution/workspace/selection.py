@@ -35,7 +35,7 @@ DECLARATION_NODES = ("class_declaration", "struct_declaration", "record_declarat
                      "indexer_declaration", "event_declaration", "delegate_declaration", "enum_declaration")
 CACHE_FILE = "tests.json"
 CACHE_VERSION = 4
-TRANSLATED_CATEGORY = "RepotransTranslated"     # skeleton.junit.CATEGORY: fixtures translated from JUnit
+TRANSLATED_CATEGORY = "RepotransTranslated"     # junit.translate.CATEGORY: fixtures translated from JUnit
 
 
 def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> dict[str, dict]:

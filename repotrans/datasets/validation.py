@@ -1,0 +1,347 @@
+"""Dataset validation on one schemata build (execution.schemata) instead of two builds per task.
+
+For each guarded task: its covering tests with every switch off (the ground truth: the port as it
+is) must pass, and with its own switch on (the placeholder) must not. The verdict, its reasons and
+its selection read as the per-task path's (datasets.validate_task), which still judges the members
+the schemata cannot guard. First the capability check reads each ground truth's IL in the baseline
+build, as the per-task path's build checks it (a rejected one is dropped before any test runs). Test
+processes are batched (execution.schemata_runs):
+
+1. ground truth: the union of every task's covering tests, every switch off, once (`jobs`
+   processes, split by name), recording which guards each test reaches. A batch that stops early
+   (a fixture running out of memory kills the process) counts what it reported in whole; the
+   names covering the test it stopped in go alone, and the rest start a new batch. A task whose covered tests
+   all passed there has a passing ground truth; any other (a failure, a test that did not run, a
+   batch that did not finish) is run on its own, once per selection (shared by the tasks with the
+   same covering tests: all switches off, their runs are the same program; a timeout only when its
+   run hit a CPU-time limit, which the machine's load does not move), so its reason is the per-task
+   path's;
+2. placeholders: a task whose guard no covered test reached is dropped ("a placeholder passes its
+   tests": with its switch on they run exactly as with it off); the others run as jobs of warm
+   batches, each job only the tests that reached its guard. A guard reached inside a static
+   initializer by any test of the batch sends its task alone (the initializer ran in whichever test
+   touched the type first, maybe not one of the task's). A job decides "keep" only when a test
+   failed in which its own guard threw; everything else, and a task whose guard was reached inside
+   a static initializer, runs on its own in a fresh process with its whole selection.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from repotrans.execution.capability import checks
+from repotrans.execution.judge.runner import Runner
+from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
+from repotrans.execution.switches.schemata_runs import JobResult, run_batch
+from repotrans.execution.toolchains.api import (left_out_note, nothing_left, load_independent, covers,
+                                                CHECKER_EXE, dependents, rel)
+from repotrans.execution.workspace.selection import Selection, index_tests
+from repotrans.datasets.truth_jobs import truth_jobs
+
+PASSES = "a placeholder passes its tests"
+RESUMES = 4                       # new ground-truth batches after one stopped early, per chunk
+POLICY_CHUNK = 200                # capability-check jobs per checker process (its answers fit the pipe)
+
+
+def open_schemata(index, methods: list, runner: Runner):
+    """(toolchain, sandbox, limits, schemata) for `methods` of the index's target (one build), with
+    the runner's toolchain (and build settings), sandbox and limits."""
+    ws = runner.workspace(index.root("target"))
+    box = runner.sandbox(ws)
+    return runner.toolchain, box, runner.limits, build_schemata(runner.toolchain, ws, index, methods, box,
+                                                                runner.limits)
+
+
+@dataclass
+class Plan:
+    """One guarded task: its member, switch, covering selection, and the names it runs per test project."""
+    task: object
+    method: object
+    switch: int
+    chosen: Selection
+    names: dict[str, list[str]] = field(default_factory=dict)      # test project -> "Ns.Fixture[.Method]"
+    shared: float = 0.0                  # its part of the build and of the batches it was in (s)
+    started: float | None = None         # when its own runs began (run alone)
+
+
+def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: Callable,
+                     make_validation: Callable) -> tuple[list, Schemata | None]:
+    """Validate the tasks the schemata guard; returns (tasks left to the per-task path, the build).
+    `record(validation)` is called as each verdict is known; `make_validation(task, reason,
+    selection, seconds)` builds one."""
+    if runner.toolchain.name != "mono" or not tasks:
+        return tasks, None
+    methods = [m for m in (index.method(t.target_method_id) for t in tasks) if m is not None]
+    tc, box, limits, schemata = open_schemata(index, methods, runner)
+    clock = [time.monotonic()]
+
+    def phase(name: str) -> None:
+        """The wall seconds since the last step ended, as this step's (the report's where-the-time-goes)."""
+        now = time.monotonic()
+        schemata.phases[name] = round(now - clock[0], 1)
+        clock[0] = now
+
+    ws = schemata.ws
+    projects = tc.plan(ws).chosen
+    plans = []
+    for task in tasks:
+        switch = schemata.switch(task.target_method_id)
+        if switch is None:
+            continue
+        m = index.method(task.target_method_id)
+        plan = Plan(task, m, switch, covering_tests(tc, schemata, index, m))
+        changed = {p.path for p in projects if p.name in schemata.built and (ws.src / m.path).resolve() in p.sources}
+        affected = dependents(projects, changed, all_of_them=True)
+        for project in projects:
+            if project.is_test and project.path in affected:
+                names = [t.split(":", 1)[1] for t in plan.chosen.tests if t.startswith(project.name + ":")]
+                if names:
+                    plan.names[project.name] = names
+        plans.append(plan)
+    by_project = {p.name: p for p in projects}
+    phase("selections")
+    rejected = _rejected_truths(plans, index, ws, projects, box, limits)
+    phase("capability check")
+    for plan in [p for p in plans if p.task.id in rejected]:
+        record(make_validation(plan.task, f"ground truth gives rejected: {rejected[plan.task.id]}",
+                               plan.chosen.describe(), 0.0))
+    plans = [p for p in plans if p.task.id not in rejected]
+
+    def done(plan: Plan, reason: str | None) -> None:
+        own = time.monotonic() - plan.started if plan.started is not None else 0.0
+        record(make_validation(plan.task, reason, plan.chosen.describe(), round(plan.shared + own, 2)))
+
+    started = time.monotonic()
+    truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs,
+                           index_tests(ws, tc.test_projects(ws)))
+    phase("ground-truth batches")
+    for plan in plans:              # the one build and the ground-truth batches, spread over the tasks
+        plan.shared = (schemata.seconds + time.monotonic() - started) / len(plans)
+    alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
+    batched: list[Plan] = []
+    in_initializers = _initializer_switches(truth)
+    for plan in plans:
+        results = [truth.get((plan.task.id, name)) for name in plan.names]
+        if not plan.names or any(r is None for r in results) or not _passes(plan, results):
+            alone.append((plan, False))
+            continue
+        reaching, initializer = _reaching(plan, results)
+        if initializer or plan.switch in in_initializers or len(reaching) > 1:
+            alone.append((plan, True))
+        elif not reaching:
+            schemata.count("placeholder unreached")
+            done(plan, PASSES)
+        else:
+            plan.names = reaching
+            batched.append(plan)
+    for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, limits, jobs):
+        if decided:
+            schemata.count("batched")
+            done(plan, None)
+        else:
+            alone.append((plan, True))
+    phase("placeholder batches")
+    _alone(alone, tc, schemata, index, box, limits, jobs, done)
+    phase("runs alone")
+    return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata
+
+
+def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits, jobs: int,
+                   index: dict[str, dict]) -> dict[tuple[str, str], list[JobResult]]:
+    """The union of the plans' covering tests, every switch off, recording hits: (task, test project)
+    -> the batch jobs holding its names (missing: a batch reported nothing). `index`: the test scan
+    the selections came from (selection.index_tests), which sizes each batch's limit."""
+    chunks = []                                              # (project, names, tasks)
+    for project in sorted({name for plan in plans for name in plan.names}):
+        names = sorted({n for plan in plans for n in plan.names.get(project, [])})
+        size = -(-len(names) // max(1, jobs))
+        chunks += [(project, names[i:i + size]) for i in range(0, len(names), size)]
+
+    keys = {f"{p}:{n}" for plan in plans for p, ns in plan.names.items() for n in ns}
+    size = {key: max(1, len(index[key]["tests"])) if key in index else 1 for key in keys}   # a fixture: its tests
+
+    def one(chunk) -> list[tuple[str, set[str], JobResult | None]]:
+        """A chunk's batches: one, or when a batch stops early (out of memory, its limit), what it
+        reported in whole, the names covering the test it stopped in (None: their tasks run alone),
+        and a new batch for the rest, at most RESUMES times."""
+        project, names = chunk
+        out: list[tuple[str, set[str], JobResult | None]] = []
+        for _ in range(RESUMES + 1):
+            fixtures = len({n if f"{project}:{n}" in index else n.rsplit(".", 1)[0] for n in names})
+            run = run_batch(ws, schemata.built, projects, by_project[project], [(OFF, names)], box, limits,
+                            record=True, fixtures=fixtures, tests=sum(size[f"{project}:{n}"] for n in names))
+            job = run.finished[0] if run.finished else run.cut
+            if job is None or not job.cut:
+                return out + [(project, set(names), job)]
+            done = {n for n in names if job.whole_for([n])}
+            reported = {name for _, name in job.tests}
+            stuck = next((t for t in job.planned if t not in reported), "")
+            lost = {n for n in names
+                    if n not in done and any(covers(n, t) for t in [stuck, *job.suites.get(stuck, [])])}
+            out += [(project, done, job), (project, lost, None)]
+            names = [n for n in names if n not in done and n not in lost]
+            if not names or not (done or lost):
+                break
+        return out + ([(project, set(names), None)] if names else [])
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        finished = [entry for entries in pool.map(one, chunks) for entry in entries]
+    found: dict[tuple[str, str], list[JobResult]] = {}
+    for plan in plans:
+        for project, names in plan.names.items():
+            parts = [job for p, held, job in finished if p == project and held & set(names)]
+            if parts and all(job is not None for job in parts):
+                found[(plan.task.id, project)] = parts
+    return found
+
+
+def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dict[str, str]:
+    """Task id -> why the capability check rejects its ground truth, as the per-task path checks each
+    candidate (toolchains.mono): its member in each assembly compiling its file, with the Java
+    original's allowances; the ground truth's IL is the baseline's, so the baseline assemblies are
+    read, all tasks in one checker process (chunks of POLICY_CHUNK jobs). No baseline to compare
+    with: it would add the methods the candidate adds to it, none here (and it reads a second module
+    per job)."""
+    jobs = [(job.task_id, job.line(ws)) for plan in plans
+            for job in truth_jobs(index, ws, projects, plan.task.id, plan.method,
+                                  index.method(plan.task.source_method_id))]
+
+    def run(argv: list[str], stdin: bytes):
+        outcome = box.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb, stdin=stdin)
+        return outcome.exit_code, outcome.stdout, outcome.timed_out
+
+    verdicts = []
+    for at in range(0, len(jobs), POLICY_CHUNK):
+        verdicts += checks.run_checker(run, rel(ws.base / CHECKER_EXE, ws), [line for _, line in jobs[at:at + POLICY_CHUNK]])
+    by_task: dict[str, list] = {}
+    for (task_id, _), verdict in zip(jobs, verdicts):
+        by_task.setdefault(task_id, []).append(verdict)
+    return {task_id: merged.reason() for task_id, found in by_task.items()
+            if not (merged := checks.merged_verdict(found)).ok}
+
+
+def _initializer_switches(truth: dict[tuple[str, str], list[JobResult]]) -> set[int]:
+    """Switches whose guard some test of the ground-truth batches reached inside a static initializer.
+    The initializer runs once per process, in whichever test touches its type first, so a task's own
+    tests may reach it alone even when the batch charged it to another task's test."""
+    return {int(hit[:-1]) for parts in truth.values() for job in parts
+            for hits in [*job.hits.values(), *job.between.values()] for hit in hits if hit.endswith("*")}
+
+
+def _passes(plan: Plan, results: list[list[JobResult]]) -> bool:
+    """The plan's covered tests passed (at least one ran) in whole, clean ground-truth batches."""
+    for project, parts in zip(plan.names, results):
+        names = plan.names[project]
+        if any(job.problem or job.unhandled or not job.whole_for(names) for job in parts):
+            return False
+    return any(job.covered(plan.names[p]) for p, parts in zip(plan.names, results) for job in parts) and all(
+        job.passes(plan.names[p]) for p, parts in zip(plan.names, results) for job in parts
+        if job.covered(plan.names[p]))
+
+
+def _reaching(plan: Plan, results: list[list[JobResult]]) -> tuple[dict[str, list[str]], bool]:
+    """Test project -> the plan's covered tests that reached its guard; whether one did so inside a
+    static initializer."""
+    reaching: dict[str, list[str]] = {}
+    initializer = False
+    for project, parts in zip(plan.names, results):
+        for job in parts:
+            names, inside = job.reaching(plan.switch, plan.names[project])
+            initializer |= inside
+            if names:
+                reaching.setdefault(project, []).extend(names)
+    return reaching, initializer
+
+
+def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits, jobs: int):
+    """(plan, True when a batched job showed its placeholder failing a test its guard threw in)."""
+    queues: list[list[Plan]] = [[] for _ in range(max(1, jobs))]
+    for n, plan in enumerate(sorted(plans, key=lambda p: next(iter(p.names)))):
+        queues[n % len(queues)].append(plan)
+    out: list[tuple[Plan, bool]] = []
+    lock = threading.Lock()
+
+    def drain(queue: list[Plan]) -> None:
+        while queue:
+            project = next(iter(queue[0].names))
+            batch = [p for p in queue if next(iter(p.names)) == project]
+            run = run_batch(ws, schemata.built, projects, by_project[project],
+                            [(p.switch, p.names[project]) for p in batch], box, limits,
+                            fixtures=len(batch), tests=sum(len(p.names[project]) for p in batch))
+            settled = [(plan, job.placeholder_fails()) for plan, job in zip(batch, run.finished)]
+            if run.tainted:                # its guard threw inside a static initializer: that job alone
+                settled[-1] = (settled[-1][0], False)
+            elif len(settled) < len(batch):     # timed out or crashed: the job running then alone
+                settled.append((batch[len(settled)], False))
+            for plan, _ in settled:
+                plan.shared += run.seconds / len(settled)
+            with lock:
+                out.extend(settled)
+            ids = {id(p) for p, _ in settled}
+            queue[:] = [p for p in queue if id(p) not in ids]     # the rest: a fresh process
+
+    with ThreadPoolExecutor(max_workers=len(queues)) as pool:
+        list(pool.map(drain, queues))
+    return out
+
+
+def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, limits, jobs: int,
+           done: Callable) -> None:
+    """Each plan in a fresh process with its whole selection, as the per-task path asks: the ground
+    truth first (unless the batch showed it passing; one run per selection), then its switch."""
+    truths: dict[tuple, Future] = {}
+    lock = threading.Lock()
+
+    def truth(plan: Plan):
+        """The all-off run of this selection: run once, awaited by every task sharing it."""
+        key = tuple(sorted(plan.chosen.tests)) if plan.chosen.tests is not None else None
+        with lock:
+            mine = key not in truths
+            if mine:
+                truths[key] = Future()
+        if mine:
+            try:
+                truths[key].set_result(run_switch(tc, schemata, index, plan.method, OFF, box, limits, plan.chosen))
+            except BaseException as exc:
+                truths[key].set_exception(exc)
+                raise
+        shared = truths[key].result()
+        if shared.status == "timeout" and not mine and not load_independent(shared.reason):
+            return run_switch(tc, schemata, index, plan.method, OFF, box, limits, plan.chosen)   # wall: again
+        return shared
+
+    def one(item: tuple[Plan, bool]) -> None:
+        plan, passed = item
+        plan.started = time.monotonic()
+        schemata.count("alone" if not passed else "switch alone")
+        if not passed:
+            ok = truth(plan)
+            if (ok.status == "no_tests" or ok.status == "passed") and ok.tests_run == 0 and ok.left_out:
+                return done(plan, nothing_left(ok.left_out))
+            if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
+                return done(plan, f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
+            if ok.status != "passed":
+                return done(plan, f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
+        bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, limits, plan.chosen)
+        done(plan, PASSES + left_out_note(bad.left_out) if bad.status == "passed" else None)
+
+    # one task per selection first (a worker waits on a run in flight only at the end), the biggest
+    # selections first (the longest runs do not start last, with a worker idle beside them)
+    seen: set = set()
+    order = sorted(plans, key=lambda item: (_repeat(item[0], seen), -item[0].chosen.timeout(1.0)))
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        list(pool.map(one, order))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _repeat(plan: Plan, seen: set) -> bool:
+    """Whether a task with the same selection came before (records this one's)."""
+    key = tuple(sorted(plan.chosen.tests)) if plan.chosen.tests is not None else None
+    before = key in seen
+    seen.add(key)
+    return before

@@ -1,0 +1,272 @@
+"""API parity of a port: the public and protected API of the Java side against the C# port.
+
+Every entry rests on the mapping (no new guessing): a visible Java type or member the mapping pairs
+with a C# one is `matched` (or a `signature` difference when its parameter, return or static-ness
+plainly disagree through the type map, or when the C# counterpart is less visible); one it does not
+pair is `missing` (with the mapping's reason); a visible C# member of the port's product code that no
+Java member maps to is `port_only`. Test code is left out on both sides (mapping.test_code).
+Entries are grouped by Java package (port-only ones by the package whose namespace holds them).
+Exclusions (parity_exclude.py) take entries out of the counts and say which rule did.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+from repotrans.index.typename import simple_name
+from repotrans.parity.exclude import Exclusions
+from repotrans.index.model import Method, TypeDecl
+from repotrans.mapping.mapping import Mapping
+from repotrans.mapping.signatures import Scorer
+from repotrans.mapping.test_code import test_files
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
+
+CATEGORIES = ("matched", "missing", "signature", "port_only")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One API declaration's standing: `java`/`cs` qualified names (no side prefix), its kind
+    (type, method, constructor, property, indexer) and, for missing and signature entries, why."""
+    category: str
+    kind: str
+    java: str | None
+    cs: str | None
+    detail: tuple[str, ...] = ()
+
+
+@dataclass
+class Group:
+    package: str | None           # Java package (None: a C# namespace no Java package maps to)
+    namespace: str | None         # the C# namespace the mapping gives it
+    entries: list[Entry] = field(default_factory=list)
+
+    def of(self, category: str) -> list[Entry]:
+        return [e for e in self.entries if e.category == category]
+
+
+@dataclass
+class ParityReport:
+    groups: list[Group]
+    excluded: list[tuple[Entry, str, str]]          # (entry, pattern, reason)
+    unused_exclusions: list[str]
+
+    def counts(self) -> dict[str, int]:
+        out = {c: 0 for c in CATEGORIES}
+        for g in self.groups:
+            for e in g.entries:
+                out[e.category] += 1
+        out["excluded"] = len(self.excluded)
+        return out
+
+    def problems(self) -> int:
+        """What CI counts against `--fail-over`: missing declarations and signature differences."""
+        c = self.counts()
+        return c["missing"] + c["signature"]
+
+    def to_json(self) -> dict:
+        return {"summary": self.counts(),
+                "groups": [{"package": g.package, "namespace": g.namespace,
+                            **{c: [_entry_json(e) for e in g.of(c)] for c in CATEGORIES}} for g in self.groups],
+                "excluded": [{**_entry_json(e), "category": e.category, "pattern": p, "reason": r}
+                             for e, p, r in self.excluded],
+                "unused_exclusions": list(self.unused_exclusions)}
+
+
+def _entry_json(e: Entry) -> dict:
+    d = asdict(e)
+    d.pop("category")
+    d["detail"] = list(e.detail)
+    return d
+
+
+def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None) -> ParityReport:
+    """The parity report of an indexed pair under its mapping."""
+    exclusions = exclusions or Exclusions([])
+    tests = {side: test_files(side, index.files(side), _root(index, side)) for side in ("source", "target")}
+    java_types = [t for t in index.types("source") if t.path not in tests["source"]]
+    cs_types = [t for t in index.types("target") if t.path not in tests["target"]]
+    by_id = {t.id: t for t in java_types + cs_types}
+    entries: list[tuple[str | None, Entry]] = []      # (Java package or None, entry)
+    scorer = _Scorers(mapping, index)
+    for jt in java_types:
+        if not _visible_type(jt, by_id):
+            continue
+        tm = mapping.target_type(jt.id)
+        ct = by_id.get(tm.target_id) if tm else None
+        pkg = jt.container
+        if ct is None:
+            reason = mapping.unmatched_types.get(jt.id, "no C# type")
+            entries.append((pkg, Entry("missing", "type", _bare(jt.id), None, (reason,))))
+        else:
+            extra = () if _visible_type(ct, by_id) else ("less visible in the port",)
+            entries.append((pkg, Entry("signature" if extra else "matched", "type", _bare(jt.id), _bare(ct.id),
+                                       extra)))
+        for jm in index.methods(jt.id):
+            if not _visible_member(jm, jt):
+                continue
+            mm = mapping.target_method(jm.id)
+            cm = index.method(mm.target_id) if mm else None
+            if cm is None:
+                reason = "type missing in the port" if ct is None else \
+                    mapping.unmatched_methods.get(jm.id, "no C# member")
+                entries.append((pkg, Entry("missing", jm.kind, _bare(jm.id), None, (reason,))))
+                continue
+            diffs = scorer.differences(jm, cm, mm.reason, jt, by_id.get(cm.type_id) or index.type(cm.type_id))
+            if not _visible_member(cm, by_id.get(cm.type_id) or index.type(cm.type_id)):
+                diffs = diffs + ("less visible in the port",)
+            entries.append((pkg, Entry("signature" if diffs else "matched", jm.kind, _bare(jm.id), _bare(cm.id),
+                                       diffs)))
+    package_of = {ns: pkg for pkg, ns in sorted(mapping.namespace_map.items(), reverse=True)}
+    for ct in cs_types:
+        if not _visible_type(ct, by_id):
+            continue
+        members = [cm for cm in index.methods(ct.id) if _visible_member(cm, ct)]
+        unmapped = [cm for cm in members if mapping.source_method(cm.id) is None
+                    and not _restates_base(index, mapping, ct, cm)]
+        pkg = package_of.get(ct.container)
+        if mapping.source_type(ct.id) is None and len(unmapped) == len(members):
+            entries.append((pkg, Entry("port_only", "type", None, _bare(ct.id))))
+        for cm in unmapped:
+            if not _object_plumbing(cm):
+                entries.append((pkg, Entry("port_only", cm.kind, None, _bare(cm.id))))
+    return _grouped(entries, mapping, exclusions)
+
+
+def _grouped(entries: list[tuple[str | None, Entry]], mapping: Mapping, exclusions: Exclusions) -> ParityReport:
+    groups: dict[tuple, Group] = {}
+    excluded = []
+    for pkg, e in entries:
+        hit = exclusions.match(e.category, e.cs if e.category == "port_only" else e.java)
+        if hit is not None:
+            excluded.append((e, hit.pattern, hit.reason))
+            continue
+        ns = mapping.namespace_map.get(pkg) if pkg else _namespace(e)
+        groups.setdefault((pkg or "~", ns or ""), Group(pkg, ns)).entries.append(e)
+    ordered = [groups[k] for k in sorted(groups)]
+    for g in ordered:
+        g.entries.sort(key=lambda e: (CATEGORIES.index(e.category), e.java or "", e.cs or ""))
+    return ParityReport(ordered, excluded, exclusions.unused())
+
+
+def _namespace(e: Entry) -> str | None:
+    return (e.cs or "").rsplit(".", 1)[0] or None
+
+
+class _Scorers:
+    """Signature comparison through the mapping's type map (signatures.Scorer), one scorer per type pair."""
+
+    def __init__(self, mapping: Mapping, index: Index):
+        project: dict[str, set[str]] = defaultdict(set)
+        for m in mapping.type_matches:
+            project[simple_name(m.source_id)].add(simple_name(m.target_id))
+        self.project = dict(project)
+        self.enums = frozenset(t.name for t in index.types("target") if t.kind == "enum")
+
+    def differences(self, jm: Method, cm: Method, reason: str, jt: TypeDecl, ct: TypeDecl | None) -> tuple[str, ...]:
+        """What plainly disagrees between a Java member and its C# counterpart (empty: nothing)."""
+        if ct is None:
+            return ()
+        s = Scorer(jt, ct, self.project, self.enums)
+        cparams = [p for p in cm.params if "this" not in p.modifiers]
+        if "moved to" in reason or "extension method" in reason:
+            instance_java = "static" not in jm.modifiers
+            if instance_java and len(cparams) == len(cm.params) and cm.params and "static" in cm.modifiers:
+                cparams = cparams[1:]          # a static companion taking the instance first
+        out = []
+        if cm.kind in ("property", "indexer"):
+            setter = reason.startswith("setter")
+            jparams = jm.params[:-1] if setter else jm.params
+            jvalue = jm.params[-1].type if setter and jm.params else jm.return_type
+            if len(jparams) != len(cparams):
+                out.append(f"parameters: {len(jparams)} in Java, {len(cparams)} in the port")
+            else:
+                out += self._params(s, jm, jparams, cm, cparams)
+            if jvalue is not None and cm.return_type is not None:
+                if s.param_agreement(jm, _param(jvalue), cm, _param(cm.return_type)) == 0:
+                    out.append(f"type: {jvalue} in Java, {cm.return_type} in the port")
+        else:
+            if len(jm.params) != len(cparams):
+                out.append(f"parameters: {len(jm.params)} in Java, {len(cparams)} in the port")
+            else:
+                out += self._params(s, jm, list(jm.params), cm, cparams)
+            if jm.kind == "method" and jm.return_type and cm.return_type and \
+                    s.return_agreement(jm, cm) == 0 and not _renamed_object_method(jm, cm):
+                out.append(f"returns: {jm.return_type} in Java, {cm.return_type} in the port")
+        jstatic, cstatic = "static" in jm.modifiers, "static" in cm.modifiers
+        if not jstatic and ("extension method" in reason or "moved to" in reason):
+            cstatic = False               # the instance comes first, as a parameter of a static companion
+        if jstatic != cstatic and cm.kind != "constructor":
+            out.append("static in Java, instance in the port" if jstatic else "instance in Java, static in the port")
+        return tuple(out)
+
+    @staticmethod
+    def _params(s: Scorer, jm: Method, jparams, cm: Method, cparams) -> list[str]:
+        out = []
+        for i, (jp, cp) in enumerate(zip(jparams, cparams), 1):
+            if s.param_agreement(jm, jp, cm, cp) == 0:
+                out.append(f"parameter {i}: {jp.type}{'...' if jp.varargs else ''} in Java, {cp.type} in the port")
+        return out
+
+
+def _param(type_text: str):
+    from repotrans.index.model import Param
+    return Param("", type_text)
+
+
+def _renamed_object_method(jm: Method, cm: Method) -> bool:
+    """iterator() -> GetEnumerator() and the like return the platform's own type."""
+    return cm.name in ("GetEnumerator",)
+
+
+def _visible_type(t: TypeDecl, by_id: dict[str, TypeDecl]) -> bool:
+    """Public (or protected, when nested) here and in every enclosing type; interface members are public."""
+    while t is not None:
+        outer = by_id.get(t.outer_id) if t.outer_id else None
+        implicit = outer is not None and outer.kind == "interface"
+        if not (implicit or "public" in t.modifiers or (outer is not None and "protected" in t.modifiers)):
+            return False
+        t = outer
+    return True
+
+
+def _visible_member(m: Method, owner: TypeDecl | None) -> bool:
+    if "private" in m.modifiers:
+        return False
+    if "public" in m.modifiers or "protected" in m.modifiers:
+        return True
+    return owner is not None and owner.kind == "interface"
+
+
+def _restates_base(index: Index, mapping: Mapping, ct: TypeDecl, cm: Method) -> bool:
+    """An abstract or override member whose base member (same name and parameters) is mapped already:
+    C# restates an interface member in an abstract class, Java need not; it adds no API of its own."""
+    if not {"abstract", "override"} & set(cm.modifiers):
+        return False
+    for base in index.supertypes(ct):
+        for bm in index.methods(base.id):
+            if bm.name == cm.name and bm.param_types == cm.param_types and mapping.source_method(bm.id):
+                return True
+    return False
+
+
+def _object_plumbing(cm: Method) -> bool:
+    """C# members a port adds for the platform, not for the Java API: operators and conversions."""
+    return cm.name.startswith("operator") or cm.name in ("implicit", "explicit")
+
+
+def _root(index: Index, side: str):
+    from repotrans.errors import ConfigError
+    try:
+        return index.root(side)
+    except ConfigError:
+        return None
+
+
+def _bare(declaration_id: str) -> str:
+    return declaration_id.split(":", 1)[1]
+
+

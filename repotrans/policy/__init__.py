@@ -1,9 +1,0 @@
-"""The offline built-in translation policy (`--model builtin`).
-
-java2cs.translate_method  syntax-directed Java -> C# 6 method translation (tree-sitter Java tree; statements: java_stmt)
-java_expr / java_calls    expressions; JDK calls mapped through jdk_map.toml (data)
-resolver                  C# names of project members: conventions, or gathered tool context
-repair                    rule-based fixes keyed on compiler diagnostics
-reading                   a step prompt read back (step, Input, calls, candidate, test result)
-steps / builtin           per-agent-step answers and the AutoGen ChatCompletionClient around them (reads its prompt)
-"""

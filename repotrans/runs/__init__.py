@@ -1,0 +1,1 @@
+"""The run and its variants: batch (callees first, judged, written back), ablate, the executors\n(threads, Ray) that run their tasks, and the run folder they leave (layout, results store, summary)."""

@@ -1,0 +1,155 @@
+"""The end of a batch, after its last task or any stop: blocked tasks judged again, the whole suite run
+once with the passing translations (and nothing else), and what passed written into the port when asked.
+
+`--write` (and `--patch FILE`) happen at the end of every batch, stopped early or not, and say what they
+wrote or why nothing: nothing passed; the whole suite timed out, did not build, or has failures it cannot
+put down to members still untranslated (translations that pass alone but fail together), unless
+`--write-anyway`.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.blocked import blockers
+from repotrans.execution.judge.protocol import Judge
+from repotrans.verdicts.results import TestResult
+from repotrans.verdicts.status import BLOCKED, NO_TESTS, PASSED, RUNTIME_ERROR
+from repotrans.runs.batch_progress import outcome_of
+from repotrans.runs.rejudge import WAITING, past_placeholders, rejudge_blocked
+from repotrans.runs.store import RunStore, TaskRecord
+from repotrans.runs.whole_suite import summarize, translated_fixtures, translated_part
+from repotrans.runs.write_back import WritePlan, patch_text, plan_write, render, write_plan
+from repotrans.index.model import Method
+from repotrans.index.store import Index
+
+
+@dataclass
+class WriteRequest:
+    """What the user asked to have written: into the port (`write`), as a diff (`patch`), or both;
+    `anyway`: also when the whole-suite check does not clear the translations."""
+    write: bool = False
+    patch: Path | None = None
+    anyway: bool = False
+
+    @property
+    def wanted(self) -> bool:
+        return self.write or self.patch is not None
+
+
+@dataclass
+class WriteOutcome:
+    """What was written (summary.json's "written"), or why nothing was."""
+    plan: dict = field(default_factory=dict)      # WritePlan.to_json()
+    members: list[str] = field(default_factory=list)
+    refused: str = ""
+    lines: list[str] = field(default_factory=list)
+
+
+def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], order: list[str], runner: Judge,
+            store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
+            tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
+    """Blocked and untested tasks judged again (runs.rejudge), callees first (`order`: task ids)."""
+    rank = {t: i for i, t in enumerate(order)}
+    blocked = sorted((r for r in records if r.status in WAITING), key=lambda r: rank.get(r.task_id, len(rank)))
+    if not blocked:
+        return
+    untested = sum(r.status == NO_TESTS for r in blocked)
+    also = f" and {untested} no test reached" if untested else ""
+    say(f"re-judging {len(blocked) - untested} blocked task(s){also} on the port plus the passing translations...")
+    rejudge_blocked(index, source, work, blocked, runner, store, java, say, tasks_dir, judged_on)
+    now = Counter(outcome_of(r) for r in blocked)
+    say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))
+
+
+def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
+                   untranslated: list[str] | None = None, java: dict[str, Method | None] | None = None) -> dict:
+    """Run the whole suite once on the work copy (the port plus every passing translation and nothing
+    else); name the tasks that passed alone but whose covering tests fail together. Failures inside
+    placeholders are put down to the `untranslated` tasks when there are any. Each run is checked with
+    the allowances of its member's Java original (`java`: target method id -> method)."""
+    java = java or {}
+    methods = [m for m in (index.method("target:" + r.task_id) for r in passing) if m is not None]
+    root = index.root("target")
+
+    def as_is(m):
+        return (root / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
+
+    whole = runner.run(index, methods[0], as_is(methods[0]), scope="all",
+                       allow=allowances(index, java.get(methods[0].id)), java=java.get(methods[0].id))
+    def in_placeholder(failure) -> list[str]:
+        """The placeholders this failure's exception was thrown in, read from its runtime frames."""
+        # probed as a failed run whatever the whole run's status (a run judged blocked as a whole too)
+        found = blockers(TestResult(status=RUNTIME_ERROR, failures=[failure]), index, methods[0])
+        return [m.id.split(":", 1)[1] for m in found]
+
+    out = {**summarize(whole, in_placeholder), **translated_part(whole, translated_fixtures(index)), "fail_together": [],
+           "inputs": len(methods)}
+    if untranslated and out["in_untranslated"]:
+        out["untranslated"] = sorted(untranslated)
+    if whole.status != PASSED:
+        alone = runner.run_many(index, [(m, as_is(m), allowances(index, java.get(m.id)), java.get(m.id))
+                                        for m in methods],
+                                scope="covering")
+        # every passing translation rests only on passing ones (runs.rejudge), so each must pass
+        # alone on the work copy; blocked there means its pass rested on a candidate that is not in it,
+        # unless it is blocked only where it passed: past members the run leaves untranslated (every
+        # placeholder stays one now), as rejudge's last judgements judged it
+        out["fail_together"] = [m.id.split(":", 1)[1] for m, result in zip(methods, alone)
+                                if past_placeholders(index, m, result, set(result.behind)).status != PASSED]
+    return out
+
+
+def write_refusal(together: dict) -> str:
+    """Why the whole-suite check does not clear the passing translations for writing ("" when it does)."""
+    if not together:
+        return "the whole suite was not run"
+    status = together.get("status")
+    if status in (PASSED, BLOCKED):       # blocked: every failure is inside a member still untranslated
+        return ""
+    if status == "timeout":
+        return "the whole-suite check timed out"
+    if status == "compile_error":
+        return "the port does not build with the passing translations together"
+    if together.get("fail_together"):
+        return f"{len(together['fail_together'])} translation(s) pass alone but fail together"
+    if status in ("test_failure", "runtime_error"):
+        elsewhere = together.get("elsewhere_count", 0)
+        if elsewhere or together.get("in_untranslated", 0) < together.get("tests_failed", 0):
+            return f"{elsewhere or 'some'} whole-suite failure(s) are not in untranslated members"
+        return ""
+    return f"the whole-suite check ended {status}"
+
+
+def write_passing(target: Path, originals: dict[str, dict], records: list[TaskRecord], together: dict,
+                  request: WriteRequest, stopped: str) -> WriteOutcome:
+    """Splice the passing records into the port and/or write the patch, if the whole-suite check clears
+    them (or `request.anyway`); every outcome says what it did."""
+    out = WriteOutcome()
+    passing = [r for r in records if r.passed]
+    when = " so far (the batch stopped early)" if stopped else ""
+    if not passing:
+        out.refused = "no translation passed" + when
+        out.lines = [f"--write: wrote nothing: {out.refused}"]
+        return out
+    why = write_refusal(together)
+    if why and not request.anyway:
+        out.refused = why
+        out.lines = [f"--write: wrote nothing: {why}; --write-anyway writes the {len(passing)} passing "
+                     "translation(s) regardless"]
+        return out
+    plan: WritePlan = plan_write(target, originals, passing)
+    lines = [f"--write: {len(passing)} passing translation(s){when}" + (f" (despite: {why})" if why else "")]
+    if request.patch is not None:
+        request.patch.write_text(patch_text(plan), encoding="utf-8")
+        lines.append(f"--patch: {request.patch} holds the change as a unified diff"
+                     + ("" if request.write else " (the port is untouched)"))
+    if request.write:
+        write_plan(target, plan)
+    lines += render(plan, "written" if request.write else "in the patch")
+    out.plan, out.lines = plan.to_json(), lines
+    out.members = [t for change in plan.files.values() for t in change.members] if request.write else []
+    return out

@@ -1,0 +1,118 @@
+"""Schemata validation in batches against the per-task path, on the sample's real mcs and NUnit."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.verdicts.results import TestResult
+from repotrans.execution.switches.schemata_runs import BatchRun, JobResult
+from repotrans.execution.workspace.selection import Selection
+from repotrans.datasets import validation as sv
+from repotrans.datasets.build import build_dataset
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
+
+
+@pytest.mark.slow
+def test_batched_verdicts_equal_per_task_and_a_member_a_static_initializer_calls_runs_alone(tmp_path):
+    """Vector2D.Zero (a static field) calls the constructor: in a warm process its initializer ran with
+    every switch off, so the constructor's placeholder would go unseen. The ground-truth batch sees
+    the guard reached inside a static initializer and sends that task to a fresh process."""
+    select = ["Acme.Geo.Vector2D.<init>(*)", "Acme.Geo.Vector2D.Dot(*)", "Acme.Geo.Vector2D.Magnitude()",
+              "Acme.Geo.Vector2D.Normalize()"]
+    found = {}
+    for schemata in (True, False):
+        out = tmp_path / ("schemata" if schemata else "per-task")
+        ds = build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False, jobs=2,
+                           schemata=schemata)
+        found[schemata] = ({t.id for t in ds.tasks}, {d["id"]: d["reason"] for d in ds.dropped})
+    assert found[True] == found[False] and len(found[True][0]) == 4
+    report = (tmp_path / "schemata" / "report.md").read_text()
+    assert "- schemata test runs: 3 batched, 1 switch alone" in report
+
+
+@pytest.mark.slow
+def test_a_ground_truth_the_capability_check_rejects_is_dropped_as_the_per_task_path_drops_it(tmp_path):
+    """IsBlank's C# reads the file system, its Java does not: the per-task path's build rejects the
+    ground truth before any test runs; the schemata path checks the baseline's IL the same way."""
+    target = tmp_path / "csharp"
+    shutil.copytree(SAMPLE / "csharp", target)
+    utils = target / "src" / "Acme.Geo" / "Common" / "StringUtils.cs"
+    utils.write_text(utils.read_text().replace(
+        "        public static bool IsBlank(string text)\n        {\n",
+        "        public static bool IsBlank(string text)\n        {\n"
+        "            if (System.IO.File.Exists(\"/nonexistent/repotrans\")) { return false; }\n", 1))
+    select = ["Acme.Common.StringUtils.IsBlank(*)", "Acme.Common.StringUtils.Repeat(*)"]
+    found = {}
+    for schemata in (True, False):
+        ds = build_dataset(SAMPLE / "java", target, tmp_path / str(schemata), select=select, progress=False,
+                           jobs=2, schemata=schemata)
+        found[schemata] = ({t.id for t in ds.tasks}, {d["id"]: d["reason"] for d in ds.dropped})
+    assert found[True] == found[False]
+    assert found[True][0] == {"Acme.Common.StringUtils.Repeat(string, int)"}
+    assert found[True][1]["Acme.Common.StringUtils.IsBlank(string)"].startswith(
+        "ground truth gives rejected: uses System.IO.File")
+
+
+def test_a_ground_truth_batch_cut_short_is_resumed_without_the_fixture_it_died_in(monkeypatch):
+    """Out of memory in one fixture kills the union run: what reported stays, the fixture's tasks
+    run alone, and the fixtures after it start a new batch."""
+    suites = {"Ns.A.T1": ["Ns", "Ns.A"], "Ns.B.T1": ["Ns", "Ns.B"], "Ns.B.T2": ["Ns", "Ns.B"], "Ns.C.T1": ["Ns", "Ns.C"]}
+
+    def job(names, reported, cut):
+        tests = [("Success", t) for t in reported]
+        planned = {t: "Runnable" for t in suites if any(t.startswith(n) for n in names)}
+        return JobResult(-1, names, tests, suites, planned=planned, cut=cut)
+
+    asked = []
+
+    def fake_run_batch(ws, built, projects, project, jobs, box, limits, **kw):
+        names = jobs[0][1]
+        asked.append(list(names))
+        if len(asked) == 1:                      # dies in Ns.B after Ns.B.T1
+            return BatchRun([], cut=job(names, ["Ns.A.T1", "Ns.B.T1"], True))
+        return BatchRun([job(names, ["Ns.C.T1"], False)])
+
+    monkeypatch.setattr(sv, "run_batch", fake_run_batch)
+    plans = [sv.Plan(type("T", (), {"id": f"t{n}"}), None, n, Selection([], "covering"), {"P": [name]})
+             for n, name in enumerate(["Ns.A", "Ns.B", "Ns.C"])]
+    found = sv._truth_batches(plans, None, type("S", (), {"built": {}}), [], {"P": None}, None, None, 1, {})
+    assert asked == [["Ns.A", "Ns.B", "Ns.C"], ["Ns.C"]]
+    assert found[("t0", "P")][0].passes(["Ns.A"])
+    assert ("t1", "P") not in found                       # its fixture stopped the batch: alone
+    assert found[("t2", "P")][0].passes(["Ns.C"]) and not found[("t2", "P")][0].cut
+
+
+def test_a_guard_reached_in_a_static_initializer_by_any_test_sends_its_task_alone():
+    """ZXing's GenericGF fields are built by its static initializer: in the union run the first test
+    touching GenericGF (another task's) was charged with the constructor's guard, so the constructor's
+    own covering tests never reached it there; alone they do (per-task: kept)."""
+    first = JobResult(-1, ["Ns.A"], hits={"Ns.A.T1": {"4*", "2"}, "Ns.A.T2": {"3"}})
+    second = JobResult(-1, ["Ns.B"], between={"Ns.B": {"7*"}})
+    assert sv._initializer_switches({("t0", "P"): [first], ("t1", "P"): [first, second]}) == {4, 7}
+
+
+@pytest.mark.parametrize("reason,runs", [("tests exceeded the 60 s CPU limit after 7 of 10 planned tests", 1),
+                                         ("tests exceeded the 60 s limit after 7 of 10 planned tests", 2)])
+def test_tasks_with_one_selection_share_its_ground_truth_and_a_timeout_only_on_a_cpu_limit(monkeypatch, reason, runs):
+    """All switches off, two tasks with the same covering tests run the same program: its outcome is
+    shared, a timeout too when the run hit a CPU-time limit (the machine's load does not move it); a
+    wall-clock timeout is run again for the second task, as the per-task path would."""
+    ran = []
+
+    def fake_run_switch(tc, schemata, index, method, switch, box, limits, chosen):
+        ran.append(switch)
+        return TestResult(status="timeout", reason=reason)
+
+    monkeypatch.setattr(sv, "run_switch", fake_run_switch)
+    same = Selection(["P:Ns.A.T1", "P:Ns.A.T2"], "covering")
+    other = Selection(["P:Ns.B.T1"], "covering")
+    plans = [(sv.Plan(type("T", (), {"id": f"t{n}"}), None, n, chosen), False)
+             for n, chosen in enumerate([same, same, other])]
+    verdicts = {}
+    sv._alone(plans, None, type("S", (), {"count": lambda self, what: None})(), None, None, None, 2,
+              lambda plan, why: verdicts.setdefault(plan.task.id, why))
+    assert ran == [sv.OFF] * (runs + 1)           # the placeholders never run: every ground truth failed
+    assert all(why.startswith("ground truth gives timeout") for why in verdicts.values()) and len(verdicts) == 3

@@ -1,0 +1,157 @@
+"""The pure-Python IL checker (il_check) against the Cecil one (cecil_checker.cs under mono): both read
+rules.tsv, and on real assemblies compiled by mcs from the calc fixture with each attack
+candidate of the security suite, each denial of the policy tests and clean code, they must name the
+same (capability, API) denials in the same methods, and accept the same code."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.il_job import check_assembly
+from repotrans.execution.capability.il_rules import load_rules
+from repotrans.execution.capability.checks import ALLOWABLE, MemberRef
+from tests.execution.capability.test_policy import DENIED
+from tests.execution.capability.test_security import POLICY_ATTACKS, TRUTH
+
+CALC = Path(__file__).resolve().parents[2] / "fixtures" / "dotnet" / "projects" / "calc" / "src" / "Acme.Calc"
+ADD = "        public int Add(int a, int b)\n        {\n            int sum = a + b;\n            history.Add(sum);\n            return sum;\n        }\n"
+CLEAN = [
+    ("ground truth", TRUTH),
+    ("lambdas, iterators, LINQ, resources", "public int Add(int a, int b)\n{\n    System.Func<int, int> twice = x => x + x;\n"
+     "    int s = System.Linq.Enumerable.Sum(Range(b)) * 0 + twice(0);\n    int sum = a + b + s;\n"
+     "    history.Add(sum);\n    return sum;\n}\n"
+     "private System.Collections.Generic.IEnumerable<int> Range(int n)\n"
+     "{\n    var res = typeof(Calculator).Assembly.GetManifestResourceStream(\"missing\");\n"
+     "    for (int i = 0; i < n; i++) yield return i + GetType().Name.Length + (res == null ? 0 : 1);\n}\n"),
+    ("generic helper and delegates", "public int Add(int a, int b)\n{\n    var d = new System.Collections.Generic.Dictionary"
+     "<string, System.Func<int, int>>();\n    d[\"x\"] = Twice<int>;\n    int sum = a + b + d[\"x\"](0);\n"
+     "    history.Add(sum);\n    return sum;\n}\nprivate static int Twice<T>(int v) { return v * 2; }\n"),
+]
+# the assembly of a Type value the code does not name as typeof(an own type): a type the test passed in (a
+# lambda's closure, a subclass) gives the test assembly and its embedded resources (issue 32)
+TEST_CONTENT = [
+    ("an argument's type's assembly", "{\n    var asm = ((object)history).GetType().Assembly;\n"
+     "    return asm.GetManifestResourceNames().Length + a + b;\n}"),
+    ("this type's runtime assembly through TypeInfo", "{\n    var asm = System.Reflection.IntrospectionExtensions"
+     ".GetTypeInfo(GetType()).Assembly;\n    return asm.GetManifestResourceNames().Length + a + b;\n}"),
+    ("Assembly.GetAssembly of a runtime type", "{\n    var asm = System.Reflection.Assembly.GetAssembly(GetType());\n"
+     "    return asm.GetManifestResourceNames().Length + a + b;\n}"),
+]
+# a type the candidate declares outside its class, by closing the class and the namespace: in a namespace the
+# port does not use (an impostor of NUnit's or the class library's) it is denied
+DECLARATIONS = [
+    ("an impostor of a framework exception", "public int Add(int a, int b) { return a + b; }\n}\n}\n"
+     "namespace System.Impostors { public class NotImplementedException : System.Exception { } }\n"
+     "namespace Acme.Calc\n{\n    public class CalculatorTail\n    {\n"
+     "        private readonly System.Collections.Generic.List<int> history = new System.Collections.Generic.List<int>();"),
+]
+MEMBER = MemberRef("Acme.Calc.Calculator", ("Add",), 2, ("Int32", "Int32"))
+
+
+def compile_calc(folder: Path, name: str, body: str | None) -> Path:
+    """Acme.Calc compiled by mcs with Calculator.Add replaced by `body` (a block or whole members)."""
+    out = folder / name
+    out.mkdir()
+    sources = []
+    for src in (CALC / "Calculator.cs", CALC / "Text" / "Greeter.cs"):     # what the project compiles
+        text = src.read_text()
+        if src.name == "Calculator.cs" and body is not None:
+            member = ("public int Add(int a, int b)\n" + body) if body.lstrip().startswith("{") else body
+            text = text.replace(ADD, member + "\n")
+        (out / src.name).write_text(text)
+        sources.append(str(out / src.name))
+    dll = out / "Acme.Calc.dll"
+    done = subprocess.run(["mcs", "-target:library", "-unsafe", "-debug-", f"-out:{dll}", "-r:System.Core.dll",
+                           "-r:/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll", *sources],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return dll
+
+
+@pytest.fixture(scope="module")
+def assemblies(tmp_path_factory):
+    if shutil.which("mcs") is None or not Path(checks.CECIL).is_file():
+        pytest.fail("these tests need mono's mcs and Mono.Cecil in its GAC", pytrace=False)
+    tmp = tmp_path_factory.mktemp("il-check")
+    exe = tmp / "cecil_checker.exe"
+    shutil.copyfile(checks.RULES, tmp / checks.RULES.name)
+    built = subprocess.run(checks.build_argv(str(exe), str(checks.SOURCE)), capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout
+    cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN + TEST_CONTENT + DECLARATIONS
+    base = compile_calc(tmp, "base", None)
+    dlls = {name: compile_calc(tmp, f"c{n}", code) for n, (name, code) in enumerate(cases)}
+    return exe, base, dlls
+
+
+def _cecil(exe: Path, jobs: list[tuple[Path, Path]]) -> list[checks.PolicyVerdict]:
+    lines = [checks.job_line(str(dll), str(base) if base else None, MEMBER, frozenset()) for dll, base in jobs]
+
+    def run(argv, stdin):
+        done = subprocess.run(argv, input=stdin, capture_output=True, timeout=120)
+        return done.returncode, done.stdout.decode(), False
+
+    return checks.run_checker(run, str(exe), lines)
+
+
+def _denials(v: checks.PolicyVerdict) -> list[tuple[str, str, str]]:
+    return sorted((d.capability, d.api, d.where) for d in v.denials)
+
+
+@pytest.mark.slow
+def test_both_checkers_name_the_same_denials_on_every_attack_and_accept_the_same_code(assemblies):
+    exe, base, dlls = assemblies
+    names = list(dlls)
+    cecil = _cecil(exe, [(dlls[n], base) for n in names])
+    for name, expected in zip(names, cecil):
+        ours = check_assembly(dlls[name], base, MEMBER, frozenset())
+        assert not ours.error and not expected.error, (name, ours.error, expected.error)
+        assert not expected.error and _denials(ours) == _denials(expected), name
+        assert ours.ok == (name in {n for n, _ in CLEAN}), (name, ours.reason() if not ours.ok else "")
+    # without the baseline (only the member and what it reaches) they agree too
+    for name, expected in zip(names, _cecil(exe, [(dlls[n], None) for n in names])):
+        ours = check_assembly(dlls[name], None, MEMBER, frozenset())
+        assert not expected.error and _denials(ours) == _denials(expected), name
+
+
+@pytest.mark.slow
+def test_allowances_and_unreadable_assemblies(assemblies, tmp_path):
+    _, base, dlls = assemblies
+    reads = dlls["test sources read"]
+    assert not check_assembly(reads, base, MEMBER, frozenset()).ok
+    assert check_assembly(reads, base, MEMBER, frozenset({"file_system"})).ok
+    junk = tmp_path / "junk.dll"
+    junk.write_bytes(b"MZ not an assembly")
+    verdict = check_assembly(junk, None, MEMBER, frozenset())
+    assert not verdict.ok and verdict.error
+
+
+def test_the_rules_file_is_read_whole():
+    rules = load_rules()
+    assert ("reflection", "System.Reflection") in rules.namespaces
+    assert rules.types["System.IO.File"] == "file_system"
+    assert rules.members["System.Environment::Exit"] == "process"
+    assert "GetManifestResourceStream" in rules.restricted["System.Reflection.Assembly"]
+
+
+@pytest.mark.slow
+def test_the_assembly_of_a_type_not_named_by_typeof_is_denied_by_both(assemblies):
+    exe, base, dlls = assemblies
+    cecil = _cecil(exe, [(dlls[name], base) for name, _ in TEST_CONTENT])
+    for (name, _), theirs in zip(TEST_CONTENT, cecil):
+        ours = check_assembly(dlls[name], base, MEMBER, frozenset({"reflection"}))
+        assert "test_content" in {d.capability for d in ours.denials}, (name, ours.reason())
+        assert "test_content" in {d.capability for d in theirs.denials}, name
+
+
+@pytest.mark.slow
+def test_a_type_declared_outside_the_ports_namespaces_is_denied_by_both(assemblies):
+    exe, base, dlls = assemblies
+    cecil = _cecil(exe, [(dlls[name], base) for name, _ in DECLARATIONS])
+    for (name, _), theirs in zip(DECLARATIONS, cecil):
+        ours = check_assembly(dlls[name], base, MEMBER, frozenset(ALLOWABLE))
+        assert "declaration" in {d.capability for d in ours.denials}, (name, ours.reason())
+        assert "declaration" in {d.capability for d in theirs.denials}, name

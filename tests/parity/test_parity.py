@@ -1,0 +1,149 @@
+"""`repotrans parity` on the sample: a complete port is at parity; edits on either side show up in
+their category (exact structures), exclusions take entries out and name unused rules, --fail-over
+gives CI an exit status."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.cli.main import main
+from repotrans.errors import ConfigError
+from repotrans.parity.api import parity
+from repotrans.parity.exclude import Exclusions
+from repotrans.parity.render import render
+from repotrans.index.store import Index
+from repotrans.mapping.load import load_mapping
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
+CIRCLE_JAVA = "java/src/main/java/org/acme/geometry/shapes/Circle.java"
+CIRCLE_CS = "csharp/src/Acme.Geo/Shapes/Circle.cs"
+STRINGS_CS = "csharp/src/Acme.Geo/Common/StringUtils.cs"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+
+
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory) -> Path:
+    """The sample with one change of each kind: a Java method the port lacks, a Java type the port
+    lacks, a parameter type the port changed, a member the port made internal, a port-only method."""
+    root = tmp_path_factory.mktemp("parity")
+    shutil.copytree(SAMPLE / "java", root / "java")
+    shutil.copytree(SAMPLE / "csharp", root / "csharp")
+    _edit(root / CIRCLE_JAVA, "    public Circle scale(double factor) {",
+          "    public double circumference() {\n        return perimeter();\n    }\n\n"
+          "    public Circle scale(double factor) {")
+    (root / "java/src/main/java/org/acme/util/Strings2.java").write_text(
+        "package org.acme.util;\n\npublic class Strings2 {\n    public static int width(String s) {\n"
+        "        return s.length();\n    }\n}\n")
+    _edit(root / CIRCLE_CS, "public Circle Scale(double factor)", "public Circle Scale(string factor)")
+    _edit(root / CIRCLE_CS, "        public bool Intersects(Circle other)",
+          "        public string Debug()\n        {\n            return \"circle\";\n        }\n\n"
+          "        internal bool Intersects(Circle other)")
+    return root
+
+
+def _report(root: Path, workdir: Path, exclusions: Exclusions | None = None):
+    index = Index.open(workdir)
+    try:
+        index.build(root / "java", root / "csharp", progress=False)
+        return parity(index, load_mapping(index), exclusions)
+    finally:
+        index.close()
+
+
+def _not_matched(report) -> list[tuple]:
+    return [(g.package, g.namespace, e.category, e.kind, e.java, e.cs, e.detail)
+            for g in report.groups for e in g.entries if e.category != "matched"]
+
+
+def test_the_complete_sample_port_is_at_parity(tmp_path):
+    report = _report(SAMPLE, tmp_path / "wd")
+    assert report.counts() == {"matched": 200, "missing": 0, "signature": 0, "port_only": 0, "excluded": 0}
+    assert [(g.package, g.namespace) for g in report.groups] == [
+        ("org.acme.geometry", "Acme.Geo"), ("org.acme.geometry.shapes", "Acme.Geo.Shapes"),
+        ("org.acme.geometry.units", "Acme.Geo.Measure"), ("org.acme.util", "Acme.Common")]
+
+
+def test_each_kind_of_difference_lands_in_its_category(edited, tmp_path):
+    report = _report(edited, tmp_path / "wd")
+    shapes, util = "org.acme.geometry.shapes", "org.acme.util"
+    assert _not_matched(report) == [
+        (shapes, "Acme.Geo.Shapes", "missing", "method", f"{shapes}.Circle.circumference()", None,
+         ("no C# member by the naming rules; best structural candidate target:Acme.Geo.Shapes.Circle.Debug() "
+          "scored 0.23 < 0.6",)),
+        # Scale(string) no longer agrees with scale(double): the mapping leaves both unpaired
+        (shapes, "Acme.Geo.Shapes", "missing", "method", f"{shapes}.Circle.scale(double)", None,
+         ("no C# member by the naming rules",)),
+        (shapes, "Acme.Geo.Shapes", "signature", "method", f"{shapes}.Circle.intersects(Circle)",
+         "Acme.Geo.Shapes.Circle.Intersects(Circle)", ("less visible in the port",)),
+        (shapes, "Acme.Geo.Shapes", "port_only", "method", None, "Acme.Geo.Shapes.Circle.Debug()", ()),
+        (shapes, "Acme.Geo.Shapes", "port_only", "method", None, "Acme.Geo.Shapes.Circle.Scale(string)", ()),
+        (util, "Acme.Common", "missing", "type", f"{util}.Strings2", None, ("no C# type with this name",)),
+        (util, "Acme.Common", "missing", "method", f"{util}.Strings2.width(String)", None,
+         ("type missing in the port",)),
+    ]
+    assert report.counts() == {"matched": 198, "missing": 4, "signature": 1, "port_only": 2, "excluded": 0}
+    assert report.problems() == 5
+
+
+def test_a_changed_parameter_type_is_a_signature_difference_when_the_mapping_still_pairs_it(tmp_path):
+    root = tmp_path / "pair"
+    shutil.copytree(SAMPLE / "java", root / "java")
+    shutil.copytree(SAMPLE / "csharp", root / "csharp")
+    _edit(root / STRINGS_CS, "public static string Repeat(string text, int times)",
+          "public static string Repeat(string text, long times)")
+    report = _report(root, tmp_path / "wd")
+    diffs = [e for g in report.groups for e in g.entries if e.category == "signature"]
+    assert [(e.java, e.cs, e.detail) for e in diffs] == [
+        ("org.acme.util.StringUtils.repeat(String, int)", "Acme.Common.StringUtils.Repeat(string, long)",
+         ("parameter 2: int in Java, long in the port",))]
+
+
+def test_exclusions_take_entries_out_by_category_and_name_unused_rules(edited, tmp_path):
+    rules = Exclusions.parse("# deliberate differences\n"
+                             "missing: org.acme.util.Strings2.*   # not ported yet\n"
+                             "port-only: Acme.Geo.Shapes.Circle.Debug()\n"
+                             "signature: org.acme.nothing.*\n")
+    report = _report(edited, tmp_path / "wd", rules)
+    assert sorted((e.java or e.cs, e.category, p, r) for e, p, r in report.excluded) == [
+        ("Acme.Geo.Shapes.Circle.Debug()", "port_only", "Acme.Geo.Shapes.Circle.Debug()", ""),
+        ("org.acme.util.Strings2", "missing", "org.acme.util.Strings2.*", "not ported yet"),
+        ("org.acme.util.Strings2.width(String)", "missing", "org.acme.util.Strings2.*", "not ported yet"),
+    ]
+    assert report.unused_exclusions == ["line 4: org.acme.nothing.*"]
+    assert report.counts() == {"matched": 198, "missing": 2, "signature": 1, "port_only": 1, "excluded": 3}
+
+
+def test_an_unknown_category_is_one_clear_error():
+    with pytest.raises(ConfigError, match=r"exclusions:2: unknown category 'mising:'"):
+        Exclusions.parse("org.acme.*\nmising: org.acme.util.Pair.*\n")
+
+
+def test_formats_carry_the_same_report(edited, tmp_path):
+    report = _report(edited, tmp_path / "wd")
+    data = json.loads(render(report, "json"))
+    assert data["summary"] == report.counts()
+    util = next(g for g in data["groups"] if g["package"] == "org.acme.util")
+    assert [m["java"] for m in util["missing"]] == ["org.acme.util.Strings2", "org.acme.util.Strings2.width(String)"]
+    md = render(report, "md")
+    assert "198 matched, 4 missing in the port, 1 signature difference(s), 2 port-only, 0 excluded." in md
+    assert "- method `org.acme.geometry.shapes.Circle.scale(double)`: no C# member by the naming rules\n" in md
+    page = render(report, "html")
+    assert page.count("<tr class='missing'>") == 4 and page.count("<tr class='port_only'>") == 2
+
+
+def test_cli_exit_status_follows_fail_over(edited, tmp_path, capsys):
+    args = ["--workdir", str(tmp_path / "wd"), "parity", "--source", str(edited / "java"),
+            "--target", str(edited / "csharp"), "--quiet", "--format", "json"]
+    assert main(args + ["--fail-over", "5"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["missing"] == 4
+    assert main(args + ["--fail-over", "4"]) == 1
+    assert "5 missing or differing declaration(s), over --fail-over 4" in capsys.readouterr().err
+    assert main(args) == 0

@@ -1,0 +1,129 @@
+"""bench_whole_types applies a regenerated class's compiled bodies together when its translated tests pass
+with all of them (each alone fails on its siblings' placeholders), and only then (issue 34 item 9)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from repotrans.runs.store import RunStore, TaskRecord
+from repotrans.index.store import Index
+from tests.scripts.test_bench_whole_types import _bench
+
+JAVA = """\
+    package org.demo;
+
+    public class Meter {
+        private int value;
+        public Meter(int value) { this.value = value; }
+        public int read() { return value; }
+    }
+    """
+CS = """\
+using System;
+
+namespace Demo
+{
+    public class Meter
+    {
+        private int value;
+        public Meter(int value)
+        {
+            throw new NotImplementedException();
+        }
+        public int read()
+        {
+            throw new NotImplementedException();
+        }
+    }
+}
+"""
+BODIES = {"Demo.Meter.<init>(int)": "public Meter(int value)\n{\n    this.value = value;\n}",
+          "Demo.Meter.read()": "public int read()\n{\n    return value;\n}"}
+
+
+def _setup(tmp_path: Path, status: dict[str, str]) -> tuple[Path, Path, Path]:
+    java, cs, run = tmp_path / "java", tmp_path / "cs", tmp_path / "run"
+    (java / "org" / "demo").mkdir(parents=True)
+    (java / "org" / "demo" / "Meter.java").write_text(textwrap.dedent(JAVA))
+    cs.mkdir()
+    (cs / "Meter.cs").write_text(CS)
+    index = Index.open(tmp_path / "ix")
+    index.build(java, cs, progress=False)
+    ids = {m.id.split(":", 1)[1] for m in index.all_methods("target")}
+    index.close()
+    assert ids == set(BODIES), ids
+    store = RunStore(run)
+    for task, code in BODIES.items():
+        store.add(TaskRecord("builtin", "d", task, status[task], code=code))
+    store.close()
+    return java, cs, run
+
+
+def test_a_class_whose_bodies_pass_only_together_is_applied_as_a_class(tmp_path):
+    java, cs, run = _setup(tmp_path, {t: "runtime_error" for t in BODIES})
+    seen = []
+
+    def judge(port, tests, work):
+        seen.append((tests, (port / "Meter.cs").read_text()))
+        return 1, 0, "", []
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs", "tests/OtherTest.cs"], judge,
+                                        tmp_path / "j")
+    assert (applied, joint, sum(left.values())) == (0, 2, 0)
+    assert seen[0][0] == ["tests/MeterTest.cs"] and "this.value = value;" in seen[0][1]
+    text = (cs / "Meter.cs").read_text()
+    assert "this.value = value;" in text and "return value;" in text and "NotImplementedException()" not in text
+
+
+def test_a_class_failing_its_translated_tests_keeps_its_placeholders(tmp_path):
+    java, cs, run = _setup(tmp_path, {"Demo.Meter.<init>(int)": "passed", "Demo.Meter.read()": "blocked"})
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs"], lambda p, t, w: (1, 1, "", []),
+                                        tmp_path / "j")
+    assert (applied, joint, dict(left)) == (1, 0, {"blocked": 1})
+    text = (cs / "Meter.cs").read_text()
+    assert "this.value = value;" in text and "return value;" not in text
+    _, _, left = apply_bodies(run, cs, java, [], lambda p, t, w: (1, 0, "", []), tmp_path / "k")
+    assert dict(left) == {"blocked": 1}             # no translated tests of the class: nothing applied jointly
+
+
+def test_classes_that_pass_only_together_are_applied_together(tmp_path):
+    """Two regenerated classes that call each other (NSoup's TextNode and StringUtil): each class's tests
+    fail while the other's bodies are placeholders, so neither is applied alone; together they pass."""
+    java, cs, run = _setup(tmp_path, {t: "blocked" for t in BODIES})
+    (java / "org" / "demo" / "Gauge.java").write_text("package org.demo;\n\npublic class Gauge {\n"
+                                                     "    public int read() { return 2; }\n}\n")
+    (cs / "Gauge.cs").write_text("using System;\n\nnamespace Demo\n{\n    public class Gauge\n    {\n"
+                                 "        public int read()\n        {\n            throw new NotImplementedException();\n"
+                                 "        }\n    }\n}\n")
+    store = RunStore(run)
+    store.add(TaskRecord("builtin", "d", "Demo.Gauge.read()", "blocked", code="public int read()\n{\n    return 2;\n}"))
+    store.close()
+    seen = []
+
+    def judge(port, tests, work):
+        both = "return value;" in (port / "Meter.cs").read_text() and "return 2;" in (port / "Gauge.cs").read_text()
+        seen.append(tests)
+        return 2, 0 if both else 1, "", []
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs", "tests/GaugeTest.cs"], judge,
+                                        tmp_path / "j")
+    assert seen == [["tests/GaugeTest.cs"], ["tests/MeterTest.cs"], ["tests/GaugeTest.cs", "tests/MeterTest.cs"]]
+    assert (applied, joint, sum(left.values())) == (0, 3, 0)
+    assert "return 2;" in (cs / "Gauge.cs").read_text() and "return value;" in (cs / "Meter.cs").read_text()
+
+
+def test_bodies_whose_tests_stop_only_in_placeholders_are_applied(tmp_path):
+    """A translated test that stops in a placeholder (a member left out, or whose body failed) does not
+    contradict the bodies (NSoup's StringUtil.join(Iterator) is left out; its join test throws
+    NotImplementedException while the other seven pass); a failed assertion does."""
+    apply_bodies = _bench("whole_types_apply")
+    stop = apply_bodies.stopped_in_placeholders(1)
+    java, cs, run = _setup(tmp_path, {t: "blocked" for t in BODIES})
+    applied, joint, left = apply_bodies.apply_bodies(run, cs, java, ["tests/MeterTest.cs"],
+                                                     lambda p, t, w: (8, 1, stop, []), tmp_path / "j")
+    assert (applied, joint, sum(left.values())) == (0, 2, 0)
+    java, cs, run = _setup(tmp_path / "b", {t: "blocked" for t in BODIES})
+    applied, joint, left = apply_bodies.apply_bodies(run, cs, java, ["tests/MeterTest.cs"],
+                                                     lambda p, t, w: (8, 1, "1 test(s) failed", []), tmp_path / "k")
+    assert (applied, joint, dict(left)) == (0, 0, {"blocked": 2})
