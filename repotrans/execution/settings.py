@@ -28,7 +28,10 @@ class ExecutionConfig:
     framework: str | None = None          # target framework for multi-targeting projects (--framework)
     packages: tuple[str, ...] = ()        # local NuGet folders, in lookup order (--packages, $NUGET_PACKAGES)
     project_paths: tuple[str, ...] = ()   # folders of projects standing in for PackageReferences (--project-path)
-    # NUnit categories left out of every test run ([Explicit] tests run only when named)
+    # test categories left out of every selection, baseline and whole-suite run, even when a selection names
+    # the test ([Category] on a test or its fixture in NUnit 2/3, [TestCategory] in MSTest; case aside). Tests
+    # marked [Explicit] or [Ignore] (on them or their fixture) are always left out. `doctor --target` lists
+    # each test left out with the attribute that leaves it out.
     exclude_categories: tuple[str, ...] = DEFAULT_EXCLUDED
     test_timeout: float = 120.0           # seconds one test may run before it fails alone (0: no limit)
     # what `timeout` counts in a test run: the CPU seconds of all its processes (the same on a busy

@@ -163,12 +163,13 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
     """Run every built test project once, untouched: rebuild a library each needs (the one most test
     projects depend on first) and run the tests that depend on it, until every test project ran."""
     lines: list[Line] = []
+    excluded: dict[str, str] = {}
     for lib, ran, verdict in untouched_runs(tc, ws, chosen, tests, box, limits):
         if lib is None:
             why = "no source file of it or of a library it references to rebuild"
             lines.append((False, f"not run: {', '.join(sorted(ran))}: {why}"))
             runs.update({name: ("not run", 0, 0, why) for name in ran})
-            return lines
+            break
         runs.update({k: v for k, v in verdict.by_project.items() if k in ran})
         if not set(verdict.by_project) & ran:
             runs.update({name: (verdict.status, 0, 0, verdict.reason) for name in ran})
@@ -178,22 +179,30 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
                       f"{verdict.tests_run} run, {verdict.tests_run - verdict.tests_failed} passed, "
                       f"{verdict.tests_failed} failing before any change"
                       + (f" ({verdict.status}: {verdict.reason})" if verdict.reason else "")))
-        if verdict.excluded:
-            lines.append((None, f"left out by category ([execution] exclude_categories): {len(verdict.excluded)} "
-                                f"tests: {_by_category(verdict.excluded, limits.exclude_categories)}"))
+        excluded.update(verdict.excluded)
         if verdict.left_out:
             lines.append((None, f"left out of every verdict, failing in this environment before any change: "
                                 f"{len(verdict.left_out)}: {describe_environment(verdict.left_out, limit=6)}"))
+    return lines + excluded_lines(excluded)
+
+
+SHOWN_EXCLUDED = 12
+
+
+def excluded_lines(excluded: dict[str, str]) -> list[Line]:
+    """The tests the suite says not to run, each listed once under the attribute that leaves it out
+    ("[Explicit]", '[Category("Integration")] on Ns.Fixture'; [execution] exclude_categories)."""
+    if not excluded:
+        return []
+    by_why: dict[str, list[str]] = {}
+    for key, why in sorted(excluded.items()):
+        by_why.setdefault(why or "?", []).append(key.split(":", 1)[-1])
+    lines: list[Line] = [(None, f"left out of every run, the suite says not to run them: {len(excluded)} tests "
+                                f"([Explicit], [Ignore], [execution] exclude_categories)")]
+    for why, names in sorted(by_why.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        more = f" and {len(names) - SHOWN_EXCLUDED} more" if len(names) > SHOWN_EXCLUDED else ""
+        lines.append((None, f"excluded by {why}: {len(names)}: {', '.join(names[:SHOWN_EXCLUDED])}{more}"))
     return lines
-
-
-def _by_category(excluded: dict[str, str], categories: tuple[str, ...]) -> str:
-    """'Integration 5, Database 3': excluded tests counted by the first excluded category they carry."""
-    counts: dict[str, int] = {}
-    for found in excluded.values():
-        name = next((c for c in found.split(",") if c in categories), found or "?")
-        counts[name] = counts.get(name, 0) + 1
-    return ", ".join(f"{name} {n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _describe(p: Project) -> str:

@@ -47,11 +47,12 @@ class PatchedFile:
     compiled: dict[Path, tuple[str, dict[int, int]]] = field(default_factory=dict)
 
 
-# NUnit categories left out of a run by default: stress and slow tests as users leave them out, and the
-# usual categories of tests that need a server or a database (configurable: [execution] exclude_categories)
-DEFAULT_EXCLUDED = ("Stress", "LongRunning", "Slow", "Performance", "Explicit",
-                    "Integration", "integration", "IntegrationTest", "IntegrationTests", "Database", "database",
-                    "DB", "Db", "SqlServer", "MySql", "Oracle", "PostgreSql", "Network", "RequiresNetwork")
+# Test categories left out of every run by default ([Category] in NUnit, [TestCategory] in MSTest; compared
+# case aside): stress, slow and manual tests as users leave them out, and the usual categories of tests that
+# need a server or a database (configurable: [execution] exclude_categories)
+DEFAULT_EXCLUDED = ("Stress", "LongRunning", "Long-Running", "Slow", "Performance", "Manual", "Explicit",
+                    "Integration", "IntegrationTest", "IntegrationTests", "Database", "DB", "SqlServer", "MySql",
+                    "Oracle", "PostgreSql", "Network", "RequiresNetwork")
 
 
 @dataclass
@@ -59,8 +60,8 @@ class Limits:
     timeout: float                 # seconds for the test step
     memory_mb: int
     build_timeout: float = 300.0
-    # NUnit categories left out of every run, as users leave them out ([Explicit] tests never run
-    # unless named); a test running longer than test_timeout seconds fails alone (0: no such limit)
+    # test categories left out of every run, as users leave them out, named or not (so are [Explicit] and
+    # [Ignore] tests: nunit_runner.cs); a test running longer than test_timeout seconds fails alone (0: no limit)
     exclude_categories: tuple[str, ...] = DEFAULT_EXCLUDED
     test_timeout: float = 120.0
     per_project: bool = False      # `timeout` for each test project's run, not for all of them together
@@ -87,7 +88,8 @@ class Verdict:
     by_project: dict[str, tuple[str, int, int, str]] = field(default_factory=dict)
     # tests left out because they fail in this environment before any change ("Project:Ns.F.T" -> cause)
     left_out: dict[str, str] = field(default_factory=dict)
-    # tests the selection named but an excluded category left out ("Project:Ns.F.T" -> its categories)
+    # tests the run reached that the suite says not to run ("Project:Ns.F.T" -> the attribute: "[Explicit]",
+    # '[Ignore("why")]', '[Category("Integration")] on Ns.Fixture'), never run, named or not
     excluded: dict[str, str] = field(default_factory=dict)
 
     def absorb(self, other: "Verdict") -> None:

@@ -6,7 +6,8 @@
 //
 // usage: mono runner.exe TEST.dll [Ns.Fixture,Ns.Fixture.Method,...]     (stdin: one nonce line)
 // stdout: PLAN <declared run state> <name> (each test the filter selects, before any runs)
-//         | EXCLUDED <name> <categories> (each test the names select but an excluded category leaves out)
+//         | EXCLUDED <name> <why> (each test the suite says not to run: [Explicit], [Ignore] or an excluded
+//           category on it or on a suite above it, left out even when named; in a whole run, or under a name)
 //         | START <count> | TEST <result state> <name> <message> <stack>
 //         | CRASH <text> | UNHANDLED <text> | END <count>
 //         (texts base64), each line "\n@@RT <nonce> ..."
@@ -195,19 +196,17 @@ class RepotransRunner
     }
 
     /// <summary>PLAN lines: run state, full name and the suites above the test (a [TestCase] with
-    /// a TestName is named "Ns.Fixture.Name", not under its method's suite).</summary>
+    /// a TestName is named "Ns.Fixture.Name", not under its method's suite); EXCLUDED lines: the tests
+    /// the run (or a name) reaches that the suite says not to run, with the attribute that says so.</summary>
     static void Plan(ITest test, ITestFilter filter, ITestFilter named, Listener listener, string suites)
     {
         if (!test.IsSuite)
         {
-            if (filter.Pass(test))
+            string why = LeftOutBy(test);
+            if (why == null && filter.Pass(test))
                 listener.Planned(test.RunState + " " + B64(test.TestName.FullName) + " " + B64(suites));
-            else if (named.Pass(test))
-                listener.Emit("EXCLUDED " + B64(test.TestName.FullName) + " " + B64(Categories(test)));
-            else if (named == TestFilter.Empty && test.RunState == RunState.Explicit)
-                // a whole run leaves [Explicit] tests out (NUnit's empty filter does not pass them): counted
-                // as left out, so a fixture of explicit tests only is never missing from the run's list
-                listener.Emit("EXCLUDED " + B64(test.TestName.FullName) + " " + B64((Categories(test).Length > 0 ? Categories(test) + "," : "") + "Explicit"));
+            else if (why != null && Named(test, named))
+                listener.Emit("EXCLUDED " + B64(test.TestName.FullName) + " " + B64(why));
             return;
         }
         string below = suites.Length > 0 ? suites + "\n" + test.TestName.FullName : test.TestName.FullName;
@@ -215,15 +214,61 @@ class RepotransRunner
             foreach (ITest child in test.Tests) Plan(child, filter, named, listener, below);
     }
 
-    /// <summary>The categories of a test and of the suites above it (an EXCLUDED line names them).</summary>
-    static string Categories(ITest test)
+    /// <summary>Whether a whole run, or one of the names (the test or a suite above it), reaches the test.</summary>
+    static bool Named(ITest test, ITestFilter named)
     {
-        var found = new System.Collections.Generic.List<string>();
+        if (named.IsEmpty) return true;
         for (ITest t = test; t != null; t = t.Parent)
+            if (named.Match(t)) return true;
+        return false;
+    }
+
+    /// <summary>Categories users leave out of a run (Stress, Integration, Database...: the judge's
+    /// REPOTRANS_EXCLUDE_CATEGORIES), compared case aside.</summary>
+    static readonly string[] Excluded = (Environment.GetEnvironmentVariable("REPOTRANS_EXCLUDE_CATEGORIES") ?? "")
+        .Split(new[] { ',' }, StringSplitOptions.RemoveEmptyEntries);
+
+    /// <summary>Why the suite says not to run a test: "[Explicit]", "[Ignore(\"why\")]" or
+    /// "[Category(\"Integration\")]" on it, or on a suite above it (" on Ns.Fixture"); null when nothing
+    /// does. Read from the loaded assembly's tests (NUnit's run state and categories; MSTest's [Ignore] and
+    /// [TestCategory] are NUnit's through repotrans's layer), never from source text.</summary>
+    static string LeftOutBy(ITest test)
+    {
+        for (ITest t = test; t != null; t = t.Parent)
+        {
+            string on = t == test ? "" : " on " + t.TestName.FullName;
+            if (t.RunState == RunState.Explicit) return "[Explicit]" + on;
+            if (t.RunState == RunState.Ignored)
+                return (string.IsNullOrEmpty(t.IgnoreReason) ? "[Ignore]" : "[Ignore(\"" + t.IgnoreReason + "\")]") + on;
             if (t.Categories != null)
                 foreach (object c in t.Categories)
-                    if (!found.Contains(c.ToString())) found.Add(c.ToString());
-        return string.Join(",", found.ToArray());
+                    foreach (string x in Excluded)
+                        if (string.Equals(c.ToString(), x, StringComparison.OrdinalIgnoreCase))
+                            return "[Category(\"" + c + "\")]" + on;
+        }
+        return null;
+    }
+
+    /// <summary>NUnit's filter for the names, narrowed to the tests the suite does not leave out: NUnit
+    /// runs an [Explicit] test, or one of an excluded category, when it is named; this filter never does.</summary>
+    sealed class Runnable : TestFilter
+    {
+        readonly ITestFilter names;
+        public Runnable(ITestFilter names) { this.names = names; }
+        public override bool Match(ITest test) { return LeftOutBy(test) == null && names.Match(test); }
+        public override bool Pass(ITest test)
+        {
+            if (LeftOutBy(test) != null) return false;
+            if (!names.IsEmpty) return names.Pass(test);
+            return !test.IsSuite || Any(test);     // a whole run: any test below that is not left out
+        }
+        static bool Any(ITest suite)
+        {
+            if (suite.Tests != null)
+                foreach (ITest child in suite.Tests)
+                    if (LeftOutBy(child) == null && (!child.IsSuite || Any(child))) return true;
+            return false;
+        }
     }
 
     static SimpleTestRunner Load(string dll, Listener listener)
@@ -249,12 +294,7 @@ class RepotransRunner
 
     static ITestFilter Filter(string names)
     {
-        ITestFilter filter = Named(names);
-        // categories users leave out of a run (Stress, LongRunning...), also when a fixture is named
-        string excluded = Environment.GetEnvironmentVariable("REPOTRANS_EXCLUDE_CATEGORIES") ?? "";
-        if (excluded.Length > 0)
-            filter = new AndFilter(filter, new NotFilter(new CategoryFilter(excluded.Split(','))));
-        return filter;
+        return new Runnable(Named(names));
     }
 
     static void RunAll(string dll, string names, Listener listener)

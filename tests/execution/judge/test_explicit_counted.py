@@ -1,7 +1,8 @@
 """A compiled fixture is never missing from a run's list (fixture written for this test, compiled by mcs and
 run by repotrans's NUnit runner for real): ZXing.Net's BitmapLuminanceSourceTests holds one test, and it is
 [Explicit], so a whole run planned nothing of that fixture and counted it nowhere. Explicit tests are left
-out of whole runs as users leave them out, and now counted as left out (category Explicit); named, they run."""
+out of whole runs as users leave them out, and counted as left out ([Explicit]); named, they are left out too
+(test_left_out_by_attribute)."""
 from __future__ import annotations
 
 import pytest
@@ -24,5 +25,6 @@ def test_a_fixture_of_explicit_tests_is_counted_as_left_out(tmp_path):
         whole = judge.run("src/Core/Codec.cs", FILES["src/Core/Codec.cs"])
         named = judge.run("src/Core/Codec.cs", FILES["src/Core/Codec.cs"], ["T:Acme.Tests.MeasureTests.Speed"])
     assert whole.status == "passed" and whole.tests_run == 1
-    assert whole.excluded == {"T:Acme.Tests.MeasureTests.Speed": "Explicit"}
-    assert named.status == "passed" and named.tests_run == 1 and not named.excluded
+    assert whole.excluded == {"T:Acme.Tests.MeasureTests.Speed": "[Explicit]"}
+    assert named.status == "no_tests" and named.tests_run == 0
+    assert named.excluded == {"T:Acme.Tests.MeasureTests.Speed": "[Explicit]"}

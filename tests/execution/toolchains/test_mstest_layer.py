@@ -68,9 +68,9 @@ def test_mstest_tests_run_on_mono_with_mstest_semantics(tmp_path):
     with judging(_repo(tmp_path / "repo"), tmp_path / "work") as j:
         verdict = j.run("Acme/Codec.cs", j.original("Acme/Codec.cs"))
     by_name = {f.name.rsplit(".", 1)[-1]: f for f in verdict.failures}
-    # 8 run: the Integration test is excluded by default, [Ignore] is not run
+    # 8 run: the Integration test is excluded by default, so is [Ignore]
     assert verdict.tests_run == 8, verdict.log[-2000:]
-    assert list(verdict.excluded.values()) == ["Integration"]
+    assert sorted(verdict.excluded.values()) == ['[Category("Integration")]', "[Ignore]"]
     assert sorted(by_name) == ["TwiceWrong"], verdict.failures
     wrong = by_name["TwiceWrong"]
     assert wrong.message.startswith("Assert.AreEqual failed. seed 2")
