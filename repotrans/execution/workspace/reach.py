@@ -27,7 +27,7 @@ import re
 import threading
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 from repotrans.index.model import Method, TypeDecl
 from repotrans.index.typename import TypeNames, simple_name
@@ -52,17 +52,22 @@ class CallGraph:
 
     def reach(self, start: set[str]) -> set[str]:
         """The member ids reachable from the tokens in `start` (a test's, see Reachability.start_tokens)."""
-        names: set[str] = set()
-        reached: set[str] = set()
+        return set(self.distances(start))
+
+    def distances(self, start: set[str]) -> dict[str, int]:
+        """The member ids reachable from the tokens in `start`, each with the fewest calls between the
+        start and it (1: the test's code names it; an override counts as its base member)."""
+        depth_of: dict[str, int] = {}                          # token -> the calls before it is named
+        reached: dict[str, int] = {}
         waiting: dict[str, list[str]] = defaultdict(list)     # type id -> members waiting for it
         queue: deque[str] = deque()
 
-        def add(name: str) -> None:
-            if name not in names:
-                names.add(name)
+        def add(name: str, depth: int) -> None:
+            if name not in depth_of:
+                depth_of[name] = depth
                 queue.append(name)
 
-        def visit(mid: str, whole: bool) -> None:
+        def visit(mid: str, whole: bool, depth: int) -> None:
             """`whole`: reached through its own type or a supertype (a receiver of that static type,
             which may be any subtype: its type is named, its overrides follow); else only through a
             subtype that inherits it, whose objects are the only ones it runs on."""
@@ -71,15 +76,15 @@ class CallGraph:
                 cur, whole = todo.pop()
                 if cur in reached:
                     continue
-                reached.add(cur)
+                reached[cur] = depth
                 for token in self.tokens.get(cur, ()):
-                    add(token)
+                    add(token, depth)
                 if whole:
-                    add(self.own.get(cur, ""))
+                    add(self.own.get(cur, ""), depth)
                     todo += [(o, True) for o in self.overriders.get(cur, [])]
 
         for name in start:
-            add(name)
+            add(name, 0)
         while queue:
             name = queue.popleft()
             chained = name.startswith("base ")
@@ -87,14 +92,15 @@ class CallGraph:
                 if mid in reached:
                     continue
                 fam = self.family[mid]
-                if not fam or fam & names:
-                    visit(mid, not chained and (not fam or bool(fam & names & self.upward.get(mid, fam))))
+                if not fam or fam & depth_of.keys():
+                    visit(mid, not chained and (not fam or bool(fam & depth_of.keys() & self.upward.get(mid, fam))),
+                          depth_of[name] + 1)
                 else:
                     for type_id in fam:
                         waiting[type_id].append(mid)
             for mid in waiting.pop(name, ()):
-                if mid not in reached and self.name_of[mid] in names:
-                    visit(mid, name in self.upward.get(mid, ()))
+                if mid not in reached and self.name_of[mid] in depth_of:
+                    visit(mid, name in self.upward.get(mid, ()), max(depth_of[name], depth_of[self.name_of[mid]]) + 1)
         return reached
 
 
@@ -209,17 +215,21 @@ class Reachability:
         self._key: tuple | None = None
         self._graph: CallGraph | None = None
         self._names: TypeNames | None = None
-        self._memo: dict[tuple[tuple[str, ...], frozenset[str]], frozenset[str]] = {}
+        self._memo: dict[tuple[tuple[str, ...], frozenset[str]], dict[str, int]] = {}
         self._chains: dict[str, list[tuple[str, str]]] = {}
 
     def reached(self, index, start: frozenset[str], scopes: tuple[str, ...] = ()) -> frozenset[str]:
         """Member ids reachable from a test's identifiers `start`, written in the classes `scopes`
         (qualified names: the fixture and the fixtures it derives from; none known: every type name
         falls back to its simple name), on the index's target as it is now."""
+        return frozenset(self.distances(index, start, scopes))
+
+    def distances(self, index, start: frozenset[str], scopes: tuple[str, ...] = ()) -> dict[str, int]:
+        """`reached`, each member with the fewest calls between the test and it (CallGraph.distances)."""
         graph, names, memo = self._state(index)
         found = memo.get((scopes, start))
         if found is None:
-            found = memo[(scopes, start)] = frozenset(graph.reach(self._start_tokens(index, names, start, scopes)))
+            found = memo[(scopes, start)] = graph.distances(self._start_tokens(index, names, start, scopes))
         return found
 
     def type_names(self, index) -> TypeNames:
@@ -266,18 +276,20 @@ class Reachability:
 
 
 def reaching_tests(fixtures: dict[str, dict],
-                   reached: Callable[[frozenset[str], tuple[str, ...]], frozenset[str]],
+                   reached: Callable[[frozenset[str], tuple[str, ...]], Mapping[str, int]],
                    member_id: str) -> tuple[list[str], int, int]:
     """Test ids whose static reach includes `member_id`: a whole fixture ("<project>:<Ns.Fixture>") when
     its per-test plumbing (with the tests and plumbing of the fixtures it derives from: an abstract
     base's tests run as the derived fixture's) reaches it, else each of its tests that does. `reached`
-    takes a start set and the qualified names of the classes it is written in. Returns (tests,
-    fixtures used, test methods selected)."""
+    takes a start set and the qualified names of the classes it is written in, and answers the members
+    reached with the fewest calls to each. Nearest first: fixtures by their nearest test, then their
+    tests by distance (a failing candidate fails in the first tests run). Returns (tests, fixtures used,
+    test methods selected)."""
     by_simple: dict[tuple[str, str], str] = {}
     for key in fixtures:
         project, name = key.split(":", 1)
         by_simple[(project, name.replace("+", ".").rsplit(".", 1)[-1])] = key
-    picked: list[str] = []
+    groups: list[tuple[int, str, list[str]]] = []      # (nearest distance, fixture, its tests nearest first)
     used = size = 0
     for key, fx in sorted(fixtures.items()):
         if fx["abstract"]:
@@ -285,16 +297,19 @@ def reaching_tests(fixtures: dict[str, dict],
         bases, inherited = _inherited(key, fixtures, by_simple)
         scopes = tuple(k.split(":", 1)[1].replace("+", ".") for k in [key] + bases)
         shared = set(fx["shared"]) | inherited
-        if member_id in reached(frozenset(shared), scopes):
-            picked.append(key)
+        whole = reached(frozenset(shared), scopes).get(member_id)
+        if whole is not None:
+            groups.append((whole, key, [key]))
             used += 1
             size += max(1, len(fx["tests"]))
             continue
-        tests = [f"{key}.{test}" for test, idents in sorted(fx["tests"].items())
-                 if member_id in reached(frozenset(set(idents) | shared), scopes)]
-        picked += tests
-        used += bool(tests)
-        size += len(tests)
+        near = sorted((d, f"{key}.{test}") for test, idents in sorted(fx["tests"].items())
+                      if (d := reached(frozenset(set(idents) | shared), scopes).get(member_id)) is not None)
+        if near:
+            groups.append((near[0][0], key, [test for _, test in near]))
+        used += bool(near)
+        size += len(near)
+    picked = [test for _, _, tests in sorted(groups, key=lambda g: (g[0], g[1])) for test in tests]
     return picked, used, size
 
 

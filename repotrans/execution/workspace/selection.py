@@ -164,7 +164,7 @@ def choose_tests(index, method, fixtures: dict[str, dict], class_names: set[str]
     memo of the graph; a fresh one without); when none does, select_tests (the name walk, recorded as
     the fallback it is; callers looked up in the index only when needed)."""
     reach = reach or Reachability()
-    tests, used, size = reaching_tests(fixtures, lambda start, scopes: reach.reached(index, start, scopes),
+    tests, used, size = reaching_tests(fixtures, lambda start, scopes: reach.distances(index, start, scopes),
                                          method.id)
     if tests:
         translated = tuple(t for t in tests if fixtures.get(_fixture_key(t, fixtures), {}).get("translated"))

@@ -211,7 +211,7 @@ def test_same_named_classes_in_two_namespaces_are_told_apart_by_their_scopes(tmp
     # the Aztec members: through a using alias (AzVersion), a nested type through a using (new Version.ECB)
     assert _select(index, fixtures, "Codes.Aztec.Version.Blocks", reach).tests == \
         ["T:Tests.AztecTests.Blocks", qualified, broken]
-    assert _select(index, fixtures, "Codes.Aztec.Version.ECB.ECB", reach).tests == \
+    assert sorted(_select(index, fixtures, "Codes.Aztec.Version.ECB.ECB", reach).tests) == \
         ["T:Tests.AztecTests.Blocks", "T:Tests.AztecTests.Nested", qualified, broken]
     assert _select(index, fixtures, "Codes.Aztec.Decoder.Decode", reach).tests == [qualified, broken]
     # generics: Box<int> is Qr's Box<T>, Box (through the using) is Aztec's
@@ -273,6 +273,20 @@ def test_a_call_on_a_subtype_reaches_its_overrides_not_its_siblings(tmp_path):
     index, fixtures = _setup(tmp_path, ("Run.cs", DISPATCH), ("RunTests.cs", DISPATCH_TESTS))
     reach = Reachability()
     on_a, interface, field = (f"T:Run.Tests.RunTests.{t}" for t in ("OnA", "ThroughTheInterface", "ThroughAField"))
-    assert _select(index, fixtures, "Run.A.Step", reach).tests == [on_a, field, interface]
-    assert _select(index, fixtures, "Run.B.Step", reach).tests == [field, interface]
-    assert _select(index, fixtures, "Run.Base.Run", reach).tests == [on_a, field, interface]
+    assert sorted(_select(index, fixtures, "Run.A.Step", reach).tests) == [on_a, field, interface]
+    assert sorted(_select(index, fixtures, "Run.B.Step", reach).tests) == [field, interface]
+    assert sorted(_select(index, fixtures, "Run.Base.Run", reach).tests) == [on_a, field, interface]
+
+
+def test_covering_tests_come_nearest_first(tmp_path):
+    """The fewest calls between a test and the member first (a failing candidate fails in the first tests
+    run): OnA and ThroughTheInterface call Base.Run themselves, ThroughAField through Holder.Go; B.Step is
+    two calls from ThroughTheInterface (Run, then Step) and three from ThroughAField. Not alphabetical."""
+    index, fixtures = _setup(tmp_path, ("Run.cs", DISPATCH), ("RunTests.cs", DISPATCH_TESTS))
+    reach = Reachability()
+    on_a, interface, field = (f"T:Run.Tests.RunTests.{t}" for t in ("OnA", "ThroughTheInterface", "ThroughAField"))
+    assert _select(index, fixtures, "Run.Base.Run", reach).tests == [on_a, interface, field]
+    assert _select(index, fixtures, "Run.B.Step", reach).tests == [interface, field]
+    base_run = next(m.id for m in index.all_methods("target") if m.id.endswith("Run.Base.Run()"))
+    start = frozenset(fixtures["T:Run.Tests.RunTests"]["tests"]["ThroughAField"])
+    assert reach.distances(index, start, ("Run.Tests.RunTests",))[base_run] == 2
