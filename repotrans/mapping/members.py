@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from repotrans.mapping.doc_comments import DocComments
+from repotrans.mapping.drift import drifted_counterpart
 from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.member_hosts import companion_candidates, folded, own_candidates
 from repotrans.index.model import Method, TypeDecl
@@ -210,6 +211,10 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
     matches = _resolve(proposals, by_id, unmatched)
     matches += _only_unclaimed(leftover, matches, unmatched)
     claimed = {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in matches}
+    drifted = _drifted([jm for jm in java if jm.id in unmatched], cs, claimed, unmatched,
+                       dict(project=project, enums=enums, java_type=jt, cs_type=ct))
+    matches += drifted
+    claimed |= {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in drifted}
     free = [c for cands in own.values() for c in cands     # a base class's members need a naming rule
             if not c.note and not any((c.member.id, r) in claimed for r in _roles(c.member))]
     rest = [jm for jm in java if jm.id in unmatched]
@@ -219,6 +224,30 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
         del unmatched[m.source_id]
     unmatched.update(reasons)
     return matches + found, unmatched
+
+
+def _drifted(java: list[Method], cs: list[Method], claimed: set[tuple[str, str]], unmatched: dict[str, str],
+             context: dict) -> list[MethodMatch]:
+    """Java methods the naming rules left unmatched whose C# counterpart kept the name but re-typed the
+    signature (drift.py): paired with the drifts as evidence. A C# member whose defaulted parameters
+    cover a shorter Java overload stands for it too, though the full overload holds it."""
+    out = []
+    for jm in java:
+        taken = {c.id for c in cs if (c.id, role_of(jm, c)) in claimed}
+        found = drifted_counterpart(jm, cs, exclude=taken, **context)
+        if found is None:
+            shared = drifted_counterpart(jm, cs, **context)
+            found = shared if shared is not None and shared.only_defaults else None
+        if found is None or not found.drifts:
+            continue                    # nothing drifted: round 1 left it for a reason (ambiguity)
+        if found.target is None:
+            unmatched[jm.id] = found.reason
+            continue
+        del unmatched[jm.id]
+        claimed.add((found.target.id, role_of(jm, found.target)))
+        out.append(MethodMatch(jm.id, found.target.id, round(0.8 * 0.9 ** found.name_rank, 3), found.reason,
+                               found.drifts))
+    return out
 
 
 def one_java_twin(matches: list[MethodMatch], unmatched: dict[str, str], methods: dict[str, Method],

@@ -33,7 +33,7 @@ def tparams(*decls) -> frozenset[str]:
     """Names of the type parameters declared by types/methods (`T extends X` -> T)."""
     out = set()
     for d in decls:
-        for tp in d.type_params:
+        for tp in (d.type_params if d is not None else ()):
             match = _TYPE_PARAM_NAME.match(tp)
             if match:
                 out.add(match.group(1))
@@ -43,7 +43,7 @@ def tparams(*decls) -> frozenset[str]:
 class Scorer:
     """Parameter and return-type comparison for one matched type pair."""
 
-    def __init__(self, jt: TypeDecl, ct: TypeDecl, project: dict[str, set[str]], enums: frozenset[str]):
+    def __init__(self, jt: TypeDecl | None, ct: TypeDecl | None, project: dict[str, set[str]], enums: frozenset[str]):
         self.jt, self.ct, self.project, self.enums = jt, ct, project, enums
 
     def _compat(self, jtext: str | None, varargs: bool, ctext: str | None, jm: Method, cm: Method) -> float:

@@ -1,0 +1,93 @@
+"""Signature drift (mapping/drift.py): a Java method whose C# counterpart kept the name (by the port's
+convention) but re-typed the signature the way real ports do is paired, with the drift as evidence;
+a member whose types plainly disagree is still no counterpart."""
+from __future__ import annotations
+
+from repotrans.mapping.drift import drifted_counterpart, drifted_in_port
+from tests.support.indexes import mapped_pair, target_of
+
+JAVA = """package p;
+import java.util.*;
+public class WeeklyPlan {
+  private boolean[] days = new boolean[8];
+  public WeeklyPlan() { }
+  public boolean isDayExcluded(int wday) { return days[wday]; }
+  public void setDayExcluded(int wday, boolean exclude) { days[wday] = exclude; }
+  public boolean isTimeIncluded(long timeStamp) { return timeStamp > 0; }
+  public Date getFinalFireTime() { return null; }
+  public void addAll(LinkedList<String> items) { }
+  public void setValues(int[] values) { }
+  public void shift(int a) { shift(a, 0); }
+  public void shift(int a, int b) { }
+  public String label(int width) { return "x"; }
+}
+"""
+CS = """using System; using System.Collections.Generic;
+namespace P {
+ public class WeeklyPlan {
+  private bool[] days = new bool[8];
+  public bool IsDayExcluded(DayOfWeek wday) { return days[(int) wday]; }
+  public void SetDayExcluded(DayOfWeek wday, bool exclude) { days[(int) wday] = exclude; }
+  public bool IsTimeIncluded(DateTimeOffset timeStampUtc) { return true; }
+  public DateTimeOffset? FinalFireTimeUtc { get { return null; } }
+  public void AddAll(ICollection<string> items) { }
+  public void SetValues(IEnumerable<int> values) { }
+  public void Shift(int a, int b = 0) { }
+  public string Label(string width) { return "x"; }
+ }
+}
+"""
+
+
+def test_drifted_members_are_paired_with_the_drift_as_evidence(tmp_path):
+    m, _ = mapped_pair(tmp_path, {"p/WeeklyPlan.java": JAVA}, {"P/WeeklyPlan.cs": CS})
+    expected = {
+        "p.WeeklyPlan.isDayExcluded(int)": ("P.WeeklyPlan.IsDayExcluded(DayOfWeek)",
+                                            "signature drift: int -> enum DayOfWeek"),
+        "p.WeeklyPlan.setDayExcluded(int, boolean)": ("P.WeeklyPlan.SetDayExcluded(DayOfWeek, bool)",
+                                                      "signature drift: int -> enum DayOfWeek"),
+        "p.WeeklyPlan.isTimeIncluded(long)": ("P.WeeklyPlan.IsTimeIncluded(DateTimeOffset)",
+                                              "signature drift: long -> DateTimeOffset (time)"),
+        "p.WeeklyPlan.getFinalFireTime()": (
+            "P.WeeklyPlan.FinalFireTimeUtc",
+            "signature drift: name FinalFireTimeUtc with a word the port added; Date -> DateTimeOffset? (time)"),
+        "p.WeeklyPlan.addAll(LinkedList<String>)": (
+            "P.WeeklyPlan.AddAll(ICollection<string>)",
+            "signature drift: LinkedList<String> -> ICollection<string> (sequence)"),
+        "p.WeeklyPlan.setValues(int[])": ("P.WeeklyPlan.SetValues(IEnumerable<int>)",
+                                          "signature drift: int[] -> IEnumerable<int> (sequence)"),
+        "p.WeeklyPlan.shift(int)": ("P.WeeklyPlan.Shift(int, int)",
+                                    "signature drift: C# defaults 1 added parameter(s)"),
+    }
+    got = {jid: (target_of(m, jid), m.target_method("source:" + jid).reason) for jid in expected
+           if m.target_method("source:" + jid)}
+    assert got == expected
+    # the full overload keeps the C# member it shares with the shorter one
+    assert m.source_method("target:P.WeeklyPlan.Shift(int, int)").source_id == "source:p.WeeklyPlan.shift(int, int)"
+    # a plain disagreement (int -> string) is no drift; the implicit constructor is said, not paired
+    assert target_of(m, "p.WeeklyPlan.label(int)") is None
+    assert m.unmatched_methods["source:p.WeeklyPlan.<init>()"] == \
+        "signature drift: implicit constructor: the C# type declares none"
+
+
+def test_drifted_in_port_answers_from_an_index_and_its_mapping(tmp_path):
+    m, index = mapped_pair(tmp_path, {"p/WeeklyPlan.java": JAVA}, {"P/WeeklyPlan.cs": CS})
+    found = drifted_in_port(index, m, "source:p.WeeklyPlan.isTimeIncluded(long)")
+    assert found is not None and found.target.id == "target:P.WeeklyPlan.IsTimeIncluded(DateTimeOffset)"
+    assert found.drifts == ("long -> DateTimeOffset (time)",)
+    assert drifted_in_port(index, m, "source:p.WeeklyPlan.label(int)") is None
+    ctor = drifted_in_port(index, m, "source:p.WeeklyPlan.<init>()")
+    assert ctor is not None and ctor.target is None
+
+
+def test_two_equally_drifted_overloads_are_no_answer(tmp_path):
+    """`at(long)` against `At(DateTime)` and `At(TimeSpan)`: either could be it, so neither is taken."""
+    java = "package p;\npublic class Clock { public int at(long t) { return 1; } }\n"
+    cs = ("using System;\nnamespace P { public class Clock { public int At(DateTime t) { return 1; }\n"
+          " public int At(TimeSpan t) { return 2; } } }\n")
+    m, index = mapped_pair(tmp_path, {"p/Clock.java": java}, {"P/Clock.cs": cs})
+    assert target_of(m, "p.Clock.at(long)") is None
+    jm = index.method("source:p.Clock.at(long)")
+    assert drifted_counterpart(jm, index.methods("target:P.Clock")) is None
+    only = [c for c in index.methods("target:P.Clock") if "TimeSpan" in c.id]
+    assert drifted_counterpart(jm, only).target.id == "target:P.Clock.At(TimeSpan)"
