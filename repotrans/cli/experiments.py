@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig, with_concrete_sandbox
-from repotrans.cli.options import EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings, at_least
+from repotrans.cli.options import (EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings, at_least,
+                                   with_java_tests)
 from repotrans.cli.output import dataset_line
 from repotrans.errors import ConfigError
 
@@ -40,9 +41,10 @@ def register(sub) -> None:
                         "placeholder members for the Java methods their matched C# types lack, into --target "
                         "(e.g. 'org.acme.geo.*'; repeatable); with --dry-run, list them")
     p.add_argument("--junit", metavar="DIR",
-                   help="with --create-missing: the Java test sources (e.g. JAVA/src/test/java); the JUnit tests "
-                        "of the created types (FooTest, FooTests, FooTestCase) become NUnit fixtures labelled "
-                        "translated tests before the bodies are translated (by --model, or the builtin rules)")
+                   help="the Java test sources when the layout does not show them (e.g. JAVA/src/test/java): "
+                        "never tasks, never 'missing'; with --create-missing, the JUnit tests of the created types "
+                        "(FooTest, FooTests, FooTestCase) become NUnit fixtures labelled translated tests before the "
+                        "bodies are translated (by --model, or the builtin rules)")
     _add_run_options(p)
 
     p = add_command(sub, "ablate", "run configurations over datasets and report", run_ablate)
@@ -110,10 +112,7 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.runs.batch import run_batch as run
     from repotrans.runs.batch_end import WriteRequest
 
-    if args.junit and not args.create_missing:
-        raise ConfigError("--junit goes with --create-missing GLOB (the tests of the types it creates)")
-    if args.junit and not Path(args.junit).is_dir():
-        raise ConfigError(f"--junit: {args.junit} is not a folder (give the Java test sources, e.g. src/test/java)")
+    config = with_java_tests(config, args.junit)
     if args.dry_run:
         return _dry_run(args, config)
     if not args.run_dir:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
 from repotrans.cli.options import (RETRIEVAL, add_command, add_old_name, add_pair, add_quiet, add_settings, at_least,
-                                  pair_index)
+                                  pair_index, with_java_tests)
 from repotrans.cli.output import print_json
 from repotrans.errors import InputError, RepotransError
 from repotrans.tools.registry import load_schemas
@@ -32,6 +32,8 @@ def register(sub) -> None:
                    help="the learned API map instead: how the port writes Java calls (counts, examples, conflicts); "
                         "with --format jsonl one record per correspondence")
     p.add_argument("--top", type=at_least(1), default=20, help="--api: correspondences and conflicts shown (default 20)")
+    p.add_argument("--junit", metavar="DIR", help="the Java test sources when the layout does not show them "
+                   "(test code is never library code: left out of the mapping's misses)")
     add_pair(p)
 
     p = add_command(sub, "retrieve", "similar aligned pairs and close target names for one function (JSON)",
@@ -86,7 +88,7 @@ def run_mapping(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.mapping.mapping_export import records
 
     index = pair_index(args)
-    mapping = load_mapping(index, config.mapping)
+    mapping = load_mapping(index, with_java_tests(config, args.junit).mapping)
     if args.api:
         from repotrans.mapping.api_cache import load_api_map
         api = load_api_map(index, mapping)

@@ -145,6 +145,20 @@ def load_settings(args: argparse.Namespace, env: Mapping[str, str]):
     return config
 
 
+def with_java_tests(config, folder: str | None):
+    """The configuration with `folder` (`--junit DIR`) known to the mapping as Java test code."""
+    if not folder:
+        return config
+    from dataclasses import replace
+    from repotrans.errors import ConfigError
+    from repotrans.mapping.overrides import MappingOverrides
+
+    if not Path(folder).is_dir():
+        raise ConfigError(f"--junit: {folder} is not a folder (give the Java test sources, e.g. src/test/java)")
+    tests = MappingOverrides(java_tests=(str(Path(folder).expanduser().resolve()),), origin="--junit")
+    return replace(config, mapping=config.mapping.merged(tests))
+
+
 def _folders(values: list[str] | None) -> tuple[str, ...] | None:
     return tuple(str(Path(v).expanduser().resolve()) for v in values) if values else None
 

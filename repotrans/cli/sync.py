@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
-from repotrans.cli.options import EXECUTION, MODEL, add_command, add_quiet, add_settings, at_least
+from repotrans.cli.options import EXECUTION, MODEL, add_command, add_quiet, add_settings, at_least, with_java_tests
 from repotrans.errors import ConfigError
 
 
@@ -27,6 +27,8 @@ def register(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write the report here instead of stdout")
     p.add_argument("--fail-over", type=at_least(0), metavar="N",
                    help="exit 1 when more than N declarations are missing or differ in signature (for CI)")
+    p.add_argument("--junit", metavar="DIR", help="the Java test sources when the layout does not show them "
+                   "(test code is never library code: left out of the mapping's misses)")
     add_quiet(p)
 
     p = add_command(sub, "sync", "port a range of upstream Java commits into the C# port: a member-level "
@@ -74,7 +76,8 @@ def run_parity(args: argparse.Namespace, config: AgentConfig) -> int:
     exclusions = Exclusions.read(Path(args.exclude)) if args.exclude else None
     index = _indexed(args)
     try:
-        report = parity(index, load_mapping(index, config.mapping), exclusions)
+        config = with_java_tests(config, args.junit)
+        report = parity(index, load_mapping(index, config.mapping), exclusions, config.mapping.java_tests)
     finally:
         index.close()
     text = render(report, args.format)

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from repotrans.index.typename import simple_name
-from repotrans.errors import ConfigError
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.overrides import MappingOverrides, resolve
 from repotrans.mapping.member_hosts import companion_classes, group_by_type, unmatched_bases
 from repotrans.mapping.members import match_methods, one_java_twin
 from repotrans.mapping.neighbours import Sides, match_by_neighbours
-from repotrans.mapping.test_code import split_types, test_files
+from repotrans.mapping.test_code import index_test_files, split_types
 from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_types, nested_name
 
 if TYPE_CHECKING:
@@ -98,18 +97,12 @@ def build_mapping(index: Index, overrides: MappingOverrides | None = None) -> Ma
             gc.enable()
 
 
-def _root(index: Index, side: str):
-    try:
-        return index.root(side)
-    except ConfigError:         # an index without recorded roots: imports and paths only
-        return None
-
-
 def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     src_types, tgt_types = index.types("source"), index.types("target")
     members = {side: group_by_type(index.all_methods(side)) for side in ("source", "target")}
     # product code pairs only with product code, test code with test code
-    tests = {side: test_files(side, index.files(side), _root(index, side)) for side in ("source", "target")}
+    tests = {side: index_test_files(index, side, overrides.java_tests if overrides else ())
+             for side in ("source", "target")}
     (src_main, src_test), (tgt_main, tgt_test) = split_types(src_types, tests["source"]), \
         split_types(tgt_types, tests["target"])
     names = TargetNames(tgt_main)
@@ -120,7 +113,7 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         test_votes, test_map = learn_namespaces(src_test, test_names)
         found, missed = match_types(src_test, tgt_test, test_names, test_map, members)
         type_matches, unmatched_types = sorted(type_matches + found, key=lambda m: m.source_id), \
-            {**unmatched_types, **missed}
+            {**unmatched_types, **{t: f"test code: {why}" for t, why in missed.items()}}
         for pkg, ns in test_map.items():
             namespace_map.setdefault(pkg, ns)
         for pkg, counts in test_votes.items():

@@ -37,21 +37,24 @@ class MappingOverrides:
     types: dict[str, str] = field(default_factory=dict)       # java name -> C# name ("" = none)
     methods: dict[str, str] = field(default_factory=dict)
     origin: str = ""                                          # where they came from, for messages
+    java_tests: tuple[str, ...] = ()    # folders of Java test code (`--junit DIR`): never library code
 
     def merged(self, other: MappingOverrides | None) -> MappingOverrides:
         """These overrides with `other`'s entries on top."""
-        if other is None or not (other.types or other.methods):
+        if other is None or not other:
             return self
         origin = " + ".join(o for o in (self.origin, other.origin) if o)
-        return MappingOverrides({**self.types, **other.types}, {**self.methods, **other.methods}, origin)
+        tests = self.java_tests + tuple(f for f in other.java_tests if f not in self.java_tests)
+        return MappingOverrides({**self.types, **other.types}, {**self.methods, **other.methods}, origin, tests)
 
     def digest(self) -> str:
         """Stable hash of the entries (part of the mapping cache's fingerprint)."""
-        text = json.dumps([sorted(self.types.items()), sorted(self.methods.items())])
+        entries = [sorted(self.types.items()), sorted(self.methods.items())]
+        text = json.dumps(entries + [sorted(self.java_tests)] if self.java_tests else entries)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def __bool__(self) -> bool:
-        return bool(self.types or self.methods)
+        return bool(self.types or self.methods or self.java_tests)
 
 
 def read_file(path: Path) -> MappingOverrides:

@@ -19,7 +19,7 @@ from repotrans.parity.exclude import Exclusions
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.signatures import Scorer
-from repotrans.mapping.test_code import test_files
+from repotrans.mapping.test_code import index_test_files
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
@@ -83,10 +83,12 @@ def _entry_json(e: Entry) -> dict:
     return d
 
 
-def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None) -> ParityReport:
-    """The parity report of an indexed pair under its mapping."""
+def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
+           java_tests: tuple[str, ...] = ()) -> ParityReport:
+    """The parity report of an indexed pair under its mapping; `java_tests`: folders of Java test code
+    the layout does not show (mapping.test_code)."""
     exclusions = exclusions or Exclusions([])
-    tests = {side: test_files(side, index.files(side), _root(index, side)) for side in ("source", "target")}
+    tests = {side: index_test_files(index, side, java_tests) for side in ("source", "target")}
     java_types = [t for t in index.types("source") if t.path not in tests["source"]]
     cs_types = [t for t in index.types("target") if t.path not in tests["target"]]
     by_id = {t.id: t for t in java_types + cs_types}
@@ -256,14 +258,6 @@ def _restates_base(index: Index, mapping: Mapping, ct: TypeDecl, cm: Method) -> 
 def _object_plumbing(cm: Method) -> bool:
     """C# members a port adds for the platform, not for the Java API: operators and conversions."""
     return cm.name.startswith("operator") or cm.name in ("implicit", "explicit")
-
-
-def _root(index: Index, side: str):
-    from repotrans.errors import ConfigError
-    try:
-        return index.root(side)
-    except ConfigError:
-        return None
 
 
 def _bare(declaration_id: str) -> str:

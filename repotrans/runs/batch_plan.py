@@ -21,7 +21,7 @@ from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.mapping.task import TranslationTask
-from repotrans.mapping.test_code import test_files
+from repotrans.mapping.test_code import index_test_files
 
 SHOWN = 12          # items listed per kind of miss (the rest is counted)
 
@@ -103,20 +103,22 @@ def plan_batch(index: Index, functions: Path | None = None, overrides: MappingOv
     plan = BatchPlan(tasks=tasks, levels=order_levels(deps), calls=deps,
                      reasons={t: why for t, (_, why) in reasons.items()})
     task_ids = {t.target_method_id for t in tasks}
-    tests = test_files("target", index.files("target"), index.root("target"))
+    java_tests = overrides.java_tests if overrides else ()
+    tests = index_test_files(index, "target")
     for m in index.all_methods("target"):
         if m.id not in task_ids and m.path not in tests and placeholder_form(m.body) in ("throws", "accessor throws") \
                 and mapping.source_method(m.id) is None:
             plan.unmatched_placeholders[m.id.split(":", 1)[1]] = "no Java method pairs with it"
+    junit = index_test_files(index, "source", java_tests)      # Java test code is never library code
     missing: dict[str, list[str]] = defaultdict(list)
     for source_id, why in mapping.unmatched_methods.items():
         m = index.method(source_id)
-        if m is None or why == "enclosing type unmatched" or _hidden_constructor(m):
+        if m is None or why == "enclosing type unmatched" or _hidden_constructor(m) or m.path in junit:
             continue
         match = mapping.target_type(m.type_id) if m.type_id else None
         if match is not None:
             missing[match.target_id.split(":", 1)[1]].append(_member(source_id.split(":", 1)[1]))
     plan.missing_members = dict(missing)
     plan.missing_types = {t.split(":", 1)[1]: why for t, why in mapping.unmatched_types.items()
-                          if not why.startswith("test code")}
+                          if not why.startswith("test code") and getattr(index.type(t), "path", None) not in junit}
     return plan
