@@ -145,7 +145,18 @@ def judge_report(report) -> Verdict:
         verdict.status, verdict.reason = "runtime_error", "out of memory"
     elif report.exceptions:
         verdict.status = "runtime_error"
-        verdict.reason = f"{len(report.exceptions)} test(s) threw {report.exceptions[0].type or 'an exception'}"
+        verdict.reason = threw(report.exceptions)
     elif report.failures:
         verdict.status = "test_failure"
     return verdict
+
+
+def threw(exceptions: list[ExceptionInfo]) -> str:
+    """"3 test(s) threw System.X" counting only those that threw X (the first's type), then the others:
+    "1 test(s) threw System.X; 2 threw other exceptions (System.Y)"."""
+    first = exceptions[0].type or "an exception"
+    same = sum(1 for e in exceptions if (e.type or "an exception") == first)
+    others = list(dict.fromkeys(e.type or "an exception" for e in exceptions if (e.type or "an exception") != first))
+    rest = len(exceptions) - same
+    return f"{same} test(s) threw {first}" + (f"; {rest} threw other exceptions ({', '.join(others[:3])}"
+                                              f"{', ...' if len(others) > 3 else ''})" if rest else "")
