@@ -86,7 +86,7 @@ UNTOUCHED = "fails on the untouched port"
 
 def untouched(why: str) -> str:
     """A known failure's cause as verdicts name it: "fails on the untouched port: an assertion (...)"."""
-    return why if why.startswith(UNTOUCHED) else f"{UNTOUCHED}: {why}"
+    return why if why.startswith((UNTOUCHED, NOT_RUN)) else f"{UNTOUCHED}: {why}"
 
 
 def write_known_failures(path: Path, known: dict[str, str]) -> Path:
@@ -111,9 +111,9 @@ def read_known_failures(path: Path) -> tuple[tuple[str, str], ...]:
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        key, _, why = line.partition("\t")
+        key, tab, why = line.partition("\t")
         key = key.strip()
-        if not key or " " in key:
+        if not key or (" " in key and not tab):       # a case's name may hold spaces ('M("a b")'): then a tab
             raise ConfigError(f"--known-failures: {path}:{n}: expected 'Project:Ns.Fixture.Test<TAB>why', got {line!r}")
         found.append((key if ":" in key else ":" + key, why.strip() or "listed in " + path.name))
     return tuple(found)
@@ -181,17 +181,35 @@ def save(ws: Workspace, found: dict[str, str]) -> Environment:
     return current
 
 
-def suspects(project: str, failures: list[TestFailure], test_files: frozenset[str] = frozenset()) -> dict[str, str]:
+def suspects(project: str, failures: list[TestFailure], test_files: frozenset[str] = frozenset(),
+             not_run: dict[str, str] | None = None) -> dict[str, str]:
     """Key -> cause of the failing tests whose failure names an environmental cause or lies in the test's own
-    code (worth a baseline run)."""
+    code, and of the selected tests that did not run (`not_run`: name -> "Ignored: why"): worth a baseline run."""
     found = {f"{project}:{f.name}": failure_cause(f, test_files) for f in failures}
+    found.update({f"{project}:{name}": did_not_run(why) for name, why in (not_run or {}).items()})
     return {k: v for k, v in found.items() if v}
 
 
-def summary(excluded: int, run: int) -> str:
-    """The verdict's note on tests left out."""
-    return (f"judged on {run} of {run + excluded} tests; {excluded} fail in this environment before any change"
-            if excluded else "")
+NOT_RUN = "does not run here"
+
+
+def did_not_run(why: str) -> str:
+    """The cause of a selected test that ended without running ("Ignored: no such drive"): a fact about the
+    place it runs in when the untouched port does not run it either."""
+    return f"{NOT_RUN} ({why})"
+
+
+def summary(excluded: int | dict[str, str], run: int) -> str:
+    """The verdict's note on tests left out (`excluded`: their count, or key -> cause, which tells the tests
+    that fail here from those that do not run here)."""
+    causes = list(excluded.values()) if isinstance(excluded, dict) else [""] * excluded
+    if not causes:
+        return ""
+    idle = sum(1 for why in causes if NOT_RUN in why)
+    failing = len(causes) - idle
+    parts = ([f"{failing} fail in this environment before any change"] if failing else []) + \
+        ([f"{idle} did not run, as on the untouched port"] if idle else [])
+    return f"judged on {run} of {run + len(causes)} tests; " + ", ".join(parts)
 
 
 def nothing_left(left_out: dict[str, str]) -> str:

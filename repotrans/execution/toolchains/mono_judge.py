@@ -7,8 +7,8 @@ import re
 from repotrans.verdicts.results import ExceptionInfo
 from repotrans.execution.sandboxes import PIDS_REASON, RunOutcome
 from repotrans.execution.toolchains import Limits, Verdict, judge_report
-from repotrans.execution.toolchains.nunit import (check_runner, clean_frames, exception_info, parse_runner,
-                                                  runner_test_report)
+from repotrans.execution.toolchains.nunit import (check_runner, clean_frames, exception_info, not_run,
+                                                  parse_runner, runner_test_report)
 
 STACK_OVERFLOW_RE = re.compile(r"System\.StackOverflowException:?(.*)$", re.M)
 OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory", "Garbage collector could not allocate")
@@ -83,7 +83,8 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
         return Verdict("runtime_error", tests_run=tests_report.total,
                        reason=f"the test process exited with {outcome.exit_code} after the runner finished")
     status, reason = check_runner(report, tests)
-    if status:
-        return Verdict(status, failures=tests_report.failures, exceptions=tests_report.exceptions,
-                       tests_run=tests_report.total, tests_failed=len(tests_report.failures), reason=reason)
-    return judge_report(tests_report)
+    verdict = judge_report(tests_report) if not status else \
+        Verdict(status, failures=tests_report.failures, exceptions=tests_report.exceptions,
+                tests_run=tests_report.total, tests_failed=len(tests_report.failures), reason=reason)
+    verdict.not_run = not_run(report)
+    return verdict

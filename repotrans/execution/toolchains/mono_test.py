@@ -75,7 +75,7 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         total.reason = ("every selected test fails in this environment before any change: "
                         + environment.describe(total.left_out))
     elif total.left_out:
-        note = environment.summary(len(total.left_out), total.tests_run)
+        note = environment.summary(total.left_out, total.tests_run)
         total.reason = f"{total.reason}; {note}" if total.reason else note
     return total
 
@@ -85,7 +85,8 @@ def known_to_fail(project: Project, verdict: Verdict, limits: Limits) -> dict[st
     """The candidate's failing tests the limits name as failing on the untouched port: name -> cause (a key
     ":Ns.Fixture.Test" names the test in any project)."""
     known = dict(limits.known_failures)
-    found = {f.name: known.get(f"{project.name}:{f.name}", known.get(f":{f.name}")) for f in verdict.failures}
+    names = [f.name for f in verdict.failures] + list(verdict.not_run)
+    found = {name: known.get(f"{project.name}:{name}", known.get(f":{name}")) for name in names}
     return {name: environment.untouched(why) for name, why in found.items() if why is not None}
 
 
@@ -95,7 +96,7 @@ def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], 
     baseline, or in the test's own code at the same place in both (run again on the baseline once per
     workspace state, toolchains.environment): name -> cause."""
     files = test_files(ws, project)
-    suspected = environment.suspects(project.name, verdict.failures, files)
+    suspected = environment.suspects(project.name, verdict.failures, files, verdict.not_run)
     if not suspected:
         return {}
     keys = list(suspected)
@@ -114,6 +115,7 @@ def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], 
                                   scratch=[area_root(cand.run_dir, project)])
         before = judge(outcome, nonce, names, limits, locator(ws, cand))
         causes = {f.name: environment.failure_cause(f, files) for f in before.failures}
+        causes.update({name: environment.did_not_run(why) for name, why in before.not_run.items()})
         known = environment.save(ws, {k: causes.get(k.split(":", 1)[1], "") for k in todo})
     return {k.split(":", 1)[1]: known.tests[k] for k in keys
             if environment.still_failing(suspected[k], known.tests.get(k, ""))}

@@ -194,18 +194,24 @@ def check_runner(report: RunnerReport, selected: list[str] | None) -> tuple[str,
                   if not any(covers(s, m) for s in selected for m in [n, *report.suites.get(n, [])])]
         if strays:
             return "runtime_error", f"test report names tests outside the selection: {', '.join(strays[:3])}"
-    runnable = {name for state, name in report.planned if state == "Runnable"}
-    not_run = [(name, message) for state, name, message, _ in report.tests
-               if name in runnable and state in NOT_RUN_STATES]
-    if not_run:
-        name, message = not_run[0]
-        return "runtime_error", (f"{len(not_run)} selected test(s) did not run ({name}: "
-                                 f"{_first_line(message) or 'ignored'})")
+    skipped = not_run(report)
+    if skipped:
+        name, why = next(iter(skipped.items()))
+        return "runtime_error", f"{len(skipped)} selected test(s) did not run ({name}: {why})"
     ran = {name for state, name, _, _ in report.tests if state not in NOT_RUN_STATES}
     if not ran:
         return "no_tests", ("no selected test can run" if planned else "the selection matched no test") + (
             f" ({', '.join(sorted({s for s, _ in report.planned}))})" if planned else "")
     return "", ""
+
+
+def not_run(report: RunnerReport) -> dict[str, str]:
+    """The tests planned to run that ended without running (Assert.Ignore or Inconclusive at run time, a
+    skipped case): runner test name -> "Ignored: its message". A fact about where they ran, judged against
+    the untouched port's run of the same tests (toolchains.environment), never alone a verdict on a body."""
+    runnable = {name for state, name in report.planned if state == "Runnable"}
+    return {name: f"{state}: {_first_line(message) or state.lower()}" for state, name, message, _ in report.tests
+            if name in runnable and state in NOT_RUN_STATES}
 
 
 def runner_test_report(report: RunnerReport, locate: Locator | None = None) -> TestReport:
