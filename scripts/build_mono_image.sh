@@ -3,7 +3,7 @@
 #
 # No registry image can be pulled here, so the image is made from Debian packages:
 # debootstrap a minimal bookworm from the Debian mirror the host's apt already uses,
-# chroot-install mono-devel + nunit-console, then `docker import` the tree.
+# chroot-install mono-devel + nunit-console + mono-utils (pedump: the IL verifier), then `docker import` the tree.
 #
 # Usage: scripts/build_mono_image.sh [--force] [--tag NAME]   (env MIRROR=... overrides the mirror)
 set -euo pipefail
@@ -61,7 +61,7 @@ SRC
 mount -t proc proc "$ROOT/proc"
 chroot "$ROOT" /usr/bin/env DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 bash -euc '
   apt-get update -q
-  apt-get install -y -q --no-install-recommends mono-devel nunit-console ca-certificates-mono
+  apt-get install -y -q --no-install-recommends mono-devel mono-utils nunit-console ca-certificates-mono
   apt-get clean
   rm -rf /var/lib/apt/lists/* /var/cache/apt/* /tmp/* /root/.cache
   mcs --version

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_pkgs=(mono-devel nunit-console docker.io debootstrap bubblewrap chromium)   # chromium: the report's browser test
+apt_pkgs=(mono-devel mono-utils nunit-console docker.io debootstrap bubblewrap chromium)   # chromium: the report's browser test; mono-utils: pedump, the IL verifier
 command -v javac >/dev/null || apt_pkgs+=(openjdk-17-jdk-headless)
 missing=()
 for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

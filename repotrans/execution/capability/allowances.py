@@ -12,6 +12,10 @@ own text uses it, or through a type it touches in the Java index:
     `accept(File dir, String name)` is declared in the index, `new NativeFSLock(lockDir, ...)`).
 One hop only: a callee's body is not followed (it is judged when it is itself a task).
 
+Beside the capabilities, the overrides of what the tests read of a value (equality, ordering, formatting,
+enumeration: checks.DECLARES) are allowed when the Java original's class, a class nested in or enclosing it,
+or the method's own text (an anonymous class) defines equals/hashCode, compareTo/compare, toString or iterator.
+
 Every path that judges a candidate (a session's test runs, dataset validation, ablations, batch
 re-judging and its combined check, run-tests, the false-rejection benchmark) gets its allowances from
 `allowances`, through the Runner's `java` argument.
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from repotrans.execution.capability.checks import ALLOWABLE, java_capabilities
+from repotrans.execution.capability.checks import GRANTS, java_capabilities
 from repotrans.index.model import Method, TypeDecl
 
 IDENT = re.compile(r"\b[A-Za-z_$][\w$]*\b")
@@ -34,6 +38,10 @@ KEYWORDS = frozenset("if for while switch catch return new throw synchronized su
 WILDCARD = {"java.lang.reflect": {"Method", "Field", "Constructor", "Array", "Proxy", "InvocationHandler",
                                   "AccessibleObject", "Executable", "Parameter"},
             "java.nio.file": {"Path", "Paths", "Files", "FileSystem", "FileSystems", "DirectoryStream"}}
+# the Java methods that define what the tests read of a value, and their C# counterparts' class (checks.DECLARES)
+JAVA_DECLARES = {"equals": "equality", "hashCode": "equality", "compareTo": "ordering", "compare": "ordering",
+                 "toString": "formatting", "iterator": "enumeration"}
+DECLARED = re.compile(r"\b(equals|hashCode|compareTo|compare|toString|iterator)\s*\([^()]*\)\s*(?:throws\s[\w\s,.]*)?\{")
 MAX_TYPES = 64          # project types followed per method and per supertype list (a bound on pathological code)
 
 
@@ -42,7 +50,22 @@ def allowances(index, java: Method | None) -> frozenset[str]:
     the Java original reaches through its own text and the types it touches in the index."""
     if java is None:
         return frozenset()
-    return java_capabilities(reached_text(index, java)) & frozenset(ALLOWABLE)
+    return (java_capabilities(reached_text(index, java)) & frozenset(GRANTS)) | declares(index, java)
+
+
+def declares(index, java: Method) -> frozenset[str]:
+    """The overrides (checks.DECLARES) the Java original's class defines: its methods, those of the classes
+    enclosing it and nested in them, and those an anonymous class in the method's own text declares."""
+    top = index.type(java.type_id)
+    while top is not None and top.outer_id:
+        top = index.type(top.outer_id)
+    names: set[str] = set(DECLARED.findall(_code(java.body or "")))
+    work, seen = ([top] if top is not None else []), 0
+    while work and seen < MAX_TYPES:
+        t, seen = work.pop(), seen + 1
+        names.update(m.name for m in index.methods(t.id))
+        work += index.nested_types(t.id)
+    return frozenset(JAVA_DECLARES[n] for n in names if n in JAVA_DECLARES)
 
 
 def reached_text(index, java: Method) -> str:

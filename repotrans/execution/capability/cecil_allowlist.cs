@@ -35,6 +35,7 @@ partial class IlPolicy
                     else throw new InvalidOperationException("unknown core scope " + f[1] + " in " + path);
                     break;
                 case "grant": Grants.Add(new[] {f[1], f[2]}); break;
+                case "attribute": Attributes.Add(f[2]); break;
                 case "hard":
                     if (f[2].Contains("::")) HardMembers[f[2]] = f[1];
                     else Hard.Add(new[] {f[1], f[2]});

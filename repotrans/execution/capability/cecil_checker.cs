@@ -106,9 +106,12 @@ partial class IlPolicy
         var exact = types == null ? roots : roots.Where(m => m.Parameters.Select(p => Simple(p.ParameterType))
                                                                      .SequenceEqual(types)).ToList();
         if (exact.Count > 0 && exact.Count < roots.Count) roots = exact;     // that overload, not its siblings
+        var added = new List<TypeDefinition>();     // the types the candidate declared (none known without a baseline)
         if (baselinePath != "-")
         {
             var baseModule = ModuleDefinition.ReadModule(baselinePath, parameters);
+            var baseTypes = new HashSet<string>(AllTypes(baseModule).Select(t => t.FullName));
+            added = allTypes.Where(t => !baseTypes.Contains(t.FullName)).ToList();
             var known = new HashSet<string>(AllTypes(baseModule).SelectMany(t => t.Methods).Select(Key));
             roots.AddRange(allTypes.SelectMany(t => t.Methods).Where(m => !known.Contains(Key(m))));
             // a type of its own declared outside the port's namespaces (a candidate that closed its class and
@@ -141,6 +144,7 @@ partial class IlPolicy
                     }
             }
         }
+        CheckTypeSafety(candidatePath, seen, added);
         return seen.Count;
     }
 

@@ -23,14 +23,27 @@ from pathlib import Path
 from repotrans.index.model import Method
 
 SOURCE = Path(str(files("repotrans.execution.capability") / "cecil_checker.cs"))
-SOURCES = (SOURCE, SOURCE.with_name("cecil_allowlist.cs"))        # one partial class, compiled together
+SOURCES = (SOURCE, SOURCE.with_name("cecil_allowlist.cs"), SOURCE.with_name("cecil_typesafe.cs"))   # one partial class
 RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
-CAPABILITIES = ("test_framework", "declaration", "test_content", "serialization", "resources", "codegen", "app_domain", "reflection",
-                "unsafe", "interop", "process", "network", "console", "file_system", "unlisted")
-# what the Java original may grant; the rest (interop, unsafe, the test framework) never
-ALLOWABLE = ("reflection", "file_system", "process", "console", "network", "threads")
+CAPABILITIES = ("type_safety", "test_framework", "declaration", "test_content", "reflection_scope", "serialization", "resources",
+                "codegen", "app_domain", "reflection", "unsafe", "interop", "process", "network", "console", "file_system",
+                "equality", "ordering", "formatting", "enumeration", "unlisted")
+# what the Java original may grant; the rest (interop, unsafe, type safety, the test framework) never. GRANTS run
+# with reduced trust; DECLARES are the overrides of what the tests read of a value (il_typesafe): the Java
+# original's class defines the same (equals, hashCode, compareTo, toString, iterator), no trust is lost
+GRANTS = ("reflection", "file_system", "process", "console", "network", "threads")
+DECLARES = ("equality", "ordering", "formatting", "enumeration")
+ALLOWABLE = GRANTS + DECLARES
 HINTS = {
+    "type_safety": ("code the runtime cannot prove type-safe (unverifiable IL, explicit layout or field offsets, "
+                    "unmanaged or extern methods, attributes outside the short list): write plain managed code"),
+    "reflection_scope": ("reflection beyond the class itself: reflect only on typeof(this class) and its own members, "
+                         "never on a Type or member obtained from an object, a parameter or a field"),
+    "equality": "an Equals/GetHashCode/== the Java class does not define: keep the value's own equality",
+    "ordering": "a CompareTo/Compare/< the Java class does not define: keep the value's own ordering",
+    "formatting": "a ToString the Java class does not define: keep the value's own formatting",
+    "enumeration": "a GetEnumerator the Java class does not define: return the collection itself",
     "reflection": "reflection / dynamic invocation: write the logic directly, calling members by name in code",
     "unsafe": "unsafe code / raw pointers: use arrays and indices instead",
     "interop": "native interop / raw memory: use managed types only",
@@ -174,7 +187,8 @@ def java_capabilities(java: Method | str | None) -> frozenset[str]:
 
 def trust_note(allowed: frozenset[str]) -> str:
     """The verdict's `trust: reduced (...)` note for a candidate checked with allowances, else ""."""
-    return f"trust: reduced ({', '.join(sorted(allowed))} allowed: the Java original uses it)" if allowed else ""
+    granted = sorted(set(allowed) & set(GRANTS))
+    return f"trust: reduced ({', '.join(granted)} allowed: the Java original uses it)" if granted else ""
 
 
 def checker_argv(exe: str) -> list[str]:

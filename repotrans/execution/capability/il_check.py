@@ -6,7 +6,8 @@ It applies the rules of `rules.tsv` (il_rules), the file cecil_checker.cs reads,
 candidate member (one overload by its parameter types' simple names), every method new or changed
 against the baseline assembly (il_baseline), and the compiler-generated code they reach (lambda
 methods, closure and iterator classes); each reference to a type, member or instruction the rules
-name is a Denial. Nothing in the assembly is loaded or run: only bytes are read. The judging paths
+name is a Denial; type safety, the precondition of those rules, is il_typesafe's model. Nothing in
+the assembly is loaded or run (only mono's verifier reads it, when it is a mono build). The judging paths
 run it out of process, in the sandbox (il_check_process); il_job.check_assembly is the job itself.
 """
 from __future__ import annotations
@@ -15,17 +16,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution.capability.il_baseline import Baseline, changed
+from repotrans.execution.capability.il_baseline import Baseline, changed, type_key
 from repotrans.execution.capability.il_metadata import (LDTOKEN, NAME, OP, TOKEN, TOKEN_TABLES, Assembly, Body,
                                                        blob_bytes, compiler_generated, compressed, read_body)
 from repotrans.execution.capability.il_allow import display, granted, member_rule, under
+from repotrans.execution.capability import il_typesafe
 from repotrans.execution.capability.il_refs import PortRefs, own, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
 
-UNSAFE_OPS = {"calli": "calli (a call through a function pointer)", "localloc": "stackalloc",
-              "cpblk": "raw memory block copy", "initblk": "raw memory block copy",
-              "mkrefany": "__makeref / __arglist", "refanyval": "__makeref / __arglist",
+UNSAFE_OPS = {"calli": "calli (a call through a function pointer)", "localloc": "stackalloc", "cpblk": "raw memory block copy",
+              "initblk": "raw memory block copy", "mkrefany": "__makeref / __arglist", "refanyval": "__makeref / __arglist",
               "refanytype": "__makeref / __arglist", "arglist": "__makeref / __arglist"}
 
 
@@ -57,7 +58,7 @@ class Checker:
     """Reads one assembly; `check` answers one job as cecil_checker.cs does."""
 
     def __init__(self, path: Path, rules: Rules | None = None):
-        self.asm = Assembly(path)
+        self.path, self.asm = Path(path), Assembly(path)
         self.rules = rules or load_rules()
         a = self.asm
         self.children: dict[int, list[int]] = {}
@@ -187,9 +188,7 @@ class Checker:
 
     def _outer_name(self, t: tuple) -> str:
         """The outermost declaring type's full name of a named type."""
-        if t[0] != "named":
-            return self.asm.render(t)
-        return self.asm.render(t).split("/", 1)[0]
+        return self.asm.render(t) if t[0] != "named" else self.asm.render(t).split("/", 1)[0]
 
     def check_member(self, job: _Job, m: _Member) -> None:
         r = self.rules
@@ -338,7 +337,7 @@ class Checker:
         job = _Job(allowed, refs=refs,
                    excluded=frozenset(f"{member.type_name}::{n}" for n in member.names) if member else frozenset())
         order = [i for top in range(1, len(a.rows("TypeDef")) + 1) if top not in a.enclosing for i in self.nested(top)]
-        roots: list[int] = []
+        roots, added = [], []               # added: the types the candidate declared (none known without a baseline)
         owner = next((i for i in order if member and a.plain_name(i) == member.type_name), None)
         if owner is not None:
             mine = self.methods_of.get(owner, [])
@@ -354,6 +353,7 @@ class Checker:
                     roots = exact
         if base is not None:
             roots += changed(self, base, member)
+            added = [t for t in range(1, len(a.rows("TypeDef")) + 1) if type_key(self, t) not in base.keys]
             # a type of its own declared outside the port's namespaces (cecil_checker.cs: the same rule)
             spaces = {name.rpartition(".")[0] for name in base.keys if "/" not in name}
             for top in range(1, len(a.rows("TypeDef")) + 1):
@@ -384,6 +384,7 @@ class Checker:
                             job.where = f"{a.type_name('TypeDef', t)}::{row.Name}"
                             self.check_type(job, a.sig_type(blob_bytes(row.Signature), 1)[0])
                         work.extend(self.methods_of.get(t, []))
+        il_typesafe.check(self, job, self.path, list(seen), added, self.rules.attributes)
         verdict = PolicyVerdict(denials=[Denial(c, api, where) for (c, api), where in sorted(job.denials.items())],
                                 inspected=len(seen))
         verdict.denials.sort(key=lambda d: (CAPABILITIES.index(d.capability) if d.capability in CAPABILITIES else 99,

@@ -26,6 +26,7 @@ class Rules:
     hard: tuple = ()                             # (capability, namespace or type) never allowed but by the Java original
     hard_members: dict = field(default_factory=dict)
     grants: tuple = ()                           # (capability, namespace or type) allowed when the Java original reaches it
+    attributes: frozenset = frozenset()          # framework custom attributes the candidate's declarations may carry
 
 
 @lru_cache(maxsize=4)
@@ -37,7 +38,7 @@ def load_rules(path: Path = RULES) -> Rules:
             f = line.split("\t")
             kinds.setdefault(f[0], []).append(f)
     unknown = set(kinds) - {"namespace", "type", "member", "path_member", "allowed", "harmless", "restricted", "guarded",
-                            "core", "hard", "grant"}
+                            "core", "hard", "grant", "attribute"}
     if unknown:
         raise ValueError(f"{path}: unknown rule kind(s) {sorted(unknown)}")
     core: dict[str, set[str]] = {"namespace": set(), "type": set(), "member": set(), "typeref": set()}
@@ -55,4 +56,5 @@ def load_rules(path: Path = RULES) -> Rules:
                  {f[2]: f[1] for f in kinds.get("guarded", [])},
                  frozenset(core["namespace"]), frozenset(core["type"]), frozenset(core["member"]),
                  frozenset(core["typeref"]), tuple((f[1], f[2]) for f in hard if "::" not in f[2]),
-                 {f[2]: f[1] for f in hard if "::" in f[2]}, tuple((f[1], f[2]) for f in kinds.get("grant", [])))
+                 {f[2]: f[1] for f in hard if "::" in f[2]}, tuple((f[1], f[2]) for f in kinds.get("grant", [])),
+                 frozenset(f[2] for f in kinds.get("attribute", [])))
