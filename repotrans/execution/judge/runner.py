@@ -16,11 +16,12 @@ from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, trust_no
 from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.judge.proven import proven_wrong
 from repotrans.verdicts.results import TestResult, tail
+from repotrans.verdicts.status import BLOCKED
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.settings import ExecutionConfig, concrete_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
-from repotrans.execution.toolchains.api import make_toolchain
+from repotrans.execution.toolchains.api import capped, make_toolchain
 from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.execution.workspace.reach import Reachability
@@ -127,7 +128,13 @@ class Runner:
                                surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
                                allowed=frozenset(allow) & frozenset(ALLOWABLE))
             verdict = tc.run(ws, cand, chosen.selected, box, chosen.limits)
-        return self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java)
+        result = self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java)
+        if result.status == BLOCKED and verdict.cut_short:     # blocked rests on every failure: run them all
+            with ws.run_dir(keep=keep_run) as run_dir:
+                cand = replace(cand, run_dir=run_dir)
+                verdict = tc.run(ws, cand, chosen.selected, box, replace(chosen.limits, fail_fast=False))
+            result = self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java)
+        return result
 
     def run_many(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], *,
                  scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
@@ -159,7 +166,10 @@ class Runner:
         fixtures = index_tests(ws, self.toolchain.test_projects(ws))
         chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method),
                               self._reach)
-        limits = replace(self.limits, timeout=chosen.timeout(self.limits.timeout)) if scaled else self.limits
+        limits = replace(self.limits, fail_fast=True)
+        if scaled and not limits.test_seconds:      # nothing measured: grown with the count, under the cap
+            limits = replace(limits, timeout=capped(chosen.timeout(self.limits.timeout), self.limits.timeout,
+                                                    self.limits.kill_cap))
         return Chosen(chosen.tests, chosen.describe(), chosen.translated, limits)
 
     def result(self, index, method: Method, verdict: Verdict, chosen: "Chosen", allowed: frozenset[str],

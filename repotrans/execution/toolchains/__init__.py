@@ -15,6 +15,7 @@ from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.verdicts.results import Diagnostic, ExceptionInfo, TestFailure
 from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.toolchains.test_runs import KILL_CAP
 from repotrans.verdicts.status import severity
 from repotrans.execution.workspace.scratch import Workspace
 
@@ -70,6 +71,13 @@ class Limits:
     # change is (toolchains.environment), named with that cause
     known_failures: tuple[tuple[str, str], ...] = ()
     clock: str = "cpu"             # test runs: `timeout` counts CPU seconds where the sandbox can (settings)
+    # seconds each test ran on the untouched port (test project -> runner test name -> seconds; the baseline,
+    # judge.baseline): runs are planned from them and their kill limits scaled to them (toolchains.test_runs)
+    test_seconds: dict[str, dict[str, float]] = field(default_factory=dict)
+    kill_cap: float = KILL_CAP     # no single planned run's kill limit beyond this (test_runs)
+    # stop at the first run with a failure (the verdict is a failure already; its failures are the first
+    # run's): the covering selection of one candidate (judge.runner), never a whole-suite run
+    fail_fast: bool = False
 
 
 @dataclass
@@ -91,6 +99,12 @@ class Verdict:
     # tests the run reached that the suite says not to run ("Project:Ns.F.T" -> the attribute: "[Explicit]",
     # '[Ignore("why")]', '[Category("Integration")] on Ns.Fixture'), never run, named or not
     excluded: dict[str, str] = field(default_factory=dict)
+    # selected tests that did not run (ignored or inconclusive at run time): runner test name -> "Ignored: why"
+    # (nunit.not_run); left out when the untouched port does not run them either (toolchains.environment)
+    not_run: dict[str, str] = field(default_factory=dict)
+    # seconds each test that ran took, as the runner measured it ("Project:Ns.F.T" -> seconds)
+    seconds: dict[str, float] = field(default_factory=dict)
+    cut_short: bool = False        # fail fast left selected tests unrun (Limits.fail_fast)
 
     def absorb(self, other: "Verdict") -> None:
         """Add one test run's counts and evidence; the more severe status (and its reason) wins, but
@@ -102,6 +116,8 @@ class Verdict:
         self.exceptions += other.exceptions
         self.left_out.update(other.left_out)
         self.excluded.update(other.excluded)
+        self.not_run.update(other.not_run)
+        self.seconds.update(other.seconds)
         if other.status == "no_tests":
             if self.status == "passed" and not ran_before:
                 self.status, self.reason = other.status, other.reason

@@ -12,6 +12,7 @@ PatchedFile, Verdict, TargetBuildError).
   own port; every path that compiles calls it (a candidate, the baseline, switches/, the skeleton check)
 - what the switch mechanisms and the batching judge read of a build: parse_mcs, parse_shared_mcs, rel,
   dependents, run_tests, the runner's environment and test areas.
+- the limits of a test run: kill_limit (from the baseline's measured seconds), capped (a count-based one)
 - compile_argv: one project's mcs command, for the benchmarks in scripts/ that time mcs alone."""
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_a
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.registry import TOOLCHAINS, make_toolchain, toolchain_spec
 from repotrans.execution.toolchains.test_area import area_root, test_area
+from repotrans.execution.toolchains.test_runs import capped, kill_limit
 
 __all__ = [
     "TOOLCHAINS", "toolchain_spec", "make_toolchain",
@@ -43,5 +45,5 @@ __all__ = [
     "compile_projects", "Check", "BuildOutcome", "HostCompiler", "load_independent", "mono_env", "overlay",
     "run_tests", "runner_argv", "runner_env",
     "runner_for", "NOT_RUN_STATES", "check_runner", "clean_frames", "covers", "parse_runner", "area_root",
-    "test_area",
+    "test_area", "capped", "kill_limit",
 ]

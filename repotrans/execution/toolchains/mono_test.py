@@ -16,6 +16,7 @@ from repotrans.execution.toolchains.mono_judge import judge
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import end_marker, parse_runner
 from repotrans.execution.toolchains.test_area import area_root, test_area
+from repotrans.execution.toolchains.test_runs import Measured, TestRun, halves, out_of_memory, plan_runs, run_all
 from repotrans.execution.workspace.scratch import Workspace
 
 HEAP_SHARE = 0.6
@@ -38,33 +39,33 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         if selected == []:
             continue
         names = None if selected is None else [f.split(":", 1)[1] for f in selected]
-        nonce = secrets.token_hex(16)
         if limits.per_project:             # each test project its own limit (doctor's whole-suite run)
             started, spent = time.monotonic(), 0.0
+        measured = Measured.of(limits.test_seconds.get(project.name, {}))
+        runs = [TestRun(())] if names is None else plan_runs(names, measured, limits.timeout, limits.kill_cap)
+
+        def one(run: TestRun) -> tuple[Verdict, bool]:
+            nonlocal spent
+            left = limits.timeout - (spent if cpu else time.monotonic() - started)
+            verdict, cpu_used = run_project(ws, cand, projects, project, list(run.names) or None, built, sandbox,
+                                            limits, run.timeout or left, env, logs)
+            spent += cpu_used
+            return verdict, out_of_memory(verdict.status, verdict.reason)
+
         cpu = limits.clock == "cpu" and sandbox.counts_cpu()
-        with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, built, projects, project)) \
-                as bin_dir:
-            outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
-                                  timeout=max(1.0, limits.timeout - (spent if cpu else time.monotonic() - started)),
-                                  memory_mb=limits.memory_mb,
-                                  env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
-                                  stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu,
-                                  scratch=[area_root(cand.run_dir, project)],
-                                  **({} if "process" in cand.allowed else {"processes": False}))
-        spent += outcome.cpu_seconds or 0.0
-        logs.append(outcome.output)
-        verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
-        left_out = {**known_to_fail(project, verdict, limits),
-                    **cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits)}
-        if left_out:
-            verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
-            verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
-        verdict.excluded = {f"{project.name}:{name}": categories
-                            for name, categories in parse_runner(outcome.stdout, nonce).excluded}
+        done, cut = run_all(runs, one, lambda v: not limits.fail_fast or v.status in ("passed", "no_tests"),
+                            lambda run: halves(run, limits.timeout, measured, limits.kill_cap))
+        verdict = done[0]
+        for later in done[1:]:
+            verdict.absorb(later)
         total.by_project[project.name] = (verdict.status, verdict.tests_run, verdict.tests_failed, verdict.reason)
         total.absorb(verdict)
+        total.cut_short |= cut
         if verdict.status in ("timeout", "runtime_error") and not verdict.tests_run and not limits.per_project:
             break
+        if limits.fail_fast and verdict.status not in ("passed", "no_tests"):
+            total.cut_short |= project is not tests[-1]
+            break                          # fail fast: the verdict is a failure already
     total.log = "\n".join(logs)
     total.timings = {"test": time.monotonic() - first}
     if total.status == "passed" and total.tests_run == 0:
@@ -79,6 +80,34 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         total.reason = f"{total.reason}; {note}" if total.reason else note
     return total
 
+
+
+def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project, names: list[str] | None,
+                built: dict[str, Path], sandbox: Sandbox, limits: Limits, timeout: float, env: dict[str, str] | None,
+                logs: list[str]) -> tuple[Verdict, float]:
+    """One process of repotrans's runner on one test project's `names` (None: all), killed after `timeout`
+    seconds; its verdict (known and environmental failures left out) and the CPU seconds it used."""
+    nonce = secrets.token_hex(16)
+    cpu = limits.clock == "cpu" and sandbox.counts_cpu()
+    with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, built, projects, project)) \
+            as bin_dir:
+        outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
+                              timeout=max(1.0, timeout), memory_mb=limits.memory_mb,
+                              env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
+                              stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu,
+                              scratch=[area_root(cand.run_dir, project)],
+                              **({} if "process" in cand.allowed else {"processes": False}))
+    logs.append(outcome.output)
+    verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
+    left_out = {**known_to_fail(project, verdict, limits),
+                **cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits)}
+    if left_out:
+        verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
+        verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
+    report = parse_runner(outcome.stdout, nonce)
+    verdict.excluded = {f"{project.name}:{name}": categories for name, categories in report.excluded}
+    verdict.seconds = {f"{project.name}:{name}": secs for name, secs in report.seconds.items()}
+    return verdict, outcome.cpu_seconds or 0.0
 
 
 def known_to_fail(project: Project, verdict: Verdict, limits: Limits) -> dict[str, str]:

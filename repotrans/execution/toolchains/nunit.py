@@ -137,6 +137,7 @@ class RunnerReport:
     crash: str = ""
     unhandled: list[str] = field(default_factory=list)
     excluded: list[tuple[str, str]] = field(default_factory=list)  # (test name, its categories) left out by category
+    seconds: dict[str, float] = field(default_factory=dict)   # test name -> the seconds NUnit measured it ran
     started: int | None = None
     ended: int | None = None
 
@@ -160,6 +161,8 @@ def parse_runner(stdout: str, nonce: str) -> RunnerReport:
                 report.suites[_b64(fields[1])] = _b64(fields[2]).split("\n") if len(fields) > 2 else []
             elif kind == "TEST":
                 report.tests.append((fields[0], _b64(fields[1]), _b64(fields[2]), _b64(fields[3])))
+                if len(fields) > 4:
+                    report.seconds[_b64(fields[1])] = float(fields[4])
             elif kind == "CRASH":
                 report.crash = _b64(fields[0])
             elif kind == "EXCLUDED":

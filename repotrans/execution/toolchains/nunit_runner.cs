@@ -8,7 +8,7 @@
 // stdout: PLAN <declared run state> <name> (each test the filter selects, before any runs)
 //         | EXCLUDED <name> <why> (each test the suite says not to run: [Explicit], [Ignore] or an excluded
 //           category on it or on a suite above it, left out even when named; in a whole run, or under a name)
-//         | START <count> | TEST <result state> <name> <message> <stack>
+//         | START <count> | TEST <result state> <name> <message> <stack> <seconds>
 //         | CRASH <text> | UNHANDLED <text> | END <count>
 //         (texts base64), each line "\n@@RT <nonce> ..."
 //
@@ -84,7 +84,8 @@ class RepotransRunner
             if (r.FailureSite == FailureSite.Parent && string.IsNullOrEmpty(r.StackTrace))
                 lock (parentFailed) parentFailed.Add(new string[] { state, r.FullName, message });
             else
-                Emit("TEST " + state + " " + B64(r.FullName) + " " + B64(message) + " " + B64(r.StackTrace ?? ""));
+                Emit("TEST " + state + " " + B64(r.FullName) + " " + B64(message) + " " + B64(r.StackTrace ?? "")
+                     + " " + r.Time.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture));
             if (Switches != null) Emit("HITS " + B64(r.FullName) + " " + B64(Switches.Drain()));
         }
         public void SuiteStarted(TestName testName) { }
