@@ -18,6 +18,7 @@ Section = Callable[..., tuple[str, list[Line]]]
 
 def sandbox_section(config) -> tuple[str, list[Line]]:
     """Which sandbox runs candidates, why, and what each sandbox can use here."""
+    from repotrans.agents.providers import provider
     from repotrans.execution.sandboxes.choice import resolve_sandbox
     from repotrans.execution.sandboxes import BACKSTOP_FACTOR, BACKSTOP_SLACK, PIDS_LIMIT
     from repotrans.execution.sandboxes.cgroups import support
@@ -30,7 +31,7 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
     lines: list[Line] = []
     try:
         choice = resolve_sandbox(ex.sandbox, image=image,
-                                 trusted_model=config.model.name in (None, "builtin"))
+                                 trusted=provider(config.model.name).trusted)
         lines.append((True, f"in force: {choice.name} ({choice.why})"))
     except ConfigError as exc:
         lines.append((False, f"in force: none: {exc}"))

@@ -16,7 +16,7 @@ packages on one line are peers that do not import each other):
   prompts            templates and slots
   agents             the AutoGen agents, model clients, sessions
   translator         the deterministic Java -> C# translator (the offline builtin model, sync's editor,
-                     skeleton bodies; agents.models.PROVIDERS names its client, imported on first use)
+                     skeleton bodies; agents.providers.PROVIDERS names its client, imported on first use)
   skeleton           C# skeletons of Java types the port lacks (renders with the translator)
   junit              JUnit -> NUnit translation of tests (deterministic or by a model)
   datasets, parity   evaluation datasets and their validation; API parity of a port

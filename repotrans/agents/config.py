@@ -214,8 +214,9 @@ def _checked(config: AgentConfig) -> AgentConfig:
 
 def with_concrete_sandbox(config: AgentConfig) -> AgentConfig:
     """The configuration checked, with `auto` turned into the sandbox it stands for."""
+    from repotrans.agents.providers import provider
     from repotrans.execution.settings import concrete_sandbox
 
     ex = _checked(config).execution
-    sandbox = concrete_sandbox(ex.sandbox, config.model.name, toolchain=ex.toolchain)
+    sandbox = concrete_sandbox(ex.sandbox, provider(config.model.name).trusted, toolchain=ex.toolchain)
     return replace(config, execution=replace(ex, sandbox=sandbox))

@@ -1,5 +1,5 @@
-"""Model clients: providers by name (PROVIDERS: `--model builtin` is the offline policy, imported on first
-use), any OpenAI-compatible endpoint otherwise, wrapped in the response cache."""
+"""Model clients: providers by name (agents.providers: `--model builtin` is the offline translator, imported
+on first use), any OpenAI-compatible endpoint otherwise, wrapped in the response cache."""
 from __future__ import annotations
 
 import importlib
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Callable
 from autogen_core.models import ChatCompletionClient, ModelInfo
 
 from repotrans.agents.config import API_KEY_VARS, AgentConfig, ModelConfig, api_key
+from repotrans.agents.providers import provider
 from repotrans.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -24,14 +25,11 @@ NO_MODEL = ("no model configured: pass --model NAME (and --base-url URL for a lo
 # A provider's client is built from the configuration and a read-only view of the repository (index and
 # mapping, no task) for a client that looks things up itself (the builtin policy); never the agents' state.
 ClientFactory = Callable[[AgentConfig, "ToolContext | None"], ChatCompletionClient]
-# `--model NAME` -> "module:factory", imported when a client of that name is first made (a name, not an
-# import: the policy layer sits above the agents and registers nothing by being imported)
-PROVIDERS: dict[str, str] = {"builtin": "repotrans.translator.builtin:make_client"}
 
 
 def registered(name: str | None) -> ClientFactory | None:
-    """The factory of provider `name` (None: not a provider, an HTTP endpoint's model)."""
-    spec = PROVIDERS.get(name or "")
+    """The factory of provider `name` (None: not a registered provider, an HTTP endpoint's model)."""
+    spec = provider(name).factory
     if spec is None:
         return None
     module, factory = spec.split(":")

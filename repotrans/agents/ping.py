@@ -5,6 +5,7 @@ import time
 from dataclasses import replace
 
 from repotrans.agents.config import ModelConfig, api_key
+from repotrans.agents.providers import provider
 from repotrans.agents.server_errors import describe, server_url
 
 PROMPT = "Reply with the single word: pong"
@@ -15,8 +16,8 @@ def ping(model: ModelConfig, timeout: float = 30.0) -> tuple[bool | None, str]:
     server to ask (no model configured, or the offline builtin policy)."""
     if not model.name:
         return None, "no model configured (--model, REPOTRANS_MODEL or [model] name); nothing to ask"
-    if model.name == "builtin":
-        return True, "builtin: the offline policy, no server to ask"
+    if provider(model.name).offline:
+        return True, f"{model.name}: an offline provider, no server to ask"
     import openai
 
     quick = replace(model, timeout=min(model.timeout or timeout, timeout), max_retries=0)

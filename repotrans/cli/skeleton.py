@@ -63,7 +63,9 @@ def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
 
     index = pair_index(args)
     client = None
-    if config.model.name and config.model.name != "builtin" and not args.dry_run:
+    from repotrans.agents.providers import provider
+
+    if not provider(config.model.name).deterministic and not args.dry_run:
         from repotrans.agents.models import make_client
 
         client = make_client(config)

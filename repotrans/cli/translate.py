@@ -5,6 +5,7 @@ import argparse
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig, with_concrete_sandbox
+from repotrans.agents.providers import provider
 from repotrans.cli.options import MODEL, EXECUTION, SWITCHES, add_command, add_settings
 from repotrans.cli.output import outcome_lines
 from repotrans.errors import InputError
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace, config: AgentConfig) -> int:
                                target_member=args.target_member)
     print(f"```csharp\n{outcome.code or ''}\n```")
     blocked = (outcome.result or {}).get("reason") if outcome.status == BLOCKED else None
-    for line in outcome_lines(outcome, blocked, estimated=config.model.name == "builtin"):
+    for line in outcome_lines(outcome, blocked, estimated=provider(config.model.name).estimates_tokens):
         print(line)
     if args.write and outcome.code:
         root = Path(args.target) if args.target else _indexed_target(workdir)

@@ -325,10 +325,11 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     if validate:
         started = time.monotonic()
         found: dict = {}
-        with Runner(execution, work / "runs") as runner:        # the untouched port's own failures, first
+        # the port's own bodies are judged (no model's code): `auto` may fall back to the local sandbox
+        with Runner(execution, work / "runs", trusted=True) as runner:        # the untouched port's own failures, first
             known = known_failures(runner, target, timeout=max(execution.timeout, UNTOUCHED_TIMEOUT))
         execution = replace(execution, known_failures=tuple(sorted(known.items())))
-        with Runner(execution, work / "runs") as runner:
+        with Runner(execution, work / "runs", trusted=True) as runner:
             verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress, schemata=schemata,
                                       stats=found)
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]

@@ -75,9 +75,8 @@ def check_execution(toolchain: str, sandbox: str, timeout: float, memory_mb: int
         raise ConfigError(f"execution.memory_mb must be at least {MIN_MEMORY_MB} (MB), not {memory_mb}")
 
 
-def concrete_sandbox(sandbox: str, model_name: str | None, image: str | None = None,
-                     toolchain: str = "mono") -> str:
-    """`docker` or `local` for a configured sandbox: `auto` is docker when an engine answers, else
-    local only for the builtin policy (ConfigError for a model's code without an explicit local)."""
+def concrete_sandbox(sandbox: str, trusted: bool, image: str | None = None, toolchain: str = "mono") -> str:
+    """`docker` or `local` for a configured sandbox: `auto` is docker when an engine answers, else local
+    only for trusted code (ConfigError for a model's code without an explicit local)."""
     image = image or toolchain_spec(toolchain).image
-    return resolve_sandbox(sandbox, image=image, trusted_model=model_name in (None, "builtin")).name
+    return resolve_sandbox(sandbox, image=image, trusted=trusted).name

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jinja2
 
+from repotrans.agents.providers import provider
 from repotrans.runs.causes import LATE_GROUPS, cause_of
 from repotrans.verdicts.status import LABELS
 from repotrans.reports.metrics import rate_rows
@@ -104,7 +105,7 @@ def _template() -> jinja2.Template:
 
 
 def _estimated_configs(run_dir: Path) -> set[str]:
-    """Configurations run by the offline builtin policy, whose token figures are word-count estimates."""
+    """Configurations whose provider estimates its token figures (the offline translator counts words)."""
     store = RunStore(run_dir)
     single, many = store.meta("config"), store.meta("configs", {})
     store.close()
@@ -112,7 +113,7 @@ def _estimated_configs(run_dir: Path) -> set[str]:
     if single is not None:
         from repotrans.runs.batch import CONFIG_NAME
         configs[CONFIG_NAME] = single
-    return {name for name, c in configs.items() if ((c or {}).get("model") or {}).get("name") == "builtin"}
+    return {name for name, c in configs.items() if provider(((c or {}).get("model") or {}).get("name")).estimates_tokens}
 
 
 def _summary(run_dir: Path, records: list[TaskRecord], estimated: set[str]) -> dict:

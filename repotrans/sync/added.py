@@ -141,7 +141,9 @@ def _translate_tests(ctx: Any, junit: Path, owners: list[str]) -> list[str]:
     from repotrans.junit.port_tests import port_junit_tests
 
     client = None
-    if ctx.config.model.name not in (None, "", "builtin"):
+    from repotrans.agents.providers import provider
+
+    if not provider(ctx.config.model.name).deterministic:
         from repotrans.agents.models import make_client
         client = make_client(ctx.config)
     patterns = [f"{t}{suffix}" for t in owners for suffix in ("Test", "Tests", "TestCase")]

@@ -34,7 +34,9 @@ def sync_slots(old: Method, new: Method, current_cs: str, target_class: str, com
 
 def editor_for(config: AgentConfig):
     """The editor `run_sync` uses: None (the builtin policy's edit) or one that asks the model."""
-    if config.model.name in (None, "", "builtin"):
+    from repotrans.agents.providers import provider
+
+    if provider(config.model.name).deterministic:
         return None
     from repotrans.agents.models import make_client
 

@@ -147,7 +147,7 @@ class BuiltinChatClient(OneShotClient):
 
 
 def make_client(config: AgentConfig, view: ToolContext | None) -> BuiltinChatClient:
-    """`--model builtin`'s client (agents.models.PROVIDERS names this function)."""
+    """`--model builtin`'s client (agents.providers.PROVIDERS names this function)."""
     if view is None:
         raise ConfigError("the builtin policy needs the repository (an index and its mapping) to look things up in")
     return BuiltinChatClient(view, api_map=config.agents.api_map)

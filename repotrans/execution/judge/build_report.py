@@ -95,7 +95,7 @@ def build_section(target: Path, execution: ExecutionConfig = ExecutionConfig(san
         lines += [(None, f"tests: {p.name}: {count_tests(_own(p))} as written in {len(_own(p))} files (not built: "
                          f"--no-run)") for p in plan.tests]
         return title, lines
-    with Runner(execution, workdir) as runner:
+    with Runner(execution, workdir, trusted=True) as runner:     # the untouched port's own code
         return title, lines + _baseline_and_run(target, plan, runner, timeout)
 
 

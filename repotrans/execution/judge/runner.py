@@ -51,9 +51,10 @@ class Runner:
     workspace folder and image (a docker container stays warm until `close`) and the limits.
     translate, batch, ablate, dataset build, doctor and the Ray node each build one and close it."""
 
-    def __init__(self, config: ExecutionConfig, workdir: Path, image: str | None = None):
+    def __init__(self, config: ExecutionConfig, workdir: Path, image: str | None = None, *, trusted: bool = False):
         config.check()
         self.config = config
+        self.trusted = trusted      # who wrote the code judged vouches for it: `auto` may then fall back to local
         self.workdir = Path(workdir)
         self.toolchain: Toolchain = make_toolchain(config.toolchain, config.build_settings())
         self.image = image or self.toolchain.image
@@ -81,7 +82,7 @@ class Runner:
         with self._lock:
             if key not in self._sandboxes:
                 if self._sandbox_name is None:      # a judge built from an unresolved configuration: once
-                    self._sandbox_name = concrete_sandbox(self.config.sandbox, None, self.image)
+                    self._sandbox_name = concrete_sandbox(self.config.sandbox, self.trusted, self.image)
                 self._sandboxes[key] = make_sandbox(self._sandbox_name, ws.root.parent, self.image)
             return self._sandboxes[key]
 

@@ -29,9 +29,9 @@ class Choice:
     why: str                   # one line for `repotrans doctor` and error messages
 
 
-def resolve_sandbox(name: str, *, image: str = "repotrans/mono:bookworm", trusted_model: bool = True) -> Choice:
+def resolve_sandbox(name: str, *, image: str = "repotrans/mono:bookworm", trusted: bool = False) -> Choice:
     """The sandbox `name` stands for: `auto` is docker whenever a Docker engine answers and has the
-    image, else local, but only for a trusted (builtin) model; code from any other model runs
+    image, else local, but only for trusted code (a provider that declares it); code from any other model runs
     locally only when asked for by name. Raises ConfigError for unknown names or when nothing fits."""
     if name not in SANDBOXES:
         raise ConfigError(f"unknown sandbox {name!r}; expected {', '.join(SANDBOXES)}")
@@ -40,7 +40,7 @@ def resolve_sandbox(name: str, *, image: str = "repotrans/mono:bookworm", truste
     ok, why = docker_box.engine_status(image)
     if ok:
         return Choice("docker", f"auto: {why}")
-    if trusted_model:
-        return Choice("local", f"auto: {why}; the builtin policy's code runs in the local sandbox")
+    if trusted:
+        return Choice("local", f"auto: {why}; trusted code (the offline translator's, or your own) runs in the local sandbox")
     raise ConfigError(f"no docker sandbox ({why}); code from a model runs locally only with an explicit "
                       "--sandbox local (or execution.sandbox = \"local\")")

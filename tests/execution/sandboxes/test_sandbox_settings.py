@@ -77,7 +77,14 @@ def test_auto_is_resolved_once_where_the_workload_is_built_and_never_by_the_sand
         make_sandbox("auto", tmp_path, "img")
     monkeypatch.setattr(docker_box, "engine_status", lambda image: (asked.append(image), (False, "scripted"))[1])
     asked.clear()
-    judge = runner_module.Runner(ExecutionConfig(), tmp_path / "wd")
+    untrusted = runner_module.Runner(ExecutionConfig(), tmp_path / "wd0")      # nobody vouched for the code
+    try:
+        with pytest.raises(ConfigError, match="explicit --sandbox local"):
+            untrusted.sandbox(SimpleNamespace(root=tmp_path / "x" / "copy"))
+    finally:
+        untrusted.close()
+    asked.clear()
+    judge = runner_module.Runner(ExecutionConfig(), tmp_path / "wd", trusted=True)     # e.g. the user's own candidate
     try:
         boxes = [judge.sandbox(SimpleNamespace(root=tmp_path / name / "copy")) for name in ("a", "b")]
         assert boxes[0] is not boxes[1] and len(asked) == 1           # two sandboxes, one resolution
@@ -88,7 +95,7 @@ def test_auto_is_resolved_once_where_the_workload_is_built_and_never_by_the_sand
 def test_doctor_says_which_sandbox_is_in_force_and_why(monkeypatch, capsys):
     monkeypatch.setattr(docker_box, "engine_status", lambda image: (False, "no Docker engine answers (test)"))
     text, healthy = report(load_config(cli={"model": {"name": "builtin"}}, env={}, resolve=False))
-    assert "in force: local (auto: no Docker engine answers (test); the builtin policy" in text and healthy
+    assert "in force: local (auto: no Docker engine answers (test); trusted code (the offline translator" in text and healthy
     text, healthy = report(load_config(cli={"model": {"name": "gpt-4o"}}, env={}, resolve=False))
     assert "[!!] in force: none" in text and not healthy
     assert cli.main(["doctor", "--model", "builtin"]) == 0
