@@ -1,14 +1,18 @@
 """The untouched port's whole suite: every built test project run once with nothing changed (doctor's
 untouched run), and what fails there, with its cause, as the tests known to fail before any change (a
-dataset's record, left out of every verdict: toolchains.environment)."""
+dataset's record, left out of every verdict: toolchains.environment). The tests that failed, and a sample of
+those that passed, run again in the reverse order: a test whose outcome flips is flaky, named as such and
+left out of every verdict, passing or failing."""
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
 from repotrans.execution.toolchains import Limits, PatchedFile, Verdict
 from repotrans.execution.toolchains.api import Project, before_any_change
+from repotrans.execution.toolchains.environment import NOT_RUN, flips
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace
 
@@ -25,14 +29,19 @@ def untouched_runs(tc, ws: Workspace, chosen: list[Project], tests: list[Project
         if lib is None:
             yield None, set(left), None
             return
-        rel = (own_sources(lib) or lib.sources)[0].relative_to(ws.src.resolve()).as_posix()
-        with ws.run_dir() as run_dir:
-            cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8", errors="replace"),
-                               line_map=LineMap(), surface_changed=False, run_dir=run_dir)
-            verdict = tc.run(ws, cand, None, box, limits)
+        verdict = untouched_run(tc, ws, lib, None, box, limits)
         meant = (dependent_tests(chosen, lib) & left) or set(left)
         yield lib, meant, verdict
         left -= meant | set(verdict.by_project)
+
+
+def untouched_run(tc, ws: Workspace, lib: Project, tests: list[str] | None, box, limits: Limits) -> Verdict:
+    """The tests (None: all) of the test projects depending on `lib`, with `lib` rebuilt untouched."""
+    rel = (own_sources(lib) or lib.sources)[0].relative_to(ws.src.resolve()).as_posix()
+    with ws.run_dir() as run_dir:
+        cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8", errors="replace"),
+                           line_map=LineMap(), surface_changed=False, run_dir=run_dir)
+        return tc.run(ws, cand, tests, box, limits)
 
 
 def known_failures(runner, target: Path, timeout: float) -> dict[str, str]:
@@ -46,7 +55,8 @@ def known_failures(runner, target: Path, timeout: float) -> dict[str, str]:
     by_name = {p.name: p for p in tests}
     files = {p.name: _test_files(ws, p) for p in tests}
     found: dict[str, str] = {}
-    for _, _, verdict in untouched_runs(runner.toolchain, ws, plan.chosen, tests, runner.sandbox(ws), limits):
+    box = runner.sandbox(ws)
+    for lib, _, verdict in untouched_runs(runner.toolchain, ws, plan.chosen, tests, box, limits):
         if verdict is None:
             break
         found.update(verdict.left_out)
@@ -55,6 +65,33 @@ def known_failures(runner, target: Path, timeout: float) -> dict[str, str]:
             project = _project_of(failure.stack, ran, files)
             if not any(key.endswith(":" + failure.name) for key in found):
                 found[f"{project}:{failure.name}"] = before_any_change(failure, files.get(project, frozenset()))
+        for name, why in flipping(runner.toolchain, ws, lib, verdict, ran, box, limits).items():
+            key = next((k for k in found if k.endswith(":" + name)), f"{ran[0] if len(ran) == 1 else ''}:{name}")
+            found[key] = why
+    return found
+
+
+FLAKE_SAMPLE = 24       # passing tests of one untouched run that run again (spread over the suite's order)
+
+
+def flipping(tc, ws: Workspace, lib: Project, verdict: Verdict, projects: list[str], box,
+             limits: Limits) -> dict[str, str]:
+    """The tests of one untouched run whose outcome flips when the failing ones, and a sample of the passing
+    ones, run again in one more run, every suite in the reverse order: runner test name -> why (environment.
+    flips). A test that did not run here is no outcome."""
+    failed = {f.name for f in verdict.failures} | {k.split(":", 1)[1] for k, why in verdict.left_out.items()
+                                                   if NOT_RUN not in why}
+    passed = sorted(name for name, state in verdict.ran.items() if state == "Success" and name not in failed)
+    sample = passed[::max(1, math.ceil(len(passed) / FLAKE_SAMPLE))]
+    names = sorted(failed) + sample
+    if not names or not projects:
+        return {}
+    again = untouched_run(tc, ws, lib, [f"{p}:{n}" for p in projects for n in names], box,
+                          replace(limits, reverse_order=True))
+    failed_again = {f.name for f in again.failures} | {k.split(":", 1)[1] for k, why in again.left_out.items()
+                                                       if NOT_RUN not in why}
+    found = {name: flips("failed", "passed") for name in failed if again.ran.get(name) == "Success"}
+    found.update({name: flips("passed", "failed") for name in sample if name in failed_again})
     return found
 
 

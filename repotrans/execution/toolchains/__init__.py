@@ -71,6 +71,8 @@ class Limits:
     # change is (toolchains.environment), named with that cause
     known_failures: tuple[tuple[str, str], ...] = ()
     clock: str = "cpu"             # test runs: `timeout` counts CPU seconds where the sandbox can (settings)
+    # run each suite's tests in the reverse of NUnit's order (the untouched port's second run: judge.untouched)
+    reverse_order: bool = False
     # seconds each test ran on the untouched port (test project -> runner test name -> seconds; the baseline,
     # judge.baseline): runs are planned from them and their kill limits scaled to them (toolchains.test_runs)
     test_seconds: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -102,6 +104,8 @@ class Verdict:
     # selected tests that did not run (ignored or inconclusive at run time): runner test name -> "Ignored: why"
     # (nunit.not_run); left out when the untouched port does not run them either (toolchains.environment)
     not_run: dict[str, str] = field(default_factory=dict)
+    # every test that ran: runner test name -> its result state ("Success", "Failure", "Error")
+    ran: dict[str, str] = field(default_factory=dict)
     # seconds each test that ran took, as the runner measured it ("Project:Ns.F.T" -> seconds)
     seconds: dict[str, float] = field(default_factory=dict)
     cut_short: bool = False        # fail fast left selected tests unrun (Limits.fail_fast)
@@ -117,6 +121,7 @@ class Verdict:
         self.left_out.update(other.left_out)
         self.excluded.update(other.excluded)
         self.not_run.update(other.not_run)
+        self.ran.update(other.ran)
         self.seconds.update(other.seconds)
         if other.status == "no_tests":
             if self.status == "passed" and not ran_before:

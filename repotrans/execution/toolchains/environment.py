@@ -86,7 +86,7 @@ UNTOUCHED = "fails on the untouched port"
 
 def untouched(why: str) -> str:
     """A known failure's cause as verdicts name it: "fails on the untouched port: an assertion (...)"."""
-    return why if why.startswith((UNTOUCHED, NOT_RUN)) else f"{UNTOUCHED}: {why}"
+    return why if why.startswith((UNTOUCHED, NOT_RUN, FLIPS)) else f"{UNTOUCHED}: {why}"
 
 
 def write_known_failures(path: Path, known: dict[str, str]) -> Path:
@@ -191,6 +191,12 @@ def suspects(project: str, failures: list[TestFailure], test_files: frozenset[st
 
 
 NOT_RUN = "does not run here"
+FLIPS = "flips on the untouched port"     # a flaky test: left out of every verdict, passing or failing
+
+
+def flips(first: str, then: str) -> str:
+    """The cause of a test whose outcome changed when the untouched port ran it again in another order."""
+    return f"{FLIPS} ({first}, then {then} when run again in another order)"
 
 
 def did_not_run(why: str) -> str:
@@ -206,9 +212,11 @@ def summary(excluded: int | dict[str, str], run: int) -> str:
     if not causes:
         return ""
     idle = sum(1 for why in causes if NOT_RUN in why)
-    failing = len(causes) - idle
+    flaky = sum(1 for why in causes if FLIPS in why)
+    failing = len(causes) - idle - flaky
     parts = ([f"{failing} fail in this environment before any change"] if failing else []) + \
-        ([f"{idle} did not run, as on the untouched port"] if idle else [])
+        ([f"{idle} did not run, as on the untouched port"] if idle else []) + \
+        ([f"{flaky} flip on the untouched port (flaky)"] if flaky else [])
     return f"judged on {run} of {run + len(causes)} tests; " + ", ".join(parts)
 
 

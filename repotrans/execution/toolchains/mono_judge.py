@@ -7,8 +7,8 @@ import re
 from repotrans.verdicts.results import ExceptionInfo
 from repotrans.execution.sandboxes import PIDS_REASON, RunOutcome
 from repotrans.execution.toolchains import Limits, Verdict, judge_report
-from repotrans.execution.toolchains.nunit import (check_runner, clean_frames, exception_info, not_run,
-                                                  parse_runner, runner_test_report)
+from repotrans.execution.toolchains.nunit import (NOT_RUN_STATES, check_runner, clean_frames, exception_info,
+                                                  not_run, parse_runner, runner_test_report)
 
 STACK_OVERFLOW_RE = re.compile(r"System\.StackOverflowException:?(.*)$", re.M)
 OOM_MARKERS = ("OutOfMemoryException", "Out of memory", "out of memory", "Garbage collector could not allocate")
@@ -87,4 +87,5 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
         Verdict(status, failures=tests_report.failures, exceptions=tests_report.exceptions,
                 tests_run=tests_report.total, tests_failed=len(tests_report.failures), reason=reason)
     verdict.not_run = not_run(report)
+    verdict.ran = {name: state for state, name, _, _ in report.tests if state not in NOT_RUN_STATES}
     return verdict

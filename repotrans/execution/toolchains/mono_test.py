@@ -111,10 +111,13 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
 
 
 def known_to_fail(project: Project, verdict: Verdict, limits: Limits) -> dict[str, str]:
-    """The candidate's failing tests the limits name as failing on the untouched port: name -> cause (a key
-    ":Ns.Fixture.Test" names the test in any project)."""
+    """The candidate's failing tests the limits name as failing on the untouched port, and the tests they name
+    as flipping there, passing or failing: name -> cause (a key ":Ns.Fixture.Test" names the test in any
+    project)."""
     known = dict(limits.known_failures)
-    names = [f.name for f in verdict.failures] + list(verdict.not_run)
+    flaky = [name for name in verdict.ran if environment.FLIPS in known.get(f"{project.name}:{name}",
+                                                                           known.get(f":{name}", ""))]
+    names = [f.name for f in verdict.failures] + list(verdict.not_run) + flaky     # a flaky pass decides nothing
     found = {name: known.get(f"{project.name}:{name}", known.get(f":{name}")) for name in names}
     return {name: environment.untouched(why) for name, why in found.items() if why is not None}
 
@@ -184,9 +187,10 @@ def runner_for(ws: Workspace, dll: Path) -> Path:
 
 
 def runner_env(limits: Limits) -> dict[str, str]:
-    """The runner's suite options: categories to leave out and the per-test time limit (ms)."""
+    """The runner's suite options: categories to leave out, the per-test time limit (ms), the order."""
     return {"REPOTRANS_EXCLUDE_CATEGORIES": ",".join(limits.exclude_categories),
-            "REPOTRANS_TEST_TIMEOUT_MS": str(int(limits.test_timeout * 1000))}
+            "REPOTRANS_TEST_TIMEOUT_MS": str(int(limits.test_timeout * 1000)),
+            **({"REPOTRANS_REVERSE_ORDER": "1"} if limits.reverse_order else {})}
 
 
 def mono_env(memory_mb: int) -> dict[str, str]:

@@ -12,6 +12,8 @@
 //         | CRASH <text> | UNHANDLED <text> | END <count>
 //         (texts base64), each line "\n@@RT <nonce> ..."
 //
+// With REPOTRANS_REVERSE_ORDER=1 the tests run in the reverse of NUnit's order (every suite's list reversed).
+//
 // Mutant schemata batches (execution/switches/schemata_runs.py): mono runner.exe TEST.dll --schemata, stdin
 // the nonce line then one job per line, "<switch> <names, base64 of lines>", then ".". The assembly loads once;
 // before each job every RepotransSchemataSwitch copy (one per guarded assembly) is set to its switch.
@@ -298,6 +300,27 @@ class RepotransRunner
         return new Runnable(Named(names));
     }
 
+    /// <summary>Every suite's tests in the reverse of NUnit's order (REPOTRANS_REVERSE_ORDER=1: the untouched
+    /// port's second run, which tells a test whose outcome depends on the tests run before it). NUnit runs
+    /// the loaded tests' own lists (SimpleTestRunner.Test is a copy), reached by reflection.</summary>
+    static void Reverse(SimpleTestRunner runner)
+    {
+        if (Environment.GetEnvironmentVariable("REPOTRANS_REVERSE_ORDER") != "1") return;
+        var field = typeof(SimpleTestRunner).GetField("test", System.Reflection.BindingFlags.Instance
+                                                              | System.Reflection.BindingFlags.NonPublic);
+        var loaded = field == null ? null : field.GetValue(runner) as ITest;
+        if (loaded == null) throw new InvalidOperationException("the loaded tests cannot be reordered (NUnit.Core changed)");
+        Reverse(loaded);
+    }
+
+    static void Reverse(ITest test)
+    {
+        var tests = test.Tests as System.Collections.ArrayList;
+        if (tests == null) return;
+        tests.Reverse();
+        foreach (ITest child in tests) Reverse(child);
+    }
+
     static void RunAll(string dll, string names, Listener listener)
     {
         try
@@ -305,6 +328,7 @@ class RepotransRunner
             var runner = Load(dll, listener);
             if (runner != null)
             {
+                Reverse(runner);
                 ITestFilter filter = Filter(names);
                 Plan(runner.Test, filter, Named(names), listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
