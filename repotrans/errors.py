@@ -1,6 +1,7 @@
 """One family of errors. Each carries a one-line message meant for the user or the batch log.
 
 - ConfigError: the run cannot start (bad flags, missing repository, no model configured); a batch stops.
+  NothingToDo, a ConfigError, exits 1: the inputs are valid but select nothing (no type pairs, no task).
 - InputError: one request is wrong (unknown signature, unknown class); `did_you_mean` lists close matches.
 - TaskError: one task failed (model server gone, runner broke); a batch records it and goes on.
   ModelServerError, a TaskError, says which server and model and what to do; a batch stops after
@@ -23,6 +24,11 @@ class RepotransError(Exception):
 
 class ConfigError(RepotransError):
     pass
+
+
+class NothingToDo(ConfigError):
+    """Valid inputs that select nothing: the command stops with exit code 1 (not 2) and says why."""
+    exit_code = 1
 
 
 class InputError(RepotransError):

@@ -150,6 +150,7 @@ def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
             raise ConfigError(f"--{name}: {name} repository not found: {getattr(args, name)}")
     index = Index.open(Path(args.workdir))
     index.build(Path(args.source), Path(args.target), progress=not args.quiet and sys.stderr.isatty())
+    created = None
     if args.create_missing:
         from repotrans.skeleton.missing import create_missing
 
@@ -165,6 +166,11 @@ def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
     plan = plan_batch(index, Path(args.functions) if args.functions else None, overrides=config.mapping,
                       weak=config.tasks.weak_placeholders)
     print(plan.render(show_all=args.show_all))
+    creates = args.create_missing and (created.types.plan.files or created.members.count())
+    if not plan.tasks and not creates:          # --create-missing's placeholders would be the tasks
+        from repotrans.runs.task_choice import no_tasks
+
+        raise no_tasks(index, config.mapping)
     print(f"next: repotrans batch --source {args.source} --target {args.target} --run-dir RUN_DIR --model MODEL")
     return 0
 

@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     except RepotransError as exc:
         from repotrans.redact import redact
         print(f"repotrans: error: {redact(str(exc))}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_code", 2)
     except KeyboardInterrupt:
         print("repotrans: interrupted", file=sys.stderr)
         return 130

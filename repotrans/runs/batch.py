@@ -34,7 +34,7 @@ from repotrans.runs.rejudge import applicable, apply_passing, keep_candidate, se
 from repotrans.runs.write_back import original_texts
 from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.layout import results_file, summary_file, tasks_folder, workdir_of
-from repotrans.runs.task_choice import placeholder_tasks
+from repotrans.runs.task_choice import no_tasks, placeholder_tasks
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.index.model import Method
@@ -122,8 +122,7 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
         tasks = (listed_tasks(index, functions, config.mapping) if functions
                  else placeholder_tasks(index, config.mapping, weak=config.tasks.weak_placeholders))
         if not tasks:
-            raise ConfigError(f"no tasks: {target} has no placeholder body whose Java counterpart the mapping "
-                              "knows; `repotrans batch --dry-run` shows what the mapping matched")
+            raise no_tasks(index, config.mapping)
         store.set_meta("tasks", [[t.target_method_id, t.source_method_id] for t in tasks])
         store.set_meta("originals", original_texts(index, [t.target_method_id.split(":", 1)[1] for t in tasks]))
     else:

@@ -18,6 +18,7 @@ from repotrans.runs.task_choice import task_reasons
 from repotrans.runs.ordering import dependency_graph, order_levels
 from repotrans.index.placeholders import placeholder_form
 from repotrans.index.store import Index
+from repotrans.mapping.drift import drifted_in_port
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.mapping.task import TranslationTask
@@ -35,6 +36,20 @@ class BatchPlan:
     missing_members: dict[str, list[str]] = field(default_factory=dict)    # C# type -> Java methods it lacks
     missing_types: dict[str, str] = field(default_factory=dict)            # Java type -> why unmatched
     reasons: dict[str, str] = field(default_factory=dict)                  # task id -> why it is a task
+    packages: list[str] = field(default_factory=list)      # Java packages of the misses, for the hints' glob
+
+    def glob(self) -> str:
+        """A --create-missing glob over the user's own packages of the misses: the one package, or the
+        packages' longest common prefix ('com.example.*'), else the first package."""
+        if not self.packages:
+            return "your.package.*"
+        parts = [p.split(".") for p in sorted(set(self.packages))]
+        common = []
+        for segments in zip(*parts):
+            if len(set(segments)) > 1:
+                break
+            common.append(segments[0])
+        return ".".join(common or parts[0]) + ".*"
 
     def render(self, show_all: bool = False) -> str:
         """The plan for people; lists of misses stop after SHOWN items unless `show_all`."""
@@ -56,13 +71,13 @@ class BatchPlan:
             count = sum(len(v) for v in self.missing_members.values())
             lines.append(f"{count} Java method(s) of matched types have no C# member (declare each in the C# type "
                          "with a placeholder body `throw new NotImplementedException();` to make it a task, "
-                         "or run batch with --create-missing 'org.acme.*'):")
+                         f"or run batch with --create-missing '{self.glob()}'):")
             lines += _listed(f"{cs}: {', '.join(java if show_all else java[:4])}"
                              f"{', ...' if len(java) > 4 and not show_all else ''}"
                              for cs, java in sorted(self.missing_members.items()))
         if self.missing_types:
             lines.append(f"{len(self.missing_types)} Java type(s) have no C# counterpart (`repotrans skeleton --types "
-                         "'org.acme.*'` or `batch --create-missing 'org.acme.*'` writes them with "
+                         f"'{self.glob()}'` or `batch --create-missing '{self.glob()}'` writes them with "
                          "placeholder bodies):")
             lines += _listed(f"{t}: {why}" for t, why in sorted(self.missing_types.items()))
         return "\n".join(lines)
@@ -116,9 +131,12 @@ def plan_batch(index: Index, functions: Path | None = None, overrides: MappingOv
         if m is None or why == "enclosing type unmatched" or _hidden_constructor(m) or m.path in junit:
             continue
         match = mapping.target_type(m.type_id) if m.type_id else None
-        if match is not None:
+        if match is not None and drifted_in_port(index, mapping, source_id) is None:
             missing[match.target_id.split(":", 1)[1]].append(_member(source_id.split(":", 1)[1]))
+            plan.packages.append(index.type(m.type_id).container)
     plan.missing_members = dict(missing)
     plan.missing_types = {t.split(":", 1)[1]: why for t, why in mapping.unmatched_types.items()
                           if not why.startswith("test code") and getattr(index.type(t), "path", None) not in junit}
+    plan.packages = [p for p in plan.packages + [getattr(index.type(f"source:{t}"), "container", "")
+                                                 for t in plan.missing_types] if p]
     return plan

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 
+from repotrans.errors import NothingToDo
 from repotrans.index.model import Method
 from repotrans.index.placeholders import java_does_nothing, placeholder_form
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.mapping.task import TranslationTask
-from repotrans.mapping.test_code import test_files
+from repotrans.mapping.test_code import index_test_files, test_files
 
 FORM_TEXT = {"empty": "`{ }`", "default": "`return default;`", "return": "`return;`",
              "literal": "a constant return (`return null;`, `false`, `0`)"}
@@ -68,3 +69,36 @@ def _chained_constructor(m: Method) -> bool:
     """`C(...) : base(...)/this(...) { }`: the initializer is the whole translation, not a placeholder."""
     return m.kind == "constructor" and re.search(r"\)\s*:\s*(base|this)\s*\(", m.signature) is not None \
         and re.fullmatch(r"\{\s*\}", (m.body or "").strip()) is not None
+
+
+def no_tasks(index: Index, overrides: MappingOverrides | None = None) -> NothingToDo:
+    """Why this pair gives a batch no task (what it saw, what it tried, what to change): the error that
+    stops a dry run or a batch with exit code 1."""
+    mapping = load_mapping(index, overrides)
+    java_tests = overrides.java_tests if overrides else ()
+    seen, library = [], {}
+    for side, lang, places in (("source", "Java", "package"), ("target", "C#", "namespace")):
+        tests = index_test_files(index, side, java_tests)
+        tops = [t for t in index.types(side) if t.outer_id is None]
+        library[side] = {t.id for t in tops if t.path not in tests}
+        folders = sorted({t.container or "(none)" for t in tops if t.id in library[side]})
+        shown = ", ".join(folders[:3]) + (f" and {len(folders) - 3} more" if len(folders) > 3 else "")
+        seen.append(f"{len(library[side])} {lang} type(s) of library code ({len(tops) - len(library[side])} more in "
+                    f"test code)" + (f" in {places} {shown}" if folders else ""))
+    paired = [m for m in mapping.type_matches if m.source_id in library["source"]]
+    saw = f"saw {seen[0]} and {seen[1]}"
+    if not paired:
+        return NothingToDo(
+            f"nothing matched: no C# type pairs with a Java type; {saw}. Tried each Java type's name as a port "
+            "writes it (the same name, an I-prefixed interface, renames such as XUtil -> XUtility, a nested type "
+            "moved out, ignoring case), then names plus a word and shared member names inside the namespace its "
+            "package maps to. Check that --target is the C# port of --source, or pair types under [mapping.types] "
+            "in repotrans.toml")
+    tests = index_test_files(index, "target")
+    waiting = sum(1 for m in index.all_methods("target")
+                  if m.path not in tests and placeholder_form(m.body) in ("throws", "accessor throws"))
+    return NothingToDo(
+        f"no tasks: {len(paired)} Java type(s) pair with C# types ({saw}), but no C# member of the port's code has "
+        "a placeholder body (`throw new NotImplementedException();`) whose Java counterpart the mapping knows"
+        + (f" ({waiting} placeholder(s) pair with no Java method: name them under [mapping.methods])" if waiting
+           else "") + "; `repotrans batch --dry-run` lists the Java methods the port lacks")

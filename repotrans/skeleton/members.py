@@ -25,6 +25,8 @@ from repotrans.skeleton.conventions import learn
 from repotrans.skeleton.generate import JAVA, TYPE_NODES, inherited_overrides, overridden_members
 from repotrans.skeleton.names import learn_names
 from repotrans.skeleton.render import SkeletonResolver, TypeContext, TypeRenderer
+from repotrans.mapping.drift import drifted_in_port
+from repotrans.mapping.test_code import index_test_files
 
 if TYPE_CHECKING:
     from repotrans.index.model import Method, TypeDecl
@@ -74,6 +76,7 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
     """Placeholder members for the selected Java types' methods that their matched C# types lack."""
     plan = MissingMembers()
     wanted: dict[str, list[Method]] = {}
+    cs_tests: set[str] | None = None
     for source_id, why in mapping.unmatched_methods.items():
         m = index.method(source_id)
         if m is None or why == "enclosing type unmatched" or _hidden_constructor(m) or not m.type_id:
@@ -81,6 +84,15 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
         java_type = index.type(m.type_id)
         if java_type is None or mapping.target_type(java_type.id) is None or \
                 not any(fnmatch.fnmatchcase(java_type.qualified_name, p) for p in patterns):
+            continue
+        if cs_tests is None:
+            cs_tests = index_test_files(index, "target")
+        if getattr(index.type(mapping.target_type(java_type.id).target_id), "path", None) in cs_tests:
+            continue                                # a JUnit class's members: test code, never placeholders
+        drift = drifted_in_port(index, mapping, source_id)
+        if drift is not None:                       # the port has it, re-typed: never a duplicate
+            where = drift.target.id.split(":", 1)[1] if drift.target else "the implicit constructor"
+            plan.skipped[_java_name(m)] = f"the port has it as {where} ({drift.reason})"
             continue
         wanted.setdefault(java_type.id, []).append(m)
     if not wanted:

@@ -59,7 +59,8 @@ def test_dry_run_names_the_junit_tests_of_the_created_types(port, tmp_path, caps
                         "  org.demo.zoo.BoxTest\n  org.demo.zoo.SizeTest\n  org.demo.zoo.care.VetTest\n") in out
     rc = main(["batch", "--source", str(java), "--target", str(cs), "--dry-run", "--junit", str(FIXTURE / "junit"),
                "--workdir", str(tmp_path / "ws")])
-    assert rc == 0 and "translate-tests" not in capsys.readouterr().out     # --junit alone: where the tests are
+    out = capsys.readouterr()                   # --junit alone says where the tests are; no placeholder: no task
+    assert rc == 1 and "translate-tests" not in out.out and "repotrans: error: no tasks: " in out.err
     rc = main(["batch", "--source", str(java), "--target", str(cs), "--dry-run", "--junit", str(tmp_path / "none"),
                "--workdir", str(tmp_path / "ws")])
     assert rc == 2 and "--junit: " in capsys.readouterr().err
