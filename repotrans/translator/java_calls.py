@@ -8,7 +8,7 @@ from tree_sitter import Node
 
 from repotrans.translator.learned_calls import LearnedMixin
 from repotrans.translator.cs_types import element_type, java_type_of, pascal, split_type
-from repotrans.translator.templates import Typed, fill, java_format_to_net, prim
+from repotrans.translator.templates import Typed, fill, format_args, java_format_to_net, prim
 
 
 class CallsMixin(LearnedMixin):
@@ -36,11 +36,12 @@ class CallsMixin(LearnedMixin):
         cs_args = [self.cs_type(a) for a in java_args]
         elem = element_type(first_type)
         values = {str(i + 1): t for i, t in enumerate(arg_texts)}
-        values.update({"0": recv, "args": ", ".join(arg_texts), "T": cs_args[0] if cs_args else "object",
+        values.update({"0": recv, "args": ", ".join(arg_texts), "rest": ", ".join(arg_texts[1:]), "L": self.cursors.get(recv, recv),
+                       "T": cs_args[0] if cs_args else "object",
                        "V": cs_args[1] if len(cs_args) > 1 else "object",
                        "E0": self.cs_type(elem) if elem else "object"})
-        if entry.get("format") and arg_texts and arg_texts[0].startswith('"'):
-            values["args"] = ", ".join([java_format_to_net(arg_texts[0])] + arg_texts[1:])
+        if entry.get("format"):
+            values["args"] = format_args(arg_texts, arg_types) or values["args"]
         template = entry.get("stmt") if statement and entry.get("stmt") else entry["cs"]
         ret = entry.get("ret")
         if ret:
@@ -85,8 +86,8 @@ class CallsMixin(LearnedMixin):
                 values = {"W": writer}
                 values.update({str(i + 1): t for i, t in enumerate(arg_texts)})
                 values["args"] = ", ".join(arg_texts)
-                if name in ("printf", "format") and arg_texts and arg_texts[0].startswith('"'):
-                    values["args"] = ", ".join([java_format_to_net(arg_texts[0])] + arg_texts[1:])
+                if name in ("printf", "format"):
+                    values["args"] = format_args(arg_texts, arg_types) or values["args"]
                 return fill(entry, values), "void"
         if obj.type == "identifier" and self.lookup(obj_raw) is None and obj_raw in self.table["statics"]:
             entry = self.lookup_entry(self.table["statics"][obj_raw], name, argc, arg_types)

@@ -39,6 +39,7 @@ class ExprTranslator(CallsMixin, CreationMixin):
         self.type_map: dict[str, str] = dict(resolver.type_params())   # Java type parameter -> C# one
         self.this_alias: tuple[str, str] | None = None   # extension method: (`this` parameter, its type)
         self.static_context = False                       # translating a static member: no `this`
+        self.cursors: dict[str, str] = {}                 # list iterator local -> its list (cursors.py)
         self.dispatch: dict[str, Callable[[Node, str | None], Typed]] = {
             "identifier": self._identifier, "field_access": self._field_access,
             "method_invocation": self._call, "object_creation_expression": self._new,

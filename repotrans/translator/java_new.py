@@ -49,11 +49,25 @@ class CreationMixin:
                 and base.endswith(("Exception", "Error")):
             # new RuntimeException(cause): .NET's exceptions take a message with their inner exception
             return f"new {self.cs_type(java_type)}({arg_texts[0]}.Message, {arg_texts[0]})", java_type
-        ctors = self.table["exception_ctors"].get(base, {})
         key = f"{len(arg_texts)}:{prim(typed[0][1]) if typed else ''}"
-        if key in ctors:
-            return fill(ctors[key], {str(i + 1): t for i, t in enumerate(arg_texts)}), base
-        return f"new {self.cs_type(java_type)}({', '.join(arg_texts)})", java_type
+        for ctors in (self.table["exception_ctors"].get(base, {}), self.table["constructors"].get(base, {})):
+            template = ctors.get(key, ctors.get(str(len(arg_texts))))
+            if template is not None:
+                return fill(template, {str(i + 1): t for i, t in enumerate(arg_texts)}), base
+        created = self._as_declared(java_type, expected)
+        return f"new {self.cs_type(created)}({', '.join(arg_texts)})", created
+
+    def _as_declared(self, java_type: str, expected: str | None) -> str:
+        """A JDK collection created for a variable of another JDK collection type that .NET makes a
+        different class (`Queue<T> q = new LinkedList<>()`: a C# List is no Queue) is created as the
+        declared type (`new Queue<T>()`), the class C# code then calls."""
+        if not expected:
+            return java_type
+        base, eb = split_type(java_type)[0], split_type(expected)[0]
+        kinds, types = self.table["kinds"], self.table["types"]
+        if base not in kinds or eb not in kinds or kinds[base] == kinds[eb] or types.get(eb, "I")[:1] == "I":
+            return java_type
+        return eb + java_type[len(base):] if java_type.startswith(base) else java_type
 
     def _anonymous(self, base: str, targs: list[str], body: Node, java_type: str) -> Typed:
         methods = [c for c in body.named_children if c.type == "method_declaration"]

@@ -8,6 +8,7 @@ import re
 
 from tree_sitter import Node
 
+from repotrans.translator.cursors import CursorsMixin
 from repotrans.translator.java_expr import ExprTranslator, prim
 from repotrans.translator.contract_types import REF, retyped
 from repotrans.translator.cs_types import element_type, split_type
@@ -24,7 +25,7 @@ def indent(lines: list[str]) -> list[str]:
     return [INDENT + part if part else part for line in lines for part in line.split("\n")]
 
 
-class StatementTranslator(ExprTranslator):
+class StatementTranslator(CursorsMixin, ExprTranslator):
     """Statements, scopes and labels (the method header: java2cs.MethodTranslator)."""
 
     def __init__(self, resolver: NameResolver, source: bytes):
@@ -82,6 +83,9 @@ class StatementTranslator(ExprTranslator):
         return [text if block else text + ";"]    # `c = new float[] { 0, 1 }` is an assignment: `;`
 
     def _s_local_variable_declaration(self, node: Node) -> list[str]:
+        cursor = self.cursor_declaration(node)
+        if cursor is not None:
+            return cursor
         java_type = self.text(node.child_by_field_name("type"))
         parts, inferred = [], set()
         for decl in node.children_by_field_name("declarator"):

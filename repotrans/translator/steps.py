@@ -81,7 +81,7 @@ def project_types(java_method: Method, java_fields: dict[str, str] | None = None
     node, _ = parse_java_method(java_method)
     table = jdk_table()
     known = set(table["types"]) | set(table["statics"]) | set(table["functional"]) | {"System", "Override"}
-    known |= jdk_names
+    known = (known - set(table["jdk_when_imported"]["names"])) | jdk_names
     own = class_name(java_method)
     found: list[str] = []
 

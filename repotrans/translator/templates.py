@@ -41,10 +41,16 @@ def java_format_to_net(literal: str) -> str:
             return "%"
         if conv == "n":
             return "\\n"
+        if conv in "eE":
+            fmt = f"0.{'0' * int(precision[1:] if precision else 6)}{conv}+00"
+            return "{" + (str(int(index[:-1]) - 1) if index else str(next(counter))) + ":" + fmt + "}"
         slot = str(int(index[:-1]) - 1) if index else str(next(counter))
         fmt = ""
-        if conv in "dxX" and "0" in flags and width:
-            fmt = f":{'D' if conv == 'd' else conv}{width}"
+        if conv == "d" and "0" in flags and width:     # Java's width counts the sign: -0007
+            fmt = f":{'0' * int(width)};-{'0' * max(int(width) - 1, 1)}"
+            width = None
+        elif conv in "xX" and "0" in flags and width:
+            fmt = f":{conv}{width}"
             width = None
         elif conv in "xX":
             fmt = f":{conv}"
@@ -56,3 +62,29 @@ def java_format_to_net(literal: str) -> str:
         return "{" + slot + align + fmt + "}"
 
     return '"' + _FORMAT_SPEC.sub(one, body) + '"'
+
+
+def format_args(arg_texts: list[str], arg_types: list[str | None]) -> str | None:
+    """`String.format`'s arguments as .NET's: the format literal converted, a leading Locale dropped, and
+    the arguments Java prints otherwise made to print alike (%b and %s of a boolean as true/false, %S
+    upper-cased, %c of an int as a char). None when the format is not a literal."""
+    if arg_types and arg_types[0] == "Locale":
+        arg_texts, arg_types = arg_texts[1:], arg_types[1:]
+    if not arg_texts or not arg_texts[0].startswith('"'):
+        return None
+    args, types = list(arg_texts[1:]), list(arg_types[1:]) + [None] * len(arg_texts)
+    counter = iter(range(len(args) + 1000))
+    for match in _FORMAT_SPEC.finditer(arg_texts[0][1:-1]):
+        index, conv = match.group(1), match.group(5)
+        if conv in "%n":
+            continue
+        slot = int(index[:-1]) - 1 if index else next(counter)
+        if slot >= len(args):
+            continue
+        if conv in "bB" or (conv in "sS" and prim(types[slot]) == "boolean"):
+            args[slot] = f'({args[slot]} ? "true" : "false")'
+        elif conv == "c" and prim(types[slot]) == "int":
+            args[slot] = f"(char)({args[slot]})"
+        if conv in "SB":
+            args[slot] = f"Convert.ToString({args[slot]}).ToUpperInvariant()"
+    return ", ".join([java_format_to_net(arg_texts[0])] + args)
