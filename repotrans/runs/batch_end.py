@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Callable
 
 from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.judge.blocked import blockers
+from repotrans.execution.judge.chain import Members, Own, stops_in_untranslated
 from repotrans.execution.judge.protocol import Judge
-from repotrans.verdicts.results import TestResult
-from repotrans.verdicts.status import BLOCKED, NO_TESTS, PASSED, RUNTIME_ERROR
+from repotrans.verdicts.status import BLOCKED, NO_TESTS, PASSED
 from repotrans.runs.batch_progress import outcome_of
 from repotrans.runs.rejudge import WAITING, past_placeholders, rejudge_blocked
 from repotrans.runs.store import RunStore, TaskRecord
@@ -80,11 +79,12 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
 
     whole = runner.run(index, methods[0], as_is(methods[0]), scope="all",
                        allow=allowances(index, java.get(methods[0].id)), java=java.get(methods[0].id))
+    own, members = [Own(m, java.get(m.id)) for m in methods], Members(index)
+
     def in_placeholder(failure) -> list[str]:
-        """The placeholders this failure's exception was thrown in, read from its runtime frames."""
-        # probed as a failed run whatever the whole run's status (a run judged blocked as a whole too)
-        found = blockers(TestResult(status=RUNTIME_ERROR, failures=[failure]), index, methods[0])
-        return [m.id.split(":", 1)[1] for m in found]
+        """The placeholders this failing test stopped in (the runner's record of its call chains), no passing
+        translation leading it there but where its Java original reaches that placeholder."""
+        return [m.id.split(":", 1)[1] for m in stops_in_untranslated(failure, index, own, members)]
 
     out = {**summarize(whole, in_placeholder), **translated_part(whole, translated_fixtures(index)), "fail_together": [],
            "inputs": len(methods)}

@@ -8,25 +8,19 @@ from __future__ import annotations
 
 from typing import Callable
 
-from repotrans.execution.judge.blocked import PLACEHOLDER_EXCEPTION
 from repotrans.verdicts.results import TestFailure, TestResult
 from repotrans.execution.workspace.selection import TRANSLATED_CATEGORY
-from repotrans.runs.causes import blocking_members, cause_of
+from repotrans.runs.causes import cause_of
 from repotrans.runs.store import TaskRecord
 
 
-def summarize(result: TestResult, in_placeholder: Callable[[TestFailure], list[str]] | None = None) -> dict:
-    """status, tests_run, tests_failed, and the failures split into untranslated members vs elsewhere:
-    by `in_placeholder` (a failure -> the placeholder members its exception was thrown in, from the
-    runtime frames: batch_end.combined_check passes judge.blocked's), else by the placeholder's
-    exception named in the message (a report re-rendered without an index)."""
-    if in_placeholder is None:
-        inside = [f for f in result.failures if PLACEHOLDER_EXCEPTION in f.message]
-        members = blocking_members(TestResult(status=result.status, failures=inside))
-    else:
-        found = [(f, in_placeholder(f)) for f in result.failures]
-        inside = [f for f, where in found if where]
-        members = list(dict.fromkeys(m for _, where in found for m in where))
+def summarize(result: TestResult, in_placeholder: Callable[[TestFailure], list[str]]) -> dict:
+    """status, tests_run, tests_failed, and the failures split into untranslated members vs elsewhere, by
+    `in_placeholder` (a failure -> the placeholder members it stopped in: batch_end.combined_check passes
+    judge.chain's answer, from the runner's own record of the call chain)."""
+    found = [(f, in_placeholder(f)) for f in result.failures]
+    inside = [f for f, where in found if where]
+    members = list(dict.fromkeys(m for _, where in found for m in where))
     elsewhere = [f for f in result.failures if f not in inside]
     errors = [d for d in result.diagnostics if d.severity == "error"]
     first = (cause_of(TaskRecord(config="", dataset="", task_id="", status=result.status, result=result.to_json()))

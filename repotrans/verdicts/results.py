@@ -39,6 +39,19 @@ class TestFailure:
     # as NUnit prints an inner-exception chain, never a message): a placeholder's exception that the port's
     # own code wraps still blocks; one the candidate wraps does not (execution.judge.blocked)
     wrapped_at: list[str] = field(default_factory=list)
+    # the call chains through which the test reached a placeholder, as the runner recorded them itself when its
+    # guard fired (toolchains.guards, nunit_chain.cs); never read from the test's report (execution.judge.chain)
+    chains: list["Chain"] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.chains = [c if isinstance(c, Chain) else Chain(**c) for c in self.chains]
+
+
+@dataclass
+class Chain:
+    """One call chain that reached a placeholder's guard, recorded by the runner."""
+    frames: list[str]              # innermost first: the member whose guard fired, then its callers ('T.M (args) at f:l')
+    complete: bool = True          # on the test's own thread, down to the test framework; False: who led there is unknown
 
 
 @dataclass

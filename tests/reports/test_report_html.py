@@ -18,13 +18,16 @@ from repotrans.runs.whole_suite import whole_suite_line
 NOT_IMPL = "System.NotImplementedException : The method or operation is not implemented."
 
 
-def _failure(name, message, expected=None, actual=None, stack=()):
-    return {"name": name, "message": message, "expected": expected, "actual": actual, "stack": list(stack)}
+def _failure(name, message, expected=None, actual=None, stack=(), chains=()):
+    """A failure; `chains`: the runner's record of the call chains that reached a placeholder's guard."""
+    return {"name": name, "message": message, "expected": expected, "actual": actual, "stack": list(stack),
+            "chains": [{"frames": list(c), "complete": True} for c in chains]}
 
 
-def _result(status, failures=(), diagnostics=(), reason="", tests_run=3):
+def _result(status, failures=(), diagnostics=(), reason="", tests_run=3, behind=()):
     return {"status": status, "diagnostics": list(diagnostics), "failures": list(failures), "exceptions": [],
-            "tests_run": tests_run, "tests_failed": len(failures), "timings": {}, "log_tail": "", "reason": reason}
+            "tests_run": tests_run, "tests_failed": len(failures), "timings": {}, "log_tail": "", "reason": reason,
+            "behind": list(behind)}
 
 
 # A runtime error whose reason counts placeholder throws; the real bug is the assertion below them.
@@ -32,7 +35,8 @@ JOIN = TaskRecord(config="batch", dataset="target", task_id="Acme.Common.StringU
                   status="runtime_error", seconds=3.8, prompt_tokens=8000, completion_tokens=656, code="return x;",
                   result=_result("runtime_error", reason="2 test(s) threw System.NotImplementedException", failures=[
                       _failure("Acme.Tests.PolygonTests.VerticesAreKeptInOrder", NOT_IMPL,
-                               stack=["Acme.Geo.Point2D.ToString () at src/Point2D.cs:127"]),
+                               stack=["Acme.Geo.Point2D.ToString () at src/Point2D.cs:127"],
+                               chains=[["Acme.Geo.Point2D.ToString () at src/Point2D.cs:127"]]),
                       _failure("Acme.Tests.StringUtilsTests.JoinWritesNull",
                                'Expected string length 15 but was 11.\n  Expected: "1, null, x"\n  But was: "1, , x"',
                                expected='"1, null, x"', actual='"1, , x"')]))
@@ -47,11 +51,13 @@ DOT = TaskRecord(config="batch", dataset="target", task_id="Acme.Geo.Vector2D.Do
                      "Acme.Tests.Vector2DTests.DotAndCross",
                      "SetUp : System.TypeInitializationException : The type initializer for 'Acme.Geo.Vector2D' "
                      "threw an exception.\n  ----> System.NotImplementedException :",
-                     stack=["Acme.Tests.Vector2DTests.SetUp () at tests/Vector2DTests.cs:13"])]))
+                     stack=["Acme.Tests.Vector2DTests.SetUp () at tests/Vector2DTests.cs:13"])],
+                     behind=["target:Acme.Geo.Vector2D.Vector2D(double, double)"]))
 AREA = TaskRecord(config="batch", dataset="target", task_id="Acme.Geo.Circle.Area()", status="blocked",
                   code="return 1;", result=_result("test_failure", failures=[_failure(
                       "Acme.Tests.CircleTests.Area", "SetUp : " + NOT_IMPL,
-                      stack=["Acme.Geo.AbstractShape..ctor (System.String name) at src/AbstractShape.cs:13"])]))
+                      stack=["Acme.Geo.AbstractShape..ctor (System.String name) at src/AbstractShape.cs:13"])],
+                      behind=["target:Acme.Geo.AbstractShape.AbstractShape(string)"]))
 PASSED = [TaskRecord(config="batch", dataset="target", task_id=f"Acme.Geo.Vector2D.M{i}()", status="passed",
                      code="return 0;", seconds=1.0, prompt_tokens=100, result=_result("passed")) for i in range(5)]
 GONE = TaskRecord(config="batch", dataset="target", task_id="Acme.Geo.Circle.Scale(double)", status="error",
@@ -69,9 +75,12 @@ def test_a_compile_error_opens_with_the_compiler_message_at_the_candidate_line()
     assert cause_of(FORMAT).group == "compile error CS0246"
 
 
-def test_blocked_names_the_real_blocking_member():
-    assert cause_of(DOT).line == "1 covering test(s) stop in untranslated code: Acme.Geo.Vector2D (static initializer)"
-    assert cause_of(AREA).line == "1 covering test(s) stop in untranslated code: Acme.Geo.AbstractShape..ctor"
+def test_blocked_names_the_members_the_runners_record_names():
+    """The members a blocked verdict rests on (`behind`, from the runner's record of the call chain), never
+    read from the failures' messages or stacks."""
+    assert cause_of(DOT).line == ("1 covering test(s) stop in untranslated code: "
+                                  "Acme.Geo.Vector2D.Vector2D(double, double)")
+    assert cause_of(AREA).line == "1 covering test(s) stop in untranslated code: Acme.Geo.AbstractShape.AbstractShape(string)"
 
 
 @pytest.mark.parametrize("together, line", [
@@ -170,9 +179,15 @@ def test_headless_chromium_shows_the_summary_block_at_the_top(batch_run, tmp_pat
     assert green[rows.min():rows.max()].sum() > 500
 
 
-def test_a_blocked_task_whose_own_frame_throws_is_blocked_by_a_callee():
-    rec = TaskRecord(config="batch", dataset="target", task_id="Acme.Geo.Vector2D.ToString()", status="blocked",
-                     code="return Fmt(X);", result=_result("test_failure", failures=[_failure(
+def test_a_failed_task_whose_tests_reach_a_placeholder_through_it_is_worded_as_its_own():
+    """Not blocked (the candidate led its tests into the placeholder, which its Java original does not reach):
+    the line says so, never "stop in untranslated code", the blocked wording."""
+    rec = TaskRecord(config="batch", dataset="target", task_id="Acme.Geo.Vector2D.ToString()", status="runtime_error",
+                     code="return Fmt(X);", result=_result("runtime_error", failures=[_failure(
                          "Acme.Tests.Vector2DTests.ToStringUsesAngleBrackets", NOT_IMPL,
-                         stack=["Acme.Geo.Vector2D.ToString () at src/Vector2D.cs:89 (candidate line 3)"])]))
-    assert cause_of(rec).line == "1 covering test(s) stop in untranslated code: a callee of Acme.Geo.Vector2D.ToString"
+                         chains=[["Acme.Geo.Vector2D.Fmt (System.Double x) at src/Vector2D.cs:95",
+                                  "Acme.Geo.Vector2D.ToString () at src/Vector2D.cs:89 (candidate line 3)"]])]))
+    cause = cause_of(rec)
+    assert cause.group == "leads into untranslated methods"
+    assert cause.line == ("1 test(s) reach untranslated code through the candidate itself (its Java original does "
+                          "not): Acme.Geo.Vector2D.Fmt")

@@ -68,8 +68,8 @@ def test_the_closing_summary_lists_each_problem_with_its_reason():
 FAILED  Acme.Common.StringUtils.Format(double) - CS0246 at candidate line 8: The type `BigDecimal' could not be found
 FAILED  Acme.Common.StringUtils.Join(string, IEnumerable) - JoinWritesNull: expected "1, null, x", actual "1, , x"
 ERROR   Acme.Geo.Circle.Scale(double) - model server error at http://localhost:9/v1 (model m): connection refused
-BLOCKED Acme.Geo.Circle.Area() - 1 covering test(s) stop in untranslated code: Acme.Geo.AbstractShape..ctor
-BLOCKED Acme.Geo.Vector2D.Dot(Vector2D) - 1 covering test(s) stop in untranslated code: Acme.Geo.Vector2D (static initializer)
+BLOCKED Acme.Geo.Circle.Area() - 1 covering test(s) stop in untranslated code: Acme.Geo.AbstractShape.AbstractShape(string)
+BLOCKED Acme.Geo.Vector2D.Dot(Vector2D) - 1 covering test(s) stop in untranslated code: Acme.Geo.Vector2D.Vector2D(double, double)
 === 5 passed, 2 failed, 2 blocked, 1 error of 10 tasks in 12.3 s ===
 whole suite with translations: 192/214 pass; the 22 failures are all in the 2 untranslated methods \
 (Acme.Geo.Vector2D (static initializer), Acme.Geo.AbstractShape..ctor)

@@ -1,9 +1,10 @@
-"""The whole-suite check puts a failure down to an untranslated member by its runtime frames (the
-exception thrown in a placeholder's frame), never by text: a candidate's own exception whose message
-mentions NotImplementedException is a failure elsewhere (issue 35). Real index; a scripted runner."""
+"""The whole-suite check puts a failure down to an untranslated member by the runner's own record of the call
+chain (a placeholder's guard fired in the test, no passing translation on the chain), never by text: a
+candidate's own exception whose message and stack mention NotImplementedException and a placeholder is a
+failure elsewhere (issue 35). Real index; a scripted runner."""
 from __future__ import annotations
 
-from repotrans.verdicts.results import TestFailure, TestResult
+from repotrans.verdicts.results import Chain, TestFailure, TestResult
 from repotrans.runs.batch_end import combined_check, write_refusal
 from repotrans.runs.store import TaskRecord
 from tests.support.indexes import csharp_index
@@ -15,13 +16,19 @@ CALC = """namespace Acme {
         public int Check(int x) { throw new System.InvalidOperationException("NotImplementedException expected"); }
     }
 }
+namespace Acme.Tests {
+    public class CalcTests { public void HalfOfFour() { } public void CheckFour() { } }
+}
 """
+CORE = "NUnit.Core.Reflect.InvokeMethod (System.Reflection.MethodInfo method, System.Object fixture, System.Object[] args)"
 IN_HALF = TestFailure(name="Acme.Tests.CalcTests.HalfOfFour", message="System.NotImplementedException : not implemented",
                       stack=["Acme.Calc.Half (System.Int32 x) at Calc.cs:4",
-                             "Acme.Tests.CalcTests.HalfOfFour () at CalcTests.cs:9"])
+                             "Acme.Tests.CalcTests.HalfOfFour () at CalcTests.cs:9"],
+                      chains=[Chain(["Acme.Calc.Half (System.Int32 x) at Calc.cs:4",
+                                     "Acme.Tests.CalcTests.HalfOfFour () at CalcTests.cs:9", CORE])])
 IN_CHECK = TestFailure(name="Acme.Tests.CalcTests.CheckFour",
                        message="System.InvalidOperationException : NotImplementedException expected",
-                       stack=["Acme.Calc.Check (System.Int32 x) at Calc.cs:5",
+                       stack=["Acme.Calc.Half (System.Int32 x) at Calc.cs:4",
                               "Acme.Tests.CalcTests.CheckFour () at CalcTests.cs:12"])
 
 

@@ -17,6 +17,7 @@ from typing import Sequence
 from repotrans.execution.capability import checks
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Limits
+from repotrans.execution.toolchains.guards import guarded_sources
 from repotrans.execution.toolchains.mono_build import compile_argv, rel, stage_copied, stage_dependencies
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.workspace.scratch import Workspace
@@ -61,14 +62,21 @@ def compile_projects(ws: Workspace, sandbox: Sandbox, limits: Limits, projects: 
     """Compile `order` (projects of the plan `projects`, in reference order), each source file read
     from `swap` when it names one, with `extra[project.path]` compiled too; `check` chained to the
     last compile; `copy_items`: also place what the build copies beside the assembly (the baseline).
-    Stops at the first project that does not compile (or times out)."""
+    A library project's placeholders are compiled guarded (toolchains.guards: the runner records the call
+    chain each time one is reached). Stops at the first project that does not compile (or times out)."""
     result = BuildOutcome()
     for project in order:
         out = out_root / project.name
         stage_dependencies(project, projects, result.built, ws.base, out)
         if copy_items:
             stage_copied(project, projects, out)
-        argv = compile_argv(ws, project, projects, out, swap) + [rel(f, ws) for f in (extra or {}).get(project.path, [])]
+        files, guard = dict(swap or {}), []
+        if not project.is_test:
+            guarded, guard = guarded_sources(ws.root, guard_folder(ws, out_root), project.sources, files,
+                                             {p: rel(p, ws) for p in [*project.sources, *files.values()]})
+            files.update(guarded)
+        argv = compile_argv(ws, project, projects, out, files) + [rel(f, ws) for f in
+                                                                  [*(extra or {}).get(project.path, []), *guard]]
         stdin = None
         if check is not None and project is order[-1]:
             argv, stdin = checks.chained_argv(rel(check.exe, ws), argv), checks.stdin_of(check.jobs)
@@ -87,6 +95,13 @@ def compile_projects(ws: Workspace, sandbox: Sandbox, limits: Limits, projects: 
             result.answers = checks.answers(checks.split_chained(outcome.stdout)[1] or "", len(check.jobs),
                                             "timed out" if outcome.timed_out else f"exit {outcome.exit_code}")
     return result
+
+
+def guard_folder(ws: Workspace, out_root: Path) -> Path:
+    """Where a build's guarded copies go: its candidate's run folder (removed with it), else the workspace's."""
+    runs = (ws.root / "runs").resolve()
+    found = next((p for p in Path(out_root).resolve().parents if p.parent == runs), None)
+    return (found or ws.root) / "guarded"
 
 
 def silent_failure(outcome: RunOutcome) -> bool:

@@ -7,6 +7,7 @@ import re
 from repotrans.verdicts.results import ExceptionInfo
 from repotrans.execution.sandboxes import PIDS_REASON, RunOutcome
 from repotrans.execution.toolchains import Limits, Verdict, judge_report
+from repotrans.execution.toolchains.chains import attach, read_chains
 from repotrans.execution.toolchains.nunit import (NOT_RUN_STATES, check_runner, clean_frames, exception_info,
                                                   not_run, parse_runner, runner_test_report)
 
@@ -79,6 +80,7 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
         return Verdict("runtime_error", exceptions=[exception_info(crash, [])] if crash else [], reason=reason,
                        tests_run=len(report.tests), tests_failed=failed)
     tests_report = runner_test_report(report, locate)
+    attach(tests_report.failures, read_chains(outcome.stdout, nonce, locate), report.suites)
     if outcome.exit_code not in (0, None):
         return Verdict("runtime_error", tests_run=tests_report.total,
                        reason=f"the test process exited with {outcome.exit_code} after the runner finished")

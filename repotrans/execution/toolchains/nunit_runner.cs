@@ -30,7 +30,7 @@ using System.Threading;
 using NUnit.Core;
 using NUnit.Core.Filters;
 
-class RepotransRunner
+partial class RepotransRunner
 {
     // The listener only queues lines; the main thread, which alone holds the nonce (a local never
     // captured by a closure), tags and writes them.
@@ -43,6 +43,7 @@ class RepotransRunner
         public Switches Switches;           // batches only: the guards each test reached
         public Forgeries Forged;            // types named like NUnit's judged-by-name exceptions, not NUnit's
         public TestCode Tests;              // the test assembly: who may end a test with success
+        public ChainRecorder Chains;        // the call chains that reached a placeholder (nunit_chain.cs)
 
         public void Emit(string line) { lock (lines) { lines.Enqueue(line); Monitor.Pulse(lines); } }
         public void Planned(string line) { Emit("PLAN " + line); }
@@ -62,6 +63,7 @@ class RepotransRunner
         public void RunFinished(Exception exception) { Emit("CRASH " + B64(exception.ToString())); }
         public void TestStarted(TestName testName)
         {
+            Chains.Enter(testName.FullName);
             // guards reached between two tests (a fixture's setup, the previous one's teardown)
             if (Switches != null) Emit("BEFORE " + B64(testName.FullName) + " " + B64(Switches.Drain()));
         }
@@ -83,6 +85,7 @@ class RepotransRunner
                 message = "a success exception thrown from " + thrower + ", not by the test itself (Assert.Pass): "
                           + "only a test decides that it succeeded";
             }
+            foreach (string chain in Chains.Leave(r.FullName)) Emit(chain);
             if (r.FailureSite == FailureSite.Parent && string.IsNullOrEmpty(r.StackTrace))
                 lock (parentFailed) parentFailed.Add(new string[] { state, r.FullName, message });
             else
@@ -90,12 +93,13 @@ class RepotransRunner
                      + " " + r.Time.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture));
             if (Switches != null) Emit("HITS " + B64(r.FullName) + " " + B64(Switches.Drain()));
         }
-        public void SuiteStarted(TestName testName) { }
+        public void SuiteStarted(TestName testName) { Chains.Enter(testName.FullName); }
         /// <summary>A suite whose own set-up (or tear-down) failed: NUnit fails each test under it with
         /// "TestFixtureSetUp failed in X" and no stack; they are reported now, each with the suite's
         /// exception and frames (the evidence of what threw, a placeholder say), the message kept.</summary>
         public void SuiteFinished(TestResult r)
         {
+            foreach (string chain in Chains.Leave(r.FullName)) Emit(chain);
             bool threw = (r.ResultState == ResultState.Failure || r.ResultState == ResultState.Error)
                          && r.FailureSite != FailureSite.Parent && r.FailureSite != FailureSite.Child
                          && !string.IsNullOrEmpty(r.StackTrace);
@@ -145,6 +149,7 @@ class RepotransRunner
         bool sealedOff = NotDumpable();
         string fenced = ProcessFilter.Install();
         var forged = new Forgeries();       // before the test assembly loads
+        var chains = new ChainRecorder();   // its hook too
         string nonce = Console.In.ReadLine();
         if (string.IsNullOrEmpty(nonce) || args.Length < 1) return 64;
         var output = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false));
@@ -177,6 +182,7 @@ class RepotransRunner
         Environment.CurrentDirectory = Path.GetDirectoryName(dll);
         var listener = new Listener();
         listener.Forged = forged;
+        listener.Chains = chains;
         listener.Tests = new TestCode(dll);
         var worker = new Thread(() => { if (batch) RunBatch(dll, jobs, listener); else RunAll(dll, names, listener); },
                                 64 * 1024 * 1024);

@@ -771,18 +771,20 @@ def test_the_frameworks_own_success_thrown_by_the_candidate_is_no_pass(env, atta
     assert env.run(TRUTH).status == "passed"
 
 
-# Issue 32: a placeholder's exception wrapped on its way out. The runtime's inner-exception trace shows
-# it: blocked when the port's own code wrapped it (ParseTriple), never when the candidate did (in its
-# member or in a helper of its own), nor for a chain the candidate made up (an inner exception never thrown).
+# Issue 32: a placeholder's exception wrapped on its way out. The runner's record of the call chain decides
+# (execution.judge.chain): blocked when the port's own code led the test to the placeholder (ParseTriple), and
+# when the candidate did where its Java original calls triple too (the test stops there whatever the candidate
+# does with the exception; it is never judged past it, being on the chain); never for a chain the candidate
+# made up (an inner exception never thrown: no guard fired).
 JAVA_CALLS_TRIPLE = "{\n    return triple(a) + b;\n}"
 WRAPPED = [
     ("the port's own code wraps it", "{\n    int sum = ParseTriple(a.ToString()) + b;\n    history.Add(sum);\n"
      "    return sum;\n}", "blocked"),
     ("the candidate wraps it", "{\n    try { return Triple(a) + b; }\n"
-     "    catch (NotImplementedException e) { throw new FormatException(\"x\", e); }\n}", "runtime_error"),
+     "    catch (NotImplementedException e) { throw new FormatException(\"x\", e); }\n}", "blocked"),
     ("a helper of the candidate wraps it", "{\n    return Wrap(() => Triple(a)) + b;\n}\n"
      "private static int Wrap(Func<int> f)\n{\n    try { return f(); }\n"
-     "    catch (NotImplementedException e) { throw new InvalidOperationException(\"x\", e); }\n}", "runtime_error"),
+     "    catch (NotImplementedException e) { throw new InvalidOperationException(\"x\", e); }\n}", "blocked"),
     ("the candidate makes up the chain", "{\n    throw new FormatException(\"x\", new NotImplementedException());\n}",
      "runtime_error"),
 ]

@@ -1,5 +1,7 @@
-"""`blocked` from where the exception was thrown: an inner exception behind a type initializer and the
-actual exception of an `Assert.Throws` count by their own frames (stacks as mono and NUnit 2.6 write them)."""
+"""`blocked` from the runner's own record of the call chain (execution.judge.chain): a failing test is the
+placeholders' when a guard fired in it on the test's own thread, the chain's first frame a placeholder, and
+the candidate on no chain but where its Java original reaches that placeholder. Exceptions, messages and
+stack text never count (chains as nunit_chain.cs writes them, located as the judge locates frames)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -7,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from repotrans.execution.judge.blocked import blockers, past_untranslated
-from repotrans.verdicts.results import TestFailure, TestResult
-from repotrans.execution.toolchains.nunit import clean_frames
+from repotrans.execution.judge.chain import Own, stops_in_untranslated
+from repotrans.verdicts.results import Chain, TestFailure, TestResult
 from repotrans.index.store import Index
 from tests.support.indexes import csharp_index
 
@@ -22,19 +24,19 @@ VECTOR = """namespace Geo {
         public double Dot(Vector other) { return x * other.x; }
     }
 }
+namespace Geo.Tests {
+    public class VectorTests {
+        public void SetUp() { }
+        public void AngleToZero() { }
+        public void Dot() { }
+    }
+}
 """
-# NUnit's stack of a SetUp that hit a type initializer: the outer frames, then '--Inner' and the inner's
-TYPE_INIT_STACK = """  at Geo.Tests.VectorTests.SetUp () [0x00014] in /w/src/tests/VectorTests.cs:13
-  at (wrapper managed-to-native) System.Reflection.RuntimeMethodInfo.InternalInvoke(System.Reflection.RuntimeMethodInfo,object,object[],System.Exception&)
---NotImplementedException
-  at Geo.Vector..ctor (System.Double x, System.Double y) [0x00007] in /w/src/Vector.cs:5
-  at Geo.Vector..cctor () [0x00000] in /w/src/Vector.cs:3
-"""
-THROWS_MESSAGE = """Expected: <Geo.GeometryException>
-  But was:  <System.NotImplementedException> (The method or operation is not implemented.)
-  at Geo.Vector.AngleTo (Geo.Vector other) [0x00001] in /w/src/Vector.cs:6
-  at Geo.Tests.VectorTests.<AngleToZero>m__1 () [0x0000b] in /w/src/tests/VectorTests.cs:86
-  at NUnit.Framework.Assert.Throws (NUnit.Framework.TestDelegate code) [0x00050] in <3cae>:0"""
+CTOR = "Geo.Vector..ctor (System.Double x, System.Double y) at Vector.cs:5"
+ANGLE = "Geo.Vector.AngleTo (Geo.Vector other) at Vector.cs:6"
+CORE = "NUnit.Core.Reflect.InvokeMethod (System.Reflection.MethodInfo method, System.Object fixture, System.Object[] args)"
+# NUnit's stack of a failing test whose text claims a placeholder (text the candidate may write)
+CLAIM = ["Geo.Vector.AngleTo (Geo.Vector other) at Vector.cs:6"]
 
 
 @pytest.fixture(scope="module")
@@ -51,102 +53,92 @@ def result(*failures: TestFailure) -> TestResult:
                       tests_failed=len(failures))
 
 
-def test_inner_exception_frames_come_first():
-    assert clean_frames(TYPE_INIT_STACK) == ["Geo.Vector..ctor (System.Double x, System.Double y) at Vector.cs:5",
-                                             "Geo.Vector..cctor () at Vector.cs:3",
-                                             "Geo.Tests.VectorTests.SetUp () at VectorTests.cs:13"]
+def failed(name: str, *chains: list[str], complete: bool = True, message: str = "") -> TestFailure:
+    return TestFailure(name=f"Geo.Tests.VectorTests.{name}", message=message or "System.ArgumentException : x",
+                       stack=["Geo.Tests.VectorTests.Dot () at VectorTests.cs:20"],
+                       chains=[Chain(frames=[*c, CORE], complete=complete) for c in chains])
 
 
-def test_a_type_initializer_failing_in_a_placeholder_constructor_blocks(index):
-    failure = TestFailure(name="Geo.Tests.VectorTests.Adds", message="SetUp : System.TypeInitializationException",
-                          stack=clean_frames(TYPE_INIT_STACK))
+def test_a_type_initializer_reaching_a_placeholder_constructor_blocks(index):
+    failure = failed("Dot", [CTOR, "Geo.Vector..cctor () at Vector.cs:3", "Geo.Tests.VectorTests.SetUp () at T.cs:13"])
     assert [m.name for m in blockers(result(failure), index, member(index, "Add"))] == ["<init>"]
 
 
-def test_an_assert_throws_that_got_a_placeholder_exception_blocks(index):
-    failure = TestFailure(name="Geo.Tests.VectorTests.AngleToZero", message=THROWS_MESSAGE,
-                          stack=["Geo.Tests.VectorTests.AngleToZero () at VectorTests.cs:86"])
+def test_a_test_expecting_another_exception_that_got_a_placeholders_is_the_placeholders(index):
+    """Whatever the test reports (here an ArgumentException expected, the assertion's text, no frame of the
+    placeholder in it), a guard fired on the test's own thread and the candidate is not on the chain."""
+    failure = failed("AngleToZero", [ANGLE, "Geo.Tests.VectorTests.<AngleToZero>m__1 () at T.cs:86",
+                                     "NUnit.Framework.Assert.Throws (NUnit.Framework.TestDelegate code)",
+                                     "Geo.Tests.VectorTests.AngleToZero () at T.cs:86"],
+                     message="Expected: <System.ArgumentException>\n  But was:  null")
     assert [m.name for m in blockers(result(failure), index, member(index, "Dot"))] == ["AngleTo"]
-    # thrown in the candidate's own member: never blocked
+    # the candidate is the placeholder (its own body throws): never blocked
     assert blockers(result(failure), index, member(index, "AngleTo")) == []
 
 
-def test_an_assertion_in_the_test_itself_does_not_block(index):
-    failure = TestFailure(name="Geo.Tests.VectorTests.Dot", message="Expected: 1.0\n  But was:  2.0",
-                          stack=["Geo.Tests.VectorTests.Dot () at VectorTests.cs:20"])
-    assert blockers(result(failure), index, member(index, "Dot")) == []
+def test_no_guard_fired_no_block_whatever_the_text_says(index):
+    """An assertion, or an exception whose message and stack text name a placeholder (text the candidate's
+    process writes): no record of the runner, no block."""
+    for message in ("Expected: 1.0\n  But was:  2.0", "System.NotImplementedException : x\n" + CLAIM[0]):
+        failure = replace(failed("Dot", message=message), stack=CLAIM)
+        assert blockers(result(failure), index, member(index, "Dot")) == []
 
 
-def test_a_placeholder_frame_written_into_a_thrown_exceptions_message_does_not_block(index):
-    """Issue 32: a wrong body throwing an exception whose message holds NUnit's 'But was:' wording and a
-    placeholder's frame is judged by its real stack (its own frame), not by the text it wrote."""
-    forged = "System.Exception : Expected: x\n  But was:  " + THROWS_MESSAGE.partition("But was:  ")[2]
-    failure = TestFailure(name="Geo.Tests.VectorTests.Dot", message=forged,
-                          stack=["Geo.Vector.Dot (Geo.Vector other) (candidate line 2) at Vector.cs:8"])
-    assert blockers(result(failure), index, member(index, "Dot")) == []
+def test_one_failure_not_the_placeholders_keeps_the_verdict(index):
+    good = failed("AngleToZero", [ANGLE, "Geo.Tests.VectorTests.AngleToZero () at T.cs:86"])
+    assert blockers(result(good, failed("Dot")), index, member(index, "Dot")) == []
 
 
-def test_an_assert_throws_that_got_another_exception_with_placeholder_frames_in_its_text_does_not_block(index):
-    """The 'But was:' path only for exactly a placeholder's exception: an ArgumentException whose message
-    carries a placeholder's frame is the candidate's failure."""
-    forged = THROWS_MESSAGE.replace("<System.NotImplementedException>", "<System.ArgumentException>")
-    failure = TestFailure(name="Geo.Tests.VectorTests.AngleToZero", message=forged,
-                          stack=["Geo.Tests.VectorTests.AngleToZero () at VectorTests.cs:86"])
-    assert blockers(result(failure), index, member(index, "Dot")) == []
-
-
-def test_a_placeholder_the_java_original_does_not_call_blocks_nothing(index):
-    """Issue 32: a wrong body that calls an unrelated placeholder on purpose is judged on its own; a
-    placeholder the Java original does call still blocks."""
-    called = THROWS_MESSAGE.replace("  at Geo.Tests.VectorTests.<AngleToZero>m__1 ()",
-                                    "  at Geo.Vector.Dot (Geo.Vector other) [0x00002] in /w/src/Vector.cs:8\n"
-                                    "  at Geo.Tests.VectorTests.<AngleToZero>m__1 ()")
-    failure = TestFailure(name="Geo.Tests.VectorTests.AngleToZero", message=called,
-                          stack=["Geo.Tests.VectorTests.AngleToZero () at VectorTests.cs:86"])
+@pytest.mark.parametrize("how", [
+    "Geo.Vector.Dot (Geo.Vector other) at Vector.cs:8 (candidate line 1)",                  # the member itself
+    "Geo.Vector.Dot (Geo.Vector other) at Elsewhere.cs:1",                                  # #line moved it
+    "Geo.Vector.<Dot>m__0 (System.Double v) at Vector.cs:8",                                # a lambda of it
+    "Geo.Vector+<Dot>c__Iterator0.MoveNext () at Vector.cs:8",                              # an iterator of it
+    "Geo.Vector+<Dot>c__AnonStorey1.<>m__0 (System.Int32 i) at Vector.cs:8",                # a closure of it
+    "Geo.Vector.Helper (System.Int32 i) at Vector.cs:9",                                   # a helper it added
+    "Geo.Vector+Holder..cctor () at Vector.cs:9",                                          # a type it declared
+])
+def test_the_candidate_anywhere_on_the_chain_blocks_only_where_its_java_original_reaches_the_placeholder(index, how):
+    """Through delegates, LINQ iterators, lambdas, static constructors: the whole chain is the runner's, so the
+    candidate is found at any depth, not only below the throw."""
+    chain = [ANGLE, "System.Linq.Enumerable+SelectEnumerableIterator`2[TSource,TResult].MoveNext ()",
+             "System.Linq.Enumerable.Sum (System.Collections.Generic.IEnumerable`1[T] source)", how,
+             "Geo.Tests.VectorTests.Dot () at T.cs:20"]
     dot = member(index, "Dot")
-    calls = replace(dot, body="{ return x * other.x + angleTo(other); }")
-    unrelated = replace(dot, body="{ return x * other.x; }")
-    assert [m.name for m in blockers(result(failure), index, dot, calls)] == ["AngleTo"]
-    assert blockers(result(failure), index, dot, unrelated) == []
-    # reached from the test, not from the candidate: blocked whatever the Java original calls
-    direct = replace(failure, message=THROWS_MESSAGE)
-    assert [m.name for m in blockers(result(direct), index, dot, unrelated)] == ["AngleTo"]
+    unrelated, calls = replace(dot, body="{ return x * other.x; }"), replace(dot, body="{ return angleTo(other); }")
+    assert blockers(result(failed("Dot", chain)), index, dot, unrelated) == []
+    assert blockers(result(failed("Dot", chain)), index, dot) == []
+    if "Helper" not in how and "Holder" not in how:       # a type or member the index does not know is never excused
+        assert [m.name for m in blockers(result(failed("Dot", chain)), index, dot, calls)] == ["AngleTo"]
 
 
-def test_an_exception_type_the_candidate_can_declare_blocks_nothing(index):
-    """A nested exception type (one a candidate can add, overriding StackTrace to print a placeholder's
-    frame) in the failure's exception chain: judged on its own."""
-    failure = TestFailure(name="Geo.Tests.VectorTests.Dot",
-                          message="Geo.Vector+Fake : x\n  ----> System.NotImplementedException : y",
-                          stack=["Geo.Vector.AngleTo (Geo.Vector other) at Vector.cs:6"])
-    assert blockers(result(failure), index, member(index, "Dot")) == []
-    plain = replace(failure, message="System.NotImplementedException : The method or operation is not implemented.")
-    assert [m.name for m in blockers(result(plain), index, member(index, "Dot"))] == ["AngleTo"]
+def test_a_chain_from_another_thread_or_cut_blocks_nothing(index):
+    """A placeholder reached on a thread the candidate may have started (no test framework frame below) or a
+    record the runner had to cut: who led there cannot be told."""
+    chain = [ANGLE, "Geo.Tests.VectorTests.Dot () at T.cs:20"]
+    assert blockers(result(failed("Dot", chain, complete=False)), index, member(index, "Dot")) == []
+    cut = TestFailure(name="Geo.Tests.VectorTests.Dot", message="x", chains=[Chain(frames=[], complete=False)])
+    assert blockers(result(cut), index, member(index, "Dot")) == []
 
 
-SALT = """namespace Crypt {
-    public static class Salt {
-        public static string Gen() { return Gen(10); }
-        public static string Gen(int rounds) { return Encode(rounds); }
-        public static string Encode(int n) { throw new System.NotImplementedException(); }
-    }
-}
-"""
+def test_a_guard_called_by_no_placeholder_is_no_evidence(index):
+    """The candidate calling the guard class itself (its frame first) is its own failure; a real body's throw of
+    the same exception (a port member that is no placeholder) is no evidence either way."""
+    own = failed("Dot", ["Geo.Vector.Dot (Geo.Vector other) at Vector.cs:8", "Geo.Tests.VectorTests.Dot () at T.cs:20"])
+    assert blockers(result(own), index, member(index, "Dot")) == []
+    real = failed("Dot", ["Geo.Vector.Add (Geo.Vector other) at Vector.cs:7", "Geo.Tests.VectorTests.Dot () at T.cs:20"])
+    assert blockers(result(real), index, member(index, "Dot")) == []
 
 
-def test_a_placeholder_called_by_an_overload_of_the_candidate_blocks(tmp_path):
-    """BCrypt.Net's gensalt() calls gensalt(int), which stops in encode_base64's placeholder: the frame
-    below the throw site is the overload, not the candidate, so what its Java original calls is beside the
-    point (a failure, before the arity was compared)."""
-    index = csharp_index(tmp_path, {"Salt.cs": SALT})
-    gen = next(m for m in index.all_methods("target") if m.name == "Gen" and not m.params)
-    java = replace(gen, body="{ return gen(10); }")
-    failure = TestFailure(name="Crypt.Tests.SaltTests.GenIsSalt", message="System.NotImplementedException : no",
-                          stack=["Crypt.Salt.Encode (System.Int32 n) at Salt.cs:5",
-                                 "Crypt.Salt.Gen (System.Int32 rounds) at Salt.cs:4",
-                                 "Crypt.Salt.Gen () at Salt.cs:3 (candidate line 1)",
-                                 "Crypt.Tests.SaltTests.GenIsSalt () at SaltTests.cs:9"])
-    assert [m.name for m in blockers(result(failure), index, gen, java)] == ["Encode"]
+def test_the_whole_suite_asks_the_same_with_every_passing_translation(index):
+    """The whole-suite check: a failing test is the placeholder's when no passing translation is on its chain
+    (but where its Java original reaches the placeholder)."""
+    dot, add = member(index, "Dot"), member(index, "Add")
+    via_add = failed("Dot", [CTOR, "Geo.Vector.Add (Geo.Vector other) at Vector.cs:7", "Geo.Tests.VectorTests.Dot () at T.cs:20"])
+    assert stops_in_untranslated(via_add, index, [Own(dot)]) == [member(index, "<init>")]
+    assert stops_in_untranslated(via_add, index, [Own(dot), Own(add)]) == []
+    java_add = replace(add, body="{ return new Vector(x, other.x); }")
+    assert stops_in_untranslated(via_add, index, [Own(dot), Own(add, java_add)]) == [member(index, "<init>")]
 
 
 SALT_JAVA = """package org.x;
@@ -164,14 +156,14 @@ SALT_CS = """namespace X {
         public static string Unrelated() { throw new System.NotImplementedException(); }
     }
 }
+namespace X.Tests { public class SaltTests { public void Gensalts() { } } }
 """
 
 
 def test_a_placeholder_behind_a_helper_the_candidate_carries_for_the_java_original_blocks(tmp_path):
-    """BCrypt.Net's gensalt(int): the port removed Java's gensalt(int, SecureRandom), so the candidate
-    carries it as an added helper, which calls the encode placeholder; Java's gensalt(int) reaches encode
-    through that overload (its own class, two calls deep), so the candidate is blocked, not failed. An
-    unrelated placeholder called the same way still blocks nothing."""
+    """BCrypt.Net's gensalt(int): the candidate carries Java's gensalt(int, SecureRandom) as an added helper,
+    which calls the encode placeholder; Java's gensalt(int) reaches encode through that overload, so the
+    candidate is blocked; an unrelated placeholder called the same way blocks nothing."""
     from repotrans.execution.judge.blocked import java_reaches
     from tests.support.indexes import mapped_pair
 
@@ -181,22 +173,21 @@ def test_a_placeholder_behind_a_helper_the_candidate_carries_for_the_java_origin
     encode, unrelated = member(index, "Encode"), member(index, "Unrelated")
     assert java_reaches(index, java, encode) and not java_reaches(index, java, unrelated)
 
-    def thrown_in(name: str, params: str) -> TestResult:
-        stack = [f"X.Salt.{name} ({params}) at Salt.cs:4",
+    def reached(name: str, params: str) -> TestResult:
+        chain = [f"X.Salt.{name} ({params}) at Salt.cs:4",
                  "X.Salt.Gensalt2 (System.Int32 rounds, System.Random r) at Salt.cs:9 (candidate line 8)",
                  "X.Salt.Gensalt (System.Int32 rounds) at Salt.cs:3 (candidate line 3)",
-                 "X.Tests.SaltTests.Gensalts () at SaltTests.cs:12"]
-        return result(TestFailure(name="X.Tests.SaltTests.Gensalts", stack=stack,
-                                  message="System.NotImplementedException : The method or operation is not implemented."))
+                 "X.Tests.SaltTests.Gensalts () at SaltTests.cs:12", CORE]
+        return result(TestFailure(name="X.Tests.SaltTests.Gensalts", message="x", chains=[Chain(chain)]))
 
-    assert blockers(thrown_in("Encode", "System.Byte[] d, System.Int32 n"), index, gensalt, java) == [encode]
-    assert blockers(thrown_in("Unrelated", ""), index, gensalt, java) == []
+    assert blockers(reached("Encode", "System.Byte[] d, System.Int32 n"), index, gensalt, java) == [encode]
+    assert blockers(reached("Unrelated", ""), index, gensalt, java) == []
     index.close()
 
 
-def _blocked_behind(index: Index, stacks: list[list[str]], run: int) -> TestResult:
-    failures = [TestFailure(f"Geo.Tests.T.Case{i}", "System.NotImplementedException : not implemented", stack=s)
-                for i, s in enumerate(stacks)]
+def _blocked_behind(index: Index, chains: list[list[str]], run: int) -> TestResult:
+    failures = [TestFailure(f"Geo.Tests.T.Case{i}", "System.NotImplementedException : not implemented",
+                            chains=[Chain([*c, CORE])]) for i, c in enumerate(chains)]
     return TestResult(status="blocked", failures=failures, tests_run=run, tests_failed=len(failures),
                       behind=[member(index, "AngleTo").id])
 
@@ -205,7 +196,7 @@ def test_past_placeholders_that_stay_a_candidate_is_judged_on_the_tests_that_cou
     """The sample's IsBlank: its shape tests stop in FormatNumber (a task that ended failed) while they
     print a point; at the batch's end that placeholder stays one, so those tests say nothing about it."""
     dot, angle = member(index, "Dot"), member(index, "AngleTo")
-    stopped = ["Geo.Vector.AngleTo (Geo.Vector other) at Vector.cs:6", "Geo.Tests.T.Case0 () at T.cs:9"]
+    stopped = [ANGLE, "Geo.Tests.T.Case0 () at T.cs:9"]
     blocked = _blocked_behind(index, [stopped, stopped], run=5)
     judged = past_untranslated(blocked, dot, {angle.id})
     assert (judged.status, judged.tests_run, judged.tests_failed, judged.failures, judged.behind) == ("passed", 3, 0, [], [])
@@ -213,9 +204,10 @@ def test_past_placeholders_that_stay_a_candidate_is_judged_on_the_tests_that_cou
                                "untranslated", "Geo.Tests.T.Case1": "stops in Geo.Vector.AngleTo(Vector), which this "
                                "run leaves untranslated"}
     assert judged.reason.startswith("passed on the 3 covering test(s) that could run; 2 left out")
-    # a placeholder a pending candidate may still fill, no test that ran to the end, or the candidate's
-    # own member on a stopped test's stack (it may have led the test there): still blocked
+    # a placeholder a pending candidate may still fill, no test that ran to the end, or the candidate on a
+    # stopped test's chain at any depth (it may have led the test there): still blocked
     assert past_untranslated(blocked, dot, set()) is blocked
     assert past_untranslated(_blocked_behind(index, [stopped], run=1), dot, {angle.id}).status == "blocked"
-    through = ["Geo.Vector.AngleTo (Geo.Vector other) at Vector.cs:6", "Geo.Vector.Dot (Geo.Vector other) at Vector.cs:8"]
+    through = [ANGLE, "System.Linq.Enumerable.Sum (System.Collections.Generic.IEnumerable`1[T] source)",
+               "Geo.Vector.Dot (Geo.Vector other) at Vector.cs:8", "Geo.Tests.T.Case1 () at T.cs:9"]
     assert past_untranslated(_blocked_behind(index, [stopped, through], run=5), dot, {angle.id}).status == "blocked"

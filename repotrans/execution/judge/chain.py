@@ -1,0 +1,224 @@
+"""Whether a failing test stops in untranslated code, read from the runner's own record of the call chain.
+
+Each placeholder of the work copy is compiled as a guard (toolchains.guards) and the runner records the whole
+runtime call chain every time one is reached, under the running test (nunit_chain.cs); a TestFailure carries
+those chains (`chains`). Nothing here reads an exception, a message or the test framework's report: what the
+candidate's process can write is never evidence.
+
+`stops_in_untranslated(failure, index, own)` is the one answer, for a verdict (`blocked`), for the whole-suite
+check and for a baseline: the placeholder members the failing test stopped in, or [] when the failure is not
+theirs. A failure is the placeholders' when a guard fired in it, every chain that fired runs on the test's own
+thread down to the test framework (a chain from another thread cannot say who led there), each chain's first
+frame is a placeholder of the index, and no member of `own` (the translations being judged) is on a chain,
+except where that member's Java original reaches the placeholder itself (java_reaches). A frame of a type the
+index does not know (a type a candidate declared, a helper it added) counts as the translation's own. Whatever
+exception the test then reports, a test in which such a guard fired is the placeholders' (a port that wraps
+the placeholder's exception, a test expecting another exception that got the placeholder's).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from repotrans.execution.capability.checks import MemberRef
+from repotrans.index.model import Method
+from repotrans.index.placeholders import is_placeholder
+from repotrans.verdicts.results import Chain, TestFailure
+
+GENERIC_ARGS_RE = re.compile(r"`\d+|\[[^\[\]]*\]")
+GENERATED_RE = re.compile(r"<([^<>]*)>")      # a compiler-generated name: <Member>b__0, <Member>c__Iterator0, <>c
+FRAMEWORK = ("System.", "Microsoft.", "Mono.", "NUnit.", "(wrapper", "Internal.")
+JAVA_DEPTH = 2      # calls deep into its own class a Java original still reaches a placeholder's counterpart
+CALL_RE = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
+NEW_RE = re.compile(r"\bnew\s+([A-Za-z_$][\w$.]*)")
+
+
+@dataclass(frozen=True)
+class Own:
+    """A translation whose member may lead a test into a placeholder: the candidate judged, or each passing
+    translation in the whole-suite run; `java` its Java original (None: no placeholder is excused through it)."""
+    method: Method
+    java: Method | None = None
+
+
+def frame_member(frame: str) -> tuple[str, str, int] | None:
+    """'Ns.Outer`1+Inner[T].get_P (System.Int32 a) at f.cs:5' -> ('Ns.Outer.Inner', 'get_P', 1)."""
+    head, sep, rest = frame.partition(" (")
+    if not sep:
+        return None
+    params = rest.rsplit(")", 1)[0]
+    for ctor in ("..ctor", "..cctor"):
+        if head.endswith(ctor):
+            type_name, name = head[: -len(ctor)], ctor[1:]
+            break
+    else:
+        type_name, _, name = head.rpartition(".")
+        name = re.sub(r"\[[^\[\]]*\]$", "", name)       # a generic method's arguments
+    while GENERIC_ARGS_RE.search(type_name):
+        type_name = GENERIC_ARGS_RE.sub("", type_name)
+    depth, count = 0, 1 if params.strip() else 0
+    for ch in params:
+        depth += ch in "[<"
+        depth -= ch in "]>"
+        count += ch == "," and depth == 0
+    return type_name.replace("+", ".").replace("/", "."), name, count
+
+
+class Members:
+    """The index's members by (declaring type, IL name) and its type names: what a frame stands for."""
+
+    def __init__(self, index):
+        self.index = index
+        self.by_name: dict[tuple[str, str], list[tuple[MemberRef, Method]]] = {}
+        for m in index.all_methods("target"):
+            ref = MemberRef.of(m)
+            for name in ref.names:
+                self.by_name.setdefault((ref.type_name, name), []).append((ref, m))
+        self.types = {type_name for type_name, _ in self.by_name}
+        self.types |= {re.sub(r"<[^<>]*>", "", t.qualified_name) for t in index.types("target")}
+        self.reach: dict[tuple[str, str], bool] = {}
+
+    def member(self, frame: str) -> Method | None:
+        """The one index member a frame is in (None: none, or several overloads of its arity)."""
+        found = frame_member(frame)
+        if found is None:
+            return None
+        type_name, name, arity = found
+        matches = [m for ref, m in self.by_name.get((type_name, name), []) if ref.arity in (-1, arity)]
+        return matches[0] if len(matches) == 1 else None
+
+    def known(self, frame: str) -> bool:
+        """A frame of the framework, or of a member the index declares, or of code the compiler generated for
+        one ('<Name>' in a nested type or method name, Name a member of the declaring type): never a type or
+        a member a translation added."""
+        if frame.startswith(FRAMEWORK):
+            return True
+        found = frame_member(frame)
+        if found is None:
+            return False
+        type_name, name, _ = found
+        parts = type_name.split(".")
+        for n in range(len(parts), 0, -1):
+            outer = ".".join(parts[:n])
+            if outer not in self.types:
+                continue
+            rest = parts[n:]
+            if not all(self._generated_for(outer, part) for part in rest):
+                return False
+            made = GENERATED_RE.match(name)
+            return bool(rest) or (self._generated_for(outer, name) if made else self._owned(outer, name))
+        return False
+
+    def _owned(self, outer: str, name: str) -> bool:
+        return (outer, name) in self.by_name or name in (".ctor", ".cctor")
+
+    def _generated_for(self, outer: str, part: str) -> bool:
+        made = GENERATED_RE.match(part)
+        return made is not None and (made.group(1) == "" or self._owned(outer, made.group(1))
+                                     or any((outer, f"{a}_{made.group(1)}") in self.by_name for a in ("get", "set")))
+
+    def java_reaches(self, java: Method, callee: Method) -> bool:
+        key = (java.id, callee.id)
+        if key not in self.reach:
+            self.reach[key] = java_reaches(self.index, java, callee)
+        return self.reach[key]
+
+
+def in_member(frame: str, method: Method) -> bool:
+    """Whether a frame is in `method`: its lines (the locator marks a candidate's), its type and IL name and
+    arity, or code the compiler generated for it (a lambda, an iterator, a local function: '<Name>' in the
+    frame's method or nested type name, within its declaring type)."""
+    if "(candidate line" in frame:
+        return True
+    found = frame_member(frame)
+    if found is None:
+        return False
+    ref = MemberRef.of(method)
+    type_name, name, arity = found
+    if type_name == ref.type_name and name in ref.names and ref.arity in (-1, arity):
+        return True
+    if type_name != ref.type_name and not type_name.startswith(ref.type_name + "."):
+        return False
+    generated = type_name[len(ref.type_name):] + "." + name
+    plain = method.name.split("<", 1)[0].rsplit(".", 1)[-1]
+    return any(f"<{n}>" in generated for n in {*ref.names, plain})
+
+
+def stops_in_untranslated(failure: TestFailure, index, own: Sequence[Own] = (),
+                          members: Members | None = None) -> list[Method]:
+    """The placeholders a failing test stopped in, from the runner's record of its call chains ([]: not theirs;
+    see the module doc). `members`: an index view to share across calls."""
+    if not failure.chains:
+        return []
+    members = members or Members(index)
+    found: dict[str, Method] = {}
+    for chain in failure.chains:
+        placeholder = _placeholder(chain, members, own)
+        if placeholder is False:
+            return []
+        if placeholder is None:
+            continue                # a guard called by no placeholder (a real body's throw): no evidence
+        found[placeholder.id] = placeholder
+    return list(found.values())
+
+
+def _placeholder(chain: Chain, members: Members, own: Sequence[Own]) -> Method | None | bool:
+    """The placeholder one chain reached (None: the chain is not a placeholder's; False: it is not, or may not
+    be, the placeholder's alone: another thread, cut, or a translation on it where its Java original does not
+    reach that placeholder)."""
+    if not chain.complete or not chain.frames:
+        return False
+    first = chain.frames[0]
+    if any(in_member(first, o.method) for o in own) or not members.known(first):
+        return False                # a translation's own code called the guard
+    placeholder = members.member(first)
+    if placeholder is None or not is_placeholder(placeholder.body):
+        return None
+    for frame in chain.frames[1:]:
+        mine = [o for o in own if in_member(frame, o.method)]
+        if not mine and not members.known(frame):
+            return False            # code the index does not know: a type or helper a translation added
+        if any(o.java is None or not members.java_reaches(o.java, placeholder) for o in mine):
+            return False
+    return placeholder
+
+
+def on_chain(failure: TestFailure, method: Method) -> bool:
+    """Whether `method` (or code it generated) is on any recorded chain of the failure."""
+    return any(in_member(frame, method) for chain in failure.chains for frame in chain.frames)
+
+
+def java_reaches(index, java: Method, callee: Method) -> bool:
+    """Whether the Java original calls `callee` (java_calls), itself or through methods of its own class
+    that it calls, up to JAVA_DEPTH calls deep: a candidate may inline such a helper or carry it as an
+    added member (a helper the port removed), and a placeholder behind it is the Java original's too.
+    The walk is the Java source's, never the candidate's text."""
+    own: dict[str, list[Method]] = {}
+    for m in index.methods(java.type_id):
+        own.setdefault(m.name.lower(), []).append(m)
+    frontier, seen = [java], {java.id}
+    for _ in range(JAVA_DEPTH + 1):
+        if any(java_calls(m, callee) for m in frontier):
+            return True
+        called = [m for f in frontier for name in CALL_RE.findall(f.body or "") for m in own.get(name.lower(), [])]
+        frontier = []
+        for m in called:
+            if m.id not in seen:
+                seen.add(m.id)
+                frontier.append(m)
+    return False
+
+
+def java_calls(java: Method, callee: Method) -> bool:
+    """Whether the Java original's body calls `callee` (a C# member): by name, case aside ("AngleTo" for
+    angleTo(), a property X for getX()/setX()/isX()), a constructor by `new Type(`."""
+    body = java.body or ""
+    if callee.kind == "constructor" or callee.name in ("<init>", ".ctor"):
+        type_name = callee.type_id.split(":", 1)[-1].rsplit(".", 1)[-1].split("<", 1)[0].lower()
+        return type_name in {n.rsplit(".", 1)[-1].lower() for n in NEW_RE.findall(body)} or "this(" in body \
+            or "super(" in body
+    calls = {c.lower() for c in CALL_RE.findall(body)}
+    name = callee.name.rsplit(".", 1)[-1].lower()
+    names = {name, "get" + name, "set" + name, "is" + name} if callee.kind in ("property", "indexer") else {name}
+    return bool(names & calls)
