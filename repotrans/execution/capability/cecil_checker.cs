@@ -76,6 +76,7 @@ partial class IlPolicy
                 string[] types = job.Length > 6 && job[6] != "-" ? job[6].Split(',') : null;
                 string refsPath = job.Length > 7 && job[7] != "-" ? job[7] : job[1];
                 policy.excluded = new HashSet<string>(job[3].Split(',').Select(n => job[2] + "::" + n));
+                policy.counterpart = job[2];
                 policy.refs = refsPath == "-" ? PortRefs.Empty : Refs(refsPath);
                 inspected = policy.Check(job[0], job[1], job[2], job[3].Split(','), int.Parse(job[4]), types);
                 foreach (var d in policy.denials) Console.Out.WriteLine("DENY " + d.Key + "\t" + d.Value);
@@ -158,6 +159,7 @@ partial class IlPolicy
         CheckType(method.ReturnType);
         foreach (var p in method.Parameters) CheckType(p.ParameterType);
         if (!method.HasBody) return reached;
+        if (allowed.Contains("reflection")) CheckReflectionScope(method);     // cecil_reflect.cs
         foreach (var v in method.Body.Variables)
         {
             if (v.IsPinned) Deny("unsafe", "fixed (a pinned pointer: unsafe code)");

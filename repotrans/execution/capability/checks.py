@@ -23,7 +23,7 @@ from pathlib import Path
 from repotrans.index.model import Method
 
 SOURCE = Path(str(files("repotrans.execution.capability") / "cecil_checker.cs"))
-SOURCES = (SOURCE, SOURCE.with_name("cecil_allowlist.cs"), SOURCE.with_name("cecil_typesafe.cs"))   # one partial class
+SOURCES = (SOURCE, *(SOURCE.with_name(f"cecil_{p}.cs") for p in ("allowlist", "typesafe", "reflect")))   # one partial class
 RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
 CAPABILITIES = ("type_safety", "test_framework", "declaration", "test_content", "reflection_scope", "serialization", "resources",
@@ -75,10 +75,9 @@ JAVA_CAPABILITIES = {
 ACCESSORS = {"property": ("get_{}", "set_{}"), "indexer": ("get_Item", "set_Item")}
 # what the policy and the sandboxes leave open, named by doctor and the README
 RESIDUAL_RISKS = (
-    "a task allowed reflection (its Java original reflects) runs code the checker cannot follow (a member "
-    "invoked by reflection can be any, file reads of the test area included); the runner still counts a "
-    "success only from the framework's own exception thrown by the test's own code, never from a type named "
-    "like it; such verdicts are marked trust: reduced",
+    "a task allowed reflection (its Java original reflects) may reflect only on typeof(its own class) and the "
+    "members found there (il_reflect, cecil_reflect.cs), but those include members inherited from a framework base "
+    "class, invoked with whatever the code passes; such verdicts are marked trust: reduced",
     "a task allowed the file system can read what the test uid may read (the test area: the test assembly "
     "and its data files, not the sources) and write its private /tmp",
     "the local sandbox hides sources and cannot drop to other uids when repotrans does not run as root",

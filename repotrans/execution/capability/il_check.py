@@ -20,7 +20,7 @@ from repotrans.execution.capability.il_baseline import Baseline, changed, type_k
 from repotrans.execution.capability.il_metadata import (LDTOKEN, NAME, OP, TOKEN, TOKEN_TABLES, Assembly, Body,
                                                        blob_bytes, compiler_generated, compressed, read_body)
 from repotrans.execution.capability.il_allow import display, granted, member_rule, under
-from repotrans.execution.capability import il_typesafe
+from repotrans.execution.capability import il_reflect, il_typesafe
 from repotrans.execution.capability.il_refs import PortRefs, own, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
@@ -37,6 +37,7 @@ class _Job:
     where: str = ""
     refs: PortRefs = field(default_factory=PortRefs)
     excluded: frozenset[str] = frozenset()       # the candidate member's own group: its baseline body grants nothing
+    counterpart: str = "-"                       # the member's type: the one class a reflection allowance reaches
 
     def deny(self, capability: str, api: str) -> None:
         if capability not in self.allowed:
@@ -237,6 +238,8 @@ class Checker:
         body = self.body(index)
         if body is None:
             return reached
+        if "reflection" in job.allowed:
+            il_reflect.check(self, job, index, body.instructions, job.counterpart)
         for t in a.locals(body.locals_token):
             if t[0] == "pinned":
                 job.deny("unsafe", "fixed (a pinned pointer: unsafe code)")
@@ -285,8 +288,7 @@ class Checker:
         at = i - 1
         m = call(at)
         if m is not None and m.name == "GetTypeInfo":
-            at -= 1
-            m = call(at)
+            at, m = at - 1, call(at - 1)
         if m is None or m.name != "GetTypeFromHandle" or at < 1 or code[at - 1][OP] != LDTOKEN:
             return False
         t = self.member(code[at - 1][TOKEN])
@@ -314,12 +316,10 @@ class Checker:
 
     # -- a job ----------------------------------------------------------------------------------------
     def generated_type(self, index: int) -> bool:
-        a = self.asm
         while index:
-            name = str(a.row("TypeDef", index).TypeName)
-            if compiler_generated(name) or index in a.generated_attr:
+            if compiler_generated(str(self.asm.row("TypeDef", index).TypeName)) or index in self.asm.generated_attr:
                 return True
-            index = a.enclosing.get(index, 0)
+            index = self.asm.enclosing.get(index, 0)
         return False
 
     def nested(self, index: int) -> list[int]:
@@ -334,7 +334,7 @@ class Checker:
         started = time.perf_counter()
         a = self.asm
         refs = refs if refs is not None else base.refs if base is not None else PortRefs()
-        job = _Job(allowed, refs=refs,
+        job = _Job(allowed, refs=refs, counterpart=member.type_name if member else "-",
                    excluded=frozenset(f"{member.type_name}::{n}" for n in member.names) if member else frozenset())
         order = [i for top in range(1, len(a.rows("TypeDef")) + 1) if top not in a.enclosing for i in self.nested(top)]
         roots, added = [], []               # added: the types the candidate declared (none known without a baseline)

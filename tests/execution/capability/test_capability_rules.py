@@ -55,6 +55,11 @@ def _attributed(name: str) -> str:
     return f".custom instance void {_type(name)}::.ctor() = (01 00 00 00)"
 
 
+def _reflection_value(type_name: str) -> bool:
+    """A type whose members the narrowed reflection allowance checks (il_reflect: Type, Activator, System.Reflection)."""
+    return type_name in ("System.Type", "System.Activator") or type_name.startswith("System.Reflection.")
+
+
 def _rows() -> list[list[str]]:
     return [line.split("\t") for line in policy.RULES.read_text(encoding="utf-8").splitlines()
             if line and not line.startswith("#")]
@@ -81,8 +86,9 @@ def cases() -> list[Case]:
                     out.append(Case(f"{rid}:{probe}:java", _uses_type(probe), frozenset({cap}), None))
         elif kind in ("member", "path_member"):
             out.append(Case(rid, _calls(name), frozenset(), cap))
-            if cap in ALLOWABLE:
-                out.append(Case(f"{rid}:java", _calls(name), frozenset({cap}), None))
+            if cap in ALLOWABLE:            # a reflection member's probe takes no Type from typeof(its class)
+                out.append(Case(f"{rid}:java", _calls(name), frozenset({cap}), "reflection_scope"
+                                if _reflection_value(name.split("::")[0]) else None))
         elif kind in ("allowed", "harmless"):
             out.append(Case(rid, _calls(name), frozenset(), None))
         elif kind == "restricted":
