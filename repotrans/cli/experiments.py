@@ -259,7 +259,7 @@ def run_dataset_build(args: argparse.Namespace, config: AgentConfig) -> int:
     ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
                        select=args.select or None, execution=config.execution, overrides=config.mapping,
                        validate=not args.no_validate, jobs=args.jobs, progress=not args.quiet,
-                       schemata=not args.no_schemata)
+                       schemata=not args.no_schemata, cache_root=Path(config.cache.root) if config.cache.root else None)
     print(dataset_line(ds, Path(args.out)))
     return 0
 

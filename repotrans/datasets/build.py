@@ -23,8 +23,8 @@ from tqdm import tqdm
 
 from repotrans.errors import ConfigError
 from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.baseline import BaselineCache, port_baseline
 from repotrans.execution.judge.runner import Runner
-from repotrans.execution.judge.untouched import known_failures
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import left_out_note, nothing_left
 from repotrans.index.model import Method
@@ -201,14 +201,21 @@ class TaskValidation:
     reason: str | None
     selection: str = ""          # which tests judged it (runner's Selection.describe())
     seconds: float = 0.0
+    selected: int = 0            # tests (or whole fixtures) the covering selection named
+    truth_run: int = 0           # tests run on the ground truth (all selected ones, when it passes)
+    placeholder_run: int = 0     # tests run on the placeholder (fail fast: up to its first failing run)
 
 
 def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValidation:
     """Keep a task when its ground truth passes the covering tests and a placeholder fails them."""
     started = time.monotonic()
 
+    ok = bad = None
+
     def verdict(reason: str | None, selection: str = "") -> TaskValidation:
-        return TaskValidation(task.id, reason, selection, round(time.monotonic() - started, 2))
+        return TaskValidation(task.id, reason, selection, round(time.monotonic() - started, 2),
+                              selected=len(ok.selected) if ok else 0, truth_run=ok.tests_run if ok else 0,
+                              placeholder_run=bad.tests_run if bad else 0)
 
     m = oracle.method(task.target_method_id)
     if m is None:
@@ -250,7 +257,8 @@ class ValidationLog:
             except json.JSONDecodeError:      # a line cut short by a kill
                 continue
             if isinstance(data, dict) and data.pop("key", None) == self.key:
-                found[data["id"]] = TaskValidation(**data)
+                found[data["id"]] = TaskValidation(**{k: v for k, v in data.items()
+                                                       if k in TaskValidation.__dataclass_fields__})
         return found
 
     def add(self, verdict: TaskValidation) -> None:
@@ -314,9 +322,11 @@ def build_folder(out: Path) -> Path:
 def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = None,
                   select: list[str] | None = None, execution: ExecutionConfig = ExecutionConfig(sandbox="local"),
                   overrides: MappingOverrides | None = None, validate: bool = True, jobs: int = 1,
-                  progress: bool = True, schemata: bool = True) -> Dataset:
+                  progress: bool = True, schemata: bool = True, cache_root: Path | None = None) -> Dataset:
     """Select, validate (with the `execution` settings) and record the tasks of a project pair; write
-    dataset.json and report.md. Verdicts are kept in OUT/.build as they are known: building again resumes."""
+    dataset.json and report.md. Verdicts are kept in OUT/.build as they are known: building again resumes.
+    The untouched port's baseline comes from the per-machine cache under `cache_root` where its content is
+    there (judge.baseline; None: computed in this build only)."""
     out.mkdir(parents=True, exist_ok=True)
     work = build_folder(out)
     index = Index.open(work / "index")
@@ -327,9 +337,13 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
         found: dict = {}
         # the port's own bodies are judged (no model's code): `auto` may fall back to the local sandbox
         with Runner(execution, work / "runs", trusted=True) as runner:        # the untouched port's own failures, first
-            known = known_failures(runner, target, timeout=max(execution.timeout, UNTOUCHED_TIMEOUT))
+            base = port_baseline(runner, target, BaselineCache.under(cache_root),
+                                 timeout=max(execution.timeout, UNTOUCHED_TIMEOUT),
+                                 progress=(lambda line: tqdm.write(line)) if progress else None)
+        known = base.known_failures
         execution = replace(execution, known_failures=tuple(sorted(known.items())))
         with Runner(execution, work / "runs", trusted=True) as runner:
+            runner.limits = base.limits(runner.limits)          # measured seconds: runs planned and limited
             verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress, schemata=schemata,
                                       stats=found)
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]
@@ -337,7 +351,9 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
         tasks = [t for t in tasks if t.id in kept]
         stats = {"jobs": jobs, "wall_seconds": round(time.monotonic() - started, 1),
                  "task_seconds": round(sum(v.seconds for v in verdicts), 1), "checked": len(verdicts),
-                 "no_covering_test": sum((v.reason or "").startswith("no test covers") for v in verdicts), **found}
+                 "no_covering_test": sum((v.reason or "").startswith("no test covers") for v in verdicts),
+                 "baseline_seconds": round(base.seconds, 1), "baseline_computed": len(base.computed),
+                 "baseline_assemblies": len(base.assemblies), **found}
     ds = Dataset(name=name or out.resolve().name, root=out, tasks=tasks, dropped=dropped,
                  source=_relative(source, out), target=_relative(target, out), toolchain=execution.toolchain,
                  validated=validate, fails_before_any_change=known)
@@ -358,6 +374,9 @@ def render_report(ds: Dataset, stats: dict | None = None) -> str:
         per = stats["task_seconds"] / stats["checked"] if stats["checked"] else 0.0
         lines += [f"- validation: {stats['checked']} tasks in {stats['wall_seconds']} s with --jobs {stats['jobs']} "
                   f"({per:.1f} s per task); {stats['no_covering_test']} without a covering test"]
+        if "baseline_seconds" in stats:
+            lines += [f"- untouched baseline: {stats['baseline_seconds']} s ({stats['baseline_computed']} of "
+                      f"{stats['baseline_assemblies']} test assemblies run, the rest unchanged and cached)"]
         if "schemata" in stats:
             sch = stats["schemata"]
             lines += [f"- one schemata build ({sch['build_seconds']} s) served {sch['guarded']} tasks; "

@@ -12,7 +12,8 @@ PatchedFile, Verdict, TargetBuildError).
   own port; every path that compiles calls it (a candidate, the baseline, switches/, the skeleton check)
 - what the switch mechanisms and the batching judge read of a build: parse_mcs, parse_shared_mcs, rel,
   dependents, run_tests, the runner's environment and test areas.
-- the limits of a test run: kill_limit (from the baseline's measured seconds), capped (a count-based one)
+- the limits of a test run: kill_limit (from the baseline's measured seconds), capped (a count-based one);
+  RUNNER_SOURCE, whose digest is part of the baseline's content key
 - compile_argv: one project's mcs command, for the benchmarks in scripts/ that time mcs alone."""
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from repotrans.execution.toolchains.mono_compile import BuildOutcome, Check, Hos
 from repotrans.execution.toolchains.mono_judge import load_independent
 from repotrans.execution.toolchains.mono_test import mono_env, overlay, run_tests, runner_argv, runner_env, runner_for
 from repotrans.execution.toolchains.msbuild import Project, find_projects, load_project, load_projects
-from repotrans.execution.toolchains.nunit import NOT_RUN_STATES, check_runner, clean_frames, covers, parse_runner
+from repotrans.execution.toolchains.nunit import (NOT_RUN_STATES, RUNNER_SOURCE, check_runner, clean_frames, covers,
+                                                  parse_runner)
 from repotrans.execution.toolchains.mstest_compat import unsupported_features as mstest_features
 from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
@@ -45,5 +47,5 @@ __all__ = [
     "compile_projects", "Check", "BuildOutcome", "HostCompiler", "load_independent", "mono_env", "overlay",
     "run_tests", "runner_argv", "runner_env",
     "runner_for", "NOT_RUN_STATES", "check_runner", "clean_frames", "covers", "parse_runner", "area_root",
-    "test_area", "capped", "kill_limit",
+    "test_area", "capped", "kill_limit", "RUNNER_SOURCE",
 ]

@@ -1,0 +1,246 @@
+"""The untouched port's baseline, computed once per content: each test assembly's untouched run (its tests
+failing before any change, with their causes, and the seconds each test took), cached per machine under
+the cache root and keyed by what decides the run: the sources of the test project and of every project it
+references (the bytes the assemblies are built from: mcs writes a fresh module id into every build, so the
+built files' own bytes differ between two builds of the same sources), the build settings, the runner and
+the environment (toolchain and its version, sandbox, image, the suite options). A port whose sources did
+not change costs no test run; a changed library reruns only the test assemblies that reference it.
+
+Doctor's, dataset build's, batch's, sync's and ablate's untouched runs are the same facts: each asks
+`port_baseline` with the same cache folder (the caller's value, never read from the environment here)."""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+from repotrans.execution.judge.untouched import _project_of, _test_files, flipping, untouched_runs
+from repotrans.execution.toolchains import Limits, TargetBuildError
+from repotrans.execution.toolchains.api import RUNNER_SOURCE, Project, before_any_change, plan_build
+
+CACHE_FOLDER = "baselines"          # under the cache root, beside the embeddings
+RECORD_VERSION = 1
+
+
+@dataclass
+class AssemblyBaseline:
+    """One test assembly's untouched run (a dataclass other facts about the run extend): its failures
+    include the tests whose outcome flips when run again (judge.untouched.flipping)."""
+    project: str
+    key: str                                   # the content key it was computed for
+    status: str = "not run"                    # the run's status for this project, as doctor shows it
+    tests_run: int = 0
+    tests_failed: int = 0
+    reason: str = ""
+    # tests failing before any change ("Project:Ns.Fixture.Test", or ":Ns.Fixture.Test" when the run held
+    # several projects and no frame told which) -> their cause (toolchains.environment)
+    failures: dict[str, str] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)   # runner test name -> seconds it ran
+    excluded: dict[str, str] = field(default_factory=dict)    # "Project:Ns.F.T" -> why the suite leaves it out
+    run_seconds: float = 0.0                   # wall seconds of the untouched run it came from
+
+    @classmethod
+    def from_json(cls, data: dict) -> "AssemblyBaseline":
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass
+class PortBaseline:
+    """Every test assembly's baseline, and what this call cost: the projects computed now (the rest came
+    from the cache) and the seconds spent."""
+    assemblies: dict[str, AssemblyBaseline] = field(default_factory=dict)
+    computed: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def known_failures(self) -> dict[str, str]:
+        """Every test failing on the untouched port -> its cause (a dataset's fails_before_any_change)."""
+        return {k: why for a in self.assemblies.values() for k, why in a.failures.items()}
+
+    @property
+    def test_seconds(self) -> dict[str, dict[str, float]]:
+        """Test project -> runner test name -> seconds (Limits.test_seconds)."""
+        return {name: dict(a.seconds) for name, a in self.assemblies.items() if a.seconds}
+
+    def limits(self, limits: Limits) -> Limits:
+        """`limits` with this baseline's known failures and measured seconds."""
+        known = {**self.known_failures, **dict(limits.known_failures)}
+        return replace(limits, known_failures=tuple(sorted(known.items())), test_seconds=self.test_seconds)
+
+
+class BaselineCache:
+    """One JSON file per test assembly and content key under `folder` (None: nothing kept)."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = Path(folder) if folder is not None else None
+
+    @classmethod
+    def under(cls, cache_root: Path | str | None) -> "BaselineCache":
+        """The cache beside the embeddings: <cache root>/baselines (None: no cache on disk)."""
+        return cls(Path(cache_root) / CACHE_FOLDER if cache_root else None)
+
+    def get(self, key: str) -> AssemblyBaseline | None:
+        if self.folder is None:
+            return None
+        path = self.folder / f"{key}.json"
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return None
+        return AssemblyBaseline.from_json(data["record"]) if data.get("version") == RECORD_VERSION else None
+
+    def put(self, record: AssemblyBaseline) -> None:
+        if self.folder is None:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = self.folder / f".{record.key}.{time.monotonic_ns()}.tmp"
+        tmp.write_text(json.dumps({"version": RECORD_VERSION, "record": asdict(record)}, indent=1))
+        tmp.replace(self.folder / f"{record.key}.json")
+
+
+def content_keys(target: Path, runner, limits: Limits) -> dict[str, str]:
+    """Test project name -> the content key of its untouched run (see the module doc); {} when nothing in
+    `target` builds into a test project."""
+    try:
+        plan = plan_build(Path(target), runner.toolchain.name, runner.toolchain.settings)
+    except Exception:             # nothing buildable: no key, the run decides (ConfigError, TargetBuildError)
+        return {}
+    by_path = {p.path: p for p in plan.found}
+    env = environment_key(runner, limits)
+    root = Path(target).resolve()
+    return {p.name: _key(p, by_path, env, root) for p in plan.chosen if p.is_test}
+
+
+def environment_key(runner, limits: Limits) -> str:
+    """What decides a run besides the sources: toolchain, its version, sandbox, image, build settings, the
+    runner's source, and the suite options (excluded categories, per-test and memory limits, the clock)."""
+    return json.dumps([runner.toolchain.name, _tool_version(runner.toolchain.name), runner.config.sandbox,
+                       runner.image, runner.toolchain.settings.key(), _digest(RUNNER_SOURCE.read_bytes()),
+                       list(limits.exclude_categories), limits.test_timeout, limits.memory_mb, limits.clock])
+
+
+def _key(project: Project, by_path: dict[Path, Project], env: str, root: Path) -> str:
+    """The hash of the sources (and referenced files) of `project` and every project it references."""
+    h = hashlib.sha256(env.encode())
+    seen: set[Path] = set()
+    todo = [project]
+    while todo:
+        p = todo.pop()
+        if p.path in seen:
+            continue
+        seen.add(p.path)
+        h.update(f"\0project {_rel(p.path, root)} {p.assembly_name} {p.target_framework}".encode())
+        files = list(p.sources) + [f for f, _ in p.resources] + [p.path] + [f for f, _ in p.copied]
+        files += [hint for _, hint in p.references if hint is not None]
+        for f in sorted(set(files)):
+            h.update(f"\0{_rel(f, root)}\0".encode())
+            try:
+                h.update(_digest(Path(f).read_bytes()).encode())
+            except OSError:
+                h.update(b"missing")
+        h.update(repr((sorted(p.package_refs), sorted(p.extra_references), sorted(p.defines))).encode())
+        todo += [by_path[r] for r in p.project_refs if r in by_path]
+    return h.hexdigest()[:32]
+
+
+def port_baseline(runner, target: Path, cache: BaselineCache, timeout: float,
+                  progress: Callable[[str], None] | None = None) -> PortBaseline:
+    """The baseline of every test assembly of `target`: from `cache` where its content key is there, else
+    from one untouched run (runner's sandbox, `timeout` seconds per test project) of only the assemblies
+    missing, then cached. `progress` is told what is reused and what runs."""
+    started = time.monotonic()
+    limits = replace(runner.limits, timeout=timeout, per_project=True, known_failures=(), test_seconds={},
+                     fail_fast=False)
+    keys = content_keys(target, runner, limits)
+    out = PortBaseline()
+    for name, key in keys.items():
+        found = cache.get(key)
+        if found is not None:
+            out.assemblies[name] = found
+    missing = {name: key for name, key in keys.items() if name not in out.assemblies}
+    say = progress or (lambda _: None)
+    say(f"baseline: {len(out.assemblies)} of {len(keys)} test assemblies unchanged (cached)"
+        + (f"; running {len(missing)}: {', '.join(sorted(missing))}" if missing else ""))
+    if missing or not keys:
+        for record in _run_missing(runner, target, limits, missing, say):
+            out.assemblies[record.project] = record
+            out.computed.append(record.project)
+            if record.key:
+                cache.put(record)
+    out.seconds = time.monotonic() - started
+    return out
+
+
+def _run_missing(runner, target: Path, limits: Limits, missing: dict[str, str],
+                 say: Callable[[str], None]) -> list[AssemblyBaseline]:
+    """One untouched run of the test projects in `missing` (name -> content key; all when empty)."""
+    try:
+        ws = runner.baseline(target, limits)
+    except TargetBuildError:
+        return []
+    plan = runner.toolchain.plan(ws)
+    tests = [p for p in plan.chosen if p.is_test and (not missing or p.name in missing)]
+    # only some assemblies changed: each rebuilt alone runs only its own tests (a library rebuilt would
+    # run every test assembly referencing it, the unchanged ones too)
+    chosen = plan.chosen if len(tests) == sum(p.is_test for p in plan.chosen) else tests
+    records = {p.name: AssemblyBaseline(p.name, missing.get(p.name, "")) for p in tests}
+    for name in set(missing) - set(records):        # not built here (quarantined): nothing to run, cached too
+        records[name] = AssemblyBaseline(name, missing[name], status="not built", reason="not built here")
+    files = {p.name: _test_files(ws, p) for p in tests}
+    done = 0
+    box = runner.sandbox(ws)
+    for lib, meant, verdict in untouched_runs(runner.toolchain, ws, chosen, tests, box, limits):
+        if verdict is None:
+            for name in meant:
+                records[name].reason = "no source file of it or of a library it references to rebuild"
+            break
+        ran = [name for name in verdict.by_project if name in records]
+        for name in ran:
+            status, run, failed, reason = verdict.by_project[name]
+            rec = records[name]
+            rec.status, rec.tests_run, rec.tests_failed, rec.reason = status, run, failed, reason
+            rec.run_seconds = round(verdict.timings.get("test", 0.0), 3)
+            rec.seconds = {k.split(":", 1)[1]: s for k, s in verdict.seconds.items() if k.split(":", 1)[0] == name}
+            rec.excluded = {k: why for k, why in verdict.excluded.items() if k.split(":", 1)[0] == name}
+            rec.failures.update({k: why for k, why in verdict.left_out.items() if k.split(":", 1)[0] in (name, "")})
+        for failure in verdict.failures:
+            project = _project_of(failure.stack, ran, files)
+            for name in ([project] if project else ran):
+                records[name].failures.setdefault(f"{project}:{failure.name}",
+                                                  before_any_change(failure, files.get(project, frozenset())))
+        for name, why in flipping(runner.toolchain, ws, lib, verdict, ran, box, limits).items():
+            owners = [p for p in ran if any(k.endswith(":" + name) for k in records[p].failures)]
+            for project in owners or ran:
+                key = next((k for k in records[project].failures if k.endswith(":" + name)),
+                           f"{project if len(ran) == 1 else ''}:{name}")
+                records[project].failures[key] = why
+        done += len(ran)
+        say(f"baseline: {done} of {len(tests)} test assemblies run ({lib.name if lib else '?'} rebuilt; "
+            f"{verdict.tests_run} tests, {verdict.timings.get('test', 0.0):.0f} s)")
+    return list(records.values())
+
+
+@functools.lru_cache(maxsize=None)
+def _tool_version(toolchain: str) -> str:
+    """The first line of `mono --version` (the toolchain's runtime), "" where it does not answer."""
+    exe = {"mono": "mono", "dotnet": "dotnet", "msbuild": "mono"}.get(toolchain, toolchain)
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return (out.stdout.strip().splitlines() or [""])[0]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _rel(path: Path, root: Path) -> str:
+    path = Path(path).resolve()
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
