@@ -46,6 +46,8 @@ class RunCaches:
     command, an executor, a Ray node) and passed to each Workdir."""
     models: "LoadedModels" = field(default_factory=_models)      # embedding models, loaded once
     servers: "ServerBook" = field(default_factory=_servers)      # each model server's window and speed
+    # set when the run is interrupted: its embedding loops stop after the batch under way
+    stop: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass(eq=False)
@@ -89,5 +91,5 @@ class Workdir:
                 self._retrievers[key] = Retriever.open(self.root, index=self.index, mapping=self.mapping,
                                                        encoder=encoder, cache_dir=cache_dir, progress=False,
                                                        pool=settings.pool, overrides=self.overrides,
-                                                       index_state=state)
+                                                       index_state=state, stop=self.caches.stop)
             return self._retrievers[key]

@@ -4,8 +4,8 @@ inner-product index.
 Embeddings are L2-normalised, so inner product is cosine similarity. `embed_cached` computes only
 the snippets the cache lacks, in batches, with a progress bar that says what it embeds and its ETA;
 computed vectors are saved every SAVE_EVERY_S, so an interrupted build keeps what it embedded: Ctrl-C
-stops it at once (the batch under way is dropped), `request_stop` from another thread after the
-batch under way.
+stops it at once (the batch under way is dropped); the run's `stop` event (agents.workdir.RunCaches.stop,
+set by an executor whose batch was interrupted) stops it after the batch under way.
 """
 from __future__ import annotations
 
@@ -25,27 +25,16 @@ from repotrans.retrieval.progress import progress_bar
 SAVE_EVERY_S = 2.0           # computed vectors are written to the cache at least this often
 WAIT_STEP_S = 0.05           # the main thread checks for Ctrl-C this often while a batch is embedded
 
-_STOP = threading.Event()
-
 
 class EmbeddingStopped(RepotransError):
     """Embedding was asked to stop; what was computed before is in the cache."""
 
 
-def request_stop() -> None:
-    """Ask every embedding loop of this process to stop after its current batch (an interrupted
-    batch calls this so that worker threads stop as the main thread does)."""
-    _STOP.set()
-
-
-def clear_stop() -> None:
-    _STOP.clear()
-
-
 def embed_cached(encoder: Encoder, cache: EmbeddingCache, texts: Sequence[str], progress: bool = True,
-                 what: str = "snippets") -> tuple[np.ndarray, int]:
+                 what: str = "snippets", stop: threading.Event | None = None) -> tuple[np.ndarray, int]:
     """Embeddings for `texts` (rows in order) and how many had to be computed. `what` names the
-    snippets for the progress bar ("Java method pairs", ...)."""
+    snippets for the progress bar ("Java method pairs", ...); once `stop` is set (the run's), the loop
+    stops after the batch under way (EmbeddingStopped)."""
     keys = [content_key(encoder.key, MAX_TOKENS, t) for t in texts]
     found = cache.get_many(keys, encoder.dim) if keys else {}
     missing = list(dict.fromkeys(k for k in keys if k not in found))
@@ -58,7 +47,7 @@ def embed_cached(encoder: Encoder, cache: EmbeddingCache, texts: Sequence[str], 
                            progress)
         try:
             for start in range(0, len(missing), BATCH_SIZE):
-                if _STOP.is_set():
+                if stop is not None and stop.is_set():
                     raise EmbeddingStopped(f"embedding stopped after {start} of {len(missing)} {what}; "
                                            "they are cached, the next run starts from there")
                 chunk = missing[start:start + BATCH_SIZE]

@@ -9,6 +9,8 @@ the pool; `scripts/bench_retrieval.py --port` measures that against the whole-st
 """
 from __future__ import annotations
 
+import threading
+
 from collections.abc import Sequence
 
 import numpy as np
@@ -25,9 +27,9 @@ class PooledDense:
     when a pool first names them, so opening the store reads nothing."""
 
     def __init__(self, encoder: Encoder, cache: EmbeddingCache, texts: Sequence[str], *, progress: bool = True,
-                 what: str = "snippets"):
+                 what: str = "snippets", stop: threading.Event | None = None):
         self.encoder, self.cache, self.texts = encoder, cache, list(texts)
-        self.progress, self.what = progress, what
+        self.progress, self.what, self.stop = progress, what, stop
         self.dim = encoder.dim
         self.vectors = np.zeros((len(self.texts), self.dim), dtype=np.float32)
         self.have = np.zeros(len(self.texts), dtype=bool)
@@ -45,7 +47,7 @@ class PooledDense:
         need = [r for r in rows if not self.have[r]]
         if need:
             vectors, computed = embed_cached(self.encoder, self.cache, [self.texts[r] for r in need], self.progress,
-                                             self.what)
+                                             self.what, self.stop)
             self.vectors[need] = vectors
             self.have[need] = True
             self.embedded += computed

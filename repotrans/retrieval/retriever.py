@@ -97,7 +97,8 @@ class Retriever:
     @classmethod
     def open(cls, workdir: Path, *, index=None, mapping=None, overrides=None, exclude_ids: Iterable[str] = (),
              encoder: Encoder | None = None, cache_dir: Path | None = None, rebuild: bool = False,
-             progress: bool = True, pool: int = 0, index_state: str | None = None) -> Retriever:
+             progress: bool = True, pool: int = 0, index_state: str | None = None,
+             stop: threading.Event | None = None) -> Retriever:
         """Stores for the index in `workdir` (or the given index/mapping; else the mapping with the
         user's `overrides`), reused when unchanged and
         opened when first queried; `cache_dir` holds the per-machine embedding cache (None: a cache
@@ -105,7 +106,7 @@ class Retriever:
         route's best `pool` rows, embedding only those (retrieval.pooled), 0: the whole store;
         then the stores' entries and BM25 indexes are kept per machine in `cache_dir` too
         (retrieval.prepared), keyed by `index_state` (the mapping cache's fingerprint of the index
-        and `overrides`; computed when not given)."""
+        and `overrides`; computed when not given). `stop`: the run's; embedding stops once it is set."""
         if index is None:
             from repotrans.index.store import Index
             index = Index.open(Path(workdir), must_exist=True)
@@ -131,7 +132,7 @@ class Retriever:
 
         def opener(store: type[RoutedStore], entries: Callable[[], list]) -> Opener:
             return lambda: store.open(folder / f"{store.kind}s", entries, encoder, cache, rebuild=rebuild,
-                                      progress=progress, pool=pool, prepared=prepared(store.kind))
+                                      progress=progress, pool=pool, prepared=prepared(store.kind), stop=stop)
 
         def pair_entries() -> list:
             with stage("collect the aligned pairs"):

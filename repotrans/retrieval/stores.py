@@ -14,6 +14,8 @@ model or dimension is never silently reused or replaced: that is a ConfigError u
 """
 from __future__ import annotations
 
+import threading
+
 import hashlib
 import json
 import os
@@ -158,7 +160,8 @@ class RoutedStore(ABC):
 
     @classmethod
     def open(cls, folder: Path, entries: list | Callable[[], list], encoder: Encoder, cache: EmbeddingCache, *,
-             rebuild: bool = False, progress: bool = True, pool: int = 0, prepared: PreparedStore | None = None):
+             rebuild: bool = False, progress: bool = True, pool: int = 0, prepared: PreparedStore | None = None,
+             stop: threading.Event | None = None):
         """The store for `entries` (or what the callable returns): reused from `folder` when unchanged,
         else rebuilt and saved. With `pool` > 0 nothing is embedded here: the dense route embeds what a
         query's pool needs (`cache` must then stay open while the store is used), and a `prepared`
@@ -166,7 +169,7 @@ class RoutedStore(ABC):
         collecting them again."""
         meta = cls.read_meta(folder)
         if pool > 0:
-            return cls._open_pooled(folder, meta, entries, encoder, cache, rebuild, progress, pool, prepared)
+            return cls._open_pooled(folder, meta, entries, encoder, cache, rebuild, progress, pool, prepared, stop)
         entries = entries() if callable(entries) else entries
         with stage("fingerprint the entries"):
             fingerprint = _fingerprint([encoder.key, [asdict(e) for e in entries]])
@@ -184,11 +187,12 @@ class RoutedStore(ABC):
                     dense = None
                 if dense is not None and dense.size == len(entries) and dense.dim == encoder.dim:
                     return cls(folder, entries, dense, encoder, 0)
-        return cls.build(folder, entries, encoder, cache, fingerprint, progress)
+        return cls.build(folder, entries, encoder, cache, fingerprint, progress, stop)
 
     @classmethod
     def _open_pooled(cls, folder: Path, meta: dict | None, entries: list | Callable[[], list], encoder: Encoder,
-                     cache: EmbeddingCache, rebuild: bool, progress: bool, pool: int, prepared: PreparedStore | None):
+                     cache: EmbeddingCache, rebuild: bool, progress: bool, pool: int, prepared: PreparedStore | None,
+                     stop: threading.Event | None):
         if meta is not None and not rebuild and meta.get("model") not in (None, encoder.name):
             raise ConfigError(f"the {cls.kind} store in {folder} was built with embedding model "
                               f"{meta.get('model')!r}, but the configured model is {encoder.name!r}; {REBUILD_HINT}")
@@ -213,7 +217,7 @@ class RoutedStore(ABC):
                 _write_json(folder / "meta.json", {"format": STORE_FORMAT, "kind": cls.kind, "model": encoder.name,
                                                    "encoder": encoder.key, "dim": encoder.dim,
                                                    "count": len(entries), "fingerprint": fingerprint, "pool": pool})
-        dense = PooledDense(encoder, cache, [e.text() for e in entries], progress=progress, what=cls.what)
+        dense = PooledDense(encoder, cache, [e.text() for e in entries], progress=progress, what=cls.what, stop=stop)
         store = cls(folder, entries, dense, encoder, 0, pool, bm25)
         if hit is None and prepared is not None:
             with stage("save the prepared store"):
@@ -222,10 +226,10 @@ class RoutedStore(ABC):
 
     @classmethod
     def build(cls, folder: Path, entries: list, encoder: Encoder, cache: EmbeddingCache, fingerprint: str,
-              progress: bool):
+              progress: bool, stop: threading.Event | None = None):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "meta.json").unlink(missing_ok=True)      # a half-written folder is never reused
-        vectors, embedded = embed_cached(encoder, cache, [e.text() for e in entries], progress, cls.what)
+        vectors, embedded = embed_cached(encoder, cache, [e.text() for e in entries], progress, cls.what, stop)
         dense = DenseIndex.build(vectors, encoder.dim)
         dense.save(folder / "vectors.faiss")
         _write_json(folder / "entries.json", [asdict(e) for e in entries])

@@ -20,14 +20,16 @@ from repotrans.execution.judge.runner import Runner
 from repotrans.runs.store import TaskRecord
 from repotrans.runs.workload import Executor, TaskRunner, Workload
 from repotrans.mapping.task import TranslationTask
-from repotrans.retrieval.dense import request_stop
 
 
 @dataclass
 class ThreadExecutor:
-    """`jobs` tasks at a time in threads of this process; model calls capped at `model_calls`."""
+    """`jobs` tasks at a time in threads of this process; model calls capped at `model_calls`. `judge`: the
+    run's own (runs.run.Run.judge), used for every workload and left open; else one judge per execution
+    configuration and workspace, built here and closed with the executor."""
     jobs: int = 1
     model_calls: int | None = None
+    judge: Judge | None = None
     _limiter: LocalLimiter = field(init=False)
     _runners: dict[tuple, Judge] = field(default_factory=dict, init=False)   # (execution config, workspace) -> judge
     _caches: RunCaches = field(default_factory=RunCaches, init=False)       # models and servers, over levels
@@ -39,9 +41,10 @@ class ThreadExecutor:
         if not tasks:
             return
         key = (work.config.execution, str(work.dirs["workspace"]))
-        if key not in self._runners:            # kept over levels: a docker sandbox stays warm
+        if self.judge is None and key not in self._runners:     # kept over levels: a docker sandbox stays warm
             self._runners[key] = judge_for(Runner(work.config.execution, work.dirs["workspace"]), self.jobs)
-        runner = TaskRunner(work, work.dirs, self._limiter, runner=self._runners[key], caches=self._caches)
+        judge = self.judge if self.judge is not None else self._runners[key]
+        runner = TaskRunner(work, work.dirs, self._limiter, runner=judge, caches=self._caches)
         try:
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
                 futures = {pool.submit(runner.run, t, out_dir) for t in tasks}
@@ -51,7 +54,7 @@ class ThreadExecutor:
                         for f in finished:
                             yield f.result()
                 except KeyboardInterrupt:     # workers embedding the stores stop after their batch
-                    request_stop()
+                    self._caches.stop.set()
                     raise
                 finally:                 # the caller stopped early: tasks not started never start
                     for f in futures:

@@ -32,7 +32,7 @@ from typing import Callable
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.judge.runner import Runner
-from repotrans.runs.layout import workdir_of
+from repotrans.runs.run import RunFolder
 from repotrans.sync.diff import diff_trees, read_tree, touched, with_commits
 from repotrans.sync.files import file_digests
 from repotrans.sync.history import Commit, commits, export, resolve
@@ -74,7 +74,8 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     per_commit = [(c, touched(inputs.source, c)) for c in history] if history else []
     changes = with_commits(diff_trees(old_tree, new_tree), per_commit)
     digests = file_digests(inputs.target)
-    work = run / "work" / "target"
+    folder = RunFolder(run)
+    work = folder.work_target
     if ledger.resuming and work.is_dir():
         say(f"resuming: the work copy {work} holds what passed so far")
     else:
@@ -83,7 +84,7 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     old_index = Index.open(run / "workspace-old")
     old_index.build(before, inputs.target, progress=False)
     old_mapping = load_mapping(old_index, config.mapping)
-    index = Index.open(workdir_of(run))
+    index = Index.open(folder.workspace)
     index.build(after, work, progress=False)
     report = SyncReport(commits=history, changes=changes, revisions=(before.name, after.name))
     carried = {c.old_id: old_mapping.target_method(c.old_id) for c in changes if c.member and c.old_id}
@@ -92,7 +93,7 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     start_texts = {o["path"]: (inputs.target / o["path"]).read_bytes().decode("utf-8", "replace")
                    for o in originals.values()}
     editor = editor or _builtin_editor
-    runner = Runner(config.execution, workdir_of(run))
+    runner = Runner(config.execution, folder.workspace)
     try:
         ctx = SyncSteps(index, after, work, runner, config, report, say, old_tree, new_tree, old_index, old_mapping,
                         ledger)

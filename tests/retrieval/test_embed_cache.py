@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +10,6 @@ import pytest
 
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
-from repotrans.retrieval import dense
 from repotrans.retrieval.dense import EmbeddingStopped, embed_cached
 from repotrans.retrieval.embed_cache import CACHE_FILE, EmbeddingCache, cache_report
 from repotrans.retrieval.encoders import BATCH_SIZE
@@ -82,22 +82,21 @@ class StoppingEncoder(HashingEncoder):
     def __init__(self, after: int):
         super().__init__()
         self.after, self.batches = after, 0
+        self.stop = threading.Event()       # the run's stop event (agents.workdir.RunCaches.stop)
 
     def encode(self, texts):
         self.batches += 1
         if self.batches == self.after:
-            dense.request_stop()
+            self.stop.set()
         return super().encode(texts)
 
 
 def test_stopping_keeps_what_was_embedded(tmp_path):
     texts = [f"int f{i}() {{ return {i}; }}" for i in range(BATCH_SIZE * 5)]
     cache = EmbeddingCache(tmp_path / CACHE_FILE)
-    try:
-        with pytest.raises(EmbeddingStopped, match=f"stopped after {BATCH_SIZE * 2} of {len(texts)}"):
-            embed_cached(StoppingEncoder(after=2), cache, texts, progress=False)
-    finally:
-        dense.clear_stop()
+    encoder = StoppingEncoder(after=2)
+    with pytest.raises(EmbeddingStopped, match=f"stopped after {BATCH_SIZE * 2} of {len(texts)}"):
+        embed_cached(encoder, cache, texts, progress=False, stop=encoder.stop)
     enc = HashingEncoder()
     _, embedded = embed_cached(enc, cache, texts, progress=False)
     assert embedded == len(texts) - BATCH_SIZE * 2

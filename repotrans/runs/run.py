@@ -1,0 +1,140 @@
+"""The run as an object: built once from its inputs and configuration, it owns the run folder's layout,
+the run store, the work copy, the opened index and its mapping, and one judge; a variant (runs.batch)
+lists its stages, each reading and writing files in the run folder.
+
+    with Run(RunInputs(source, target, run_dir), config) as run:
+        index = run.open_index(progress=True)      # over source + run_dir/work/target
+        judge = run.judge()                        # the run's one runner, built on first use
+
+Nothing below the run re-opens what the run holds: stages take the run (or what it hands them), never a
+path to open again. The layout's names are runs.layout's, so reports read the same folders.
+"""
+from __future__ import annotations
+
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from repotrans.errors import ConfigError
+from repotrans.execution.judge.batching import judge_for
+from repotrans.execution.judge.protocol import Judge
+from repotrans.execution.judge.runner import Runner
+from repotrans.index.store import Index
+from repotrans.mapping.load import load_mapping
+from repotrans.runs.layout import results_file, summary_file, tasks_folder, workdir_of
+from repotrans.runs.store import RunStore
+
+if TYPE_CHECKING:
+    from repotrans.agents.config import AgentConfig
+    from repotrans.mapping.mapping import Mapping
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    """Where a run folder keeps what (runs.layout's names, as one value)."""
+    path: Path
+
+    @property
+    def results(self) -> Path:
+        return results_file(self.path)
+
+    @property
+    def summary(self) -> Path:
+        return summary_file(self.path)
+
+    @property
+    def tasks(self) -> Path:
+        return tasks_folder(self.path)
+
+    @property
+    def workspace(self) -> Path:
+        """The index, the retrieval stores and the judge's scratch copies."""
+        return workdir_of(self.path)
+
+    @property
+    def work_target(self) -> Path:
+        """The work copy: the port plus passing translations and nothing else (runs.rejudge)."""
+        return self.path / "work" / "target"
+
+
+@dataclass(frozen=True)
+class RunInputs:
+    """What a run is about: the Java repository, the user's C# port and the run folder."""
+    source: Path
+    target: Path
+    run_dir: Path
+
+    def check(self) -> None:
+        """ConfigError naming the first missing repository."""
+        for name, path in (("source", self.source), ("target", self.target)):
+            if not Path(path).is_dir():
+                raise ConfigError(f"--{name}: {name} repository not found: {path}")
+
+
+class Run:
+    """One run's context: the run folder, its store, the work copy, the index and mapping over source and
+    work copy, and the judge. Built once at the top (runs.batch); closed once, which closes the judge and
+    the store."""
+
+    def __init__(self, inputs: RunInputs, config: "AgentConfig"):
+        self.inputs = inputs
+        self.config = config
+        self.folder = RunFolder(Path(inputs.run_dir))
+        self.store = RunStore(self.folder.path)
+        self._index: Index | None = None
+        self._mapping: "Mapping | None" = None
+        self._runner: Runner | None = None
+
+    def __enter__(self) -> "Run":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def work(self) -> Path:
+        return self.folder.work_target
+
+    def fresh_work_copy(self) -> Path:
+        """The work copy made anew from the user's port (build outputs and repotrans folders left out)."""
+        work = self.work
+        if work.exists():
+            shutil.rmtree(work)
+        shutil.copytree(self.inputs.target, work, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
+        return work
+
+    def open_index(self, *, progress: bool = False) -> Index:
+        """The index over source + work copy, opened and brought up to date once per run."""
+        if self._index is None:
+            index = Index.open(self.folder.workspace)
+            index.build(self.inputs.source, self.work, progress=progress and sys.stderr.isatty())
+            self._index = index
+        return self._index
+
+    @property
+    def index(self) -> Index:
+        if self._index is None:
+            raise RuntimeError("Run.index before Run.open_index")
+        return self._index
+
+    def mapping(self) -> "Mapping":
+        """The Java <-> C# mapping over the run's index, with the user's overrides; loaded once."""
+        if self._mapping is None:
+            self._mapping = load_mapping(self.index, self.config.mapping)
+        return self._mapping
+
+    def judge(self, workers: int = 1) -> Judge:
+        """The run's judge for `workers` submitters: one runner (toolchain, sandboxes, scratch copies) per run,
+        kept warm over every stage. Stages use it and never close it; the run closes it."""
+        if self._runner is None:
+            self._runner = Runner(self.config.execution, self.folder.workspace)
+        return judge_for(self._runner, workers)
+
+    def close(self) -> None:
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+        self.store.close()
+
