@@ -16,6 +16,7 @@ before they call a Java member missing).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -40,7 +41,7 @@ class TypePairs(Protocol):
     def target_type(self, source_type_id: str) -> "TypeMatch | None": ...
 
 DRIFTS_FILE = Path(__file__).parent / "data" / "signature_drifts.json"
-NAME_RANKS = ("by the naming convention", "with a word the port added", "ignoring case")
+NAME_RANKS = ("by the naming convention", "with a word the port added or renamed", "ignoring case")
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class _Table:
     integral: frozenset[str]
     cs_enums: frozenset[str]
     suffixes: tuple[str, ...]
+    words: dict[str, tuple[str, ...]]           # a name's word -> the .NET words a port writes for it
+    conversions: dict[str, str]                 # Number.xValue()'s x -> the port's ToX
+    word_pattern: re.Pattern                    # one of `words` as a whole word of a PascalCase name
 
 
 @lru_cache(maxsize=1)
@@ -84,7 +88,10 @@ def drift_table() -> _Table:
     families = tuple(_Family(name, f["compare"] == "elements", frozenset(f["java"]), frozenset(f["cs"]))
                      for name, f in data["families"].items())
     return _Table(families, frozenset(data["integral"]), frozenset(data["cs_enums"]),
-                  tuple(data["member_added_suffixes"]))
+                  tuple(data["member_added_suffixes"]),
+                  {k: tuple(v) for k, v in data["member_word_renames"].items()}, dict(data["number_conversions"]),
+                  re.compile(rf"(?<![A-Z])({'|'.join(sorted(data['member_word_renames'], key=len, reverse=True))})"
+                             r"(?=[A-Z0-9]|$)"))
 
 
 def _show(t: TypeName) -> str:
@@ -153,7 +160,7 @@ def _accessor(name: str, prefix: str) -> str | None:
     return rest if name.startswith(prefix) and rest[:1].isupper() else None
 
 
-def _names(jm: Method, kind: str) -> set[str]:
+def _names(jm: "Method | _NameOnly", kind: str) -> set[str]:
     """The C# names of kind `kind` (method or property) the port's naming convention gives a Java method."""
     table, n = name_table(), len(jm.params)
     if kind == "method":
@@ -169,19 +176,48 @@ def _names(jm: Method, kind: str) -> set[str]:
     return out
 
 
+def _port_words(jm: "Method | _NameOnly", names: set[str], kind: str) -> set[str]:
+    """The names with a word the port adds (`FinalFireTimeUtc`) or writes the .NET way (`GetInt32`,
+    `GetDateTime`; Number's `intValue()` -> `ToInt32()`)."""
+    table = drift_table()
+    out = {n + s for n in names for s in table.suffixes}
+    for n in names:
+        renamed = table.word_pattern.sub(lambda m: table.words[m.group(1)][0], n)
+        if renamed != n:
+            out |= {renamed} | {renamed + s for s in table.suffixes}
+    head = jm.name[:-len("Value")] if jm.name.endswith("Value") else ""
+    if kind == "method" and not jm.params and head in table.conversions:
+        out.add(table.conversions[head])
+    return out - names
+
+
 def name_rank(jm: Method, cm: Method) -> int | None:
     """How the C# member's name follows from the Java method's (an index into NAME_RANKS), or None."""
     if jm.kind == "constructor" or cm.kind == "constructor":
         return 0 if jm.kind == cm.kind == "constructor" and "static" not in cm.modifiers else None
     if cm.kind not in ("method", "property"):
         return None
-    names = _names(jm, cm.kind)
+    names, ported, folded = _name_sets(jm.name, len(jm.params), cm.kind)
     if cm.name in names:
         return 0
-    if any(cm.name == n + s for n in names for s in drift_table().suffixes):
+    if cm.name in ported:
         return 1
-    folded = {n.lower() for n in names} | {(n + s).lower() for n in names for s in drift_table().suffixes}
     return 2 if cm.name.lower() in folded else None
+
+
+@lru_cache(maxsize=65536)
+def _name_sets(name: str, arity: int, kind: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """A Java name's C# names of one kind: by the convention, with the port's words, and both case-folded."""
+    jm = _NameOnly(name, tuple([None] * arity))
+    names = _names(jm, kind)
+    ported = _port_words(jm, names, kind)
+    return frozenset(names), frozenset(ported), frozenset(n.lower() for n in names | ported)
+
+
+@dataclass(frozen=True)
+class _NameOnly:
+    name: str
+    params: tuple
 
 
 def _defaulted(cm: Method) -> int:

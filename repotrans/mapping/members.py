@@ -211,7 +211,8 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
     matches = _resolve(proposals, by_id, unmatched)
     matches += _only_unclaimed(leftover, matches, unmatched)
     claimed = {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in matches}
-    drifted = _drifted([jm for jm in java if jm.id in unmatched], cs, claimed, unmatched,
+    extensions = [m for _, ms in companions for m in ms if m.params and "this" in m.params[0].modifiers]
+    drifted = _drifted([jm for jm in java if jm.id in unmatched], cs + extensions, claimed, unmatched,
                        dict(project=project, enums=enums, java_type=jt, cs_type=ct))
     matches += drifted
     claimed |= {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in drifted}

@@ -50,7 +50,7 @@ def test_drifted_members_are_paired_with_the_drift_as_evidence(tmp_path):
                                               "signature drift: long -> DateTimeOffset (time)"),
         "p.WeeklyPlan.getFinalFireTime()": (
             "P.WeeklyPlan.FinalFireTimeUtc",
-            "signature drift: name FinalFireTimeUtc with a word the port added; Date -> DateTimeOffset? (time)"),
+            "signature drift: name FinalFireTimeUtc with a word the port added or renamed; Date -> DateTimeOffset? (time)"),
         "p.WeeklyPlan.addAll(LinkedList<String>)": (
             "P.WeeklyPlan.AddAll(ICollection<string>)",
             "signature drift: LinkedList<String> -> ICollection<string> (sequence)"),
@@ -91,3 +91,23 @@ def test_two_equally_drifted_overloads_are_no_answer(tmp_path):
     assert drifted_counterpart(jm, index.methods("target:P.Clock")) is None
     only = [c for c in index.methods("target:P.Clock") if "TimeSpan" in c.id]
     assert drifted_counterpart(jm, only).target.id == "target:P.Clock.At(TimeSpan)"
+
+
+def test_names_the_port_writes_the_dotnet_way_and_extension_methods(tmp_path):
+    """`getInt` -> `GetInt32`, `getDate` -> `GetDateTime` (moved to an extension class), Number's
+    `floatValue()` -> `ToSingle()`; a word inside another word (`getInterval`) is not renamed."""
+    java = ("package p;\nimport java.util.Date;\npublic class Record {\n"
+            "  public int getInt(int tag) { return tag; }\n  public Date getDate(int tag) { return null; }\n"
+            "  public float floatValue() { return 1f; }\n  public long getInterval() { return 2; }\n}\n")
+    cs = ("using System;\nnamespace P {\n public class Record { public float ToSingle() { return 1f; }\n"
+          "  public long GetInt32erval() { return 2; } }\n"
+          " public static class RecordExtensions {\n"
+          "  public static int GetInt32(this Record r, int tag) { return tag; }\n"
+          "  public static DateTime GetDateTime(this Record r, int tag) { return DateTime.Now; } }\n}\n")
+    m, _ = mapped_pair(tmp_path, {"p/Record.java": java}, {"P/Record.cs": cs})
+    assert target_of(m, "p.Record.getInt(int)") == "P.RecordExtensions.GetInt32(Record, int)"
+    assert target_of(m, "p.Record.getDate(int)") == "P.RecordExtensions.GetDateTime(Record, int)"
+    assert m.target_method("source:p.Record.getDate(int)").reason == (
+        "signature drift: name GetDateTime with a word the port added or renamed; Date -> DateTime (time)")
+    assert target_of(m, "p.Record.floatValue()") == "P.Record.ToSingle()"
+    assert target_of(m, "p.Record.getInterval()") is None
