@@ -145,3 +145,12 @@ def report(config, sections: list[Section] | None = None) -> tuple[str, bool]:
             out.append(f"  [{'ok' if ok else '..' if ok is None else '!!'}] {line}")
             healthy &= ok is not False
     return "\n".join(out), healthy
+
+
+def exit_line(text: str) -> str:
+    """The last line of a doctor (or init) that exits 1: how many lines of `text` (what it printed) are marked
+    [!!], and the first of them."""
+    marked = [line.strip()[len("[!!] "):] for line in text.splitlines() if line.lstrip().startswith("[!!]")]
+    if not marked:
+        return "exit 1: a check failed without a line marked [!!] (please report it)"
+    return f"exit 1: {len(marked)} problem(s) marked [!!] above; the first: {marked[0]}"

@@ -70,7 +70,7 @@ def _java_original(index, method, config: AgentConfig):
 
 
 def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.doctor import SECTIONS, model_section, report
+    from repotrans.doctor import SECTIONS, exit_line, model_section, report
     from repotrans.execution.judge.build_report import render
 
     text, healthy = report(config, SECTIONS + ([] if args.no_model_check else [model_section]))
@@ -80,10 +80,13 @@ def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
 
         title, lines = build_section(Path(args.target), config.execution, workdir=Path(args.workdir),
                                      run_tests=not args.no_run)
+        text += "\n" + render(title, lines)
         print(render(title, lines))
         healthy &= all(ok is not False for ok, _ in lines)
     if args.run_dir:
         print(render(*_trust_section(Path(args.run_dir))))
+    if not healthy:
+        print(exit_line(text))
     return 0 if healthy else 1
 
 

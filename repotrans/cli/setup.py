@@ -38,7 +38,7 @@ def render_config(source: str, target: str, model: str, base_url: str | None, to
 def run_init(args: argparse.Namespace, _: AgentConfig) -> int:
     """Write the file, then check the machine with the configuration it gives (and this environment)."""
     from repotrans.agents.config import load_config
-    from repotrans.doctor import SECTIONS, model_section, report
+    from repotrans.doctor import SECTIONS, exit_line, model_section, report
 
     for name in ("source", "target"):
         if not Path(getattr(args, name)).is_dir():
@@ -61,4 +61,6 @@ def run_init(args: argparse.Namespace, _: AgentConfig) -> int:
     healthy &= all(ok is not False for ok, _ in lines)
     print(f"next: repotrans batch --source {args.source} --target {args.target} --dry-run"
           + ("" if out.name == "repotrans.toml" and out.parent == Path(".") else f" --config {out}"))
+    if not healthy:
+        print(exit_line(text + "\n" + render(title, lines)))
     return 0 if healthy else 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import pytest
@@ -48,8 +49,10 @@ def test_init_writes_a_commented_config_that_loads_and_runs_doctor(tmp_path, cap
     assert out.startswith("wrote repotrans.toml\nsandbox:\n")
     assert "model:\n  [!!] model server http://127.0.0.1:9/v1 (model 'qwen2.5-coder:7b'): unreachable" in out
     assert "chosen: Acme.Geo.Tests [tests" in out
-    assert out.rstrip().endswith(f"next: repotrans batch --source {java} --target {cs} --dry-run")
-    assert rc == 1                                       # the model does not answer
+    *_, after_next, last = out.rstrip().splitlines()
+    assert after_next == f"next: repotrans batch --source {java} --target {cs} --dry-run"
+    assert rc == 1                                       # the model does not answer, and the last line says why
+    assert re.fullmatch(r"exit 1: \d+ problem\(s\) marked \[!!\] above; the first: .+", last), last
     assert main(["init", "--source", str(java), "--target", str(cs), "--no-doctor"]) == 2
     assert "repotrans.toml exists; pass --force" in capsys.readouterr().err
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from repotrans.errors import ConfigError
 from repotrans.execution.judge.runner import Runner
-from repotrans.execution.judge.untouched import own_sources as _own, untouched_runs
+from repotrans.execution.judge.untouched import _test_files as test_files, own_sources as _own, run_causes, untouched_runs
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
-from repotrans.execution.toolchains.api import (describe_environment, reference_profile, Project, alias_patterns,
+from repotrans.execution.toolchains.api import (BLOCKED, reference_profile, Project, alias_patterns, write_known_failures,
                                                 probe_aliases, unsupported_features, BuildPlan, plan_build,
                                                 mstest_features)
 from repotrans.execution.workspace.apply import LineMap
@@ -164,6 +164,8 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
     projects depend on first) and run the tests that depend on it, until every test project ran."""
     lines: list[Line] = []
     excluded: dict[str, str] = {}
+    failing: dict[str, str] = {}
+    files = {p.name: test_files(ws, p) for p in tests}
     for lib, ran, verdict in untouched_runs(tc, ws, chosen, tests, box, limits):
         if lib is None:
             why = "no source file of it or of a library it references to rebuild"
@@ -180,10 +182,32 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
                       f"{verdict.tests_failed} failing before any change"
                       + (f" ({verdict.status}: {verdict.reason})" if verdict.reason else "")))
         excluded.update(verdict.excluded)
-        if verdict.left_out:
-            lines.append((None, f"left out of every verdict, failing in this environment before any change: "
-                                f"{len(verdict.left_out)}: {describe_environment(verdict.left_out, limit=6)}"))
-    return lines + excluded_lines(excluded)
+        projects = [name for name in verdict.by_project if name in files]
+        for key, why in run_causes(tc, ws, lib, verdict, projects, files, box, limits).items():
+            failing.setdefault(key, why)
+    return lines + failing_lines(failing, ws.root.parent / "known-failures.tsv") + excluded_lines(excluded)
+
+
+def failing_lines(failing: dict[str, str], record: Path | None = None) -> list[Line]:
+    """Every test the untouched runs count as failing before any change, each named once with its cause
+    (judge.untouched.run_causes), after a line counting them by cause; with `record`, those that cannot
+    judge a candidate (all but the ones blocked by untranslated code) written there for --known-failures."""
+    if not failing:
+        return []
+    kinds: dict[str, int] = {}
+    for why in failing.values():
+        kind = why.split(" (", 1)[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    counted = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+    lines: list[Line] = [(None, f"failing before any change: {len(failing)} tests ({counted})")]
+    lines += [(None, f"failing before any change: {key.split(':', 1)[-1]}: {why}") for key, why in sorted(failing.items())]
+    known = {k: why for k, why in failing.items() if not why.startswith(BLOCKED)}
+    if record is not None and known:
+        write_known_failures(record, known)
+        lines.append((None, f"{len(known)} of them written to {record}: pass --known-failures {record} to batch to "
+                            f"leave them out of its verdicts (those blocked by untranslated code judge the members "
+                            f"they wait for)"))
+    return lines
 
 
 SHOWN_EXCLUDED = 12

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Iterator
 
 from repotrans.execution.toolchains import Limits, PatchedFile, Verdict
-from repotrans.execution.toolchains.api import Project, before_any_change
-from repotrans.execution.toolchains.environment import NOT_RUN, flips
+from repotrans.execution.toolchains.api import NOT_RUN, Project, before_any_change, flips
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace
 
@@ -59,15 +58,26 @@ def known_failures(runner, target: Path, timeout: float) -> dict[str, str]:
     for lib, _, verdict in untouched_runs(runner.toolchain, ws, plan.chosen, tests, box, limits):
         if verdict is None:
             break
-        found.update(verdict.left_out)
         ran = [name for name in verdict.by_project if name in by_name]
-        for failure in verdict.failures:
-            project = _project_of(failure.stack, ran, files)
-            if not any(key.endswith(":" + failure.name) for key in found):
-                found[f"{project}:{failure.name}"] = before_any_change(failure, files.get(project, frozenset()))
-        for name, why in flipping(runner.toolchain, ws, lib, verdict, ran, box, limits).items():
-            key = next((k for k in found if k.endswith(":" + name)), f"{ran[0] if len(ran) == 1 else ''}:{name}")
-            found[key] = why
+        for key, why in run_causes(runner.toolchain, ws, lib, verdict, ran, files, box, limits).items():
+            if key not in found and not any(k.endswith(":" + key.split(":", 1)[1]) for k in found):
+                found[key] = why
+    return found
+
+
+def run_causes(tc, ws: Workspace, lib: Project, verdict: Verdict, ran: list[str], files: dict[str, frozenset[str]],
+               box, limits: Limits) -> dict[str, str]:
+    """Every test one untouched run counts as failing before any change, with its cause ("Project:Ns.F.T" ->
+    why: blocked by untranslated code, an environmental cause, the test's own code, the assertion or exception
+    it shows, or that it did not run here), and every test whose outcome flips when run again (flipping)."""
+    found = dict(verdict.left_out)
+    for failure in verdict.failures:
+        project = _project_of(failure.stack, ran, files)
+        if not any(key.endswith(":" + failure.name) for key in found):
+            found[f"{project}:{failure.name}"] = before_any_change(failure, files.get(project, frozenset()))
+    for name, why in flipping(tc, ws, lib, verdict, ran, box, limits).items():
+        key = next((k for k in found if k.endswith(":" + name)), f"{ran[0] if len(ran) == 1 else ''}:{name}")
+        found[key] = why
     return found
 
 

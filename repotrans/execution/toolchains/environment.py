@@ -71,14 +71,43 @@ def own_code_cause(failure: TestFailure, test_files: frozenset[str]) -> str:
 
 
 def failure_cause(failure: TestFailure, test_files: frozenset[str]) -> str:
-    """The cause a failure names (cause), else the test's own code (own_code_cause), else ""."""
+    """The cause a failure names (cause), else the test's own code (own_code_cause), else "" (also for a test
+    that reached untranslated code: blocked_cause)."""
+    if blocked_cause(failure):
+        return ""
     return cause(failure.message) or own_code_cause(failure, test_files)
+
+
+BLOCKED = "blocked by untranslated code"
+
+
+def blocked_cause(failure: TestFailure) -> str:
+    """"blocked by untranslated code (Ns.Type.Member)" when the failing test reached a placeholder: from the
+    runner's own record of the call chains that reached a placeholder's guard (TestFailure.chains, where the
+    runner records them; the placeholder is the first frame), else from the placeholder's exception
+    (NotImplementedException) in the exception chain NUnit reports, thrown where the stack's first frame
+    is; "" otherwise. Never environment, never the test's own code: the port's untranslated members."""
+    chains = [c for c in getattr(failure, "chains", None) or [] if c.frames]
+    if chains:
+        return f"{BLOCKED} ({_member(chains[0].frames[0])})"
+    if getattr(failure, "chains", None):            # a record cut short: a guard fired, its chain is unknown
+        return f"{BLOCKED} (a placeholder)"
+    names = [n.rsplit(".", 1)[-1] for n in EXCEPTION_NAME_RE.findall(failure.message)]
+    if "NotImplementedException" not in names:
+        return ""
+    return f"{BLOCKED} ({_member(failure.stack[0]) if failure.stack else 'NotImplementedException'})"
+
+
+def _member(frame: str) -> str:
+    """'Ns.T.M (System.Int32 a) at f.cs:5' -> 'Ns.T.M'."""
+    return frame.split(" (", 1)[0].split(" at ", 1)[0].strip()
 
 
 def still_failing(candidate: str, before: str) -> bool:
     """Whether a test the candidate fails for `candidate` and the baseline for `before` cannot judge it: an
-    environmental cause on the baseline, or the same exception at the same line of the test's own code."""
-    return bool(before) and (not before.startswith(TEST_CODE) or candidate == before)
+    environmental cause on the baseline, or the same exception at the same line of the test's own code (never
+    a test the baseline failed in untranslated code: the candidate may be what it waits for)."""
+    return bool(before) and not before.startswith(BLOCKED) and (not before.startswith(TEST_CODE) or candidate == before)
 
 
 UNTOUCHED = "fails on the untouched port"
@@ -120,9 +149,10 @@ def read_known_failures(path: Path) -> tuple[tuple[str, str], ...]:
 
 
 def before_any_change(failure: TestFailure, test_files: frozenset[str] = frozenset()) -> str:
-    """What a failure on the untouched port comes from: its environmental cause, the test's own code, else
-    the assertion or exception it shows ("an assertion (Assert.IsFalse failed.)")."""
-    found = failure_cause(failure, test_files)
+    """What a failure on the untouched port comes from: untranslated code it reached (blocked_cause), its
+    environmental cause, the test's own code, else the assertion or exception it shows ("an assertion
+    (Assert.IsFalse failed.)")."""
+    found = blocked_cause(failure) or failure_cause(failure, test_files)
     if found:
         return found
     first = (failure.message.strip().splitlines() or [""])[0].strip()[:100]
