@@ -4,7 +4,10 @@
       [--gold scripts/data/mapping_gold_zxing.tsv] [--misses] [--synthetic] [--remove 300] [--rename 40]
 
 The gold file (names and locations only) lists Java types and methods with their C# counterpart or
-`-` (no counterpart). Methods fall into categories by what the port did: same-name (PascalCase or
+`-` (no counterpart). Gold sets (scripts/data/), each made by reading both sides:
+  mapping_gold_zxing.tsv     zxing-3.3.2 core/src/main/java <-> ZXing.Net v0.16.4.0 Source/lib (the default)
+  mapping_gold_metadata.tsv  metadata-extractor Source <-> metadata-extractor-dotnet MetadataExtractor
+                             (seven types the port renamed, re-typed or moved to extension classes) Methods fall into categories by what the port did: same-name (PascalCase or
 the same name), accessor (-> property or indexer), constructor, retyped (same name and arity, a
 parameter type the type map cannot relate), renamed (another name or parameter count), moved (a
 member of another C# type) and none (no counterpart). Prints precision and
