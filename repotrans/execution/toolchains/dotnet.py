@@ -141,7 +141,7 @@ class DotnetToolchain:
             home = cand.run_dir / "home"          # this run's own: nothing carries over to the next
             # as the test uid (it owns nothing else in the workspace); vstest.console writes the TRX with
             # that uid too, so the verdict is dotnet test's exit status and the TRX only its details
-            test = sandbox.run(dotnet_test_argv(project, selected, trx), cwd=ws.root,
+            test = sandbox.run(dotnet_test_argv(project, selected, trx, limits.exclude_categories), cwd=ws.root,
                                timeout=max(1.0, limits.timeout - (time.monotonic() - t)),
                                memory_mb=limits.memory_mb, env={**env(ws), "HOME": str(home)},
                                scratch=[trx.parent, home])
@@ -201,23 +201,32 @@ def build_argvs(tree: Path, settings: BuildSettings = BuildSettings()) -> list[l
             for entry, fw in _entries(tree, settings)]
 
 
-def dotnet_test_argv(project: Project, tests: list[str] | None, trx: Path) -> list[str]:
+def dotnet_test_argv(project: Project, tests: list[str] | None, trx: Path,
+                     exclude: tuple[str, ...] = ()) -> list[str]:
     """`dotnet test` on the given tests (None: all), each a fixture "Ns.Fixture" or a test method
-    "Ns.Fixture.Method"; see vstest_filter."""
+    "Ns.Fixture.Method" (see vstest_filter), never a test of an `exclude`d category (NUnit's [Category],
+    MSTest's [TestCategory], xUnit's Category trait), named or not; [Ignore] is the adapters' own."""
     argv = ["dotnet", "test", str(project.path), "--no-build", "--no-restore", "-nologo",
             "--logger", f"trx;LogFileName={trx.name}", "--results-directory", str(trx.parent)]
     if _framework_flag(project):
         argv += ["-f", project.target_framework]
-    if tests:
-        argv += ["--filter", "|".join(vstest_filter(t) for t in sorted(tests))]
+    named = "|".join(vstest_filter(t) for t in sorted(tests or []))
+    left_out = "&".join(f"TestCategory!={_escape(c)}" for c in exclude)
+    if named or left_out:
+        argv += ["--filter", f"({named})&{left_out}" if named and left_out else named or left_out]
     return argv + ["--", "RunConfiguration.TreatNoTestsAsError=true"]     # exit 0 only when a test ran
+
+
+def _escape(text: str) -> str:
+    """VSTest's own filter escape set (FilterHelper.Escape): \\ ( ) & | = ! ~"""
+    return re.sub(r"([\\()&|=!~])", r"\\\1", text)
 
 
 def vstest_filter(name: str) -> str:
     """A VSTest filter matching the fixture or test method `name` and nothing it prefixes: the
     fixture's tests (`name.`), a plain test or xUnit theory (`=name`), NUnit test cases and
     parameterised fixtures (`name(`, the parenthesis escaped as VSTest filters require)."""
-    escaped = re.sub(r"([\\()&|=!~])", r"\\\1", name)
+    escaped = _escape(name)
     return (f"FullyQualifiedName~{escaped}.|FullyQualifiedName={escaped}|"
             f"FullyQualifiedName~{escaped}\\(")
 

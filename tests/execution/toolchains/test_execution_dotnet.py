@@ -80,6 +80,10 @@ def test_command_lines(tmp_path):
         "--logger", "trx;LogFileName=Acme.Calc.Tests.trx", "--results-directory", str(tmp_path / "results"),
         "--filter", f"{vstest_filter(add)}|{vstest_filter(fib)}", "--", "RunConfiguration.TreatNoTestsAsError=true"]
     assert "--filter" not in dotnet_test_argv(test, None, trx)
+    # excluded categories: never run, named or not (VSTest's TestCategory is NUnit's [Category] too)
+    assert dotnet_test_argv(test, [add], trx, ("Integration", "Slow"))[-3] == \
+        f"({vstest_filter(add)})&TestCategory!=Integration&TestCategory!=Slow"
+    assert dotnet_test_argv(test, None, trx, ("Stress",))[-3] == "TestCategory!=Stress"
     (tmp_path / "one.sln").write_text("")
     (tmp_path / "p.csproj").write_text('<Project Sdk="Microsoft.NET.Sdk"/>')
     assert build_argvs(tmp_path)[0][2] == str(tmp_path / "one.sln")
