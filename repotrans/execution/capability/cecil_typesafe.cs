@@ -21,6 +21,7 @@ using Mono.Cecil;
 partial class IlPolicy
 {
     const string Verifier = "/usr/bin/pedump";
+    const string Unread = "*";                  // the key of a verifier run that verified no code
     static readonly HashSet<string> Attributes = new HashSet<string>();      // rules.tsv's attribute entries
     static readonly HashSet<string> ProxyBases = new HashSet<string> { "System.MarshalByRefObject", "System.ContextBoundObject" };
     static readonly Dictionary<string, Dictionary<string, List<string>>> Verified = new Dictionary<string, Dictionary<string, List<string>>>();
@@ -95,6 +96,12 @@ partial class IlPolicy
             Deny("type_safety", "the IL verifier " + Verifier + " did not run (Debian package mono-utils)");
             return;
         }
+        List<string> unread;
+        if (errors.TryGetValue(Unread, out unread))
+        {
+            where = candidatePath;
+            Deny("type_safety", "the IL verifier could not verify the assembly: " + unread[0]);
+        }
         foreach (var m in seen)
         {
             List<string> found;
@@ -141,6 +148,7 @@ partial class IlPolicy
             string current = null, line;
             while ((line = p.StandardOutput.ReadLine()) != null)
             {
+                if (line.StartsWith("FAIL: ") && !found.ContainsKey(Unread)) found[Unread] = new List<string> { line.Trim() };
                 if (line.StartsWith("In method: ")) current = MethodKey(line.Substring(11));
                 else if (current != null && (line.StartsWith("Error: ") || line.StartsWith("Not Verifiable: ")))
                 {
@@ -150,6 +158,10 @@ partial class IlPolicy
                 }
             }
             p.WaitForExit();
+            // 0: nothing found, 2: unverifiable code, 3: errors; anything else (1: it could not read the
+            // metadata, so verified no code; a crash) fails closed
+            if (p.ExitCode != 0 && p.ExitCode != 2 && p.ExitCode != 3)
+                found[Unread] = new List<string> { "exit " + p.ExitCode };
         }
         return Verified[path] = found;
     }

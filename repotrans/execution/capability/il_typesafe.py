@@ -25,6 +25,7 @@ from repotrans.execution.capability.il_metadata import Assembly, compiler_genera
 
 VERIFIER = "/usr/bin/pedump"
 VERIFY_TIMEOUT = 120.0
+UNREAD = "*"            # the key of a verifier run that verified no code (cecil_typesafe.cs Unread)
 PROXY_BASES = frozenset({"System.MarshalByRefObject", "System.ContextBoundObject"})
 EQUALITY_OPS = ("op_Equality", "op_Inequality")
 ORDERING_OPS = ("op_LessThan", "op_GreaterThan", "op_LessThanOrEqual", "op_GreaterThanOrEqual")
@@ -133,6 +134,9 @@ def check(c: Checker, job: Job, path: Path, seen: list[int], added: list[int], a
         job.where = str(path)
         job.deny("type_safety", f"the IL verifier {VERIFIER} did not run (Debian package mono-utils)")
         return
+    if UNREAD in found:
+        job.where = str(path)
+        job.deny("type_safety", f"the IL verifier could not verify the assembly: {found[UNREAD][0]}")
     for m in seen:
         d = c.method_def(m)
         errors = found.get(verifier_key(a.type_name("TypeDef", a.method_owner.get(m, 1)), d.name, len(d.params)))
@@ -161,10 +165,13 @@ def method_key(text: str) -> str:
 
 
 def parse_verifier(output: str) -> dict[str, list[str]]:
-    """pedump's findings per method (verifier_key): its "Error:" and "Not Verifiable:" lines after "In method:"."""
+    """pedump's findings per method (verifier_key): its "Error:" and "Not Verifiable:" lines after "In method:";
+    a "FAIL:" line (it could not read the metadata, and verified no code) under UNREAD."""
     found: dict[str, list[str]] = {}
     current = None
     for line in output.splitlines():
+        if line.startswith("FAIL: ") and UNREAD not in found:
+            found[UNREAD] = [line.strip()]
         if line.startswith("In method: "):
             current = method_key(line[len("In method: "):])
         elif current is not None and (line.startswith("Error: ") or line.startswith("Not Verifiable: ")):
@@ -186,7 +193,12 @@ def verified(path: str, mtime_ns: int, size: int) -> dict[str, list[str]] | None
         done = subprocess.run([VERIFIER, "--verify", "code", path], capture_output=True, timeout=VERIFY_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return parse_verifier(done.stdout.decode("utf-8", "replace"))
+    found = parse_verifier(done.stdout.decode("utf-8", "replace"))
+    # 0: nothing found, 2: unverifiable code, 3: errors; anything else (1: it could not read the metadata, so
+    # verified no code; a crash) fails closed
+    if done.returncode not in (0, 2, 3):
+        found.setdefault(UNREAD, [f"exit {done.returncode}"])
+    return found
 
 
 class _Meta:

@@ -156,3 +156,17 @@ def test_the_verifiers_method_names_map_to_keys_by_arity():
     out = ("Could not initialize class(0x02000004) .U due to U\nIn method: Prog::Read(object)\n"
            "Error: Could not load type .U at 0x0000\nIn method: Prog::Ok()\nError count: 1\n")
     assert parse_verifier(out) == {"Prog::Read/1": ["Error: Could not load type .U at 0x0000"]}
+
+
+def test_a_verifier_run_that_verified_no_code_fails_closed(tmp_path):
+    """pedump stops at metadata it cannot read (a copy of mono's own corlib: exit 1, no method verified): the
+    run is UNREAD, which both checkers deny, never an assembly without findings."""
+    from repotrans.execution.capability.il_typesafe import UNREAD, verified
+    assert parse_verifier("FAIL: Invalid CustomAttribute content row 17\nError count: 1\n") == {
+        UNREAD: ["FAIL: Invalid CustomAttribute content row 17"]}
+    corlib = next(Path(p) for p in ("/usr/lib/mono/4.5/mscorlib.dll", "/usr/lib/mono/4.5-api/mscorlib.dll")
+                  if Path(p).is_file())
+    copy = tmp_path / "corlib.dll"
+    shutil.copyfile(corlib, copy)
+    found = verified(str(copy), copy.stat().st_mtime_ns, copy.stat().st_size)
+    assert found is not None and UNREAD in found, found
