@@ -17,6 +17,7 @@ from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import read_known_failures
 from repotrans.datasets.build import load_dataset
+from repotrans.mapping.fields import renamed_fields
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
@@ -48,7 +49,8 @@ def resolver_for(index, mapping, match, renames: dict[str, str] | None, api_map:
         outputs += [("find_target_class_info", {"class_name": m},
                      run_tool(ctx, "find_target_class_info", {"class_name": m})) for m in todo]
     resolver = ContextResolver.from_tool_outputs(class_name(source), outputs)
-    resolver.renames = renamed_members(mapping.method_matches) if renames is None else renames
+    resolver.renames = renamed_members(mapping.method_matches) | renamed_fields(index, mapping) \
+        if renames is None else renames
     resolver.api = ctx.task_api_map() if api_map else None      # never the task's own pair
     return resolver
 
@@ -128,7 +130,7 @@ def main() -> None:
     if args.select:
         matches = [m for m in matches if any(fnmatch.fnmatchcase(m.target_id.split(":", 1)[1], g) for g in args.select)]
     matches = matches[: args.limit] if args.limit else matches
-    renames = renamed_members(mapping.method_matches)
+    renames = renamed_members(mapping.method_matches) | renamed_fields(index, mapping)
     if args.translate_only:
         return changed_by_map(index, mapping, matches, renames, args.out)
     if args.ablate:

@@ -23,6 +23,7 @@ from repotrans.agents.one_shot import OneShotClient
 from repotrans.errors import ConfigError, TaskError
 from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
+from repotrans.mapping.fields import renamed_fields
 from repotrans.translator.boundary import stored_values
 from repotrans.translator.helpers import removed_helpers
 from repotrans.translator.implementation import implementation
@@ -93,7 +94,8 @@ class BuiltinChatClient(OneShotClient):
     def renames(self) -> dict[str, str]:
         """Callees the port renamed, from the mapping (computed once per client)."""
         if self._renames is None:
-            self._renames = renamed_members(self.view.mapping.method_matches)
+            self._renames = renamed_members(self.view.mapping.method_matches) | \
+                renamed_fields(self.view.index, self.view.mapping)
         return self._renames
 
     def helpers(self, java: Method, target: Method) -> list[Method]:

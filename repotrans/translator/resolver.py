@@ -153,7 +153,8 @@ class ContextResolver(ConventionResolver):
         self.types = types
         self._type_params = dict(type_params or {})
         self.missing: list[str] = []      # owners asked about but not in the context (to look up next)
-        self.renames: dict[str, str] = {}  # "JavaClass.method/argc" -> C# member the mapping aligned it with
+        self.renames: dict[str, str] = {}  # "JavaClass.method/argc" (or "JavaClass.FIELD") -> the C# member
+                                           # the mapping aligned it with
 
     def type_params(self) -> dict[str, str]:
         return self._type_params
@@ -226,6 +227,9 @@ class ContextResolver(ConventionResolver):
         """The C# field or property a Java field is read through: the same name, else the port's renaming
         (prefix, case); from another type or a base class, a private field is reached through its property
         (issue 34; NSoup's Node keeps `_attributes` private behind `Attributes`, its subclasses use that)."""
+        renamed = self.renames.get(f"{owner or self.current}.{name}")     # the mapping's (mapping.fields)
+        if renamed is not None:
+            return renamed
         foreign = owner is not None and owner != self.current
         chain = self._chain(owner)
         if not foreign and chain and not any(_norm(f) == _norm(name) for f in chain[0].fields):

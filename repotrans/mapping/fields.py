@@ -1,0 +1,109 @@
+"""Which C# field, constant or property a Java field became, inside the matched type pairs, when the port
+spelled it otherwise than its naming conventions would (`SEPARATOR` -> `PathSeparator`).
+
+A Java field whose name the conventions already find (the same name up to case, underscores and an
+`m_`/`_` prefix) is left to them. Another is paired with the one C# field or property of its type's
+counterpart that no other Java field claims, on two signals, never one: the same constant value (a
+literal initializer, both static or both not), name words in common (Dice >= MIN_WORDS), the same type
+through the type map. Each pairing says which.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from repotrans.index.model import Field, Method
+from repotrans.index.typename import simple_name
+from repotrans.mapping.evidence import dice, name_words
+from repotrans.mapping.typenames import compat, parse_type
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
+    from repotrans.mapping.matches import TypeMatch
+
+MIN_WORDS = 0.5
+_TRIVIAL = frozenset({"0", "1", "-1", "2", "true", "false", '""', "0.0", "1.0"})     # values too common to tell
+_LITERAL = re.compile(r'^\s*(-?\d[\w.]*|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|true|false)\s*$')
+
+
+class TypePairs(Protocol):
+    """What renamed_fields reads of a mapping: its type pairs."""
+    type_matches: list["TypeMatch"]
+
+
+@dataclass(frozen=True)
+class FieldMatch:
+    source: Field
+    target_name: str
+    evidence: tuple[str, ...]
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"^(m_|_)", "", name).replace("_", "").lower()
+
+
+def _literal(initializer: str | None) -> str | None:
+    """A literal initializer, normalised (`10L` -> `10`, `1.5f` -> `1.5`), else None."""
+    if not initializer:
+        return None
+    found = _LITERAL.match(initializer)
+    if found is None:
+        return None
+    text = found.group(1)
+    return text.rstrip("lLfFdDmMuU") if text[0] in "-0123456789" else text
+
+
+def _words(name: str) -> frozenset[str]:
+    """Name words of a field, constants included (`MAX_CODE_SIZE` -> max, code, size)."""
+    return name_words(name.title().replace("_", "") if name.isupper() else name)
+
+
+def _evidence(jf: Field, name: str, ctype: str | None, cvalue: str | None, static: bool,
+              project: dict[str, set[str]]) -> tuple[str, ...] | None:
+    """The signals that pair a Java field with a C# field or property, or None when fewer than two."""
+    signals = []
+    value = _literal(jf.initializer)
+    if value is not None and value not in _TRIVIAL and value == cvalue and ("static" in jf.modifiers) == static:
+        signals.append(f"same constant value {value}")
+    words = dice(_words(jf.name), _words(name))
+    if words >= MIN_WORDS:
+        signals.append(f"name words {words:.2f}")
+    if ctype and compat(parse_type(jf.type), parse_type(ctype), project, frozenset(), frozenset()) > 0:
+        signals.append("same type")
+    return tuple(signals) if len(signals) >= 2 else None
+
+
+def match_fields(java: list[Field], cs_fields: list[Field], cs_members: list[Method],
+                 project: dict[str, set[str]]) -> list[FieldMatch]:
+    """The Java fields of one type pair that the port renamed, each with its one C# counterpart."""
+    conventional = {_norm(f.name) for f in cs_fields} | {_norm(m.name) for m in cs_members if m.kind == "property"}
+    targets = [(f.name, f.type, _literal(f.initializer), "static" in f.modifiers or "const" in f.modifiers)
+               for f in cs_fields]
+    targets += [(m.name, m.return_type, None, "static" in m.modifiers) for m in cs_members if m.kind == "property"]
+    taken = {_norm(f.name) for f in java}
+    proposals: dict[str, list[tuple[Field, tuple[str, ...]]]] = {}
+    for jf in java:
+        if _norm(jf.name) in conventional:
+            continue
+        fits = [(name, ev) for name, ctype, cvalue, static in targets if _norm(name) not in taken
+                and (ev := _evidence(jf, name, ctype, cvalue, static, project)) is not None]
+        if len(fits) == 1:
+            proposals.setdefault(fits[0][0], []).append((jf, fits[0][1]))
+    return [FieldMatch(claims[0][0], name, claims[0][1]) for name, claims in proposals.items() if len(claims) == 1]
+
+
+def renamed_fields(index: "Index", mapping: TypePairs) -> dict[str, str]:
+    """"JavaClass.FIELD" -> the C# field or property the port renamed it to, over every matched type pair
+    (the resolver's renames for fields)."""
+    project: dict[str, set[str]] = {}
+    for tm in mapping.type_matches:
+        project.setdefault(simple_name(tm.source_id), set()).add(simple_name(tm.target_id))
+    out: dict[str, str] = {}
+    for tm in mapping.type_matches:
+        java = index.fields(tm.source_id)
+        if not java:
+            continue
+        for fm in match_fields(java, index.fields(tm.target_id), index.methods(tm.target_id), project):
+            out[f"{simple_name(tm.source_id)}.{fm.source.name}"] = fm.target_name
+    return out
