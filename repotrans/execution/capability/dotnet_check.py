@@ -23,6 +23,8 @@ DOTNET_RESIDUAL_RISKS = (
     "under dotnet, il_check reads the candidate's assembly (parsing only, nothing loaded or run) in a process "
     "of its own under memory and time limits, in the local sandbox (bwrap) even when docker runs the build; "
     "where bwrap cannot run, as a plain child process with the repotrans user's file access",
+    "under dotnet, type safety is checked from the candidate's metadata only (layout, method kinds, attributes): "
+    "mono's IL verifier cannot read assemblies built against the SDK's reference assemblies",
 )
 
 
