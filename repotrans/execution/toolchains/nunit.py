@@ -202,10 +202,22 @@ def check_runner(report: RunnerReport, selected: list[str] | None) -> tuple[str,
         name, why = next(iter(skipped.items()))
         return "runtime_error", f"{len(skipped)} selected test(s) did not run ({name}: {why})"
     ran = {name for state, name, _, _ in report.tests if state not in NOT_RUN_STATES}
+    if not ran and not planned and report.excluded:
+        return "no_tests", f"every selected test is one the suite says not to run: {left_out_by(report.excluded)}"
     if not ran:
         return "no_tests", ("no selected test can run" if planned else "the selection matched no test") + (
             f" ({', '.join(sorted({s for s, _ in report.planned}))})" if planned else "")
     return "", ""
+
+
+def left_out_by(excluded: list[tuple[str, str]]) -> str:
+    """'2 [Explicit], 1 [Category("Integration")] on Ns.F (Ns.F.A, Ns.F.B, ...)': tests the suite leaves out."""
+    counts: dict[str, int] = {}
+    for _, why in excluded:
+        counts[why] = counts.get(why, 0) + 1
+    names = sorted(name for name, _ in excluded)
+    return ", ".join(f"{n} {why}" for why, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) + \
+        f" ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})"
 
 
 def not_run(report: RunnerReport) -> dict[str, str]:

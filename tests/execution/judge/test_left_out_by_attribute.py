@@ -55,4 +55,6 @@ def test_explicit_ignored_and_excluded_tests_are_left_out_even_when_named(tmp_pa
         assert (verdict.status, verdict.tests_run) == ("passed", 1), (verdict.reason, verdict.failures)
         assert verdict.excluded == LEFT_OUT
     assert only_explicit.status == "no_tests" and only_explicit.tests_run == 0, only_explicit.reason
+    assert only_explicit.reason == ("every selected test is one the suite says not to run: 1 [Explicit] "
+                                    "(Acme.Tests.StoreTests.Stress)")
     assert only_explicit.excluded == {"T:Acme.Tests.StoreTests.Stress": "[Explicit]"}
