@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from repotrans.agents.config import AgentConfig
 from repotrans.cli.options import EXECUTION, MODEL, RETRIEVAL, add_command, add_old_name, add_settings
 from repotrans.cli.output import print_json
 from repotrans.errors import RepotransError
+
+if TYPE_CHECKING:
+    from repotrans.agents.config import AgentConfig
 
 
 def register(sub) -> None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from repotrans.agents.config import AgentConfig, with_concrete_sandbox
 from repotrans.cli.options import (EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings, at_least,
                                    with_java_tests)
 from repotrans.cli.output import dataset_line
 from repotrans.errors import ConfigError
+
+if TYPE_CHECKING:
+    from repotrans.agents.config import AgentConfig
 
 
 def register(sub) -> None:
@@ -100,6 +103,8 @@ def _executor(args: argparse.Namespace):
 def _checked(config: AgentConfig) -> AgentConfig:
     """The configuration with a concrete sandbox, and a model that can answer."""
     from repotrans.agents.models import check_model
+
+    from repotrans.agents.config import with_concrete_sandbox
 
     config = with_concrete_sandbox(config)
     check_model(config)
@@ -209,6 +214,7 @@ def _test_patterns(java_types: list[str]) -> list[str]:
 def _translate_tests(args: argparse.Namespace, config: AgentConfig, java_types: list[str]) -> None:
     """`--junit`: the JUnit tests of the types create-missing wrote, as NUnit fixtures labelled translated."""
     from repotrans.agents.models import make_client
+    from repotrans.agents.providers import provider
     from repotrans.errors import InputError
     from repotrans.index.store import Index
     from repotrans.junit.port_tests import port_junit_tests
@@ -217,7 +223,7 @@ def _translate_tests(args: argparse.Namespace, config: AgentConfig, java_types: 
     if not patterns:
         print("translate-tests: no type was created, no JUnit test to translate")
         return
-    client = make_client(config) if config.model.name != "builtin" else None
+    client = None if provider(config.model.name).deterministic else make_client(config)
     index = Index.open(Path(args.workdir))
     try:
         ported = port_junit_tests(index, Path(args.junit), patterns, overrides=config.mapping,

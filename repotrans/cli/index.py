@@ -4,13 +4,16 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from repotrans.agents.config import AgentConfig
 from repotrans.cli.options import (RETRIEVAL, add_command, add_old_name, add_pair, add_quiet, add_settings, at_least,
                                   pair_index, with_java_tests)
 from repotrans.cli.output import print_json
 from repotrans.errors import InputError, RepotransError
-from repotrans.tools.registry import load_schemas
+from repotrans.shipped import shipped_folder
+
+if TYPE_CHECKING:
+    from repotrans.agents.config import AgentConfig
 
 
 def register(sub) -> None:
@@ -20,7 +23,7 @@ def register(sub) -> None:
     add_quiet(p)
 
     p = add_command(sub, "tool", "run one context tool and print what the agent would get", run_tool)
-    p.add_argument("name", help=f"one of the five tools: {', '.join(sorted(load_schemas()))}")
+    p.add_argument("name", help="one of the five tools: " + ", ".join(sorted(p.stem for p in shipped_folder("tools").glob("*.json"))))
     p.add_argument("args", nargs="?", default="{}", help="JSON object of arguments")
     p.add_argument("--function", help="the function under translation (C# or Java signature)")
 

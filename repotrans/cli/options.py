@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from repotrans.execution.sandboxes import SANDBOXES
 from repotrans.execution.settings import SCOPES
-from repotrans.execution.toolchains.api import TOOLCHAINS
+from repotrans.execution.toolchain_registry import TOOLCHAINS
 
 Handler = Callable[[argparse.Namespace, Any], int]       # (arguments, the AgentConfig) -> exit code
 DEFAULT_FILE = Path("repotrans.toml")

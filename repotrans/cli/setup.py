@@ -5,12 +5,14 @@ import argparse
 import os
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
 
-from repotrans.agents.config import AgentConfig
 from repotrans.cli.options import add_command
 from repotrans.errors import ConfigError
+
+if TYPE_CHECKING:
+    from repotrans.agents.config import AgentConfig
 
 def register(sub) -> None:
     p = add_command(sub, "init", "write a commented repotrans.toml for a Java repository and its partial C# port, "
@@ -29,6 +31,8 @@ def register(sub) -> None:
 
 def render_config(source: str, target: str, model: str, base_url: str | None, toolchain: str, sandbox: str) -> str:
     text = (resources.files("repotrans.cli") / "templates" / "repotrans.toml.j2").read_text(encoding="utf-8")
+    import jinja2
+
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
     return env.from_string(text).render(source=source, target=target, model=model, base_url=base_url,

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from repotrans.agents.config import AgentConfig
 from repotrans.cli.options import MODEL, add_command, add_pair, add_settings, pair_index
+
+if TYPE_CHECKING:
+    from repotrans.agents.config import AgentConfig
 
 
 def register(sub) -> None:

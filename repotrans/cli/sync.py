@@ -9,10 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from repotrans.agents.config import AgentConfig
 from repotrans.cli.options import EXECUTION, MODEL, add_command, add_quiet, add_settings, at_least, with_java_tests
 from repotrans.errors import ConfigError
+
+if TYPE_CHECKING:
+    from repotrans.agents.config import AgentConfig
 
 
 def register(sub) -> None:

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from repotrans.agents.config import AgentConfig, with_concrete_sandbox
 from repotrans.agents.providers import provider
 from repotrans.cli.options import MODEL, EXECUTION, SWITCHES, add_command, add_settings
 from repotrans.cli.output import outcome_lines
 from repotrans.errors import InputError
+
+if TYPE_CHECKING:
+    from repotrans.agents.config import AgentConfig
 
 
 def register(sub) -> None:
@@ -30,6 +33,8 @@ def run(args: argparse.Namespace, config: AgentConfig) -> int:
 
     if (args.source is None) != (args.target is None):
         raise InputError("give both --source and --target (or neither, to use the index in --workdir)")
+    from repotrans.agents.config import with_concrete_sandbox
+
     config = with_concrete_sandbox(config)
     workdir = Path(args.workdir)
     brief, outcome = translate(workdir, args.function, config,

@@ -6,11 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from repotrans.errors import ConfigError
+from repotrans.execution.defaults import DEFAULT_EXCLUDED
 from repotrans.execution.sandboxes import SANDBOXES
-from repotrans.execution.sandboxes.choice import resolve_sandbox
-from repotrans.execution.toolchains import DEFAULT_EXCLUDED
-from repotrans.execution.toolchains.api import BuildSettings, TOOLCHAINS, toolchain_spec
+from repotrans.execution.toolchain_registry import TOOLCHAINS, toolchain_spec
+
+if TYPE_CHECKING:           # the command line reads this module for its help: it imports no toolchain
+    from repotrans.execution.toolchains.api import BuildSettings
 
 SCOPES = ("covering", "all")
 CLOCKS = ("cpu", "wall")
@@ -45,7 +49,9 @@ class ExecutionConfig:
     # or a dataset's record): left out of verdicts when they fail, named
     known_failures: tuple[tuple[str, str], ...] = ()
 
-    def build_settings(self) -> BuildSettings:
+    def build_settings(self) -> "BuildSettings":
+        from repotrans.execution.toolchains.api import BuildSettings
+
         return BuildSettings(self.framework, tuple(Path(p) for p in self.packages),
                              tuple(Path(p) for p in self.project_paths))
 
@@ -78,5 +84,7 @@ def check_execution(toolchain: str, sandbox: str, timeout: float, memory_mb: int
 def concrete_sandbox(sandbox: str, trusted: bool, image: str | None = None, toolchain: str = "mono") -> str:
     """`docker` or `local` for a configured sandbox: `auto` is docker when an engine answers, else local
     only for trusted code (ConfigError for a model's code without an explicit local)."""
+    from repotrans.execution.sandboxes.choice import resolve_sandbox
+
     image = image or toolchain_spec(toolchain).image
     return resolve_sandbox(sandbox, image=image, trusted=trusted).name

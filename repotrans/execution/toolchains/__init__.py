@@ -2,7 +2,7 @@
 
 A toolchain never raises for a candidate's faults: compile errors, failing tests, crashes and
 timeouts come back as a Verdict. It raises TargetBuildError when the unpatched target fails to build.
-Toolchains are made by name in toolchains.registry.
+Toolchains are made by name in execution.toolchain_registry.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from repotrans.errors import ConfigError
+from repotrans.execution.defaults import DEFAULT_EXCLUDED
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.verdicts.results import Diagnostic, ExceptionInfo, TestFailure
@@ -46,14 +47,6 @@ class PatchedFile:
     # execution.judge.batching): compiled file -> (the target file it stands for, its line -> that file's
     # line; for `path`, the line of `text`)
     compiled: dict[Path, tuple[str, dict[int, int]]] = field(default_factory=dict)
-
-
-# Test categories left out of every run by default ([Category] in NUnit, [TestCategory] in MSTest; compared
-# case aside): stress, slow and manual tests as users leave them out, and the usual categories of tests that
-# need a server or a database (configurable: [execution] exclude_categories)
-DEFAULT_EXCLUDED = ("Stress", "LongRunning", "Long-Running", "Slow", "Performance", "Manual", "Explicit",
-                    "Integration", "IntegrationTest", "IntegrationTests", "Database", "DB", "SqlServer", "MySql",
-                    "Oracle", "PostgreSql", "Network", "RequiresNetwork")
 
 
 @dataclass
@@ -131,7 +124,7 @@ class Verdict:
 
 
 class Toolchain(Protocol):
-    """Built by make_toolchain with the run's BuildSettings; registered in toolchains.registry."""
+    """Built by make_toolchain with the run's BuildSettings; registered in execution.toolchain_registry."""
     name: str
     image: str                     # default docker image
     settings: "BuildSettings"

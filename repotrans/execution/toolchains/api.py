@@ -33,7 +33,8 @@ from repotrans.execution.toolchains.nunit import (NOT_RUN_STATES, RUNNER_SOURCE,
 from repotrans.execution.toolchains.mstest_compat import unsupported_features as mstest_features
 from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
-from repotrans.execution.toolchains.registry import TOOLCHAINS, make_toolchain, toolchain_spec
+from repotrans.execution.toolchain_registry import TOOLCHAINS, toolchain_spec
+from repotrans.execution.toolchains import Toolchain
 from repotrans.execution.toolchains.test_area import area_root, test_area
 from repotrans.execution.toolchains.test_runs import capped, kill_limit
 
@@ -50,3 +51,8 @@ __all__ = [
     "runner_for", "NOT_RUN_STATES", "check_runner", "clean_frames", "covers", "parse_runner", "area_root",
     "test_area", "capped", "kill_limit", "RUNNER_SOURCE",
 ]
+
+
+def make_toolchain(name: str, settings: BuildSettings | None = None) -> Toolchain:
+    """The registered toolchain `name` building with `settings` (none: the defaults)."""
+    return toolchain_spec(name).make(settings or BuildSettings())

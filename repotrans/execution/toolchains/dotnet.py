@@ -22,7 +22,7 @@ from repotrans.execution.capability.dotnet_check import check_candidate
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
-from repotrans.execution.toolchains.registry import toolchain_spec
+from repotrans.execution.toolchain_registry import toolchain_spec
 from repotrans.execution.workspace.scratch import Workspace
 
 TRX_NS = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}

@@ -30,7 +30,7 @@ from repotrans.execution.toolchains.nunit import RUNNER_SOURCE
 from repotrans.execution.toolchains.lang_gap import language_gap
 from repotrans.execution.toolchains.packages import blamed_packages
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, in_workspace, plan_build
-from repotrans.execution.toolchains.registry import toolchain_spec
+from repotrans.execution.toolchain_registry import toolchain_spec
 from repotrans.execution.workspace.scratch import MARKER, Workspace, baseline_stamp, seal_base, sealed
 
 MAX_QUARANTINE_ROUNDS = 12          # compile, drop the test files with errors, again (each round finds more)

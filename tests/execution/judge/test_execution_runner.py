@@ -14,7 +14,7 @@ from repotrans.errors import ConfigError
 from repotrans.execution.judge import runner
 from repotrans.execution.judge.runner import TargetBuildError
 from repotrans.execution.sandboxes import backstop
-from repotrans.execution.toolchains.registry import make_toolchain
+from repotrans.execution.toolchains.api import make_toolchain
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.index.store import Index
 from tests.support.runners import Runners

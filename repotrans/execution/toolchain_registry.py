@@ -1,16 +1,13 @@
 """The toolchains repotrans knows, in one table: the CLI's choices, the doctor's tool check, the Ray
-node check and `make_toolchain` all read it."""
+node check and `make_toolchain` all read it. It imports no toolchain (the command line reads it for its
+help): a spec names its class, imported on first use; what it makes is an execution.toolchains.Toolchain."""
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from repotrans.errors import ConfigError
-
-if TYPE_CHECKING:
-    from repotrans.execution.toolchains import Toolchain
-    from repotrans.execution.toolchains.projects import BuildSettings
 
 
 @dataclass(frozen=True)
@@ -21,7 +18,7 @@ class ToolchainSpec:
     files: tuple[str, ...]           # files it needs there (the NUnit core the runner links against)
     factory: str                     # "module:Class", imported on first use
 
-    def make(self, settings: "BuildSettings") -> "Toolchain":
+    def make(self, settings: Any) -> Any:
         module, cls = self.factory.split(":")
         return getattr(importlib.import_module(module), cls)(settings)
 
@@ -41,9 +38,3 @@ def toolchain_spec(name: str) -> ToolchainSpec:
         raise ConfigError(f"unknown toolchain {name!r}; expected {' or '.join(TOOLCHAINS)}")
     return REGISTRY[name]
 
-
-def make_toolchain(name: str, settings: "BuildSettings | None" = None) -> "Toolchain":
-    """The registered toolchain `name` building with `settings` (none: the defaults)."""
-    from repotrans.execution.toolchains.projects import BuildSettings
-
-    return toolchain_spec(name).make(settings or BuildSettings())
