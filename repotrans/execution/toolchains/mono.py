@@ -21,7 +21,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict
 from repotrans.execution.toolchains.compiler_output import lowest_language_version
 from repotrans.execution.toolchains import guards
-from repotrans.execution.toolchains.mono_build import (CHAIN_SOURCE, MCS_DEFAULT_LANG, CHECKER_EXE, apply_quarantine,
+from repotrans.execution.toolchains.mono_build import (RUNNER_PARTS, MCS_DEFAULT_LANG, CHECKER_EXE, apply_quarantine,
                                                        build_tools, dependents, parse_mcs, rel, without)
 from repotrans.execution.toolchains.mono_compile import BuildOutcome, Check, compile_projects
 from repotrans.execution.toolchains.mono_test import run_tests
@@ -76,7 +76,7 @@ class MonoToolchain:
         another process or runner) is built again once before it is believed."""
         marker, failed = ws.base / ".ok", ws.base / ".failed.json"
         # a new repotrans runner rebuilds the base, as new build settings do
-        settings = (self.settings.key() + " runner " + _digest(RUNNER_SOURCE) + _digest(CHAIN_SOURCE)
+        settings = (self.settings.key() + " runner " + _digest(RUNNER_SOURCE) + "".join(_digest(p) for p in RUNNER_PARTS)
                     + " guards " + _digest(Path(guards.__file__))
                     + " policy " + "".join(_digest(p) for p in checks.SOURCES) + _digest(checks.RULES))
         if sealed(ws) and json.loads(marker.read_text()).get("settings") == settings:

@@ -29,7 +29,8 @@ NUNIT_CORE = ("/usr/lib/cli/nunit.core-2.6.3/nunit.core.dll",
               "/usr/lib/cli/nunit.core.interfaces-2.6.3/nunit.core.interfaces.dll")
 TOOLS = Path(".runner")
 RUNNER_EXE = TOOLS / "repotrans-nunit.exe"
-CHAIN_SOURCE = Path(__file__).with_name("nunit_chain.cs")      # the runner's record of call chains
+# the runner's other parts: its record of call chains, the facts a passing test rests on
+RUNNER_PARTS = tuple(Path(__file__).with_name(n) for n in ("nunit_chain.cs", "nunit_declared.cs"))
 CHECKER_EXE = TOOLS / "repotrans-cecil-checker.exe"
 MCS_DEFAULT_LANG = "6"
 MCS_MAX_LANG = 7.2
@@ -86,20 +87,21 @@ def compile_argv(ws: Workspace, project: Project, projects: list[Project], out: 
 
 
 def build_tools(ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
-    """repotrans's NUnit runner (nunit_runner.cs with nunit_chain.cs) and IL capability checker (cecil_checker.cs), compiled
+    """repotrans's NUnit runner (nunit_runner.cs and its RUNNER_PARTS) and IL capability checker (cecil_checker.cs), compiled
     into the baseline once per workspace state."""
     folder = ws.base / TOOLS
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(checks.RULES, folder / checks.RULES.name)     # the checker reads its rules beside it
     for part in checks.SOURCES[1:]:                                 # the rest of its partial class
         shutil.copyfile(part, folder / part.name)
-    shutil.copyfile(CHAIN_SOURCE, folder / CHAIN_SOURCE.name)          # the runner's other part
+    for part in RUNNER_PARTS:
+        shutil.copyfile(part, folder / part.name)
     for exe, source, argv in ((RUNNER_EXE, RUNNER_SOURCE, None), (CHECKER_EXE, checks.SOURCE, checks.build_argv)):
         copy = folder / source.name
         shutil.copyfile(source, copy)
         if argv is None:
             argv = lambda out, src: ["mcs", "-target:exe", f"-out:{out}", *[f"-r:{dll}" for dll in NUNIT_CORE], src,
-                                     rel(folder / CHAIN_SOURCE.name, ws)]
+                                     *[rel(folder / part.name, ws) for part in RUNNER_PARTS]]
         outcome = sandbox.run(argv(rel(ws.base / exe, ws), rel(copy, ws)), cwd=ws.root,
                               timeout=limits.build_timeout, memory_mb=limits.memory_mb, writable=[folder])
         if outcome.exit_code != 0:

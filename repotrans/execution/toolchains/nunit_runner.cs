@@ -44,6 +44,7 @@ partial class RepotransRunner
         public Forgeries Forged;            // types named like NUnit's judged-by-name exceptions, not NUnit's
         public TestCode Tests;              // the test assembly: who may end a test with success
         public ChainRecorder Chains;        // the call chains that reached a placeholder (nunit_chain.cs)
+        public Declared Facts = new Declared();     // what each test method did and declares (nunit_declared.cs)
 
         public void Emit(string line) { lock (lines) { lines.Enqueue(line); Monitor.Pulse(lines); } }
         public void Planned(string line) { Emit("PLAN " + line); }
@@ -84,6 +85,13 @@ partial class RepotransRunner
                 state = "Error";
                 message = "a success exception thrown from " + thrower + ", not by the test itself (Assert.Pass): "
                           + "only a test decides that it succeeded";
+            }
+            string unfounded = Facts.Unfounded(r.FullName);
+            if (state == "Success" && unfounded != null)
+            {   // a Success the runner saw nothing behind
+                state = "Error";
+                message = "no pass: " + unfounded + " (a test passes only when its method returns, or throws "
+                          + "exactly the exception it declares)";
             }
             foreach (string chain in Chains.Leave(r.FullName)) Emit(chain);
             if (r.FailureSite == FailureSite.Parent && string.IsNullOrEmpty(r.StackTrace))
@@ -335,6 +343,7 @@ partial class RepotransRunner
             if (runner != null)
             {
                 Reverse(runner);
+                listener.Facts.Watch(runner);
                 ITestFilter filter = Filter(names);
                 Plan(runner.Test, filter, Named(names), listener, "");
                 runner.Run(listener, filter, false, LoggingThreshold.Off);
@@ -362,6 +371,7 @@ partial class RepotransRunner
         {
             listener.Switches = new Switches();
             var runner = Load(dll, listener);
+            if (runner != null) listener.Facts.Watch(runner);
             for (int n = 0; runner != null && n < jobs.Count; n++)
             {
                 listener.Switches.Set(jobs[n].Switch);
@@ -486,7 +496,7 @@ partial class RepotransRunner
             }
         }
 
-        static bool Framework(System.Reflection.Assembly assembly)
+        internal static bool Framework(System.Reflection.Assembly assembly)
         {
             var name = assembly.GetName();
             if (!name.Name.StartsWith("nunit.", StringComparison.OrdinalIgnoreCase)) return false;
