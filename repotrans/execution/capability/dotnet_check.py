@@ -5,7 +5,6 @@ found, one that cannot be read, a checker that crashed or hung) is a rejection, 
 from __future__ import annotations
 
 import time
-from functools import lru_cache
 from pathlib import Path
 
 from repotrans.execution.capability import checks
@@ -52,13 +51,14 @@ def built_assembly(project: Project, src_root: Path, root: Path) -> Path | None:
     return max(found, key=lambda p: p.stat().st_mtime_ns) if found else None
 
 
-def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, tree: Path) -> PolicyVerdict:
+def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, tree: Path,
+                    checker: IlCheckProcess) -> PolicyVerdict:
     """The policy over every non-test project compiling the candidate's file, each against its baseline
-    assembly (built in ws.src), in one checker process; one merged verdict with the checker's own time."""
+    assembly (built in ws.src), in `checker` (the workspace's: checker_for); one merged verdict with the
+    checker's own time."""
     started = time.perf_counter()
     owners = [p for p in projects if not p.is_test and (ws.src / cand.path).resolve() in p.sources]
     error = "" if owners else f"no project compiles {cand.path}"
-    checker = _checker(ws.root, ws.base / "il_keys")
     jobs = []
     for project in owners:
         built, base = built_assembly(project, ws.src, tree), built_assembly(project, ws.src, ws.src)
@@ -73,7 +73,7 @@ def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, t
     return merged
 
 
-@lru_cache(maxsize=8)
-def _checker(root: Path, keys: Path) -> IlCheckProcess:
-    """One per workspace: whether bwrap runs here is probed once, not per candidate."""
-    return IlCheckProcess(root, keys)
+def checker_for(ws: Workspace) -> IlCheckProcess:
+    """A checker for the workspace's candidates (its caller keeps one per workspace, so that whether bwrap
+    runs here is probed once, not per candidate)."""
+    return IlCheckProcess(ws.root, ws.base / "il_keys")

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from repotrans.execution.capability.il_baseline import Baseline, baseline_of, keys_file
 from repotrans.execution.capability.il_check import Checker
-from repotrans.execution.capability.il_job import check_assembly
+from repotrans.execution.capability.il_job import AssemblyReads, check_assembly
 from repotrans.execution.capability.checks import MemberRef, PolicyVerdict
 
 
@@ -45,6 +45,7 @@ def answer(verdict: PolicyVerdict) -> str:
 def serve(stdin: TextIO, stdout: TextIO, keys: Path | None) -> None:
     """Answer each job line until END; a baseline's saved keys are read once per process, not per job."""
     loaded: dict[Path, Baseline] = {}
+    reads = AssemblyReads()             # this process's: each assembly read once per file state
     for line in stdin:
         if line.strip() == "END":
             break
@@ -58,7 +59,7 @@ def serve(stdin: TextIO, stdout: TextIO, keys: Path | None) -> None:
                 loaded[saved] = Baseline.load(saved)
             base = loaded.get(saved, baseline) if saved is not None else baseline
             verdict = check_assembly(candidate, base, member, allowed,
-                                     None if refs == baseline and isinstance(base, Baseline) else refs)
+                                     None if refs == baseline and isinstance(base, Baseline) else refs, reads)
         except Exception as exc:  # a job it cannot even start: rejected, with the reason
             verdict = PolicyVerdict(error=f"{type(exc).__name__}: {exc}", seconds=time.perf_counter() - started)
         stdout.write(answer(verdict))

@@ -18,7 +18,8 @@ from repotrans.verdicts.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import PIDS_REASON, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics
-from repotrans.execution.capability.dotnet_check import check_candidate
+from repotrans.execution.capability.dotnet_check import check_candidate, checker_for
+from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchains.nunit import TestReport, exception_info
@@ -54,6 +55,7 @@ class DotnetToolchain:
 
     def __init__(self, settings: BuildSettings = BuildSettings()):
         self.settings = settings
+        self._checkers: dict[Path, IlCheckProcess] = {}     # workspace root -> its IL checker, made on first use
 
     def language_version(self, root: Path) -> str:
         try:
@@ -124,7 +126,9 @@ class DotnetToolchain:
             diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
             return Verdict("compile_error", diagnostics=diags, log=outcome.output, timings=timings,
                            reason=f"{sum(d.severity == 'error' for d in diags)} error(s) in dotnet build")
-        checked = check_candidate(cand, self.plan(ws).chosen, ws, tree)
+        if ws.root not in self._checkers:
+            self._checkers[ws.root] = checker_for(ws)
+        checked = check_candidate(cand, self.plan(ws).chosen, ws, tree, self._checkers[ws.root])
         timings["policy"] = checked.seconds
         if not checked.ok:
             return Verdict("rejected", diagnostics=diags, reason=checked.reason(), timings=timings,
