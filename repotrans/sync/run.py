@@ -95,8 +95,9 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     editor = editor or _builtin_editor
     runner = Runner(config.execution, folder.workspace)
     try:
-        ctx = SyncSteps(index, after, work, runner, config, report, say, old_tree, new_tree, old_index, old_mapping,
-                        ledger)
+        ctx = SyncSteps(index=index, after=after, work=work, runner=runner, config=config, report=report, say=say,
+                        old_tree=old_tree, new_tree=new_tree, old_index=old_index, old_mapping=old_mapping,
+                        ledger=ledger)
         ctx.anchors = sorted(set(carried.values()))
         for c in changes:
             if c.kind == "field":

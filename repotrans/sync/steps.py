@@ -36,12 +36,14 @@ Editor = Callable[..., Edit]        # (old Java, new Java, current C# text, reso
 
 
 class SyncSteps:
-    """What the steps of one sync share: the new index over the work copy, the runner, the report and
-    the ledger of finished steps."""
+    """What the steps of one sync share: the new index over the work copy (`after`: the new Java tree,
+    `work`: the work copy), the runner, the configuration, the report and how progress is said, both
+    revisions' Java trees, the old revision's index and mapping over the untouched port, and the ledger of
+    finished steps. Built once by sync.run (keyword arguments only)."""
 
-    def __init__(self, index: Index, after: Path, work: Path, runner: Runner, config: AgentConfig,
-                 report: SyncReport, say, old_tree: JavaTree, new_tree: JavaTree, old_index: Index, old_mapping,
-                 ledger: SyncLedger):
+    def __init__(self, *, index: Index, after: Path, work: Path, runner: Runner, config: AgentConfig,
+                 report: SyncReport, say: Callable[[str], None], old_tree: JavaTree, new_tree: JavaTree,
+                 old_index: Index, old_mapping, ledger: SyncLedger):
         self.index, self.after, self.work, self.runner, self.config = index, after, work, runner, config
         self.report, self.say, self.old_tree, self.new_tree = report, say, old_tree, new_tree
         self.old_index, self.old_mapping, self.ledger = old_index, old_mapping, ledger

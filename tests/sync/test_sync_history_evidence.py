@@ -43,8 +43,9 @@ def test_a_member_renamed_upstream_keeps_its_counterpart_in_the_new_mapping(tmp_
         plain = load_mapping(index)
         found = plain.target_method(NEW)
         assert found is None or found.target_id != PORT        # names and bodies alone do not pair them
-        steps = SyncSteps(index, None, None, None, SimpleNamespace(mapping=None),
-                          SimpleNamespace(current_target=lambda c, t: t), None, None, None, None, None, None)
+        steps = SyncSteps(index=index, after=None, work=None, runner=None, config=SimpleNamespace(mapping=None),
+                          report=SimpleNamespace(current_target=lambda c, t: t), say=None, old_tree=None,
+                          new_tree=None, old_index=None, old_mapping=None, ledger=None)
         steps.pin_history([Change("renamed", OLD, NEW, 0.9), Change("body", "source:p.Calc.sum(int, int)",
                                                                    "source:p.Calc.sum(int, int)", 0.9)],
                           {OLD: PORT, "source:p.Calc.sum(int, int)": "target:Z.Calc.Sum(int, int)"})

@@ -87,7 +87,8 @@ def test_the_old_expectation_a_changed_junit_test_dropped_names_the_port_tests_t
 
 def test_superseded_port_tests_join_the_known_failures_of_the_runner():
     runner = SimpleNamespace(limits=Limits(timeout=1.0, memory_mb=64, known_failures=((":A.B.c", "env"),)))
-    steps = SyncSteps(None, None, None, runner, None, None, None, None, None, None, None, None)
+    steps = SyncSteps(index=None, after=None, work=None, runner=runner, config=None, report=None, say=None,
+                      old_tree=None, new_tree=None, old_index=None, old_mapping=None, ledger=None)
     steps.supersede({":Z.T.testSizes": "changed upstream"})
     assert dict(runner.limits.known_failures) == {":A.B.c": "env", ":Z.T.testSizes": "changed upstream"}
     assert steps.superseded == {":Z.T.testSizes": "changed upstream"}
