@@ -12,7 +12,7 @@ from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.verdicts.results import Diagnostic
 from repotrans.execution.sandboxes import RunOutcome
-from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
+from repotrans.execution.toolchains import DEFAULT_EXCLUDED, Limits, PatchedFile, TargetBuildError
 from repotrans.execution.toolchains.dotnet import (DotnetToolchain, build_argvs, dotnet_test_argv, parse_msbuild,
                                                    parse_trx, vstest_filter)
 from repotrans.execution.toolchains.msbuild import load_projects
@@ -228,7 +228,8 @@ def test_flow_reports_test_failures(tmp_path):
     assert verdict.status == "runtime_error" and verdict.tests_run == 3 and verdict.tests_failed == 2
     assert (cand.run_dir / "tree" / cand.path).read_text() == "// patched\n"
     assert (ws.src / cand.path).read_text() != "// patched\n"           # the scratch copy is untouched
-    assert box.calls[-1][box.calls[-1].index("--filter") + 1] == vstest_filter("Acme.Calc.Tests.CalculatorTests")
+    assert box.calls[-1][box.calls[-1].index("--filter") + 1] == \
+        f"({vstest_filter('Acme.Calc.Tests.CalculatorTests')})&" + "&".join(f"TestCategory!={c}" for c in DEFAULT_EXCLUDED)
 
 
 def test_the_verdict_is_dotnet_tests_exit_status_and_the_tests_run_as_the_test_uid(tmp_path):
