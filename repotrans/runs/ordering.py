@@ -1,7 +1,7 @@
 """Order batch tasks callees-before-callers, from the call references in their Java bodies.
 
 A call is an edge to a task of its name and arity unless its receiver is of a JDK type the callee's
-class is not (issue 34: `sb.toString()` on a StringBuilder, `s.equals(t)` on a String, `Math.max(a, b)`
+class is not (`sb.toString()` on a StringBuilder, `s.equals(t)` on a String, `Math.max(a, b)`
 are no edges to a project's `Patch.toString()`, `Key.equals(Object)` or `Range.max(int, int)`): the
 receiver's declared type (parameters and locals, mapping.api_sites) is resolved before the edge."""
 from __future__ import annotations

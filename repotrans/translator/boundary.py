@@ -1,4 +1,4 @@
-"""The C# declaration is the contract at a class's boundary (issue 34, item 6): where the port turned a
+"""The C# declaration is the contract at a class's boundary: where the port turned a
 value Java computes on demand into one the base class stores.
 
 ZXing's ParsedResult declares `abstract String getDisplayResult()` and every subclass overrides it;

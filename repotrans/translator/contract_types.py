@@ -1,4 +1,4 @@
-"""The C# declaration is the contract for locals too (issue 34): a Java local that feeds or is fed by the
+"""The C# declaration is the contract for locals too: a Java local that feeds or is fed by the
 port's own members takes the C# type those members declare, where the two differ only in signedness or
 width (BCrypt.Net made jBCrypt's `int[]` S-boxes `uint[]`: `int lr[] = {0, 0}; encipher(lr, 0);` needs
 `uint[] lr`; its `char64` returns `int` where Java's returns `byte`)."""

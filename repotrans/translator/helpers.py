@@ -1,4 +1,4 @@
-"""Java helpers the port removed (issue 34): a private method of the Java class that the candidate calls
+"""Java helpers the port removed: a private method of the Java class that the candidate calls
 but that has no C# counterpart. When the learned API map knows how the port replaced it, the translator
 already wrote that (learned_calls.py); otherwise the helper is inlined when its body is one `return`
 expression, else translated and added after the candidate as a private member, marked as added."""

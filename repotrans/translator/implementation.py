@@ -1,4 +1,4 @@
-"""The Java code of a member the mapping paired through an interface (issue 34): jsoup declares
+"""The Java code of a member the mapping paired through an interface: jsoup declares
 `Connection.Base.url()` in an interface and implements it once, in `HttpConnection.Base`; NSoup's
 ConnectionBase.Url() is that implementation, but the pair names the interface method, whose Java side has
 no body (the builtin wrote `public Uri Url();`, CS0501, 12 of NSoup's 310 validated tasks). A body-less Java

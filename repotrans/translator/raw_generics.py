@@ -1,4 +1,4 @@
-"""Raw Java generics get their type arguments from the declarations and uses around them (issue 34).
+"""Raw Java generics get their type arguments from the declarations and uses around them.
 
 Java code older than generics writes `List names = new ArrayList();`; C# has no raw `List`. The port's
 own declaration is the contract: a raw parameter or field takes the type arguments the C# member declares

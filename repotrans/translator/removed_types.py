@@ -1,4 +1,4 @@
-"""Static helpers of Java classes the port removed (issue 34): jsoup calls `Validate.notNull(child)` in 25
+"""Static helpers of Java classes the port removed: jsoup calls `Validate.notNull(child)` in 25
 files; NSoup has no Validate and writes the guard where the call was: `if (child == null) { throw new
 ArgumentNullException("child"); }`. A call statement of such a helper is replaced by the helper's own
 translated statements over the call's arguments, as the port inlined it; a null guard on an argument throws

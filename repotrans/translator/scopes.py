@@ -1,4 +1,4 @@
-"""C#'s local scopes where Java's differ (issue 34, C# name lookup as the compiler does it).
+"""C#'s local scopes where Java's differ (C# name lookup as the compiler does it).
 
 Java lets a block declare a local that an enclosing block declares later (`if (..) { Element el = ..; }
 Element el = ..;`, jsoup's HtmlTreeBuilder.insert); C# rejects it (CS0136: the name of the enclosing

@@ -1,5 +1,5 @@
 """A C# file's layout as its maintainers write it (brace placement, indent unit, `} else` cuddling), and a
-candidate member re-laid out in it, so code written into a port reads as the port's own (issue 34).
+candidate member re-laid out in it, so code written into a port reads as the port's own.
 
 The builtin emits Allman braces and four spaces; a model may answer in any layout. `file_style` reads the
 file's habit from its own lines (majority vote; a file with no evidence keeps C#'s Allman default), and

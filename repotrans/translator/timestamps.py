@@ -1,4 +1,4 @@
-"""The C# declaration is the contract for time (issue 34, item 6): a Java `long` of milliseconds that the
+"""The C# declaration is the contract for time: a Java `long` of milliseconds that the
 port declares as `DateTime` (or `DateTime?`), converted where the translation meets the port's types.
 
 ZXing's CalendarParsedResult keeps `long start, end` (millis, -1 for "no end") and wraps them in

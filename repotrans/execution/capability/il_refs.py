@@ -1,4 +1,4 @@
-"""What a port's own build references of the framework, for the allowlist (issue 32): every framework
+"""What a port's own build references of the framework, for the allowlist: every framework
 type and member its code names, each with up to four of the members naming it ("Ns.Type::Method", "*"
 for declarations: base types, interfaces, fields), and the non-framework assemblies it references (the
 port's other projects and its packages). A candidate may use a framework member the port's code already

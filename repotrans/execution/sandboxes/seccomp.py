@@ -5,7 +5,7 @@ perf_event_open, module loading, kexec, reboot, userfaultfd. clone3 answers ENOS
 memory a filter cannot read), so the C library falls back to clone, whose flags it can. Syscalls of
 another architecture or of the x32 ABI are refused too. A test command of a task whose Java original
 starts no process (`processes=False`) also gets EPERM for fork, vfork and a clone that makes no thread
-(no CLONE_THREAD): its threads run, no child process starts (issue 32). Where a sandbox cannot attach a
+(no CLONE_THREAD): its threads run, no child process starts. Where a sandbox cannot attach a
 filter to the command itself (`docker exec` takes none), the test runner installs the same program on
 all its threads before any test code loads (`runner_env`, nunit_runner.cs ProcessFilter).
 """

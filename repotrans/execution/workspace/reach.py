@@ -1,4 +1,4 @@
-"""Static reachability over the index's target members: which members a test's code can reach (issue 35).
+"""Static reachability over the index's target members: which members a test's code can reach.
 
 A test reaches a member when its identifiers, followed through the bodies of the members they reach,
 name it: a method or property by its name, when a type of the member's family (its declaring type,
