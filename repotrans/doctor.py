@@ -57,7 +57,8 @@ def sandbox_section(config) -> tuple[str, list[Line]]:
 def policy_section(config) -> tuple[str, list[Line]]:
     """The capability policy on candidates' IL and where the verdict is read, per toolchain: what is
     enforced, and the risks it leaves."""
-    from repotrans.execution.capability.checks import ALLOWABLE, CECIL, RESIDUAL_RISKS
+    from repotrans.execution.capability.checks import CECIL, DECLARES, GRANTS, RESIDUAL_RISKS
+    from repotrans.execution.capability.il_typesafe import VERIFIER
     from repotrans.execution.sandboxes.local import bwrap_status
     from repotrans.execution.capability.dotnet_check import DOTNET_RESIDUAL_RISKS, python_checker_status
 
@@ -76,11 +77,16 @@ def policy_section(config) -> tuple[str, list[Line]]:
         lines.append((False, f"Mono.Cecil missing ({CECIL}): install mono-devel; every candidate is rejected"))
     else:
         lines.append((True, "enforced after compiling, before any test runs (Mono.Cecil checker, mono)"))
+        lines.append((True, f"type safety first: mono's IL verifier {VERIFIER} on the candidate's methods") if
+                     Path(VERIFIER).is_file() else
+                     (False, f"{VERIFIER} missing: install mono-utils (scripts/install.sh); every candidate is rejected"))
     if toolchain == "mono":
         lines.append((True, "verdict: repotrans's NUnit runner's nonce-tagged report on a stdout the test uid "
                             "cannot reopen"))
-    lines.append((None, f"allowances only from the Java original ({', '.join(ALLOWABLE)}): such a task's "
-                        "verdict says `trust: reduced`; reports count them"))
+    lines.append((None, f"allowances only from the Java original ({', '.join(GRANTS)}): such a task's "
+                        "verdict says `trust: reduced`; reports count them; reflection reaches only the class itself"))
+    lines.append((None, f"overrides of what the tests read ({', '.join(DECLARES)}) only where the Java class "
+                        "defines the same"))
     risks = RESIDUAL_RISKS + (DOTNET_RESIDUAL_RISKS if toolchain == "dotnet" else ())
     lines += [(None, f"residual risk: {risk}") for risk in risks]
     return "capability policy", lines
