@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from repotrans.execution.toolchains.api import FLIPS
 from repotrans.verdicts.results import TestFailure, TestResult
 from repotrans.execution.workspace.selection import TRANSLATED_CATEGORY
 from repotrans.runs.causes import cause_of
@@ -30,7 +31,8 @@ def summarize(result: TestResult, in_placeholder: Callable[[TestFailure], list[s
             "untranslated": members,
             "elsewhere": [f"{f.name}: {' '.join(f.message.split())[:160]}" for f in elsewhere[:5]],
             "elsewhere_count": len(elsewhere), "compile_errors": len(errors), "first": first,
-            "reason": result.reason}
+            "reason": result.reason,
+            "flaky": sorted(name.split(":", 1)[-1] for name, why in result.left_out.items() if FLIPS in why)}
 
 
 def translated_part(result: TestResult, fixtures: set[str]) -> dict:
@@ -48,6 +50,10 @@ def translated_fixtures(index) -> set[str]:
 
 def whole_suite_line(together: dict) -> str:
     line = _whole_suite_line(together)
+    flaky = together.get("flaky") or []
+    if flaky:       # left out of the check, passing or failing: their outcome flips on the untouched port
+        line += (f" ({len(flaky)} flaky test{'s' * (len(flaky) != 1)} left out, flipping on the untouched port: "
+                 f"{', '.join(flaky[:3])}{', ...' if len(flaky) > 3 else ''})")
     n, failed = together.get("translated_fixtures", 0), together.get("translated_failures", 0)
     if together and n:
         line += (f" (including {n} fixture{'s' * (n != 1)} translated from JUnit"

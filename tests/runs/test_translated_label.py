@@ -99,8 +99,20 @@ def test_the_whole_suite_line_says_how_much_of_it_is_translated_tests():
     whole = TestResult(status="test_failure", tests_run=14, tests_failed=2, failures=[
         TestFailure("Demo.Zoo.Tests.SizeTests.EveryWeightIsPositive(5)", "Expected: True"),
         TestFailure("Demo.Zoo.Tests.CageTests.HoldsOne", "Expected: 1")])
-    together = {**summarize(whole), **translated_part(whole, {"Demo.Zoo.Tests.SizeTests", "Demo.Zoo.Tests.BoxTests"})}
+    together = {**summarize(whole, lambda failure: []), **translated_part(whole, {"Demo.Zoo.Tests.SizeTests", "Demo.Zoo.Tests.BoxTests"})}
     line = whole_suite_line(together)
     assert line.startswith("whole suite with translations: 12/14 pass; 2 fail outside untranslated methods")
     assert line.endswith("(including 2 fixtures translated from JUnit, 1 of the failures in them)")
-    assert not whole_suite_line(summarize(TestResult(status="passed", tests_run=3))).endswith(")")
+    assert not whole_suite_line(summarize(TestResult(status="passed", tests_run=3), lambda failure: [])).endswith(")")
+
+
+def test_the_whole_suite_line_names_the_flaky_tests_it_left_out():
+    from repotrans.runs.whole_suite import summarize, whole_suite_line
+
+    whole = TestResult(status="passed", tests_run=3, left_out={
+        "T:Demo.Zoo.Tests.JobTests.Interrupts": "flips on the untouched port (failed, then passed when run again in "
+                                                "another order)",
+        "T:Demo.Zoo.Tests.CageTests.Windows": "fails on the untouched port: a Windows path"})
+    assert whole_suite_line(summarize(whole, lambda failure: [])) == (
+        "whole suite with translations: 3/3 pass (1 flaky test left out, flipping on the untouched port: "
+        "Demo.Zoo.Tests.JobTests.Interrupts)")

@@ -17,9 +17,9 @@ PatchedFile, Verdict, TargetBuildError).
 - compile_argv: one project's mcs command, for the benchmarks in scripts/ that time mcs alone."""
 from __future__ import annotations
 
-from repotrans.execution.toolchains.environment import (BLOCKED, NOT_RUN, before_any_change, describe as describe_environment,
-                                                        flips, left_out_note, nothing_left, read_known_failures,
-                                                        write_known_failures)
+from repotrans.execution.toolchains.environment import (BLOCKED, FLIPS, NOT_RUN, before_any_change,
+                                                        describe as describe_environment, flips, left_out_note,
+                                                        nothing_left, read_known_failures, write_known_failures)
 from repotrans.execution.toolchains.frameworks import reference_profile
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import (CHECKER_EXE, compile_argv, dependents, parse_mcs, parse_shared_mcs,
@@ -42,7 +42,8 @@ __all__ = [
     "TOOLCHAINS", "toolchain_spec", "make_toolchain",
     "Project", "find_projects", "load_project", "load_projects", "BuildSettings", "BuildPlan", "plan_build",
     "describe_environment", "before_any_change", "read_known_failures",
-    "write_known_failures", "left_out_note", "nothing_left", "BLOCKED", "NOT_RUN", "flips", "reference_profile", "alias_patterns", "probe_aliases",
+    "write_known_failures", "left_out_note", "nothing_left", "BLOCKED", "FLIPS", "NOT_RUN", "flips",
+    "reference_profile", "alias_patterns", "probe_aliases",
     "unsupported_features", "mstest_features",
     "MonoToolchain", "CHECKER_EXE", "compile_argv", "dependents", "parse_mcs",
     "parse_shared_mcs", "rel",
