@@ -25,6 +25,7 @@ from repotrans.reports.plots import class_of, plots_for
 from repotrans.runs.layout import summary_file
 from repotrans.reports.run_records import load_records, unvalidated_datasets
 from repotrans.runs.store import RunStore, TaskRecord, port_records, translated_records
+from repotrans.runs.translate_first import translate_first
 from repotrans.reports.task_files import (dedent_member, diff_lines, method_text, run_indexes, token_notes,
                                               trajectory, trajectory_path)
 from repotrans.runs.whole_suite import whole_suite_line
@@ -93,7 +94,8 @@ def render_page(run_dir: Path) -> str:
         classes=_classes(port_records(records)), several_configs=len({r.config for r in records}) > 1,
         show_origin=len({(r.config, r.dataset) for r in records}) > 1,
         passed=sorted((v for v in views if v.record.passed), key=lambda v: v.record.task_id),
-        statuses=sorted({r.status for r in records}), estimate_note=ESTIMATE_NOTE)
+        statuses=sorted({r.status for r in records}), estimate_note=ESTIMATE_NOTE,
+        first=translate_first(port_records(records)))
 
 
 @lru_cache(maxsize=1)

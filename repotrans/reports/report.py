@@ -15,6 +15,7 @@ from repotrans.reports.plots import Plot, plots_for
 from repotrans.reports.html import write_html
 from repotrans.reports.run_records import load_records, unvalidated_datasets
 from repotrans.runs.store import TaskRecord, port_records, reduced_trust, translated_records
+from repotrans.runs.translate_first import render_lines, translate_first
 
 
 def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plots: list[Plot] = ()) -> str:
@@ -72,6 +73,7 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
         out += [f"| {r.config} | {shown(r.dataset)} | {r.tasks} | {r.compiled} | {r.passed} | {100 * r.pass_rate:.1f}% |"
                 for r in rate_rows(translated)]
     out += failures_by_cause(records)
+    out += translate_first_section(records)
     out.append("")
     for plot in plots:
         out += [f"![{plot.name.rsplit('.', 1)[0]}]({plot.name})", ""]
@@ -95,6 +97,20 @@ def failures_by_cause(records: list[TaskRecord]) -> list[str]:
         out += [f"- `{task}`: {' '.join(line.split())}" for task, line in sorted(tasks)]
         out.append("")
     return out[:-1]
+
+
+def translate_first_section(records: list[TaskRecord]) -> list[str]:
+    """The untranslated members ranked by the tasks they block (runs.translate_first), per run."""
+    runs: dict[tuple[str, str], list[TaskRecord]] = defaultdict(list)
+    for r in records:
+        runs[(r.config, r.dataset)].append(r)
+    out: list[str] = []
+    for (config, dataset), recs in sorted(runs.items()):
+        lines = render_lines(translate_first(recs), markdown=True)
+        if lines:
+            origin = f" ({config} / {dataset})" if len(runs) > 1 else ""
+            out += ["", f"## Translate these first{origin}", "", lines[0][0].upper() + lines[0][1:], ""] + lines[1:]
+    return out
 
 
 def write_report(run_dirs: list[Path], out: Path | None = None) -> Path:

@@ -30,7 +30,7 @@ from repotrans.runs.executors import ThreadExecutor
 from repotrans.runs.workload import Executor, Workload
 from repotrans.runs.ordering import dependency_graph, order_levels, strongly_connected
 from repotrans.runs.batch_end import WriteOutcome, WriteRequest, combined_check, rejudge, write_passing
-from repotrans.runs.rejudge import applicable, apply_passing, keep_candidate, settle_group
+from repotrans.runs.rejudge import applicable, apply_passing, keep_candidate, settle_group, unchanged_blocked
 from repotrans.runs.write_back import original_texts
 from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.layout import results_file, summary_file, tasks_folder, workdir_of
@@ -147,7 +147,8 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
     work_load = Workload(dirs={"source": source, "target": work, "workspace": workspace}, config=config,
                          config_name=CONFIG_NAME, dataset=dataset)
     stopped, server_errors = "", 0
-    judged_on: dict[str, str] = {}          # task id -> state of the work copy its verdict was taken on
+    # task id -> state of the work copy its verdict was taken on (resumed: blocked ones whose blockers stay)
+    judged_on: dict[str, str] = unchanged_blocked(index, work, list(done.values()))
     with StopRequest("finishing the current task" + ("s" if jobs > 1 else "") + "; Ctrl-C again aborts") as stop:
         for level in levels:
             pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]

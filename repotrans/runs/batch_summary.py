@@ -3,8 +3,8 @@
 Every failed, blocked and errored task gets one line with its reason (runs.causes: the first
 real assertion, compiler error or task error; for a blocked task the member it waits for), then the
 counts, the whole-suite line worded by what it found, the tokens, the model calls with what the
-small-model rules did (agents.progress: fallbacks, requests and candidates not repeated), and why
-the batch stopped early.
+small-model rules did (agents.progress: fallbacks, requests and candidates not repeated), why
+the batch stopped early, and the untranslated members to write first (runs.translate_first).
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from repotrans.verdicts.status import BLOCKED, ERROR, NO_TESTS
 from repotrans.runs.causes import cause_of
 from repotrans.runs.economy import Economy
 from repotrans.runs.store import TaskRecord, port_records, reduced_trust, translated_records
+from repotrans.runs.translate_first import render_lines, translate_first
 from repotrans.runs.whole_suite import whole_suite_line
 
 _LABEL = {ERROR: "ERROR", BLOCKED: "BLOCKED", NO_TESTS: "NO TEST"}     # anything else that did not pass: FAILED
@@ -48,6 +49,7 @@ class BatchSummary:
     fallbacks: dict = field(default_factory=dict)   # step -> tasks where it took its default (agents.progress)
     identical_requests_avoided: int = 0             # requests not sent: answered before in the same step
     repeated_candidates_avoided: int = 0            # candidates not compiled or tested again
+    first: list = field(default_factory=list)       # translate these first (runs.translate_first, as JSON)
 
     @classmethod
     def of(cls, tasks: int, records: list[TaskRecord], **kw) -> "BatchSummary":
@@ -66,7 +68,7 @@ class BatchSummary:
                    reduced_trust=len(reduced_trust(records)),
                    prompt_tokens=sum(r.prompt_tokens for r in records),
                    completion_tokens=sum(r.completion_tokens for r in records), problems=problems,
-                   not_run=tasks - len(records), **kw)
+                   not_run=tasks - len(records), first=[b.to_json() for b in translate_first(port)], **kw)
 
     def counts_line(self) -> str:
         parts = [f"{self.passed} passed", f"{self.failed} failed", f"{self.blocked} blocked",
@@ -102,6 +104,7 @@ class BatchSummary:
         lines += self.write_lines()
         if self.stopped:
             lines.append(f"stopped early: {self.stopped}")
+        lines += render_lines(self.first)
         return "\n".join(lines)
 
 

@@ -52,6 +52,7 @@ from repotrans.runs.ordering import strongly_connected
 from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.tasks import task_dir_name
 from repotrans.index.model import Method
+from repotrans.index.placeholders import placeholder_form
 from repotrans.index.parse import source_text
 from repotrans.index.store import Index
 
@@ -79,6 +80,22 @@ def apply_passing(index: Index, source: Path, work: Path, records: list[TaskReco
         text, _ = apply_candidate(source_text(path.read_bytes()), m, rec.code)
         path.write_bytes(text.encode("utf-8"))
         index.build(source, work, progress=False)
+
+
+def unchanged_blocked(index: Index, work: Path, records: list[TaskRecord]) -> dict[str, str]:
+    """For a resumed batch: task id -> the work copy's state, for each waiting record (blocked, untested)
+    whose blockers are all still placeholders there, so that rejudge_blocked leaves it alone until the
+    work copy changes. A member the user wrote by hand since (runs.translate_first) then has exactly
+    the tasks it blocked judged again, and what their passes unblock."""
+    state = state_key(work)
+    out = {}
+    for rec in records:
+        if rec.status not in WAITING:
+            continue
+        members = [index.method("target:" + b) for b in behind_of(rec)]
+        if all(m is not None and placeholder_form(m.body) in ("throws", "accessor throws") for m in members):
+            out[rec.task_id] = state
+    return out
 
 
 def keep_candidate(tasks_dir: Path, rec: TaskRecord) -> None:

@@ -98,7 +98,7 @@ def no_tasks(index: Index, overrides: MappingOverrides | None = None) -> Nothing
     waiting = sum(1 for m in index.all_methods("target")
                   if m.path not in tests and placeholder_form(m.body) in ("throws", "accessor throws"))
     return NothingToDo(
-        f"no tasks: {len(paired)} Java type(s) pair with C# types ({saw}), but no C# member of the port's code has "
-        "a placeholder body (`throw new NotImplementedException();`) whose Java counterpart the mapping knows"
-        + (f" ({waiting} placeholder(s) pair with no Java method: name them under [mapping.methods])" if waiting
+        f"no tasks: {index.root('target')} has no placeholder body (`throw new NotImplementedException();`) whose "
+        f"Java counterpart the mapping knows, though {len(paired)} Java type(s) pair with C# types ({saw})"
+        + (f"; {waiting} placeholder(s) pair with no Java method: name them under [mapping.methods]" if waiting
            else "") + "; `repotrans batch --dry-run` lists the Java methods the port lacks")

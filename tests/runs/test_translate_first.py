@@ -1,0 +1,113 @@
+"""'Translate these first': the untranslated members ranked by how many tasks their placeholder blocks
+(directly and through tasks blocked behind blocked tasks), at the end of the batch summary, report.md and
+report.html; after the user writes the first one by hand, `batch --resume` judges again exactly the tasks
+it blocked."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from repotrans.agents.config import load_config
+from repotrans.datasets.build import candidate_tasks, mask_repo
+from repotrans.index.store import Index
+from repotrans.reports.html import render_page
+from repotrans.reports.report import markdown
+from repotrans.runs.batch import run_batch
+from repotrans.runs.batch_summary import BatchSummary
+from repotrans.runs.store import RunStore, TaskRecord
+from repotrans.runs.rejudge import unchanged_blocked
+from repotrans.runs.translate_first import translate_first
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
+
+
+def _rec(task: str, status: str, behind: tuple[str, ...] = ()) -> TaskRecord:
+    result = {"status": status, "diagnostics": [], "failures": [], "exceptions": [], "tests_run": 2,
+              "tests_failed": 0, "timings": {}, "log_tail": "", "reason": "", "behind": [f"target:{b}" for b in behind]}
+    return TaskRecord(config="batch", dataset="port", task_id=task, status=status, code="x", result=result)
+
+
+# Hub's candidate failed, so its placeholder stays; A and B stop in it; C stops in A (a blocked task);
+# D stops in Other(), a placeholder that is no task; E passed.
+RECORDS = [_rec("Ns.T.Hub()", "test_failure"), _rec("Ns.T.A()", "blocked", ("Ns.T.Hub()",)),
+           _rec("Ns.T.B()", "blocked", ("Ns.T.Hub()",)), _rec("Ns.T.C()", "blocked", ("Ns.T.A()",)),
+           _rec("Ns.T.D()", "blocked", ("Ns.T.Other()",)), _rec("Ns.T.E()", "passed")]
+
+
+def test_members_are_ranked_by_the_tasks_they_block_directly_and_through_blocked_tasks():
+    first = translate_first(RECORDS)
+    assert [(b.member, b.tasks, b.is_task) for b in first] == [
+        ("Ns.T.Hub()", ("Ns.T.A()", "Ns.T.B()", "Ns.T.C()"), True),
+        ("Ns.T.Other()", ("Ns.T.D()",), False),           # ties: a member that is not blocked itself first
+        ("Ns.T.A()", ("Ns.T.C()",), True)]
+
+
+def test_the_summary_report_md_and_report_html_end_with_the_list(tmp_path):
+    text = BatchSummary.of(6, RECORDS, seconds=1.0).render()
+    tail = text.split("\n")[-4:]
+    assert tail[0].startswith("translate these first")
+    assert tail[1] == "  Ns.T.Hub() (a task that did not pass): blocks 3 tasks: Ns.T.A(), Ns.T.B(), Ns.T.C()"
+    md = markdown(RECORDS)
+    assert md.rstrip().endswith("- `Ns.T.A()` (a task that did not pass): blocks 1 task: `Ns.T.C()`")
+    assert "## Translate these first" in md and "- `Ns.T.Hub()` (a task that did not pass): blocks 3 tasks" in md
+    store = RunStore(tmp_path / "run")
+    for r in RECORDS:
+        store.add(r)
+    store.close()
+    page = render_page(tmp_path / "run")
+    assert 'id="first"' in page and "<code>Ns.T.Hub()</code> (a task that did not pass): blocks 3 task(s)" in page
+
+
+def _declaration(text: str, head: str) -> str:
+    """A declaration as written in `text`, from `head` to the end of its body (which holds no braces)."""
+    start = text.index(head)
+    return text[start:text.index("}", text.index("{", start)) + 1]
+
+
+def _verdicts(run: Path, task_dir: str) -> int:
+    return len(json.loads((run / "tasks" / task_dir / "result.json").read_text()).get("verdicts", [1]))
+
+
+def _waiting(java: Path, target: Path, workdir: Path, run: Path) -> set[str]:
+    """The blocked tasks a resume would leave alone (their blockers are all still placeholders)."""
+    index = Index.open(workdir)
+    index.build(java, target, progress=False)
+    store = RunStore(run)
+    try:
+        return set(unchanged_blocked(index, target, store.records()))
+    finally:
+        store.close()
+        index.close()
+
+
+def test_resume_after_writing_the_first_member_judges_exactly_the_tasks_it_blocked(tmp_path):
+    """Circle's constructor and GeometryMath.AlmostEqual are placeholders but no task (--functions lists Area
+    and IsSquare only): IsSquare's tests stop in AlmostEqual, Area's in both (and in IsSquare). AlmostEqual comes first; the user
+    writes it back by hand, and --resume judges IsSquare again (it passes), then Area, once IsSquare's pass
+    changed the work copy."""
+    ctor, almost = "Acme.Geo.Shapes.Circle.<init>(Point2D, double)", "Acme.Geo.GeometryMath.AlmostEqual(double, double)"
+    area, square = "Acme.Geo.Shapes.Circle.Area()", "Acme.Geo.Shapes.Rectangle.IsSquare"
+    index = Index.open(tmp_path / "mask-index")
+    index.build(SAMPLE / "java", SAMPLE / "csharp", progress=False)
+    target = tmp_path / "target"
+    mask_repo(index, candidate_tasks(index, [ctor, almost, area, square]), target)
+    functions = tmp_path / "functions.txt"
+    functions.write_text(f"{area}\n{square}\n")
+    (tmp_path / "repotrans.toml").write_text("[agents]\nrag = false\n")
+    config = load_config(tmp_path / "repotrans.toml", cli={"model": {"name": "builtin"}})
+    run = tmp_path / "run"
+    summary = run_batch(SAMPLE / "java", target, run, config, functions=functions, progress=False)
+    assert summary.blocked == 2
+    assert [(b["member"], b["tasks"]) for b in summary.first] == [(almost, [area, square]), (ctor, [area]),
+                                                                  (square, [area])]   # a blocked task: last
+    assert _waiting(SAMPLE / "java", target, tmp_path / "before", run) == {area, square}
+    math = target / "src" / "Acme.Geo" / "GeometryMath.cs"
+    head = "public static bool AlmostEqual(double a, double b)"
+    original = _declaration((SAMPLE / "csharp" / "src" / "Acme.Geo" / "GeometryMath.cs").read_text(), head)
+    math.write_text(original.join(math.read_text().split(_declaration(math.read_text(), head))))   # by hand
+    # IsSquare is judged again at once; Area (behind IsSquare and the constructor) once IsSquare passes
+    assert _waiting(SAMPLE / "java", target, tmp_path / "after", run) == {area}
+    resumed = run_batch(SAMPLE / "java", target, run, config, functions=functions, resume=True, progress=False)
+    # Area passes on the covering tests that could run past the constructor (the others named as left out)
+    assert (resumed.passed, resumed.blocked, resumed.first) == (2, 0, [])
+    assert _verdicts(run, "Acme.Geo.Shapes.Circle.Area_") > 1
