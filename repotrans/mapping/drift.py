@@ -293,6 +293,16 @@ def _fit(jm: Method, cm: Method, types: _Types) -> tuple[int, int, tuple[str, ..
     return unknown, drifted + bool(extra), tuple(notes)
 
 
+def signature_fit(java: Method, cs_member: Method, *, project: dict[str, set[str]] | None = None,
+                  enums: Iterable[str] = (), java_type: TypeDecl | None = None,
+                  cs_type: TypeDecl | None = None) -> tuple[str, ...] | None:
+    """The drifts under which a C# member's signature agrees with a Java method's (() when exactly), or
+    None when a parameter or the result plainly disagrees (names are not compared)."""
+    scorer = Scorer(java_type, cs_type, project or {}, frozenset(enums))
+    fit = _fit(java, cs_member, _Types(scorer, java, cs_member, frozenset(enums)))
+    return None if fit is None else fit[2]
+
+
 def drifted_counterpart(java: Method, members: Iterable[Method], *, project: dict[str, set[str]] | None = None,
                         enums: Iterable[str] = (), java_type: TypeDecl | None = None,
                         cs_type: TypeDecl | None = None, exclude: Container[str] = frozenset()) -> Drift | None:

@@ -20,6 +20,7 @@ from repotrans.mapping.member_hosts import companion_classes, group_by_type, unm
 from repotrans.mapping.members import match_methods, one_java_twin
 from repotrans.mapping.neighbours import Sides, match_by_neighbours
 from repotrans.mapping.test_code import index_test_files, split_types
+from repotrans.mapping.test_names import match_by_test_names, test_renames
 from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_types, nested_name
 
 if TYPE_CHECKING:
@@ -149,6 +150,13 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     methods = {m.id: m for side in members.values() for ms in side.values() for m in ms}
     method_matches = one_java_twin(method_matches, unmatched_methods, methods,
                                    {m.source_id: m.target_id for m in type_matches})
+    renames = test_renames(method_matches, methods, by_id, {t.id for t in src_test})
+    if renames:
+        found = match_by_test_names(unmatched_methods, methods, by_id, {m.source_id: m.target_id for m in type_matches},
+                                    members["target"], renames, {m.target_id for m in method_matches}, project, enums)
+        for m in found:
+            del unmatched_methods[m.source_id]
+        method_matches += found
     sides = Sides(members["source"], members["target"], by_id, {m.source_id: m.target_id for m in type_matches},
                   project, enums)
     found, reasons = match_by_neighbours(sides, method_matches, unmatched_methods)
