@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterator
 
 from repotrans.execution.toolchains import Limits, PatchedFile, Verdict
-from repotrans.execution.toolchains.api import NOT_RUN, Project, before_any_change, flips
+from repotrans.execution.toolchains.api import BLOCKED, NOT_RUN, Project, before_any_change, flips
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace
 
@@ -44,9 +44,9 @@ def untouched_run(tc, ws: Workspace, lib: Project, tests: list[str] | None, box,
 
 
 def known_failures(runner, target: Path, timeout: float) -> dict[str, str]:
-    """Tests failing on the untouched port at `target` ("Project:Ns.Fixture.Test" -> their cause: an
-    environmental one, the test's own code, else the assertion or exception they show), from one run of
-    every test project with `runner` (its categories left out as always); {} when nothing builds."""
+    """Tests failing on the untouched port at `target` ("Project:Ns.Fixture.Test" -> their cause: run_causes),
+    from one run of every test project with `runner` (the tests the suite says not to run left out as always)
+    and one more of its failing tests and a sample of its passing ones (flipping); {} when nothing builds."""
     limits = replace(runner.limits, timeout=timeout, per_project=True, known_failures=())
     ws = runner.baseline(target, limits)
     plan = runner.toolchain.plan(ws)
@@ -75,7 +75,8 @@ def run_causes(tc, ws: Workspace, lib: Project, verdict: Verdict, ran: list[str]
         project = _project_of(failure.stack, ran, files)
         if not any(key.endswith(":" + failure.name) for key in found):
             found[f"{project}:{failure.name}"] = before_any_change(failure, files.get(project, frozenset()))
-    for name, why in flipping(tc, ws, lib, verdict, ran, box, limits).items():
+    blocked = {key.split(":", 1)[1] for key, why in found.items() if why.startswith(BLOCKED)}   # fail again
+    for name, why in flipping(tc, ws, lib, verdict, ran, box, limits, skip=blocked).items():
         key = next((k for k in found if k.endswith(":" + name)), f"{ran[0] if len(ran) == 1 else ''}:{name}")
         found[key] = why
     return found
@@ -85,12 +86,13 @@ FLAKE_SAMPLE = 24       # passing tests of one untouched run that run again (spr
 
 
 def flipping(tc, ws: Workspace, lib: Project, verdict: Verdict, projects: list[str], box,
-             limits: Limits) -> dict[str, str]:
-    """The tests of one untouched run whose outcome flips when the failing ones, and a sample of the passing
-    ones, run again in one more run, every suite in the reverse order: runner test name -> why (environment.
-    flips). A test that did not run here is no outcome."""
+             limits: Limits, skip: set[str] = frozenset()) -> dict[str, str]:
+    """The tests of one untouched run whose outcome flips when the failing ones (but those in `skip`: blocked
+    by untranslated code), and a sample of the passing ones, run again in one more run, every suite in the
+    reverse order: runner test name -> why (environment.flips). A test that did not run here is no outcome."""
     failed = {f.name for f in verdict.failures} | {k.split(":", 1)[1] for k, why in verdict.left_out.items()
                                                    if NOT_RUN not in why}
+    failed -= skip
     passed = sorted(name for name, state in verdict.ran.items() if state == "Success" and name not in failed)
     sample = passed[::max(1, math.ceil(len(passed) / FLAKE_SAMPLE))]
     names = sorted(failed) + sample
