@@ -28,14 +28,20 @@ _NULL_GUARD = re.compile(r"^(\s*)if \((?P<arg>[A-Za-z_]\w*) == null\)\n(\s*)\{\n
 
 def removed_type_helpers(index, mapping, java: Method) -> list[Method]:
     """Static methods of the Java project types `java` calls by type name (`Validate.notNull(x)`) that the
-    port removed: the mapping pairs the type with none and no C# type has its name."""
+    port removed: the mapping pairs the type with none and no C# type has its name; or the type is kept but
+    the mapping pairs the method with nothing and its C# type has no member of its name (a call to a Java
+    member with no counterpart is never left as it is)."""
     out: list[Method] = []
     for name in dict.fromkeys(_CALLED_TYPE.findall(java.body or "")):
         for decl in index.find_types("source", name):
-            if mapping.target_type(decl.id) is not None or index.find_types("target", name) \
-                    or index.find_types("target", pascal(name)):
-                continue
-            out += [m for m in index.methods(decl.id) if m.kind == "method" and m.body and "static" in m.modifiers]
+            statics = [m for m in index.methods(decl.id) if m.kind == "method" and m.body and "static" in m.modifiers]
+            kept = mapping.target_type(decl.id)
+            if kept is not None:
+                names = {m.name for m in index.methods(kept.target_id)}
+                out += [m for m in statics if mapping.target_method(m.id) is None
+                        and not {m.name, pascal(m.name)} & names]
+            elif not (index.find_types("target", name) or index.find_types("target", pascal(name))):
+                out += statics
     return out
 
 
@@ -45,7 +51,8 @@ def inline_removed_calls(code: str, helpers: list[Method], resolver: NameResolve
     for helper in helpers:
         owner = helper.type_id.split(":", 1)[-1].rsplit(".", 1)[-1]
         name = resolver.method_name(owner, helper.name, len(helper.params))
-        call = re.compile(rf"^(?P<indent>[ \t]*){re.escape(owner)}\.{re.escape(name)}\s*\(", re.M)
+        owners = "|".join(re.escape(o) for o in dict.fromkeys((owner, resolver.type_name(owner))))
+        call = re.compile(rf"^(?P<indent>[ \t]*)(?:{owners})\.{re.escape(name)}\s*\(", re.M)
         if call.search(code) is None:
             continue
         statements = _statements(helper, resolver, translate)

@@ -171,6 +171,22 @@ def test_a_type_the_port_keeps_is_not_inlined(tmp_path):
     assert removed_type_helpers(index, mapping, java) == []
 
 
+def test_a_kept_types_helper_with_no_counterpart_is_inlined(tmp_path):
+    """The port keeps Check with NotNull only: isTrue and notEmpty have no counterpart, so their calls
+    become their guards (never `Check.IsTrue(...)`, a member the port lacks); notNull stays a call."""
+    cs = dict(CS)
+    cs["Web/Helper/Check.cs"] = "namespace Web.Helper { public static class Check { public static void NotNull(object o) { } } }"
+    mapping, index = mapped_pair(tmp_path, JAVA, cs)
+    java = next(m for m in index.methods("source:org.web.nodes.Box") if m.name == "appendName")
+    helpers = removed_type_helpers(index, mapping, java)
+    assert {h.name for h in helpers} == {"isTrue", "notEmpty", "orEmpty"}
+    resolver = ContextResolver("Box", {})
+    code = inline_removed_calls(translate_method(java, resolver, index.method(mapping.target_method(java.id).target_id)),
+                                helpers, resolver, translate_method)
+    assert "Check.NotNull(more);" in code and "Check.NotEmpty" not in code, code
+    assert 'if (more == null || more.Length == 0)' in code, code
+
+
 @needs_toolchains
 @pytest.mark.slow
 def test_the_inlined_guards_compile_and_throw_as_the_port_does(tmp_path):
