@@ -7,7 +7,11 @@ again ignoring case (isXYZ -> IsXyz). Overloads are told apart by parameter type
 type map (a C# method's added `out` parameters left out), then by return type; an only overload of
 the arity is taken only when no parameter type plainly disagrees. Members that moved to a companion
 class or to a C# base class without Java counterpart are looked up when the type itself has none.
-Round 2 (structural.py) weighs signature, body, name and literal evidence for what is left.
+Then signature drift (drift.py): a member named by the port's convention (a word added or written the .NET
+way: FinalFireTimeUtc, GetInt32, ToInt32; extension methods of a companion class included) whose types
+agree up to the drifts ports make (time as DateTime, int -> an enum, concrete -> abstract collections,
+arrays -> IEnumerable, defaulted parameters). Round 2 (structural.py) weighs signature, body, name and
+literal evidence for what is left.
 A C# method takes one Java method; a property or indexer one reader and one writer. Across types,
 a base or companion class member is no Java method's twin when several Java types claim it or the
 Java method only extends its superclass's version (one_java_twin).
