@@ -17,7 +17,6 @@ model of its own for the Python checker (il_check; cecil_typesafe.cs does the sa
 from __future__ import annotations
 
 import subprocess
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -129,7 +128,7 @@ def check(c: Checker, job: Job, path: Path, seen: list[int], added: list[int], a
                            "does not define)")
     if not meta.mono_profile():
         return                              # the .NET SDK's reference assemblies: mono cannot verify it
-    found = verified(str(path), *_state(path))
+    found = verify(path)
     if found is None:
         job.where = str(path)
         job.deny("type_safety", f"the IL verifier {VERIFIER} did not run (Debian package mono-utils)")
@@ -179,18 +178,13 @@ def parse_verifier(output: str) -> dict[str, list[str]]:
     return found
 
 
-def _state(path: Path) -> tuple[int, int]:
-    st = path.stat()
-    return st.st_mtime_ns, st.st_size
-
-
-@lru_cache(maxsize=16)
-def verified(path: str, mtime_ns: int, size: int) -> dict[str, list[str]] | None:
-    """mono's verifier over one assembly (once per file state in a process), None when it cannot run."""
+def verify(path: Path) -> dict[str, list[str]] | None:
+    """mono's verifier over one assembly (one run per job: each candidate's assembly is its own), None when it
+    cannot run."""
     if not Path(VERIFIER).is_file():
         return None
     try:
-        done = subprocess.run([VERIFIER, "--verify", "code", path], capture_output=True, timeout=VERIFY_TIMEOUT)
+        done = subprocess.run([VERIFIER, "--verify", "code", str(path)], capture_output=True, timeout=VERIFY_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired):
         return None
     found = parse_verifier(done.stdout.decode("utf-8", "replace"))

@@ -140,8 +140,8 @@ def test_the_verifier_judges_only_the_candidates_methods(tmp_path):
                    "  public unsafe int Raw() { int* p = stackalloc int[1]; p[0] = 1; return p[0]; }\n }\n}\n")
     dll = tmp_path / "Port.dll"
     subprocess.run(["mcs", "-target:library", "-unsafe", f"-out:{dll}", str(src)], check=True, capture_output=True)
-    from repotrans.execution.capability.il_typesafe import verified
-    found = verified(str(dll), dll.stat().st_mtime_ns, dll.stat().st_size)
+    from repotrans.execution.capability.il_typesafe import verify
+    found = verify(dll)
     assert found is not None and verifier_key("P.C", "Raw", 0) in found, found
     member = checks.MemberRef("P.C", ("Add",), 2, ("Int32", "Int32"))
     assert check_assembly(dll, None, member, frozenset()).ok
@@ -161,12 +161,12 @@ def test_the_verifiers_method_names_map_to_keys_by_arity():
 def test_a_verifier_run_that_verified_no_code_fails_closed(tmp_path):
     """pedump stops at metadata it cannot read (a copy of mono's own corlib: exit 1, no method verified): the
     run is UNREAD, which both checkers deny, never an assembly without findings."""
-    from repotrans.execution.capability.il_typesafe import UNREAD, verified
+    from repotrans.execution.capability.il_typesafe import UNREAD, verify
     assert parse_verifier("FAIL: Invalid CustomAttribute content row 17\nError count: 1\n") == {
         UNREAD: ["FAIL: Invalid CustomAttribute content row 17"]}
     corlib = next(Path(p) for p in ("/usr/lib/mono/4.5/mscorlib.dll", "/usr/lib/mono/4.5-api/mscorlib.dll")
                   if Path(p).is_file())
     copy = tmp_path / "corlib.dll"
     shutil.copyfile(corlib, copy)
-    found = verified(str(copy), copy.stat().st_mtime_ns, copy.stat().st_size)
+    found = verify(copy)
     assert found is not None and UNREAD in found, found
