@@ -2,7 +2,8 @@
 spelled it otherwise than its naming conventions would (`SEPARATOR` -> `PathSeparator`).
 
 A Java field whose name the conventions already find (the same name up to case, underscores and an
-`m_`/`_` prefix) is left to them. Another is paired with the one C# field or property of its type's
+`m_`/`_` prefix, its type agreeing) is left to them; a same-named member of a plainly different type is
+no twin (Java's Map `accounts` is the port's `accountsByCode`, not its list property `Accounts`). Another is paired with the one C# field or property of its type's
 counterpart that no other Java field claims, on two signals, never one: the same constant value (a
 literal initializer, both static or both not), name words in common (Dice >= MIN_WORDS), the same type
 through the type map. Each pairing says which.
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from repotrans.index.model import Field, Method
 from repotrans.index.typename import simple_name
 from repotrans.mapping.evidence import dice, name_words
-from repotrans.mapping.typenames import compat, parse_type
+from repotrans.mapping.typenames import compat, name_table, parse_type
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
@@ -74,18 +75,29 @@ def _evidence(jf: Field, name: str, ctype: str | None, cvalue: str | None, stati
     return tuple(signals) if len(signals) >= 2 else None
 
 
+def _type_agrees(java_type: str, cs_type: str | None, project: dict[str, set[str]]) -> bool:
+    """The types agree through the type map, or the Java type is one the map cannot judge."""
+    if not cs_type:
+        return True
+    jt = parse_type(java_type)
+    if compat(jt, parse_type(cs_type), project, frozenset(), frozenset()) > 0:
+        return True
+    return jt.base not in project and jt.base not in name_table().types
+
+
 def match_fields(java: list[Field], cs_fields: list[Field], cs_members: list[Method],
                  project: dict[str, set[str]]) -> list[FieldMatch]:
     """The Java fields of one type pair that the port renamed, each with its one C# counterpart."""
-    conventional = {_norm(f.name) for f in cs_fields} | {_norm(m.name) for m in cs_members if m.kind == "property"}
     targets = [(f.name, f.type, _literal(f.initializer), "static" in f.modifiers or "const" in f.modifiers)
                for f in cs_fields]
     targets += [(m.name, m.return_type, None, "static" in m.modifiers) for m in cs_members if m.kind == "property"]
     taken = {_norm(f.name) for f in java}
     proposals: dict[str, list[tuple[Field, tuple[str, ...]]]] = {}
     for jf in java:
-        if _norm(jf.name) in conventional:
-            continue
+        same = [ctype for name, ctype, _, _ in targets if _norm(name) == _norm(jf.name)]
+        if any(_type_agrees(jf.type, ctype, project) for ctype in same):
+            continue                # the convention finds it (a same-named member of another type is no twin:
+                                    # Ledger's Map `accounts` is the port's accountsByCode, not its list Accounts)
         fits = [(name, ev) for name, ctype, cvalue, static in targets if _norm(name) not in taken
                 and (ev := _evidence(jf, name, ctype, cvalue, static, project)) is not None]
         if len(fits) == 1:

@@ -43,3 +43,17 @@ def test_the_translator_reads_a_renamed_constant_through_the_mapping(tmp_path):
     code = translate_method(index.method("source:p.Paths.join(String, String)"), resolver,
                             index.method("target:P.Paths.Join(string, string)"))
     assert "return a + PathSeparator + b;" in code, code
+
+
+def test_a_same_named_member_of_another_type_is_no_twin(tmp_path):
+    """Java's `Map accounts` is the port's `accountsByCode`; its `Accounts` property is a list."""
+    java = ("package p;\nimport java.util.*;\npublic class Ledger {\n"
+            "  private final Map<String, Integer> accounts = new LinkedHashMap<>();\n"
+            "  public boolean has(String code) { return accounts.containsKey(code); }\n}\n")
+    cs = ("using System.Collections.Generic;\nnamespace P {\n public class Ledger {\n"
+          "  private readonly Dictionary<string, int> accountsByCode = new Dictionary<string, int>();\n"
+          "  private readonly List<int> chart = new List<int>();\n"
+          "  public IReadOnlyList<int> Accounts { get { return chart.AsReadOnly(); } }\n"
+          "  public bool Has(string code) { return accountsByCode.ContainsKey(code); }\n }\n}\n")
+    m, index = mapped_pair(tmp_path, {"p/Ledger.java": java}, {"P/Ledger.cs": cs})
+    assert renamed_fields(index, m) == {"Ledger.accounts": "accountsByCode"}
