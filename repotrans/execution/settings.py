@@ -48,6 +48,11 @@ class ExecutionConfig:
     # tests known to fail on the untouched port: ("Project:Ns.Fixture.Test", why) pairs (--known-failures FILE,
     # or a dataset's record): left out of verdicts when they fail, named
     known_failures: tuple[tuple[str, str], ...] = ()
+    # the per-machine cache of untouched baselines (<[cache] root>/baselines; judge.baseline), and a complete
+    # port whose cached baseline gives a judge on a masked copy of it each test's measured seconds (ablate on a
+    # dataset): its runs are then planned and limited from them (toolchains.test_runs); nothing is run for it
+    baseline_cache: str | None = None
+    measured_from: str | None = None
 
     def build_settings(self) -> "BuildSettings":
         from repotrans.execution.toolchains.api import BuildSettings

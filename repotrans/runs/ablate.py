@@ -18,6 +18,7 @@ from tqdm import tqdm
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
 from repotrans.execution.capability.allowances import allowances
+from repotrans.execution.judge.baseline import CACHE_FOLDER
 from repotrans.execution.judge.batching import judge_for
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
@@ -112,11 +113,12 @@ class Oracle:
 
 def with_known_failures(config: AgentConfig, ds: Dataset) -> AgentConfig:
     """`config` whose judge leaves out the tests `ds` found failing on its untouched port (as `batch
-    --known-failures` does), besides those the configuration names itself (its reason wins)."""
-    if not ds.fails_before_any_change:
-        return config
+    --known-failures` does), besides those the configuration names itself (its reason wins), and plans its
+    runs from the measured seconds of the dataset's complete port, as its build cached them (judge.baseline)."""
     known = {**ds.fails_before_any_change, **dict(config.execution.known_failures)}
-    return replace(config, execution=replace(config.execution, known_failures=tuple(sorted(known.items()))))
+    cache = str(Path(config.cache.root) / CACHE_FOLDER) if config.cache.root else None
+    return replace(config, execution=replace(config.execution, known_failures=tuple(sorted(known.items())),
+                                             baseline_cache=cache, measured_from=str(ds.target_dir)))
 
 
 def spread(items: list, limit: int | None) -> list:

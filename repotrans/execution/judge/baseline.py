@@ -149,6 +149,16 @@ def _key(project: Project, by_path: dict[Path, Project], env: str, root: Path) -
     return h.hexdigest()[:32]
 
 
+def cached_baseline(runner, target: Path, cache: BaselineCache) -> PortBaseline | None:
+    """The baseline of `target` as far as `cache` holds it (never a run); None when it holds none of it."""
+    out = PortBaseline()
+    for name, key in content_keys(target, runner, runner.limits).items():
+        found = cache.get(key)
+        if found is not None:
+            out.assemblies[name] = found
+    return out if out.assemblies else None
+
+
 def port_baseline(runner, target: Path, cache: BaselineCache, timeout: float,
                   progress: Callable[[str], None] | None = None) -> PortBaseline:
     """The baseline of every test assembly of `target`: from `cache` where its content key is there, else

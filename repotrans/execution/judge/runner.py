@@ -13,6 +13,7 @@ from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, trust_note
+from repotrans.execution.judge.baseline import BaselineCache, cached_baseline
 from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.judge.proven import proven_wrong
 from repotrans.verdicts.results import TestResult, tail
@@ -65,6 +66,7 @@ class Runner:
         self._sandbox_name: str | None = None if config.sandbox == "auto" else config.sandbox
         self._lock = threading.Lock()
         self._reach = Reachability()      # the target's call graph per state (covering tests)
+        self._measured = False            # measured seconds looked up (config.measured_from)
 
     def __enter__(self) -> "Runner":
         return self
@@ -164,6 +166,7 @@ class Runner:
         scope = scope or self.config.scope
         if scope != "covering":
             return Chosen(None, "the whole test suite (--scope all)", (), self.limits)
+        self.measured()
         fixtures = index_tests(ws, self.toolchain.test_projects(ws))
         chosen = choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method),
                               self._reach)
@@ -172,6 +175,20 @@ class Runner:
             limits = replace(limits, timeout=capped(chosen.timeout(self.limits.timeout), self.limits.timeout,
                                                     self.limits.kill_cap))
         return Chosen(chosen.tests, chosen.describe(), chosen.translated, limits)
+
+    def measured(self) -> dict[str, dict[str, float]]:
+        """Each test's measured seconds (test project -> test -> seconds), looked up once in the cached baseline
+        of config.measured_from (judge.baseline; nothing is run for it) unless the limits have them already."""
+        with self._lock:
+            if self._measured or self.limits.test_seconds:
+                return self.limits.test_seconds
+            self._measured = True
+            if not (self.config.measured_from and self.config.baseline_cache):
+                return {}
+        found = cached_baseline(self, Path(self.config.measured_from), BaselineCache(Path(self.config.baseline_cache)))
+        if found is not None:
+            self.limits = replace(self.limits, test_seconds=found.test_seconds)
+        return self.limits.test_seconds
 
     def result(self, index, method: Method, verdict: Verdict, chosen: "Chosen", allowed: frozenset[str],
                started: float, timings: dict[str, float], judge: str = "", java: Method | None = None) -> TestResult:
@@ -184,7 +201,7 @@ class Runner:
                             exceptions=verdict.exceptions, tests_run=verdict.tests_run,
                             tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
                             log_tail=tail(verdict.log), reason=verdict.reason, selected=chosen.selected or [],
-                            selection=chosen.selection, trust=trust_note(allowed),
+                            selection=chosen.selection, trust=trust_note(allowed) if verdict.tests_run else "",
                             translated=list(chosen.translated), judge=judge, left_out=dict(verdict.left_out))
         return judge_blocked(result, index, method, java).redacted()
 

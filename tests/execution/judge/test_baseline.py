@@ -38,6 +38,9 @@ def test_the_baseline_is_reused_on_an_unchanged_port_and_rerun_only_for_the_chan
     assert cold.assemblies["T"].seconds["Acme.Tests.CalcTests.Doubles"] >= 0.15
     assert cold.test_seconds["U"] == {"Acme.More.MoreTests.Triples": pytest.approx(0.0, abs=0.5)}
 
+    ablating = ExecutionConfig(sandbox="local", baseline_cache=str(cache.folder), measured_from=str(repo))
+    with Runner(ablating, tmp_path / "ablate") as runner:      # a judge of a masked copy (ablate): looked up
+        assert runner.measured() == cold.test_seconds
     told = []
     with Runner(ExecutionConfig(sandbox="local"), tmp_path / "second") as runner:
         warm = port_baseline(runner, repo, cache, timeout=300, progress=told.append)
