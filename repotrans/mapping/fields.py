@@ -3,9 +3,11 @@ spelled it otherwise than its naming conventions would (`SEPARATOR` -> `PathSepa
 
 A Java field whose name the conventions already find (the same name up to case, underscores and an
 `m_`/`_` prefix, its type agreeing) is left to them; a same-named member of a plainly different type is
-no twin (Java's Map `accounts` is the port's `accountsByCode`, not its list property `Accounts`). Another is paired with the one C# field or property of its type's
-counterpart that no other Java field claims, on two signals, never one: the same constant value (a
-literal initializer, both static or both not), name words in common (Dice >= MIN_WORDS), the same type
+no twin (Java's Map `accounts` is the port's `accountsByCode`, not its list property `Accounts`).
+Another is paired with the one C# field or property of its type's counterpart that no other Java field
+claims, on two signals, never one: the same constant value (a
+literal initializer that is not 0/1/true/..., both static or both not), one name's words within the other's
+(`SEPARATOR` in `PathSeparator`; one shared word such as `type` says nothing), the same type
 through the type map. Each pairing says which.
 """
 from __future__ import annotations
@@ -23,7 +25,6 @@ if TYPE_CHECKING:
     from repotrans.index.store import Index
     from repotrans.mapping.matches import TypeMatch
 
-MIN_WORDS = 0.5
 _TRIVIAL = frozenset({"0", "1", "-1", "2", "true", "false", '""', "0.0", "1.0"})     # values too common to tell
 _LITERAL = re.compile(r'^\s*(-?\d[\w.]*|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|true|false)\s*$')
 
@@ -67,9 +68,9 @@ def _evidence(jf: Field, name: str, ctype: str | None, cvalue: str | None, stati
     value = _literal(jf.initializer)
     if value is not None and value not in _TRIVIAL and value == cvalue and ("static" in jf.modifiers) == static:
         signals.append(f"same constant value {value}")
-    words = dice(_words(jf.name), _words(name))
-    if words >= MIN_WORDS:
-        signals.append(f"name words {words:.2f}")
+    jw, cw = _words(jf.name), _words(name)
+    if jw and cw and (jw <= cw or cw <= jw):
+        signals.append(f"name words {dice(jw, cw):.2f}, one name's words within the other's")
     if ctype and compat(parse_type(jf.type), parse_type(ctype), project, frozenset(), frozenset()) > 0:
         signals.append("same type")
     return tuple(signals) if len(signals) >= 2 else None
