@@ -82,7 +82,8 @@ def run_doctor(args: argparse.Namespace, config: AgentConfig) -> int:
         from repotrans.execution.judge.build_report import build_section
 
         title, lines = build_section(Path(args.target), config.execution, workdir=Path(args.workdir),
-                                     run_tests=not args.no_run)
+                                     run_tests=not args.no_run,
+                                     cache_root=Path(config.cache.root) if config.cache.root else None)
         text += "\n" + render(title, lines)
         print(render(title, lines))
         healthy &= all(ok is not False for ok, _ in lines)

@@ -19,18 +19,19 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from repotrans.execution.judge.untouched import _project_of, _test_files, flipping, untouched_runs
+from repotrans.execution.judge.untouched import _test_files, run_causes, untouched_runs
 from repotrans.execution.toolchains import Limits, TargetBuildError
-from repotrans.execution.toolchains.api import RUNNER_SOURCE, Project, before_any_change, plan_build
+from repotrans.execution.toolchains.api import RUNNER_SOURCE, Project, plan_build
 
 CACHE_FOLDER = "baselines"          # under the cache root, beside the embeddings
+MEMORY_MB = 2048                    # at least this for a whole test assembly in one process (doctor's, as before)
 RECORD_VERSION = 1
 
 
 @dataclass
 class AssemblyBaseline:
-    """One test assembly's untouched run (a dataclass other facts about the run extend): its failures
-    include the tests whose outcome flips when run again (judge.untouched.flipping)."""
+    """One test assembly's untouched run (a dataclass other facts about the run extend): its failures are
+    judge.untouched.run_causes' (flaky tests and tests that did not run here among them)."""
     project: str
     key: str                                   # the content key it was computed for
     status: str = "not run"                    # the run's status for this project, as doctor shows it
@@ -152,7 +153,8 @@ def _key(project: Project, by_path: dict[Path, Project], env: str, root: Path) -
 def cached_baseline(runner, target: Path, cache: BaselineCache) -> PortBaseline | None:
     """The baseline of `target` as far as `cache` holds it (never a run); None when it holds none of it."""
     out = PortBaseline()
-    for name, key in content_keys(target, runner, runner.limits).items():
+    limits = replace(runner.limits, memory_mb=max(runner.limits.memory_mb, MEMORY_MB))
+    for name, key in content_keys(target, runner, limits).items():
         found = cache.get(key)
         if found is not None:
             out.assemblies[name] = found
@@ -166,7 +168,7 @@ def port_baseline(runner, target: Path, cache: BaselineCache, timeout: float,
     missing, then cached. `progress` is told what is reused and what runs."""
     started = time.monotonic()
     limits = replace(runner.limits, timeout=timeout, per_project=True, known_failures=(), test_seconds={},
-                     fail_fast=False)
+                     fail_fast=False, memory_mb=max(runner.limits.memory_mb, MEMORY_MB))
     keys = content_keys(target, runner, limits)
     out = PortBaseline()
     for name, key in keys.items():
@@ -218,18 +220,10 @@ def _run_missing(runner, target: Path, limits: Limits, missing: dict[str, str],
             rec.run_seconds = round(verdict.timings.get("test", 0.0), 3)
             rec.seconds = {k.split(":", 1)[1]: s for k, s in verdict.seconds.items() if k.split(":", 1)[0] == name}
             rec.excluded = {k: why for k, why in verdict.excluded.items() if k.split(":", 1)[0] == name}
-            rec.failures.update({k: why for k, why in verdict.left_out.items() if k.split(":", 1)[0] in (name, "")})
-        for failure in verdict.failures:
-            project = _project_of(failure.stack, ran, files)
-            for name in ([project] if project else ran):
-                records[name].failures.setdefault(f"{project}:{failure.name}",
-                                                  before_any_change(failure, files.get(project, frozenset())))
-        for name, why in flipping(runner.toolchain, ws, lib, verdict, ran, box, limits).items():
-            owners = [p for p in ran if any(k.endswith(":" + name) for k in records[p].failures)]
-            for project in owners or ran:
-                key = next((k for k in records[project].failures if k.endswith(":" + name)),
-                           f"{project if len(ran) == 1 else ''}:{name}")
-                records[project].failures[key] = why
+        for key, why in run_causes(runner.toolchain, ws, lib, verdict, ran, files, box, limits).items():
+            owner = key.split(":", 1)[0]
+            for name in [owner] if owner in records else ran:
+                records[name].failures.setdefault(key, why)
         done += len(ran)
         say(f"baseline: {done} of {len(tests)} test assemblies run ({lib.name if lib else '?'} rebuilt; "
             f"{verdict.tests_run} tests, {verdict.timings.get('test', 0.0):.0f} s)")

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from repotrans.errors import ConfigError
+from repotrans.execution.judge.baseline import BaselineCache, PortBaseline, port_baseline
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.judge.untouched import _test_files as test_files, own_sources as _own, run_causes, untouched_runs
 from repotrans.execution.settings import ExecutionConfig
@@ -43,10 +44,11 @@ def count_tests(files: list[Path]) -> int:
 
 def build_section(target: Path, execution: ExecutionConfig = ExecutionConfig(sandbox="local"),
                   workdir: Path = Path(".repotrans"), timeout: float = 900.0,
-                  run_tests: bool = True) -> tuple[str, list[Line]]:
+                  run_tests: bool = True, cache_root: Path | None = None) -> tuple[str, list[Line]]:
     """Found, chosen and quarantined projects with the reasons, then the untouched baseline build
     (what it built and what it dropped) and a run of every test project through the toolchain, all
-    with the `execution` settings (toolchain, sandbox, build settings)."""
+    with the `execution` settings (toolchain, sandbox, build settings). With `cache_root`, the untouched runs
+    are the per-machine baseline's (judge.baseline): only test assemblies whose content changed run."""
     target = Path(target).resolve()
     title = f"build of {target}"
     try:
@@ -96,10 +98,11 @@ def build_section(target: Path, execution: ExecutionConfig = ExecutionConfig(san
                          f"--no-run)") for p in plan.tests]
         return title, lines
     with Runner(execution, workdir, trusted=True) as runner:     # the untouched port's own code
-        return title, lines + _baseline_and_run(target, plan, runner, timeout)
+        return title, lines + _baseline_and_run(target, plan, runner, timeout, cache_root)
 
 
-def _baseline_and_run(target: Path, plan: BuildPlan, runner: Runner, timeout: float) -> list[Line]:
+def _baseline_and_run(target: Path, plan: BuildPlan, runner: Runner, timeout: float,
+                      cache_root: Path | None = None) -> list[Line]:
     lines: list[Line] = []
     tc = runner.toolchain
     limits = replace(runner.limits, timeout=timeout, memory_mb=2048, per_project=True)
@@ -130,7 +133,10 @@ def _baseline_and_run(target: Path, plan: BuildPlan, runner: Runner, timeout: fl
     lines.append((True, f"baseline build (untouched): {built_seconds:.1f} s"))
     runs: dict[str, tuple[str, int, int, str]] = {}
     tests = [p for p in effective.chosen if p.is_test]
-    if tests:
+    if tests and cache_root is not None:
+        lines += _from_baseline(port_baseline(runner, target, BaselineCache.under(cache_root), timeout), runs,
+                                ws.root.parent / "known-failures.tsv")
+    elif tests:
         lines += _run_all(tc, ws, effective.chosen, tests, box, limits, runs)
     else:
         lines.append((False, "no test project was built: nothing to run"))
@@ -186,6 +192,19 @@ def _run_all(tc, ws, chosen: list[Project], tests: list[Project], box, limits: L
         for key, why in run_causes(tc, ws, lib, verdict, projects, files, box, limits).items():
             failing.setdefault(key, why)
     return lines + failing_lines(failing, ws.root.parent / "known-failures.tsv") + excluded_lines(excluded)
+
+
+def _from_baseline(base: PortBaseline, runs: dict[str, tuple[str, int, int, str]], record: Path) -> list[Line]:
+    """The untouched runs as the per-machine baseline holds them (judge.baseline)."""
+    excluded: dict[str, str] = {}
+    for name, found in base.assemblies.items():
+        runs[name] = (found.status, found.tests_run, found.tests_failed, found.reason)
+        excluded.update(found.excluded)
+    ran = sum(a.tests_run for a in base.assemblies.values())
+    lines: list[Line] = [(None, f"untouched runs: {len(base.computed)} of {len(base.assemblies)} test assemblies run "
+                                f"now, the rest unchanged since their baseline was cached ({base.seconds:.1f} s; "
+                                f"{ran} tests, {sum(a.run_seconds for a in base.assemblies.values()):.1f} s when run)")]
+    return lines + failing_lines(base.known_failures, record) + excluded_lines(excluded)
 
 
 def failing_lines(failing: dict[str, str], record: Path | None = None) -> list[Line]:

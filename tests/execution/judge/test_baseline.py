@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from repotrans.execution.judge.baseline import BaselineCache, port_baseline
+from repotrans.execution.judge.build_report import build_section
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from tests.support.mono_repos import needs_mono, nunit_tests_of_core, sdk_project, write_tree
@@ -41,6 +42,11 @@ def test_the_baseline_is_reused_on_an_unchanged_port_and_rerun_only_for_the_chan
     ablating = ExecutionConfig(sandbox="local", baseline_cache=str(cache.folder), measured_from=str(repo))
     with Runner(ablating, tmp_path / "ablate") as runner:      # a judge of a masked copy (ablate): looked up
         assert runner.measured() == cold.test_seconds
+    title, lines = build_section(repo, ExecutionConfig(sandbox="local"), workdir=tmp_path / "doctor",
+                                 cache_root=tmp_path / "cache")             # doctor: the same facts, not run again
+    said = [text for _, text in lines]
+    assert any(t.startswith("untouched runs: 0 of 2 test assemblies run now") for t in said), said
+    assert any(t.startswith("tests: T: 2 as written, 2 built, 2 run, 1 passed") for t in said), said
     told = []
     with Runner(ExecutionConfig(sandbox="local"), tmp_path / "second") as runner:
         warm = port_baseline(runner, repo, cache, timeout=300, progress=told.append)
