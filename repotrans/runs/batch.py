@@ -13,16 +13,14 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
-import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
 
 from repotrans.agents.config import AgentConfig
+from repotrans.agents.providers import provider
 from repotrans.errors import ConfigError, InputError, RepotransError, is_model_server_error
 from repotrans.verdicts.status import BLOCKED, ERROR
-from repotrans.execution.judge.batching import judge_for
-from repotrans.execution.judge.runner import Runner
 from repotrans.execution.workspace.scratch import state_key
 from repotrans.runs.batch_progress import BatchProgress, StopRequest
 from repotrans.runs.batch_summary import BatchSummary
@@ -33,7 +31,8 @@ from repotrans.runs.batch_end import WriteOutcome, WriteRequest, combined_check,
 from repotrans.runs.rejudge import applicable, apply_passing, keep_candidate, settle_group, unchanged_blocked
 from repotrans.runs.write_back import original_texts
 from repotrans.runs.store import RunStore, TaskRecord
-from repotrans.runs.layout import results_file, summary_file, tasks_folder, workdir_of
+from repotrans.runs.layout import results_file
+from repotrans.runs.run import Run, RunInputs
 from repotrans.runs.task_choice import no_tasks, placeholder_tasks
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
@@ -62,15 +61,6 @@ def listed_tasks(index: Index, path: Path, overrides: MappingOverrides | None = 
     return tasks
 
 
-def _work_target(target: Path, run_dir: Path) -> Path:
-    """run_dir/work/target: a fresh copy of the target (passing translations are applied on top)."""
-    work = run_dir / "work" / "target"
-    if work.exists():
-        shutil.rmtree(work)
-    shutil.copytree(target, work, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
-    return work
-
-
 def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *, functions: Path | None = None,
               jobs: int = 1, resume: bool = False, write: bool | WriteRequest = False, progress: bool = True, quiet: bool = False,
               executor: Executor | None = None, stop_after_server_errors: int = 3) -> BatchSummary:
@@ -80,24 +70,21 @@ def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *,
     row. A batch that fails before any task finished leaves no run folder behind."""
     started = time.time()
     request = write if isinstance(write, WriteRequest) else WriteRequest(write=bool(write))
-    for name, path in (("source", source), ("target", target)):
-        if not path.is_dir():
-            raise ConfigError(f"--{name}: {name} repository not found: {path}")
+    inputs = RunInputs(source, target, run_dir)
+    inputs.check()
     fresh = not results_file(run_dir).exists()
     if not fresh and not resume and _finished_tasks(run_dir):
         raise ConfigError(f"{run_dir} already holds a run; pass --resume to continue it or choose another --run-dir")
-    store = RunStore(run_dir)
-    work = run_dir / "work" / "target"
+    run = Run(inputs, config)
     try:
-        return _run(source, target, run_dir, store, config, functions=functions, jobs=jobs, resume=resume,
-                    request=request, progress=progress, quiet=quiet, executor=executor, started=started,
-                    stop_after=stop_after_server_errors)
+        return _run(run, functions=functions, jobs=jobs, request=request, progress=progress, quiet=quiet,
+                    executor=executor, started=started, stop_after=stop_after_server_errors)
     except RepotransError as exc:       # name the user's folder, not the run's internal copy of it
-        exc.message = exc.message.replace(str(work), str(target))
+        exc.message = exc.message.replace(str(run.work), str(target))
         raise
     finally:
-        left_empty = not store.records()
-        store.close()
+        left_empty = not run.store.records()
+        run.close()
         if fresh and left_empty:
             shutil.rmtree(run_dir, ignore_errors=True)
 
@@ -110,13 +97,13 @@ def _finished_tasks(run_dir: Path) -> int:
         store.close()
 
 
-def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: AgentConfig, *,
-         functions: Path | None, jobs: int, resume: bool, request: WriteRequest, progress: bool, quiet: bool,
+def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, progress: bool, quiet: bool,
          executor: Executor | None, started: float, stop_after: int) -> BatchSummary:
-    workspace = workdir_of(run_dir)
-    work = _work_target(target, run_dir)
-    index = Index.open(workspace)
-    index.build(source, work, progress=progress and not quiet and sys.stderr.isatty())
+    """The batch's stages on its run: plan (the tasks, kept in the store), translate level by level, then the
+    end (re-judge, whole suite, write) and the summary file."""
+    config, store, folder, source = run.config, run.store, run.folder, run.inputs.source
+    work = run.fresh_work_copy()
+    index = run.open_index(progress=progress and not quiet)
     task_ids = store.meta("tasks")
     if task_ids is None:
         tasks = (listed_tasks(index, functions, config.mapping) if functions
@@ -128,7 +115,7 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
     else:
         tasks = [TranslationTask(target_method_id=t, source_method_id=s) for t, s in task_ids]
     store.set_meta("config", config.to_json())          # the configuration of the latest (resumed) run
-    dataset = target.resolve().name
+    dataset = run.inputs.target.resolve().name
     previous = [r for r in store.records() if r.config == CONFIG_NAME]
     done = {r.task_id: r for r in previous if r.status != ERROR}
     retried = len(previous) - len(done)
@@ -143,8 +130,8 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
     deps = dependency_graph({k: v for k, v in java.items() if v is not None})
     levels = order_levels(deps)
     own_executor = executor is None
-    executor = executor or ThreadExecutor(jobs=jobs)
-    work_load = Workload(dirs={"source": source, "target": work, "workspace": workspace}, config=config,
+    executor = executor or ThreadExecutor(jobs=jobs, judge=run.judge(jobs))
+    work_load = Workload(dirs={"source": source, "target": work, "workspace": folder.workspace}, config=config,
                          config_name=CONFIG_NAME, dataset=dataset)
     stopped, server_errors = "", 0
     # task id -> state of the work copy its verdict was taken on (resumed: blocked ones whose blockers stay)
@@ -154,9 +141,9 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
             pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
             finished = []
             state = state_key(work) if pending else ""
-            for rec in executor.run(work_load, pending, tasks_folder(run_dir)) if pending else ():
+            for rec in executor.run(work_load, pending, folder.tasks) if pending else ():
                 store.add(rec)
-                keep_candidate(tasks_folder(run_dir), rec)
+                keep_candidate(folder.tasks, rec)
                 judged_on[rec.task_id] = state
                 finished.append(rec)
                 display.add(rec)
@@ -170,7 +157,7 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
                     break
             apply_passing(index, source, work, sorted((r for r in finished if applicable(r)), key=lambda r: r.task_id))
             if not stopped:
-                _mutual_groups(index, source, work, deps, finished, config, store, display, java)
+                _mutual_groups(run, deps, finished, display, java)
             if stopped:
                 break
         display.close()
@@ -178,19 +165,18 @@ def _run(source: Path, target: Path, run_dir: Path, store: RunStore, config: Age
             executor.close()
         records = [r for r in store.records() if r.config == CONFIG_NAME]
         order = [t.split(":", 1)[1] for level in levels for t in level]
-        together, written = _finish(index, source, work, target, records, order, config, store, display, java,
-                                    request, stopped, judged_on)
+        together, written = _finish(run, records, order, display, java, request, stopped, judged_on)
         records = [r for r in store.records() if r.config == CONFIG_NAME]
     summary = BatchSummary.of(len(tasks), records, seconds=round(time.time() - started, 2), together=together,
                               written=written.members, write=written.plan, write_refused=written.refused,
                               stopped=stopped, interrupted=stop.requested,
-                              estimated_tokens=config.model.name == "builtin")
-    summary_file(run_dir).write_text(json.dumps(asdict(summary), indent=2) + "\n")
+                              estimated_tokens=provider(config.model.name).estimates_tokens)
+    folder.summary.write_text(json.dumps(asdict(summary), indent=2) + "\n")
     return summary
 
 
-def _mutual_groups(index: Index, source: Path, work: Path, deps: dict[str, set[str]], finished: list[TaskRecord],
-                   config: AgentConfig, store: RunStore, display: BatchProgress, java: dict[str, Method | None]) -> None:
+def _mutual_groups(run: Run, deps: dict[str, set[str]], finished: list[TaskRecord], display: BatchProgress,
+                   java: dict[str, Method | None]) -> None:
     """Placeholders that call each other (a strongly connected group of the call graph, one level) cannot
     pass alone: their blocked candidates are judged together at once (rejudge.settle_group), so that
     the next level builds on the ones that pass."""
@@ -204,13 +190,13 @@ def _mutual_groups(index: Index, source: Path, work: Path, deps: dict[str, set[s
     for group in (g for g in groups.values() if len(g) > 1):
         display.say(f"judging {len(group)} placeholders that call each other together: "
                     + ", ".join(r.task_id for r in group[:3]) + (", ..." if len(group) > 3 else ""))
-        with judge_for(Runner(config.execution, workdir_of(store.path.parent)), 1) as runner:
-            settle_group(index, source, work, group, runner, store, java, display.say, tasks_folder(store.path.parent))
+        settle_group(run.index, run.inputs.source, run.work, group, run.judge(), run.store, java, display.say,
+                     run.folder.tasks)
 
 
-def _finish(index: Index, source: Path, work: Path, target: Path, records: list[TaskRecord], order: list[str],
-            config: AgentConfig, store: RunStore, display: BatchProgress, java: dict[str, Method | None],
-            request: WriteRequest, stopped: str, judged_on: dict[str, str]) -> tuple[dict, WriteOutcome]:
+def _finish(run: Run, records: list[TaskRecord], order: list[str], display: BatchProgress,
+            java: dict[str, Method | None], request: WriteRequest, stopped: str,
+            judged_on: dict[str, str]) -> tuple[dict, WriteOutcome]:
     """After the last task (or a stop): blocked tasks judged again (not after a stop), the whole suite run
     once with the passing translations (after a stop, only when something is to be written), then what
     passed written when asked. Each phase says what it does first. `java`: target method id -> its Java
@@ -218,19 +204,19 @@ def _finish(index: Index, source: Path, work: Path, target: Path, records: list[
     together: dict = {}
     if stopped and not request.wanted:
         return together, WriteOutcome()
-    with judge_for(Runner(config.execution, workdir_of(store.path.parent)), 1) as runner:
-        if not stopped:
-            rejudge(index, source, work, records, order, runner, store, java, display.say,
-                    tasks_dir=tasks_folder(store.path.parent), judged_on=judged_on)
-        records = [r for r in store.records() if r.config == CONFIG_NAME]
-        passing = [r for r in records if r.passed]
-        if passing:
-            display.say(f"running the whole suite with {len(passing)} passing translation(s) (and nothing else)...")
-            together = combined_check(index, passing, runner,
-                                      untranslated=[r.task_id for r in records if not r.passed], java=java)
+    index, store, runner = run.index, run.store, run.judge()
+    if not stopped:
+        rejudge(index, run.inputs.source, run.work, records, order, runner, store, java, display.say,
+                tasks_dir=run.folder.tasks, judged_on=judged_on)
+    records = [r for r in store.records() if r.config == CONFIG_NAME]
+    passing = [r for r in records if r.passed]
+    if passing:
+        display.say(f"running the whole suite with {len(passing)} passing translation(s) (and nothing else)...")
+        together = combined_check(index, passing, runner,
+                                  untranslated=[r.task_id for r in records if not r.passed], java=java)
     outcome = WriteOutcome()
     if request.wanted:
-        outcome = write_passing(target, store.meta("originals", {}), records, together, request, stopped)
+        outcome = write_passing(run.inputs.target, store.meta("originals", {}), records, together, request, stopped)
         for line in outcome.lines:
             if not line.startswith("  "):         # the summary lists the members, file by file
                 display.say(line)
