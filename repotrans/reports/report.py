@@ -5,21 +5,28 @@ runs (plots.plots_for) and, for each run folder, <run>/report.html (report_html)
 """
 from __future__ import annotations
 
+import json
 from collections import defaultdict
+from dataclasses import MISSING, fields
 from pathlib import Path
 
 from repotrans.verdicts.status import BLOCKED, LABELS, NO_TESTS, REJECTED
+from repotrans.runs.batch_summary import BatchSummary
 from repotrans.runs.causes import LATE_GROUPS, cause_of
+from repotrans.runs.layout import summary_file
+from repotrans.runs.whole_suite import whole_suite_line
 from repotrans.reports.metrics import economy_rows, overlap, rate_rows
 from repotrans.reports.plots import Plot, plots_for
 from repotrans.reports.html import write_html
 from repotrans.reports.run_records import load_records, unvalidated_datasets
-from repotrans.runs.store import TaskRecord, port_records, reduced_trust, translated_records
+from repotrans.runs.store import TaskRecord, port_records, reduced_trust, translated_records, trust_categories
 from repotrans.runs.translate_first import render_lines, translate_first
 
 
-def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plots: list[Plot] = ()) -> str:
-    """The tables; rates rest on the port's own tests, translated-test verdicts get their own table."""
+def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plots: list[Plot] = (),
+             batches: list[tuple[str, dict]] = ()) -> str:
+    """Each batch's whole-suite line and what it wrote (`batches`: run name, summary.json), then the tables;
+    rates rest on the port's own tests, translated-test verdicts get their own table."""
     translated = translated_records(records)
     records = port_records(records)
     rows = rate_rows(records)
@@ -29,9 +36,10 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
                 "whose placeholder also passes counts as passed, so their rates may overstate).", ""]
     reduced = sorted(r.task_id for r in reduced_trust(records))
     if reduced:
-        out += [f"**Reduced trust: {len(reduced)} task verdict(s)** ran with a capability their Java original "
-                f"uses (file I/O, reflection or process control) allowed by the IL policy: "
+        out += [f"**Reduced trust: {len(reduced)} task verdict(s)** ran their tests with a capability their Java "
+                f"original uses, allowed by the IL policy ({', '.join(trust_categories(records))}): "
                 + ", ".join(f"`{t}`" for t in reduced[:10]) + (", ..." if len(reduced) > 10 else ""), ""]
+    out += batch_section(batches)
     out += ["## Compile and pass rates", "",
            "| config | dataset | tasks | compile rate | pass rate | prompt tok/task | completion tok/task "
            "| calls/task | s/task | cost/task |",
@@ -80,6 +88,32 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
     return "\n".join(out)
 
 
+def batch_section(batches: list[tuple[str, dict]]) -> list[str]:
+    """What a batch's closing summary says of the whole suite and of --write/--patch, from its summary.json."""
+    out: list[str] = []
+    for name, data in batches:
+        summary = BatchSummary(**{**_SUMMARY_FIELDS, **{k: v for k, v in data.items() if k in _SUMMARY_FIELDS}})
+        together = summary.together or {}
+        written = summary.write_lines() or ["written into the target: nothing (the batch was run without --write "
+                                            "or --patch)"]
+        out += [f"## Whole suite and what was written" + (f" ({name})" if len(batches) > 1 else ""), "",
+                whole_suite_line(together) if together else "whole suite: not run (no translation passed, or the "
+                                                             "batch stopped early)", ""]
+        out += [f"- {line.strip()}" if line.startswith("  ") else line for line in written] + [""]
+    return out
+
+
+def batch_summaries(run_dirs: list[Path]) -> list[tuple[str, dict]]:
+    """(run folder name, summary.json) of the batches among `run_dirs` (ablations have none)."""
+    out = []
+    for d in run_dirs:
+        try:
+            out.append((d.name, json.loads(summary_file(d).read_text(encoding="utf-8"))))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def failures_by_cause(records: list[TaskRecord]) -> list[str]:
     """The unsolved tasks grouped by cause, as report.html groups them (real failures first, largest
     groups first), each with its one-line reason (runs.causes, as the batch summary says it)."""
@@ -97,6 +131,12 @@ def failures_by_cause(records: list[TaskRecord]) -> list[str]:
         out += [f"- `{task}`: {' '.join(line.split())}" for task, line in sorted(tasks)]
         out.append("")
     return out[:-1]
+
+
+# summary.json's keys, each with the value a summary that lacks it stands for (counts: 0)
+_SUMMARY_FIELDS = {f.name: 0 for f in fields(BatchSummary) if f.default is MISSING and f.default_factory is MISSING}
+_SUMMARY_FIELDS.update({f.name: f.default for f in fields(BatchSummary) if f.default is not MISSING})
+_SUMMARY_FIELDS.update({f.name: f.default_factory() for f in fields(BatchSummary) if f.default_factory is not MISSING})
 
 
 def translate_first_section(records: list[TaskRecord]) -> list[str]:
@@ -121,7 +161,7 @@ def write_report(run_dirs: list[Path], out: Path | None = None) -> Path:
     plots = plots_for(port_records(records))        # rates rest on the port's own tests
     for plot in plots:
         (out / plot.name).write_bytes(plot.png)
-    (out / "report.md").write_text(markdown(records, unvalidated_datasets(run_dirs), plots))
+    (out / "report.md").write_text(markdown(records, unvalidated_datasets(run_dirs), plots, batch_summaries(run_dirs)))
     for d in run_dirs:
         write_html(d)
     return out / "report.md"

@@ -129,20 +129,21 @@ def write_passing(target: Path, originals: dict[str, dict], records: list[TaskRe
     """Splice the passing records into the port and/or write the patch, if the whole-suite check clears
     them (or `request.anyway`); every outcome says what it did."""
     out = WriteOutcome()
+    flag = "--write" if request.write else "--patch"     # named as the user asked: a patch-only run says patch
     passing = [r for r in records if r.passed]
     when = " so far (the batch stopped early)" if stopped else ""
     if not passing:
         out.refused = "no translation passed" + when
-        out.lines = [f"--write: wrote nothing: {out.refused}"]
+        out.lines = [f"{flag}: wrote nothing: {out.refused}"]
         return out
     why = write_refusal(together)
     if why and not request.anyway:
         out.refused = why
-        out.lines = [f"--write: wrote nothing: {why}; --write-anyway writes the {len(passing)} passing "
+        out.lines = [f"{flag}: wrote nothing: {why}; --write-anyway writes the {len(passing)} passing "
                      "translation(s) regardless"]
         return out
     plan: WritePlan = plan_write(target, originals, passing)
-    lines = [f"--write: {len(passing)} passing translation(s){when}" + (f" (despite: {why})" if why else "")]
+    lines = [f"{flag}: {len(passing)} passing translation(s){when}" + (f" (despite: {why})" if why else "")]
     if request.patch is not None:
         request.patch.write_text(patch_text(plan), encoding="utf-8")
         lines.append(f"--patch: {request.patch} holds the change as a unified diff"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from repotrans.verdicts.status import BLOCKED, ERROR, NO_TESTS
 from repotrans.runs.causes import cause_of
 from repotrans.runs.economy import Economy
-from repotrans.runs.store import TaskRecord, port_records, reduced_trust, translated_records
+from repotrans.runs.store import TaskRecord, port_records, reduced_trust, translated_records, trust_categories
 from repotrans.runs.translate_first import render_lines, translate_first
 from repotrans.runs.whole_suite import whole_suite_line
 
@@ -45,6 +45,7 @@ class BatchSummary:
     translated_passed: int = 0
     no_tests: int = 0           # compiled, but no selected test could run: nothing judged, neither passed nor failed
     reduced_trust: int = 0      # verdicts that ran with a capability their Java original reaches (IL policy)
+    trust_categories: list = field(default_factory=list)   # the capabilities those verdicts ran with
     model_calls: int = 0
     fallbacks: dict = field(default_factory=dict)   # step -> tasks where it took its default (agents.progress)
     identical_requests_avoided: int = 0             # requests not sent: answered before in the same step
@@ -65,7 +66,7 @@ class BatchSummary:
                    failed=sum(p[0] == "FAILED" and not p[2].startswith("[translated tests]") for p in problems),
                    errors=sum(r.status == ERROR for r in port), blocked=sum(r.status == BLOCKED for r in port),
                    no_tests=sum(r.status == NO_TESTS for r in port), translated=len(translated), translated_passed=sum(r.passed for r in translated),
-                   reduced_trust=len(reduced_trust(records)),
+                   reduced_trust=len(reduced_trust(records)), trust_categories=trust_categories(records),
                    prompt_tokens=sum(r.prompt_tokens for r in records),
                    completion_tokens=sum(r.completion_tokens for r in records), problems=problems,
                    not_run=tasks - len(records), first=[b.to_json() for b in translate_first(port)], **kw)
@@ -99,8 +100,8 @@ class BatchSummary:
         if economy.any or self.model_calls:
             lines.append(economy.line())
         if self.reduced_trust:
-            lines.append(f"reduced trust: {self.reduced_trust} verdict(s) ran with a capability their Java original "
-                         "reaches (file I/O, reflection, process control or the console) allowed by the IL policy")
+            lines.append(f"reduced trust: {self.reduced_trust} verdict(s) ran their tests with a capability their Java "
+                         f"original reaches, allowed by the IL policy: {', '.join(self.trust_categories) or 'none named'}")
         lines += self.write_lines()
         if self.stopped:
             lines.append(f"stopped early: {self.stopped}")

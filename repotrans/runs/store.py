@@ -6,6 +6,7 @@ killed at any point keeps everything it finished and a resumed run skips exactly
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from dataclasses import asdict, dataclass, field
@@ -96,8 +97,21 @@ def translated_records(records: list[TaskRecord]) -> list[TaskRecord]:
 
 
 def reduced_trust(records: list[TaskRecord]) -> list[TaskRecord]:
-    """The records whose verdict ran with a capability the Java original reaches (`trust: reduced (...)`)."""
-    return [r for r in records if (r.result or {}).get("trust")]
+    """The records whose tests ran with a capability the Java original reaches (`trust: reduced (...)`):
+    a candidate that did not compile, or whose tests did not run, ran with nothing."""
+    return [r for r in records if (r.result or {}).get("trust") and (r.result or {}).get("tests_run", 1) > 0]
+
+
+def trust_categories(records: list[TaskRecord]) -> list[str]:
+    """The capabilities the reduced-trust verdicts among `records` ran with (read from their notes)."""
+    found = set()
+    for r in reduced_trust(records):
+        m = _GRANTED.search(r.result["trust"])
+        found.update(c.strip() for c in (m.group(1).split(",") if m else ()) if c.strip())
+    return sorted(found)
+
+
+_GRANTED = re.compile(r"trust: reduced \(([^()]*?) allowed")
 
 
 class RunStore:

@@ -2,7 +2,7 @@
 tasks it keeps blocked.
 
 A blocked task names the placeholders its tests stopped in (`behind`: the runner's own record of the
-call chains, execution.judge.blocked). A member blocks those tasks directly, and through groups: a task
+call chains, execution.judge.blocked); so does a verdict judged past them, for its left-out tests. A member blocks those tasks directly, and through groups: a task
 blocked behind another blocked task waits on what that one waits on. Writing the first member of the
 list by hand, then `batch --resume`, judges again the tasks it blocked (rejudge.unchanged_blocked keeps
 the others as they were). The batch summary, report.md and report.html end with this list.
@@ -36,7 +36,7 @@ def translate_first(records: list[TaskRecord]) -> list[Blocker]:
     """The untranslated members that blocked tasks wait on, most tasks first (then members that are not
     blocked themselves, then by name)."""
     passed = {r.task_id for r in records if r.passed}
-    waits = {r.task_id: _behind(r) - passed for r in records if r.status == BLOCKED}
+    waits = {r.task_id: _behind(r) - passed for r in records if not r.passed and _behind(r)}
     status = {r.task_id: r.status for r in records}
     blocked_by: dict[str, set[str]] = {}
     for task in waits:

@@ -12,6 +12,7 @@ from repotrans.verdicts.status import Status, check_verdict
 from repotrans.redact import redact, secrets_in_env
 
 LOG_TAIL_CHARS = 4000
+RUNNER_LINE = "@@RT "        # how the test runner's protocol lines start (execution.toolchains.nunit)
 BRIEF_LIMIT = 8          # items of each kind shown by brief()
 TRANSLATED_TESTS, PORT_TESTS, NO_TESTS_RUN = "translated tests", "port tests", "no tests"   # TestResult.judged_by
 
@@ -174,7 +175,10 @@ def _redact_json(value, secrets: list[str]):
 
 
 def tail(text: str, limit: int = LOG_TAIL_CHARS) -> str:
-    """The last `limit` characters of a log, cut at a line start."""
+    """The last `limit` characters of a log, cut at a line start, without the test runner's protocol
+    lines (RUNNER_LINE: base64 records the toolchain reads, not for people)."""
+    if RUNNER_LINE in text:
+        text = "".join(line for line in text.splitlines(keepends=True) if not line.startswith(RUNNER_LINE))
     if len(text) <= limit:
         return text
     cut = text[-limit:]
