@@ -9,7 +9,8 @@ without `choices` (a one-line TaskError).
 The SDK's own retries are off: a timed-out request is never sent again (a single-slot local server is
 still busy with it; the next call waits out its estimated remaining time instead), while 5xx answers,
 refused connections and 429s are retried `max_retries` times with backoff. Each call's time limit is
-the `[model] timeout` setting, else scaled to its max_tokens and the measured generation speed
+the `[model] timeout` setting (connect, first byte and the whole answer; never lengthened), else scaled to
+its max_tokens and the measured generation speed plus what an abandoned request may still hold the server
 (window.ServerLimits); a 400 naming the context window comes back as a ContextOverflow.
 """
 from __future__ import annotations
@@ -128,11 +129,13 @@ class OpenAICompatibleClient(OneShotClient):
 
         seconds, how = self.limits.timeout(int(body.get("max_tokens") or self.model.max_tokens),
                                            self.limits.prompt_tokens(body["messages"], body.get("tools") or ()))
-        seconds += self.limits.busy_for()
+        if self.model.timeout is None:         # the user's --model-timeout is the bound, never lengthened
+            seconds += self.limits.busy_for()
         for attempt in range(self.model.max_retries + 1):
-            try:
-                return await self._client.chat.completions.with_raw_response.create(**body, timeout=seconds)
-            except openai.APITimeoutError:
+            try:                               # connect, first byte and the whole answer within `seconds`
+                return await asyncio.wait_for(self._client.chat.completions.with_raw_response.create(
+                    **body, timeout=seconds), timeout=seconds)
+            except (openai.APITimeoutError, asyncio.TimeoutError):
                 self.limits.abandoned(int(body.get("max_tokens") or self.model.max_tokens))
                 raise ModelTimeout(f"the model server did not answer within {seconds:.0f} s ({how}); "
                                 f"not sent again, the server may still be working on it") from None

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from repotrans.agents.config import ModelConfig
+from repotrans.agents.timeouts import ASSUMED_SPEED, default_timeout
 from repotrans.agents.window_memory import WindowMemory
 from repotrans.errors import TaskError
 
@@ -31,9 +32,6 @@ OLLAMA_DEFAULT_CTX = 4096      # Ollama's num_ctx when the model's parameters do
 CHARS_PER_TOKEN = 3.0          # the estimate: fewer characters per token than real BPE tokenizers on code
 MESSAGE_OVERHEAD = 8           # a chat template's role markers, per message
 PROBE_TIMEOUT = 3.0            # seconds for each discovery request
-ASSUMED_SPEED = 8.0            # completion tokens/s before any call was measured (a slow CPU server)
-PROMPT_SPEED = 20.0            # prompt tokens/s a slow CPU server reads (llama.cpp with n_batch 1, busy cores)
-TIMEOUT_FLOOR = 30.0           # seconds every call gets besides its generation time
 
 _WINDOW_400 = re.compile(r"maximum context length is (\d+)", re.I)
 _MESSAGES_400 = re.compile(r"(\d+) in the messages|messages resulted in (\d+)|request has (\d+) input tokens", re.I)
@@ -160,10 +158,13 @@ class ServerLimits:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(url, data=data, method=method,
                                          headers={"Content-Type": "application/json"} if data else {})
+        limit = min(PROBE_TIMEOUT, self.model.timeout) if self.model.timeout is not None else PROBE_TIMEOUT
         try:
-            with urllib.request.urlopen(request, timeout=PROBE_TIMEOUT) as response:
+            with urllib.request.urlopen(request, timeout=limit) as response:
                 return json.loads(response.read() or b"null")
-        except Exception:      # no such endpoint (an HTTPError), not JSON, server busy: the next source is asked
+        except Exception as exc:   # no such endpoint (an HTTPError), not JSON, server busy: the next source is asked
+            if isinstance(exc, TimeoutError) or isinstance(getattr(exc, "reason", None), TimeoutError):
+                self._ask = False  # a server silent to one probe is not asked the next (each would wait as long)
             return None
 
     # -- counting ------------------------------------------------------------------------------------------
@@ -243,7 +244,7 @@ class ServerLimits:
             return float(self.model.timeout), f"[model] timeout = {self.model.timeout:g}"
         speed = self.speed or ASSUMED_SPEED
         how = f"{speed:.1f} tokens/s measured" if self.speed else f"{ASSUMED_SPEED:g} tokens/s assumed"
-        seconds = TIMEOUT_FLOOR + 2 * (prompt_tokens / PROMPT_SPEED + max_tokens / speed)
+        seconds = default_timeout(max_tokens, prompt_tokens, speed)
         return seconds, (f"scaled to a {prompt_tokens}-token prompt and max_tokens {max_tokens} at {how}; "
                          "set [model] timeout to fix it")
 

@@ -1,6 +1,6 @@
 """Options shared by several commands, declared once.
 
-Global options (--workdir, --mapping, the build settings) are accepted before or after the
+Global options (--workdir, --config, --mapping, the build settings) are accepted before or after the
 subcommand. Options that set a configuration value (--model, --toolchain, --timeout, ...) are
 declared here next to the setting they fill (`SETTINGS`); a command names the ones it takes.
 `load_settings` builds the configuration once for every command (file < environment < flags, with
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from repotrans.agents.timeouts import TIMEOUT_DEFAULT
 from repotrans.execution.sandboxes import SANDBOXES
 from repotrans.execution.settings import SCOPES
 from repotrans.execution.toolchain_registry import TOOLCHAINS
@@ -63,8 +64,9 @@ _SETTINGS = [
                                         "repotrans.toml"),
     Setting("--base-url", "model", "base_url", "OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
                                                "for Ollama"),
-    Setting("--model-timeout", "model", "timeout", "seconds to wait for one model answer (default 60; "
-                                                   "[model] timeout)", type=float),
+    Setting("--model-timeout", "model", "timeout", "seconds one model request may take: connect, first byte and the "
+                                                   f"whole answer (default: {TIMEOUT_DEFAULT}; [model] timeout)",
+            type=float),
     Setting("--no-cache", "model", "cache", "use neither the response cache nor the embedding cache (both in "
                                             "the user cache folder)", store=False, also=(("cache", "embeddings"),)),
     Setting("--embedding-backend", "retrieval", "backend", "how the retrieval stores' embeddings are computed "
@@ -105,9 +107,7 @@ SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "api-map
 
 
 def add_settings(parser: argparse.ArgumentParser, *names: str, config_file: bool = True) -> None:
-    """The named SETTINGS flags (and --config, the file they overlay)."""
-    if config_file:
-        parser.add_argument("--config", help="configuration file (default: ./repotrans.toml if present)")
+    """The named SETTINGS flags (--config, the file they overlay, is a global option)."""
     for name in names:
         SETTINGS[name].add_to(parser)
 
@@ -164,12 +164,14 @@ def _folders(values: list[str] | None) -> tuple[str, ...] | None:
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool = False) -> None:
-    """--workdir, --mapping and the build settings. After a subcommand's name their default is
+    """--workdir, --config, --mapping and the build settings. After a subcommand's name their default is
     SUPPRESS, so a value given before the subcommand is kept."""
     def default(value: Any) -> Any:
         return argparse.SUPPRESS if after_command else value
 
     parser.add_argument("--workdir", default=default(".repotrans"), help="workspace folder (index, stores, caches)")
+    parser.add_argument("--config", metavar="FILE", default=default(None),
+                        help="configuration file (default: ./repotrans.toml if present)")
     parser.add_argument("--mapping", metavar="FILE", default=default(None),
                         help="mapping overrides (TOML [mapping] or an edited `mapping --format jsonl` export)")
     parser.add_argument("--framework", default=default(None), type=framework,

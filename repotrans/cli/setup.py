@@ -35,8 +35,10 @@ def render_config(source: str, target: str, model: str, base_url: str | None, to
 
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
+    from repotrans.agents.timeouts import TIMEOUT_DEFAULT
+
     return env.from_string(text).render(source=source, target=target, model=model, base_url=base_url,
-                                        toolchain=toolchain, sandbox=sandbox)
+                                        toolchain=toolchain, sandbox=sandbox, timeout_default=TIMEOUT_DEFAULT)
 
 
 def run_init(args: argparse.Namespace, _: AgentConfig) -> int:

@@ -92,7 +92,8 @@ def batch_section(batches: list[tuple[str, dict]]) -> list[str]:
     """What a batch's closing summary says of the whole suite and of --write/--patch, from its summary.json."""
     out: list[str] = []
     for name, data in batches:
-        summary = BatchSummary(**{**_SUMMARY_FIELDS, **{k: v for k, v in data.items() if k in _SUMMARY_FIELDS}})
+        defaults = _summary_defaults()
+        summary = BatchSummary(**{**defaults, **{k: v for k, v in data.items() if k in defaults}})
         together = summary.together or {}
         written = summary.write_lines() or ["written into the target: nothing (the batch was run without --write "
                                             "or --patch)"]
@@ -133,10 +134,10 @@ def failures_by_cause(records: list[TaskRecord]) -> list[str]:
     return out[:-1]
 
 
-# summary.json's keys, each with the value a summary that lacks it stands for (counts: 0)
-_SUMMARY_FIELDS = {f.name: 0 for f in fields(BatchSummary) if f.default is MISSING and f.default_factory is MISSING}
-_SUMMARY_FIELDS.update({f.name: f.default for f in fields(BatchSummary) if f.default is not MISSING})
-_SUMMARY_FIELDS.update({f.name: f.default_factory() for f in fields(BatchSummary) if f.default_factory is not MISSING})
+def _summary_defaults() -> dict:
+    """summary.json's keys, each with the value a summary that lacks it stands for (counts: 0)."""
+    return {f.name: f.default if f.default is not MISSING else f.default_factory()
+            if f.default_factory is not MISSING else 0 for f in fields(BatchSummary)}
 
 
 def translate_first_section(records: list[TaskRecord]) -> list[str]:
