@@ -16,6 +16,7 @@ from repotrans.execution.capability.il_rules import load_rules
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef
 from tests.execution.capability.test_policy import DENIED
 from tests.execution.capability.test_security import POLICY_ATTACKS, TRUTH
+from tests.support.cecil import build_checker, cecil_verdicts
 
 CALC = Path(__file__).resolve().parents[2] / "fixtures" / "dotnet" / "projects" / "calc" / "src" / "Acme.Calc"
 ADD = "        public int Add(int a, int b)\n        {\n            int sum = a + b;\n            history.Add(sum);\n            return sum;\n        }\n"
@@ -77,10 +78,7 @@ def assemblies(tmp_path_factory):
     if shutil.which("mcs") is None or not Path(checks.CECIL).is_file():
         pytest.fail("these tests need mono's mcs and Mono.Cecil in its GAC", pytrace=False)
     tmp = tmp_path_factory.mktemp("il-check")
-    exe = tmp / "cecil_checker.exe"
-    shutil.copyfile(checks.RULES, tmp / checks.RULES.name)
-    built = subprocess.run(checks.build_argv(str(exe), str(checks.SOURCE)), capture_output=True, text=True)
-    assert built.returncode == 0, built.stdout
+    exe = build_checker(tmp)
     cases = [(name, code) for name, code in POLICY_ATTACKS] + [(api, code) for code, api in DENIED] + CLEAN + TEST_CONTENT + DECLARATIONS
     base = compile_calc(tmp, "base", None)
     dlls = {name: compile_calc(tmp, f"c{n}", code) for n, (name, code) in enumerate(cases)}
@@ -89,12 +87,7 @@ def assemblies(tmp_path_factory):
 
 def _cecil(exe: Path, jobs: list[tuple[Path, Path]]) -> list[checks.PolicyVerdict]:
     lines = [checks.job_line(str(dll), str(base) if base else None, MEMBER, frozenset()) for dll, base in jobs]
-
-    def run(argv, stdin):
-        done = subprocess.run(argv, input=stdin, capture_output=True, timeout=120)
-        return done.returncode, done.stdout.decode(), False
-
-    return checks.run_checker(run, str(exe), lines)
+    return cecil_verdicts(exe, lines)
 
 
 def _denials(v: checks.PolicyVerdict) -> list[tuple[str, str, str]]:

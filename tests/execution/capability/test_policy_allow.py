@@ -14,6 +14,7 @@ from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.allowances import allowances
 from repotrans.index.store import Index
 from tests.support.solutions import write_tree
+from tests.support.cecil import build_checker, cecil_verdicts
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "policy_reach"
 FS = frozenset({"file_system"})
@@ -93,15 +94,10 @@ BY_NAME = {"Shell.Make"}
 def test_the_csharp_ports_pass_the_il_checker_with_the_allowances_of_their_java(index, tmp_path):
     """Real mcs, the real Cecil checker: each C# port passes with what its Java original reaches, and the
     ports of methods reaching a capability are rejected without it (the fixture does exercise the checker)."""
-    dll, exe = tmp_path / "Store.dll", tmp_path / "cecil_checker.exe"
+    dll = tmp_path / "Store.dll"
     subprocess.run(["mcs", "-target:library", f"-out:{dll}", str(FIXTURE / "csharp" / "Store.cs")], check=True,
                    capture_output=True)
-    subprocess.run(checks.build_argv(str(exe), str(checks.SOURCE)), check=True, capture_output=True)
-    shutil.copyfile(checks.RULES, tmp_path / checks.RULES.name)         # the checker reads its rules beside it
-
-    def run(argv, stdin):
-        proc = subprocess.run(argv, input=stdin, capture_output=True, timeout=120)
-        return proc.returncode, proc.stdout.decode(), False
+    exe = build_checker(tmp_path)
 
     cases = [(PORTS[q], expected, *index.find_methods("source", q)) for q, expected in CASES]
     jobs, bare = [], []
@@ -110,7 +106,7 @@ def test_the_csharp_ports_pass_the_il_checker_with_the_allowances_of_their_java(
         ref = checks.MemberRef.of(target)
         jobs.append(checks.job_line(str(dll), None, ref, allowances(index, java)))
         bare.append(checks.job_line(str(dll), None, ref, frozenset()))
-    verdicts = checks.run_checker(run, str(exe), jobs + bare)
+    verdicts = cecil_verdicts(exe, jobs + bare)
     allowed, unallowed = verdicts[:len(jobs)], verdicts[len(jobs):]
     for (cs_query, expected, java), with_allow, without in zip(cases, allowed, unallowed):
         if cs_query in BY_NAME:             # the allowance reaches the class itself, not a type named by a string

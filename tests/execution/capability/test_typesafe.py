@@ -17,6 +17,7 @@ from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.il_typesafe import method_key, parse_verifier, verifier_key
 from tests.execution.capability.test_il_check import MEMBER, compile_calc
 from tests.execution.capability.test_security import TRUTH
+from tests.support.cecil import build_checker, cecil_verdicts
 
 LAYOUT = "System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind."
 OFFSET = "System.Runtime.InteropServices.FieldOffset(0)"
@@ -80,10 +81,7 @@ def built(tmp_path_factory):
     if shutil.which("mcs") is None or not Path(checks.CECIL).is_file():
         pytest.fail("these tests need mono's mcs and Mono.Cecil in its GAC", pytrace=False)
     tmp = tmp_path_factory.mktemp("typesafe")
-    exe = tmp / "cecil_checker.exe"
-    shutil.copyfile(checks.RULES, tmp / checks.RULES.name)
-    done = subprocess.run(checks.build_argv(str(exe), str(checks.SOURCE)), capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout
+    exe = build_checker(tmp)
     cases = UNSAFE + OVERRIDES + [(GENERATED[0], GENERATED[1], ""), ("ground truth", TRUTH, "")]
     base = compile_calc(tmp, "base", None)
     return exe, base, {name: compile_calc(tmp, f"c{n}", code) for n, (name, code, _) in enumerate(cases)}
@@ -92,12 +90,7 @@ def built(tmp_path_factory):
 def _both(built, name: str, allowed: frozenset[str] = frozenset()) -> list[checks.PolicyVerdict]:
     exe, base, dlls = built
     line = checks.job_line(str(dlls[name]), str(base), MEMBER, allowed)
-
-    def run(argv, stdin):
-        done = subprocess.run(argv, input=stdin, capture_output=True, timeout=120)
-        return done.returncode, done.stdout.decode(), False
-
-    [cecil] = checks.run_checker(run, str(exe), [line])
+    [cecil] = cecil_verdicts(exe, [line])
     ours = check_assembly(dlls[name], base, MEMBER, allowed)
     assert not cecil.error and not ours.error, (cecil.error, ours.error)
     assert sorted((d.capability, d.api, d.where) for d in ours.denials) == sorted(
