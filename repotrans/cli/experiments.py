@@ -37,6 +37,12 @@ def register(sub) -> None:
     p.add_argument("--write-anyway", action="store_true",
                    help="write (or --patch) even when the whole-suite check timed out or fails outside members "
                         "still untranslated")
+    p.add_argument("--write-partial", action="store_true",
+                   help="also write (or --patch) partial verdicts: passed on the covering tests that could run, the "
+                        "others left out because they stop in members this run leaves untranslated")
+    p.add_argument("--write-reduced-trust", action="store_true",
+                   help="also write (or --patch) passes judged under reduced trust (a capability their Java original "
+                        "reaches: file I/O, reflection, processes, the console)")
     p.add_argument("--stop-after-errors", type=at_least(1), default=3, metavar="N",
                    help="stop after N model-server errors in a row (default 3); --resume retries them")
     p.add_argument("--create-missing", action="append", metavar="GLOB",
@@ -113,7 +119,8 @@ def _checked(config: AgentConfig) -> AgentConfig:
 
 def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     """Exit status: 0 when every task finished (passed or not), 1 when a task errored or the batch
-    stopped early (model-server errors), 130 after Ctrl-C."""
+    stopped early (model-server errors), 3 when --write/--patch held weaker verdicts back (partial, reduced
+    trust: --write-partial, --write-reduced-trust), 130 after Ctrl-C."""
     from repotrans.runs.batch import run_batch as run
     from repotrans.runs.batch_end import WriteRequest
 
@@ -123,8 +130,9 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     if not args.run_dir:
         raise ConfigError("batch needs --run-dir DIR (where results, trajectories and the report go), "
                           "or --dry-run to see the tasks first")
-    if args.write_anyway and not (args.write or args.patch):
-        raise ConfigError("--write-anyway goes with --write or --patch FILE")
+    for flag in ("write_anyway", "write_partial", "write_reduced_trust"):
+        if getattr(args, flag) and not (args.write or args.patch):
+            raise ConfigError(f"--{flag.replace('_', '-')} goes with --write or --patch FILE")
     config = _checked(config)
     if args.create_missing and not _create_missing(args, config):
         return 1
@@ -134,7 +142,8 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
                       functions=Path(args.functions) if args.functions else None, jobs=args.jobs,
                       resume=args.resume, progress=not args.quiet,
                       write=WriteRequest(write=args.write, patch=Path(args.patch) if args.patch else None,
-                                         anyway=args.write_anyway),
+                                         anyway=args.write_anyway, partial=args.write_partial,
+                                         reduced_trust=args.write_reduced_trust),
                       quiet=args.quiet, executor=executor, stop_after_server_errors=args.stop_after_errors)
     finally:
         executor.close()
@@ -142,7 +151,9 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
     print(f"run: {args.run_dir}  (report: repotrans report {args.run_dir})")
     if summary.interrupted:
         return 130
-    return 1 if summary.errors or summary.stopped else 0
+    if summary.errors or summary.stopped:
+        return 1
+    return 3 if summary.withheld else 0
 
 
 def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:

@@ -129,8 +129,9 @@ def _summary(run_dir: Path, records: list[TaskRecord], estimated: set[str]) -> d
     return {
         "tasks": n, "passed": counts["passed"], "compiled": sum(r.compiled for r in records),
         "blocked": counts["blocked"], "errors": counts["error"],
-        "no_tests": counts["no_tests"],
-        "failed": n - counts["passed"] - counts["blocked"] - counts["error"] - counts["no_tests"],
+        "no_tests": counts["no_tests"], "partial": counts["partial"],
+        "partial_rate": 100 * counts["partial"] / n if n else 0.0,
+        "failed": n - counts["passed"] - counts["partial"] - counts["blocked"] - counts["error"] - counts["no_tests"],
         "compile_rate": 100 * sum(r.compiled for r in records) / n if n else 0.0,
         "pass_rate": 100 * counts["passed"] / n if n else 0.0,
         "error_types": [(LABELS[s], counts[s]) for s in LABELS if counts.get(s)],

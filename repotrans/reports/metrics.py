@@ -5,7 +5,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import combinations
 
-from repotrans.verdicts.status import LABELS
+from repotrans.verdicts.status import LABELS, PARTIAL
 from repotrans.runs.economy import Economy
 from repotrans.runs.store import TaskRecord
 
@@ -18,7 +18,7 @@ class RateRow:
     tasks: int
     compiled: int
     passed: int
-    errors: dict[str, int]  # error type -> count, unsolved tasks only
+    errors: dict[str, int]  # error type -> count, unsolved tasks only (partial ones among them: not solved)
     prompt_tokens: float    # means per task
     completion_tokens: float
     model_calls: float
@@ -32,6 +32,15 @@ class RateRow:
     @property
     def pass_rate(self) -> float:
         return self.passed / self.tasks if self.tasks else 0.0
+
+    @property
+    def partial(self) -> int:
+        """Tasks passed only on the tests that could run: counted apart, never in pass_rate."""
+        return self.errors.get(LABELS[PARTIAL], 0)
+
+    @property
+    def partial_rate(self) -> float:
+        return self.partial / self.tasks if self.tasks else 0.0
 
 
 def _row(config: str, dataset: str, recs: list[TaskRecord]) -> RateRow:

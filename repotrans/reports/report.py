@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import MISSING, fields
 from pathlib import Path
 
-from repotrans.verdicts.status import BLOCKED, LABELS, NO_TESTS, REJECTED
+from repotrans.verdicts.status import BLOCKED, LABELS, NO_TESTS, PARTIAL, REJECTED
 from repotrans.runs.batch_summary import BatchSummary
 from repotrans.runs.causes import LATE_GROUPS, cause_of
 from repotrans.runs.layout import summary_file
@@ -40,18 +40,19 @@ def markdown(records: list[TaskRecord], unvalidated: set[str] = frozenset(), plo
                 f"original uses, allowed by the IL policy ({', '.join(trust_categories(records))}): "
                 + ", ".join(f"`{t}`" for t in reduced[:10]) + (", ..." if len(reduced) > 10 else ""), ""]
     out += batch_section(batches)
+    partial = any(r.partial for r in rows)      # a column of its own where any verdict is partial
     out += ["## Compile and pass rates", "",
-           "| config | dataset | tasks | compile rate | pass rate | prompt tok/task | completion tok/task "
-           "| calls/task | s/task | cost/task |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| config | dataset | tasks | compile rate | pass rate | " + ("partial rate | " if partial else "")
+           + "prompt tok/task | completion tok/task | calls/task | s/task | cost/task |",
+           "|---|---|---:|---:|---:|" + ("---:|" if partial else "") + "---:|---:|---:|---:|---:|"]
     def shown(dataset: str) -> str:
         return f"{dataset} (unvalidated)" if dataset in unvalidated else dataset
 
     for r in rows:
         cost = f"{r.cost:.4f}" if r.cost is not None else "-"
         out.append(f"| {r.config} | {shown(r.dataset)} | {r.tasks} | {100 * r.compile_rate:.1f}% | {100 * r.pass_rate:.1f}% "
-                   f"| {r.prompt_tokens:.0f} | {r.completion_tokens:.0f} | {r.model_calls:.1f} | {r.seconds:.1f} | {cost} |")
-    rare = (LABELS[BLOCKED], LABELS[NO_TESTS], LABELS[REJECTED])      # columns only where they occur
+                   + (f"| {100 * r.partial_rate:.1f}% " if partial else "") + f"| {r.prompt_tokens:.0f} | {r.completion_tokens:.0f} | {r.model_calls:.1f} | {r.seconds:.1f} | {cost} |")
+    rare = (LABELS[PARTIAL], LABELS[BLOCKED], LABELS[NO_TESTS], LABELS[REJECTED])      # columns only where they occur
     kinds = [k for k in LABELS.values() if k not in rare or any(k in r.errors for r in rows)]
     out += ["", "## Error types of unsolved tasks", "", "| config | dataset | " + " | ".join(kinds) + " |",
             "|---|---|" + "---:|" * len(kinds)]

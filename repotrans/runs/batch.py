@@ -169,6 +169,7 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
         records = [r for r in store.records() if r.config == CONFIG_NAME]
     summary = BatchSummary.of(len(tasks), records, seconds=round(time.time() - started, 2), together=together,
                               written=written.members, write=written.plan, write_refused=written.refused,
+                              withheld=written.withheld,
                               stopped=stopped, interrupted=stop.requested,
                               estimated_tokens=provider(config.model.name).estimates_tokens)
     folder.summary.write_text(json.dumps(asdict(summary), indent=2) + "\n")

@@ -4,7 +4,9 @@ once with the passing translations (and nothing else), and what passed written i
 `--write` (and `--patch FILE`) happen at the end of every batch, stopped early or not, and say what they
 wrote or why nothing: nothing passed; the whole suite timed out, did not build, or has failures it cannot
 put down to members still untranslated (translations that pass alone but fail together), unless
-`--write-anyway`.
+`--write-anyway`. A weaker verdict is not written unless asked: a `partial` one (passed on the tests that
+could run; `--write-partial`) nor a pass under reduced trust (`--write-reduced-trust`); what was held back is
+said, and named on the outcome (`withheld`).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Callable
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.chain import Members, Own, stops_in_untranslated
 from repotrans.execution.judge.protocol import Judge
-from repotrans.verdicts.status import BLOCKED, NO_TESTS, PASSED
+from repotrans.verdicts.status import BLOCKED, NO_TESTS, PARTIAL, PASSED
 from repotrans.runs.batch_progress import outcome_of
 from repotrans.runs.rejudge import WAITING, past_placeholders, rejudge_blocked
 from repotrans.runs.store import RunStore, TaskRecord
@@ -33,6 +35,8 @@ class WriteRequest:
     write: bool = False
     patch: Path | None = None
     anyway: bool = False
+    partial: bool = False           # also partial verdicts (passed on the tests that could run)
+    reduced_trust: bool = False     # also passes under reduced trust (a capability the Java original reaches)
 
     @property
     def wanted(self) -> bool:
@@ -46,6 +50,7 @@ class WriteOutcome:
     members: list[str] = field(default_factory=list)
     refused: str = ""
     lines: list[str] = field(default_factory=list)
+    withheld: list[list[str]] = field(default_factory=list)   # [task id, why it was not written]
 
 
 def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], order: list[str], runner: Judge,
@@ -99,7 +104,7 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
         # unless it is blocked only where it passed: past members the run leaves untranslated (every
         # placeholder stays one now), as rejudge's last judgements judged it
         out["fail_together"] = [m.id.split(":", 1)[1] for m, result in zip(methods, alone)
-                                if past_placeholders(index, m, result, set(result.behind)).status != PASSED]
+                                if past_placeholders(index, m, result, set(result.behind)).status not in (PASSED, PARTIAL)]
     return out
 
 
@@ -124,23 +129,47 @@ def write_refusal(together: dict) -> str:
     return f"the whole-suite check ended {status}"
 
 
+def writable(records: list[TaskRecord], request: WriteRequest) -> tuple[list[TaskRecord], list[list[str]]]:
+    """The records to write, and [task id, why not] for the weaker verdicts held back: a partial verdict
+    unless `request.partial`, a pass under reduced trust unless `request.reduced_trust`."""
+    out, held = [], []
+    for r in sorted(records, key=lambda r: r.task_id):
+        if not (r.passed or r.partial) or r.code is None:
+            continue
+        if r.partial and not request.partial:
+            held.append([r.task_id, "partial: passed only on the tests that could run; --write-partial writes it"])
+        elif r.reduced and not request.reduced_trust:
+            held.append([r.task_id, f"passed under reduced trust ({r.result.get('trust')}); "
+                                    "--write-reduced-trust writes it"])
+        else:
+            out.append(r)
+    return out, held
+
+
 def write_passing(target: Path, originals: dict[str, dict], records: list[TaskRecord], together: dict,
                   request: WriteRequest, stopped: str) -> WriteOutcome:
     """Splice the passing records into the port and/or write the patch, if the whole-suite check clears
     them (or `request.anyway`); every outcome says what it did."""
     out = WriteOutcome()
     flag = "--write" if request.write else "--patch"     # named as the user asked: a patch-only run says patch
-    passing = [r for r in records if r.passed]
+    passing, out.withheld = writable(records, request)
     when = " so far (the batch stopped early)" if stopped else ""
+    held = [f"{flag}: not written: {task} ({why})" for task, why in out.withheld]
     if not passing:
-        out.refused = "no translation passed" + when
-        out.lines = [f"{flag}: wrote nothing: {out.refused}"]
+        out.refused = "no translation passed" + when + (f" ({len(out.withheld)} weaker verdict(s) held back)"
+                                                           if out.withheld else "")
+        out.lines = [f"{flag}: wrote nothing: {out.refused}", *held]
         return out
-    why = write_refusal(together)
+    # the whole-suite check runs on the work copy, which holds passing translations only: partial ones are not in it
+    why = write_refusal(together) if any(r.passed for r in passing) else ""
+    unchecked = [r.task_id for r in passing if r.partial]
+    if unchecked:
+        held.append(f"{flag}: {len(unchecked)} partial verdict(s) written as asked (--write-partial); the whole-suite "
+                    "check does not cover them (only passing translations go into the work copy)")
     if why and not request.anyway:
         out.refused = why
         out.lines = [f"{flag}: wrote nothing: {why}; --write-anyway writes the {len(passing)} passing "
-                     "translation(s) regardless"]
+                     "translation(s) regardless", *held]
         return out
     plan: WritePlan = plan_write(target, originals, passing)
     lines = [f"{flag}: {len(passing)} passing translation(s){when}" + (f" (despite: {why})" if why else "")]
@@ -151,6 +180,6 @@ def write_passing(target: Path, originals: dict[str, dict], records: list[TaskRe
     if request.write:
         write_plan(target, plan)
     lines += render(plan, "written" if request.write else "in the patch")
-    out.plan, out.lines = plan.to_json(), lines
+    out.plan, out.lines = plan.to_json(), lines + held
     out.members = [t for change in plan.files.values() for t in change.members] if request.write else []
     return out

@@ -11,13 +11,13 @@ from typing import Callable, TextIO
 
 from tqdm import tqdm
 
-from repotrans.verdicts.status import BLOCKED, ERROR, PASSED
+from repotrans.verdicts.status import BLOCKED, ERROR, PARTIAL, PASSED
 from repotrans.runs.store import TaskRecord
 
 
 def outcome_of(rec: TaskRecord) -> str:
-    """passed | blocked | error | failed: how a finished task is counted while the batch runs."""
-    return rec.status if rec.status in (PASSED, BLOCKED, ERROR) else "failed"
+    """passed | partial | blocked | error | failed: how a finished task is counted while the batch runs."""
+    return rec.status if rec.status in (PASSED, PARTIAL, BLOCKED, ERROR) else "failed"
 
 
 class BatchProgress:

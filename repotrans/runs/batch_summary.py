@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from repotrans.verdicts.status import BLOCKED, ERROR, NO_TESTS
+from repotrans.verdicts.status import BLOCKED, ERROR, NO_TESTS, PARTIAL
 from repotrans.runs.causes import cause_of
 from repotrans.runs.economy import Economy
 from repotrans.runs.store import TaskRecord, port_records, reduced_trust, translated_records, trust_categories
 from repotrans.runs.translate_first import render_lines, translate_first
 from repotrans.runs.whole_suite import whole_suite_line
 
-_LABEL = {ERROR: "ERROR", BLOCKED: "BLOCKED", NO_TESTS: "NO TEST"}     # anything else that did not pass: FAILED
-_ORDER = {"FAILED": 0, "ERROR": 1, "NO TEST": 2, "BLOCKED": 3}
+_LABEL = {ERROR: "ERROR", BLOCKED: "BLOCKED", NO_TESTS: "NO TEST", PARTIAL: "PARTIAL"}   # else that did not pass: FAILED
+_ORDER = {"FAILED": 0, "ERROR": 1, "NO TEST": 2, "BLOCKED": 3, "PARTIAL": 4}
 
 
 @dataclass
@@ -36,6 +36,7 @@ class BatchSummary:
     written: list[str] = field(default_factory=list)     # task ids spliced into the port (--write)
     write: dict = field(default_factory=dict)             # per file: members and sha256 written; skipped members
     write_refused: str = ""     # why --write/--patch wrote nothing ("" = it wrote, or was not asked)
+    withheld: list = field(default_factory=list)   # [task id, why] weaker verdicts --write/--patch held back
     problems: list[list[str]] = field(default_factory=list)   # [label, task id, one-line reason]
     not_run: int = 0            # tasks left when the batch stopped early
     stopped: str = ""           # why the batch stopped early ("" = it ran to the end)
@@ -44,6 +45,7 @@ class BatchSummary:
     translated: int = 0         # tasks judged with tests translated from JUnit: not in passed/failed/...
     translated_passed: int = 0
     no_tests: int = 0           # compiled, but no selected test could run: nothing judged, neither passed nor failed
+    partial: int = 0            # passed on the tests that could run, others left out behind untranslated members
     reduced_trust: int = 0      # verdicts that ran with a capability their Java original reaches (IL policy)
     trust_categories: list = field(default_factory=list)   # the capabilities those verdicts ran with
     model_calls: int = 0
@@ -65,6 +67,7 @@ class BatchSummary:
                    tasks=tasks, passed=sum(r.passed for r in port), compiled=sum(r.compiled for r in records),
                    failed=sum(p[0] == "FAILED" and not p[2].startswith("[translated tests]") for p in problems),
                    errors=sum(r.status == ERROR for r in port), blocked=sum(r.status == BLOCKED for r in port),
+                   partial=sum(r.partial for r in port),
                    no_tests=sum(r.status == NO_TESTS for r in port), translated=len(translated), translated_passed=sum(r.passed for r in translated),
                    reduced_trust=len(reduced_trust(records)), trust_categories=trust_categories(records),
                    prompt_tokens=sum(r.prompt_tokens for r in records),
@@ -72,8 +75,8 @@ class BatchSummary:
                    not_run=tasks - len(records), first=[b.to_json() for b in translate_first(port)], **kw)
 
     def counts_line(self) -> str:
-        parts = [f"{self.passed} passed", f"{self.failed} failed", f"{self.blocked} blocked",
-                 f"{self.errors} error{'s' * (self.errors != 1)}"]
+        parts = [f"{self.passed} passed", *([f"{self.partial} partial"] if self.partial else []),
+                 f"{self.failed} failed", f"{self.blocked} blocked", f"{self.errors} error{'s' * (self.errors != 1)}"]
         if self.no_tests:
             parts.append(f"{self.no_tests} without a test run")
         if self.translated:
@@ -101,7 +104,11 @@ class BatchSummary:
             lines.append(economy.line())
         if self.reduced_trust:
             lines.append(f"reduced trust: {self.reduced_trust} verdict(s) ran their tests with a capability their Java "
-                         f"original reaches, allowed by the IL policy: {', '.join(self.trust_categories) or 'none named'}")
+                         f"original reaches, allowed by the IL policy: {', '.join(self.trust_categories) or 'none named'}; "
+                         "such a pass is written only with --write-reduced-trust")
+        if self.partial:
+            lines.append(f"partial: {self.partial} task(s) passed only on the covering tests that could run (the others "
+                         "stop in members this run leaves untranslated): not passes, written only with --write-partial")
         lines += self.write_lines()
         if self.stopped:
             lines.append(f"stopped early: {self.stopped}")
@@ -111,8 +118,9 @@ class BatchSummary:
 
     def write_lines(self) -> list[str]:
         """What --write put into the port, file by file, what it skipped, or why it wrote nothing."""
+        held = [f"  not written: {task} ({why})" for task, why in self.withheld]
         if self.write_refused:
-            return [f"written into the target: nothing ({self.write_refused})"]
+            return [f"written into the target: nothing ({self.write_refused})", *held]
         files = (self.write or {}).get("files", {})
         lines = []
         if self.written:
@@ -124,7 +132,7 @@ class BatchSummary:
                 lines.append(f"created alongside (no task; each came with a passing candidate): {len(created)}")
                 lines += [f"  {rel}: {c}" for rel, c in created]
         lines += [f"  not written: {task} ({why})" for task, why in (self.write or {}).get("skipped", [])]
-        return lines
+        return lines + held
 
 
 def _rule(text: str, width: int) -> str:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from repotrans.verdicts.results import Diagnostic, TestFailure, TestResult
-from repotrans.verdicts.status import BLOCKED, ERROR, PASSED
+from repotrans.verdicts.status import BLOCKED, ERROR, LABELS, PARTIAL, PASSED
 from repotrans.runs.store import TaskRecord
 
 _ERROR_KIND = re.compile(r"([\w. -]{1,40}?)(?: at |:|\()")
@@ -21,8 +21,8 @@ _EXC_TYPE = re.compile(r"(?:SetUp : |TearDown : )?([\w.]+(?:Exception|Error))\b"
 
 
 # Cause groups listed last: they say nothing against the candidate itself (report.md and report.html).
-BLOCKED_GROUP = "blocked by untranslated methods"
-LATE_GROUPS = (BLOCKED_GROUP, "no test ran")
+BLOCKED_GROUP = LABELS[BLOCKED]
+LATE_GROUPS = (LABELS[PARTIAL], BLOCKED_GROUP, "no test ran")
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ def cause_of(rec: TaskRecord) -> Cause:
     result = TestResult.from_json(rec.result) if rec.result else None
     if result is None:
         return Cause(rec.status.replace("_", " "), "no test result was recorded")
+    if rec.status == PARTIAL:           # passed on the tests that could run: its reason says how many, behind what
+        return Cause(LABELS[PARTIAL], result.reason or "passed on the tests that could run")
     if rec.status == BLOCKED:
         members = [b.split(":", 1)[-1] for b in result.behind]
         if not members:          # held in a unit that did not pass (runs.rejudge): its reason

@@ -23,9 +23,12 @@ placeholders too), are judged again until nothing changes:
   3. a candidate (alone, or a member of a unit) blocked only behind placeholders no candidate of this run
      can fill any more (their tasks ended without a pass, or they are no task) would wait forever: a test
      that stops there cannot tell anything about it. It is judged on the covering tests that could run
-     (blocked.past_untranslated: at least one passed, its own member on no stopped test's stack, and one
-     that passed names the member: past_placeholders) and the stopped tests are named as left out. One
-     failed task no longer keeps everything that reaches it blocked.
+     (blocked.past_untranslated: at least one passed, its own member on no stopped test's chain, and one
+     that passed names the member: past_placeholders) and the stopped tests are named as left out. Such a
+     verdict is `partial`, never a pass: it stays out of the work copy (a task behind it sees its placeholder)
+     and is written only when asked; it rests on the failure of the tasks it stopped behind, which is recorded
+     on both records (its `behind`, their `holds_up`). One failed task no longer keeps everything that
+     reaches it blocked.
 """
 from __future__ import annotations
 
@@ -44,7 +47,7 @@ from repotrans.execution.judge.blocked import past_untranslated
 from repotrans.verdicts.results import TestResult
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import member_tokens
-from repotrans.verdicts.status import BLOCKED, NO_TESTS, PASSED
+from repotrans.verdicts.status import BLOCKED, NO_TESTS, PARTIAL, PASSED
 from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.workspace.scratch import state_key
 from repotrans.execution.workspace.selection import identifiers_in
@@ -166,8 +169,8 @@ def _first_past_placeholders(index: Index, source: Path, work: Path, pending: li
                              judged_on: dict[str, str],
                              record: Callable[[TaskRecord, TestResult, str], None]) -> bool:
     """The first pending record (callees first) whose verdict on the work copy as it is now is blocked
-    only behind members that stay placeholders (no pending candidate can fill them) passes on the tests
-    that could run (blocked.past_untranslated) and goes into the work copy; whether one did."""
+    only behind members that stay placeholders (no pending candidate can fill them) is judged on the tests
+    that could run (blocked.past_untranslated: partial, recorded, kept out of the work copy); whether one was."""
     state, live = state_key(work), {"target:" + r.task_id for r in pending}
     for rec in pending:
         if judged_on.get(rec.task_id) != state or rec.result is None:
@@ -175,9 +178,8 @@ def _first_past_placeholders(index: Index, source: Path, work: Path, pending: li
         result = TestResult.from_json(rec.result)
         staying = set(result.behind) - live
         judged = past_placeholders(index, index.method("target:" + rec.task_id), result, staying)
-        if judged.status == PASSED:
+        if judged.status == PARTIAL:
             record(rec, judged, "alone, past members this run leaves untranslated")
-            apply_passing(index, source, work, [rec])
             return True
     return False
 
@@ -352,6 +354,26 @@ def _note(store: RunStore, tasks_dir: Path | None, say: Callable[[str], None], r
     _update_result_file(tasks_dir, rec, how)
     if rec.status != before:
         say(f"  {before} -> {rec.status:<13} {rec.task_id}" + (f" ({how})" if how != "alone" else ""))
+    if rec.status == PARTIAL:
+        _note_holds_up(store, tasks_dir, rec, result)
+
+
+def _note_holds_up(store: RunStore, tasks_dir: Path | None, rec: TaskRecord, result: TestResult) -> None:
+    """A partial verdict rests on the failure of the tasks whose placeholders its left-out tests stopped in:
+    each of those records names it (`holds_up`), in the store and its result.json."""
+    behind = {b.split(":", 1)[-1] for b in result.behind}
+    for other in store.records():
+        if other.task_id not in behind or (other.config, other.dataset) != (rec.config, rec.dataset):
+            continue
+        data = dict(other.result or {"status": other.status})
+        data["holds_up"] = sorted(set(data.get("holds_up", [])) | {rec.task_id})
+        other.result = data
+        store.add(other)
+        path = None if tasks_dir is None else tasks_dir / task_dir_name(other.task_id) / Trajectory.RESULT
+        if path is not None and path.is_file():
+            saved = json.loads(path.read_text(encoding="utf-8"))
+            saved["result"] = data
+            path.write_text(json.dumps(saved, indent=2), encoding="utf-8")
 
 
 def _record(store: RunStore, rec: TaskRecord, result: TestResult) -> None:

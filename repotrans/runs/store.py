@@ -12,7 +12,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from repotrans.verdicts.status import COMPILED, PASSED, TASK_STATUSES
+from repotrans.verdicts.status import COMPILED, PARTIAL, PASSED, TASK_STATUSES
 from repotrans.runs.layout import results_file
 from repotrans.redact import redact
 
@@ -78,6 +78,17 @@ class TaskRecord:
     @property
     def passed(self) -> bool:
         return self.status == PASSED
+
+    @property
+    def partial(self) -> bool:
+        """Passed on the covering tests that could run, others left out behind members this run leaves
+        untranslated: not a pass (verdicts.status.PARTIAL)."""
+        return self.status == PARTIAL
+
+    @property
+    def reduced(self) -> bool:
+        """The verdict ran with a capability the Java original reaches (`trust: reduced (...)`)."""
+        return bool((self.result or {}).get("trust"))
 
     @property
     def translated_verdict(self) -> bool:

@@ -63,7 +63,7 @@ def plan_write(target: Path, originals: dict[str, dict], passing: list[TaskRecor
     by_file: dict[str, list[TaskRecord]] = {}
     for rec in sorted(passing, key=lambda r: r.task_id):
         where = originals.get(rec.task_id)
-        if not rec.passed or rec.code is None:
+        if not (rec.passed or rec.partial) or rec.code is None:
             plan.skipped.append((rec.task_id, f"its verdict is {rec.status}, not passed"))
         elif where is None:
             plan.skipped.append((rec.task_id, "the run does not know the member's original text"))

@@ -83,8 +83,11 @@ class TestResult:
     judge: str = ""
     # covering tests left out because they fail in this environment before any change ("Project:Ns.F.T" -> cause)
     left_out: dict[str, str] = field(default_factory=dict)
-    # blocked: the placeholder members (target method ids) the failing tests stopped in, from runtime frames
+    # blocked: the placeholder members (target method ids) the failing tests stopped in, from the runner's record
+    # of the call chain; partial: those the left-out tests stopped in (members this run leaves untranslated)
     behind: list[str] = field(default_factory=list)
+    # the tasks (ids) judged partial past this member's placeholder: their verdict rests on this task's failure
+    holds_up: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         check_verdict(self.status)
@@ -125,6 +128,7 @@ class TestResult:
             judge=data.get("judge", ""),
             left_out=dict(data.get("left_out", {})),
             behind=list(data.get("behind", [])),
+            holds_up=list(data.get("holds_up", [])),
         )
 
     def evidence(self) -> str:

@@ -10,6 +10,9 @@ from typing import Literal
 
 # What a test run of one candidate found (execution.results.TestResult.status).
 PASSED = "passed"
+# passed on the covering tests that could run, the others left out because they stop in members this run leaves
+# untranslated (execution.judge.blocked.past_untranslated): not a pass; counted apart, never written unless asked
+PARTIAL = "partial"
 NO_TESTS = "no_tests"            # it compiled, but no selected test could run: nothing judged, never a pass
 TEST_FAILURE = "test_failure"
 RUNTIME_ERROR = "runtime_error"
@@ -22,16 +25,16 @@ REJECTED = "rejected"            # compiled, but its IL reaches a capability the
 ERROR = "error"                  # the task itself failed (recorded; the batch goes on)
 UNTESTED = "untested"            # an agent run in which no candidate was tested (stored as ERROR)
 
-Status = Literal["passed", "blocked", "no_tests", "test_failure", "runtime_error", "timeout", "compile_error",
+Status = Literal["passed", "partial", "blocked", "no_tests", "test_failure", "runtime_error", "timeout", "compile_error",
                  "rejected"]
 
 # Best first; a verdict's position is its severity.
 # blocked (execution.blocked) is judged on a TestResult, never by a toolchain.
-VERDICTS: tuple[str, ...] = (PASSED, BLOCKED, NO_TESTS, TEST_FAILURE, RUNTIME_ERROR, TIMEOUT, COMPILE_ERROR, REJECTED)
+VERDICTS: tuple[str, ...] = (PASSED, PARTIAL, BLOCKED, NO_TESTS, TEST_FAILURE, RUNTIME_ERROR, TIMEOUT, COMPILE_ERROR, REJECTED)
 # A row of a run's results table.
 TASK_STATUSES: tuple[str, ...] = VERDICTS + (ERROR,)
 # Statuses of a candidate that compiled.
-COMPILED: frozenset[str] = frozenset((PASSED, NO_TESTS, TEST_FAILURE, RUNTIME_ERROR, TIMEOUT, BLOCKED, REJECTED))
+COMPILED: frozenset[str] = frozenset((PASSED, PARTIAL, NO_TESTS, TEST_FAILURE, RUNTIME_ERROR, TIMEOUT, BLOCKED, REJECTED))
 # Statuses whose failing tests may stop in methods still to be translated (see execution.blocked).
 FAILED_TESTS: frozenset[str] = frozenset((TEST_FAILURE, RUNTIME_ERROR))
 
@@ -44,6 +47,7 @@ LABELS: dict[str, str] = {
     TIMEOUT: "non-termination",
     NO_TESTS: "no test ran",
     BLOCKED: "blocked by untranslated methods",
+    PARTIAL: "partial: tests left out behind untranslated methods",
     ERROR: "task error",
 }
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from repotrans.execution.judge.chain import (Members, Own, frame_member, in_member, java_calls, java_reaches,
                                              on_chain, stops_in_untranslated)
 from repotrans.verdicts.results import TestResult
-from repotrans.verdicts.status import BLOCKED, FAILED_TESTS, PASSED
+from repotrans.verdicts.status import BLOCKED, FAILED_TESTS, PARTIAL
 from repotrans.index.model import Method
 
 __all__ = ["blockers", "judge_blocked", "past_untranslated", "frame_member", "in_member",
@@ -50,11 +50,12 @@ def judge_blocked(result: TestResult, index, method: Method, java: Method | None
 def past_untranslated(result: TestResult, method: Method, staying: set[str]) -> TestResult:
     """A blocked verdict whose failing tests all stopped in placeholders that stay placeholders (`staying`:
     target member ids no candidate of this run can fill any more: their tasks ended without a pass, or
-    they are no task), judged on the covering tests that could run: passed when at least one of them
-    passed and no failing test has the candidate's own member on its stack (it may have led the test
-    there: the runner's record of its chains, and its stack); the stopped tests are left out, each named with
-    why (left_out). Anything else is returned as
-    it is. Only a batch's last judgements may call it: earlier, a later level may still fill them."""
+    they are no task), judged on the covering tests that could run: `partial` (never passed: a verdict that
+    rests on left-out tests is its own status) when at least one of them passed and no failing test has the
+    candidate's own member on its stack (it may have led the test there: the runner's record of its chains, and
+    its stack); the stopped tests are left out, each named with why (left_out), and `behind` keeps the members
+    it rests on. Anything else is returned as it is. Only a batch's last judgements may call it: earlier, a
+    later level may still fill them."""
     if result.status != BLOCKED or not result.behind or not set(result.behind) <= staying:
         return result
     ran = result.tests_run - result.tests_failed
@@ -63,7 +64,7 @@ def past_untranslated(result: TestResult, method: Method, staying: set[str]) -> 
         return result
     names = sorted(b.split(":", 1)[-1] for b in set(result.behind))
     cause = "stops in " + ", ".join(names[:3]) + (", ..." if len(names) > 3 else "") + ", which this run leaves untranslated"
-    return replace(result, status=PASSED, failures=[], tests_run=ran, tests_failed=0, behind=[],
+    return replace(result, status=PARTIAL, failures=[], tests_run=ran, tests_failed=0,
                    left_out={**result.left_out, **{f.name: cause for f in result.failures}},
                    reason=f"passed on the {ran} covering test(s) that could run; {len(result.failures)} left out: "
                           f"each {cause}")

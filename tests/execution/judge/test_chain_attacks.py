@@ -147,7 +147,7 @@ def test_the_right_body_is_blocked_behind_the_placeholder_the_ports_wrapper_reac
     assert [b.split(":", 1)[1] for b in result.behind] == ["Acme.Shapes.Triple(int)"]
     assert [f.name.rsplit(".", 1)[1] for f in result.failures] == ["ParsedPlusScale"]
     judged = past_untranslated(result, scale, set(result.behind))
-    assert judged.status == "passed" and judged.tests_run == 1, judged.brief()
+    assert judged.status == "partial" and judged.tests_run == 1, judged.brief()
     add = add_of(index)
     assert runners.run(index, add, RIGHT, java=replace(add, body=JAVA_ADD)).status == "blocked"
 
@@ -159,7 +159,7 @@ def test_a_wrong_body_reaching_a_placeholder_through_framework_frames_is_never_b
     add = add_of(index)
     result = runners.run(index, add, code, java=replace(add, body=JAVA_ADD))
     assert result.status in ("runtime_error", "test_failure", "rejected"), (name, result.brief())
-    assert past_untranslated(result, add, {"target:Acme.Shapes.Triple(int)"}).status != "passed"
+    assert past_untranslated(result, add, {"target:Acme.Shapes.Triple(int)"}).status not in ("passed", "partial")
     if "thread" in name or "static constructor" in name:
         # off the test's thread who led there is unknown; a type initializer that failed once fails the next
         # tests with no guard reached: neither is ever blocked, whatever the Java original calls
