@@ -27,6 +27,9 @@ def register(sub) -> None:
     p.add_argument("--out", default="repotrans.toml", help="the file to write (default ./repotrans.toml)")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.add_argument("--no-doctor", action="store_true", help="only write the file")
+    p.add_argument("--write-project", action="store_true",
+                   help="a port of .cs files only: also write a minimal SDK-style project for its library and one for "
+                        "its NUnit tests into --target (mono and dotnet read them; the files are listed)")
 
 
 def render_config(source: str, target: str, model: str, base_url: str | None, toolchain: str, sandbox: str) -> str:
@@ -52,6 +55,13 @@ def run_init(args: argparse.Namespace, _: AgentConfig) -> int:
     out = Path(args.out)
     if out.exists() and not args.force:
         raise ConfigError(f"{out} exists; pass --force to overwrite it, or --out FILE to write another")
+    if args.write_project:
+        from repotrans.execution.toolchains.minimal_project import plan_projects, write_projects
+
+        plan = plan_projects(Path(args.target))
+        for path in write_projects(Path(args.target), plan):
+            print(f"wrote {path}")
+        print(plan.render())
     out.write_text(render_config(args.source, args.target, args.model, args.base_url, args.toolchain,
                                  args.sandbox), encoding="utf-8")
     print(f"wrote {out}")

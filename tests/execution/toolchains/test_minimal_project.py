@@ -1,0 +1,31 @@
+"""A port of .cs files only gets minimal project files (`repotrans init --write-project`): its library at the
+root, its NUnit tests in the folder that holds them, found and chosen as the toolchain finds any port's."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from repotrans.cli.main import main
+
+PAIR = Path(__file__).resolve().parents[2] / "fixtures" / "stranger_pair"
+
+
+def test_init_writes_a_library_and_a_test_project_the_build_finds(tmp_path, capsys):
+    shutil.copytree(PAIR, tmp_path / "pair")
+    cs = tmp_path / "pair" / "csharp"
+    for project in cs.rglob("*.csproj"):
+        project.unlink()
+    code = main(["init", "--source", str(tmp_path / "pair" / "java"), "--target", str(cs), "--write-project",
+                 "--out", str(tmp_path / "r.toml"), "--workdir", str(tmp_path / "wd")])
+    out = capsys.readouterr().out
+    assert sorted(p.relative_to(cs).as_posix() for p in cs.rglob("*.csproj")) == [
+        "Example.Ring.csproj", "Ring.Tests/Example.Ring.Tests.csproj"]
+    assert '<Compile Remove="Ring.Tests/**" />' in (cs / "Example.Ring.csproj").read_text()
+    tests = (cs / "Ring.Tests" / "Example.Ring.Tests.csproj").read_text()
+    assert '<ProjectReference Include="..\\Example.Ring.csproj" />' in tests and 'Include="NUnit"' in tests
+    assert "chosen: Example.Ring [library] net48 (the only one), 2 files" in out
+    assert "chosen: Example.Ring.Tests [tests (nunit 2)] net48 (the only one), 1 files" in out
+    assert code == 0, out
+    again = main(["init", "--source", str(tmp_path / "pair" / "java"), "--target", str(cs), "--write-project",
+                  "--out", str(tmp_path / "r2.toml"), "--no-doctor"])
+    assert again == 2 and "already has a .csproj" in capsys.readouterr().err
