@@ -118,7 +118,7 @@ class MonoToolchain:
                 diags = parse_mcs(outcome.output, ws, None)
                 first = next((d for d in diags if d.severity == "error"), None)
                 what = (f"{first.file}:{first.line}: {first.code} {first.message}" if first
-                        else "timed out" if outcome.timed_out else f"mcs exit {outcome.exit_code}")
+                        else "timed out" if outcome.timed_out else first_errors(outcome.output, outcome.exit_code))
                 blamed = blamed_packages([d.message for d in diags if d.severity == "error"], project.unresolved)
                 if blamed:
                     what += f" (built without package {', '.join(blamed)}, found nowhere: the errors name it)"
@@ -235,3 +235,11 @@ def _gap_note(ws: Workspace, diags: list[Diagnostic]) -> str:
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def first_errors(output: str, exit_code: int | None, limit: int = 3) -> str:
+    """The compiler's first error lines as it printed them, when none reads as a diagnostic (a crash, an
+    error without a code or a place): never a bare exit code where the output says more."""
+    lines = [" ".join(line.split())[:200] for line in output.splitlines() if "error" in line.lower()]
+    shown = " | ".join(lines[:limit]) + (f" | ... ({len(lines) - limit} more)" if len(lines) > limit else "")
+    return f"{shown} (mcs exit {exit_code})" if shown else f"mcs exit {exit_code}"

@@ -29,3 +29,13 @@ def test_init_writes_a_library_and_a_test_project_the_build_finds(tmp_path, caps
     again = main(["init", "--source", str(tmp_path / "pair" / "java"), "--target", str(cs), "--write-project",
                   "--out", str(tmp_path / "r2.toml"), "--no-doctor"])
     assert again == 2 and "already has a .csproj" in capsys.readouterr().err
+
+
+def test_a_build_that_fails_without_a_diagnostic_says_the_compilers_first_errors():
+    from repotrans.execution.toolchains.mono import first_errors
+
+    output = ("Compilation started\nerror: cannot open assembly 'Missing.dll'\nUnhandled Exception: System.IO.Error\n"
+              "Compilation failed: 2 error(s), 0 warnings\n")
+    assert first_errors(output, 1) == ("error: cannot open assembly 'Missing.dll' | Unhandled Exception: System.IO.Error"
+                                       " | Compilation failed: 2 error(s), 0 warnings (mcs exit 1)")
+    assert first_errors("", 1) == "mcs exit 1"
