@@ -25,7 +25,7 @@ def register(sub) -> None:
     p.add_argument("--target", required=True, help="C# port")
     p.add_argument("--exclude", metavar="FILE",
                    help="exclusions: one '[missing|signature|port-only|matched:] GLOB [# reason]' per line "
-                        "(see the README's 'Keep your port in sync')")
+                        "(see docs/sync.md)")
     p.add_argument("--format", choices=["md", "json", "html"], default="md", help="output format (default md)")
     p.add_argument("--out", metavar="FILE", help="write the report here instead of stdout")
     p.add_argument("--fail-over", type=at_least(0), metavar="N",
