@@ -136,7 +136,7 @@ class RunnerReport:
     tests: list[tuple[str, str, str, str]] = field(default_factory=list)   # (result state, name, message, stack)
     crash: str = ""
     unhandled: list[str] = field(default_factory=list)
-    excluded: list[tuple[str, str]] = field(default_factory=list)  # (test name, its categories) left out by category
+    excluded: list[tuple[str, str]] = field(default_factory=list)  # (test name, the attribute that leaves it out)
     seconds: dict[str, float] = field(default_factory=dict)   # test name -> the seconds NUnit measured it ran
     started: int | None = None
     ended: int | None = None
