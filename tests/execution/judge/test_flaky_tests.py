@@ -2,7 +2,8 @@
 NUnit runner for real): like the scheduler port's serialization and interruptible-job tests, which failed now
 and then on the untouched port and then failed a whole-suite check and a correct pass. The untouched port's
 baseline runs every failing test again, with a sample of the passing ones, every suite in the reverse order;
-a test whose outcome flips (here: tests that share a registry, so the order decides) is recorded as flaky, and
+a test whose outcome flips (here: tests that share a registry, so the order decides, and cases that fail every
+other call) is recorded as flaky, and
 left out of every verdict whether it passes or fails; a test that fails both times stays a known failure."""
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ namespace Acme.Tests {
     [Test] public void C_Stable() { Assert.AreEqual(4, Registry.Twice(2)); }
     [Test] public void D_AlsoFirst() { Assert.AreEqual(1, Registry.Add()); }
     [Test] public void E_Broken() { Assert.AreEqual(5, Registry.Twice(2)); }
+    static int calls;     // fails every other call: a case's outcome depends on how often the others ran
+    [TestCase("a")] [TestCase("b")] public void EveryOther(string s) { calls++; Assert.AreEqual(0, calls % 2, s); }
   }
 }"""})
 FLAKY_PASS = "flips on the untouched port (passed, then failed when run again in another order)"
@@ -41,7 +44,9 @@ def test_a_test_whose_outcome_flips_on_the_untouched_port_decides_no_verdict(tmp
         known = known_failures(runner, repo, timeout=300)
     assert known == {"T:Acme.Tests.RegistryTests.A_First": FLAKY_PASS,
                      "T:Acme.Tests.RegistryTests.D_AlsoFirst": FLAKY_FAIL,
-                     "T:Acme.Tests.RegistryTests.E_Broken": "an assertion (Expected: 5)"}, known
+                     "T:Acme.Tests.RegistryTests.E_Broken": "an assertion (Expected: 5)",
+                     'T:Acme.Tests.RegistryTests.EveryOther("a")': FLAKY_FAIL,
+                     'T:Acme.Tests.RegistryTests.EveryOther("b")': FLAKY_PASS}, known
     rel = "src/Core/Registry.cs"
     with judging(repo, tmp_path / "work") as judge:
         judge.limits = replace(judge.limits, known_failures=tuple(known.items()))
@@ -50,6 +55,6 @@ def test_a_test_whose_outcome_flips_on_the_untouched_port_decides_no_verdict(tmp
     assert (original.status, original.tests_run) == ("passed", 1), (original.reason, original.failures)
     assert original.left_out == {k: ("fails on the untouched port: " + v if "flips" not in v else v)
                                  for k, v in known.items()}
-    assert original.reason == ("judged on 1 of 4 tests; 1 fail in this environment before any change, "
-                               "2 flip on the untouched port (flaky)")
+    assert original.reason == ("judged on 1 of 6 tests; 1 fail in this environment before any change, "
+                               "4 flip on the untouched port (flaky)")
     assert wrong.status == "test_failure" and [f.name for f in wrong.failures] == ["Acme.Tests.RegistryTests.C_Stable"]
