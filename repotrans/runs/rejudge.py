@@ -1,6 +1,6 @@
 """The work copy of a batch, and blocked candidates judged again at its end.
 
-One rule (issue 35): the shared work copy (run_dir/work/target) holds the port plus passing translations
+One rule: the shared work copy (run_dir/work/target) holds the port plus passing translations
 and nothing else, at every moment a verdict is taken. A candidate under judgement is added for its own
 run only (the runner patches a scratch copy); blocked and failed candidates stay in the run store and
 their task folder (candidate.cs), never in the shared tree.

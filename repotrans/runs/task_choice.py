@@ -1,4 +1,4 @@
-"""Which C# members a batch translates: what a user means by a placeholder (issue 35).
+"""Which C# members a batch translates: what a user means by a placeholder.
 
 By default a task is a member of the port's code (never of a test project) whose Java counterpart the
 mapping knows and whose body throws `NotImplementedException` (block or expression body, any of its usual
