@@ -124,9 +124,10 @@ def parse_shared_mcs(output: str, ws: Workspace, cand: PatchedFile, shared: Path
     candidate's own build would say it: a line of `shared`, the file holding its body among others', is
     placed at its line in the candidate's patched file when it is one of the candidate's (`own_lines`:
     shared line -> patched line); the other candidates' and the switches' lines are left out."""
-    shared_name, placed = rel(shared, ws), _place(ws, cand)
+    shared_name, placed, root = rel(shared, ws), _place(ws, cand), str(ws.root.resolve()) + "/"
 
     def place(file: str, lineno: int) -> tuple[str, int, int | None] | None:
+        file = file[len(root):] if file.startswith(root) else file     # a guarded copy names it absolutely
         if file != shared_name:
             return placed(file, lineno)
         own = own_lines.get(lineno)
