@@ -84,7 +84,8 @@ def test_the_cache_root_is_its_own_setting_and_no_cache_turns_off_both_caches(tm
     (tmp_path / "repotrans.toml").unlink()
     off = load_settings(build_parser().parse_args(["translate", "--function", "f", "--no-cache"]), env=env)
     assert cache_folder(off.model) is None and off.cache.embedding_folder() is None
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    root = Path(__file__).parents[2]          # the README and its reference pages (docs/)
+    readme = "\n".join(p.read_text(encoding="utf-8") for p in [root / "README.md", *sorted((root / "docs").glob("*.md"))])
     assert "`--no-cache` keeps it in\nmemory (with the response cache off too; `[cache] embeddings = false`" in readme
 
 
