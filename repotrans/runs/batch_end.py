@@ -150,7 +150,7 @@ def write_passing(target: Path, originals: dict[str, dict], records: list[TaskRe
                   request: WriteRequest, stopped: str) -> WriteOutcome:
     """Splice the passing records into the port and/or write the patch, if the whole-suite check clears
     them (or `request.anyway`); every outcome says what it did."""
-    out = WriteOutcome()
+    out = WriteOutcome(plan={"patch": str(request.patch) if request.patch else "", "into_port": request.write})
     flag = "--write" if request.write else "--patch"     # named as the user asked: a patch-only run says patch
     passing, out.withheld = writable(records, request)
     when = " so far (the batch stopped early)" if stopped else ""
@@ -180,6 +180,7 @@ def write_passing(target: Path, originals: dict[str, dict], records: list[TaskRe
     if request.write:
         write_plan(target, plan)
     lines += render(plan, "written" if request.write else "in the patch")
-    out.plan, out.lines = plan.to_json(), lines + held
+    out.plan, out.lines = {**plan.to_json(), "patch": str(request.patch) if request.patch else "",
+                           "into_port": request.write}, lines + held
     out.members = [t for change in plan.files.values() for t in change.members] if request.write else []
     return out

@@ -119,10 +119,17 @@ class BatchSummary:
     def write_lines(self) -> list[str]:
         """What --write put into the port, file by file, what it skipped, or why it wrote nothing."""
         held = [f"  not written: {task} ({why})" for task, why in self.withheld]
+        patch_only = bool((self.write or {}).get("patch")) and not (self.write or {}).get("into_port", True)
         if self.write_refused:
-            return [f"written into the target: nothing ({self.write_refused})", *held]
+            where = "the patch" if patch_only else "written into the target"
+            return [f"{where}: nothing ({self.write_refused})", *held]
         files = (self.write or {}).get("files", {})
         lines = []
+        if patch_only and files:            # --patch alone: the port is untouched, the patch holds the members
+            count = sum(len(f["members"]) for f in files.values())
+            lines.append(f"the patch {self.write['patch']}: {count} member{'s' * (count != 1)} in {len(files)} "
+                         f"file{'s' * (len(files) != 1)} (the port is untouched; `git apply` it)")
+            lines += [f"  {rel}: {', '.join(f['members'])}" for rel, f in sorted(files.items())]
         if self.written:
             lines.append(f"written into the target: {len(self.written)} member{'s' * (len(self.written) != 1)} "
                          f"in {len(files)} file{'s' * (len(files) != 1)}")

@@ -68,3 +68,15 @@ def test_report_md_has_the_whole_suite_line_and_what_was_written(tmp_path):
                                                                    write_refused="no translation passed"))))
     md = write_report([run]).read_text()
     assert "written into the target: nothing (no translation passed)" in md
+
+
+def test_a_patch_only_summary_names_the_patch_not_the_port():
+    files = {"src/T.cs": {"members": ["Ns.T.A()", "Ns.T.C()"]}}
+    summary = BatchSummary.of(3, RECORDS, seconds=1.0, write={"files": files, "skipped": [], "patch": "p.diff",
+                                                              "into_port": False})
+    lines = summary.write_lines()
+    assert lines[:2] == ["the patch p.diff: 2 members in 1 file (the port is untouched; `git apply` it)",
+                         "  src/T.cs: Ns.T.A(), Ns.T.C()"]
+    refused = write_passing(Path("/nonexistent"), {}, [], {}, WriteRequest(patch=Path("p.diff")), "")
+    summary = BatchSummary.of(3, RECORDS, seconds=1.0, write=refused.plan, write_refused=refused.refused)
+    assert summary.write_lines()[0] == "the patch: nothing (no translation passed)"
