@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from repotrans.errors import ConfigError
 from repotrans.execution.judge.untouched import _test_files, run_causes, untouched_runs
 from repotrans.execution.toolchains import Limits, TargetBuildError
 from repotrans.execution.toolchains.api import RUNNER_SOURCE, Project, plan_build
@@ -110,7 +111,7 @@ def content_keys(target: Path, runner, limits: Limits) -> dict[str, str]:
     `target` builds into a test project."""
     try:
         plan = plan_build(Path(target), runner.toolchain.name, runner.toolchain.settings)
-    except Exception:             # nothing buildable: no key, the run decides (ConfigError, TargetBuildError)
+    except ConfigError:           # nothing buildable: no key, the run decides
         return {}
     by_path = {p.path: p for p in plan.found}
     env = environment_key(runner, limits)
