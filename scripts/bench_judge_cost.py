@@ -26,28 +26,32 @@ SAMPLE = REPO / "datasets" / "sample"
 
 # run inside the code tree measured (this checkout or --rev's): one dataset build, its figures as JSON
 WORKER = r"""
-import json, re, sys, time
+import importlib, json, re, sys, time
 from pathlib import Path
-import repotrans.datasets.build as b
+sys.meta_path = [f for f in sys.meta_path if "editable" not in getattr(f, "__module__", "")]   # this tree only
+sys.path.insert(0, ".")
+b = importlib.import_module("repotrans.datasets.build" if Path("repotrans/datasets/build.py").is_file()
+                            else "repotrans.experiments.datasets")      # before the package layout of c548e9e
 from repotrans.execution.settings import ExecutionConfig
 src, tgt, out, cache, jobs, schemata, select = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6] == "1", sys.argv[7:]
 spent = {"baseline": 0.0}
-name = "port_baseline" if hasattr(b, "port_baseline") else "known_failures"
-original = getattr(b, name)
+name = "port_baseline" if hasattr(b, "port_baseline") else "known_failures"   # none before 8505589
+original = getattr(b, name, None)
 def timed(*a, **k):
     t = time.monotonic()
     try:
         return original(*a, **k)
     finally:
         spent["baseline"] += time.monotonic() - t
-setattr(b, name, timed)
+if original is not None:
+    setattr(b, name, timed)
 kw = dict(select=select or None, jobs=jobs, progress=False, schemata=schemata, execution=ExecutionConfig(sandbox="local"))
 if "cache_root" in b.build_dataset.__code__.co_varnames:
     kw["cache_root"] = Path(cache)
 t = time.monotonic()
 ds = b.build_dataset(Path(src), Path(tgt), Path(out), **kw)
 wall = time.monotonic() - t
-rows = [json.loads(l) for l in (b.build_folder(Path(out)) / b.VERDICTS).read_text().splitlines() if l.strip()]
+rows = [json.loads(l) for l in (Path(out) / ".build" / b.VERDICTS).read_text().splitlines() if l.strip()]
 def count(sel):
     m = re.search(r"(\d+) (?:covering )?(?:test|fixture)", sel or "")
     return int(m.group(1)) if m else 0
@@ -74,10 +78,10 @@ def _env() -> dict[str, str]:
     return dict(os.environ)
 
 
-def tree_of(rev: str, into: Path) -> Path:
-    """repotrans at `rev`, from git archive (nothing of the working tree)."""
+def tree_of(rev: str, into: Path, repo: Path) -> Path:
+    """repotrans at `rev` of the git repository `repo`, from git archive (nothing of the working tree)."""
     into.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=True).stdout
+    archive = subprocess.run(["git", "archive", rev], cwd=repo, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
 
@@ -112,6 +116,7 @@ def main() -> int:
     ap.add_argument("--work", help="work folder (default: a temporary one, removed)")
     ap.add_argument("--no-schemata", action="store_true")
     ap.add_argument("--code", default=str(REPO), help="the repotrans tree measured as 'this' (default: this checkout)")
+    ap.add_argument("--repo", default=str(REPO), help="the git repository --rev is taken from (default: this one)")
     args = ap.parse_args()
     source, target = Path(args.source).resolve(), Path(args.target).resolve()
     select = args.select if args.select is not None else (["*StringUtils*", "*Vector2D*"] if source == SAMPLE / "java"
@@ -119,7 +124,7 @@ def main() -> int:
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="judge-cost-"))
     trees = {"this": Path(args.code).resolve()}
     if args.rev:
-        trees[args.rev] = tree_of(args.rev, work / "rev")
+        trees[args.rev] = tree_of(args.rev, work / "rev", Path(args.repo))
     results = {}
     for label, code in trees.items():
         cache = work / f"cache-{len(results)}"
