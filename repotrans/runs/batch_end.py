@@ -93,8 +93,8 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
 
     out = {**summarize(whole, in_placeholder), **translated_part(whole, translated_fixtures(index)), "fail_together": [],
            "inputs": len(methods)}
-    if untranslated and out["in_untranslated"]:
-        out["untranslated"] = sorted(untranslated)
+    if untranslated and out["in_untranslated"] and not out["untranslated"]:
+        out["untranslated"] = sorted(untranslated)      # the runner named no placeholder: the tasks left
     if whole.status != PASSED:
         alone = runner.run_many(index, [(m, as_is(m), allowances(index, java.get(m.id)), java.get(m.id))
                                         for m in methods],

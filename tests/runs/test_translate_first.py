@@ -111,3 +111,22 @@ def test_resume_after_writing_the_first_member_judges_exactly_the_tasks_it_block
     # Area passes on the covering tests that could run past the constructor (the others named as left out)
     assert (resumed.passed, resumed.blocked, resumed.first) == (2, 0, [])
     assert _verdicts(run, "Acme.Geo.Shapes.Circle.Area_") > 1
+
+
+def test_the_whole_suite_line_and_the_list_name_the_same_placeholder(tmp_path):
+    """The stranger fixture's IsFull is a placeholder but no task; Take's tests stop in it. The whole-suite line
+    puts the failures down to IsFull, where the runner saw them stop, as the list does (was: to Take, the task
+    left untranslated)."""
+    import shutil
+
+    pair = tmp_path / "pair"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair", pair)
+    functions = tmp_path / "functions.txt"
+    functions.write_text("Example.Ring.RingBuffer.Take()\nExample.Ring.Counter.See(int)\n")
+    (tmp_path / "repotrans.toml").write_text("[agents]\nrag = false\n")
+    config = load_config(tmp_path / "repotrans.toml", cli={"model": {"name": "builtin"}})
+    summary = run_batch(pair / "java", pair / "csharp", tmp_path / "run", config, functions=functions, progress=False)
+    assert (summary.passed, summary.blocked) == (1, 1)
+    assert summary.together["untranslated"] == ["Example.Ring.RingBuffer.IsFull()"]
+    assert [(b["member"], b["tasks"]) for b in summary.first] == [("Example.Ring.RingBuffer.IsFull()",
+                                                                   ["Example.Ring.RingBuffer.Take()"])]
