@@ -44,7 +44,19 @@ EXAMPLES: dict[str, list[str]] = {
 }
 
 
+# the reference page (docs/, in the checkout and on the project's site) of each command it explains
+PAGES: dict[str, str] = {
+    "index": "docs/tools.md", "tool": "docs/tools.md", "retrieve": "docs/tools.md", "run-tests": "docs/judge.md",
+    "doctor": "docs/judge.md", "parity": "docs/sync.md", "sync": "docs/sync.md", "ablate": "docs/datasets.md",
+    "report": "docs/datasets.md", "dataset build": "docs/datasets.md", "dataset mask": "docs/datasets.md",
+}
+
+
 def epilog(command: str) -> str | None:
-    """`examples:` and the command lines, or None for a command without examples."""
+    """`examples:` and the command lines, then the command's reference page; None for a command with neither."""
     lines = EXAMPLES.get(command)
-    return "examples:\n" + "\n".join(f"  {line}" for line in lines) if lines else None
+    text = "examples:\n" + "\n".join(f"  {line}" for line in lines) if lines else ""
+    page = PAGES.get(command)
+    if page:
+        text += ("\n\n" if text else "") + f"more: {page} (README.md lists every page)"
+    return text or None

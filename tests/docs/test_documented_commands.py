@@ -89,3 +89,17 @@ def test_every_documented_command_and_flag_exists():
                 if f not in everywhere | scripts:
                     wrong.append(f"{doc.name}: no command takes {f} (`{code}`)")
     assert wrong == []
+
+
+def test_each_commands_help_names_a_page_that_exists():
+    from repotrans.cli.examples import PAGES
+
+    _, commands = _parsers()
+    for name, page in PAGES.items():
+        assert (ROOT / page).is_file(), page
+        head, _, nested = name.partition(" ")
+        parser = commands[head]
+        if nested:
+            sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+            parser = sub.choices[nested]
+        assert f"more: {page}" in parser.format_help(), name
