@@ -56,7 +56,7 @@ def run_init(args: argparse.Namespace, _: AgentConfig) -> int:
     if out.exists() and not args.force:
         raise ConfigError(f"{out} exists; pass --force to overwrite it, or --out FILE to write another")
     if args.write_project:
-        from repotrans.execution.toolchains.minimal_project import plan_projects, write_projects
+        from repotrans.skeleton.project_files import plan_projects, write_projects
 
         plan = plan_projects(Path(args.target))
         for path in write_projects(Path(args.target), plan):

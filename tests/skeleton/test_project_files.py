@@ -7,7 +7,7 @@ from pathlib import Path
 
 from repotrans.cli.main import main
 
-PAIR = Path(__file__).resolve().parents[2] / "fixtures" / "stranger_pair"
+PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
 
 
 def test_init_writes_a_library_and_a_test_project_the_build_finds(tmp_path, capsys):
