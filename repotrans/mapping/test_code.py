@@ -82,7 +82,8 @@ def java_test_files(files: list[FileInfo], types: list[TypeDecl], methods: list[
     annotated = {m.path for m in methods if any(TEST_ANNOTATION_RE.match(a) for a in m.annotations)}
     annotated |= {t.path for t in types if any(TEST_ANNOTATION_RE.match(a) for a in t.annotations)}
     marked |= annotated & set(by_path)
-    words = _words_by_path(methods, types, fields)
+    named = any(SUPPORT_NAME_RE.search(t.name) for t in types if t.path not in marked)
+    words = _words_by_path(methods, types, fields) if named else {}     # who uses what: only for support names
     while True:
         test_names = {t.name for t in types if t.path in marked} | TEST_BASES
         more = {path for path, ts in by_path.items() if path not in marked and (
