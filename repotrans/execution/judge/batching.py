@@ -29,6 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from repotrans.execution.capability.checks import MemberRef, merged_verdict
+from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.protocol import Judge
 from repotrans.verdicts.results import TestResult
 from repotrans.execution.judge.runner import Chosen, Planned, Runner
@@ -73,8 +74,10 @@ class BatchingJudge:
 
     # -- entry points -------------------------------------------------------------------------
     def run(self, index, method: Method, code: str, *, java: Method | None, scope=None, keep_run: bool = False,
-            allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
+            allow: frozenset[str] | None = None, scaled: bool = False) -> TestResult:
         """Runner.run's verdict; shared with concurrent candidates when sound."""
+        if allow is None:
+            allow = allowances(index, java)
         entry, planned = self._plan(index, method, code, scope, keep_run, allow, scaled)
         if isinstance(entry, str):
             return self._alone(index, method, code, scope, keep_run, allow, scaled, entry, java, planned)

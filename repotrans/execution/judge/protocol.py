@@ -16,9 +16,10 @@ class Judge(Protocol):
     """Verdicts of candidates for target members; closed (its sandboxes) by its owner."""
 
     def run(self, index, method: "Method", code: str, *, java: "Method | None", scope: Scope | None = None,
-            keep_run: bool = False, allow: frozenset[str] = frozenset(), scaled: bool = False) -> "TestResult":
+            keep_run: bool = False, allow: frozenset[str] | None = None, scaled: bool = False) -> "TestResult":
         """`code` as the new text of `method`, judged by its covering tests (Runner.run says how); `java`:
-        its Java original, required (None where it has none): a placeholder it does not call blocks nothing."""
+        its Java original, required (None where it has none): a placeholder it does not call blocks nothing,
+        and what it reaches is what the candidate may use (`allow`, derived from it when not given)."""
         ...
 
     def run_many(self, index, items: list[tuple["Method", str, frozenset[str], "Method | None"]], *,

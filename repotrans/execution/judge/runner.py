@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
+from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, trust_note
 from repotrans.execution.judge.baseline import BaselineCache, cached_baseline
 from repotrans.execution.judge.blocked import judge_blocked
@@ -100,10 +101,10 @@ class Runner:
 
     def run(self, index, method: Method, code: str, *, java: Method | None,
             scope: Literal["covering", "all"] | None = None, keep_run: bool = False,
-            allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
+            allow: frozenset[str] | None = None, scaled: bool = False) -> TestResult:
         """Judge `code` as the new text of `method` (a whole member or a body) in the index's target repo.
-        `allow`: capabilities the Java original reaches (policy_allow.allowances, the one function every
-        caller uses); the candidate may use their C# surface and the result records reduced trust. `scaled`:
+        `allow`: capabilities the Java original reaches (capability.allowances of `java`, derived here when not
+        given); the candidate may use their C# surface and the result records reduced trust. `scaled`:
         the test step's limit grows with the covering selection (Selection.timeout; dataset validation).
         `java`: the Java original (required, so no caller forgets it; None only where the member has none,
         e.g. a whole-suite run): a placeholder it does not call blocks nothing (blocked), and with None no
@@ -115,9 +116,11 @@ class Runner:
 
     def run_planned(self, index, method: Method, planned: Planned, *, java: Method | None,
                     scope: Literal["covering", "all"] | None = None, keep_run: bool = False,
-                    allow: frozenset[str] = frozenset(), scaled: bool = False) -> TestResult:
+                    allow: frozenset[str] | None = None, scaled: bool = False) -> TestResult:
         """`run` on a candidate already planned into its file (`patch`'s answer and the seconds it took):
         a batching judge's candidate judged alone is not planned twice."""
+        if allow is None:
+            allow = allowances(index, java)
         ws, patch, seconds = planned
         started = time.monotonic() - seconds
         timings = {"apply": seconds}
