@@ -32,10 +32,11 @@ from repotrans.execution.capability.checks import MemberRef, merged_verdict
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.protocol import Judge
 from repotrans.verdicts.results import TestResult
+from repotrans.verdicts.status import BLOCKED
 from repotrans.execution.judge.runner import Chosen, Planned, Runner
 from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.switches.shared_build import Build, Pending, compile_shared
-from repotrans.execution.toolchains import PatchedFile, Verdict
+from repotrans.execution.toolchains import Limits, PatchedFile, Verdict
 from repotrans.execution.toolchains.api import parse_shared_mcs, run_tests
 from repotrans.execution.workspace.scratch import Workspace
 from repotrans.index.model import Method
@@ -216,10 +217,22 @@ class BatchingJudge:
         """The per-candidate path's verdict on the shared build: its own warnings and check, then its
         covering tests in a fresh test process with only its switch on."""
         runner, build, ws, method = self.runner, entry.build, entry.ws, entry.method
-        box = runner.sandbox(ws)
         timings = {"apply": 0.0, "baseline": 0.0}
         chosen: Chosen = runner.select(entry.index, method, ws, entry.scope, entry.scaled)
         own_file = _own_file(build, method.path)
+        judge = f"batched: {build.size} candidates in one compile"
+        for limits in (chosen.limits, replace(chosen.limits, fail_fast=False)):
+            verdict = self._test(entry, chosen, limits, own_file, dict(timings))
+            result = runner.result(entry.index, method, verdict, chosen, frozenset(), entry.started, {}, judge=judge,
+                                   java=entry.java)
+            if not (result.status == BLOCKED and verdict.cut_short):   # blocked rests on every failure: run them all
+                return result
+        return result
+
+    def _test(self, entry: Pending, chosen: Chosen, limits: Limits, own_file: Path, timings: dict) -> Verdict:
+        """One candidate's check and covering tests on the shared build, under `limits`."""
+        runner, build, ws, method = self.runner, entry.build, entry.ws, entry.method
+        box = runner.sandbox(ws)
         with ws.run_dir() as run_dir:
             cand = PatchedFile(path=method.path, text=entry.patch.new_text, line_map=entry.patch.line_map,
                                surface_changed=False, run_dir=run_dir, member=MemberRef.of(method),
@@ -234,17 +247,14 @@ class BatchingJudge:
             timings["policy"] = checked.seconds
             timings["build"] = build.seconds
             if not checked.ok:
-                verdict = Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
-                                  log=checked.log())
-            else:
-                verdict = run_tests(ws, cand, runner.toolchain.plan(ws).chosen, entry.projects, build.built,
-                                    chosen.selected, box, chosen.limits, env={SWITCH_VAR: str(entry.switch)})
-                verdict.timings = {**timings, **verdict.timings}
-                verdict.diagnostics = warnings + verdict.diagnostics
-                _own_paths(verdict, ws, cand)
-        judge = f"batched: {build.size} candidates in one compile"
-        return runner.result(entry.index, method, verdict, chosen, frozenset(), entry.started, {}, judge=judge,
-                             java=entry.java)
+                return Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
+                               log=checked.log())
+            verdict = run_tests(ws, cand, runner.toolchain.plan(ws).chosen, entry.projects, build.built,
+                                chosen.selected, box, limits, env={SWITCH_VAR: str(entry.switch)})
+            verdict.timings = {**timings, **verdict.timings}
+            verdict.diagnostics = warnings + verdict.diagnostics
+            _own_paths(verdict, ws, cand)
+            return verdict
 
     def _alone(self, index, method, code, scope, keep_run, allow, scaled, why: str,
                java: Method | None = None, planned: Planned | None = None) -> TestResult:
