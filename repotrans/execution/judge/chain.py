@@ -11,7 +11,9 @@ theirs. A failure is the placeholders' when a guard fired in it, every chain tha
 thread down to the test framework (a chain from another thread cannot say who led there), each chain's first
 frame is a placeholder of the index, and no member of `own` (the translations being judged) is on a chain,
 except where that member's Java original reaches the placeholder itself (java_reaches). A frame of a type the
-index does not know (a type a candidate declared, a helper it added) counts as the translation's own. Whatever
+index does not know (a type a candidate declared, a helper it added) counts as the translation's own. Where
+a translation called a port member that is not its own code and the Java original calls that member too
+(a base constructor through super(...)), a placeholder behind it is that member's, not the translation's. Whatever
 exception the test then reports, a test in which such a guard fired is the placeholders' (a port that wraps
 the placeholder's exception, a test expecting another exception that got the placeholder's).
 """
@@ -175,13 +177,27 @@ def _placeholder(chain: Chain, members: Members, own: Sequence[Own]) -> Method |
     placeholder = members.member(first)
     if placeholder is None or not is_placeholder(placeholder.body):
         return None
-    for frame in chain.frames[1:]:
+    for at, frame in enumerate(chain.frames[1:], 1):
         mine = [o for o in own if in_member(frame, o.method)]
         if not mine and not members.known(frame):
             return False            # code the index does not know: a type or helper a translation added
-        if any(o.java is None or not members.java_reaches(o.java, placeholder) for o in mine):
+        callee = _callee(chain.frames[at - 1], mine, members)
+        if any(o.java is None or not (members.java_reaches(o.java, placeholder)
+                                      or callee is not None and members.java_reaches(o.java, callee))
+               for o in mine):
             return False
     return placeholder
+
+
+def _callee(frame: str, mine: Sequence[Own], members: Members) -> Method | None:
+    """The port member a translation's frame called, when the frame below it (nearer the guard) is one the
+    index declares and not the translation's own code: a placeholder behind a callee its Java original
+    calls too (a base constructor through super(...), a helper it shares) is that callee's, not the
+    translation's. A framework frame (a delegate, a LINQ iterator) names no callee: the placeholder itself
+    must then be one the Java original reaches."""
+    if any(in_member(frame, o.method) for o in mine) or frame.startswith(FRAMEWORK):
+        return None
+    return members.member(frame)
 
 
 def on_chain(failure: TestFailure, method: Method) -> bool:

@@ -141,6 +141,22 @@ def test_the_whole_suite_asks_the_same_with_every_passing_translation(index):
     assert stops_in_untranslated(via_add, index, [Own(dot), Own(add, java_add)]) == [member(index, "<init>")]
 
 
+def test_a_placeholder_behind_a_port_member_the_java_original_calls_too_is_that_members(index):
+    """The candidate called a port member that is not its own code (Add, as the sample's Circle(...) calls its
+    base constructor through super(...)) and that member reached the placeholder, by a path the Java text does
+    not show (the base class's body): when the Java original calls the same member, the placeholder is behind
+    it, not the candidate's; when it does not, or when the frame between is the framework's (a delegate, a
+    LINQ iterator), the candidate led there itself."""
+    dot = member(index, "Dot")
+    through_add = failed("Dot", [ANGLE, "Geo.Vector.Add (Geo.Vector other) at Vector.cs:7",
+                                 "Geo.Vector.Dot (Geo.Vector other) at Vector.cs:8", "Geo.Tests.VectorTests.Dot () at T.cs:20"])
+    calls_add, calls_nothing = replace(dot, body="{ return add(other).x; }"), replace(dot, body="{ return x; }")
+    assert stops_in_untranslated(through_add, index, [Own(dot, calls_add)]) == [member(index, "AngleTo")]
+    assert stops_in_untranslated(through_add, index, [Own(dot, calls_nothing)]) == []
+    through_linq = failed("Dot", [ANGLE, "System.Linq.Enumerable+SelectEnumerableIterator`2[TSource,TResult].MoveNext ()",
+                                  "Geo.Vector.Dot (Geo.Vector other) at Vector.cs:8", "Geo.Tests.VectorTests.Dot () at T.cs:20"])
+    assert stops_in_untranslated(through_linq, index, [Own(dot, calls_add)]) == []
+
 SALT_JAVA = """package org.x;
 public class Salt {
     public static String gensalt(int rounds) { return gensalt(rounds, new java.util.Random()); }
