@@ -160,12 +160,11 @@ def write_passing(target: Path, originals: dict[str, dict], records: list[TaskRe
                                                            if out.withheld else "")
         out.lines = [f"{flag}: wrote nothing: {out.refused}", *held]
         return out
-    # the whole-suite check runs on the work copy, which holds passing translations only: partial ones are not in it
+    # the whole-suite check runs once something passed (on the work copy, partial translations in it too)
     why = write_refusal(together) if any(r.passed for r in passing) else ""
     unchecked = [r.task_id for r in passing if r.partial]
     if unchecked:
-        held.append(f"{flag}: {len(unchecked)} partial verdict(s) written as asked (--write-partial); the whole-suite "
-                    "check does not cover them (only passing translations go into the work copy)")
+        held.append(f"{flag}: {len(unchecked)} partial verdict(s) written as asked (--write-partial)")
     if why and not request.anyway:
         out.refused = why
         out.lines = [f"{flag}: wrote nothing: {why}; --write-anyway writes the {len(passing)} passing "

@@ -1,8 +1,8 @@
 """The work copy of a batch, and blocked candidates judged again at its end.
 
-One rule: the shared work copy (run_dir/work/target) holds the port plus passing translations
-and nothing else, at every moment a verdict is taken. A candidate under judgement is added for its own
-run only (the runner patches a scratch copy); blocked and failed candidates stay in the run store and
+One rule: the shared work copy (run_dir/work/target) holds the port plus passing translations (partial ones
+included, step 3) and nothing else, at every moment a verdict is taken. A candidate under judgement is added
+for its own run only (the runner patches a scratch copy); blocked and failed candidates stay in the run store and
 their task folder (candidate.cs), never in the shared tree.
 
 At the end, blocked candidates, and untested ones (no test reached them while their callers were
@@ -25,9 +25,10 @@ placeholders too), are judged again until nothing changes:
      that stops there cannot tell anything about it. It is judged on the covering tests that could run
      (blocked.past_untranslated: at least one passed, its own member on no stopped test's chain, and one
      that passed names the member: past_placeholders) and the stopped tests are named as left out. Such a
-     verdict is `partial`, never a pass: it stays out of the work copy (a task behind it sees its placeholder)
-     and is written only when asked; it rests on the failure of the tasks it stopped behind, which is recorded
-     on both records (its `behind`, their `holds_up`). One failed task no longer keeps everything that
+     verdict is `partial`, never a pass: it goes into the work copy (the tasks behind it are judged through
+     it, as they were when it counted as passed), is counted apart and written only when asked; it rests on
+     the failure of the tasks it stopped behind, which is recorded on both records (its `behind`, their
+     `holds_up`). One failed task no longer keeps everything that
      reaches it blocked.
 """
 from __future__ import annotations
@@ -65,8 +66,9 @@ GROUP_ROUNDS = 4       # group judgements (each a build of the group's copy and 
 
 
 def applicable(rec: TaskRecord) -> bool:
-    """Only a passing candidate goes into the shared work copy."""
-    return rec.passed and rec.code is not None
+    """Only a passing candidate goes into the shared work copy, and a partial one (passed on every covering test
+    that could run: the tasks behind it are judged through it, their verdicts resting on its own)."""
+    return (rec.passed or rec.partial) and rec.code is not None
 
 
 def apply_passing(index: Index, source: Path, work: Path, records: list[TaskRecord]) -> None:
@@ -170,7 +172,7 @@ def _first_past_placeholders(index: Index, source: Path, work: Path, pending: li
                              record: Callable[[TaskRecord, TestResult, str], None]) -> bool:
     """The first pending record (callees first) whose verdict on the work copy as it is now is blocked
     only behind members that stay placeholders (no pending candidate can fill them) is judged on the tests
-    that could run (blocked.past_untranslated: partial, recorded, kept out of the work copy); whether one was."""
+    that could run (blocked.past_untranslated: partial, recorded, put into the work copy); whether one was."""
     state, live = state_key(work), {"target:" + r.task_id for r in pending}
     for rec in pending:
         if judged_on.get(rec.task_id) != state or rec.result is None:
@@ -180,6 +182,7 @@ def _first_past_placeholders(index: Index, source: Path, work: Path, pending: li
         judged = past_placeholders(index, index.method("target:" + rec.task_id), result, staying)
         if judged.status == PARTIAL:
             record(rec, judged, "alone, past members this run leaves untranslated")
+            apply_passing(index, source, work, [rec])
             return True
     return False
 
@@ -280,11 +283,11 @@ def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecor
         if last:
             results = [past_placeholders(index, index.method("target:" + rec.task_id), result, set(result.behind) - live)
                        for rec, result in zip(members, results)]
-        if all(result.status == PASSED for result in results):
+        if all(result.status in (PASSED, PARTIAL) for result in results):     # partial: in the last judgements
             return [(rec, replace(result, reason=_together(rec.task_id, names))) for rec, result in zip(members, results)]
         # a failing member leaves; so does, in the last judgements, one still blocked only behind placeholders
         # that stay (no test of it could run past them): it keeps its own verdict, the rest may still pass
-        failed = {rec.task_id for rec, result in zip(members, results) if result.status not in (PASSED, BLOCKED)
+        failed = {rec.task_id for rec, result in zip(members, results) if result.status not in (PASSED, PARTIAL, BLOCKED)
                   or (last and result.status == BLOCKED and not set(result.behind) & live)}
         if failed:
             say(f"  {_others('', sorted(failed))} did not pass in the unit; the rest is judged again without")
