@@ -284,7 +284,9 @@ def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecor
             results = [past_placeholders(index, index.method("target:" + rec.task_id), result, set(result.behind) - live)
                        for rec, result in zip(members, results)]
         if all(result.status in (PASSED, PARTIAL) for result in results):     # partial: in the last judgements
-            return [(rec, replace(result, reason=_together(rec.task_id, names))) for rec, result in zip(members, results)]
+            return [(rec, replace(result, reason=_together(rec.task_id, names) if result.status == PASSED else
+                                  f"{result.reason}; judged together with {_others(rec.task_id, names)}"))
+                    for rec, result in zip(members, results)]
         # a failing member leaves; so does, in the last judgements, one still blocked only behind placeholders
         # that stay (no test of it could run past them): it keeps its own verdict, the rest may still pass
         failed = {rec.task_id for rec, result in zip(members, results) if result.status not in (PASSED, PARTIAL, BLOCKED)
