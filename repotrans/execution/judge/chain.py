@@ -181,12 +181,29 @@ def _placeholder(chain: Chain, members: Members, own: Sequence[Own]) -> Method |
         mine = [o for o in own if in_member(frame, o.method)]
         if not mine and not members.known(frame):
             return False            # code the index does not know: a type or helper a translation added
-        callee = _callee(chain.frames[at - 1], mine, members)
+        below = chain.frames[at - 1]
+        callee = _callee(below, mine, members)
         if any(o.java is None or not (members.java_reaches(o.java, placeholder)
-                                      or callee is not None and members.java_reaches(o.java, callee))
+                                      or callee is not None and members.java_reaches(o.java, callee)
+                                      or _initializer_of_its_java(below, o, members))
                for o in mine):
             return False
     return placeholder
+
+
+def _initializer_of_its_java(frame: str, own: Own, members: Members) -> bool:
+    """Whether `frame` (the one a translation's frame led to) is the type initializer of a port type its Java
+    original's code runs too: the translation's own class, or a class the Java original names. The runtime
+    runs a type initializer where a type is first touched (a static field's `new Vector2D(0, 0)` reaching a
+    placeholder constructor): the Java class initializes the same way."""
+    found = frame_member(frame)
+    if found is None or found[1] != ".cctor" or frame.startswith(FRAMEWORK) or not members.known(frame):
+        return False
+    type_name = found[0]
+    if type_name == MemberRef.of(own.method).type_name:
+        return True
+    simple = type_name.rsplit(".", 1)[-1]
+    return re.search(rf"(?<![\w$]){re.escape(simple)}(?![\w$])", own.java.body or "") is not None
 
 
 def _callee(frame: str, mine: Sequence[Own], members: Members) -> Method | None:

@@ -157,6 +157,17 @@ def test_a_placeholder_behind_a_port_member_the_java_original_calls_too_is_that_
                                   "Geo.Vector.Dot (Geo.Vector other) at Vector.cs:8", "Geo.Tests.VectorTests.Dot () at T.cs:20"])
     assert stops_in_untranslated(through_linq, index, [Own(dot, calls_add)]) == []
 
+
+def test_a_type_initializer_the_candidate_touched_first_is_its_java_classs_too(index):
+    """The runtime runs Vector's type initializer where the type is first touched, inside the candidate (the
+    sample's Vector2D: a static field's new Vector2D(0, 0) reaches the placeholder constructor): the Java
+    class initializes the same way, so the placeholder is the initializer's, not the candidate's."""
+    dot = member(index, "Dot")
+    via_init = failed("Dot", [CTOR, "Geo.Vector..cctor () at Vector.cs:3", "Geo.Vector.Dot (Geo.Vector other) at Vector.cs:8",
+                              "Geo.Tests.VectorTests.Dot () at T.cs:20"])
+    assert stops_in_untranslated(via_init, index, [Own(dot, replace(dot, body="{ return x * other.x; }"))]) == [
+        member(index, "<init>")]
+
 SALT_JAVA = """package org.x;
 public class Salt {
     public static String gensalt(int rounds) { return gensalt(rounds, new java.util.Random()); }
