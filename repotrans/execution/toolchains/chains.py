@@ -12,6 +12,8 @@ import binascii
 from repotrans.verdicts.results import Chain, TestFailure
 
 CUT, COMPLETE = "2", "1"
+INITIALIZER = "..cctor"       # a type initializer's frame
+RERUNS = 24                   # failing tests run again alone, at most, per candidate run
 
 
 def read_chains(stdout: str, nonce: str, locate=None) -> dict[str, list[Chain]]:
@@ -49,3 +51,17 @@ def _locate(frame: str, locate) -> str:
 
 def _b64(text: str) -> str:
     return base64.b64decode(text, validate=True).decode("utf-8", "replace")
+
+
+def rerun_after_initializers(failures: list[TestFailure], run_alone) -> None:
+    """A type initializer fails once per process: the first test that touches the type records the guard's chain
+    through the initializer, later tests only get the runtime's TypeInitializationException (no guard fires
+    again). When a recorded chain ran through a type initializer, each failing test with no chain runs again
+    alone (`run_alone(name)` -> its failures: a fresh process, where the initializer runs again under that test)
+    and takes the chains the runner recorded for it there; at most RERUNS tests, the others keep none."""
+    if not any(INITIALIZER in frame for f in failures for c in f.chains for frame in c.frames):
+        return
+    for failure in [f for f in failures if not f.chains][:RERUNS]:
+        for again in run_alone(failure.name):
+            if again.name == failure.name and again.chains:
+                failure.chains = again.chains

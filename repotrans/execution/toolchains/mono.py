@@ -9,6 +9,7 @@ Jobs: mono_build (compile commands, diagnostics, staging), mono_test (test step)
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 import json
 import shutil
 import time
@@ -21,6 +22,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict
 from repotrans.execution.toolchains.compiler_output import lowest_language_version
 from repotrans.execution.toolchains import guards
+from repotrans.execution.toolchains.chains import rerun_after_initializers
 from repotrans.execution.toolchains.mono_build import (RUNNER_PARTS, MCS_DEFAULT_LANG, CHECKER_EXE, apply_quarantine,
                                                        build_tools, dependents, parse_mcs, rel, without)
 from repotrans.execution.toolchains.mono_compile import BuildOutcome, Check, compile_projects
@@ -218,6 +220,9 @@ class MonoToolchain:
             return Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
                            log=checked.log())
         verdict = run_tests(ws, cand, projects, changed, built, fixtures, sandbox, limits)
+        rerun_after_initializers(verdict.failures, lambda name: run_tests(
+            ws, cand, projects, changed, built, [f"{p.name}:{name}" for p in projects if p.is_test], sandbox,
+            replace(limits, fail_fast=False)).failures)
         verdict.timings = {**timings, **verdict.timings}
         verdict.diagnostics = warnings + verdict.diagnostics
         return verdict
