@@ -9,6 +9,7 @@ import pytest
 
 from repotrans.execution.toolchains.msbuild import load_projects
 from repotrans.index.store import Index
+from repotrans.mapping.load import load_mapping
 from tests.support.runners import Runners
 
 pytestmark = pytest.mark.slow
@@ -66,10 +67,14 @@ def test_ground_truth_passes_and_placeholder_fails(index, runners, method_id):
     method = index.method(method_id)
     assert method is not None, f"{method_id} vanished from the sample"
     own = (index.root("target") / method.path).read_bytes()[method.start_byte:method.end_byte].decode()
-    truth = runners.run(index, method, own)
+    match = load_mapping(index).source_method(method.id)
+    java = index.method(match.source_id) if match is not None else None   # what it reaches, it may use
+    if java is None:        # judged with no Java original, nothing is granted (an override it declares is denied)
+        pytest.skip("no Java method pairs with it: never a task")
+    truth = runners.run(index, method, own, java=java)
     assert truth.status == "passed", truth.brief()
     assert truth.tests_run > 0
-    fake = runners.run(index, method, placeholder(method))
+    fake = runners.run(index, method, placeholder(method), java=java)
     assert fake.status in ("runtime_error", "test_failure"), fake.brief()
     assert fake.tests_failed > 0
 

@@ -32,7 +32,7 @@ class Runners:
             self._made[config] = Runner(config, self.workdir)
         return self._made[config]
 
-    def run(self, index, method, code: str, *, allow: frozenset[str] = frozenset(), keep_run: bool = False,
+    def run(self, index, method, code: str, *, allow: frozenset[str] | None = None, keep_run: bool = False,
             java=None, **changes) -> TestResult:
         return self.runner(**changes).run(index, method, code, allow=allow, keep_run=keep_run, java=java)
 
