@@ -1,5 +1,5 @@
 """The run as an object: built once from its inputs and configuration, it owns the run folder's layout,
-the run store, the work copy, the opened index and its mapping, and one judge; a variant (runs.batch)
+the run store, the work copy, the opened index and one judge; a variant (runs.batch)
 lists its stages, each reading and writing files in the run folder.
 
     with Run(RunInputs(source, target, run_dir), config) as run:
@@ -22,13 +22,11 @@ from repotrans.execution.judge.batching import judge_for
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
 from repotrans.index.store import Index
-from repotrans.mapping.load import load_mapping
 from repotrans.runs.layout import results_file, summary_file, tasks_folder, workdir_of
 from repotrans.runs.store import RunStore
 
 if TYPE_CHECKING:
     from repotrans.agents.config import AgentConfig
-    from repotrans.mapping.mapping import Mapping
 
 
 @dataclass(frozen=True)
@@ -74,8 +72,8 @@ class RunInputs:
 
 
 class Run:
-    """One run's context: the run folder, its store, the work copy, the index and mapping over source and
-    work copy, and the judge. Built once at the top (runs.batch); closed once, which closes the judge and
+    """One run's context: the run folder, its store, the work copy, the index over source and work copy, and
+    the judge. Built once at the top (runs.batch); closed once, which closes the judge and
     the store."""
 
     def __init__(self, inputs: RunInputs, config: "AgentConfig"):
@@ -84,7 +82,6 @@ class Run:
         self.folder = RunFolder(Path(inputs.run_dir))
         self.store = RunStore(self.folder.path)
         self._index: Index | None = None
-        self._mapping: "Mapping | None" = None
         self._runner: Runner | None = None
 
     def __enter__(self) -> "Run":
@@ -118,12 +115,6 @@ class Run:
         if self._index is None:
             raise RuntimeError("Run.index before Run.open_index")
         return self._index
-
-    def mapping(self) -> "Mapping":
-        """The Java <-> C# mapping over the run's index, with the user's overrides; loaded once."""
-        if self._mapping is None:
-            self._mapping = load_mapping(self.index, self.config.mapping)
-        return self._mapping
 
     def judge(self, workers: int = 1) -> Judge:
         """The run's judge for `workers` submitters: one runner (toolchain, sandboxes, scratch copies) per run,
