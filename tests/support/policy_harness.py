@@ -60,3 +60,17 @@ def tagged(output: str) -> dict[str, list[str]]:
         if sep:
             groups.setdefault(tag, []).append(value)
     return groups
+
+
+def java_and_translation_outputs(name: str, workdir: Path) -> tuple[dict[str, list[str]], dict[str, list[str]], str]:
+    """DATA/<name>.java run by java, and its methods translated (ConventionResolver) into DATA/<name>.shell.cs,
+    compiled by mcs and run by mono: (java's lines by tag, the translation's lines by tag, the C# code)."""
+    from repotrans.translator.resolver import ConventionResolver
+
+    expected = java_output(DATA / f"{name}.java", workdir)
+    code = translate_into_shell(DATA / f"{name}.java", DATA / f"{name}.shell.cs", name, ConventionResolver())
+    compiled = compile_cs(code, workdir)
+    assert compiled.returncode == 0, compiled.stdout + "\n" + code
+    ran = run(["mono", "Prog.exe"], workdir)
+    assert ran.returncode == 0, ran.stderr
+    return tagged(expected), tagged(ran.stdout), code

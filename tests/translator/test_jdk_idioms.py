@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from repotrans.translator.resolver import ConventionResolver
-from tests.support.policy_harness import DATA, compile_cs, java_output, needs_toolchains, run, tagged, translate_into_shell
+from tests.support.policy_harness import java_and_translation_outputs, needs_toolchains
 
 CATEGORIES = ["linkedList", "deque", "queue", "urlCodec", "calendars", "dates", "zones", "format", "arraysHelpers",
               "collectionsHelpers", "characterClasses", "listIterator", "iteratorRemove"]
@@ -15,15 +15,7 @@ CATEGORIES = ["linkedList", "deque", "queue", "urlCodec", "calendars", "dates", 
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("jdk_idioms")
-    expected = java_output(DATA / "JdkIdioms.java", workdir)
-    code = translate_into_shell(DATA / "JdkIdioms.java", DATA / "JdkIdioms.shell.cs", "JdkIdioms",
-                                ConventionResolver())
-    compiled = compile_cs(code, workdir)
-    assert compiled.returncode == 0, compiled.stdout + "\n" + code
-    ran = run(["mono", "Prog.exe"], workdir)
-    assert ran.returncode == 0, ran.stderr
-    return tagged(expected), tagged(ran.stdout), code
+    return java_and_translation_outputs("JdkIdioms", tmp_path_factory.mktemp("jdk_idioms"))
 
 
 @needs_toolchains

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repotrans.translator.resolver import ConventionResolver
-from tests.support.policy_harness import DATA, compile_cs, java_output, needs_toolchains, run, tagged, translate_into_shell
+from tests.support.policy_harness import java_and_translation_outputs, needs_toolchains
 
 CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "switchEnum", "switchArrow", "switchValue",
               "tryCatch", "tryResources", "ternary", "instanceOf", "casts", "arrays", "generics", "lambdas",
@@ -17,15 +16,7 @@ CONSTRUCTS = ["loops", "forEach", "labelled", "switchFall", "switchString", "swi
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("constructs")
-    expected = java_output(DATA / "Constructs.java", workdir)
-    code = translate_into_shell(DATA / "Constructs.java", DATA / "Constructs.shell.cs", "Constructs",
-                                ConventionResolver())
-    compiled = compile_cs(code, workdir)
-    assert compiled.returncode == 0, compiled.stdout + "\n" + code
-    ran = run(["mono", "Prog.exe"], workdir)
-    assert ran.returncode == 0, ran.stderr
-    return tagged(expected), tagged(ran.stdout), code
+    return java_and_translation_outputs("Constructs", tmp_path_factory.mktemp("constructs"))
 
 
 @needs_toolchains
