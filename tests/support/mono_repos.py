@@ -96,3 +96,27 @@ def judging(repo: Path, work: Path, limits: Limits = LIMITS, sandbox: str = "loc
         yield Judging(toolchain, workspace, box, limits)
     finally:
         box.close()
+
+
+def judged_port(root: Path, sandbox: str, core: dict[str, str], tests: dict[str, str],
+                image: str = "repotrans/mono:bookworm"):
+    """A module fixture's body: the port (core_and_tests) written under `root`, indexed with an empty Java side,
+    and Runners for `sandbox` (docker: the engine and `image` are required); yields (index, runners), closes both."""
+    from repotrans.index.store import Index
+    from tests.support.runners import Runners
+
+    needs_mono()
+    if sandbox == "docker":
+        try:
+            import docker
+            docker.from_env().images.get(image)
+        except Exception as exc:
+            pytest.fail(f"docker tests need the engine and {image}: {exc}", pytrace=False)
+    target = write_tree(root / "port", core_and_tests(core, tests))
+    (root / "java").mkdir()
+    (root / "java" / "A.java").write_text("class A {}\n")
+    index = Index.open(root / "wd")
+    index.build(root / "java", target, progress=False)
+    with Runners(root / "wd", sandbox=sandbox, timeout=60.0, memory_mb=1024) as runners:
+        yield index, runners
+    index.close()

@@ -11,12 +11,9 @@ from __future__ import annotations
 import pytest
 
 from repotrans.execution.capability import checks
-from repotrans.index.store import Index
-from tests.support.mono_repos import core_and_tests, needs_mono, write_tree
-from tests.support.runners import Runners
+from tests.support.mono_repos import judged_port
 
 SANDBOXES = [pytest.param("local", marks=pytest.mark.slow), pytest.param("docker", marks=pytest.mark.docker)]
-IMAGE = "repotrans/mono:bookworm"
 PARSER = """using System;
 
 namespace Acme
@@ -79,22 +76,7 @@ WRONG = [
 
 @pytest.fixture(scope="module", params=SANDBOXES)
 def env(request, tmp_path_factory):
-    needs_mono()
-    if request.param == "docker":
-        try:
-            import docker
-            docker.from_env().images.get(IMAGE)
-        except Exception as exc:
-            pytest.fail(f"docker tests need the engine and {IMAGE}: {exc}", pytrace=False)
-    root = tmp_path_factory.mktemp(f"declared-{request.param}")
-    target = write_tree(root / "port", core_and_tests({"Parser.cs": PARSER}, {"ParserTests.cs": TESTS}))
-    (root / "java").mkdir()
-    (root / "java" / "A.java").write_text("class A {}\n")
-    index = Index.open(root / "wd")
-    index.build(root / "java", target, progress=False)
-    with Runners(root / "wd", sandbox=request.param, timeout=60.0, memory_mb=1024) as runners:
-        yield index, runners
-    index.close()
+    yield from judged_port(tmp_path_factory.mktemp(f"declared-{request.param}"), request.param, {"Parser.cs": PARSER}, {"ParserTests.cs": TESTS})
 
 
 def run(env, code: str):
