@@ -1,9 +1,10 @@
 """Minimal project files for a port that ships only .cs files (`repotrans init --write-project`).
 
-The port's files are split by what they import: a file that uses a test framework (NUnit) is test code,
-anything else is the library. The library project sits at the port's root; the tests get their own project
-in the folder that holds them all (SDK-style, the default globbing picks them up), referencing the library
-and NUnit. Both are what mono (NUnit 2.6) and `dotnet build` read; nothing else is guessed.
+The port's files are split by what they import: a file that uses a test framework (NUnit, MSTest, xUnit) is
+test code, anything else is the library. The library project sits at the port's root; the tests get their own
+project in the folder that holds them all (SDK-style, the default globbing picks them up), referencing the
+library and the framework their `using`s name (the one most test files name). Both are what mono (NUnit 2.6,
+MSTest through repotrans's layer) and `dotnet build` read; nothing else is guessed.
 """
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from repotrans.errors import ConfigError
 
 SKIP = {"bin", "obj", ".git", ".repotrans"}
 TEST_USING = re.compile(r"^\s*using\s+(NUnit\.Framework|Xunit|Microsoft\.VisualStudio\.TestTools)\b", re.M)
+# The package each framework's `using` asks for (MSTest's is read by repotrans's MSTest layer on mono).
+PACKAGES = {"NUnit.Framework": ("NUnit", "NUnit", "2.6.4"),
+            "Microsoft.VisualStudio.TestTools": ("MSTest", "MSTest.TestFramework", "2.2.10"),
+            "Xunit": ("xUnit", "xunit", "2.4.2")}
 NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
 FRAMEWORK = "net48"
 
@@ -26,9 +31,11 @@ class ProjectFiles:
     files: dict[str, str] = field(default_factory=dict)
     library: list[str] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
+    framework: str = "NUnit.Framework"       # the `using` most test files name (a key of PACKAGES)
 
     def render(self) -> str:
-        lines = [f"{len(self.library)} library file(s), {len(self.tests)} test file(s) (they use NUnit)"]
+        lines = [f"{len(self.library)} library file(s), {len(self.tests)} test file(s) "
+                 f"(they use {PACKAGES[self.framework][0]})"]
         for path, text in self.files.items():
             lines += [f"--- {path}", text.rstrip()]
         return "\n".join(lines)
@@ -43,18 +50,26 @@ def plan_projects(root: Path) -> ProjectFiles:
     if not found:
         raise ConfigError(f"no .cs file under {root}")
     plan = ProjectFiles()
+    frameworks: dict[str, int] = {}
     for path in found:
         text = path.read_text(encoding="utf-8", errors="replace")
-        (plan.tests if TEST_USING.search(text) else plan.library).append(path.relative_to(root).as_posix())
+        used = TEST_USING.search(text)
+        (plan.tests if used else plan.library).append(path.relative_to(root).as_posix())
+        if used:
+            frameworks[used.group(1)] = frameworks.get(used.group(1), 0) + 1
+    if frameworks:
+        plan.framework = max(frameworks, key=lambda f: frameworks[f])
+    package = PACKAGES[plan.framework][1:]
     name = _name(root, plan.library)
     test_dir = _common_folder(plan.tests)
     if plan.tests and test_dir and not any(f.startswith(test_dir + "/") for f in plan.library):
         removed = [test_dir]
         plan.files[f"{name}.csproj"] = _library(removed)
-        plan.files[f"{test_dir}/{name}.Tests.csproj"] = _tests(os.path.relpath(root / f"{name}.csproj", root / test_dir))
+        plan.files[f"{test_dir}/{name}.Tests.csproj"] = _tests(os.path.relpath(root / f"{name}.csproj", root / test_dir),
+                                                                 package)
     elif plan.tests:                     # tests beside the library: each project lists its files
         plan.files[f"{name}.csproj"] = _library([], explicit=plan.library)
-        plan.files[f"{name}.Tests/{name}.Tests.csproj"] = _tests(f"../{name}.csproj",
+        plan.files[f"{name}.Tests/{name}.Tests.csproj"] = _tests(f"../{name}.csproj", package,
                                                                  explicit=[f"../{t}" for t in plan.tests])
     else:
         plan.files[f"{name}.csproj"] = _library([])
@@ -84,13 +99,13 @@ def _library(removed: list[str], explicit: list[str] | None = None) -> str:
             + (f"  <ItemGroup>\n{items}  </ItemGroup>\n" if items else "") + "</Project>\n")
 
 
-def _tests(library: str, explicit: list[str] | None = None) -> str:
+def _tests(library: str, package: tuple[str, str], explicit: list[str] | None = None) -> str:
     default = "    <EnableDefaultCompileItems>false</EnableDefaultCompileItems>\n" if explicit is not None else ""
     files = "".join(f'    <Compile Include="{f}" />\n' for f in explicit or ())
     return ('<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n'
             f"    <TargetFramework>{FRAMEWORK}</TargetFramework>\n{default}  </PropertyGroup>\n"
             + (f"  <ItemGroup>\n{files}  </ItemGroup>\n" if files else "")
-            + '  <ItemGroup>\n    <PackageReference Include="NUnit" Version="2.6.4" />\n  </ItemGroup>\n'
+            + f'  <ItemGroup>\n    <PackageReference Include="{package[0]}" Version="{package[1]}" />\n  </ItemGroup>\n'
             f'  <ItemGroup>\n    <ProjectReference Include="{library.replace("/", chr(92))}" />\n  </ItemGroup>\n'
             "</Project>\n")
 

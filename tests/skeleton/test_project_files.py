@@ -39,3 +39,23 @@ def test_a_build_that_fails_without_a_diagnostic_says_the_compilers_first_errors
     assert first_errors(output, 1) == ("error: cannot open assembly 'Missing.dll' | Unhandled Exception: System.IO.Error"
                                        " | Compilation failed: 2 error(s), 0 warnings (mcs exit 1)")
     assert first_errors("", 1) == "mcs exit 1"
+
+
+def test_mstest_tests_get_a_project_that_references_mstest_and_runs(tmp_path, capsys):
+    """A port whose tests use MSTest (`Microsoft.VisualStudio.TestTools.UnitTesting`) gets an MSTest project: with
+    NUnit's package instead, every test file failed to compile and the doctor dropped both projects."""
+    shutil.copytree(PAIR, tmp_path / "pair")
+    cs = tmp_path / "pair" / "csharp"
+    for project in cs.rglob("*.csproj"):
+        project.unlink()
+    tests = cs / "Ring.Tests" / "RingBufferTests.cs"
+    tests.write_text(tests.read_text().replace("using NUnit.Framework;", "using Microsoft.VisualStudio.TestTools.UnitTesting;")
+                     .replace("[TestFixture]", "[TestClass]").replace("[Test]", "[TestMethod]"))
+    code = main(["init", "--source", str(tmp_path / "pair" / "java"), "--target", str(cs), "--write-project",
+                 "--out", str(tmp_path / "r.toml"), "--workdir", str(tmp_path / "wd"), "--sandbox", "local"])
+    out = capsys.readouterr().out
+    project = (cs / "Ring.Tests" / "Example.Ring.Tests.csproj").read_text()
+    assert 'Include="MSTest.TestFramework"' in project and "NUnit" not in project
+    assert "1 test file(s) (they use MSTest)" in out
+    assert "chosen: Example.Ring.Tests [tests (mstest)] net48 (the only one), 1 files" in out
+    assert code == 0, out
