@@ -34,7 +34,7 @@ DECLARATION_NODES = ("class_declaration", "struct_declaration", "record_declarat
                      "method_declaration", "constructor_declaration", "property_declaration",
                      "indexer_declaration", "event_declaration", "delegate_declaration", "enum_declaration")
 CACHE_FILE = "tests.json"
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 TRANSLATED_CATEGORY = "RepotransTranslated"     # junit.translate.CATEGORY: fixtures translated from JUnit
 
 
@@ -240,6 +240,7 @@ def _fixtures(node: Node, prefix: str) -> list[tuple[str, Node]]:
             name = child.child_by_field_name("name").text.decode()
             ns = f"{prefix}.{name}" if prefix else name
             if child.type == "file_scoped_namespace_declaration":
+                prefix = ns         # the declarations after it, its siblings in the grammar (as runners name them)
                 out += _fixtures(child, ns)
                 continue
             body = child.child_by_field_name("body")

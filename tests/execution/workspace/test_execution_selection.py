@@ -184,3 +184,15 @@ def test_a_nested_fixture_reaches_through_the_helpers_of_the_class_it_is_nested_
         "      [Test] public void testPadding() { Assert.AreEqual(3, encode(\"a\")); }\n    }\n  }\n}\n")
     fixtures = index_tests(SimpleNamespace(root=tmp_path), {"P": tmp_path / "proj"})
     assert "Pad" in fixtures["P:Ns.Tests.EncoderTests+RepotransTranslated"]["tests"]["testPadding"]
+
+
+def test_a_fixture_under_a_file_scoped_namespace_is_named_as_the_runner_names_it(tmp_path):
+    """C# 10's `namespace Ns.Tests;` holds the declarations after it as its siblings in the grammar: the fixture
+    was indexed as "CounterTests", a name no runner knows, so every test selected from it "did not run"."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "CounterTests.cs").write_text(
+        "using NUnit.Framework;\nnamespace Ns.Tests;\n\n[TestFixture]\npublic class CounterTests {\n"
+        "  [Test] public void Counts() { Assert.AreEqual(1, Counter.Next()); }\n  public class Inner {\n"
+        "    [Test] public void Also() { Counter.Next(); }\n  }\n}\n")
+    fixtures = index_tests(SimpleNamespace(root=tmp_path), {"P": tmp_path / "proj"})
+    assert sorted(fixtures) == ["P:Ns.Tests.CounterTests", "P:Ns.Tests.CounterTests+Inner"]
