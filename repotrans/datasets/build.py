@@ -23,7 +23,8 @@ from tqdm import tqdm
 
 from repotrans.errors import ConfigError
 from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.judge.baseline import BaselineCache, port_baseline
+from repotrans.execution.judge.baseline import BaselineCache, PortBaseline, port_baseline
+from repotrans.execution.judge.baseline_outcomes import untouched_outcome
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import left_out_note, nothing_left
@@ -204,10 +205,15 @@ class TaskValidation:
     selected: int = 0            # tests (or whole fixtures) the covering selection named
     truth_run: int = 0           # tests run on the ground truth (all selected ones, when it passes)
     placeholder_run: int = 0     # tests run on the placeholder (fail fast: up to its first failing run)
+    truth_read: bool = False     # the ground truth's outcomes were read from the untouched baseline, not run
 
 
-def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValidation:
-    """Keep a task when its ground truth passes the covering tests and a placeholder fails them."""
+def validate_task(oracle: Index, task: DatasetTask, runner: Runner, baseline: PortBaseline | None = None,
+                  rejected: dict[str, str] | None = None) -> TaskValidation:
+    """Keep a task when its ground truth passes the covering tests and a placeholder fails them. With
+    `baseline` and `rejected` (the capability check of the ground truths, datasets.validation.rejected_truths),
+    the ground truth's outcomes are read from the untouched baseline where it holds them: in place, the
+    ground truth is the untouched port (judge.baseline_outcomes)."""
     started = time.monotonic()
 
     ok = bad = None
@@ -215,7 +221,7 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
     def verdict(reason: str | None, selection: str = "") -> TaskValidation:
         return TaskValidation(task.id, reason, selection, round(time.monotonic() - started, 2),
                               selected=len(ok.selected) if ok else 0, truth_run=ok.tests_run if ok else 0,
-                              placeholder_run=bad.tests_run if bad else 0)
+                              placeholder_run=bad.tests_run if bad else 0, truth_read=bool(ok and ok.judge))
 
     m = oracle.method(task.target_method_id)
     if m is None:
@@ -223,7 +229,13 @@ def validate_task(oracle: Index, task: DatasetTask, runner: Runner) -> TaskValid
     truth = (oracle.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
     java = oracle.method(task.source_method_id)
     allow = allowances(oracle, java)
-    ok = runner.run(oracle, m, truth, scope="covering", allow=allow, scaled=True, java=java)
+    if baseline is not None and rejected is not None:
+        if task.id in rejected:
+            return verdict(f"ground truth gives rejected: {rejected[task.id]}")
+        chosen = runner.select(oracle, m, runner.workspace(oracle.root("target")), "covering", True)
+        ok = untouched_outcome(baseline, chosen.selected, chosen.selection)
+    if ok is None:
+        ok = runner.run(oracle, m, truth, scope="covering", allow=allow, scaled=True, java=java)
     if (ok.status == "no_tests" or ok.status == "passed") and ok.tests_run == 0 and ok.left_out:
         return verdict(nothing_left(ok.left_out), ok.selection)
     if ok.status == "no_tests" or (ok.status == "passed" and ok.tests_run == 0):
@@ -268,11 +280,12 @@ class ValidationLog:
 
 def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, runner: Runner, *,
                    jobs: int = 1, progress: bool = True, schemata: bool = True,
-                   stats: dict | None = None) -> list[TaskValidation]:
+                   stats: dict | None = None, baseline: PortBaseline | None = None) -> list[TaskValidation]:
     """Validate `tasks` (`jobs` at a time, through `runner`), reusing the verdicts a previous build of
     the same target state left in `work`; returns one verdict per task, in task order. With `schemata`,
     the tasks execution.schemata can guard share one build (datasets.validation); the
-    others, or all without it, are built per task; `stats` receives what the schemata build guarded."""
+    others, or all without it, are built per task; `stats` receives what the schemata build guarded.
+    `baseline`: the untouched port's, from which ground truths' outcomes are read where it holds them."""
     from repotrans.execution.workspace.scratch import state_key
 
     log = ValidationLog(work / VERDICTS, f"{runner.config.toolchain}-{state_key(index.root('target'))}")
@@ -291,14 +304,20 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, runner: R
 
         pending, built = validate_guarded(index, pending, runner, jobs=jobs, record=record,
                                           make_validation=lambda t, reason, selection, seconds:
-                                          TaskValidation(t.id, reason, selection, seconds))
+                                          TaskValidation(t.id, reason, selection, seconds), baseline=baseline)
         if built is not None and stats is not None:
             stats["schemata"] = {"guarded": len(built.switches), "per_task": len(built.unguarded),
                                  "build_seconds": round(built.seconds, 1), "routes": dict(built.routes),
                                  "phases": dict(built.phases)}
 
+    rejected = None
+    if baseline is not None and pending:
+        from repotrans.datasets.validation import rejected_truths
+
+        rejected = rejected_truths(index, pending, runner)
+
     def one(task: DatasetTask) -> TaskValidation:
-        verdict = validate_task(index, task, runner)
+        verdict = validate_task(index, task, runner, baseline, rejected)
         log.add(verdict)
         bar.update()
         return verdict
@@ -345,7 +364,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
         with Runner(execution, work / "runs", trusted=True) as runner:
             runner.limits = base.limits(runner.limits)          # measured seconds: runs planned and limited
             verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress, schemata=schemata,
-                                      stats=found)
+                                      stats=found, baseline=base)
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]
         kept = {v.id for v in verdicts if v.reason is None}
         tasks = [t for t in tasks if t.id in kept]

@@ -30,14 +30,16 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from repotrans.execution.capability import checks
+from repotrans.execution.judge.baseline import PortBaseline
+from repotrans.execution.judge.baseline_outcomes import untouched_outcome
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
 from repotrans.execution.toolchains.api import (left_out_note, nothing_left, load_independent, covers,
-                                                CHECKER_EXE, dependents, rel)
+                                                CHECKER_EXE, NOT_RUN_STATES, dependents, rel)
 from repotrans.execution.workspace.selection import Selection, index_tests
 from repotrans.datasets.truth_jobs import truth_jobs
 
@@ -64,14 +66,16 @@ class Plan:
     chosen: Selection
     names: dict[str, list[str]] = field(default_factory=dict)      # test project -> "Ns.Fixture[.Method]"
     shared: float = 0.0                  # its part of the build and of the batches it was in (s)
+    failed_together: bool = False        # a ground-truth batch saw one of its tests fail, not a known failure
     started: float | None = None         # when its own runs began (run alone)
 
 
 def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: Callable,
-                     make_validation: Callable) -> tuple[list, Schemata | None]:
+                     make_validation: Callable, baseline: PortBaseline | None = None) -> tuple[list, Schemata | None]:
     """Validate the tasks the schemata guard; returns (tasks left to the per-task path, the build).
     `record(validation)` is called as each verdict is known; `make_validation(task, reason,
-    selection, seconds)` builds one."""
+    selection, seconds)` builds one. `baseline`: the untouched port's, whose outcomes a ground truth
+    run alone reads instead of running (judge.baseline_outcomes)."""
     if runner.toolchain.name != "mono" or not tasks:
         return tasks, None
     methods = [m for m in (index.method(t.target_method_id) for t in tasks) if m is not None]
@@ -126,6 +130,8 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
     for plan in plans:
         results = [truth.get((plan.task.id, name)) for name in plan.names]
         if not plan.names or any(r is None for r in results) or not _passes(plan, results):
+            plan.failed_together = bool(plan.names) and all(r is not None for r in results) and \
+                _fails_beyond_known(plan, results, dict(limits.known_failures))
             alone.append((plan, False))
             continue
         reaching, initializer = _reaching(plan, results)
@@ -144,7 +150,7 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         else:
             alone.append((plan, True))
     phase("placeholder batches")
-    _alone(alone, tc, schemata, index, box, limits, jobs, done)
+    _alone(alone, tc, schemata, index, box, limits, jobs, done, baseline)
     phase("runs alone")
     return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata
 
@@ -198,6 +204,19 @@ def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proje
     return found
 
 
+def rejected_truths(index, tasks: list, runner: Runner) -> dict[str, str] | None:
+    """Task id -> why the capability check rejects its ground truth, for tasks judged on the per-task path
+    whose ground-truth outcomes are read from the baseline (their own run would have checked them); None
+    where the checker does not run on the baseline build (not mono)."""
+    if runner.toolchain.name != "mono" or not tasks:
+        return None if runner.toolchain.name != "mono" else {}
+    ws = runner.workspace(index.root("target"))
+    box = runner.sandbox(ws)
+    runner.toolchain.baseline(ws, box, runner.limits)
+    plans = [Plan(t, m, 0, None) for t in tasks if (m := index.method(t.target_method_id)) is not None]
+    return _rejected_truths(plans, index, ws, runner.toolchain.plan(ws).chosen, box, runner.limits)
+
+
 def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dict[str, str]:
     """Task id -> why the capability check rejects its ground truth, as the per-task path checks each
     candidate (toolchains.mono): its member in each assembly compiling its file, with the Java
@@ -240,6 +259,20 @@ def _passes(plan: Plan, results: list[list[JobResult]]) -> bool:
     return any(job.covered(plan.names[p]) for p, parts in zip(plan.names, results) for job in parts) and all(
         job.passes(plan.names[p]) for p, parts in zip(plan.names, results) for job in parts
         if job.covered(plan.names[p]))
+
+
+def _fails_beyond_known(plan: Plan, results: list[list[JobResult]], known: dict[str, str]) -> bool:
+    """Whether the batches show one of the plan's covered tests failing that the baseline does not know
+    as failing before any change (or a report not whole): then its ground truth is run, never read."""
+    for project, parts in zip(plan.names, results):
+        for job in parts:
+            if job.problem or job.unhandled or not job.whole_for(plan.names[project]):
+                return True
+            for state, name in job.covered(plan.names[project]):
+                if state != "Success" and state not in NOT_RUN_STATES and \
+                        f"{project}:{name}" not in known and f":{name}" not in known:
+                    return True
+    return False
 
 
 def _reaching(plan: Plan, results: list[list[JobResult]]) -> tuple[dict[str, list[str]], bool]:
@@ -289,14 +322,22 @@ def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proj
 
 
 def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, limits, jobs: int,
-           done: Callable) -> None:
+           done: Callable, baseline: PortBaseline | None = None) -> None:
     """Each plan in a fresh process with its whole selection, as the per-task path asks: the ground
-    truth first (unless the batch showed it passing; one run per selection), then its switch."""
+    truth first (unless the batch showed it passing; read from `baseline` where it holds the outcomes,
+    else one run per selection), then its switch, stopping at its first failing run (fail fast: one
+    failure decides)."""
     truths: dict[tuple, Future] = {}
     lock = threading.Lock()
 
     def truth(plan: Plan):
-        """The all-off run of this selection: run once, awaited by every task sharing it."""
+        """The all-off run of this selection: read from the baseline, or run once, awaited by every task
+        sharing it."""
+        read = None if plan.failed_together else untouched_outcome(baseline, plan.chosen.tests,
+                                                                    plan.chosen.describe())
+        if read is not None:
+            schemata.count("ground truth read from the baseline")
+            return read
         key = tuple(sorted(plan.chosen.tests)) if plan.chosen.tests is not None else None
         with lock:
             mine = key not in truths
@@ -325,7 +366,8 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
                 return done(plan, f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
             if ok.status != "passed":
                 return done(plan, f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
-        bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, limits, plan.chosen)
+        bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, replace(limits, fail_fast=True),
+                         plan.chosen)
         done(plan, PASSES + left_out_note(bad.left_out) if bad.status == "passed" else None)
 
     # one task per selection first (a worker waits on a run in flight only at the end), the biggest

@@ -261,6 +261,8 @@ def test_validation_runs_jobs_in_parallel_saves_each_verdict_and_resumes(tmp_pat
                           selection="2 covering test(s): X.A, X.B")
 
     monkeypatch.setattr(Runner, "run", fake_run)
+    # every ground truth runs through the fake (none is read from the baseline: test_truth_from_baseline)
+    monkeypatch.setattr("repotrans.datasets.build.untouched_outcome", lambda *a: None)
     select = ["Acme.Common.StringUtils.*"]
     out = tmp_path / "ds"
     kill = True

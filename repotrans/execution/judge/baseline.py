@@ -26,7 +26,7 @@ from repotrans.execution.toolchains.api import RUNNER_SOURCE, Project, plan_buil
 
 CACHE_FOLDER = "baselines"          # under the cache root, beside the embeddings
 MEMORY_MB = 2048                    # at least this for a whole test assembly in one process (doctor's, as before)
-RECORD_VERSION = 1
+RECORD_VERSION = 2                  # 2: result states (judge.baseline_outcomes reads them)
 
 
 @dataclass
@@ -45,6 +45,7 @@ class AssemblyBaseline:
     seconds: dict[str, float] = field(default_factory=dict)   # runner test name -> seconds it ran
     excluded: dict[str, str] = field(default_factory=dict)    # "Project:Ns.F.T" -> why the suite leaves it out
     run_seconds: float = 0.0                   # wall seconds of the untouched run it came from
+    states: dict[str, str] = field(default_factory=dict)      # runner test name -> result state, tests that ran
 
     @classmethod
     def from_json(cls, data: dict) -> "AssemblyBaseline":
@@ -220,6 +221,7 @@ def _run_missing(runner, target: Path, limits: Limits, missing: dict[str, str],
             rec.status, rec.tests_run, rec.tests_failed, rec.reason = status, run, failed, reason
             rec.run_seconds = round(verdict.timings.get("test", 0.0), 3)
             rec.seconds = {k.split(":", 1)[1]: s for k, s in verdict.seconds.items() if k.split(":", 1)[0] == name}
+            rec.states = {test: state for test, state in verdict.ran.items() if test in rec.seconds}
             rec.excluded = {k: why for k, why in verdict.excluded.items() if k.split(":", 1)[0] == name}
         for key, why in run_causes(runner.toolchain, ws, lib, verdict, ran, files, box, limits).items():
             owner = key.split(":", 1)[0]

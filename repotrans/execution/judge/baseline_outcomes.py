@@ -1,0 +1,49 @@
+"""A selection's outcomes on the untouched port, read from its baseline instead of run again.
+
+A ground truth put in place leaves the work copy identical to the untouched port: its covering tests run
+the same program the baseline ran (the same content key, judge.baseline), so their outcomes are the
+baseline's. Dataset validation's ground-truth runs are such runs. Read from the record: every covered test
+that passed there counts as run and passed; one failing there before any change is left out with its
+cause, as a run leaves it out (toolchains.mono_test.known_to_fail). Where the record cannot answer as a run
+would, nothing is read and the tests run: an assembly the baseline did not run whole, a record without
+result states (an older cache), a selected name no test of the record falls under (tests the runner would
+have to find), or a covered test failing for a cause a run does not leave out (blocked by untranslated code).
+"""
+from __future__ import annotations
+
+from repotrans.execution.judge.baseline import PortBaseline
+from repotrans.execution.toolchains.api import BLOCKED, covers, describe_environment, untouched_cause
+from repotrans.verdicts.results import TestResult
+
+WHOLE = ("passed", "test_failure")      # an assembly's untouched run that reported every test it ran
+
+
+def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None, selection: str) -> TestResult | None:
+    """The verdict the untouched port gives `selected` ("Project:Ns.Fixture[.Method]"), from `baseline`;
+    None when it must run (see the module doc). `selection` is the selection's description, kept."""
+    if baseline is None or not selected:
+        return None
+    passed: set[str] = set()
+    left_out: dict[str, str] = {}
+    for entry in selected:
+        project, _, name = entry.partition(":")
+        record = baseline.assemblies.get(project)
+        if record is None or record.status not in WHOLE or not record.states:
+            return None
+        covered = [test for test in record.states if covers(name, test)]
+        if not covered:
+            return None
+        for test in covered:
+            if record.states[test] == "Success":
+                passed.add(f"{project}:{test}")
+                continue
+            why = record.failures.get(f"{project}:{test}", record.failures.get(f":{test}"))
+            if why is None or why.startswith(BLOCKED):
+                return None
+            left_out[f"{project}:{test}"] = untouched_cause(why)
+    if not passed:
+        return TestResult(status="no_tests", selected=list(selected), selection=selection, left_out=left_out,
+                          reason=("every selected test fails in this environment before any change: "
+                                  + describe_environment(left_out)) if left_out else "no selected test ran")
+    return TestResult(status="passed", tests_run=len(passed), selected=list(selected), selection=selection,
+                      left_out=left_out, judge="read from the untouched baseline")

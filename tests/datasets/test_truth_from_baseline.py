@@ -1,0 +1,71 @@
+"""A ground truth's covering tests are read from the untouched baseline (judge.baseline_outcomes): in place, it
+is the untouched port. Each task's verdict, selection and count of tests judged are the ones its own run gives;
+where the record cannot answer as a run would, the tests run."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.datasets.build import candidate_tasks, validate_task
+from repotrans.datasets.validation import rejected_truths
+from repotrans.execution.judge.baseline import AssemblyBaseline, BaselineCache, PortBaseline, port_baseline
+from repotrans.execution.judge.baseline_outcomes import untouched_outcome
+from repotrans.execution.judge.runner import Runner
+from repotrans.execution.settings import ExecutionConfig
+from repotrans.index.store import Index
+from tests.support.mono_repos import needs_mono
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
+
+
+def _baseline(states: dict[str, str], failures: dict[str, str] | None = None, status: str = "test_failure"):
+    record = AssemblyBaseline("T", "k", status=status, states=states, failures=failures or {},
+                              seconds={name: 0.1 for name in states})
+    return PortBaseline({"T": record})
+
+
+def test_a_selection_is_read_where_every_covered_test_is_known():
+    base = _baseline({"Ns.F.A": "Success", "Ns.F.B(1)": "Success", "Ns.F.B(2)": "Failure", "Ns.G.C": "Success"},
+                     {"T:Ns.F.B(2)": "an assertion (Expected: 2)"})
+    read = untouched_outcome(base, ["T:Ns.F", "T:Ns.F.A"], "2 covering test(s)")
+    assert (read.status, read.tests_run, read.selection) == ("passed", 2, "2 covering test(s)")
+    assert read.left_out == {"T:Ns.F.B(2)": "fails on the untouched port: an assertion (Expected: 2)"}
+    only_failing = untouched_outcome(base, ["T:Ns.F.B(2)"], "")
+    assert only_failing.status == "no_tests" and only_failing.tests_run == 0 and only_failing.left_out
+
+
+@pytest.mark.parametrize("case", ["blocked", "unknown name", "no states", "not whole", "no baseline"])
+def test_the_tests_run_where_the_record_cannot_answer_as_a_run_would(case):
+    states = {"Ns.F.A": "Success", "Ns.F.B": "Failure"}
+    failures = {"T:Ns.F.B": "blocked by untranslated code (Ns.X.Y)"}
+    base = {"blocked": _baseline(states, failures), "unknown name": _baseline(states),
+            "no states": _baseline({}), "not whole": _baseline(states, status="timeout"), "no baseline": None}[case]
+    selected = {"blocked": ["T:Ns.F"], "unknown name": ["T:Ns.H"]}.get(case, ["T:Ns.F.A"])
+    assert untouched_outcome(base, selected, "") is None
+
+
+@pytest.mark.slow
+def test_reading_the_ground_truth_gives_each_tasks_own_verdict(tmp_path):
+    needs_mono()
+    pair = tmp_path / "pair"
+    shutil.copytree(SAMPLE / "java", pair / "java")
+    shutil.copytree(SAMPLE / "csharp", pair / "csharp", ignore=shutil.ignore_patterns("bin", "obj"))
+    cs = pair / "csharp/src/Acme.Geo/Common/StringUtils.cs"        # a test failing before any change
+    cs.write_text(cs.read_text().replace("sb.Append(text);", "sb.Append(text).Append(text);"))
+    index = Index.open(tmp_path / "index")
+    index.build(pair / "java", pair / "csharp", progress=False)
+    tasks = candidate_tasks(index, ["Acme.Common.StringUtils.*", "Acme.Geo.GeometryMath.Clamp*"])
+    with Runner(ExecutionConfig(sandbox="local"), tmp_path / "runs", trusted=True) as runner:
+        base = port_baseline(runner, pair / "csharp", BaselineCache.under(tmp_path / "cache"), timeout=600)
+        runner.limits = base.limits(runner.limits)
+        rejected = rejected_truths(index, tasks, runner)
+        for task in tasks:
+            run = validate_task(index, task, runner)
+            read = validate_task(index, task, runner, base, rejected)
+            assert (read.reason, read.selection, read.selected, read.truth_run) == \
+                (run.reason, run.selection, run.selected, run.truth_run), task.id
+            assert read.truth_read == bool(run.selected) and not run.truth_read, task.id
+    assert rejected == {}
+    assert any(t.id.startswith("Acme.Common.StringUtils.Repeat") for t in tasks)
