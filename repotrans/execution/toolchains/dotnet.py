@@ -18,6 +18,7 @@ from repotrans.verdicts.results import Diagnostic, TestFailure
 from repotrans.execution.sandboxes import PIDS_REASON, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics
+from repotrans.execution.toolchains.declared_skips import Skip, declared_skips, escape, filter_terms, within
 from repotrans.execution.capability.dotnet_check import check_candidate, checker_for
 from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.toolchains.msbuild import Project
@@ -145,7 +146,8 @@ class DotnetToolchain:
             home = cand.run_dir / "home"          # this run's own: nothing carries over to the next
             # as the test uid (it owns nothing else in the workspace); vstest.console writes the TRX with
             # that uid too, so the verdict is dotnet test's exit status and the TRX only its details
-            test = sandbox.run(dotnet_test_argv(project, selected, trx, limits.exclude_categories), cwd=ws.root,
+            skips = declared_skips(project.sources, limits.exclude_categories)
+            test = sandbox.run(dotnet_test_argv(project, selected, trx, limits.exclude_categories, skips), cwd=ws.root,
                                timeout=max(1.0, limits.timeout - (time.monotonic() - t)),
                                memory_mb=limits.memory_mb, env={**env(ws), "HOME": str(home)},
                                scratch=[trx.parent, home])
@@ -161,7 +163,9 @@ class DotnetToolchain:
                 total.reason = ("out of memory" if test.oom_killed or "OutOfMemory" in test.output
                                 else f"dotnet test crashed (exit {test.exit_code})")
                 break
-            total.absorb(judge_exit(parse_trx(trx.read_text(encoding="utf-8", errors="replace")), test.exit_code))
+            verdict = judge_exit(parse_trx(trx.read_text(encoding="utf-8", errors="replace")), test.exit_code)
+            verdict.excluded = {f"{project.name}:{name}": why for name, why in within(skips, selected).items()}
+            total.absorb(verdict)
         if total.status == "passed" and total.tests_run == 0:
             total.status, total.reason = "no_tests", "no selected test ran"
         total.log = "\n".join(logs)
@@ -206,31 +210,29 @@ def build_argvs(tree: Path, settings: BuildSettings = BuildSettings()) -> list[l
 
 
 def dotnet_test_argv(project: Project, tests: list[str] | None, trx: Path,
-                     exclude: tuple[str, ...] = ()) -> list[str]:
+                     exclude: tuple[str, ...] = (), skips: dict[str, Skip] | None = None) -> list[str]:
     """`dotnet test` on the given tests (None: all), each a fixture "Ns.Fixture" or a test method
     "Ns.Fixture.Method" (see vstest_filter), never a test of an `exclude`d category (NUnit's [Category],
-    MSTest's [TestCategory], xUnit's Category trait), named or not; [Ignore] is the adapters' own."""
+    MSTest's [TestCategory], xUnit's Category trait) nor one of `skips` the selection reaches (declared_skips:
+    [Explicit], [Ignore]), named or not: a name match would run an explicit test."""
     argv = ["dotnet", "test", str(project.path), "--no-build", "--no-restore", "-nologo",
             "--logger", f"trx;LogFileName={trx.name}", "--results-directory", str(trx.parent)]
     if _framework_flag(project):
         argv += ["-f", project.target_framework]
     named = "|".join(vstest_filter(t) for t in sorted(tests or []))
-    left_out = "&".join(f"TestCategory!={_escape(c)}" for c in exclude)
+    reached = within(skips or {}, tests)
+    left_out = "&".join([f"TestCategory!={escape(c)}" for c in exclude]
+                        + filter_terms({name: skip for name, skip in (skips or {}).items() if name in reached}))
     if named or left_out:
         argv += ["--filter", f"({named})&{left_out}" if named and left_out else named or left_out]
     return argv + ["--", "RunConfiguration.TreatNoTestsAsError=true"]     # exit 0 only when a test ran
-
-
-def _escape(text: str) -> str:
-    """VSTest's own filter escape set (FilterHelper.Escape): \\ ( ) & | = ! ~"""
-    return re.sub(r"([\\()&|=!~])", r"\\\1", text)
 
 
 def vstest_filter(name: str) -> str:
     """A VSTest filter matching the fixture or test method `name` and nothing it prefixes: the
     fixture's tests (`name.`), a plain test or xUnit theory (`=name`), NUnit test cases and
     parameterised fixtures (`name(`, the parenthesis escaped as VSTest filters require)."""
-    escaped = _escape(name)
+    escaped = escape(name)
     return (f"FullyQualifiedName~{escaped}.|FullyQualifiedName={escaped}|"
             f"FullyQualifiedName~{escaped}\\(")
 

@@ -302,3 +302,25 @@ def test_baseline_failure_is_a_target_build_error(tmp_path):
                                        f"or namespace name 'Foo' could not be found [x.csproj]", 1.0)
     with pytest.raises(TargetBuildError, match="does not build before patching: src/Acme.Calc/Calculator.cs:3"):
         DotnetToolchain().baseline(ws, Failing(""), Limits(timeout=30, memory_mb=1024))
+
+
+def test_an_explicit_test_in_a_named_fixture_never_runs_and_the_run_names_it(tmp_path):
+    """A selection naming CalculatorTests would run its [Explicit] test under dotnet (the NUnit adapter takes the
+    name match for an explicit selection): the filter leaves it out by name and the verdict records why."""
+    calc = tmp_path / "calc"
+    shutil.copytree(CALC, calc)
+    tests = calc / "tests" / "Acme.Calc.Tests" / "CalculatorTests.cs"
+    tests.write_text(tests.read_text().replace(
+        "        [Test]\n        public void DivideTruncates()",
+        "        [Test, Explicit(\"a database\")]\n        public void Heavy() { }\n\n"
+        "        [Test]\n        public void DivideTruncates()", 1))
+    ws = prepare_workspace(calc, tmp_path / "wd", "dotnet")
+    box = ScriptedSandbox("", trx=FIX / "trx" / "nunit3_adapter.trx")
+    tc = DotnetToolchain()
+    tc.baseline(ws, box, Limits(timeout=30, memory_mb=1024))
+    verdict = tc.run(ws, _candidate(ws, tmp_path), ["Acme.Calc.Tests:Acme.Calc.Tests.CalculatorTests"], box,
+                     Limits(timeout=30, memory_mb=1024))
+    expr = box.calls[-1][box.calls[-1].index("--filter") + 1]
+    assert expr.endswith("&FullyQualifiedName!=Acme.Calc.Tests.CalculatorTests.Heavy"
+                         "&FullyQualifiedName!~Acme.Calc.Tests.CalculatorTests.Heavy\\("), expr
+    assert verdict.excluded == {"Acme.Calc.Tests:Acme.Calc.Tests.CalculatorTests.Heavy": "[Explicit]"}
