@@ -18,6 +18,8 @@ FRAME_RE = re.compile(r"^\s*at\s+(.*?)(?:\s+\[0x[0-9a-f]+\])?(?:\s+in\s+(.*?))?\
 NOISE = ("(wrapper ", "System.Reflection.", "System.RuntimeMethodHandle", "NUnit.Core.", "NUnit.Framework.",
          "Microsoft.VisualStudio.TestTools.UnitTesting.")                  # the MSTest layer's asserts
 MAX_FRAMES = 5
+SITE_RE = re.compile(r"^(?:SetUp|TearDown|TestFixtureSetUp|TestFixtureTearDown|OneTimeSetUp|OneTimeTearDown)\s*:\s*"
+                     r"(?=[A-Za-z_][\w.`+]*(?:Exception|Error)\s*:)")
 INNER_EXCEPTION_RE = re.compile(r"--[A-Za-z_][\w.`]*")      # NUnit: "--NotImplementedException"
 # nunit-console copies messages verbatim: a control character in one makes the file malformed XML.
 XML_ILLEGAL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
@@ -67,7 +69,10 @@ def parse_nunit2(xml_text: str, locate: Locator | None = None) -> TestReport:
 
 def exception_info(message: str, frames: list[str]) -> ExceptionInfo:
     """'System.X : text' (possibly with '----> Inner : text' lines) -> ExceptionInfo of the outer
-    exception, its causes appended to the message as ' ---> Inner: text'."""
+    exception, its causes appended to the message as ' ---> Inner: text'. NUnit's word for where it was
+    thrown ('SetUp : System.X : text', also every test of a fixture whose one-time set-up threw) is not its
+    type."""
+    message = SITE_RE.sub("", message.strip(), count=1)
     parts = [p.strip() for p in re.split(r"\n\s*---->\s*", message.strip()) if p.strip()]
     if not parts:
         return ExceptionInfo(type="", message="", frames=frames)

@@ -52,6 +52,16 @@ def test_exception_info_without_type():
     assert exception_info("something odd", []) == ExceptionInfo(type="", message="something odd", frames=[])
 
 
+def test_where_nunit_says_it_was_thrown_is_not_the_exceptions_type():
+    """Every test of a fixture whose one-time set-up threw (an engine started once per fixture) comes back as
+    'SetUp : System.X : ...': the reason counted them as '10 test(s) threw an exception' (no type)."""
+    info = exception_info("SetUp : System.NotImplementedException : The method or operation is not implemented."
+                          "\n  (TestFixtureSetUp failed in SchedulerTests)", [])
+    assert (info.type, info.message) == ("System.NotImplementedException", "The method or operation is not "
+                                         "implemented.\n  (TestFixtureSetUp failed in SchedulerTests)")
+    assert exception_info("SetUp : odd", []).type == ""
+
+
 def _ws_and_candidate(tmp_path: Path) -> tuple[Workspace, PatchedFile]:
     ws = Workspace(root=tmp_path, target=tmp_path / "t", key="k")
     line_map = LineMap({4: 2})
