@@ -281,7 +281,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
     translated: list[str] = []
     if junit is not None:
         wanted = [w for j in args.types for w in (j + "Test*", "{0}.Test{1}".format(*j.rsplit(".", 1)))]
-        ported = port_junit_tests(index, junit, wanted)
+        ported = port_junit_tests(index, load_mapping(index), junit, wanted)
         print(ported.render())
         translated = [t.path for t in ported.tests]
         index.build(source, port, progress=False)

@@ -38,15 +38,15 @@ def register(sub) -> None:
 
 def run_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.execution.capability.allowances import allowances
-    from repotrans.execution.judge.runner import (Runner, TargetBuildError, find_target_method, open_index,
-                                            write_candidate)
+    from repotrans.cli.indexing import judged_port_index
+    from repotrans.execution.judge.runner import Runner, TargetBuildError, find_target_method, write_candidate
 
     if not args.function:
         raise RepotransError('run-tests needs --function, the C# member to judge, e.g. --function "Circle.Area()"')
     code_path = Path(args.code)
     if not code_path.is_file():
         raise RepotransError(f"--code: no such file: {code_path}")
-    index = open_index(Path(args.workdir), Path(args.target), Path(args.source) if args.source else None)
+    index = judged_port_index(args)
     method = find_target_method(index, args.function)
     code = code_path.read_text(encoding="utf-8")
     java = _java_original(index, method, config)

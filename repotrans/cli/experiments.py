@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from repotrans.cli.options import (EXECUTION, MODEL, add_command, add_jobs, add_quiet, add_settings, at_least,
                                    with_java_tests)
+from repotrans.cli.indexing import indexed_pair, workdir_index
 from repotrans.cli.output import dataset_line
 from repotrans.errors import ConfigError
 
@@ -158,19 +159,16 @@ def run_batch(args: argparse.Namespace, config: AgentConfig) -> int:
 
 def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
     """Index the pair in --workdir and print the batch's plan; no run folder is made."""
+    from repotrans.mapping.load import load_mapping
     from repotrans.runs.batch_plan import plan_batch
-    from repotrans.index.store import Index
 
-    for name in ("source", "target"):
-        if not Path(getattr(args, name)).is_dir():
-            raise ConfigError(f"--{name}: {name} repository not found: {getattr(args, name)}")
-    index = Index.open(Path(args.workdir))
-    index.build(Path(args.source), Path(args.target), progress=not args.quiet and sys.stderr.isatty())
+    index = indexed_pair(args)
+    mapping = load_mapping(index, config.mapping)
     created = None
     if args.create_missing:
-        from repotrans.skeleton.missing import create_missing
+        from repotrans.skeleton.missing import plan_missing
 
-        created = create_missing(index, args.create_missing, dry_run=True)
+        created = plan_missing(index, mapping, args.create_missing)
         print(created.render())
         if args.junit:
             from repotrans.junit.port_tests import junit_files
@@ -179,14 +177,14 @@ def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
                                                                   for t in f.java_types]))
             print(f"translate-tests: would translate {len(found)} JUnit class(es) of the created types"
                   + "".join(f"\n  {q}" for q in found))
-    plan = plan_batch(index, Path(args.functions) if args.functions else None, overrides=config.mapping,
-                      weak=config.tasks.weak_placeholders)
+    plan = plan_batch(index, mapping, Path(args.functions) if args.functions else None,
+                      weak=config.tasks.weak_placeholders, java_tests=config.mapping.java_tests)
     print(plan.render(show_all=args.show_all))
     creates = args.create_missing and (created.types.plan.files or created.members.count())
     if not plan.tasks and not creates:          # --create-missing's placeholders would be the tasks
         from repotrans.runs.task_choice import no_tasks
 
-        raise no_tasks(index, config.mapping)
+        raise no_tasks(index, mapping, config.mapping.java_tests)
     print(f"next: repotrans batch --source {args.source} --target {args.target} --run-dir RUN_DIR --model MODEL")
     return 0
 
@@ -194,15 +192,10 @@ def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
 def _create_missing(args: argparse.Namespace, config: AgentConfig) -> bool:
     """`--create-missing`: skeletons and placeholder members written into --target and indexed before
     the batch; False (nothing translated) when what was written does not compile with the port."""
-    from repotrans.index.store import Index
     from repotrans.skeleton.missing import create_missing
 
-    for name in ("source", "target"):
-        if not Path(getattr(args, name)).is_dir():
-            raise ConfigError(f"--{name}: {name} repository not found: {getattr(args, name)}")
-    index = Index.open(Path(args.workdir))
+    index = indexed_pair(args)
     try:
-        index.build(Path(args.source), Path(args.target), progress=not args.quiet and sys.stderr.isatty())
         created = create_missing(index, args.create_missing, overrides=config.mapping,
                                  settings=config.execution.build_settings())
     finally:
@@ -227,17 +220,17 @@ def _translate_tests(args: argparse.Namespace, config: AgentConfig, java_types: 
     from repotrans.agents.models import make_client
     from repotrans.agents.providers import provider
     from repotrans.errors import InputError
-    from repotrans.index.store import Index
     from repotrans.junit.port_tests import port_junit_tests
+    from repotrans.mapping.load import load_mapping
 
     patterns = _test_patterns(java_types)
     if not patterns:
         print("translate-tests: no type was created, no JUnit test to translate")
         return
     client = None if provider(config.model.name).deterministic else make_client(config)
-    index = Index.open(Path(args.workdir))
+    index = workdir_index(Path(args.workdir))
     try:
-        ported = port_junit_tests(index, Path(args.junit), patterns, overrides=config.mapping,
+        ported = port_junit_tests(index, load_mapping(index, config.mapping), Path(args.junit), patterns,
                                   settings=config.execution.build_settings(), client=client,
                                   rounds=config.agents.max_repair_rounds, templates=config.prompts.folder)
         print(ported.render())

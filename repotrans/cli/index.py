@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repotrans.cli.options import (RETRIEVAL, add_command, add_old_name, add_pair, add_quiet, add_settings, at_least,
-                                  pair_index, with_java_tests)
+                                  with_java_tests)
+from repotrans.cli.indexing import indexed_pair, pair_index
 from repotrans.cli.output import print_json
 from repotrans.errors import InputError, RepotransError
 from repotrans.shipped import shipped_folder
@@ -56,20 +57,7 @@ def register(sub) -> None:
 
 
 def run_index(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.index.store import Index
-
-    path = Index.file_in(Path(args.workdir))
-    new = not path.exists()
-    index = Index.open(Path(args.workdir))
-    try:
-        summary = index.build(Path(args.source), Path(args.target), progress=not args.quiet)
-    except BaseException:
-        if new:                  # a failed first index leaves no empty index behind
-            index.close()
-            for leftover in path.parent.glob(path.name + "*"):
-                leftover.unlink()
-        raise
-    print(summary.render())
+    indexed_pair(args, show_summary=True).close()
     return 0
 
 

@@ -257,21 +257,3 @@ def add_pair(parser: argparse.ArgumentParser) -> None:
     in --workdir first, as `index` would; left out, the index already there is used."""
     parser.add_argument("--source", help="Java repository (with --target: (re)index the pair first)")
     parser.add_argument("--target", help="C# repository (with --source: (re)index the pair first)")
-
-
-def pair_index(args: argparse.Namespace):
-    """The index in --workdir, built first for --source/--target when they are given (add_pair)."""
-    from repotrans.errors import ConfigError
-    from repotrans.index.store import Index
-
-    source, target = getattr(args, "source", None), getattr(args, "target", None)
-    if bool(source) != bool(target):
-        raise ConfigError("give --source and --target together (or neither, to use the index in --workdir)")
-    if not source:
-        return Index.open(Path(args.workdir), must_exist=True)
-    for name, path in (("source", source), ("target", target)):
-        if not Path(path).is_dir():
-            raise ConfigError(f"--{name}: {name} repository not found: {path}")
-    index = Index.open(Path(args.workdir))
-    index.build(Path(source), Path(target), progress=False)
-    return index

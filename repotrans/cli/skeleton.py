@@ -15,7 +15,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from repotrans.cli.options import MODEL, add_command, add_pair, add_settings, pair_index
+from repotrans.cli.indexing import pair_index
+from repotrans.cli.options import MODEL, add_command, add_pair, add_settings
 
 if TYPE_CHECKING:
     from repotrans.agents.config import AgentConfig
@@ -63,6 +64,7 @@ def register_tests(sub) -> None:
 
 def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.junit.port_tests import port_junit_tests
+    from repotrans.mapping.load import load_mapping
 
     index = pair_index(args)
     client = None
@@ -72,8 +74,8 @@ def run_translate_tests(args: argparse.Namespace, config: AgentConfig) -> int:
         from repotrans.agents.models import make_client
 
         client = make_client(config)
-    result = port_junit_tests(index, Path(args.junit), args.tests, write=not args.dry_run,
-                              overrides=config.mapping, settings=config.execution.build_settings(),
+    result = port_junit_tests(index, load_mapping(index, config.mapping), Path(args.junit), args.tests,
+                              write=not args.dry_run, settings=config.execution.build_settings(),
                               client=client, rounds=config.agents.max_repair_rounds,
                               templates=config.prompts.folder)
     print(result.render())

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from repotrans.cli.indexing import indexed_pair
 from repotrans.cli.options import EXECUTION, MODEL, add_command, add_quiet, add_settings, at_least, with_java_tests
 from repotrans.errors import ConfigError
 
@@ -58,17 +59,6 @@ def register(sub) -> None:
     add_quiet(p)
 
 
-def _indexed(args: argparse.Namespace):
-    from repotrans.index.store import Index
-
-    for name in ("source", "target"):
-        if not Path(getattr(args, name)).is_dir():
-            raise ConfigError(f"--{name}: {name} repository not found: {getattr(args, name)}")
-    index = Index.open(Path(args.workdir))
-    index.build(Path(args.source), Path(args.target), progress=not args.quiet and sys.stderr.isatty())
-    return index
-
-
 def run_parity(args: argparse.Namespace, config: AgentConfig) -> int:
     """Exit status: 0, or 1 when --fail-over N is given and the problems exceed N."""
     from repotrans.parity.api import parity
@@ -77,7 +67,7 @@ def run_parity(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.mapping.load import load_mapping
 
     exclusions = Exclusions.read(Path(args.exclude)) if args.exclude else None
-    index = _indexed(args)
+    index = indexed_pair(args)
     try:
         config = with_java_tests(config, args.junit)
         report = parity(index, load_mapping(index, config.mapping), exclusions, config.mapping.java_tests)

@@ -54,9 +54,9 @@ def run(args: argparse.Namespace, config: AgentConfig) -> int:
 
 def _indexed_target(workdir: Path) -> Path:
     """The C# repository the index in `workdir` was built from."""
-    from repotrans.index.store import Index
+    from repotrans.cli.indexing import workdir_index
 
-    index = Index.open(workdir, must_exist=True)
+    index = workdir_index(workdir)
     try:
         return index.root("target")
     finally:

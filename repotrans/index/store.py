@@ -171,6 +171,20 @@ class Index:
         conn.executescript(_SCHEMA)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
+    def copy_to(self, workdir: Path, source: Path, target: Path) -> Index:
+        """A copy of this index in `workdir` (what was committed: WAL-safe), re-rooted onto `source` +
+        `target`: files unchanged there are not parsed again. The copy is the caller's to close."""
+        path = self.file_in(workdir)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        copy = sqlite3.connect(path)
+        try:
+            self.conn.backup(copy)
+        finally:
+            copy.close()
+        index = Index.open(workdir)
+        index.build(source, target, progress=False)
+        return index
+
     def close(self) -> None:
         self.conn.close()
 

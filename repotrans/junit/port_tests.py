@@ -1,6 +1,6 @@
 """`repotrans translate-tests`: the JUnit tests of Java classes as NUnit fixtures in the port's test project.
 
-    written = port_junit_tests(index, Path("core/src/test/java"), ["org.acme.geo.*Test"])
+    written = port_junit_tests(index, load_mapping(index), Path("core/src/test/java"), ["org.acme.geo.*Test"])
 
 The test project is the one whose build references the library that compiles the class under test;
 its style (test_style.py) and the port's conventions shape the fixtures (junit.py); place.py adds
@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
 from repotrans.execution.toolchains.api import BuildSettings, plan_build
-from repotrans.mapping.load import load_mapping
-from repotrans.mapping.overrides import MappingOverrides
 from repotrans.skeleton.check import build_libraries, member_errors
 from repotrans.skeleton.conventions import learn
 from repotrans.junit.translate import TranslatedTest, port_context, translate_junit
@@ -30,6 +28,7 @@ if TYPE_CHECKING:
 
     from repotrans.index.store import Index
     from repotrans.junit.model_tests import ModelTest
+    from repotrans.mapping.mapping import Mapping
 
 
 
@@ -61,12 +60,12 @@ def junit_files(root: Path, patterns: list[str]) -> dict[str, Path]:
     return out
 
 
-def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], write: bool = True,
-                     overrides: MappingOverrides | None = None, settings: BuildSettings = BuildSettings(),
+def port_junit_tests(index: "Index", mapping: "Mapping", junit_root: Path, patterns: list[str], write: bool = True,
+                     settings: BuildSettings = BuildSettings(),
                      client: "ChatCompletionClient | None" = None, rounds: int = 3,
                      templates: Path | None = None) -> PortedTests:
     """JUnit files under `junit_root` matching `patterns` as NUnit fixtures in the port's first test
-    project (the mapping with the user's `overrides`, the build plan with the user's `settings`).
+    project (`mapping`: the index's, with the user's overrides; the build plan with the user's `settings`).
     With a model `client` the model writes each fixture (model_tests.py), compiled against the port
     and repaired from its errors up to `rounds` times; a fixture that never compiles is skipped
     (`templates`: the user's prompt templates folder, [prompts] dir)."""
@@ -76,7 +75,6 @@ def port_junit_tests(index: "Index", junit_root: Path, patterns: list[str], writ
     if not files:
         raise InputError(f"no JUnit file under {junit_root} matches {' '.join(patterns)}")
     target = index.root("target")
-    mapping = load_mapping(index, overrides)
     plan = plan_build(target, "mono", settings)
     if not plan.tests:
         raise InputError(f"{target} has no test project to put translated tests in")

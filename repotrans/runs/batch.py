@@ -34,8 +34,7 @@ from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.layout import results_file
 from repotrans.runs.run import Run, RunInputs
 from repotrans.runs.task_choice import no_tasks, placeholder_tasks
-from repotrans.mapping.load import load_mapping
-from repotrans.mapping.overrides import MappingOverrides
+from repotrans.mapping.mapping import Mapping
 from repotrans.index.model import Method
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask, resolve_task
@@ -43,11 +42,10 @@ from repotrans.mapping.task import TranslationTask, resolve_task
 CONFIG_NAME = "batch"
 
 
-def listed_tasks(index: Index, path: Path, overrides: MappingOverrides | None = None) -> list[TranslationTask]:
+def listed_tasks(index: Index, mapping: Mapping, path: Path) -> list[TranslationTask]:
     """One signature per line (C# or Java); blank lines and '#' comments are skipped."""
     if not path.is_file():
         raise ConfigError(f"function list not found: {path}")
-    mapping = load_mapping(index, overrides)
     tasks, bad = [], []
     for n, line in enumerate(path.read_text().splitlines(), 1):
         line = line.split("#", 1)[0].strip()
@@ -106,10 +104,11 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
     index = run.open_index(progress=progress and not quiet)
     task_ids = store.meta("tasks")
     if task_ids is None:
-        tasks = (listed_tasks(index, functions, config.mapping) if functions
-                 else placeholder_tasks(index, config.mapping, weak=config.tasks.weak_placeholders))
+        mapping = run.mapping()
+        tasks = (listed_tasks(index, mapping, functions) if functions
+                 else placeholder_tasks(index, mapping, weak=config.tasks.weak_placeholders))
         if not tasks:
-            raise no_tasks(index, config.mapping)
+            raise no_tasks(index, mapping, config.mapping.java_tests)
         store.set_meta("tasks", [[t.target_method_id, t.source_method_id] for t in tasks])
         store.set_meta("originals", original_texts(index, [t.target_method_id.split(":", 1)[1] for t in tasks]))
     else:
@@ -130,7 +129,7 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
     deps = dependency_graph({k: v for k, v in java.items() if v is not None})
     levels = order_levels(deps)
     own_executor = executor is None
-    executor = executor or ThreadExecutor(jobs=jobs, judge=run.judge(jobs))
+    executor = executor or ThreadExecutor(jobs=jobs, owner=run)
     work_load = Workload(dirs={"source": source, "target": work, "workspace": folder.workspace}, config=config,
                          config_name=CONFIG_NAME, dataset=dataset)
     stopped, server_errors = "", 0

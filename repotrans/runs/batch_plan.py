@@ -19,8 +19,7 @@ from repotrans.runs.ordering import dependency_graph, order_levels
 from repotrans.index.placeholders import placeholder_form
 from repotrans.index.store import Index
 from repotrans.mapping.drift import drifted_in_port
-from repotrans.mapping.load import load_mapping
-from repotrans.mapping.overrides import MappingOverrides
+from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.task import TranslationTask
 from repotrans.mapping.test_code import index_test_files
 
@@ -106,19 +105,18 @@ def _hidden_constructor(m) -> bool:
     return m.kind == "constructor" and not m.params and "private" in m.modifiers
 
 
-def plan_batch(index: Index, functions: Path | None = None, overrides: MappingOverrides | None = None,
-               weak: bool = False) -> BatchPlan:
-    """The tasks a batch over this index would run (each with why), their levels, and the mapping's misses."""
-    mapping = load_mapping(index, overrides)
-    reasons = {} if functions else task_reasons(index, overrides, weak)
-    tasks = (listed_tasks(index, functions, overrides) if functions else
+def plan_batch(index: Index, mapping: Mapping, functions: Path | None = None, weak: bool = False,
+               java_tests: tuple[str, ...] = ()) -> BatchPlan:
+    """The tasks a batch over this index would run (each with why), their levels, and the mapping's misses;
+    `java_tests`: the user's Java test folders ([mapping]), never library code."""
+    reasons = {} if functions else task_reasons(index, mapping, weak)
+    tasks = (listed_tasks(index, mapping, functions) if functions else
              [TranslationTask(target_method_id=t, source_method_id=s) for t, (s, _) in reasons.items()])
     java = {t.target_method_id: index.method(t.source_method_id) for t in tasks}
     deps = dependency_graph({k: v for k, v in java.items() if v is not None})
     plan = BatchPlan(tasks=tasks, levels=order_levels(deps), calls=deps,
                      reasons={t: why for t, (_, why) in reasons.items()})
     task_ids = {t.target_method_id for t in tasks}
-    java_tests = overrides.java_tests if overrides else ()
     tests = index_test_files(index, "target")
     for m in index.all_methods("target"):
         if m.id not in task_ids and m.path not in tests and placeholder_form(m.body) in ("throws", "accessor throws") \

@@ -17,6 +17,7 @@ from repotrans.extras import require
 from repotrans.execution.judge.batching import judge_for
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
+from repotrans.runs.run import Run
 from repotrans.runs.store import TaskRecord
 from repotrans.runs.workload import Executor, TaskRunner, Workload
 from repotrans.mapping.task import TranslationTask
@@ -24,12 +25,13 @@ from repotrans.mapping.task import TranslationTask
 
 @dataclass
 class ThreadExecutor:
-    """`jobs` tasks at a time in threads of this process; model calls capped at `model_calls`. `judge`: the
-    run's own (runs.run.Run.judge), used for every workload and left open; else one judge per execution
-    configuration and workspace, built here and closed with the executor."""
+    """`jobs` tasks at a time in threads of this process; model calls capped at `model_calls`. `owner`:
+    the run whose workloads these are (runs.run.Run): a workload over the run's workspace takes the run's judge,
+    index and mapping, left open; any other workload gets a judge per execution configuration and workspace,
+    built here and closed with the executor, and its own index."""
     jobs: int = 1
     model_calls: int | None = None
-    judge: Judge | None = None
+    owner: Run | None = None
     _limiter: LocalLimiter = field(init=False)
     _runners: dict[tuple, Judge] = field(default_factory=dict, init=False)   # (execution config, workspace) -> judge
     _caches: RunCaches = field(default_factory=RunCaches, init=False)       # models and servers, over levels
@@ -40,11 +42,13 @@ class ThreadExecutor:
     def run(self, work: Workload, tasks: list[TranslationTask], out_dir: Path) -> Iterator[TaskRecord]:
         if not tasks:
             return
+        runs_own = self.owner is not None and Path(work.dirs["workspace"]) == self.owner.folder.workspace
         key = (work.config.execution, str(work.dirs["workspace"]))
-        if self.judge is None and key not in self._runners:     # kept over levels: a docker sandbox stays warm
+        if not runs_own and key not in self._runners:     # kept over levels: a docker sandbox stays warm
             self._runners[key] = judge_for(Runner(work.config.execution, work.dirs["workspace"]), self.jobs)
-        judge = self.judge if self.judge is not None else self._runners[key]
-        runner = TaskRunner(work, work.dirs, self._limiter, runner=judge, caches=self._caches)
+        judge = self.owner.judge(self.jobs) if runs_own else self._runners[key]
+        pair = (self.owner.index, self.owner.mapping()) if runs_own else None
+        runner = TaskRunner(work, work.dirs, self._limiter, runner=judge, caches=self._caches, pair=pair)
         try:
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
                 futures = {pool.submit(runner.run, t, out_dir) for t in tasks}

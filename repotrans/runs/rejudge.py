@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -323,15 +322,8 @@ def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members:
         if path.exists():
             shutil.rmtree(path)
     shutil.copytree(work, tree)
-    workspace.mkdir(parents=True)
-    copy = sqlite3.connect(Index.file_in(workspace))
+    group = index.copy_to(workspace, source, tree)
     try:
-        index.conn.backup(copy)                        # WAL-safe: the copy holds what was committed
-    finally:
-        copy.close()
-    group = Index.open(workspace)
-    try:
-        group.build(source, tree, progress=False)      # re-rooted: unchanged files are not parsed again
         for rec in members:
             m = group.method("target:" + rec.task_id)
             path = tree / m.path

@@ -22,6 +22,8 @@ from repotrans.execution.judge.batching import judge_for
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
 from repotrans.index.store import Index
+from repotrans.mapping.load import load_mapping
+from repotrans.mapping.mapping import Mapping
 from repotrans.runs.layout import results_file, summary_file, tasks_folder, workdir_of
 from repotrans.runs.store import RunStore
 
@@ -83,6 +85,7 @@ class Run:
         self.store = RunStore(self.folder.path)
         self._index: Index | None = None
         self._runner: Runner | None = None
+        self._judges: dict[int, Judge] = {}        # submitters -> the judge over the one runner
 
     def __enter__(self) -> "Run":
         return self
@@ -116,16 +119,24 @@ class Run:
             raise RuntimeError("Run.index before Run.open_index")
         return self._index
 
+    def mapping(self) -> Mapping:
+        """The mapping of the index as it is now (passing translations applied change it), with the user's
+        overrides: from the index's mapping cache unless the index, the code or the overrides changed."""
+        return load_mapping(self.index, self.config.mapping)
+
     def judge(self, workers: int = 1) -> Judge:
         """The run's judge for `workers` submitters: one runner (toolchain, sandboxes, scratch copies) per run,
         kept warm over every stage. Stages use it and never close it; the run closes it."""
         if self._runner is None:
             self._runner = Runner(self.config.execution, self.folder.workspace)
-        return judge_for(self._runner, workers)
+        if workers not in self._judges:
+            self._judges[workers] = judge_for(self._runner, workers)
+        return self._judges[workers]
 
     def close(self) -> None:
         if self._runner is not None:
             self._runner.close()
             self._runner = None
+            self._judges.clear()
         self.store.close()
 

@@ -15,8 +15,7 @@ from repotrans.errors import NothingToDo
 from repotrans.index.model import Method
 from repotrans.index.placeholders import java_does_nothing, placeholder_form
 from repotrans.index.store import Index
-from repotrans.mapping.load import load_mapping
-from repotrans.mapping.overrides import MappingOverrides
+from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.task import TranslationTask
 from repotrans.mapping.test_code import index_test_files, test_files
 
@@ -24,10 +23,8 @@ FORM_TEXT = {"empty": "`{ }`", "default": "`return default;`", "return": "`retur
              "literal": "a constant return (`return null;`, `false`, `0`)"}
 
 
-def task_reasons(index: Index, overrides: MappingOverrides | None = None,
-                 weak: bool = False) -> dict[str, tuple[str, str]]:
+def task_reasons(index: Index, mapping: Mapping, weak: bool = False) -> dict[str, tuple[str, str]]:
     """C# member id -> (its Java counterpart's id, why it is a task), in index order."""
-    mapping = load_mapping(index, overrides)
     tests = test_files("target", index.files("target"), index.root("target"))
     out: dict[str, tuple[str, str]] = {}
     for m in index.all_methods("target"):
@@ -43,11 +40,10 @@ def task_reasons(index: Index, overrides: MappingOverrides | None = None,
     return out
 
 
-def placeholder_tasks(index: Index, overrides: MappingOverrides | None = None,
-                      weak: bool = False) -> list[TranslationTask]:
+def placeholder_tasks(index: Index, mapping: Mapping, weak: bool = False) -> list[TranslationTask]:
     """The tasks of task_reasons, as TranslationTasks."""
     return [TranslationTask(target_method_id=t, source_method_id=s)
-            for t, (s, _) in task_reasons(index, overrides, weak).items()]
+            for t, (s, _) in task_reasons(index, mapping, weak).items()]
 
 
 def _why(form: str, m: Method, java: Method | None, weak: bool) -> str:
@@ -71,11 +67,9 @@ def _chained_constructor(m: Method) -> bool:
         and re.fullmatch(r"\{\s*\}", (m.body or "").strip()) is not None
 
 
-def no_tasks(index: Index, overrides: MappingOverrides | None = None) -> NothingToDo:
+def no_tasks(index: Index, mapping: Mapping, java_tests: tuple[str, ...] = ()) -> NothingToDo:
     """Why this pair gives a batch no task (what it saw, what it tried, what to change): the error that
-    stops a dry run or a batch with exit code 1."""
-    mapping = load_mapping(index, overrides)
-    java_tests = overrides.java_tests if overrides else ()
+    stops a dry run or a batch with exit code 1; `java_tests`: the user's Java test folders ([mapping])."""
     seen, library = [], {}
     for side, lang, places in (("source", "Java", "package"), ("target", "C#", "namespace")):
         tests = index_test_files(index, side, java_tests)

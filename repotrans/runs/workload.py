@@ -21,6 +21,7 @@ from repotrans.runs.store import TaskRecord
 from repotrans.runs.tasks import run_task
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.task import TranslationTask
 
 Adjust = Callable[[object, dict[str, Path]], None]     # (brief, dirs): rebind the task brief's services
@@ -84,14 +85,17 @@ def rerooted_index(dirs: dict[str, Path], workspace: str = "workspace", target: 
 class TaskRunner:
     """Runs tasks of one workload in this process: one run context (agents.workdir.Workdir: the
     index, the mapping with the configuration's overrides, the execution Runner from the
-    configuration's execution settings, the retriever) for all of them; a `runner` given is the
-    caller's to close; `caches` (agents.workdir.RunCaches) are the run's, shared with its other workloads."""
+    configuration's execution settings, the retriever) for all of them. A `runner` given is the
+    caller's to close, and so is a `pair` (the run's open index and its mapping: runs.run.Run), else this
+    process opens its own over `dirs`; `caches` (agents.workdir.RunCaches) are the run's, shared with its
+    other workloads."""
 
     def __init__(self, work: Workload, dirs: dict[str, Path], limiter: CallLimiter | None = None,
-                 wrap: Adjust | None = None, runner: Judge | None = None, caches: RunCaches | None = None):
+                 wrap: Adjust | None = None, runner: Judge | None = None, caches: RunCaches | None = None,
+                 pair: tuple[Index, Mapping] | None = None):
         self.work, self.dirs, self.limiter, self.wrap = work, dirs, limiter, wrap
-        self.index = rerooted_index(dirs)
-        self.mapping = load_mapping(self.index, work.config.mapping)
+        self._own_index = pair is None
+        self.index, self.mapping = pair if pair is not None else self._opened(dirs, work)
         self._own_runner = runner is None
         self.runner: Judge = runner or Runner(work.config.execution, dirs["workspace"])
         self.context = Workdir(dirs["workspace"], self.index, self.mapping, self.runner, work.config.mapping,
@@ -109,7 +113,13 @@ class TaskRunner:
         return run_task(self.context, task, work.config, run_dir=out_dir, config_name=work.config_name,
                         dataset=work.dataset, adjust=adjust, limiter=self.limiter)
 
+    @staticmethod
+    def _opened(dirs: dict[str, Path], work: Workload) -> tuple[Index, Mapping]:
+        index = rerooted_index(dirs)
+        return index, load_mapping(index, work.config.mapping)
+
     def close(self) -> None:
-        self.index.close()
+        if self._own_index:
+            self.index.close()
         if self._own_runner:
             self.runner.close()

@@ -2,7 +2,7 @@
 skeletons (create.py) and the Java methods their matched C# types lack become placeholder members
 (members.py); the index is rebuilt so the batch's callee-first order takes them in.
 
-    created = create_missing(index, ["org.acme.geo.*"], dry_run=False)
+    created = create_missing(index, ["org.acme.geo.*"])
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from repotrans.skeleton.members import MissingMembers, plan_missing_members, wri
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
+    from repotrans.mapping.mapping import Mapping
 
 
 @dataclass
@@ -59,16 +60,19 @@ def check_patterns(index: "Index", patterns: list[str], flag: str = "--create-mi
                              "package.Type)", did_you_mean=difflib.get_close_matches(p, packages + names, n=3))
 
 
-def create_missing(index: "Index", patterns: list[str], dry_run: bool = False, check: bool = True,
+def plan_missing(index: "Index", mapping: "Mapping", patterns: list[str]) -> CreatedMissing:
+    """What create_missing would write for `patterns` (a dry run: nothing is written)."""
+    check_patterns(index, patterns)
+    return CreatedMissing(SkeletonResult(plan_skeleton(index, mapping, patterns)),
+                          plan_missing_members(index, mapping, patterns), True)
+
+
+def create_missing(index: "Index", patterns: list[str], check: bool = True,
                    overrides: MappingOverrides | None = None,
                    settings: BuildSettings = BuildSettings()) -> CreatedMissing:
     """Skeletons for the selected Java types without a C# counterpart, then placeholder members for
     the selected matched types' missing methods, then a re-index (see the module doc)."""
     check_patterns(index, patterns)
-    if dry_run:
-        mapping = load_mapping(index, overrides)
-        return CreatedMissing(SkeletonResult(plan_skeleton(index, mapping, patterns)),
-                              plan_missing_members(index, mapping, patterns), True)
     types = create_skeleton(index, patterns, check=check, overrides=overrides, settings=settings)
     mapping = load_mapping(index, overrides)
     members = plan_missing_members(index, mapping, patterns)

@@ -74,7 +74,7 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None 
     ctx.reindex()
     translated = _translate_tests(ctx, junit, owners) if junit is not None else []
     wanted = {c.new_id for c in members}
-    tasks = [t for t in placeholder_tasks(ctx.index, ctx.config.mapping) if t.source_method_id in wanted]
+    tasks = [t for t in placeholder_tasks(ctx.index, ctx.mapping()) if t.source_method_id in wanted]
     listed = run_dir.parent / "added-functions.txt"
     listed.write_text("".join(f"{t.target_method_id}\n" for t in tasks), encoding="utf-8")
     records = {}
@@ -148,7 +148,7 @@ def _translate_tests(ctx: Any, junit: Path, owners: list[str]) -> list[str]:
         client = make_client(ctx.config)
     patterns = [f"{t}{suffix}" for t in owners for suffix in ("Test", "Tests", "TestCase")]
     try:
-        ported = port_junit_tests(ctx.index, junit, patterns, overrides=ctx.config.mapping,
+        ported = port_junit_tests(ctx.index, ctx.mapping(), junit, patterns,
                                   settings=ctx.config.execution.build_settings(), client=client,
                                   rounds=ctx.config.agents.max_repair_rounds)
     except InputError as exc:          # no JUnit test for these types: judged by the port's tests alone

@@ -249,7 +249,7 @@ def port_test_changes(ctx: Any, old_junit: Path, new_junit: Path, repo: Path | N
                    for n in names]
         action = {c: "change test" if c.kind == "test changed" else "add test" for c in changes}
         qualified = f"{package}.{java_name}" if package else java_name
-        ported = port_junit_tests(ctx.index, new_junit, [qualified], write=False, overrides=ctx.config.mapping,
+        ported = port_junit_tests(ctx.index, ctx.mapping(), new_junit, [qualified], write=False,
                                   settings=ctx.config.execution.build_settings())
         draft = ported.tests[0] if ported.tests else None
         pair = mapping.target_type(f"source:{qualified}")

@@ -12,6 +12,7 @@ from repotrans.agents.config import load_config
 from repotrans.runs.batch import run_batch
 from repotrans.skeleton.create import create_skeleton
 from repotrans.junit.translate import CATEGORY
+from repotrans.mapping.load import load_mapping
 from repotrans.junit.port_tests import port_junit_tests
 from tests.support.skeleton_pair import FIXTURE, copy_pair, index_pair
 
@@ -34,7 +35,7 @@ def _fixture(result, name):
 def test_junit_classes_become_fixtures_in_the_ports_style(pair):
     _, cs, index = pair
     create_skeleton(index, ["org.demo.*"])
-    result = port_junit_tests(index, FIXTURE / "junit", ["org.demo.*"], write=False)
+    result = port_junit_tests(index, load_mapping(index), FIXTURE / "junit", ["org.demo.*"], write=False)
     assert sorted((t.path, t.namespace, t.tests) for t in result.tests) == [
         ("tests/Demo.Zoo.Tests/BoxTests.cs", "Demo.Zoo.Tests", 3),
         ("tests/Demo.Zoo.Tests/SizeTests.cs", "Demo.Zoo.Tests", 4),
@@ -59,7 +60,7 @@ def test_junit_classes_become_fixtures_in_the_ports_style(pair):
 def test_translated_tests_judge_the_bodies_of_the_skeleton(pair, tmp_path):
     java, cs, index = pair
     assert create_skeleton(index, ["org.demo.*"]).check.compiled
-    written = port_junit_tests(index, FIXTURE / "junit", ["org.demo.*"])
+    written = port_junit_tests(index, load_mapping(index), FIXTURE / "junit", ["org.demo.*"])
     assert written.placement.globbed == {"Demo.Zoo.Tests": ["tests/Demo.Zoo.Tests/BoxTests.cs",
                                                             "tests/Demo.Zoo.Tests/SizeTests.cs",
                                                             "tests/Demo.Zoo.Tests/VetTests.cs"]}
@@ -124,7 +125,7 @@ def test_a_translated_test_sits_where_the_ports_tests_sit_and_calls_its_ported_h
         "        assertEquals(10, new Cage(99).getSize());\n"
         "        assertEquals(1, new Yard().pen().first());\n    }\n}\n")
     index = index_pair(tmp_path, java, cs)
-    result = port_junit_tests(index, tmp_path / "junit", ["org.demo.zoo.Cage*"], write=False)
+    result = port_junit_tests(index, load_mapping(index), tmp_path / "junit", ["org.demo.zoo.Cage*"], write=False)
     cage = _fixture(result, "CageTests")
     assert cage.namespace == "Checks.Zoo"
     assert 'Assert.AreEqual("10", TextUtil.StripNewLines("1\\n0"));' in cage.text

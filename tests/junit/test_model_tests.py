@@ -12,6 +12,7 @@ from autogen_ext.models.replay import ReplayChatCompletionClient
 from repotrans.cli import main
 from repotrans.skeleton.create import create_skeleton
 from repotrans.junit.translate import CATEGORY
+from repotrans.mapping.load import load_mapping
 from repotrans.junit.port_tests import port_junit_tests
 from tests.support.fake_openai_server import FakeOpenAIServer
 from tests.support.skeleton_pair import FIXTURE, copy_pair, index_pair
@@ -102,7 +103,7 @@ def _prompt(message) -> str:
 def test_malformed_answer_is_reasked_and_compile_errors_go_back_to_the_model(port):
     _, cs, index = port
     client = ReplayChatCompletionClient(["Sure! I will translate the test class now.", WRONG, RIGHT])
-    result = port_junit_tests(index, FIXTURE / "junit", ["org.demo.zoo.BoxTest"], client=client)
+    result = port_junit_tests(index, load_mapping(index), FIXTURE / "junit", ["org.demo.zoo.BoxTest"], client=client)
     assert [t.fixture for t in result.tests] == ["BoxTests"] and result.skipped == {}
     written = (cs / "tests" / "Demo.Zoo.Tests" / "BoxTests.cs").read_text(encoding="utf-8")
     assert written == result.tests[0].text and result.tests[0].tests == 3
@@ -123,7 +124,7 @@ def test_prompts_carry_the_ports_style_api_and_the_compiler_errors(port):
             seen.append(_prompt(messages[-1]))
             return await super().create(messages, *args, **kwargs)
 
-    port_junit_tests(index, FIXTURE / "junit", ["org.demo.zoo.BoxTest"], client=Recording([WRONG, RIGHT]))
+    port_junit_tests(index, load_mapping(index), FIXTURE / "junit", ["org.demo.zoo.BoxTest"], client=Recording([WRONG, RIGHT]))
     first, repair = seen
     assert first.startswith("# Step: translate the JUnit test class")
     assert "[Category(\"RepotransTranslated\")]" in first and "class `BoxTests`" in first
@@ -137,7 +138,7 @@ def test_prompts_carry_the_ports_style_api_and_the_compiler_errors(port):
 @needs_mcs
 def test_a_fixture_that_never_compiles_is_not_written(port):
     _, cs, index = port
-    result = port_junit_tests(index, FIXTURE / "junit", ["org.demo.zoo.BoxTest"],
+    result = port_junit_tests(index, load_mapping(index), FIXTURE / "junit", ["org.demo.zoo.BoxTest"],
                               client=ReplayChatCompletionClient([WRONG, WRONG]), rounds=2)
     assert result.tests == [] and not (cs / "tests" / "Demo.Zoo.Tests" / "BoxTests.cs").exists()
     assert "CS1061" in result.skipped["org.demo.zoo.BoxTest"]
@@ -174,7 +175,7 @@ def test_the_prompt_follows_a_port_that_writes_assert_that(port):
             seen.append(_prompt(messages[-1]))
             return await super().create(messages, *args, **kwargs)
 
-    result = port_junit_tests(index, FIXTURE / "junit", ["org.demo.zoo.BoxTest"], client=Recording([RIGHT]))
+    result = port_junit_tests(index, load_mapping(index), FIXTURE / "junit", ["org.demo.zoo.BoxTest"], client=Recording([RIGHT]))
     assert result.by_model["org/demo/zoo/BoxTest.java"].startswith("compiled after 1 candidate(s)")
     assert "the port writes `Assert.That(actual, Is.EqualTo(expected))`; use that form" in seen[0]
     assert "the port writes classic assertions" not in seen[0]

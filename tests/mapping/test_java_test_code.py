@@ -52,7 +52,7 @@ def test_junit_classes_their_bases_and_harness_beside_the_library_are_test_code(
 
 def test_the_dry_run_lists_no_java_test_code_and_tasks_are_the_library_placeholders(tmp_path):
     index = _index(tmp_path)
-    plan = plan_batch(index)
+    plan = plan_batch(index, load_mapping(index))
     assert sorted(t.target_method_id for t in plan.tasks) == [
         "target:Example.Ring.Counter.See(int)", "target:Example.Ring.RingBuffer.IsFull()",
         "target:Example.Ring.RingBuffer.Take()"]
@@ -67,10 +67,10 @@ def test_the_dry_run_lists_no_java_test_code_and_tasks_are_the_library_placehold
 
 def test_junit_dir_names_tests_the_layout_does_not_show(tmp_path):
     index = _index(tmp_path, probe=True)
-    assert "com.example.ring.RingProbe" in plan_batch(index).missing_types
+    assert "com.example.ring.RingProbe" in plan_batch(index, load_mapping(index)).missing_types
     folder = str(tmp_path / "pair" / "java" / "probes")
     overrides = MappingOverrides(java_tests=(folder,))
-    assert "com.example.ring.RingProbe" not in plan_batch(index, overrides=overrides).missing_types
+    assert "com.example.ring.RingProbe" not in plan_batch(index, load_mapping(index, overrides), java_tests=overrides.java_tests).missing_types
     report = parity(index, load_mapping(index, overrides), java_tests=overrides.java_tests)
     shown = {e.java for g in report.groups for c in ("missing", "matched", "signature") for e in g.of(c)}
     assert "com.example.ring.RingProbe" not in shown and "com.example.ring.RingBuffer" in shown

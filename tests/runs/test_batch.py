@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from repotrans.mapping.load import load_mapping
 from repotrans.agents.config import load_config
 from repotrans.errors import ConfigError
 from repotrans.runs import tasks as tasks_module
@@ -74,13 +75,13 @@ def test_placeholders_found_are_exactly_the_masked_functions(pair, tmp_path):
     source, target, functions, _ = pair
     index = Index.open(tmp_path / "ws")
     index.build(source, target, progress=False)
-    assert sorted(t.target_method_id.split(":", 1)[1] for t in placeholder_tasks(index)) == sorted(MASKED)
-    assert sorted(t.target_method_id.split(":", 1)[1] for t in listed_tasks(index, functions)) == sorted(MASKED)
+    assert sorted(t.target_method_id.split(":", 1)[1] for t in placeholder_tasks(index, load_mapping(index))) == sorted(MASKED)
+    assert sorted(t.target_method_id.split(":", 1)[1] for t in listed_tasks(index, load_mapping(index), functions)) == sorted(MASKED)
     (tmp_path / "bad.txt").write_text("Rectangle.IsSquare\nVector2D.NoSuchThing()\n")
     with pytest.raises(ConfigError, match=r"bad.txt:2: "):
-        listed_tasks(index, tmp_path / "bad.txt")
+        listed_tasks(index, load_mapping(index), tmp_path / "bad.txt")
     with pytest.raises(ConfigError, match="function list not found"):
-        listed_tasks(index, tmp_path / "missing.txt")
+        listed_tasks(index, load_mapping(index), tmp_path / "missing.txt")
 
 
 def test_batch_writes_results_and_summary_in_dependency_order(clean_run):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from repotrans.mapping.load import load_mapping
 from repotrans.cli.main import main
 from repotrans.index.store import Index
 from repotrans.runs.batch_plan import BatchPlan, plan_batch
@@ -22,7 +23,7 @@ def test_hints_name_the_users_own_packages(tmp_path):
     java, cs = _pair(tmp_path)
     index = Index.open(tmp_path / "wd")
     index.build(java, cs, progress=False)
-    text = plan_batch(index).render()
+    text = plan_batch(index, load_mapping(index)).render()
     assert "--create-missing 'com.example.ring.*'" in text and "org.acme" not in text
     assert BatchPlan([], [], packages=["com.example.ring", "com.example.ring.io"]).glob() == "com.example.ring.*"
     assert BatchPlan([], [], packages=["com.a", "org.b"]).glob() == "com.a.*"

@@ -17,6 +17,7 @@ import pytest
 import ray
 from ray import cloudpickle
 
+from repotrans.mapping.load import load_mapping
 from repotrans.agents.config import load_config
 from repotrans.errors import ConfigError
 from repotrans.runs.ablate import configs_for, run_ablation
@@ -160,7 +161,7 @@ def test_a_task_that_crashes_its_worker_is_recorded_as_an_error(cluster, config,
     ws = tmp_path / "ws"
     index = Index.open(ws)
     index.build(source, target, progress=False)
-    tasks = placeholder_tasks(index)
+    tasks = placeholder_tasks(index, load_mapping(index))
     index.close()
     assert len(tasks) == 3
     work = Workload(dirs={"source": source, "target": target, "workspace": ws}, config=config[1],

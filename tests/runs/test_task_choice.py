@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from repotrans.mapping.load import load_mapping
 from repotrans.runs.batch_plan import BatchPlan, _member, plan_batch
 from repotrans.runs.task_choice import task_reasons
 from repotrans.index.placeholders import placeholder_form
@@ -41,12 +42,12 @@ def _pair(tmp_path: Path, java_intersects_trivial: bool) -> Index:
 
 def test_tasks_are_what_a_user_means_by_a_placeholder(tmp_path):
     index = _pair(tmp_path, java_intersects_trivial=False)
-    why = {t.split(":", 1)[1]: w for t, (_, w) in task_reasons(index).items()}
+    why = {t.split(":", 1)[1]: w for t, (_, w) in task_reasons(index, load_mapping(index)).items()}
     assert why == {"Acme.Geo.Shapes.Circle.Perimeter()": "its body throws NotImplementedException",
                    "Acme.Geo.Shapes.Circle.Radius": "its body throws NotImplementedException",
                    "Acme.Geo.Shapes.Circle.Intersects(Circle)":
                        "its body is a constant return (`return null;`, `false`, `0`) and the Java method does more"}
-    plan = plan_batch(index).render()
+    plan = plan_batch(index, load_mapping(index)).render()
     assert "    Acme.Geo.Shapes.Circle.Intersects(Circle): its body is a constant return" in plan
     assert "CircleTests" not in plan                       # a test project's member is never a task
 
@@ -54,8 +55,8 @@ def test_tasks_are_what_a_user_means_by_a_placeholder(tmp_path):
 def test_a_weak_form_the_java_method_shares_is_a_task_only_when_widened(tmp_path):
     index = _pair(tmp_path, java_intersects_trivial=True)
     intersects = "target:Acme.Geo.Shapes.Circle.Intersects(Circle)"
-    assert intersects not in task_reasons(index)
-    assert task_reasons(index, weak=True)[intersects][1] == ("its body is a constant return (`return null;`, "
+    assert intersects not in task_reasons(index, load_mapping(index))
+    assert task_reasons(index, load_mapping(index), weak=True)[intersects][1] == ("its body is a constant return (`return null;`, "
                                                              "`false`, `0`) ([tasks] weak_placeholders)")
 
 

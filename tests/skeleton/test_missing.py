@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from repotrans.mapping.load import load_mapping
 from repotrans.cli import main
 from repotrans.runs.batch_plan import plan_batch
 from repotrans.skeleton.missing import create_missing
@@ -94,7 +95,7 @@ def test_created_types_and_members_join_the_batch(port, tmp_path):
     text = raw.decode("utf-8-sig").replace("\r\n", "\n")
     assert ("        public void Put(Animal animal)\n        {\n            throw new NotImplementedException();\n"
             "        }\n    }\n}") in text
-    plan = plan_batch(index)
+    plan = plan_batch(index, load_mapping(index))
     ids = {t.target_method_id.split(":", 1)[1] for t in plan.tasks}
     assert {"Demo.Zoo.Cage.Put(Animal)", "Demo.Zoo.Size.HeavierThan(Size)", "Demo.Zoo.Size.Weight"} <= ids
     assert "Demo.Zoo.Cage" not in plan.missing_members

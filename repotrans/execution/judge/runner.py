@@ -32,7 +32,7 @@ from repotrans.index.model import Method
 from repotrans.index.typename import simple_name
 from repotrans.index.parse import source_text
 
-__all__ = ["Runner", "TargetBuildError", "open_index", "find_target_method", "write_candidate"]
+__all__ = ["Runner", "TargetBuildError", "find_target_method", "write_candidate"]
 
 
 @dataclass(frozen=True)
@@ -238,26 +238,6 @@ def member_tokens(index, method: Method) -> set[str]:
     if method.kind in ("method", "property"):
         return {method.name}
     return set()
-
-
-def open_index(workdir: Path, target: Path, source: Path | None):
-    """The workspace index, (re)built incrementally for `target` so byte ranges match the files."""
-    from repotrans.index.store import Index
-
-    index = Index.open(workdir)
-    target = target.resolve()
-    if not target.is_dir():
-        raise ConfigError(f"--target: {target} is not a folder")
-    known_source = None
-    try:
-        known_source = index.root("source")
-    except ConfigError:
-        pass
-    source = source.resolve() if source else known_source
-    if source is None:
-        raise ConfigError(f"no index in {workdir} yet: pass --source <java repo> once to build it")
-    index.build(source, target, progress=False)
-    return index
 
 
 def find_target_method(index, query: str) -> Method:
