@@ -3,18 +3,24 @@ tasks it keeps blocked.
 
 A blocked task names the placeholders its tests stopped in (`behind`: the runner's own record of the
 call chains, execution.judge.blocked); so does a verdict judged past them, for its left-out tests. A member blocks those tasks directly, and through groups: a task
-blocked behind another blocked task waits on what that one waits on. Writing the first member of the
-list by hand, then `batch --resume`, judges again the tasks it blocked (rejudge.unchanged_blocked keeps
-the others as they were). The batch summary, report.md and report.html end with this list.
+blocked behind another blocked task waits on what that one waits on. A member that is a task whose candidate
+did not pass comes with the untranslated members that candidate calls or ran into (the same record: chains
+through a candidate frame, and its code's calls by name): written alone, its blocked tasks would only stop
+there next, so they are written with it.
+Writing the first member of the list (and what it needs) by hand, then `batch --resume`, judges again the
+tasks it blocked (rejudge.unchanged_blocked keeps the others as they were). The batch summary, report.md and
+report.html end with this list.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 
 from repotrans.runs.store import TaskRecord
 from repotrans.verdicts.status import BLOCKED
 
 SHOWN = 5           # members listed (the rest is counted)
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
 @dataclass(frozen=True)
@@ -23,13 +29,47 @@ class Blocker:
     member: str
     tasks: tuple[str, ...]
     is_task: bool = False       # a task of this run that did not pass (its candidate is in its task folder)
+    needs: tuple[str, ...] = ()  # untranslated members its candidate's own code ran into: write them with it
 
     def to_json(self) -> dict:
-        return {**asdict(self), "tasks": list(self.tasks)}
+        return {**asdict(self), "tasks": list(self.tasks), "needs": list(self.needs)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Blocker:
+        return cls(data["member"], tuple(data["tasks"]), data.get("is_task", False), tuple(data.get("needs", ())))
 
 
 def _behind(rec: TaskRecord) -> set[str]:
     return {b.split(":", 1)[-1] for b in (rec.result or {}).get("behind", [])}
+
+
+def _ran_into(rec: TaskRecord) -> list[str]:
+    """The placeholders (runtime names, `Ns.Type.Method`) whose guard fired below a frame of the candidate."""
+    found: dict[str, None] = {}
+    for failure in (rec.result or {}).get("failures", []):
+        for chain in failure.get("chains", []):
+            frames = chain.get("frames", [])
+            if frames and any("(candidate line" in f for f in frames[1:]):
+                found[frames[0].split(" (", 1)[0].strip().replace("..ctor", ".<init>")] = None
+    return list(found)
+
+
+def _needs(rec: TaskRecord, untranslated: set[str]) -> tuple[str, ...]:
+    """The untranslated members (ids) `rec`'s candidate ran into or calls (a member of its own type by its
+    simple name), itself aside; a runtime name no id matches is given as it is."""
+    by_name: dict[str, list[str]] = {}
+    for member in untranslated:
+        by_name.setdefault(member.split("(", 1)[0], []).append(member)
+    needs: list[str] = []
+    for name in _ran_into(rec):
+        needs += sorted(by_name.get(name, [name]))
+    own_type = rec.task_id.split("(", 1)[0].rsplit(".", 1)[0]
+    called = set(_CALL.findall(rec.code or ""))
+    for name, members in sorted(by_name.items()):
+        owner, _, simple = name.rpartition(".")
+        if owner == own_type and simple in called:
+            needs += sorted(members)
+    return tuple(m for m in dict.fromkeys(needs) if m != rec.task_id)
 
 
 def translate_first(records: list[TaskRecord]) -> list[Blocker]:
@@ -50,13 +90,16 @@ def translate_first(records: list[TaskRecord]) -> list[Blocker]:
         for member in seen:
             blocked_by.setdefault(member, set()).add(task)
     ranked = sorted(blocked_by.items(), key=lambda kv: (-len(kv[1]), kv[0] in waits, kv[0]))
-    return [Blocker(member, tuple(sorted(tasks)), member in status) for member, tasks in ranked]
+    by_id = {r.task_id: r for r in records}
+    untranslated = set(blocked_by) | {r.task_id for r in records if not r.passed}
+    return [Blocker(member, tuple(sorted(tasks)), member in status,
+                    _needs(by_id[member], untranslated) if member in by_id else ())
+            for member, tasks in ranked]
 
 
 def render_lines(blockers: list[Blocker] | list[dict], markdown: bool = False) -> list[str]:
     """'Translate these first': one line per member (its count and tasks), for the summary or report.md."""
-    items = [b if isinstance(b, Blocker) else Blocker(b["member"], tuple(b["tasks"]), b.get("is_task", False))
-             for b in blockers]
+    items = [b if isinstance(b, Blocker) else Blocker.from_json(b) for b in blockers]
     if not items:
         return []
     tick = "`" if markdown else ""
@@ -65,6 +108,9 @@ def render_lines(blockers: list[Blocker] | list[dict], markdown: bool = False) -
     for b in items[:SHOWN]:
         shown = ", ".join(f"{tick}{t}{tick}" for t in b.tasks[:4]) + (", ..." if len(b.tasks) > 4 else "")
         kind = " (a task that did not pass)" if b.is_task else ""
+        if b.needs:
+            kind += (f", with {', '.join(f'{tick}{n}{tick}' for n in b.needs)} (its candidate calls them or "
+                     "stops in them: write them with it)")
         lines.append(f"{'- ' if markdown else '  '}{tick}{b.member}{tick}{kind}: blocks {len(b.tasks)} "
                      f"task{'s' * (len(b.tasks) != 1)}: {shown}")
     if len(items) > SHOWN:

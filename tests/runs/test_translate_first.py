@@ -15,7 +15,7 @@ from repotrans.reports.report import markdown
 from repotrans.runs.batch import run_batch
 from repotrans.runs.batch_summary import BatchSummary
 from repotrans.runs.store import RunStore, TaskRecord
-from repotrans.runs.rejudge import unchanged_blocked
+from repotrans.runs.rejudge import WorkCopy, unchanged_blocked
 from repotrans.runs.translate_first import translate_first
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
@@ -40,6 +40,28 @@ def test_members_are_ranked_by_the_tasks_they_block_directly_and_through_blocked
         ("Ns.T.Hub()", ("Ns.T.A()", "Ns.T.B()", "Ns.T.C()"), True),
         ("Ns.T.Other()", ("Ns.T.D()",), False),           # ties: a member that is not blocked itself first
         ("Ns.T.A()", ("Ns.T.C()",), True)]
+
+
+def test_a_failed_hub_comes_with_the_placeholders_its_candidate_ran_into():
+    """The hub's candidate failed; its own code ran into Leaf(), still a placeholder (the runner's chain goes
+    through a candidate frame). Written alone, the hub would only move its blocked tasks behind Leaf (found
+    on a real port: every test went through Set(int), whose Java original calls addLiteralWord), so the list
+    names Leaf with it, and Spare, which its code calls; a chain that does not pass through the candidate (the
+    test called Other() itself) names nothing."""
+    hub = _rec("Ns.T.Hub()", "runtime_error")
+    hub.result["failures"] = [
+        {"name": "Ns.Tests.T1", "message": "NotImplementedException", "chains": [{"frames": [
+            "Ns.T.Leaf (System.Int64 x) at T.cs:9", "Ns.T.Hub () at T.cs:3 (candidate line 2)", "Ns.Tests.T1 () at Tests.cs:4"]}]},
+        {"name": "Ns.Tests.T2", "message": "NotImplementedException", "chains": [{"frames": [
+            "Ns.T.Other () at T.cs:20", "Ns.Tests.T2 () at Tests.cs:9"]}]}]
+    hub.code = "public void Hub() { if (Spare(1)) Leaf(2); }"      # Spare: reached by no failing test here
+    records = [hub, _rec("Ns.T.Leaf(long)", "compile_error"), _rec("Ns.T.Spare(int)", "compile_error"),
+               _rec("Ns.T.A()", "blocked", ("Ns.T.Hub()",)), _rec("Ns.T.B()", "blocked", ("Ns.T.Hub()",))]
+    first = translate_first(records)
+    assert [(b.member, b.needs) for b in first] == [("Ns.T.Hub()", ("Ns.T.Leaf(long)", "Ns.T.Spare(int)"))]
+    line = BatchSummary.of(5, records, seconds=1.0).render().split("\n")[-1]
+    assert line == ("  Ns.T.Hub() (a task that did not pass), with Ns.T.Leaf(long), Ns.T.Spare(int) (its candidate calls them or "
+                    "stops in them: write them with it): blocks 2 tasks: Ns.T.A(), Ns.T.B()")
 
 
 def test_the_summary_report_md_and_report_html_end_with_the_list(tmp_path):
@@ -74,7 +96,7 @@ def _waiting(java: Path, target: Path, workdir: Path, run: Path) -> set[str]:
     index.build(java, target, progress=False)
     store = RunStore(run)
     try:
-        return set(unchanged_blocked(index, target, store.records()))
+        return set(unchanged_blocked(WorkCopy(index, java, target), store.records()))
     finally:
         store.close()
         index.close()
