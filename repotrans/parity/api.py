@@ -2,8 +2,9 @@
 
 Every entry rests on the mapping (no new guessing): a visible Java type or member the mapping pairs
 with a C# one is `matched` (or a `signature` difference when its parameter, return or static-ness
-plainly disagree through the type map, or when the C# counterpart is less visible); one it does not
-pair is `missing` (with the mapping's reason); a visible C# member of the port's product code that no
+plainly disagree through the type map, or when the C# counterpart is less visible; a Java accessor
+the port exposes as a public field is one too, never missing); one it does not pair is `missing` (with the
+mapping's reason); a visible C# member of the port's product code that no
 Java member maps to is `port_only`. Test code is left out on both sides (mapping.test_code).
 Entries are grouped by Java package (port-only ones by the package whose namespace holds them).
 Exclusions (parity_exclude.py) take entries out of the counts and say which rule did.
@@ -16,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from repotrans.index.typename import simple_name
 from repotrans.parity.exclude import Exclusions
-from repotrans.index.model import Method, TypeDecl
+from repotrans.index.model import Field, Method, TypeDecl
 from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.signatures import Scorer
+from repotrans.mapping.typenames import name_table
 from repotrans.mapping.test_code import index_test_files
 
 if TYPE_CHECKING:
@@ -113,6 +115,11 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
             mm = mapping.target_method(jm.id)
             cm = index.method(mm.target_id) if mm else None
             if cm is None:
+                backing = _backing_field(index, jm, ct) if ct is not None else None
+                if backing is not None:       # getX()/setX(v) -> a public field X: present, as a field
+                    entries.append((pkg, Entry("signature", jm.kind, _bare(jm.id), _bare(backing.id),
+                                               (f"a field in the port ({backing.type} {backing.name})",))))
+                    continue
                 reason = "type missing in the port" if ct is None else \
                     mapping.unmatched_methods.get(jm.id, "no C# member")
                 entries.append((pkg, Entry("missing", jm.kind, _bare(jm.id), None, (reason,))))
@@ -222,6 +229,25 @@ def _param(type_text: str):
 def _renamed_object_method(jm: Method, cm: Method) -> bool:
     """iterator() -> GetEnumerator() and the like return the platform's own type."""
     return cm.name in ("GetEnumerator",)
+
+
+def _backing_field(index: Index, jm: Method, ct: TypeDecl) -> Field | None:
+    """The visible C# field a Java accessor became (getX()/isX() with no parameter, setX(v) with one; the field
+    named X, or isX's IsX), when the mapping paired it with no member: ports often expose a bean's state as
+    public fields."""
+    table = name_table()
+    names: list[str] = []
+    prefixes = table.getter_prefixes if not jm.params else table.setter_prefixes if len(jm.params) == 1 else ()
+    for prefix in prefixes:
+        rest = jm.name[len(prefix):]
+        if jm.name.startswith(prefix) and rest[:1].isupper():
+            names += [rest] + [p[:1].upper() + p[1:] + rest for p in table.getter_prefixes if p != "get"]
+    if not names:
+        return None
+    for f in index.fields(ct.id):
+        if f.name in names and ("public" in f.modifiers or "protected" in f.modifiers) and "const" not in f.modifiers:
+            return f
+    return None
 
 
 def _visible_type(t: TypeDecl, by_id: dict[str, TypeDecl]) -> bool:

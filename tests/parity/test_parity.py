@@ -147,3 +147,30 @@ def test_cli_exit_status_follows_fail_over(edited, tmp_path, capsys):
     assert main(args + ["--fail-over", "4"]) == 1
     assert "5 missing or differing declaration(s), over --fail-over 4" in capsys.readouterr().err
     assert main(args) == 0
+
+
+def test_an_accessor_the_port_made_a_public_field_is_no_missing_member(tmp_path):
+    """getLimit()/setLimit(int) became `public int Limit;` in the port (found on a real port: javaewah's
+    BufferedRunningLengthWord accessors are csharpewah's public fields): a signature difference naming the
+    field, never missing; an accessor whose field the port keeps private stays missing."""
+    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
+    shutil.copytree(pair, tmp_path / "pair")
+    java = tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "Counter.java"
+    _edit(java, "    public int seen() {", "    public int getLimit() {\n        return 0;\n    }\n\n"
+          "    public void setLimit(int limit) {\n    }\n\n    public int getStep() {\n        return 1;\n    }\n\n"
+          "    public int seen() {")
+    _edit(tmp_path / "pair" / "csharp" / "Ring" / "Counter.cs", "        private int seen;",
+          "        private int seen;\n        public int Limit;\n        private int Step;")
+    index = Index.open(tmp_path / "wd")
+    try:
+        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
+        report = parity(index, load_mapping(index))
+    finally:
+        index.close()
+    entries = {e.java: e for g in report.groups for e in g.entries if e.java and "Limit" in e.java or
+               e.java and "Step" in e.java}
+    limit = entries["com.example.ring.Counter.getLimit()"]
+    assert (limit.category, limit.cs, limit.detail) == ("signature", "Example.Ring.Counter.Limit",
+                                                         ("a field in the port (int Limit)",))
+    assert entries["com.example.ring.Counter.setLimit(int)"].category == "signature"
+    assert entries["com.example.ring.Counter.getStep()"].category == "missing"
