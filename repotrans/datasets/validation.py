@@ -38,8 +38,8 @@ from repotrans.execution.judge.baseline_outcomes import untouched_outcome
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
-from repotrans.execution.toolchains.api import (left_out_note, nothing_left, load_independent, covers,
-                                                CHECKER_EXE, NOT_RUN_STATES, dependents, rel)
+from repotrans.execution.toolchains.api import (BLOCKED, left_out_note, nothing_left, load_independent, covers,
+                                                CHECKER_EXE, NOT_RUN_STATES, dependents, rel, untouched_cause)
 from repotrans.execution.workspace.selection import Selection, index_tests
 from repotrans.datasets.truth_jobs import truth_jobs
 
@@ -127,9 +127,10 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
     alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
     batched: list[Plan] = []
     in_initializers = _initializer_switches(truth)
+    known = _known(limits)
     for plan in plans:
         results = [truth.get((plan.task.id, name)) for name in plan.names]
-        if not plan.names or any(r is None for r in results) or not _passes(plan, results):
+        if not plan.names or any(r is None for r in results) or not _passes(plan, results, known):
             plan.failed_together = bool(plan.names) and all(r is not None for r in results) and \
                 _fails_beyond_known(plan, results, dict(limits.known_failures))
             alone.append((plan, False))
@@ -139,11 +140,11 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
             alone.append((plan, True))
         elif not reaching:
             schemata.count("placeholder unreached")
-            done(plan, PASSES)
+            done(plan, PASSES + left_out_note(_left_out(plan, results, known)))
         else:
             plan.names = reaching
             batched.append(plan)
-    for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, limits, jobs):
+    for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, limits, jobs, known):
         if decided:
             schemata.count("batched")
             done(plan, None)
@@ -250,14 +251,45 @@ def _initializer_switches(truth: dict[tuple[str, str], list[JobResult]]) -> set[
             for hits in [*job.hits.values(), *job.between.values()] for hit in hits if hit.endswith("*")}
 
 
-def _passes(plan: Plan, results: list[list[JobResult]]) -> bool:
-    """The plan's covered tests passed (at least one ran) in whole, clean ground-truth batches."""
+def _known(limits) -> dict[str, dict[str, str]]:
+    """Test project ("" for any) -> runner test name -> cause, for the tests the limits name as failing
+    before any change that a run leaves out (toolchains.mono_test.known_to_fail: not those blocked by
+    untranslated code, which the candidate may be what they wait for)."""
+    out: dict[str, dict[str, str]] = {}
+    for key, why in limits.known_failures:
+        project, _, name = key.partition(":")
+        if not why.startswith(BLOCKED):
+            out.setdefault(project, {})[name] = why
+    return out
+
+
+def _known_in(known: dict[str, dict[str, str]], project: str) -> frozenset[str]:
+    return frozenset(known.get(project, {})) | frozenset(known.get("", {}))
+
+
+def _left_out(plan: Plan, results: list[list[JobResult]], known: dict[str, dict[str, str]]) -> dict[str, str]:
+    """The plan's covered tests that failed in the ground-truth batches and are known to fail before any
+    change, with their causes, as a run names what it left out."""
+    out = {}
+    for project, parts in zip(plan.names, results):
+        causes = {**known.get("", {}), **known.get(project, {})}
+        for job in parts:
+            covered = {name for _, name in job.covered(plan.names[project])}
+            for name in job.failed():
+                if name in causes and name in covered:
+                    out[f"{project}:{name}"] = untouched_cause(causes[name])
+    return out
+
+
+def _passes(plan: Plan, results: list[list[JobResult]], known: dict[str, dict[str, str]]) -> bool:
+    """The plan's covered tests passed (at least one ran) in whole, clean ground-truth batches, but for
+    those `known` to fail before any change (left out, as a run leaves them out)."""
     for project, parts in zip(plan.names, results):
         names = plan.names[project]
         if any(job.problem or job.unhandled or not job.whole_for(names) for job in parts):
             return False
     return any(job.covered(plan.names[p]) for p, parts in zip(plan.names, results) for job in parts) and all(
-        job.passes(plan.names[p]) for p, parts in zip(plan.names, results) for job in parts
+        job.passes(plan.names[p], _known_in(known, p)) for p, parts in zip(plan.names, results) for job in parts
         if job.covered(plan.names[p]))
 
 
@@ -289,8 +321,10 @@ def _reaching(plan: Plan, results: list[list[JobResult]]) -> tuple[dict[str, lis
     return reaching, initializer
 
 
-def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits, jobs: int):
-    """(plan, True when a batched job showed its placeholder failing a test its guard threw in)."""
+def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits, jobs: int,
+                    known: dict[str, dict[str, str]]):
+    """(plan, True when a batched job showed its placeholder failing a test its guard threw in, not one
+    `known` to fail before any change)."""
     queues: list[list[Plan]] = [[] for _ in range(max(1, jobs))]
     for n, plan in enumerate(sorted(plans, key=lambda p: next(iter(p.names)))):
         queues[n % len(queues)].append(plan)
@@ -304,7 +338,7 @@ def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proj
             run = run_batch(ws, schemata.built, projects, by_project[project],
                             [(p.switch, p.names[project]) for p in batch], box, limits,
                             fixtures=len(batch), tests=sum(len(p.names[project]) for p in batch))
-            settled = [(plan, job.placeholder_fails()) for plan, job in zip(batch, run.finished)]
+            settled = [(plan, job.placeholder_fails(_known_in(known, project))) for plan, job in zip(batch, run.finished)]
             if run.tainted:                # its guard threw inside a static initializer: that job alone
                 settled[-1] = (settled[-1][0], False)
             elif len(settled) < len(batch):     # timed out or crashed: the job running then alone

@@ -116,3 +116,24 @@ def test_tasks_with_one_selection_share_its_ground_truth_and_a_timeout_only_on_a
               lambda plan, why: verdicts.setdefault(plan.task.id, why))
     assert ran == [sv.OFF] * (runs + 1)           # the placeholders never run: every ground truth failed
     assert all(why.startswith("ground truth gives timeout") for why in verdicts.values()) and len(verdicts) == 3
+
+
+@pytest.mark.slow
+def test_a_task_whose_covering_tests_include_one_failing_before_any_change_is_batched(tmp_path):
+    """Repeat's covering tests include RepeatConcatenates, broken on the untouched port: every run leaves it out,
+    so the ground-truth batch passes Repeat's selection and its placeholder runs in the warm batch (was: sent
+    alone, a fresh process for its ground truth and one for its placeholder); the verdicts are the per-task
+    path's."""
+    target = tmp_path / "csharp"
+    shutil.copytree(SAMPLE / "csharp", target, ignore=shutil.ignore_patterns("bin", "obj"))
+    utils = target / "src" / "Acme.Geo" / "Common" / "StringUtils.cs"
+    utils.write_text(utils.read_text().replace("sb.Append(text);", "sb.Append(text).Append(text);"))
+    select = ["Acme.Common.StringUtils.Repeat(*)", "Acme.Common.StringUtils.IsBlank(*)"]
+    found = {}
+    for schemata in (True, False):
+        ds = build_dataset(SAMPLE / "java", target, tmp_path / str(schemata), select=select, progress=False,
+                           jobs=2, schemata=schemata)
+        found[schemata] = ({t.id for t in ds.tasks}, {d["id"]: d["reason"] for d in ds.dropped})
+    assert found[True] == found[False] and len(found[True][0]) == 2, found
+    report = (tmp_path / "True" / "report.md").read_text()
+    assert "- schemata test runs: 2 batched (" in report, report

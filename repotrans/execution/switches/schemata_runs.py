@@ -81,21 +81,24 @@ class JobResult:
                 initializer |= starred in ids
         return names, initializer
 
-    def passes(self, selected: list[str]) -> bool:
+    def passes(self, selected: list[str], known: frozenset[str] = frozenset()) -> bool:
         """The tests the selection covers all passed, but for those declared not to run (ignored,
-        explicit), and at least one ran: the per-task path's "passed" for this selection."""
+        explicit) and those `known` to fail before any change (left out), and at least one ran: the
+        per-task path's "passed" for this selection."""
         covered = self.covered(selected)
         return any(state == "Success" for state, _ in covered) and all(
             state == "Success" or (state in NOT_RUN_STATES and self.planned.get(name) != "Runnable")
-            for state, name in covered)
+            or name in known for state, name in covered)
 
-    def failed(self) -> list[str]:
-        return [n for s, n in self.tests if s != "Success" and s not in NOT_RUN_STATES]
+    def failed(self, known: frozenset[str] = frozenset()) -> list[str]:
+        """The tests that failed, but for those `known` to fail before any change."""
+        return [n for s, n in self.tests if s != "Success" and s not in NOT_RUN_STATES and n not in known]
 
-    def placeholder_fails(self) -> bool:
-        """A batched job decides "keep" only when a test failed and its own guard threw (outside static
-        initializers), in a whole report; anything else is run again on its own."""
-        return bool(self.failed()) and self.fired > 0 and not self.in_initializer and not self.problem \
+    def placeholder_fails(self, known: frozenset[str] = frozenset()) -> bool:
+        """A batched job decides "keep" only when a test failed (not one `known` to fail before any change)
+        and its own guard threw (outside static initializers), in a whole report; anything else is run
+        again on its own."""
+        return bool(self.failed(known)) and self.fired > 0 and not self.in_initializer and not self.problem \
             and not self.unhandled and not self.cut
 
 
