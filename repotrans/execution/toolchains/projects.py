@@ -225,7 +225,9 @@ class _Planner:
                 continue
             if hint is not None and hint.is_file():
                 references.append((name, hint))
-            elif self.toolchain != "mono" or mono_assembly(name) or name.lower() in ("mscorlib", "nunit.framework"):
+            elif name.lower() == "nunit.framework":
+                references.append((name, hint))         # absent (packages not restored): its path names NUnit's version
+            elif self.toolchain != "mono" or mono_assembly(name) or name.lower() == "mscorlib":
                 references.append((name, None))
             elif hint is not None:          # a dll the tree lacks: built without it, the compiler tells
                 unresolved.append(name)

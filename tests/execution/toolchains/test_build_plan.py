@@ -331,3 +331,26 @@ def test_a_library_whose_hint_path_dll_is_missing_is_built_without_it(tmp_path):
     lib = next(p for p in plan.chosen if p.name == "Lib")
     assert lib.unresolved == ["Ionic.Zip"] and lib.references == []
     assert {q.what: q.reason for q in plan.quarantined}["Lib -> Ionic.Zip"].endswith("is missing); building without it")
+
+
+def test_a_classic_nunit3_reference_whose_package_is_not_restored_is_still_nunit3(tmp_path):
+    """`<Reference Include="nunit.framework, Version=3.0..."><HintPath>..\\packages\\NUnit.3.0.1\\...` with no packages
+    folder (a fresh clone, never restored): the plan kept the reference without its path, read it as NUnit 2,
+    and the tests' `Does.Contain` failed to compile without the NUnit 3 layer (found on xmlunit.net's net35
+    tests: every test project dropped). The path names the version; the file need not exist."""
+    if shutil.which("mcs") is None:
+        pytest.skip("mono is not installed")
+    repo = tmp_path / "repo"
+    refs = ('<Reference Include="nunit.framework, Version=3.0.5813.39033, Culture=neutral">'
+            '<HintPath>..\\packages\\NUnit.3.0.1\\lib\\net20\\nunit.framework.dll</HintPath></Reference>'
+            '<ProjectReference Include="..\\Core\\Core.csproj" />')
+    write_tree(repo, {
+        "Core/Core.csproj": classic("Core"),
+        "Core/Codec.cs": "namespace Acme { public static class Codec { public static string Name() { return \"codec\"; } } }",
+        "Tests/Tests.csproj": classic("Tests", refs),
+        "Tests/CodecTests.cs": "using NUnit.Framework; namespace Acme.Tests { [TestFixture] public class CodecTests {"
+                               " [Test] public void Named() { Assert.That(Codec.Name(), Does.Contain(\"dec\")); } } }"})
+    plan = plan_build(repo, "mono")
+    assert [(p.name, p.nunit_major) for p in plan.tests] == [("Tests", 3)]
+    judged = judge_unchanged(repo, tmp_path / "work", "Core/Codec.cs")
+    assert judged.verdict.tests_run == 1 and judged.verdict.status == "passed", judged.verdict.log[-2000:]
