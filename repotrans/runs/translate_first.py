@@ -54,18 +54,24 @@ def _ran_into(rec: TaskRecord) -> list[str]:
     return list(found)
 
 
-def _needs(rec: TaskRecord, untranslated: set[str]) -> tuple[str, ...]:
-    """The untranslated members (ids) `rec`'s candidate ran into or calls (a member of its own type by its
-    simple name), itself aside; a runtime name no id matches is given as it is."""
+def _by_name(members: set[str]) -> dict[str, list[str]]:
     by_name: dict[str, list[str]] = {}
-    for member in untranslated:
+    for member in members:
         by_name.setdefault(member.split("(", 1)[0], []).append(member)
+    return by_name
+
+
+def _needs(rec: TaskRecord, untranslated: set[str], placeholders: set[str]) -> tuple[str, ...]:
+    """The untranslated members (ids) `rec`'s candidate ran into, and the placeholders the latest judgements
+    stopped in that its code calls (a member of its own type by its simple name; a member written by hand
+    since stops no test), itself aside; a runtime name no id matches is given as it is."""
+    known = _by_name(untranslated)
     needs: list[str] = []
     for name in _ran_into(rec):
-        needs += sorted(by_name.get(name, [name]))
+        needs += sorted(known.get(name, [name]))
     own_type = rec.task_id.split("(", 1)[0].rsplit(".", 1)[0]
     called = set(_CALL.findall(rec.code or ""))
-    for name, members in sorted(by_name.items()):
+    for name, members in sorted(_by_name(placeholders).items()):
         owner, _, simple = name.rpartition(".")
         if owner == own_type and simple in called:
             needs += sorted(members)
@@ -93,7 +99,7 @@ def translate_first(records: list[TaskRecord]) -> list[Blocker]:
     by_id = {r.task_id: r for r in records}
     untranslated = set(blocked_by) | {r.task_id for r in records if not r.passed}
     return [Blocker(member, tuple(sorted(tasks)), member in status,
-                    _needs(by_id[member], untranslated) if member in by_id else ())
+                    _needs(by_id[member], untranslated, set(blocked_by)) if member in by_id else ())
             for member, tasks in ranked]
 
 

@@ -46,20 +46,24 @@ def test_a_failed_hub_comes_with_the_placeholders_its_candidate_ran_into():
     """The hub's candidate failed; its own code ran into Leaf(), still a placeholder (the runner's chain goes
     through a candidate frame). Written alone, the hub would only move its blocked tasks behind Leaf (found
     on a real port: every test went through Set(int), whose Java original calls addLiteralWord), so the list
-    names Leaf with it, and Spare, which its code calls; a chain that does not pass through the candidate (the
-    test called Other() itself) names nothing."""
+    names Leaf with it, and Spare, a placeholder another task stops in, which its code calls; a chain that does
+    not pass through the candidate (the test called Other() itself) names nothing."""
     hub = _rec("Ns.T.Hub()", "runtime_error")
     hub.result["failures"] = [
         {"name": "Ns.Tests.T1", "message": "NotImplementedException", "chains": [{"frames": [
             "Ns.T.Leaf (System.Int64 x) at T.cs:9", "Ns.T.Hub () at T.cs:3 (candidate line 2)", "Ns.Tests.T1 () at Tests.cs:4"]}]},
         {"name": "Ns.Tests.T2", "message": "NotImplementedException", "chains": [{"frames": [
             "Ns.T.Other () at T.cs:20", "Ns.Tests.T2 () at Tests.cs:9"]}]}]
-    hub.code = "public void Hub() { if (Spare(1)) Leaf(2); }"      # Spare: reached by no failing test here
+    hub.code = "public void Hub() { if (Spare(1)) Leaf(Written(2)); }"
+    # Spare: a placeholder C stops in, which the hub's code calls; Written: a failed task the user has written by
+    # hand since (no test stops in it any more), which the hub's code calls too: not named
     records = [hub, _rec("Ns.T.Leaf(long)", "compile_error"), _rec("Ns.T.Spare(int)", "compile_error"),
-               _rec("Ns.T.A()", "blocked", ("Ns.T.Hub()",)), _rec("Ns.T.B()", "blocked", ("Ns.T.Hub()",))]
+               _rec("Ns.T.Written(int)", "compile_error"), _rec("Ns.T.A()", "blocked", ("Ns.T.Hub()",)),
+               _rec("Ns.T.B()", "blocked", ("Ns.T.Hub()",)), _rec("Ns.T.C()", "blocked", ("Ns.T.Spare(int)",))]
     first = translate_first(records)
-    assert [(b.member, b.needs) for b in first] == [("Ns.T.Hub()", ("Ns.T.Leaf(long)", "Ns.T.Spare(int)"))]
-    line = BatchSummary.of(5, records, seconds=1.0).render().split("\n")[-1]
+    assert [(b.member, b.needs) for b in first] == [("Ns.T.Hub()", ("Ns.T.Leaf(long)", "Ns.T.Spare(int)")),
+                                                    ("Ns.T.Spare(int)", ())]
+    line = BatchSummary.of(7, records, seconds=1.0).render().split("\n")[-2]
     assert line == ("  Ns.T.Hub() (a task that did not pass), with Ns.T.Leaf(long), Ns.T.Spare(int) (its candidate calls them or "
                     "stops in them: write them with it): blocks 2 tasks: Ns.T.A(), Ns.T.B()")
 
