@@ -90,8 +90,14 @@ def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None
     dirs = package_dirs(list(settings.packages))
     planner = _Planner(found, by_id, dirs, toolchain, root, quarantined)
     planner.notes += id_notes
-    tests = _one_variant_each([p for p in found.values() if p.is_test], toolchain, settings.framework, planner)
-    roots = tests or list(found.values())
+    own = {path for path in found if path.is_relative_to(root)}       # --project-path trees lend code, not tests
+    for path in sorted(set(found) - own):
+        if found[path].is_test:
+            quarantined.append(Quarantine(found[path].name, "a test project under --project-path: it tests that "
+                                                            "dependency, not the port"))
+    tests = _one_variant_each([p for p in found.values() if p.is_test and p.path in own], toolchain,
+                              settings.framework, planner)
+    roots = tests or [p for p in found.values() if p.path in own or not p.is_test]
     for project in sorted(roots, key=lambda p: p.path):
         planner.usable(project)
     chosen = {path: planner.ready[path] for path in planner.ready}
@@ -103,7 +109,8 @@ def plan_build(root: Path, toolchain: str, settings: BuildSettings | None = None
                 for sibling in _runtime_siblings(t.path, chosen, found, planner):
                     keep |= _closure(sibling, planner.ready)
         chosen = {p: planner.ready[p] for p in keep}
-    unused = [p for p in found.values() if p.path not in chosen and p.path not in planner.failed]
+    unused = [p for p in found.values() if p.path not in chosen and p.path not in planner.failed
+              and (p.path in own or not p.is_test)]
     for p in sorted(unused, key=lambda p: p.path):
         quarantined.append(Quarantine(p.name, p.framework_note if not p.target_framework
                                       else harness_reason(p) or "not needed by any test project"))

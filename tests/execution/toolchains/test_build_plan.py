@@ -81,6 +81,24 @@ def test_package_from_project_path_outside_the_tree(tmp_path, monkeypatch):
     assert (tmp_path / "jsonlite/Json.Lite.csproj").resolve() in plan.chosen[-2].project_refs
 
 
+def test_project_path_lends_its_library_never_its_test_projects(tmp_path, monkeypatch):
+    """A dependency's source tree given with --project-path holds its own tests too: they test the dependency,
+    not the port, and are never built or run (they were: one compiler error in them dropped every project of
+    the port, 'no test project builds')."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    write_tree(tmp_path / "repo", SOLUTION)
+    write_tree(tmp_path / "jsonlite", {
+        "src/Json.Lite.csproj": sdk(""), "src/J.cs": "public class J { }",
+        "tests/Json.Lite.Tests.csproj": sdk('<ItemGroup><PackageReference Include="NUnit" Version="3.14.0" />'
+                                            '<ProjectReference Include="../src/Json.Lite.csproj" /></ItemGroup>', "net48"),
+        "tests/JTests.cs": "this does not compile"})
+    plan = plan_build(tmp_path / "repo", "mono", BuildSettings(project_paths=((tmp_path / "jsonlite").resolve(),)))
+    assert {p.name for p in plan.chosen} == {"Acme.Text", "Json.Lite", "Acme.Core", "Acme.Tests"}
+    assert [p.name for p in plan.tests] == ["Acme.Tests"]
+    reasons = {q.what: q.reason for q in plan.quarantined}
+    assert reasons["Json.Lite.Tests"] == "a test project under --project-path: it tests that dependency, not the port"
+
+
 def test_dotnet_builds_and_tests_a_multi_targeting_test_project_for_one_framework(tmp_path, monkeypatch):
     from repotrans.execution.toolchains.dotnet import build_argvs, dotnet_test_argv
 
