@@ -21,14 +21,13 @@ from repotrans.agents.config import AgentConfig
 from repotrans.agents.providers import provider
 from repotrans.errors import ConfigError, InputError, RepotransError, is_model_server_error
 from repotrans.verdicts.status import BLOCKED, ERROR
-from repotrans.execution.workspace.scratch import state_key
 from repotrans.runs.batch_progress import BatchProgress, StopRequest
 from repotrans.runs.batch_summary import BatchSummary
 from repotrans.runs.executors import ThreadExecutor
 from repotrans.runs.workload import Executor, Workload
 from repotrans.runs.ordering import dependency_graph, order_levels, strongly_connected
 from repotrans.runs.batch_end import WriteOutcome, WriteRequest, combined_check, rejudge, write_passing
-from repotrans.runs.rejudge import applicable, apply_passing, keep_candidate, settle_group, unchanged_blocked
+from repotrans.runs.rejudge import applicable, keep_candidate, settle_group, unchanged_blocked
 from repotrans.runs.write_back import original_texts
 from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.layout import results_file
@@ -122,7 +121,8 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
     if previous:
         display.say(f"resuming: {len(done)} finished task(s) kept"
                     + (f", {retried} errored task(s) retried" if retried else ""))
-    apply_passing(index, source, work, sorted((r for r in done.values() if applicable(r)), key=lambda r: r.task_id))
+    copy = run.work_copy()
+    copy.apply(sorted((r for r in done.values() if applicable(r)), key=lambda r: r.task_id))
 
     java = {t.target_method_id: index.method(t.source_method_id) for t in tasks}
     by_id = {t.target_method_id: t for t in tasks}
@@ -134,12 +134,12 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
                          config_name=CONFIG_NAME, dataset=dataset)
     stopped, server_errors = "", 0
     # task id -> state of the work copy its verdict was taken on (resumed: blocked ones whose blockers stay)
-    judged_on: dict[str, str] = unchanged_blocked(index, work, list(done.values()))
+    judged_on: dict[str, str] = unchanged_blocked(copy, list(done.values()))
     with StopRequest("finishing the current task" + ("s" if jobs > 1 else "") + "; Ctrl-C again aborts") as stop:
         for level in levels:
             pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
             finished = []
-            state = state_key(work) if pending else ""
+            state = copy.state() if pending else ""
             for rec in executor.run(work_load, pending, folder.tasks) if pending else ():
                 store.add(rec)
                 keep_candidate(folder.tasks, rec)
@@ -154,7 +154,7 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
                     stopped = "interrupted (Ctrl-C); run the same command with --resume to continue"
                 if stopped:
                     break
-            apply_passing(index, source, work, sorted((r for r in finished if applicable(r)), key=lambda r: r.task_id))
+            copy.apply(sorted((r for r in finished if applicable(r)), key=lambda r: r.task_id))
             if not stopped:
                 _mutual_groups(run, deps, finished, display, java)
             if stopped:
@@ -190,7 +190,7 @@ def _mutual_groups(run: Run, deps: dict[str, set[str]], finished: list[TaskRecor
     for group in (g for g in groups.values() if len(g) > 1):
         display.say(f"judging {len(group)} placeholders that call each other together: "
                     + ", ".join(r.task_id for r in group[:3]) + (", ..." if len(group) > 3 else ""))
-        settle_group(run.index, run.inputs.source, run.work, group, run.judge(), run.store, java, display.say,
+        settle_group(run.work_copy(), group, run.judge(), run.store, java, display.say,
                      run.folder.tasks)
 
 
@@ -206,7 +206,7 @@ def _finish(run: Run, records: list[TaskRecord], order: list[str], display: Batc
         return together, WriteOutcome()
     index, store, runner = run.index, run.store, run.judge()
     if not stopped:
-        rejudge(index, run.inputs.source, run.work, records, order, runner, store, java, display.say,
+        rejudge(run.work_copy(), records, order, runner, store, java, display.say,
                 tasks_dir=run.folder.tasks, judged_on=judged_on)
     records = [r for r in store.records() if r.config == CONFIG_NAME]
     passing = [r for r in records if r.passed]

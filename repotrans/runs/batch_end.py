@@ -20,7 +20,7 @@ from repotrans.execution.judge.chain import Members, Own, stops_in_untranslated
 from repotrans.execution.judge.protocol import Judge
 from repotrans.verdicts.status import BLOCKED, NO_TESTS, PARTIAL, PASSED
 from repotrans.runs.batch_progress import outcome_of
-from repotrans.runs.rejudge import WAITING, past_placeholders, rejudge_blocked
+from repotrans.runs.rejudge import WAITING, WorkCopy, past_placeholders, rejudge_blocked
 from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.whole_suite import summarize, translated_fixtures, translated_part
 from repotrans.runs.write_back import WritePlan, patch_text, plan_write, render, write_plan
@@ -53,7 +53,7 @@ class WriteOutcome:
     withheld: list[list[str]] = field(default_factory=list)   # [task id, why it was not written]
 
 
-def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], order: list[str], runner: Judge,
+def rejudge(copy: WorkCopy, records: list[TaskRecord], order: list[str], runner: Judge,
             store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
             tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
     """Blocked and untested tasks judged again (runs.rejudge), callees first (`order`: task ids)."""
@@ -64,7 +64,7 @@ def rejudge(index: Index, source: Path, work: Path, records: list[TaskRecord], o
     untested = sum(r.status == NO_TESTS for r in blocked)
     also = f" and {untested} no test reached" if untested else ""
     say(f"re-judging {len(blocked) - untested} blocked task(s){also} on the port plus the passing translations...")
-    rejudge_blocked(index, source, work, blocked, runner, store, java, say, tasks_dir, judged_on)
+    rejudge_blocked(copy, blocked, runner, store, java, say, tasks_dir, judged_on)
     now = Counter(outcome_of(r) for r in blocked)
     say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -70,33 +70,45 @@ def applicable(rec: TaskRecord) -> bool:
     return (rec.passed or rec.partial) and rec.code is not None
 
 
-def apply_passing(index: Index, source: Path, work: Path, records: list[TaskRecord]) -> None:
-    """Write passing translations into `work` (the tree `index` indexes as its target), one file edit and
-    incremental re-index at a time. Anything but a passing record is refused: the invariant is kept here."""
-    for rec in records:
-        if not applicable(rec):
-            raise TaskError(f"{rec.task_id}: a {rec.status} candidate cannot go into the work copy")
-        m = index.method("target:" + rec.task_id)
-        if m is None:
-            continue
-        path = work / m.path
-        # bytes, not read_text: a CRLF file must keep its byte offsets (the index's) and its line endings
-        text, _ = apply_candidate(source_text(path.read_bytes()), m, rec.code)
-        path.write_bytes(text.encode("utf-8"))
-        index.build(source, work, progress=False)
+@dataclass(frozen=True)
+class WorkCopy:
+    """The work copy a batch judges on (see the module doc): `path` (run_dir/work/target) and `index`, over
+    the Java `source` and `path`, which every change here keeps up to date (runs.run.Run.work_copy)."""
+    index: Index
+    source: Path
+    path: Path
+
+    def apply(self, records: list[TaskRecord]) -> None:
+        """Write passing translations into the copy, one file edit and incremental re-index at a time.
+        Anything but a passing record is refused: the invariant is kept here."""
+        for rec in records:
+            if not applicable(rec):
+                raise TaskError(f"{rec.task_id}: a {rec.status} candidate cannot go into the work copy")
+            m = self.index.method("target:" + rec.task_id)
+            if m is None:
+                continue
+            path = self.path / m.path
+            # bytes, not read_text: a CRLF file must keep its byte offsets (the index's) and its line endings
+            text, _ = apply_candidate(source_text(path.read_bytes()), m, rec.code)
+            path.write_bytes(text.encode("utf-8"))
+            self.index.build(self.source, self.path, progress=False)
+
+    def state(self) -> str:
+        """The copy's state (workspace.scratch.state_key): a verdict taken on one state holds until it changes."""
+        return state_key(self.path)
 
 
-def unchanged_blocked(index: Index, work: Path, records: list[TaskRecord]) -> dict[str, str]:
+def unchanged_blocked(copy: WorkCopy, records: list[TaskRecord]) -> dict[str, str]:
     """For a resumed batch: task id -> the work copy's state, for each waiting record (blocked, untested)
     whose blockers are all still placeholders there, so that rejudge_blocked leaves it alone until the
     work copy changes. A member the user wrote by hand since (runs.translate_first) then has exactly
     the tasks it blocked judged again, and what their passes unblock."""
-    state = state_key(work)
+    state = copy.state()
     out = {}
     for rec in records:
         if rec.status not in WAITING:
             continue
-        members = [index.method("target:" + b) for b in behind_of(rec)]
+        members = [copy.index.method("target:" + b) for b in behind_of(rec)]
         if all(m is not None and placeholder_form(m.body) in ("throws", "accessor throws") for m in members):
             out[rec.task_id] = state
     return out
@@ -112,7 +124,7 @@ def keep_candidate(tasks_dir: Path, rec: TaskRecord) -> None:
     (folder / CANDIDATE_FILE).write_text(rec.code if rec.code.endswith("\n") else rec.code + "\n", encoding="utf-8")
 
 
-def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRecord], runner: Judge,
+def rejudge_blocked(copy: WorkCopy, blocked: list[TaskRecord], runner: Judge,
                     store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
                     tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
     """Judge `blocked` (in callees-first order) again until no verdict changes; see the module doc.
@@ -121,6 +133,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
     result.json under `tasks_dir`, so that the line, the summary, the store and the file agree.
     `judged_on`: task id -> state_key of the work copy its verdict was taken on; a task is not judged
     alone again on the same state (its verdict could not change)."""
+    index = copy.index
     judged_on = dict(judged_on or {})
     tried: set[tuple[frozenset, str]] = set()          # units judged together, with the work copy's state
 
@@ -131,7 +144,7 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
     while pending:
         progress = False
         still = []
-        state = state_key(work)
+        state = copy.state()
         for rec in pending:
             if judged_on.get(rec.task_id) == state:
                 still.append(rec)
@@ -142,23 +155,23 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
             judged_on[rec.task_id] = state
             record(rec, result, "alone")
             if rec.passed:
-                apply_passing(index, source, work, [rec])
-                state = state_key(work)
+                copy.apply([rec])
+                state = copy.state()
                 progress = True
             elif rec.status in WAITING:
                 still.append(rec)
         pending = still
         if pending and not progress:
-            progress = _first_past_placeholders(index, source, work, pending, judged_on, record)
+            progress = _first_past_placeholders(copy, pending, judged_on, record)
             pending = [r for r in pending if r.status in WAITING]
         if len(pending) > 1 and not progress:
             for unit in mutual_units(pending):
-                key = (frozenset(r.task_id for r in unit), state_key(work))
+                key = (frozenset(r.task_id for r in unit), copy.state())
                 if key in tried:
                     continue
                 tried.add(key)
                 members = {r.task_id for r in unit}
-                done = settle_group(index, source, work, unit, runner, store, java, say, tasks_dir,
+                done = settle_group(copy, unit, runner, store, java, say, tasks_dir,
                                     outside=[r for r in pending if r.task_id not in members], last=True)
                 progress = progress or bool(done)
             pending = [r for r in pending if r.status in WAITING]
@@ -166,13 +179,14 @@ def rejudge_blocked(index: Index, source: Path, work: Path, blocked: list[TaskRe
             break
 
 
-def _first_past_placeholders(index: Index, source: Path, work: Path, pending: list[TaskRecord],
+def _first_past_placeholders(copy: WorkCopy, pending: list[TaskRecord],
                              judged_on: dict[str, str],
                              record: Callable[[TaskRecord, TestResult, str], None]) -> bool:
     """The first pending record (callees first) whose verdict on the work copy as it is now is blocked
     only behind members that stay placeholders (no pending candidate can fill them) is judged on the tests
     that could run (blocked.past_untranslated: partial, recorded, put into the work copy); whether one was."""
-    state, live = state_key(work), {"target:" + r.task_id for r in pending}
+    index = copy.index
+    state, live = copy.state(), {"target:" + r.task_id for r in pending}
     for rec in pending:
         if judged_on.get(rec.task_id) != state or rec.result is None:
             continue
@@ -181,7 +195,7 @@ def _first_past_placeholders(index: Index, source: Path, work: Path, pending: li
         judged = past_placeholders(index, index.method("target:" + rec.task_id), result, staying)
         if judged.status == PARTIAL:
             record(rec, judged, "alone, past members this run leaves untranslated")
-            apply_passing(index, source, work, [rec])
+            copy.apply([rec])
             return True
     return False
 
@@ -241,21 +255,21 @@ def mutual_units(pending: list[TaskRecord]) -> list[list[TaskRecord]]:
     return [unit for unit in units.values() if len(unit) > 1]
 
 
-def settle_group(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge, store: RunStore,
+def settle_group(copy: WorkCopy, group: list[TaskRecord], runner: Judge, store: RunStore,
                  java: dict[str, Method | None], say: Callable[[str], None], tasks_dir: Path | None = None,
                  outside: list[TaskRecord] | None = None, last: bool = False) -> set[str]:
     """judge_together; when the unit is accepted, each member's pass recorded (store, result.json, a
     line each) and the members put into the work copy. The passed task ids."""
-    verdicts = judge_together(index, source, work, group, runner, java, say, outside, last)
+    verdicts = judge_together(copy, group, runner, java, say, outside, last)
     for rec, result in verdicts:
         _note(store, tasks_dir, say, rec, result, "together")
     accepted = [rec for rec, _ in verdicts]
     if accepted:
-        apply_passing(index, source, work, accepted)
+        copy.apply(accepted)
     return {rec.task_id for rec in accepted}
 
 
-def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecord], runner: Judge,
+def judge_together(copy: WorkCopy, group: list[TaskRecord], runner: Judge,
                    java: dict[str, Method | None], say: Callable[[str], None],
                    outside: list[TaskRecord] | None = None, last: bool = False) -> list[tuple[TaskRecord, TestResult]]:
     """Judge `group` as one unit: every member's candidate applied in one copy (run_dir/work/group) of
@@ -267,14 +281,15 @@ def judge_together(index: Index, source: Path, work: Path, group: list[TaskRecor
     no candidate ends the unit, except in the batch's `last` judgements, where a member blocked only behind
     such placeholders is judged on the tests that could run (blocked.past_untranslated). At most
     GROUP_ROUNDS judgements plus one per joining candidate."""
+    index = copy.index
     waiting = {rec.task_id: rec for rec in outside or []}
-    scratch = work.parent / "group"
+    scratch = copy.path.parent / "group"
     members = list(group)
     for _ in range(GROUP_ROUNDS + len(waiting)):          # a candidate joins at most once
         if len(members) < 2:
             return []
         say(f"  judging {len(members)} blocked candidates together as one unit...")
-        results = _judge_group(index, source, work, scratch, members, runner, java)
+        results = _judge_group(copy, scratch, members, runner, java)
         if results is None:
             return []
         names = [r.task_id for r in members]
@@ -313,7 +328,7 @@ def _together(task_id: str, names: list[str]) -> str:
     return f"passed together with {_others(task_id, names)} (each blocked behind the others alone)"
 
 
-def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members: list[TaskRecord], runner: Judge,
+def _judge_group(copy: WorkCopy, scratch: Path, members: list[TaskRecord], runner: Judge,
                  java: dict[str, Method | None]) -> list[TestResult] | None:
     """Each member's verdict on a copy of the work copy holding every member's candidate (None when
     that copy does not build)."""
@@ -321,15 +336,15 @@ def _judge_group(index: Index, source: Path, work: Path, scratch: Path, members:
     for path in (tree, workspace):
         if path.exists():
             shutil.rmtree(path)
-    shutil.copytree(work, tree)
-    group = index.copy_to(workspace, source, tree)
+    shutil.copytree(copy.path, tree)
+    group = copy.index.copy_to(workspace, copy.source, tree)
     try:
         for rec in members:
             m = group.method("target:" + rec.task_id)
             path = tree / m.path
             text, _ = apply_candidate(source_text(path.read_bytes()), m, rec.code)
             path.write_bytes(text.encode("utf-8"))
-            group.build(source, tree, progress=False)
+            group.build(copy.source, tree, progress=False)
         items = []
         for rec in members:
             m = group.method("target:" + rec.task_id)

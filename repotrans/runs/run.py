@@ -24,6 +24,7 @@ from repotrans.execution.judge.runner import Runner
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.mapping import Mapping
+from repotrans.runs.rejudge import WorkCopy
 from repotrans.runs.layout import results_file, summary_file, tasks_folder, workdir_of
 from repotrans.runs.store import RunStore
 
@@ -104,6 +105,11 @@ class Run:
             shutil.rmtree(work)
         shutil.copytree(self.inputs.target, work, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
         return work
+
+    def work_copy(self) -> WorkCopy:
+        """The work copy with the run's index over source + it (runs.rejudge.WorkCopy): what stages apply
+        passing translations to and judge on."""
+        return WorkCopy(self.index, Path(self.inputs.source), self.work)
 
     def open_index(self, *, progress: bool = False) -> Index:
         """The index over source + work copy, opened and brought up to date once per run."""

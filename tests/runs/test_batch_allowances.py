@@ -12,7 +12,7 @@ import pytest
 
 from repotrans.verdicts.results import TestResult
 from repotrans.runs.batch_end import combined_check
-from repotrans.runs.rejudge import rejudge_blocked
+from repotrans.runs.rejudge import WorkCopy, rejudge_blocked
 from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.tasks import task_dir_name
 from repotrans.index.store import Index
@@ -65,7 +65,8 @@ def test_rejudging_a_blocked_task_keeps_the_allowances_of_its_java_original(pair
     (tasks / task_dir_name(blocked[0].task_id)).mkdir(parents=True)
     (tasks / task_dir_name(blocked[0].task_id) / "result.json").write_text('{"status": "blocked", "code": "x"}')
     said = []
-    rejudge_blocked(index, FIXTURE / "java", index.root("target"), blocked, runner, store, java, said.append, tasks)
+    rejudge_blocked(WorkCopy(index, FIXTURE / "java", index.root("target")), blocked, runner, store, java,
+                    said.append, tasks)
     saved = json.loads((tasks / task_dir_name(blocked[0].task_id) / "result.json").read_text())
     assert saved["status"] == "passed" and saved["code"] == "x" and saved["verdicts"] == [
         {"judged": "first", "status": "blocked"}, {"judged": "again at the end (alone)", "status": "passed"}]
@@ -109,7 +110,7 @@ def test_a_unit_passes_only_when_every_member_passes_and_only_a_passing_unit_rec
 
     def verdicts(statuses):
         runner = ScriptedRunner(statuses)
-        out = judge_together(index, FIXTURE / "java", work, group, runner, java, lambda line: None)
+        out = judge_together(WorkCopy(index, FIXTURE / "java", work), group, runner, java, lambda line: None)
         return runner, {rec.task_id: result for rec, result in out}
 
     # every member passes: the unit passes, each verdict says with whom

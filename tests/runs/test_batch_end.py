@@ -172,7 +172,7 @@ def test_ctrl_c_is_answered_at_once_and_keeps_what_finished(pair, tmp_path):
 def test_translations_are_applied_to_crlf_files_without_losing_their_neighbours(tmp_path):
     """A port written on Windows (CRLF): applying one member keeps the file's byte offsets and line
     endings, so the next member of the same file is still found (a ZXing.Net batch crashed here)."""
-    from repotrans.runs.rejudge import apply_passing
+    from repotrans.runs.rejudge import WorkCopy
     from repotrans.index.store import Index
 
     java, cs = masked_sample(tmp_path / "pair", REPEAT, JOIN_ID)
@@ -184,7 +184,7 @@ def test_translations_are_applied_to_crlf_files_without_losing_their_neighbours(
                        code="public static bool IsBlank(string text)\n{\n    return string.IsNullOrWhiteSpace(text);\n}")
     second = TaskRecord(config="batch", dataset="d", task_id=REPEAT, status="passed",
                         code="public static string Repeat(string text, int times)\n{\n    return text;\n}")
-    apply_passing(index, java, cs, [first, second])
+    WorkCopy(index, java, cs).apply([first, second])
     text = (cs / index.method("target:" + REPEAT).path).read_bytes()
     assert b"return string.IsNullOrWhiteSpace(text);" in text and b"    return text;" in text   # both applied
     assert text.startswith(b"using System;\r\nusing System.Collections;\r\n")        # the file's own lines kept
