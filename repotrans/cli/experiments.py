@@ -11,6 +11,7 @@ from repotrans.cli.options import (EXECUTION, MODEL, add_command, add_jobs, add_
 from repotrans.cli.indexing import indexed_pair, workdir_index
 from repotrans.cli.output import dataset_line
 from repotrans.errors import ConfigError
+from repotrans.extras import require
 
 if TYPE_CHECKING:
     from repotrans.agents.config import AgentConfig
@@ -83,6 +84,9 @@ def register(sub) -> None:
                    help="build every task on its own instead of one mutant-schemata build for the tasks it can guard")
     add_jobs(q, "tasks validated")
     add_quiet(q)
+    q.add_argument("--executor", choices=["thread", "ray"], default="thread",
+                   help="where the baseline and the validation run: threads of this process (default) or a Ray cluster")
+    q.add_argument("--ray-address", help="an existing Ray cluster (e.g. 10.0.0.5:6379); default: start a local one")
     q = add_command(dsub, "mask", "lay out a dataset's masked target (what an agent may see)", run_dataset_mask)
     q.add_argument("--dataset", required=True, help="dataset folder (with dataset.json)")
     q.add_argument("--out", required=True, help="folder for the masked view (OUT/target)")
@@ -266,12 +270,30 @@ def run_report(args: argparse.Namespace, config: AgentConfig) -> int:
 def run_dataset_build(args: argparse.Namespace, config: AgentConfig) -> int:
     from repotrans.datasets.build import build_dataset
 
-    ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
-                       select=args.select or None, execution=config.execution, overrides=config.mapping,
-                       validate=not args.no_validate, jobs=args.jobs, progress=not args.quiet,
-                       schemata=not args.no_schemata, cache_root=Path(config.cache.root) if config.cache.root else None)
+    validator = _validator(args)
+    try:
+        ds = build_dataset(Path(args.source), Path(args.target), Path(args.out), name=args.name,
+                           select=args.select or None, execution=config.execution, overrides=config.mapping,
+                           validate=not args.no_validate, jobs=args.jobs, progress=not args.quiet,
+                           schemata=not args.no_schemata,
+                           cache_root=Path(config.cache.root) if config.cache.root else None, validator=validator)
+    finally:
+        if validator is not None:
+            validator.close()
     print(dataset_line(ds, Path(args.out)))
     return 0
+
+
+def _validator(args: argparse.Namespace):
+    """Where `dataset build` validates: None (threads here) or a Ray cluster (runs.ray_validation)."""
+    if args.executor != "ray":
+        if args.ray_address:
+            raise ConfigError("--ray-address needs --executor ray")
+        return None
+    require("ray")
+    from repotrans.runs.ray_validation import RayValidator
+
+    return RayValidator(args.ray_address)
 
 
 def run_dataset_mask(args: argparse.Namespace, config: AgentConfig) -> int:

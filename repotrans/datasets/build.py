@@ -332,6 +332,22 @@ def validate_tasks(index: Index, tasks: list[DatasetTask], work: Path, runner: R
     return [known[t.id] for t in tasks]
 
 
+def validate_elsewhere(index: Index, tasks: list[DatasetTask], work: Path, execution: ExecutionConfig,
+                       baseline: PortBaseline, validator, *, schemata: bool = True) -> list[TaskValidation]:
+    """`validate_tasks` through `validator` (another executor's nodes), with the same log: the verdicts a
+    previous build of the same target state left in `work` are reused, the new ones added to it."""
+    from repotrans.execution.workspace.scratch import state_key
+
+    log = ValidationLog(work / VERDICTS, f"{execution.toolchain}-{state_key(index.root('target'))}")
+    known = log.load()
+    pending = [t for t in tasks if t.id not in known]
+    for verdict in validator.validate(index.root("source"), index.root("target"), pending, execution, baseline,
+                                      schemata=schemata):
+        log.add(verdict)
+        known[verdict.id] = verdict
+    return [known[t.id] for t in tasks]
+
+
 def build_folder(out: Path) -> Path:
     """Where `build_dataset` keeps its work in OUT: index/ (the pair's index), runs/ (the judge's scratch
     copies) and the verdicts known so far (VERDICTS)."""
@@ -341,11 +357,13 @@ def build_folder(out: Path) -> Path:
 def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = None,
                   select: list[str] | None = None, execution: ExecutionConfig = ExecutionConfig(sandbox="local"),
                   overrides: MappingOverrides | None = None, validate: bool = True, jobs: int = 1,
-                  progress: bool = True, schemata: bool = True, cache_root: Path | None = None) -> Dataset:
+                  progress: bool = True, schemata: bool = True, cache_root: Path | None = None,
+                  validator=None) -> Dataset:
     """Select, validate (with the `execution` settings) and record the tasks of a project pair; write
     dataset.json and report.md. Verdicts are kept in OUT/.build as they are known: building again resumes.
     The untouched port's baseline comes from the per-machine cache under `cache_root` where its content is
-    there (judge.baseline; None: computed in this build only)."""
+    there (judge.baseline; None: computed in this build only). `validator`: where the baseline and the
+    validation run instead of this process's threads (runs.ray_validation.RayValidator: `--executor ray`)."""
     out.mkdir(parents=True, exist_ok=True)
     work = build_folder(out)
     index = Index.open(work / "index")
@@ -354,17 +372,22 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     if validate:
         started = time.monotonic()
         found: dict = {}
-        # the port's own bodies are judged (no model's code): `auto` may fall back to the local sandbox
-        with Runner(execution, work / "runs", trusted=True) as runner:        # the untouched port's own failures, first
-            base = port_baseline(runner, target, BaselineCache.under(cache_root),
-                                 timeout=max(execution.timeout, UNTOUCHED_TIMEOUT),
-                                 progress=(lambda line: tqdm.write(line)) if progress else None)
+        say = (lambda line: tqdm.write(line)) if progress else None
+        timeout = max(execution.timeout, UNTOUCHED_TIMEOUT)
+        if validator is not None:
+            base = validator.baseline(target, execution, BaselineCache.under(cache_root), timeout, say)
+        else:   # the port's own bodies are judged (no model's code): `auto` may fall back to the local sandbox
+            with Runner(execution, work / "runs", trusted=True) as runner:    # the untouched port's own failures, first
+                base = port_baseline(runner, target, BaselineCache.under(cache_root), timeout=timeout, progress=say)
         known = base.known_failures
         execution = replace(execution, known_failures=tuple(sorted(known.items())))
-        with Runner(execution, work / "runs", trusted=True) as runner:
-            runner.limits = base.limits(runner.limits)          # measured seconds: runs planned and limited
-            verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress, schemata=schemata,
-                                      stats=found, baseline=base)
+        if validator is not None:
+            verdicts = validate_elsewhere(index, tasks, work, execution, base, validator, schemata=schemata)
+        else:
+            with Runner(execution, work / "runs", trusted=True) as runner:
+                runner.limits = base.limits(runner.limits)          # measured seconds: runs planned and limited
+                verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress,
+                                          schemata=schemata, stats=found, baseline=base)
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]
         kept = {v.id for v in verdicts if v.reason is None}
         tasks = [t for t in tasks if t.id in kept]
