@@ -84,7 +84,7 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
 
     whole = runner.run(index, methods[0], as_is(methods[0]), scope="all",
                        allow=allowances(index, java.get(methods[0].id)), java=java.get(methods[0].id))
-    own, members = [Own(m, java.get(m.id)) for m in methods], Members(index)
+    own, members = [Own(m, java.get(m.id), as_is(m)) for m in methods], Members(index)
 
     def in_placeholder(failure) -> list[str]:
         """The placeholders this failing test stopped in (the runner's record of its call chains), no passing

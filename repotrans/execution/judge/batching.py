@@ -33,7 +33,7 @@ from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.protocol import Judge
 from repotrans.verdicts.results import TestResult
 from repotrans.verdicts.status import BLOCKED
-from repotrans.execution.judge.runner import Chosen, Planned, Runner
+from repotrans.execution.judge.runner import Chosen, Planned, Runner, candidate_text
 from repotrans.execution.switches.candidate_schemata import SWITCH_VAR, why_alone
 from repotrans.execution.switches.shared_build import Build, Pending, compile_shared
 from repotrans.execution.toolchains import Limits, PatchedFile, Verdict
@@ -224,7 +224,7 @@ class BatchingJudge:
         for limits in (chosen.limits, replace(chosen.limits, fail_fast=False)):
             verdict = self._test(entry, chosen, limits, own_file, dict(timings))
             result = runner.result(entry.index, method, verdict, chosen, frozenset(), entry.started, {}, judge=judge,
-                                   java=entry.java)
+                                   java=entry.java, code=candidate_text(entry.patch))
             if not (result.status == BLOCKED and verdict.cut_short):   # blocked rests on every failure: run them all
                 return result
         return result

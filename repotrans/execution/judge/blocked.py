@@ -20,13 +20,14 @@ __all__ = ["blockers", "judge_blocked", "past_untranslated", "frame_member", "in
            "java_calls", "java_reaches"]
 
 
-def blockers(result: TestResult, index, method: Method, java: Method | None = None) -> list[Method]:
+def blockers(result: TestResult, index, method: Method, java: Method | None = None, code: str = "") -> list[Method]:
     """The placeholder members the failing tests stopped in, when that holds for every failure
     (chain.stops_in_untranslated, the candidate `method` being the translation judged: on a chain only where
-    its Java original `java` reaches that placeholder); else []."""
+    its Java original `java` reaches that placeholder, and `code`, its text, handing none on to port code
+    beyond what `java` reaches); else []."""
     if result.status not in FAILED_TESTS or not result.failures:
         return []
-    members, own = Members(index), [Own(method, java)]
+    members, own = Members(index), [Own(method, java, code)]
     found: dict[str, Method] = {}
     for failure in result.failures:
         stopped = stops_in_untranslated(failure, index, own, members)
@@ -36,9 +37,10 @@ def blockers(result: TestResult, index, method: Method, java: Method | None = No
     return list(found.values())
 
 
-def judge_blocked(result: TestResult, index, method: Method, java: Method | None = None) -> TestResult:
+def judge_blocked(result: TestResult, index, method: Method, java: Method | None = None,
+                  code: str = "") -> TestResult:
     """`result`, or the same evidence with status blocked when blockers() finds the placeholders."""
-    found = blockers(result, index, method, java)
+    found = blockers(result, index, method, java, code)
     if not found:
         return result
     names = [m.id.split(":", 1)[-1] for m in found]

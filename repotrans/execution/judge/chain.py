@@ -16,16 +16,28 @@ a translation called a port member that is not its own code and the Java origina
 (a base constructor through super(...)), a placeholder behind it is that member's, not the translation's. Whatever
 exception the test then reports, a test in which such a guard fired is the placeholders' (a port that wraps
 the placeholder's exception, a test expecting another exception that got the placeholder's).
+
+A translation need not be on a chain to have led a test there: it can hand a placeholder to port code as a
+delegate (a helper its Java original calls too, a hook or an event the port calls after it returned, a Lazy, a
+deferred query, a function it returns), or return an instance of a port class whose member is one. So each
+port member on a chain (the placeholder first) must be one the translation's code cannot have handed on
+beyond its Java original: where the code (`Own.code`: its text, declared names aside) names the member, the
+Java original reaches it; where it names the member's class or a class deriving from it (an instance member:
+an object it may have made), the Java original names that class too. A member it does not name it cannot
+have made a delegate to, nor an object of its class (reflection is the capability check's).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.index.model import Method
+from repotrans.index.parse import thread_parser
 from repotrans.index.placeholders import is_placeholder
+from repotrans.index.typename import simple_name
 from repotrans.verdicts.results import Chain, TestFailure
 
 GENERIC_ARGS_RE = re.compile(r"`\d+|\[[^\[\]]*\]")
@@ -34,14 +46,41 @@ FRAMEWORK = ("System.", "Microsoft.", "Mono.", "NUnit.", "(wrapper", "Internal."
 JAVA_DEPTH = 2      # calls deep into its own class a Java original still reaches a placeholder's counterpart
 CALL_RE = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
 NEW_RE = re.compile(r"\bnew\s+([A-Za-z_$][\w$.]*)")
+WORD_RE = re.compile(r"[A-Za-z_$][\w$]*")
+ESCAPE_RE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
+DECLARING = ("parameter", "type_parameter", "local_function_statement")     # parents whose `name` declares
 
 
 @dataclass(frozen=True)
 class Own:
     """A translation whose member may lead a test into a placeholder: the candidate judged, or each passing
-    translation in the whole-suite run; `java` its Java original (None: no placeholder is excused through it)."""
+    translation in the whole-suite run; `java` its Java original (None: no placeholder is excused through it);
+    `code` its text as compiled (what it may hand to port code: referenced_names)."""
     method: Method
     java: Method | None = None
+    code: str = ""
+
+
+@lru_cache(maxsize=256)
+def referenced_names(code: str) -> frozenset[str]:
+    """The identifiers C# `code` (a member, a body, helpers, leading usings) uses, not those it declares (a
+    local, a parameter, a helper's own name): Unicode escapes read as the compiler reads them, '@' dropped.
+    A parse that fails counts a token as used: more names, never fewer."""
+    names: set[str] = set()
+    stack = [thread_parser("csharp").parse(code.encode("utf-8")).root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.type != "identifier":
+            continue
+        parent = node.parent
+        if parent is not None and parent.child_by_field_name("name") == node and (
+                parent.type in DECLARING or parent.type.endswith(("_declaration", "declarator"))):
+            continue
+        text = node.text.decode("utf-8", "replace")
+        text = ESCAPE_RE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text).lstrip("@")
+        names.add(text)
+    return frozenset(names)
 
 
 def frame_member(frame: str) -> tuple[str, str, int] | None:
@@ -80,6 +119,7 @@ class Members:
         self.types = {type_name for type_name, _ in self.by_name}
         self.types |= {re.sub(r"<[^<>]*>", "", t.qualified_name) for t in index.types("target")}
         self.reach: dict[tuple[str, str], bool] = {}
+        self._classes: dict[str, frozenset[str]] = {}
 
     def member(self, frame: str) -> Method | None:
         """The one index member a frame is in (None: none, or several overloads of its arity)."""
@@ -119,6 +159,38 @@ class Members:
         made = GENERATED_RE.match(part)
         return made is not None and (made.group(1) == "" or self._owned(outer, made.group(1))
                                      or any((outer, f"{a}_{made.group(1)}") in self.by_name for a in ("get", "set")))
+
+    def classes(self, member: Method) -> frozenset[str]:
+        """The simple names of an instance member's class and the classes deriving from it (an object of any
+        of them may run it); none for a static member."""
+        if "static" in member.modifiers:
+            return frozenset()
+        if member.type_id not in self._classes:
+            own = self.index.type(member.type_id) if hasattr(self.index, "type") else None
+            found = {simple_name(member.type_id)}
+            if own is not None:
+                found |= {t.name for t in self.index.subtypes(own)}
+            self._classes[member.type_id] = frozenset(found)
+        return self._classes[member.type_id]
+
+    def handed_on(self, own: Own, member: Method) -> bool:
+        """Whether `own`'s code may have handed `member` (a port member on a chain) to port code beyond its Java
+        original: the code names the member where the Java original does not reach it, or names its class (or
+        one deriving from it) where the Java original does not (see the module doc)."""
+        if not own.code:
+            return False
+        names = referenced_names(own.code)
+        if member.kind in ("method", "property") and member.name.split("<", 1)[0].rsplit(".", 1)[-1] in names:
+            if own.java is None or not self.java_reaches(own.java, member):
+                return True
+        classes = names & self.classes(member)
+        if not classes:
+            return False
+        if own.java is None:
+            return True
+        java_words = set(WORD_RE.findall(f"{own.java.signature or ''} {own.java.body or ''}"))
+        return not classes <= java_words and not (member.kind == "constructor"
+                                                 and self.java_reaches(own.java, member))
 
     def java_reaches(self, java: Method, callee: Method) -> bool:
         key = (java.id, callee.id)
@@ -177,10 +249,15 @@ def _placeholder(chain: Chain, members: Members, own: Sequence[Own]) -> Method |
     placeholder = members.member(first)
     if placeholder is None or not is_placeholder(placeholder.body):
         return None
+    if any(members.handed_on(o, placeholder) for o in own):
+        return False                # a translation may have handed it to port code
     for at, frame in enumerate(chain.frames[1:], 1):
         mine = [o for o in own if in_member(frame, o.method)]
         if not mine and not members.known(frame):
             return False            # code the index does not know: a type or helper a translation added
+        member = None if mine else members.member(frame)
+        if member is not None and any(members.handed_on(o, member) for o in own):
+            return False            # a port member on the way a translation may have handed on
         below = chain.frames[at - 1]
         callee = _callee(below, mine, members)
         if any(o.java is None or not (members.java_reaches(o.java, placeholder)

@@ -134,12 +134,13 @@ class Runner:
                                surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
                                allowed=frozenset(allow) & frozenset(ALLOWABLE))
             verdict = tc.run(ws, cand, chosen.selected, box, chosen.limits)
-        result = self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java)
+        code = candidate_text(patch)
+        result = self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java, code=code)
         if result.status == BLOCKED and verdict.cut_short:     # blocked rests on every failure: run them all
             with ws.run_dir(keep=keep_run) as run_dir:
                 cand = replace(cand, run_dir=run_dir)
                 verdict = tc.run(ws, cand, chosen.selected, box, replace(chosen.limits, fail_fast=False))
-            result = self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java)
+            result = self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java, code=code)
         return result
 
     def run_many(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], *,
@@ -194,10 +195,11 @@ class Runner:
         return self.limits.test_seconds
 
     def result(self, index, method: Method, verdict: Verdict, chosen: "Chosen", allowed: frozenset[str],
-               started: float, timings: dict[str, float], judge: str = "", java: Method | None = None) -> TestResult:
+               started: float, timings: dict[str, float], judge: str = "", java: Method | None = None,
+               code: str = "") -> TestResult:
         """The TestResult of a toolchain's verdict (candidate lines the compiler proves wrong judged,
-        blocked judged, secrets redacted); `judge` says how it was judged when not alone
-        (execution.judge.batching)."""
+        blocked judged against the candidate's `code`, secrets redacted); `judge` says how it was judged when
+        not alone (execution.judge.batching)."""
         timings = {**timings, **verdict.timings, "total": time.monotonic() - started}
         verdict = proven_wrong(verdict)
         result = TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
@@ -206,7 +208,7 @@ class Runner:
                             log_tail=tail(verdict.log), reason=verdict.reason, selected=chosen.selected or [],
                             selection=chosen.selection, trust=trust_note(allowed) if verdict.tests_run else "",
                             translated=list(chosen.translated), judge=judge, left_out=dict(verdict.left_out))
-        return judge_blocked(result, index, method, java).redacted()
+        return judge_blocked(result, index, method, java, code).redacted()
 
     def close(self) -> None:
         """Remove warm containers; the runner may be used again afterwards."""
@@ -214,6 +216,12 @@ class Runner:
             boxes, self._sandboxes = list(self._sandboxes.values()), {}
         for box in boxes:
             box.close()
+
+
+def candidate_text(patch: Patch) -> str:
+    """The lines of the patched file that came from the candidate (its member or body, helpers, usings)."""
+    lines = patch.new_text.split("\n")
+    return "\n".join(lines[n - 1] for n in sorted(patch.line_map.entries) if 0 < n <= len(lines))
 
 
 def covering_names(index, method: Method) -> set[str]:
