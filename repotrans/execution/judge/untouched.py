@@ -151,5 +151,5 @@ def dependent_tests(chosen: list[Project], lib: Project) -> set[str]:
 
 
 def own_sources(project: Project) -> list[Path]:
-    """A project's sources inside its own folder (not linked in from elsewhere)."""
-    return [s for s in project.sources if project.dir in s.parents]
+    """A project's sources inside its own folder (not linked in from elsewhere): Project.own_sources."""
+    return project.own_sources

@@ -72,7 +72,7 @@ class DotnetToolchain:
 
     def test_projects(self, ws: Workspace) -> dict[str, list[Path]]:
         """Each test project's own compiled files."""
-        return {p.name: [s for s in p.sources if p.dir in s.parents] for p in _tests(ws.src, self.settings)}
+        return {p.name: p.own_sources for p in _tests(ws.src, self.settings)}
 
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
         marker = ws.base / ".ok"

@@ -56,7 +56,7 @@ class MonoToolchain:
 
     def test_projects(self, ws: Workspace) -> dict[str, list[Path]]:
         """Each test project's own compiled files (quarantined ones left out), for test selection."""
-        return {p.name: [s for s in p.sources if p.dir in s.parents] for p in self.plan(ws).tests}
+        return {p.name: p.own_sources for p in self.plan(ws).tests}
 
     def plan(self, ws: Workspace) -> BuildPlan:
         """The build plan of the workspace: projects.plan_build, less the test files and projects
@@ -153,7 +153,7 @@ class MonoToolchain:
             bad = {}
             for d in parse_mcs(outcome.output, ws, None):
                 path = (ws.src / d.file).resolve() if d.file else None
-                if d.severity == "error" and path in current.sources and project.dir in path.parents:
+                if d.severity == "error" and path in current.sources and path in project.own_sources:
                     bad.setdefault(path, f"{d.code} {d.message}" + _gap_note(ws, [d]))
             if not bad:
                 return outcome, dropped

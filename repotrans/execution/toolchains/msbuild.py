@@ -84,6 +84,18 @@ class Project:
         return None
 
     @property
+    def own_sources(self) -> list[Path]:
+        """Its sources in its own folder (not linked in from elsewhere); for a variant project whose folder
+        holds none (NetFramework/X.csproj compiling ..\\Diff\\*.cs), those in the nearest folder above
+        that holds some."""
+        folder = self.dir
+        while True:
+            own = [s for s in self.sources if folder in s.parents]
+            if own or folder.parent == folder:
+                return own
+            folder = folder.parent
+
+    @property
     def is_test(self) -> bool:
         return self.test_framework is not None or self.properties.get("IsTestProject", "").lower() == "true"
 

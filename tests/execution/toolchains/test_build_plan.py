@@ -372,3 +372,20 @@ def test_a_classic_nunit3_reference_whose_package_is_not_restored_is_still_nunit
     assert [(p.name, p.nunit_major) for p in plan.tests] == [("Tests", 3)]
     judged = judge_unchanged(repo, tmp_path / "work", "Core/Codec.cs")
     assert judged.verdict.tests_run == 1 and judged.verdict.status == "passed", judged.verdict.log[-2000:]
+
+
+def test_a_variant_project_in_a_subfolder_owns_the_test_files_of_the_folder_above(tmp_path):
+    """xmlunit.net's net35 tests: tests/NetFramework/Tests.csproj compiles ..\\Diff\\*.cs and a shared
+    ..\\..\\shared\\Info.cs. Its folder holds no source, so its own test files were none: doctor counted '0 as
+    written' and no task of a 13-member masked port found a covering test ('no selected test ran'). Its own
+    files are those of the nearest folder above holding some; the shared file stays out."""
+    from repotrans.execution.toolchains.msbuild import load_projects
+
+    refs = ('<Compile Include="..\\Diff\\CodecTests.cs" /><Compile Include="..\\..\\shared\\Info.cs" />'
+            '<Reference Include="nunit.framework" />')
+    write_tree(tmp_path, {
+        "shared/Info.cs": "[assembly: System.Reflection.AssemblyVersion(\"1.0\")]",
+        "tests/Diff/CodecTests.cs": "using NUnit.Framework; [TestFixture] public class CodecTests { [Test] public void T() { } }",
+        "tests/NetFramework/Tests.csproj": classic("Tests", refs).replace('<Compile Include="*.cs" />', "")})
+    project = next(p for p in load_projects(tmp_path) if p.name == "Tests")
+    assert [s.relative_to(tmp_path).as_posix() for s in project.own_sources] == ["tests/Diff/CodecTests.cs"]
