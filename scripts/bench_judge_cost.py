@@ -5,7 +5,11 @@ selection by reachability, 34efeac^), built from `git archive` into a folder of 
 side in this one run on the same machine and the same tasks. Verdicts are compared task by task.
 
     nice -n 10 python scripts/bench_judge_cost.py [SOURCE TARGET] [--select GLOB ...] [--rev REV]
-        [--jobs 1] [--work DIR] [--no-schemata]
+        [--jobs 1] [--work DIR] [--no-schemata] [--helper MEMBER]
+
+--helper judges one member's ground truth as a candidate (as batch judges one, after the port's first
+build; with the limits the cached baseline gives) and prints its seconds. A revision with no baseline
+(before 8505589) is built once: its warm build would be the same work.
 
 Defaults: the bundled sample pair (datasets/sample), StringUtils and Vector2D. Each build runs in a fresh
 dataset folder; the cache folder is fresh for the cold build and kept for the warm one.
@@ -59,6 +63,44 @@ print("@@RESULT " + json.dumps({"wall": wall, "baseline": spent["baseline"], "ke
       "tasks": {r["id"]: {"seconds": r["seconds"], "selected": r.get("selected") or count(r.get("selection")),
                            "reason": r["reason"]} for r in rows}}))
 """
+
+# run inside the code tree measured: one member's ground truth judged as a candidate (as batch judges one), with
+# the limits the cached baseline gives (known failures, measured seconds, memory); the second judgement is timed
+HELPER = r"""
+import json, sys, time
+from pathlib import Path
+sys.meta_path = [f for f in sys.meta_path if "editable" not in getattr(f, "__module__", "")]
+sys.path.insert(0, ".")
+from repotrans.execution.judge.baseline import BaselineCache, cached_baseline
+from repotrans.execution.judge.runner import Runner
+from repotrans.execution.settings import ExecutionConfig
+from repotrans.index.store import Index
+index_dir, target, cache, work, query = sys.argv[1:6]
+index = Index.open(Path(index_dir), must_exist=True)
+m = index.find_methods("target", query)[0]
+code = (index.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
+tasks = json.loads((Path(index_dir).parents[1] / "dataset.json").read_text())["tasks"]
+java = next((index.method(t["source_method_id"]) for t in tasks if t["target_method_id"] == m.id), None)
+with Runner(ExecutionConfig(sandbox="local"), Path(work), trusted=True) as runner:
+    base = cached_baseline(runner, Path(target), BaselineCache.under(cache))
+    if base is not None:
+        runner.limits = base.limits(runner.limits)
+    runner.run(index, m, code, java=java)                  # the port built once, as a batch's first judgement
+    t = time.monotonic()
+    r = runner.run(index, m, code, java=java)
+    print("@@HELPER " + json.dumps({"member": m.id, "seconds": time.monotonic() - t, "status": r.status,
+                                     "selected": len(r.selected), "run": r.tests_run, "timings": r.timings}))
+"""
+
+
+def judge_helper(code: Path, index_dir: Path, target: Path, cache: Path, work: Path, query: str) -> dict:
+    """Seconds to judge `query`'s ground truth as a candidate with the code at `code` (--helper)."""
+    argv = [sys.executable, "-c", HELPER, str(index_dir), str(target), str(cache), str(work), query]
+    done = subprocess.run(argv, cwd=code, env={**_env(), "PYTHONPATH": str(code)}, capture_output=True, text=True)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("@@HELPER ")), None)
+    if line is None:
+        raise SystemExit(f"judging {query} with {code} failed:\n{done.stderr[-3000:]}")
+    return json.loads(line[len("@@HELPER "):])
 
 
 def measure(code: Path, source: Path, target: Path, out: Path, cache: Path, jobs: int, schemata: bool,
@@ -117,6 +159,8 @@ def main() -> int:
     ap.add_argument("--no-schemata", action="store_true")
     ap.add_argument("--code", default=str(REPO), help="the repotrans tree measured as 'this' (default: this checkout)")
     ap.add_argument("--repo", default=str(REPO), help="the git repository --rev is taken from (default: this one)")
+    ap.add_argument("--helper", help="a member (say 'MathUtils.round(float)') whose ground truth is judged as a "
+                                     "candidate with this checkout's code: its seconds")
     args = ap.parse_args()
     source, target = Path(args.source).resolve(), Path(args.target).resolve()
     select = args.select if args.select is not None else (["*StringUtils*", "*Vector2D*"] if source == SAMPLE / "java"
@@ -130,7 +174,8 @@ def main() -> int:
         cache = work / f"cache-{len(results)}"
         shutil.rmtree(cache, ignore_errors=True)
         cold = measure(code, source, target, work / f"out-{len(results)}-cold", cache, args.jobs, not args.no_schemata, select)
-        warm = measure(code, source, target, work / f"out-{len(results)}-warm", cache, args.jobs, not args.no_schemata, select)
+        warm = measure(code, source, target, work / f"out-{len(results)}-warm", cache, args.jobs, not args.no_schemata,
+                       select) if cold["baseline"] > 0 else cold       # no baseline (before 8505589): nothing to warm
         results[label] = (cold, warm)
     print(f"port: {target} ({', '.join(select) or 'all tasks'}), --jobs {args.jobs}")
     print("| code | baseline s cold | baseline s warm | validation s | s per task (median / max) | "
@@ -146,6 +191,11 @@ def main() -> int:
         diff = compare(results[labels[0]][0], results[labels[1]][0])
         print(f"verdicts {labels[0]} vs {labels[1]}: {'identical' if not diff else f'{len(diff)} differ'}")
         print("\n".join(diff))
+    if args.helper:
+        found = judge_helper(trees["this"], work / "out-0-cold" / ".build" / "index", target, work / "cache-0",
+                             work / "helper", args.helper)
+        print(f"one member judged ({found['member']}): {found['seconds']:.1f} s, {found['status']}, "
+              f"{found['run']} of {found['selected']} selected tests run")
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -6,8 +6,10 @@ baseline's. Dataset validation's ground-truth runs are such runs. Read from the 
 that passed there counts as run and passed; one failing there before any change is left out with its
 cause, as a run leaves it out (toolchains.mono_test.known_to_fail). Where the record cannot answer as a run
 would, nothing is read and the tests run: an assembly the baseline did not run whole, a record without
-result states (an older cache), a selected name no test of the record falls under (tests the runner would
-have to find), or a covered test failing for a cause a run does not leave out (blocked by untranslated code).
+result states (an older cache), or a covered test failing for a cause a run does not leave out (blocked by
+untranslated code). A selected name no test of a whole record falls under is not run by a selection either
+(the untouched run ran every test the runner runs: a test only the source scan names, one the suite leaves
+out, one that did not run): it adds nothing, as in a run.
 """
 from __future__ import annotations
 
@@ -30,10 +32,7 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
         record = baseline.assemblies.get(project)
         if record is None or record.status not in WHOLE or not record.states:
             return None
-        covered = [test for test in record.states if covers(name, test)]
-        if not covered:
-            return None
-        for test in covered:
+        for test in [test for test in record.states if covers(name, test)]:   # none: not run here either
             if record.states[test] == "Success":
                 passed.add(f"{project}:{test}")
                 continue
