@@ -1,5 +1,7 @@
 """Why a task did not pass, in one line: the first real assertion (expected vs actual), compiler error
 or exception, and the cause it is grouped under. Shared by the batch's closing summary and report.html.
+A group named after a status is that status's one label (verdicts.status.LABELS: "compilation error CS0246",
+"non-termination", "no test ran"), the name report.md's table of error types gives it too.
 
 A failure in which a placeholder's guard fired (the runner's own record of the call chain, execution.judge.chain)
 is not the real bug: the first failure without one is. A blocked task's line names the still-untranslated
@@ -13,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from repotrans.verdicts.results import Diagnostic, TestFailure, TestResult
-from repotrans.verdicts.status import BLOCKED, ERROR, LABELS, PARTIAL, PASSED
+from repotrans.verdicts.status import BLOCKED, COMPILE_ERROR, ERROR, LABELS, NO_TESTS, PARTIAL, PASSED, TIMEOUT
 from repotrans.runs.store import TaskRecord
 
 _ERROR_KIND = re.compile(r"([\w. -]{1,40}?)(?: at |:|\()")
@@ -41,7 +43,7 @@ def cause_of(rec: TaskRecord) -> Cause:
         return Cause(f"task error ({kind.group(1).strip() if kind else 'other'})", text)
     result = TestResult.from_json(rec.result) if rec.result else None
     if result is None:
-        return Cause(rec.status.replace("_", " "), "no test result was recorded")
+        return Cause(_label(rec.status), "no test result was recorded")
     if rec.status == PARTIAL:           # passed on the tests that could run: its reason says how many, behind what
         return Cause(LABELS[PARTIAL], result.reason or "passed on the tests that could run")
     if rec.status == BLOCKED:
@@ -53,7 +55,7 @@ def cause_of(rec: TaskRecord) -> Cause:
                                     f"untranslated code: {where}")
     errors = [d for d in result.diagnostics if d.severity == "error"]
     if rec.status == "compile_error" and errors:
-        return Cause(f"compile error {errors[0].code or ''}".strip(), _diagnostic_line(errors[0]))
+        return Cause(f"{LABELS[COMPILE_ERROR]} {errors[0].code or ''}".strip(), _diagnostic_line(errors[0]))
     real = [f for f in result.failures if not f.chains]
     if real:
         return _failure_cause(real[0], rec.status)
@@ -62,11 +64,17 @@ def cause_of(rec: TaskRecord) -> Cause:
         return Cause("leads into untranslated methods",
                      f"{len(result.failures)} test(s) reach untranslated code through the candidate itself "
                      f"(its Java original does not): {', '.join(members[:3]) or 'methods'}")
-    if rec.status == "timeout":
-        return Cause("timeout", result.reason or "timed out")
-    if rec.status == "no_tests":
-        return Cause("no test ran", result.reason or result.selection or "no selected test could run")
-    return Cause(rec.status.replace("_", " "), result.reason or rec.status)
+    if rec.status == TIMEOUT:
+        return Cause(LABELS[TIMEOUT], result.reason or "timed out")
+    if rec.status == NO_TESTS:
+        return Cause(LABELS[NO_TESTS], result.reason or result.selection or "no selected test could run")
+    return Cause(_label(rec.status), result.reason or rec.status)
+
+
+def _label(status: str) -> str:
+    """The status vocabulary's one name for a status (verdicts.status.LABELS), the same in every heading and
+    table of the reports."""
+    return LABELS.get(status, status.replace("_", " "))
 
 
 def _diagnostic_line(d: Diagnostic) -> str:
@@ -81,7 +89,7 @@ def _failure_cause(f: TestFailure, status: str) -> Cause:
         return Cause("assertion failed", f"{test}: expected {f.expected}, actual {f.actual}")
     first = " ".join(f.message.split())
     m = _EXC_TYPE.match(first)
-    group = f"exception {m.group(1).rsplit('.', 1)[-1]}" if m else status.replace("_", " ")
+    group = f"exception {m.group(1).rsplit('.', 1)[-1]}" if m else _label(status)
     return Cause(group, f"{test}: {first[:200]}")
 
 

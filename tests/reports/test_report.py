@@ -64,7 +64,7 @@ EXPECTED_MD = """\
 
 ## Failures by cause
 
-### compile error (1)
+### compilation error (1)
 
 - `full / geo / Demo.Counter.Half()`: no test result was recorded
 
@@ -151,7 +151,7 @@ def test_report_html_lists_every_task_failures_first_with_its_status_filter(run_
     assert sorted(tasks) == sorted((s, c, d, t.replace("<", "&lt;")) for c, d, t, s, *_ in RECORDS)
     assert [s for s, *_ in tasks] == ["compile_error", "error", "test_failure", "passed", "passed", "passed"]
     assert re.findall(r'<h3 class="cause">([^<]+)</h3>', page) == [
-        "compile error (1)", "task error (ConnectionError) (1)", "test failure (1)"]
+        "compilation error (1)", "task error (ConnectionError) (1)", "test failure (1)"]
     options = re.findall(r'<option value="([a-z_-]*)">', page)
     assert options == ["", "compile_error", "error", "passed", "test_failure"]
     assert "function filt()" in page and 'onchange="filt()"' in page

@@ -72,7 +72,7 @@ def test_a_failure_opens_with_its_first_real_assertion_not_the_placeholder_throw
 
 def test_a_compile_error_opens_with_the_compiler_message_at_the_candidate_line():
     assert cause_of(FORMAT).line == "CS0246 at candidate line 8: The type `BigDecimal' could not be found"
-    assert cause_of(FORMAT).group == "compile error CS0246"
+    assert cause_of(FORMAT).group == "compilation error CS0246"
 
 
 def test_blocked_names_the_members_the_runners_record_names():
@@ -141,7 +141,7 @@ def test_the_page_starts_with_the_answer(batch_run):
     assert "(estimated: the offline builtin policy counts words, not tokens)" in summary
     assert summary.count('<img alt="') == 2 and summary.count("data:image/png;base64,") == 2
     causes = [line.split(">", 1)[1].split("<", 1)[0] for line in page.splitlines() if '<h3 class="cause">' in line]
-    assert causes == ["assertion failed (1)", "compile error CS0246 (1)", "task error (model server error) (1)", "blocked by untranslated methods (2)"]
+    assert causes == ["assertion failed (1)", "compilation error CS0246 (1)", "task error (model server error) (1)", "blocked by untranslated methods (2)"]
     join = page[page.index("Acme.Common.StringUtils.Join"):]
     assert join.index('JoinWritesNull: expected &#34;1, null, x&#34;, actual &#34;1, , x&#34;') \
         < join.index("NotImplementedException")
