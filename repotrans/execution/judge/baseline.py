@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import subprocess
 import time
 from dataclasses import asdict, dataclass, field, replace
@@ -27,6 +28,7 @@ from repotrans.execution.toolchains.api import RUNNER_SOURCE, Project, plan_buil
 CACHE_FOLDER = "baselines"          # under the cache root, beside the embeddings
 MEMORY_MB = 2048                    # at least this for a whole test assembly in one process (doctor's, as before)
 RECORD_VERSION = 2                  # 2: result states (judge.baseline_outcomes reads them)
+PEAK_ROOM = 2.0                     # a test run's memory limit leaves this many times the measured peak
 
 
 @dataclass
@@ -46,6 +48,8 @@ class AssemblyBaseline:
     excluded: dict[str, str] = field(default_factory=dict)    # "Project:Ns.F.T" -> why the suite leaves it out
     run_seconds: float = 0.0                   # wall seconds of the untouched run it came from
     states: dict[str, str] = field(default_factory=dict)      # runner test name -> result state, tests that ran
+    peak_mb: float | None = None               # the most memory its test process held (None: not measured)
+    memory_mb: int = 0                         # the memory limit it ran under
 
     @classmethod
     def from_json(cls, data: dict) -> "AssemblyBaseline":
@@ -72,9 +76,18 @@ class PortBaseline:
         return {name: dict(a.seconds) for name, a in self.assemblies.items() if a.seconds}
 
     def limits(self, limits: Limits) -> Limits:
-        """`limits` with this baseline's known failures and measured seconds."""
+        """`limits` with this baseline's known failures, measured seconds and the memory its runs need."""
         known = {**self.known_failures, **dict(limits.known_failures)}
-        return replace(limits, known_failures=tuple(sorted(known.items())), test_seconds=self.test_seconds)
+        return replace(limits, known_failures=tuple(sorted(known.items())), test_seconds=self.test_seconds,
+                       memory_mb=self.memory_mb(limits.memory_mb))
+
+    def memory_mb(self, configured: int) -> int:
+        """A test run's memory limit from the measured peaks: at least `configured`, room for PEAK_ROOM
+        times the largest peak of an assembly's untouched run (a run of some of its tests then fits as the
+        whole run did), never above the limit that run itself had (it fitted there)."""
+        wanted = [min(a.memory_mb, math.ceil(PEAK_ROOM * a.peak_mb)) for a in self.assemblies.values()
+                  if a.peak_mb and a.memory_mb]
+        return max([configured, *wanted])
 
 
 class BaselineCache:
@@ -222,6 +235,7 @@ def _run_missing(runner, target: Path, limits: Limits, missing: dict[str, str],
             rec.run_seconds = round(verdict.timings.get("test", 0.0), 3)
             rec.seconds = {k.split(":", 1)[1]: s for k, s in verdict.seconds.items() if k.split(":", 1)[0] == name}
             rec.states = {test: state for test, state in verdict.ran.items() if test in rec.seconds}
+            rec.peak_mb, rec.memory_mb = verdict.peak_mb, limits.memory_mb
             rec.excluded = {k: why for k, why in verdict.excluded.items() if k.split(":", 1)[0] == name}
         for key, why in run_causes(runner.toolchain, ws, lib, verdict, ran, files, box, limits).items():
             owner = key.split(":", 1)[0]

@@ -49,6 +49,7 @@ class RunOutcome:
     cpu_seconds: float | None = None   # CPU time of all its processes, when the sandbox counts it
     cpu_limited: bool = False  # killed at its CPU-time limit (timed_out too): the same on any load
     backstopped: bool = False  # a run limited on CPU time stopped at its wall-clock backstop (timed_out too)
+    peak_mb: float | None = None   # the run's peak memory (all its processes), when the sandbox measures it
 
 
 def backstop(timeout: float) -> float:

@@ -85,6 +85,17 @@ class RunCgroup:
                             return True
         return False
 
+    def peak_mb(self) -> float | None:
+        """The most memory the run's processes held at once, in MB (v2 memory.peak, v1
+        memory.max_usage_in_bytes; None where neither is there)."""
+        for d in self.dirs:
+            for name in ("memory.peak", "memory.max_usage_in_bytes"):
+                try:
+                    return int((d / name).read_text().split()[0]) / (1024 * 1024)
+                except (OSError, ValueError, IndexError):
+                    continue
+        return None
+
     def pids_limited(self) -> bool:
         """The pids controller refused a fork or a thread (pids.events counts them)."""
         for d in self.dirs:

@@ -89,6 +89,8 @@ class LocalSandbox:
             outcome.backstopped = cpu_limit is not None and outcome.timed_out and not outcome.cpu_limited
             if cgroup is not None and outcome.exit_code != 0 and cgroup.oom_killed():
                 outcome.oom_killed = True
+            if cgroup is not None:
+                outcome.peak_mb = cgroup.peak_mb()
             return outcome
         finally:
             if filter_fd is not None:

@@ -102,6 +102,7 @@ class Verdict:
     # seconds each test that ran took, as the runner measured it ("Project:Ns.F.T" -> seconds)
     seconds: dict[str, float] = field(default_factory=dict)
     cut_short: bool = False        # fail fast left selected tests unrun (Limits.fail_fast)
+    peak_mb: float | None = None   # the most memory one of its test processes held (the sandbox's measure)
 
     def absorb(self, other: "Verdict") -> None:
         """Add one test run's counts and evidence; the more severe status (and its reason) wins, but
@@ -116,6 +117,8 @@ class Verdict:
         self.not_run.update(other.not_run)
         self.ran.update(other.ran)
         self.seconds.update(other.seconds)
+        if other.peak_mb is not None:
+            self.peak_mb = max(self.peak_mb or 0.0, other.peak_mb)
         if other.status == "no_tests":
             if self.status == "passed" and not ran_before:
                 self.status, self.reason = other.status, other.reason

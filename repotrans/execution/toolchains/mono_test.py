@@ -107,6 +107,7 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
     report = parse_runner(outcome.stdout, nonce)
     verdict.excluded = {f"{project.name}:{name}": categories for name, categories in report.excluded}
     verdict.seconds = {f"{project.name}:{name}": secs for name, secs in report.seconds.items()}
+    verdict.peak_mb = outcome.peak_mb
     return verdict, outcome.cpu_seconds or 0.0
 
 
