@@ -20,9 +20,10 @@ from tests.support.mono_repos import needs_mono
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 
 
-def _baseline(states: dict[str, str], failures: dict[str, str] | None = None, status: str = "test_failure"):
+def _baseline(states: dict[str, str], failures: dict[str, str] | None = None, status: str = "test_failure",
+              suites: dict[str, list[str]] | None = None):
     record = AssemblyBaseline("T", "k", status=status, states=states, failures=failures or {},
-                              seconds={name: 0.1 for name in states})
+                              seconds={name: 0.1 for name in states}, suites=suites or {})
     return PortBaseline({"T": record})
 
 
@@ -34,19 +35,26 @@ def test_a_selection_is_read_where_every_covered_test_is_known():
     assert read.left_out == {"T:Ns.F.B(2)": "fails on the untouched port: an assertion (Expected: 2)"}
     only_failing = untouched_outcome(base, ["T:Ns.F.B(2)"], "")
     assert only_failing.status == "no_tests" and only_failing.tests_run == 0 and only_failing.left_out
-    not_run_here = untouched_outcome(base, ["T:Ns.F.A", "T:Ns.H"], "")     # Ns.H: not run by the untouched run
-    assert (not_run_here.status, not_run_here.tests_run) == ("passed", 1)
-    nothing = untouched_outcome(base, ["T:Ns.H"], "")
-    assert (nothing.status, nothing.tests_run, nothing.reason) == ("no_tests", 0, "no selected test ran")
 
 
-@pytest.mark.parametrize("case", ["blocked", "no states", "not whole", "no baseline"])
+def test_a_case_the_runner_names_otherwise_is_found_under_its_methods_suite():
+    """[TestCase("ab", TestName = "Start with B")] on Ns.F.Encode: the runner reports the case by its own name;
+    the record keeps its suites, so a selection naming the method reads it."""
+    base = _baseline({"Start with B": "Success", "Ns.F.A": "Success"},
+                     suites={"Start with B": ["Ns.F", "Ns.F.Encode"], "Ns.F.A": ["Ns", "Ns.F"]})
+    read = untouched_outcome(base, ["T:Ns.F.Encode"], "")
+    assert (read.status, read.tests_run) == ("passed", 1)
+    assert untouched_outcome(base, ["T:Ns.F"], "").tests_run == 2
+
+
+@pytest.mark.parametrize("case", ["blocked", "unknown name", "no states", "not whole", "no baseline"])
 def test_the_tests_run_where_the_record_cannot_answer_as_a_run_would(case):
     states = {"Ns.F.A": "Success", "Ns.F.B": "Failure"}
     failures = {"T:Ns.F.B": "blocked by untranslated code (Ns.X.Y)"}
-    base = {"blocked": _baseline(states, failures), "no states": _baseline({}),
+    base = {"blocked": _baseline(states, failures), "unknown name": _baseline(states), "no states": _baseline({}),
             "not whole": _baseline(states, status="timeout"), "no baseline": None}[case]
-    selected = {"blocked": ["T:Ns.F"]}.get(case, ["T:Ns.F.A"])
+    # unknown name: a method whose cases the runner reports under names of their own (TestName=...)
+    selected = {"blocked": ["T:Ns.F"], "unknown name": ["T:Ns.F.A", "T:Ns.F.Named"]}.get(case, ["T:Ns.F.A"])
     assert untouched_outcome(base, selected, "") is None
 
 

@@ -50,6 +50,7 @@ class AssemblyBaseline:
     states: dict[str, str] = field(default_factory=dict)      # runner test name -> result state, tests that ran
     peak_mb: float | None = None               # the most memory its test process held (None: not measured)
     memory_mb: int = 0                         # the memory limit it ran under
+    suites: dict[str, list[str]] = field(default_factory=dict)   # runner test name -> its two innermost suites
 
     @classmethod
     def from_json(cls, data: dict) -> "AssemblyBaseline":
@@ -236,6 +237,7 @@ def _run_missing(runner, target: Path, limits: Limits, missing: dict[str, str],
             rec.seconds = {k.split(":", 1)[1]: s for k, s in verdict.seconds.items() if k.split(":", 1)[0] == name}
             rec.states = {test: state for test, state in verdict.ran.items() if test in rec.seconds}
             rec.peak_mb, rec.memory_mb = verdict.peak_mb, limits.memory_mb
+            rec.suites = {k.split(":", 1)[1]: s for k, s in verdict.suites.items() if k.split(":", 1)[0] == name}
             rec.excluded = {k: why for k, why in verdict.excluded.items() if k.split(":", 1)[0] == name}
         for key, why in run_causes(runner.toolchain, ws, lib, verdict, ran, files, box, limits).items():
             owner = key.split(":", 1)[0]

@@ -6,10 +6,11 @@ baseline's. Dataset validation's ground-truth runs are such runs. Read from the 
 that passed there counts as run and passed; one failing there before any change is left out with its
 cause, as a run leaves it out (toolchains.mono_test.known_to_fail). Where the record cannot answer as a run
 would, nothing is read and the tests run: an assembly the baseline did not run whole, a record without
-result states (an older cache), or a covered test failing for a cause a run does not leave out (blocked by
-untranslated code). A selected name no test of a whole record falls under is not run by a selection either
-(the untouched run ran every test the runner runs: a test only the source scan names, one the suite leaves
-out, one that did not run): it adds nothing, as in a run.
+result states (an older cache), a covered test failing for a cause a run does not leave out (blocked by
+untranslated code), or a selected name that neither a recorded test's name nor one of its suites falls under.
+A test is found under its suites too: the runner may report a method's cases under names of their own
+(`[TestCase(..., TestName = "...")]`: ZXing.Net's Code128WriterTestCase.Should_Encode runs as "Start with A,
+switch to B and back to A"), whose suite is the method.
 """
 from __future__ import annotations
 
@@ -32,7 +33,11 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
         record = baseline.assemblies.get(project)
         if record is None or record.status not in WHOLE or not record.states:
             return None
-        for test in [test for test in record.states if covers(name, test)]:   # none: not run here either
+        covered = [test for test in record.states
+                   if any(covers(name, n) for n in [test, *record.suites.get(test, ())])]
+        if not covered:         # no recorded test nor suite of one falls under it: only a run can say
+            return None
+        for test in covered:
             if record.states[test] == "Success":
                 passed.add(f"{project}:{test}")
                 continue

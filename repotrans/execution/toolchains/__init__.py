@@ -103,6 +103,9 @@ class Verdict:
     seconds: dict[str, float] = field(default_factory=dict)
     cut_short: bool = False        # fail fast left selected tests unrun (Limits.fail_fast)
     peak_mb: float | None = None   # the most memory one of its test processes held (the sandbox's measure)
+    # the two innermost suites above each planned test ("Project:Ns.F.T" -> [fixture or method suite, ...]): a
+    # case the runner names otherwise ([TestCase(TestName=...)]) is found under its method's suite
+    suites: dict[str, list[str]] = field(default_factory=dict)
 
     def absorb(self, other: "Verdict") -> None:
         """Add one test run's counts and evidence; the more severe status (and its reason) wins, but
@@ -117,6 +120,7 @@ class Verdict:
         self.not_run.update(other.not_run)
         self.ran.update(other.ran)
         self.seconds.update(other.seconds)
+        self.suites.update(other.suites)
         if other.peak_mb is not None:
             self.peak_mb = max(self.peak_mb or 0.0, other.peak_mb)
         if other.status == "no_tests":

@@ -108,6 +108,7 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
     verdict.excluded = {f"{project.name}:{name}": categories for name, categories in report.excluded}
     verdict.seconds = {f"{project.name}:{name}": secs for name, secs in report.seconds.items()}
     verdict.peak_mb = outcome.peak_mb
+    verdict.suites = {f"{project.name}:{name}": suites[-2:] for name, suites in report.suites.items() if suites}
     return verdict, outcome.cpu_seconds or 0.0
 
 
