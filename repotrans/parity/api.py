@@ -3,8 +3,9 @@
 Every entry rests on the mapping (no new guessing): a visible Java type or member the mapping pairs
 with a C# one is `matched` (or a `signature` difference when its parameter, return or static-ness
 plainly disagree through the type map, or when the C# counterpart is less visible; a Java accessor
-the port exposes as a public field is one too, never missing); one it does not pair is `missing` (with the
-mapping's reason); a visible C# member of the port's product code that no
+the port exposes as a public field is one too, and so is a member the counterpart type has by name and arity
+that the mapping could not pair, never missing; a constructor the C# type has implicitly is matched); one it
+does not pair is `missing` (with the mapping's reason); a visible C# member of the port's product code that no
 Java member maps to is `port_only`. Test code is left out on both sides (mapping.test_code).
 Entries are grouped by Java package (port-only ones by the package whose namespace holds them).
 Exclusions (parity_exclude.py) take entries out of the counts and say which rule did.
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from repotrans.index.store import Index
 
 CATEGORIES = ("matched", "missing", "signature", "port_only")
+IMPLICIT = "implicit constructor"       # the mapping's drift reason: the C# type declares no constructor (drift.py)
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
     by_id = {t.id: t for t in java_types + cs_types}
     entries: list[tuple[str | None, Entry]] = []      # (Java package or None, entry)
     scorer = _Scorers(mapping, index)
+    claimed: set[str] = set()          # C# members paired here by name and arity: not port-only
     for jt in java_types:
         if not _visible_type(jt, by_id):
             continue
@@ -122,6 +125,17 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
                     continue
                 reason = "type missing in the port" if ct is None else \
                     mapping.unmatched_methods.get(jm.id, "no C# member")
+                if ct is not None and jm.kind == "constructor" and IMPLICIT in reason:
+                    entries.append((pkg, Entry("matched", jm.kind, _bare(jm.id), f"{_bare(ct.id)}.<init>()")))
+                    continue
+                named = _same_name(index, mapping, jm, ct) if ct is not None else []
+                if named:                     # overloads the mapping could not tell apart, drifted parameters
+                    claimed.add(named[0].id)
+                    entries.append((pkg, Entry("signature", jm.kind, _bare(jm.id), _bare(named[0].id), (
+                        "present by name and arity, not paired by the mapping"
+                        + (f" (one of {', '.join(_bare(m.id) for m in named)})" if len(named) > 1 else "")
+                        + f": {reason}",))))
+                    continue
                 entries.append((pkg, Entry("missing", jm.kind, _bare(jm.id), None, (reason,))))
                 continue
             diffs = scorer.differences(jm, cm, mm.reason, jt, by_id.get(cm.type_id) or index.type(cm.type_id))
@@ -134,7 +148,7 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
         if not _visible_type(ct, by_id):
             continue
         members = [cm for cm in index.methods(ct.id) if _visible_member(cm, ct)]
-        unmapped = [cm for cm in members if mapping.source_method(cm.id) is None
+        unmapped = [cm for cm in members if mapping.source_method(cm.id) is None and cm.id not in claimed
                     and not _restates_base(index, mapping, ct, cm)]
         pkg = package_of.get(ct.container)
         if mapping.source_type(ct.id) is None and len(unmapped) == len(members):
@@ -229,6 +243,25 @@ def _param(type_text: str):
 def _renamed_object_method(jm: Method, cm: Method) -> bool:
     """iterator() -> GetEnumerator() and the like return the platform's own type."""
     return cm.name in ("GetEnumerator",)
+
+
+def _same_name(index: Index, mapping: Mapping, jm: Method, ct: TypeDecl) -> list[Method]:
+    """The visible C# members of the counterpart type with the Java method's name (PascalCase, or as it is; a
+    constructor for a constructor) and parameter count that no Java member pairs with: the member is there,
+    whatever the mapping could not decide between them (overloads over DOM types it does not know, drifted
+    parameter types); one another Java overload took is never offered."""
+    names = {"<init>"} if jm.kind == "constructor" else {jm.name, jm.name[:1].upper() + jm.name[1:]}
+    found = [cm for cm in index.methods(ct.id) if cm.name in names and len(cm.params) == len(jm.params)
+             and cm.kind in ("method", "constructor") and _visible_member(cm, ct) and mapping.source_method(cm.id) is None]
+    return sorted(found, key=lambda cm: -_name_overlap(jm, cm))
+
+
+def _name_overlap(jm: Method, cm: Method) -> int:
+    """How many parameters' Java type names the C# parameter's type name contains (Node in XmlNode, Source in
+    ISource): the likeliest of several overloads first."""
+    def base(t: str) -> str:
+        return t.split("<", 1)[0].rstrip("[].").rsplit(".", 1)[-1].lower()
+    return sum(1 for jp, cp in zip(jm.params, cm.params) if base(jp.type) and base(jp.type) in base(cp.type))
 
 
 def _backing_field(index: Index, jm: Method, ct: TypeDecl) -> Field | None:
