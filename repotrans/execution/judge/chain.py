@@ -49,6 +49,7 @@ NEW_RE = re.compile(r"\bnew\s+([A-Za-z_$][\w$.]*)")
 WORD_RE = re.compile(r"[A-Za-z_$][\w$]*")
 ESCAPE_RE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
 DECLARING = ("parameter", "type_parameter", "local_function_statement")     # parents whose `name` declares
+MEMBER_ACCESS = ("member_access_expression", "member_binding_expression")   # `x.Name`, `x?.Name`
 
 
 @dataclass(frozen=True)
@@ -61,12 +62,23 @@ class Own:
     code: str = ""
 
 
-@lru_cache(maxsize=256)
 def referenced_names(code: str) -> frozenset[str]:
     """The identifiers C# `code` (a member, a body, helpers, leading usings) uses, not those it declares (a
     local, a parameter, a helper's own name): Unicode escapes read as the compiler reads them, '@' dropped.
     A parse that fails counts a token as used: more names, never fewer."""
+    return _names(code)[0]
+
+
+def referenced_types(code: str) -> frozenset[str]:
+    """The names among referenced_names that may stand for a type: all but the last name of a member access
+    (`text.Length` names no class Length; `new Length(...)`, `Acme.Length.Of(...)`, `(Length)o` do)."""
+    return _names(code)[1]
+
+
+@lru_cache(maxsize=256)
+def _names(code: str) -> tuple[frozenset[str], frozenset[str]]:
     names: set[str] = set()
+    types: set[str] = set()
     stack = [thread_parser("csharp").parse(code.encode("utf-8")).root_node]
     while stack:
         node = stack.pop()
@@ -74,13 +86,23 @@ def referenced_names(code: str) -> frozenset[str]:
         if node.type != "identifier":
             continue
         parent = node.parent
-        if parent is not None and parent.child_by_field_name("name") == node and (
-                parent.type in DECLARING or parent.type.endswith(("_declaration", "declarator"))):
+        named = parent is not None and parent.child_by_field_name("name") == node
+        if named and (parent.type in DECLARING or parent.type.endswith(("_declaration", "declarator"))):
             continue
         text = node.text.decode("utf-8", "replace")
         text = ESCAPE_RE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text).lstrip("@")
         names.add(text)
-    return frozenset(names)
+        if not (parent is not None and parent.type in MEMBER_ACCESS and parent.children[-1] == node
+                and not _qualifies(parent)):
+            types.add(text)
+    return frozenset(names), frozenset(types)
+
+
+def _qualifies(access) -> bool:
+    """Whether a member access is itself qualified further (`Acme.Crate` in `Acme.Crate.Of(n)`): its last name
+    may then be a type's."""
+    outer = access.parent
+    return outer is not None and outer.type in MEMBER_ACCESS and outer.child_by_field_name("expression") == access
 
 
 def frame_member(frame: str) -> tuple[str, str, int] | None:
@@ -183,7 +205,7 @@ class Members:
         if member.kind in ("method", "property") and member.name.split("<", 1)[0].rsplit(".", 1)[-1] in names:
             if own.java is None or not self.java_reaches(own.java, member):
                 return True
-        classes = names & self.classes(member)
+        classes = referenced_types(own.code) & self.classes(member)
         if not classes:
             return False
         if own.java is None:

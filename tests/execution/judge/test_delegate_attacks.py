@@ -179,6 +179,8 @@ WRONG = [
      "private IEnumerable<int> Each(int[] xs)\n{\n    foreach (var x in xs) yield return Triple(x);\n}"),
     ("an instance of a port class whose member is a placeholder", "Pack",
      "{\n    if (n == 1) return new Box(1);\n    return new Crate(n);\n}"),
+    ("an instance of the placeholder's class, fully qualified", "Pack",
+     "{\n    if (n == 1) return new Box(1);\n    return new global::Acme.Crate(n);\n}"),
     ("an instance made by a helper of its own", "Pack",
      "{\n    if (n == 1) return new Box(1);\n    return Make(n);\n}\n"
      "private static IMeasure Make(int n)\n{\n    return new Crate(n);\n}"),
@@ -236,3 +238,17 @@ def test_the_names_a_candidate_uses_are_read_as_the_compiler_reads_them():
     assert "Crate" not in names
     assert referenced_names("{ int Seed = 1; return Seed; }") == {"Seed"}      # used after it is declared
     assert "Seed" not in referenced_names("{ int Seed = 1; return 0; }")
+
+
+def test_a_members_name_after_a_dot_is_no_class():
+    """`text.Length` (a string's length) names no port class Length: a translation that reads it does not
+    hand a Length object on (the sample's Capitalize beside Measure.Length.ToString); every other place a
+    class name may stand does."""
+    from repotrans.execution.judge.chain import referenced_names, referenced_types
+
+    assert "Length" in referenced_names("{ return text.Length + x?.Length; }")
+    assert "Length" not in referenced_types("{ return text.Length + x?.Length + a.b.Length; }")
+    for code in ("{ return new Length(1); }", "{ return new global::Acme.Length(1); }", "{ return Acme.Length.Of(2); }",
+                 "{ return (Length)o; }", "{ Length l = null; return l; }", "{ return x is Length; }",
+                 "{ return typeof(Acme.Length); }", "using L = Acme.Length;\n{ return new L(1); }"):
+        assert "Length" in referenced_types(code), code
