@@ -23,6 +23,8 @@ _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _PLACEHOLDER = re.compile(r"\{\w+\}")
 _TYPE_ARGS = re.compile(r"\w<([^<>()]*)>")
 _IDENT = re.compile(r"(?<![\w.\"'])[A-Za-z_]\w*")
+_EXCEPTION = re.compile(r"(Exception|Error)$")
+_CREATED = re.compile(r"^new ([\w.]+)\(")
 _COMPATIBLE = {"new": ("new", "call"), "static": ("call", "member", "new", "index"),
                "call": ("call", "member", "index", "new"), "field": ("member",)}
 
@@ -94,6 +96,18 @@ class ApiMap:
         if not first.general or count < min_count or count < MIN_SHARE * len(fits):
             return None
         return Choice(template, count, len(fits), (first.java, first.cs))
+
+    def created_type(self, java_type: str, min_count: int = 2) -> str | None:
+        """The type the port creates for a Java `new java_type(..)` whatever its arguments (the
+        exception a port throws for Java's, seen over every arity), when `min_count` observations and
+        MIN_SHARE of them agree."""
+        counts = Counter(m.group(1) for key, seen in self._by_key.items()
+                         if key.startswith(f"new {java_type}/") for o in seen
+                         for m in [_CREATED.match(o.template)] if m)
+        if not counts:
+            return None
+        created, count = counts.most_common(1)[0]
+        return created if count >= min_count and count >= MIN_SHARE * sum(counts.values()) else None
 
     def correspondences(self) -> list[tuple[str, str, int, list[Observation]]]:
         """(key, template, count, observations) of the general templates, most frequent first; a key seen
@@ -193,6 +207,9 @@ def score(java: Site, cs: Site) -> float:
     if java.kind == "field" and name < 0.6 and _words(cs.name) and _words(cs.name) < _words(java.name):
         name = 0.6                # a constant the port shortened (ZXing.Net: HighLevelEncoder.C40_ENCODATION
                                   # is Encodation.C40)
+    if java.kind == "new" and cs.kind == "new" and _EXCEPTION.search(java.name) and _EXCEPTION.search(cs.name):
+        name = max(name, 0.6)     # an exception the port throws in its own type (HdrHistogram.NET:
+                                  # ArrayIndexOutOfBoundsException -> ArgumentOutOfRangeException)
     if java.kind == "call" and name < 0.3:
         return 0.0                # an instance call is written as a member of a like name (size -> Count: the table's)
     parts = _parts(java)

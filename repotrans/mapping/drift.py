@@ -78,6 +78,7 @@ class _Table:
     suffixes: tuple[str, ...]
     words: dict[str, tuple[str, ...]]           # a name's word -> the .NET words a port writes for it
     conversions: dict[str, str]                 # Number.xValue()'s x -> the port's ToX
+    dropped: tuple[str, ...]                    # a name's last word naming a type, which a port drops
     word_pattern: re.Pattern                    # one of `words` as a whole word of a PascalCase name
 
 
@@ -90,6 +91,7 @@ def drift_table() -> _Table:
     return _Table(families, frozenset(data["integral"]), frozenset(data["cs_enums"]),
                   tuple(data["member_added_suffixes"]),
                   {k: tuple(v) for k, v in data["member_word_renames"].items()}, dict(data["number_conversions"]),
+                  tuple(data["member_dropped_type_words"]),
                   re.compile(rf"(?<![A-Z])({'|'.join(sorted(data['member_word_renames'], key=len, reverse=True))})"
                              r"(?=[A-Z0-9]|$)"))
 
@@ -148,6 +150,12 @@ class _Types:
             return f"{_show(j)} -> enum {_show(c)}"
         if j.dims and j.dims == c.dims and self.drift(TypeName(j.base, j.args), TypeName(c.base, c.args)):
             return f"{_show(j)} -> {_show(c)}"
+        if not j.dims and not c.dims and c.base == "Builder" and c.qualifier and \
+                compat(j, TypeName(c.qualifier.rsplit(".", 1)[-1], c.args), self.project, self.jtp, self.ctp) > 0:
+            return f"{_show(j)} -> {_show(c)} (its builder)"      # a message the port made immutable
+        if not j.dims and not c.dims and any(c.base != n and c.base.endswith(n) and c.base[:-len(n)][-1:].islower()
+                                             for n in name_table().types.get(j.base, ())):
+            return f"{_show(j)} -> {_show(c)} (the port's own {j.base})"    # PhoneRegex for Pattern's Regex
         return None
 
 
@@ -185,6 +193,12 @@ def _port_words(jm: "Method | _NameOnly", names: set[str], kind: str) -> set[str
         renamed = table.word_pattern.sub(lambda m: table.words[m.group(1)][0], n)
         if renamed != n:
             out |= {renamed} | {renamed + s for s in table.suffixes}
+    for n in names:
+        if n.endswith("s") and not n.endswith("ss") and n[-2:-1].islower():
+            out.add(n[:-1])           # a plural the port made singular (hasErrors -> HasError)
+        for word in table.dropped:
+            if n.endswith(word) and n[:-len(word)][-1:].islower():
+                out.add(n[:-len(word)])      # setObject(int, Object) -> Set(int, object)
     head = jm.name[:-len("Value")] if jm.name.endswith("Value") else ""
     if kind == "method" and not jm.params and head in table.conversions:
         out.add(table.conversions[head])

@@ -29,7 +29,7 @@ from repotrans.mapping.member_hosts import companion_candidates, folded, own_can
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.signatures import Cand, Scorer
 from repotrans.mapping.structural import MAX_ADDED_PARAMS, Neighbours, match_rest, role_of, subsequence_agreement
-from repotrans.mapping.typenames import name_table
+from repotrans.mapping.typenames import compat, name_table, parse_type
 
 M = TypeVar("M", TypeMatch, MethodMatch)
 CASE_FACTOR = 0.95          # a rule's confidence when only the case differs
@@ -300,6 +300,31 @@ def _only_unclaimed(leftover: dict[str, list[tuple[Cand, _Rule]]], matches: list
     return out
 
 
+def _full_arity(props: list[MethodMatch], by_id: dict[str, Method]) -> list[MethodMatch]:
+    """Of Java overloads claiming one C# method, those with its whole parameter list, when the others
+    are shorter: a port that folds `f(a)`, `f(a, b)`, `f(a, b, c)` into `F(a, b = 5, c = 1.0)` kept the
+    longest overload's body there; the shorter ones only call it (empty when no such split)."""
+    target = by_id[props[0].target_id]
+    if target.kind not in ("method", "constructor") or len(props) < 2:
+        return []
+    arity = len([p for p in target.params if "this" not in p.modifiers])
+    full = [p for p in props if len(by_id[p.source_id].params) == arity]
+    shorter = all(len(by_id[p.source_id].params) < arity for p in props if p not in full)
+    return full if full and shorter and len(full) < len(props) else []
+
+
+def _typed_alike(props: list[MethodMatch], by_id: dict[str, Method]) -> list[MethodMatch]:
+    """Of Java getters claiming one C# property, the one whose result is its type, when only one is:
+    metadata-extractor's `getErrors()` and `hasErrors()` both name `Errors`, a list (empty when none is)."""
+    target = by_id[props[0].target_id]
+    if target.kind != "property" or not target.return_type or len(props) < 2:
+        return []
+    cs = parse_type(target.return_type)
+    alike = [p for p in props if (r := by_id[p.source_id].return_type) and r != "void"
+             and compat(parse_type(r), cs, {}, frozenset(), frozenset()) > 0]
+    return alike if len(alike) == 1 else []
+
+
 def _roles(member: Method) -> tuple[str, ...]:
     """The roles a claim must hold for the member to be taken: both for a property or indexer."""
     return ("reader", "writer") if member.kind in ("property", "indexer") else ("member",)
@@ -313,7 +338,7 @@ def _resolve(proposals: list[MethodMatch], by_id: dict[str, Method], unmatched: 
         groups[(p.target_id, role_of(by_id[p.source_id], by_id[p.target_id]))].append(p)
     matches = []
     for (target_id, _), props in groups.items():
-        best = unique_best(props)
+        best = unique_best(_full_arity(props, by_id) or _typed_alike(props, by_id) or props)
         for p in props:
             if best is None:
                 unmatched[p.source_id] = f"several Java methods claim {target_id}"

@@ -15,6 +15,7 @@ from repotrans.translator.resolver import NameResolver
 ADDED_MARK = "// added by repotrans: the Java helper {name}, which the port does not have"
 _RETURN_ONLY = re.compile(r"^\s*\{\s*return\s+(.*?);\s*\}\s*$", re.S)
 _STRING = re.compile(r'@"(?:[^"]|"")*"|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
+_STRING_OR_COMMENT = re.compile(_STRING.pattern + r"|//[^\n]*|/\*.*?\*/", re.S)
 _SIMPLE = re.compile(r"[\w.]+|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 MAX_ROUNDS = 3
 
@@ -37,7 +38,8 @@ def add_helpers(code: str, helpers: list[Method], resolver: NameResolver, transl
     it; `translate(java_method, resolver)` renders a helper (java2cs.translate_method without a target)."""
     done: set[str] = set()
     for _ in range(MAX_ROUNDS):
-        called = [h for h in helpers if h.id not in done and _calls(code, resolver.method_name(None, h.name, len(h.params)))]
+        body = code[code.find("{"):]         # the candidate's own declaration calls nothing
+        called = [h for h in helpers if h.id not in done and _calls(body, resolver.method_name(None, h.name, len(h.params)))]
         if not called:
             break
         for helper in called:
@@ -80,7 +82,10 @@ def _rename_calls(code: str, name: str, argc: int, new: str) -> str:
 
 
 def _calls(code: str, name: str) -> bool:
-    return re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", _STRING.sub('""', code)) is not None
+    """Whether the code calls `name` (outside strings and comments: a comment that names a method calls
+    nothing)."""
+    bare = _STRING_OR_COMMENT.sub(lambda m: " " if m.group(0)[:1] == "/" else '""', code)
+    return re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", bare) is not None
 
 
 def _inline(code: str, name: str, helper: Method, text: str) -> str | None:

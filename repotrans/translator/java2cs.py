@@ -154,7 +154,7 @@ def qualify(code: str, usings: frozenset[str], members: frozenset[str] = frozens
         return code
     generic = [n for n, ns in missing.items() if ns == "System.Collections.Generic"]
     other = [n for n in missing if n not in generic]
-    alternatives = [r"(?:" + "|".join(map(re.escape, other)) + r")\b(?=\s*[<.(\[{]|\s+\w)"] if other else []
+    alternatives = [r"(?:" + "|".join(map(re.escape, other)) + r")\b(?=\s*[<.(\[{]|\s+@?\w)"] if other else []
     if generic:   # a bare IEnumerable is the non-generic System.Collections one: qualify only `Name<`
         alternatives.append(r"(?:" + "|".join(map(re.escape, generic)) + r")(?=\s*<)")
     pattern = re.compile(r"(?<![\w.])(" + "|".join(alternatives) + r")")
@@ -200,6 +200,44 @@ def _assigned_identifiers(node: Node) -> set[str]:
             found.add(left.text.decode("utf-8"))
         stack.extend(current.named_children)
     return found
+
+
+def format_only_locals(node: Node) -> frozenset[str]:
+    """Locals whose every read is the format of a `format`/`printf` call (after a leading Locale): their
+    string values are Java format strings, converted where they are assigned (`String f = "%12." + d + "f";
+    out.format(Locale.US, f, v)`)."""
+    as_format: set[str] = set()
+    read: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "method_invocation" and current.child_by_field_name("name").text.decode() in ("format", "printf"):
+            args = current.child_by_field_name("arguments").named_children
+            if args and args[0].text.decode().startswith("Locale."):
+                args = args[1:]
+            if args and args[0].type == "identifier":
+                as_format.add(args[0].text.decode())
+        if current.type == "identifier" and current.parent is not None and not (
+                current.parent.type in ("variable_declarator", "assignment_expression")
+                and current.parent.child_by_field_name("name" if current.parent.type == "variable_declarator"
+                                                       else "left") == current):
+            read.append(current.text.decode())
+        stack.extend(current.named_children)
+    return frozenset(n for n in as_format if read.count(n) == _format_reads(node, n))
+
+
+def _format_reads(node: Node, name: str) -> int:
+    """How many times `name` is the format argument of a format/printf call."""
+    count, stack = 0, [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "method_invocation" and current.child_by_field_name("name").text.decode() in ("format", "printf"):
+            args = current.child_by_field_name("arguments").named_children
+            if args and args[0].text.decode().startswith("Locale."):
+                args = args[1:]
+            count += bool(args) and args[0].type == "identifier" and args[0].text.decode() == name
+        stack.extend(current.named_children)
+    return count
 
 
 def _is_auto_getter(tr: MethodTranslator, node: Node, body: Node, header: str) -> bool:
@@ -252,6 +290,7 @@ def translate_method(java_method: Method | str, resolver: NameResolver | None = 
     elif isinstance(target, str):
         tr.target_return = _declared_return(target)
     tr.reassigned = _assigned_identifiers(node)
+    tr.format_locals = format_only_locals(node)
     tr.redeclared = redeclarations(node)
     body = node.child_by_field_name("body")
     own = getattr(resolver, "_type", None)

@@ -11,6 +11,12 @@ from repotrans.translator.cs_types import element_type, java_type_of, pascal, sp
 from repotrans.translator.templates import Typed, fill, format_args, java_format_to_net, prim
 
 
+# String methods with no char overload in Java: a char argument there is a String the port retyped.
+STRING_ONLY_PARAMS = frozenset({"startsWith", "endsWith", "split", "contains", "matches", "concat",
+                                "equalsIgnoreCase", "compareTo", "compareToIgnoreCase", "replaceAll",
+                                "replaceFirst", "contentEquals"})
+
+
 class CallsMixin(LearnedMixin):
     """Needs the ExprTranslator helpers (expr, ex, text, lookup, declare, ident, cs_type, r, table)."""
     # ---- calls ---------------------------------------------------------------------------
@@ -63,6 +69,14 @@ class CallsMixin(LearnedMixin):
         else:
             recv, recv_type, hint = "", None, []
         arg_texts, arg_types = self._typed_args(arg_nodes, hint)
+        if recv_type == "char":
+            # a Java primitive has no methods: the receiver is a String the port declares as a char
+            # (pinyin4j's Field.LEFT_BRACKET = "(" is Pinyin4j.Net's '('), read as a string
+            recv, recv_type = f"{recv}.ToString()", "String"
+        if prim(recv_type) == "String" and name in STRING_ONLY_PARAMS:
+            # likewise an argument where Java's String method takes no char
+            arg_texts = [f"{t}.ToString()" if ty == "char" else t for t, ty in zip(arg_texts, arg_types)]
+            arg_types = ["String" if ty == "char" else ty for ty in arg_types]
         text, ty = self._dispatch(obj, name, arg_nodes, recv, recv_type, arg_texts, arg_types, expected, statement)
         learned = self.learned_call(obj, name, recv, recv_type, arg_texts, arg_nodes, arg_types[0] if arg_types else None)
         return (learned, ty) if learned is not None else (text, ty)
@@ -166,6 +180,10 @@ class CallsMixin(LearnedMixin):
         indexed = self._indexer_call(owner, prefix, name, arg_texts, member, known)
         if indexed is not None:
             return indexed
+        field = self.r.getter_field(owner, name, argc) if member not in known else None
+        if field is not None:
+            declared = self.r.declared_field_type(owner, field)
+            return f"{prefix}{field}", ret or (java_type_of(declared) if declared else None)
         factory = self._removed_factory(owner, prefix, name, member, known, arg_texts)
         if factory is not None:
             return factory

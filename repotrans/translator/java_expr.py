@@ -17,7 +17,7 @@ from repotrans.translator.java_new import CreationMixin
 from repotrans.translator.literals import octal_escapes, out_of_range
 from repotrans.translator.cs_types import element_type, jdk_table, split_type
 from repotrans.translator.resolver import NameResolver
-from repotrans.translator.templates import Typed, fill, prim
+from repotrans.translator.templates import Typed, as_net_format, fill, prim
 
 NUMERIC_RANK = {"byte": 1, "short": 1, "char": 1, "int": 1, "long": 2, "float": 3, "double": 4}
 RANK_TYPE = {1: "int", 2: "long", 3: "float", 4: "double"}
@@ -157,7 +157,7 @@ class ExprTranslator(CallsMixin, CreationMixin):
                 learned = self.learned(f"{current}.{name}", current, "", [], []) if current else None
                 if learned is not None:
                     return learned, field_type
-            return cs, field_type
+            return self._as_java(cs, None, name) if field_type is not None else (cs, field_type)
         return self.cs_type(name), "#" + name
 
     def _field_access(self, node: Node, expected: str | None) -> Typed:
@@ -173,12 +173,22 @@ class ExprTranslator(CallsMixin, CreationMixin):
             return static["cs"], static.get("ret")
         if obj.type == "this":
             alias, owner = self.this_alias or ("this", None)
-            return f"{alias}.{self.r.field_name(owner, name)}", self.r.field_type(owner, name)
+            return self._as_java(f"{alias}.{self.r.field_name(owner, name)}", owner, name)
         obj_text, obj_type = self.expr(obj)
         if name == "length" and (obj_type is None or obj_type.endswith("]")):
             return f"{obj_text}.Length", "int"
         owner = self.owner_of(obj_type)
-        return f"{obj_text}.{self.r.field_name(owner, name)}", self.r.field_type(owner, name)
+        return self._as_java(f"{obj_text}.{self.r.field_name(owner, name)}", owner, name)
+
+    def _as_java(self, text: str, owner: str | None, name: str) -> Typed:
+        """A field read typed as Java declares it; a one-character String constant the port declares as a
+        `char` (pinyin4j's Field.LEFT_BRACKET = "(" is Pinyin4j.Net's '(') is read as a string, which
+        every String call on it expects."""
+        java = self.r.field_type(owner, name)
+        declared = getattr(self.r, "declared_field_type", lambda o, n: None)(owner, name)
+        if prim(java) == "String" and declared == "char":
+            return f"{text}.ToString()", java
+        return text, java
 
     def _class_literal(self, node: Node, expected: str | None) -> Typed:
         return f"typeof({self.cs_type(self.text(node.named_children[0]))})", "Class"
@@ -265,6 +275,9 @@ class ExprTranslator(CallsMixin, CreationMixin):
         right, rt = self.expr(node.child_by_field_name("right"), lt)
         if op == "=":
             value = self.coerce(right, rt, lt)
+            if node.child_by_field_name("left").type == "identifier" and \
+                    self.text(node.child_by_field_name("left")) in getattr(self, "format_locals", ()):
+                value = as_net_format(value)
             port = self._own_field_type(node.child_by_field_name("left"))
             if port and lt and compatible(self.cs_type(lt), port):   # the port's field: uint[] where Java's int[]
                 value = retyped(value, self.cs_type(lt), port)

@@ -49,6 +49,9 @@ class CreationMixin:
                 and base.endswith(("Exception", "Error")):
             # new RuntimeException(cause): .NET's exceptions take a message with their inner exception
             return f"new {self.cs_type(java_type)}({arg_texts[0]}.Message, {arg_texts[0]})", java_type
+        ported = self._ported_exception(base)
+        if ported is not None:
+            base = java_type = ported
         key = f"{len(arg_texts)}:{prim(typed[0][1]) if typed else ''}"
         for ctors in (self.table["exception_ctors"].get(base, {}), self.table["constructors"].get(base, {})):
             template = ctors.get(key, ctors.get(str(len(arg_texts))))
@@ -56,6 +59,16 @@ class CreationMixin:
                 return fill(template, {str(i + 1): t for i, t in enumerate(arg_texts)}), base
         created = self._as_declared(java_type, expected)
         return f"new {self.cs_type(created)}({', '.join(arg_texts)})", created
+
+    def _ported_exception(self, base: str) -> str | None:
+        """The exception type the port throws where Java throws `base`, learned over every arity of its
+        construction (no template for this arity): its constructors then follow .NET's (a parameter
+        name before the message for ArgumentOutOfRangeException)."""
+        api = self.learned_api()
+        if api is None or not base.endswith(("Exception", "Error")):
+            return None
+        ported = api.created_type(base)
+        return ported if ported is not None and ported != self.cs_type(base) else None
 
     def _as_declared(self, java_type: str, expected: str | None) -> str:
         """A JDK collection created for a variable of another JDK collection type that .NET makes a

@@ -13,6 +13,7 @@ from repotrans.translator.java_expr import ExprTranslator, prim
 from repotrans.translator.contract_types import REF, retyped
 from repotrans.translator.cs_types import element_type, split_type
 from repotrans.translator.resolver import NameResolver
+from repotrans.translator.templates import as_net_format
 
 INDENT = "    "
 _EFFECTS = ("method_invocation", "object_creation_expression", "assignment_expression", "update_expression")
@@ -39,6 +40,7 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
         self.contract: dict[str, str] = {}          # local -> the C# type the port's members declare for it
         self.raw_args: dict[str, str] = {}          # raw generic local -> its Java type with type arguments
         self.reassigned: set[str] = set()           # locals assigned after their declaration
+        self.format_locals: frozenset[str] = frozenset()    # locals read only as a format string
         self.redeclared: dict[int, str] = {}        # declarator node id -> its C# name (scopes.redeclarations)
 
     # ---- blocks ----------------------------------------------------------------------------
@@ -96,6 +98,8 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
             value = decl.child_by_field_name("value")
             if value is not None:
                 text, ty = self.expr(value, None if decl_type == "var" else decl_type)
+                if name in self.format_locals:
+                    text = as_net_format(text)
                 if decl_type == "var":
                     decl_type = ty or "var"
                 elif value.type == "object_creation_expression" and ty and split_type(decl_type)[0] in INTERFACES:
@@ -105,6 +109,11 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
                     # the C# declaration of what is called or read is the contract (issue 34): NSoup's
                     # ParseFragment returns IList<Node>, its Children an Elements, Node's field childNodes is
                     # an IList<Node>, where Java declared List<...> (CS0266/CS0029)
+                    inferred.add(name)
+                elif self._declared_elsewhere(value) and dims is None and ty and self._unported(decl_type) \
+                        and name not in self.reassigned:
+                    # a type of Java's the port replaced (pinyin4j's sparta Document, Pinyin4j.Net's
+                    # XmlDocument): the local is what the port's member declares
                     inferred.add(name)
                 parts.append((name, decl_type, f"{self.local_name(decl, name)} = {self.coerce(text, ty, decl_type)}"))
             else:
@@ -128,6 +137,15 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
     def local_name(self, declarator: Node, name: str) -> str:
         """The C# name of a declared local: its own, or a fresh one where C# forbids the Java one (CS0136)."""
         return self.redeclared.get(declarator.id, self.ident(name))
+
+    def _unported(self, java_type: str) -> bool:
+        """A project type of Java's (not the JDK's) that the port has no type of: neither described by the
+        context nor named by the mapping."""
+        base = split_type(java_type)[0]
+        types = getattr(self.r, "types", None)
+        if types is None or not base[:1].isupper() or base in self.table["types"] or base in self.table["kinds"]:
+            return False
+        return base not in types and self.r.type_name(base) == base
 
     def _declared_elsewhere(self, value: Node) -> bool:
         """A call's result or a field read (`parentNode.childNodes`, an own field): its C# type is the one
@@ -315,6 +333,9 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
                 param = next(c for c in clause.named_children if c.type == "catch_formal_parameter")
                 types = [self.text(t) for t in param.named_children if t.type == "catch_type"][0].split("|")
                 types = [t.strip() for t in types]
+                # an exception the port throws as its own type (learned): caught as that type too, beside the
+                # runtime's (the runtime still throws IndexOutOfRangeException for an array index)
+                types += [p for p in map(self._ported_exception, types) if p is not None and p not in types]
                 name = self.text(param.child_by_field_name("name"))
                 self.scopes.append({})
                 cs_name = self.ident(name)

@@ -329,8 +329,18 @@ def _closest(name: str, candidates: list[str]) -> str | None:
         return lowered[name.lower()]
     if pascal(name) in candidates:
         return pascal(name)
-    hits = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    # a near spelling is the same name only when one's words are within the other's: UNWANTED_END_CHAR_PATTERN
+    # is no misspelled VALID_START_CHAR_PATTERN (libphonenumber-csharp has no counterpart of the first; the
+    # swap compiled and matched the wrong characters)
+    hits = [h for h in difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+            if _words(h) <= _words(name) or _words(name) <= _words(h)]
     return hits[0] if hits else None
+
+
+def _words(name: str) -> frozenset[str]:
+    """A name's words, whatever its case convention (`UNWANTED_END_CHARS`, `getEndChars`, `EndChars`)."""
+    spaced = name.replace("_", " ") if "_" in name else re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return frozenset(w.lower() for w in spaced.split())
 
 
 def _rename(lines: list[str], diag: Diagnostic, name: str, candidates: list[str], resolver: NameResolver,

@@ -27,6 +27,8 @@ class NameResolver(Protocol):
     def property_name(self, owner: str | None, name: str, argc: int) -> str | None: ...
     def field_name(self, owner: str | None, name: str) -> str: ...
     def field_type(self, owner: str | None, name: str) -> str | None: ...
+    def declared_field_type(self, owner: str | None, name: str) -> str | None: ...
+    def getter_field(self, owner: str | None, name: str, argc: int) -> str | None: ...
     def method_return(self, owner: str | None, name: str, argc: int) -> str | None: ...
     def usings(self) -> frozenset[str]: ...
     def type_params(self) -> dict[str, str]: ...
@@ -76,6 +78,12 @@ class ConventionResolver:
         return name
 
     def field_type(self, owner: str | None, name: str) -> str | None:
+        return None
+
+    def declared_field_type(self, owner: str | None, name: str) -> str | None:
+        return None
+
+    def getter_field(self, owner: str | None, name: str, argc: int) -> str | None:
         return None
 
     def method_return(self, owner: str | None, name: str, argc: int) -> str | None:
@@ -278,6 +286,27 @@ class ContextResolver(ConventionResolver):
             if declared:
                 return java_type_of(declared)
         return None
+
+    def getter_field(self, owner: str | None, name: str, argc: int) -> str | None:
+        """The field a Java getter of another type reads where the port exposes the field itself and no
+        member of the getter's name (pinyin4j's `GwoyeuRomatzyhResource.getInstance()` is Pinyin4j.Net's
+        `GwoyeuRomatzyhResource.Instance`, a static readonly field)."""
+        if argc or not re.match(r"(get|is)[A-Z]", name) or owner is None or owner == self.current:
+            return None       # (the class's own removed getters are inlined from their Java bodies)
+        stem = re.sub(r"^(get|is)", "", name).lower()
+        for info in self._chain(owner):
+            if pascal(name) in info.method_names() or name in info.method_names():
+                return None
+            for f in info.fields:
+                if f.lower() == stem and f not in info.private:
+                    return f
+        return None
+
+    def declared_field_type(self, owner: str | None, name: str) -> str | None:
+        """The C# type the port declares for the field or property a Java field is read through."""
+        member = self.field_name(owner, name)
+        return next((t.properties.get(member) or t.fields.get(member) for t in self._chain(owner)
+                     if t.properties.get(member) or t.fields.get(member)), None)
 
     def enum_of(self, constants: list[str]) -> str | None:
         wanted = {_norm(c) for c in constants}

@@ -1,6 +1,8 @@
 import java.util.*;
 import java.net.URLEncoder;
 import java.net.URLDecoder;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 // The JDK as ports write it: one static method per category, main prints "<category>: <value>" lines.
 // Translated method by method into C# by repotrans.translator and compared with `java` output.
@@ -101,6 +103,22 @@ public class JdkIdioms {
             + String.format(Locale.ROOT, "%.1f", x) + " " + String.format("%,d", 1234567);
     }
 
+    // A PrintWriter is a TextWriter; a format built by concatenation (a width or precision from a value) or
+    // held in a local read only as a format is converted where it is written.
+    static String writers(int digits, double x, long n) {
+        StringWriter sw = new StringWriter();
+        PrintWriter out = new PrintWriter(sw);
+        out.format("%12." + digits + "f|%5d|", x, n);
+        String f = "[%" + (digits + 2) + "s]";
+        out.printf(f, "ab");
+        f = "<%-4d>";
+        out.format(Locale.US, f, n);
+        out.print(true);
+        out.println("!");
+        out.flush();
+        return sw.toString().trim().replace("\n", "/");
+    }
+
     static String arraysHelpers() {
         int[] xs = {5, 3, 9, 1};
         int[] copy = Arrays.copyOf(xs, 6);
@@ -191,6 +209,8 @@ public class JdkIdioms {
         System.out.println("zones: " + zones());
         System.out.println("format: " + format(42, 3.14159, "ab", true));
         System.out.println("format: " + format(-7, 2.5, "xyz", false));
+        System.out.println("writers: " + writers(3, 3.14159, 42));
+        System.out.println("writers: " + writers(1, -2.5, -7));
         System.out.println("arraysHelpers: " + arraysHelpers());
         System.out.println("collectionsHelpers: " + collectionsHelpers());
         System.out.println("characterClasses: " + characterClasses("aB3 \t?"));
