@@ -44,6 +44,7 @@ from repotrans.execution.workspace.selection import Selection, index_tests
 from repotrans.datasets.truth_jobs import truth_jobs
 
 PASSES = "a placeholder passes its tests"
+JOB_TESTS = 8                     # a placeholder job runs at most this many of the tests reaching its guard
 RESUMES = 4                       # new ground-truth batches after one stopped early, per chunk
 POLICY_CHUNK = 200                # capability-check jobs per checker process (its answers fit the pipe)
 
@@ -142,7 +143,7 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
             schemata.count("placeholder unreached")
             done(plan, PASSES + left_out_note(_left_out(plan, results, known)))
         else:
-            plan.names = reaching
+            plan.names = _nearest(reaching, plan.names)
             batched.append(plan)
     for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, limits, jobs, known):
         if decided:
@@ -319,6 +320,18 @@ def _reaching(plan: Plan, results: list[list[JobResult]]) -> tuple[dict[str, lis
             if names:
                 reaching.setdefault(project, []).extend(names)
     return reaching, initializer
+
+
+def _nearest(reaching: dict[str, list[str]], selected: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The JOB_TESTS tests reaching a guard that its selection names first (nearest-first: the fewest calls
+    between test and member). A job decides "keep" on one failing test its guard threw in, so a few suffice;
+    a job they do not decide runs alone with the whole selection."""
+    out = {}
+    for project, names in reaching.items():
+        order = selected.get(project, [])
+        rank = {name: next((i for i, s in enumerate(order) if covers(s, name)), len(order)) for name in names}
+        out[project] = sorted(names, key=lambda name: rank[name])[:JOB_TESTS]
+    return out
 
 
 def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits, jobs: int,
