@@ -8,7 +8,8 @@ did not pass comes with the untranslated members that candidate calls or ran int
 through a candidate frame, and its code's calls by name): written alone, its blocked tasks would only stop
 there next, so they are written with it.
 Writing the first member of the list (and what it needs) by hand, then `batch --resume`, judges again the
-tasks it blocked (rejudge.unchanged_blocked keeps the others as they were). The batch summary, report.md and
+tasks it blocked (rejudge.unchanged_blocked keeps the others as they were). Partial tasks whose left-out tests
+stop in a member are named apart: a resume keeps their verdict. The batch summary, report.md and
 report.html end with this list.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from repotrans.runs.store import TaskRecord
-from repotrans.verdicts.status import BLOCKED
+from repotrans.verdicts.status import BLOCKED, PARTIAL
 
 SHOWN = 5           # members listed (the rest is counted)
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
@@ -30,13 +31,15 @@ class Blocker:
     tasks: tuple[str, ...]
     is_task: bool = False       # a task of this run that did not pass (its candidate is in its task folder)
     needs: tuple[str, ...] = ()  # untranslated members its candidate's own code ran into: write them with it
+    partial: tuple[str, ...] = ()  # partial tasks whose left-out tests stop in it (their verdict stands on resume)
 
     def to_json(self) -> dict:
-        return {**asdict(self), "tasks": list(self.tasks), "needs": list(self.needs)}
+        return {**asdict(self), "tasks": list(self.tasks), "needs": list(self.needs), "partial": list(self.partial)}
 
     @classmethod
     def from_json(cls, data: dict) -> Blocker:
-        return cls(data["member"], tuple(data["tasks"]), data.get("is_task", False), tuple(data.get("needs", ())))
+        return cls(data["member"], tuple(data["tasks"]), data.get("is_task", False), tuple(data.get("needs", ())),
+                   tuple(data.get("partial", ())))
 
 
 def _behind(rec: TaskRecord) -> set[str]:
@@ -95,12 +98,17 @@ def translate_first(records: list[TaskRecord]) -> list[Blocker]:
             todo += waits.get(member, ())
         for member in seen:
             blocked_by.setdefault(member, set()).add(task)
-    ranked = sorted(blocked_by.items(), key=lambda kv: (-len(kv[1]), kv[0] in waits, kv[0]))
+    def split(tasks: set[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return (tuple(sorted(t for t in tasks if status.get(t) != PARTIAL)),
+                tuple(sorted(t for t in tasks if status.get(t) == PARTIAL)))
+
+    ranked = sorted(((m, *split(tasks)) for m, tasks in blocked_by.items()),
+                    key=lambda e: (-len(e[1]), -len(e[2]), e[0] in waits, e[0]))
     by_id = {r.task_id: r for r in records}
     untranslated = set(blocked_by) | {r.task_id for r in records if not r.passed}
-    return [Blocker(member, tuple(sorted(tasks)), member in status,
-                    _needs(by_id[member], untranslated, set(blocked_by)) if member in by_id else ())
-            for member, tasks in ranked]
+    return [Blocker(member, blocked, member in status,
+                    _needs(by_id[member], untranslated, set(blocked_by)) if member in by_id else (), partial)
+            for member, blocked, partial in ranked]
 
 
 def render_lines(blockers: list[Blocker] | list[dict], markdown: bool = False) -> list[str]:
@@ -117,8 +125,12 @@ def render_lines(blockers: list[Blocker] | list[dict], markdown: bool = False) -
         if b.needs:
             kind += (f", with {', '.join(f'{tick}{n}{tick}' for n in b.needs)} (its candidate calls them or "
                      "stops in them: write them with it)")
-        lines.append(f"{'- ' if markdown else '  '}{tick}{b.member}{tick}{kind}: blocks {len(b.tasks)} "
-                     f"task{'s' * (len(b.tasks) != 1)}: {shown}")
+        line = f"{'- ' if markdown else '  '}{tick}{b.member}{tick}{kind}: blocks " + (
+            f"{len(b.tasks)} task{'s' * (len(b.tasks) != 1)}: {shown}" if b.tasks else "no task")
+        if b.partial:
+            line += (f"; {len(b.partial)} partial task{'s' * (len(b.partial) != 1)} left out tests that stop in it: "
+                     + ", ".join(f"{tick}{t}{tick}" for t in b.partial[:4]) + (", ..." if len(b.partial) > 4 else ""))
+        lines.append(line)
     if len(items) > SHOWN:
         lines.append(f"{'- ' if markdown else '  '}... and {len(items) - SHOWN} more")
     return lines
