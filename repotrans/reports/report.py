@@ -11,7 +11,7 @@ from dataclasses import MISSING, fields
 from pathlib import Path
 
 from repotrans.verdicts.status import BLOCKED, LABELS, NO_TESTS, PARTIAL, REJECTED
-from repotrans.runs.batch_summary import BatchSummary
+from repotrans.runs.batch_summary import BatchSummary, baseline_line
 from repotrans.runs.causes import LATE_GROUPS, cause_of
 from repotrans.runs.layout import summary_file
 from repotrans.runs.whole_suite import whole_suite_line
@@ -101,6 +101,8 @@ def batch_section(batches: list[tuple[str, dict]]) -> list[str]:
         out += [f"## Whole suite and what was written" + (f" ({name})" if len(batches) > 1 else ""), "",
                 whole_suite_line(together) if together else "whole suite: not run (no translation passed, or the "
                                                              "batch stopped early)", ""]
+        if summary.baseline:            # the tests no verdict rests on: failing, flipping, never run
+            out += [baseline_line(summary.baseline), ""]
         out += [f"- {line.strip()}" if line.startswith("  ") else line for line in written] + [""]
     return out
 

@@ -22,7 +22,7 @@ from repotrans.agents.providers import provider
 from repotrans.errors import ConfigError, InputError, RepotransError, is_model_server_error
 from repotrans.verdicts.status import BLOCKED, ERROR
 from repotrans.runs.batch_progress import BatchProgress, StopRequest
-from repotrans.runs.batch_summary import BatchSummary
+from repotrans.runs.batch_summary import BatchSummary, baseline_line
 from repotrans.runs.executors import ThreadExecutor
 from repotrans.runs.workload import Executor, Workload
 from repotrans.runs.ordering import dependency_graph, order_levels, strongly_connected
@@ -60,9 +60,11 @@ def listed_tasks(index: Index, mapping: Mapping, path: Path) -> list[Translation
 
 def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *, functions: Path | None = None,
               jobs: int = 1, resume: bool = False, write: bool | WriteRequest = False, progress: bool = True, quiet: bool = False,
-              executor: Executor | None = None, stop_after_server_errors: int = 3) -> BatchSummary:
+              executor: Executor | None = None, stop_after_server_errors: int = 3, baseline: bool = True) -> BatchSummary:
     """Translate the selected tasks level by level; results land in the run store as they finish.
-    `executor` runs each level's tasks (default: `jobs` threads of this process). The batch stops early,
+    `executor` runs each level's tasks (default: `jobs` threads of this process). `baseline`: the untouched
+    port's baseline leaves the tests failing, flipping or not running on it out of every verdict (Run.
+    untouched_baseline); False where the caller's configuration holds them already (sync). The batch stops early,
     keeping what finished, on a first Ctrl-C or after `stop_after_server_errors` model-server errors in a
     row. A batch that fails before any task finished leaves no run folder behind."""
     started = time.time()
@@ -75,7 +77,7 @@ def run_batch(source: Path, target: Path, run_dir: Path, config: AgentConfig, *,
     run = Run(inputs, config)
     try:
         return _run(run, functions=functions, jobs=jobs, request=request, progress=progress, quiet=quiet,
-                    executor=executor, started=started, stop_after=stop_after_server_errors)
+                    executor=executor, started=started, stop_after=stop_after_server_errors, baseline=baseline)
     except RepotransError as exc:       # name the user's folder, not the run's internal copy of it
         exc.message = exc.message.replace(str(run.work), str(target))
         raise
@@ -95,7 +97,7 @@ def _finished_tasks(run_dir: Path) -> int:
 
 
 def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, progress: bool, quiet: bool,
-         executor: Executor | None, started: float, stop_after: int) -> BatchSummary:
+         executor: Executor | None, started: float, stop_after: int, baseline: bool) -> BatchSummary:
     """The batch's stages on its run: plan (the tasks, kept in the store), translate level by level, then the
     end (re-judge, whole suite, write) and the summary file."""
     config, store, folder, source = run.config, run.store, run.folder, run.inputs.source
@@ -121,6 +123,10 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
     if previous:
         display.say(f"resuming: {len(done)} finished task(s) kept"
                     + (f", {retried} errored task(s) retried" if retried else ""))
+    facts = run.untouched_baseline(display.say).facts() if baseline else {}
+    if facts:
+        display.say(baseline_line(facts))
+        config = run.config
     copy = run.work_copy()
     copy.apply(sorted((r for r in done.values() if applicable(r)), key=lambda r: r.task_id))
 
@@ -168,7 +174,7 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
         records = [r for r in store.records() if r.config == CONFIG_NAME]
     summary = BatchSummary.of(len(tasks), records, seconds=round(time.time() - started, 2), together=together,
                               written=written.members, write=written.plan, write_refused=written.refused,
-                              withheld=written.withheld,
+                              withheld=written.withheld, baseline=facts,
                               stopped=stopped, interrupted=stop.requested,
                               estimated_tokens=provider(config.model.name).estimates_tokens)
     folder.summary.write_text(json.dumps(asdict(summary), indent=2) + "\n")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from repotrans.execution.toolchains.api import BLOCKED as BLOCKED_CAUSE
 from repotrans.verdicts.status import BLOCKED, ERROR, NO_TESTS, PARTIAL
 from repotrans.runs.causes import cause_of
 from repotrans.runs.economy import Economy
@@ -53,6 +54,7 @@ class BatchSummary:
     identical_requests_avoided: int = 0             # requests not sent: answered before in the same step
     repeated_candidates_avoided: int = 0            # candidates not compiled or tested again
     first: list = field(default_factory=list)       # translate these first (runs.translate_first, as JSON)
+    baseline: dict = field(default_factory=dict)    # the untouched port's baseline (judge.baseline's facts)
 
     @classmethod
     def of(cls, tasks: int, records: list[TaskRecord], **kw) -> "BatchSummary":
@@ -92,6 +94,8 @@ class BatchSummary:
             lines += [_clip(f"{label:<7} {task} - {' '.join(reason.split())}", width)
                       for label, task, reason in self.problems]
         lines.append(_rule(self.counts_line(), width))
+        if self.baseline:
+            lines.append(baseline_line(self.baseline))
         if not self.stopped or self.together:
             lines.append(whole_suite_line(self.together))
             for task in self.together.get("fail_together", []):
@@ -140,6 +144,37 @@ class BatchSummary:
                 lines += [f"  {rel}: {c}" for rel, c in created]
         lines += [f"  not written: {task} ({why})" for task, why in (self.write or {}).get("skipped", [])]
         return lines + held
+
+
+SHOWN = 3          # tests named per kind on the baseline line
+
+
+def baseline_line(facts: dict) -> str:
+    """One line of what the untouched port's baseline leaves out of every verdict of the run: the tests failing,
+    flipping or not running there (named), the ones blocked by untranslated code (they judge the members they
+    wait for), and the ones the suite says not to run, by the attribute that says so."""
+    def named(names: list[str]) -> str:
+        return ", ".join(names[:SHOWN]) + (f" and {len(names) - SHOWN} more" if len(names) > SHOWN else "")
+
+    causes = dict(facts.get("causes", {}))
+    blocked = causes.pop(BLOCKED_CAUSE, 0)
+    computed, assemblies = facts.get("computed", 0), facts.get("assemblies", 0)
+    line = (f"untouched port (baseline): {facts.get('tests_run', 0)} tests run ({computed} of {assemblies} test "
+            f"assemblies run now" + (", the rest cached)" if computed < assemblies else ")"))
+    left = sum(causes.values())
+    if left:
+        line += f"; left out of every verdict: {left} ({', '.join(f'{n} {kind}' for kind, n in causes.items())})"
+    if facts.get("flipping"):
+        line += f"; flipping: {named(facts['flipping'])}"
+    if blocked:
+        line += f"; {blocked} blocked by untranslated code (they judge the members they wait for)"
+    by_why: dict[str, list[str]] = {}
+    for name, why in (facts.get("excluded") or {}).items():
+        by_why.setdefault(why, []).append(name)
+    if by_why:
+        line += (f"; never run, the suite says not to: {len(facts['excluded'])} ("
+                 + "; ".join(f"{why}: {named(names)}" for why, names in sorted(by_why.items())) + ")")
+    return line
 
 
 def _rule(text: str, width: int) -> str:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from repotrans.errors import ConfigError
+from repotrans.execution.judge.baseline import PortBaseline, leave_out_baseline
 from repotrans.execution.judge.batching import judge_for
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
@@ -138,6 +139,19 @@ class Run:
         if workers not in self._judges:
             self._judges[workers] = judge_for(self._runner, workers)
         return self._judges[workers]
+
+    def untouched_baseline(self, say: Callable[[str], None]) -> PortBaseline:
+        """The untouched port's baseline (judge.baseline, cached per content under [cache] root), taken on the
+        work copy before anything is applied to it: the tests it counts as failing before any change, flipping
+        or not running here join the run's known failures (judge.baseline.leave_out_baseline), in the run's
+        runner and in its configuration (an executor's judges are built from it). Call it before the first
+        judgement, so that no verdict of the run, nor its whole-suite check, rests on one."""
+        runner = self._runner or Runner(self.config.execution, self.folder.workspace)
+        self._runner = runner
+        base = leave_out_baseline(runner, self.work, self.config.cache.root, progress=say)
+        self.config = replace(self.config, execution=replace(self.config.execution,
+                                                             known_failures=runner.limits.known_failures))
+        return base
 
     def close(self) -> None:
         if self._runner is not None:

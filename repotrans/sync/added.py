@@ -80,7 +80,7 @@ def port_added(ctx: Any, added: list[Change], run_dir: Path, junit: Path | None 
     records = {}
     if tasks:
         summary = run_batch(ctx.after, ctx.work, run_dir, ctx.config, functions=listed, write=True, progress=False,
-                            quiet=True, resume=resume)
+                            quiet=True, resume=resume, baseline=False)    # ctx.config holds the port's baseline
         ctx.say(summary.render().splitlines()[-1] if summary.render() else "batch done")
         from repotrans.runs.store import RunStore
         store = RunStore(run_dir)

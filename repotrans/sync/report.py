@@ -7,6 +7,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from repotrans.runs.batch_summary import baseline_line
 from repotrans.sync.diff import Change
 from repotrans.sync.history import Commit
 
@@ -44,6 +45,7 @@ class SyncReport:
     revisions: tuple[str, str]
     outcomes: list[Outcome] = field(default_factory=list)
     whole_suite: dict = field(default_factory=dict)
+    baseline: dict = field(default_factory=dict)        # the untouched port's baseline (judge.baseline's facts)
     written: list[str] = field(default_factory=list)
     refused: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
@@ -87,7 +89,7 @@ class SyncReport:
                              "tokens": sum(o.tokens for o in outs)}
                             for c, outs in self.per_commit() if c is not None],
                 "outcomes": [o.to_json() for o in self.outcomes],
-                "whole_suite": self.whole_suite, "written": self.written, "refused": self.refused}
+                "whole_suite": self.whole_suite, "baseline": self.baseline, "written": self.written, "refused": self.refused}
 
     def render(self) -> str:
         lines = [f"# Sync {self.revisions[0]} -> {self.revisions[1]}", "",
@@ -111,6 +113,8 @@ class SyncReport:
             human = [o for o in outs if o.status not in DONE]
             lines += ["", f"{len(outs) - len(human)} ported, {len(human)} for a human; "
                       f"{sum(o.seconds for o in outs):.1f} s, {sum(o.tokens for o in outs)} tokens", ""]
+        if self.baseline:
+            lines += [baseline_line(self.baseline), ""]
         if self.whole_suite:
             ws = self.whole_suite
             lines += [f"Whole suite on the synced port: {ws.get('status')} ({ws.get('tests_run')} run, "

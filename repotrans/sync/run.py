@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
+from repotrans.execution.judge.baseline import leave_out_baseline
 from repotrans.execution.judge.runner import Runner
 from repotrans.runs.run import RunFolder
 from repotrans.sync.diff import diff_trees, read_tree, touched, with_commits
@@ -95,6 +96,9 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     editor = editor or _builtin_editor
     runner = Runner(config.execution, folder.workspace)
     try:
+        # the untouched port's failing, flipping and not-running tests are left out of every step's verdict
+        report.baseline = leave_out_baseline(runner, inputs.target, config.cache.root, progress=say).facts()
+        config = replace(config, execution=replace(config.execution, known_failures=runner.limits.known_failures))
         ctx = SyncSteps(index=index, after=after, work=work, runner=runner, config=config, report=report, say=say,
                         old_tree=old_tree, new_tree=new_tree, old_index=old_index, old_mapping=old_mapping,
                         ledger=ledger)

@@ -69,6 +69,9 @@ def test_the_report_is_per_upstream_commit(synced):
     assert "## 4e87bd1 StringUtils: drop toSnakeCase" in md
     assert "- remove `org.acme.util.StringUtils.toSnakeCase(String)` -> `Acme.Common.StringUtils.ToSnakeCase(string)`: " \
            "**for a human**: removed upstream; kept in the port" in md
+    # the untouched port's baseline, taken before any step (its failing and flipping tests judge no step)
+    assert report["baseline"]["tests_run"] == report["whole_suite"]["tests_run"] and report["baseline"]["failing"] == 0
+    assert f"untouched port (baseline): {report['baseline']['tests_run']} tests run" in md
 
 
 def test_only_what_passed_is_in_the_patch_and_git_apply_takes_it(synced, tmp_path):

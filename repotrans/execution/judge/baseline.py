@@ -23,9 +23,10 @@ from typing import Callable
 from repotrans.errors import ConfigError
 from repotrans.execution.judge.untouched import _test_files, run_causes, untouched_runs
 from repotrans.execution.toolchains import Limits, TargetBuildError
-from repotrans.execution.toolchains.api import RUNNER_SOURCE, Project, plan_build
+from repotrans.execution.toolchains.api import FLIPS, NOT_RUN, RUNNER_SOURCE, Project, plan_build
 
 CACHE_FOLDER = "baselines"          # under the cache root, beside the embeddings
+UNTOUCHED_TIMEOUT = 900.0           # seconds for the untouched run of each test project (at least the run's limit)
 MEMORY_MB = 2048                    # at least this for a whole test assembly in one process (doctor's, as before)
 RECORD_VERSION = 2                  # 2: result states (judge.baseline_outcomes reads them)
 PEAK_ROOM = 2.0                     # a test run's memory limit leaves this many times the measured peak
@@ -70,6 +71,31 @@ class PortBaseline:
     def known_failures(self) -> dict[str, str]:
         """Every test failing on the untouched port -> its cause (a dataset's fails_before_any_change)."""
         return {k: why for a in self.assemblies.values() for k, why in a.failures.items()}
+
+    def leave_out(self, known: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+        """`known` (the user's --known-failures; its reason wins) with every test this baseline counts as
+        failing before any change, flipping or not running here: what a batch's or sync's verdicts leave out."""
+        return tuple(sorted({**self.known_failures, **dict(known)}.items()))
+
+    @property
+    def excluded(self) -> dict[str, str]:
+        """Every test the suite says not to run ("Project:Ns.F.T" -> the attribute that leaves it out)."""
+        return {k: why for a in self.assemblies.values() for k, why in a.excluded.items()}
+
+    def facts(self) -> dict:
+        """What a report says of the baseline: the tests failing before any change by cause (flipping and
+        not running here among them), the flipping ones and the excluded ones named, the assemblies run now."""
+        failing = self.known_failures
+        causes: dict[str, int] = {}
+        for why in failing.values():
+            kind = why.split(" (", 1)[0]
+            causes[kind] = causes.get(kind, 0) + 1
+        return {"assemblies": len(self.assemblies), "computed": len(self.computed), "seconds": round(self.seconds, 1),
+                "tests_run": sum(a.tests_run for a in self.assemblies.values()), "failing": len(failing),
+                "causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+                "flipping": sorted(k.split(":", 1)[-1] for k, why in failing.items() if FLIPS in why),
+                "not_run": sorted(k.split(":", 1)[-1] for k, why in failing.items() if NOT_RUN in why),
+                "excluded": {k.split(":", 1)[-1]: why for k, why in sorted(self.excluded.items())}}
 
     @property
     def test_seconds(self) -> dict[str, dict[str, float]]:
@@ -203,6 +229,18 @@ def port_baseline(runner, target: Path, cache: BaselineCache, timeout: float,
                 cache.put(record)
     out.seconds = time.monotonic() - started
     return out
+
+
+def leave_out_baseline(runner, target: Path, cache_root: Path | str | None,
+                       progress: Callable[[str], None] | None = None) -> PortBaseline:
+    """The baseline of the untouched port at `target` (port_baseline under `cache_root`, each test project
+    given UNTOUCHED_TIMEOUT seconds at least), with `runner`'s known failures extended by every test it counts
+    as failing before any change, flipping or not running here (PortBaseline.leave_out): no verdict of the
+    runner rests on one from then on. Batch's and sync's judges take it before their first judgement."""
+    base = port_baseline(runner, target, BaselineCache.under(cache_root),
+                         timeout=max(runner.limits.timeout, UNTOUCHED_TIMEOUT), progress=progress)
+    runner.limits = replace(runner.limits, known_failures=base.leave_out(runner.limits.known_failures))
+    return base
 
 
 def _run_missing(runner, target: Path, limits: Limits, missing: dict[str, str],

@@ -223,9 +223,10 @@ def failing_lines(failing: dict[str, str], record: Path | None = None) -> list[L
     known = {k: why for k, why in failing.items() if not why.startswith(BLOCKED)}
     if record is not None and known:
         write_known_failures(record, known)
-        lines.append((None, f"{len(known)} of them written to {record}: pass --known-failures {record} to batch to "
-                            f"leave them out of its verdicts (those blocked by untranslated code judge the members "
-                            f"they wait for)"))
+        lines.append((None, f"{len(known)} of them written to {record}: batch and sync leave them out of their "
+                            f"verdicts (the same baseline, cached); pass --known-failures {record} to translate or "
+                            f"run-tests to leave them out there too (those blocked by untranslated code judge the "
+                            f"members they wait for)"))
     return lines
 
 
