@@ -3,7 +3,7 @@
 Every entry rests on the mapping (no new guessing): a visible Java type or member the mapping pairs
 with a C# one is `matched` (or a `signature` difference when its parameter, return or static-ness
 plainly disagree through the type map, or when the C# counterpart is less visible; a Java accessor
-the port exposes as a public field is one too, and so is a member the counterpart type has by name and arity
+the port exposes as a public field is one too, as is addXListener(l)/removeXListener(l) the port made an event, and so is a member the counterpart type has by name and arity
 that the mapping could not pair, never missing; a constructor the C# type has implicitly is matched); one it
 does not pair is `missing` (with the mapping's reason); a visible C# member of the port's product code that no
 Java member maps to is `port_only`. Test code is left out on both sides (mapping.test_code).
@@ -118,10 +118,11 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
             mm = mapping.target_method(jm.id)
             cm = index.method(mm.target_id) if mm else None
             if cm is None:
-                backing = _backing_field(index, jm, ct) if ct is not None else None
+                backing = (_backing_field(index, jm, ct) or _event(index, jm, ct)) if ct is not None else None
                 if backing is not None:       # getX()/setX(v) -> a public field X: present, as a field
+                    kind = "an event" if "event" in backing.modifiers else "a field"
                     entries.append((pkg, Entry("signature", jm.kind, _bare(jm.id), _bare(backing.id),
-                                               (f"a field in the port ({backing.type} {backing.name})",))))
+                                               (f"{kind} in the port ({backing.type} {backing.name})",))))
                     continue
                 reason = "type missing in the port" if ct is None else \
                     mapping.unmatched_methods.get(jm.id, "no C# member")
@@ -280,6 +281,19 @@ def _backing_field(index: Index, jm: Method, ct: TypeDecl) -> Field | None:
     for f in index.fields(ct.id):
         if f.name in names and ("public" in f.modifiers or "protected" in f.modifiers) and "const" not in f.modifiers:
             return f
+    return None
+
+
+def _event(index: Index, jm: Method, ct: TypeDecl) -> Field | None:
+    """The C# event a Java listener registration became: addXListener(l)/removeXListener(l) -> `event ...
+    XListener` of the counterpart type (C# subscribes with += and -=)."""
+    if len(jm.params) != 1:
+        return None
+    for prefix in ("add", "remove"):
+        rest = jm.name[len(prefix):]
+        if jm.name.startswith(prefix) and rest[:1].isupper():
+            return next((f for f in index.fields(ct.id) if "event" in f.modifiers and f.name == rest
+                         and ("public" in f.modifiers or ct.kind == "interface")), None)
     return None
 
 

@@ -206,3 +206,29 @@ def test_overloads_the_mapping_cannot_tell_apart_and_implicit_constructors_are_p
     ctor = entries["com.example.ring.Counter.<init>()"]
     assert (ctor.category, ctor.cs) == ("matched", "Example.Ring.Counter.<init>()")
     assert entries["com.example.ring.Counter.see(long)"].category == "missing"
+
+
+def test_a_listener_registration_the_port_made_an_event_is_no_missing_member(tmp_path):
+    """addSeenListener(l)/removeSeenListener(l) became `public event Action<int> SeenListener;` (found on
+    xmlunit.net: AbstractDifferenceEngine's addComparisonListener and its kin are C# events): a signature
+    difference naming the event, never missing; a registration with no event of that name stays missing."""
+    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
+    shutil.copytree(pair, tmp_path / "pair")
+    java = tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "Counter.java"
+    _edit(java, "    public int seen() {", "    public void addSeenListener(Runnable l) {\n    }\n\n"
+          "    public void removeSeenListener(Runnable l) {\n    }\n\n    public void addResetListener(Runnable l) {\n"
+          "    }\n\n    public int seen() {")
+    _edit(tmp_path / "pair" / "csharp" / "Ring" / "Counter.cs", "        private int seen;",
+          "        private int seen;\n        public event Action<int> SeenListener;")
+    index = Index.open(tmp_path / "wd")
+    try:
+        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
+        report = parity(index, load_mapping(index))
+    finally:
+        index.close()
+    entries = {e.java: e for g in report.groups for e in g.entries if e.java}
+    add = entries["com.example.ring.Counter.addSeenListener(Runnable)"]
+    assert (add.category, add.cs, add.detail) == ("signature", "Example.Ring.Counter.SeenListener",
+                                                  ("an event in the port (Action<int> SeenListener)",))
+    assert entries["com.example.ring.Counter.removeSeenListener(Runnable)"].category == "signature"
+    assert entries["com.example.ring.Counter.addResetListener(Runnable)"].category == "missing"
