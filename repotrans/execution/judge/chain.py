@@ -21,10 +21,11 @@ A translation need not be on a chain to have led a test there: it can hand a pla
 delegate (a helper its Java original calls too, a hook or an event the port calls after it returned, a Lazy, a
 deferred query, a function it returns), or return an instance of a port class whose member is one. So each
 port member on a chain (the placeholder first) must be one the translation's code cannot have handed on
-beyond its Java original: where the code (`Own.code`: its text, declared names aside) names the member, the
+beyond its Java original: where the code (`Own.code`: its text, declared names aside) names the method other
+than by calling it (a method group: a call runs on the code's own frame, which is then on the chain), the
 Java original reaches it; where it names the member's class or a class deriving from it (an instance member:
-an object it may have made), the Java original names that class too. A member it does not name it cannot
-have made a delegate to, nor an object of its class (reflection is the capability check's).
+an object it may have made), the Java original names that class too. A method it does not name it cannot
+have made a delegate to, nor an object of a class it does not name (reflection is the capability check's).
 """
 from __future__ import annotations
 
@@ -75,10 +76,19 @@ def referenced_types(code: str) -> frozenset[str]:
     return _names(code)[1]
 
 
+def referenced_groups(code: str) -> frozenset[str]:
+    """The names among referenced_names used other than as the method a call calls (`Apply(Triple, a)`,
+    `Audit = Triple`, `new Lazy<int>(Seed)`: a method group, a delegate made of it; `Triple(a)` is none). A
+    method the code calls runs on the caller's frame, which is then on the chain: only a method group can be
+    handed on."""
+    return _names(code)[2]
+
+
 @lru_cache(maxsize=256)
-def _names(code: str) -> tuple[frozenset[str], frozenset[str]]:
+def _names(code: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     names: set[str] = set()
     types: set[str] = set()
+    groups: set[str] = set()
     stack = [thread_parser("csharp").parse(code.encode("utf-8")).root_node]
     while stack:
         node = stack.pop()
@@ -95,7 +105,20 @@ def _names(code: str) -> tuple[frozenset[str], frozenset[str]]:
         if not (parent is not None and parent.type in MEMBER_ACCESS and parent.children[-1] == node
                 and not _qualifies(parent)):
             types.add(text)
-    return frozenset(names), frozenset(types)
+        if not _called(node):
+            groups.add(text)
+    return frozenset(names), frozenset(types), frozenset(groups)
+
+
+def _called(node) -> bool:
+    """Whether an identifier names the method a call calls: the call's function itself, or the last name of a
+    member access, a conditional access (`x?.M(...)`) or a generic name that is."""
+    while node.parent is not None and (node.parent.type == "generic_name" or node.parent.children[-1] == node and
+                                       node.parent.type in (*MEMBER_ACCESS, "conditional_access_expression")):
+        node = node.parent
+    parent = node.parent
+    return parent is not None and parent.type == "invocation_expression" \
+        and parent.child_by_field_name("function") == node
 
 
 def _qualifies(access) -> bool:
@@ -197,12 +220,12 @@ class Members:
 
     def handed_on(self, own: Own, member: Method) -> bool:
         """Whether `own`'s code may have handed `member` (a port member on a chain) to port code beyond its Java
-        original: the code names the member where the Java original does not reach it, or names its class (or
-        one deriving from it) where the Java original does not (see the module doc)."""
+        original: the code names the method other than by calling it (referenced_groups) where the Java
+        original does not reach it, or names its class (or one deriving from it) where the Java original does
+        not (see the module doc)."""
         if not own.code:
             return False
-        names = referenced_names(own.code)
-        if member.kind in ("method", "property") and member.name.split("<", 1)[0].rsplit(".", 1)[-1] in names:
+        if member.kind == "method" and member.name.split("<", 1)[0].rsplit(".", 1)[-1] in referenced_groups(own.code):
             if own.java is None or not self.java_reaches(own.java, member):
                 return True
         classes = referenced_types(own.code) & self.classes(member)

@@ -252,3 +252,17 @@ def test_a_members_name_after_a_dot_is_no_class():
                  "{ return (Length)o; }", "{ Length l = null; return l; }", "{ return x is Length; }",
                  "{ return typeof(Acme.Length); }", "using L = Acme.Length;\n{ return new L(1); }"):
         assert "Length" in referenced_types(code), code
+
+
+def test_a_method_it_calls_is_on_the_chain_only_a_method_group_is_handed_on():
+    """A call runs on the caller's frame (the chain then shows it): only a method named other than by a call
+    (a method group, a delegate made of it) can be handed to port code. Calling a port method its Java original
+    does not reach by name (Count for size()) therefore leaves a test that reaches it on its own blocked."""
+    from repotrans.execution.judge.chain import referenced_groups
+
+    called = "{ return this.Triple(a) + Shapes.Triple(b) + x?.Triple(1) + Triple(2) + Make<int>(3); }"
+    assert not referenced_groups(called) & {"Triple", "Make"}
+    for code in ("{ return Apply(Triple, a); }", "{ Audit = Triple; return 0; }", "{ Changed += this.Triple; }",
+                 "{ return new Lazy<int>(Triple); }", "{ return xs.Select(Triple); }", "{ return x?.Triple; }",
+                 "{ Func<int, int> f = Shapes.Triple; return f(1); }", "{ return new Func<int, int>(Triple); }"):
+        assert "Triple" in referenced_groups(code), code
