@@ -189,7 +189,8 @@ def _dry_run(args: argparse.Namespace, config: AgentConfig) -> int:
         from repotrans.runs.task_choice import no_tasks
 
         raise no_tasks(index, mapping, config.mapping.java_tests)
-    print(f"next: repotrans batch --source {args.source} --target {args.target} --run-dir RUN_DIR --model MODEL")
+    model = "" if config.model.name else " --model MODEL"      # already named by repotrans.toml, the env or a flag
+    print(f"next: repotrans batch --source {args.source} --target {args.target} --run-dir RUN_DIR{model}")
     return 0
 
 
