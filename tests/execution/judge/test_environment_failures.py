@@ -71,6 +71,9 @@ def test_tests_failing_here_before_any_change_are_left_out_and_counted(tmp_path)
     ("System.InvalidOperationException : wrapped\n  ----> System.NotImplementedException : x", ""),
     ("  Expected: 4\n  But was:  6\n", ""),
     ("System.NullReferenceException : Object reference not set to an instance of an object", ""),
+    # BCrypt.Net's max-work-factor test on the untouched port was "an assertion (Test exceeded Timeout value...)"
+    ("Test exceeded Timeout value of 120000ms", "the per-test time limit"),
+    ("  Expected: 2\n  But was: 3\n  Test exceeded Timeout value of 5ms", ""),
 ])
 def test_causes(message, expected):
     assert cause(message) == expected
