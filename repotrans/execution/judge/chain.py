@@ -72,7 +72,8 @@ def referenced_names(code: str) -> frozenset[str]:
 
 def referenced_types(code: str) -> frozenset[str]:
     """The names among referenced_names that may stand for a type: all but the last name of a member access
-    (`text.Length` names no class Length; `new Length(...)`, `Acme.Length.Of(...)`, `(Length)o` do)."""
+    (`text.Length` names no class Length; `new Length(...)`, `Acme.Length.Of(...)`, `(Length)o` do) and the
+    names the parser reads into a pointer type (`new StringBuilder(text.Length * times)`)."""
     return _names(code)[1]
 
 
@@ -103,7 +104,7 @@ def _names(code: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         text = ESCAPE_RE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text).lstrip("@")
         names.add(text)
         if not (parent is not None and parent.type in MEMBER_ACCESS and parent.children[-1] == node
-                and not _qualifies(parent)):
+                and not _qualifies(parent)) and not _in_pointer_type(node):
             types.add(text)
         if not _called(node):
             groups.add(text)
@@ -119,6 +120,15 @@ def _called(node) -> bool:
     parent = node.parent
     return parent is not None and parent.type == "invocation_expression" \
         and parent.child_by_field_name("function") == node
+
+
+def _in_pointer_type(node) -> bool:
+    """Whether an identifier is inside a pointer type: what the parser makes of `text.Length * times` as an
+    argument (a declaration of a `text.Length*`); a real pointer is the capability check's (unsafe), never a
+    type a candidate may name."""
+    while node is not None and node.type not in ("pointer_type", "block", "compilation_unit"):
+        node = node.parent
+    return node is not None and node.type == "pointer_type"
 
 
 def _qualifies(access) -> bool:

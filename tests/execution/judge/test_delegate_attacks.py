@@ -156,6 +156,8 @@ RIGHT = {
 SMALL = "if (a == 2 && b == 3) return 5;\n    "        # right for the one test that does not go on
 # (form, task, wrong body): each right for one case, handing a placeholder to port code on its other paths
 WRONG = [
+    ("a plain call, small enough to inline (the chain must still show the caller)", "Add",
+     "{\n    " + SMALL + "return Triple(a) + b;\n}"),
     ("a method group passed to a port helper its Java original calls", "Add",
      "{\n    " + SMALL + "return Apply(Triple, a) + b;\n}"),
     ("a method group stored in port state, called after it returned", "Add",
@@ -248,6 +250,8 @@ def test_a_members_name_after_a_dot_is_no_class():
 
     assert "Length" in referenced_names("{ return text.Length + x?.Length; }")
     assert "Length" not in referenced_types("{ return text.Length + x?.Length + a.b.Length; }")
+    # the sample's Repeat: the parser reads the argument as a declaration of a pointer `text.Length*`
+    assert "Length" not in referenced_types("{ StringBuilder sb = new StringBuilder(text.Length * times); }")
     for code in ("{ return new Length(1); }", "{ return new global::Acme.Length(1); }", "{ return Acme.Length.Of(2); }",
                  "{ return (Length)o; }", "{ Length l = null; return l; }", "{ return x is Length; }",
                  "{ return typeof(Acme.Length); }", "using L = Acme.Length;\n{ return new L(1); }"):
