@@ -5,6 +5,7 @@ it blocked."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from repotrans.agents.config import load_config
@@ -68,7 +69,7 @@ def test_a_failed_hub_comes_with_the_placeholders_its_candidate_ran_into():
                     "stops in them: write them with it): blocks 2 tasks: Ns.T.A(), Ns.T.B()")
 
 
-def test_partial_tasks_behind_a_member_are_named_apart():
+def test_partial_tasks_behind_a_member_are_named_apart(tmp_path):
     """A partial task's left-out tests stop in ToNode, as a blocked task's do; a resume judges the blocked task
     again once ToNode is written, but keeps the partial verdict (found on xmlunit.net: the list said 'ToNode
     blocks 4 tasks'; after writing it by hand the 2 blocked ones were judged again, the 2 partial ones still
@@ -80,6 +81,13 @@ def test_partial_tasks_behind_a_member_are_named_apart():
     assert BatchSummary.of(3, records, seconds=1.0).render().split("\n")[-1] == (
         "  Ns.C.ToNode() (a task that did not pass): blocks 1 task: Ns.C.A(); 1 partial task left out tests that "
         "stop in it: Ns.C.P()")
+    store = RunStore(tmp_path / "run")
+    for r in records[:1] + records[2:]:          # the partial one only: the member blocks no task
+        store.add(r)
+    store.close()
+    page = re.sub(r"<[^>]+>", "", render_page(tmp_path / "run"))
+    assert "Ns.C.ToNode() (a task that did not pass): blocks no task;\n1 partial task(s) left out tests that stop in " \
+           "it:\nNs.C.P()" in page
 
 
 def test_the_summary_report_md_and_report_html_end_with_the_list(tmp_path):
