@@ -395,7 +395,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
                  "task_seconds": round(sum(v.seconds for v in verdicts), 1), "checked": len(verdicts),
                  "no_covering_test": sum((v.reason or "").startswith("no test covers") for v in verdicts),
                  "baseline_seconds": round(base.seconds, 1), "baseline_computed": len(base.computed),
-                 "baseline_assemblies": len(base.assemblies), **found}
+                 "baseline_assemblies": len(base.assemblies), "excluded": base.excluded, **found}
     ds = Dataset(name=name or out.resolve().name, root=out, tasks=tasks, dropped=dropped,
                  source=_relative(source, out), target=_relative(target, out), toolchain=execution.toolchain,
                  validated=validate, fails_before_any_change=known)
@@ -433,6 +433,11 @@ def render_report(ds: Dataset, stats: dict | None = None) -> str:
         lines += [f"{len(ds.fails_before_any_change)} tests fail on the untouched port and are left out of every "
                   "verdict:", "", "| test | fails before any change: |", "|---|---|"]
         lines += [f"| `{k}` | {why} |" for k, why in sorted(ds.fails_before_any_change.items())]
+        lines.append("")
+    if stats and stats.get("excluded"):
+        lines += [f"{len(stats['excluded'])} tests the suite says not to run are never run, named or not (no verdict "
+                  "rests on them):", "", "| test | left out by |", "|---|---|"]
+        lines += [f"| `{k}` | {why} |" for k, why in sorted(stats["excluded"].items())]
         lines.append("")
     if ds.dropped:
         lines += ["| dropped task | reason |", "|---|---|"]

@@ -23,7 +23,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.settings import ExecutionConfig, concrete_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
-from repotrans.execution.toolchains.api import capped, make_toolchain
+from repotrans.execution.toolchains.api import capped, left_out_by, make_toolchain
 from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.execution.workspace.reach import Reachability
@@ -206,7 +206,7 @@ class Runner:
                             exceptions=verdict.exceptions, tests_run=verdict.tests_run,
                             tests_failed=verdict.tests_failed, timings={k: round(v, 3) for k, v in timings.items()},
                             log_tail=tail(verdict.log), reason=verdict.reason, selected=chosen.selected or [],
-                            selection=chosen.selection, trust=trust_note(allowed) if verdict.tests_run else "",
+                            selection=chosen.selection + never_run(verdict), trust=trust_note(allowed) if verdict.tests_run else "",
                             translated=list(chosen.translated), judge=judge, left_out=dict(verdict.left_out))
         return judge_blocked(result, index, method, java, code).redacted()
 
@@ -222,6 +222,15 @@ def candidate_text(patch: Patch) -> str:
     """The lines of the patched file that came from the candidate (its member or body, helpers, usings)."""
     lines = patch.new_text.split("\n")
     return "\n".join(lines[n - 1] for n in sorted(patch.line_map.entries) if 0 < n <= len(lines))
+
+
+def never_run(verdict: Verdict) -> str:
+    """'; never run, the suite says not to: 1 [Explicit] (Ns.F.T)': the selected tests the run left out by the
+    suite's own attributes (none of them judged the candidate), for the selection's description."""
+    if not verdict.excluded:
+        return ""
+    return "; never run, the suite says not to: " + left_out_by([(k.split(":", 1)[-1], why)
+                                                                for k, why in sorted(verdict.excluded.items())])
 
 
 def covering_names(index, method: Method) -> set[str]:

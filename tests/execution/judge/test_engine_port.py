@@ -46,10 +46,17 @@ def test_the_ports_own_bodies_pass_and_nothing_rests_on_a_test_the_suite_does_no
     assert sorted(dropped) == [f"{DB}.<init>(string)", f"{DB}.Add(string, Trigger, long)", f"{DB}.Clear()",
                                f"{DB}.Connect()", f"{DB}.Count", f"{DB}.Due(long)"], dropped
     assert all(why.startswith(("no test covers it", "a placeholder passes its tests")) for why in dropped.values())
-    # reasons are exact: the tests left out of the placeholder's run flip, they do not fail here
+    # reasons are exact: the covering tests of the store's constructor are ones the suite never runs
+    assert dropped[f"{DB}.<init>(string)"].endswith(
+        f'never run, the suite says not to: 1 [Category("Integration")] on {TESTS}.DbJobStoreTests, 1 [Explicit] '
+        f'({TESTS}.DbJobStoreTests.SchedulesIntoTheDatabase, {TESTS}.StressTests.ThousandsOfJobs))'), dropped
+    # ... and the tests left out of the placeholder's run flip, they do not fail here
     assert dropped[f"{DB}.Due(long)"] == ("a placeholder passes its tests (1 more covering tests left out: 1 flip on "
                                           "the untouched port (flaky))")
     assert len(ds.tasks) == 17          # every other member: its own body passed, its placeholder did not
+    report = (tmp_path / "ds" / "report.md").read_text()
+    assert "2 tests the suite says not to run are never run" in report
+    assert all(f"| `{test}` | {why} |" in report for test, why in NEVER_RUN.items())
     with _runner(tmp_path) as runner:
         base = port_baseline(runner, PAIR / "csharp", BaselineCache.under(tmp_path / "cache"), timeout=300)
     assert base.computed == [] and base.excluded == NEVER_RUN        # from the cache dataset build filled
