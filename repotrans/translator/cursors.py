@@ -2,7 +2,9 @@
 over a list whose walk calls `it.remove()`) becomes two C# locals, the position and the index of the
 last element returned (`int it = 0; int it__last = -1;`); hasNext/next/previous/remove/set/add are the
 table's `ListCursor` templates over them ({L} is the list). .NET's IEnumerator has no remove, set or
-add, and a List<T> enumerator fails once the list changes. Mixed into StatementTranslator."""
+add, and a List<T> enumerator fails once the list changes. A regex `Matcher m = p.matcher(s)` walks its input
+likewise: the Regex, the input and the current Match (`MatchCursor`: find() is the first Match, then the next).
+Mixed into StatementTranslator."""
 from __future__ import annotations
 
 import re
@@ -47,6 +49,28 @@ class CursorsMixin:
         self.declare(name, f"ListCursor<{element}>", cs_name)
         self.cursors[cs_name] = recv
         return lines
+
+    def matcher_declaration(self, node: Node) -> list[str] | None:
+        """The C# locals of a regex walk declared as `Matcher m = pattern.matcher(input)`: the Regex, the
+        input and the current Match (null until the first find), or None for any other declaration."""
+        declarators = node.children_by_field_name("declarator")
+        if len(declarators) != 1 or split_type(self.text(node.child_by_field_name("type")))[0] != "Matcher":
+            return None
+        decl = declarators[0]
+        value, name = decl.child_by_field_name("value"), self.text(decl.child_by_field_name("name"))
+        if value is None or value.type != "method_invocation" or value.child_by_field_name("object") is None \
+                or self.text(value.child_by_field_name("name")) != "matcher":
+            return None
+        args = [a for a in value.child_by_field_name("arguments").named_children if "comment" not in a.type]
+        if len(args) != 1:
+            return None
+        regex = self.expr(value.child_by_field_name("object"))[0]
+        cs_name = self.local_name(decl, name)
+        self.declare(name, "MatchCursor", cs_name)
+        text, java_type = self.expr(args[0])
+        text = f"{text}.ToString()" if java_type in ("StringBuilder", "StringBuffer") else text
+        return [f"Regex {cs_name}__re = {regex};", f"string {cs_name}__in = {text};",
+                f"Match {cs_name} = null;"]
 
     def _removes(self, node: Node, name: str) -> bool:
         """Whether the block declaring the iterator calls `name.remove()`."""

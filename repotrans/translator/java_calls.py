@@ -17,6 +17,20 @@ STRING_ONLY_PARAMS = frozenset({"startsWith", "endsWith", "split", "contains", "
                                 "replaceFirst", "contentEquals"})
 
 
+def as_text(text: str, java_type: str | None) -> str:
+    """A CharSequence argument as a C# string: a StringBuilder's text (Java's regex reads either)."""
+    return f"{text}.ToString()" if java_type in ("StringBuilder", "StringBuffer") else text
+
+
+# A Matcher's call on a matcher made (or reset) in the same expression: template over the Regex {R} and the
+# input {I}, the Java argument count, the Java result type.
+_CHAINED_MATCHER = {"replaceAll": ("{R}.Replace({I}, {1})", 1, "String"),
+                    "replaceFirst": ("{R}.Replace({I}, {1}, 1)", 1, "String"),
+                    "matches": ("({R}.Match({I}).Success && {R}.Match({I}).Length == ({I}).Length)", 0, "boolean"),
+                    "lookingAt": ("({R}.Match({I}).Success && {R}.Match({I}).Index == 0)", 0, "boolean"),
+                    "find": ("{R}.Match({I}).Success", 0, "boolean")}
+
+
 class CallsMixin(LearnedMixin):
     """Needs the ExprTranslator helpers (expr, ex, text, lookup, declare, ident, cs_type, r, table)."""
     # ---- calls ---------------------------------------------------------------------------
@@ -63,6 +77,9 @@ class CallsMixin(LearnedMixin):
         obj = node.child_by_field_name("object")
         name = self.text(node.child_by_field_name("name"))
         arg_nodes = self.args(node.child_by_field_name("arguments"))
+        chained = self._chained_matcher(obj, name, arg_nodes)
+        if chained is not None:
+            return chained
         if obj is not None and obj.type not in ("this", "super") and self.text(obj) not in self.table["statics"]:
             recv, recv_type = self.expr(obj)
             hint = split_type(recv_type)[1] if recv_type else []
@@ -80,6 +97,30 @@ class CallsMixin(LearnedMixin):
         text, ty = self._dispatch(obj, name, arg_nodes, recv, recv_type, arg_texts, arg_types, expected, statement)
         learned = self.learned_call(obj, name, recv, recv_type, arg_texts, arg_nodes, arg_types[0] if arg_types else None)
         return (learned, ty) if learned is not None else (text, ty)
+
+    def _chained_matcher(self, obj: Node | None, name: str, arg_nodes: list[Node]) -> Typed | None:
+        """A matcher used once, in the same expression: `p.matcher(s).replaceFirst(r)` (or a cursor reset
+        there, `m.reset(s).replaceAll(r)`) is the Regex over that input."""
+        if obj is None or obj.type != "method_invocation" or name not in _CHAINED_MATCHER or \
+                len(arg_nodes) != _CHAINED_MATCHER[name][1]:
+            return None
+        inner = self.text(obj.child_by_field_name("name"))
+        inner_args = self.args(obj.child_by_field_name("arguments"))
+        inner_obj = obj.child_by_field_name("object")
+        if inner_obj is None or len(inner_args) != 1 or inner not in ("matcher", "reset"):
+            return None
+        recv, recv_type = self.expr(inner_obj)
+        if inner == "matcher" and self.owner_of(recv_type) != "Pattern" and \
+                self.table["kinds"].get(self.owner_of(recv_type) or "") != "Pattern":
+            return None
+        if inner == "reset" and recv_type != "MatchCursor":
+            return None
+        regex = f"{recv}__re" if inner == "reset" else recv
+        text = as_text(*self.expr(inner_args[0]))
+        source = f"({recv}__in = {text})" if inner == "reset" else text
+        args = [self.expr(a)[0] for a in arg_nodes]
+        return fill(_CHAINED_MATCHER[name][0], {"R": regex, "I": source, **{str(i + 1): a for i, a in enumerate(args)}}), \
+            _CHAINED_MATCHER[name][2]
 
     def _dispatch(self, obj: Node | None, name: str, arg_nodes: list[Node], recv: str, recv_type: str | None,
                   arg_texts: list[str], arg_types: list[str | None], expected: str | None, statement: bool) -> Typed:

@@ -26,6 +26,9 @@ def indent(lines: list[str]) -> list[str]:
     return [INDENT + part if part else part for line in lines for part in line.split("\n")]
 
 
+_LOGGERS = frozenset({"Logger", "Log"})     # java.util.logging, slf4j, log4j, commons-logging
+
+
 class StatementTranslator(CursorsMixin, ExprTranslator):
     """Statements, scopes and labels (the method header: java2cs.MethodTranslator)."""
 
@@ -77,6 +80,9 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
 
     def _s_expression_statement(self, node: Node) -> list[str]:
         inner = node.named_children[0]
+        dropped = self._dropped_logging(inner)
+        if dropped is not None:
+            return [dropped]
         if inner.type == "method_invocation":
             text = self._call(inner, None, statement=True)[0]
         else:
@@ -84,8 +90,22 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
         block = text.endswith("}") and re.match(r"(?:\{|(?:if|for|foreach|while|lock|using|try|switch)\b)", text)
         return [text if block else text + ";"]    # `c = new float[] { 0, 1 }` is an assignment: `;`
 
+    def _dropped_logging(self, call: Node) -> str | None:
+        """A call on the class's logger (a Java field of a Logger/Log type) that the port dropped with the
+        field (libphonenumber-csharp has no LOGGER): a comment where the call was, never a name C# lacks."""
+        obj = call.child_by_field_name("object") if call.type == "method_invocation" else None
+        if obj is None or obj.type != "identifier" or self.lookup(self.text(obj)) is not None:
+            return None
+        name = self.text(obj)
+        java = split_type(self.r.field_type(None, name) or "")[0]
+        if java not in _LOGGERS or getattr(self.r, "declared_field_type", lambda o, n: None)(None, name):
+            return None
+        return f"// {self.text(call)}: logging the port dropped with {name}"
+
     def _s_local_variable_declaration(self, node: Node) -> list[str]:
         cursor = self.cursor_declaration(node)
+        if cursor is None:
+            cursor = self.matcher_declaration(node)
         if cursor is not None:
             return cursor
         java_type = self.text(node.child_by_field_name("type"))

@@ -1,6 +1,6 @@
 """The JDK as ports write it: each category of tests/data/policy/JdkIdioms.java (LinkedList, Deque and
 Queue, URL encoding, Calendar/Date/TimeZone, String.format, Arrays/Collections helpers, character
-classes, ListIterator and Iterator walks that remove, set and add, PrintWriter/PrintStream as a TextWriter) is translated method by method,
+classes, ListIterator and Iterator walks that remove, set and add, PrintWriter/PrintStream as a TextWriter, Matcher walks) is translated method by method,
 compiled with real mcs (C# 6), run with mono, and its output compared line by line with `java`."""
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from repotrans.translator.resolver import ConventionResolver
 from tests.support.policy_harness import java_and_translation_outputs, needs_toolchains
 
-CATEGORIES = ["linkedList", "deque", "queue", "urlCodec", "calendars", "dates", "zones", "format", "writers", "arraysHelpers",
+CATEGORIES = ["linkedList", "deque", "queue", "urlCodec", "calendars", "dates", "zones", "format", "writers", "regexWalks",
+              "arraysHelpers",
               "collectionsHelpers", "characterClasses", "listIterator", "iteratorRemove"]
 
 

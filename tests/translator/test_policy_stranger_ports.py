@@ -71,3 +71,20 @@ def test_a_comment_or_the_own_declaration_calls_no_removed_overload():
     port = TargetType("D", methods=["public void out(TextWriter s, int t = 5, Double r = 1.0)"])
     added = add_helpers(code, [helper], ContextResolver("D", {"D": port}), lambda m, r: "x")
     assert added == code
+
+
+def test_a_logger_the_port_dropped_leaves_a_comment_and_a_matcher_walks_its_input():
+    """libphonenumber logs through `LOGGER.log(Level.FINER, ..)`; libphonenumber-csharp has no logger (CS0103
+    on LOGGER). Its regex walks (`Matcher m = P.matcher(s); if (m.find()) .. m.start()`) are a cursor over
+    the Regex and the input; a matcher used once is the Regex over that input."""
+    own = TargetType("Util", java_fields={"LOGGER": "Logger", "DIGITS": "Pattern"}, fields={"DIGITS": "Regex"})
+    resolver = ContextResolver("Util", {"Util": own})
+    java = ("static String cut(String number) { Matcher m = DIGITS.matcher(number); if (m.find()) {"
+            " number = number.substring(m.start()); LOGGER.log(Level.FINER, \"cut \" + number); }"
+            " return DIGITS.matcher(number).replaceFirst(\"\"); }")
+    code = translate_method(java, resolver, "public static String Cut(String number)")
+    assert "// LOGGER.log(Level.FINER, \"cut \" + number): logging the port dropped with LOGGER" in code, code
+    assert "Regex m__re = DIGITS;" in code and "string m__in = number;" in code
+    assert "if ((m = (m == null ? m__re.Match(m__in) : m.NextMatch())).Success)" in code
+    assert "number = number.Substring(m.Index);" in code
+    assert 'return DIGITS.Replace(number, "", 1);' in code

@@ -3,6 +3,8 @@ import java.net.URLEncoder;
 import java.net.URLDecoder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 // The JDK as ports write it: one static method per category, main prints "<category>: <value>" lines.
 // Translated method by method into C# by repotrans.translator and compared with `java` output.
@@ -119,6 +121,37 @@ public class JdkIdioms {
         return sw.toString().trim().replace("\n", "/");
     }
 
+    // A Matcher walks its input: find() the first match, then the next; matches() the whole input;
+    // replaceFirst/replaceAll over the input; find(i) from an index.
+    static String regexWalks(String text) {
+        Pattern digits = Pattern.compile("(\\d+)");
+        Matcher m = digits.matcher(text);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            sb.append(m.group(1)).append('@').append(m.start()).append('-').append(m.end()).append(',');
+        }
+        Matcher whole = digits.matcher("123");
+        Matcher part = digits.matcher("12a");
+        sb.append(whole.matches()).append(' ').append(part.matches()).append(' ');
+        Matcher first = Pattern.compile("[a-z]").matcher(text);
+        sb.append(first.replaceFirst("_")).append(' ').append(first.replaceAll("*"));
+        if (first.find(3)) {
+            sb.append(' ').append(first.group()).append(first.start());
+        }
+        first.find();
+        sb.append(" ").append(first.reset("q1r2").replaceAll("#"));
+        sb.append(' ').append(digits.matcher(text).replaceFirst("<$1>")).append(!digits.matcher(text).matches());
+        StringBuilder number = new StringBuilder(text);
+        Matcher lead = Pattern.compile("[a-z]+").matcher(number);
+        if (lead.lookingAt()) {
+            StringBuilder copy = new StringBuilder(number);
+            copy.replace(0, lead.end(), "#");
+            sb.append(' ').append(copy).append(' ').append(number.substring(lead.end())).append(' ')
+                .append(number.substring(1, 3)).append(digits.matcher(number).lookingAt());
+        }
+        return sb.toString();
+    }
+
     static String arraysHelpers() {
         int[] xs = {5, 3, 9, 1};
         int[] copy = Arrays.copyOf(xs, 6);
@@ -211,6 +244,8 @@ public class JdkIdioms {
         System.out.println("format: " + format(-7, 2.5, "xyz", false));
         System.out.println("writers: " + writers(3, 3.14159, 42));
         System.out.println("writers: " + writers(1, -2.5, -7));
+        System.out.println("regexWalks: " + regexWalks("ab12cd345e6"));
+        System.out.println("regexWalks: " + regexWalks("xyz9"));
         System.out.println("arraysHelpers: " + arraysHelpers());
         System.out.println("collectionsHelpers: " + collectionsHelpers());
         System.out.println("characterClasses: " + characterClasses("aB3 \t?"));
