@@ -107,9 +107,14 @@ partial class IlPolicy
             List<string> found;
             if (!errors.TryGetValue(VerifierKey(m.DeclaringType.FullName, m.Name, m.Parameters.Count), out found)) continue;
             where = m.DeclaringType.FullName + "::" + m.Name;
-            Deny("type_safety", "unverifiable IL: " + found[0]);
+            Deny("type_safety", "unverifiable IL: " + found[0] + (found[0].Contains(MergedToObject) ? MergeHint : ""));
         }
     }
+
+    // what the verifier says of a ?: whose branches are different classes converted to an interface (mcs emits no
+    // cast; the stack merge is object), and what to do instead (il_typesafe.py MERGE_HINT)
+    const string MergedToObject = "'object (Complex)'";
+    const string MergeHint = " (a ?: whose branches are different classes: cast each branch to the interface, or use if/else)";
 
     /// <summary>Whether a type or one it is nested in has a compiler's name (attributes aside: the candidate can write those).</summary>
     static bool GeneratedName(TypeDefinition type)

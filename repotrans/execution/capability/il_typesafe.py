@@ -25,6 +25,10 @@ from repotrans.execution.capability.il_metadata import Assembly, compiler_genera
 VERIFIER = "/usr/bin/pedump"
 VERIFY_TIMEOUT = 120.0
 UNREAD = "*"            # the key of a verifier run that verified no code (cecil_typesafe.cs Unread)
+# what the verifier says of a ?: whose branches are different classes converted to an interface (mcs emits no
+# cast; the stack merge is object), and what to do instead (cecil_typesafe.cs MergeHint)
+MERGED_TO_OBJECT = "'object (Complex)'"
+MERGE_HINT = " (a ?: whose branches are different classes: cast each branch to the interface, or use if/else)"
 PROXY_BASES = frozenset({"System.MarshalByRefObject", "System.ContextBoundObject"})
 EQUALITY_OPS = ("op_Equality", "op_Inequality")
 ORDERING_OPS = ("op_LessThan", "op_GreaterThan", "op_LessThanOrEqual", "op_GreaterThanOrEqual")
@@ -141,7 +145,7 @@ def check(c: Checker, job: Job, path: Path, seen: list[int], added: list[int], a
         errors = found.get(verifier_key(a.type_name("TypeDef", a.method_owner.get(m, 1)), d.name, len(d.params)))
         if errors:
             job.where = f"{a.type_name('TypeDef', a.method_owner.get(m, 1))}::{d.name}"
-            job.deny("type_safety", f"unverifiable IL: {errors[0]}")
+            job.deny("type_safety", f"unverifiable IL: {errors[0]}" + (MERGE_HINT if MERGED_TO_OBJECT in errors[0] else ""))
 
 
 def verifier_key(type_name: str, name: str, arity: int) -> str:

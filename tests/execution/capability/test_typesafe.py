@@ -50,6 +50,10 @@ UNSAFE = [
      "attribute System.Security.SecuritySafeCriticalAttribute"),
     ("a fixed buffer", "public unsafe int Add(int a, int b) { var f = new Fixed(); f.v[0] = a; return f.v[0] + b; }\n"
      "unsafe struct Fixed { public fixed int v[2]; }\n", "attribute System.Runtime.CompilerServices.FixedBufferAttribute"),
+    # not an attack but code mcs leaves unverifiable (no cast, the branches merge to object): denied with what to do
+    ("a ?: of two classes converted to an interface", "public int Add(int a, int b)\n{\n    System.IComparable c = a > b "
+     "? (System.IComparable)new System.Version(1, 0) : \"x\";\n    return a + b + (c == null ? 1 : 0);\n}\n",
+     "cast each branch to the interface"),
 ]
 # a value the tests compare, given an equality, ordering or formatting of the candidate's own (Assert.AreEqual,
 # CollectionAssert, string comparisons): each denied unless the Java class defines the same
