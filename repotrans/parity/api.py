@@ -4,7 +4,8 @@ Every entry rests on the mapping (no new guessing): a visible Java type or membe
 with a C# one is `matched` (or a `signature` difference when its parameter, return or static-ness
 plainly disagree through the type map, or when the C# counterpart is less visible; a Java accessor
 the port exposes as a public field is one too, as is addXListener(l)/removeXListener(l) the port made an event, and so is a member the counterpart type has by name and arity
-that the mapping could not pair, never missing; a constructor the C# type has implicitly is matched); one it
+that the mapping could not pair, and a Java inner class's constructor the port gave the outer instance as a
+first parameter, never missing; a constructor the C# type has implicitly is matched); one it
 does not pair is `missing` (with the mapping's reason); a visible C# member of the port's product code that no
 Java member maps to is `port_only`. Test code is left out on both sides (mapping.test_code).
 Entries are grouped by Java package (port-only ones by the package whose namespace holds them).
@@ -130,6 +131,13 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
                     entries.append((pkg, Entry("matched", jm.kind, _bare(jm.id), f"{_bare(ct.id)}.<init>()")))
                     continue
                 named = _same_name(index, mapping, jm, ct) if ct is not None else []
+                outer = _outer_constructor(index, mapping, jm, jt, ct) if ct is not None and not named else None
+                if outer is not None:         # a Java inner class's constructor: C# passes the outer instance
+                    claimed.add(outer.id)
+                    less = () if _visible_member(outer, ct) else ("less visible in the port",)
+                    entries.append((pkg, Entry("signature", jm.kind, _bare(jm.id), _bare(outer.id), (
+                        "the outer instance is an explicit first parameter in the port",) + less)))
+                    continue
                 if named:                     # overloads the mapping could not tell apart, drifted parameters
                     claimed.add(named[0].id)
                     entries.append((pkg, Entry("signature", jm.kind, _bare(jm.id), _bare(named[0].id), (
@@ -255,6 +263,21 @@ def _same_name(index: Index, mapping: Mapping, jm: Method, ct: TypeDecl) -> list
     found = [cm for cm in index.methods(ct.id) if cm.name in names and len(cm.params) == len(jm.params)
              and cm.kind in ("method", "constructor") and _visible_member(cm, ct) and mapping.source_method(cm.id) is None]
     return sorted(found, key=lambda cm: -_name_overlap(jm, cm))
+
+
+def _outer_constructor(index: Index, mapping: Mapping, jm: Method, jt: TypeDecl, ct: TypeDecl) -> Method | None:
+    """The C# constructor of a Java inner (non-static nested) class's counterpart that takes the enclosing
+    instance first, then the Java constructor's parameters (C# has no inner classes), when no Java member
+    pairs with it."""
+    if jm.kind != "constructor" or not jt.outer_id or "static" in jt.modifiers or jt.kind != "class" \
+            or not ct.outer_id:
+        return None
+    outer = index.type(ct.outer_id)
+    for cm in index.methods(ct.id):
+        if cm.kind == "constructor" and len(cm.params) == len(jm.params) + 1 and outer is not None \
+                and cm.params[0].type.split("<", 1)[0] == outer.name and mapping.source_method(cm.id) is None:
+            return cm
+    return None
 
 
 def _name_overlap(jm: Method, cm: Method) -> int:

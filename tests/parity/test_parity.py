@@ -232,3 +232,36 @@ def test_a_listener_registration_the_port_made_an_event_is_no_missing_member(tmp
                                                   ("an event in the port (Action<int> SeenListener)",))
     assert entries["com.example.ring.Counter.removeSeenListener(Runnable)"].category == "signature"
     assert entries["com.example.ring.Counter.addResetListener(Runnable)"].category == "missing"
+
+
+def test_an_inner_class_constructor_taking_the_outer_instance_is_present(tmp_path):
+    """Java's inner (non-static) class Cursor() and Cursor(int) are C#'s nested Cursor(RingBuffer) and
+    Cursor(RingBuffer, int), the enclosing instance made explicit (found on xmlunit.net:
+    AbstractDifferenceEngine.OngoingComparisonState(engine) and (engine, result), which the mapping left
+    unpaired): each a signature difference with its own partner, never missing; a static nested class's
+    constructor gets no such pairing."""
+    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
+    shutil.copytree(pair, tmp_path / "pair")
+    _edit(tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "RingBuffer.java", "public class RingBuffer {",
+          "public class RingBuffer {\n    public class Cursor {\n        public Cursor() {\n        }\n\n"
+          "        public Cursor(int at) {\n        }\n    }\n\n"
+          "    public static class Mark {\n        public Mark(int at) {\n        }\n    }\n")
+    _edit(tmp_path / "pair" / "csharp" / "Ring" / "RingBuffer.cs", "    public class RingBuffer\n    {",
+          "    public class RingBuffer\n    {\n        public class Cursor\n        {\n"
+          "            internal Cursor(RingBuffer ring)\n            {\n            }\n\n"
+          "            internal Cursor(RingBuffer ring, int at)\n            {\n            }\n        }\n\n"
+          "        public class Mark\n        {\n            internal Mark(RingBuffer ring, int at)\n            {\n"
+          "            }\n        }\n")
+    index = Index.open(tmp_path / "wd")
+    try:
+        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
+        report = parity(index, load_mapping(index))
+    finally:
+        index.close()
+    entries = {e.java: e for g in report.groups for e in g.entries if e.java}
+    cursor = "com.example.ring.RingBuffer.Cursor.<init>"
+    assert [(entries[f"{cursor}{ps}"].category, entries[f"{cursor}{ps}"].cs) for ps in ("()", "(int)")] == [
+        ("signature", "Example.Ring.RingBuffer.Cursor.<init>(RingBuffer)"),
+        ("signature", "Example.Ring.RingBuffer.Cursor.<init>(RingBuffer, int)")]
+    assert "the outer instance is an explicit first parameter in the port" not in \
+        entries["com.example.ring.RingBuffer.Mark.<init>(int)"].detail
