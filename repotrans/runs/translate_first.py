@@ -18,7 +18,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from repotrans.runs.store import TaskRecord
-from repotrans.verdicts.status import BLOCKED, PARTIAL
+from repotrans.verdicts.status import PARTIAL
 
 SHOWN = 5           # members listed (the rest is counted)
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
@@ -81,9 +81,15 @@ def _needs(rec: TaskRecord, untranslated: set[str], placeholders: set[str]) -> t
     return tuple(m for m in dict.fromkeys(needs) if m != rec.task_id)
 
 
+def _split(tasks: set[str], status: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The tasks a member keeps waiting, apart from the partial ones whose left-out tests stop in it."""
+    return (tuple(sorted(t for t in tasks if status.get(t) != PARTIAL)),
+            tuple(sorted(t for t in tasks if status.get(t) == PARTIAL)))
+
+
 def translate_first(records: list[TaskRecord]) -> list[Blocker]:
-    """The untranslated members that blocked tasks wait on, most tasks first (then members that are not
-    blocked themselves, then by name)."""
+    """The untranslated members that blocked tasks wait on, most blocked tasks first (then most partial ones,
+    then members that are not blocked themselves, then by name)."""
     passed = {r.task_id for r in records if r.passed}
     waits = {r.task_id: _behind(r) - passed for r in records if not r.passed and _behind(r)}
     status = {r.task_id: r.status for r in records}
@@ -98,11 +104,7 @@ def translate_first(records: list[TaskRecord]) -> list[Blocker]:
             todo += waits.get(member, ())
         for member in seen:
             blocked_by.setdefault(member, set()).add(task)
-    def split(tasks: set[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return (tuple(sorted(t for t in tasks if status.get(t) != PARTIAL)),
-                tuple(sorted(t for t in tasks if status.get(t) == PARTIAL)))
-
-    ranked = sorted(((m, *split(tasks)) for m, tasks in blocked_by.items()),
+    ranked = sorted(((m, *_split(tasks, status)) for m, tasks in blocked_by.items()),
                     key=lambda e: (-len(e[1]), -len(e[2]), e[0] in waits, e[0]))
     by_id = {r.task_id: r for r in records}
     untranslated = set(blocked_by) | {r.task_id for r in records if not r.passed}
