@@ -1,6 +1,7 @@
 """The report of a sync: one outcome per changed Java member, grouped per upstream commit (sync.json,
 sync.md): what changed in Java, what was ported and its verdict, what remains for a human and why,
-seconds and tokens."""
+seconds and tokens. sync.md leaves out the commits that change no member of the Java source (build files,
+docs, other modules) and counts them in one line."""
 from __future__ import annotations
 
 import json
@@ -95,7 +96,11 @@ class SyncReport:
         lines = [f"# Sync {self.revisions[0]} -> {self.revisions[1]}", "",
                  f"{len(self.changes)} Java change(s); outcomes: "
                  + ", ".join(f"{n} {k}" for k, n in self.counts().items()), ""]
+        quiet = [c for c, outs in self.per_commit() if c is not None and not outs
+                 and not any(c.short in ch.commits for ch in self.changes)]
         for commit, outs in self.per_commit():
+            if commit in quiet:
+                continue
             head = f"## {commit.short} {commit.subject}" if commit else "## (no commit named: trees compared)"
             lines += [head, ""]
             if commit is not None:
@@ -113,6 +118,9 @@ class SyncReport:
             human = [o for o in outs if o.status not in DONE]
             lines += ["", f"{len(outs) - len(human)} ported, {len(human)} for a human; "
                       f"{sum(o.seconds for o in outs):.1f} s, {sum(o.tokens for o in outs)} tokens", ""]
+        if quiet:
+            lines += [f"{len(quiet)} commit(s) of the range change no member of the Java source: left out "
+                      f"({', '.join(c.short for c in quiet[:8])}{', ...' if len(quiet) > 8 else ''})", ""]
         if self.baseline:
             lines += [baseline_line(self.baseline), ""]
         if self.whole_suite:
