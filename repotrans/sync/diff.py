@@ -6,7 +6,8 @@ paired by similarity, never by name alone: the same type and name with other par
 body is `signature`; the same parameters and a body that is nearly the same (the old name read as the
 new one) is `renamed` (same type) or `moved` (another type). The rest is `added` or `removed`, and a
 type present on one side only is an added or removed type. A field of the same id whose type, modifiers
-or initializer changed is `field` (sync reports it for a human: it edits members only). Each change names the upstream commits that
+or initializer changed is `field`, and so is a new public or protected field (a constant) of a type both
+revisions have (sync reports them for a human: it edits members only). Each change names the upstream commits that
 touched its old or new declaration (per commit, the touched files are parsed before and after).
 """
 from __future__ import annotations
@@ -117,6 +118,10 @@ def diff_trees(old: JavaTree, new: JavaTree) -> list[Change]:
     for fid in sorted(old.fields.keys() & new.fields.keys()):
         if _field_text(old.fields[fid]) != _field_text(new.fields[fid]):
             changes.append(Change("field", fid, fid))
+    for fid in sorted(new.fields.keys() - old.fields.keys()):      # a new public field or constant of a kept type
+        f = new.fields[fid]
+        if f.type_id in old.types and {"public", "protected"} & set(f.modifiers):
+            changes.append(Change("field", None, fid))
     new_types = new.types.keys() - old.types.keys()
     changes += [Change("removed", oid, None) for oid in sorted(gone)]
     changes += [Change("added", None, nid) for nid in sorted(fresh)]

@@ -107,7 +107,8 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
             if c.kind == "field":
                 report.add(Outcome(c, None, "field", "for a human", reason=(
                     "the field's type, modifiers or initializer changed upstream: sync edits members only; "
-                    "port the change to its counterpart by hand")))
+                    "port the change to its counterpart by hand" if c.old_id else
+                    "a new public field or constant upstream: sync edits members only; add it to the port by hand")))
             elif c.member and c.old_id and c.old_id not in carried and c.kind != "removed":
                 reason = old_mapping.unmatched_methods.get(c.old_id, "no C# counterpart in the mapping")
                 report.add(Outcome(c, None, "not carried", "skipped", reason=f"the port has no counterpart: {reason}"))
