@@ -110,9 +110,10 @@ class CallsMixin(LearnedMixin):
         if inner_obj is None or len(inner_args) != 1 or inner not in ("matcher", "reset"):
             return None
         recv, recv_type = self.expr(inner_obj)
-        if inner == "matcher" and self.owner_of(recv_type) != "Pattern" and \
-                self.table["kinds"].get(self.owner_of(recv_type) or "") != "Pattern":
-            return None
+        owner = self.owner_of(recv_type)
+        if inner == "matcher" and owner and {"matcher", "Matcher"} & set(self.r.members(owner)):
+            return None       # a project type's own matcher(..): the resolver's (else Pattern's, or the port's
+                              # own Regex: libphonenumber-csharp's PhoneRegex)
         if inner == "reset" and recv_type != "MatchCursor":
             return None
         regex = f"{recv}__re" if inner == "reset" else recv

@@ -88,3 +88,13 @@ def test_a_logger_the_port_dropped_leaves_a_comment_and_a_matcher_walks_its_inpu
     assert "if ((m = (m == null ? m__re.Match(m__in) : m.NextMatch())).Success)" in code
     assert "number = number.Substring(m.Index);" in code
     assert 'return DIGITS.Replace(number, "", 1);' in code
+
+
+def test_a_matcher_used_once_on_the_ports_own_regex_type():
+    """libphonenumber-csharp declares its patterns as `PhoneRegex` (a Regex of its own): Java's
+    `VALID_ALPHA_PHONE_PATTERN.matcher(strippedNumber).matches()` was `.Matcher(..).Matches()` (CS1061)."""
+    own = TargetType("Util", fields={"ALPHA": "PhoneRegex"})
+    code = translate_method("boolean alpha(StringBuilder n) { return ALPHA.matcher(n).matches(); }",
+                            ContextResolver("Util", {"Util": own}), "public bool IsAlpha(StringBuilder n)")
+    assert "return (ALPHA.Match(n.ToString()).Success && ALPHA.Match(n.ToString()).Length == (n.ToString()).Length);" \
+        in code, code
