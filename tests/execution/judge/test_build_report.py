@@ -129,3 +129,23 @@ def test_netstandard_projects_get_the_facades_and_framework_packages(tmp_path, m
                                 "{ [Test] public void Of() { Assert.AreEqual(6, Area.Of(new System.Drawing.Size(2, 3))); } } }"})
     _, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "work", timeout=120)
     assert (True, "tests: T: 1 as written, 1 built, 1 run, 1 passed") in lines, render("", lines)
+
+
+def test_a_second_variant_of_a_test_assembly_that_is_run_is_no_problem(tmp_path):
+    """xmlunit.net ships its tests as an SDK project and a net35 project of the same assembly: one is built and
+    run, the other quarantined with why; doctor said [!!] for it and exited 1 (a stranger port, lane STRANGER)."""
+    tests = sdk("<PropertyGroup><AssemblyName>Core.Tests</AssemblyName></PropertyGroup><ItemGroup>"
+                + NUNIT.format(v="2.6.4") + '<ProjectReference Include="../../src/Core/Core.csproj" /></ItemGroup>')
+    write_tree(tmp_path / "repo", {
+        "src/Core/Core.csproj": SOLUTION["src/Core/Core.csproj"], "src/Core/Codec.cs": SOLUTION["src/Core/Codec.cs"],
+        "tests/Core.Tests/Core.Tests.csproj": tests,
+        "tests/Core.Tests/CodecTests.cs": "using NUnit.Framework; namespace Acme.Tests { [TestFixture] public class "
+                                          "CodecTests { [Test] public void Twice() { Assert.AreEqual(4, Codec.Twice(2)); } } }",
+        "tests/Core.Tests.Net35/Core.Tests.Net35.csproj": tests.replace("net48", "net35").replace(
+            "</PropertyGroup><ItemGroup>", "</PropertyGroup><ItemGroup><Compile Include=\"../Core.Tests/*.cs\" />"),
+    })
+    title, lines = build_section(tmp_path / "repo", ExecutionConfig(sandbox="local"), workdir=tmp_path / "work",
+                                 run_tests=False)
+    quarantined = [(ok, line) for ok, line in lines if line.startswith("quarantined: ")]
+    assert len(quarantined) == 1 and "another variant of test assembly Core.Tests" in quarantined[0][1], lines
+    assert quarantined[0][0] is None, render(title, lines)
