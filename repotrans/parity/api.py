@@ -14,6 +14,7 @@ Exclusions (parity_exclude.py) take entries out of the counts and say which rule
 from __future__ import annotations
 
 from collections import defaultdict
+from difflib import SequenceMatcher
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -100,6 +101,7 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
     entries: list[tuple[str | None, Entry]] = []      # (Java package or None, entry)
     scorer = _Scorers(mapping, index)
     claimed: set[str] = set()          # C# members paired here by name and arity: not port-only
+    renamed = _renamed_types(index, mapping, [t for t in java_types if mapping.target_type(t.id) is None], cs_types)
     for jt in java_types:
         if not _visible_type(jt, by_id):
             continue
@@ -108,6 +110,10 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
         pkg = jt.container
         if ct is None:
             reason = mapping.unmatched_types.get(jt.id, "no C# type")
+            likely = renamed.get(jt.id)
+            if likely:
+                reason += (f"; the port's {_bare(likely[0].id)}, which pairs with no Java type, has {likely[1]} of its "
+                           f"{likely[2]} method names: if it is this type, name it under [mapping.types]")
             entries.append((pkg, Entry("missing", "type", _bare(jt.id), None, (reason,))))
         else:
             extra = () if _visible_type(ct, by_id) else ("less visible in the port",)
@@ -252,6 +258,31 @@ def _param(type_text: str):
 def _renamed_object_method(jm: Method, cm: Method) -> bool:
     """iterator() -> GetEnumerator() and the like return the platform's own type."""
     return cm.name in ("GetEnumerator",)
+
+
+def _renamed_types(index: Index, mapping: Mapping, missing: list[TypeDecl], cs_types: list[TypeDecl]
+                   ) -> dict[str, tuple[TypeDecl, int, int]]:
+    """Java type id -> (the C# type the port may have renamed it to, method names shared, its method names):
+    a C# type no Java type pairs with that has at least 3 and a third of the Java type's method names
+    (PascalCase), twice as many as any other such C# type, and suits no other missing Java type better
+    (more names, then a larger share, then a closer name): EWAHCompressedBitmap -> EwahCompressedBitArray
+    (21 of 49; EWAHCompressedBitmap32 shares 21 of 50)."""
+    free = [ct for ct in cs_types if mapping.source_type(ct.id) is None]
+    own = {ct.id: {m.name for m in index.methods(ct.id)} for ct in free}
+    best: dict[str, tuple] = {}
+    for jt in missing:
+        names = {m.name[:1].upper() + m.name[1:] for m in index.methods(jt.id) if m.kind == "method"}
+        scored = sorted(((len(names & own[ct.id]), ct.id, ct) for ct in free
+                         if ct.kind == jt.kind or {ct.kind, jt.kind} == {"class", "struct"}), key=lambda e: (-e[0], e[1]))
+        if not scored:
+            continue
+        shared, _, ct = scored[0]
+        runner_up = scored[1][0] if len(scored) > 1 else 0
+        if shared >= 3 and 3 * shared >= len(names) and shared >= 2 * runner_up:
+            rank = (shared, shared / len(names), SequenceMatcher(None, jt.name.lower(), ct.name.lower()).ratio())
+            if ct.id not in best or rank > best[ct.id][0]:
+                best[ct.id] = (rank, jt.id, (ct, shared, len(names)))
+    return {jid: found for _, jid, found in best.values()}
 
 
 def _same_name(index: Index, mapping: Mapping, jm: Method, ct: TypeDecl) -> list[Method]:

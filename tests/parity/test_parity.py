@@ -265,3 +265,28 @@ def test_an_inner_class_constructor_taking_the_outer_instance_is_present(tmp_pat
         ("signature", "Example.Ring.RingBuffer.Cursor.<init>(RingBuffer, int)")]
     assert "the outer instance is an explicit first parameter in the port" not in \
         entries["com.example.ring.RingBuffer.Mark.<init>(int)"].detail
+
+
+def test_a_type_the_port_renamed_is_suggested_for_mapping_types(tmp_path):
+    """The port calls Counter 'Tally' and ported 3 of its 7 methods, too few for the mapping's member overlap
+    (found on csharpewah: EWAHCompressedBitmap is EwahCompressedBitArray, 21 of 49 names, and the user had to
+    find [mapping.types] alone): the missing Counter names the unpaired C# type holding its method names, and
+    what to write."""
+    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
+    shutil.copytree(pair, tmp_path / "pair")
+    _edit(tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "Counter.java", "    public int seen() {",
+          "".join(f"    public void {n}() {{\n    }}\n\n" for n in ("skip", "mark", "clear", "rewind"))
+          + "    public int seen() {")
+    counter = tmp_path / "pair" / "csharp" / "Ring" / "Counter.cs"
+    _edit(counter, "public class Counter", "public class Tally")
+    _edit(counter, "        public int Seen()", "        public void Reset()\n        {\n        }\n\n        public int Seen()")
+    index = Index.open(tmp_path / "wd")
+    try:
+        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
+        report = parity(index, load_mapping(index))
+    finally:
+        index.close()
+    missing = {e.java: e.detail for g in report.groups for e in g.entries if e.category == "missing" and e.kind == "type"}
+    assert missing["com.example.ring.Counter"] == (
+        "no C# type with this name; the port's Example.Ring.Tally, which pairs with no Java type, has 3 of its 7 "
+        "method names: if it is this type, name it under [mapping.types]",)
