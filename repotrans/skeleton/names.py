@@ -1,6 +1,7 @@
 """Names for generated C# types: Java package -> C# namespace and folder, Java type -> C# type name.
 
-Both maps are learned from the pairs the mapping aligned; a package the port has not seen yet gets
+Both maps are learned from the pairs the mapping aligned (a package the port split over namespaces goes
+where most of its aligned types are); a package the port has not seen yet gets
 the namespace and folder of its closest mapped ancestor package with the remaining package segments
 appended, in the casing the port uses for them (e.g. `com.acme.geo.shapes.solid` ->
 `Acme.Geo.Shapes.Solid` in folder `Shapes/Solid` when `com.acme.geo.shapes` -> `Acme.Geo.Shapes`).
@@ -53,12 +54,19 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
     """Namespaces, folders and project type names from the aligned type pairs."""
     by_id = {t.id: t for t in index.types("source") + index.types("target")}
     folders: dict[str, Counter] = defaultdict(Counter)
+    spaces: dict[str, Counter] = defaultdict(Counter)       # package -> namespaces of its aligned top types
+    places: dict[str, Counter] = defaultdict(Counter)       # package -> their folders
     types: dict[str, str] = {}
     namespace_of: dict[str, str] = {}
     paths: dict[str, str] = {}
     for tm in mapping.type_matches:
         java, cs = by_id.get(tm.source_id), by_id.get(tm.target_id)
-        if java is None or cs is None or "not the package's majority" in tm.reason:
+        if java is None or cs is None:
+            continue
+        if java.outer_id is None and cs.outer_id is None:
+            spaces[java.container][cs.container] += 1
+            places[java.container][posixpath.dirname(cs.path)] += 1
+        if "not the package's majority" in tm.reason:
             continue
         if java.outer_id is None and cs.outer_id is None:
             folders[java.container][posixpath.dirname(cs.path)] += 1
@@ -71,11 +79,16 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
         while top.outer_id is not None and top.outer_id in by_id:
             top = by_id[top.outer_id]
         namespace_of[java.name] = top.container
-    chosen = {p: c.most_common(1)[0][0] for p, c in folders.items()}
+    chosen = {p: c.most_common(1)[0][0] for p, c in places.items()}
+    chosen.update({p: c.most_common(1)[0][0] for p, c in folders.items()})
     referenced = {i.name.lower(): i.name for f in index.files("target") for i in f.imports
                   if not i.static and i.alias is None}
-    return Names(dict(mapping.namespace_map), chosen, _lower_case_folders(chosen.values()), types, namespace_of,
-                 referenced, paths)
+    # a package the port split over namespaces (HdrHistogram.NET keeps org.HdrHistogram's iterators in
+    # HdrHistogram.NET.Iteration) has no majority in the mapping: its types go where most of its aligned types
+    # are, beside the folder chosen the same way, never into a namespace derived from the Java package
+    plurality = {p: c.most_common(1)[0][0] for p, c in spaces.items()}
+    return Names({**plurality, **mapping.namespace_map}, chosen, _lower_case_folders(chosen.values()), types,
+                 namespace_of, referenced, paths)
 
 
 def _path(t, by_id: dict) -> str:

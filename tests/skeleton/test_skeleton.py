@@ -148,3 +148,27 @@ def test_a_new_package_gets_its_namespace_and_folder_by_the_ports_rule():
     assert names.folder("org.acme.geo.shapes") == "src/geo/shapes"
     assert names.namespace("org.acme.geo.reedsolomon") == "Acme.Geo.ReedSolomon"   # as the port's usings spell it
     assert names.namespace("org.acme.geo") == "Acme.Geo"
+
+
+def test_a_package_the_port_split_goes_where_most_of_its_types_are(tmp_path):
+    """HdrHistogram.NET keeps org.HdrHistogram in two namespaces (its iterators in HdrHistogram.NET.Iteration):
+    no majority, so a regenerated type went to `Org.HdrHistogram` in a folder no project compiles (the port's
+    callers could not see it); it now goes to the namespace and folder most of the package's types are in."""
+    from repotrans.mapping.load import build_mapping
+    from repotrans.skeleton.names import learn_names
+    from tests.support.indexes import write_tree
+
+    java = {f"org/h/{n}.java": f"package org.h;\npublic class {n} {{ }}\n" for n in ("A", "B", "C", "D", "E")}
+    cs = {"H/A.cs": "namespace H.Net { public class A { } }", "H/B.cs": "namespace H.Net { public class B { } }",
+          "H/Iteration/C.cs": "namespace H.Net.Iteration { public class C { } }",
+          "H/Iteration/D.cs": "namespace H.Net.Iteration { public class D { } }",
+          "H/Iteration/F.cs": "namespace H.Net.Iteration { public class F { } }"}
+    write_tree(tmp_path / "j", java)
+    write_tree(tmp_path / "c", {**cs, "H/X.cs": "namespace H.Net { public class X { } }"})
+    index = Index.open(tmp_path / "w")
+    index.build(tmp_path / "j", tmp_path / "c", progress=False)
+    mapping = build_mapping(index)
+    assert "org.h" not in mapping.namespace_map          # 2 against 2: no majority
+    names = learn_names(index, mapping)
+    assert names.namespace("org.h") in ("H.Net", "H.Net.Iteration")
+    assert names.folder("org.h") in ("H", "H/Iteration")
