@@ -360,6 +360,23 @@ def _add_abstract(f: SkeletonFile, error: MemberError, target: Path, generated: 
     return False
 
 
+_TYPE_HEADER = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|abstract|sealed|partial|new)\s+)*"
+                          r"(?:class|struct|interface|enum)\s+\w")
+
+
+def _block_end(lines: list, header_end: int) -> int:
+    """The index of the line closing the block that opens after `header_end` (itself when none opens)."""
+    depth = 0
+    for i in range(header_end + 1, len(lines)):
+        text = lines[i].text.strip()
+        if text.startswith("//"):
+            continue
+        depth += text.count("{") - text.count("}")
+        if depth <= 0 and ("{" in text or "}" in text):
+            return i
+    return header_end
+
+
 def _leave_out(f: SkeletonFile, error: MemberError) -> bool:
     """Comment out the member whose line failed (or strip a type header's bases); True if changed."""
     i = error.line - 1 - len(f.header)
@@ -382,6 +399,8 @@ def _leave_out(f: SkeletonFile, error: MemberError) -> bool:
     end = i
     while end + 1 < len(f.lines) and f.lines[end + 1].origin == line.origin and f.lines[end + 1].kind != "type":
         end += 1
+    if _TYPE_HEADER.search(f.lines[start].text):
+        end = _block_end(f.lines, end)       # a nested type goes whole: its braces and members with it
     indent = re.match(r"\s*", f.lines[start].text).group(0)
     f.lines[start:end + 1] = [Line(f"{indent}// repotrans: left out {line.origin}: {error.code} {error.message}",
                                    line.origin)] + \

@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -111,6 +112,9 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
             new_types.setdefault(t.name, cs_type_name(t.name, t.kind, conv))
     project_types = {**conv.port_types(), **names.types, **names.paths, **new_types}
     namespace_of = dict(names.namespace_of)
+    declared = Counter(t.name for t in index.types("target") if t.outer_id is None)
+    port_namespaces = {t.name: t.container for t in index.types("target")
+                       if t.outer_id is None and declared[t.name] == 1 and t.container}
     for t in tops:
         namespace_of[t.name] = names.namespace(t.container)
     overridden = overridden_members(index)
@@ -144,7 +148,8 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
             continue
         first = types[0]
         cs_name = new_types[first.name]
-        usings = _usings(tree.root_node, lines, namespace, project_types, namespace_of, conv.type_usings)
+        usings = _usings(tree.root_node, lines, namespace, project_types, namespace_of, conv.type_usings,
+                         port_namespaces)
         header = [f"using {u};" for u in usings] + ([""] if usings else []) + [f"namespace {namespace}", "{"]
         path = posixpath.join(names.folder(package), cs_name + ".cs")
         plan.files.append(SkeletonFile(path, namespace, [t.qualified_name for t in types], lines, header))
@@ -153,13 +158,17 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
 
 
 def _usings(root: Node, lines: list[Line], namespace: str, project_types: dict[str, str],
-            namespace_of: dict[str, str], port_usings: dict[str, set[str]]) -> list[str]:
+            namespace_of: dict[str, str], port_usings: dict[str, set[str]],
+            port_namespaces: dict[str, str] | None = None) -> list[str]:
     """System namespaces the rendered text needs (those of the JDK table, and those the port's files import
-    where they declare a type the port writes for a JDK type), and the namespaces of the project types it names."""
+    where they declare a type the port writes for a JDK type), the namespaces of the project types it names,
+    and those of the port's own types it names (HdrHistogram.NET's Utilities.ByteBuffer for Java's)."""
     words = set(re.findall(r"\b[A-Z]\w*", "\n".join(line.text for line in lines)))
     table = jdk_table()["namespaces"]
     out = {"System"} | {ns for name, ns in table.items() if name in words}
     out |= {ns for name, namespaces in port_usings.items() if name in words for ns in namespaces}
+    out |= {ns for name, ns in (port_namespaces or {}).items()
+            if name in words and ns != namespace and not namespace.startswith(ns + ".")}
     stack = [root]
     while stack:
         node = stack.pop()

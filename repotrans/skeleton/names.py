@@ -63,6 +63,10 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
         java, cs = by_id.get(tm.source_id), by_id.get(tm.target_id)
         if java is None or cs is None:
             continue
+        top = cs
+        while top.outer_id is not None and top.outer_id in by_id:
+            top = by_id[top.outer_id]
+        namespace_of.setdefault(java.name, top.container)   # where the port's type is, whatever the package's map
         if java.outer_id is None and cs.outer_id is None:
             spaces[java.container][cs.container] += 1
             places[java.container][posixpath.dirname(cs.path)] += 1
@@ -75,9 +79,6 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
             java_path, cs_path = _path(java, by_id), _path(cs, by_id)
             if java_path != cs_path:
                 paths[java_path] = cs_path
-        top = cs
-        while top.outer_id is not None and top.outer_id in by_id:
-            top = by_id[top.outer_id]
         namespace_of[java.name] = top.container
     chosen = {p: c.most_common(1)[0][0] for p, c in places.items()}
     chosen.update({p: c.most_common(1)[0][0] for p, c in folders.items()})

@@ -172,3 +172,24 @@ def test_a_package_the_port_split_goes_where_most_of_its_types_are(tmp_path):
     names = learn_names(index, mapping)
     assert names.namespace("org.h") in ("H.Net", "H.Net.Iteration")
     assert names.folder("org.h") in ("H", "H/Iteration")
+    # where each paired type is, whatever the package's map: a generated type naming C gets its using
+    assert names.namespace_of["C"] == "H.Net.Iteration" and names.namespace_of["A"] == "H.Net"
+
+
+def test_a_nested_type_left_out_goes_whole():
+    """A nested type that did not compile was commented out by its header line only: its braces and members
+    stayed, and every later line of the file was a syntax error (HdrHistogram's HistogramData.Percentiles)."""
+    from repotrans.skeleton.check import MemberError, _leave_out
+    from repotrans.skeleton.generate import SkeletonFile
+    from repotrans.skeleton.lines import Line
+
+    body = [Line("    public class Outer", "Outer", "type"), Line("    {", "Outer"),
+            Line("        public class Inner : IEnumerable<int>", "Outer.Inner"), Line("        {", "Outer.Inner"),
+            Line("            public int x;", "Outer.Inner.x"), Line("        }", "Outer.Inner"),
+            Line("        public int y;", "Outer.y"), Line("    }", "Outer")]
+    f = SkeletonFile("A.cs", "N", ["p.Outer"], body, ["namespace N", "{"])
+    assert _leave_out(f, MemberError("A.cs", 3 + 2, "CS0535", "does not implement", "Outer.Inner"))
+    texts = [ln.text.strip() for ln in f.lines]
+    assert texts[2].startswith("// repotrans: left out Outer.Inner")
+    assert texts[3:7] == ["// public class Inner : IEnumerable<int>", "// {", "// public int x;", "// }"]
+    assert texts[7:] == ["public int y;", "}"]
