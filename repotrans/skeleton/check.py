@@ -126,6 +126,9 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                 report.reshaped.append(f"{e.origin}: no 'override' ({e.code}: the port's base member is not "
                                        "virtual or absent)")
                 fixed = True
+            elif f is not None and e.origin and e.code == "CS0507" and _base_access(f, e):
+                report.reshaped.append(f"{e.origin}: the access of the port's base member (CS0507)")
+                fixed = True
             elif f is not None and e.origin and e.code == "CS0534" and _add_abstract(f, e, target, set(by_path)):
                 report.reshaped.append(f"{e.origin}: added the override the port's base declares abstract "
                                        f"({e.message.rsplit(' ', 1)[-1]})")
@@ -319,6 +322,25 @@ def _as_new(f: SkeletonFile, error: MemberError) -> bool:
         return False
     f.lines[i].text = re.sub(r"\boverride\s", "new " if error.code == "CS0506" else "", f.lines[i].text, count=1)
     return True
+
+
+_INHERITED_ACCESS = re.compile(r"when overriding `(?P<access>protected internal|protected|internal|public|private)' "
+                               r"inherited member")
+_ACCESS = re.compile(r"\b(?:protected\s+internal|public|protected|internal|private)\s+")
+
+
+def _base_access(f: SkeletonFile, error: MemberError) -> bool:
+    """An override whose access differs from the port's base member's (CS0507: Java's package-private
+    `void incrementIterationLevel()` where HdrHistogram.NET's base declares it protected) takes the base's."""
+    i = error.line - 1 - len(f.header)
+    found = _INHERITED_ACCESS.search(error.message)
+    if found is None or not 0 <= i < len(f.lines) or not re.search(r"\boverride\s", f.lines[i].text):
+        return False
+    text = f.lines[i].text
+    indent = re.match(r"\s*", text).group(0)
+    rest = _ACCESS.sub("", text[len(indent):], count=1) if _ACCESS.match(text[len(indent):]) else text[len(indent):]
+    f.lines[i].text = f"{indent}{found['access']} {rest}"
+    return f.lines[i].text != text
 
 
 _ABSTRACT = re.compile(r"`(?P<base>[\w.]+)\.(?P<name>\w+)(?:\.(?P<acc>get|set)|\((?P<params>[^)]*)\))'$")

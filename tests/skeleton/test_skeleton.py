@@ -193,3 +193,20 @@ def test_a_nested_type_left_out_goes_whole():
     assert texts[2].startswith("// repotrans: left out Outer.Inner")
     assert texts[3:7] == ["// public class Inner : IEnumerable<int>", "// {", "// public int x;", "// }"]
     assert texts[7:] == ["public int y;", "}"]
+
+
+def test_an_override_takes_the_access_of_the_ports_base_member():
+    """HdrHistogram's package-private `void incrementIterationLevel()` overrides a member HdrHistogram.NET's
+    base declares protected: the regenerated `public override` was CS0507."""
+    from repotrans.skeleton.check import MemberError, _base_access
+    from repotrans.skeleton.generate import SkeletonFile
+    from repotrans.skeleton.lines import Line
+
+    body = [Line("    public class It : Base", "It", "type"), Line("    {", "It"),
+            Line("        public override void step()", "It.step()"), Line("        {", "It.step()"),
+            Line("        }", "It.step()"), Line("    }", "It")]
+    f = SkeletonFile("It.cs", "N", ["p.It"], body, ["namespace N", "{"])
+    message = ("`N.It.step()': cannot change access modifiers when overriding `protected' inherited member "
+               "`N.Base.step()'")
+    assert _base_access(f, MemberError("It.cs", 3 + 2, "CS0507", message, "It.step()"))
+    assert f.lines[2].text == "        protected override void step()"
