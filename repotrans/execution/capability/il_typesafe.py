@@ -145,7 +145,8 @@ def check(c: Checker, job: Job, path: Path, seen: list[int], added: list[int], a
         errors = found.get(verifier_key(a.type_name("TypeDef", a.method_owner.get(m, 1)), d.name, len(d.params)))
         if errors:
             job.where = f"{a.type_name('TypeDef', a.method_owner.get(m, 1))}::{d.name}"
-            job.deny("type_safety", f"unverifiable IL: {errors[0]}" + (MERGE_HINT if MERGED_TO_OBJECT in errors[0] else ""))
+            hint = MERGE_HINT if MERGED_TO_OBJECT in errors[0] else ""
+            job.deny("type_safety", f"unverifiable IL: {errors[0]}{hint}")
 
 
 def verifier_key(type_name: str, name: str, arity: int) -> str:

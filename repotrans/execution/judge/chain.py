@@ -235,9 +235,10 @@ class Members:
         not (see the module doc)."""
         if not own.code:
             return False
-        if member.kind == "method" and member.name.split("<", 1)[0].rsplit(".", 1)[-1] in referenced_groups(own.code):
-            if own.java is None or not self.java_reaches(own.java, member):
-                return True
+        grouped = member.kind == "method" and member.name.split("<", 1)[0].rsplit(".", 1)[-1] in referenced_groups(
+            own.code)
+        if grouped and (own.java is None or not self.java_reaches(own.java, member)):
+            return True
         classes = referenced_types(own.code) & self.classes(member)
         if not classes:
             return False
