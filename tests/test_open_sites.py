@@ -18,6 +18,7 @@ BUILDERS = {
     "index/store.py": "the index itself (a copy of it, re-rooted: Index.copy_to)",
     "runs/run.py": "the run: opens its index once and hands out its mapping",
     "runs/workload.py": "an executor's per-process run context (a Ray node, or a workload of another workspace)",
+    "runs/ray_validation.py": "a Ray node's per-process context for a dataset's validation, on its own copy",
     "runs/ablate.py": "the ablation run: one index per dataset's workspace",
     "sync/run.py": "the sync run: both revisions' indexes",
     "sync/steps.py": "the sync run's mapping of the new revision (the upstream history's pairs merged in)",
