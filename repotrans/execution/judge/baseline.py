@@ -104,8 +104,7 @@ class PortBaseline:
 
     def limits(self, limits: Limits) -> Limits:
         """`limits` with this baseline's known failures, measured seconds and the memory its runs need."""
-        known = {**self.known_failures, **dict(limits.known_failures)}
-        return replace(limits, known_failures=tuple(sorted(known.items())), test_seconds=self.test_seconds,
+        return replace(limits, known_failures=self.leave_out(limits.known_failures), test_seconds=self.test_seconds,
                        memory_mb=self.memory_mb(limits.memory_mb))
 
     def memory_mb(self, configured: int) -> int:
@@ -234,12 +233,13 @@ def port_baseline(runner, target: Path, cache: BaselineCache, timeout: float,
 def leave_out_baseline(runner, target: Path, cache_root: Path | str | None,
                        progress: Callable[[str], None] | None = None) -> PortBaseline:
     """The baseline of the untouched port at `target` (port_baseline under `cache_root`, each test project
-    given UNTOUCHED_TIMEOUT seconds at least), with `runner`'s known failures extended by every test it counts
-    as failing before any change, flipping or not running here (PortBaseline.leave_out): no verdict of the
-    runner rests on one from then on. Batch's and sync's judges take it before their first judgement."""
+    given UNTOUCHED_TIMEOUT seconds at least), with `runner`'s limits taken from it (PortBaseline.limits): its
+    known failures extended by every test the baseline counts as failing before any change, flipping or not
+    running here, so that no verdict of the runner rests on one from then on, and its runs planned from the
+    measured seconds and memory. Batch's and sync's judges take it before their first judgement."""
     base = port_baseline(runner, target, BaselineCache.under(cache_root),
                          timeout=max(runner.limits.timeout, UNTOUCHED_TIMEOUT), progress=progress)
-    runner.limits = replace(runner.limits, known_failures=base.leave_out(runner.limits.known_failures))
+    runner.limits = base.limits(runner.limits)
     return base
 
 
