@@ -215,6 +215,7 @@ class Reachability:
         self._key: tuple | None = None
         self._graph: CallGraph | None = None
         self._names: TypeNames | None = None
+        self._bound = None                   # the Index object _names reads
         self._memo: dict[tuple[tuple[str, ...], frozenset[str]], dict[str, int]] = {}
         self._chains: dict[str, list[tuple[str, str]]] = {}
 
@@ -237,12 +238,18 @@ class Reachability:
         return self._state(index)[1]
 
     def _state(self, index) -> tuple[CallGraph, TypeNames, dict]:
+        """The graph and memo of the target's state (its files' contents), and a binder over `index` itself:
+        the binder reads its index later, so one kept from another Index object over the same files (a
+        stage's own, or a group's scratch copy, closed since) is never handed out."""
         key = tuple((f.path, f.sha256) for f in index.files("target"))
         with self._lock:
             if key != self._key:
                 names = TypeNames(index)
                 self._key, self._graph, self._names, self._memo, self._chains = \
                     key, build_graph(index, names), names, {}, {}
+            elif self._bound is not index:
+                self._names = TypeNames(index)
+            self._bound = index
             return self._graph, self._names, self._memo
 
     def _start_tokens(self, index, names: TypeNames, start: frozenset[str], scopes: tuple[str, ...]) -> set[str]:

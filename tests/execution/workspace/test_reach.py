@@ -290,3 +290,21 @@ def test_covering_tests_come_nearest_first(tmp_path):
     base_run = next(m.id for m in index.all_methods("target") if m.id.endswith("Run.Base.Run()"))
     start = frozenset(fixtures["T:Run.Tests.RunTests"]["tests"]["ThroughAField"])
     assert reach.distances(index, start, ("Run.Tests.RunTests",))[base_run] == 2
+
+
+def test_a_binder_is_never_handed_out_over_another_closed_index_of_the_same_files(tmp_path):
+    """A runner's Reachability outlives the Index objects it is asked with (a stage's own, a group's scratch
+    copy): asked with a second Index over the same files after the first was closed, it binds names through the
+    second (was: sqlite3.ProgrammingError, a closed database, in a batch's end stage on a real port)."""
+    first, fixtures = _same_names(tmp_path)
+    reach = Reachability()
+    query = "Codes.Aztec.Version.ECB.ECB"
+    expected = sorted(_select(first, fixtures, query, reach).tests)
+    first.close()
+    second = Index.open(tmp_path / "wd")
+    try:
+        assert sorted(_select(second, fixtures, query, reach).tests) == expected
+        scope = second.type("target:Tests.AztecTests")
+        assert reach.type_names(second).bind(scope, "Decoder") == {"target:Codes.Aztec.Decoder"}
+    finally:
+        second.close()
