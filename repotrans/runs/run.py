@@ -131,24 +131,29 @@ class Run:
         overrides: from the index's mapping cache unless the index, the code or the overrides changed."""
         return load_mapping(self.index, self.config.mapping)
 
-    def judge(self, workers: int = 1) -> Judge:
-        """The run's judge for `workers` submitters: one runner (toolchain, sandboxes, scratch copies) per run,
-        kept warm over every stage. Stages use it and never close it; the run closes it."""
+    @property
+    def runner(self) -> Runner:
+        """The run's one runner (toolchain, sandboxes, scratch copies), built on first use and kept warm over
+        every stage; the run closes it."""
         if self._runner is None:
             self._runner = Runner(self.config.execution, self.folder.workspace)
+        return self._runner
+
+    def judge(self, workers: int = 1) -> Judge:
+        """The run's judge for `workers` submitters over its one runner. Stages use it and never close it."""
         if workers not in self._judges:
-            self._judges[workers] = judge_for(self._runner, workers)
+            self._judges[workers] = judge_for(self.runner, workers)
         return self._judges[workers]
 
     def untouched_baseline(self, say: Callable[[str], None]) -> PortBaseline:
         """The untouched port's baseline (judge.baseline, cached per content under [cache] root), taken on the
-        work copy before anything is applied to it: the tests it counts as failing before any change, flipping
-        or not running here join the run's known failures (judge.baseline.leave_out_baseline), in the run's
-        runner and in its configuration (an executor's judges are built from it). Call it before the first
-        judgement, so that no verdict of the run, nor its whole-suite check, rests on one."""
-        runner = self._runner or Runner(self.config.execution, self.folder.workspace)
-        self._runner = runner
-        base = leave_out_baseline(runner, self.work, self.config.cache.root, progress=say)
+        user's port as it is (a resumed run's work copy holds passing translations already): the tests it
+        counts as failing before any change, flipping or not running here join the run's known failures
+        (judge.baseline.leave_out_baseline), in the run's runner and in its configuration (an executor's
+        judges are built from it). Call it before the first judgement, so that no verdict of the run, nor its
+        whole-suite check, rests on one."""
+        runner = self.runner
+        base = leave_out_baseline(runner, Path(self.inputs.target), self.config.cache.root, progress=say)
         self.config = replace(self.config, execution=replace(self.config.execution,
                                                              known_failures=runner.limits.known_failures))
         return base
@@ -158,5 +163,8 @@ class Run:
             self._runner.close()
             self._runner = None
             self._judges.clear()
+        if self._index is not None:
+            self._index.close()
+            self._index = None
         self.store.close()
 

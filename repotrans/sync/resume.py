@@ -60,19 +60,18 @@ def outcome_from_json(d: dict) -> Outcome:
 class SyncLedger:
     """The finished steps of one sync run folder (see the module doc)."""
 
-    def __init__(self, run_dir: Path, inputs: dict, config_json: dict):
-        """`inputs`: what the run is of ({"range": [old, new], "target": path, ...}); `config_json`: the
-        configuration (AgentConfig.to_json()). Raises ConfigError when the folder holds another run."""
-        self.store = RunStore(run_dir)
+    def __init__(self, store: RunStore, run_dir: Path, inputs: dict, config_json: dict):
+        """`store`: the run folder's (the run's, which closes it); `inputs`: what the run is of ({"range": [old,
+        new], "target": path, ...}); `config_json`: the configuration (AgentConfig.to_json()). Raises
+        ConfigError when the folder holds another run."""
+        self.store = store
         self.dataset = " -> ".join(inputs["range"])
         bound = json.loads(json.dumps({"inputs": inputs, "config": judged_settings(config_json)}, default=str))
         was = self.store.meta("sync")
         if was is None and self.store.records():
-            self.store.close()
             raise ConfigError(f"{run_dir} holds another kind of run (batch?); choose another --run-dir")
         if was is not None and was != bound:
             changed = _differences(was, bound)
-            self.store.close()
             raise ConfigError(f"{run_dir} holds a sync of another {', '.join(changed[:3])}; run it with the "
                               f"same settings to resume, or choose another --run-dir")
         self.store.set_meta("sync", bound)
@@ -97,5 +96,3 @@ class SyncLedger:
         if status != ERROR:
             self._done[step_key(outcome.change, outcome.action)] = outcome
 
-    def close(self) -> None:
-        self.store.close()

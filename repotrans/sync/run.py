@@ -23,17 +23,14 @@ configuration in that folder is refused.
 """
 from __future__ import annotations
 
-import shutil
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
-from repotrans.execution.judge.baseline import leave_out_baseline
-from repotrans.execution.judge.runner import Runner
-from repotrans.runs.run import RunFolder
+from repotrans.runs.run import Run, RunInputs
 from repotrans.sync.diff import diff_trees, read_tree, touched, with_commits
 from repotrans.sync.files import file_digests
 from repotrans.sync.history import Commit, commits, export, resolve
@@ -69,36 +66,53 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     run = inputs.run_dir
     say = inputs.progress
     before, after, history = _upstream(inputs)
-    ledger = SyncLedger(run, _bound_inputs(inputs, before, after, history), config.to_json())
+    with Run(RunInputs(after, inputs.target, run), config) as sync_run:
+        ledger = SyncLedger(sync_run.store, run, _bound_inputs(inputs, before, after, history), config.to_json())
+        report, work, originals, start_texts, digests = _steps(inputs, sync_run, ledger, before, after, history,
+                                                               editor or _builtin_editor)
+    passed = edit_records([(o.target, o.code) for o in report.outcomes
+                           if o.action == "edit" and o.status == "passed" and o.code and o.target])
+    out = sync_write(inputs.target, work, digests, originals, start_texts, passed, inputs.write)
+    (run / "changes.patch").write_text(out.patch, encoding="utf-8")
+    if inputs.patch:
+        inputs.patch.write_text(out.patch, encoding="utf-8")
+    if inputs.write:
+        report.written, report.refused = out.written, out.refused
+    report.seconds = round(time.time() - started, 2)
+    report.save(run)
+    return report
+
+
+def _steps(inputs: SyncInputs, sync_run: Run, ledger: SyncLedger, before: Path, after: Path,
+           history: list[Commit], editor: Editor) -> tuple[SyncReport, Path, dict, dict, dict]:
+    """The sync's judged steps in the run's work copy (see the module doc): the report, the work copy, the
+    carried members' original texts and their files' texts and digests at the start (for writing back)."""
+    run, say, config = inputs.run_dir, inputs.progress, sync_run.config
     say(f"diff: {before.name} -> {after.name}")
     old_tree, new_tree = read_tree(before), read_tree(after)
     per_commit = [(c, touched(inputs.source, c)) for c in history] if history else []
     changes = with_commits(diff_trees(old_tree, new_tree), per_commit)
     digests = file_digests(inputs.target)
-    folder = RunFolder(run)
-    work = folder.work_target
+    work = sync_run.work
     if ledger.resuming and work.is_dir():
         say(f"resuming: the work copy {work} holds what passed so far")
     else:
-        shutil.rmtree(work, ignore_errors=True)
-        shutil.copytree(inputs.target, work, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
+        sync_run.fresh_work_copy()
     old_index = Index.open(run / "workspace-old")
     old_index.build(before, inputs.target, progress=False)
     old_mapping = load_mapping(old_index, config.mapping)
-    index = Index.open(folder.workspace)
-    index.build(after, work, progress=False)
+    index = sync_run.open_index()
     report = SyncReport(commits=history, changes=changes, revisions=(before.name, after.name))
     carried = {c.old_id: old_mapping.target_method(c.old_id) for c in changes if c.member and c.old_id}
     carried = {k: v.target_id for k, v in carried.items() if v is not None}
     originals = original_texts(old_index, sorted({t.split(":", 1)[1] for t in carried.values()}))
     start_texts = {o["path"]: (inputs.target / o["path"]).read_bytes().decode("utf-8", "replace")
                    for o in originals.values()}
-    editor = editor or _builtin_editor
-    runner = Runner(config.execution, folder.workspace)
+    runner = sync_run.runner
     try:
         # the untouched port's failing, flipping and not-running tests are left out of every step's verdict
-        report.baseline = leave_out_baseline(runner, inputs.target, config.cache.root, progress=say).facts()
-        config = replace(config, execution=replace(config.execution, known_failures=runner.limits.known_failures))
+        report.baseline = sync_run.untouched_baseline(say).facts()
+        config = sync_run.config
         ctx = SyncSteps(index=index, after=after, work=work, runner=runner, config=config, report=report, say=say,
                         old_tree=old_tree, new_tree=new_tree, old_index=old_index, old_mapping=old_mapping,
                         ledger=ledger)
@@ -136,21 +150,8 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
             port_added(ctx, added, run / "batch", junit, resume=ledger.resuming, created=created)
         report.whole_suite = ctx.whole_suite()
     finally:
-        runner.close()
         old_index.close()
-        index.close()
-        ledger.close()
-    passed = edit_records([(o.target, o.code) for o in report.outcomes
-                           if o.action == "edit" and o.status == "passed" and o.code and o.target])
-    out = sync_write(inputs.target, work, digests, originals, start_texts, passed, inputs.write)
-    (run / "changes.patch").write_text(out.patch, encoding="utf-8")
-    if inputs.patch:
-        inputs.patch.write_text(out.patch, encoding="utf-8")
-    if inputs.write:
-        report.written, report.refused = out.written, out.refused
-    report.seconds = round(time.time() - started, 2)
-    report.save(run)
-    return report
+    return report, work, originals, start_texts, digests
 
 
 def _upstream(inputs: SyncInputs) -> tuple[Path, Path, list[Commit]]:

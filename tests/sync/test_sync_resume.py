@@ -10,6 +10,7 @@ import pytest
 
 from repotrans.agents.config import AgentConfig
 from repotrans.errors import ConfigError
+from repotrans.runs.store import RunStore
 from repotrans.sync.run import SyncInputs, run_sync
 from repotrans.sync.diff import Change
 from repotrans.sync.report import Outcome
@@ -24,20 +25,22 @@ CHANGE = Change("body", "source:p.A.f(int)", "source:p.A.f(int)", 0.8, ("1234567
 
 def test_the_ledger_keeps_judged_steps_and_retries_errors(tmp_path):
     config = AgentConfig().to_json()
-    ledger = SyncLedger(tmp_path, INPUTS, config)
+    store = RunStore(tmp_path)
+    ledger = SyncLedger(store, tmp_path, INPUTS, config)
     assert not ledger.resuming
     done = Outcome(CHANGE, "target:P.A.F(int)", "edit", "passed", how="statements", code="{ }", seconds=1.5)
     ledger.record(done, "passed")
     other = Change("body", "source:p.A.g()", "source:p.A.g()", 0.5, ("1234567",))
     ledger.record(Outcome(other, "target:P.A.G()", "edit", "error", reason="boom"), "error")
-    ledger.close()
-    again = SyncLedger(tmp_path, INPUTS, {**config, "model": {**config["model"], "cache": False},
-                                          "cache": {"root": "/elsewhere", "embeddings": False}})
+    store.close()
+    store = RunStore(tmp_path)
+    again = SyncLedger(store, tmp_path, INPUTS, {**config, "model": {**config["model"], "cache": False},
+                                                 "cache": {"root": "/elsewhere", "embeddings": False}})
     assert again.resuming
     assert again.finished(CHANGE, "edit") == done             # the same Outcome, change and all
     assert again.finished(CHANGE, "rename") is None
     assert again.finished(other, "edit") is None               # a task error is tried again
-    again.close()
+    store.close()
 
 
 @pytest.mark.parametrize("inputs, config, named", [
@@ -48,9 +51,11 @@ def test_the_ledger_keeps_judged_steps_and_retries_errors(tmp_path):
 ])
 def test_another_range_or_configuration_is_refused_naming_it(tmp_path, inputs, config, named):
     base = AgentConfig().to_json()
-    SyncLedger(tmp_path, INPUTS, base).close()
+    store = RunStore(tmp_path)
+    SyncLedger(store, tmp_path, INPUTS, base)
     with pytest.raises(ConfigError) as err:
-        SyncLedger(tmp_path, inputs, {**base, "model": {**base["model"], **config}})
+        SyncLedger(store, tmp_path, inputs, {**base, "model": {**base["model"], **config}})
+    store.close()
     message = str(err.value)
     assert "\n" not in message and named in message and "choose another --run-dir" in message
 
