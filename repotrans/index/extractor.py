@@ -74,7 +74,7 @@ class Extractor:
         Members of local and anonymous classes lie deeper and are not indexed.
         """
         cursor = self.cursor
-        cursor.set_max_start_depth(DEPTH.get(container.type, 2))
+        cursor.set_max_start_depth(self.depth(container))
         top = container.id
         found = [(node.start_byte, cap, node) for cap, nodes in cursor.captures(container).items()
                  for node in nodes if node.id != top]
@@ -92,6 +92,10 @@ class Extractor:
                 self.visit(node, handler(self, node, owner, namespace), namespace)
             elif owner is not None:
                 handler(self, node, owner)
+
+    def depth(self, container: ts.Node) -> int:
+        """How far below `container` its declarations start (see visit)."""
+        return DEPTH.get(container.type, 2)
 
     # ---- types -----------------------------------------------------------------------------------
     def add_type(self, kind: str, node: ts.Node, owner: TypeDecl | None, namespace: list[str],

@@ -9,6 +9,12 @@ from repotrans.index.model import Import, Method, Param
 
 class CSharpExtractor(Extractor):
 
+    def depth(self, container):
+        """One level deeper when the container's body holds a `#if` block: the members the block's first
+        branch declares (what the build compiles by default: `#if !SILVERLIGHT`) are its members too."""
+        body = next((c for c in container.named_children if c.type == "declaration_list"), container)
+        return super().depth(container) + any(c.type == "preproc_if" for c in body.named_children)
+
     def on_module(self, node, namespace):
         """Record a namespace; a block namespace returns the namespace path its body is in."""
         name = norm_type(self.text(node.child_by_field_name("name")))

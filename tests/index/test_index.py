@@ -616,7 +616,8 @@ def test_cli_index_bad_input_is_one_line(tmp_path, capsys):
             "--target", str(tmp_path / "no2")]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("repotrans: error: source repository ")
+    assert err.count("\n") == 1 and err.startswith("repotrans: error: --source: source repository not found: ")
+    assert not list((tmp_path / "w").glob("index.sqlite*"))          # no empty index left behind
 
 
 def test_parallel_build_matches_serial(tmp_path, repos, monkeypatch):
@@ -654,3 +655,21 @@ def test_a_directive_inside_a_base_list_is_recovered(tmp_path):
     assert [(t.id, t.bases) for t in p.types] == [("target:N.Foo", ["Bar", "IBaz"])]
     [m] = p.methods
     assert m.body == "{\n#if X\n        return;\n#endif\n    }"          # the file's text, directives kept
+
+
+def test_members_in_a_csharp_if_block_are_indexed_once(tmp_path):
+    """Members a `#if` block declares (its first branch: what the build compiles by default) are the type's
+    members, as are types in a block of a namespace; an `#else` branch adds no second copy. Found on a real
+    port: every member of a test fixture after `#if !SILVERLIGHT` was missing, and the call-chain judge then
+    took the port's own test code for a translation's."""
+    from repotrans.index.parse import parse_file
+
+    src = (b"namespace N {\nclass A { void Before(){}\n#if !SILVERLIGHT\n void Inside(){ int x = 1; }\n"
+           b" class Nested { void N1(){} }\n#else\n void Inside(){ }\n#endif\n void After(){} }\n"
+           b"#if X\nclass B { void InB(){} }\n#endif\n}\n")
+    p = parse_file("target", "A.cs", src, "sha")
+    assert [m.id for m in p.methods] == ["target:N.A.Before()", "target:N.A.Inside()", "target:N.A.Nested.N1()",
+                                         "target:N.A.After()", "target:N.B.InB()"]
+    assert [t.id for t in p.types] == ["target:N.A", "target:N.A.Nested", "target:N.B"]
+    inside = next(m for m in p.methods if m.name == "Inside")
+    assert inside.body == "{ int x = 1; }"
