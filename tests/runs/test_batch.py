@@ -129,6 +129,29 @@ def test_a_second_run_without_resume_is_refused(clean_run, pair, config):
         run_batch(source, target, clean_run[0], config, functions=functions, progress=False)
 
 
+def test_resume_on_a_finished_run_runs_only_the_tail_from_the_folder(pair, clean_run, tmp_path, monkeypatch):
+    """The end stages re-run alone: a finished run resumed translates nothing (no model, no agent) and runs the
+    re-judge and the whole suite again from its folder; `--patch` then writes what passed."""
+    import shutil
+    from repotrans.runs.batch_end import WriteRequest
+
+    source, target, functions, _ = pair
+    run_dir = tmp_path / "run"
+    shutil.copytree(clean_run[0], run_dir)
+
+    def no_translation(*args, **kwargs):
+        raise AssertionError("a finished run translated again")
+    monkeypatch.setattr(tasks_module, "run_translation", no_translation)
+    patch = tmp_path / "passing.patch"
+    summary = run_batch(source, target, run_dir, load_config(pair[3], cli={"model": {"name": "builtin"}}),
+                        functions=functions, resume=True, write=WriteRequest(patch=patch), progress=False)
+    assert (summary.tasks, summary.passed) == (clean_run[1].tasks, clean_run[1].passed) == (3, 3)
+    assert summary.together == clean_run[1].together and summary.together
+    assert _table(run_dir) == _table(clean_run[0])
+    text = patch.read_text()
+    assert all(m.split("(")[0].rsplit(".", 1)[-1] in text for m in MASKED)      # the three members, as a diff
+
+
 def test_resume_after_sigkill_matches_an_uninterrupted_run(pair, clean_run, tmp_path):
     source, target, functions, cfg = pair
     run_dir = tmp_path / "run"
