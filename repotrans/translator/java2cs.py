@@ -211,12 +211,9 @@ def format_only_locals(node: Node) -> frozenset[str]:
     stack = [node]
     while stack:
         current = stack.pop()
-        if current.type == "method_invocation" and current.child_by_field_name("name").text.decode() in ("format", "printf"):
-            args = current.child_by_field_name("arguments").named_children
-            if args and args[0].text.decode().startswith("Locale."):
-                args = args[1:]
-            if args and args[0].type == "identifier":
-                as_format.add(args[0].text.decode())
+        fmt = _format_argument(current)
+        if fmt is not None and fmt.type == "identifier":
+            as_format.add(fmt.text.decode())
         if current.type == "identifier" and current.parent is not None and not (
                 current.parent.type in ("variable_declarator", "assignment_expression")
                 and current.parent.child_by_field_name("name" if current.parent.type == "variable_declarator"
@@ -226,16 +223,23 @@ def format_only_locals(node: Node) -> frozenset[str]:
     return frozenset(n for n in as_format if read.count(n) == _format_reads(node, n))
 
 
+def _format_argument(node: Node) -> Node | None:
+    """The format argument of a `format`/`printf` call (after a leading Locale), else None."""
+    if node.type != "method_invocation" or node.child_by_field_name("name").text.decode() not in ("format", "printf"):
+        return None
+    args = node.child_by_field_name("arguments").named_children
+    if args and args[0].text.decode().startswith("Locale."):
+        args = args[1:]
+    return args[0] if args else None
+
+
 def _format_reads(node: Node, name: str) -> int:
     """How many times `name` is the format argument of a format/printf call."""
     count, stack = 0, [node]
     while stack:
         current = stack.pop()
-        if current.type == "method_invocation" and current.child_by_field_name("name").text.decode() in ("format", "printf"):
-            args = current.child_by_field_name("arguments").named_children
-            if args and args[0].text.decode().startswith("Locale."):
-                args = args[1:]
-            count += bool(args) and args[0].type == "identifier" and args[0].text.decode() == name
+        fmt = _format_argument(current)
+        count += fmt is not None and fmt.type == "identifier" and fmt.text.decode() == name
         stack.extend(current.named_children)
     return count
 

@@ -29,6 +29,23 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+STRANGER_PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
+JAVA_COUNTER, CS_COUNTER = "java/src/com/example/ring/Counter.java", "csharp/Ring/Counter.cs"
+
+
+def _edited_pair_parity(tmp_path: Path, edits: list[tuple[str, str, str]]):
+    """Parity over a copy of the stranger pair with each (file in the pair, old text, new text) edit made."""
+    shutil.copytree(STRANGER_PAIR, tmp_path / "pair")
+    for rel, old, new in edits:
+        _edit(tmp_path / "pair" / rel, old, new)
+    index = Index.open(tmp_path / "wd")
+    try:
+        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
+        return parity(index, load_mapping(index))
+    finally:
+        index.close()
+
+
 @pytest.fixture(scope="module")
 def edited(tmp_path_factory) -> Path:
     """The sample with one change of each kind: a Java method the port lacks, a Java type the port
@@ -155,20 +172,11 @@ def test_an_accessor_the_port_made_a_public_field_is_no_missing_member(tmp_path)
     """getLimit()/setLimit(int) became `public int Limit;` in the port (found on a real port: javaewah's
     BufferedRunningLengthWord accessors are csharpewah's public fields): a signature difference naming the
     field, never missing; an accessor whose field the port keeps private stays missing."""
-    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
-    shutil.copytree(pair, tmp_path / "pair")
-    java = tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "Counter.java"
-    _edit(java, "    public int seen() {", "    public int getLimit() {\n        return 0;\n    }\n\n"
-          "    public void setLimit(int limit) {\n    }\n\n    public int getStep() {\n        return 1;\n    }\n\n"
-          "    public int seen() {")
-    _edit(tmp_path / "pair" / "csharp" / "Ring" / "Counter.cs", "        private int seen;",
-          "        private int seen;\n        public int Limit;\n        private int Step;")
-    index = Index.open(tmp_path / "wd")
-    try:
-        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
-        report = parity(index, load_mapping(index))
-    finally:
-        index.close()
+    report = _edited_pair_parity(tmp_path, [
+        (JAVA_COUNTER, "    public int seen() {", "    public int getLimit() {\n        return 0;\n    }\n\n"
+         "    public void setLimit(int limit) {\n    }\n\n    public int getStep() {\n        return 1;\n    }\n\n"
+         "    public int seen() {"),
+        (CS_COUNTER, "        private int seen;", "        private int seen;\n        public int Limit;\n        private int Step;")])
     entries = {e.java: e for g in report.groups for e in g.entries if e.java and "Limit" in e.java or
                e.java and "Step" in e.java}
     limit = entries["com.example.ring.Counter.getLimit()"]
@@ -184,20 +192,11 @@ def test_overloads_the_mapping_cannot_tell_apart_and_implicit_constructors_are_p
     mapping could not choose) is there, paired with the likelier overload and named as a signature difference;
     Java's explicit no-argument constructor is the C# class's implicit one (matched); see(long), whose only
     C# namesake See(int) pairs with see(int), stays missing."""
-    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
-    shutil.copytree(pair, tmp_path / "pair")
-    java = tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "Counter.java"
-    _edit(java, "    public int seen() {", "    public Counter() {\n    }\n\n    public void feed(Source s) {\n    }\n\n"
-          "    public void see(long value) {\n    }\n\n    public int seen() {")
-    _edit(tmp_path / "pair" / "csharp" / "Ring" / "Counter.cs", "        public int Seen()",
-          "        public void Feed(System.IO.Stream s)\n        {\n        }\n\n"
-          "        public void Feed(ISource s)\n        {\n        }\n\n        public int Seen()")
-    index = Index.open(tmp_path / "wd")
-    try:
-        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
-        report = parity(index, load_mapping(index))
-    finally:
-        index.close()
+    report = _edited_pair_parity(tmp_path, [
+        (JAVA_COUNTER, "    public int seen() {", "    public Counter() {\n    }\n\n    public void feed(Source s) {\n"
+         "    }\n\n    public void see(long value) {\n    }\n\n    public int seen() {"),
+        (CS_COUNTER, "        public int Seen()", "        public void Feed(System.IO.Stream s)\n        {\n        }\n\n"
+         "        public void Feed(ISource s)\n        {\n        }\n\n        public int Seen()")])
     entries = {e.java: e for g in report.groups for e in g.entries if e.java}
     feed = entries["com.example.ring.Counter.feed(Source)"]
     assert (feed.category, feed.cs) == ("signature", "Example.Ring.Counter.Feed(ISource)")
@@ -212,20 +211,11 @@ def test_a_listener_registration_the_port_made_an_event_is_no_missing_member(tmp
     """addSeenListener(l)/removeSeenListener(l) became `public event Action<int> SeenListener;` (found on
     xmlunit.net: AbstractDifferenceEngine's addComparisonListener and its kin are C# events): a signature
     difference naming the event, never missing; a registration with no event of that name stays missing."""
-    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
-    shutil.copytree(pair, tmp_path / "pair")
-    java = tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "Counter.java"
-    _edit(java, "    public int seen() {", "    public void addSeenListener(Runnable l) {\n    }\n\n"
-          "    public void removeSeenListener(Runnable l) {\n    }\n\n    public void addResetListener(Runnable l) {\n"
-          "    }\n\n    public int seen() {")
-    _edit(tmp_path / "pair" / "csharp" / "Ring" / "Counter.cs", "        private int seen;",
-          "        private int seen;\n        public event Action<int> SeenListener;")
-    index = Index.open(tmp_path / "wd")
-    try:
-        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
-        report = parity(index, load_mapping(index))
-    finally:
-        index.close()
+    report = _edited_pair_parity(tmp_path, [
+        (JAVA_COUNTER, "    public int seen() {", "    public void addSeenListener(Runnable l) {\n    }\n\n"
+         "    public void removeSeenListener(Runnable l) {\n    }\n\n    public void addResetListener(Runnable l) {\n"
+         "    }\n\n    public int seen() {"),
+        (CS_COUNTER, "        private int seen;", "        private int seen;\n        public event Action<int> SeenListener;")])
     entries = {e.java: e for g in report.groups for e in g.entries if e.java}
     add = entries["com.example.ring.Counter.addSeenListener(Runnable)"]
     assert (add.category, add.cs, add.detail) == ("signature", "Example.Ring.Counter.SeenListener",
@@ -240,24 +230,17 @@ def test_an_inner_class_constructor_taking_the_outer_instance_is_present(tmp_pat
     AbstractDifferenceEngine.OngoingComparisonState(engine) and (engine, result), which the mapping left
     unpaired): each a signature difference with its own partner, never missing; a static nested class's
     constructor gets no such pairing."""
-    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
-    shutil.copytree(pair, tmp_path / "pair")
-    _edit(tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "RingBuffer.java", "public class RingBuffer {",
-          "public class RingBuffer {\n    public class Cursor {\n        public Cursor() {\n        }\n\n"
-          "        public Cursor(int at) {\n        }\n    }\n\n"
-          "    public static class Mark {\n        public Mark(int at) {\n        }\n    }\n")
-    _edit(tmp_path / "pair" / "csharp" / "Ring" / "RingBuffer.cs", "    public class RingBuffer\n    {",
-          "    public class RingBuffer\n    {\n        public class Cursor\n        {\n"
-          "            internal Cursor(RingBuffer ring)\n            {\n            }\n\n"
-          "            internal Cursor(RingBuffer ring, int at)\n            {\n            }\n        }\n\n"
-          "        public class Mark\n        {\n            internal Mark(RingBuffer ring, int at)\n            {\n"
-          "            }\n        }\n")
-    index = Index.open(tmp_path / "wd")
-    try:
-        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
-        report = parity(index, load_mapping(index))
-    finally:
-        index.close()
+    report = _edited_pair_parity(tmp_path, [
+        ("java/src/com/example/ring/RingBuffer.java", "public class RingBuffer {",
+         "public class RingBuffer {\n    public class Cursor {\n        public Cursor() {\n        }\n\n"
+         "        public Cursor(int at) {\n        }\n    }\n\n"
+         "    public static class Mark {\n        public Mark(int at) {\n        }\n    }\n"),
+        ("csharp/Ring/RingBuffer.cs", "    public class RingBuffer\n    {",
+         "    public class RingBuffer\n    {\n        public class Cursor\n        {\n"
+         "            internal Cursor(RingBuffer ring)\n            {\n            }\n\n"
+         "            internal Cursor(RingBuffer ring, int at)\n            {\n            }\n        }\n\n"
+         "        public class Mark\n        {\n            internal Mark(RingBuffer ring, int at)\n            {\n"
+         "            }\n        }\n")])
     entries = {e.java: e for g in report.groups for e in g.entries if e.java}
     cursor = "com.example.ring.RingBuffer.Cursor.<init>"
     assert [(entries[f"{cursor}{ps}"].category, entries[f"{cursor}{ps}"].cs) for ps in ("()", "(int)")] == [
@@ -272,20 +255,12 @@ def test_a_type_the_port_renamed_is_suggested_for_mapping_types(tmp_path):
     (found on csharpewah: EWAHCompressedBitmap is EwahCompressedBitArray, 21 of 49 names, and the user had to
     find [mapping.types] alone): the missing Counter names the unpaired C# type holding its method names, and
     what to write."""
-    pair = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
-    shutil.copytree(pair, tmp_path / "pair")
-    _edit(tmp_path / "pair" / "java" / "src" / "com" / "example" / "ring" / "Counter.java", "    public int seen() {",
-          "".join(f"    public void {n}() {{\n    }}\n\n" for n in ("skip", "mark", "clear", "rewind"))
-          + "    public int seen() {")
-    counter = tmp_path / "pair" / "csharp" / "Ring" / "Counter.cs"
-    _edit(counter, "public class Counter", "public class Tally")
-    _edit(counter, "        public int Seen()", "        public void Reset()\n        {\n        }\n\n        public int Seen()")
-    index = Index.open(tmp_path / "wd")
-    try:
-        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
-        report = parity(index, load_mapping(index))
-    finally:
-        index.close()
+    report = _edited_pair_parity(tmp_path, [
+        (JAVA_COUNTER, "    public int seen() {",
+         "".join(f"    public void {n}() {{\n    }}\n\n" for n in ("skip", "mark", "clear", "rewind"))
+         + "    public int seen() {"),
+        (CS_COUNTER, "public class Counter", "public class Tally"),
+        (CS_COUNTER, "        public int Seen()", "        public void Reset()\n        {\n        }\n\n        public int Seen()")])
     missing = {e.java: e.detail for g in report.groups for e in g.entries if e.category == "missing" and e.kind == "type"}
     assert missing["com.example.ring.Counter"] == (
         "no C# type with this name; the port's Example.Ring.Tally, which pairs with no Java type, has 3 of its 7 "
