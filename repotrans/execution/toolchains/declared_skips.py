@@ -13,9 +13,9 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from repotrans.execution.workspace.selection import runner_classes
 from repotrans.index.parse import thread_parser
 
-NAMESPACES = ("namespace_declaration", "file_scoped_namespace_declaration")
 ALWAYS = ("Explicit", "Ignore")                     # left out whatever the configuration says
 CATEGORY_ATTRIBUTES = ("Category", "TestCategory")  # NUnit, MSTest
 STRING_RE = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -39,7 +39,7 @@ def declared_skips(sources: list[Path], exclude_categories: tuple[str, ...] = ()
             tree = thread_parser("csharp").parse(Path(path).read_bytes())
         except OSError:
             continue
-        for name, cls in _classes(tree.root_node, "", ""):
+        for name, cls in runner_classes(tree.root_node):
             why = _skip(cls, excluded)
             if why:
                 out[name] = Skip(why, fixture=True)
@@ -79,28 +79,6 @@ def within(skips: dict[str, Skip], names: list[str] | None) -> dict[str, str]:
 def escape(text: str) -> str:
     """VSTest's own filter escape set (FilterHelper.Escape): \\ ( ) & | = ! ~"""
     return re.sub(r"([\\()&|=!~])", r"\\\1", text)
-
-
-def _classes(node: Node, prefix: str, outer: str) -> list[tuple[str, Node]]:
-    """Every class under `node` with its runner name (namespace-qualified, nested ones joined by "+")."""
-    out: list[tuple[str, Node]] = []
-    for child in node.named_children:
-        if child.type in NAMESPACES:
-            name = child.child_by_field_name("name").text.decode()
-            ns = f"{prefix}.{name}" if prefix else name
-            if child.type == "file_scoped_namespace_declaration":
-                prefix = ns                 # the declarations after it (its children in some grammars)
-                out += _classes(child, ns, "")
-            elif child.child_by_field_name("body") is not None:
-                out += _classes(child.child_by_field_name("body"), ns, "")
-        elif child.type == "class_declaration":
-            simple = child.child_by_field_name("name").text.decode()
-            name = f"{outer}+{simple}" if outer else (f"{prefix}.{simple}" if prefix else simple)
-            out.append((name, child))
-            body = child.child_by_field_name("body")
-            if body is not None:
-                out += _classes(body, prefix, name)
-    return out
 
 
 def _skip(node: Node, excluded: set[str]) -> str:

@@ -54,8 +54,9 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> d
             p for p in sorted(folder.rglob("*.cs")) if not any(part in SKIP_DIRS for part in p.relative_to(folder).parts[:-1])]
         for path in files:
             tree = thread_parser("csharp").parse(path.read_bytes())
-            for name, cls in _fixtures(tree.root_node, ""):
-                _merge(fixtures.setdefault(f"{project}:{name}", {}), _scan_fixture(cls))
+            for name, cls in runner_classes(tree.root_node):
+                if _is_fixture(cls):
+                    _merge(fixtures.setdefault(f"{project}:{name}", {}), _scan_fixture(cls))
     write_atomically(cache_file, json.dumps({"version": CACHE_VERSION, "fixtures": fixtures}, indent=1))
     return fixtures
 
@@ -233,27 +234,27 @@ def _merge(into: dict, fx: dict) -> None:
         into["tests"][test] = sorted(set(into["tests"].get(test, [])) | set(idents))
 
 
-def _fixtures(node: Node, prefix: str) -> list[tuple[str, Node]]:
+def runner_classes(node: Node, prefix: str = "", outer: str = "") -> list[tuple[str, Node]]:
+    """Every class under `node` with the name test runners give it: namespace-qualified, a nested class joined
+    to its outer one by "+" (NUnit's and VSTest's Ns.Outer+Inner). A file-scoped namespace's declarations are
+    its siblings in the grammar (or its children in some versions)."""
     out: list[tuple[str, Node]] = []
     for child in node.named_children:
         if child.type in NAMESPACE_NODES:
             name = child.child_by_field_name("name").text.decode()
             ns = f"{prefix}.{name}" if prefix else name
             if child.type == "file_scoped_namespace_declaration":
-                prefix = ns         # the declarations after it, its siblings in the grammar (as runners name them)
-                out += _fixtures(child, ns)
-                continue
-            body = child.child_by_field_name("body")
-            if body is not None:
-                out += _fixtures(body, ns)
+                prefix = ns
+                out += runner_classes(child, ns)
+            elif child.child_by_field_name("body") is not None:
+                out += runner_classes(child.child_by_field_name("body"), ns)
         elif child.type == "class_declaration":
-            name = child.child_by_field_name("name").text.decode()
-            qualified = f"{prefix}.{name}" if prefix else name
-            if _is_fixture(child):
-                out.append((qualified, child))
+            simple = child.child_by_field_name("name").text.decode()
+            name = f"{outer}+{simple}" if outer else (f"{prefix}.{simple}" if prefix else simple)
+            out.append((name, child))
             body = child.child_by_field_name("body")
             if body is not None:
-                out += [(f"{qualified}+{n.split('.')[-1]}", cls) for n, cls in _fixtures(body, qualified)]
+                out += runner_classes(body, prefix, name)
     return out
 
 
