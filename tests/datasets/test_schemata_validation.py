@@ -15,6 +15,17 @@ from repotrans.datasets.build import build_dataset
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 
 
+def _both_paths(target: Path, tmp_path: Path, select: list[str]) -> dict[bool, tuple[set[str], dict[str, str]]]:
+    """The dataset of the sample's Java and `target` built on the schemata path (True, in tmp_path/True) and per
+    task (False): its task ids and its drops' reasons."""
+    found = {}
+    for schemata in (True, False):
+        ds = build_dataset(SAMPLE / "java", target, tmp_path / str(schemata), select=select, progress=False,
+                           jobs=2, schemata=schemata)
+        found[schemata] = ({t.id for t in ds.tasks}, {d["id"]: d["reason"] for d in ds.dropped})
+    return found
+
+
 @pytest.mark.slow
 def test_batched_verdicts_equal_per_task_and_a_member_a_static_initializer_calls_runs_alone(tmp_path):
     """Vector2D.Zero (a static field) calls the constructor: in a warm process its initializer ran with
@@ -22,14 +33,9 @@ def test_batched_verdicts_equal_per_task_and_a_member_a_static_initializer_calls
     the guard reached inside a static initializer and sends that task to a fresh process."""
     select = ["Acme.Geo.Vector2D.<init>(*)", "Acme.Geo.Vector2D.Dot(*)", "Acme.Geo.Vector2D.Magnitude()",
               "Acme.Geo.Vector2D.Normalize()"]
-    found = {}
-    for schemata in (True, False):
-        out = tmp_path / ("schemata" if schemata else "per-task")
-        ds = build_dataset(SAMPLE / "java", SAMPLE / "csharp", out, select=select, progress=False, jobs=2,
-                           schemata=schemata)
-        found[schemata] = ({t.id for t in ds.tasks}, {d["id"]: d["reason"] for d in ds.dropped})
+    found = _both_paths(SAMPLE / "csharp", tmp_path, select)
     assert found[True] == found[False] and len(found[True][0]) == 4
-    report = (tmp_path / "schemata" / "report.md").read_text()
+    report = (tmp_path / "True" / "report.md").read_text()
     assert "- schemata test runs: 3 batched, 1 switch alone" in report
 
 
@@ -45,11 +51,7 @@ def test_a_ground_truth_the_capability_check_rejects_is_dropped_as_the_per_task_
         "        public static bool IsBlank(string text)\n        {\n"
         "            if (System.IO.File.Exists(\"/nonexistent/repotrans\")) { return false; }\n", 1))
     select = ["Acme.Common.StringUtils.IsBlank(*)", "Acme.Common.StringUtils.Repeat(*)"]
-    found = {}
-    for schemata in (True, False):
-        ds = build_dataset(SAMPLE / "java", target, tmp_path / str(schemata), select=select, progress=False,
-                           jobs=2, schemata=schemata)
-        found[schemata] = ({t.id for t in ds.tasks}, {d["id"]: d["reason"] for d in ds.dropped})
+    found = _both_paths(target, tmp_path, select)
     assert found[True] == found[False]
     assert found[True][0] == {"Acme.Common.StringUtils.Repeat(string, int)"}
     assert found[True][1]["Acme.Common.StringUtils.IsBlank(string)"].startswith(
@@ -129,11 +131,7 @@ def test_a_task_whose_covering_tests_include_one_failing_before_any_change_is_ba
     utils = target / "src" / "Acme.Geo" / "Common" / "StringUtils.cs"
     utils.write_text(utils.read_text().replace("sb.Append(text);", "sb.Append(text).Append(text);"))
     select = ["Acme.Common.StringUtils.Repeat(*)", "Acme.Common.StringUtils.IsBlank(*)"]
-    found = {}
-    for schemata in (True, False):
-        ds = build_dataset(SAMPLE / "java", target, tmp_path / str(schemata), select=select, progress=False,
-                           jobs=2, schemata=schemata)
-        found[schemata] = ({t.id for t in ds.tasks}, {d["id"]: d["reason"] for d in ds.dropped})
+    found = _both_paths(target, tmp_path, select)
     assert found[True] == found[False] and len(found[True][0]) == 2, found
     report = (tmp_path / "True" / "report.md").read_text()
     assert "- schemata test runs: 2 batched (" in report, report
