@@ -64,7 +64,6 @@ def run_sync(inputs: SyncInputs, config: AgentConfig, editor: Editor | None = No
     C# text (default: the builtin policy's statement-level edit)."""
     started = time.time()
     run = inputs.run_dir
-    say = inputs.progress
     before, after, history = _upstream(inputs)
     with Run(RunInputs(after, inputs.target, run), config) as sync_run:
         ledger = SyncLedger(sync_run.store, run, _bound_inputs(inputs, before, after, history), config.to_json())
