@@ -3,6 +3,8 @@ convention) but re-typed the signature the way real ports do is paired, with the
 a member whose types plainly disagree is still no counterpart."""
 from __future__ import annotations
 
+from textwrap import dedent
+
 from repotrans.mapping.drift import drifted_counterpart, drifted_in_port
 from tests.support.indexes import mapped_pair, target_of
 
@@ -119,12 +121,20 @@ def test_the_overload_with_the_whole_parameter_list_holds_a_member_with_defaults
     own (PrintStream -> TextWriter). The 4-parameter overload, which holds the body, is its pair (was: the
     three tied, none was paired by name and the 3-parameter one came back as a drift: the task translated
     a delegating body)."""
-    java = ("package p;\nimport java.io.PrintStream;\npublic class Data {\n"
-            "  public void out(PrintStream s, Double r) { out(s, 5, r); }\n"
-            "  public void out(PrintStream s, int t, Double r) { out(s, t, r, false); }\n"
-            "  public void out(PrintStream s, int t, Double r, boolean csv) { s.print(t); }\n}\n")
-    cs = ("using System; using System.IO;\nnamespace P { public class Data {\n"
-          "  public void out(TextWriter s, int t = 5, Double r = 1000.0, bool csv = false) { s.Write(t); } } }\n")
+    java = dedent("""\
+        package p;
+        import java.io.PrintStream;
+        public class Data {
+          public void out(PrintStream s, Double r) { out(s, 5, r); }
+          public void out(PrintStream s, int t, Double r) { out(s, t, r, false); }
+          public void out(PrintStream s, int t, Double r, boolean csv) { s.print(t); }
+        }
+        """)
+    cs = dedent("""\
+        using System; using System.IO;
+        namespace P { public class Data {
+          public void out(TextWriter s, int t = 5, Double r = 1000.0, bool csv = false) { s.Write(t); } } }
+        """)
     m, _ = mapped_pair(tmp_path, {"p/Data.java": java}, {"P/Data.cs": cs})
     target = "target:P.Data.out(TextWriter, int, Double, bool)"
     assert m.source_method(target).source_id == "source:p.Data.out(PrintStream, int, Double, boolean)"
@@ -135,15 +145,25 @@ def test_a_builder_and_the_ports_own_subclass_are_drifts(tmp_path):
     """libphonenumber-csharp takes `PhoneNumber.Builder` where Java's PhoneNumber was mutable, and its own
     `PhoneRegex` (a Regex) where Java takes a Pattern: both members were 'no Java method pairs with it',
     so a user masking them had no task."""
-    java = ("package p;\nimport java.util.regex.Pattern;\npublic class Util {\n"
-            "  boolean isSuffix(Number a, Number b) { return true; }\n"
-            "  int lengthAgainst(Pattern p, String n) { return 0; }\n}\n"
-            "class Number { }\n")
-    cs = ("using System.Text.RegularExpressions;\nnamespace P {\n public class Util {\n"
-          "  bool IsSuffix(Number.Builder a, Number.Builder b) { return true; }\n"
-          "  int LengthAgainst(PhoneRegex p, string n) { return 0; } }\n"
-          " public class Number { public class Builder { } }\n"
-          " public class PhoneRegex : Regex { public PhoneRegex(string p) : base(p) { } }\n}\n")
+    java = dedent("""\
+        package p;
+        import java.util.regex.Pattern;
+        public class Util {
+          boolean isSuffix(Number a, Number b) { return true; }
+          int lengthAgainst(Pattern p, String n) { return 0; }
+        }
+        class Number { }
+        """)
+    cs = dedent("""\
+        using System.Text.RegularExpressions;
+        namespace P {
+         public class Util {
+          bool IsSuffix(Number.Builder a, Number.Builder b) { return true; }
+          int LengthAgainst(PhoneRegex p, string n) { return 0; } }
+         public class Number { public class Builder { } }
+         public class PhoneRegex : Regex { public PhoneRegex(string p) : base(p) { } }
+        }
+        """)
     m, _ = mapped_pair(tmp_path, {"p/Util.java": java}, {"P/Util.cs": cs})
     assert target_of(m, "p.Util.isSuffix(Number, Number)") == "P.Util.IsSuffix(Number.Builder, Number.Builder)"
     assert "(its builder)" in m.target_method("source:p.Util.isSuffix(Number, Number)").reason
@@ -156,14 +176,22 @@ def test_a_getter_typed_as_the_property_and_the_words_a_port_drops(tmp_path):
     """metadata-extractor's `getErrors()` (a list) and `hasErrors()` (a boolean) both named the property
     `Errors`: tied, neither was paired; the boolean one is the port's `HasError` (made singular). Its
     `setObject(int, Object)` is `Set(int, object)` (the type word dropped where C# overloads on it)."""
-    java = ("package p;\nimport java.util.*;\npublic class Dir {\n"
-            "  public Iterable<String> getErrors() { return null; }\n"
-            "  public boolean hasErrors() { return false; }\n"
-            "  public void setObject(int tag, Object value) { }\n}\n")
-    cs = ("using System.Collections.Generic;\nnamespace P { public class Dir {\n"
-          "  public IReadOnlyList<string> Errors { get { return null; } }\n"
-          "  public bool HasError { get { return false; } }\n"
-          "  public void Set(int tag, object value) { } } }\n")
+    java = dedent("""\
+        package p;
+        import java.util.*;
+        public class Dir {
+          public Iterable<String> getErrors() { return null; }
+          public boolean hasErrors() { return false; }
+          public void setObject(int tag, Object value) { }
+        }
+        """)
+    cs = dedent("""\
+        using System.Collections.Generic;
+        namespace P { public class Dir {
+          public IReadOnlyList<string> Errors { get { return null; } }
+          public bool HasError { get { return false; } }
+          public void Set(int tag, object value) { } } }
+        """)
     m, _ = mapped_pair(tmp_path, {"p/Dir.java": java}, {"P/Dir.cs": cs})
     assert target_of(m, "p.Dir.getErrors()") == "P.Dir.Errors"
     assert target_of(m, "p.Dir.hasErrors()") == "P.Dir.HasError"

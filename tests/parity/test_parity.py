@@ -46,6 +46,16 @@ def _edited_pair_parity(tmp_path: Path, edits: list[tuple[str, str, str]]):
         index.close()
 
 
+def _outcomes(report, *members: str) -> dict[str, tuple[str, str | None]]:
+    """Java member -> (parity category, C# partner) of each of `members` in `report`."""
+    entries = {e.java: e for g in report.groups for e in g.entries if e.java}
+    return {m: (entries[m].category, entries[m].cs) for m in members}
+
+
+def _detail(report, member: str) -> tuple[str, ...]:
+    return next(e.detail for g in report.groups for e in g.entries if e.java == member)
+
+
 @pytest.fixture(scope="module")
 def edited(tmp_path_factory) -> Path:
     """The sample with one change of each kind: a Java method the port lacks, a Java type the port
@@ -197,14 +207,12 @@ def test_overloads_the_mapping_cannot_tell_apart_and_implicit_constructors_are_p
          "    }\n\n    public void see(long value) {\n    }\n\n    public int seen() {"),
         (CS_COUNTER, "        public int Seen()", "        public void Feed(System.IO.Stream s)\n        {\n        }\n\n"
          "        public void Feed(ISource s)\n        {\n        }\n\n        public int Seen()")])
-    entries = {e.java: e for g in report.groups for e in g.entries if e.java}
-    feed = entries["com.example.ring.Counter.feed(Source)"]
-    assert (feed.category, feed.cs) == ("signature", "Example.Ring.Counter.Feed(ISource)")
-    assert feed.detail[0].startswith("present by name and arity, not paired by the mapping (one of "
-                                     "Example.Ring.Counter.Feed(ISource), Example.Ring.Counter.Feed(System.IO.Stream))")
-    ctor = entries["com.example.ring.Counter.<init>()"]
-    assert (ctor.category, ctor.cs) == ("matched", "Example.Ring.Counter.<init>()")
-    assert entries["com.example.ring.Counter.see(long)"].category == "missing"
+    feed, ctor, see = (f"com.example.ring.Counter.{m}" for m in ("feed(Source)", "<init>()", "see(long)"))
+    assert _outcomes(report, feed, ctor, see) == {feed: ("signature", "Example.Ring.Counter.Feed(ISource)"),
+                                                  ctor: ("matched", "Example.Ring.Counter.<init>()"),
+                                                  see: ("missing", None)}
+    assert _detail(report, feed)[0].startswith("present by name and arity, not paired by the mapping (one of "
+                                               "Example.Ring.Counter.Feed(ISource), Example.Ring.Counter.Feed(System.IO.Stream))")
 
 
 def test_a_listener_registration_the_port_made_an_event_is_no_missing_member(tmp_path):
@@ -216,12 +224,12 @@ def test_a_listener_registration_the_port_made_an_event_is_no_missing_member(tmp
          "    public void removeSeenListener(Runnable l) {\n    }\n\n    public void addResetListener(Runnable l) {\n"
          "    }\n\n    public int seen() {"),
         (CS_COUNTER, "        private int seen;", "        private int seen;\n        public event Action<int> SeenListener;")])
-    entries = {e.java: e for g in report.groups for e in g.entries if e.java}
-    add = entries["com.example.ring.Counter.addSeenListener(Runnable)"]
-    assert (add.category, add.cs, add.detail) == ("signature", "Example.Ring.Counter.SeenListener",
-                                                  ("an event in the port (Action<int> SeenListener)",))
-    assert entries["com.example.ring.Counter.removeSeenListener(Runnable)"].category == "signature"
-    assert entries["com.example.ring.Counter.addResetListener(Runnable)"].category == "missing"
+    add, remove, reset = (f"com.example.ring.Counter.{m}Listener(Runnable)" for m in ("addSeen", "removeSeen",
+                                                                                     "addReset"))
+    assert _outcomes(report, add, remove, reset) == {add: ("signature", "Example.Ring.Counter.SeenListener"),
+                                                     remove: ("signature", "Example.Ring.Counter.SeenListener"),
+                                                     reset: ("missing", None)}
+    assert _detail(report, add) == ("an event in the port (Action<int> SeenListener)",)
 
 
 def test_an_inner_class_constructor_taking_the_outer_instance_is_present(tmp_path):
@@ -241,13 +249,11 @@ def test_an_inner_class_constructor_taking_the_outer_instance_is_present(tmp_pat
          "            internal Cursor(RingBuffer ring, int at)\n            {\n            }\n        }\n\n"
          "        public class Mark\n        {\n            internal Mark(RingBuffer ring, int at)\n            {\n"
          "            }\n        }\n")])
-    entries = {e.java: e for g in report.groups for e in g.entries if e.java}
-    cursor = "com.example.ring.RingBuffer.Cursor.<init>"
-    assert [(entries[f"{cursor}{ps}"].category, entries[f"{cursor}{ps}"].cs) for ps in ("()", "(int)")] == [
-        ("signature", "Example.Ring.RingBuffer.Cursor.<init>(RingBuffer)"),
-        ("signature", "Example.Ring.RingBuffer.Cursor.<init>(RingBuffer, int)")]
+    bare, at = "com.example.ring.RingBuffer.Cursor.<init>()", "com.example.ring.RingBuffer.Cursor.<init>(int)"
+    assert _outcomes(report, bare, at) == {bare: ("signature", "Example.Ring.RingBuffer.Cursor.<init>(RingBuffer)"),
+                                           at: ("signature", "Example.Ring.RingBuffer.Cursor.<init>(RingBuffer, int)")}
     assert "the outer instance is an explicit first parameter in the port" not in \
-        entries["com.example.ring.RingBuffer.Mark.<init>(int)"].detail
+        _detail(report, "com.example.ring.RingBuffer.Mark.<init>(int)")
 
 
 def test_a_type_the_port_renamed_is_suggested_for_mapping_types(tmp_path):
