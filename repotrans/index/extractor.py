@@ -200,5 +200,5 @@ def _first(item: tuple) -> int:
     return item[0]
 
 
-TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "annotation"})
+TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "struct", "annotation", "delegate"})
 DEPTH = {"enum_declaration": 3}      # enum -> enum_body -> enum_body_declarations -> constructor

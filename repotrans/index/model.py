@@ -87,7 +87,7 @@ class Method:
 class TypeDecl:
     id: str
     side: Side
-    kind: Literal["class", "interface", "enum", "record", "struct", "annotation"]
+    kind: Literal["class", "interface", "enum", "record", "struct", "annotation", "delegate"]   # C# delegate: one member, Invoke
     name: str                     # simple name
     qualified_name: str           # namespace/package + enclosing types + name
     container: str                # package or namespace ("" if none)

@@ -98,6 +98,15 @@ class CSharpExtractor(Extractor):
                 start_line=line, end_line=line, start_byte=plist.start_byte, end_byte=plist.end_byte))
         return decl
 
+    def on_delegate(self, node, owner, namespace):
+        """A delegate is a type whose one member is `Invoke`, with the delegate's parameters and return
+        type and no body (what a Java single-method interface's method becomes)."""
+        decl = self.add_type("delegate", node, owner, namespace, [], self.type_params(node))
+        invoke = self.add_method(node, decl, "method", "Invoke", self.params(node.child_by_field_name("parameters")),
+                                 norm_type(self.text(node.child_by_field_name("type"))), [], None, None)
+        invoke.modifiers = ["public"]
+        return decl
+
     def on_field(self, node, owner):
         extra = ("event",) if node.type == "event_field_declaration" else ()
         declaration = next(c for c in node.named_children if c.type == "variable_declaration")

@@ -27,7 +27,7 @@ from repotrans.index.lookup import Snapshot
 from repotrans.index.model import SIDES, Field, FileInfo, Method, Side, TypeDecl
 from repotrans.index.rows import FILE_COLUMNS, METHOD_COLUMNS, FileRows, file_info, file_rows, gc_paused, load, method_row
 
-SCHEMA_VERSION = 7          # 1: side/path columns on member tables; 2: explicit interface impls shared ids; 4: C# modifiers after #pragma; 5: C# static constructors are <clinit>; 6: UTF-16 and Windows-1252 files decoded, directives in base lists; 7: C# members in a #if block
+SCHEMA_VERSION = 8          # 1: side/path columns on member tables; 2: explicit interface impls shared ids; 4: C# modifiers after #pragma; 5: C# static constructors are <clinit>; 6: UTF-16 and Windows-1252 files decoded, directives in base lists; 7: C# members in a #if block; 8: C# delegates are types
 MAX_FILE_BYTES = 2 * 1024 * 1024
 PARALLEL_MIN = 200          # files to parse before worker processes pay off
 INSERT_BATCH = 64           # files whose rows go to SQLite in one executemany per table

@@ -14,7 +14,8 @@ arrays -> IEnumerable, defaulted parameters). Round 2 (structural.py) weighs sig
 literal evidence for what is left.
 A C# method takes one Java method; a property or indexer one reader and one writer. Across types,
 a base or companion class member is no Java method's twin when several Java types claim it or the
-Java method only extends its superclass's version (one_java_twin).
+Java method only extends its superclass's version (one_java_twin). A Java interface the port made a
+delegate has one member: its one abstract method is the delegate's `Invoke`.
 """
 from __future__ import annotations
 
@@ -188,6 +189,8 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
                   ) -> tuple[list[MethodMatch], dict[str, str]]:
     """Match the Java type `jt`'s methods to members of its C# counterpart `ct` (then its companions
     and unmatched base classes), by names (round 1) and then by structure (round 2)."""
+    if ct.kind == "delegate":
+        return _delegate_invoke(java, cs)
     scorer = Scorer(jt, ct, project, enums)
     own = own_candidates(cs)
     inherited: dict[str, list[Cand]] = defaultdict(list)
@@ -229,6 +232,19 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
         del unmatched[m.source_id]
     unmatched.update(reasons)
     return matches + found, unmatched
+
+
+def _delegate_invoke(java: list[Method], cs: list[Method]) -> tuple[list[MethodMatch], dict[str, str]]:
+    """A Java interface the port made a delegate: its one abstract method is the delegate's `Invoke`
+    (`evaluate(c, r)` -> `DifferenceEvaluator(Comparison, ComparisonResult)`); any other method (a default
+    or static one) has no place in a delegate."""
+    invoke = next((m for m in cs if m.name == "Invoke"), None)
+    abstract = [m for m in java if m.kind == "method" and m.body is None and "static" not in m.modifiers]
+    matches = [MethodMatch(abstract[0].id, invoke.id, 0.9, "the interface's one method -> the delegate's Invoke")] \
+        if invoke is not None and len(abstract) == 1 else []
+    paired = {m.source_id for m in matches}
+    return matches, {m.id: "the port made the interface a delegate: it has no other member" for m in java
+                     if m.id not in paired}
 
 
 def _drifted(java: list[Method], cs: list[Method], claimed: set[tuple[str, str]], unmatched: dict[str, str],

@@ -28,7 +28,7 @@ MIN_NAMESPACE_SUPPORT = 2       # ... cast by this many of its types, unless the
                                 # the package (its last segment): one coincidental match never decides
 MIN_MEMBER_OVERLAP = 0.6        # share of a Java type's member names found in the C# type
 MIN_OVERLAP_MEMBERS = 3         # member-overlap evidence needs at least this many Java member names
-KINDS = {"class": {"class", "struct", "record"}, "interface": {"interface"}, "enum": {"enum", "class", "struct"},
+KINDS = {"class": {"class", "struct", "record"}, "interface": {"interface", "delegate"}, "enum": {"enum", "class", "struct"},
          "record": {"class", "struct", "record"}, "annotation": {"class"}}
 
 

@@ -12,6 +12,7 @@
 (enum_declaration name: (identifier) @name) @definition.enum
 (record_declaration name: (identifier) @name) @definition.record
 (struct_declaration name: (identifier) @name) @definition.struct
+(delegate_declaration name: (identifier) @name) @definition.delegate
 
 (enum_member_declaration name: (identifier) @name) @definition.enum_constant
 
