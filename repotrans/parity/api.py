@@ -5,7 +5,8 @@ with a C# one is `matched` (or a `signature` difference when its parameter, retu
 plainly disagree through the type map, or when the C# counterpart is less visible; a Java accessor
 the port exposes as a public field is one too, as is addXListener(l)/removeXListener(l) the port made an event, and so is a member the counterpart type has by name and arity
 that the mapping could not pair, and a Java inner class's constructor the port gave the outer instance as a
-first parameter, never missing; a constructor the C# type has implicitly is matched); one it
+first parameter, never missing, as is a Java `main` whose type the port's own `Main` runs; a
+constructor the C# type has implicitly is matched); one it
 does not pair is `missing` (with the mapping's reason); a visible C# member of the port's product code that no
 Java member maps to is `port_only`. Test code is left out on both sides (mapping.test_code).
 Entries are grouped by Java package (port-only ones by the package whose namespace holds them).
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 from repotrans.index.typename import simple_name
 from repotrans.parity.exclude import Exclusions
 from repotrans.index.model import Field, Method, TypeDecl
+from repotrans.mapping.entry_points import cs_entry_points, entry_point_running, java_entry_point
 from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.signatures import Scorer
 from repotrans.mapping.typenames import name_table
@@ -101,6 +103,7 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
     entries: list[tuple[str | None, Entry]] = []      # (Java package or None, entry)
     scorer = _Scorers(mapping, index)
     claimed: set[str] = set()          # C# members paired here by name and arity: not port-only
+    entry_points = cs_entry_points(index, tests["target"])
     renamed = _renamed_types(index, mapping, [t for t in java_types if mapping.target_type(t.id) is None], cs_types)
     for jt in java_types:
         if not _visible_type(jt, by_id):
@@ -150,6 +153,13 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
                         "present by name and arity, not paired by the mapping"
                         + (f" (one of {', '.join(_bare(m.id) for m in named)})" if len(named) > 1 else "")
                         + f": {reason}",))))
+                    continue
+                main = entry_point_running(index, entry_points, ct) if ct is not None and java_entry_point(jm) \
+                    else None
+                if main is not None:          # the port's program runs this type from its own entry point
+                    entries.append((pkg, Entry("signature", jm.kind, _bare(jm.id), _bare(main.id), (
+                        f"a program entry point: the port's program starts at {_bare(main.id)}, whose class "
+                        f"uses {_bare(ct.id)}",))))
                     continue
                 entries.append((pkg, Entry("missing", jm.kind, _bare(jm.id), None, (reason,))))
                 continue

@@ -1,0 +1,41 @@
+"""Program entry points: a Java `public static void main(String[])` and the port's C# `Main`.
+
+A Java library often gives each tool or benchmark class its own `main`; a C# program has one entry point
+(`static Main(string[])`, usually in a `Program` class) that runs what those did. A Java `main` the port
+has no member for is therefore not missing when the port's entry point's class calls into the Java type's
+C# counterpart (`Benchmark.test(...)` from `Program.Main`'s class).
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from repotrans.index.model import Method, TypeDecl
+
+if TYPE_CHECKING:
+    from repotrans.index.store import Index
+
+_ARGS = {"String[]", "java.lang.String[]", "String...", "java.lang.String..."}
+_RETURNS = {"void", "int", "Task", "Task<int>", "System.Threading.Tasks.Task"}
+
+
+def java_entry_point(m: Method) -> bool:
+    """`static void main(String[] args)` (or `String... args`)."""
+    return (m.name == "main" and m.kind == "method" and "static" in m.modifiers and m.return_type == "void"
+            and len(m.params) == 1 and m.params[0].type in _ARGS)
+
+
+def cs_entry_points(index: "Index", excluded_paths: set[str] | frozenset[str] = frozenset()) -> list[Method]:
+    """The port's `static Main()` / `static Main(string[])` methods outside `excluded_paths` (its tests)."""
+    return [m for m in index.all_methods("target")
+            if m.name == "Main" and m.kind == "method" and "static" in m.modifiers and m.path not in excluded_paths
+            and m.return_type in _RETURNS and (not m.params or (len(m.params) == 1 and m.params[0].type == "string[]"))]
+
+
+def entry_point_running(index: "Index", entry_points: list[Method], cs_type: TypeDecl) -> Method | None:
+    """The first entry point whose class uses `cs_type` (`Name.member` or `new Name(`) in a body."""
+    used = re.compile(rf"(?<![\w.])(?:{re.escape(cs_type.name)}\s*\.|new\s+{re.escape(cs_type.name)}\s*[(<])")
+    for main in entry_points:
+        if any(used.search(m.body or "") for m in index.methods(main.type_id)):
+            return main
+    return None

@@ -1,0 +1,60 @@
+"""A Java tool class's `main(String[])` whose work the port's program runs from its own `Main`: parity
+names it a signature difference (with the entry point), never missing, and `--create-missing` adds no
+second entry point; a `main` whose type the port's program never uses stays missing and is added."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from repotrans.index.store import Index
+from repotrans.mapping.load import load_mapping
+from repotrans.parity.api import parity
+from repotrans.skeleton.members import plan_missing_members
+
+PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
+JAVA = "java/src/com/example/ring"
+CS = "csharp/Ring"
+
+JAVA_FILES = {
+    "RingTool.java": "package com.example.ring;\n\npublic class RingTool {\n    public static void run(int n) {\n"
+                     "    }\n\n    public static void main(String[] args) {\n        run(args.length);\n    }\n}\n",
+    "Dump.java": "package com.example.ring;\n\npublic class Dump {\n    public static String show(int n) {\n"
+                 "        return \"\" + n;\n    }\n\n    public static void main(String... args) {\n"
+                 "        System.out.println(show(1));\n    }\n}\n",
+}
+CS_FILES = {
+    "RingTool.cs": "namespace Example.Ring\n{\n    public static class RingTool\n    {\n"
+                   "        public static void Run(int n)\n        {\n        }\n    }\n}\n",
+    "Dump.cs": "namespace Example.Ring\n{\n    public static class Dump\n    {\n"
+               "        public static string Show(int n)\n        {\n            return \"\" + n;\n        }\n    }\n}\n",
+    "Program.cs": "namespace Example.Ring\n{\n    internal class Program\n    {\n"
+                  "        private static void Main(string[] args)\n        {\n            RunTool(args);\n        }\n\n"
+                  "        private static void RunTool(string[] args)\n        {\n            RingTool.Run(args.Length);\n"
+                  "        }\n    }\n}\n",
+}
+
+
+def test_a_main_the_ports_program_runs_is_no_missing_member_and_never_a_second_entry_point(tmp_path):
+    shutil.copytree(PAIR, tmp_path / "pair")
+    for name, text in JAVA_FILES.items():
+        (tmp_path / "pair" / JAVA / name).write_text(text)
+    for name, text in CS_FILES.items():
+        (tmp_path / "pair" / CS / name).write_text(text)
+    index = Index.open(tmp_path / "wd")
+    try:
+        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
+        mapping = load_mapping(index)
+        report = parity(index, mapping)
+        plan = plan_missing_members(index, mapping, ["com.example.ring.*"])
+    finally:
+        index.close()
+    entries = {e.java: (e.category, e.cs, e.detail) for g in report.groups for e in g.entries if e.java}
+    assert entries["com.example.ring.RingTool.main(String[])"] == (
+        "signature", "Example.Ring.Program.Main(string[])",
+        ("a program entry point: the port's program starts at Example.Ring.Program.Main(string[]), whose class "
+         "uses Example.Ring.RingTool",))
+    assert entries["com.example.ring.Dump.main(String...)"][:2] == ("missing", None)
+    assert {k: v for k, v in plan.skipped.items() if "main" in k} == {
+        "com.example.ring.RingTool.main(String[])": "the port's program starts at Example.Ring.Program.Main(string[]), "
+                                                   "which runs it"}
+    assert [list(a.members) for a in plan.additions if a.cs_type == "Example.Ring.Dump"] == [["Dump.main(String...)"]]
