@@ -7,12 +7,16 @@ The gold file (names and locations only) lists Java types and methods with their
 `-` (no counterpart). Gold sets (scripts/data/), each made by reading both sides:
   mapping_gold_zxing.tsv     zxing-3.3.2 core/src/main/java <-> ZXing.Net v0.16.4.0 Source/lib (the default)
   mapping_gold_metadata.tsv  metadata-extractor Source <-> metadata-extractor-dotnet MetadataExtractor
-                             (seven types the port renamed, re-typed or moved to extension classes) Methods fall into categories by what the port did: same-name (PascalCase or
-the same name), accessor (-> property or indexer), constructor, retyped (same name and arity, a
-parameter type the type map cannot relate), renamed (another name or parameter count), moved (a
-member of another C# type) and none (no counterpart). Prints precision and
-recall per category, how many no-counterpart methods were matched (goal 0), the mapping time of the
-pair (and with --synthetic of bench_index's ~1,500 + ~1,200-file pair, goal < 1 s).
+                             (seven types the port renamed, re-typed or moved to extension classes)
+  mapping_gold_bcrypt.tsv    jBCrypt src/main/java <-> BCrypt.Net 8f79b16 (one class, snake_case and
+                             abbreviated names spelled out, an int[] out-parameter made `ref int`); it
+                             scores a masked copy of the port the same way (--target the masked tree)
+Methods fall into categories by what the port did: same-name (PascalCase or the same name), accessor
+(-> property or indexer), constructor, retyped (same name and arity, a parameter type the type map
+cannot relate), renamed (another name or parameter count), moved (a member of another C# type) and
+none (no counterpart). Prints precision and recall per category, how many no-counterpart methods were
+matched (goal 0), the mapping time of the pair (and with --synthetic of bench_index's ~1,500 +
+~1,200-file pair, goal < 1 s).
 With --remove N, N random C# members that are gold counterparts are cut out of a copy of the C#
 tree: their Java methods then have no counterpart, and any match for them is a guess (goal 0).
 With --rename N, N random C# types (gold counterparts) get new names everywhere in a copy of the C#

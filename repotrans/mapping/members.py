@@ -3,8 +3,9 @@
 Round 1, names: naming rules propose C# names, an exact-name method first (camelCase -> PascalCase
 or the same name), then the conventions (getX()/isX() -> property X, setX(v) -> its setter,
 get(i) -> indexer, renames and prefixes from data/java_cs_names.json, x(..) -> GetX(..)), and the same
-again ignoring case (isXYZ -> IsXyz). Overloads are told apart by parameter types mapped through the
-type map (a C# method's added `out` parameters left out), then by return type; an only overload of
+again ignoring case (isXYZ -> IsXyz), then the same words written out or abbreviated (words.py:
+init_key -> InitializeKey, hashpw -> HashPassword). Overloads are told apart by parameter types mapped
+through the type map (a C# method's added `out` parameters left out), then by return type; an only overload of
 the arity is taken only when no parameter type plainly disagrees. Members that moved to a companion
 class or to a C# base class without Java counterpart are looked up when the type itself has none.
 Then signature drift (drift.py): a member named by the port's convention (a word added or written the .NET
@@ -31,6 +32,7 @@ from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.signatures import Cand, Scorer
 from repotrans.mapping.structural import MAX_ADDED_PARAMS, Neighbours, match_rest, role_of, subsequence_agreement
 from repotrans.mapping.typenames import compat, name_table, parse_type
+from repotrans.mapping.words import same_words
 
 M = TypeVar("M", TypeMatch, MethodMatch)
 CASE_FACTOR = 0.95          # a rule's confidence when only the case differs
@@ -92,6 +94,15 @@ def _rules(m: Method) -> list[_Rule]:
     return rules
 
 
+def _word_rules(m: Method, by_name: dict[str, list[Cand]]) -> list[_Rule]:
+    """Tried after the naming rules (and their case-blind pass): the C# methods whose name is the Java
+    name's words, written out or abbreviated (words.py: decode_base64 -> DecodeBase64, gensalt -> GenerateSalt)."""
+    if m.kind != "method":
+        return []
+    names = tuple(sorted(n for n in by_name if n.lower() != m.name.lower() and same_words(m.name, n)))
+    return [_Rule(names, ("method",), True, 0.85, "the same words (snake_case, abbreviations)")] if names else []
+
+
 def _accessor_name(name: str, prefix: str) -> str | None:
     rest = name[len(prefix):]
     if name.startswith(prefix) and rest[:1].isupper():
@@ -110,8 +121,9 @@ def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_c
     passes = [(by_name, rules, "")]
     if fold is not None:
         passes.append((fold, rules, ", case differs"))
-    for lookup, rules, note in passes:
-        for rule in rules:
+    passes.append((by_name, _word_rules(jm, by_name), ""))
+    for lookup, pass_rules, note in passes:
+        for rule in pass_rules:
             keys = rule.names if not note else tuple(n.lower() for n in rule.names)
             named = [c for key in keys for c in lookup.get(key, []) if c.kinds & set(rule.kinds)
                      and (not note or c.member.name not in rule.names)]

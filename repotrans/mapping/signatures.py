@@ -81,6 +81,9 @@ class Scorer:
         if c > 0:
             return c
         jt, ct = java_param_type(jp.type, jp.varargs), parse_type(cp.type)
+        if jt.dims == ct.dims + 1 and {"ref", "out"} & set(cp.modifiers) and jp.type.endswith("[]") \
+                and self._compat(jp.type[:-2], False, cp.type, jm, cm) > 0:
+            return SOFT       # jBCrypt's one-element `int offp[]` that returns a value is BCrypt.Net's `ref int`
         if jt.dims != ct.dims:
             return 0.0
         if numeric and jt.base in NUMERIC and ct.base in NUMERIC:
