@@ -11,6 +11,7 @@ Rules (each edits only the candidate line a diagnostic points to, keeping the li
   CS1955/CS0118  member is not invocable: drop the call parentheses (a getter became a property)
   CS0266/CS0029  type mismatch: explicit cast (or Parse / ToString between string and numbers)
   CS1501         wrong argument count: match against the target overloads, drop trailing arguments
+  CS1503         a numeric cast the parameter does not take (`(byte)x` for a port's `sbyte`): cast to its type
   CS0026         `this.` in a static member: dropped
   CS0176         static member reached through an instance: qualified with its type
   CS0122         inaccessible member (package-private in Java): the closest other member of its type
@@ -35,6 +36,7 @@ _MISSING_TYPE = re.compile(r"[`'](?P<name>[\w.]+)' could not be found(?:\. Are y
 _MISSING_NAME = re.compile(r"The name [`'](?P<name>\w+)' does not exist")
 _NO_MEMBER = re.compile(r"[`'](?P<type>[^`']+)' does not contain a definition for [`'](?P<member>\w+)'")
 _CONVERT = re.compile(r"Cannot implicitly convert type [`'](?P<src>[^`']+)' to [`'](?P<dst>[^`']+)'")
+_ARGUMENT = re.compile(r"Argument [`']#\d+' cannot convert [`'](?P<src>[^`']+)' expression to type [`'](?P<dst>[^`']+)'")
 _OVERLOAD = re.compile(r"No overload for method [`'](?P<name>\w+)' takes [`'](?P<n>\d+)' arguments")
 _NOT_INVOCABLE = re.compile(r"Non-invocable member [`'](?P<member>[\w.]+)' cannot be used like a method"
                             r"|[`'](?P<member2>[\w.]+)' is a [`'](?:property|field)' but a [`']method group' was expected")
@@ -216,6 +218,24 @@ def _convert(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings:
     return f"+{how} {src} -> {dst}"
 
 
+def _argument_cast(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings: list[str]) -> str:
+    """CS1503: an argument cast to a numeric type the parameter does not take (Java's signed `byte` written
+    `(byte)x` where the port's parameter is `sbyte`): the line's casts to that type become casts to the
+    parameter's type (explicit, so the value is truncated as Java's cast does)."""
+    match = _ARGUMENT.search(diag.message)
+    if match is None:
+        return "message not understood"
+    src, dst = match.group("src"), match.group("dst")
+    if src not in NUMERIC or dst not in NUMERIC:
+        return f"no cast between {src} and {dst}"
+    line = lines[diag.candidate_line - 1]
+    fixed = re.sub(rf"\(\s*{src}\s*\)(?=\s*[\w(])", f"({dst})", line)
+    if fixed == line:
+        return f"no cast to {src} on the line"
+    lines[diag.candidate_line - 1] = fixed
+    return f"+argument cast ({src}) -> ({dst})"
+
+
 def _overload(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings: list[str]) -> str:
     match = _OVERLOAD.search(diag.message)
     if match is None:
@@ -291,7 +311,7 @@ def _inaccessible(lines: list[str], diag: Diagnostic, resolver: NameResolver, us
 RULES: dict[str, Callable[[list[str], Diagnostic, NameResolver, list[str]], str]] = {
     "CS0246": _missing_type, "CS0103": _missing_type, "CS0117": _unknown_member, "CS1061": _unknown_member,
     "CS1955": _not_invocable, "CS0118": _not_invocable, "CS0266": _convert, "CS0029": _convert, "CS1501": _overload,
-    "CS0026": _this_in_static, "CS0176": _static_via_instance, "CS0122": _inaccessible,
+    "CS1503": _argument_cast, "CS0026": _this_in_static, "CS0176": _static_via_instance, "CS0122": _inaccessible,
 }
 
 
