@@ -47,9 +47,10 @@ def element_type(java_type: str | None) -> str | None:
 
 
 def java_type_of(cs_type: str) -> str:
-    """A C# type read back as the Java type the translator reasons with (string -> String, IList<T> -> List<T>)."""
+    """A C# type read back as the Java type the translator reasons with (string -> String, IList<T> -> List<T>);
+    generated code's `global::` alias prefix is dropped (`global::Ns.T` is the type `Ns.T`)."""
     back = jdk_table()["cs_to_java"]
-    base, args, dims = split_type(cs_type.replace("?", ""))
+    base, args, dims = split_type(cs_type.replace("?", "").replace("global::", ""))
     text = back.get(base, base)
     if args:
         text += "<" + ", ".join(java_type_of(a) for a in args) + ">"

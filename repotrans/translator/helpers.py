@@ -81,10 +81,15 @@ def _rename_calls(code: str, name: str, argc: int, new: str) -> str:
     return "".join(out) + code[pos:]
 
 
+def code_only(code: str) -> str:
+    """The code with comments blanked and string and char literals emptied: what names it really uses."""
+    return _STRING_OR_COMMENT.sub(lambda m: " " if m.group(0)[:1] == "/" else '""', code)
+
+
 def _calls(code: str, name: str) -> bool:
     """Whether the code calls `name` (outside strings and comments: a comment that names a method calls
     nothing)."""
-    bare = _STRING_OR_COMMENT.sub(lambda m: " " if m.group(0)[:1] == "/" else '""', code)
+    bare = code_only(code)
     return re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", bare) is not None
 
 

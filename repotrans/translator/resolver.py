@@ -15,7 +15,8 @@ from repotrans.translator.cs_types import DEFAULT_USINGS, java_type_of, jdk_tabl
 from repotrans.translator.raw_generics import is_raw, with_args
 from repotrans.translator.tool_outputs import TargetType, declared_type_params, java_members, signature_head, target_type
 
-def _norm(name: str) -> str:
+def name_key(name: str) -> str:
+    """A member name without the port's spelling (m_/_ prefix, underscores, case): `_count` ~ `COUNT`."""
     return re.sub(r"^(m_|_)", "", name).replace("_", "").lower()
 
 
@@ -240,13 +241,13 @@ class ContextResolver(ConventionResolver):
             return renamed
         foreign = owner is not None and owner != self.current
         chain = self._chain(owner)
-        if not foreign and chain and not any(_norm(f) == _norm(name) for f in chain[0].fields):
+        if not foreign and chain and not any(name_key(f) == name_key(name) for f in chain[0].fields):
             # a field Java reads in a base class is that base's field where the code can reach it, before any
             # property: NSoup's TextNode overrides the Attributes property whose getter calls ensureAttributes(),
             # which reads Node's `attributes` field; through the property it recursed, Node's protected
             # _attributes does not
             for info in chain[1:]:
-                reachable = [f for f in info.fields if f not in info.private and _norm(f) == _norm(name)]
+                reachable = [f for f in info.fields if f not in info.private and name_key(f) == name_key(name)]
                 if reachable:
                     return reachable[0]
         for depth, info in enumerate(chain):
@@ -255,14 +256,14 @@ class ContextResolver(ConventionResolver):
             if (foreign or depth > 0) and not enclosing:
                 # another type's, or a base class's: its private fields are out of reach, except to a type
                 # nested in it (C#: NSoup's Token.Comment derives from Token and writes Token's private `_type`)
-                hidden = [m for m in members if m in info.private and _norm(m) == _norm(name)]
-                prop = next((p for p in info.properties if _norm(p) == _norm(name)), None)
+                hidden = [m for m in members if m in info.private and name_key(m) == name_key(name)]
+                prop = next((p for p in info.properties if name_key(p) == name_key(name)), None)
                 if hidden and prop is not None:
                     return prop
             if name in members:
                 return name
             for member in members:
-                if _norm(member) == _norm(name):
+                if name_key(member) == name_key(name):
                     return member
         return name
 
@@ -309,9 +310,9 @@ class ContextResolver(ConventionResolver):
                      if t.properties.get(member) or t.fields.get(member)), None)
 
     def enum_of(self, constants: list[str]) -> str | None:
-        wanted = {_norm(c) for c in constants}
+        wanted = {name_key(c) for c in constants}
         for key, info in self.types.items():
-            if info.kind == "enum" and wanted and wanted <= {_norm(f) for f in info.fields}:
+            if info.kind == "enum" and wanted and wanted <= {name_key(f) for f in info.fields}:
                 return key
         return None
 

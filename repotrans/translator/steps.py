@@ -17,9 +17,10 @@ from tree_sitter import Node
 
 from repotrans.errors import InputError
 from repotrans.verdicts.results import TestResult
-from repotrans.index.model import Method
+from repotrans.index.model import Field, Method
 from repotrans.mapping.api_map import ApiMap
 from repotrans.translator.boundary import StoredValue, store_values
+from repotrans.translator.constants import add_constants
 from repotrans.translator.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.translator.helpers import add_helpers
 from repotrans.translator.removed_types import inline_removed_calls
@@ -55,6 +56,7 @@ class StepRequest:
     suggested: dict[str, list[str]] = field(default_factory=dict)         # ambiguous class -> qualified names
     api: ApiMap | None = None                                             # learned API map, without this pair
     helpers: list[Method] = field(default_factory=list)                   # Java helpers the port removed
+    constants: list[Field] = field(default_factory=list)                  # Java constants the port removed
     jdk_names: frozenset[str] = frozenset()                               # simple names the Java file imports
                                                                           # from the JDK: never port types
     stored: list[StoredValue] = field(default_factory=list)               # values the port's base class stores
@@ -203,6 +205,7 @@ def generate(req: StepRequest) -> str:
     own = req.java_method.type_id
     code = add_helpers(code, [h for h in req.helpers if h.type_id == own], resolver, translate_method)
     code = inline_removed_calls(code, [h for h in req.helpers if h.type_id != own], resolver, translate_method)
+    code = add_constants(code, req.constants, resolver, translate_method)
     code = store_values(code, req.stored, resolver, translate_method, [p.name for p in req.target_method.params])
     return f"```csharp\n{code}\n```"
 

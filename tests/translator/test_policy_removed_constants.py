@@ -1,0 +1,100 @@
+"""Java constants the port removed are added beside the candidate from their Java initializers (the
+candidate compiles and behaves as Java); a type generated code writes as `global::Ns.T` is the type `Ns.T`,
+so a getter read on it is looked up and becomes the port's property."""
+from __future__ import annotations
+
+from repotrans.index.model import Field
+from repotrans.translator.constants import add_constants, removed_constants
+from repotrans.translator.cs_types import java_type_of
+from repotrans.translator.java2cs import translate_method
+from repotrans.translator.resolver import ContextResolver
+from repotrans.translator.tool_outputs import TargetType
+from tests.support.policy_harness import compile_cs, needs_toolchains, run
+
+_JAVA = """import java.util.regex.*;
+
+public class Trim {
+  private static final String END_CHARS = "[!?.]+$";
+  static final Pattern END_PATTERN = Pattern.compile(END_CHARS);
+  static final int LIMIT = 2 * 3;
+  static final int KEPT = 7;
+
+  static String trim(String s) {
+    // cut what END_PATTERN matches; KEPT does not count
+    Matcher m = END_PATTERN.matcher(s);
+    if (m.find()) {
+      s = s.substring(0, m.start());
+    }
+    return s.length() > LIMIT ? s.substring(0, LIMIT) : s;
+  }
+
+  public static void main(String[] args) {
+    for (String s : new String[] {"hello!!", "ok?", "a.b.", "nothing"}) {
+      System.out.println(trim(s));
+    }
+  }
+}
+"""
+
+
+def _field(name: str, type_: str, initializer: str | None, modifiers: tuple[str, ...] = ("static", "final")) -> Field:
+    return Field(f"source:Trim.{name}", "source:Trim", name, type_, list(modifiers), initializer, 1)
+
+
+_FIELDS = [_field("END_CHARS", "String", '"[!?.]+$"', ("private", "static", "final")),
+           _field("END_PATTERN", "Pattern", "Pattern.compile(END_CHARS)"),
+           _field("LIMIT", "int", "2 * 3"), _field("KEPT", "int", "7"),
+           _field("count", "int", "0", ("static",)), _field("name", "String", '"x"', ("final",))]
+
+
+def _trim_method() -> str:
+    return _JAVA[_JAVA.index("  static String trim"):_JAVA.index("  public static void main")]
+
+
+def test_only_static_final_fields_the_port_has_in_no_spelling_are_removed_constants():
+    """`KEPT` is the port's `_kept`, `LIMIT` the mapping paired with another name; mutable and instance
+    fields are state, never constants."""
+    removed = removed_constants(_FIELDS, {"_kept", "Trim"}, {"LIMIT"})
+    assert [f.name for f in removed] == ["END_CHARS", "END_PATTERN"]
+
+
+@needs_toolchains
+def test_a_removed_constant_is_added_before_what_reads_it_and_behaves_as_java(tmp_path):
+    """The candidate reads END_PATTERN, whose value reads END_CHARS: both are added, END_CHARS as a const,
+    END_PATTERN as a static readonly Regex; LIMIT is read too; KEPT only in a comment, which reads nothing."""
+    resolver = ContextResolver("Trim", {"Trim": TargetType("Trim")})
+    code = translate_method(_trim_method(), resolver, "static string Trim(string s)")
+    code = add_constants(code, removed_constants(_FIELDS, {"Trim"}, set()), resolver, translate_method)
+    assert "private const string END_CHARS = " in code, code
+    regex = "System.Text.RegularExpressions.Regex"
+    assert f"private static readonly {regex} END_PATTERN = new {regex}(END_CHARS);" in code
+    assert "private const int LIMIT = 2 * 3;" in code
+    assert "// cut what END_PATTERN matches; KEPT does not count" in code and "int KEPT" not in code
+    assert code.count("END_CHARS =") == 1 and code.count("END_PATTERN =") == 1
+    main = ('static void Main() { foreach (var s in new[] {"hello!!", "ok?", "a.b.", "nothing"}) '
+            "System.Console.WriteLine(Trim(s)); }")
+    shell = ("using System;\nusing System.Text.RegularExpressions;\nclass Prog {\n" + code + "\n" + main + "\n}\n")
+    compiled = compile_cs(shell, tmp_path)
+    assert compiled.returncode == 0, compiled.stdout + shell
+    (tmp_path / "Trim.java").write_text(_JAVA)
+    expected = run(["java", "Trim.java"], tmp_path)
+    assert expected.returncode == 0, expected.stderr
+    assert run(["mono", "Prog.exe"], tmp_path).stdout == expected.stdout == "hello\nok\na.b\nnothin\n"
+
+
+def test_a_type_written_with_the_global_alias_is_the_type_itself():
+    """Generated code (libphonenumber-csharp's protobuf classes) declares `global::PhoneNumbers.PhoneNumberDesc
+    GeneralDesc`: read back as a Java type it was `global.PhoneNumbers...`, so the getter read on it stayed a
+    call (`GetNationalNumberPattern()`, CS1061) and the type was never looked up."""
+    assert java_type_of("global::N.Desc") == "N.Desc"
+    assert java_type_of("global::System.Collections.Generic.List<global::N.Desc>") == \
+        "System.Collections.Generic.List<N.Desc>"
+    metadata = TargetType("Metadata", properties={"GeneralDesc": "global::N.Desc"})
+    java = "String pattern(Metadata metadata) { return metadata.getGeneralDesc().getNationalNumberPattern(); }"
+    alone = ContextResolver("Util", {"Util": TargetType("Util"), "Metadata": metadata})
+    translate_method(java, alone, "string Pattern(Metadata metadata)")
+    assert alone.missing == ["N.Desc"]          # what the context agent looks up next
+    desc = TargetType("Desc", properties={"NationalNumberPattern": "string"})
+    resolver = ContextResolver("Util", {"Util": TargetType("Util"), "Metadata": metadata, "Desc": desc})
+    code = translate_method(java, resolver, "string Pattern(Metadata metadata)")
+    assert "return metadata.GeneralDesc.NationalNumberPattern;" in code, code
