@@ -22,6 +22,7 @@ from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask
 from repotrans.translator.boundary import store_values, stored_values
+from repotrans.translator.constants import add_constants, constants_of
 from repotrans.translator.helpers import add_helpers, removed_helpers
 from repotrans.translator.implementation import implementation
 from repotrans.translator.removed_types import inline_removed_calls, removed_type_helpers
@@ -65,9 +66,11 @@ def helpers_of(index, mapping, source, target) -> list:
 
 
 def with_helpers(index, mapping, source, target, resolver, code: str) -> str:
-    """The candidate with the removed helpers it calls, as the builtin client adds them (steps.generate)."""
+    """The candidate with the removed helpers and constants it uses, as the builtin client adds them
+    (steps.generate)."""
     code = add_helpers(code, helpers_of(index, mapping, source, target), resolver, translate_method)
     code = inline_removed_calls(code, removed_type_helpers(index, mapping, source), resolver, translate_method)
+    code = add_constants(code, constants_of(index, resolver.renames, source, target), resolver, translate_method)
     return store_values(code, stored_values(index, mapping, source, target), resolver, translate_method,
                         [p.name for p in target.params])
 

@@ -21,11 +21,11 @@ from pydantic import BaseModel
 from repotrans.agents.config import AgentConfig
 from repotrans.agents.one_shot import OneShotClient
 from repotrans.errors import ConfigError, TaskError
-from repotrans.index.model import Field, Method
+from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
 from repotrans.mapping.fields import renamed_fields
 from repotrans.translator.boundary import stored_values
-from repotrans.translator.constants import removed_constants
+from repotrans.translator.constants import constants_of
 from repotrans.translator.helpers import removed_helpers
 from repotrans.translator.implementation import implementation
 from repotrans.translator.removed_types import removed_type_helpers
@@ -89,7 +89,7 @@ class BuiltinChatClient(OneShotClient):
                            called=shown.called, candidate_bodies=bodies, code=shown.code, result=shown.result,
                            renames=self.renames(), suggested=shown.suggested,
                            api=ctx.task_api_map() if self.api_map else None, helpers=self.helpers(java, target),
-                           constants=self.constants(java, target),
+                           constants=constants_of(index, self.renames(), java, target),
                            jdk_names=jdk_imports(getattr(index.file("source", java.path), "imports", [])),
                            stored=stored_values(index, self.view.mapping, java, target))
 
@@ -112,14 +112,6 @@ class BuiltinChatClient(OneShotClient):
         return removed_helpers(own, self._paired, cs_names, {(m.name, len(m.params)) for m in cs_members
                                                             if m.kind == "method"}) \
             + removed_type_helpers(index, self.view.mapping, java)
-
-    def constants(self, java: Method, target: Method) -> list[Field]:
-        """Static final fields of the Java class the port removed (no counterpart, no C# member of the name)."""
-        index = self.view.index
-        cs_names = {m.name for m in index.methods(target.type_id)} | {f.name for f in index.fields(target.type_id)}
-        owner = java.type_id.split(":", 1)[-1].rsplit(".", 1)[-1] + "."
-        renamed = {key.removeprefix(owner) for key in self.renames() if key.startswith(owner) and "/" not in key}
-        return removed_constants(index.fields(java.type_id), cs_names, renamed)
 
     def _methods(self, shown: StepPrompt) -> tuple[Method, Method]:
         """The Java method and the C# member the Input slot shows, found in the repository view."""

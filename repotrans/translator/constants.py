@@ -10,7 +10,8 @@ import re
 from typing import Callable
 
 from repotrans.errors import InputError
-from repotrans.index.model import Field
+from repotrans.index.model import Field, Method
+from repotrans.index.store import Index
 from repotrans.translator.helpers import code_only
 from repotrans.translator.resolver import NameResolver, name_key
 
@@ -20,6 +21,15 @@ ADDED_MARK = "// added by repotrans: the Java constant {name}, which the port do
 _HEADER = re.compile(r"^.*?\bstatic\s+(.+?)\s+\w+\s*\(\s*\)\s*$")   # the type of the value's getter
 _RETURN = re.compile(r"^\s*\{\s*return\s+(.*?);\s*\}\s*$", re.S)
 MAX_ROUNDS = 4
+
+
+def constants_of(index: Index, renames: dict[str, str], java: Method, target: Method) -> list[Field]:
+    """The removed constants of `java`'s class beside the C# `target` (renames: the resolver's, whose
+    "JavaClass.FIELD" keys are the fields the mapping paired with a C# member of another name)."""
+    cs_names = {m.name for m in index.methods(target.type_id)} | {f.name for f in index.fields(target.type_id)}
+    owner = java.type_id.split(":", 1)[-1].rsplit(".", 1)[-1] + "."
+    renamed = {key.removeprefix(owner) for key in renames if key.startswith(owner) and "/" not in key}
+    return removed_constants(index.fields(java.type_id), cs_names, renamed)
 
 
 def removed_constants(java_fields: list[Field], cs_names: set[str], renamed: set[str]) -> list[Field]:
