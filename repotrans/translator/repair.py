@@ -11,7 +11,8 @@ Rules (each edits only the candidate line a diagnostic points to, keeping the li
   CS1955/CS0118  member is not invocable: drop the call parentheses (a getter became a property)
   CS0266/CS0029  type mismatch: explicit cast (or Parse / ToString between string and numbers)
   CS1501         wrong argument count: match against the target overloads, drop trailing arguments
-  CS1503         a numeric cast the parameter does not take (`(byte)x` for a port's `sbyte`): cast to its type
+  CS1503         a numeric cast the parameter does not take (`(byte)x` for a port's `sbyte`): cast to its type;
+                 a string local where the port takes an integer: parsed back in the radix it was written in
   CS0026         `this.` in a static member: dropped
   CS0176         static member reached through an instance: qualified with its type
   CS0122         inaccessible member (package-private in Java): the closest other member of its type
@@ -44,6 +45,9 @@ _STATIC_MEMBER = re.compile(r"Static member [`'](?P<owner>[^`'(]+)\.(?P<member>\
 _INACCESSIBLE = re.compile(r"[`'](?P<owner>[^`'(]+)\.(?P<member>\w+)(?:\([^`']*\))?' is inaccessible")
 _EXCEPTION = re.compile(r"([\w.]*Exception)\b")
 PARAM_NAME_FIRST = {"ArgumentOutOfRangeException", "ArgumentNullException"}
+_PARSE = {"int": "ToInt32", "long": "ToInt64", "short": "ToInt16", "uint": "ToUInt32", "ulong": "ToUInt64",
+          "ushort": "ToUInt16"}
+_PARSED = re.compile(r"\bConvert\.ToU?Int(?:16|32|64)\(\w+(?:, \d+)?\)")
 NUMERIC = {"int", "long", "short", "byte", "sbyte", "uint", "ulong", "ushort", "float", "double", "decimal", "char"}
 
 
@@ -226,6 +230,8 @@ def _argument_cast(lines: list[str], diag: Diagnostic, resolver: NameResolver, u
     if match is None:
         return "message not understood"
     src, dst = match.group("src"), match.group("dst")
+    if src == "string" and dst in _PARSE:
+        return _parsed_argument(lines, diag, dst)
     if src not in NUMERIC or dst not in NUMERIC:
         return f"no cast between {src} and {dst}"
     line = lines[diag.candidate_line - 1]
@@ -234,6 +240,31 @@ def _argument_cast(lines: list[str], diag: Diagnostic, resolver: NameResolver, u
         return f"no cast to {src} on the line"
     lines[diag.candidate_line - 1] = fixed
     return f"+argument cast ({src}) -> ({dst})"
+
+
+def _parsed_argument(lines: list[str], diag: Diagnostic, dst: str) -> str:
+    """CS1503, a string where the port takes an integer (pinyin4j keys its table by a code point's hex
+    String, Pinyin4j.Net by the int): the one string local the line passes whole is parsed back, in the
+    radix the candidate wrote it in (`Convert.ToString(x, 16)`)."""
+    index = diag.candidate_line - 1
+    declared: dict[str, str] = {}
+    for earlier in lines[:index]:
+        local = re.match(r"\s*(?:string|String)\s+(\w+)\s*=\s*(.*);\s*$", earlier)
+        if local:
+            radix = re.search(r"\bConvert\.ToString\(.*,\s*(2|8|16)\s*\)", local.group(2))
+            declared[local.group(1)] = f", {radix.group(1)}" if radix else ""
+    line = lines[index]
+    bare = _PARSED.sub(lambda m: "0" * len(m.group(0)), line)      # what an earlier diagnostic parsed already
+    uses = {name: [m.span(1) for m in re.finditer(rf"(?<=[(\[,])\s*({name})\s*(?=[)\],])", bare)]
+            for name in declared}
+    passed = [name for name, spans in uses.items() if spans]
+    if len(passed) != 1:
+        return f"{len(passed)} string locals passed whole on the line"
+    name = passed[0]
+    for start, end in reversed(uses[name]):
+        line = f"{line[:start]}Convert.{_PARSE[dst]}({name}{declared[name]}){line[end:]}"
+    lines[index] = line
+    return f"+string argument {name} parsed as {dst}"
 
 
 def _overload(lines: list[str], diag: Diagnostic, resolver: NameResolver, usings: list[str]) -> str:
