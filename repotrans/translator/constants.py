@@ -1,9 +1,9 @@
 """Java constants the port removed: a `static final` field of the Java class with an initializer, no C#
 counterpart in the mapping and no C# member of its name in any case. A candidate that reads one gets it
-added after the member as a private constant (`const` for a string or primitive value, else `static
-readonly`), translated from the Java initializer, with the removed constants that initializer reads
-declared first; libphonenumber-csharp dropped `UNWANTED_END_CHAR_PATTERN`, which `extractPossibleNumber`
-still reads."""
+added after the member, translated from the Java initializer, with the removed constants that value reads:
+a private `const` for a literal string or primitive value, else a private static getter (a static readonly
+field would read the class's later static fields before they are set). libphonenumber-csharp dropped
+`UNWANTED_END_CHAR_PATTERN`, which `extractPossibleNumber` still reads."""
 from __future__ import annotations
 
 import re
@@ -20,6 +20,8 @@ _CONST_TYPES = frozenset(("string", "bool", "char", "byte", "sbyte", "short", "u
 ADDED_MARK = "// added by repotrans: the Java constant {name}, which the port does not have"
 _HEADER = re.compile(r"^.*?\bstatic\s+(.+?)\s+\w+\s*\(\s*\)\s*$")   # the type of the value's getter
 _RETURN = re.compile(r"^\s*\{\s*return\s+(.*?);\s*\}\s*$", re.S)
+_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z_]\w*")          # a name (not a number's suffix, not a member)
+_LITERALS = frozenset(("true", "false", "null"))
 MAX_ROUNDS = 4
 
 
@@ -47,9 +49,9 @@ def _reads(code: str, name: str) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w(])", code_only(code)) is not None
 
 
-def _declaration(constant: Field, resolver: NameResolver,
-                 translate: Callable[[str, NameResolver], str]) -> str | None:
-    """`private const T NAME = value;` (or `private static readonly`), the value translated from Java."""
+def _value(constant: Field, resolver: NameResolver,
+           translate: Callable[[str, NameResolver], str]) -> tuple[str, str] | None:
+    """(C# type, C# value) of the constant, translated from its Java initializer."""
     try:
         text = translate(f"static {constant.type} valueOf{constant.name}() {{ return {constant.initializer}; }}",
                          resolver)
@@ -59,37 +61,40 @@ def _declaration(constant: Field, resolver: NameResolver,
     match, typed = _RETURN.match(body), _HEADER.match(header)
     if match is None or typed is None:
         return None
-    cs_type = typed.group(1)
-    value = match.group(1).strip()
-    constant_value = cs_type in _CONST_TYPES and "(" not in code_only(value) \
-        and not re.search(r"\bnew\b", value)
-    modifiers = "private const" if constant_value else "private static readonly"
-    return f"{ADDED_MARK.format(name=constant.name)}\n{modifiers} {cs_type} {constant.name} = {value};"
+    return typed.group(1), match.group(1).strip()
+
+
+def _constant_names(values: dict[str, tuple[str, str]]) -> set[str]:
+    """The added constants C# takes as `const`: a string or primitive value made of literals, operators and
+    other such constants (no call, no `new`, no member of anything else)."""
+    names: set[str] = set()
+    while True:
+        more = {name for name, (cs_type, value) in values.items() if name not in names and cs_type in _CONST_TYPES
+                and "(" not in code_only(value) and not re.search(r"\bnew\b", value)
+                and set(_IDENTIFIER.findall(code_only(value))) <= names | _LITERALS}
+        if not more:
+            return names
+        names |= more
 
 
 def add_constants(code: str, constants: list[Field], resolver: NameResolver,
                   translate: Callable[[str, NameResolver], str]) -> str:
     """The candidate with each removed constant it reads (directly or through another added constant's
-    value) declared after it; a constant is declared before the ones whose values read it."""
-    added: dict[str, str] = {}
+    value) declared after it: a `const`, else a static getter that computes the value when read (so it never
+    depends on the order the class initializes its static fields in)."""
+    values: dict[str, tuple[str, str]] = {}
     reading = code
     for _ in range(MAX_ROUNDS):
-        found = [c for c in constants if c.name not in added and _reads(reading, c.name)]
-        declared = {c.name: _declaration(c, resolver, translate) for c in found}
-        added.update({name: text for name, text in declared.items() if text is not None})
-        reading = "\n".join(text for text in declared.values() if text is not None)
-        if not reading:
+        found = {c.name: _value(c, resolver, translate) for c in constants
+                 if c.name not in values and _reads(reading, c.name)}
+        new = {name: value for name, value in found.items() if value is not None}
+        if not new:
             break
-    order: list[str] = []
-
-    def place(name: str, seen: frozenset[str]) -> None:
-        if name in order or name in seen:
-            return
-        for other in added:
-            if other != name and _reads(added[name].partition("\n")[2], other):
-                place(other, seen | {name})
-        order.append(name)
-
-    for name in added:
-        place(name, frozenset())
-    return code + "".join("\n\n" + added[name] for name in order)
+        values.update(new)
+        reading = "\n".join(value for _, value in new.values())
+    constant = _constant_names(values)
+    declarations = [f"private const {cs_type} {name} = {value};" if name in constant
+                    else f"private static {cs_type} {name} {{ get {{ return {value}; }} }}"
+                    for name, (cs_type, value) in values.items()]
+    return code + "".join(f"\n\n{ADDED_MARK.format(name=name)}\n{declaration}"
+                          for name, declaration in zip(values, declarations))

@@ -59,18 +59,18 @@ def test_only_static_final_fields_the_port_has_in_no_spelling_are_removed_consta
 
 
 @needs_toolchains
-def test_a_removed_constant_is_added_before_what_reads_it_and_behaves_as_java(tmp_path):
+def test_a_removed_constant_and_what_its_value_reads_are_added_and_behave_as_java(tmp_path):
     """The candidate reads END_PATTERN, whose value reads END_CHARS: both are added, END_CHARS as a const,
-    END_PATTERN as a static readonly Regex; LIMIT is read too; KEPT only in a comment, which reads nothing."""
+    END_PATTERN as a static getter; LIMIT is read too; KEPT only in a comment, which reads nothing."""
     resolver = ContextResolver("Trim", {"Trim": TargetType("Trim")})
     code = translate_method(_trim_method(), resolver, "static string Trim(string s)")
     code = add_constants(code, removed_constants(_FIELDS, {"Trim"}, set()), resolver, translate_method)
     assert "private const string END_CHARS = " in code, code
     regex = "System.Text.RegularExpressions.Regex"
-    assert f"private static readonly {regex} END_PATTERN = new {regex}(END_CHARS);" in code
+    assert f"private static {regex} END_PATTERN {{ get {{ return new {regex}(END_CHARS); }} }}" in code
     assert "private const int LIMIT = 2 * 3;" in code
     assert "// cut what END_PATTERN matches; KEPT does not count" in code and "int KEPT" not in code
-    assert code.count("END_CHARS =") == 1 and code.count("END_PATTERN =") == 1
+    assert code.count("the Java constant END_CHARS,") == 1 and code.count("the Java constant END_PATTERN,") == 1
     main = ('static void Main() { foreach (var s in new[] {"hello!!", "ok?", "a.b.", "nothing"}) '
             "System.Console.WriteLine(Trim(s)); }")
     shell = ("using System;\nusing System.Text.RegularExpressions;\nclass Prog {\n" + code + "\n" + main + "\n}\n")
@@ -80,6 +80,31 @@ def test_a_removed_constant_is_added_before_what_reads_it_and_behaves_as_java(tm
     expected = run(["java", "Trim.java"], tmp_path)
     assert expected.returncode == 0, expected.stderr
     assert run(["mono", "Prog.exe"], tmp_path).stdout == expected.stdout == "hello\nok\na.b\nnothin\n"
+
+
+@needs_toolchains
+def test_a_value_that_is_no_literal_is_a_getter_whatever_the_class_initializes_first(tmp_path):
+    """jsoup's `defaultCharsetName = UTF_8.name()` reads another constant's member: no `const`. A value that
+    reads a static field the port declares later in the class (`SEPARATORS`, static readonly) is computed
+    when read: as a static readonly field it was built before SEPARATORS was set (a null pattern, and the
+    class's type initializer threw)."""
+    fields = [_field("UTF_8", "Charset", 'Charset.forName("UTF-8")'),
+              _field("DEFAULT_NAME", "String", "UTF_8.name()"),
+              _field("SPLIT", "Pattern", "Pattern.compile(SEPARATORS)")]
+    words = TargetType("Words", fields={"SEPARATORS": "string"},
+                       java_fields={"UTF_8": "Charset", "DEFAULT_NAME": "String", "SPLIT": "Pattern"})
+    resolver = ContextResolver("Words", {"Words": words})
+    java = "static int count(String s) { return SPLIT.split(s).length + DEFAULT_NAME.length(); }"
+    code = add_constants(translate_method(java, resolver, "static int Count(string s)"),
+                         removed_constants(fields, {"Words", "SEPARATORS"}, set()), resolver, translate_method)
+    assert "private const" not in code, code
+    assert "private static string DEFAULT_NAME { get { return UTF_8.WebName; } }" in code
+    shell = ("using System;\nusing System.Text;\nusing System.Text.RegularExpressions;\nclass Words {\n" + code +
+             '\n    static void Main() { Console.WriteLine(Count("a b,c")); }\n'
+             '    private static readonly string SEPARATORS = "[ ,]";\n}\n')
+    compiled = compile_cs(shell, tmp_path)
+    assert compiled.returncode == 0, compiled.stdout + shell
+    assert run(["mono", "Prog.exe"], tmp_path).stdout.split() == ["8"]      # 3 words + "utf-8"
 
 
 def test_a_type_written_with_the_global_alias_is_the_type_itself():
