@@ -34,7 +34,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.switches.schemata import RECORD_VAR
 from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.api import (rel, mono_env, overlay, runner_env, runner_for, Project,
-                                                NOT_RUN_STATES, check_runner, covers, parse_runner, area_root,
+                                                NOT_RUN_STATES, check_runner, covered_by, parse_runner, area_root,
                                                 test_area)
 from repotrans.execution.workspace.scratch import Workspace
 from repotrans.execution.workspace.selection import scaled_limit
@@ -58,14 +58,15 @@ class JobResult:
 
     def covered(self, selected: list[str]) -> list[tuple[str, str]]:
         """(state, name) of the tests a selection ("Ns.Fixture[.Method]" names) covers."""
+        picked = frozenset(selected)
         return [(state, name) for state, name in self.tests
-                if any(covers(s, n) for s in selected for n in [name, *self.suites.get(name, [])])]
+                if any(covered_by(picked, n) for n in [name, *self.suites.get(name, [])])]
 
     def whole_for(self, selected: list[str]) -> bool:
         """Every planned test the selection covers has a result (always so in a job that finished)."""
-        done = {name for _, name in self.tests}
+        done, picked = {name for _, name in self.tests}, frozenset(selected)
         return not self.cut or all(name in done for name in self.planned
-                                   if any(covers(s, n) for s in selected for n in [name, *self.suites.get(name, [])]))
+                                   if any(covered_by(picked, n) for n in [name, *self.suites.get(name, [])]))
 
     def reaching(self, switch: int, selected: list[str]) -> tuple[list[str], bool]:
         """The covered tests that reached guard `switch` (in their own run, or between tests in their

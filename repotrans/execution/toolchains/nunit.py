@@ -198,8 +198,8 @@ def check_runner(report: RunnerReport, selected: list[str] | None) -> tuple[str,
                   if extra else f"{len(reported)} results for {len(planned)} planned tests")
         return "runtime_error", f"test report does not match the tests run: {detail}"
     if selected is not None:
-        strays = [n for n in reported
-                  if not any(covers(s, m) for s in selected for m in [n, *report.suites.get(n, [])])]
+        picked = frozenset(selected)
+        strays = [n for n in reported if not any(covered_by(picked, m) for m in [n, *report.suites.get(n, [])])]
         if strays:
             return "runtime_error", f"test report names tests outside the selection: {', '.join(strays[:3])}"
     skipped = not_run(report)
@@ -263,6 +263,15 @@ def covers(selected: str, name: str) -> bool:
     """A selected fixture or method ("Ns.Fixture", "Ns.Fixture.Method") covers a reported test name
     (the method, a case "Method(1)", or a test of the fixture or of a parameterised "Fixture(1)")."""
     return name == selected or name.startswith((selected + ".", selected + "("))
+
+
+_CUTS = re.compile(r"[.(]")            # where a reported name's fixture or method name may end
+
+
+def covered_by(selected: frozenset[str], name: str) -> bool:
+    """Whether a name of `selected` covers the reported test `name` (as `covers`), looked up by the name's
+    own prefixes ending before a "." or "(": as fast for a selection of thousands as for one."""
+    return name in selected or any(name[:cut.start()] in selected for cut in _CUTS.finditer(name))
 
 
 def _b64(text: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 
 from repotrans.execution.switches.schemata_runs import parse_batch
+from repotrans.execution.toolchains.nunit import covered_by, covers
 from repotrans.execution.workspace.selection import scaled_limit
 
 NONCE = "n0nce"
@@ -91,3 +92,20 @@ def test_a_batch_that_stops_early_keeps_only_whole_jobs_and_its_limit_grows_with
     assert not run.cut.placeholder_fails()
     assert scaled_limit(60, 1, 1) == 60 and scaled_limit(60, 5, 10) == 180 and scaled_limit(60, 2, 70) == 700
 
+
+
+def test_a_selection_covers_the_same_tests_looked_up_by_prefix_as_name_by_name():
+    names = ["Ns.FooTests.A", "Ns.FooTests.AB", 'Ns.FooTests.C("a.b",1)', "Ns.Param(2).D", "Ns.FooTestsX.E", "Ns.Foo"]
+    selections = [["Ns.FooTests"], ["Ns.FooTests.A"], ["Ns.Foo"], ['Ns.FooTests.C("a'], ["Ns.FooTests.C"],
+                  ["Ns.Param"], ["Ns.Param(2)"], ["Ns"], ["N"], ["Ns.FooTests.A", "Ns.Param(2).D"], []]
+    for selected in selections:
+        assert [n for n in names if covered_by(frozenset(selected), n)] == \
+            [n for n in names if any(covers(s, n) for s in selected)], selected
+    # a job's covered tests and its whole_for, for a selection naming tests and fixtures, and by suite
+    out = "\n".join(_job(0, -1, [("Success", "Ns.FooTests.A"), ("Failure", "Ns.FooTests.AB"),
+                                  ("Success", 'Ns.FooTests.C("a.b",1)')], "0 0") + [_line("DONE", "3")])
+    job = parse_batch(out, NONCE, [(-1, ["Ns.FooTests"])]).finished[0]
+    assert [n for _, n in job.covered(["Ns.FooTests.A", "Ns.FooTests.C"])] == \
+        ["Ns.FooTests.A", 'Ns.FooTests.C("a.b",1)']
+    assert [n for _, n in job.covered(["Ns"])] == ["Ns.FooTests.A", "Ns.FooTests.AB", 'Ns.FooTests.C("a.b",1)']
+    assert job.covered(["Ns.FooTest", "Ns.FooTests.A("]) == [] and job.whole_for(["Ns.FooTests"])
