@@ -1,8 +1,9 @@
 """Java constants the port removed: a `static final` field of the Java class with an initializer, no C#
 counterpart in the mapping and no C# member of its name in any case. A candidate that reads one gets it
 added after the member, translated from the Java initializer, with the removed constants that value reads:
-a private `const` for a literal string or primitive value, else a private static getter (a static readonly
-field would read the class's later static fields before they are set). libphonenumber-csharp dropped
+a private `const` for a literal string or primitive value, else a private static getter of a value built
+once, when first read (a static readonly field would read the class's later static fields before they are
+set). libphonenumber-csharp dropped
 `UNWANTED_END_CHAR_PATTERN`, which `extractPossibleNumber` still reads."""
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ _HEADER = re.compile(r"^.*?\bstatic\s+(.+?)\s+\w+\s*\(\s*\)\s*$")   # the type o
 _RETURN = re.compile(r"^\s*\{\s*return\s+(.*?);\s*\}\s*$", re.S)
 _IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z_]\w*")          # a name (not a number's suffix, not a member)
 _LITERALS = frozenset(("true", "false", "null"))
+_LAZY = "__lazy"                                               # the field that holds a value built once, when read
 MAX_ROUNDS = 4
 
 
@@ -52,9 +54,11 @@ def _reads(code: str, name: str) -> bool:
 def _value(constant: Field, resolver: NameResolver,
            translate: Callable[[str, NameResolver], str]) -> tuple[str, str] | None:
     """(C# type, C# value) of the constant, translated from its Java initializer."""
+    initializer = (constant.initializer or "").strip()
+    if initializer.startswith("{"):              # `static final char[] X = {'a', 'b'}`: the array it stands for
+        initializer = f"new {constant.type} {initializer}"
     try:
-        text = translate(f"static {constant.type} valueOf{constant.name}() {{ return {constant.initializer}; }}",
-                         resolver)
+        text = translate(f"static {constant.type} valueOf{constant.name}() {{ return {initializer}; }}", resolver)
     except InputError:
         return None
     header, _, body = text.partition("\n")
@@ -80,8 +84,8 @@ def _constant_names(values: dict[str, tuple[str, str]]) -> set[str]:
 def add_constants(code: str, constants: list[Field], resolver: NameResolver,
                   translate: Callable[[str, NameResolver], str]) -> str:
     """The candidate with each removed constant it reads (directly or through another added constant's
-    value) declared after it: a `const`, else a static getter that computes the value when read (so it never
-    depends on the order the class initializes its static fields in)."""
+    value) declared after it: a `const`, else a static getter of a value built once, when first read (one
+    shared object as Java's, and never built before the class's other static fields are set)."""
     values: dict[str, tuple[str, str]] = {}
     reading = code
     for _ in range(MAX_ROUNDS):
@@ -94,7 +98,9 @@ def add_constants(code: str, constants: list[Field], resolver: NameResolver,
         reading = "\n".join(value for _, value in new.values())
     constant = _constant_names(values)
     declarations = [f"private const {cs_type} {name} = {value};" if name in constant
-                    else f"private static {cs_type} {name} {{ get {{ return {value}; }} }}"
+                    else f"private static readonly System.Lazy<{cs_type}> {name}{_LAZY} = "
+                         f"new System.Lazy<{cs_type}>(() => {value});\n"
+                         f"private static {cs_type} {name} {{ get {{ return {name}{_LAZY}.Value; }} }}"
                     for name, (cs_type, value) in values.items()]
     return code + "".join(f"\n\n{ADDED_MARK.format(name=name)}\n{declaration}"
                           for name, declaration in zip(values, declarations))

@@ -67,7 +67,9 @@ def test_a_removed_constant_and_what_its_value_reads_are_added_and_behave_as_jav
     code = add_constants(code, removed_constants(_FIELDS, {"Trim"}, set()), resolver, translate_method)
     assert "private const string END_CHARS = " in code, code
     regex = "System.Text.RegularExpressions.Regex"
-    assert f"private static {regex} END_PATTERN {{ get {{ return new {regex}(END_CHARS); }} }}" in code
+    assert (f"private static readonly System.Lazy<{regex}> END_PATTERN__lazy = new System.Lazy<{regex}>(() => "
+            f"new {regex}(END_CHARS));\n"
+            f"private static {regex} END_PATTERN {{ get {{ return END_PATTERN__lazy.Value; }} }}") in code
     assert "private const int LIMIT = 2 * 3;" in code
     assert "// cut what END_PATTERN matches; KEPT does not count" in code and "int KEPT" not in code
     assert code.count("the Java constant END_CHARS,") == 1 and code.count("the Java constant END_PATTERN,") == 1
@@ -85,26 +87,29 @@ def test_a_removed_constant_and_what_its_value_reads_are_added_and_behave_as_jav
 @needs_toolchains
 def test_a_value_that_is_no_literal_is_a_getter_whatever_the_class_initializes_first(tmp_path):
     """jsoup's `defaultCharsetName = UTF_8.name()` reads another constant's member: no `const`. A value that
-    reads a static field the port declares later in the class (`SEPARATORS`, static readonly) is computed
-    when read: as a static readonly field it was built before SEPARATORS was set (a null pattern, and the
-    class's type initializer threw)."""
+    reads a static field the port declares later in the class (`SEPARATORS`, static readonly) is built when
+    first read, once (SPLIT is one object, as in Java): as a static readonly field it was built before
+    SEPARATORS was set (a null pattern, and the class's type initializer threw). An array initializer
+    (`{'!', '?'}`) is the array it stands for."""
     fields = [_field("UTF_8", "Charset", 'Charset.forName("UTF-8")'),
               _field("DEFAULT_NAME", "String", "UTF_8.name()"),
-              _field("SPLIT", "Pattern", "Pattern.compile(SEPARATORS)")]
+              _field("SPLIT", "Pattern", "Pattern.compile(SEPARATORS)"), _field("MARKS", "char[]", "{'!', '?'}")]
     words = TargetType("Words", fields={"SEPARATORS": "string"},
                        java_fields={"UTF_8": "Charset", "DEFAULT_NAME": "String", "SPLIT": "Pattern"})
     resolver = ContextResolver("Words", {"Words": words})
-    java = "static int count(String s) { return SPLIT.split(s).length + DEFAULT_NAME.length(); }"
+    java = ("static int count(String s) { return SPLIT.split(s).length + DEFAULT_NAME.length()"
+            " + (SPLIT == SPLIT ? 0 : 100) + MARKS.length; }")
     code = add_constants(translate_method(java, resolver, "static int Count(string s)"),
                          removed_constants(fields, {"Words", "SEPARATORS"}, set()), resolver, translate_method)
     assert "private const" not in code, code
-    assert "private static string DEFAULT_NAME { get { return UTF_8.WebName; } }" in code
+    assert "System.Lazy<string>(() => UTF_8.WebName);" in code
+    assert "private static Encoding UTF_8 { get { return UTF_8__lazy.Value; } }" in code
     shell = ("using System;\nusing System.Text;\nusing System.Text.RegularExpressions;\nclass Words {\n" + code +
              '\n    static void Main() { Console.WriteLine(Count("a b,c")); }\n'
              '    private static readonly string SEPARATORS = "[ ,]";\n}\n')
     compiled = compile_cs(shell, tmp_path)
     assert compiled.returncode == 0, compiled.stdout + shell
-    assert run(["mono", "Prog.exe"], tmp_path).stdout.split() == ["8"]      # 3 words + "utf-8"
+    assert run(["mono", "Prog.exe"], tmp_path).stdout.split() == ["10"]     # 3 words + "utf-8" + 2 marks
 
 
 def test_a_type_written_with_the_global_alias_is_the_type_itself():
