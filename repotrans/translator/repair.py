@@ -37,7 +37,7 @@ _MISSING_TYPE = re.compile(r"[`'](?P<name>[\w.]+)' could not be found(?:\. Are y
 _MISSING_NAME = re.compile(r"The name [`'](?P<name>\w+)' does not exist")
 _NO_MEMBER = re.compile(r"[`'](?P<type>[^`']+)' does not contain a definition for [`'](?P<member>\w+)'")
 _CONVERT = re.compile(r"Cannot implicitly convert type [`'](?P<src>[^`']+)' to [`'](?P<dst>[^`']+)'")
-_ARGUMENT = re.compile(r"Argument [`']#\d+' cannot convert [`'](?P<src>[^`']+)' expression to type [`'](?P<dst>[^`']+)'")
+_ARGUMENT = re.compile(r"Argument [`']#(?P<n>\d+)' cannot convert [`'](?P<src>[^`']+)' expression to type [`'](?P<dst>[^`']+)'")
 _OVERLOAD = re.compile(r"No overload for method [`'](?P<name>\w+)' takes [`'](?P<n>\d+)' arguments")
 _NOT_INVOCABLE = re.compile(r"Non-invocable member [`'](?P<member>[\w.]+)' cannot be used like a method"
                             r"|[`'](?P<member2>[\w.]+)' is a [`'](?:property|field)' but a [`']method group' was expected")
@@ -239,7 +239,14 @@ def _argument_cast(lines: list[str], diag: Diagnostic, resolver: NameResolver, u
     if fixed == line:
         return f"no cast to {src} on the line"
     lines[diag.candidate_line - 1] = fixed
-    return f"+argument cast ({src}) -> ({dst})"
+    first = re.search(rf"\b(\w+)\s*\(\s*\(\s*{dst}\s*\)", fixed) if match.group("n") == "1" else None
+    if first is None:
+        return f"+argument cast ({src}) -> ({dst})"
+    same = re.compile(rf"\b{first.group(1)}(\s*\(\s*)\(\s*{src}\s*\)")    # the same call's first argument
+    more = [i for i, text in enumerate(lines) if same.search(text)]
+    for i in more:                      # its other lines fail alike (a shortened diagnostics list may omit them)
+        lines[i] = same.sub(rf"{first.group(1)}\1({dst})", lines[i])
+    return f"+argument cast ({src}) -> ({dst})" + (f", and in {len(more)} more call(s) of {first.group(1)}" if more else "")
 
 
 def _parsed_argument(lines: list[str], diag: Diagnostic, dst: str) -> str:
