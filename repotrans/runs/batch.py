@@ -27,7 +27,8 @@ from repotrans.runs.executors import ThreadExecutor
 from repotrans.runs.workload import Executor, Workload
 from repotrans.runs.ordering import dependency_graph, order_levels, strongly_connected
 from repotrans.runs.batch_end import WriteOutcome, WriteRequest, combined_check, rejudge, write_passing
-from repotrans.runs.rejudge import applicable, keep_candidate, settle_group, unchanged_blocked
+from repotrans.runs.rejudge import (applicable, keep_candidate, settle_group, stale_partials, unchanged_blocked,
+                                    written_since)
 from repotrans.runs.write_back import original_texts
 from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.layout import results_file
@@ -128,7 +129,15 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
         display.say(baseline_line(facts))
         config = run.config
     copy = run.work_copy()
-    copy.apply(sorted((r for r in done.values() if applicable(r)), key=lambda r: r.task_id))
+    by_hand = written_since(index, store.meta("originals", {}), done,
+                            [t.target_method_id.split(":", 1)[1] for t in tasks]) if previous else []
+    if by_hand:
+        store.set_aside(by_hand, "written in the port since the run planned it")
+        done = {k: r for k, r in done.items() if k not in by_hand}
+        display.say(f"written in the port since: {len(by_hand)} task(s), no longer tasks of this run: "
+                    + ", ".join(by_hand[:4]) + (", ..." if len(by_hand) > 4 else ""))
+    again = stale_partials(copy, list(done.values()))
+    copy.apply(sorted((r for r in done.values() if applicable(r) and r.task_id not in again), key=lambda r: r.task_id))
 
     java = {t.target_method_id: index.method(t.source_method_id) for t in tasks}
     by_id = {t.target_method_id: t for t in tasks}
@@ -143,7 +152,7 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
     judged_on: dict[str, str] = unchanged_blocked(copy, list(done.values()))
     with StopRequest("finishing the current task" + ("s" if jobs > 1 else "") + "; Ctrl-C again aborts") as stop:
         for level in levels:
-            pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done]
+            pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done and t.split(":", 1)[1] not in by_hand]
             finished = []
             state = copy.state() if pending else ""
             for rec in executor.run(work_load, pending, folder.tasks) if pending else ():
@@ -170,9 +179,11 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
             executor.close()
         records = [r for r in store.records() if r.config == CONFIG_NAME]
         order = [t.split(":", 1)[1] for level in levels for t in level]
-        together, written = _finish(run, records, order, display, java, request, stopped, judged_on)
+        together, written = _finish(run, records, order, display, java, request, stopped, judged_on, again)
         records = [r for r in store.records() if r.config == CONFIG_NAME]
-    summary = BatchSummary.of(len(tasks), records, seconds=round(time.time() - started, 2), together=together,
+    aside = sorted(store.meta("set_aside", {}))
+    summary = BatchSummary.of(len(tasks) - len(aside), records, seconds=round(time.time() - started, 2),
+                              together=together, written_since=aside,
                               written=written.members, write=written.plan, write_refused=written.refused,
                               withheld=written.withheld, baseline=facts,
                               stopped=stopped, interrupted=stop.requested,
@@ -202,18 +213,19 @@ def _mutual_groups(run: Run, deps: dict[str, set[str]], finished: list[TaskRecor
 
 def _finish(run: Run, records: list[TaskRecord], order: list[str], display: BatchProgress,
             java: dict[str, Method | None], request: WriteRequest, stopped: str,
-            judged_on: dict[str, str]) -> tuple[dict, WriteOutcome]:
+            judged_on: dict[str, str], again: set[str]) -> tuple[dict, WriteOutcome]:
     """After the last task (or a stop): blocked tasks judged again (not after a stop), the whole suite run
     once with the passing translations (after a stop, only when something is to be written), then what
     passed written when asked. Each phase says what it does first. `java`: target method id -> its Java
-    original, whose allowances every judgement keeps."""
+    original, whose allowances every judgement keeps. `again`: partial tasks judged again with the blocked ones
+    (rejudge.stale_partials)."""
     together: dict = {}
     if stopped and not request.wanted:
         return together, WriteOutcome()
     index, store, runner = run.index, run.store, run.judge()
     if not stopped:
         rejudge(run.work_copy(), records, order, runner, store, java, display.say,
-                tasks_dir=run.folder.tasks, judged_on=judged_on)
+                tasks_dir=run.folder.tasks, judged_on=judged_on, again=again)
     records = [r for r in store.records() if r.config == CONFIG_NAME]
     passing = [r for r in records if r.passed]
     if passing:

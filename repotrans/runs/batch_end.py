@@ -55,15 +55,21 @@ class WriteOutcome:
 
 def rejudge(copy: WorkCopy, records: list[TaskRecord], order: list[str], runner: Judge,
             store: RunStore, java: dict[str, Method | None], say: Callable[[str], None],
-            tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None) -> None:
-    """Blocked and untested tasks judged again (runs.rejudge), callees first (`order`: task ids)."""
+            tasks_dir: Path | None = None, judged_on: dict[str, str] | None = None,
+            again: set[str] = frozenset()) -> None:
+    """Blocked and untested tasks judged again (runs.rejudge), callees first (`order`: task ids), with the
+    partial ones in `again` (a member their left-out tests stopped in was written by hand since)."""
     rank = {t: i for i, t in enumerate(order)}
-    blocked = sorted((r for r in records if r.status in WAITING), key=lambda r: rank.get(r.task_id, len(rank)))
+    blocked = sorted((r for r in records if r.status in WAITING or r.task_id in again),
+                     key=lambda r: rank.get(r.task_id, len(rank)))
     if not blocked:
         return
     untested = sum(r.status == NO_TESTS for r in blocked)
-    also = f" and {untested} no test reached" if untested else ""
-    say(f"re-judging {len(blocked) - untested} blocked task(s){also} on the port plus the passing translations...")
+    partial = sum(r.status not in WAITING for r in blocked)
+    also = (f" and {untested} no test reached" if untested else "") + (
+        f" and {partial} partial (a member they stopped in was written since)" if partial else "")
+    say(f"re-judging {len(blocked) - untested - partial} blocked task(s){also} on the port plus the passing "
+        "translations...")
     rejudge_blocked(copy, blocked, runner, store, java, say, tasks_dir, judged_on)
     now = Counter(outcome_of(r) for r in blocked)
     say("  " + ", ".join(f"{n} {k}" for k, n in sorted(now.items())))

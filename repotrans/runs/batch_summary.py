@@ -55,6 +55,7 @@ class BatchSummary:
     repeated_candidates_avoided: int = 0            # candidates not compiled or tested again
     first: list = field(default_factory=list)       # translate these first (runs.translate_first, as JSON)
     baseline: dict = field(default_factory=dict)    # the untouched port's baseline (judge.baseline's facts)
+    written_since: list = field(default_factory=list)   # task ids written in the port since (no longer tasks)
 
     @classmethod
     def of(cls, tasks: int, records: list[TaskRecord], **kw) -> "BatchSummary":
@@ -114,6 +115,10 @@ class BatchSummary:
             lines.append(f"partial: {self.partial} task(s) passed only on the covering tests that could run (the others "
                          "stop in members this run leaves untranslated): not passes, written only with --write-partial")
         lines += self.write_lines()
+        if self.written_since:
+            lines.append(f"written in the port since the run planned them (no longer its tasks, not counted): "
+                         f"{len(self.written_since)}: " + ", ".join(self.written_since[:4])
+                         + (", ..." if len(self.written_since) > 4 else ""))
         if self.stopped:
             lines.append(f"stopped early: {self.stopped}")
         lines += render_lines(self.first)

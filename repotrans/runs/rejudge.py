@@ -54,6 +54,7 @@ from repotrans.execution.workspace.selection import identifiers_in
 from repotrans.runs.ordering import strongly_connected
 from repotrans.runs.store import RunStore, TaskRecord
 from repotrans.runs.tasks import task_dir_name
+from repotrans.runs.write_back import original_texts
 from repotrans.index.model import Method
 from repotrans.index.placeholders import placeholder_form
 from repotrans.index.parse import source_text
@@ -98,19 +99,44 @@ class WorkCopy:
         return state_key(self.path)
 
 
+def still_placeholder(index: Index, member: str) -> bool:
+    """Whether `member` (a C# id, no side prefix) is a throwing placeholder in `index`'s port as it is now."""
+    m = index.method("target:" + member)
+    return m is not None and placeholder_form(m.body) in ("throws", "accessor throws")
+
+
 def unchanged_blocked(copy: WorkCopy, records: list[TaskRecord]) -> dict[str, str]:
     """For a resumed batch: task id -> the work copy's state, for each waiting record (blocked, untested)
     whose blockers are all still placeholders there, so that rejudge_blocked leaves it alone until the
     work copy changes. A member the user wrote by hand since (runs.translate_first) then has exactly
     the tasks it blocked judged again, and what their passes unblock."""
     state = copy.state()
-    out = {}
-    for rec in records:
-        if rec.status not in WAITING:
+    return {rec.task_id: state for rec in records
+            if rec.status in WAITING and all(still_placeholder(copy.index, b) for b in behind_of(rec))}
+
+
+def stale_partials(copy: WorkCopy, records: list[TaskRecord]) -> set[str]:
+    """For a resumed batch: the partial records some of whose left-out tests stopped in a member that is no
+    placeholder in the work copy any more (the user wrote it by hand since): their verdict rested on that
+    placeholder, so they are judged again with the blocked ones (and stay out of the copy until then)."""
+    return {rec.task_id for rec in records
+            if rec.partial and not all(still_placeholder(copy.index, b) for b in behind_of(rec))}
+
+
+def written_since(index: Index, originals: dict[str, dict], records: dict[str, TaskRecord],
+                  task_ids: list[str]) -> list[str]:
+    """For a resumed batch: the tasks whose member the user wrote in the port since the run planned them (its
+    text is not the one the run found, `originals`, and no placeholder at all), leaving aside the ones whose
+    own passing or partial translation the run holds (`records`; --write puts those there). They are no
+    longer tasks of the run: a fresh batch on the port as it is would not find them."""
+    now = original_texts(index, task_ids)
+    out = []
+    for tid in task_ids:
+        rec, m = records.get(tid), index.method("target:" + tid)
+        if (rec is not None and applicable(rec)) or m is None or tid not in originals:
             continue
-        members = [copy.index.method("target:" + b) for b in behind_of(rec)]
-        if all(m is not None and placeholder_form(m.body) in ("throws", "accessor throws") for m in members):
-            out[rec.task_id] = state
+        if now[tid]["text"] != originals[tid]["text"] and placeholder_form(m.body) is None:
+            out.append(tid)
     return out
 
 
@@ -154,7 +180,7 @@ def rejudge_blocked(copy: WorkCopy, blocked: list[TaskRecord], runner: Judge,
                                 java=java.get(m.id))
             judged_on[rec.task_id] = state
             record(rec, result, "alone")
-            if rec.passed:
+            if applicable(rec):
                 copy.apply([rec])
                 state = copy.state()
                 progress = True

@@ -176,6 +176,17 @@ class RunStore:
                                   progress=json.loads(progress_json) if progress_json else None))
         return out
 
+    def set_aside(self, task_ids: list[str], why: str) -> None:
+        """Take the records of `task_ids` out of the run's results, into meta "set_aside" (task id -> the
+        status it had and `why`), for tasks that are no longer the run's (a member written by hand since)."""
+        aside = self.meta("set_aside", {})
+        with self._db:
+            for tid in task_ids:
+                row = self._db.execute("SELECT status FROM results WHERE task_id = ?", (tid,)).fetchone()
+                aside[tid] = {"status": row[0] if row else None, "why": why}
+                self._db.execute("DELETE FROM results WHERE task_id = ?", (tid,))
+        self.set_meta("set_aside", aside)
+
     def set_meta(self, key: str, value) -> None:
         with self._db:
             self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))

@@ -8,8 +8,9 @@ did not pass comes with the untranslated members that candidate calls or ran int
 through a candidate frame, and its code's calls by name): written alone, its blocked tasks would only stop
 there next, so they are written with it.
 Writing the first member of the list (and what it needs) by hand, then `batch --resume`, judges again the
-tasks it blocked (rejudge.unchanged_blocked keeps the others as they were). Partial tasks whose left-out tests
-stop in a member are named apart: a resume keeps their verdict. The batch summary, report.md and
+tasks it blocked (rejudge.unchanged_blocked keeps the others as they were), and the partial tasks whose
+left-out tests stopped in it (rejudge.stale_partials; they are named apart here). A task whose own member is
+written is no task of the resumed run any more (rejudge.written_since). The batch summary, report.md and
 report.html end with this list.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ class Blocker:
     tasks: tuple[str, ...]
     is_task: bool = False       # a task of this run that did not pass (its candidate is in its task folder)
     needs: tuple[str, ...] = ()  # untranslated members its candidate's own code ran into: write them with it
-    partial: tuple[str, ...] = ()  # partial tasks whose left-out tests stop in it (their verdict stands on resume)
+    partial: tuple[str, ...] = ()  # partial tasks whose left-out tests stop in it (judged again on resume)
 
     def to_json(self) -> dict:
         return {**asdict(self), "tasks": list(self.tasks), "needs": list(self.needs), "partial": list(self.partial)}

@@ -16,8 +16,9 @@ from repotrans.reports.report import markdown
 from repotrans.runs.batch import run_batch
 from repotrans.runs.batch_summary import BatchSummary
 from repotrans.runs.store import RunStore, TaskRecord
-from repotrans.runs.rejudge import WorkCopy, unchanged_blocked
+from repotrans.runs.rejudge import WorkCopy, unchanged_blocked, written_since
 from repotrans.runs.translate_first import translate_first
+from repotrans.runs.write_back import original_texts
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 
@@ -161,6 +162,55 @@ def test_resume_after_writing_the_first_member_judges_exactly_the_tasks_it_block
     assert (resumed.passed, resumed.partial, resumed.blocked) == (1, 1, 0)
     assert [(b["member"], b["tasks"], b["partial"]) for b in resumed.first] == [(ctor, [], [area])]
     assert _verdicts(run, "Acme.Geo.Shapes.Circle.Area_") > 1
+    # the user writes the constructor the list names: Area's partial verdict rested on its placeholder, so the
+    # next resume judges Area again, now on every covering test (was: the partial verdict was kept, and the
+    # list kept naming a member that was written)
+    shapes = target / "src" / "Acme.Geo" / "Shapes" / "Circle.cs"
+    head = "public Circle(Point2D center, double radius)"
+    original = _declaration((SAMPLE / "csharp" / "src" / "Acme.Geo" / "Shapes" / "Circle.cs").read_text(), head)
+    shapes.write_text(original.join(shapes.read_text().split(_declaration(shapes.read_text(), head))))
+    again = run_batch(SAMPLE / "java", target, run, config, functions=functions, resume=True, progress=False)
+    assert (again.tasks, again.passed, again.partial, again.blocked, again.first) == (2, 2, 0, 0, [])
+
+
+def test_a_task_written_by_hand_since_the_run_is_no_task_of_the_resumed_run(tmp_path):
+    """After a batch, the user writes one failed task's member by hand and leaves another as it was; a resume
+    no longer counts the written one as a failure of the run nor lists it to translate first: its record is
+    set aside (kept in the run's meta with the verdict it had), the summary names it. A member still a
+    placeholder, one whose placeholder text alone changed, and a passing one the run wrote stay tasks."""
+    area, scale, square = ("Acme.Geo.Shapes.Circle.Area()", "Acme.Geo.Shapes.Circle.Scale(double)",
+                           "Acme.Geo.Shapes.Rectangle.IsSquare")
+    index = Index.open(tmp_path / "index")
+    index.build(SAMPLE / "java", SAMPLE / "csharp", progress=False)
+    target = tmp_path / "target"
+    mask_repo(index, candidate_tasks(index, [area, scale, square]), target)
+    index.build(SAMPLE / "java", target, progress=False)
+    originals = original_texts(index, [area, scale, square])
+    circle = target / "src" / "Acme.Geo" / "Shapes" / "Circle.cs"
+    text = circle.read_text()
+    written = _declaration((SAMPLE / "csharp" / "src" / "Acme.Geo" / "Shapes" / "Circle.cs").read_text(),
+                           "public override double Area()")
+    text = written.join(text.split(_declaration(text, "public override double Area()")))
+    circle.write_text(text.replace("NotImplementedException()", 'NotImplementedException("later")', 1))
+    index.build(SAMPLE / "java", target, progress=False)
+    records = {area: _rec(area, "test_failure"), square: _rec(square, "passed")}
+    try:
+        assert written_since(index, originals, records, [area, scale, square]) == [area]
+    finally:
+        index.close()
+    store = RunStore(tmp_path / "run")
+    for r in (_rec(area, "test_failure"), _rec(scale, "blocked", (area,)), _rec(square, "passed")):
+        store.add(r)
+    store.set_aside([area], "written in the port since the run planned it")
+    assert sorted(r.task_id for r in store.records()) == [scale, square]
+    assert store.meta("set_aside") == {area: {"status": "test_failure",
+                                              "why": "written in the port since the run planned it"}}
+    store.close()
+    summary = BatchSummary.of(2, [_rec(scale, "blocked", (area,)), _rec(square, "passed")], seconds=1.0,
+                              written_since=[area])
+    assert (summary.tasks, summary.failed, summary.blocked) == (2, 0, 1)
+    assert ("written in the port since the run planned them (no longer its tasks, not counted): 1: "
+            f"{area}") in summary.render()
 
 
 def test_the_whole_suite_line_and_the_list_name_the_same_placeholder(tmp_path):
