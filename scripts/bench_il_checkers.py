@@ -27,7 +27,7 @@ from repotrans.execution.capability import checks
 from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.toolchains import Limits
-from repotrans.datasets.build import DatasetTask
+from repotrans.datasets.dataset import DatasetTask
 
 from ground_truth_pairs import add_pair_arguments, check_all, ground_truth_jobs, open_pair, pairs_of
 

@@ -33,7 +33,8 @@ from repotrans.execution.judge.batching import BatchingJudge  # noqa: E402
 from repotrans.execution.capability.allowances import allowances  # noqa: E402
 from repotrans.execution.judge.runner import Runner  # noqa: E402
 from repotrans.execution.settings import ExecutionConfig  # noqa: E402
-from repotrans.datasets.build import load_dataset, materialize  # noqa: E402
+from repotrans.datasets.dataset import load_dataset  # noqa: E402
+from repotrans.datasets.masking import materialize  # noqa: E402
 from repotrans.runs.ablate import spread  # noqa: E402
 from repotrans.index.store import Index  # noqa: E402
 

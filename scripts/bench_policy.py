@@ -16,7 +16,7 @@ from pathlib import Path
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import read_known_failures
-from repotrans.datasets.build import load_dataset
+from repotrans.datasets.dataset import load_dataset
 from repotrans.mapping.fields import renamed_fields
 from repotrans.mapping.load import load_mapping
 from repotrans.index.store import Index

@@ -33,7 +33,7 @@ from repotrans.execution.capability.il_refs import port_refs
 from repotrans.execution.capability.il_rules import load_rules
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, TargetBuildError
-from repotrans.datasets.build import DatasetTask
+from repotrans.datasets.dataset import DatasetTask
 
 from ground_truth_pairs import CHUNK, add_pair_arguments, check_all, checker_exe, ground_truth_jobs, open_pair, pairs_of
 

@@ -22,7 +22,8 @@ from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import MonoToolchain, compile_argv, mono_env
 from repotrans.execution.workspace.scratch import prepare_workspace
-from repotrans.datasets.build import load_dataset, validate_task
+from repotrans.datasets.build import validate_task
+from repotrans.datasets.dataset import load_dataset
 from repotrans.index.store import Index
 
 

@@ -34,7 +34,8 @@ from ray_cluster import LocalCluster  # noqa: E402
 from repotrans.agents.config import load_config  # noqa: E402
 from repotrans.runs.ablate import configs_for, run_ablation  # noqa: E402
 from repotrans.runs.batch import run_batch  # noqa: E402
-from repotrans.datasets.build import load_dataset, materialize  # noqa: E402
+from repotrans.datasets.dataset import load_dataset  # noqa: E402
+from repotrans.datasets.masking import materialize  # noqa: E402
 from repotrans.runs.executors import ThreadExecutor  # noqa: E402
 from repotrans.runs.layout import results_file  # noqa: E402
 from repotrans.runs.ray_executor import RayExecutor  # noqa: E402

@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.datasets.build import VERDICTS, build_dataset, build_folder, load_dataset
+from repotrans.datasets.build import VERDICTS, build_dataset, build_folder
+from repotrans.datasets.dataset import load_dataset
 
 from cpu_meter import CpuMeter
 
@@ -132,7 +133,7 @@ def raw_times(warm: Path, select: list[str]) -> tuple[float, float]:
     from repotrans.execution.workspace.selection import choose_tests, index_tests
     from repotrans.execution.toolchains.api import compile_argv
     from repotrans.execution.toolchains.api import mono_env, runner_argv
-    from repotrans.datasets.build import candidate_tasks
+    from repotrans.datasets.masking import candidate_tasks
     from repotrans.index.store import Index
 
     index = Index.open(build_folder(warm) / "index", must_exist=True)

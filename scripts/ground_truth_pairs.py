@@ -11,7 +11,8 @@ from repotrans.execution.capability import checks
 from repotrans.execution.sandboxes.local import LocalSandbox
 from repotrans.execution.toolchains.api import MonoToolchain, CHECKER_EXE, rel
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
-from repotrans.datasets.build import DatasetTask, candidate_tasks, load_dataset
+from repotrans.datasets.dataset import DatasetTask, load_dataset
+from repotrans.datasets.masking import candidate_tasks
 from repotrans.datasets.truth_jobs import TruthJob, truth_jobs
 from repotrans.index.store import Index
 

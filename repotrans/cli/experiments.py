@@ -298,7 +298,8 @@ def _validator(args: argparse.Namespace):
 
 
 def run_dataset_mask(args: argparse.Namespace, config: AgentConfig) -> int:
-    from repotrans.datasets.build import load_dataset, materialize
+    from repotrans.datasets.dataset import load_dataset
+    from repotrans.datasets.masking import materialize
 
     ds = load_dataset(Path(args.dataset))
     view = materialize(ds, Path(args.out))

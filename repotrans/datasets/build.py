@@ -1,198 +1,33 @@
-"""Evaluation datasets: a Java repository, its complete C# port, and a validated task list.
-
-`build_dataset` selects the C# methods that have a Java counterpart, checks each one (its ground
-truth passes the covering tests, a placeholder fails them) and writes `dataset.json` beside a report.
-`materialize` then lays out what an agent may see: the Java source and a copy of the port in which
-every task is masked with a placeholder. The ground truth stays in the complete port, which only
-the evaluation oracle (the runner) reads.
+"""Building an evaluation dataset: `build_dataset` selects the C# methods that have a Java counterpart
+(datasets.masking), checks each one (its ground truth passes the covering tests, a placeholder fails
+them; the untouched port's baseline first) and writes `dataset.json` beside a report (datasets.dataset).
+Verdicts are kept in OUT/.build as they are known, so a build resumes where it stopped.
 """
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
-import re
-import shutil
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from tqdm import tqdm
 
-from repotrans.errors import ConfigError
+from repotrans.datasets.dataset import Dataset, DatasetTask, render_report
+from repotrans.datasets.masking import candidate_tasks, placeholder_body
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.baseline import BaselineCache, PortBaseline, port_baseline
 from repotrans.execution.judge.baseline_outcomes import untouched_outcome
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains.api import left_out_note, nothing_left
-from repotrans.index.model import Method
-from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
-from repotrans.mapping.load import load_mapping
 from repotrans.mapping.overrides import MappingOverrides
-from repotrans.mapping.test_code import test_files
 
-MANIFEST = "dataset.json"
 VERDICTS = "verdicts.jsonl"
 UNTOUCHED_TIMEOUT = 900.0        # seconds for the untouched port's whole suite (each test project)
-THROW = "throw new System.NotImplementedException();"
-# an accessor where the accessor list (or the previous accessor) ends: `get {`, `private set;`, `set =>`
-_ACCESSOR = re.compile(r"(?:^|[};])\s*((?:(?:private|protected|internal)\s+)*(?:get|set))\s*(?:\{|;|=>)")
-
-
-@dataclass
-class DatasetTask:
-    id: str                      # the target method id without its side prefix
-    target_method_id: str
-    source_method_id: str
-    path: str                    # C# file, relative to the port's root
-    confidence: float
-
-
-@dataclass
-class Dataset:
-    name: str
-    root: Path                   # folder holding dataset.json
-    source: str                  # Java repo, relative to root
-    target: str                  # complete C# port, relative to root
-    tasks: list[DatasetTask]
-    dropped: list[dict] = field(default_factory=list)
-    toolchain: str = "mono"
-    validated: bool = True       # False: built with --no-validate (every report says so)
-    # tests failing on the untouched port ("Project:Ns.Fixture.Test" -> cause): left out of every verdict on it
-    fails_before_any_change: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def label(self) -> str:
-        """The name as reports show it: unvalidated datasets say so."""
-        return self.name if self.validated else f"{self.name} (unvalidated)"
-
-    @property
-    def source_dir(self) -> Path:
-        return (self.root / self.source).resolve()
-
-    @property
-    def target_dir(self) -> Path:
-        return (self.root / self.target).resolve()
-
-    def save(self) -> Path:
-        data = {"name": self.name, "source": self.source, "target": self.target,
-                "toolchain": self.toolchain, "validated": self.validated, "tasks": [asdict(t) for t in self.tasks],
-                "dropped": self.dropped, "fails_before_any_change": self.fails_before_any_change}
-        path = self.root / MANIFEST
-        path.write_text(json.dumps(data, indent=1) + "\n")
-        return path
-
-
-def load_dataset(root: Path) -> Dataset:
-    """Read `root/dataset.json`; a missing or malformed manifest is a ConfigError."""
-    path = root / MANIFEST
-    if not path.is_file():
-        raise ConfigError(f"{root} is not a dataset: no {MANIFEST} (build one with `repotrans dataset build`)")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path} is malformed: {exc}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path} is malformed: expected a JSON object, found {type(data).__name__}")
-    missing = [k for k in ("name", "source", "target", "tasks") if k not in data]
-    if missing:
-        raise ConfigError(f"{path} is malformed: missing field {', '.join(map(repr, missing))}")
-    tasks = []
-    for n, t in enumerate(data["tasks"], 1):
-        try:
-            tasks.append(DatasetTask(**t))
-        except TypeError as exc:
-            raise ConfigError(f"{path} is malformed: task {n}: {exc}") from None
-    return Dataset(name=data["name"], root=root, source=data["source"], target=data["target"],
-                   toolchain=data.get("toolchain", "mono"), tasks=tasks, dropped=data.get("dropped", []),
-                   validated=bool(data.get("validated", True)),
-                   fails_before_any_change=dict(data.get("fails_before_any_change", {})))
-
-
-def candidate_tasks(index: Index, select: list[str] | None = None,
-                    overrides: MappingOverrides | None = None) -> list[DatasetTask]:
-    """Target methods with a body, a Java counterpart in the mapping (with the user's `overrides`), and
-    an id matching `select`; never a member of test code (a test method has no test judging it)."""
-    mapping = load_mapping(index, overrides)
-    tests = test_files("target", index.files("target"), index.root("target"))
-    tasks: dict[str, DatasetTask] = {}
-    for m in index.all_methods("target"):
-        match = mapping.source_method(m.id)
-        if match is None or m.body is None or is_placeholder(m.body) or _is_auto_property(m) or m.path in tests:
-            continue
-        tid = m.id.split(":", 1)[1]
-        if select and not any(fnmatch.fnmatchcase(tid, pat) for pat in select):
-            continue
-        tasks[tid] = DatasetTask(id=tid, target_method_id=m.id, source_method_id=match.source_id,
-                                 path=m.path, confidence=match.confidence)
-    return list(tasks.values())
-
-
-def _is_auto_property(m: Method) -> bool:
-    return m.kind == "property" and re.fullmatch(r"\{\s*(\w+\s*)?get;\s*((private|protected|internal)?\s*set;)?\s*\}",
-                                                 (m.body or "").strip()) is not None
-
-
-def placeholder_body(m: Method) -> str:
-    """A body that compiles wherever the original did and fails any test that needs the method."""
-    if m.kind in ("property", "indexer"):
-        body = (m.body or "").strip()
-        accessors = [] if body.startswith("=>") else [a.group(1) for a in _ACCESSOR.finditer(body[1:])]
-        return "{ " + " ".join(f"{a} {{ {THROW} }}" for a in accessors or ["get"]) + " }"
-    return "{ " + THROW + " }"
-
-
-def mask_file(text: bytes, methods: list[Method]) -> bytes:
-    """Replace the body of each method (byte ranges from the index) by its placeholder."""
-    for m in sorted(methods, key=lambda m: m.body_start_byte or 0, reverse=True):
-        start, end = m.body_start_byte, m.body_end_byte
-        if start is None or end is None:
-            continue
-        if text[start:end].lstrip().startswith(b"=>") and not text[start:end].rstrip().endswith(b";"):
-            end = text.index(b";", end) + 1
-        text = text[:start] + placeholder_body(m).encode() + text[end:]
-    return text
-
-
-def mask_repo(index: Index, tasks: list[DatasetTask], dest: Path) -> None:
-    """Copy the indexed target into `dest` and mask every task there."""
-    root = index.root("target")
-    if dest.exists():
-        shutil.rmtree(dest)
-    shutil.copytree(root, dest, ignore=shutil.ignore_patterns("bin", "obj", ".repotrans"))
-    by_path: dict[str, list[Method]] = {}
-    for t in tasks:
-        m = index.method(t.target_method_id)
-        if m is None:
-            raise ConfigError(f"task {t.id} is not in the index of {root}; rebuild the dataset")
-        by_path.setdefault(m.path, []).append(m)
-    for path, methods in by_path.items():
-        file = dest / path
-        file.write_bytes(mask_file(file.read_bytes(), methods))
-
-
-@dataclass
-class Materialized:
-    source: Path                 # Java repository (as shipped)
-    target: Path                 # C# port with every task masked: all an agent sees
-    oracle_index: Index          # index of the complete port: only the runner reads it
-
-
-def materialize(ds: Dataset, dest: Path) -> Materialized:
-    """Lay out the masked view of a dataset under `dest` (rebuilt when the manifest changed)."""
-    oracle = Index.open(dest / "oracle-index")
-    oracle.build(ds.source_dir, ds.target_dir, progress=False)
-    stamp = dest / "masked.stamp"
-    manifest = (ds.root / MANIFEST).read_text()
-    target = dest / "target"
-    if not (stamp.is_file() and stamp.read_text() == manifest and target.is_dir()):
-        mask_repo(oracle, ds.tasks, target)
-        stamp.write_text(manifest)
-    return Materialized(source=ds.source_dir, target=target, oracle_index=oracle)
 
 
 @dataclass
@@ -402,59 +237,6 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     ds.save()
     (out / "report.md").write_text(render_report(ds, stats))
     return ds
-
-
-def render_report(ds: Dataset, stats: dict | None = None) -> str:
-    """report.md: what was kept, what was dropped and why, and how long validation took."""
-    lines = [f"# Dataset {ds.name}", "", f"- source: `{ds.source}`", f"- target: `{ds.target}`"]
-    if ds.validated:
-        lines += [f"- validated tasks: {len(ds.tasks)}", f"- dropped: {len(ds.dropped)}"]
-    else:
-        lines += [f"- tasks: {len(ds.tasks)}, **unvalidated** (built with --no-validate: a task's ground truth "
-                  "may fail its tests and a placeholder may pass them)"]
-    if stats:
-        per = stats["task_seconds"] / stats["checked"] if stats["checked"] else 0.0
-        lines += [f"- validation: {stats['checked']} tasks in {stats['wall_seconds']} s with --jobs {stats['jobs']} "
-                  f"({per:.1f} s per task); {stats['no_covering_test']} without a covering test"]
-        if "baseline_seconds" in stats:
-            lines += [f"- untouched baseline: {stats['baseline_seconds']} s ({stats['baseline_computed']} of "
-                      f"{stats['baseline_assemblies']} test assemblies run, the rest unchanged and cached)"]
-        if "schemata" in stats:
-            sch = stats["schemata"]
-            lines += [f"- one schemata build ({sch['build_seconds']} s) served {sch['guarded']} tasks; "
-                      f"{sch['per_task']} were built per task"]
-            if sch.get("routes"):
-                lines += ["- schemata test runs: " + ", ".join(f"{n} {route}" for route, n in sorted(sch["routes"].items()))
-                          + " (the rest: ground truth and placeholder decided in shared batches)"]
-            if sch.get("phases"):
-                lines += ["- after the build, wall seconds: " + ", ".join(f"{name} {s}" for name, s in sch["phases"].items())]
-    lines.append("")
-    if ds.fails_before_any_change:
-        lines += [f"{len(ds.fails_before_any_change)} tests fail on the untouched port and are left out of every "
-                  "verdict:", "", "| test | fails before any change: |", "|---|---|"]
-        lines += [f"| `{k}` | {why} |" for k, why in sorted(ds.fails_before_any_change.items())]
-        lines.append("")
-    if stats and stats.get("excluded"):
-        lines += [f"{len(stats['excluded'])} tests the suite says not to run are never run, named or not (no verdict "
-                  "rests on them):", "", "| test | left out by |", "|---|---|"]
-        lines += [f"| `{k}` | {why} |" for k, why in sorted(stats["excluded"].items())]
-        lines.append("")
-    if ds.dropped:
-        lines += ["| dropped task | reason |", "|---|---|"]
-        lines += [f"| `{d['id']}` | {d['reason']} |" for d in ds.dropped]
-        lines.append("")
-    per_type: dict[str, int] = {}
-    for t in ds.tasks:
-        owner = _owner(t.id)
-        per_type[owner] = per_type.get(owner, 0) + 1
-    lines += ["| C# type | tasks |", "|---|---:|"] + [f"| `{k}` | {n} |" for k, n in sorted(per_type.items())]
-    return "\n".join(lines) + "\n"
-
-
-def _owner(task_id: str) -> str:
-    """The declaring type of a task id: `Ns.Type.Name(int)` -> `Ns.Type`, `Ns.Type.this[int]` -> `Ns.Type`."""
-    head = re.split(r"[(\[]", task_id, maxsplit=1)[0]
-    return head.rsplit(".", 1)[0]
 
 
 def _relative(path: Path, base: Path) -> str:

@@ -36,7 +36,7 @@ def unvalidated_datasets(run_dirs: list[Path]) -> set[str]:
 def dataset_or_none(root: str | None):
     """The dataset of a folder, or None when it is gone or unreadable."""
     from repotrans.errors import ConfigError
-    from repotrans.datasets.build import load_dataset
+    from repotrans.datasets.dataset import load_dataset
 
     if root is None:
         return None

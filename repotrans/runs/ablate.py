@@ -23,7 +23,8 @@ from repotrans.execution.judge.batching import judge_for
 from repotrans.execution.judge.protocol import Judge
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
-from repotrans.datasets.build import Dataset, load_dataset, materialize
+from repotrans.datasets.dataset import Dataset, load_dataset
+from repotrans.datasets.masking import materialize
 from repotrans.runs.executors import ThreadExecutor
 from repotrans.runs.workload import Executor, Workload, rerooted_index
 from repotrans.runs.store import RunStore

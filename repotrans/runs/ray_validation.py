@@ -20,7 +20,8 @@ from typing import Callable
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from repotrans.datasets.build import DatasetTask, TaskValidation, validate_tasks
+from repotrans.datasets.build import TaskValidation, validate_tasks
+from repotrans.datasets.dataset import DatasetTask
 from repotrans.errors import ConfigError
 from repotrans.execution.judge.baseline import (MEMORY_MB, BaselineCache, PortBaseline, cached_baseline, content_keys,
                                                 port_baseline)

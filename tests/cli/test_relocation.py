@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.datasets.build import build_dataset, load_dataset
+from repotrans.datasets.build import build_dataset
+from repotrans.datasets.dataset import load_dataset
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -8,8 +8,9 @@ import pytest
 
 from repotrans.errors import ConfigError
 from repotrans.mapping.test_code import test_files as files_of_tests
-from repotrans.datasets.build import (VERDICTS, build_dataset, build_folder, candidate_tasks, load_dataset,
-                                            mask_file, materialize, placeholder_body)
+from repotrans.datasets.build import VERDICTS, build_dataset, build_folder
+from repotrans.datasets.dataset import load_dataset
+from repotrans.datasets.masking import candidate_tasks, mask_file, materialize, placeholder_body
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
 

@@ -5,7 +5,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import matplotlib.image
 import pytest
@@ -190,7 +189,7 @@ def test_report_cli_rejects_a_folder_without_results(tmp_path):
 
 
 def test_unvalidated_datasets_are_labelled_in_the_report(tmp_path):
-    from repotrans.datasets.build import Dataset
+    from repotrans.datasets.dataset import Dataset
 
     ds_dir = tmp_path / "quick"
     ds_dir.mkdir()

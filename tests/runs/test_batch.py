@@ -19,7 +19,7 @@ from repotrans.agents.config import load_config
 from repotrans.errors import ConfigError
 from repotrans.runs import tasks as tasks_module
 from repotrans.runs.batch import listed_tasks, placeholder_tasks, run_batch
-from repotrans.datasets.build import candidate_tasks, mask_repo
+from repotrans.datasets.masking import candidate_tasks, mask_repo
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
 from tests.support.run_files import result_rows

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from repotrans.agents.config import load_config
-from repotrans.datasets.build import candidate_tasks, mask_repo
+from repotrans.datasets.masking import candidate_tasks, mask_repo
 from repotrans.index.store import Index
 from repotrans.runs.batch import run_batch
 from tests.support.fake_openai_server import FakeOpenAIServer

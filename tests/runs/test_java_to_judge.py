@@ -6,14 +6,14 @@ judged for real in tests/execution/capability/test_security.py); the index and t
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.runs.ablate import Oracle
-from repotrans.datasets.build import DatasetTask, validate_task
+from repotrans.datasets.build import validate_task
+from repotrans.datasets.dataset import DatasetTask
 from repotrans.sync.steps import SyncSteps
 from repotrans.index.store import Index
 from tests.runs.test_batch_allowances import FIXTURE, RecordingRunner

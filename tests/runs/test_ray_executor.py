@@ -22,7 +22,9 @@ from repotrans.agents.config import load_config
 from repotrans.errors import ConfigError
 from repotrans.runs.ablate import configs_for, run_ablation
 from repotrans.runs.batch import placeholder_tasks, run_batch
-from repotrans.datasets.build import build_dataset, candidate_tasks, load_dataset, mask_repo, materialize
+from repotrans.datasets.build import build_dataset
+from repotrans.datasets.dataset import load_dataset
+from repotrans.datasets.masking import candidate_tasks, mask_repo, materialize
 from repotrans.runs.executors import ThreadExecutor
 from repotrans.runs.workload import Workload
 from repotrans.runs.ray_executor import RayExecutor

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from repotrans.agents.config import load_config
-from repotrans.datasets.build import candidate_tasks, mask_repo
+from repotrans.datasets.masking import candidate_tasks, mask_repo
 from repotrans.index.store import Index
 from repotrans.reports.html import render_page
 from repotrans.reports.report import markdown

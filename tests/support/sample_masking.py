@@ -4,7 +4,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from repotrans.datasets.build import candidate_tasks, mask_repo
+from repotrans.datasets.masking import candidate_tasks, mask_repo
 from repotrans.index.store import Index
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.datasets.build import build_dataset, candidate_tasks, mask_repo
+from repotrans.datasets.build import build_dataset
+from repotrans.datasets.masking import candidate_tasks, mask_repo
 from repotrans.execution.judge.baseline import BaselineCache, port_baseline
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
