@@ -48,6 +48,16 @@ def test_a_case_the_runner_names_otherwise_is_found_under_its_methods_suite():
     assert untouched_outcome(base, ["T:Ns.F"], "").tests_run == 2
 
 
+def test_a_selected_name_covers_the_tests_under_it_at_a_name_boundary():
+    base = _baseline({"Ns.F.A": "Success", "Ns.FG.B": "Success", 'Ns.F.C("x.y")': "Success", "Ns.P(1).D": "Success"},
+                     suites={"Ns.P(1).D": ["Ns.P", "Ns.P(1)"]})
+    counts = {name: untouched_outcome(base, [f"T:{name}"], "").tests_run
+              for name in ["Ns.F", "Ns.FG", "Ns.F.C", 'Ns.F.C("x', "Ns", "Ns.P", "Ns.P(1)"]}
+    assert counts == {"Ns.F": 2, "Ns.FG": 1, "Ns.F.C": 1, 'Ns.F.C("x': 1, "Ns": 4, "Ns.P": 1, "Ns.P(1)": 1}
+    assert untouched_outcome(base, ["T:Ns.F.C(", "T:Ns.F"], "") is None and \
+        untouched_outcome(base, ["T:Ns.FG.B", "T:Ns.F"], "").tests_run == 3
+
+
 @pytest.mark.parametrize("case", ["blocked", "unknown name", "no states", "not whole", "no baseline"])
 def test_the_tests_run_where_the_record_cannot_answer_as_a_run_would(case):
     states = {"Ns.F.A": "Success", "Ns.F.B": "Failure"}

@@ -14,8 +14,10 @@ switch to B and back to A"), whose suite is the method.
 """
 from __future__ import annotations
 
-from repotrans.execution.judge.baseline import PortBaseline
-from repotrans.execution.toolchains.api import BLOCKED, covers, describe_environment, untouched_cause
+from collections import defaultdict
+
+from repotrans.execution.judge.baseline import AssemblyBaseline, PortBaseline
+from repotrans.execution.toolchains.api import BLOCKED, covering_names, describe_environment, untouched_cause
 from repotrans.verdicts.results import TestResult
 
 WHOLE = ("passed", "test_failure")      # an assembly's untouched run that reported every test it ran
@@ -28,13 +30,15 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
         return None
     passed: set[str] = set()
     left_out: dict[str, str] = {}
+    under: dict[str, dict[str, list[str]]] = {}
     for entry in selected:
         project, _, name = entry.partition(":")
         record = baseline.assemblies.get(project)
         if record is None or record.status not in WHOLE or not record.states:
             return None
-        covered = [test for test in record.states
-                   if any(covers(name, n) for n in [test, *record.suites.get(test, ())])]
+        if project not in under:
+            under[project] = _tests_under(record)
+        covered = under[project].get(name, [])
         if not covered:         # no recorded test nor suite of one falls under it: only a run can say
             return None
         for test in covered:
@@ -51,3 +55,14 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
                                   + describe_environment(left_out)) if left_out else "no selected test ran")
     return TestResult(status="passed", tests_run=len(passed), selected=list(selected), selection=selection,
                       left_out=left_out, judge="read from the untouched baseline")
+
+
+def _tests_under(record: AssemblyBaseline) -> dict[str, list[str]]:
+    """Each name a selection may give -> the recorded tests it covers (the test, or one of its suites,
+    falls under it), in the record's order."""
+    out: dict[str, dict[str, None]] = defaultdict(dict)
+    for test in record.states:
+        for name in [test, *record.suites.get(test, ())]:
+            for key in covering_names(name):
+                out[key][test] = None
+    return {key: list(tests) for key, tests in out.items()}
