@@ -12,6 +12,11 @@ own text uses it, or through a type it touches in the Java index:
     `accept(File dir, String name)` is declared in the index, `new NativeFSLock(lockDir, ...)`).
 One hop only: a callee's body is not followed (it is judged when it is itself a task).
 
+A file-system allowance carries the paths the Java original names: its string and char literals and those of
+the fields it names (their initializers), each an entry `path:<hex>` (il_path.path_allowance); the checkers let
+the translation open only paths built from those and the member's parameters (il_path, cecil_path.cs), and their
+parents only when the Java original climbs too (`file_parent`: getParent, getParentFile, getRoot).
+
 Beside the capabilities, the overrides of what the tests read of a value (equality, ordering, formatting,
 enumeration: checks.DECLARES) are allowed when the Java original's class, a class nested in or enclosing it,
 or the method's own text (an anonymous class) defines equals/hashCode, compareTo/compare, toString or iterator.
@@ -24,7 +29,8 @@ from __future__ import annotations
 
 import re
 
-from repotrans.execution.capability.checks import GRANTS, java_capabilities
+from repotrans.execution.capability.checks import GRANTS, PARENT, java_capabilities
+from repotrans.execution.capability.il_path import path_allowance
 from repotrans.index.model import Method, TypeDecl
 
 IDENT = re.compile(r"\b[A-Za-z_$][\w$]*\b")
@@ -42,6 +48,7 @@ WILDCARD = {"java.lang.reflect": {"Method", "Field", "Constructor", "Array", "Pr
 JAVA_DECLARES = {"equals": "equality", "hashCode": "equality", "compareTo": "ordering", "compare": "ordering",
                  "toString": "formatting", "iterator": "enumeration"}
 DECLARED = re.compile(r"\b(equals|hashCode|compareTo|compare|toString|iterator)\s*\([^()]*\)\s*(?:throws\s[\w\s,.]*)?\{")
+CLIMBS = re.compile(r"\.get(?:Parent|ParentFile|Root)\s*\(")     # a Java path's parent or root
 MAX_TYPES = 64          # project types followed per method and per supertype list (a bound on pathological code)
 
 
@@ -50,7 +57,31 @@ def allowances(index, java: Method | None) -> frozenset[str]:
     the Java original reaches through its own text and the types it touches in the index."""
     if java is None:
         return frozenset()
-    return (java_capabilities(reached_text(index, java)) & frozenset(GRANTS)) | declares(index, java)
+    granted = java_capabilities(reached_text(index, java)) & frozenset(GRANTS)
+    paths = frozenset()
+    if "file_system" in granted:
+        climbs = CLIMBS.search(_code(java.body or "")) is not None
+        paths = frozenset(map(path_allowance, path_literals(index, java))) | ({PARENT} if climbs else set())
+    return granted | paths | declares(index, java)
+
+
+def path_literals(index, java: Method) -> frozenset[str]:
+    """The string and char literals of the Java method's text and of the initializers of the fields it names
+    (of its class, the classes enclosing it and their superclasses), their escapes read as Java reads them."""
+    texts = [java.body or ""]
+    words = set(IDENT.findall(_code(java.body or "")))
+    for t in _lineage(index, java.type_id):
+        texts += [f.initializer or "" for f in index.fields(t.id) if f.name in words]
+    return frozenset(_unescape(m.group(0)[1:-1]) for text in texts for m in LITERAL.finditer(text)
+                     if m.group(0)[0] in "\"'")
+
+
+def _unescape(text: str) -> str:
+    """A Java literal's value: \\uXXXX, octal and the single-letter escapes."""
+    simple = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "s": " "}
+    return re.sub(r"\\u+([0-9a-fA-F]{4})|\\([0-3]?[0-7]{1,2})|\\(.)",
+                  lambda m: chr(int(m.group(1), 16)) if m.group(1) else chr(int(m.group(2), 8)) if m.group(2)
+                  else simple.get(m.group(3), m.group(3)), text)
 
 
 def declares(index, java: Method) -> frozenset[str]:

@@ -107,6 +107,7 @@ partial class IlPolicy
         var exact = types == null ? roots : roots.Where(m => m.Parameters.Select(p => Simple(p.ParameterType))
                                                                      .SequenceEqual(types)).ToList();
         if (exact.Count > 0 && exact.Count < roots.Count) roots = exact;     // that overload, not its siblings
+        var members = new HashSet<MethodDefinition>(roots);                 // the member's own methods: the tests call them
         var added = new List<TypeDefinition>();     // the types the candidate declared (none known without a baseline)
         if (baselinePath != "-")
         {
@@ -145,6 +146,7 @@ partial class IlPolicy
                     }
             }
         }
+        if (allowed.Contains("file_system")) CheckPathScope(seen, members);      // cecil_path.cs
         CheckTypeSafety(candidatePath, seen, added);
         return seen.Count;
     }

@@ -23,11 +23,12 @@ from pathlib import Path
 from repotrans.index.model import Method
 
 SOURCE = Path(str(files("repotrans.execution.capability") / "cecil_checker.cs"))
-SOURCES = (SOURCE, *(SOURCE.with_name(f"cecil_{p}.cs") for p in ("allowlist", "typesafe", "reflect")))   # one partial class
+SOURCES = (SOURCE, *(SOURCE.with_name(f"cecil_{p}.cs")                # one partial class
+                     for p in ("allowlist", "typesafe", "reflect", "path")))
 RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
-CAPABILITIES = ("type_safety", "test_framework", "declaration", "test_content", "reflection_scope", "serialization", "resources",
-                "codegen", "app_domain", "reflection", "unsafe", "interop", "process", "network", "console", "file_system",
+CAPABILITIES = ("type_safety", "test_framework", "declaration", "test_content", "reflection_scope", "file_scope",
+                "serialization", "resources", "codegen", "app_domain", "reflection", "unsafe", "interop", "process", "network", "console", "file_system",
                 "equality", "ordering", "formatting", "enumeration", "unlisted")
 # what the Java original may grant; the rest (interop, unsafe, type safety, the test framework) never. GRANTS run
 # with reduced trust; DECLARES are the overrides of what the tests read of a value (il_typesafe): the Java
@@ -35,11 +36,18 @@ CAPABILITIES = ("type_safety", "test_framework", "declaration", "test_content", 
 GRANTS = ("reflection", "file_system", "process", "console", "network", "threads")
 DECLARES = ("equality", "ordering", "formatting", "enumeration")
 ALLOWABLE = GRANTS + DECLARES
+# the file-system allowance's narrowing (il_path): each literal the Java original names, an entry `path:<hex>` (its
+# UTF-8 bytes), and `file_parent` when the Java original climbs to a path's parent
+PATH = "path:"
+PARENT = "file_parent"
 HINTS = {
     "type_safety": ("code the runtime cannot prove type-safe (unverifiable IL, explicit layout or field offsets, "
                     "unmanaged or extern methods, attributes outside the short list): write plain managed code"),
     "reflection_scope": ("reflection beyond the class itself: reflect only on typeof(this class) and its own members, "
                          "never on a Type or member obtained from an object, a parameter or a field"),
+    "file_scope": ("file access beyond the paths the Java original names: build each path from the member's "
+                   "parameters and the Java method's own string literals, never from the test assembly's location, "
+                   "the current, base or temporary directory or the environment"),
     "equality": "an Equals/GetHashCode/== the Java class does not define: keep the value's own equality",
     "ordering": "a CompareTo/Compare/< the Java class does not define: keep the value's own ordering",
     "formatting": "a ToString the Java class does not define: keep the value's own formatting",
@@ -78,8 +86,9 @@ RESIDUAL_RISKS = (
     "a task allowed reflection (its Java original reflects) may reflect only on typeof(its own class) and the "
     "members found there (il_reflect, cecil_reflect.cs), but those include members inherited from a framework base "
     "class, invoked with whatever the code passes; such verdicts are marked trust: reduced",
-    "a task allowed the file system can read what the test uid may read (the test area: the test assembly "
-    "and its data files, not the sources) and write its private /tmp",
+    "a task allowed the file system may open only paths built from its parameters, the Java original's literals "
+    "and the port's own fields and methods (il_path, cecil_path.cs); on those it reads and writes what the test "
+    "uid may (a literal the Java original names, such as \".\", is that path whatever it holds)",
     "the local sandbox hides sources and cannot drop to other uids when repotrans does not run as root",
     "an object the tests pass in still shows their type names (Type.Name, ToString), not their assembly: "
     "Type.Assembly is allowed only on typeof(a type of the candidate's own assembly)",
@@ -182,6 +191,12 @@ def java_capabilities(java: Method | str | None) -> frozenset[str]:
     if not java_code:
         return frozenset()
     return frozenset(cap for cap, pattern in JAVA_CAPABILITIES.items() if pattern.search(java_code))
+
+
+def policy_allowances(allow: frozenset[str]) -> frozenset[str]:
+    """What of `allow` reaches the checkers: the allowable capabilities, and the paths of a file-system one."""
+    return frozenset(a for a in allow if a in ALLOWABLE or (
+        "file_system" in allow and (a == PARENT or a.startswith(PATH))))
 
 
 def trust_note(allowed: frozenset[str]) -> str:

@@ -20,7 +20,7 @@ from repotrans.execution.capability.il_baseline import Baseline, changed, type_k
 from repotrans.execution.capability.il_metadata import (LDTOKEN, NAME, OP, TOKEN, TOKEN_TABLES, Assembly, Body,
                                                        blob_bytes, compiler_generated, compressed, read_body)
 from repotrans.execution.capability.il_allow import display, granted, member_rule, under
-from repotrans.execution.capability import il_reflect, il_typesafe
+from repotrans.execution.capability import il_path, il_reflect, il_typesafe
 from repotrans.execution.capability.il_refs import PortRefs, own, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
@@ -351,6 +351,7 @@ class Checker:
                                                    self.method_def(i).params) == tuple(member.param_types)]
                 if 0 < len(exact) < len(roots):
                     roots = exact
+        members = set(roots)                # the member's own methods: the tests call them
         if base is not None:
             roots += changed(self, base, member)
             added = [t for t in range(1, len(a.rows("TypeDef")) + 1) if type_key(self, t) not in base.keys]
@@ -384,6 +385,8 @@ class Checker:
                             job.where = f"{a.type_name('TypeDef', t)}::{row.Name}"
                             self.check_type(job, a.sig_type(blob_bytes(row.Signature), 1)[0])
                         work.extend(self.methods_of.get(t, []))
+        if "file_system" in job.allowed:
+            il_path.check(self, job, sorted(seen), members, job.allowed)
         il_typesafe.check(self, job, self.path, list(seen), added, self.rules.attributes)
         verdict = PolicyVerdict(denials=[Denial(c, api, where) for (c, api), where in sorted(job.denials.items())],
                                 inspected=len(seen))

@@ -78,19 +78,19 @@ def check(c: Any, job: Job, index: int, code: list, counterpart: str) -> None:
         for n, ins in enumerate(code):
             here = offsets[n]
             if here in recorded:
-                stack = _merge(stack, recorded[here]) if reachable else list(recorded[here])
+                stack = merge(stack, recorded[here]) if reachable else list(recorded[here])
             elif not reachable:
                 stack = []
             reachable = True
             _step(c, job, index, ins, stack, locals_, judge, counterpart)
             end = offsets[n + 1] if n + 1 < len(code) else at
-            for target in _targets(ins, end):
-                recorded[target] = _merge(recorded[target], stack) if target in recorded else list(stack)
+            for target in branch_targets(ins, end):
+                recorded[target] = merge(recorded[target], stack) if target in recorded else list(stack)
             if ins[OP] in ENDS:
                 reachable = False
 
 
-def _targets(ins, end: int) -> list[int]:
+def branch_targets(ins, end: int) -> list[int]:
     op, operand = ins[OP], ins[OPERAND]
     if op in BRANCH_SHORT:
         return [end + struct.unpack("<b", operand)[0]]
@@ -102,7 +102,7 @@ def _targets(ins, end: int) -> list[int]:
     return []
 
 
-def _merge(a: list[bool], b: list[bool]) -> list[bool]:
+def merge(a: list[bool], b: list[bool]) -> list[bool]:
     n = min(len(a), len(b))
     return [a[len(a) - n + i] and b[len(b) - n + i] for i in range(n)]
 
@@ -147,7 +147,7 @@ def _call(c: Any, job: Job, index: int, ins, stack: list[bool], judge: bool, cou
         return
     newobj = ins[OP] == 0x73
     args = [_pop(stack) for _ in m.params][::-1]
-    instance = _has_this(c, ins[TOKEN]) and not newobj
+    instance = has_this(c, ins[TOKEN]) and not newobj
     receiver = _pop(stack) if instance else True
     family = _value(c, m.declaring)
     valued = [i for i, p in enumerate(m.params) if _value(c, p)]
@@ -187,7 +187,7 @@ def _counterpart(c: Any, token: int, counterpart: str) -> bool:
     return name == counterpart or name.startswith(counterpart + ".")
 
 
-def _has_this(c: Any, token: int) -> bool:
+def has_this(c: Any, token: int) -> bool:
     """Whether the method a call token names takes `this` (its signature's HASTHIS bit)."""
     table, row = TOKEN_TABLES.get(token >> 24), token & 0xFFFFFF
     if table == "MethodSpec":

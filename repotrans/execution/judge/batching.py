@@ -28,7 +28,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from repotrans.execution.capability.checks import MemberRef, merged_verdict
+from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, merged_verdict
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.protocol import Judge
 from repotrans.verdicts.results import TestResult
@@ -115,7 +115,7 @@ class BatchingJudge:
         if keep_run:
             return "its run folder is kept", None
         if allow:
-            return ("its Java original grants " + ", ".join(sorted(allow))
+            return ("its Java original grants " + ", ".join(sorted(set(allow) & set(ALLOWABLE)))
                     + ": reduced trust could reach another candidate's switch"), None
         started = time.monotonic()
         ws, patch = runner.patch(index, method, code)

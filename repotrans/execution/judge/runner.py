@@ -13,7 +13,7 @@ from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.capability.checks import ALLOWABLE, MemberRef, trust_note
+from repotrans.execution.capability.checks import MemberRef, policy_allowances, trust_note
 from repotrans.execution.judge.baseline import BaselineCache, cached_baseline
 from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.judge.proven import proven_wrong
@@ -132,7 +132,7 @@ class Runner:
         with ws.run_dir(keep=keep_run) as run_dir:
             cand = PatchedFile(path=method.path, text=patch.new_text, line_map=patch.line_map,
                                surface_changed=patch.surface_changed, run_dir=run_dir, member=MemberRef.of(method),
-                               allowed=frozenset(allow) & frozenset(ALLOWABLE))
+                               allowed=policy_allowances(frozenset(allow)))
             verdict = tc.run(ws, cand, chosen.selected, box, chosen.limits)
         code = candidate_text(patch)
         result = self.result(index, method, verdict, chosen, cand.allowed, started, timings, java=java, code=code)

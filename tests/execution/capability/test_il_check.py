@@ -12,6 +12,7 @@ import pytest
 
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.il_job import check_assembly
+from repotrans.execution.capability.il_path import path_allowance
 from repotrans.execution.capability.il_rules import load_rules
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef
 from tests.execution.capability.test_policy import DENIED
@@ -115,7 +116,10 @@ def test_allowances_and_unreadable_assemblies(assemblies, tmp_path):
     _, base, dlls = assemblies
     reads = dlls["test sources read"]
     assert not check_assembly(reads, base, MEMBER, frozenset()).ok
-    assert check_assembly(reads, base, MEMBER, frozenset({"file_system"})).ok
+    # the file allowance opens the paths the Java original names (il_path), not the test area
+    assert {d.capability for d in check_assembly(reads, base, MEMBER, frozenset({"file_system"})).denials} == {"file_scope"}
+    named = frozenset({"file_system", path_allowance("../../../src/tests/Acme.Calc.Tests/CalculatorTests.cs")})
+    assert check_assembly(reads, base, MEMBER, named).ok
     junk = tmp_path / "junk.dll"
     junk.write_bytes(b"MZ not an assembly")
     verdict = check_assembly(junk, None, MEMBER, frozenset())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -28,7 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.execution.capability.checks import ALLOWABLE
+from repotrans.execution.capability.checks import ALLOWABLE, PARENT
+from repotrans.execution.capability.il_path import path_allowance
 from repotrans.execution.sandboxes import PIDS_REASON
 from repotrans.execution.sandboxes.docker import LABEL
 from repotrans.index.store import Index
@@ -88,7 +90,14 @@ class Env:
 
     def run(self, code: str, **kw):
         [m] = self.index.find_methods("target", "Calculator.Add")
-        return self.runners.run(self.index, m, code, **{"allow": WALLS, **kw})
+        return self.runners.run(self.index, m, code, **{"allow": walls(code), **kw})
+
+
+def walls(code: str) -> frozenset[str]:
+    """Every allowance, the file system's on each path the code spells (as if its Java original named them all,
+    and climbed): what stands then is the sandbox."""
+    spelled = (t.replace('\\"', '"').replace("\\\\", "\\") for t in re.findall(r'"((?:\\.|[^"\\])*)"', code))
+    return WALLS | {PARENT} | frozenset(map(path_allowance, spelled))
 
 
 @pytest.fixture(scope="module", params=SANDBOXES)
@@ -173,7 +182,8 @@ def test_host_files_cannot_be_written_nor_the_target_repo_touched(env):
     assert "FAILED" in _message(result)
 
 
-def test_the_workspace_cannot_be_written_through_any_file_or_link(env):
+# past the checker, which rejects their paths built at run time (file_scope: test_file_attacks)
+def test_the_workspace_cannot_be_written_through_any_file_or_link(env, no_checker):
     """Every file of the scratch workspace (the baseline's assemblies, the copy of nunit.framework,
     the selection cache, this run's own build) refuses writes, deletion and new files, but for the run's
     own test area (execution/toolchains/test_area.py: a private copy of its assembly folder, gone after the
@@ -462,7 +472,8 @@ DLLMAP = ("<configuration><dllmap dll=\"\"System.Native\"\" target=\"\"/nonexist
           "<dllmap dll=\"\"libc\"\" target=\"\"/nonexistent/libc.so\"\"/></configuration>")
 
 
-def test_nothing_left_in_tmp_dev_shm_or_home_reaches_the_next_candidate(env):
+# past the checker, which rejects their paths built at run time (file_scope: test_file_attacks)
+def test_nothing_left_in_tmp_dev_shm_or_home_reaches_the_next_candidate(env, no_checker):
     """Files in /dev/shm, a folder chmod'ed 0555, and ~/.mono/config dllmaps that break mcs: in the
     warm container (docker) the next candidate compiles, sees none of them, and passes."""
     plant = ("{\n    string home = System.Environment.GetEnvironmentVariable(\"HOME\");\n"
@@ -501,7 +512,8 @@ def test_a_cached_baseline_failure_is_built_again_before_it_is_believed(env):
     assert env.run(WRONG).status == "test_failure"
 
 
-def test_the_test_sources_are_out_of_reach(env):
+# past the checker, which rejects their paths built at run time (file_scope: test_file_attacks)
+def test_the_test_sources_are_out_of_reach(env, no_checker):
     """A candidate that computes nothing: it reads the expected value from the test's source
     (`Assert.AreEqual(5, calc.Add(2, 3))`). Sources are readable by the build uid only."""
     code = ("{\n" + WS_ROOT +
@@ -549,7 +561,8 @@ def test_exiting_early_is_no_pass(env):
     assert result.status == "runtime_error" and "before the runner finished" in result.reason
 
 
-def test_the_selection_cache_cannot_be_poisoned(env):
+# past the checker, which rejects their paths built at run time (file_scope: test_file_attacks)
+def test_the_selection_cache_cannot_be_poisoned(env, no_checker):
     env.run(TRUTH)
     [ws] = (env.wd / "runner").glob("mono-*")
     cache = ws / "tests.json"
