@@ -38,7 +38,18 @@ WRONG_FORMAT = """public static string FormatNumber(double value, int maxDecimal
 {
     return value.ToString();
 }"""
+# IsBlank's other wrong body hands the placeholder to a port helper its Java original never calls (GroupBy calls
+# the lambda that calls FormatNumber): the runner's record shows IsBlank below the helper, so it is a failure
+WRONG_BLANK_HOOK = """public static bool IsBlank(string text)
+{
+    if (text == null || text.Trim().Length == 0)
+    {
+        return true;
+    }
+    return CollectionUtils.GroupBy(new[] { 1.0, 2.0 }, d => FormatNumber(d, 0)).Count == 2;
+}"""
 MARK_BLANK, MARK_FORMAT = "s => s + \".\"", "return value.ToString();"      # text only the wrong bodies hold
+MARK_HOOK = "d => FormatNumber(d, 0)"
 
 
 class ScriptedModel(OracleModel):
@@ -58,8 +69,8 @@ class ScriptedModel(OracleModel):
             if name in self.scripts:
                 n = self.turn[name] = self.turn.get(name, -1) + 1
                 kind = self.scripts[name][min(n, len(self.scripts[name]) - 1)]
-                code = self._truth(member) if kind == "right" else {"IsBlank": WRONG_BLANK,
-                                                                    "FormatNumber": WRONG_FORMAT}[name]
+                code = self._truth(member) if kind == "right" else WRONG_BLANK_HOOK if kind == "hook" else {
+                    "IsBlank": WRONG_BLANK, "FormatNumber": WRONG_FORMAT}[name]
                 return f"```csharp\n{code}\n```"
         return super().__call__(body)
 
@@ -130,6 +141,18 @@ SCENARIOS = [
     ("the callee right, the caller wrong then right, --write --patch",
      {"IsBlank": ["wrong", "right"], "FormatNumber": ["right"]}, ["--write", "--patch"],
      {"IsBlank": "passed", "FormatNumber": "passed"}, ["IsBlank", "FormatNumber"], 0),
+    # the placeholder handed to a port helper (GroupBy), in both orders
+    ("the caller hands the placeholder to a port helper, then right, --write --batch-candidates",
+     {"IsBlank": ["hook", "right"], "FormatNumber": ["wrong"]}, ["--write", "--batch-candidates"],
+     {"IsBlank": "partial", "FormatNumber": "failed"}, [], 3),
+    ("the caller right, then the placeholder to a port helper, --write --patch",
+     {"IsBlank": ["right", "hook"], "FormatNumber": ["wrong"]}, ["--write", "--patch"],
+     {"IsBlank": "partial", "FormatNumber": "failed"}, [], 3),
+    ("the callee right, the caller hands it to a port helper then right, --write --patch --batch-candidates",
+     {"IsBlank": ["hook", "right"], "FormatNumber": ["right"]}, ["--write", "--patch", "--batch-candidates"],
+     {"IsBlank": "passed", "FormatNumber": "passed"}, ["IsBlank", "FormatNumber"], 0),
+    ("always the port helper, --write --patch", {"IsBlank": ["hook"], "FormatNumber": ["wrong"]},
+     ["--write", "--patch"], {"IsBlank": "failed", "FormatNumber": "failed"}, [], 0),
 ]
 
 
@@ -148,11 +171,11 @@ def test_nothing_wrong_reaches_the_port(full, workdir, tmp_path, scenario):
             assert same(now, truth(member)), (name, member, now)
         else:
             assert "NotImplementedException" in now, (name, member, now)
-        assert MARK_BLANK not in now and MARK_FORMAT not in now, (name, member)
+        assert MARK_BLANK not in now and MARK_FORMAT not in now and MARK_HOOK not in now, (name, member)
     patch = tmp_path / "change.diff"
     if patch.exists():
         diff = patch.read_text()
-        assert MARK_BLANK not in diff and MARK_FORMAT not in diff, (name, diff)
+        assert MARK_BLANK not in diff and MARK_FORMAT not in diff and MARK_HOOK not in diff, (name, diff)
         assert all(f"{m}(" in diff for m in right), (name, diff)
 
 
