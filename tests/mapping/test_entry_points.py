@@ -3,17 +3,12 @@ names it a signature difference (with the entry point), never missing, and `--cr
 second entry point; a `main` whose type the port's program never uses stays missing and is added."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
-from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.parity.api import parity
+from repotrans.runs.batch_plan import plan_batch
 from repotrans.skeleton.members import plan_missing_members
+from tests.support.indexes import stranger_pair_with
 
-PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
-JAVA = "java/src/com/example/ring"
-CS = "csharp/Ring"
 
 JAVA_FILES = {
     "RingTool.java": "package com.example.ring;\n\npublic class RingTool {\n    public static void run(int n) {\n"
@@ -35,19 +30,11 @@ CS_FILES = {
 
 
 def test_a_main_the_ports_program_runs_is_no_missing_member_and_never_a_second_entry_point(tmp_path):
-    shutil.copytree(PAIR, tmp_path / "pair")
-    for name, text in JAVA_FILES.items():
-        (tmp_path / "pair" / JAVA / name).write_text(text)
-    for name, text in CS_FILES.items():
-        (tmp_path / "pair" / CS / name).write_text(text)
-    index = Index.open(tmp_path / "wd")
-    try:
-        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
+    with stranger_pair_with(tmp_path, JAVA_FILES, CS_FILES) as index:
         mapping = load_mapping(index)
         report = parity(index, mapping)
         plan = plan_missing_members(index, mapping, ["com.example.ring.*"])
-    finally:
-        index.close()
+        dry_run = plan_batch(index, mapping)
     entries = {e.java: (e.category, e.cs, e.detail) for g in report.groups for e in g.entries if e.java}
     assert entries["com.example.ring.RingTool.main(String[])"] == (
         "signature", "Example.Ring.Program.Main(string[])",
@@ -58,3 +45,6 @@ def test_a_main_the_ports_program_runs_is_no_missing_member_and_never_a_second_e
         "com.example.ring.RingTool.main(String[])": "the port's program starts at Example.Ring.Program.Main(string[]), "
                                                    "which runs it"}
     assert [list(a.members) for a in plan.additions if a.cs_type == "Example.Ring.Dump"] == [["Dump.main(String...)"]]
+    # the dry run's "no C# member" list agrees: Dump's main is missing, RingTool's is what Program runs
+    assert {cs: java for cs, java in dry_run.missing_members.items() if "Dump" in cs or "RingTool" in cs} == {
+        "Example.Ring.Dump": ["main(String...)"]}

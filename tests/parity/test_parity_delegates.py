@@ -3,16 +3,10 @@ whose one member is `Invoke`, the mapping pairs the interface with it and its me
 parity lists neither as missing (nor a method taking one as a signature difference)."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
-from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
 from repotrans.parity.api import parity
+from tests.support.indexes import stranger_pair_with
 
-PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
-JAVA = "java/src/com/example/ring"
-CS = "csharp/Ring"
 
 JAVA_FILES = {
     "Listener.java": "package com.example.ring;\n\n/** Hears each value counted. */\npublic interface Listener {\n"
@@ -32,14 +26,7 @@ CS_FILES = {
 
 
 def test_a_delegate_is_a_type_paired_with_the_java_interface_and_present_in_parity(tmp_path):
-    shutil.copytree(PAIR, tmp_path / "pair")
-    for name, text in JAVA_FILES.items():
-        (tmp_path / "pair" / JAVA / name).write_text(text)
-    for name, text in CS_FILES.items():
-        (tmp_path / "pair" / CS / name).write_text(text)
-    index = Index.open(tmp_path / "wd")
-    try:
-        index.build(tmp_path / "pair" / "java", tmp_path / "pair" / "csharp", progress=False)
+    with stranger_pair_with(tmp_path, JAVA_FILES, CS_FILES) as index:
         delegates = sorted((t.id, t.kind, t.outer_id) for t in index.find_types("target", "Listener")
                            + index.find_types("target", "Filter"))
         assert delegates == [("target:Example.Ring.Listener", "delegate", None),
@@ -48,8 +35,6 @@ def test_a_delegate_is_a_type_paired_with_the_java_interface_and_present_in_pari
         assert invoke == [("target:Example.Ring.Listener.Invoke(int)", "void", None)]
         mapping = load_mapping(index)
         report = parity(index, mapping)
-    finally:
-        index.close()
     assert mapping.target_type("source:com.example.ring.Listener").target_id == "target:Example.Ring.Listener"
     entries = {e.java: (e.category, e.cs) for g in report.groups for e in g.entries if e.java}
     assert {j: entries[j] for j in entries if j.split(".")[3] in ("Listener", "Filter", "Tap")} == {

@@ -1,7 +1,10 @@
-"""Small real indexes for tests: C# files beside a trivial Java side, or a mini Java/C# pair with
-its mapping (fixtures written inline by each test)."""
+"""Small real indexes for tests: C# files beside a trivial Java side, a mini Java/C# pair with its mapping
+(fixtures written inline by each test), or the stranger pair fixture with files of a test's own added."""
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from repotrans.index.store import Index
@@ -34,3 +37,22 @@ def target_of(mapping: Mapping, java_id: str) -> str | None:
     """The C# id (without its side prefix) the mapping gives a Java type or, with "(", a Java method."""
     match = mapping.target_method("source:" + java_id) if "(" in java_id else mapping.target_type("source:" + java_id)
     return match.target_id.split(":", 1)[1] if match else None
+
+
+STRANGER_PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "stranger_pair"
+
+
+@contextmanager
+def stranger_pair_with(root: Path, java: dict[str, str], cs: dict[str, str]) -> Iterator[Index]:
+    """The stranger pair copied to root/pair with `java` (file name -> text, in its com.example.ring package)
+    and `cs` (in its Ring folder) added, indexed under root/wd; the index is closed after."""
+    shutil.copytree(STRANGER_PAIR, root / "pair")
+    for folder, files in (("java/src/com/example/ring", java), ("csharp/Ring", cs)):
+        for name, text in files.items():
+            (root / "pair" / folder / name).write_text(text)
+    index = Index.open(root / "wd")
+    try:
+        index.build(root / "pair" / "java", root / "pair" / "csharp", progress=False)
+        yield index
+    finally:
+        index.close()
