@@ -79,30 +79,7 @@ partial class IlPolicy
         var args = new Dictionary<int, bool>();
         for (int k = 0; k < method.Parameters.Count + instance; k++) args[k] = k < instance || !foreign.Contains(k - instance);
         var locals = new Dictionary<int, bool>();
-        var code = method.Body.Instructions;
-        for (int pass = 0; pass < 2; pass++)
-        {
-            var at = new Dictionary<Instruction, List<bool>>();
-            var stack = new List<bool>();
-            bool reachable = true;
-            foreach (var ins in code)
-            {
-                List<bool> recorded;
-                if (at.TryGetValue(ins, out recorded))
-                    stack = reachable ? Merge(stack, recorded) : new List<bool>(recorded);
-                else if (!reachable) stack = new List<bool>();
-                reachable = true;
-                PathStep(method, ins, stack, locals, args, judge && pass == 1);
-                var targets = ins.Operand as Instruction[] ?? (ins.Operand is Instruction ? new[] { (Instruction) ins.Operand } : null);
-                if (targets != null && ins.OpCode.OperandType != OperandType.InlineNone)
-                    foreach (var target in targets)
-                        at[target] = at.ContainsKey(target) ? Merge(at[target], stack) : new List<bool>(stack);
-                var flow = ins.OpCode.FlowControl;
-                if (flow == FlowControl.Branch || flow == FlowControl.Return || flow == FlowControl.Throw
-                    || ins.OpCode.Code == Code.Leave || ins.OpCode.Code == Code.Leave_S || ins.OpCode.Code == Code.Endfinally)
-                    reachable = false;
-            }
-        }
+        Walk(method, (ins, stack, last) => PathStep(method, ins, stack, locals, args, judge && last));
     }
 
     void PathStep(MethodDefinition method, Instruction ins, List<bool> stack, Dictionary<int, bool> locals,

@@ -53,8 +53,16 @@ partial class IlPolicy
     void CheckReflectionScope(MethodDefinition method)
     {
         if (!method.HasBody) return;
-        var code = method.Body.Instructions;
         var locals = new Dictionary<int, bool>();               // index -> own (every store own)
+        Walk(method, (ins, stack, last) => Step(method, ins, stack, locals, last));
+    }
+
+    /// <summary>The provenance walk both narrowings take over a method's code (its locals kept by the caller's
+    /// step): two passes, the first settling the locals; a branch target merges the stacks that reach it, code
+    /// after an unconditional jump starts empty. `step` is told which pass is the last.</summary>
+    static void Walk(MethodDefinition method, Action<Instruction, List<bool>, bool> step)
+    {
+        var code = method.Body.Instructions;
         for (int pass = 0; pass < 2; pass++)
         {
             var at = new Dictionary<Instruction, List<bool>>();   // a branch target's merged stack
@@ -67,7 +75,7 @@ partial class IlPolicy
                     stack = reachable ? Merge(stack, recorded) : new List<bool>(recorded);
                 else if (!reachable) stack = new List<bool>();
                 reachable = true;
-                Step(method, ins, stack, locals, pass == 1);
+                step(ins, stack, pass == 1);
                 var targets = ins.Operand as Instruction[] ?? (ins.Operand is Instruction ? new[] { (Instruction) ins.Operand } : null);
                 if (targets != null && ins.OpCode.OperandType != OperandType.InlineNone)
                     foreach (var target in targets)

@@ -25,8 +25,7 @@ from typing import Any
 from repotrans.execution.capability.checks import PARENT, PATH
 from repotrans.execution.capability.il_allow import display, under
 from repotrans.execution.capability.il_metadata import OP, OPERAND, TOKEN, TOKEN_TABLES, compiler_generated
-from repotrans.execution.capability.il_reflect import (CALLS, EFFECTS, ENDS, LDLOC, STLOC, Job, branch_targets,
-                                                      has_this, merge)
+from repotrans.execution.capability.il_reflect import CALLS, EFFECTS, LDLOC, STLOC, Job, has_this, walk
 
 # what climbs from a path to its parent or root: own only when the Java original climbs too
 CLIMBS = frozenset({"System.IO.Path::GetDirectoryName", "System.IO.Path::GetPathRoot", "System.IO.Directory::GetParent",
@@ -110,31 +109,11 @@ class _Flow:
         m = self.c.method_def(index)
         self.where = f"{self.c.asm.render(m.declaring)}::{m.name}"
         code = self.c.body(index).instructions if self.c.body(index) else []
-        offsets, at = [], 0
-        for ins in code:
-            offsets.append(at)
-            at += (2 if ins[OP] > 0xFF else 1) + len(ins[OPERAND])
         instance = has_this(self.c, 0x06000000 | index)
         foreign = self.taint.params.get(index, set())
         args = {k: k < instance or k - instance not in foreign for k in range(len(m.params) + instance)}
         locals_: dict[int, bool] = {}
-        for last in (False, True):
-            recorded: dict[int, list[bool]] = {}
-            stack: list[bool] = []
-            reachable = True
-            for n, ins in enumerate(code):
-                here = offsets[n]
-                if here in recorded:
-                    stack = merge(stack, recorded[here]) if reachable else list(recorded[here])
-                elif not reachable:
-                    stack = []
-                reachable = True
-                self.step(index, ins, stack, locals_, args, judge and last)
-                end = offsets[n + 1] if n + 1 < len(code) else at
-                for target in branch_targets(ins, end):
-                    recorded[target] = merge(recorded[target], stack) if target in recorded else list(stack)
-                if ins[OP] in ENDS:
-                    reachable = False
+        walk(code, lambda ins, stack, last: self.step(index, ins, stack, locals_, args, judge and last))
 
     def step(self, index: int, ins, stack: list[bool], locals_: dict[int, bool], args: dict[int, bool],
              judge: bool) -> None:

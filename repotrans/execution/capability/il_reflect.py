@@ -16,7 +16,7 @@ sources joined; a branch target merges the stacks that reach it; foreign wins ev
 from __future__ import annotations
 
 import struct
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from repotrans.execution.capability.il_allow import display
 from repotrans.execution.capability.il_metadata import OP, OPERAND, TOKEN, TOKEN_TABLES, blob_bytes
@@ -66,12 +66,19 @@ class Job(Protocol):
 def check(c: Any, job: Job, index: int, code: list, counterpart: str) -> None:
     """Denies each reflection call of method `index` (its instructions `code`) on a value not from
     typeof(`counterpart`) (`reflection_scope`)."""
+    locals_: dict[int, bool] = {}
+    walk(code, lambda ins, stack, last: _step(c, job, index, ins, stack, locals_, last, counterpart))
+
+
+def walk(code: list, step: Callable[[Any, list[bool], bool], None]) -> None:
+    """The provenance walk both narrowings take over a method's instructions (the caller's step keeps its
+    locals): two passes, the first settling the locals; a branch target merges the stacks that reach it,
+    code after an unconditional jump starts empty. `step(ins, stack, last)` is told which pass is the last."""
     offsets, at = [], 0
     for ins in code:
         offsets.append(at)
         at += (2 if ins[OP] > 0xFF else 1) + len(ins[OPERAND])
-    locals_: dict[int, bool] = {}
-    for judge in (False, True):
+    for last in (False, True):
         recorded: dict[int, list[bool]] = {}
         stack: list[bool] = []
         reachable = True
@@ -82,7 +89,7 @@ def check(c: Any, job: Job, index: int, code: list, counterpart: str) -> None:
             elif not reachable:
                 stack = []
             reachable = True
-            _step(c, job, index, ins, stack, locals_, judge, counterpart)
+            step(ins, stack, last)
             end = offsets[n + 1] if n + 1 < len(code) else at
             for target in branch_targets(ins, end):
                 recorded[target] = merge(recorded[target], stack) if target in recorded else list(stack)
