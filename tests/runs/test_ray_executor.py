@@ -40,6 +40,8 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "datasets" / "sample"
 SMALL = ["Acme.Geo.GeometryMath.AlmostEqual(double, double)", "Acme.Geo.Shapes.Rectangle.IsSquare",
          "Acme.Common.StringUtils.Repeat(string, int)"]
+VECTOR = "Acme.Geo.Vector2D.*"
+DEMO_TASKS = 15                         # the demo's Vector2D members
 CONFIG = "[agents]\nrag = false\n"      # dense retrieval would embed the whole sample first: minutes
 
 pytestmark = pytest.mark.slow
@@ -61,12 +63,15 @@ def config(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory, config):
-    """The masked demo view, and the in-process (thread executor) run over it: the reference."""
+    """The demo's Vector2D masked (15 tasks over several levels: its members call each other), and the
+    in-process (thread executor) run over it: the reference. (The whole demo, 32 tasks, made each of
+    the three batches of this module cost minutes; the class keeps levels, two nodes and a mid-batch kill.)"""
     root = tmp_path_factory.mktemp("demo")
     view = materialize(load_dataset(SAMPLE / "demo"), root / "view")
+    mask_repo(view.oracle_index, candidate_tasks(view.oracle_index, [VECTOR]), root / "target")
     view.oracle_index.close()
-    summary = run_batch(view.source, view.target, root / "thread", config[1], progress=False, jobs=2)
-    return view.source, view.target, root / "thread", summary
+    summary = run_batch(view.source, root / "target", root / "thread", config[1], progress=False, jobs=2)
+    return view.source, root / "target", root / "thread", summary
 
 
 @pytest.fixture(scope="module")
@@ -97,12 +102,12 @@ def test_the_demo_batch_on_two_nodes_matches_the_in_process_run(cluster, config,
     finally:
         executor.close()
     assert _table(tmp_path / "ray") == _table(thread_run)
-    assert len(_table(thread_run)) == reference.tasks == 32
+    assert len(_table(thread_run)) == reference.tasks == DEMO_TASKS
     _same_summary(summary, reference)
     # both nodes worked; each unpacked a level's folders once, not once per task
     assert len(stats) == 2 and all(s["tasks"] >= 1 for s in stats)
-    assert sum(s["tasks"] for s in stats) == 32
-    assert all(1 <= s["unpacked"] <= len(executor.shipped) < 32 for s in stats), (stats, executor.shipped)
+    assert sum(s["tasks"] for s in stats) == DEMO_TASKS
+    assert all(1 <= s["unpacked"] <= len(executor.shipped) < DEMO_TASKS for s in stats), (stats, executor.shipped)
     for (_, _, task_id, _, _) in _table(tmp_path / "ray"):
         folder = tmp_path / "ray" / "tasks" / task_dir_name(task_id)
         assert (folder / "trajectory.jsonl").is_file() and (folder / "result.json").is_file()
@@ -142,12 +147,12 @@ def test_killing_the_worker_node_mid_batch_loses_nothing(cluster, config, demo, 
         executor.close()
         if killed:
             cluster.start_worker()              # the next tests have two nodes again
-    assert killed and 6 <= rows_at_kill < 32
+    assert killed and 6 <= rows_at_kill < DEMO_TASKS
     assert executor.rescheduled >= 1
     assert _table(tmp_path / "ray") == _table(thread_run)
     _same_summary(outcome["summary"], reference)
     db = sqlite3.connect(tmp_path / "ray" / "results.sqlite")
-    assert db.execute("SELECT count(*), count(DISTINCT task_id) FROM results").fetchone() == (32, 32)
+    assert db.execute("SELECT count(*), count(DISTINCT task_id) FROM results").fetchone() == (DEMO_TASKS, DEMO_TASKS)
     db.close()
 
 
