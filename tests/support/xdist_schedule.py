@@ -20,6 +20,9 @@ GROUPS = {
 # depends on this list (a missing or stale name only makes the run's tail longer)
 LONGEST_FIRST = [
     "ray-cluster",
+    "tests/cli/test_relocation.py",          # the README's main job in a copy elsewhere: one long test
+    "tests/runs/test_batch_attacks.py",
+    "tests/runs/test_batch.py",
 ]
 
 
