@@ -131,8 +131,9 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
     copy = run.work_copy()
     by_hand = written_since(index, store.meta("originals", {}), done,
                             [t.target_method_id.split(":", 1)[1] for t in tasks]) if previous else []
-    if by_hand:
+    if previous:
         store.set_aside(by_hand, "written in the port since the run planned it")
+    if by_hand:
         done = {k: r for k, r in done.items() if k not in by_hand}
         display.say(f"written in the port since: {len(by_hand)} task(s), no longer tasks of this run: "
                     + ", ".join(by_hand[:4]) + (", ..." if len(by_hand) > 4 else ""))

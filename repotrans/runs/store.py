@@ -177,13 +177,15 @@ class RunStore:
         return out
 
     def set_aside(self, task_ids: list[str], why: str) -> None:
-        """Take the records of `task_ids` out of the run's results, into meta "set_aside" (task id -> the
-        status it had and `why`), for tasks that are no longer the run's (a member written by hand since)."""
-        aside = self.meta("set_aside", {})
+        """Exactly `task_ids` are set aside, no longer the run's tasks (a member written by hand since): their
+        records leave the run's results for meta "set_aside" (task id -> the status it had and `why`; one set
+        aside before keeps its entry), and a task set aside before but not now is the run's again."""
+        before = self.meta("set_aside", {})
+        aside = {}
         with self._db:
             for tid in task_ids:
                 row = self._db.execute("SELECT status FROM results WHERE task_id = ?", (tid,)).fetchone()
-                aside[tid] = {"status": row[0] if row else None, "why": why}
+                aside[tid] = {"status": row[0], "why": why} if row else before.get(tid, {"status": None, "why": why})
                 self._db.execute("DELETE FROM results WHERE task_id = ?", (tid,))
         self.set_meta("set_aside", aside)
 

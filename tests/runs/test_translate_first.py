@@ -205,6 +205,10 @@ def test_a_task_written_by_hand_since_the_run_is_no_task_of_the_resumed_run(tmp_
     assert sorted(r.task_id for r in store.records()) == [scale, square]
     assert store.meta("set_aside") == {area: {"status": "test_failure",
                                               "why": "written in the port since the run planned it"}}
+    store.set_aside([area], "written in the port since the run planned it")     # a later resume: kept as it was
+    assert store.meta("set_aside")[area]["status"] == "test_failure"
+    store.set_aside([], "written in the port since the run planned it")         # a placeholder again: a task again
+    assert store.meta("set_aside") == {}
     store.close()
     summary = BatchSummary.of(2, [_rec(scale, "blocked", (area,)), _rec(square, "passed")], seconds=1.0,
                               written_since=[area])
