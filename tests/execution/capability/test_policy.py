@@ -6,6 +6,7 @@ import pytest
 
 from repotrans.execution.capability.checks import (CHAINED_MARK, MemberRef, chained_argv, java_capabilities, parse_output,
                                         split_chained, trust_note)
+from repotrans.execution.capability.il_path import path_allowance
 from repotrans.index.model import Method, Param
 from tests.execution.judge.test_execution_runner import ADD_TRUTH, env, run  # noqa: F401  (module fixture)
 
@@ -60,7 +61,9 @@ def test_clean_code_with_lambdas_iterators_and_linq_passes(env):
 def test_a_capability_the_java_original_uses_is_allowed_with_reduced_trust(env):
     code = ("{\n    if (System.IO.File.Exists(\"/nonexistent/x\")) return 0;\n" + SUM + "}")
     assert run(env, "Calculator.Add", code).status == "rejected"
-    result = run(env, "Calculator.Add", code, allow=frozenset({"file_system"}))
+    # file access reaches only the paths the Java original names (2f0dbb5): the allowance alone is not enough
+    assert run(env, "Calculator.Add", code, allow=frozenset({"file_system"})).status == "rejected"
+    result = run(env, "Calculator.Add", code, allow=frozenset({"file_system", path_allowance("/nonexistent/x")}))
     assert result.status == "passed", result.brief()
     assert result.trust == "trust: reduced (file_system allowed: the Java original uses it)"
     # a capability the Java original cannot grant stays denied
