@@ -11,6 +11,9 @@ The gold file (names and locations only) lists Java types and methods with their
   mapping_gold_bcrypt.tsv    jBCrypt src/main/java <-> BCrypt.Net 8f79b16 (one class, snake_case and
                              abbreviated names spelled out, an int[] out-parameter made `ref int`); it
                              scores a masked copy of the port the same way (--target the masked tree)
+  mapping_gold_cassowary.tsv cassowary e3b3fd8 java/ <-> Cassowary.net 55769cb Cassowary/ (twelve solver
+                             types: snake_case setters and bare getters made properties, F-prefixed
+                             predicates, a parameter added, members left out); run with the whole trees
 Methods fall into categories by what the port did: same-name (PascalCase or the same name), accessor
 (-> property or indexer), constructor, retyped (same name and arity, a parameter type the type map
 cannot relate), renamed (another name or parameter count), moved (a member of another C# type) and

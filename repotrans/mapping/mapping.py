@@ -159,7 +159,7 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         method_matches += found
     sides = Sides(members["source"], members["target"], by_id, {m.source_id: m.target_id for m in type_matches},
                   project, enums)
-    found, reasons = match_by_neighbours(sides, method_matches, unmatched_methods)
+    found, reasons = match_by_neighbours(sides, method_matches, unmatched_methods, docs)
     for m in found:
         del unmatched_methods[m.source_id]
     unmatched_methods.update(reasons)

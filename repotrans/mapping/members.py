@@ -6,7 +6,9 @@ get(i) -> indexer, renames and prefixes from data/java_cs_names.json, x(..) -> G
 again ignoring case (isXYZ -> IsXyz), then the same words written out or abbreviated (words.py:
 init_key -> InitializeKey, hashpw -> HashPassword). Overloads are told apart by parameter types mapped
 through the type map (a C# method's added `out` parameters left out), then by return type; an only overload of
-the arity is taken only when no parameter type plainly disagrees. Members that moved to a companion
+the arity is taken only when no parameter type plainly disagrees. When no same-named C# member has the
+Java arity, one that adds parameters, or drops one the body shows the port made its own (`_dropped`), is
+taken. Members that moved to a companion
 class or to a C# base class without Java counterpart are looked up when the type itself has none.
 Then signature drift (drift.py): a member named by the port's convention (a word added or written the .NET
 way: FinalFireTimeUtc, GetInt32, ToInt32; extension methods of a companion class included) whose types
@@ -20,12 +22,14 @@ delegate has one member: its one abstract method is the delegate's `Invoke`.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TypeVar
 
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.drift import drifted_counterpart
+from repotrans.mapping.evidence import body_similarity
 from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.member_hosts import companion_candidates, folded, own_candidates
 from repotrans.index.model import Method, TypeDecl
@@ -36,6 +40,9 @@ from repotrans.mapping.words import same_words
 
 M = TypeVar("M", TypeMatch, MethodMatch)
 CASE_FACTOR = 0.95          # a rule's confidence when only the case differs
+MAX_DROPPED_PARAMS = 1      # Java parameters a port may drop from a same-named method
+DROPPED_BODY = 0.5          # body similarity that carries a dropped parameter (else a local of its name)
+WORDS = "the same words (snake_case, abbreviations)"
 
 
 def unique_best(props: list[M]) -> M | None:
@@ -100,7 +107,7 @@ def _word_rules(m: Method, by_name: dict[str, list[Cand]]) -> list[_Rule]:
     if m.kind != "method":
         return []
     names = tuple(sorted(n for n in by_name if n.lower() != m.name.lower() and same_words(m.name, n)))
-    return [_Rule(names, ("method",), True, 0.85, "the same words (snake_case, abbreviations)")] if names else []
+    return [_Rule(names, ("method",), True, 0.85, WORDS)] if names else []
 
 
 def _accessor_name(name: str, prefix: str) -> str | None:
@@ -158,31 +165,59 @@ def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_c
         if leftover is not None:
             leftover[jm.id] = list(loose.values())
         return "ambiguous: " + ", ".join(sorted(loose))
-    return _added_params(jm, by_name, scorer, rules[:2]) or "no C# member by the naming rules"
+    return _added_params(jm, by_name, scorer, rules[:2] + _word_rules(jm, by_name), arity_count) \
+        or "no C# member by the naming rules"
 
 
-def _added_params(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, rules: list[_Rule]
-                  ) -> MethodMatch | None:
+def _added_params(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, rules: list[_Rule],
+                  arity_count: Counter) -> MethodMatch | None:
     """The one same-named C# method (or constructor) whose parameters hold the Java ones in order plus
     up to MAX_ADDED_PARAMS more (`decode(a)` -> `decode(a, hints)`, an enum's constructor gaining
-    `ordinal, name`), when no same-named C# member has the Java arity."""
+    `ordinal, name`), or the Java ones less up to MAX_DROPPED_PARAMS (`crypt_raw(pw, salt, rounds, cdata)`
+    -> `CryptRaw(pw, salt, rounds)`, see _dropped), when no same-named C# member has the Java arity. A C#
+    method with the arity of another Java overload of the name is that overload's, never a dropped view."""
     for rule in rules:
-        if rule.reason not in ("constructor", "PascalCase name", "same name"):
+        if rule.reason not in ("constructor", "PascalCase name", "same name", WORDS):
             continue
         named = [c for name in rule.names for c in by_name.get(name, []) if c.kinds & set(rule.kinds)]
         if any(len(c.params) == len(jm.params) for c in named if not c.note):
             continue                           # C# has this arity: the Java method is not among them
-        fits: dict[str, Cand] = {}             # member id -> its view with the fewest parameters
+        fits: dict[str, tuple[Cand, str]] = {}  # member id -> its view with the fewest parameters, why
         for c in sorted(named, key=lambda c: len(c.params)):
             if 0 < len(c.params) - len(jm.params) <= MAX_ADDED_PARAMS and subsequence_agreement(jm, c, scorer) > 0:
-                fits.setdefault(c.member.id, c)
+                fits.setdefault(c.member.id, (c, f"C# adds {len(c.params) - len(jm.params)} parameter(s)"))
+            elif arity_count[(jm.name, len(c.params))] == 0 and (why := _dropped(jm, c, scorer)) is not None:
+                fits.setdefault(c.member.id, (c, why))
         if len(fits) == 1:
-            c = next(iter(fits.values()))
-            added = len(c.params) - len(jm.params)
+            c, why = next(iter(fits.values()))
             note = f", {c.note}" if c.note else ""
-            return MethodMatch(jm.id, c.member.id, round(rule.confidence * 0.7, 3),
-                               f"{rule.reason}, C# adds {added} parameter(s){note}")
+            return MethodMatch(jm.id, c.member.id, round(rule.confidence * 0.7, 3), f"{rule.reason}, {why}{note}")
     return None
+
+
+def _dropped(jm: Method, c: Cand, scorer: Scorer) -> str | None:
+    """Why C# method `c` is `jm` with up to MAX_DROPPED_PARAMS of its parameters dropped, or None: the
+    rest agree in order through the type map, and the body says the same (Dice >= DROPPED_BODY), or each
+    dropped parameter is declared in the C# body under its Java name (BCrypt.Net's `CryptRaw` makes its own
+    `cdata`, which jBCrypt's callers passed in). The name alone never carries it."""
+    dropped = len(jm.params) - len(c.params)
+    if not 0 < dropped <= MAX_DROPPED_PARAMS or c.member.kind not in ("method", "constructor"):
+        return None
+    kept, i = [], 0
+    for cp in c.params:                        # each C# parameter takes the next Java one that agrees
+        while i < len(jm.params) and scorer.param_agreement(jm, jm.params[i], c.member, cp) <= 0:
+            i += 1
+        if i == len(jm.params):
+            return None
+        kept.append(i)
+        i += 1
+    lost = [p.name for k, p in enumerate(jm.params) if k not in kept]
+    body = body_similarity(jm.body, c.member.body)
+    local = all(re.search(rf"\b[\w<>\[\],.]+\s+{re.escape(n)}\s*=", c.member.body or "") for n in lost)
+    if not local and (body is None or body < DROPPED_BODY):
+        return None
+    said = f"body {body:.2f}" if body is not None and body >= DROPPED_BODY else "a local of its name in the C# body"
+    return f"C# drops parameter(s) {', '.join(lost)} ({said})"
 
 
 def _match(jm: Method, c: Cand, rule: _Rule, param_score: float, note: str) -> MethodMatch:

@@ -4,7 +4,8 @@ A Java method rounds 1 and 2 left unmatched (its type matched) is looked for amo
 Java method claimed, by what surrounds it rather than by what it is called:
 - matched callers: every Java method calling it (in its own type, or naming its type) whose C# counterpart
   is known; the candidate must be called by each of those C# counterparts (so it may live in another C#
-  type: a member the port moved);
+  type: a member the port moved); an unmatched caller says nothing either way and is left out (one
+  matched caller at least);
 - matched callees: the Java methods it calls whose C# counterparts are known; the candidate's body must
   call the counterparts (CALLEE_SHARE of them);
 - only members of C# types that are a Java type's counterpart: a helper the port added with no Java twin
@@ -13,8 +14,9 @@ Java method claimed, by what surrounds it rather than by what it is called:
   name is rewritten to its C# name (evidence.body_similarity on the rewritten Java body).
 A pair is kept when the callers agree and the body reaches BODY_WITH_CALLEES if the callees agree too,
 else BODY_SEVERAL_CALLERS (two or more callers) or BODY_ALONE (one; a port often rewrites a helper's
-calls, `bits.flip` into `bits.flipWhen`, so callees that disagree lower no score, they only raise none), the
-parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS), the candidate is the only one
+calls, `bits.flip` into `bits.flipWhen`, so callees that disagree lower no score, they only raise none), or,
+where the port rewrote the body, every matched callee is called, the types agree exactly and the doc
+comments agree (DOC_REWRITTEN); the parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS), the candidate is the only one
 and no other Java method wants it. An overloaded Java name is told apart by arity: an overload no other
 overload of its type shares the parameter count of is called by the call sites with that many arguments
 (its callers are the methods with such a call); overloads sharing a count are left alone.
@@ -26,6 +28,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from repotrans.index.model import Method, TypeDecl
+from repotrans.mapping.doc_comments import DocComments
 from repotrans.index.typename import simple_name
 from repotrans.mapping.evidence import body_similarity
 from repotrans.mapping.matches import MethodMatch
@@ -36,6 +39,7 @@ CALLEE_SHARE = 0.5        # share of the matched callees the candidate's body mu
 BODY_WITH_CALLEES = 0.3   # body similarity (under the mapping) needed when callers and callees agree
 BODY_SEVERAL_CALLERS = 0.5  # ... when two or more matched callers agree and the callees do not
 BODY_ALONE = 0.6          # ... when one matched caller agrees and the callees do not
+DOC_REWRITTEN = 0.5       # doc comment similarity that stands in for the body when the port rewrote it
 CONFIDENCE = 0.7
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
@@ -102,12 +106,13 @@ class _Graph:
             for name in set(wanted.findall(m.body or "")):
                 self.callers[name].append(m)
 
-    def callers_of(self, jm: Method) -> list[Method] | None:
+    def callers_of(self, jm: Method) -> tuple[list[Method], int] | None:
         """jm's matched callers, or None when a caller cannot be told to call jm (and not another
-        method of that name) or is itself unmatched: then its C# side says nothing."""
+        method of that name); with them, how many unmatched callers were left out (their C# side says nothing
+        either way: a Java test the port renamed, a caller the port dropped)."""
         owners = {m.type_id for m in self.declared[jm.name]}
         overloaded = sum(1 for m in self.declared[jm.name] if m.type_id == jm.type_id) > 1
-        out = []
+        out, left_out = [], 0
         for caller in self.callers.get(jm.name, ()):
             if caller.id == jm.id:
                 continue
@@ -119,10 +124,11 @@ class _Graph:
                 if len(owners) == 1:
                     continue                 # calls a method of that name through some other route: unknown
                 return None
-            if caller.id not in self.matched:
-                return None
-            out.append(caller)
-        return out
+            if caller.id in self.matched:
+                out.append(caller)
+            else:
+                left_out += 1
+        return out, left_out
 
     def callees_of(self, jm: Method) -> dict[str, str]:
         """Java name -> C# name of the matched methods jm calls (its own type's first, else a name that
@@ -164,8 +170,25 @@ def _needed(callees: dict[str, str], agree: int, callers: int) -> float:
     return BODY_SEVERAL_CALLERS if callers >= 2 else BODY_ALONE
 
 
-def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dict[str, str]
-                        ) -> tuple[list[MethodMatch], dict[str, str]]:
+def _rewritten_body(jm: Method, cm: Method, sides: Sides, callees: dict[str, str], agree: int,
+                    docs: DocComments | None) -> str | None:
+    """Why a candidate whose body the port rewrote (too unlike to count) is still jm, or None: every
+    matched callee is called (at least one), the parameter and return types agree exactly through the type
+    map, and the doc comments agree (>= DOC_REWRITTEN). jBCrypt's checkpw compares bytes by hand where
+    BCrypt.Net's Verify is `hash == HashPassword(text, hash)`."""
+    if not callees or agree < len(callees) or docs is None:
+        return None
+    scorer = Scorer(sides.types[jm.type_id], sides.types[cm.type_id], sides.project, sides.enums)
+    cand = Cand(cm, tuple(cm.params), frozenset({cm.kind}))
+    if scorer.params(jm, cand) < 1.0 or scorer.returns(jm, cand) < 1.0:
+        return None
+    doc = docs.similarity(jm, cm)
+    return f"body rewritten, doc comments {doc:.2f}, types exact" if doc is not None and doc >= DOC_REWRITTEN \
+        else None
+
+
+def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dict[str, str],
+                        docs: DocComments | None = None) -> tuple[list[MethodMatch], dict[str, str]]:
     """Round 3 (see the module doc) over the Java methods in `unmatched` whose type is matched: the new
     matches, and the reasons that grow for the ones it considered and left."""
     cs_by_id = {m.id: m for ms in sides.cs.values() for m in ms}
@@ -189,9 +212,11 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
     reasons: dict[str, str] = {}
     for jm in sorted(todo, key=lambda m: m.id):
         jid = jm.id
-        callers = graph.callers_of(jm)
-        if not callers:
+        found_callers = graph.callers_of(jm)
+        if not found_callers or not found_callers[0]:
             continue
+        callers, left_out = found_callers
+        said_callers = f"{len(callers)} matched caller(s) call it" + (f" ({left_out} unmatched left out)" if left_out else "")
         cs_callers = [matched[c.id] for c in callers]
         names = set.intersection(*(_calls(c.body) for c in cs_callers))
         callees = graph.callees_of(jm)
@@ -204,13 +229,16 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
             body = body_similarity(java_body, cm.body)
             if body is None:
                 continue
+            said = f"body under the mapping {body:.2f}"
             if body < _needed(callees, agree, len(callers)):
-                continue
+                rewritten = _rewritten_body(jm, cm, sides, callees, agree, docs)
+                if rewritten is None:
+                    continue
+                said = f"{said}: {rewritten}"
             if not _signature_ok(jm, cm, sides):
                 continue
-            fits.append((cm, (f"{len(callers)} matched caller(s) call it",
-                              f"{agree} of {len(callees)} matched callees called",
-                              f"body under the mapping {body:.2f}")))
+            fits.append((cm, (said_callers,
+                              f"{agree} of {len(callees)} matched callees called", said)))
         if len(fits) == 1:
             wanted[fits[0][0].id].append((jm, fits[0][0], fits[0][1]))
         elif len(fits) > 1:

@@ -282,3 +282,58 @@ def test_a_jdk_type_name_a_project_type_shares_still_maps(tmp_path):
                 " public class Enc { static string encode(string msg, Encoding cs, bool disableEci, bool auto) { return msg; } }\n}\n"})
     assert target_of(m, "p.Enc.encode(String, Charset, boolean)") == "P.Enc.encode(string, Encoding, bool, bool)"
     assert target_of(m, "p.Code.pick(Charset)") == "P.Code.pick(Charset)"
+
+
+DROPPED_JAVA = """package p;
+public class Cipher {
+  public byte[] cryptRaw(byte[] password, byte[] salt, int rounds, int[] cdata) {
+    int clen = cdata.length; byte[] ret = new byte[clen * 4];
+    for (int i = 0; i < rounds; i++) { mix(password); mix(salt); }
+    for (int j = 0; j < clen; j++) { ret[j * 4] = (byte) (cdata[j] >>> 24); ret[j * 4 + 1] = (byte) (cdata[j] >>> 16); }
+    return ret;
+  }
+  public String render(String text, int width, Object... args) { return String.format(text, args) + width; }
+  public String render(String text) { return text; }
+  void mix(byte[] b) { }
+}
+"""
+
+
+def test_a_parameter_the_port_dropped(tmp_path):
+    """jBCrypt's crypt_raw(password, salt, rounds, cdata) is BCrypt.Net's CryptRaw(password, salt, rounds),
+    which makes its own cdata: the same name, the rest of the parameters in order, and the body (or a
+    local of the dropped parameter's name) say so. A C# overload with another Java overload's arity is that
+    overload's, never a dropped view of a longer one."""
+    cs = """namespace P {
+ public class Cipher {
+  public byte[] CryptRaw(byte[] password, byte[] salt, int rounds) {
+    uint[] cdata = new uint[6]; int clen = cdata.Length; byte[] ret = new byte[clen * 4];
+    for (int i = 0; i < rounds; i++) { Mix(password); Mix(salt); }
+    for (int j = 0; j < clen; j++) { ret[j * 4] = (byte) (cdata[j] >> 24); ret[j * 4 + 1] = (byte) (cdata[j] >> 16); }
+    return ret;
+  }
+  public string Render(string text) { return text; }
+  void Mix(byte[] b) { }
+ }
+}
+"""
+    m, _ = mapped_pair(tmp_path, {"p/Cipher.java": DROPPED_JAVA}, {"P.cs": cs})
+    found = m.target_method("source:p.Cipher.cryptRaw(byte[], byte[], int, int[])")
+    assert found is not None and found.target_id == "target:P.Cipher.CryptRaw(byte[], byte[], int)"
+    assert found.reason.startswith("PascalCase name, C# drops parameter(s) cdata (body ")
+    assert target_of(m, "p.Cipher.render(String)") == "P.Cipher.Render(string)"
+    assert target_of(m, "p.Cipher.render(String, int, Object...)") is None
+
+
+def test_a_dropped_parameter_needs_more_than_the_name(tmp_path):
+    """The same name with a parameter fewer, but a body that says something else and no local of the
+    dropped name: no match."""
+    cs = """namespace P {
+ public class Cipher {
+  public byte[] CryptRaw(byte[] password, byte[] salt, int rounds) { return new byte[rounds]; }
+  void Mix(byte[] b) { }
+ }
+}
+"""
+    m, _ = mapped_pair(tmp_path, {"p/Cipher.java": DROPPED_JAVA}, {"P.cs": cs})
+    assert target_of(m, "p.Cipher.cryptRaw(byte[], byte[], int, int[])") is None

@@ -73,11 +73,90 @@ def test_two_members_fitting_the_neighbours_stay_unmatched(tmp_path):
 
 
 def test_an_unmatched_caller_says_nothing(tmp_path):
-    """A caller whose own counterpart is unknown cannot vouch for the candidate: no match on half the callers."""
+    """A caller whose own counterpart is unknown (the port dropped `sketch`) neither vouches for the
+    candidate nor vetoes it: the two matched callers, the callee and the body still find it, and the
+    evidence says one caller was left out (was: one unmatched caller left weigh unmatched)."""
     java = JAVA % "  public int sketch(int w) { return weigh(1, w) - 2; }\n"
     m, _ = mapped_pair(tmp_path, {"p/Grid.java": java}, {"P.cs": _cs()})
     assert target_of(m, "p.Grid.sketch(int)") is None
+    found = m.target_method("source:p.Grid.weigh(int, int)")
+    assert found is not None and found.target_id == "target:P.Scales.Balance(Grid, int, int)"
+    assert found.evidence[0] == "2 matched caller(s) call it (1 unmatched left out)"
+
+
+def test_only_unmatched_callers_say_nothing(tmp_path):
+    """weigh's one Java caller has no counterpart (render and paint no longer call it): nothing vouches
+    for a candidate, so no match."""
+    java = (JAVA % "  public int sketch(int w) { return weigh(1, w) - 2; }\n").replace(
+        "total += weigh(i, w);", "total += cell(i);").replace("return weigh(0, w) + weigh(w - 1, w) + 1;", "return w;")
+    m, _ = mapped_pair(tmp_path, {"p/Grid.java": java}, {"P.cs": _cs()})
+    assert target_of(m, "p.Grid.sketch(int)") is None
     assert target_of(m, "p.Grid.weigh(int, int)") is None
+
+
+REWRITTEN_JAVA = """package p;
+public class Vault {
+  /** Hash a secret with the given salt into its stored form. */
+  public static String hash(String secret, String salt) { return salt + "$" + secret.length() + secret; }
+  /**
+   * Check that a plaintext secret matches a previously hashed one.
+   * @return true if the secrets match, false otherwise
+   */
+  public static boolean check(String plain, String hashed) {
+    byte[] a = hashed.getBytes(); byte[] b = hash(plain, hashed.substring(0, 2)).getBytes();
+    if (a.length != b.length) return false;
+    int diff = 0; for (int i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+    return diff == 0;
+  }
+}
+"""
+REWRITTEN_TEST = """package p;
+import org.junit.Test;
+public class VaultTest {
+  @Test public void testRoundTrip() { String h = Vault.hash("pw", "ab"); assert Vault.check("pw", h); }
+  @Test public void testCheck_failure() { assert !Vault.check("no", Vault.hash("pw", "ab")); }
+}
+"""
+REWRITTEN_CS = """namespace P {
+ public class Vault {
+  /// <summary>Hash a secret with the given salt into its stored form.</summary>
+  public static string Hash(string secret, string salt) { return salt + "$" + secret.Length + secret; }
+  /// <summary>Verifies that a plaintext secret matches a previously hashed one.</summary>
+  /// <returns>true if the secrets match, false otherwise</returns>
+  public static bool %s(string text, string hash) { return hash == Hash(text, hash.Substring(0, 2)); }
+ }
+}
+"""
+REWRITTEN_CS_TEST = """using NUnit.Framework;
+namespace P.Tests {
+ [TestFixture] public class VaultTest {
+  [Test] public void TestRoundTrip() { string h = Vault.Hash("pw", "ab"); Assert.IsTrue(Vault.Verify("pw", h)); }
+  [Test] public void TestVerifyFails() { Assert.IsFalse(Vault.Verify("no", Vault.Hash("pw", "ab"))); }
+ }
+}
+"""
+
+
+def test_a_rewritten_body_is_found_by_callers_callees_doc_and_types(tmp_path):
+    """jBCrypt's checkpw -> BCrypt.Net's Verify: the port rewrote the body (nothing alike), but the matched
+    test calls it where the Java test calls check, it calls Hash where check calls hash, its doc comment
+    says the same and the types agree exactly (was: unmatched, the body alone too unlike)."""
+    m, _ = mapped_pair(tmp_path, {"p/Vault.java": REWRITTEN_JAVA, "p/VaultTest.java": REWRITTEN_TEST},
+                       {"P/Vault.cs": REWRITTEN_CS % "Verify", "Tests/VaultTest.cs": REWRITTEN_CS_TEST})
+    found = m.target_method("source:p.Vault.check(String, String)")
+    assert found is not None and found.target_id == "target:P.Vault.Verify(string, string)"
+    assert found.reason == "matched neighbours"
+    assert found.evidence[:2] == ("2 matched caller(s) call it", "1 of 1 matched callees called")
+    assert "body rewritten, doc comments" in found.evidence[2] and "types exact" in found.evidence[2]
+
+
+def test_a_rewritten_body_needs_the_doc_comments_to_agree(tmp_path):
+    """The same without doc comments: callers and callees alone do not carry a body that says nothing."""
+    strip = lambda text: "\n".join(l for l in text.splitlines() if "/**" not in l and "* " not in l
+                                   and "*/" not in l and "///" not in l) + "\n"
+    m, _ = mapped_pair(tmp_path, {"p/Vault.java": strip(REWRITTEN_JAVA), "p/VaultTest.java": REWRITTEN_TEST},
+                       {"P/Vault.cs": strip(REWRITTEN_CS % "Verify"), "Tests/VaultTest.cs": REWRITTEN_CS_TEST})
+    assert target_of(m, "p.Vault.check(String, String)") is None
 
 
 def test_an_overload_is_told_apart_by_its_arity(tmp_path):
