@@ -41,6 +41,7 @@ from repotrans.execution.switches.schemata_runs import JobResult, run_batch
 from repotrans.execution.toolchains.api import (BLOCKED, left_out_note, nothing_left, load_independent, covers,
                                                 CHECKER_EXE, NOT_RUN_STATES, dependents, rel, untouched_cause)
 from repotrans.execution.workspace.selection import Selection, index_tests
+from repotrans.datasets import flaky
 from repotrans.datasets.truth_jobs import truth_jobs
 
 PASSES = "a placeholder passes its tests"
@@ -123,6 +124,13 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
     truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs,
                            index_tests(ws, tc.test_projects(ws)))
     phase("ground-truth batches")
+    again = flaky.unknown_failures(truth, {p.task.id: p.names for p in plans}, dict(limits.known_failures))
+    if again:                   # failing where the baseline passed: run again, on the untouched port only
+        found = flaky.run_again(again, ws, schemata.built, projects, by_project, box, limits)
+        limits = flaky.record(found, limits, baseline)
+        runner.limits = replace(runner.limits, known_failures=limits.known_failures)
+        schemata.routes["flipping on the untouched port"] = len(found)
+        phase("ground-truth failures run again")
     for plan in plans:              # the one build and the ground-truth batches, spread over the tasks
         plan.shared = (schemata.seconds + time.monotonic() - started) / len(plans)
     alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
@@ -152,7 +160,8 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         else:
             alone.append((plan, True))
     phase("placeholder batches")
-    _alone(alone, tc, schemata, index, box, limits, jobs, done, baseline)
+    limits = _alone(alone, tc, schemata, index, box, limits, jobs, done, baseline)
+    runner.limits = replace(runner.limits, known_failures=limits.known_failures)
     phase("runs alone")
     return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata
 
@@ -369,13 +378,36 @@ def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proj
 
 
 def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, limits, jobs: int,
-           done: Callable, baseline: PortBaseline | None = None) -> None:
+           done: Callable, baseline: PortBaseline | None = None):
     """Each plan in a fresh process with its whole selection, as the per-task path asks: the ground
     truth first (unless the batch showed it passing; read from `baseline` where it holds the outcomes,
     else one run per selection), then its switch, stopping at its first failing run (fail fast: one
-    failure decides)."""
+    failure decides). A ground truth whose only failures are tests the baseline passed runs them again
+    (datasets.flaky): those flipping are left out from then on. Returns the limits with them."""
     truths: dict[tuple, Future] = {}
     lock = threading.Lock()
+    current = [limits]                      # with the tests found flipping so far
+    projects = tc.plan(schemata.ws).chosen if plans and tc is not None else []
+    by_project = {p.name: p for p in projects}
+
+    def settle(plan: Plan, result):
+        """`result` (a ground-truth run), or passed when its every failure flips on the untouched port."""
+        if not flaky.whole(result):
+            return result
+        selected: dict[str, list[str]] = {}
+        for test in plan.chosen.tests or []:
+            project, _, name = test.partition(":")
+            selected.setdefault(project, []).append(name)
+        failed = flaky.failing_names(result, selected, dict(current[0].known_failures))
+        if not failed:
+            return result
+        found = flaky.run_again(failed, schemata.ws, schemata.built, projects, by_project, box, current[0])
+        with lock:
+            current[0] = flaky.record(found, current[0], baseline)
+        if all(f"{project}:{name}" in found for project, names in failed.items() for name in names):
+            schemata.count("ground truth passed but for flipping tests")
+            return flaky.without_flipping(result, found)
+        return result
 
     def truth(plan: Plan):
         """The all-off run of this selection: read from the baseline, or run once, awaited by every task
@@ -392,13 +424,14 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
                 truths[key] = Future()
         if mine:
             try:
-                truths[key].set_result(run_switch(tc, schemata, index, plan.method, OFF, box, limits, plan.chosen))
+                truths[key].set_result(settle(plan, run_switch(tc, schemata, index, plan.method, OFF, box,
+                                                               current[0], plan.chosen)))
             except BaseException as exc:
                 truths[key].set_exception(exc)
                 raise
         shared = truths[key].result()
         if shared.status == "timeout" and not mine and not load_independent(shared.reason):
-            return run_switch(tc, schemata, index, plan.method, OFF, box, limits, plan.chosen)   # wall: again
+            return run_switch(tc, schemata, index, plan.method, OFF, box, current[0], plan.chosen)   # wall: again
         return shared
 
     def one(item: tuple[Plan, bool]) -> None:
@@ -413,7 +446,7 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
                 return done(plan, f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
             if ok.status != "passed":
                 return done(plan, f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
-        bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, replace(limits, fail_fast=True),
+        bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, replace(current[0], fail_fast=True),
                          plan.chosen)
         done(plan, PASSES + left_out_note(bad.left_out) if bad.status == "passed" else None)
 
@@ -426,6 +459,7 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
         list(pool.map(one, order))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+    return current[0]
 
 
 def _repeat(plan: Plan, seen: set) -> bool:

@@ -66,6 +66,21 @@ class PortBaseline:
     assemblies: dict[str, AssemblyBaseline] = field(default_factory=dict)
     computed: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    cache: "BaselineCache | None" = field(default=None, repr=False, compare=False)   # where it is kept
+
+    def record_failures(self, found: dict[str, str]) -> None:
+        """Tests ("Project:Ns.F.T" -> cause) found failing or flipping on the untouched port after this
+        baseline was taken (dataset validation's ground truths run again: datasets.flaky): added to their
+        assemblies' failures and kept in `cache`, so later builds, batch and sync leave them out too."""
+        changed = set()
+        for key, why in found.items():
+            record = self.assemblies.get(key.split(":", 1)[0])
+            if record is not None and key not in record.failures:
+                record.failures[key] = why
+                changed.add(record.project)
+        for project in sorted(changed):
+            if self.cache is not None and self.assemblies[project].key:
+                self.cache.put(self.assemblies[project])
 
     @property
     def known_failures(self) -> dict[str, str]:
@@ -211,7 +226,7 @@ def port_baseline(runner, target: Path, cache: BaselineCache, timeout: float,
     limits = replace(runner.limits, timeout=timeout, per_project=True, known_failures=(), test_seconds={},
                      fail_fast=False, memory_mb=max(runner.limits.memory_mb, MEMORY_MB))
     keys = content_keys(target, runner, limits)
-    out = PortBaseline()
+    out = PortBaseline(cache=cache)
     for name, key in keys.items():
         found = cache.get(key)
         if found is not None:

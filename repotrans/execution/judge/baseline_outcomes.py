@@ -3,11 +3,11 @@
 A ground truth put in place leaves the work copy identical to the untouched port: its covering tests run
 the same program the baseline ran (the same content key, judge.baseline), so their outcomes are the
 baseline's. Dataset validation's ground-truth runs are such runs. Read from the record: every covered test
-that passed there counts as run and passed; one failing there before any change is left out with its
-cause, as a run leaves it out (toolchains.mono_test.known_to_fail). Where the record cannot answer as a run
-would, nothing is read and the tests run: an assembly the baseline did not run whole, a record without
-result states (an older cache), a covered test failing for a cause a run does not leave out (blocked by
-untranslated code), or a selected name that neither a recorded test's name nor one of its suites falls under.
+that passed there counts as run and passed; one failing there before any change, or flipping there (passing
+or failing), is left out with its cause, as a run leaves it out (toolchains.mono_test.known_to_fail). Where
+the record cannot answer as a run would, nothing is read and the tests run: an assembly the baseline did
+not run whole, a record without result states (an older cache), a covered test failing for a cause a run
+does not leave out (blocked by untranslated code), or a selected name that neither a recorded test's name nor one of its suites falls under.
 A test is found under its suites too: the runner may report a method's cases under names of their own
 (`[TestCase(..., TestName = "...")]`: ZXing.Net's Code128WriterTestCase.Should_Encode runs as "Start with A,
 switch to B and back to A"), whose suite is the method.
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from repotrans.execution.judge.baseline import AssemblyBaseline, PortBaseline
-from repotrans.execution.toolchains.api import BLOCKED, covering_names, describe_environment, untouched_cause
+from repotrans.execution.toolchains.api import BLOCKED, FLIPS, covering_names, describe_environment, untouched_cause
 from repotrans.verdicts.results import TestResult
 
 WHOLE = ("passed", "test_failure")      # an assembly's untouched run that reported every test it ran
@@ -42,10 +42,10 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
         if not covered:         # no recorded test nor suite of one falls under it: only a run can say
             return None
         for test in covered:
-            if record.states[test] == "Success":
+            why = record.failures.get(f"{project}:{test}", record.failures.get(f":{test}"))
+            if record.states[test] == "Success" and (why is None or FLIPS not in why):   # a flaky pass decides nothing
                 passed.add(f"{project}:{test}")
                 continue
-            why = record.failures.get(f"{project}:{test}", record.failures.get(f":{test}"))
             if why is None or why.startswith(BLOCKED):
                 return None
             left_out[f"{project}:{test}"] = untouched_cause(why)
