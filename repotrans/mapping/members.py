@@ -13,7 +13,8 @@ class or to a C# base class without Java counterpart are looked up when the type
 Then signature drift (drift.py): a member named by the port's convention (a word added or written the .NET
 way: FinalFireTimeUtc, GetInt32, ToInt32; extension methods of a companion class included) whose types
 agree up to the drifts ports make (time as DateTime, int -> an enum, concrete -> abstract collections,
-arrays -> IEnumerable, defaulted parameters). Round 2 (structural.py) weighs signature, body, name and
+arrays -> IEnumerable, defaulted parameters). A getter of the field a property's paired setter writes is
+that property's reader (field_readers.py). Round 2 (structural.py) weighs signature, body, name and
 literal evidence for what is left.
 A C# method takes one Java method; a property or indexer one reader and one writer. Across types,
 a base or companion class member is no Java method's twin when several Java types claim it or the
@@ -30,6 +31,7 @@ from typing import TypeVar
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.drift import drifted_counterpart
 from repotrans.mapping.evidence import body_similarity
+from repotrans.mapping.field_readers import readers_of_written_fields
 from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.member_hosts import companion_candidates, folded, own_candidates
 from repotrans.index.model import Method, TypeDecl
@@ -111,9 +113,13 @@ def _word_rules(m: Method, by_name: dict[str, list[Cand]]) -> list[_Rule]:
 
 
 def _accessor_name(name: str, prefix: str) -> str | None:
+    """`getRowCount` -> RowCount for prefix `get`; snake_case too: `set_value` -> Value, `get_row_count` ->
+    RowCount, `set_symbolicWeight` -> SymbolicWeight (cassowary's setters)."""
     rest = name[len(prefix):]
     if name.startswith(prefix) and rest[:1].isupper():
         return rest
+    if name.startswith(prefix + "_") and rest[1:2].isalpha():
+        return "".join(w[:1].upper() + w[1:] for w in rest[1:].split("_") if w)
     return None
 
 
@@ -270,6 +276,7 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
                        dict(project=project, enums=enums, java_type=jt, cs_type=ct))
     matches += drifted
     claimed |= {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in drifted}
+    matches += readers_of_written_fields(java, matches, by_id, claimed, unmatched, scorer)
     free = [c for cands in own.values() for c in cands     # a base class's members need a naming rule
             if not c.note and not any((c.member.id, r) in claimed for r in _roles(c.member))]
     rest = [jm for jm in java if jm.id in unmatched]

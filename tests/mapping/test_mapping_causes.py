@@ -337,3 +337,33 @@ def test_a_dropped_parameter_needs_more_than_the_name(tmp_path):
 """
     m, _ = mapped_pair(tmp_path, {"p/Cipher.java": DROPPED_JAVA}, {"P.cs": cs})
     assert target_of(m, "p.Cipher.cryptRaw(byte[], byte[], int, int[])") is None
+
+
+def test_snake_case_accessors_and_the_reader_of_a_setters_field(tmp_path):
+    """cassowary -> Cassowary.net: `set_value(double)` and `set_symbolic_weight(...)` are property setters
+    like setValue; `doubleValue()` and `FIsAutosolving()` return the field that setValue / setAutosolve
+    (already the writers of `Value` / `AutoSolve`) assign, so they are those properties' readers. A getter
+    of a field no paired setter writes stays unmatched, and so does one whose property's reader is taken."""
+    m, _ = mapped_pair(tmp_path, {
+        "p/Num.java": "package p; public class Num {\n  private double value; private boolean fAuto; private int hits;\n"
+                      "  public void set_value(double v) { value = v; }\n  public double value() { return value; }\n"
+                      "  public void set_symbolic_weight(int w) { hits = w; }\n"
+                      "  public double doubleValue() { return value; }\n"
+                      "  public Num setAutosolve(boolean f) { fAuto = f; return this; }\n"
+                      "  public boolean FIsAutosolving() { return fAuto; }\n"
+                      "  private int misses;\n  public int missCount() { return misses; }\n}",
+    }, {
+        "P.cs": "namespace P { public class Num {\n  private double _value; private bool _auto; private int _hits;\n"
+                "  public double Value { get { return _value; } set { _value = value; } }\n"
+                "  public int SymbolicWeight { get { return _hits; } set { _hits = value; } }\n"
+                "  public bool AutoSolve { get { return _auto; } set { _auto = value; } }\n"
+                "  public int Misses { get; set; }\n} }\n"})
+    assert target_of(m, "p.Num.set_value(double)") == "P.Num.Value"
+    assert target_of(m, "p.Num.set_symbolic_weight(int)") == "P.Num.SymbolicWeight"
+    assert target_of(m, "p.Num.setAutosolve(boolean)") == "P.Num.AutoSolve"
+    found = m.target_method("source:p.Num.FIsAutosolving()")
+    assert found is not None and found.target_id == "target:P.Num.AutoSolve"
+    assert found.evidence == ("returns fAuto, which setAutosolve() assigns", "setAutosolve() -> AutoSolve setter",
+                              "type agrees")
+    assert target_of(m, "p.Num.missCount()") is None            # no paired setter writes misses
+    assert target_of(m, "p.Num.doubleValue()") is None          # Value's reader is value()'s already

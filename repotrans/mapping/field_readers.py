@@ -1,0 +1,71 @@
+"""A Java getter the naming rules miss, found through the setter of the same field: when the Java method
+that writes a field (`setValue(v) { value = v; }`) is the writer of a C# property, the Java method that
+only returns that field is the property's reader. cassowary's `doubleValue()` beside `setValue(double)` is
+Cassowary.net's `Value`; `FIsAutosolving()` beside `setAutosolve(boolean)` is `AutoSolve`.
+
+Three signals, never one: the getter returns exactly the field the setter assigns its parameter to, the
+setter is already paired with the property's writer, and the getter's type agrees with the property's.
+The property's reader must be unclaimed and the field read by one unmatched Java getter only.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from repotrans.index.model import Method
+from repotrans.mapping.matches import MethodMatch
+from repotrans.mapping.signatures import Scorer
+
+CONFIDENCE = 0.8
+_RETURNS_FIELD = re.compile(r"^\{?\s*return\s+(?:this\.)?([A-Za-z_]\w*)\s*;\s*\}?$")
+
+
+def _written_field(setter: Method) -> str | None:
+    """The field a one-parameter setter assigns its parameter to (`this.x = v;` or `x = v;`), if any."""
+    if len(setter.params) != 1:
+        return None
+    name = re.escape(setter.params[0].name)
+    found = re.findall(rf"(?:\bthis\.)?\b([A-Za-z_]\w*)\s*=\s*{name}\s*;", setter.body or "")
+    return found[0] if len(set(found)) == 1 else None
+
+
+def _returned_field(getter: Method) -> str | None:
+    """The field a parameterless getter returns and does nothing else with, if any."""
+    if getter.params or getter.return_type in (None, "void") or getter.body is None:
+        return None
+    found = _RETURNS_FIELD.match(getter.body.strip())
+    return found.group(1) if found else None
+
+
+def readers_of_written_fields(java: list[Method], matches: list[MethodMatch], by_id: dict[str, Method],
+                              claimed: set[tuple[str, str]], unmatched: dict[str, str], scorer: Scorer
+                              ) -> list[MethodMatch]:
+    """Pairs for unmatched Java getters whose field's setter is a C# property's writer (see the module doc);
+    `claimed` holds (C# member id, role) taken so far, and grows with what is paired here."""
+    properties: dict[str, tuple[Method, Method]] = {}       # field -> (Java setter, C# property)
+    for m in matches:
+        target, setter = by_id.get(m.target_id), by_id.get(m.source_id)
+        if target is None or setter is None or target.kind != "property" or not setter.params:
+            continue
+        field = _written_field(setter)
+        if field is not None:
+            properties[field] = (setter, target)
+    readers: dict[str, list[Method]] = defaultdict(list)
+    for jm in java:
+        field = _returned_field(jm) if jm.id in unmatched and jm.kind == "method" else None
+        if field in properties:
+            readers[field].append(jm)
+    out = []
+    for field, getters in readers.items():
+        setter, prop = properties[field]
+        if len(getters) != 1 or (prop.id, "reader") in claimed:
+            continue
+        getter = getters[0]
+        if scorer.return_agreement(getter, prop) <= 0:
+            continue
+        claimed.add((prop.id, "reader"))
+        del unmatched[getter.id]
+        out.append(MethodMatch(getter.id, prop.id, CONFIDENCE, "reads the field whose setter is the property's writer",
+                               (f"returns {field}, which {setter.name}() assigns", f"{setter.name}() -> {prop.name} setter",
+                                "type agrees")))
+    return out
