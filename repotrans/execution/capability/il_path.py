@@ -25,7 +25,7 @@ from typing import Any
 from repotrans.execution.capability.checks import PARENT, PATH
 from repotrans.execution.capability.il_allow import display, under
 from repotrans.execution.capability.il_metadata import OP, OPERAND, TOKEN, TOKEN_TABLES, compiler_generated
-from repotrans.execution.capability.il_reflect import CALLS, EFFECTS, LDLOC, STLOC, Job, has_this, walk
+from repotrans.execution.capability.il_reflect import CALLS, EFFECTS, LDLOC, STLOC, Job, has_this, pop, pop_call, walk
 
 # what climbs from a path to its parent or root: own only when the Java original climbs too
 CLIMBS = frozenset({"System.IO.Path::GetDirectoryName", "System.IO.Path::GetPathRoot", "System.IO.Directory::GetParent",
@@ -130,28 +130,28 @@ class _Flow:
             stack.append(args.get(slot, False))
         elif op in (0x10, 0xFE0B):                               # starg
             slot = int.from_bytes(operand, "little")
-            args[slot] = _pop(stack) and args.get(slot, False)
+            args[slot] = pop(stack) and args.get(slot, False)
         elif op in LDLOC or op in (0x11, 0x12, 0xFE0C, 0xFE0D):   # ldloc, ldloca
             slot = LDLOC.get(op, int.from_bytes(operand, "little"))
             stack.append(locals_.get(slot, False))
         elif op in STLOC or op in (0x13, 0xFE0E):
-            slot, value = STLOC.get(op, int.from_bytes(operand, "little")), _pop(stack)
+            slot, value = STLOC.get(op, int.from_bytes(operand, "little")), pop(stack)
             locals_[slot] = value and locals_.get(slot, True)
         elif op == 0x25:                                         # dup
-            top = _pop(stack)
+            top = pop(stack)
             stack += [top, top]
         elif op in (0x74, 0x75, 0x8C):                           # castclass, isinst, box
-            value = _pop(stack)
+            value = pop(stack)
             stack.append(value or (op == 0x8C and self._boxed_number(ins[TOKEN])))
         elif op in (0x9A, 0xA3):                                 # ldelem.ref, ldelem
-            _pop(stack)
-            stack.append(_pop(stack))
+            pop(stack)
+            stack.append(pop(stack))
         elif op == 0x8D:                                         # newarr: filled by the stores that follow
-            _pop(stack)
+            pop(stack)
             t = c.member(ins[TOKEN])
             stack.append(isinstance(t, tuple) and c.asm.render(c.element(t)) in ("System.String", "System.Object"))
         elif op in STELEM:                                       # a foreign element makes its array foreign
-            value, _, array = _pop(stack), _pop(stack), _pop(stack)
+            value, _, array = pop(stack), pop(stack), pop(stack)
             if array and not value:
                 if stack:
                     stack[-1] = False            # the array an initializer keeps on the stack (newarr; dup)
@@ -159,18 +159,18 @@ class _Flow:
                     locals_[slot] = False        # or a local holding it
         elif op in (0x7B, 0x7C, 0x7E, 0x7F):                     # ldfld, ldflda, ldsfld, ldsflda
             if op in (0x7B, 0x7C):
-                _pop(stack)
+                pop(stack)
             stack.append(self._field_own(ins[TOKEN]))
         elif op in (0x7D, 0x80):                                 # stfld, stsfld
-            value = _pop(stack)
+            value = pop(stack)
             if op == 0x7D:
-                _pop(stack)
+                pop(stack)
             key = self._own_field(ins[TOKEN])
             if key and not value:
                 self.taint.fields.add(key)
         elif op == 0x2A:                                         # ret
             m = c.method_def(index)
-            if m.ret != ("prim", "System.Void") and not _pop(stack):
+            if m.ret != ("prim", "System.Void") and not pop(stack):
                 self.taint.returns.add(m.name)
         elif op in CALLS and (ins[TOKEN] >> 24) in TOKEN_TABLES:
             self.call(ins, stack, locals_, judge)
@@ -184,18 +184,15 @@ class _Flow:
                     self.taint.params[target.local[1]] = set(range(len(target.params)))
             pops, pushes = EFFECTS.get(op, (0, 1))
             for _ in range(pops):
-                _pop(stack)
+                pop(stack)
             stack += [False] * pushes
 
     def call(self, ins, stack: list[bool], locals_: dict[int, bool], judge: bool) -> None:
         c = self.c
-        m = c.member(ins[TOKEN])
-        if m is None or isinstance(m, tuple):
+        popped = pop_call(c, ins, stack)
+        if popped is None:
             return
-        newobj = ins[OP] == 0x73
-        args = [_pop(stack) for _ in m.params][::-1]
-        instance = has_this(c, ins[TOKEN]) and not newobj
-        receiver = _pop(stack) if instance else True
+        m, newobj, args, receiver, instance = popped
         elem = c.element(m.declaring)
         type_name = c.asm.render(elem).replace("/", ".") if elem[0] != "prim" or elem[1] != "<Module>" else ""
         key = f"{type_name}::{m.name}"
@@ -292,6 +289,3 @@ class _Flow:
             return False
         return f"{self.c.asm.render(self.c.element(f.declaring)).replace('/', '.')}::{f.name}" in CONSTANTS
 
-
-def _pop(stack: list[bool]) -> bool:
-    return stack.pop() if stack else False

@@ -114,7 +114,8 @@ def merge(a: list[bool], b: list[bool]) -> list[bool]:
     return [a[len(a) - n + i] and b[len(b) - n + i] for i in range(n)]
 
 
-def _pop(stack: list[bool]) -> bool:
+def pop(stack: list[bool]) -> bool:
+    """The top of the stack's provenance (False where no path here pushed one)."""
     return stack.pop() if stack else False       # a handler's exception, or what no path here pushed
 
 
@@ -124,18 +125,18 @@ def _step(c: Any, job: Job, index: int, ins, stack: list[bool], locals_: dict[in
     if op == 0xD0:
         stack.append(_counterpart(c, ins[TOKEN], counterpart))
     elif op == 0x25:
-        top = _pop(stack)
+        top = pop(stack)
         stack += [top, top]
     elif op in (0x74, 0x75):
-        stack.append(_pop(stack))
+        stack.append(pop(stack))
     elif op in (0x9A, 0xA3):
-        _pop(stack)
-        stack.append(_pop(stack))
+        pop(stack)
+        stack.append(pop(stack))
     elif op in LDLOC or op in (0x11, 0xFE0C):
         slot = LDLOC.get(op, int.from_bytes(operand, "little"))
         stack.append(locals_.get(slot, False))
     elif op in STLOC or op in (0x13, 0xFE0E):
-        slot, value = STLOC.get(op, int.from_bytes(operand, "little")), _pop(stack)
+        slot, value = STLOC.get(op, int.from_bytes(operand, "little")), pop(stack)
         locals_[slot] = value and locals_.get(slot, True)
     elif op in CALLS and (ins[TOKEN] >> 24) in TOKEN_TABLES:
         _call(c, job, index, ins, stack, judge, counterpart)
@@ -144,18 +145,27 @@ def _step(c: Any, job: Job, index: int, ins, stack: list[bool], locals_: dict[in
     else:
         pops, pushes = EFFECTS.get(op, (0, 1))
         for _ in range(pops):
-            _pop(stack)
+            pop(stack)
         stack += [False] * pushes
 
 
-def _call(c: Any, job: Job, index: int, ins, stack: list[bool], judge: bool, counterpart: str) -> None:
+def pop_call(c: Any, ins, stack: list[bool]) -> tuple[Any, bool, list[bool], bool, bool] | None:
+    """A call's operands taken off `stack`: (member, newobj, arguments in order, receiver, instance call), the
+    receiver True for a static call or a creation; None when the token names no method here."""
     m = c.member(ins[TOKEN])
     if m is None or isinstance(m, tuple):
-        return
+        return None
     newobj = ins[OP] == 0x73
-    args = [_pop(stack) for _ in m.params][::-1]
+    args = [pop(stack) for _ in m.params][::-1]
     instance = has_this(c, ins[TOKEN]) and not newobj
-    receiver = _pop(stack) if instance else True
+    return m, newobj, args, pop(stack) if instance else True, instance
+
+
+def _call(c: Any, job: Job, index: int, ins, stack: list[bool], judge: bool, counterpart: str) -> None:
+    popped = pop_call(c, ins, stack)
+    if popped is None:
+        return
+    m, newobj, args, receiver, instance = popped
     family = _value(c, m.declaring)
     valued = [i for i, p in enumerate(m.params) if _value(c, p)]
     args_own = all(args[i] for i in valued)
