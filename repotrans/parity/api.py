@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from repotrans.index.typename import simple_name
 from repotrans.parity.exclude import Exclusions
 from repotrans.index.model import Field, Method, TypeDecl
-from repotrans.mapping.entry_points import cs_entry_points, entry_point_running, java_entry_point
+from repotrans.mapping.entry_points import PortPrograms
 from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.signatures import Scorer
 from repotrans.mapping.typenames import name_table
@@ -103,7 +103,7 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
     entries: list[tuple[str | None, Entry]] = []      # (Java package or None, entry)
     scorer = _Scorers(mapping, index)
     claimed: set[str] = set()          # C# members paired here by name and arity: not port-only
-    entry_points = cs_entry_points(index, tests["target"])
+    programs = PortPrograms(index, tests["target"])
     renamed = _renamed_types(index, mapping, [t for t in java_types if mapping.target_type(t.id) is None], cs_types)
     for jt in java_types:
         if not _visible_type(jt, by_id):
@@ -154,8 +154,7 @@ def parity(index: Index, mapping: Mapping, exclusions: Exclusions | None = None,
                         + (f" (one of {', '.join(_bare(m.id) for m in named)})" if len(named) > 1 else "")
                         + f": {reason}",))))
                     continue
-                main = entry_point_running(index, entry_points, ct) if ct is not None and java_entry_point(jm) \
-                    else None
+                main = programs.running(jm, ct)
                 if main is not None:          # the port's program runs this type from its own entry point
                     entries.append((pkg, Entry("signature", jm.kind, _bare(jm.id), _bare(main.id), (
                         f"a program entry point: the port's program starts at {_bare(main.id)}, whose class "

@@ -19,9 +19,8 @@ from repotrans.runs.task_choice import task_reasons
 from repotrans.runs.ordering import dependency_graph, order_levels
 from repotrans.index.placeholders import placeholder_form
 from repotrans.index.store import Index
-from repotrans.index.model import Method
 from repotrans.mapping.drift import drifted_in_port
-from repotrans.mapping.entry_points import cs_entry_points, entry_point_running, java_entry_point
+from repotrans.mapping.entry_points import PortPrograms
 from repotrans.mapping.mapping import Mapping
 from repotrans.mapping.task import TranslationTask
 from repotrans.mapping.test_code import index_test_files
@@ -127,16 +126,14 @@ def plan_batch(index: Index, mapping: Mapping, functions: Path | None = None, we
             plan.unmatched_placeholders[m.id.split(":", 1)[1]] = "no Java method pairs with it"
     junit = index_test_files(index, "source", java_tests)      # Java test code is never library code
     missing: dict[str, list[str]] = defaultdict(list)
-    entry_points: list[Method] | None = None
+    programs = PortPrograms(index, tests)
     for source_id, why in mapping.unmatched_methods.items():
         m = index.method(source_id)
         if m is None or why == "enclosing type unmatched" or _hidden_constructor(m) or m.path in junit:
             continue
         match = mapping.target_type(m.type_id) if m.type_id else None
-        if match is not None and java_entry_point(m):     # a main the port's program runs is there (parity's rule)
-            entry_points = cs_entry_points(index, tests) if entry_points is None else entry_points
-            if entry_point_running(index, entry_points, index.type(match.target_id)) is not None:
-                continue
+        if match is not None and programs.running(m, index.type(match.target_id)) is not None:
+            continue                                  # a main the port's program runs is there (parity's rule)
         if match is not None and drifted_in_port(index, mapping, source_id) is None:
             missing[match.target_id.split(":", 1)[1]].append(_member(source_id.split(":", 1)[1]))
             plan.packages.append(index.type(m.type_id).container)

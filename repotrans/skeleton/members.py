@@ -26,7 +26,7 @@ from repotrans.skeleton.generate import JAVA, TYPE_NODES, inherited_overrides, o
 from repotrans.skeleton.names import learn_names
 from repotrans.skeleton.render import SkeletonResolver, TypeContext, TypeRenderer
 from repotrans.mapping.drift import drifted_in_port
-from repotrans.mapping.entry_points import cs_entry_points, entry_point_running, java_entry_point
+from repotrans.mapping.entry_points import PortPrograms
 from repotrans.mapping.test_code import index_test_files
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
     plan = MissingMembers()
     wanted: dict[str, list[Method]] = {}
     cs_tests: set[str] | None = None
-    entry_points: list[Method] | None = None
+    programs: PortPrograms | None = None
     for source_id, why in mapping.unmatched_methods.items():
         m = index.method(source_id)
         if m is None or why == "enclosing type unmatched" or _hidden_constructor(m) or not m.type_id:
@@ -96,13 +96,11 @@ def plan_missing_members(index: "Index", mapping: "Mapping", patterns: list[str]
             where = drift.target.id.split(":", 1)[1] if drift.target else "the implicit constructor"
             plan.skipped[_java_name(m)] = f"the port has it as {where} ({drift.reason})"
             continue
-        if java_entry_point(m):
-            if entry_points is None:
-                entry_points = cs_entry_points(index, cs_tests)
-            main = entry_point_running(index, entry_points, index.type(mapping.target_type(java_type.id).target_id))
-            if main is not None:                    # a second entry point would not build (CS0017)
-                plan.skipped[_java_name(m)] = f"the port's program starts at {main.id.split(':', 1)[1]}, which runs it"
-                continue
+        programs = programs or PortPrograms(index, cs_tests)
+        main = programs.running(m, index.type(mapping.target_type(java_type.id).target_id))
+        if main is not None:                        # a second entry point would not build (CS0017)
+            plan.skipped[_java_name(m)] = f"the port's program starts at {main.id.split(':', 1)[1]}, which runs it"
+            continue
         wanted.setdefault(java_type.id, []).append(m)
     if not wanted:
         return plan
