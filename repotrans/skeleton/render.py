@@ -66,6 +66,16 @@ class SkeletonResolver(ConventionResolver):
         return name[:1].upper() + name[1:] if self.pascal else name
 
 
+def _implements_iterable(method: Node) -> bool:
+    """Whether the class declaring `method` names java.lang.Iterable among its interfaces."""
+    decl = method.parent.parent if method.parent is not None else None
+    if decl is None or decl.type != "class_declaration":
+        return False
+    return any(child.type == "super_interfaces" and any(split_type(node_text(t))[0] in ("Iterable", "java.lang.Iterable")
+                                                        for t in child.named_children[0].named_children)
+               for child in decl.children)
+
+
 def cs_type_name(java_name: str, kind: str, conv: Conventions) -> str:
     """The C# name for a Java type the port has not got yet."""
     if kind == "interface" and conv.interface_prefix.holds(False) and not re.match(r"I[A-Z]", java_name):
@@ -82,6 +92,7 @@ class TypeRenderer(WrittenMembers):
         self.owner = owner                  # Java qualified name of the top-level type, for origins
         self.sealed: list[bool] = []        # per enclosing type: no `virtual` members in a sealed one
         self.constant_overrides: list[set] = []   # per enclosing enum: (method, arity) its constants override
+        self.nested: list[bool] = []        # per type whose members are rendered: is it a nested type
 
     # ---- types ---------------------------------------------------------------------------
     def type_decl(self, node: Node, depth: int = 0, outer: str = "") -> list[Line]:
@@ -139,6 +150,10 @@ class TypeRenderer(WrittenMembers):
         return out
 
     def _access(self, mods: list[str], nested: bool) -> str:
+        """The member's C# access. A nested type's private member is internal: Java lets the enclosing type
+        reach it (`new Percentiles(...)` in HistogramData, its constructor private), C# does not."""
+        if "private" in mods and self.nested and self.nested[-1]:
+            return "internal"
         for a in ACCESS:
             if a in mods:
                 return a
@@ -156,6 +171,14 @@ class TypeRenderer(WrittenMembers):
         if body.type == "enum_body":
             inner = next((c for c in decls if c.type == "enum_body_declarations"), None)
             decls = inner.named_children if inner is not None else []
+        self.nested.append(depth > 0)
+        try:
+            return self._members(decls, cs_name, kind, depth, java_type, enum)
+        finally:
+            self.nested.pop()
+
+    def _members(self, decls: list[Node], cs_name: str, kind: str, depth: int, java_type: str,
+                 enum: bool) -> list[Line]:
         methods = [d for d in decls if d.type == "method_declaration"]
         props = self._properties(methods, cs_name, kind)
         indexers = {id(m) for m in methods if self._is_indexer_getter(m)}
@@ -337,6 +360,8 @@ class TypeRenderer(WrittenMembers):
             words = ["public", "override"]
         elif (name, arity) == ("clone", 0) and kind == "class":
             returns, cs_name, words = "object", "Clone", ["public"]      # ICloneable.Clone
+        elif (name, arity) == ("iterator", 0) and kind == "class" and _implements_iterable(node):
+            return self._enumerator(node, returns, mods, origin)
         elif kind == "interface":
             words = []
         else:
@@ -358,6 +383,17 @@ class TypeRenderer(WrittenMembers):
             return [Line(INDENT + head + constraints + ";", origin)]
         return [Line(INDENT + head + constraints, origin), Line(INDENT + "{", origin),
                 Line(INDENT * 2 + PLACEHOLDER, origin), Line(INDENT + "}", origin)]
+
+    def _enumerator(self, node: Node, returns: str, mods: list[str], origin: str) -> list[Line]:
+        """Iterable's `iterator()` in a class that implements it: IEnumerable<T>'s `GetEnumerator()`, public, with
+        the non-generic IEnumerable's, which C# requires as well, written to call it (as ports write it)."""
+        explicit = Line(f"{INDENT}System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() "
+                        "{ return GetEnumerator(); }", origin)
+        head = f"{INDENT}public {'abstract ' if 'abstract' in mods else ''}{returns} GetEnumerator()"
+        if "abstract" in mods:
+            return [Line(head + ";", origin), explicit]
+        return [Line(head, origin), Line(INDENT + "{", origin), Line(INDENT * 2 + PLACEHOLDER, origin),
+                Line(INDENT + "}", origin), explicit]
 
     def _constructor(self, node: Node, cs_name: str, java_type: str, enum: bool) -> list[Line]:
         mods = modifiers_of(node)

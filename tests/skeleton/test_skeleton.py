@@ -210,3 +210,64 @@ def test_an_override_takes_the_access_of_the_ports_base_member():
                "`N.Base.step()'")
     assert _base_access(f, MemberError("It.cs", 3 + 2, "CS0507", message, "It.step()"))
     assert f.lines[2].text == "        protected override void step()"
+
+
+@needs_mcs
+def test_an_iterable_nested_class_compiles_with_the_ports_callers(tmp_path):
+    """HdrHistogram's HistogramData.Percentiles: a nested class implementing Iterable<T> whose constructor is
+    private (Java lets the enclosing class call it). The port's own code walks it with foreach and builds it:
+    its `iterator()` is IEnumerable<T>'s GetEnumerator (with the non-generic one C# requires) and the private
+    constructor is internal. Was: CS0535 (no GetEnumerator) and the nested class left out."""
+    java, cs = _port(tmp_path)
+    (java / "org" / "demo" / "zoo" / "Pack.java").write_text(textwrap.dedent("""\
+        package org.demo.zoo;
+
+        import java.util.Iterator;
+        import java.util.List;
+
+        public class Pack {
+            final List<String> names;
+
+            public Pack(List<String> names) {
+                this.names = names;
+            }
+
+            public Members roster() {
+                return new Members(this);
+            }
+
+            public class Members implements Iterable<String> {
+                private final Pack pack;
+
+                private Members(Pack pack) {
+                    this.pack = pack;
+                }
+
+                public Iterator<String> iterator() {
+                    return pack.names.iterator();
+                }
+            }
+        }
+        """))
+    (cs / "src" / "Demo.Zoo" / "Roll.cs").write_text(textwrap.dedent("""\
+        namespace Demo.Zoo
+        {
+            public static class Roll
+            {
+                public static int Count(Pack pack)
+                {
+                    int n = 0;
+                    foreach (string name in new Pack.Members(pack)) { n += name.Length; }
+                    return n;
+                }
+            }
+        }
+        """))
+    index = index_pair(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.Pack"])
+    assert result.check.compiled and result.check.dropped == []
+    text = (cs / "src" / "Demo.Zoo" / "Pack.cs").read_text()
+    assert "internal Members(Pack pack)" in text
+    assert "public IEnumerator<string> GetEnumerator()" in text
+    assert "System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() { return GetEnumerator(); }" \
+        in text
