@@ -20,7 +20,7 @@ from tree_sitter import Language, Node, Parser
 
 from repotrans.translator.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
-from repotrans.skeleton.names import learn_names
+from repotrans.skeleton.names import Names, learn_names
 from repotrans.skeleton.lines import Line, node_text
 from repotrans.skeleton.render import Inherited, SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
 
@@ -115,8 +115,9 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
     declared = Counter(t.name for t in index.types("target") if t.outer_id is None)
     port_namespaces = {t.name: t.container for t in index.types("target")
                        if t.outer_id is None and declared[t.name] == 1 and t.container}
+    homes = {t.id: split_home(index, t, names) for t in tops if t.container in names.split}
     for t in tops:
-        namespace_of[t.name] = names.namespace(t.container)
+        namespace_of[t.name] = homes.get(t.id) or names.namespace(t.container)
     overridden = overridden_members(index)
     defaults = _interface_defaults(index)
     root = index.root("source")
@@ -127,7 +128,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
         tree = Parser(JAVA).parse((root / java_path).read_bytes())
         nodes = {node_text(n.child_by_field_name("name")): n for n in tree.root_node.named_children if n.type in TYPE_NODES}
         package = types[0].container
-        namespace = names.namespace(package)
+        namespace = homes.get(types[0].id) or names.namespace(package)
         segments = set(namespace.split("."))
         shadowed = {cs: f"{namespace_of[java]}.{cs}" for java, cs in project_types.items()
                     if cs in segments and java in namespace_of}
@@ -151,10 +152,38 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
         usings = _usings(tree.root_node, lines, namespace, project_types, namespace_of, conv.type_usings,
                          port_namespaces)
         header = [f"using {u};" for u in usings] + ([""] if usings else []) + [f"namespace {namespace}", "{"]
-        path = posixpath.join(names.folder(package), cs_name + ".cs")
+        folder = names.split[package][namespace] if homes.get(types[0].id) else names.folder(package)
+        path = posixpath.join(folder, cs_name + ".cs")
         plan.files.append(SkeletonFile(path, namespace, [t.qualified_name for t in types], lines, header))
         plan.notes += ctx.notes
     return plan
+
+
+def split_home(index: "Index", t: "TypeDecl", names: Names) -> str | None:
+    """For a type of a package the port split over namespaces (HdrHistogram.NET keeps org.HdrHistogram's
+    iterators in HdrHistogram.NET.Iteration): the namespace of its superclass's or interfaces' counterparts
+    when one of the package's, else the one where most of the package's aligned types that name it are
+    (a tie: None, the package's plurality decides)."""
+    spaces = names.split[t.container]
+    for sup in index.supertypes(t):
+        ns = names.namespace_of.get(sup.name)
+        if ns in spaces and sup.container == t.container:
+            return ns
+    word = re.compile(rf"\b{re.escape(t.name)}\b")
+    root = index.root("source")
+    votes: Counter = Counter()
+    seen: set[str] = set()
+    for other in index.types("source"):
+        ns = names.namespace_of.get(other.name)
+        if other.container != t.container or other.outer_id is not None or other.name == t.name \
+                or ns not in spaces or other.path in seen:
+            continue
+        seen.add(other.path)
+        text = (root / other.path).read_text(encoding="utf-8", errors="replace")
+        if word.search(text):
+            votes[ns] += 1
+    ranked = votes.most_common(2)
+    return ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
 
 
 def _usings(root: Node, lines: list[Line], namespace: str, project_types: dict[str, str],

@@ -28,6 +28,8 @@ class Names:
     referenced: dict[str, str] = field(default_factory=dict)     # lower-cased -> namespaces the port's usings name
     paths: dict[str, str] = field(default_factory=dict)   # Java nested type path (`Document.OutputSettings`) ->
                                                           # how the port names its counterpart (`OutputSettings`)
+    split: dict[str, dict[str, str]] = field(default_factory=dict)   # java package the port split over several
+                                                          # namespaces -> {namespace: the folder of its types there}
 
     def namespace(self, package: str) -> str:
         """The C# namespace for a Java package (the learned one, else derived from an ancestor)."""
@@ -56,6 +58,7 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
     folders: dict[str, Counter] = defaultdict(Counter)
     spaces: dict[str, Counter] = defaultdict(Counter)       # package -> namespaces of its aligned top types
     places: dict[str, Counter] = defaultdict(Counter)       # package -> their folders
+    homes: dict[tuple[str, str], Counter] = defaultdict(Counter)   # (package, namespace) -> their folders
     types: dict[str, str] = {}
     namespace_of: dict[str, str] = {}
     paths: dict[str, str] = {}
@@ -70,6 +73,7 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
         if java.outer_id is None and cs.outer_id is None:
             spaces[java.container][cs.container] += 1
             places[java.container][posixpath.dirname(cs.path)] += 1
+            homes[(java.container, cs.container)][posixpath.dirname(cs.path)] += 1
         if "not the package's majority" in tm.reason:
             continue
         if java.outer_id is None and cs.outer_id is None:
@@ -88,8 +92,9 @@ def learn_names(index: "Index", mapping: "Mapping") -> Names:
     # HdrHistogram.NET.Iteration) has no majority in the mapping: its types go where most of its aligned types
     # are, beside the folder chosen the same way, never into a namespace derived from the Java package
     plurality = {p: c.most_common(1)[0][0] for p, c in spaces.items()}
+    split = {p: {ns: homes[(p, ns)].most_common(1)[0][0] for ns in c} for p, c in spaces.items() if len(c) > 1}
     return Names({**plurality, **mapping.namespace_map}, chosen, _lower_case_folders(chosen.values()), types,
-                 namespace_of, referenced, paths)
+                 namespace_of, referenced, paths, split)
 
 
 def _path(t, by_id: dict) -> str:

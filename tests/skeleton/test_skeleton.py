@@ -271,3 +271,37 @@ def test_an_iterable_nested_class_compiles_with_the_ports_callers(tmp_path):
     assert "public IEnumerator<string> GetEnumerator()" in text
     assert "System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() { return GetEnumerator(); }" \
         in text
+
+
+def test_a_type_of_a_split_package_goes_beside_its_superclass_or_its_users(tmp_path):
+    """HdrHistogram.NET keeps org.HdrHistogram's iterators in HdrHistogram.NET.Iteration: a regenerated
+    LinearIterator (extends AbstractHistogramIterator) and HistogramIterationValue (named by the iterators)
+    went to the package's plurality namespace HdrHistogram.NET; they now go where their superclass's
+    counterpart is, else where most of the package's types that name them are, in that namespace's folder.
+    A type named equally from both sides keeps the package's namespace."""
+    from repotrans.mapping.load import build_mapping
+    from repotrans.skeleton.generate import plan_skeleton
+    from repotrans.skeleton.names import learn_names
+    from tests.support.indexes import write_tree
+
+    java = {"org/h/A.java": "package org.h;\npublic class A { Value v; }\n",
+            "org/h/B.java": "package org.h;\npublic class B { Both b; }\n",
+            "org/h/C.java": "package org.h;\npublic abstract class C { Value v; Both b; }\n",
+            "org/h/D.java": "package org.h;\npublic class D extends C { Value w; }\n",
+            "org/h/Leaf.java": "package org.h;\npublic class Leaf extends C { }\n",
+            "org/h/Value.java": "package org.h;\npublic class Value { }\n",
+            "org/h/Both.java": "package org.h;\npublic class Both { }\n"}
+    cs = {"H/A.cs": "namespace H.Net { public class A { } }", "H/B.cs": "namespace H.Net { public class B { } }",
+          "H/Iteration/C.cs": "namespace H.Net.Iteration { public abstract class C { } }",
+          "H/Iteration/D.cs": "namespace H.Net.Iteration { public class D : C { } }"}
+    write_tree(tmp_path / "j", java)
+    write_tree(tmp_path / "c", cs)
+    index = Index.open(tmp_path / "w")
+    index.build(tmp_path / "j", tmp_path / "c", progress=False)
+    mapping = build_mapping(index)
+    plan = plan_skeleton(index, mapping, ["org.h.*"])
+    placed = {f.java_types[0]: (f.namespace, f.path) for f in plan.files}
+    assert placed["org.h.Leaf"] == ("H.Net.Iteration", "H/Iteration/Leaf.cs")       # its superclass's
+    assert placed["org.h.Value"] == ("H.Net.Iteration", "H/Iteration/Value.cs")     # named by C and D, and A
+    names = learn_names(index, mapping)
+    assert placed["org.h.Both"] == (names.namespace("org.h"), f"{names.folder('org.h')}/Both.cs")   # B and C: a tie
