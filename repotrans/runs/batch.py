@@ -112,9 +112,11 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
         if not tasks:
             raise no_tasks(index, mapping, config.mapping.java_tests)
         store.set_meta("tasks", [[t.target_method_id, t.source_method_id] for t in tasks])
-        store.set_meta("originals", original_texts(index, [t.target_method_id.split(":", 1)[1] for t in tasks]))
     else:
         tasks = [TranslationTask(target_method_id=t, source_method_id=s) for t, s in task_ids]
+    names = {t.target_method_id: t.target_method_id.split(":", 1)[1] for t in tasks}     # task id -> member name
+    if task_ids is None:
+        store.set_meta("originals", original_texts(index, list(names.values())))
     store.set_meta("config", config.to_json())          # the configuration of the latest (resumed) run
     dataset = run.inputs.target.resolve().name
     previous = [r for r in store.records() if r.config == CONFIG_NAME]
@@ -129,8 +131,7 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
         display.say(baseline_line(facts))
         config = run.config
     copy = run.work_copy()
-    by_hand = written_since(index, store.meta("originals", {}), done,
-                            [t.target_method_id.split(":", 1)[1] for t in tasks]) if previous else []
+    by_hand = written_since(index, store.meta("originals", {}), done, list(names.values())) if previous else []
     if previous:
         store.set_aside(by_hand, "written in the port since the run planned it")
     if by_hand:
@@ -153,7 +154,7 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
     judged_on: dict[str, str] = unchanged_blocked(copy, list(done.values()))
     with StopRequest("finishing the current task" + ("s" if jobs > 1 else "") + "; Ctrl-C again aborts") as stop:
         for level in levels:
-            pending = [by_id[t] for t in level if t.split(":", 1)[1] not in done and t.split(":", 1)[1] not in by_hand]
+            pending = [by_id[t] for t in level if names[t] not in done and names[t] not in by_hand]
             finished = []
             state = copy.state() if pending else ""
             for rec in executor.run(work_load, pending, folder.tasks) if pending else ():
@@ -179,7 +180,7 @@ def _run(run: Run, *, functions: Path | None, jobs: int, request: WriteRequest, 
         if own_executor:
             executor.close()
         records = [r for r in store.records() if r.config == CONFIG_NAME]
-        order = [t.split(":", 1)[1] for level in levels for t in level]
+        order = [names[t] for level in levels for t in level]
         together, written = _finish(run, records, order, display, java, request, stopped, judged_on, again)
         records = [r for r in store.records() if r.config == CONFIG_NAME]
     aside = sorted(store.meta("set_aside", {}))
