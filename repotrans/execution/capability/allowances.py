@@ -17,6 +17,10 @@ the fields it names (their initializers), each an entry `path:<hex>` (il_path.pa
 the translation open only paths built from those and the member's parameters (il_path, cecil_path.cs), and their
 parents only when the Java original climbs too (`file_parent`: getParent, getParentFile, getRoot).
 
+A Java API family the Java original's file uses (its imports or its text: org.w3c.dom, javax.xml.transform,
+javax.xml.validation, javax.xml.xpath; for an abstract method, its implementations') allows the C# counterpart
+family (checks.JAVA_FAMILIES, rules.tsv `family` and `grant`): the class translating it is built on it.
+
 Beside the capabilities, the overrides of what the tests read of a value (equality, ordering, formatting,
 enumeration: checks.DECLARES) are allowed when the Java original's class, a class nested in or enclosing it,
 or the method's own text (an anonymous class) defines equals/hashCode, compareTo/compare, toString or iterator.
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from repotrans.execution.capability.checks import GRANTS, PARENT, java_capabilities
+from repotrans.execution.capability.checks import GRANTS, JAVA_FAMILIES, PARENT, java_capabilities
 from repotrans.execution.capability.il_path import path_allowance
 from repotrans.index.model import Method, TypeDecl
 
@@ -57,12 +61,29 @@ def allowances(index, java: Method | None) -> frozenset[str]:
     the Java original reaches through its own text and the types it touches in the index."""
     if java is None:
         return frozenset()
-    granted = java_capabilities(reached_text(index, java)) & frozenset(GRANTS)
+    granted = (java_capabilities(reached_text(index, java)) & frozenset(GRANTS)) | families(index, java)
     paths = frozenset()
     if "file_system" in granted:
         climbs = CLIMBS.search(_code(java.body or "")) is not None
         paths = frozenset(map(path_allowance, path_literals(index, java))) | ({PARENT} if climbs else set())
     return granted | paths | declares(index, java)
+
+
+def families(index, java: Method) -> frozenset[str]:
+    """The Java API families (checks.JAVA_FAMILIES: the DOM, XPath, XSLT, schemas) the Java original's file
+    imports or its text names: its C# counterpart's class is built on the matching C# family. An abstract Java
+    original uses what its implementations in the index use (the same name and arity in a subtype)."""
+    methods = [java]
+    t = index.type(java.type_id)
+    if java.body is None and t is not None:
+        methods += [m for s in index.subtypes(t)[:MAX_TYPES] for m in index.methods(s.id)
+                    if m.name == java.name and len(m.params) == len(java.params) and m.body is not None]
+    text = ""
+    for m in methods:
+        info = index.file("source", m.path)
+        text += " ".join(imp.name for imp in info.imports) if info is not None else ""
+        text += "\n" + _code(f"{m.signature}\n{m.body or ''}") + "\n"
+    return frozenset(cap for cap, pattern in JAVA_FAMILIES.items() if pattern.search(text))
 
 
 def path_literals(index, java: Method) -> frozenset[str]:

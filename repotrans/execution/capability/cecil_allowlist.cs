@@ -35,6 +35,12 @@ partial class IlPolicy
                     else throw new InvalidOperationException("unknown core scope " + f[1] + " in " + path);
                     break;
                 case "grant": Grants.Add(new[] {f[1], f[2]}); break;
+                case "family": Families.Add(new[] {f[1], f[2]}); break;
+                case "overload":
+                    if (!Overloads.ContainsKey(f[2])) Overloads[f[2]] = new List<string[]>();
+                    Overloads[f[2]].Add(new[] {f[1], f[3]});
+                    break;
+                case "null_only": NullOnly[f[2]] = f[1]; break;
                 case "attribute": Attributes.Add(f[2]); break;
                 case "hard":
                     if (f[2].Contains("::")) HardMembers[f[2]] = f[1];
@@ -55,7 +61,8 @@ partial class IlPolicy
 
     bool Granted(string full, string ns)
     {
-        return Grants.Any(g => allowed.Contains(g[0]) && Under(full, ns, g[1]));
+        return Grants.Any(g => allowed.Contains(g[0]) && Under(full, ns, g[1]))
+               || Families.Any(g => allowed.Contains(g[0]) && ns == g[1]);     // the types directly in a family's namespace
     }
 
     /// <summary>A rule's NAME covers a type: the type itself, its nested types, the types in that namespace or below.</summary>

@@ -47,6 +47,9 @@ partial class IlPolicy
     static readonly List<string[]> Hard = new List<string[]>();                         // (capability, name)
     static readonly List<string[]> Grants = new List<string[]>();                       // (capability, name)
     static readonly Dictionary<string, string> HardMembers = new Dictionary<string, string>();
+    static readonly List<string[]> Families = new List<string[]>();                     // (capability, namespace)
+    static readonly Dictionary<string, List<string[]>> Overloads = new Dictionary<string, List<string[]>>();  // key -> (capability, params)
+    static readonly Dictionary<string, string> NullOnly = new Dictionary<string, string>();   // type -> capability
     static readonly Dictionary<string, PortRefs> RefsCache = new Dictionary<string, PortRefs>();
 
     static readonly Regex Numbering = new Regex(@"(?<=(m__|c__AnonStorey|c__Iterator|c__async|am\$cache|DisplayClass|<>__|\$)\w*?)\d+");
@@ -185,6 +188,7 @@ partial class IlPolicy
                                      + " of a type that is not typeof(one of this assembly's types)");
             if (ins.Operand is TypeReference) CheckType((TypeReference)ins.Operand);
             else if (member != null) CheckMember(member, op);
+            if (member != null) CheckNullOnly(code, i, member, op);
             if (member is MethodReference || member is FieldReference)
             {
                 var def = Local(member, module);
@@ -192,6 +196,24 @@ partial class IlPolicy
             }
         }
         return reached;
+    }
+
+    /// <summary>A value of a null_only type (rules.tsv) handed on: a call's argument (only the last parameter, right
+    /// after ldnull) or a field store (right after ldnull); anything else is denied (il_check._null_only).</summary>
+    void CheckNullOnly(Mono.Collections.Generic.Collection<Instruction> code, int i, MemberReference member, Code op)
+    {
+        bool afterNull = i > 0 && code[i - 1].OpCode.Code == Code.Ldnull;
+        var kinds = new List<TypeReference>();
+        var method = member as MethodReference;
+        var field = member as FieldReference;
+        if (method != null) kinds.AddRange(method.Parameters.Select(p => p.ParameterType));
+        else if (field != null && (op == Code.Stfld || op == Code.Stsfld)) kinds.Add(field.FieldType);
+        for (int n = 0; n < kinds.Count; n++)
+        {
+            string name = Norm(kinds[n].FullName), cap;
+            if (NullOnly.TryGetValue(name, out cap) && !(afterNull && n == kinds.Count - 1))
+                Deny(cap, name + " other than null handed to " + Norm(Element(member.DeclaringType).FullName) + "::" + member.Name);
+        }
     }
 
     /// <summary>A member giving the assembly of a Type value (Type.Assembly, TypeInfo.Assembly,
@@ -253,6 +275,13 @@ partial class IlPolicy
         string cap;
         HashSet<string> only;
         if (HardMembers.TryGetValue(key, out cap)) { Deny(cap, Display(key)); return true; }
+        List<string[]> specs;
+        if (method != null && Overloads.TryGetValue(key, out specs))
+        {
+            var names = string.Join(",", method.Parameters.Select(p => Norm(p.ParameterType.FullName)));
+            foreach (var s in specs)
+                if (s[1] == "*" ? method.Parameters.Count > 0 : names == s[1]) { Deny(s[0], Display(key) + "(" + s[1] + ")"); return true; }
+        }
         if (method != null && Members.TryGetValue(key, out cap))
         {
             if (key != "System.Type::GetType" || method.Parameters.Count > 0)    // obj.GetType() is Object's

@@ -29,13 +29,25 @@ RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # re
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
 CAPABILITIES = ("type_safety", "test_framework", "declaration", "test_content", "reflection_scope", "file_scope",
                 "serialization", "resources", "codegen", "app_domain", "reflection", "unsafe", "interop", "process", "network", "console", "file_system",
-                "equality", "ordering", "formatting", "enumeration", "unlisted")
+                "xml_transform", "xml_schema", "xml_dom", "xml_xpath", "equality", "ordering", "formatting", "enumeration", "unlisted")
 # what the Java original may grant; the rest (interop, unsafe, type safety, the test framework) never. GRANTS run
 # with reduced trust; DECLARES are the overrides of what the tests read of a value (il_typesafe): the Java
 # original's class defines the same (equals, hashCode, compareTo, toString, iterator), no trust is lost
-GRANTS = ("reflection", "file_system", "process", "console", "network", "threads")
+GRANTS = ("reflection", "file_system", "process", "console", "network", "threads", "xml_transform", "xml_schema")
 DECLARES = ("equality", "ordering", "formatting", "enumeration")
-ALLOWABLE = GRANTS + DECLARES
+# C# API families allowed when the Java original's file uses the matching Java family (rules.tsv `family`, `grant`):
+# the in-memory ones (DOM, XPath) lose no trust; XSLT and schemas are GRANTS (they run what the code builds, and a
+# schema's includes are resolved). What reaches files or the network in them stays denied or under file_scope.
+JAVA_FAMILIES = {
+    "xml_dom": re.compile(r"\borg\.w3c\.dom\b|\bjavax\.xml\.(?:parsers|namespace|stream|transform)\b|\borg\.xml\.sax\b"),
+    "xml_xpath": re.compile(r"\bjavax\.xml\.xpath\b"),
+    # XSLT itself, not the Source/Result types every XML API takes (javax.xml.transform.Source is xml_dom's input)
+    "xml_transform": re.compile(r"\bjavax\.xml\.transform\.(?:\*|Transformer\w*|Templates|URIResolver|sax\.SAXTransformerFactory)"
+                                r"|\b(?:TransformerFactory|newTransformer|newTemplates)\b"),
+    "xml_schema": re.compile(r"\bjavax\.xml\.validation\b"),
+}
+FAMILIES = tuple(JAVA_FAMILIES)
+ALLOWABLE = GRANTS + DECLARES + ("xml_dom", "xml_xpath")
 # the file-system allowance's narrowing (il_path): each literal the Java original names, an entry `path:<hex>` (its
 # UTF-8 bytes), and `file_parent` when the Java original climbs to a path's parent
 PATH = "path:"
@@ -65,6 +77,10 @@ HINTS = {
     "codegen": "code compiled or generated at run time, which no check sees: write the logic directly",
     "app_domain": "application domains and assembly loading: compute the result directly",
     "unlisted": "not used by this port's own code and not on the allowlist: compute the result directly",
+    "xml_transform": "XSLT, which the Java original does not use (javax.xml.transform): compute the result directly",
+    "xml_schema": "schema validation, which the Java original does not use (javax.xml.validation): check the values directly",
+    "xml_dom": "the XML DOM, which the Java original does not use (org.w3c.dom): compute the result directly",
+    "xml_xpath": "XPath, which the Java original does not use (javax.xml.xpath): walk the nodes directly",
     "declaration": "a type outside its member's class and the port's namespaces: declare helpers in the class",
     "test_content": ("the assembly of a type the code does not name, which may be the tests' (a lambda's closure, "
                      "a test's subclass) with the tests' embedded resources: use typeof(AThisPortType).Assembly"),
@@ -90,6 +106,10 @@ RESIDUAL_RISKS = (
     "and the port's own fields and methods (il_path, cecil_path.cs); on those it reads and writes what the test "
     "uid may (a literal the Java original names, such as \".\", is that path whatever it holds)",
     "the local sandbox hides sources and cannot drop to other uids when repotrans does not run as root",
+    "a task allowed XSLT or schemas (its Java original's file uses javax.xml.transform or javax.xml.validation) "
+    "cannot turn on script blocks, document() or extension objects, nor hand on a resolver other than null; but "
+    "a schema it builds may include others by location (the schema set's own resolver reads them), and settings "
+    "or resolvers a port or test object already holds (or a port method that enables them) are used as they are",
     "an object the tests pass in still shows their type names (Type.Name, ToString), not their assembly: "
     "Type.Assembly is allowed only on typeof(a type of the candidate's own assembly)",
 )

@@ -28,18 +28,30 @@ def under(full: str, ns: str, name: str) -> bool:
 
 
 def granted(rules: Rules, allowed: frozenset[str], full: str, ns: str) -> bool:
-    """Whether a grant entry of a capability the Java original reaches covers the type."""
-    return any(cap in allowed and under(full, ns, name) for cap, name in rules.grants)
+    """Whether a grant entry of a capability the Java original reaches covers the type, or a family entry of a
+    Java API family its file uses (the types directly in that namespace: `ns` is the outermost type's)."""
+    return (any(cap in allowed and under(full, ns, name) for cap, name in rules.grants)
+            or any(cap in allowed and ns == name for cap, name in rules.families))
 
 
-def member_rule(rules: Rules, job: Job, key: str, type_name: str, params: list[tuple] | None, name: str) -> bool:
-    """The deny rules on one framework member (`params` None: a field): True when one matched (the
-    member is denied, or allowed by its capability or a restricted type's list), False when the
-    allowlist decides."""
+def overload(spec: str, params: list[str]) -> bool:
+    """Whether an overload rule's parameter list (full names, comma-separated; `*`: any with parameters) is `params`."""
+    return bool(params) if spec == "*" else params == spec.split(",")
+
+
+def member_rule(rules: Rules, job: Job, key: str, type_name: str, params: list[tuple] | None, name: str,
+                param_names: list[str] = ()) -> bool:
+    """The deny rules on one framework member (`params` None: a field; `param_names` their full names): True
+    when one matched (the member is denied, or allowed by its capability or a restricted type's list), False
+    when the allowlist decides."""
     shown = display(key)
     if key in rules.hard_members:
         job.deny(rules.hard_members[key], shown)
         return True
+    for capability, spec in rules.overloads.get(key, ()) if params is not None else ():
+        if overload(spec, list(param_names)):
+            job.deny(capability, f"{shown}({spec})")
+            return True
     if params is not None and key in rules.members:
         if key != "System.Type::GetType" or params:       # obj.GetType() is Object's
             job.deny(rules.members[key], shown)

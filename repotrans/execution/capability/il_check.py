@@ -25,6 +25,7 @@ from repotrans.execution.capability.il_refs import PortRefs, own, scope_name
 from repotrans.execution.capability.il_rules import Rules, load_rules
 from repotrans.execution.capability.checks import CAPABILITIES, Denial, MemberRef, PolicyVerdict
 
+LDNULL, STORES = 0x14, (0x7D, 0x80)            # ldnull; stfld, stsfld
 UNSAFE_OPS = {"calli": "calli (a call through a function pointer)", "localloc": "stackalloc", "cpblk": "raw memory block copy",
               "initblk": "raw memory block copy", "mkrefany": "__makeref / __arglist", "refanyval": "__makeref / __arglist",
               "refanytype": "__makeref / __arglist", "arglist": "__makeref / __arglist"}
@@ -201,7 +202,8 @@ class Checker:
         type_name = type_name.replace("/", ".")
         key = f"{type_name}::{m.name}"
         if framework and member_rule(self.rules, job, key, type_name, None if m.is_field else
-                                     [self.asm.resolve(p) for p in m.params], m.name):
+                                     [self.asm.resolve(p) for p in m.params], m.name,
+                                     [self.asm.render(p).replace("/", ".") for p in m.params]):
             return                          # denied, or allowed by the Java original
         type_ok = self.check_type(job, m.declaring, declaring=True)
         self.check_type(job, m.ret)
@@ -261,10 +263,24 @@ class Checker:
                     job.deny("test_content", f"{self._type_name(target)}::{target.name} of a type that is not "
                                              "typeof(one of this assembly's types)")
                 self.check_member(job, target)
+                self._null_only(job, code, i, target)
                 local = self._local(target)
                 if local:
                     reached.append(local)
         return reached
+
+    def _null_only(self, job: _Job, code, i: int, m: _Member) -> None:
+        """A value of a null_only type (rules.tsv) handed on: a call's argument (only the last parameter, right
+        after ldnull) or a field store (right after ldnull); anything else is denied (cecil_checker.cs NullOnly)."""
+        rules, after_null = self.rules.null_only, i > 0 and code[i - 1][OP] == LDNULL
+        if m.is_field:
+            kinds = [m.ret] if code[i][OP] in STORES else []
+        else:
+            kinds = list(m.params)
+        for n, t in enumerate(kinds):
+            name = self.asm.render(t).replace("/", ".") if t is not None else ""
+            if name in rules and not (after_null and n == len(kinds) - 1):
+                job.deny(rules[name], f"{name} other than null handed to {self._type_name(m)}::{m.name}")
 
     def _type_name(self, m: _Member) -> str:
         return self.asm.render(self.element(m.declaring)).replace("/", ".")

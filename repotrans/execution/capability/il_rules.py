@@ -27,6 +27,9 @@ class Rules:
     hard_members: dict = field(default_factory=dict)
     grants: tuple = ()                           # (capability, namespace or type) allowed when the Java original reaches it
     attributes: frozenset = frozenset()          # framework custom attributes the candidate's declarations may carry
+    families: tuple = ()                         # (capability, namespace): its types when the Java original's file uses the family
+    overloads: dict = field(default_factory=dict)    # "Type::member" -> ((capability, "P1,P2" or "*"), ...)
+    null_only: dict = field(default_factory=dict)    # type full name -> capability: a value of it only ever null
 
 
 @lru_cache(maxsize=4)
@@ -38,7 +41,7 @@ def load_rules(path: Path = RULES) -> Rules:
             f = line.split("\t")
             kinds.setdefault(f[0], []).append(f)
     unknown = set(kinds) - {"namespace", "type", "member", "path_member", "allowed", "harmless", "restricted", "guarded",
-                            "core", "hard", "grant", "attribute"}
+                            "core", "hard", "grant", "attribute", "family", "overload", "null_only"}
     if unknown:
         raise ValueError(f"{path}: unknown rule kind(s) {sorted(unknown)}")
     core: dict[str, set[str]] = {"namespace": set(), "type": set(), "member": set(), "typeref": set()}
@@ -48,6 +51,9 @@ def load_rules(path: Path = RULES) -> Rules:
         core[f[1]].add(f[2])
     core["typeref"] |= {m.split("::", 1)[0] for m in core["member"]}
     hard = kinds.get("hard", [])
+    overloads: dict[str, tuple] = {}
+    for f in kinds.get("overload", []):
+        overloads[f[2]] = overloads.get(f[2], ()) + ((f[1], f[3]),)
     return Rules(tuple((f[1], f[2]) for f in kinds.get("namespace", [])),
                  {f[2]: f[1] for f in kinds.get("type", [])}, {f[2]: f[1] for f in kinds.get("member", [])},
                  {f[2]: f[1] for f in kinds.get("path_member", [])}, frozenset(f[2] for f in kinds.get("allowed", [])),
@@ -57,4 +63,5 @@ def load_rules(path: Path = RULES) -> Rules:
                  frozenset(core["namespace"]), frozenset(core["type"]), frozenset(core["member"]),
                  frozenset(core["typeref"]), tuple((f[1], f[2]) for f in hard if "::" not in f[2]),
                  {f[2]: f[1] for f in hard if "::" in f[2]}, tuple((f[1], f[2]) for f in kinds.get("grant", [])),
-                 frozenset(f[2] for f in kinds.get("attribute", [])))
+                 frozenset(f[2] for f in kinds.get("attribute", [])), tuple((f[1], f[2]) for f in kinds.get("family", [])),
+                 overloads, {f[2]: f[1] for f in kinds.get("null_only", [])})

@@ -50,6 +50,22 @@ def _calls(key: str, path: bool = False) -> str:
     return f"ldnull\n    call void class {_type(type_name)}::'{member}'(string)"
 
 
+def _klass(name: str) -> str:
+    return "string" if name == "System.String" else "int32" if name == "System.Int32" else f"class {_type(name)}"
+
+
+def _calls_with(key: str, params: list[str], value: str = "") -> str:
+    """A call of TYPE::MEMBER with parameters of these full names, each argument null (`value`: instructions
+    after the last null, so the last argument is no literal null)."""
+    type_name, member = key.split("::", 1)
+    args = "".join("ldc.i4.0\n    " if p == "System.Int32" else "ldnull\n    " for p in params)
+    args += f"{value}\n    " if value else ""
+    sig = ", ".join(_klass(p) for p in params)
+    if member == ".ctor":
+        return f"{args}newobj instance void class {_type(type_name)}::.ctor({sig})\n    pop"
+    return f"{args}call void class {_type(type_name)}::'{member}'({sig})"
+
+
 def _attributed(name: str) -> str:
     """The probe method carrying a custom attribute of the type `name` (its parameterless constructor)."""
     return f".custom instance void {_type(name)}::.ctor() = (01 00 00 00)"
@@ -124,6 +140,25 @@ def cases() -> list[Case]:
         elif kind == "grant":
             out.append(Case(rid, _calls(f"{name}.Probe::Probe"), frozenset({cap}), None))
             out.append(Case(f"{rid}:without", _calls(f"{name}.Probe::Probe"), frozenset(), "unlisted"))
+        elif kind == "family":              # the types directly in the namespace, for the family's Java original only
+            out.append(Case(rid, _calls(f"{name}.Probe::Probe"), frozenset({cap}), None))
+            out.append(Case(f"{rid}:without", _calls(f"{name}.Probe::Probe"), frozenset(ALLOWABLE) - {cap}, "unlisted"))
+            out.append(Case(f"{rid}:below", _calls(f"{name}.Below.Probe::Probe"), frozenset({cap}), "unlisted"))
+        elif kind == "overload":            # the named overloads denied, whatever the Java original; the others not
+            params = ["System.String"] if f[3] == "*" else f[3].split(",")
+            out.append(Case(rid, _calls_with(name, params), everything - {cap}, cap))
+            other = [] if f[3] == "*" else ["System.Int32"]
+            out.append(Case(f"{rid}:other", _calls_with(name, other), frozenset(ALLOWABLE), None))
+        elif kind == "null_only":           # a literal null as the last argument or a field's value; nothing else
+            sink = f"System.Xml.XmlDocument::set_XmlResolver"
+            out.append(Case(rid, _calls_with(sink, [name]), frozenset({"xml_dom"}), None))
+            out.append(Case(f"{rid}:value", _calls_with(sink, [name], value=f"castclass {_klass(name)}"),
+                            everything - {cap}, cap))
+            out.append(Case(f"{rid}:not-last", _calls_with(sink, [name, "System.String"]), everything - {cap}, cap))
+            out.append(Case(f"{rid}:field-null", f"ldnull\n    stsfld {_klass(name)} Probes.Holder::resolver",
+                            frozenset(), None))
+            out.append(Case(f"{rid}:field-value", f"ldnull\n    castclass {_klass(name)}\n    stsfld {_klass(name)} "
+                            "Probes.Holder::resolver", everything - {cap}, cap))
         else:
             raise AssertionError(f"a rule kind without a self-test: {kind}")
     # the allowlist's other two sources: the port's own references, less the candidate member's own
@@ -164,7 +199,8 @@ def _assembly(name: str, methods: dict[str, str]) -> str:
     body = "\n".join(f".method public static void '{m}'() cil managed {{\n    .maxstack 8\n    {il}\n    ret\n}}"
                      for m, il in methods.items())
     return (".assembly extern mscorlib {}\n" f".assembly '{name}' {{}}\n" f".module '{name}.dll'\n"
-            f".class public auto ansi abstract sealed Probes.Holder extends [mscorlib]System.Object {{\n{body}\n}}\n"
+            f".class public auto ansi abstract sealed Probes.Holder extends [mscorlib]System.Object {{\n{body}\n"
+            f".field public static class {_type('System.Xml.XmlResolver')} resolver\n}}\n"
             + "".join(f".class public {n} extends [mscorlib]System.Exception {{\n.method public specialname rtspecialname "
                       "instance void .ctor() cil managed {\n ldarg.0\n call instance void [mscorlib]System.Exception::.ctor()\n"
                       " ret\n}\n}\n" for n in ("NUnit.Framework.SuccessException", "Probes.Own")))
@@ -235,5 +271,5 @@ def test_each_rule_judges_exactly_what_it_names_in_both_checkers(built, i):
 def test_every_rule_kind_has_a_self_test():
     kinds = {f[0] for f in _rows()}
     assert kinds <= {"namespace", "type", "member", "path_member", "allowed", "harmless", "restricted", "guarded",
-                     "core", "hard", "grant", "attribute"}
+                     "core", "hard", "grant", "attribute", "family", "overload", "null_only"}
     assert len([c for c in CASES if "-hard-" in c.id]) >= 2 * len([f for f in _rows() if f[0] == "hard"])
