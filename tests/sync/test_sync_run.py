@@ -18,6 +18,26 @@ from .conftest import SAMPLE
 
 pytestmark = pytest.mark.slow
 G, U = "org.acme.geometry", "org.acme.util"
+SEG = f"{G}.Segment"
+# the bundled history's sync, uninterrupted: (action, change kind, Java member, status, how), in report order
+OUTCOMES = [
+    ("rename", "renamed", f"{G}.Vector2D.length()", "passed", ""),
+    ("move", "moved", f"{G}.Point2D.orientation(Point2D, Point2D, Point2D)", "passed", ""),
+    # callee-first: checkArgument before the members that call it
+    ("edit", "body", f"{G}.GeometryMath.clamp(double, double, double)", "passed", "statements"),
+    ("edit", "signature", f"{U}.Preconditions.checkArgument(boolean, Object)", "passed", "statements"),
+    ("edit", "body", f"{G}.Vector2D.angleTo(Vector2D)", "passed", "statements"),
+    ("edit", "body", f"{G}.Vector2D.normalize()", "passed", "statements"),
+    ("edit", "body", f"{G}.shapes.Polygon.isConvex()", "passed", "statements"),
+    ("remove", "removed", f"{U}.StringUtils.toSnakeCase(String)", "for a human", ""),
+    ("create", "added", f"{SEG}.<init>(Point2D, Point2D)", "no_tests", "batch"),
+    ("create", "added", f"{SEG}.getEnd()", "no_tests", "batch"),
+    ("create", "added", f"{SEG}.getStart()", "no_tests", "batch"),
+    ("create", "added", f"{SEG}.length()", "no_tests", "batch"),
+    ("create", "added", f"{SEG}.midpoint()", "no_tests", "batch"),
+    ("create", "added", f"{G}.Vector2D.negate()", "passed", "batch"),
+    ("create type", "added", SEG, "for a human", ""),
+]
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +49,8 @@ def synced(history, tmp_path_factory):
     return code, root, json.loads((root / "run" / "sync.json").read_text())
 
 
-def _outcomes(report: dict) -> list[tuple]:
+def outcomes_of(report: dict) -> list[tuple]:
+    """A sync report's outcomes as OUTCOMES lists them."""
     return [(o["action"], o["change"]["kind"], (o["change"]["new_id"] or o["change"]["old_id"]).split(":", 1)[1],
              o["status"], o["how"]) for o in report["outcomes"]]
 
@@ -37,25 +58,7 @@ def _outcomes(report: dict) -> list[tuple]:
 def test_every_kind_of_upstream_change_has_its_outcome(synced):
     code, _, report = synced
     assert code == 1                     # a removal and the untested new type are left for a human
-    seg = f"{G}.Segment"
-    assert _outcomes(report) == [
-        ("rename", "renamed", f"{G}.Vector2D.length()", "passed", ""),
-        ("move", "moved", f"{G}.Point2D.orientation(Point2D, Point2D, Point2D)", "passed", ""),
-        # callee-first: checkArgument before the members that call it
-        ("edit", "body", f"{G}.GeometryMath.clamp(double, double, double)", "passed", "statements"),
-        ("edit", "signature", f"{U}.Preconditions.checkArgument(boolean, Object)", "passed", "statements"),
-        ("edit", "body", f"{G}.Vector2D.angleTo(Vector2D)", "passed", "statements"),
-        ("edit", "body", f"{G}.Vector2D.normalize()", "passed", "statements"),
-        ("edit", "body", f"{G}.shapes.Polygon.isConvex()", "passed", "statements"),
-        ("remove", "removed", f"{U}.StringUtils.toSnakeCase(String)", "for a human", ""),
-        ("create", "added", f"{seg}.<init>(Point2D, Point2D)", "no_tests", "batch"),
-        ("create", "added", f"{seg}.getEnd()", "no_tests", "batch"),
-        ("create", "added", f"{seg}.getStart()", "no_tests", "batch"),
-        ("create", "added", f"{seg}.length()", "no_tests", "batch"),
-        ("create", "added", f"{seg}.midpoint()", "no_tests", "batch"),
-        ("create", "added", f"{G}.Vector2D.negate()", "passed", "batch"),
-        ("create type", "added", seg, "for a human", ""),
-    ]
+    assert outcomes_of(report) == OUTCOMES
     assert report["whole_suite"] == {"status": "passed", "reason": "", "tests_run": 214, "tests_failed": 0}
     clamp = next(o for o in report["outcomes"] if o["change"]["new_id"].endswith("clamp(double, double, double)"))
     assert clamp["adapted"] is True and clamp["change"]["commits"] == ["1840bda"]
