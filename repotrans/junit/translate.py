@@ -110,16 +110,20 @@ def translate_junit(java_file: Path, java_rel: str, index: "Index", mapping: "Ma
     renderer.sealed.append(True)
     members: list[str] = []
     tests = 0
+    fixture = style.fixture_name(java_name)
     for d in cls.child_by_field_name("body").named_children:
         if d.type == "field_declaration":
             members += [line.text.strip() for line in renderer._field(d, "class", java_name, False)]
+        elif d.type == "static_initializer":      # the fixture's static fields set up once: its static constructor
+            lines = [line.text[len(INDENT):] if line.text.startswith(INDENT) else line.text
+                     for line in renderer._static_init(d, fixture, java_name)]
+            members += [""] + lines if members else lines
         elif d.type == "method_declaration":
             lines, is_test = _method(d, resolver, style, junit3, helpers, notes)
             members += [""] + lines if members else lines
             tests += is_test
         elif d.type not in ("line_comment", "block_comment", "comment"):
             notes.append(f"{java_name}: {d.type} not translated")
-    fixture = style.fixture_name(java_name)
     body = _post_process("\n".join(members))
     usings = sorted({"System", "NUnit.Framework", "System.Collections.Generic"} |
                     {t.container for t in _used_target_types(index, mapping, tree.root_node)} - {namespace, ""})
@@ -197,7 +201,12 @@ def _post_process(text: str) -> str:
     return text
 
 
+DELTA_FORMS = frozenset({"Assert.AreEqual", "Assert.AreNotEqual"})   # (message, expected, actual, delta) too
+
+
 def _move_message(text: str, method: str, count: int) -> str:
+    """JUnit's message-first assertion (`assertEquals(msg, expected, actual[, delta])`) with the message last, as
+    NUnit takes it; any other call exactly as written."""
     out, pos = [], 0
     needle = method + "("
     while True:
@@ -210,11 +219,34 @@ def _move_message(text: str, method: str, count: int) -> str:
         while j < len(text) and depth:
             depth += {"(": 1, ")": -1}.get(text[j], 0)
             j += 1
-        args = split_top(text[start:j - 1])
-        if len(args) == count + 1 and args[0].strip().startswith('"') and not args[-1].strip().startswith('"'):
-            args = args[1:] + [args[0]]
-        out.append(text[pos:start] + ", ".join(a.strip() for a in args) + ")")
+        args = _call_args(text[start:j - 1])
+        extra = 1 if method in DELTA_FORMS else 0      # assertEquals(message, expected, actual, delta)
+        if count + 1 <= len(args) <= count + 1 + extra and args[0].startswith('"') and not args[-1].startswith('"'):
+            out.append(text[pos:start] + ", ".join(args[1:] + [args[0]]) + ")")
+        else:
+            out.append(text[pos:j])                     # left exactly as written (a literal's commas included)
         pos = j
+
+
+def _call_args(text: str) -> list[str]:
+    """A call's arguments: split on commas outside brackets, type arguments (`Map<K, V>`: a `<` right after
+    a name; `a < b` is a comparison) and string or char literals."""
+    masked = re.sub(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'', lambda m: "\0" * len(m.group(0)), text)
+    parts, depth, angles, begin = [], 0, 0, 0
+    for i, ch in enumerate(masked):
+        if ch in "[({":
+            depth += 1
+        elif ch in "])}":
+            depth -= 1
+        elif ch == "<" and i and (masked[i - 1].isalnum() or masked[i - 1] == "_"):
+            angles += 1
+        elif ch == ">" and angles:
+            angles -= 1
+        elif ch == "," and depth == 0 and angles == 0:
+            parts.append(text[begin:i].strip())
+            begin = i + 1
+    parts.append(text[begin:].strip())
+    return [p for p in parts if p]
 
 
 def _test_cases(annotations: list[tuple[str, str]]) -> list[str]:

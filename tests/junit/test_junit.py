@@ -131,3 +131,38 @@ def test_a_translated_test_sits_where_the_ports_tests_sit_and_calls_its_ported_h
     assert 'Assert.AreEqual("10", TextUtil.StripNewLines("1\\n0"));' in cage.text
     assert "using Demo.Zoo;" in cage.text and "using Checks;" in cage.text
     assert "Assert.AreEqual(1, new Yard().GetPen().First);" in cage.text   # Pen, never named, reached as a return type
+
+
+def test_message_first_assertions_keep_their_literals_and_deltas():
+    """HdrHistogram's HistogramDataTest: `assertEquals("Raw total count is 10,001", 10001L, ...)` was split on the
+    literal's comma, left message-first and rewritten as "10, 001"; `assertEquals(msg, expected, actual, delta)`
+    kept its message first (NUnit reads it as the expected value). Both now take the message last, verbatim,
+    and a call with nothing to move is left exactly as written."""
+    from repotrans.junit.translate import _post_process
+    text = _post_process('Assert.AreEqual("Raw total count is 10,001", 10001L, raw.Count(a, b));\n'
+                         'Assert.AreEqual("averages", h.Mean() * 512, s.Mean(), s.Mean() * 0.000001);\n'
+                         'Assert.IsTrue("x, y", a < b);\nAssert.AreEqual(x,  "a,b");\n')
+    assert text.split("\n")[:4] == [
+        'Assert.AreEqual(10001L, raw.Count(a, b), "Raw total count is 10,001");',
+        'Assert.AreEqual(h.Mean() * 512, s.Mean(), s.Mean() * 0.000001, "averages");',
+        'Assert.IsTrue(a < b, "x, y");', 'Assert.AreEqual(x,  "a,b");']
+
+
+def test_a_static_initializer_is_the_fixtures_static_constructor(tmp_path):
+    """HdrHistogram's HistogramDataTest fills its static histograms in `static { ... }`: it was dropped ("not
+    translated"), so every test read null fields; it is the fixture's static constructor."""
+    from repotrans.junit.port_tests import port_junit_tests
+
+    java, cs = copy_pair(tmp_path)
+    junit = tmp_path / "junit"
+    shutil.copytree(FIXTURE / "junit", junit)
+    (junit / "org" / "demo" / "zoo" / "BoxTest.java").write_text(
+        (FIXTURE / "junit" / "org" / "demo" / "zoo" / "BoxTest.java").read_text().replace(
+            "public class BoxTest {", "public class BoxTest {\n    static final int[] SIZES = new int[3];\n"
+            "    static {\n        for (int i = 0; i < 3; i++) {\n            SIZES[i] = i * 2;\n        }\n    }\n", 1))
+    index = index_pair(tmp_path, java, cs)
+    create_skeleton(index, ["org.demo.*"])
+    result = port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False)
+    box = _fixture(result, "BoxTests")
+    assert "static BoxTests()" in box.text and "SIZES[i] = i * 2;" in box.text
+    assert not any("static_initializer" in n for n in box.notes)
