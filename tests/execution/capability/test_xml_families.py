@@ -3,7 +3,8 @@ whose Java original's file uses org.w3c.dom may use System.Xml's DOM, one using 
 javax.xml.validation schemas. What in those families reaches files, the network or run-time code stays denied by
 both checkers with the same denials, whatever the families allowed: script blocks, document(), extension objects,
 stylesheets by URI, the old XslTransform, a precompiled stylesheet, schemas by URI, and any resolver value but a
-literal null (handed to the framework, to the candidate's own helper, or stored in a field)."""
+literal null (handed to the framework, to the candidate's own helper, or stored in a field). The family comes from
+the Java original's file (its imports) or text, and for an abstract method from its implementations'."""
 from __future__ import annotations
 
 import shutil
@@ -13,10 +14,13 @@ from pathlib import Path
 import pytest
 
 from repotrans.execution.capability import checks
+from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.capability.il_job import check_assembly
+from repotrans.index.store import Index
 from tests.execution.capability.test_il_check import ADD, CALC, build_checker
 from tests.support.cecil import cecil_verdicts
+from tests.support.solutions import write_tree
 
 RENDER = MemberRef("Acme.Calc.Calculator", ("Render",), 1, ("String",))
 X, XSL, XS = "System.Xml.", "System.Xml.Xsl.", "System.Xml.Schema."
@@ -159,3 +163,38 @@ def test_the_java_families_are_read_from_imports_and_text():
     assert pattern["xml_transform"].search("javax.xml.transform.*")
     assert pattern["xml_schema"].search("javax.xml.validation.SchemaFactory")
     assert set(checks.FAMILIES) <= set(checks.CAPABILITIES) and {"xml_transform", "xml_schema"} <= set(checks.GRANTS)
+
+
+JAVA = {
+    "x/Doc.java": "package x;\nimport org.w3c.dom.Node;\npublic class Doc {\n  public int size() { return 0; }\n"
+                  "  public String name(Node n) { return n.getNodeName(); }\n}\n",
+    "x/Plain.java": "package x;\npublic class Plain {\n  public int size() { return 0; }\n}\n",
+    "x/Sourced.java": "package x;\nimport javax.xml.transform.Source;\npublic class Sourced {\n"
+                      "  public Source source;\n  public int size() { return 1; }\n}\n",
+    "x/Styled.java": "package x;\nimport javax.xml.transform.TransformerFactory;\npublic class Styled {\n"
+                     "  public void clear() { }\n}\n",
+    "x/Checker.java": "package x;\npublic abstract class Checker {\n  public abstract boolean check(Object o);\n}\n",
+    "x/SchemaChecker.java": "package x;\nimport javax.xml.validation.SchemaFactory;\n"
+                            "public class SchemaChecker extends Checker {\n"
+                            "  public boolean check(Object o) { return SchemaFactory.class != null; }\n}\n",
+}
+FAMILY_CASES = [("Doc.size", {"xml_dom"}), ("Doc.name", {"xml_dom"}), ("Plain.size", set()),
+                ("Sourced.size", {"xml_dom"}), ("Styled.clear", {"xml_dom", "xml_transform"}),
+                ("Checker.check", {"xml_schema"})]
+
+
+@pytest.fixture(scope="module")
+def family_index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("families")
+    write_tree(root / "java", JAVA)
+    write_tree(root / "cs", {"X.cs": "namespace X { public class Doc { public int Size() { return 0; } } }\n"})
+    idx = Index.open(root / "index")
+    idx.build(root / "java", root / "cs", progress=False)
+    yield idx
+    idx.close()
+
+
+@pytest.mark.parametrize("query, expected", FAMILY_CASES, ids=[q for q, _ in FAMILY_CASES])
+def test_a_family_comes_from_the_java_originals_file_or_its_implementations(family_index, query, expected):
+    [java] = family_index.find_methods("source", query)
+    assert allowances(family_index, java) & frozenset(checks.FAMILIES) == expected
