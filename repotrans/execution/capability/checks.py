@@ -87,7 +87,7 @@ HINTS = {
 }
 JAVA_CAPABILITIES = {
     "reflection": re.compile(r"\bjava\.lang\.reflect\b|\bClass\.forName\s*\(|\.getDeclared(?:Method|Field|Constructor)s?\s*\("
-                             r"|\.get(?:Method|Field|Constructor)s?\s*\(|\.newInstance\s*\(|\bMethod\s+\w+\s*=|\.invoke\s*\("),
+                             r"|\.get(?:Method|Field|Constructor)s?\s*\(|(?<!Factory)\.newInstance\s*\(|\bMethod\s+\w+\s*=|\.invoke\s*\("),
     "file_system": re.compile(r"\b(?:File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile"
                               r"|Files|Paths|FileChannel|FileLock|FilenameFilter|FileFilter)\b|\bjava\.nio\.file\b"),
     "process": re.compile(r"\bSystem\.exit\s*\(|\bRuntime\.getRuntime\s*\(|\bProcessBuilder\b|\bSystem\.getenv\s*\("),
@@ -108,7 +108,8 @@ RESIDUAL_RISKS = (
     "the local sandbox hides sources and cannot drop to other uids when repotrans does not run as root",
     "a task allowed XSLT or schemas (its Java original's file uses javax.xml.transform or javax.xml.validation) "
     "cannot turn on script blocks, document() or extension objects, nor hand on a resolver other than null; but "
-    "a schema it builds may include others by location (the schema set's own resolver reads them), and settings "
+    "a schema it builds may include others by location, and a document it validates may name schemas by "
+    "xsi:schemaLocation (the schema set's own resolver reads them), and settings "
     "or resolvers a port or test object already holds (or a port method that enables them) are used as they are",
     "an object the tests pass in still shows their type names (Type.Name, ToString), not their assembly: "
     "Type.Assembly is allowed only on typeof(a type of the candidate's own assembly)",
