@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import defaultdict, deque
+from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Callable
 
 from repotrans.index.model import Method, TypeDecl
 from repotrans.index.typename import TypeNames, simple_name
@@ -49,6 +49,7 @@ class CallGraph:
     overriders: dict[str, list[str]] = field(default_factory=dict)   # member id -> same-name members in subtypes
     own: dict[str, str] = field(default_factory=dict)                # member id -> its declaring type's id
     upward: dict[str, frozenset[str]] = field(default_factory=dict)  # member id -> its type and supertypes
+    _grouped: "_Groups | None" = field(default=None, repr=False, compare=False)
 
     def reach(self, start: set[str]) -> set[str]:
         """The member ids reachable from the tokens in `start` (a test's, see Reachability.start_tokens)."""
@@ -56,52 +57,112 @@ class CallGraph:
 
     def distances(self, start: set[str]) -> dict[str, int]:
         """The member ids reachable from the tokens in `start`, each with the fewest calls between the
-        start and it (1: the test's code names it; an override counts as its base member)."""
-        depth_of: dict[str, int] = {}                          # token -> the calls before it is named
-        reached: dict[str, int] = {}
-        waiting: dict[str, list[str]] = defaultdict(list)     # type id -> members waiting for it
-        queue: deque[str] = deque()
+        start and it (reach_all of one start set)."""
+        return {mid: level for mid, parts in self.reach_all([start]).items() for level, _ in parts}
 
-        def add(name: str, depth: int) -> None:
-            if name not in depth_of:
-                depth_of[name] = depth
-                queue.append(name)
-
-        def visit(mid: str, whole: bool, depth: int) -> None:
-            """`whole`: reached through its own type or a supertype (a receiver of that static type,
-            which may be any subtype: its type is named, its overrides follow); else only through a
-            subtype that inherits it, whose objects are the only ones it runs on."""
-            todo = [(mid, whole)]
-            while todo:
-                cur, whole = todo.pop()
-                if cur in reached:
-                    continue
-                reached[cur] = depth
-                for token in self.tokens.get(cur, ()):
-                    add(token, depth)
-                if whole:
-                    add(self.own.get(cur, ""), depth)
-                    todo += [(o, True) for o in self.overriders.get(cur, [])]
-
-        for name in start:
-            add(name, 0)
-        while queue:
-            name = queue.popleft()
-            chained = name.startswith("base ")
-            for mid in self.by_name.get(name, ()):
-                if mid in reached:
-                    continue
-                fam = self.family[mid]
-                if not fam or fam & depth_of.keys():
-                    visit(mid, not chained and (not fam or bool(fam & depth_of.keys() & self.upward.get(mid, fam))),
-                          depth_of[name] + 1)
+    def reach_all(self, starts: list[set[str]]) -> dict[str, list[tuple[int, int]]]:
+        """Every start set's reach at once: member id -> [(calls, bitmask of the start sets, bit i for
+        starts[i], that reach it with that many calls and no fewer)]. Level by level: at level L a member is
+        reached by the start sets that named its token and (a method or property) a type of its family by
+        level L-1 (1: the start names both); its tokens are then named at level L. Reached through its own
+        type or a supertype (one named by level L-1), or as a constructor by `new`, it is whole: its type is
+        named and its overrides are reached with it; else (a subtype that inherits it, a chained base
+        constructor) neither. A member keeps its first level and its first way (whole or not)."""
+        tok: dict[str, int] = defaultdict(int)            # token -> start sets that named it by now
+        new: dict[str, int] = defaultdict(int)            # token -> start sets that named it at the last level
+        for i, start in enumerate(starts):
+            for token in start:
+                new[token] |= 1 << i
+        groups = self._groups()
+        mask = [0] * len(groups.types)                    # group -> start sets that named one of its types
+        seen: dict[str, int] = defaultdict(int)           # member -> start sets that reached it
+        found: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        level = 0
+        while new:
+            level += 1
+            todo: set[str] = set()
+            for token, bits in new.items():
+                tok[token] |= bits
+                todo.update(self.by_name.get(token, ()))
+                for g in groups.holding.get(token, ()):
+                    if bits & ~mask[g]:
+                        mask[g] |= bits
+                        todo.update(groups.gated.get(g, ()))
+            named: dict[str, int] = defaultdict(int)
+            for mid in sorted(todo):
+                token = self.name_of[mid]
+                if token.startswith("new "):
+                    whole = tok.get(token, 0)
+                    bits = whole | tok.get("base " + token[4:], 0)
+                elif mid in groups.family:
+                    bits = tok.get(token, 0) & mask[groups.family[mid]]
+                    whole = mask[groups.upward[mid]]
                 else:
-                    for type_id in fam:
-                        waiting[type_id].append(mid)
-            for mid in waiting.pop(name, ()):
-                if mid not in reached and self.name_of[mid] in depth_of:
-                    visit(mid, name in self.upward.get(mid, ()), max(depth_of[name], depth_of[self.name_of[mid]]) + 1)
-        return reached
+                    bits, whole = tok.get(token, 0), -1
+                self._visit(mid, bits, whole, level, seen, found, tok, named)
+            new = named
+        return found
+
+    def _visit(self, mid: str, bits: int, whole: int, level: int, seen: dict[str, int],
+               found: dict[str, list[tuple[int, int]]], tok: dict[str, int], named: dict[str, int]) -> None:
+        """Reach `mid` for the start sets `bits` not there yet (`whole`: those reaching it whole), at `level`:
+        its tokens are named for them (in `named`, the next level's), its type and overrides for the whole."""
+        todo = [(mid, bits, whole)]
+        while todo:
+            cur, bits, whole = todo.pop()
+            bits &= ~seen[cur]
+            if not bits:
+                continue
+            seen[cur] |= bits
+            found[cur].append((level, bits))
+            for token in self.tokens.get(cur, ()):
+                fresh = bits & ~tok[token] & ~named[token]
+                if fresh:
+                    named[token] |= fresh
+            bits &= whole
+            if bits:
+                token = self.own.get(cur, "")
+                fresh = bits & ~tok[token] & ~named[token]
+                if fresh:
+                    named[token] |= fresh
+                todo += [(o, bits, -1) for o in self.overriders.get(cur, [])]
+
+    def _groups(self) -> "_Groups":
+        """The families and upward sets as numbered groups (members share them by content), built once."""
+        if self._grouped is None:
+            self._grouped = _Groups.of(self)
+        return self._grouped
+
+
+@dataclass
+class _Groups:
+    """Type sets that gate members: a member's family (one of its types named: it may be reached) and its
+    upward set (its type or a supertype named: reached whole), each numbered once by content."""
+    types: list[frozenset[str]] = field(default_factory=list)         # group -> its type ids
+    holding: dict[str, list[int]] = field(default_factory=dict)       # type id -> the groups holding it
+    gated: dict[int, list[str]] = field(default_factory=dict)         # group -> members it is the family of
+    family: dict[str, int] = field(default_factory=dict)              # member -> its family's group
+    upward: dict[str, int] = field(default_factory=dict)              # member -> its upward set's group
+
+    @classmethod
+    def of(cls, graph: "CallGraph") -> "_Groups":
+        out = cls()
+        number: dict[frozenset[str], int] = {}
+
+        def group(types: frozenset[str]) -> int:
+            if types not in number:
+                number[types] = len(out.types)
+                out.types.append(types)
+                for t in sorted(types):
+                    out.holding.setdefault(t, []).append(number[types])
+            return number[types]
+
+        for mid, fam in graph.family.items():
+            if fam and not graph.name_of[mid].startswith("new "):
+                out.family[mid] = group(fam)
+                out.gated.setdefault(out.family[mid], []).append(mid)
+                out.upward[mid] = group(graph.upward.get(mid, fam))
+        return out
 
 
 def family(index, t: TypeDecl) -> set[str]:
@@ -216,22 +277,24 @@ class Reachability:
         self._graph: CallGraph | None = None
         self._names: TypeNames | None = None
         self._bound = None                   # the Index object _names reads
-        self._memo: dict[tuple[tuple[str, ...], frozenset[str]], dict[str, int]] = {}
+        self._tables: dict[tuple, _Table] = {}
         self._chains: dict[str, list[tuple[str, str]]] = {}
+        self._all = threading.Lock()         # one reach_all of a state at a time (the others wait for it)
 
-    def reached(self, index, start: frozenset[str], scopes: tuple[str, ...] = ()) -> frozenset[str]:
-        """Member ids reachable from a test's identifiers `start`, written in the classes `scopes`
-        (qualified names: the fixture and the fixtures it derives from; none known: every type name
-        falls back to its simple name), on the index's target as it is now."""
-        return frozenset(self.distances(index, start, scopes))
-
-    def distances(self, index, start: frozenset[str], scopes: tuple[str, ...] = ()) -> dict[str, int]:
-        """`reached`, each member with the fewest calls between the test and it (CallGraph.distances)."""
-        graph, names, memo = self._state(index)
-        found = memo.get((scopes, start))
-        if found is None:
-            found = memo[(scopes, start)] = graph.distances(self._start_tokens(index, names, start, scopes))
-        return found
+    def reaching(self, index, starts: list[tuple[frozenset[str], tuple[str, ...]]]) -> Callable[[str], dict[int, int]]:
+        """The start sets `starts` (a test's identifiers; the qualified names of the classes they are written
+        in: the fixture and the fixtures it derives from, none known: every type name falls back to its simple
+        name) all at once, on the index's target as it is now (CallGraph.reach_all; memoised for that state):
+        a function from a member id to {i: the fewest calls between starts[i] and it}, for each start set
+        reaching it."""
+        graph, names, tables = self._state(index)
+        key = tuple(starts)
+        with self._all:
+            table = tables.get(key)
+            if table is None:
+                table = tables[key] = _Table(graph.reach_all(
+                    [self._start_tokens(index, names, start, scopes) for start, scopes in starts]))
+        return table.calls
 
     def type_names(self, index) -> TypeNames:
         """The binder of the current state (its `fallbacks` say how often a name fell back)."""
@@ -245,12 +308,12 @@ class Reachability:
         with self._lock:
             if key != self._key:
                 names = TypeNames(index)
-                self._key, self._graph, self._names, self._memo, self._chains = \
+                self._key, self._graph, self._names, self._tables, self._chains = \
                     key, build_graph(index, names), names, {}, {}
             elif self._bound is not index:
                 self._names = TypeNames(index)
             self._bound = index
-            return self._graph, self._names, self._memo
+            return self._graph, self._names, self._tables
 
     def _start_tokens(self, index, names: TypeNames, start: frozenset[str], scopes: tuple[str, ...]) -> set[str]:
         """A test's identifiers with the type ids they bind to from its fixture classes (and "new <id>"
@@ -283,41 +346,71 @@ class Reachability:
 
 
 def reaching_tests(fixtures: dict[str, dict],
-                   reached: Callable[[frozenset[str], tuple[str, ...]], Mapping[str, int]],
+                   reaching: Callable[[list[tuple[frozenset[str], tuple[str, ...]]]], Callable[[str], dict[int, int]]],
                    member_id: str) -> tuple[list[str], int, int]:
     """Test ids whose static reach includes `member_id`: a whole fixture ("<project>:<Ns.Fixture>") when
     its per-test plumbing (with the tests and plumbing of the fixtures it derives from: an abstract
-    base's tests run as the derived fixture's) reaches it, else each of its tests that does. `reached`
-    takes a start set and the qualified names of the classes it is written in, and answers the members
-    reached with the fewest calls to each. Nearest first: fixtures by their nearest test, then their
-    tests by distance (a failing candidate fails in the first tests run). Returns (tests, fixtures used,
-    test methods selected)."""
+    base's tests run as the derived fixture's) reaches it, else each of its tests that does. `reaching`
+    takes every start set (identifiers, the qualified names of the classes they are written in) at once
+    and answers, for a member, the fewest calls from each start set reaching it (Reachability.reaching:
+    one search of the call graph for all tests, then a look-up per member). Nearest first: fixtures by
+    their nearest test, then their tests by distance (a failing candidate fails in the first tests run).
+    Returns (tests, fixtures used, test methods selected)."""
     by_simple: dict[tuple[str, str], str] = {}
     for key in fixtures:
         project, name = key.split(":", 1)
         by_simple[(project, name.replace("+", ".").rsplit(".", 1)[-1])] = key
-    groups: list[tuple[int, str, list[str]]] = []      # (nearest distance, fixture, its tests nearest first)
-    used = size = 0
+    starts: list[tuple[frozenset[str], tuple[str, ...]]] = []
+    entries: list[tuple[str, dict, int, list[tuple[str, int]]]] = []   # fixture, its plumbing's start, its tests'
     for key, fx in sorted(fixtures.items()):
         if fx["abstract"]:
             continue
         bases, inherited = _inherited(key, fixtures, by_simple)
         scopes = tuple(k.split(":", 1)[1].replace("+", ".") for k in [key] + bases)
         shared = set(fx["shared"]) | inherited
-        whole = reached(frozenset(shared), scopes).get(member_id)
-        if whole is not None:
-            groups.append((whole, key, [key]))
+        tests = []
+        starts.append((frozenset(shared), scopes))
+        for test, idents in sorted(fx["tests"].items()):
+            tests.append((test, len(starts)))
+            starts.append((frozenset(set(idents) | shared), scopes))
+        entries.append((key, fx, len(starts) - len(tests) - 1, tests))
+    calls = reaching(starts)(member_id) if starts else {}
+    groups: list[tuple[int, str, list[str]]] = []      # (nearest distance, fixture, its tests nearest first)
+    used = size = 0
+    for key, fx, whole, tests in entries:
+        if whole in calls:
+            groups.append((calls[whole], key, [key]))
             used += 1
             size += max(1, len(fx["tests"]))
             continue
-        near = sorted((d, f"{key}.{test}") for test, idents in sorted(fx["tests"].items())
-                      if (d := reached(frozenset(set(idents) | shared), scopes).get(member_id)) is not None)
+        near = sorted((calls[i], f"{key}.{test}") for test, i in tests if i in calls)
         if near:
             groups.append((near[0][0], key, [test for _, test in near]))
         used += bool(near)
         size += len(near)
     picked = [test for _, _, tests in sorted(groups, key=lambda g: (g[0], g[1])) for test in tests]
     return picked, used, size
+
+
+class _Table:
+    """reach_all's answer for one state's start sets, read per member (each decoded once)."""
+
+    def __init__(self, found: dict[str, list[tuple[int, int]]]):
+        self._found = found
+        self._decoded: dict[str, dict[int, int]] = {}
+
+    def calls(self, member_id: str) -> dict[int, int]:
+        """Start set index -> the fewest calls between it and `member_id`, for those reaching it."""
+        out = self._decoded.get(member_id)
+        if out is None:
+            out = {}
+            for level, bits in self._found.get(member_id, ()):
+                while bits:
+                    low = bits & -bits
+                    out[low.bit_length() - 1] = level
+                    bits ^= low
+            self._decoded[member_id] = out
+        return out
 
 
 def _inherited(key: str, fixtures: dict[str, dict],

@@ -165,8 +165,7 @@ def choose_tests(index, method, fixtures: dict[str, dict], class_names: set[str]
     memo of the graph; a fresh one without); when none does, select_tests (the name walk, recorded as
     the fallback it is; callers looked up in the index only when needed)."""
     reach = reach or Reachability()
-    tests, used, size = reaching_tests(fixtures, lambda start, scopes: reach.distances(index, start, scopes),
-                                         method.id)
+    tests, used, size = reaching_tests(fixtures, lambda starts: reach.reaching(index, starts), method.id)
     if tests:
         translated = tuple(t for t in tests if fixtures.get(_fixture_key(t, fixtures), {}).get("translated"))
         return Selection(tests, "covering", translated=translated, fixtures=used, size=size)

@@ -229,8 +229,8 @@ def test_the_same_tests_by_simple_name_would_select_both_namespaces(tmp_path):
     by_name = {t for t in qr_start} | {"target:Codes.Qr.Decoder", "target:Codes.Aztec.Decoder", "new target:Codes.Qr.Decoder",
                                       "new target:Codes.Aztec.Decoder"}
     assert "target:Codes.Aztec.Version.Blocks()" in graph.reach(by_name)
-    assert "target:Codes.Aztec.Version.Blocks()" not in Reachability().reached(
-        index, frozenset(qr_start), ("Codes.Qr.Tests.QrTests",))
+    blocks = "target:Codes.Aztec.Version.Blocks()"
+    assert not Reachability().reaching(index, [(frozenset(qr_start), ("Codes.Qr.Tests.QrTests",))])(blocks)
 
 
 DISPATCH = """
@@ -289,7 +289,7 @@ def test_covering_tests_come_nearest_first(tmp_path):
     assert _select(index, fixtures, "Run.B.Step", reach).tests == [interface, field]
     base_run = next(m.id for m in index.all_methods("target") if m.id.endswith("Run.Base.Run()"))
     start = frozenset(fixtures["T:Run.Tests.RunTests"]["tests"]["ThroughAField"])
-    assert reach.distances(index, start, ("Run.Tests.RunTests",))[base_run] == 2
+    assert reach.reaching(index, [(start, ("Run.Tests.RunTests",))])(base_run) == {0: 2}
 
 
 def test_a_binder_is_never_handed_out_over_another_closed_index_of_the_same_files(tmp_path):
