@@ -5,12 +5,14 @@ Cassowary.net's `Value`; `FIsAutosolving()` beside `setAutosolve(boolean)` is `A
 
 Three signals, never one: the getter returns exactly the field the setter assigns its parameter to, the
 setter is already paired with the property's writer, and the getter's type agrees with the property's.
-The property's reader must be unclaimed and the field read by one unmatched Java getter only.
+The property's reader must be unclaimed, the field read by one unmatched Java getter only, and no Java
+subclass overrides that getter.
 """
 from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import Callable
 
 from repotrans.index.model import Method
 from repotrans.mapping.matches import MethodMatch
@@ -38,10 +40,12 @@ def _returned_field(getter: Method) -> str | None:
 
 
 def readers_of_written_fields(java: list[Method], matches: list[MethodMatch], by_id: dict[str, Method],
-                              claimed: set[tuple[str, str]], unmatched: dict[str, str], scorer: Scorer
-                              ) -> list[MethodMatch]:
+                              claimed: set[tuple[str, str]], unmatched: dict[str, str], scorer: Scorer,
+                              overridden: Callable[[Method], bool] | None = None) -> list[MethodMatch]:
     """Pairs for unmatched Java getters whose field's setter is a C# property's writer (see the module doc);
-    `claimed` holds (C# member id, role) taken so far, and grows with what is paired here."""
+    `claimed` holds (C# member id, role) taken so far, and grows with what is paired here. A getter a Java
+    subclass overrides (`overridden`) is more than the field it returns here (jsoup's Node.parent(), which
+    Element.parent() narrows to its own Parent) and is left alone."""
     properties: dict[str, tuple[Method, Method]] = {}       # field -> (Java setter, C# property)
     for m in matches:
         target, setter = by_id.get(m.target_id), by_id.get(m.source_id)
@@ -53,7 +57,7 @@ def readers_of_written_fields(java: list[Method], matches: list[MethodMatch], by
     readers: dict[str, list[Method]] = defaultdict(list)
     for jm in java:
         field = _returned_field(jm) if jm.id in unmatched and jm.kind == "method" else None
-        if field in properties:
+        if field in properties and not (overridden is not None and overridden(jm)):
             readers[field].append(jm)
     out = []
     for field, getters in readers.items():

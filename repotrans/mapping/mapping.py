@@ -131,6 +131,12 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     matched_targets = {m.target_id for m in type_matches}
     enums = frozenset(t.name for t in tgt_types if t.kind == "enum")
     docs = DocComments(index)
+
+    def overridden(jm) -> bool:
+        """Whether a Java subtype of jm's type declares jm again (same name and arity)."""
+        return any(m.name == jm.name and len(m.params) == len(jm.params)
+                   for sub in index.subtypes(by_id[jm.type_id]) for m in members["source"].get(sub.id, []))
+
     method_matches: list[MethodMatch] = []
     unmatched_methods: dict[str, str] = {}
     for t in src_types:
@@ -144,7 +150,7 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         bases = [(b, members["target"].get(b.id, []))
                  for b in unmatched_bases(index, target, matched_targets)]
         found, missed = match_methods(java_methods, members["target"].get(target.id, []), hosts, bases,
-                                      by_id[t.id], target, project, enums, docs)
+                                      by_id[t.id], target, project, enums, docs, overridden)
         method_matches += found
         unmatched_methods.update(missed)
     methods = {m.id: m for side in members.values() for ms in side.values() for m in ms}

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Callable, TypeVar
 
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.drift import drifted_counterpart
@@ -238,8 +238,8 @@ def _match(jm: Method, c: Cand, rule: _Rule, param_score: float, note: str) -> M
 
 def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[TypeDecl, list[Method]]],
                   bases: list[tuple[TypeDecl, list[Method]]], jt: TypeDecl, ct: TypeDecl,
-                  project: dict[str, set[str]], enums: frozenset[str], docs: DocComments | None = None
-                  ) -> tuple[list[MethodMatch], dict[str, str]]:
+                  project: dict[str, set[str]], enums: frozenset[str], docs: DocComments | None = None,
+                  overridden: Callable[[Method], bool] | None = None) -> tuple[list[MethodMatch], dict[str, str]]:
     """Match the Java type `jt`'s methods to members of its C# counterpart `ct` (then its companions
     and unmatched base classes), by names (round 1) and then by structure (round 2)."""
     if ct.kind == "delegate":
@@ -276,7 +276,7 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
                        dict(project=project, enums=enums, java_type=jt, cs_type=ct))
     matches += drifted
     claimed |= {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in drifted}
-    matches += readers_of_written_fields(java, matches, by_id, claimed, unmatched, scorer)
+    matches += readers_of_written_fields(java, matches, by_id, claimed, unmatched, scorer, overridden)
     free = [c for cands in own.values() for c in cands     # a base class's members need a naming rule
             if not c.note and not any((c.member.id, r) in claimed for r in _roles(c.member))]
     rest = [jm for jm in java if jm.id in unmatched]

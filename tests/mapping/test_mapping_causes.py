@@ -367,3 +367,22 @@ def test_snake_case_accessors_and_the_reader_of_a_setters_field(tmp_path):
                               "type agrees")
     assert target_of(m, "p.Num.missCount()") is None            # no paired setter writes misses
     assert target_of(m, "p.Num.doubleValue()") is None          # Value's reader is value()'s already
+
+
+def test_a_getter_a_subclass_overrides_is_not_read_through_its_field(tmp_path):
+    """jsoup's Node.parent() returns parentNode, which setParentNode (NSoup's ParentNode setter) writes, but
+    Element.parent() overrides it as NSoup's Element.Parent: the getter is more than its field, so it is not
+    paired with ParentNode's reader (was, and every subclass's parent() call became a `Parent()` NSoup lacks)."""
+    m, _ = mapped_pair(tmp_path, {
+        "p/Node.java": "package p; public class Node {\n  Node parentNode;\n"
+                       "  public void setParentNode(Node p) { parentNode = p; }\n"
+                       "  public Node parent() { return parentNode; }\n}",
+        "p/Element.java": "package p; public class Element extends Node {\n"
+                          "  public Element parent() { return (Element) parentNode; }\n}",
+    }, {
+        "P.cs": "namespace P {\n public class Node {\n  Node _parentNode;\n"
+                "  public Node ParentNode { get { return _parentNode; } set { _parentNode = value; } }\n }\n"
+                " public class Element : Node {\n  public Element Parent { get { return (Element) ParentNode; } }\n }\n}\n"})
+    assert target_of(m, "p.Node.setParentNode(Node)") == "P.Node.ParentNode"
+    assert target_of(m, "p.Node.parent()") is None
+    assert target_of(m, "p.Element.parent()") == "P.Element.Parent"
