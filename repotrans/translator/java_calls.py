@@ -31,6 +31,15 @@ _CHAINED_MATCHER = {"replaceAll": ("{R}.Replace({I}, {1})", 1, "String"),
                     "find": ("{R}.Match({I}).Success", 0, "boolean")}
 
 
+
+_JDK_QUALIFIED = re.compile(r"^javax?\.(?:[a-z_]\w*\.)+([A-Z]\w*)$")
+
+
+def jdk_simple(text: str) -> str | None:
+    """The simple name of a JDK class written with its package (`java.util.Arrays` -> Arrays), else None."""
+    found = _JDK_QUALIFIED.match(text)
+    return found.group(1) if found else None
+
 class CallsMixin(LearnedMixin):
     """Needs the ExprTranslator helpers (expr, ex, text, lookup, declare, ident, cs_type, r, table)."""
     # ---- calls ---------------------------------------------------------------------------
@@ -74,13 +83,15 @@ class CallsMixin(LearnedMixin):
         return fill(template, values), ret
 
     def _call(self, node: Node, expected: str | None, statement: bool = False) -> Typed:
+        """A method call: the JDK table's (a JDK class named with its package too), the resolver's, the port's."""
         obj = node.child_by_field_name("object")
         name = self.text(node.child_by_field_name("name"))
         arg_nodes = self.args(node.child_by_field_name("arguments"))
         chained = self._chained_matcher(obj, name, arg_nodes)
         if chained is not None:
             return chained
-        if obj is not None and obj.type not in ("this", "super") and self.text(obj) not in self.table["statics"]:
+        if obj is not None and obj.type not in ("this", "super") and self.text(obj) not in self.table["statics"] \
+                and jdk_simple(self.text(obj)) not in self.table["statics"]:
             recv, recv_type = self.expr(obj)
             hint = split_type(recv_type)[1] if recv_type else []
         else:
@@ -145,7 +156,11 @@ class CallsMixin(LearnedMixin):
                 if name in ("printf", "format"):
                     values["args"] = format_args(arg_texts, arg_types) or values["args"]
                 return fill(entry, values), "void"
-        if obj.type == "identifier" and self.lookup(obj_raw) is None and obj_raw in self.table["statics"]:
+        if obj.type != "identifier" and jdk_simple(obj_raw) in self.table["statics"]:
+            obj_raw = jdk_simple(obj_raw)          # `java.util.Arrays.fill(..)` is Arrays.fill(..)
+        elif obj.type != "identifier" or self.lookup(obj_raw) is not None:
+            obj_raw = ""
+        if obj_raw in self.table["statics"]:
             entry = self.lookup_entry(self.table["statics"][obj_raw], name, argc, arg_types)
             if entry is not None:
                 return self.apply(entry, "", None, arg_texts, arg_types, expected, statement)

@@ -64,3 +64,16 @@ def test_a_list_iterator_is_an_index_cursor_over_its_list():
                     "        if ((s.Length == 0))\n        {\n"
                     "            { xs.RemoveAt(it__last); if (it__last < it) { it--; } it__last = -1; }\n"
                     "        }\n        else\n        {\n            xs[it__last] = s.Trim();\n        }\n    }\n}"), code
+
+
+def test_a_jdk_class_written_with_its_package_is_the_same_call():
+    """HdrHistogram's `java.util.Arrays.fill(counts, 0)` was emitted as is (CS0103: `java'); a JDK class named
+    with its package translates exactly as its simple name does."""
+    from repotrans.translator.java2cs import translate_method
+
+    def body(calls: str) -> str:
+        return translate_method(f"void f(int[] a, long x) {{ {calls} }}").split("{", 1)[1]
+
+    qualified = "java.util.Arrays.fill(a, 0); java.util.Arrays.sort(a); long m = java.lang.Math.max(x, 2L);"
+    assert body(qualified) == body(qualified.replace("java.util.", "").replace("java.lang.", ""))
+    assert "java." not in body(qualified)
