@@ -11,13 +11,16 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repotrans.errors import InputError
 from repotrans.execution.toolchains.api import BuildSettings, plan_build
 from repotrans.skeleton.check import build_libraries, member_errors
+from repotrans.translator.repair import repair
+from repotrans.translator.resolver import ConventionResolver
+from repotrans.verdicts.results import Diagnostic, TestResult
 from repotrans.skeleton.conventions import learn
 from repotrans.junit.translate import TranslatedTest, port_context, translate_junit
 from repotrans.skeleton.place import Placement, place_files
@@ -94,7 +97,7 @@ def port_junit_tests(index: "Index", mapping: "Mapping", junit_root: Path, patte
             result.skipped[qualified] = str(exc)
             continue
         if client is None:
-            result.tests.append(draft)
+            result.tests.append(_repaired(target, test_project, draft, settings, rounds))
             continue
         if write and (target / draft.path).exists():
             result.skipped[qualified] = f"{draft.path} already exists"
@@ -136,21 +139,48 @@ def _by_model(client: "ChatCompletionClient", java_file: Path, draft: Translated
     return asyncio.run(translate_with_model(client, java_file, draft, style, slots, check, rounds, templates))
 
 
-def compile_errors(target: Path, test_project, draft: TranslatedTest, code: str,
-                   settings: BuildSettings = BuildSettings()) -> list[str]:
-    """The compiler errors of `code` as the test file `draft.path` of `test_project`, built with the
-    port (not written into it): "line N: CSxxxx message `source line`"."""
+def _repaired(target: Path, test_project, draft: TranslatedTest, settings: BuildSettings,
+              rounds: int) -> TranslatedTest:
+    """The builtin's fixture compiled with the port's test project and, where it does not compile, repaired
+    by the batch's repair rules (translator/repair.py: a cast where the port's member returns a base type, as
+    C# has no covariant returns; ...) up to `rounds` times. Unchanged when it compiles, when the port's own
+    build fails, or when no rule applies (the batch then reports the fixture as not built)."""
+    text = draft.text
+    for _ in range(rounds):
+        _, errors = _file_errors(target, test_project, draft, text, settings)
+        if not errors:
+            break
+        diagnostics = [Diagnostic(e.code, e.message, draft.path, e.line, 0, candidate_line=e.line) for e in errors]
+        fixed = repair(text, TestResult("compile_error", diagnostics=diagnostics), ConventionResolver(frozenset(), {}))
+        if fixed is None:
+            break
+        text = fixed
+    return replace(draft, text=text)
+
+
+def _file_errors(target: Path, test_project, draft: TranslatedTest, code: str,
+                 settings: BuildSettings) -> tuple[str, list]:
+    """The build output of the port with `code` as the test file `draft.path` of `test_project` (not
+    written into it), and the compiler errors in that file ("" and none when it builds)."""
     with tempfile.TemporaryDirectory(prefix="repotrans-tests-") as tmp:
         candidate = Path(tmp) / Path(draft.path).name
         candidate.write_text(code, encoding="utf-8")
         ok, output, _ = build_libraries(target, settings, tests=True, extra={test_project.path: [candidate]})
     if ok:
+        return "", []
+    return output, [e for e in member_errors(output, target.resolve(), {}) if Path(e.file).name == candidate.name]
+
+
+def compile_errors(target: Path, test_project, draft: TranslatedTest, code: str,
+                   settings: BuildSettings = BuildSettings()) -> list[str]:
+    """The compiler errors of `code` as the test file `draft.path` of `test_project`, built with the
+    port (not written into it): "line N: CSxxxx message `source line`"."""
+    output, found = _file_errors(target, test_project, draft, code, settings)
+    if not output:
         return []
     lines = code.split("\n")
     errors = []
-    for e in member_errors(output, target.resolve(), {}):
-        if Path(e.file).name != candidate.name:
-            continue
+    for e in found:
         source = lines[e.line - 1].strip() if 0 < e.line <= len(lines) else ""
         errors.append(f"line {e.line}: {e.code} {e.message.strip()}" + (f" `{source}`" if source else ""))
     if not errors:

@@ -166,3 +166,32 @@ def test_a_static_initializer_is_the_fixtures_static_constructor(tmp_path):
     box = _fixture(result, "BoxTests")
     assert "static BoxTests()" in box.text and "SIZES[i] = i * 2;" in box.text
     assert not any("static_initializer" in n for n in box.notes)
+
+
+@needs_mono
+def test_a_builtin_fixture_that_does_not_compile_is_repaired_like_a_body(tmp_path):
+    """HdrHistogram's HistogramDataTest stores copyCorrectedForCoordinatedOmission() (Java: a Histogram) in a
+    Histogram field; HdrHistogram.NET's returns AbstractHistogram (C# has no covariant returns): CS0266, the
+    fixture never built and judged nothing. The builtin's fixture is compiled with the port's test project
+    and repaired by the batch's rules (here a cast)."""
+    from repotrans.junit.port_tests import port_junit_tests
+
+    java, cs = copy_pair(tmp_path)
+    cage_java = java / "org" / "demo" / "zoo" / "Cage.java"
+    cage_java.write_text(cage_java.read_text().replace(
+        "    public int getSize() {", "    public Cage copy() {\n        return new Cage(size);\n    }\n\n"
+        "    public int getSize() {"))
+    cage_cs = cs / "src" / "Demo.Zoo" / "Cage.cs"
+    cage_cs.write_text(cage_cs.read_text().replace(
+        "        public int Size\n", "        public object Copy()\n        {\n            return new Cage(size);\n"
+        "        }\n\n        public int Size\n"))
+    junit = tmp_path / "junit" / "org" / "demo" / "zoo"
+    junit.mkdir(parents=True)
+    (junit / "CageCopyTest.java").write_text(
+        "package org.demo.zoo;\n\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\n"
+        "public class CageCopyTest {\n    @Test\n    public void aCopyKeepsTheSize() {\n"
+        "        Cage copy = new Cage(3).copy();\n        assertEquals(3, copy.getSize());\n    }\n}\n")
+    index = index_pair(tmp_path, java, cs)
+    result = port_junit_tests(index, load_mapping(index), tmp_path / "junit", ["org.demo.zoo.Cage*"], write=False)
+    text = _fixture(result, "CageCopyTests").text
+    assert "Cage copy = (Cage)(new Cage(3).Copy());" in text
