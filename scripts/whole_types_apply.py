@@ -2,7 +2,8 @@
 then, class by class, the compiled bodies of a class together when the class's translated JUnit tests pass
 with all of them (a body of a regenerated class is judged while its siblings are placeholders: BitSource's
 constructor test calls available(), whose test needs the constructor; each alone ends in the other's
-NotImplementedException), then the classes that failed alone all together (classes that call each other).
+NotImplementedException), then the classes that failed alone all together (classes that call each other),
+with the compiled bodies of the classes that have no translated test of their own.
 A set of bodies is applied when no translated test fails with it except by stopping in a placeholder (a member
 left out or whose body failed: a NotImplementedException, no assertion failed). Only translated tests judge
 here, never the port's hidden ones.
@@ -58,7 +59,7 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
             _write(port, [(m, rec.code)])
             index.build(source, port, progress=False)
             applied += 1
-    joint, failing = 0, []
+    joint, failing, untested = 0, [], []
     groups: dict[str, list] = {}
     for rec in rest:
         m = index.method("target:" + rec.task_id)
@@ -67,7 +68,7 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
         name = type_id.rsplit(".", 1)[-1]
         tests = [t for t in translated if own_test_file(name, Path(t).name)]
         if not tests:
-            left.update(r.status for r in recs)
+            untested.append(recs)
             continue
         pairs = [(index.method("target:" + r.task_id), r.code) for r in recs]
         saved = {m.path: (port / m.path).read_text(encoding="utf-8") for m, _ in pairs}
@@ -82,17 +83,20 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
                 (port / rel).write_text(text, encoding="utf-8")
             failing.append((name, recs, tests))
         index.build(source, port, progress=False)
-    joint += _together(failing, index, port, source, judge, work, left)
+    joint += _together(failing, index, port, source, judge, work, left, [r for recs in untested for r in recs])
     index.close()
     return applied, joint, left
 
 
 def _together(failing: list, index: Index, port: Path, source: Path, judge: Judge, work: Path,
-              left: Counter) -> int:
-    """The classes that failed alone, all together: their bodies in at once, judged by all their translated
-    tests (a TextNode body calls StringUtil's, whose tests reach TextNode's); the bodies applied, or none."""
-    recs = [r for _, rs, _ in failing for r in rs]
-    if len(failing) < 2:
+              left: Counter, untested: list | None = None) -> int:
+    """The classes that failed alone, all together with the compiled bodies of the classes that have no
+    translated test of their own (`untested`: HdrHistogram's HistogramData tests stop in HistogramIterationValue,
+    which has none), their bodies in at once, judged by all the failing classes' translated tests (a TextNode body
+    calls StringUtil's, whose tests reach TextNode's); the bodies applied, or none."""
+    untested = untested or []
+    recs = [r for _, rs, _ in failing for r in rs] + untested
+    if not failing or (len(failing) < 2 and not untested):
         left.update(r.status for r in recs)
         return 0
     pairs = [(index.method("target:" + r.task_id), r.code) for r in recs]
@@ -100,7 +104,7 @@ def _together(failing: list, index: Index, port: Path, source: Path, judge: Judg
     _write(port, pairs)
     tests = sorted({t for _, _, ts in failing for t in ts})
     ran, failed, why, not_built = judge(port, tests, work / "classes-together")
-    names = ", ".join(name for name, _, _ in failing)
+    names = ", ".join([name for name, _, _ in failing] + (["the untested classes"] if untested else []))
     print(f"  {names} together: their translated tests pass {ran - failed}/{ran} with their {len(recs)} other "
           f"compiled bodies" + (f" ({why})" if why else "") + (f"; not built: {', '.join(not_built)}" if not_built else ""))
     if _uncontradicted(ran, failed, why, not_built):

@@ -127,3 +127,29 @@ def test_bodies_whose_tests_stop_only_in_placeholders_are_applied(tmp_path):
     applied, joint, left = apply_bodies.apply_bodies(run, cs, java, ["tests/MeterTest.cs"],
                                                      lambda p, t, w: (8, 1, "1 test(s) failed", []), tmp_path / "k")
     assert (applied, joint, dict(left)) == (0, 0, {"blocked": 2})
+
+
+def test_a_class_without_tests_is_applied_with_the_class_whose_tests_need_it(tmp_path):
+    """HdrHistogram's HistogramData: its translated tests stop in HistogramIterationValue, a regenerated class
+    with no translated test of its own, so its bodies were never applied and HistogramData's failed alone.
+    The untested classes' compiled bodies join the failing classes' unit, judged by their tests."""
+    java, cs, run = _setup(tmp_path, {t: "blocked" for t in BODIES})
+    (java / "org" / "demo" / "Gauge.java").write_text("package org.demo;\n\npublic class Gauge {\n"
+                                                     "    public int read() { return 2; }\n}\n")
+    (cs / "Gauge.cs").write_text("using System;\n\nnamespace Demo\n{\n    public class Gauge\n    {\n"
+                                 "        public int read()\n        {\n            throw new NotImplementedException();\n"
+                                 "        }\n    }\n}\n")
+    store = RunStore(run)
+    store.add(TaskRecord("builtin", "d", "Demo.Gauge.read()", "blocked", code="public int read()\n{\n    return 2;\n}"))
+    store.close()
+    seen = []
+
+    def judge(port, tests, work):
+        both = "return value;" in (port / "Meter.cs").read_text() and "return 2;" in (port / "Gauge.cs").read_text()
+        seen.append(tests)
+        return 2, 0 if both else 1, "", []
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs"], judge, tmp_path / "j")
+    assert seen == [["tests/MeterTest.cs"], ["tests/MeterTest.cs"]]
+    assert (applied, joint, sum(left.values())) == (0, 3, 0)
+    assert "return 2;" in (cs / "Gauge.cs").read_text() and "return value;" in (cs / "Meter.cs").read_text()
