@@ -5,9 +5,11 @@ where the caller is long gone (Preconditions.CheckArgument, which AbstractShape'
 IsBlank, runs it first; or a type initializer it touches runs it once).
 
 IsBlank's wrong bodies are right on their own tests and wrong on shape names (a name is "blank"), and hand the
-FormatNumber placeholder to the hook (a lambda calling it, or the method group itself), so the shape tests stop
-in the placeholder's guard before their wrong ArgumentException: the chain the runner records holds no frame
-of IsBlank (the method group) or only a lambda's. Each is a failure and never written, in both orders with the
+FormatNumber placeholder to the hook (a lambda calling it, the method group itself, the same for the type
+initializer, or the delegate the port itself holds in `Deferred.Formatter`, naming no member on the chain), so
+the shape tests stop in the placeholder's guard before their wrong ArgumentException: the chain the runner
+records holds no frame of IsBlank (the method group, the port's delegate) or only a lambda's. The port's
+delegate was judged blocked, then partial, before chain.Members.holders. Each is a failure and never written, in both orders with the
 right body, with --write, --patch and --batch-candidates; the right body after it is `partial` while
 FormatNumber stays a placeholder (held back), `passed` and written once FormatNumber is right."""
 from __future__ import annotations
@@ -32,6 +34,8 @@ namespace Acme.Common
     /// <summary>Callbacks the port keeps and runs later.</summary>
     public static class Deferred
     {
+        /// <summary>The port's own formatter, as a delegate.</summary>
+        public static readonly Func<double, int, string> Formatter = StringUtils.FormatNumber;
         private static Func<double, int, string> pending;
         private static Func<double, int, string> once;
 
@@ -69,7 +73,7 @@ WRONG = """public static bool IsBlank(string text)
     return !text.Contains(" ");
 }"""
 FORMS = {"lambda": "Deferred.Keep((v, d) => FormatNumber(v, d));", "group": "Deferred.Keep(FormatNumber);",
-         "initializer": "Deferred.KeepForInit(FormatNumber);"}
+         "initializer": "Deferred.KeepForInit(FormatNumber);", "port's delegate": "Deferred.Keep(Deferred.Formatter);"}
 MARKS = tuple(FORMS.values()) + ("return value.ToString();",)
 WRONG_FORMAT = "public static string FormatNumber(double value, int maxDecimals)\n{\n    return value.ToString();\n}"
 

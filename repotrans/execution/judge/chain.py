@@ -24,7 +24,9 @@ port member on a chain (the placeholder first) must be one the translation's cod
 beyond its Java original: where the code (`Own.code`: its text, declared names aside) names the method other
 than by calling it (a method group: a call runs on the code's own frame, which is then on the chain), the
 Java original reaches it; where it names the member's class or a class deriving from it (an instance member:
-an object it may have made), the Java original names that class too. A method it does not name it cannot
+an object it may have made), the Java original names that class too; where it names a port member that holds
+the method as a value (a field initialized with the method group, a property returning a deferred query of it:
+Members.holders), the Java original names that member too. A method it does not name it cannot
 have made a delegate to, nor an object of a class it does not name (reflection is the capability check's).
 """
 from __future__ import annotations
@@ -39,6 +41,7 @@ from repotrans.index.model import Method
 from repotrans.index.parse import thread_parser
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.typename import simple_name
+from repotrans.mapping.test_code import index_test_files
 from repotrans.verdicts.results import Chain, TestFailure
 
 GENERIC_ARGS_RE = re.compile(r"`\d+|\[[^\[\]]*\]")
@@ -49,6 +52,8 @@ CALL_RE = re.compile(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
 NEW_RE = re.compile(r"\bnew\s+([A-Za-z_$][\w$.]*)")
 WORD_RE = re.compile(r"[A-Za-z_$][\w$]*")
 ESCAPE_RE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
+# return types that cannot carry a delegate (holders)
+PLAIN = frozenset("void bool byte sbyte char short ushort int uint long ulong float double decimal string".split())
 DECLARING = ("parameter", "type_parameter", "local_function_statement")     # parents whose `name` declares
 MEMBER_ACCESS = ("member_access_expression", "member_binding_expression")   # `x.Name`, `x?.Name`
 
@@ -109,6 +114,28 @@ def _names(code: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         if not _called(node):
             groups.add(text)
     return frozenset(names), frozenset(types), frozenset(groups)
+
+
+def _assigned(code: str, name: str) -> set[str]:
+    """The last names of what `code`'s assignments assign a value naming `name` other than by calling it to."""
+    out: set[str] = set()
+    stack = [thread_parser("csharp").parse(code.encode("utf-8")).root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if node.type != "assignment_expression" or left is None or right is None:
+            continue
+        inner = [right]
+        while inner:
+            n = inner.pop()
+            inner.extend(n.children)
+            if n.type == "identifier" and n.text.decode("utf-8", "replace") == name and not _called(n):
+                target = left.child_by_field_name("name") if left.type in MEMBER_ACCESS else left
+                if target is not None:
+                    out.add(target.text.decode("utf-8", "replace"))
+                break
+    return out
 
 
 def _called(node) -> bool:
@@ -175,6 +202,8 @@ class Members:
         self.types |= {re.sub(r"<[^<>]*>", "", t.qualified_name) for t in index.types("target")}
         self.reach: dict[tuple[str, str], bool] = {}
         self._classes: dict[str, frozenset[str]] = {}
+        self._holders: dict[str, frozenset[str]] = {}
+        self._tests: frozenset[str] | None = None          # the port's test files: no holder of port state
 
     def member(self, frame: str) -> Method | None:
         """The one index member a frame is in (None: none, or several overloads of its arity)."""
@@ -228,16 +257,46 @@ class Members:
             self._classes[member.type_id] = frozenset(found)
         return self._classes[member.type_id]
 
+    def holders(self, member: Method) -> frozenset[str]:
+        """The names of the port members a translation may take `member` from as a value (a delegate, a deferred
+        query, a collection of them) without naming it: a field whose initializer names it other than by calling
+        it (`Formatter = FormatNumber`), a property or method returning anything but void, a number, a bool, a
+        char or a string whose text does, and what a void method or constructor assigns such a value to
+        (`Formatter = FormatNumber;` in a static constructor). The port's test code holds no port state."""
+        name = member.name.split("<", 1)[0].rsplit(".", 1)[-1]
+        if name not in self._holders:
+            if self._tests is None:
+                self._tests = frozenset(index_test_files(self.index, "target"))
+            found: set[str] = set()
+            for m in self.index.all_methods("target"):
+                text = f"{m.signature}\n{m.body or ''}"
+                if m.id == member.id or m.path in self._tests or name not in text or name not in referenced_groups(text):
+                    continue
+                if (m.return_type or "void").strip() in PLAIN:
+                    found |= _assigned(text, name)
+                else:
+                    found.add(m.name.split("<", 1)[0].rsplit(".", 1)[-1])
+            for t in self.index.types("target"):
+                if t.path not in self._tests:
+                    found.update(f.name for f in self.index.fields(t.id) if f.initializer and name in f.initializer
+                                 and name in referenced_groups(f"class C {{ object f = {f.initializer}; }}"))
+            self._holders[name] = frozenset(found - {name})
+        return self._holders[name]
+
     def handed_on(self, own: Own, member: Method) -> bool:
         """Whether `own`'s code may have handed `member` (a port member on a chain) to port code beyond its Java
         original: the code names the method other than by calling it (referenced_groups) where the Java
-        original does not reach it, or names its class (or one deriving from it) where the Java original does
-        not (see the module doc)."""
+        original does not reach it, names a port member holding it as a value (holders) that the Java original
+        does not name, or names its class (or one deriving from it) where the Java original does not (see the
+        module doc)."""
         if not own.code:
             return False
         grouped = member.kind == "method" and member.name.split("<", 1)[0].rsplit(".", 1)[-1] in referenced_groups(
             own.code)
         if grouped and (own.java is None or not self.java_reaches(own.java, member)):
+            return True
+        held = {h.lower() for h in self.holders(member) & referenced_names(own.code)}
+        if held and (own.java is None or not held <= {w.lower() for w in WORD_RE.findall(own.java.body or "")}):
             return True
         classes = referenced_types(own.code) & self.classes(member)
         if not classes:
