@@ -12,9 +12,12 @@ baseline's own flipping tests are (toolchains.mono_test.known_to_fail).
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import replace
+from pathlib import Path
 
 from repotrans.execution.judge.baseline import PortBaseline
+from repotrans.execution.judge.untouched import library_for, untouched_run
 from repotrans.execution.switches.schemata import OFF
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
 from repotrans.execution.toolchains.api import FLIPS, NOT_RUN_STATES, covers
@@ -96,3 +99,37 @@ def record(found: dict[str, str], limits, baseline: PortBaseline | None):
     if baseline is not None:
         baseline.record_failures(found)
     return replace(limits, known_failures=tuple(sorted({**dict(limits.known_failures), **found}.items())))
+
+
+_RECORDING = threading.Lock()           # the per-task path's threads share one runner's limits
+
+
+def settle_alone(runner, target: Path, result: TestResult, baseline: PortBaseline | None) -> TestResult:
+    """The per-task path's ground truth `result` (the member's own body in the port at `target`: the untouched
+    port), or passed when its every failure flips: the failing tests the runner's known failures do not list
+    run once more on the untouched port (one untouched run of them: judge.untouched.untouched_run), and those
+    reporting an outcome are recorded (`record`, into `runner.limits` and the baseline)."""
+    if not whole(result):
+        return result
+    selected: dict[str, list[str]] = {}
+    for test in result.selected:
+        project, _, name = test.partition(":")
+        selected.setdefault(project, []).append(name)
+    failed = failing_names(result, selected, dict(runner.limits.known_failures))
+    if not failed:
+        return result
+    ws = runner.workspace(target)
+    chosen = runner.toolchain.plan(ws).chosen
+    lib = library_for(chosen, set(failed))
+    if lib is None:
+        return result
+    again = untouched_run(runner.toolchain, ws, lib, [f"{p}:{n}" for p, names in sorted(failed.items())
+                                                      for n in sorted(names)], runner.sandbox(ws), runner.limits)
+    failing = {f.name for f in again.failures}
+    found = {f"{p}:{n}": PASSED_AGAIN if again.ran.get(n) == "Success" else FAILED_AGAIN
+             for p, names in failed.items() for n in names if n in again.ran or n in failing}
+    with _RECORDING:
+        runner.limits = record(found, runner.limits, baseline)
+    if all(f"{p}:{n}" in found for p, names in failed.items() for n in names):
+        return without_flipping(result, found)
+    return result

@@ -146,3 +146,34 @@ def test_a_test_failing_only_beside_others_in_a_ground_truth_batch_is_recorded_f
     assert [t.id for t in again.tasks] == [t.id for t in ds.tasks]
     assert any(k.endswith(FLIPPING) for k in again.fails_before_any_change)
     assert "flipping on the untouched port" not in (tmp_path / "two" / "report.md").read_text()   # known from the start
+
+
+def test_the_per_task_paths_ground_truth_runs_its_unknown_failures_again_on_the_untouched_port(monkeypatch, tmp_path):
+    """A member the schemata cannot guard is judged per task: its ground truth (its own body: the untouched port)
+    failed T1, which the baseline passed. T1 runs once more on the untouched port (one untouched run, not the
+    candidate's) and passes: the ground truth passes with T1 left out, the runner's limits and the cached
+    baseline record it. A failure that reports no outcome again keeps the ground truth failed."""
+    asked = []
+
+    def fake_untouched_run(tc, ws, lib, tests, box, limits):
+        asked.append(tests)
+        return type("V", (), {"ran": {"Ns.A.T1": "Success"}, "failures": []})()
+
+    monkeypatch.setattr(flaky, "untouched_run", fake_untouched_run)
+    monkeypatch.setattr(flaky, "library_for", lambda chosen, wanted: "lib")
+    plan = type("Plan", (), {"chosen": []})()
+    runner = type("R", (), {"limits": Limits(60.0, 512), "toolchain": type("TC", (), {"plan": lambda self, ws: plan})(),
+                            "workspace": lambda self, target: "ws", "sandbox": lambda self, ws: "box"})()
+    base = _baseline(tmp_path)
+
+    def truth(name):
+        return TestResult(status="runtime_error", reason="1 test(s) threw System.IndexOutOfRangeException",
+                          failures=[TestFailure(name, "boom")], tests_run=5, tests_failed=1, selected=["P:Ns.A"])
+
+    ok = flaky.settle_alone(runner, tmp_path, truth("Ns.A.T1"), base)
+    assert asked == [["P:Ns.A.T1"]]
+    assert ok.status == "passed" and ok.left_out == {"P:Ns.A.T1": flaky.PASSED_AGAIN} and ok.tests_run == 4
+    assert dict(runner.limits.known_failures) == {"P:Ns.A.T1": flaky.PASSED_AGAIN}
+    assert BaselineCache(tmp_path / "baselines").get("k1").failures == {"P:Ns.A.T1": flaky.PASSED_AGAIN}
+    still = flaky.settle_alone(runner, tmp_path, truth("Ns.A.T2"), base)
+    assert still.status == "runtime_error" and asked[-1] == ["P:Ns.A.T2"]
