@@ -23,7 +23,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.settings import ExecutionConfig, concrete_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
-from repotrans.execution.toolchains.api import capped, left_out_by, make_toolchain
+from repotrans.execution.toolchains.api import BLOCKED as WAITS, capped, left_out_by, make_toolchain, untouched_cause
 from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.execution.workspace.reach import Reachability
@@ -37,7 +37,8 @@ __all__ = ["Runner", "TargetBuildError", "find_target_method", "write_candidate"
 
 @dataclass(frozen=True)
 class Chosen:
-    """The tests one candidate runs: names (None: all), why those, tests translated by repotrans, limits."""
+    """The tests one candidate runs: names (None: all), why those, tests translated by repotrans, limits (with
+    the selected tests left out before the run: without_known)."""
     selected: list[str] | None
     selection: str
     translated: tuple[str, ...]
@@ -178,7 +179,10 @@ class Runner:
         if scaled and not limits.test_seconds:      # nothing measured: grown with the count, under the cap
             limits = replace(limits, timeout=capped(chosen.timeout(self.limits.timeout), self.limits.timeout,
                                                     self.limits.kill_cap))
-        return Chosen(chosen.tests, chosen.describe(), chosen.translated, limits)
+        tests, known = without_known(chosen.tests, fixtures, dict(self.limits.known_failures))
+        note = f"; {len(known)} known to fail on the untouched port not run" if known else ""
+        return Chosen(tests, chosen.describe() + note, chosen.translated,
+                      replace(limits, left_out_before=tuple(known.items())))
 
     def measured(self) -> dict[str, dict[str, float]]:
         """Each test's measured seconds (test project -> test -> seconds), looked up once in the cached baseline
@@ -278,3 +282,27 @@ def write_candidate(index, method: Method, code: str) -> str:
     new_text, _ = apply_candidate(source_text(path.read_bytes()), method, code)   # CRLF kept (byte offsets)
     path.write_bytes(new_text.encode("utf-8"))
     return str(path)
+
+
+def without_known(tests: list[str], fixtures: dict[str, dict], known: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """`tests` (selected ids: "<project>:<Ns.Fixture>" or that plus ".Test") less those `known` names as failing or
+    flipping on the untouched port (a key ":Ns.Fixture.Test" names the test in any project), a whole fixture holding
+    one given as its other tests; and those left out, with their cause. Whatever such a test does beside a
+    candidate decides nothing (its failure is left out, a flaky pass counts for nothing), and one known to hang
+    cost its whole limit on every run. A test waiting for untranslated code stays: the candidate may be what it
+    waits for."""
+    def cause(test: str) -> str | None:
+        why = known.get(test, known.get(":" + test.split(":", 1)[-1]))
+        return None if why is None or why.startswith(WAITS) else untouched_cause(why)
+
+    kept, left = [], {}
+    for test in tests:
+        members = [f"{test}.{name}" for name in fixtures[test].get("tests", {})] if test in fixtures else [test]
+        out = {m: why for m in members if (why := cause(m)) is not None}
+        if not out:
+            kept.append(test)
+            continue
+        left.update(out)
+        kept += [m for m in members if m not in out]
+    return kept, left
+

@@ -63,6 +63,9 @@ class Limits:
     # user's --known-failures file): left out of a verdict when they fail, as a test failing here before any
     # change is (toolchains.environment), named with that cause
     known_failures: tuple[tuple[str, str], ...] = ()
+    # selected tests not run at all, each with its cause (judge.runner.without_known: known to fail or flip on the
+    # untouched port): in the verdict's left_out from the start, as if they had run and been left out
+    left_out_before: tuple[tuple[str, str], ...] = ()
     clock: str = "cpu"             # test runs: `timeout` counts CPU seconds where the sandbox can (settings)
     # run each suite's tests in the reverse of NUnit's order (the untouched port's second run: judge.untouched)
     reverse_order: bool = False

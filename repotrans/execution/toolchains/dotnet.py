@@ -134,7 +134,7 @@ class DotnetToolchain:
         if not checked.ok:
             return Verdict("rejected", diagnostics=diags, reason=checked.reason(), timings=timings,
                            log=checked.log())
-        total = Verdict("passed", diagnostics=diags)
+        total = Verdict("passed", diagnostics=diags, left_out=dict(limits.left_out_before))
         logs = [outcome.output]
         t = time.monotonic()
         for project in _tests(tree, self.settings):
