@@ -147,7 +147,7 @@ def qualify(code: str, usings: frozenset[str], members: frozenset[str] = frozens
     """Qualify table types whose namespace the target file does not import (outside string literals).
 
     As C# looks names up: a member of the enclosing class (`members`) wins over an imported type, and
-    `Name(` without `new` is a call, not a type (issue 34: the class's own static `Random(...)` helper
+    `Name(` without `new` is a call, not a type (the class's own static `Random(...)` helper
     became `System.Random(...)`, CS0119)."""
     missing = {name: ns for name, ns in jdk_table()["namespaces"].items() if ns not in usings and name not in members}
     if not missing:

@@ -126,7 +126,7 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
                     decl_type = ty      # Map<K, V> m = new TreeMap<>() -> SortedDictionary<K, V> m
                 elif self._declared_elsewhere(value) and dims is None and split_type(decl_type)[0] in COLLECTIONS \
                         and name not in self.reassigned | self.returned_locals | set(self.raw_args):
-                    # the C# declaration of what is called or read is the contract (issue 34): NSoup's
+                    # the C# declaration of what is called or read is the contract: NSoup's
                     # ParseFragment returns IList<Node>, its Children an Elements, Node's field childNodes is
                     # an IList<Node>, where Java declared List<...> (CS0266/CS0029)
                     inferred.add(name)
@@ -179,7 +179,7 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
         if not node.named_children:
             return ["return;"]
         if self.target_return == "void" and self.return_type not in (None, "void"):
-            # the C# declaration is the contract (issue 34): Java returns a value the port's void member
+            # the C# declaration is the contract: Java returns a value the port's void member
             # drops; an effect in the expression stays as a statement
             value = node.named_children[0]
             if value.type in _EFFECTS:
@@ -195,7 +195,7 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
         if value.type == "cast_expression" and self.return_type and self.target_return not in (None, "void") \
                 and self.text(value.child_by_field_name("type")) == self.return_type \
                 and self.cs_type(self.return_type) != self.target_return:
-            # the C# declaration is the contract (issue 34): jsoup's `return (T) this;` in a method returning
+            # the C# declaration is the contract: jsoup's `return (T) this;` in a method returning
             # its type parameter T, where NSoup declares `IConnectionBase<T>` (a cast to T: CS0030)
             return [f"return ({self.target_return}){self.ex(value.child_by_field_name('value'))};"]
         text, ty = self.expr(value, self.return_type)

@@ -235,7 +235,7 @@ class ContextResolver(ConventionResolver):
     def field_name(self, owner: str | None, name: str) -> str:
         """The C# field or property a Java field is read through: the same name, else the port's renaming
         (prefix, case); from another type or a base class, a private field is reached through its property
-        (issue 34; NSoup's Node keeps `_attributes` private behind `Attributes`, its subclasses use that)."""
+        (NSoup's Node keeps `_attributes` private behind `Attributes`, its subclasses use that)."""
         renamed = self.renames.get(f"{owner or self.current}.{name}")     # the mapping's (mapping.fields)
         if renamed is not None:
             return renamed

@@ -71,7 +71,7 @@ def resolver_for(req: StepRequest) -> ContextResolver:
 
 def jdk_imports(imports) -> frozenset[str]:
     """Simple names a Java file imports from the JDK (`import java.util.Calendar;`): bound there, so never
-    a port type of the same simple name (issue 34: Calendar is not the port's ICalendar)."""
+    a port type of the same simple name (Calendar is not the port's ICalendar)."""
     return frozenset(i.name.rsplit(".", 1)[-1] for i in imports
                      if not i.wildcard and not i.static and i.name.startswith(("java.", "javax.")))
 

@@ -1,4 +1,4 @@
-// The rules (rules.tsv), the allowlist's predicates and the port's own framework references (issue 32): part of cecil_checker.cs (compiled
+// The rules (rules.tsv), the allowlist's predicates and the port's own framework references: part of cecil_checker.cs (compiled
 // together, see checks.build_argv); capability/il_refs.py computes the same for the Python checker.
 using System;
 using System.Collections.Generic;

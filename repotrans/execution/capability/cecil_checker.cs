@@ -39,7 +39,7 @@ partial class IlPolicy
     static readonly HashSet<string> Harmless = new HashSet<string>();                   // denied types' name readers
     static readonly Dictionary<string, HashSet<string>> Restricted = new Dictionary<string, HashSet<string>>();
     static readonly Dictionary<string, string> Guarded = new Dictionary<string, string>();
-    // the allowlist (issue 32): core entries, and the hard-deny set no allowance but a Java original's lifts
+    // the allowlist: core entries, and the hard-deny set no allowance but a Java original's lifts
     static readonly HashSet<string> CoreNamespaces = new HashSet<string>();
     static readonly HashSet<string> CoreTypes = new HashSet<string>();                  // every member
     static readonly HashSet<string> CoreMembers = new HashSet<string>();                // "Type::member"

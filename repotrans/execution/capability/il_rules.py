@@ -19,7 +19,7 @@ class Rules:
     harmless: frozenset
     restricted: dict
     guarded: dict
-    core_namespaces: frozenset = frozenset()     # the allowlist (issue 32): types directly in these namespaces
+    core_namespaces: frozenset = frozenset()     # the allowlist: types directly in these namespaces
     core_types: frozenset = frozenset()          # every member of these types (and their nested types)
     core_members: frozenset = frozenset()        # "Type::member"
     core_typerefs: frozenset = frozenset()       # types that may appear in signatures (and those of core members)
