@@ -90,21 +90,9 @@ def test_a_class_failing_its_translated_tests_keeps_its_placeholders(tmp_path):
 def test_classes_that_pass_only_together_are_applied_together(tmp_path):
     """Two regenerated classes that call each other (NSoup's TextNode and StringUtil): each class's tests
     fail while the other's bodies are placeholders, so neither is applied alone; together they pass."""
-    java, cs, run = _setup(tmp_path, {t: "blocked" for t in BODIES})
-    (java / "org" / "demo" / "Gauge.java").write_text("package org.demo;\n\npublic class Gauge {\n"
-                                                     "    public int read() { return 2; }\n}\n")
-    (cs / "Gauge.cs").write_text("using System;\n\nnamespace Demo\n{\n    public class Gauge\n    {\n"
-                                 "        public int read()\n        {\n            throw new NotImplementedException();\n"
-                                 "        }\n    }\n}\n")
-    store = RunStore(run)
-    store.add(TaskRecord("builtin", "d", "Demo.Gauge.read()", "blocked", code="public int read()\n{\n    return 2;\n}"))
-    store.close()
-    seen = []
-
-    def judge(port, tests, work):
-        both = "return value;" in (port / "Meter.cs").read_text() and "return 2;" in (port / "Gauge.cs").read_text()
-        seen.append(tests)
-        return 2, 0 if both else 1, "", []
+    java, cs, run = _with_gauge(tmp_path)
+    seen: list[list[str]] = []
+    judge = _passing_with_both(seen)
     apply_bodies = _bench("whole_types_apply").apply_bodies
     applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs", "tests/GaugeTest.cs"], judge,
                                         tmp_path / "j")
@@ -133,6 +121,18 @@ def test_a_class_without_tests_is_applied_with_the_class_whose_tests_need_it(tmp
     """HdrHistogram's HistogramData: its translated tests stop in HistogramIterationValue, a regenerated class
     with no translated test of its own, so its bodies were never applied and HistogramData's failed alone.
     The untested classes' compiled bodies join the failing classes' unit, judged by their tests."""
+    java, cs, run = _with_gauge(tmp_path)
+    seen: list[list[str]] = []
+    judge = _passing_with_both(seen)
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs"], judge, tmp_path / "j")
+    assert seen == [["tests/MeterTest.cs"], ["tests/MeterTest.cs"]]
+    assert (applied, joint, sum(left.values())) == (0, 3, 0)
+    assert "return 2;" in (cs / "Gauge.cs").read_text() and "return value;" in (cs / "Meter.cs").read_text()
+
+
+def _with_gauge(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """_setup's pair with a second regenerated class, Gauge, whose blocked body Meter's passing needs."""
     java, cs, run = _setup(tmp_path, {t: "blocked" for t in BODIES})
     (java / "org" / "demo" / "Gauge.java").write_text("package org.demo;\n\npublic class Gauge {\n"
                                                      "    public int read() { return 2; }\n}\n")
@@ -142,14 +142,13 @@ def test_a_class_without_tests_is_applied_with_the_class_whose_tests_need_it(tmp
     store = RunStore(run)
     store.add(TaskRecord("builtin", "d", "Demo.Gauge.read()", "blocked", code="public int read()\n{\n    return 2;\n}"))
     store.close()
-    seen = []
+    return java, cs, run
 
+
+def _passing_with_both(seen: list[list[str]]):
+    """A judge whose tests pass only when Meter's and Gauge's bodies are both in the port; it notes what it ran."""
     def judge(port, tests, work):
         both = "return value;" in (port / "Meter.cs").read_text() and "return 2;" in (port / "Gauge.cs").read_text()
         seen.append(tests)
         return 2, 0 if both else 1, "", []
-    apply_bodies = _bench("whole_types_apply").apply_bodies
-    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs"], judge, tmp_path / "j")
-    assert seen == [["tests/MeterTest.cs"], ["tests/MeterTest.cs"]]
-    assert (applied, joint, sum(left.values())) == (0, 3, 0)
-    assert "return 2;" in (cs / "Gauge.cs").read_text() and "return value;" in (cs / "Meter.cs").read_text()
+    return judge
