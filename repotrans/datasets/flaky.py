@@ -61,10 +61,19 @@ def run_again(failed: dict[str, set[str]], ws, built, projects, by_project, box,
     return found
 
 
+def by_project(tests: list[str]) -> dict[str, list[str]]:
+    """Selected test ids ("Project:Name") as test project -> its names."""
+    out: dict[str, list[str]] = {}
+    for test in tests:
+        project, _, name = test.partition(":")
+        out.setdefault(project, []).append(name)
+    return out
+
+
 def failing_names(result: TestResult, selected: dict[str, list[str]], known: dict[str, str]) -> dict[str, set[str]] | None:
     """Test project -> the failing tests of a whole ground-truth run `result` (see `whole`) that `known` does
-    not list, each in the projects whose selected names (`selected`) cover it; None when the run was not
-    whole or a failure belongs to no project."""
+    not list, each in the projects whose selected names (`selected`, by_project) cover it; None when the run
+    was not whole or a failure belongs to no project."""
     if not whole(result):
         return None
     out: dict[str, set[str]] = {}
@@ -94,6 +103,14 @@ def without_flipping(result: TestResult, found: dict[str, str]) -> TestResult:
                    tests_run=max(0, result.tests_run - len(result.failures)), left_out={**result.left_out, **left})
 
 
+def settled(result: TestResult, failed: dict[str, set[str]], found: dict[str, str]) -> TestResult:
+    """`result` without_flipping when every one of its `failed` tests (test project -> names) is in `found`,
+    else as it is."""
+    if all(f"{project}:{name}" in found for project, names in failed.items() for name in names):
+        return without_flipping(result, found)
+    return result
+
+
 def record(found: dict[str, str], limits, baseline: PortBaseline | None):
     """`limits` with `found` among its known failures; the baseline (and its cache) records them too."""
     if baseline is not None:
@@ -109,13 +126,7 @@ def settle_alone(runner, target: Path, result: TestResult, baseline: PortBaselin
     port), or passed when its every failure flips: the failing tests the runner's known failures do not list
     run once more on the untouched port (one untouched run of them: judge.untouched.untouched_run), and those
     reporting an outcome are recorded (`record`, into `runner.limits` and the baseline)."""
-    if not whole(result):
-        return result
-    selected: dict[str, list[str]] = {}
-    for test in result.selected:
-        project, _, name = test.partition(":")
-        selected.setdefault(project, []).append(name)
-    failed = failing_names(result, selected, dict(runner.limits.known_failures))
+    failed = failing_names(result, by_project(result.selected), dict(runner.limits.known_failures))
     if not failed:
         return result
     ws = runner.workspace(target)
@@ -130,6 +141,4 @@ def settle_alone(runner, target: Path, result: TestResult, baseline: PortBaselin
              for p, names in failed.items() for n in names if n in again.ran or n in failing}
     with _RECORDING:
         runner.limits = record(found, runner.limits, baseline)
-    if all(f"{p}:{n}" in found for p, names in failed.items() for n in names):
-        return without_flipping(result, found)
-    return result
+    return settled(result, failed, found)

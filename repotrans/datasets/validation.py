@@ -394,20 +394,16 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
         """`result` (a ground-truth run), or passed when its every failure flips on the untouched port."""
         if not flaky.whole(result):
             return result
-        selected: dict[str, list[str]] = {}
-        for test in plan.chosen.tests or []:
-            project, _, name = test.partition(":")
-            selected.setdefault(project, []).append(name)
-        failed = flaky.failing_names(result, selected, dict(current[0].known_failures))
+        failed = flaky.failing_names(result, flaky.by_project(plan.chosen.tests or []), dict(current[0].known_failures))
         if not failed:
             return result
         found = flaky.run_again(failed, schemata.ws, schemata.built, projects, by_project, box, current[0])
         with lock:
             current[0] = flaky.record(found, current[0], baseline)
-        if all(f"{project}:{name}" in found for project, names in failed.items() for name in names):
+        settled = flaky.settled(result, failed, found)
+        if settled is not result:
             schemata.count("ground truth passed but for flipping tests")
-            return flaky.without_flipping(result, found)
-        return result
+        return settled
 
     def truth(plan: Plan):
         """The all-off run of this selection: read from the baseline, or run once, awaited by every task
