@@ -23,7 +23,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.settings import ExecutionConfig, concrete_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
-from repotrans.execution.toolchains.api import BLOCKED as WAITS, capped, left_out_by, make_toolchain, untouched_cause
+from repotrans.execution.toolchains.api import capped, known_cause, left_out_by, make_toolchain
 from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.execution.workspace.reach import Reachability
@@ -291,14 +291,10 @@ def without_known(tests: list[str], fixtures: dict[str, dict], known: dict[str, 
     candidate decides nothing (its failure is left out, a flaky pass counts for nothing), and one known to hang
     cost its whole limit on every run. A test waiting for untranslated code stays: the candidate may be what it
     waits for."""
-    def cause(test: str) -> str | None:
-        why = known.get(test, known.get(":" + test.split(":", 1)[-1]))
-        return None if why is None or why.startswith(WAITS) else untouched_cause(why)
-
     kept, left = [], {}
     for test in tests:
         members = [f"{test}.{name}" for name in fixtures[test].get("tests", {})] if test in fixtures else [test]
-        out = {m: why for m in members if (why := cause(m)) is not None}
+        out = {m: why for m in members if (why := known_cause(known, *m.split(":", 1))) is not None}
         if not out:
             kept.append(test)
             continue

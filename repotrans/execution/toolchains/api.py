@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from repotrans.execution.toolchains.environment import (BLOCKED, FLIPS, NOT_RUN, before_any_change,
                                                         describe as describe_environment, flips, left_out_note,
-                                                        nothing_left, read_known_failures, untouched as untouched_cause,
-                                                        write_known_failures)
+                                                        known_cause, nothing_left, read_known_failures,
+                                                        untouched as untouched_cause, write_known_failures)
 from repotrans.execution.toolchains.frameworks import reference_profile
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import (CHECKER_EXE, compile_argv, dependents, parse_mcs, parse_shared_mcs,
@@ -43,7 +43,8 @@ __all__ = [
     "TOOLCHAINS", "toolchain_spec", "make_toolchain",
     "Project", "find_projects", "load_project", "load_projects", "BuildSettings", "BuildPlan", "plan_build",
     "describe_environment", "before_any_change", "read_known_failures",
-    "write_known_failures", "untouched_cause", "left_out_note", "nothing_left", "BLOCKED", "FLIPS", "NOT_RUN", "flips",
+    "write_known_failures", "known_cause",
+    "untouched_cause", "left_out_note", "nothing_left", "BLOCKED", "FLIPS", "NOT_RUN", "flips",
     "reference_profile", "alias_patterns", "probe_aliases",
     "unsupported_features", "mstest_features",
     "MonoToolchain", "CHECKER_EXE", "compile_argv", "dependents", "parse_mcs",

@@ -122,6 +122,14 @@ def untouched(why: str) -> str:
     return why if why.startswith((UNTOUCHED, NOT_RUN, FLIPS)) else f"{UNTOUCHED}: {why}"
 
 
+def known_cause(known: dict[str, str], project: str, name: str) -> str | None:
+    """The cause a verdict names for test `name` of `project` that `known` lists ("Project:Ns.F.T", or ":Ns.F.T"
+    for the test in any project) as failing or flipping on the untouched port; None when it lists none, or the
+    test waits for untranslated code there (the candidate may be what it waits for)."""
+    why = known.get(f"{project}:{name}", known.get(f":{name}"))
+    return None if why is None or why.startswith(BLOCKED) else untouched(why)
+
+
 def write_known_failures(path: Path, known: dict[str, str]) -> Path:
     """Write tests known to fail before any change as `--known-failures` reads them (one per line:
     "Project:Ns.Fixture.Test<TAB>cause")."""

@@ -120,9 +120,8 @@ def known_to_fail(project: Project, verdict: Verdict, limits: Limits) -> dict[st
     flaky = [name for name in verdict.ran if environment.FLIPS in known.get(f"{project.name}:{name}",
                                                                            known.get(f":{name}", ""))]
     names = [f.name for f in verdict.failures] + list(verdict.not_run) + flaky     # a flaky pass decides nothing
-    found = {name: known.get(f"{project.name}:{name}", known.get(f":{name}")) for name in names}
-    return {name: environment.untouched(why) for name, why in found.items()     # blocked: the candidate may
-            if why is not None and not why.startswith(environment.BLOCKED)}     # be what the test waits for
+    found = {name: environment.known_cause(known, project.name, name) for name in names}
+    return {name: why for name, why in found.items() if why is not None}
 
 
 def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
