@@ -126,6 +126,8 @@ def settle_alone(runner, target: Path, result: TestResult, baseline: PortBaselin
     port), or passed when its every failure flips: the failing tests the runner's known failures do not list
     run once more on the untouched port (one untouched run of them: judge.untouched.untouched_run), and those
     reporting an outcome are recorded (`record`, into `runner.limits` and the baseline)."""
+    if not whole(result):
+        return result
     failed = failing_names(result, by_project(result.selected), dict(runner.limits.known_failures))
     if not failed:
         return result
