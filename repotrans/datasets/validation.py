@@ -121,8 +121,20 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         record(make_validation(plan.task, reason, plan.chosen.describe(), round(plan.shared + own, 2)))
 
     started = time.monotonic()
+    alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
+    batched: list[Plan] = []
+    read = _read_from_baseline(plans, baseline)
+    for plan, outcome in read:
+        schemata.count("ground truth read from the baseline")
+        if outcome.status == "passed" and outcome.tests_run > 0:
+            plan.names = _first_tests(plan.names, outcome.left_out)
+            (batched.append(plan) if plan.names else alone.append((plan, True)))
+        else:                             # its own verdict, read again alone (no_tests, nothing left)
+            alone.append((plan, False))
+    taken = {id(plan) for plan, _ in read}
+    plans = [p for p in plans if id(p) not in taken]
     truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs,
-                           index_tests(ws, tc.test_projects(ws)))
+                           index_tests(ws, tc.test_projects(ws))) if plans else {}
     phase("ground-truth batches")
     again = flaky.unknown_failures(truth, {p.task.id: p.names for p in plans}, dict(limits.known_failures))
     if again:                   # failing where the baseline passed: run again, on the untouched port only
@@ -131,10 +143,9 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         runner.limits = replace(runner.limits, known_failures=limits.known_failures)
         schemata.routes["flipping on the untouched port"] = len(found)
         phase("ground-truth failures run again")
-    for plan in plans:              # the one build and the ground-truth batches, spread over the tasks
-        plan.shared = (schemata.seconds + time.monotonic() - started) / len(plans)
-    alone: list[tuple[Plan, bool]] = []                      # (plan, ground truth already passed)
-    batched: list[Plan] = []
+    everyone = plans + [plan for plan, _ in read]
+    for plan in everyone:           # the one build and the ground-truth batches, spread over the tasks
+        plan.shared = (schemata.seconds + time.monotonic() - started) / len(everyone)
     in_initializers = _initializer_switches(truth)
     known = _known(limits)
     for plan in plans:
@@ -251,6 +262,31 @@ def _rejected_truths(plans: list[Plan], index, ws, projects, box, limits) -> dic
         by_task.setdefault(task_id, []).append(verdict)
     return {task_id: merged.reason() for task_id, found in by_task.items()
             if not (merged := checks.merged_verdict(found)).ok}
+
+
+def _read_from_baseline(plans: list[Plan], baseline: PortBaseline | None) -> list[tuple[Plan, object]]:
+    """(plan, its ground truth's outcome) for the plans whose covering tests the untouched baseline answers
+    (judge.baseline_outcomes): all switches off, the schemata build runs the port's own program, so no
+    ground-truth batch runs them again. Such a plan has no hit table: its placeholder job runs the first
+    tests of its selection (nearest first), and decides only "keep" on a failing test its own guard threw
+    in, as every job does; an initializer its guard sits in taints the job or leaves it undecided, and an
+    undecided job runs alone with the whole selection."""
+    if baseline is None:
+        return []
+    found = []
+    for plan in plans:
+        outcome = untouched_outcome(baseline, plan.chosen.tests, plan.chosen.describe()) if plan.names else None
+        if outcome is not None:
+            found.append((plan, outcome))
+    return found
+
+
+def _first_tests(names: dict[str, list[str]], left_out: dict[str, str]) -> dict[str, list[str]]:
+    """The first JOB_TESTS names of a selection's nearest test project (the selection's order is nearest
+    first), but for those the baseline leaves out (failing before any change: they decide nothing)."""
+    project = next(iter(names))
+    first = [n for n in names[project] if f"{project}:{n}" not in left_out][:JOB_TESTS]
+    return {project: first} if first else {}
 
 
 def _initializer_switches(truth: dict[tuple[str, str], list[JobResult]]) -> set[int]:

@@ -104,9 +104,12 @@ def test_a_run_cut_short_or_out_of_memory_is_never_settled_as_flipping():
 @pytest.mark.slow
 def test_a_test_failing_only_beside_others_in_a_ground_truth_batch_is_recorded_flipping_and_its_task_kept(tmp_path):
     """Real mcs and NUnit: a covering test of IsBlank fails when another test of its fixture ran before it in a
-    schemata process (so in the ground-truth batch, never in the baseline's runs nor alone), as NPOI's formula
-    tests fail at random. The build runs it again, alone, on the untouched port; it passes: the cached baseline
-    records it as flipping and IsBlank is kept; a second build starts with it known."""
+    schemata process (so in a ground-truth batch, never in the baseline's runs nor alone), as NPOI's formula
+    tests fail at random. Where the baseline holds every covered test's outcome, the ground truth is read and
+    no ground-truth batch runs: IsBlank is kept and nothing is recorded. Where it cannot answer (a cached record
+    without result states, as an older cache has), the batch runs; the build runs the failing test again, alone,
+    on the untouched port; it passes: the cached baseline records it as flipping and IsBlank is kept; a further
+    build starts with it known."""
     target = tmp_path / "csharp"
     shutil.copytree(SAMPLE / "csharp", target, ignore=shutil.ignore_patterns("bin", "obj"))
     tests = target / "tests" / "Acme.Geo.Tests" / "Common" / "StringUtilsTests.cs"
@@ -137,15 +140,25 @@ def test_a_test_failing_only_beside_others_in_a_ground_truth_batch_is_recorded_f
     ds = build_dataset(SAMPLE / "java", target, tmp_path / "one", select=select, progress=False, jobs=1,
                        cache_root=cache)
     assert [t.id for t in ds.tasks] == ["Acme.Common.StringUtils.IsBlank(string)"], ds.dropped
-    records = [json.loads(p.read_text())["record"] for p in (cache / "baselines").glob("*.json")]
+    assert "1 ground truth read from the baseline" in (tmp_path / "one" / "report.md").read_text()
+    paths = list((cache / "baselines").glob("*.json"))
+    assert not [k for p in paths for k in json.loads(p.read_text())["record"]["failures"] if k.endswith(FLIPPING)]
+    for path in paths:                                  # as an older cache: no result states to read
+        data = json.loads(path.read_text())
+        data["record"]["states"] = {}
+        path.write_text(json.dumps(data))
+    ds = build_dataset(SAMPLE / "java", target, tmp_path / "two", select=select, progress=False, jobs=1,
+                       cache_root=cache)
+    assert [t.id for t in ds.tasks] == ["Acme.Common.StringUtils.IsBlank(string)"], ds.dropped
+    records = [json.loads(p.read_text())["record"] for p in paths]
     recorded = {k: why for r in records for k, why in r["failures"].items() if k.endswith(FLIPPING)}
     assert list(recorded.values()) == [flaky.PASSED_AGAIN], recorded
-    assert "1 flipping on the untouched port" in (tmp_path / "one" / "report.md").read_text()
-    again = build_dataset(SAMPLE / "java", target, tmp_path / "two", select=select, progress=False, jobs=1,
+    assert "1 flipping on the untouched port" in (tmp_path / "two" / "report.md").read_text()
+    again = build_dataset(SAMPLE / "java", target, tmp_path / "three", select=select, progress=False, jobs=1,
                           cache_root=cache)
     assert [t.id for t in again.tasks] == [t.id for t in ds.tasks]
     assert any(k.endswith(FLIPPING) for k in again.fails_before_any_change)
-    assert "flipping on the untouched port" not in (tmp_path / "two" / "report.md").read_text()   # known from the start
+    assert "flipping on the untouched port" not in (tmp_path / "three" / "report.md").read_text()   # known from the start
 
 
 def test_the_per_task_paths_ground_truth_runs_its_unknown_failures_again_on_the_untouched_port(monkeypatch, tmp_path):

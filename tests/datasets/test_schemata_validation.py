@@ -29,14 +29,15 @@ def _both_paths(target: Path, tmp_path: Path, select: list[str]) -> dict[bool, t
 @pytest.mark.slow
 def test_batched_verdicts_equal_per_task_and_a_member_a_static_initializer_calls_runs_alone(tmp_path):
     """Vector2D.Zero (a static field) calls the constructor: in a warm process its initializer ran with
-    every switch off, so the constructor's placeholder would go unseen. The ground-truth batch sees
-    the guard reached inside a static initializer and sends that task to a fresh process."""
+    every switch off, so the constructor's placeholder would go unseen. The ground truths are read from the
+    baseline (no ground-truth batch, so no hit table); in the warm placeholder batch the constructor's job
+    cannot decide "keep" and that task goes to a fresh process."""
     select = ["Acme.Geo.Vector2D.<init>(*)", "Acme.Geo.Vector2D.Dot(*)", "Acme.Geo.Vector2D.Magnitude()",
               "Acme.Geo.Vector2D.Normalize()"]
     found = _both_paths(SAMPLE / "csharp", tmp_path, select)
     assert found[True] == found[False] and len(found[True][0]) == 4
     report = (tmp_path / "True" / "report.md").read_text()
-    assert "- schemata test runs: 3 batched, 1 switch alone" in report
+    assert "- schemata test runs: 3 batched, 4 ground truth read from the baseline, 1 switch alone" in report
 
 
 @pytest.mark.slow
@@ -123,9 +124,9 @@ def test_tasks_with_one_selection_share_its_ground_truth_and_a_timeout_only_on_a
 @pytest.mark.slow
 def test_a_task_whose_covering_tests_include_one_failing_before_any_change_is_batched(tmp_path):
     """Repeat's covering tests include RepeatConcatenates, broken on the untouched port: every run leaves it out,
-    so the ground-truth batch passes Repeat's selection and its placeholder runs in the warm batch (was: sent
-    alone, a fresh process for its ground truth and one for its placeholder); the verdicts are the per-task
-    path's."""
+    so the ground truth read from the baseline passes Repeat's selection and its placeholder runs in the warm
+    batch, without the broken test (was: sent alone, a fresh process for its ground truth and one for its
+    placeholder); the verdicts are the per-task path's."""
     target = tmp_path / "csharp"
     shutil.copytree(SAMPLE / "csharp", target, ignore=shutil.ignore_patterns("bin", "obj"))
     utils = target / "src" / "Acme.Geo" / "Common" / "StringUtils.cs"
@@ -134,4 +135,4 @@ def test_a_task_whose_covering_tests_include_one_failing_before_any_change_is_ba
     found = _both_paths(target, tmp_path, select)
     assert found[True] == found[False] and len(found[True][0]) == 2, found
     report = (tmp_path / "True" / "report.md").read_text()
-    assert "- schemata test runs: 2 batched (" in report, report
+    assert "- schemata test runs: 2 batched, 2 ground truth read from the baseline (" in report, report
