@@ -98,6 +98,27 @@ def hidden_tests(target: Path, classes: list[str]) -> tuple[list[str], list[str]
     return own, sorted(set(reaching) - set(own))
 
 
+def junit_tests_of(junit: Path, types: list[str]) -> list[str]:
+    """The JUnit test classes (qualified names) of these Java classes, wherever the tests are laid out: a file
+    named as the class's own (`<Class>*Test*.java`, `Test<Class>*.java`, own_test_file's rule) in any package
+    (beside the class, in a `.test` subpackage, ...) whose code exercises the class: it is in the class's
+    package, imports the class or its package, or names it qualified."""
+    out = set()
+    for f in sorted(junit.rglob("*.java")):
+        text = None
+        for qualified in types:
+            package, _, name = qualified.rpartition(".")
+            if not own_test_file(name, f.stem + ".cs"):
+                continue
+            text = text if text is not None else f.read_text(encoding="utf-8", errors="replace")
+            sees = (re.search(r"^\s*package\s+" + re.escape(package) + r"\s*;", text, re.M)
+                    or re.search(r"^\s*import\s+(static\s+)?" + re.escape(package) + r"\.(\*|" + re.escape(name)
+                                 + r"\b)", text, re.M) or qualified in text)
+            if sees and re.search(r"\b" + re.escape(name) + r"\b", text):
+                out.add(f.relative_to(junit).with_suffix("").as_posix().replace("/", "."))
+    return sorted(out)
+
+
 def remove_compile_items(root: Path, rels: list[str]) -> dict[str, list[str]]:
     """Take the files out of every csproj's Compile items; csproj -> files removed (to put back)."""
     removed: dict[str, list[str]] = {}
@@ -130,11 +151,15 @@ def build_tests(port: Path) -> dict[str, list[str]]:
         for p in plan.chosen:
             proc = subprocess.run(compile_argv(ws, p, plan.chosen, out, None), cwd=tmp, capture_output=True,
                                   text=True, timeout=900)
-            for d in parse_mcs(proc.stdout + proc.stderr, Workspace(port.parent, port, ""), None):
-                if d.severity == "error":
-                    rel = Path(d.file)
-                    rel = rel.resolve().relative_to(port.resolve()).as_posix() if rel.is_absolute() else d.file
-                    errors.setdefault(rel, []).append(f"{d.code} {d.message}")
+            found = [d for d in parse_mcs(proc.stdout + proc.stderr, Workspace(port.parent, port, ""), None)
+                     if d.severity == "error"]
+            if found and not any(d.file for d in found):    # not a source's error: set aside, as the skeleton check does
+                print(f"  not built here (no error in its sources): {p.name}: {found[0].code} {found[0].message}")
+                continue
+            for d in found:
+                rel = Path(d.file)
+                rel = rel.resolve().relative_to(port.resolve()).as_posix() if rel.is_absolute() else d.file
+                errors.setdefault(rel, []).append(f"{d.code} {d.message}")
             if proc.returncode != 0 and not p.is_test:
                 errors.setdefault("<library>", []).append(f"{p.name} does not compile")
                 break
@@ -280,8 +305,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
     print(result.render())
     translated: list[str] = []
     if junit is not None:
-        wanted = [w for j in args.types for w in (j + "Test*", "{0}.Test{1}".format(*j.rsplit(".", 1)))]
-        ported = port_junit_tests(index, load_mapping(index), junit, wanted)
+        ported = port_junit_tests(index, load_mapping(index), junit, junit_tests_of(junit, args.types))
         print(ported.render())
         translated = [t.path for t in ported.tests]
         index.build(source, port, progress=False)

@@ -165,10 +165,11 @@ def _file_errors(target: Path, test_project, draft: TranslatedTest, code: str,
     with tempfile.TemporaryDirectory(prefix="repotrans-tests-") as tmp:
         candidate = Path(tmp) / Path(draft.path).name
         candidate.write_text(code, encoding="utf-8")
-        ok, output, _ = build_libraries(target, settings, tests=True, extra={test_project.path: [candidate]})
-    if ok:
+        build = build_libraries(target, settings, tests=True, extra={test_project.path: [candidate]}, changed=[])
+    if build.ok:
         return "", []
-    return output, [e for e in member_errors(output, target.resolve(), {}) if Path(e.file).name == candidate.name]
+    return build.output, [e for e in member_errors(build.output, target.resolve(), {})
+                          if Path(e.file).name == candidate.name]
 
 
 def compile_errors(target: Path, test_project, draft: TranslatedTest, code: str,

@@ -44,12 +44,15 @@ class CheckReport:
     dropped: list[str] = field(default_factory=list)             # Java declarations left out
     port_errors: list[MemberError] = field(default_factory=list)  # errors left in the port's own files
     reshaped: list[str] = field(default_factory=list)            # members reshaped to the port's usage
+    set_aside: dict[str, str] = field(default_factory=dict)      # projects not built: project -> why
     rounds: int = 0
 
     def render(self) -> str:
         lines = [f"skeleton compiles with the port: {'yes' if self.compiled else 'no'} ({self.rounds} build(s))"]
         lines += [f"  left out {d}" for d in self.dropped]
         lines += [f"  reshaped {r}" for r in self.reshaped]
+        lines += [f"  not built, not the skeleton's concern (fails here with no error in its sources): {name}: {why}"
+                  for name, why in self.set_aside.items()]
         lines += [f"  error {e.render()}" for e in self.errors if e.origin]
         lines += [f"  port error {e.render()}" for e in self.port_errors[:20]]
         if len(self.port_errors) > 20:
@@ -57,19 +60,71 @@ class CheckReport:
         return "\n".join(lines)
 
 
+@dataclass
+class LibraryBuild:
+    """One build of the port's projects that `changed` files concern: whether it built, mcs's output, the
+    projects built, and those set aside (project -> why): a project whose build fails with no error in a
+    source file (a reference assembly this machine lacks) cannot build whatever the changed files hold."""
+    ok: bool
+    output: str
+    projects: list[Project]
+    set_aside: dict[str, str] = field(default_factory=dict)
+
+
+def concerned(projects: list[Project], own: set[Path]) -> list[Project]:
+    """The projects (in build order) a change to the projects `own` (project files) concerns: these,
+    the projects they depend on (built first) and those that depend on them (their code calls what
+    changed); a project that references none of them is not the change's concern."""
+    by_path = {p.path: p for p in projects}
+    dependents, grew = set(own) & set(by_path), True
+    while grew:
+        more = {p.path for p in projects if p.path not in dependents and dependents & set(p.project_refs)}
+        dependents |= more
+        grew = bool(more)
+    needed, todo = set(dependents), list(dependents)
+    while todo:
+        for ref in by_path[todo.pop()].project_refs:
+            if ref in by_path and ref not in needed:
+                needed.add(ref)
+                todo.append(ref)
+    return [p for p in projects if p.path in needed]
+
+
 def build_libraries(target: Path, settings: BuildSettings = BuildSettings(), tests: bool = False,
-                    extra: dict[Path, list[Path]] | None = None) -> tuple[bool, str, list[Project]]:
-    """Compile every non-test project of the build plan (made with the user's build `settings`) in
-    order, and with `tests` its test projects too; `extra`: project file -> more source files compiled
-    with it (a file not written into the port yet); (ok, mcs output, projects)."""
+                    extra: dict[Path, list[Path]] | None = None, changed: list[Path] | None = None) -> LibraryBuild:
+    """Compile the non-test projects of the build plan (made with the user's build `settings`) in order,
+    and with `tests` its test projects too; `extra`: project file -> more source files compiled with it
+    (a file not written into the port yet); `changed`: the files the build is for (only the projects
+    they concern are built, with the projects `extra` names; None, or no project holds them: every
+    project). Another project that fails with no error in a source file is set aside with its
+    dependents, and the rest built again."""
     target = target.resolve()
     plan = plan_build(target, "mono", settings)
     libs = [p for p in plan.chosen if tests or not p.is_test]
-    with tempfile.TemporaryDirectory(prefix="repotrans-skeleton-") as tmp:
-        ws = Workspace(Path(tmp), target, "skeleton")
-        limits = Limits(timeout=0, memory_mb=0, build_timeout=BUILD_TIMEOUT)
-        build = compile_projects(ws, HostCompiler(), limits, libs, libs, Path(tmp) / "out", extra=extra)
-    return build.ok, "\n".join(build.outputs.values()), libs
+    hosts, files = {k.resolve() for k in (extra or {})}, {f.resolve() for f in changed or []}
+    own = {p.path for p in libs if p.path.resolve() in hosts or files & {s.resolve() for s in p.sources}}
+    if changed is not None and own:
+        libs = concerned(libs, own)
+    set_aside: dict[str, str] = {}
+    while True:
+        with tempfile.TemporaryDirectory(prefix="repotrans-skeleton-") as tmp:
+            ws = Workspace(Path(tmp), target, "skeleton")
+            limits = Limits(timeout=0, memory_mb=0, build_timeout=BUILD_TIMEOUT)
+            build = compile_projects(ws, HostCompiler(), limits, libs, libs, Path(tmp) / "out", extra=extra)
+            output = "\n".join(build.outputs.values())
+            errors = [d for d in parse_mcs(build.outputs.get(build.failed.name, ""), ws, None)
+                      if d.severity == "error"] if build.failed is not None else []
+        if build.ok or build.timed_out or not errors or any(d.file for d in errors) or build.failed.path in own:
+            return LibraryBuild(build.ok, output, libs, set_aside)
+        gone = {build.failed.path}
+        for p in libs:
+            if gone & set(p.project_refs):
+                gone.add(p.path)
+        for p in libs:
+            if p.path in gone:
+                set_aside[p.name] = (f"{errors[0].code} {errors[0].message}" if p is build.failed
+                                     else f"depends on {build.failed.name}, set aside")
+        libs = [p for p in libs if p.path not in gone]
 
 
 def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_ROUNDS,
@@ -81,7 +136,9 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
     by_path = {f.path: f for f in files}
     for _ in range(rounds):
         report.rounds += 1
-        ok, output, _ = build_libraries(target, settings)
+        build = build_libraries(target, settings, changed=[target / f.path for f in files])
+        ok, output = build.ok, build.output
+        report.set_aside = build.set_aside
         if ok:
             report.compiled = True
             report.port_errors = []

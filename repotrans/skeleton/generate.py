@@ -132,6 +132,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
         segments = set(namespace.split("."))
         shadowed = {cs: f"{namespace_of[java]}.{cs}" for java, cs in project_types.items()
                     if cs in segments and java in namespace_of}
+        shadowed = {**dotnet_shadowed(namespace, {*port_namespaces.values(), *namespace_of.values()}), **shadowed}
         resolver = SkeletonResolver(frozenset(DEFAULT_USINGS), project_types, conv, shadowed)
         ctx = TypeContext(conv, resolver, {}, overridden, defaults=defaults)
         lines: list[Line] = []
@@ -184,6 +185,21 @@ def split_home(index: "Index", t: "TypeDecl", names: Names) -> str | None:
             votes[ns] += 1
     ranked = votes.most_common(2)
     return ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
+
+
+def dotnet_shadowed(namespace: str, namespaces: set[str]) -> dict[str, str]:
+    """.NET type names (those the JDK table writes) that a namespace hides in a file of `namespace`, each
+    qualified: C# looks a simple name up in the enclosing namespaces first, so in `A.Format.Exception`
+    (or in `A.Format`, beside it) `Exception` names the namespace, not System.Exception (CS0118)."""
+    hiding = set(namespace.split("."))
+    for ns in namespaces:
+        outer, _, last = ns.rpartition(".")
+        if outer == namespace or namespace.startswith(outer + ".") or not outer:
+            hiding.add(last)
+    table = jdk_table()
+    dotnet = {cs.split("<")[0] for cs in table["types"].values() if isinstance(cs, str)} | set(table["namespaces"])
+    return {name: f"{table['namespaces'].get(name, 'System')}.{name}" for name in hiding & dotnet
+            if name[:1].isupper()}
 
 
 def _usings(root: Node, lines: list[Line], namespace: str, project_types: dict[str, str],

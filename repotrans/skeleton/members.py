@@ -162,7 +162,8 @@ def write_missing_members(target: Path, plan: MissingMembers, check: bool = True
         return plan
     ok = False
     for _ in range(MAX_ROUNDS):           # a parse error hides the semantic ones: build again after each
-        ok, output, _ = build_libraries(target, settings)
+        build = build_libraries(target, settings, changed=[target / a.path for a in plan.additions])
+        ok, output = build.ok, build.output
         failing: dict[tuple[str, str], str] = {}
         for e in member_errors(output, target.resolve(), {}) if not ok else []:
             for (path, origin), (start, end) in spans.items():

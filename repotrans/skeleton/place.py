@@ -38,11 +38,13 @@ def load_target_projects(root: Path) -> list[Project]:
 
 
 def owners(rel_path: str, root: Path, projects: list[Project]) -> list[Project]:
-    """Projects that compile files of rel_path's folder (nearest folder up that any project compiles)."""
+    """Projects that compile files of rel_path's folder (nearest folder up that any project compiles, or
+    whose project file it holds: a test project whose only file so far is Properties/AssemblyInfo.cs)."""
     folder = (root / rel_path).resolve().parent
     root = root.resolve()
     while True:
-        found = [p for p in projects if any(s.parent == folder for s in p.sources)]
+        found = [p for p in projects if any(s.parent == folder for s in p.sources)] or \
+            [p for p in projects if p.path.resolve().parent == folder]
         if found or folder == root or root not in folder.parents:
             return found
         folder = folder.parent

@@ -83,3 +83,19 @@ def test_a_member_the_java_class_has_in_another_shape_is_no_addition(tmp_path):
     api = _bench("whole_types_api")
     assert api.port_only_members(index, {"org.demo.StringUtil": ("target:Demo.StringUtil", "", [])}) == \
         {"StringUtil": {"Resolve"}}
+
+
+def test_a_classs_junit_tests_are_found_by_what_they_exercise_in_any_package(tmp_path):
+    """Pinyin4j keeps PinyinHelperTest in net.sourceforge.pinyin4j.test (a subpackage importing the class):
+    a `<Class>Test*` pattern on the class's own package missed it. A test of the same simple name that sees
+    another package's class of that name is not one of the class's."""
+    files = {"org/demo/test/DogTest.java": "package org.demo.test;\nimport org.demo.Dog;\nclass DogTest { Dog d; }",
+             "org/demo/TestCat.java": "package org.demo;\nclass TestCat { Cat c; }",
+             "org/demo/more/CatTests.java": "package org.demo.more;\nimport org.demo.*;\nclass CatTests { Cat c; }",
+             "org/other/DogTest.java": "package org.other;\nclass DogTest { Dog d; }",
+             "org/demo/BirdTest.java": "package org.demo;\nclass BirdTest { Bird b; }"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    found = _bench().junit_tests_of(tmp_path, ["org.demo.Dog", "org.demo.Cat"])
+    assert found == ["org.demo.TestCat", "org.demo.more.CatTests", "org.demo.test.DogTest"]

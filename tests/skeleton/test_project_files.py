@@ -59,3 +59,21 @@ def test_mstest_tests_get_a_project_that_references_mstest_and_runs(tmp_path, ca
     assert "1 test file(s) (they use MSTest)" in out
     assert "chosen: Example.Ring.Tests [tests (mstest)] net48 (the only one), 1 files" in out
     assert code == 0, out
+
+
+def test_a_file_goes_to_the_project_whose_folder_holds_it_when_none_compiles_beside_it(tmp_path):
+    """A classic test project whose only compiled file is Properties/AssemblyInfo.cs (its tests hidden, as
+    the deleted-class benchmark does with Pinyin4j.NET's): a fixture written in the project's folder joins
+    its Compile items."""
+    from repotrans.skeleton.place import place_files
+    project = tmp_path / "Lib.Tests"
+    (project / "Properties").mkdir(parents=True)
+    (project / "Properties" / "AssemblyInfo.cs").write_text("")
+    (project / "Lib.Tests.csproj").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<Project ToolsVersion="14.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">\n'
+        '  <PropertyGroup><OutputType>Library</OutputType><AssemblyName>Lib.Tests</AssemblyName></PropertyGroup>\n'
+        '  <ItemGroup>\n    <Compile Include="Properties\\AssemblyInfo.cs" />\n  </ItemGroup>\n</Project>\n')
+    placement = place_files(tmp_path, {"Lib.Tests/HelperTests.cs": "class HelperTests { }"})
+    assert placement.projects == {"Lib.Tests": ["Lib.Tests/HelperTests.cs"]}
+    assert '<Compile Include="HelperTests.cs" />' in (project / "Lib.Tests.csproj").read_text()

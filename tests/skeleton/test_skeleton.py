@@ -305,3 +305,50 @@ def test_a_type_of_a_split_package_goes_beside_its_superclass_or_its_users(tmp_p
     assert placed["org.h.Value"] == ("H.Net.Iteration", "H/Iteration/Value.cs")     # named by C and D, and A
     names = learn_names(index, mapping)
     assert placed["org.h.Both"] == (names.namespace("org.h"), f"{names.folder('org.h')}/Both.cs")   # B and C: a tie
+
+
+def _classic(folder: Path, name: str, body: str, references: str = "", project_refs: str = "") -> None:
+    folder.mkdir(parents=True)
+    (folder / f"{name}.cs").write_text(body)
+    (folder / f"{name}.csproj").write_text(textwrap.dedent(f"""\
+        <?xml version="1.0" encoding="utf-8"?>
+        <Project ToolsVersion="14.0" DefaultTargets="Build" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+          <PropertyGroup><OutputType>Library</OutputType><AssemblyName>{name}</AssemblyName>
+            <TargetFrameworkVersion>v4.5</TargetFrameworkVersion></PropertyGroup>
+          <ItemGroup><Reference Include="System" />{references}</ItemGroup>
+          <ItemGroup>{project_refs}</ItemGroup>
+          <ItemGroup><Compile Include="{name}.cs" /></ItemGroup>
+          <Import Project="$(MSBuildToolsPath)\\Microsoft.CSharp.targets" />
+        </Project>
+        """))
+
+
+@needs_mcs
+def test_the_check_builds_only_the_projects_the_skeleton_concerns(tmp_path):
+    """A dependent project that cannot build on this machine whatever the skeleton holds (a reference
+    assembly mono lacks: a WinForms demo's System.Deployment) is set aside and named; a project that does
+    not reference the library is not built at all (here it would not compile)."""
+    java, cs = _port(tmp_path, "classic")
+    lib = '<ProjectReference Include="..\\Demo.Zoo\\Demo.Zoo.csproj" />'
+    _classic(cs / "src" / "Demo.Desktop", "Desktop", "namespace Demo.Desktop { class Shell { } }",
+             references='<Reference Include="System.Deployment" />', project_refs=lib)
+    _classic(cs / "src" / "Demo.Other", "Other", "namespace Demo.Other { class Broken { int x = \"no\"; } }")
+    index = index_pair(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.Dog"])
+    assert result.check.compiled
+    assert list(result.check.set_aside) == ["Desktop"]
+    assert "System.Deployment" in result.check.set_aside["Desktop"]
+    assert "not the skeleton's concern" in result.check.render()
+
+
+def test_a_dotnet_name_a_namespace_hides_is_qualified():
+    """Pinyin4j.NET's exception lives in Net.Sourceforge.Pinyin4j.Format.Exception: there (and beside that
+    namespace, in ...Format) `Exception` names the namespace (CS0118), so the skeleton writes System.Exception;
+    elsewhere the short name stays."""
+    from repotrans.skeleton.generate import dotnet_shadowed
+    spaces = {"P", "P.Format", "P.Format.Exception", "P.Text"}
+    assert dotnet_shadowed("P.Format.Exception", spaces) == {"Exception": "System.Exception"}
+    assert dotnet_shadowed("P.Format", spaces) == {"Exception": "System.Exception"}
+    assert dotnet_shadowed("P", spaces) == {}
+    assert dotnet_shadowed("P.Format.Regex", spaces) == {"Exception": "System.Exception",
+                                                         "Regex": "System.Text.RegularExpressions.Regex"}
