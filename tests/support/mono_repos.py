@@ -120,3 +120,21 @@ def judged_port(root: Path, sandbox: str, core: dict[str, str], tests: dict[str,
     with Runners(root / "wd", sandbox=sandbox, timeout=60.0, memory_mb=1024) as runners:
         yield index, runners
     index.close()
+
+
+SANDBOXES = [pytest.param("local", marks=pytest.mark.slow), pytest.param("docker", marks=pytest.mark.docker)]
+
+
+def port_fixture(prefix: str, core: dict[str, str], tests: dict[str, str]):
+    """A module-scoped fixture `env`, once per sandbox of SANDBOXES: judged_port of `core` and `tests`
+    (index, runners) under a fresh folder named after `prefix` and the sandbox."""
+    @pytest.fixture(scope="module", params=SANDBOXES)
+    def env(request, tmp_path_factory):
+        yield from judged_port(tmp_path_factory.mktemp(f"{prefix}-{request.param}"), request.param, core, tests)
+    return env
+
+
+def only_method(index, name: str):
+    """The one target method called `name` (Type.Member) in `index`."""
+    [m] = index.find_methods("target", name)
+    return m

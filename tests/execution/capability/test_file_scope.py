@@ -10,12 +10,11 @@ import pytest
 
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.checks import MemberRef
-from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.checks import PARENT
 from repotrans.execution.capability.il_path import literals, path_allowance
 from tests.execution.capability.test_il_check import compile_calc
 from tests.execution.capability.test_typesafe import built  # noqa: F401  (the fixture)
-from tests.support.cecil import cecil_verdicts
+from tests.support.cecil import both_checkers
 
 LOAD = MemberRef("Acme.Calc.Calculator", ("Load",), 1, ("String",))
 ADD = "public int Add(int a, int b)\n{\n    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}\n"
@@ -88,16 +87,6 @@ def loading(built, tmp_path_factory):  # noqa: F811
     return exe, base, {name: compile_calc(tmp, f"p{n}", code) for n, (name, code) in enumerate(OWN + FOREIGN)}
 
 
-def _both(loading, name: str, allowed: frozenset[str]) -> list[checks.PolicyVerdict]:
-    exe, base, dlls = loading
-    [cecil] = cecil_verdicts(exe, [checks.job_line(str(dlls[name]), str(base), LOAD, allowed)])
-    ours = check_assembly(dlls[name], base, LOAD, allowed)
-    assert not cecil.error and not ours.error, (cecil.error, ours.error)
-    assert sorted((d.capability, d.api, d.where) for d in ours.denials) == sorted(
-        (d.capability, d.api, d.where) for d in cecil.denials), (name, ours.log(), cecil.log())
-    return [cecil, ours]
-
-
 def test_an_allowance_carries_the_java_originals_literals():
     assert literals(ALLOWED) == frozenset(JAVA_LITERALS)
     assert literals(frozenset({path_allowance("tab\there, é")})) == {"tab\there, é"}
@@ -106,18 +95,18 @@ def test_an_allowance_carries_the_java_originals_literals():
 @pytest.mark.slow
 @pytest.mark.parametrize("case", OWN, ids=[c[0] for c in OWN])
 def test_the_member_opens_the_paths_it_is_given_and_the_java_original_names(loading, case):
-    for verdict in _both(loading, case[0], ALLOWED | {PARENT}):
+    for verdict in both_checkers(loading, LOAD, case[0], ALLOWED | {PARENT}):
         assert verdict.ok, (case[0], verdict.log())
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", FOREIGN, ids=[c[0] for c in FOREIGN])
 def test_the_file_allowance_reaches_no_other_path(loading, case):
-    for verdict in _both(loading, case[0], ALLOWED | frozenset(checks.GRANTS)):
+    for verdict in both_checkers(loading, LOAD, case[0], ALLOWED | frozenset(checks.GRANTS)):
         assert "file_scope" in {d.capability for d in verdict.denials}, (case[0], verdict.log())
 
 
 @pytest.mark.slow
 def test_a_parent_folder_is_open_only_when_the_java_original_climbs(loading):
-    for verdict in _both(loading, "the folder above the parameter, enumerated", ALLOWED | {PARENT}):
+    for verdict in both_checkers(loading, LOAD, "the folder above the parameter, enumerated", ALLOWED | {PARENT}):
         assert verdict.ok, verdict.log()

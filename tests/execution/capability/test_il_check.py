@@ -5,7 +5,6 @@ same (capability, API) denials in the same methods, and accept the same code."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,8 @@ from repotrans.execution.capability.il_rules import load_rules
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef
 from tests.execution.capability.test_policy import DENIED
 from tests.execution.capability.test_security import POLICY_ATTACKS, TRUTH
-from tests.support.cecil import build_checker, cecil_verdicts
+from tests.support.cecil import build_checker, cecil_verdicts, compile_calc_with
 
-CALC = Path(__file__).resolve().parents[2] / "fixtures" / "dotnet" / "projects" / "calc" / "src" / "Acme.Calc"
-ADD = "        public int Add(int a, int b)\n        {\n            int sum = a + b;\n            history.Add(sum);\n            return sum;\n        }\n"
 CLEAN = [
     ("ground truth", TRUTH),
     ("lambdas, iterators, LINQ, resources", "public int Add(int a, int b)\n{\n    System.Func<int, int> twice = x => x + x;\n"
@@ -56,22 +53,8 @@ MEMBER = MemberRef("Acme.Calc.Calculator", ("Add",), 2, ("Int32", "Int32"))
 
 def compile_calc(folder: Path, name: str, body: str | None) -> Path:
     """Acme.Calc compiled by mcs with Calculator.Add replaced by `body` (a block or whole members)."""
-    out = folder / name
-    out.mkdir()
-    sources = []
-    for src in (CALC / "Calculator.cs", CALC / "Text" / "Greeter.cs"):     # what the project compiles
-        text = src.read_text()
-        if src.name == "Calculator.cs" and body is not None:
-            member = ("public int Add(int a, int b)\n" + body) if body.lstrip().startswith("{") else body
-            text = text.replace(ADD, member + "\n")
-        (out / src.name).write_text(text)
-        sources.append(str(out / src.name))
-    dll = out / "Acme.Calc.dll"
-    done = subprocess.run(["mcs", "-target:library", "-unsafe", "-debug-", f"-out:{dll}", "-r:System.Core.dll",
-                           "-r:/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll", *sources],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return dll
+    member = body if body is None or not body.lstrip().startswith("{") else "public int Add(int a, int b)\n" + body
+    return compile_calc_with(folder, name, member, ("/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll",))
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from repotrans.execution.capability.il_job import check_assembly
 from repotrans.execution.capability.il_typesafe import method_key, parse_verifier, verifier_key
 from tests.execution.capability.test_il_check import MEMBER, compile_calc
 from tests.execution.capability.test_security import TRUTH
-from tests.support.cecil import build_checker, cecil_verdicts
+from tests.support.cecil import both_checkers, build_checker
 
 LAYOUT = "System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind."
 OFFSET = "System.Runtime.InteropServices.FieldOffset(0)"
@@ -92,14 +92,7 @@ def built(tmp_path_factory):
 
 
 def _both(built, name: str, allowed: frozenset[str] = frozenset()) -> list[checks.PolicyVerdict]:
-    exe, base, dlls = built
-    line = checks.job_line(str(dlls[name]), str(base), MEMBER, allowed)
-    [cecil] = cecil_verdicts(exe, [line])
-    ours = check_assembly(dlls[name], base, MEMBER, allowed)
-    assert not cecil.error and not ours.error, (cecil.error, ours.error)
-    assert sorted((d.capability, d.api, d.where) for d in ours.denials) == sorted(
-        (d.capability, d.api, d.where) for d in cecil.denials), name
-    return [cecil, ours]
+    return both_checkers(built, MEMBER, name, allowed)
 
 
 @pytest.mark.slow

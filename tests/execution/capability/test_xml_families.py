@@ -8,7 +8,6 @@ the Java original's file (its imports) or text, and for an abstract method from 
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,10 +15,8 @@ import pytest
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.capability.checks import MemberRef
-from repotrans.execution.capability.il_job import check_assembly
 from repotrans.index.store import Index
-from tests.execution.capability.test_il_check import ADD, CALC, build_checker
-from tests.support.cecil import cecil_verdicts
+from tests.support.cecil import ADD, both_checkers, build_checker, compile_calc_with
 from tests.support.solutions import write_tree
 
 RENDER = MemberRef("Acme.Calc.Calculator", ("Render",), 1, ("String",))
@@ -97,18 +94,7 @@ FOREIGN = [
 
 def compile_render(folder: Path, name: str, code: str) -> Path:
     """Acme.Calc compiled by mcs with Calculator.Add replaced by `code`, System.Xml and System.Xml.Linq referenced."""
-    out = folder / name
-    out.mkdir()
-    sources = []
-    for src in (CALC / "Calculator.cs", CALC / "Text" / "Greeter.cs"):
-        text = src.read_text()
-        (out / src.name).write_text(text.replace(ADD, code + "\n") if src.name == "Calculator.cs" else text)
-        sources.append(str(out / src.name))
-    dll = out / "Acme.Calc.dll"
-    done = subprocess.run(["mcs", "-target:library", "-unsafe", "-debug-", "-nowarn:618", f"-out:{dll}", "-r:System.Core.dll",
-                           "-r:System.Xml.dll", "-r:System.Xml.Linq.dll", *sources], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return dll
+    return compile_calc_with(folder, name, code, ("System.Xml.dll", "System.Xml.Linq.dll"))
 
 
 @pytest.fixture(scope="module")
@@ -121,29 +107,19 @@ def compiled(tmp_path_factory):
             {name: compile_render(tmp, f"x{n}", code) for n, (name, code) in enumerate(cases)})
 
 
-def _both(compiled, name: str, allowed: frozenset[str]) -> list[checks.PolicyVerdict]:
-    exe, base, dlls = compiled
-    [cecil] = cecil_verdicts(exe, [checks.job_line(str(dlls[name]), str(base), RENDER, allowed)])
-    ours = check_assembly(dlls[name], base, RENDER, allowed)
-    assert not cecil.error and not ours.error, (cecil.error, ours.error)
-    assert sorted((d.capability, d.api, d.where) for d in ours.denials) == sorted(
-        (d.capability, d.api, d.where) for d in cecil.denials), (name, ours.log(), cecil.log())
-    return [cecil, ours]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("case", OWN, ids=[c[0] for c in OWN])
 def test_a_family_the_java_original_uses_is_open(compiled, case):
     name, _, families = case
-    for verdict in _both(compiled, name, frozenset(families)):
+    for verdict in both_checkers(compiled, RENDER, name, frozenset(families)):
         assert verdict.ok, (name, verdict.log())
-    for verdict in _both(compiled, name, frozenset()):         # the Java original uses no XML: not on the allowlist
+    for verdict in both_checkers(compiled, RENDER, name, frozenset()):         # the Java original uses no XML: not on the allowlist
         assert "unlisted" in {d.capability for d in verdict.denials}, (name, verdict.log())
 
 
 @pytest.mark.slow
 def test_a_family_opens_only_its_own_namespace(compiled):
-    for verdict in _both(compiled, "XSLT with the default settings and no resolver", frozenset({"xml_dom"})):
+    for verdict in both_checkers(compiled, RENDER, "XSLT with the default settings and no resolver", frozenset({"xml_dom"})):
         assert {d.api for d in verdict.denials if d.capability == "unlisted"} >= {"System.Xml.Xsl.XslCompiledTransform"}
 
 
@@ -151,7 +127,7 @@ def test_a_family_opens_only_its_own_namespace(compiled):
 @pytest.mark.parametrize("case", FOREIGN, ids=[c[0] for c in FOREIGN])
 def test_what_reaches_files_network_or_run_time_code_stays_denied(compiled, case):
     name, _, capability = case
-    for verdict in _both(compiled, name, FAMILIES | EVERYTHING):
+    for verdict in both_checkers(compiled, RENDER, name, FAMILIES | EVERYTHING):
         assert capability in {d.capability for d in verdict.denials}, (name, verdict.log())
 
 

@@ -15,9 +15,8 @@ from dataclasses import replace
 import pytest
 
 from repotrans.index.store import Index
-from tests.support.mono_repos import judged_port
+from tests.support.mono_repos import only_method, port_fixture
 
-SANDBOXES = [pytest.param("local", marks=pytest.mark.slow), pytest.param("docker", marks=pytest.mark.docker)]
 STORE = """using System;
 using System.IO;
 using System.Linq;
@@ -96,15 +95,11 @@ WRONG = [
 ]
 
 
-@pytest.fixture(scope="module", params=SANDBOXES)
-def env(request, tmp_path_factory):
-    yield from judged_port(tmp_path_factory.mktemp(f"files-{request.param}"), request.param,
-                           {"Store.cs": STORE}, {"StoreTests.cs": TESTS})
+env = port_fixture("files", {"Store.cs": STORE}, {"StoreTests.cs": TESTS})
 
 
 def task(index: Index):
-    [m] = index.find_methods("target", "Store.Load")
-    return m
+    return only_method(index, "Store.Load")
 
 
 @pytest.mark.parametrize("attack", WRONG, ids=[a[0] for a in WRONG])

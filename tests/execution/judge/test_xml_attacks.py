@@ -14,9 +14,8 @@ from dataclasses import replace
 import pytest
 
 from repotrans.index.store import Index
-from tests.support.mono_repos import judged_port
+from tests.support.mono_repos import only_method, port_fixture
 
-SANDBOXES = [pytest.param("local", marks=pytest.mark.slow), pytest.param("docker", marks=pytest.mark.docker)]
 STYLER = """using System;
 using System.IO;
 using System.Xml;
@@ -86,15 +85,11 @@ WRONG = [
 ]
 
 
-@pytest.fixture(scope="module", params=SANDBOXES)
-def env(request, tmp_path_factory):
-    yield from judged_port(tmp_path_factory.mktemp(f"xml-{request.param}"), request.param,
-                           {"Styler.cs": STYLER}, {"StylerTests.cs": TESTS})
+env = port_fixture("xml", {"Styler.cs": STYLER}, {"StylerTests.cs": TESTS})
 
 
 def task(index: Index):
-    [m] = index.find_methods("target", "Styler.Apply")
-    return m
+    return only_method(index, "Styler.Apply")
 
 
 def test_the_right_body_runs_xslt_with_reduced_trust(env):
