@@ -177,8 +177,36 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
             wanted = _WANTED.search(e.message) if e.code in ("CS1503", "CS0266", "CS0029") else None
             if wanted is not None and _retype(files, e, wanted["type"], target):
                 fixed = True
+            elif e.code in ("CS1503", "CS0266", "CS0029") and _retype_to_use(files, e, target):
+                report.reshaped.append(f"{e.file}:{e.line}: a member's type as the port's use converts it ({e.message})")
+                fixed = True
+            elif e.code == "CS1061" and _retype_to_subtype(files, e, target):
+                report.reshaped.append(f"{e.file}:{e.line}: a member's type as the port's subtype that has what the "
+                                       f"port calls on it ({e.message.split(' and ')[0]})")
+                fixed = True
+            elif e.code == "CS0019" and _retype_operand(files, e, target):
+                fixed = True
+            elif "method group" in e.message and _as_property(files, e, target):
+                report.reshaped.append(f"{e.file}:{e.line}: a method the port reads as a property made one")
+                fixed = True
+        hoisted = set()
+        for e in report.port_errors:        # a nested type the port names bare lives beside its outer type
+            bare = _UNKNOWN_NAME.search(e.message) if e.code in ("CS0103", "CS0246") else None
+            if bare is not None and bare["name"] not in hoisted and _hoist(files, bare["name"]):
+                hoisted.add(bare["name"])
+                report.reshaped.append(f"{bare['name']}: a nested type moved beside its outer type, as the port's "
+                                       f"{e.file}:{e.line} names it")
+                fixed = True
         for e in sorted(errors, key=lambda e: (e.file, -e.line)):      # bottom up: earlier lines stay put
             f = by_path.get(e.file)
+            clash = _CLASH.search(e.message) if e.code == "CS0102" else None
+            if clash is not None and (clash["name"] in hoisted or _hoist(files, clash["name"])):
+                if clash["name"] not in hoisted:   # C# has no member beside a nested type of its name: the type moves
+                    hoisted.add(clash["name"])
+                    report.reshaped.append(f"{clash['name']}: a nested type moved beside its outer type ({e.origin} "
+                                           "has its name)")
+                fixed = True
+                continue
             if f is not None and e.origin and e.code in ("CS0115", "CS0506") and _as_new(f, e):
                 report.reshaped.append(f"{e.origin}: no 'override' ({e.code}: the port's base member is not "
                                        "virtual or absent)")
@@ -308,6 +336,170 @@ def _retype(files: list[SkeletonFile], error: MemberError, cs_type: str, target:
     ln, m = hits[0]
     ln.text = ln.text[:m.start()] + f"{cs_type} {m.group(1)}" + ln.text[m.end():]
     return True
+
+
+_CONVERT = re.compile(r"cannot convert `(?P<have>[^']+)' expression to type `(?P<want>[^']+)'"
+                      r"|[Cc]annot implicitly convert type `(?P<have2>[^']+)' to `(?P<want2>[^']+)'")
+_DECL = re.compile(r"^(?P<indent>\s*)(?:(?:public|internal|protected|private|static|virtual|override|abstract|sealed"
+                   r"|readonly|new)\s+)*(?P<type>[\w.<>\[\],? ]+?)\s+(?P<name>\w+)\s*(?=\(|\{|=|;|$)")
+_UNKNOWN_NAME = re.compile(r"The (?:type or namespace )?name `(?P<name>\w+)' (?:does not exist|could not be found)")
+_CLASH = re.compile(r"already contains a definition for `(?P<name>\w+)'")
+_MODIFIERS = {"public", "internal", "protected", "private", "static", "virtual", "override", "abstract", "sealed",
+              "readonly", "new", "return", "throw", "class", "struct", "interface", "enum"}
+
+
+def _bare(cs_type: str) -> str:
+    """A C# type as mcs messages and skeleton text both compare: no namespaces, no spaces."""
+    return re.sub(r"\b(?:\w+\.)+(?=\w)", "", cs_type).replace(" ", "")
+
+
+def _port_line(target: Path, error: MemberError) -> str:
+    path = target / error.file
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
+    return lines[error.line - 1] if 0 < error.line <= len(lines) else ""
+
+
+def _declarations(files: list[SkeletonFile]):
+    """(file, line, match of _DECL) of every member declaration in the skeleton files."""
+    for f in files:
+        for ln in f.lines:
+            d = _DECL.match(ln.text) if ln.kind != "type" and not ln.text.lstrip().startswith("//") else None
+            if d is not None and d["type"].strip() and d["type"].split()[-1] not in _MODIFIERS:
+                yield f, ln, d
+
+
+def _retype_to_use(files: list[SkeletonFile], error: MemberError, target: Path) -> bool:
+    """The one skeleton member the port's line of `error` uses whose declared type is the one the compiler
+    could not convert takes the type that use wants (libphonenumber's RegexCache returns the port's
+    PhoneRegex where Java returns Pattern; its Map<Integer, List<String>> is the port's Dictionary<int,
+    List<string>>); True if changed."""
+    m = _CONVERT.search(error.message)
+    if m is None:
+        return False
+    have, want = m["have"] or m["have2"], m["want"] or m["want2"]
+    if _bare(have) in ("object", "Object"):
+        return False                     # a port-only placeholder's: _retype
+    text = _port_line(target, error)
+    hits = [(f, ln, d) for f, ln, d in _declarations(files) if _bare(d["type"]) == _bare(have)
+            and re.search(r"\b" + re.escape(d["name"]) + r"\b", text)]
+    if len(hits) != 1:
+        return False
+    f, ln, d = hits[0]
+    written = want
+    for ns in sorted((u[len("using "):].rstrip(";").strip() for u in f.header if u.startswith("using ")), key=len,
+                     reverse=True) + [f.namespace]:
+        written = re.sub(r"(?<![\w.])" + re.escape(ns) + r"\.(?=\w+(?:[<>,\[\]]|$))", "", written)
+    written = re.sub(r",(?=\S)", ", ", written)
+    ln.text = ln.text[:d.start("type")] + written + ln.text[d.end("type"):]
+    return True
+
+
+_NO_MEMBER = re.compile(r"Type `(?P<type>[\w.]+)' does not contain a definition for `(?P<member>\w+)'")
+_OPERANDS = re.compile(r"operands of type `(?P<a>[^']+)' and `(?P<b>[^']+)'")
+
+
+def _retype_to_subtype(files: list[SkeletonFile], error: MemberError, target: Path) -> bool:
+    """The port's line calls `M` on what a skeleton member returns (`cache.GetPatternForRegex(p).MatchAll(s)`)
+    and the member's declared type lacks `M`: the one type of the port's own that derives from it and
+    declares `M` (libphonenumber's PhoneRegex : Regex) becomes the member's type; True if changed."""
+    m = _NO_MEMBER.search(error.message)
+    if m is None:
+        return False
+    text = _port_line(target, error)
+    hits = [(f, ln, d) for f, ln, d in _declarations(files) if _bare(d["type"]) == _bare(m["type"])
+            and re.search(r"\b" + re.escape(d["name"]) + r"\b(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?\s*\.\s*"
+                          + re.escape(m["member"]) + r"\b", text)]
+    if len(hits) != 1:
+        return False
+    base = re.escape(_bare(m["type"]))
+    generated = {f.path for f in files}
+    subtypes = set()
+    for path in target.rglob("*.cs"):
+        rel = path.relative_to(target).as_posix()
+        if rel in generated or "/obj/" in f"/{rel}" or "/bin/" in f"/{rel}":
+            continue
+        source = path.read_text(encoding="utf-8", errors="replace")
+        for c in re.finditer(r"\bclass\s+(\w+)\s*:\s*(?:[\w.]+\.)?" + base + r"\b", source):
+            if re.search(r"\b" + re.escape(m["member"]) + r"\s*[(<]", source[c.end():]):
+                subtypes.add(c.group(1))
+    if len(subtypes) != 1:
+        return False
+    f, ln, d = hits[0]
+    ln.text = ln.text[:d.start("type")] + subtypes.pop() + ln.text[d.end("type"):]
+    return True
+
+
+def _retype_operand(files: list[SkeletonFile], error: MemberError, target: Path) -> bool:
+    """`m.Start + m.Length` where the port-only placeholder `Length` is an object: it takes the other
+    operand's type (CS0019); True if changed."""
+    m = _OPERANDS.search(error.message)
+    if m is None or (m["a"] == "object") == (m["b"] == "object") or " " in m["a"] + m["b"]:
+        return False                     # one operand a placeholder's object, the other a type (no method group)
+    return _retype(files, error, m["b"] if m["a"] == "object" else m["a"], target)
+
+
+def _as_property(files: list[SkeletonFile], error: MemberError, target: Path) -> bool:
+    """A parameterless skeleton method the port's line of `error` reads without calling it (`m.Start + 1`:
+    CS0019/CS0428 on a method group; libphonenumber's PhoneNumberMatch.Start for Java's start()) becomes a
+    get-only property, and so do the other parameterless readers of the type named as one of its fields
+    (number(), rawString() beside the fields number, rawString: the port's accessor convention for the
+    type); True if changed."""
+    text = _port_line(target, error)
+    for f in files:
+        i = _reader(f, lambda name: re.search(r"\." + re.escape(name) + r"\b(?!\s*\()", text) is not None)
+        if i is None:
+            continue
+        _to_property(f, i)
+        fields = {d["name"] for _, ln, d in _declarations([f]) if not ln.text.rstrip().endswith(")")
+                  and "{" not in ln.text}
+        lowered = {n.lower() for n in fields}
+        while (j := _reader(f, lambda name: name.lower() in lowered and name not in fields)) is not None:    # the type's other field readers
+            _to_property(f, j)                                                          # (start(), number()) alike
+        return True
+    return False
+
+
+def _reader(f: SkeletonFile, wanted) -> int | None:
+    """The line of the first parameterless placeholder method of `f` whose name `wanted` accepts."""
+    for i, ln in enumerate(f.lines[:-3]):
+        head = re.fullmatch(r"(?P<indent>\s*)(?P<words>[\w<>\[\], .?]+?)\s+(?P<name>\w+)\(\)", ln.text)
+        if head is None or not head["words"].strip() or head["words"].split()[-1] in _MODIFIERS \
+                or head["words"].split()[-1] == "void" or f.lines[i + 1].text.strip() != "{" \
+                or f.lines[i + 2].text.strip() != PLACEHOLDER or f.lines[i + 3].text.strip() != "}" \
+                or not wanted(head["name"]):
+            continue
+        return i
+    return None
+
+
+def _to_property(f: SkeletonFile, i: int) -> None:
+    head = re.fullmatch(r"(?P<indent>\s*)(?P<words>.+?)\s+(?P<name>\w+)\(\)", f.lines[i].text)
+    f.lines[i:i + 4] = [Line(f"{head['indent']}{head['words']} {head['name']} {{ get {{ {PLACEHOLDER} }} }}",
+                             f.lines[i].origin)]
+
+
+def _hoist(files: list[SkeletonFile], name: str) -> bool:
+    """A nested type `name` (libphonenumber's NumberParseException.ErrorType, which the port declares beside
+    the exception and names bare) moved out of its outer type to the namespace, after the outer type;
+    True if moved."""
+    for f in files:
+        for i, ln in enumerate(f.lines):
+            if ln.text.lstrip().startswith("//") or not _TYPE_HEADER.search(ln.text) \
+                    or not re.search(r"\b(?:class|struct|interface|enum)\s+" + re.escape(name) + r"\b", ln.text):
+                continue
+            depth = len(re.match(r"\s*", ln.text).group(0))
+            if depth == 0:
+                return False
+            end = _block_end(f.lines, i)
+            block = [Line(b.text[depth:] if b.text[:depth].strip() == "" else b.text.lstrip(), b.origin, b.kind)
+                     for b in f.lines[i:end + 1]]
+            del f.lines[i:end + 1]
+            top = max((j for j in range(i) if f.lines[j].kind == "type" and not f.lines[j].text[:1].isspace()),
+                      default=None)
+            after = _block_end(f.lines, top) + 1 if top is not None else len(f.lines)
+            f.lines[after:after] = block
+            return True
+    return False
 
 
 def _as_method(f: SkeletonFile, member: str) -> bool:
