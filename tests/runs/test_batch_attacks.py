@@ -15,14 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from repotrans.cli import main
-from repotrans.index.store import Index
-from tests.support.fake_openai_server import FakeOpenAIServer
-from tests.support.oracle_model import OracleModel
-from tests.support.sample_masking import SAMPLE, masked_sample
+from tests.support.sample_masking import masked_sample
+from tests.support.scripted_batch import (FORMAT, IS_BLANK, ScriptedModel, member_text, run_batch, same, sample_index,
+                                          statuses, truth)
 
 pytestmark = pytest.mark.slow
-IS_BLANK, FORMAT = "Acme.Common.StringUtils.IsBlank(string)", "Acme.Common.StringUtils.FormatNumber(double, int)"
 CONFIG = "[agents]\nrag = false\nmax_repair_rounds = 1\n[model]\nmax_retries = 0\n[execution]\nsandbox = \"local\"\n"
 WRONG_BLANK = """public static bool IsBlank(string text)
 {
@@ -52,35 +49,14 @@ MARK_BLANK, MARK_FORMAT = "s => s + \".\"", "return value.ToString();"      # te
 MARK_HOOK = "d => FormatNumber(d, 0)"
 
 
-class ScriptedModel(OracleModel):
-    """The oracle (every step right), except that the member under translation gets the candidates of its
-    script in turn ("wrong"/"right"; the last one again when the script runs out)."""
-
-    def __init__(self, index, scripts: dict[str, list[str]]):
-        super().__init__(index)
-        self.scripts, self.turn = scripts, {}
-
-    def __call__(self, body: dict):
-        prompt = body["messages"][-1]["content"]
-        header = prompt.split("\n", 1)[0]
-        if "translate the method" in header or "repair the translation" in header:
-            member = self._member(prompt)
-            name = member.name
-            if name in self.scripts:
-                n = self.turn[name] = self.turn.get(name, -1) + 1
-                kind = self.scripts[name][min(n, len(self.scripts[name]) - 1)]
-                code = self._truth(member) if kind == "right" else WRONG_BLANK_HOOK if kind == "hook" else {
-                    "IsBlank": WRONG_BLANK, "FormatNumber": WRONG_FORMAT}[name]
-                return f"```csharp\n{code}\n```"
-        return super().__call__(body)
+def wrong(name: str, kind: str) -> str:
+    """The wrong candidate of `kind` for member `name`."""
+    return WRONG_BLANK_HOOK if kind == "hook" else {"IsBlank": WRONG_BLANK, "FormatNumber": WRONG_FORMAT}[name]
 
 
 @pytest.fixture(scope="module")
 def full(tmp_path_factory):
-    index = Index.open(tmp_path_factory.mktemp("sample-index"))
-    index.build(SAMPLE / "java", SAMPLE / "csharp", progress=False)
-    yield index
-    index.close()
+    yield from sample_index(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -90,40 +66,8 @@ def workdir(tmp_path_factory) -> Path:
 
 def batch(full, workdir: Path, tmp: Path, scripts: dict[str, list[str]], *flags: str) -> tuple[int, dict, Path]:
     java, cs = masked_sample(tmp, IS_BLANK, FORMAT)
-    (tmp / "repotrans.toml").write_text(CONFIG)
-    run = tmp / "run"
-    with FakeOpenAIServer(responder=ScriptedModel(full, scripts)) as server:
-        rc = main(["batch", "--source", str(java), "--target", str(cs), "--run-dir", str(run), "--config",
-                   str(tmp / "repotrans.toml"), "--workdir", str(workdir), "--model", "coder", "--base-url",
-                   server.base_url, "--quiet", *flags])
-    return rc, json.loads((run / "summary.json").read_text()), cs
-
-
-def member_text(cs: Path, name: str) -> str:
-    text = (cs / "src" / "Acme.Geo" / "Common" / "StringUtils.cs").read_text()
-    start = text.index(f"public static {'bool' if name == 'IsBlank' else 'string'} {name}(")
-    depth, i = 0, text.index("{", start)
-    while True:
-        depth += {"{": 1, "}": -1}.get(text[i], 0)
-        if depth == 0:
-            return text[start:i + 1]
-        i += 1
-
-
-def same(a: str, b: str) -> bool:
-    """The same member text but for indentation (--write indents a member as its file does)."""
-    return a.split() == b.split()
-
-
-def truth(name: str) -> str:
-    return member_text(SAMPLE / "csharp", name)
-
-
-def statuses(tmp: Path) -> dict[str, str]:
-    """Member name -> its final status, a failure of any kind (test_failure, runtime_error) as "failed"."""
-    found = {d.name.split("_", 1)[0].rsplit(".", 1)[1]: json.loads((d / "result.json").read_text())["status"]
-             for d in (tmp / "run" / "tasks").iterdir() if (d / "result.json").is_file()}
-    return {k: "failed" if v in ("test_failure", "runtime_error") else v for k, v in found.items()}
+    rc, summary = run_batch(ScriptedModel(full, scripts, wrong), java, cs, tmp, CONFIG, workdir, *flags)
+    return rc, summary, cs
 
 
 SCENARIOS = [

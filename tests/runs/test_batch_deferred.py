@@ -14,16 +14,13 @@ right body, with --write, --patch and --batch-candidates; the right body after i
 FormatNumber stays a placeholder (held back), `passed` and written once FormatNumber is right."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from repotrans.cli import main
-from repotrans.index.store import Index
-from tests.runs.test_batch_attacks import FORMAT, IS_BLANK, ScriptedModel, member_text, same, statuses, truth
-from tests.support.fake_openai_server import FakeOpenAIServer
-from tests.support.sample_masking import SAMPLE, masked_sample
+from tests.support.sample_masking import masked_sample
+from tests.support.scripted_batch import (FORMAT, IS_BLANK, ScriptedModel, member_text, run_batch, same, sample_index,
+                                          statuses, truth)
 
 pytestmark = pytest.mark.slow
 # the port hook: a callback kept in a static field, run later by the port (directly, or by a type initializer)
@@ -78,29 +75,14 @@ MARKS = tuple(FORMS.values()) + ("return value.ToString();",)
 WRONG_FORMAT = "public static string FormatNumber(double value, int maxDecimals)\n{\n    return value.ToString();\n}"
 
 
-class DeferredModel(ScriptedModel):
-    """The scripted oracle whose wrong IsBlank is one of FORMS and whose wrong FormatNumber fails its tests."""
-
-    def __call__(self, body: dict):
-        prompt = body["messages"][-1]["content"]
-        header = prompt.split("\n", 1)[0]
-        if "translate the method" in header or "repair the translation" in header:
-            member = self._member(prompt)
-            if member.name in self.scripts:
-                n = self.turn[member.name] = self.turn.get(member.name, -1) + 1
-                kind = self.scripts[member.name][min(n, len(self.scripts[member.name]) - 1)]
-                code = (self._truth(member) if kind == "right" else WRONG_FORMAT if member.name == "FormatNumber"
-                        else WRONG % FORMS[kind])
-                return f"```csharp\n{code}\n```"
-        return super().__call__(body)
+def wrong(name: str, kind: str) -> str:
+    """FormatNumber's wrong body fails its tests; IsBlank's wrong body of `kind` is one of FORMS."""
+    return WRONG_FORMAT if name == "FormatNumber" else WRONG % FORMS[kind]
 
 
 @pytest.fixture(scope="module")
 def full(tmp_path_factory):
-    index = Index.open(tmp_path_factory.mktemp("sample-index"))
-    index.build(SAMPLE / "java", SAMPLE / "csharp", progress=False)
-    yield index
-    index.close()
+    yield from sample_index(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -122,14 +104,10 @@ def hooked(root: Path) -> tuple[Path, Path]:
 
 def batch(full, workdir: Path, tmp: Path, sandbox: str, scripts: dict[str, list[str]], *flags: str):
     java, cs = hooked(tmp)
-    (tmp / "repotrans.toml").write_text("[agents]\nrag = false\nmax_repair_rounds = 1\n[model]\nmax_retries = 0\n"
-                                        f"[execution]\nsandbox = \"{sandbox}\"\n")
-    run = tmp / "run"
-    with FakeOpenAIServer(responder=DeferredModel(full, scripts)) as server:
-        rc = main(["batch", "--source", str(java), "--target", str(cs), "--run-dir", str(run), "--config",
-                   str(tmp / "repotrans.toml"), "--workdir", str(workdir), "--model", "coder", "--base-url",
-                   server.base_url, "--quiet", *flags])
-    return rc, json.loads((run / "summary.json").read_text()), cs
+    config = ("[agents]\nrag = false\nmax_repair_rounds = 1\n[model]\nmax_retries = 0\n"
+              f"[execution]\nsandbox = \"{sandbox}\"\n")
+    rc, summary = run_batch(ScriptedModel(full, scripts, wrong), java, cs, tmp, config, workdir, *flags)
+    return rc, summary, cs
 
 
 SCENARIOS = [
