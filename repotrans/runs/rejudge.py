@@ -12,7 +12,7 @@ placeholders too), are judged again until nothing changes:
   2. when no candidate passes alone, the units of blocked candidates blocked behind each other (the
      strongly connected groups of "A's tests stopped in B's placeholder", from the runtime evidence each
      verdict names in `behind`): each unit judged as one, every member applied in one copy
-     (run_dir/work/group/target). Only a unit whose every member passes there is accepted, and only
+     (run_dir/work/group/target), built once, each member's capability check against the work copy's build. Only a unit whose every member passes there is accepted, and only
      its verdicts are recorded: a verdict taken beside candidates that did not pass is evidence about
      the unit, not about one member. A member that fails there leaves the unit (keeping its own verdict)
      and the rest is judged again; a member blocked there behind another blocked candidate takes that
@@ -357,7 +357,9 @@ def _together(task_id: str, names: list[str]) -> str:
 def _judge_group(copy: WorkCopy, scratch: Path, members: list[TaskRecord], runner: Judge,
                  java: dict[str, Method | None]) -> list[TestResult] | None:
     """Each member's verdict on a copy of the work copy holding every member's candidate (None when
-    that copy does not build)."""
+    that copy does not build). The judge builds that copy once, on the work copy's workspace, and checks each
+    member against the work copy's own build, which holds no member (Runner.run_many's `base`): what a member's
+    candidate adds beside its member is inspected, never hidden in the baseline."""
     tree, workspace = scratch / "target", scratch / "workspace"
     for path in (tree, workspace):
         if path.exists():
@@ -378,7 +380,7 @@ def _judge_group(copy: WorkCopy, scratch: Path, members: list[TaskRecord], runne
             original = java.get("target:" + rec.task_id)
             items.append((m, as_is, allowances(group, original), original))
         try:
-            return runner.run_many(group, items, scope="covering")
+            return runner.run_many(group, items, scope="covering", base=copy.path)
         except TargetBuildError:
             return None
     finally:

@@ -76,7 +76,18 @@ def test_a_wrong_blocked_candidate_never_reaches_the_work_copy_nor_the_port(case
                      "timings": result.timings, "status": result.status})
         return result
 
+    real_together = Runner.together
+
+    def watched_together(self, index, items, base, **kw):
+        results = real_together(self, index, items, base, **kw)
+        wrong_in_tree = MARK in _tree_text(index.root("target"))      # a unit's tree: every member's candidate
+        runs.extend({"task": m.id.split(":", 1)[1], "root": str(index.root("target")),
+                     "wrong_in_tree": wrong_in_tree or MARK in code, "timings": result.timings,
+                     "status": result.status} for (m, code, _, _), result in zip(items, results))
+        return results
+
     monkeypatch.setattr(Runner, "run", watched)
+    monkeypatch.setattr(Runner, "together", watched_together)
     monkeypatch.setenv("REPOTRANS_API_KEY", "test-key")
     (tmp_path / "repotrans.toml").write_text("[agents]\nrag = false\n[execution]\nsandbox = \"local\"\n")
     run_dir = tmp_path / "run"

@@ -87,9 +87,12 @@ class BatchingJudge:
         return self._finish(entry)
 
     def run_many(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], *, scope=None,
-                 scaled: bool = False) -> list[TestResult]:
+                 scaled: bool = False, base: Path | None = None) -> list[TestResult]:
         """Verdicts of several (member, code, allowances, Java original) at once: one shared build for those that may
-        share it, their test runs one after another (batch's re-judging, the combined check)."""
+        share it, their test runs one after another (the combined check); with `base`, the runner's (a unit
+        whose tree holds every item already: Runner.run_many)."""
+        if base is not None:
+            return self.runner.run_many(index, items, scope=scope, scaled=scaled, base=base)
         plans = [self._plan(index, m, code, scope, False, allow, scaled) for m, code, allow, _ in items]
         for (_, _, _, java), (entry, _) in zip(items, plans):
             if not isinstance(entry, str):

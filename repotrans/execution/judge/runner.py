@@ -145,11 +145,55 @@ class Runner:
         return result
 
     def run_many(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], *,
-                 scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
+                 scope: Literal["covering", "all"] | None = None, scaled: bool = False,
+                 base: Path | None = None) -> list[TestResult]:
         """Verdicts of several (member, code, allowances, Java original), one after another (a
-        judge_batch.BatchingJudge shares their builds)."""
+        judge_batch.BatchingJudge shares their builds). `base`: the index's target tree already holds every
+        item's code (a unit judged together, runs.rejudge) and `base` is that tree without any of it; on mono
+        the unit is then built once (together)."""
+        if base is not None and self.toolchain.name == "mono":
+            return self.together(index, items, Path(base), scope=scope, scaled=scaled)
         return [self.run(index, m, code, scope=scope, allow=allow, scaled=scaled, java=java)
                 for m, code, allow, java in items]
+
+    def together(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], base: Path, *,
+                 scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
+        """Each item's verdict on the index's target tree, which holds every item's code, built once: `base`'s
+        workspace with the items' files as that tree has them (MonoToolchain.build_together), each item's
+        capability check comparing that build with `base`'s own, the tree without any item (a baseline
+        holding the items would hide what one of them added, a helper method say), and its covering tests run
+        on that one build. TargetBuildError when the tree does not build."""
+        started = time.monotonic()
+        ws = self.baseline(base)
+        box, root = self.sandbox(ws), index.root("target")
+        with ws.run_dir() as out:
+            cands, patches = [], []
+            for m, code, allow, _ in items:
+                patch = plan_patch(source_text((root / m.path).read_bytes()), m, code)
+                patches.append(patch)
+                cands.append(PatchedFile(path=m.path, text=patch.new_text, line_map=patch.line_map,
+                                         surface_changed=True, run_dir=out, member=MemberRef.of(m),
+                                         allowed=policy_allowances(frozenset(allow))))
+            build = self.toolchain.build_together(ws, cands, out, box, self.limits)
+            if not build.ok:
+                raise TargetBuildError(f"the unit's tree does not build ({build.failed.name}): {build.output[-500:]}")
+            timings = {"apply": 0.0, "baseline": 0.0, "build": time.monotonic() - started}
+            answers, at, results = build.answers or [], 0, []
+            for (m, _, _, java), cand, patch in zip(items, cands, patches):
+                jobs = len(self.toolchain.compiling(ws, m.path))
+                own, at = answers[at:at + jobs], at + jobs
+                member_started = time.monotonic()
+                chosen = self.select(index, m, ws, scope, scaled)
+                judge = f"together: {len(items)} candidates in one build"
+                result = None
+                for limits in (chosen.limits, replace(chosen.limits, fail_fast=False)):
+                    verdict = self.toolchain.run_built(ws, cand, build, own, chosen.selected, box, limits)
+                    result = self.result(index, m, verdict, chosen, cand.allowed, member_started, timings,
+                                         judge=judge, java=java, code=candidate_text(patch))
+                    if not (result.status == BLOCKED and verdict.cut_short):   # blocked rests on every failure
+                        break
+                results.append(result)
+        return results
 
     def patch(self, index, method: Method, code: str) -> tuple[Workspace, Patch]:
         """The workspace of the index's target and `code` planned into `method`'s file (ConfigError when

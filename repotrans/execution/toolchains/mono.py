@@ -193,7 +193,6 @@ class MonoToolchain:
         # the capability check runs in the same sandboxed command as the last compile (checks.chained_argv)
         jobs = [checks.job_line(rel(cand.run_dir / "out" / p.name / p.dll_name, ws),
                                 rel(ws.base / p.name / p.dll_name, ws), cand.member, cand.allowed) for p in changed]
-        timings: dict[str, float] = {}
         started = time.monotonic()
         build = compile_projects(ws, sandbox, limits, projects, order, cand.run_dir / "out",
                                  swap={patched_src: patched}, check=Check(ws.base / CHECKER_EXE, jobs))
@@ -210,11 +209,54 @@ class MonoToolchain:
             return Verdict("compile_error", diagnostics=diags, log=build.output,
                            reason=said,
                            timings={"build": time.monotonic() - started})
-        built = build.built
-        warnings = [d for p in order if p in changed for d in parse_mcs(build.outputs[p.name], ws, cand)]
         checked = checks.merged_verdict(build.answers) if build.answers is not None else None
-        timings["policy"] = checked.seconds if checked else 0.0
-        timings["build"] = time.monotonic() - started - timings["policy"]
+        seconds = time.monotonic() - started - (checked.seconds if checked else 0.0)
+        return self._checked_and_tested(ws, cand, build, changed, checked, seconds, fixtures, sandbox, limits)
+
+    # -- several candidates already in one tree (a unit judged together) ----------------------------------
+    def build_together(self, ws: Workspace, cands: list[PatchedFile], out: Path, sandbox: Sandbox,
+                       limits: Limits) -> BuildOutcome:
+        """One build of `ws`'s target with the files of `cands` replaced by their texts (each file's text holds
+        every candidate in it), into `out`: the projects compiling them and all their dependents, the capability
+        check chained with one job per candidate and assembly compiling its file (answers in that order). The
+        baseline of every job is `ws`'s own build, the tree without any of the candidates: whatever any candidate
+        added is inspected in each job, under that job's allowances."""
+        projects = self.plan(ws).chosen
+        swap = {}
+        for cand in cands:
+            patched = out / "patched" / cand.path
+            patched.parent.mkdir(parents=True, exist_ok=True)
+            patched.write_text(cand.text, encoding="utf-8")
+            swap[(ws.src / cand.path).resolve()] = patched
+        changed = {p.path for p in projects if any(src in p.sources for src in swap)}
+        order = [p for p in projects if p.path in dependents(projects, changed, all_of_them=True)]
+        jobs = [checks.job_line(rel(out / "out" / p.name / p.dll_name, ws), rel(ws.base / p.name / p.dll_name, ws),
+                                cand.member, cand.allowed)
+                for cand in cands for p in self.compiling(ws, cand.path)]
+        return compile_projects(ws, sandbox, limits, projects, order, out / "out", swap=swap,
+                                check=Check(ws.base / CHECKER_EXE, jobs))
+
+    def compiling(self, ws: Workspace, path: str) -> list:
+        """The projects of `ws`'s plan that compile the file `path`."""
+        src = (ws.src / path).resolve()
+        return [p for p in self.plan(ws).chosen if src in p.sources]
+
+    def run_built(self, ws: Workspace, cand: PatchedFile, build: BuildOutcome, answers: list[checks.PolicyVerdict],
+                  fixtures: list[str] | None, sandbox: Sandbox, limits: Limits) -> Verdict:
+        """`run`'s verdict for one candidate of a build_together `build` (`answers`: its jobs' answers), nothing
+        compiled again: its warnings and check, then its tests on that build."""
+        changed = self.compiling(ws, cand.path)
+        checked = checks.merged_verdict(answers) if answers else None
+        return self._checked_and_tested(ws, cand, build, changed, checked, 0.0, fixtures, sandbox, limits)
+
+    def _checked_and_tested(self, ws: Workspace, cand: PatchedFile, build: BuildOutcome, changed: list,
+                            checked: checks.PolicyVerdict | None, seconds: float, fixtures: list[str] | None,
+                            sandbox: Sandbox, limits: Limits) -> Verdict:
+        """A candidate's verdict once `build` compiled: its warnings, its capability check, its tests."""
+        projects = self.plan(ws).chosen
+        built = build.built
+        warnings = [d for p in changed if p.name in build.outputs for d in parse_mcs(build.outputs[p.name], ws, cand)]
+        timings = {"policy": checked.seconds if checked else 0.0, "build": seconds}
         if checked is None or not checked.ok:
             checked = checked or checks.PolicyVerdict(error="the checker did not run")
             return Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
