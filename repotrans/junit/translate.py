@@ -122,6 +122,9 @@ def translate_junit(java_file: Path, java_rel: str, index: "Index", mapping: "Ma
             lines, is_test = _method(d, resolver, style, junit3, helpers, notes)
             members += [""] + lines if members else lines
             tests += is_test
+        elif d.type == "constructor_declaration" and _per_test_constructor(d, methods, junit3):
+            lines = _constructor_as_setup(d, resolver)
+            members += [""] + lines if members else lines
         elif d.type not in ("line_comment", "block_comment", "comment"):
             notes.append(f"{java_name}: {d.type} not translated")
     body = _post_process("\n".join(members))
@@ -187,6 +190,27 @@ def _method(node: Node, resolver: TestResolver, style: TestStyle, junit3: bool, 
                      *[INDENT + part for part in inner.split("\n")], f"{INDENT});", "}"]
     text = qualify("\n".join(lines), resolver.usings())
     return attrs + [f"{access} {static}{returns} {helpers[name]}{params}", *text.split("\n")], is_test
+
+
+def _per_test_constructor(node: Node, methods: list[Node], junit3: bool) -> bool:
+    """A parameterless constructor of a test class whose tests have no set-up method of their own: JUnit makes
+    a new instance for every test, so its body runs before each (NUnit keeps one instance for the fixture)."""
+    if _text(node.child_by_field_name("parameters")).strip("() "):
+        return False
+    for m in methods:
+        name = _text(m.child_by_field_name("name"))
+        if any(ann in ("Before", "BeforeEach") for ann, _ in _annotations(m)) or (junit3 and name == "setUp"):
+            return False
+    return True
+
+
+def _constructor_as_setup(node: Node, resolver: TestResolver) -> list[str]:
+    """The per-test constructor's body as the fixture's [SetUp] (libphonenumber's RegexCacheTest builds its
+    cache there; left out, every test met a null field)."""
+    tr = MethodTranslator(resolver, b"")
+    body = node.child_by_field_name("body")
+    lines = [line for line in tr.block(body) if not re.match(r"\s*(base|this)\s*\(", line)]
+    return ["[SetUp]", "public void SetUpEachTest()", *qualify("\n".join(lines), resolver.usings()).split("\n")]
 
 
 def _post_process(text: str) -> str:

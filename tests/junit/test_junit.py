@@ -168,6 +168,30 @@ def test_a_static_initializer_is_the_fixtures_static_constructor(tmp_path):
     assert not any("static_initializer" in n for n in box.notes)
 
 
+def test_a_per_test_constructor_is_the_fixtures_set_up(tmp_path):
+    """libphonenumber's RegexCacheTest builds its cache in a parameterless constructor: JUnit runs it before each
+    test (a new instance each), NUnit once for the fixture; dropped ("not translated"), every test met a null
+    field. It is the fixture's [SetUp] when the tests have no set-up of their own; one that takes arguments
+    (JUnit 3's `super(name)`) is still left out."""
+    from repotrans.junit.port_tests import port_junit_tests
+
+    java, cs = copy_pair(tmp_path)
+    junit = tmp_path / "junit"
+    shutil.copytree(FIXTURE / "junit", junit)
+    (junit / "org" / "demo" / "zoo" / "BoxTest.java").write_text(
+        (FIXTURE / "junit" / "org" / "demo" / "zoo" / "BoxTest.java").read_text().replace(
+            "    @Before\n    public void setUp() {\n        box = new Box<>();\n    }\n",
+            "    public BoxTest() {\n        box = new Box<>();\n    }\n\n"
+            "    public BoxTest(String name) {\n        box = null;\n    }\n", 1))
+    index = index_pair(tmp_path, java, cs)
+    create_skeleton(index, ["org.demo.*"])
+    result = port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False)
+    box = _fixture(result, "BoxTests")
+    assert "[SetUp]\n        public void SetUpEachTest()" in box.text, box.text
+    assert "box = new Box<string>();" in box.text and "box = null;" not in box.text
+    assert sum("constructor_declaration not translated" in n for n in box.notes) == 1
+
+
 @needs_mono
 def test_a_builtin_fixture_that_does_not_compile_is_repaired_like_a_body(tmp_path):
     """HdrHistogram's HistogramDataTest stores copyCorrectedForCoordinatedOmission() (Java: a Histogram) in a
