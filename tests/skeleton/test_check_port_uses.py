@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repotrans.skeleton.check import MemberError, _as_property, _hoist, _retype_operand, _retype_to_subtype, \
-    _retype_to_use
+from repotrans.skeleton.port_uses import MemberError, as_property, hoist, retype_operand, retype_to_subtype, \
+    retype_to_use
 from repotrans.skeleton.generate import SkeletonFile
 from repotrans.skeleton.lines import PLACEHOLDER, Line
 
@@ -33,10 +33,10 @@ def test_a_members_type_follows_the_conversion_the_port_makes(tmp_path):
     error.message = ("Argument `#1' cannot convert `System.Collections.Generic.Dictionary<int,System.Collections."
                      "Generic.IList<string>>' expression to type `System.Collections.Generic.Dictionary<int,"
                      "System.Collections.Generic.List<string>>'")
-    assert _retype_to_use([f], error, tmp_path)
+    assert retype_to_use([f], error, tmp_path)
     assert f.lines[2].text == "    public static Dictionary<int, List<string>> GetMap()"
     error.message = "Argument `#1' cannot convert `string' expression to type `int'"     # no member of that type
-    assert not _retype_to_use([f], error, tmp_path)
+    assert not retype_to_use([f], error, tmp_path)
 
 
 def test_a_members_type_becomes_the_ports_subtype_that_has_what_the_port_calls(tmp_path):
@@ -49,7 +49,7 @@ def test_a_members_type_becomes_the_ports_subtype_that_has_what_the_port_calls(t
     error = _port(tmp_path, "class Use { bool M(Gen g) { return g.GetPattern(\"x\").MatchAll(\"1\"); } } // HERE")
     error.message = ("Type `System.Text.RegularExpressions.Regex' does not contain a definition for `MatchAll' and "
                      "no extension method `MatchAll' of type `System.Text.RegularExpressions.Regex' could be found")
-    assert _retype_to_subtype([f], error, tmp_path)
+    assert retype_to_subtype([f], error, tmp_path)
     assert f.lines[2].text == "    public PhoneRegex GetPattern(string regex)"
 
 
@@ -61,15 +61,15 @@ def test_a_method_the_port_reads_without_calling_becomes_a_property_and_a_placeh
               *_method("public int End()"), ("}", "member"))
     f.lines[2].origin = "Match.Length (the port's, no Java counterpart)"
     error = _port(tmp_path, "class Use { int M(Match m) { return m.Start + m.Length; } } // HERE")
-    assert _as_property([f], error, tmp_path)
+    assert as_property([f], error, tmp_path)
     assert f.lines[3].text == "    public int Start { get { " + PLACEHOLDER + " } }"
     assert f.lines[6].text == "    public string RawString { get { " + PLACEHOLDER + " } }"    # a field reader too
     assert f.lines[7].text == "    public int End()"                                           # no field: stays
     error.message = "Operator `+' cannot be applied to operands of type `int' and `object'"
-    assert _retype_operand([f], error, tmp_path)
+    assert retype_operand([f], error, tmp_path)
     assert f.lines[2].text.startswith("    public int Length {")
     error.message = "Operator `+' cannot be applied to operands of type `method group' and `object'"
-    assert not _retype_operand([f], error, tmp_path)
+    assert not retype_operand([f], error, tmp_path)
 
 
 def test_a_nested_type_moves_beside_its_outer_type():
@@ -77,8 +77,8 @@ def test_a_nested_type_moves_beside_its_outer_type():
               ("    public enum ErrorType", "type"), ("    {", "member"), ("        TOO_SHORT, TOO_LONG", "member"),
               ("    }", "member"), ("    public ErrorType ErrorType { get { " + PLACEHOLDER + " } }", "member"),
               ("}", "member"))
-    assert _hoist([f], "ErrorType")
+    assert hoist([f], "ErrorType")
     assert [ln.text for ln in f.lines] == [
         "public class ParseError : Exception", "{", "    public ErrorType ErrorType { get { " + PLACEHOLDER + " } }",
         "}", "public enum ErrorType", "{", "    TOO_SHORT, TOO_LONG", "}"]
-    assert not _hoist([f], "ErrorType")         # a top-level type stays
+    assert not hoist([f], "ErrorType")         # a top-level type stays
