@@ -106,12 +106,14 @@ def build_libraries(target: Path, settings: BuildSettings = BuildSettings(), tes
             output = "\n".join(build.outputs.values())
             errors = [d for d in parse_mcs(build.outputs.get(build.failed.name, ""), ws, None)
                       if d.severity == "error"] if build.failed is not None else []
-        if build.ok or build.timed_out or not errors or any(d.file for d in errors) or build.failed.path in own:
+        if build.ok or build.timed_out or not errors or any(d.file for d in errors):
             return LibraryBuild(build.ok, output, libs, set_aside)
         gone = {build.failed.path}
         for p in libs:
             if gone & set(p.project_refs):
                 gone.add(p.path)
+        if gone & own:                  # the changed files' own project cannot build here: a failure, not set aside
+            return LibraryBuild(False, output, libs, set_aside)
         for p in libs:
             if p.path in gone:
                 set_aside[p.name] = (f"{errors[0].code} {errors[0].message}" if p is build.failed

@@ -352,3 +352,16 @@ def test_a_dotnet_name_a_namespace_hides_is_qualified():
     assert dotnet_shadowed("P", spaces) == {}
     assert dotnet_shadowed("P.Format.Regex", spaces) == {"Exception": "System.Exception",
                                                          "Regex": "System.Text.RegularExpressions.Regex"}
+
+
+@needs_mcs
+def test_the_skeletons_own_project_is_never_set_aside(tmp_path):
+    """When the project holding the skeleton (or one it needs) cannot build here, the check fails: setting
+    it aside would leave nothing built and call that a skeleton that compiles."""
+    java, cs = _port(tmp_path, "classic")
+    csproj = cs / "src" / "Demo.Zoo" / "Demo.Zoo.csproj"
+    csproj.write_text(csproj.read_text().replace('<Reference Include="System" />',
+                                                 '<Reference Include="System" />\n    <Reference Include="System.Deployment" />'))
+    index = index_pair(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.Dog"])
+    assert not result.check.compiled and not result.check.set_aside
