@@ -46,8 +46,8 @@ from repotrans.mapping.load import load_mapping
 from repotrans.skeleton.create import create_skeleton
 from repotrans.skeleton.place import add_compile_items
 from repotrans.junit.port_tests import port_junit_tests
-from whole_types_api import (api, api_mismatches, classify, comparable_copy, port_only_members, print_mismatches,
-                             strip_port_only)
+from whole_types_api import (TEST_ATTRIBUTE, api, api_mismatches, classify, comparable_copy, port_only_members,
+                             print_mismatches, strip_port_only)
 from whole_types_apply import apply_bodies, own_test_file, stopped_in_placeholders
 
 MISSING = re.compile(r"does not contain a definition for `([^']+)'")
@@ -76,7 +76,8 @@ def counterpart_files(source: Path, target: Path, types: list[str], work: Path) 
 def hidden_tests(target: Path, classes: list[str]) -> tuple[list[str], list[str]]:
     """Test files of the port: (those of these classes, the others that reach them). A class's own are
     `<Class>*Test*.cs` and `Test<Class>*.cs` in a test project, in the class's namespace (or a sub-namespace)
-    or importing it; another test file reaches a class when it names it and can see its namespace."""
+    or importing it; another test file reaches a class when it names it and can see its namespace. A file
+    with no test method is a helper the tests share, never hidden."""
     plan = plan_build(target, "mono")
     own, reaching = [], []
     for p in plan.tests:
@@ -84,6 +85,8 @@ def hidden_tests(target: Path, classes: list[str]) -> tuple[list[str], list[str]
             if p.dir not in s.parents:
                 continue
             text = s.read_text(encoding="utf-8", errors="replace")
+            if not TEST_ATTRIBUTE.search(text):     # a helper the tests share (CountryCodeToRegionCodeMapForTesting)
+                continue
             rel = s.relative_to(target.resolve()).as_posix()
             for qualified in classes:
                 ns, _, name = qualified.rpartition(".")

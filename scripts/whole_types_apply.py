@@ -61,9 +61,8 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
             applied += 1
     joint, failing, untested = 0, [], []
     groups: dict[str, list] = {}
-    for rec in rest:
-        m = index.method("target:" + rec.task_id)
-        groups.setdefault(m.type_id, []).append(rec)
+    for rec in rest:                    # a nested class's bodies go with its outer class: the class's tests reach them
+        groups.setdefault(_outermost(index, index.method("target:" + rec.task_id).type_id), []).append(rec)
     for number, (type_id, recs) in enumerate(sorted(groups.items())):
         name = type_id.rsplit(".", 1)[-1]
         tests = [t for t in translated if own_test_file(name, Path(t).name)]
@@ -86,6 +85,15 @@ def apply_bodies(run_dir: Path, port: Path, source: Path, translated: list[str],
     joint += _together(failing, index, port, source, judge, work, left, [r for recs in untested for r in recs])
     index.close()
     return applied, joint, left
+
+
+def _outermost(index: Index, type_id: str) -> str:
+    """The top-level type holding `type_id` (itself when it is one): libphonenumber's RegexCache.LRUCache is
+    RegexCache's."""
+    t = index.type(type_id)
+    while t is not None and t.outer_id is not None:
+        type_id, t = t.outer_id, index.type(t.outer_id)
+    return type_id
 
 
 def _together(failing: list, index: Index, port: Path, source: Path, judge: Judge, work: Path,

@@ -133,7 +133,8 @@ def translate_junit(java_file: Path, java_rel: str, index: "Index", mapping: "Ma
     head = [f"// Translated by repotrans from JUnit {java_rel}: verdicts from this fixture are labelled",
             "// 'translated tests', never counted as the port's own tests.",
             *[f"using {u};" for u in usings], "", f"namespace {namespace}", "{",
-            f"{INDENT}[TestFixture]", f'{INDENT}[Category("{CATEGORY}")]', f"{INDENT}public class {fixture}",
+            f"{INDENT}[TestFixture]", f'{INDENT}[Category("{CATEGORY}")]',
+            f"{INDENT}{_fixture_access(index, cls)}class {fixture}{_port_base(index, cls)}",
             f"{INDENT}{{"]
     text = "\n".join(head + [(INDENT * 2 + line) if line.strip() else "" for line in body.split("\n")]
                      + [f"{INDENT}}}", "}", ""])
@@ -190,6 +191,26 @@ def _method(node: Node, resolver: TestResolver, style: TestStyle, junit3: bool, 
                      *[INDENT + part for part in inner.split("\n")], f"{INDENT});", "}"]
     text = qualify("\n".join(lines), resolver.usings())
     return attrs + [f"{access} {static}{returns} {helpers[name]}{params}", *text.split("\n")], is_test
+
+
+def _port_base(index: "Index", cls: Node) -> str:
+    """` : Base` when the JUnit class extends a class of its own project that the port also has (libphonenumber's
+    tests extend TestMetadataTestCase, whose port twin sets up the phoneUtil they use); JUnit's TestCase and a
+    base the port lacks give nothing."""
+    sup = cls.child_by_field_name("superclass")
+    name = _text(sup.named_children[0]).split("<")[0].rsplit(".", 1)[-1] if sup is not None else ""
+    if not name or name == "TestCase":
+        return ""
+    port = {t.name for t in index.types("target") if t.outer_id is None and t.kind == "class"}
+    return f" : {name}" if name in port else ""
+
+
+def _fixture_access(index: "Index", cls: Node) -> str:
+    """`public ` unless the fixture derives from a port class that is not public (libphonenumber's
+    TestMetadataTestCase is internal: a public subclass is CS0060; the port's own fixtures are internal too)."""
+    base = _port_base(index, cls)[3:]
+    t = next((t for t in index.types("target") if base and t.name == base and t.outer_id is None), None)
+    return "" if t is not None and "public" not in t.modifiers else "public "
 
 
 def _per_test_constructor(node: Node, methods: list[Node], junit3: bool) -> bool:

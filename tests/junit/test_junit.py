@@ -192,6 +192,29 @@ def test_a_per_test_constructor_is_the_fixtures_set_up(tmp_path):
     assert sum("constructor_declaration not translated" in n for n in box.notes) == 1
 
 
+def test_a_fixture_keeps_the_test_base_class_the_port_has(tmp_path):
+    """libphonenumber's ShortNumberUtilTest extends TestMetadataTestCase, whose port twin (internal) sets up the
+    phoneUtil the tests use: dropped, the fixture did not build (CS0103 `phoneUtil'). The fixture derives from
+    it, internal like its base; a base the port lacks gives none."""
+    from repotrans.junit.port_tests import port_junit_tests
+
+    java, cs = copy_pair(tmp_path)
+    (cs / "tests" / "Demo.Zoo.Tests" / "ZooTestBase.cs").write_text(
+        "namespace Demo.Zoo.Tests\n{\n    class ZooTestBase\n    {\n        protected int seed = 3;\n    }\n}\n")
+    junit = tmp_path / "junit"
+    shutil.copytree(FIXTURE / "junit", junit)
+    box = junit / "org" / "demo" / "zoo" / "BoxTest.java"
+    box.write_text(box.read_text().replace("public class BoxTest {", "public class BoxTest extends ZooTestBase {", 1))
+    index = index_pair(tmp_path, java, cs)
+    create_skeleton(index, ["org.demo.*"])
+    result = port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False)
+    text = _fixture(result, "BoxTests").text
+    assert "    class BoxTests : ZooTestBase" in text and "public class BoxTests" not in text, text
+    box.write_text(box.read_text().replace("extends ZooTestBase", "extends SomethingElse", 1))
+    result = port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False)
+    assert "    public class BoxTests\n" in _fixture(result, "BoxTests").text
+
+
 @needs_mono
 def test_a_builtin_fixture_that_does_not_compile_is_repaired_like_a_body(tmp_path):
     """HdrHistogram's HistogramDataTest stores copyCorrectedForCoordinatedOmission() (Java: a Histogram) in a

@@ -152,3 +152,31 @@ def _passing_with_both(seen: list[list[str]]):
         seen.append(tests)
         return 2, 0 if both else 1, "", []
     return judge
+
+
+def test_a_nested_classs_bodies_go_with_its_outer_class(tmp_path):
+    """libphonenumber's RegexCache.LRUCache: its bodies (no covering test while they were placeholders) are
+    judged and applied with RegexCache's, whose translated tests reach them, not left among untested classes."""
+    java, cs, run = tmp_path / "java", tmp_path / "cs", tmp_path / "run"
+    (java / "org" / "demo").mkdir(parents=True)
+    (java / "org" / "demo" / "Meter.java").write_text(textwrap.dedent(JAVA).replace(
+        "public int read() { return value; }",
+        "public int read() { return value; }\n        static class Cell { int get() { return 1; } }"))
+    cs.mkdir()
+    (cs / "Meter.cs").write_text(CS.replace("    }\n}\n", "        class Cell\n        {\n            int get()\n"
+                                            "            {\n                throw new NotImplementedException();\n"
+                                            "            }\n        }\n    }\n}\n"))
+    bodies = {**BODIES, "Demo.Meter.Cell.get()": "int get()\n{\n    return 1;\n}"}
+    store = RunStore(run)
+    for task, code in bodies.items():
+        store.add(TaskRecord("builtin", "d", task, "runtime_error", code=code))
+    store.close()
+    seen = []
+
+    def judge(port, tests, work):
+        seen.append((tests, (port / "Meter.cs").read_text()))
+        return 1, 0, "", []
+    applied, joint, left = _bench("whole_types_apply").apply_bodies(run, cs, java, ["tests/MeterTest.cs"], judge,
+                                                                    tmp_path / "j")
+    assert (applied, joint, sum(left.values())) == (0, 3, 0)
+    assert len(seen) == 1 and "return 1;" in seen[0][1] and "this.value = value;" in seen[0][1]
