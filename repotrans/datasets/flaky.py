@@ -11,7 +11,6 @@ baseline's own flipping tests are (toolchains.mono_test.known_to_fail).
 """
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -20,10 +19,9 @@ from repotrans.execution.judge.baseline import PortBaseline
 from repotrans.execution.judge.untouched import library_for, untouched_run
 from repotrans.execution.switches.schemata import OFF
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
-from repotrans.execution.toolchains.api import FLIPS, NOT_RUN_STATES, covers
+from repotrans.execution.toolchains.api import FLIPS, NOT_RUN_STATES, covers, reported_whole
 from repotrans.verdicts.results import TestResult
 
-_THREW = re.compile(r"\d+ test\(s\) threw ")
 PASSED_AGAIN = f"{FLIPS} (failed in a ground-truth run, then passed when run again)"
 FAILED_AGAIN = f"{FLIPS} (passed in the baseline, then failed in a ground-truth run and when run again)"
 
@@ -90,9 +88,8 @@ def failing_names(result: TestResult, selected: dict[str, list[str]], known: dic
 def whole(result: TestResult) -> bool:
     """A run that reported every test, whose only problems are failing tests (assertions, or exceptions
     they threw, never out of memory): its failures are all it says."""
-    return bool(result.failures) and result.tests_failed == len(result.failures) and (
-        result.status == "test_failure" or (result.status == "runtime_error" and bool(_THREW.match(result.reason or ""))
-                                            and "OutOfMemory" not in result.reason))
+    return bool(result.failures) and result.tests_failed == len(result.failures) and \
+        result.status != "passed" and reported_whole(result.status, result.reason)
 
 
 def without_flipping(result: TestResult, found: dict[str, str]) -> TestResult:

@@ -283,7 +283,9 @@ def _read_from_baseline(plans: list[Plan], baseline: PortBaseline | None) -> lis
 
 def _first_tests(names: dict[str, list[str]], left_out: dict[str, str]) -> dict[str, list[str]]:
     """The first JOB_TESTS names of a selection's nearest test project (the selection's order is nearest
-    first), but for those the baseline leaves out (failing before any change: they decide nothing)."""
+    first), but for those the baseline leaves out (failing before any change: they decide nothing). More
+    per job cost more than they find: jobs of hundreds of names in one warm NPOI process reported tests
+    under the wrong job (strays, missing results), and such a job decides nothing."""
     project = next(iter(names))
     first = [n for n in names[project] if f"{project}:{n}" not in left_out][:JOB_TESTS]
     return {project: first} if first else {}

@@ -136,3 +136,13 @@ def test_a_task_whose_covering_tests_include_one_failing_before_any_change_is_ba
     assert found[True] == found[False] and len(found[True][0]) == 2, found
     report = (tmp_path / "True" / "report.md").read_text()
     assert "- schemata test runs: 2 batched, 2 ground truth read from the baseline (" in report, report
+
+
+
+def test_a_job_whose_ground_truth_was_read_runs_its_nearest_tests():
+    """No hit table: the first JOB_TESTS tests of the selection's nearest project (nearest first), but for
+    those failing before any change."""
+    names = [f"Ns.F.T{n}" for n in range(40)]
+    first = sv._first_tests({"P": names, "Q": ["Ns.G"]}, {"P:Ns.F.T0": "fails on the untouched port"})
+    assert first == {"P": names[1:1 + sv.JOB_TESTS]}
+    assert sv._first_tests({"P": ["Ns.F.T0"]}, {"P:Ns.F.T0": "fails on the untouched port"}) == {}

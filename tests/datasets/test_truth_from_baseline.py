@@ -22,9 +22,9 @@ SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 
 
 def _baseline(states: dict[str, str], failures: dict[str, str] | None = None, status: str = "test_failure",
-              suites: dict[str, list[str]] | None = None):
+              suites: dict[str, list[str]] | None = None, reason: str = ""):
     record = AssemblyBaseline("T", "k", status=status, states=states, failures=failures or {},
-                              seconds={name: 0.1 for name in states}, suites=suites or {})
+                              seconds={name: 0.1 for name in states}, suites=suites or {}, reason=reason)
     return PortBaseline({"T": record})
 
 
@@ -58,12 +58,34 @@ def test_a_selected_name_covers_the_tests_under_it_at_a_name_boundary():
         untouched_outcome(base, ["T:Ns.FG.B", "T:Ns.F"], "").tests_run == 3
 
 
-@pytest.mark.parametrize("case", ["blocked", "unknown name", "no states", "not whole", "no baseline"])
+def test_an_assembly_whose_untouched_tests_threw_is_read_as_whole():
+    """NPOI's test assembly: its untouched run is a runtime_error because some tests threw (each a failure
+    before any change, recorded with its cause); every test reported, so a selection beside them is read."""
+    base = _baseline({"Ns.F.A": "Success", "Ns.G.B": "Error"},
+                     {"T:Ns.G.B": "an exception (System.IndexOutOfRangeException)"}, status="runtime_error", reason="1 test(s) threw System.IndexOutOfRangeException")
+    assert untouched_outcome(base, ["T:Ns.F"], "").tests_run == 1
+
+
+def test_a_selected_test_the_untouched_run_did_not_run_is_skipped_as_a_run_skips_it():
+    """NPOI's selections name [Ignore]d tests (TestBugs.Test18800) and tests that ignore themselves when a sample
+    file is missing (TestRecordFactory.TestNPOIBug6177: timed, no result state): no run runs them, so the rest
+    is read."""
+    base = _baseline({"Ns.F.A": "Success"})
+    base.assemblies["T"].excluded = {"T:Ns.F.Old": "[Ignore]", "T:Ns.G.Off": "[Explicit]"}
+    base.assemblies["T"].seconds["Ns.H.NoFile"] = 0.001
+    assert untouched_outcome(base, ["T:Ns.F.A", "T:Ns.F.Old", "T:Ns.G.Off", "T:Ns.H.NoFile"], "").tests_run == 1
+    assert untouched_outcome(base, ["T:Ns.G.Off"], "").status == "no_tests"
+    assert untouched_outcome(base, ["T:Ns.F.A", "T:Ns.F.Gone"], "") is None
+
+
+@pytest.mark.parametrize("case", ["blocked", "unknown name", "no states", "not whole", "out of memory", "no baseline"])
 def test_the_tests_run_where_the_record_cannot_answer_as_a_run_would(case):
     states = {"Ns.F.A": "Success", "Ns.F.B": "Failure"}
     failures = {"T:Ns.F.B": "blocked by untranslated code (Ns.X.Y)"}
     base = {"blocked": _baseline(states, failures), "unknown name": _baseline(states), "no states": _baseline({}),
-            "not whole": _baseline(states, status="timeout"), "no baseline": None}[case]
+            "not whole": _baseline(states, status="timeout"), "no baseline": None,
+            "out of memory": _baseline(states, status="runtime_error",
+                                       reason="2 test(s) threw System.OutOfMemoryException")}[case]
     # unknown name: a method whose cases the runner reports under names of their own (TestName=...)
     selected = {"blocked": ["T:Ns.F"], "unknown name": ["T:Ns.F.A", "T:Ns.F.Named"]}.get(case, ["T:Ns.F.A"])
     assert untouched_outcome(base, selected, "") is None

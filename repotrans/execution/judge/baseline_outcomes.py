@@ -6,8 +6,11 @@ baseline's. Dataset validation's ground-truth runs are such runs. Read from the 
 that passed there counts as run and passed; one failing there before any change, or flipping there (passing
 or failing), is left out with its cause, as a run leaves it out (toolchains.mono_test.known_to_fail). Where
 the record cannot answer as a run would, nothing is read and the tests run: an assembly the baseline did
-not run whole, a record without result states (an older cache), a covered test failing for a cause a run
-does not leave out (blocked by untranslated code), or a selected name that neither a recorded test's name nor one of its suites falls under.
+not run whole (toolchains.reported_whole: tests that threw are whole, a process cut short is not), a record
+without result states (an older cache), a covered test failing for a cause a run does not leave out
+(blocked by untranslated code), or a selected name that neither a recorded test's name nor one of its
+suites falls under (but for tests the untouched run did not run, [Ignore]d, [Explicit] or ignored at run
+time: a run of the same program skips them too).
 A test is found under its suites too: the runner may report a method's cases under names of their own
 (`[TestCase(..., TestName = "...")]`: ZXing.Net's Code128WriterTestCase.Should_Encode runs as "Start with A,
 switch to B and back to A"), whose suite is the method.
@@ -17,10 +20,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from repotrans.execution.judge.baseline import AssemblyBaseline, PortBaseline
-from repotrans.execution.toolchains.api import BLOCKED, FLIPS, covering_names, describe_environment, untouched_cause
+from repotrans.execution.toolchains.api import (BLOCKED, FLIPS, covering_names, describe_environment, reported_whole,
+                                                untouched_cause)
 from repotrans.verdicts.results import TestResult
-
-WHOLE = ("passed", "test_failure")      # an assembly's untouched run that reported every test it ran
 
 
 def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None, selection: str) -> TestResult | None:
@@ -31,14 +33,17 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
     passed: set[str] = set()
     left_out: dict[str, str] = {}
     under: dict[str, dict[str, list[str]]] = {}
+    skipped: dict[str, set[str]] = {}
     for entry in selected:
         project, _, name = entry.partition(":")
         record = baseline.assemblies.get(project)
-        if record is None or record.status not in WHOLE or not record.states:
+        if record is None or not reported_whole(record.status, record.reason) or not record.states:
             return None
         if project not in under:
-            under[project] = _tests_under(record)
+            under[project], skipped[project] = _tests_under(record), _not_run_under(record)
         covered = under[project].get(name, [])
+        if not covered and name in skipped[project]:     # the untouched port does not run it: nor does a run
+            continue
         if not covered:         # no recorded test nor suite of one falls under it: only a run can say
             return None
         for test in covered:
@@ -55,6 +60,14 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
                                   + describe_environment(left_out)) if left_out else "no selected test ran")
     return TestResult(status="passed", tests_run=len(passed), selected=list(selected), selection=selection,
                       left_out=left_out, judge="read from the untouched baseline")
+
+
+def _not_run_under(record: AssemblyBaseline) -> set[str]:
+    """Each name a selection may give that falls on tests the untouched run did not run: those the suite
+    says not to run (the record's excluded: [Ignore], [Explicit]) and those reported in a not-run state
+    (ignored or inconclusive at run time: timed, with no result state)."""
+    tests = [key.split(":", 1)[1] for key in record.excluded] + [t for t in record.seconds if t not in record.states]
+    return {key for test in tests for name in [test, *record.suites.get(test, ())] for key in covering_names(name)}
 
 
 def _tests_under(record: AssemblyBaseline) -> dict[str, list[str]]:

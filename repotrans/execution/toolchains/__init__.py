@@ -6,6 +6,7 @@ Toolchains are made by name in execution.toolchain_registry.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -22,6 +23,8 @@ from repotrans.execution.workspace.scratch import Workspace
 
 if TYPE_CHECKING:
     from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings
+
+_THREW = re.compile(r"\d+ test\(s\) threw ")          # `threw`'s reason
 
 
 class TargetBuildError(ConfigError):
@@ -173,6 +176,13 @@ def judge_report(report) -> Verdict:
     elif report.failures:
         verdict.status = "test_failure"
     return verdict
+
+
+def reported_whole(status: str, reason: str) -> bool:
+    """Whether a run with this status and reason reported every test it ran: it passed, tests failed on
+    assertions, or tests threw (`threw`'s reason; not out of memory, which may have cut the process short)."""
+    return status in ("passed", "test_failure") or (
+        status == "runtime_error" and bool(_THREW.match(reason or "")) and "OutOfMemory" not in reason)
 
 
 def threw(exceptions: list[ExceptionInfo]) -> str:

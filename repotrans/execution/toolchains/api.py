@@ -35,7 +35,7 @@ from repotrans.execution.toolchains.mstest_compat import unsupported_features as
 from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
 from repotrans.execution.toolchain_registry import TOOLCHAINS, toolchain_spec
-from repotrans.execution.toolchains import Toolchain
+from repotrans.execution.toolchains import Toolchain, reported_whole
 from repotrans.execution.toolchains.test_area import area_root, test_area
 from repotrans.execution.toolchains.test_runs import capped, kill_limit
 
