@@ -18,6 +18,7 @@ from typing import Callable
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.chain import Members, Own, stops_in_untranslated
 from repotrans.execution.judge.protocol import Judge
+from repotrans.execution.toolchains import TargetBuildError
 from repotrans.verdicts.status import BLOCKED, NO_TESTS, PARTIAL, PASSED
 from repotrans.runs.batch_progress import outcome_of
 from repotrans.runs.rejudge import WAITING, WorkCopy, past_placeholders, rejudge_blocked
@@ -102,9 +103,11 @@ def combined_check(index: Index, passing: list[TaskRecord], runner: Judge,
     if untranslated and out["in_untranslated"] and not out["untranslated"]:
         out["untranslated"] = sorted(untranslated)      # the runner named no placeholder: the tasks left
     if whole.status != PASSED:
-        alone = runner.run_many(index, [(m, as_is(m), allowances(index, java.get(m.id)), java.get(m.id))
-                                        for m in methods],
-                                scope="covering")
+        items = [(m, as_is(m), allowances(index, java.get(m.id)), java.get(m.id)) for m in methods]
+        try:
+            alone = runner.run_many(index, items, scope="covering", base=root)     # all in it already: built once
+        except TargetBuildError:          # the work copy does not build: each member's own compile says how
+            alone = runner.run_many(index, items, scope="covering")
         # every passing translation rests only on passing ones (runs.rejudge), so each must pass
         # alone on the work copy; blocked there means its pass rested on a candidate that is not in it,
         # unless it is blocked only where it passed: past members the run leaves untranslated (every

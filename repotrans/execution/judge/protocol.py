@@ -25,7 +25,7 @@ class Judge(Protocol):
     def run_many(self, index, items: list[tuple["Method", str, frozenset[str], "Method | None"]], *,
                  scope: Scope | None = None, scaled: bool = False, base: Path | None = None) -> list["TestResult"]:
         """Verdicts of several (member, code, allowances, Java original); `base`: the index's target tree holds
-        every item's code already and `base` is that tree without any of it (Runner.run_many)."""
+        every item's code already and differs from `base` only in the items' files (Runner.run_many)."""
         ...
 
     def language_version(self, target_root: Path) -> str:

@@ -149,8 +149,9 @@ class Runner:
                  base: Path | None = None) -> list[TestResult]:
         """Verdicts of several (member, code, allowances, Java original), one after another (a
         judge_batch.BatchingJudge shares their builds). `base`: the index's target tree already holds every
-        item's code (a unit judged together, runs.rejudge) and `base` is that tree without any of it; on mono
-        the unit is then built once (together)."""
+        item's code and differs from `base` only in the items' files: `base` is that tree without any of it (a
+        unit judged together, runs.rejudge), or the tree itself (members already in the work copy judged again
+        there, runs.batch_end); on mono they are then built once (together), each checked against `base`."""
         if base is not None and self.toolchain.name == "mono":
             return self.together(index, items, Path(base), scope=scope, scaled=scaled)
         return [self.run(index, m, code, scope=scope, allow=allow, scaled=scaled, java=java)
@@ -160,9 +161,9 @@ class Runner:
                  scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
         """Each item's verdict on the index's target tree, which holds every item's code, built once: `base`'s
         workspace with the items' files as that tree has them (MonoToolchain.build_together), each item's
-        capability check comparing that build with `base`'s own, the tree without any item (a baseline
-        holding the items would hide what one of them added, a helper method say), and its covering tests run
-        on that one build. TargetBuildError when the tree does not build."""
+        capability check comparing that build with `base`'s own (for a unit: the tree without any item, since a
+        baseline holding the items would hide what one of them added, a helper method say), and its covering
+        tests run on that one build. TargetBuildError when the tree does not build."""
         started = time.monotonic()
         ws = self.baseline(base)
         box, root = self.sandbox(ws), index.root("target")

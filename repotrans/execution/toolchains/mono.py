@@ -247,16 +247,17 @@ class MonoToolchain:
         compiled again: its warnings and check, then its tests on that build."""
         changed = self.compiling(ws, cand.path)
         checked = checks.merged_verdict(answers) if answers else None
-        return self._checked_and_tested(ws, cand, build, changed, checked, 0.0, fixtures, sandbox, limits)
+        return self._checked_and_tested(ws, cand, build, changed, checked, None, fixtures, sandbox, limits)
 
     def _checked_and_tested(self, ws: Workspace, cand: PatchedFile, build: BuildOutcome, changed: list,
-                            checked: checks.PolicyVerdict | None, seconds: float, fixtures: list[str] | None,
+                            checked: checks.PolicyVerdict | None, seconds: float | None, fixtures: list[str] | None,
                             sandbox: Sandbox, limits: Limits) -> Verdict:
-        """A candidate's verdict once `build` compiled: its warnings, its capability check, its tests."""
+        """A candidate's verdict once `build` compiled (in `seconds`; None: the build is not its own): its warnings,
+        its capability check, its tests."""
         projects = self.plan(ws).chosen
         built = build.built
         warnings = [d for p in changed if p.name in build.outputs for d in parse_mcs(build.outputs[p.name], ws, cand)]
-        timings = {"policy": checked.seconds if checked else 0.0, "build": seconds}
+        timings = {"policy": checked.seconds if checked else 0.0, **({} if seconds is None else {"build": seconds})}
         if checked is None or not checked.ok:
             checked = checked or checks.PolicyVerdict(error="the checker did not run")
             return Verdict("rejected", diagnostics=warnings, reason=checked.reason(), timings=timings,
