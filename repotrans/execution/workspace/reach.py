@@ -347,15 +347,16 @@ class Reachability:
 
 def reaching_tests(fixtures: dict[str, dict],
                    reaching: Callable[[list[tuple[frozenset[str], tuple[str, ...]]]], Callable[[str], dict[int, int]]],
-                   member_id: str) -> tuple[list[str], int, int]:
+                   member_id: str, own_type: str = "") -> tuple[list[str], int, int]:
     """Test ids whose static reach includes `member_id`: a whole fixture ("<project>:<Ns.Fixture>") when
     its per-test plumbing (with the tests and plumbing of the fixtures it derives from: an abstract
     base's tests run as the derived fixture's) reaches it, else each of its tests that does. `reaching`
     takes every start set (identifiers, the qualified names of the classes they are written in) at once
     and answers, for a member, the fewest calls from each start set reaching it (Reachability.reaching:
     one search of the call graph for all tests, then a look-up per member). Nearest first: fixtures by
-    their nearest test, then their tests by distance (a failing candidate fails in the first tests run).
-    Returns (tests, fixtures used, test methods selected)."""
+    their nearest test, then their tests by distance (a failing candidate fails in the first tests run);
+    among fixtures as near, those named after the member's `own_type` (its unit tests: TestBitField,
+    BitFieldTests) first. Returns (tests, fixtures used, test methods selected)."""
     by_simple: dict[tuple[str, str], str] = {}
     for key in fixtures:
         project, name = key.split(":", 1)
@@ -388,7 +389,11 @@ def reaching_tests(fixtures: dict[str, dict],
             groups.append((near[0][0], key, [test for _, test in near]))
         used += bool(near)
         size += len(near)
-    picked = [test for _, _, tests in sorted(groups, key=lambda g: (g[0], g[1])) for test in tests]
+    def named_after(key: str) -> bool:
+        return bool(own_type) and own_type in key.split(":", 1)[1].replace("+", ".").rsplit(".", 1)[-1]
+
+    picked = [test for _, _, tests in sorted(groups, key=lambda g: (g[0], not named_after(g[1]), g[1]))
+              for test in tests]
     return picked, used, size
 
 

@@ -22,6 +22,7 @@ from tree_sitter import Node
 from repotrans.execution.workspace.reach import Reachability, reaching_tests
 from repotrans.execution.workspace.scratch import Workspace, write_atomically
 from repotrans.index.parse import thread_parser
+from repotrans.index.typename import simple_name
 
 TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "Theory", "Fact", "TestMethod", "DataTestMethod"}  # NUnit, xUnit, MSTest
 FIXTURE_ATTRIBUTES = TEST_ATTRIBUTES | {"TestFixture", "TestClass"}
@@ -165,7 +166,8 @@ def choose_tests(index, method, fixtures: dict[str, dict], class_names: set[str]
     memo of the graph; a fresh one without); when none does, select_tests (the name walk, recorded as
     the fallback it is; callers looked up in the index only when needed)."""
     reach = reach or Reachability()
-    tests, used, size = reaching_tests(fixtures, lambda starts: reach.reaching(index, starts), method.id)
+    tests, used, size = reaching_tests(fixtures, lambda starts: reach.reaching(index, starts), method.id,
+                                       simple_name(method.type_id))
     if tests:
         translated = tuple(t for t in tests if fixtures.get(_fixture_key(t, fixtures), {}).get("translated"))
         return Selection(tests, "covering", translated=translated, fixtures=used, size=size)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repotrans.execution.workspace.reach import Reachability, body_tokens, build_graph
+from repotrans.execution.workspace.reach import Reachability, body_tokens, build_graph, reaching_tests
 from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.store import Index
 
@@ -308,3 +308,22 @@ def test_a_binder_is_never_handed_out_over_another_closed_index_of_the_same_file
         assert reach.type_names(second).bind(scope, "Decoder") == {"target:Codes.Aztec.Decoder"}
     finally:
         second.close()
+
+
+def test_among_fixtures_as_near_those_named_after_the_members_type_come_first():
+    """NPOI's BitField.SetByte: no test calls it; TestFormulaParser (alphabetically first) and TestBitField reach
+    it two calls away. The unit tests of its type come first, so a failing placeholder fails in them."""
+    def fixture(test: str) -> dict:
+        return {"idents": [], "abstract": False, "shared": [], "tests": {test: []}}
+
+    fixtures = {"T:Ns.Formula.TestFormulaParser": fixture("Parse"), "T:Ns.Util.TestBitField": fixture("Byte"),
+                "T:Ns.Util.Other": fixture("Near")}
+    distances = {1: 2, 3: 1, 5: 2}       # start sets, by fixture key: its plumbing (reaches nothing), its test
+
+    def reaching(starts):
+        return lambda member: distances
+
+    assert reaching_tests(fixtures, reaching, "target:Ns.Util.BitField.SetByte(byte)", "BitField")[0] == [
+        "T:Ns.Util.Other.Near", "T:Ns.Util.TestBitField.Byte", "T:Ns.Formula.TestFormulaParser.Parse"]
+    assert reaching_tests(fixtures, reaching, "target:Ns.Util.BitField.SetByte(byte)")[0] == [
+        "T:Ns.Util.Other.Near", "T:Ns.Formula.TestFormulaParser.Parse", "T:Ns.Util.TestBitField.Byte"]
