@@ -191,7 +191,7 @@ class CallsMixin(LearnedMixin):
         if kind is None and base and self.r.is_enum(base) and name not in self.r.members(base) \
                 and pascal(name) not in self.r.members(base):
             kind = "Enum"
-        if kind is None and base and base.endswith(("Exception", "Error")):
+        if kind is None and base and (base.endswith(("Exception", "Error")) or base in self.caught):
             kind = "Throwable"
         sections = [kind] if kind else []
         sections.append("Object")

@@ -40,6 +40,7 @@ class ExprTranslator(CallsMixin, CreationMixin):
         self.this_alias: tuple[str, str] | None = None   # extension method: (`this` parameter, its type)
         self.static_context = False                       # translating a static member: no `this`
         self.cursors: dict[str, str] = {}                 # list iterator local -> its list (cursors.py)
+        self.caught: set[str] = set()                     # types a catch clause names: Throwables, whatever their name
         self.dispatch: dict[str, Callable[[Node, str | None], Typed]] = {
             "identifier": self._identifier, "field_access": self._field_access,
             "method_invocation": self._call, "object_creation_expression": self._new,

@@ -353,6 +353,7 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
                 param = next(c for c in clause.named_children if c.type == "catch_formal_parameter")
                 types = [self.text(t) for t in param.named_children if t.type == "catch_type"][0].split("|")
                 types = [t.strip() for t in types]
+                self.caught.update(split_type(t)[0] for t in types)
                 # an exception the port throws as its own type (learned): caught as that type too, beside the
                 # runtime's (the runtime still throws IndexOutOfRangeException for an array index)
                 types += [p for p in map(self._ported_exception, types) if p is not None and p not in types]

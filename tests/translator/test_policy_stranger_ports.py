@@ -98,3 +98,14 @@ def test_a_matcher_used_once_on_the_ports_own_regex_type():
                             ContextResolver("Util", {"Util": own}), "public bool IsAlpha(StringBuilder n)")
     assert "return (ALPHA.Match(n.ToString()).Success && ALPHA.Match(n.ToString()).Length == (n.ToString()).Length);" \
         in code, code
+
+
+def test_a_caught_type_is_a_throwable_whatever_its_name():
+    """pinyin4j's tests catch BadHanyuPinyinOutputFormatCombination (an Exception without the suffix) and call
+    e.printStackTrace(): a type a catch clause names is a Throwable, so Throwable's entries apply (CS1061
+    `PrintStackTrace` made the whole translated fixture not build)."""
+    java = ("void run() { try { go(); } catch (BadHanyuPinyinOutputFormatCombination e) { e.printStackTrace();"
+            " String m = e.getMessage(); } }")
+    resolver = ContextResolver("Box", {"Box": TargetType("Box", methods=["void Go()"])})
+    code = translate_method(java, resolver, "public void Run()")
+    assert "Console.Error.WriteLine(e);" in code and "string m = e.Message;" in code, code
