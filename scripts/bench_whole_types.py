@@ -174,7 +174,8 @@ def fixtures_of(port: Path, rels: list[str], project: str) -> list[str]:
     for rel in rels:
         text = (port / rel).read_text(encoding="utf-8", errors="replace")
         ns = re.search(r"namespace\s+([\w.]+)", text)
-        for cls in re.findall(r"\[TestFixture[^\]]*\]\s*(?:public\s+)?(?:sealed\s+)?class\s+(\w+)", text) or \
+        for cls in re.findall(r"\[TestFixture[^\]]*\](?:\s*\[[^\]]*\])*\s*(?:(?:public|internal|sealed)\s+)*"
+                              r"class\s+(\w+)", text) or \
                 re.findall(r"public\s+(?:sealed\s+)?class\s+(\w+)", text)[:1]:
             out.append(f"{project}:{ns.group(1) + '.' if ns else ''}{cls}")
     return out

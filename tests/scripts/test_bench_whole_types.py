@@ -99,3 +99,12 @@ def test_a_classs_junit_tests_are_found_by_what_they_exercise_in_any_package(tmp
         (tmp_path / rel).write_text(text)
     found = _bench().junit_tests_of(tmp_path, ["org.demo.Dog", "org.demo.Cat"])
     assert found == ["org.demo.TestCat", "org.demo.more.CatTests", "org.demo.test.DogTest"]
+
+
+def test_a_fixture_with_more_attributes_or_internal_is_found(tmp_path):
+    """The translated fixtures carry [Category] after [TestFixture], and one deriving from an internal base is
+    internal (libphonenumber's ShortNumberUtilTests): the judge found none of it and ran 0 tests."""
+    (tmp_path / "T.cs").write_text('namespace N\n{\n    [TestFixture]\n    [Category("RepotransTranslated")]\n'
+                                   '    class ShortNumberUtilTests : TestMetadataTestCase\n    {\n    }\n}\n')
+    (tmp_path / "U.cs").write_text("namespace N\n{\n    [TestFixture]\n    public sealed class UTests\n    {\n    }\n}\n")
+    assert _bench().fixtures_of(tmp_path, ["T.cs", "U.cs"], "P") == ["P:N.ShortNumberUtilTests", "P:N.UTests"]
