@@ -2,7 +2,7 @@
 capability check compare the unit's build with the work copy's own, the tree without any member: a helper method a
 member's candidate adds is inspected. Compared with the unit's tree itself, the helper would sit in the baseline and
 the member, whose own body only calls a method of the port, would pass. Real mcs builds, checker and NUnit runs on
-the sample with Vector2D.Dot and Vector2D.Cross masked."""
+the sample with Vector2D.Dot and Vector2D.Cross masked, in both sandboxes."""
 from __future__ import annotations
 
 import pytest
@@ -12,6 +12,7 @@ from repotrans.execution.settings import ExecutionConfig
 from repotrans.index.store import Index
 from repotrans.runs.rejudge import WorkCopy, _judge_group, judge_together
 from repotrans.runs.store import TaskRecord
+from tests.support.mono_repos import SANDBOXES
 from tests.support.sample_masking import masked_sample
 
 pytestmark = pytest.mark.slow
@@ -24,16 +25,16 @@ HIDING = ("public double Dot(Vector2D other)\n{\n    return Product(other);\n}\n
           "    return x * other.x + y * other.y;\n}")
 
 
-@pytest.fixture(scope="module")
-def unit(tmp_path_factory):
-    root = tmp_path_factory.mktemp("group-baseline")
+@pytest.fixture(scope="module", params=SANDBOXES)
+def unit(request, tmp_path_factory):
+    root = tmp_path_factory.mktemp(f"group-baseline-{request.param}")
     java, cs = masked_sample(root, DOT, CROSS)
     index = Index.open(root / "index")
     index.build(java, cs, progress=False)
     copy = WorkCopy(index, java, cs)
     originals = {"target:" + DOT: index.find_methods("source", "Vector2D.dot")[0],
                  "target:" + CROSS: index.find_methods("source", "Vector2D.cross")[0]}
-    with Runner(ExecutionConfig(sandbox="local"), root / "wd") as runner:
+    with Runner(ExecutionConfig(sandbox=request.param), root / "wd") as runner:
         yield copy, runner, originals
     index.close()
 
