@@ -122,6 +122,9 @@ def translate_junit(java_file: Path, java_rel: str, index: "Index", mapping: "Ma
             lines, is_test = _method(d, resolver, style, junit3, helpers, notes)
             members += [""] + lines if members else lines
             tests += is_test
+        elif d.type == "class_declaration":
+            lines = _helper_class(d, resolver, renderer, notes)
+            members += [""] + lines if members else lines
         elif d.type == "constructor_declaration" and _per_test_constructor(d, methods, junit3):
             lines = _constructor_as_setup(d, resolver)
             members += [""] + lines if members else lines
@@ -211,6 +214,36 @@ def _fixture_access(index: "Index", cls: Node) -> str:
     base = _port_base(index, cls)[3:]
     t = next((t for t in index.types("target") if base and t.name == base and t.outer_id is None), None)
     return "" if t is not None and "public" not in t.modifiers else "public "
+
+
+def _helper_class(node: Node, resolver: TestResolver, renderer: TypeRenderer, notes: list[str]) -> list[str]:
+    """A class the JUnit class declares for its cases (libphonenumber's NumberTest: a raw string and a region),
+    nested in the fixture with its fields, constructors and methods translated. Its members are internal at
+    least: Java's outer class reads a nested class's private fields, C#'s cannot."""
+    name = _text(node.child_by_field_name("name"))
+    out = [f"private class {name}", "{"]
+    for d in node.child_by_field_name("body").named_children:
+        if d.type == "field_declaration":
+            out += [INDENT + re.sub(r"^private\b", "internal", line.text.strip())
+                    for line in renderer._field(d, "class", name, False)]
+        elif d.type in ("constructor_declaration", "method_declaration"):
+            tr = MethodTranslator(resolver, b"")
+            header = tr.header(d, None)
+            params = header[header.index("("):]
+            java = _text(d.child_by_field_name("name"))
+            if d.type == "constructor_declaration":
+                head = f"internal {name}{params}"
+            elif java == "toString" and params == "()":
+                head = "public override string ToString()"
+            else:
+                static = "static " if "static" in _modifiers(d) else ""
+                head = f"internal {static}{tr.cs_type(_text(d.child_by_field_name('type')))} " \
+                       f"{java[:1].upper() + java[1:]}{params}"
+            body = qualify("\n".join(tr.block(d.child_by_field_name("body"))), resolver.usings())
+            out += [""] * (out[-1] != "{") + [INDENT + line if line else line for line in [head, *body.split("\n")]]
+        elif d.type not in ("line_comment", "block_comment", "comment"):
+            notes.append(f"{name}: {d.type} not translated")
+    return out + ["}"]
 
 
 def _per_test_constructor(node: Node, methods: list[Node], junit3: bool) -> bool:
@@ -348,7 +381,8 @@ def _referenced(root: Node) -> set[str]:
 
 
 def _visible(index: "Index", root: Node) -> list:
-    """Java types the test file can name by simple name: its package's and its imports' (one per name)."""
+    """Java types the test file can name by simple name: its package's and its imports' (one per name; a
+    nested type when it is imported by name)."""
     package = next((_text(n.named_children[0]) for n in root.named_children if n.type == "package_declaration"), "")
     imports = [_text(n).removeprefix("import").strip(" ;") for n in root.named_children if n.type == "import_declaration"]
     exact = {i for i in imports if not i.endswith(".*") and not i.startswith("static ")}
@@ -356,7 +390,7 @@ def _visible(index: "Index", root: Node) -> list:
     wanted = _referenced(root)
     chosen: dict[str, object] = {}
     for t in index.types("source"):
-        if t.name not in wanted or t.outer_id is not None:
+        if t.name not in wanted or (t.outer_id is not None and t.qualified_name not in exact):
             continue
         rank = 0 if t.qualified_name in exact else 1 if t.container == package else 2 if t.container in wildcard else None
         if rank is not None and (t.name not in chosen or rank < chosen[t.name][0]):
@@ -448,11 +482,20 @@ def _port_types(index: "Index", mapping: "Mapping", root: Node) -> dict:
         info = types.get(t.name)
         if info is None:
             continue
+        info.name = _written(index, mapping.target_type(t.id).target_id, info.name)
         info.java_fields.update({f.name: f.type for f in index.fields(t.id)})
         info.java_fields.update({c: t.name for c in t.enum_constants})
         info.java_methods.update({f"{m.name}/{len(m.params)}": m.return_type for m in index.methods(t.id)
                                   if m.return_type})
     return types
+
+
+def _written(index: "Index", target_id: str, name: str) -> str:
+    """How a test outside the type writes it: a nested type through its outer types (Java imports
+    PhoneNumberUtil.Leniency and writes Leniency; C# has no using for a nested type)."""
+    t = index.type(target_id)
+    outer = index.type(t.outer_id) if t is not None and t.outer_id else None
+    return f"{_written(index, outer.id, outer.name)}.{name}" if outer is not None else name
 
 
 def _own_fields(cls: Node, resolver: "TestResolver") -> TargetType:

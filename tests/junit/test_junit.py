@@ -215,6 +215,35 @@ def test_a_fixture_keeps_the_test_base_class_the_port_has(tmp_path):
     assert "    public class BoxTests\n" in _fixture(result, "BoxTests").text
 
 
+def test_a_helper_class_of_the_test_and_an_imported_nested_type(tmp_path):
+    """libphonenumber's PhoneNumberMatcherTest declares NumberTest (a raw string and a region per case) and
+    imports PhoneNumberUtil.Leniency: the helper was dropped ('class_declaration not translated') and Leniency
+    written bare (CS0246), so the fixture never built. The helper is nested in the fixture, its members
+    translated (readable from the fixture); the nested type is written through its outer type."""
+    from repotrans.junit.port_tests import port_junit_tests
+
+    java, cs = copy_pair(tmp_path)
+    junit = tmp_path / "junit"
+    shutil.copytree(FIXTURE / "junit", junit)
+    box = junit / "org" / "demo" / "zoo" / "BoxTest.java"
+    box.write_text(box.read_text().replace("import org.junit.Before;", "import org.demo.zoo.Dog.Leash;\nimport org.junit.Before;", 1)
+                   .replace("public class BoxTest {", "public class BoxTest {\n    private Leash leash;\n\n"
+                            "    private static class Case {\n        private final String name;\n\n"
+                            "        Case(String name) {\n            this.name = name;\n        }\n\n"
+                            "        @Override\n        public String toString() {\n            return name + \"!\";\n"
+                            "        }\n    }\n", 1))
+    index = index_pair(tmp_path, java, cs)
+    create_skeleton(index, ["org.demo.*"])
+    result = port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False)
+    fixture = _fixture(result, "BoxTests")
+    text = fixture.text
+    assert "private class Case" in text and "internal Case(string name)" in text, text
+    assert "public override string ToString()" in text and 'return name + "!";' in text
+    assert "string name;" in text and "private readonly string name;" not in text and "private string name;" not in text
+    assert "Dog.Leash leash;" in text
+    assert not any("class_declaration" in n for n in fixture.notes)
+
+
 @needs_mono
 def test_a_builtin_fixture_that_does_not_compile_is_repaired_like_a_body(tmp_path):
     """HdrHistogram's HistogramDataTest stores copyCorrectedForCoordinatedOmission() (Java: a Histogram) in a
