@@ -36,10 +36,11 @@ from repotrans.execution.capability import checks
 from repotrans.execution.judge.baseline import PortBaseline
 from repotrans.execution.judge.baseline_outcomes import untouched_outcome
 from repotrans.execution.judge.runner import Runner
-from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_tests, run_switch
+from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_selections, run_switch
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
 from repotrans.execution.toolchains.api import (BLOCKED, left_out_note, nothing_left, load_independent, covers,
                                                 CHECKER_EXE, NOT_RUN_STATES, dependents, rel, untouched_cause)
+from repotrans.execution.workspace.reach import Reachability
 from repotrans.execution.workspace.selection import Selection, index_tests
 from repotrans.datasets import flaky
 from repotrans.datasets.truth_jobs import truth_jobs
@@ -50,13 +51,21 @@ RESUMES = 4                       # new ground-truth batches after one stopped e
 POLICY_CHUNK = 200                # capability-check jobs per checker process (its answers fit the pipe)
 
 
-def open_schemata(index, methods: list, runner: Runner):
-    """(toolchain, sandbox, limits, schemata) for `methods` of the index's target (one build), with
-    the runner's toolchain (and build settings), sandbox and limits."""
+def open_schemata(index, methods: list, runner: Runner) -> tuple:
+    """(toolchain, sandbox, limits, schemata, method id -> covering selection) for `methods` of the index's
+    target (one build), with the runner's toolchain (and build settings), sandbox and limits. The
+    selections' call-graph walk (seconds of Python on a big port) runs beside the build (minutes of mcs on
+    one, outside Python): on two cores the two overlap."""
     ws = runner.workspace(index.root("target"))
     box = runner.sandbox(ws)
-    return runner.toolchain, box, runner.limits, build_schemata(runner.toolchain, ws, index, methods, box,
-                                                                runner.limits)
+    reach = Reachability()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        chosen = pool.submit(covering_selections, runner.toolchain, ws, index, methods, reach)
+        schemata = build_schemata(runner.toolchain, ws, index, methods, box, runner.limits, reach)
+        built = time.monotonic()
+        selections = chosen.result()
+    schemata.phases["selections past the build"] = round(time.monotonic() - built, 1)
+    return runner.toolchain, box, runner.limits, schemata, selections
 
 
 @dataclass
@@ -81,7 +90,7 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
     if runner.toolchain.name != "mono" or not tasks:
         return tasks, None
     methods = [m for m in (index.method(t.target_method_id) for t in tasks) if m is not None]
-    tc, box, limits, schemata = open_schemata(index, methods, runner)
+    tc, box, limits, schemata, selections = open_schemata(index, methods, runner)
     clock = [time.monotonic()]
 
     def phase(name: str) -> None:
@@ -98,7 +107,7 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         if switch is None:
             continue
         m = index.method(task.target_method_id)
-        plan = Plan(task, m, switch, covering_tests(tc, schemata, index, m))
+        plan = Plan(task, m, switch, selections[m.id])
         changed = {p.path for p in projects if p.name in schemata.built and (ws.src / m.path).resolve() in p.sources}
         affected = dependents(projects, changed, all_of_them=True)
         for project in projects:

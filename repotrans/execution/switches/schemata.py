@@ -156,12 +156,14 @@ class Schemata:
         return self.switches.get(method_id)
 
 
-def build_schemata(tc, ws: Workspace, index, methods: list[Method], sandbox: Sandbox, limits: Limits) -> Schemata:
-    """Guard every guardable method and compile each project holding one once (after the baseline)."""
+def build_schemata(tc, ws: Workspace, index, methods: list[Method], sandbox: Sandbox, limits: Limits,
+                   reach: Reachability | None = None) -> Schemata:
+    """Guard every guardable method and compile each project holding one once (after the baseline);
+    `reach`: the call graph its covering tests are (or are being) selected with."""
     started = time.monotonic()
     tc.baseline(ws, sandbox, limits)
     projects = tc.plan(ws).chosen
-    schemata = Schemata(ws, ws.root / "schemata" / uuid.uuid4().hex[:12])
+    schemata = Schemata(ws, ws.root / "schemata" / uuid.uuid4().hex[:12], reach=reach or Reachability())
     by_file: dict[str, list[Method]] = {}
     for method in methods:
         source = (ws.src / method.path).read_bytes()
@@ -235,12 +237,17 @@ def _compile(tc, schemata: Schemata, by_file: dict[str, list[Method]], projects:
 
 def covering_tests(tc, schemata: Schemata, index, method: Method):
     """The runner's selection of `method`'s covering tests (execution.selection)."""
+    return covering_selections(tc, schemata.ws, index, [method], schemata.reach)[method.id]
+
+
+def covering_selections(tc, ws: Workspace, index, methods: list[Method], reach: Reachability) -> dict[str, object]:
+    """Method id -> the runner's selection of its covering tests, with the call graph `reach` (needs no
+    build: a caller may run it beside the schemata build, whose compilers run outside Python)."""
     from repotrans.execution.judge.runner import covering_names, member_tokens
 
-    ws = schemata.ws
     fixtures = index_tests(ws, tc.test_projects(ws))
-    return choose_tests(index, method, fixtures, covering_names(index, method), member_tokens(index, method),
-                        schemata.reach)
+    return {m.id: choose_tests(index, m, fixtures, covering_names(index, m), member_tokens(index, m), reach)
+            for m in methods}
 
 
 def run_switch(tc, schemata: Schemata, index, method: Method, switch: int, sandbox: Sandbox, limits: Limits,
