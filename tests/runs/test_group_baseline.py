@@ -2,8 +2,12 @@
 capability check compare the unit's build with the work copy's own, the tree without any member: a helper method a
 member's candidate adds is inspected. Compared with the unit's tree itself, the helper would sit in the baseline and
 the member, whose own body only calls a method of the port, would pass. Real mcs builds, checker and NUnit runs on
-the sample with Vector2D.Dot and Vector2D.Cross masked, in both sandboxes."""
+the sample with Vector2D.Dot and Vector2D.Cross masked, in both sandboxes; an override a member declares is judged
+with its own Java class's allowances (runner.declared_by_members), one a member adds in its class stays denied."""
 from __future__ import annotations
+
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +17,7 @@ from repotrans.index.store import Index
 from repotrans.runs.rejudge import WorkCopy, _judge_group, judge_together
 from repotrans.runs.store import TaskRecord
 from tests.support.mono_repos import SANDBOXES
-from tests.support.sample_masking import masked_sample
+from tests.support.sample_masking import SAMPLE, masked_sample
 
 pytestmark = pytest.mark.slow
 DOT, CROSS = "Acme.Geo.Vector2D.Dot(Vector2D)", "Acme.Geo.Vector2D.Cross(Vector2D)"
@@ -60,3 +64,51 @@ def test_a_helper_a_member_adds_is_inspected_not_hidden_in_the_baseline(unit, tm
     assert dot.status == "rejected" and "Process" in dot.reason, dot.brief()
     assert judge_together(copy, _records(HIDING), runner, java, lambda line: None) == []
     assert (copy.path / "src" / "Acme.Geo" / "Vector2D.cs").read_text().count("NotImplementedException") == 2
+
+
+TO_STRING, IS_BLANK = "Acme.Geo.Vector2D.ToString()", "Acme.Common.StringUtils.IsBlank(string)"
+# IsBlank right, with a class of its own overriding ToString (StringUtils is static), which no Java class defines
+OVERRIDING = ("public static bool IsBlank(string text)\n{\n    return text == null || text.Trim().Length == 0;\n}\n"
+              "private sealed class Shown\n{\n    public override string ToString()\n    {\n        return \"blank\";\n    }\n}")
+
+
+@pytest.fixture(scope="module", params=SANDBOXES)
+def mixed(request, tmp_path_factory):
+    """Vector2D.ToString (its Java class defines toString: `formatting` allowed) and StringUtils.IsBlank (none)."""
+    root = tmp_path_factory.mktemp(f"group-mixed-{request.param}")
+    java, cs = masked_sample(root, TO_STRING, IS_BLANK)
+    index = Index.open(root / "index")
+    index.build(java, cs, progress=False)
+    originals = {"target:" + TO_STRING: index.find_methods("source", "Vector2D.toString")[0],
+                 "target:" + IS_BLANK: index.find_methods("source", "StringUtils.isBlank")[0]}
+    truth = {t: member_text(t) for t in (TO_STRING, IS_BLANK)}
+    with Runner(ExecutionConfig(sandbox=request.param), root / "wd") as runner:
+        yield WorkCopy(index, java, cs), runner, originals, truth
+    index.close()
+
+
+def member_text(task: str) -> str:
+    index = Index.open(Path(tempfile.mkdtemp()) / "full")
+    index.build(SAMPLE / "java", SAMPLE / "csharp", progress=False)
+    m = index.method("target:" + task)
+    text = (SAMPLE / "csharp" / m.path).read_bytes()[m.start_byte:m.end_byte].decode("utf-8")
+    index.close()
+    return text
+
+
+def test_an_override_a_member_declares_is_judged_with_its_own_classs_allowances(mixed, tmp_path):
+    """Every job inspects everything the unit added; Vector2D's ToString, a member of the unit, is allowed by its
+    own Java class, not rejected in IsBlank's job (whose class defines no toString)."""
+    copy, runner, java, truth = mixed
+    records = [TaskRecord(config="batch", dataset="sample", task_id=t, status="blocked", code=truth[t])
+               for t in (TO_STRING, IS_BLANK)]
+    results = _judge_group(copy, tmp_path / "group", records, runner, java)
+    assert [r.status for r in results] == ["passed", "passed"], [r.brief() for r in results]
+
+
+def test_an_override_a_member_adds_in_its_own_class_stays_denied(mixed, tmp_path):
+    copy, runner, java, truth = mixed
+    records = [TaskRecord(config="batch", dataset="sample", task_id=TO_STRING, status="blocked", code=truth[TO_STRING]),
+               TaskRecord(config="batch", dataset="sample", task_id=IS_BLANK, status="blocked", code=OVERRIDING)]
+    results = _judge_group(copy, tmp_path / "group", records, runner, java)
+    assert results[1].status == "rejected" and "Shown::ToString" in results[1].reason, results[1].brief()

@@ -13,7 +13,8 @@ from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.capability.checks import MemberRef, policy_allowances, trust_note
+from repotrans.execution.capability.checks import (DECLARES, MemberRef, PolicyVerdict, merged_verdict,
+                                                    policy_allowances, trust_note)
 from repotrans.execution.judge.baseline import BaselineCache, cached_baseline
 from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.judge.proven import proven_wrong
@@ -179,16 +180,20 @@ class Runner:
             if not build.ok:
                 raise TargetBuildError(f"the unit's tree does not build ({build.failed.name}): {build.output[-500:]}")
             timings = {"apply": 0.0, "baseline": 0.0, "build": time.monotonic() - started}
-            answers, at, results = build.answers or [], 0, []
-            for (m, _, _, java), cand, patch in zip(items, cands, patches):
+            answers, at, checked = build.answers or [], 0, []
+            for m, _, _, _ in items:
                 jobs = len(self.toolchain.compiling(ws, m.path))
-                own, at = answers[at:at + jobs], at + jobs
+                checked.append(merged_verdict(answers[at:at + jobs]) if jobs else None)
+                at += jobs
+            checked = declared_by_members(checked, [cand.member for cand in cands])
+            results = []
+            for (m, _, _, java), cand, patch, own in zip(items, cands, patches, checked):
                 member_started = time.monotonic()
                 chosen = self.select(index, m, ws, scope, scaled)
                 judge = f"together: {len(items)} candidates in one build"
                 result = None
                 for limits in (chosen.limits, replace(chosen.limits, fail_fast=False)):
-                    verdict = self.toolchain.run_built(ws, cand, build, own, chosen.selected, box, limits)
+                    verdict = self.toolchain.run_built(ws, cand, build, [own] if own else [], chosen.selected, box, limits)
                     result = self.result(index, m, verdict, chosen, cand.allowed, member_started, timings,
                                          judge=judge, java=java, code=candidate_text(patch))
                     if not (result.status == BLOCKED and verdict.cut_short):   # blocked rests on every failure
@@ -265,6 +270,24 @@ class Runner:
             boxes, self._sandboxes = list(self._sandboxes.values()), {}
         for box in boxes:
             box.close()
+
+
+def declared_by_members(verdicts: list[PolicyVerdict | None], members: list[MemberRef]) -> list[PolicyVerdict | None]:
+    """A unit's check verdicts (one per member; each job inspected everything the unit added, under that member's
+    allowances) without the override declarations (checks.DECLARES) located in another member's own method whose
+    own job allows them: that override is the other member's code, judged with its own Java class's allowances
+    (Vector2D.ToString in a unit with StringUtils.IsBlank, whose class defines no toString). A DECLARES denial
+    names its method in `api` too, so no other denial hides behind it; every other denial stays."""
+    own = [{f"{r.type_name}::{n}" for n in r.names} for r in members]
+
+    def allowed_by_owner(d, i: int) -> bool:
+        return d.capability in DECLARES and any(
+            j != i and d.where in own[j] and verdicts[j] is not None and not verdicts[j].error
+            and not any((e.capability, e.where) == (d.capability, d.where) for e in verdicts[j].denials)
+            for j in range(len(members)))
+
+    return [v if v is None else replace(v, denials=[d for d in v.denials if not allowed_by_owner(d, i)])
+            for i, v in enumerate(verdicts)]
 
 
 def candidate_text(patch: Patch) -> str:
