@@ -489,8 +489,8 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
                 return done(plan, f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
             if ok.status != "passed":
                 return done(plan, f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
-        bad = run_switch(tc, schemata, index, plan.method, plan.switch, box, replace(current[0], fail_fast=True),
-                         plan.chosen)
+        bad = run_switch(tc, schemata, index, plan.method, plan.switch, box,
+                         replace(current[0], fail_fast=True, verdict_only=True), plan.chosen)
         done(plan, PASSES + left_out_note(bad.left_out) if bad.status == "passed" else None)
 
     # one task per selection first (a worker waits on a run in flight only at the end), the biggest

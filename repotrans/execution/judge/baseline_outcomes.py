@@ -20,29 +20,32 @@ from __future__ import annotations
 from collections import defaultdict
 
 from repotrans.execution.judge.baseline import AssemblyBaseline, PortBaseline
-from repotrans.execution.toolchains.api import (BLOCKED, FLIPS, covering_names, describe_environment, reported_whole,
-                                                untouched_cause)
+from repotrans.execution.toolchains.api import (BLOCKED, FLIPS, covering_names, describe_environment, never_run_note,
+                                                reported_whole, untouched_cause)
 from repotrans.verdicts.results import TestResult
 
 
 def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None, selection: str) -> TestResult | None:
     """The verdict the untouched port gives `selected` ("Project:Ns.Fixture[.Method]"), from `baseline`;
-    None when it must run (see the module doc). `selection` is the selection's description, kept."""
+    None when it must run (see the module doc). `selection` is the selection's description, kept (with the
+    tests the suite says not to run, as a run names them: judge.runner.never_run)."""
     if baseline is None or not selected:
         return None
     passed: set[str] = set()
     left_out: dict[str, str] = {}
-    under: dict[str, dict[str, list[str]]] = {}
-    skipped: dict[str, set[str]] = {}
+    excluded: dict[str, str] = {}
+    under: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] = {}
     for entry in selected:
         project, _, name = entry.partition(":")
         record = baseline.assemblies.get(project)
         if record is None or not reported_whole(record.status, record.reason) or not record.states:
             return None
         if project not in under:
-            under[project], skipped[project] = _tests_under(record), _not_run_under(record)
-        covered = under[project].get(name, [])
-        if not covered and name in skipped[project]:     # the untouched port does not run it: nor does a run
+            under[project] = _tests_under(record), _not_run_under(record)
+        covered = under[project][0].get(name, [])
+        skipped = under[project][1].get(name, [])
+        excluded.update({test: record.excluded[test] for test in skipped if test in record.excluded})
+        if not covered and skipped:         # the untouched port does not run it: nor does a run
             continue
         if not covered:         # no recorded test nor suite of one falls under it: only a run can say
             return None
@@ -54,6 +57,7 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
             if why is None or why.startswith(BLOCKED):
                 return None
             left_out[f"{project}:{test}"] = untouched_cause(why)
+    selection += never_run_note(excluded)
     if not passed:
         return TestResult(status="no_tests", selected=list(selected), selection=selection, left_out=left_out,
                           reason=("every selected test fails in this environment before any change: "
@@ -62,12 +66,18 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
                       left_out=left_out, judge="read from the untouched baseline")
 
 
-def _not_run_under(record: AssemblyBaseline) -> set[str]:
-    """Each name a selection may give that falls on tests the untouched run did not run: those the suite
-    says not to run (the record's excluded: [Ignore], [Explicit]) and those reported in a not-run state
-    (ignored or inconclusive at run time: timed, with no result state)."""
-    tests = [key.split(":", 1)[1] for key in record.excluded] + [t for t in record.seconds if t not in record.states]
-    return {key for test in tests for name in [test, *record.suites.get(test, ())] for key in covering_names(name)}
+def _not_run_under(record: AssemblyBaseline) -> dict[str, list[str]]:
+    """Each name a selection may give -> the tests under it the untouched run did not run ("Project:Ns.F.T"
+    for those the suite says not to run, the record's excluded: [Ignore], [Explicit]; the runner's name for
+    those reported in a not-run state, ignored or inconclusive at run time: timed, with no result state)."""
+    out: dict[str, dict[str, None]] = defaultdict(dict)
+    tests = [(key.split(":", 1)[1], key) for key in record.excluded] + \
+        [(t, t) for t in record.seconds if t not in record.states]
+    for test, key in tests:
+        for name in [test, *record.suites.get(test, ())]:
+            for cover in covering_names(name):
+                out[cover][key] = None
+    return {cover: list(keys) for cover, keys in out.items()}
 
 
 def _tests_under(record: AssemblyBaseline) -> dict[str, list[str]]:

@@ -24,7 +24,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.settings import ExecutionConfig, concrete_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
-from repotrans.execution.toolchains.api import capped, known_cause, left_out_by, make_toolchain
+from repotrans.execution.toolchains.api import capped, known_cause, make_toolchain, never_run_note
 from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.execution.workspace.reach import Reachability
@@ -299,10 +299,7 @@ def candidate_text(patch: Patch) -> str:
 def never_run(verdict: Verdict) -> str:
     """'; never run, the suite says not to: 1 [Explicit] (Ns.F.T)': the selected tests the run left out by the
     suite's own attributes (none of them judged the candidate), for the selection's description."""
-    if not verdict.excluded:
-        return ""
-    return "; never run, the suite says not to: " + left_out_by([(k.split(":", 1)[-1], why)
-                                                                for k, why in sorted(verdict.excluded.items())])
+    return never_run_note(verdict.excluded)
 
 
 def covering_names(index, method: Method) -> set[str]:

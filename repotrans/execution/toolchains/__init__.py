@@ -79,6 +79,9 @@ class Limits:
     # stop at the first run with a failure (the verdict is a failure already; its failures are the first
     # run's): the covering selection of one candidate (judge.runner), never a whole-suite run
     fail_fast: bool = False
+    # with fail_fast, a run whose verdict alone counts (a placeholder's, in dataset validation) starts no test
+    # after its first failing one; a candidate's run keeps its whole run's failures (the repair reads them)
+    verdict_only: bool = False
 
 
 @dataclass
@@ -127,6 +130,7 @@ class Verdict:
         self.ran.update(other.ran)
         self.seconds.update(other.seconds)
         self.suites.update(other.suites)
+        self.cut_short |= other.cut_short
         if other.peak_mb is not None:
             self.peak_mb = max(self.peak_mb or 0.0, other.peak_mb)
         if other.status == "no_tests":

@@ -30,7 +30,8 @@ from repotrans.execution.toolchains.mono_judge import load_independent
 from repotrans.execution.toolchains.mono_test import mono_env, overlay, run_tests, runner_argv, runner_env, runner_for
 from repotrans.execution.toolchains.msbuild import Project, find_projects, load_project, load_projects
 from repotrans.execution.toolchains.nunit import (NOT_RUN_STATES, RUNNER_SOURCE, check_runner, clean_frames, covers,
-                                                  covered_by, covering_names, left_out_by, parse_runner)
+                                                  covered_by, covering_names, left_out_by, never_run_note,
+                                                  parse_runner)
 from repotrans.execution.toolchains.mstest_compat import unsupported_features as mstest_features
 from repotrans.execution.toolchains.nunit3_compat import alias_patterns, probe_aliases, unsupported_features
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build

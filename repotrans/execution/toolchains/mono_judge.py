@@ -90,4 +90,5 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
                 tests_run=tests_report.total, tests_failed=len(tests_report.failures), reason=reason)
     verdict.not_run = not_run(report)
     verdict.ran = {name: state for state, name, _, _ in report.tests if state not in NOT_RUN_STATES}
+    verdict.cut_short = report.stopped
     return verdict

@@ -7,6 +7,7 @@ import os
 import secrets
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from repotrans.execution.sandboxes import Sandbox
@@ -105,6 +106,10 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
         verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
     report = parse_runner(outcome.stdout, nonce)
+    if report.stopped and verdict.status in ("passed", "no_tests"):    # it stopped in a failure left out: all of them
+        again, more = run_project(ws, cand, projects, project, names, built, sandbox,
+                                  replace(limits, verdict_only=False), timeout, env, logs)
+        return again, (outcome.cpu_seconds or 0.0) + more
     verdict.excluded = {f"{project.name}:{name}": categories for name, categories in report.excluded}
     verdict.seconds = {f"{project.name}:{name}": secs for name, secs in report.seconds.items()}
     verdict.peak_mb = outcome.peak_mb
@@ -143,7 +148,7 @@ def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], 
                 as bin_dir:
             outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
                                   timeout=limits.timeout, memory_mb=limits.memory_mb,
-                                  env={**mono_env(limits.memory_mb), **runner_env(limits)},
+                                  env={**mono_env(limits.memory_mb), **runner_env(replace(limits, verdict_only=False))},
                                   stdin=f"{nonce}\n".encode(), until=end_marker(nonce),
                                   cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
                                   scratch=[area_root(cand.run_dir, project)])
@@ -189,10 +194,12 @@ def runner_for(ws: Workspace, dll: Path) -> Path:
 
 
 def runner_env(limits: Limits) -> dict[str, str]:
-    """The runner's suite options: categories to leave out, the per-test time limit (ms), the order."""
+    """The runner's suite options: categories to leave out, the per-test time limit (ms), the order, and
+    for a fail-fast run whose verdict alone counts its end at the first failing test (STOPPED)."""
     return {"REPOTRANS_EXCLUDE_CATEGORIES": ",".join(limits.exclude_categories),
             "REPOTRANS_TEST_TIMEOUT_MS": str(int(limits.test_timeout * 1000)),
-            **({"REPOTRANS_REVERSE_ORDER": "1"} if limits.reverse_order else {})}
+            **({"REPOTRANS_REVERSE_ORDER": "1"} if limits.reverse_order else {}),
+            **({"REPOTRANS_STOP_AT_FAILURE": "1"} if limits.fail_fast and limits.verdict_only else {})}
 
 
 def mono_env(memory_mb: int) -> dict[str, str]:

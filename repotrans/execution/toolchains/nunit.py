@@ -145,6 +145,7 @@ class RunnerReport:
     seconds: dict[str, float] = field(default_factory=dict)   # test name -> the seconds NUnit measured it ran
     started: int | None = None
     ended: int | None = None
+    stopped: bool = False           # a fail-fast run stopped after its first failing test (STOPPED)
 
 
 def end_marker(nonce: str) -> bytes:
@@ -178,6 +179,8 @@ def parse_runner(stdout: str, nonce: str) -> RunnerReport:
                 report.started = int(fields[0])
             elif kind == "END":
                 report.ended = int(fields[0])
+            elif kind == "STOPPED":
+                report.stopped = True
         except (IndexError, ValueError, binascii.Error):
             report.crash = report.crash or f"malformed runner line: {line[:200]}"
     return report
@@ -191,7 +194,10 @@ def check_runner(report: RunnerReport, selected: list[str] | None) -> tuple[str,
     reported = sorted(name for _, name, _, _ in report.tests)
     if report.crash:
         return "runtime_error", f"test runner failed: {_first_line(report.crash)}"
-    if report.started != len(planned) or report.ended != len(reported) or planned != reported:
+    # a stopped run left its later tests unreported, and only after one failed: never a pass
+    stopped = report.stopped and set(reported) <= set(planned) and len(set(reported)) == len(reported) and \
+        any(state in ("Failure", "Error") for state, _, _, _ in report.tests)
+    if report.started != len(planned) or report.ended != len(reported) or (planned != reported and not stopped):
         missing = sorted(set(planned) - set(reported))
         extra = sorted(set(reported) - set(planned))
         detail = (f"missing {', '.join(missing[:3])}" if missing else f"unexpected {', '.join(extra[:3])}"
@@ -223,6 +229,15 @@ def left_out_by(excluded: list[tuple[str, str]]) -> str:
     names = sorted(name for name, _ in excluded)
     return ", ".join(f"{n} {why}" for why, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) + \
         f" ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})"
+
+
+def never_run_note(excluded: dict[str, str]) -> str:
+    """'; never run, the suite says not to: 1 [Explicit] (Ns.F.T)': the selected tests ("Project:Ns.F.T" -> the
+    attribute) a run left out by the suite's own attributes, for the selection's description."""
+    if not excluded:
+        return ""
+    return "; never run, the suite says not to: " + left_out_by([(k.split(":", 1)[-1], why)
+                                                                for k, why in sorted(excluded.items())])
 
 
 def not_run(report: RunnerReport) -> dict[str, str]:

@@ -13,6 +13,9 @@
 //         (texts base64), each line "\n@@RT <nonce> ..."
 //
 // With REPOTRANS_REVERSE_ORDER=1 the tests run in the reverse of NUnit's order (every suite's list reversed).
+// With REPOTRANS_STOP_AT_FAILURE=1 (a fail-fast run: its verdict is a failure once one test fails) no test or
+// suite starts after the first test that failed or erred; STOPPED then comes before END, and the planned tests
+// after it have no TEST line.
 //
 // Mutant schemata batches (execution/switches/schemata_runs.py): mono runner.exe TEST.dll --schemata, stdin
 // the nonce line then one job per line, "<switch> <names, base64 of lines>", then ".". The assembly loads once;
@@ -45,6 +48,8 @@ partial class RepotransRunner
         public TestCode Tests;              // the test assembly: who may end a test with success
         public ChainRecorder Chains;        // the call chains that reached a placeholder (nunit_chain.cs)
         public Declared Facts = new Declared();     // what each test method did and declares (nunit_declared.cs)
+        public bool StopAtFailure;          // REPOTRANS_STOP_AT_FAILURE: start nothing after a failed test
+        public volatile bool Stopped;       // ... and one has failed
 
         public void Emit(string line) { lock (lines) { lines.Enqueue(line); Monitor.Pulse(lines); } }
         public void Planned(string line) { Emit("PLAN " + line); }
@@ -94,6 +99,7 @@ partial class RepotransRunner
                           + "exactly the exception it declares)";
             }
             foreach (string chain in Chains.Leave(r.FullName)) Emit(chain);
+            if (StopAtFailure && (state == "Failure" || state == "Error")) Stopped = true;
             if (r.FailureSite == FailureSite.Parent && string.IsNullOrEmpty(r.StackTrace))
                 lock (parentFailed) parentFailed.Add(new string[] { state, r.FullName, message });
             else
@@ -288,6 +294,17 @@ partial class RepotransRunner
         }
     }
 
+    /// <summary>A filter that passes nothing more once a test has failed (NUnit asks it before each test and
+    /// suite it would start): a fail-fast run ends at its first failure.</summary>
+    sealed class UntilFailure : TestFilter
+    {
+        readonly ITestFilter inner;
+        readonly Listener listener;
+        public UntilFailure(ITestFilter inner, Listener listener) { this.inner = inner; this.listener = listener; }
+        public override bool Match(ITest test) { return !listener.Stopped && inner.Match(test); }
+        public override bool Pass(ITest test) { return !listener.Stopped && inner.Pass(test); }
+    }
+
     static SimpleTestRunner Load(string dll, Listener listener)
     {
         CoreExtensions.Host.InitializeService();
@@ -346,8 +363,11 @@ partial class RepotransRunner
                 listener.Facts.Watch(runner);
                 ITestFilter filter = Filter(names);
                 Plan(runner.Test, filter, Named(names), listener, "");
-                runner.Run(listener, filter, false, LoggingThreshold.Off);
+                listener.StopAtFailure = Environment.GetEnvironmentVariable("REPOTRANS_STOP_AT_FAILURE") == "1";
+                runner.Run(listener, listener.StopAtFailure ? new UntilFailure(filter, listener) : filter, false,
+                           LoggingThreshold.Off);
                 listener.ReportParentFailed("", "", "", "");     // none held past the run (before its END)
+                if (listener.Stopped) listener.Emit("STOPPED");
             }
         }
         catch (Exception e)

@@ -1,7 +1,7 @@
 """Runs that fit the judge's limits (toolchains.test_runs): kill limits from the baseline's measured seconds,
 selections packed into runs under the cap, the nearest fixture first, fail fast; and, for real (mcs and
-repotrans's NUnit runner), a failure ending the run at the first failing run and a selection too big for one
-process's memory split until each part fits, still judged passed."""
+repotrans's NUnit runner), a failure ending the run at the first failing run, and inside one process at the first
+failing test, and a selection too big for one process's memory split until each part fits, still judged passed."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from repotrans.execution.toolchains import Limits
+from repotrans.execution.toolchains.nunit import RunnerReport, check_runner
 from repotrans.execution.toolchains.test_runs import (KILL_CAP, STARTUP_SECONDS, Measured, TestRun, capped, halves,
                                                       kill_limit, plan_runs, run_all)
 from repotrans.execution.workspace.selection import scaled_limit
@@ -96,3 +97,54 @@ def test_a_selection_too_big_for_one_processs_memory_is_split_and_still_judged_p
         single = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x * 2", heap[:1])
     assert result.status == "passed" and result.tests_run == 4, (result.status, result.reason)
     assert single.status == "passed"
+
+
+ONE_PROCESS = core_and_tests(
+    {"Calc.cs": "namespace Acme { public static class Calc { public static int Twice(int x) { return %s; } } }"},
+    {"OrderTests.cs": """using NUnit.Framework;
+namespace Acme.Tests {
+  [TestFixture] public class A { [Test] public void Doubles() { Assert.AreEqual(6, Calc.Twice(3)); } }
+  [TestFixture] public class B {
+    [Test] public void Later() { Assert.AreEqual(4, Calc.Twice(2)); }
+    [Test] public void Odd() { Assert.AreEqual(10, Calc.Twice(5)); } }
+}"""})
+
+
+@pytest.mark.slow
+def test_a_fail_fast_run_in_one_process_ends_at_its_first_failing_test(tmp_path):
+    """Nothing measured: one process runs the whole selection. Failing fast where the verdict alone counts (a
+    placeholder's), it starts nothing after A.Doubles fails (STOPPED): one test run, cut short, a failure; a
+    candidate failing fast keeps its run's failures (the repair reads them); judged in whole, all three run."""
+    needs_mono()
+    repo = write_tree(tmp_path / "repo", {k: v % "x * 2" if k.endswith("Calc.cs") else v
+                                          for k, v in ONE_PROCESS.items()})
+    selection = ["T:Acme.Tests.A", "T:Acme.Tests.B"]
+    limits = Limits(timeout=60, memory_mb=1024, fail_fast=True, verdict_only=True)
+    with judging(repo, tmp_path / "work", limits) as judge:
+        wrong = judge.run("src/Core/Calc.cs", ONE_PROCESS["src/Core/Calc.cs"] % "x + 1", selection)
+        judge.limits = replace(limits, verdict_only=False)
+        candidate = judge.run("src/Core/Calc.cs", ONE_PROCESS["src/Core/Calc.cs"] % "x + 1", selection)
+        judge.limits = limits
+        right = judge.run("src/Core/Calc.cs", ONE_PROCESS["src/Core/Calc.cs"] % "x * 2", selection)
+        judge.limits = replace(limits, fail_fast=False)
+        every = judge.run("src/Core/Calc.cs", ONE_PROCESS["src/Core/Calc.cs"] % "x + 1", selection)
+    assert (wrong.status, wrong.tests_run, wrong.tests_failed, wrong.cut_short) == ("test_failure", 1, 1, True), \
+        (wrong.status, wrong.reason)
+    assert (candidate.status, candidate.tests_run, candidate.tests_failed) == ("test_failure", 3, 3)
+    assert (right.status, right.tests_run, right.cut_short) == ("passed", 3, False), (right.status, right.reason)
+    assert (every.status, every.tests_run, every.tests_failed, every.cut_short) == ("test_failure", 3, 3, False)
+
+
+def test_a_report_with_tests_missing_is_whole_only_when_it_stopped_after_a_failure():
+    """STOPPED (nonce-tagged: only the runner writes it) excuses the planned tests after the first failure; a
+    report that says it stopped with no failing test, or names a test it did not plan, is no verdict."""
+    planned = [("Runnable", "N.F.A"), ("Runnable", "N.F.B")]
+
+    def report(states, stopped=True, extra=()):
+        tests = [(state, name, "", "") for state, name in states] + [("Success", n, "", "") for n in extra]
+        return RunnerReport(planned=planned, tests=tests, started=2, ended=len(tests), stopped=stopped)
+
+    assert check_runner(report([("Failure", "N.F.A")]), None) == ("", "")
+    assert check_runner(report([("Failure", "N.F.A")], stopped=False), None)[0] == "runtime_error"
+    assert check_runner(report([("Success", "N.F.A")]), None)[0] == "runtime_error"
+    assert check_runner(report([("Error", "N.F.A")], extra=["N.G.X"]), None)[0] == "runtime_error"
