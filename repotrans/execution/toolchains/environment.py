@@ -236,6 +236,8 @@ def suspects(project: str, failures: list[TestFailure], test_files: frozenset[st
 
 NOT_RUN = "does not run here"
 FLIPS = "flips on the untouched port"     # a flaky test: left out of every verdict, passing or failing
+# a test a candidate's run failed that the untouched port failed too, run beside the same tests (toolchains.mono_test)
+FAILS_BESIDE = f"{FLIPS} (failed with the candidate and without it, beside the same tests)"
 
 
 def flips(first: str, then: str) -> str:

@@ -102,6 +102,7 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
     verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
     left_out = {**known_to_fail(project, verdict, limits),
                 **cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits)}
+    left_out.update(fail_without_it(ws, cand, projects, project, names, verdict, left_out, sandbox, limits))
     if left_out:
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
         verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
@@ -158,6 +159,40 @@ def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], 
         known = environment.save(ws, {k: causes.get(k.split(":", 1)[1], "") for k in todo})
     return {k.split(":", 1)[1]: known.tests[k] for k in keys
             if environment.still_failing(suspected[k], known.tests.get(k, ""))}
+
+
+FLAKY_RERUNS = 2            # untouched runs of a failing run's tests, on a port whose baseline saw tests flip
+
+
+def fail_without_it(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
+                    names: list[str] | None, verdict: Verdict, left_out: dict[str, str], sandbox: Sandbox,
+                    limits: Limits) -> dict[str, str]:
+    """The candidate's failing tests (not already `left_out`) that fail on the untouched port too when it runs
+    the same tests in the same process, at most FLAKY_RERUNS times: name -> cause. Only on a port whose
+    baseline recorded tests of this project flipping (NPOI's formula tests fail at random, and which ones
+    depends on the tests run beside them): a candidate is blamed for what the port without it does not do.
+    The candidate cannot reach these runs (the untouched build; its own run is over)."""
+    failing = {f.name for f in verdict.failures} - set(left_out)
+    known = dict(limits.known_failures)
+    if not failing or names is None or not any(
+            key.startswith((f"{project.name}:", ":")) and environment.FLIPS in why for key, why in known.items()):
+        return {}
+    found: dict[str, str] = {}
+    for _ in range(FLAKY_RERUNS):
+        nonce = secrets.token_hex(16)
+        with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, {}, projects, project)) \
+                as bin_dir:
+            outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
+                                  timeout=limits.timeout, memory_mb=limits.memory_mb,
+                                  env={**mono_env(limits.memory_mb), **runner_env(replace(limits, verdict_only=False))},
+                                  stdin=f"{nonce}\n".encode(), until=end_marker(nonce),
+                                  cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
+                                  scratch=[area_root(cand.run_dir, project)])
+        without = judge(outcome, nonce, names, limits, locator(ws, cand))
+        found.update({f.name: environment.FAILS_BESIDE for f in without.failures if f.name in failing})
+        if set(found) >= failing:
+            break
+    return found
 
 
 def test_files(ws: Workspace, project: Project) -> frozenset[str]:
