@@ -144,21 +144,27 @@ def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], 
     todo = known.unknown(keys)
     if todo:
         names = [k.split(":", 1)[1] for k in todo]
-        nonce = secrets.token_hex(16)
-        with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, {}, projects, project)) \
-                as bin_dir:
-            outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
-                                  timeout=limits.timeout, memory_mb=limits.memory_mb,
-                                  env={**mono_env(limits.memory_mb), **runner_env(replace(limits, verdict_only=False))},
-                                  stdin=f"{nonce}\n".encode(), until=end_marker(nonce),
-                                  cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
-                                  scratch=[area_root(cand.run_dir, project)])
-        before = judge(outcome, nonce, names, limits, locator(ws, cand))
+        before = untouched_run(ws, cand, projects, project, names, sandbox, limits)
         causes = {f.name: environment.failure_cause(f, files) for f in before.failures}
         causes.update({name: environment.did_not_run(why) for name, why in before.not_run.items()})
         known = environment.save(ws, {k: causes.get(k.split(":", 1)[1], "") for k in todo})
     return {k.split(":", 1)[1]: known.tests[k] for k in keys
             if environment.still_failing(suspected[k], known.tests.get(k, ""))}
+
+
+def untouched_run(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project, names: list[str],
+                  sandbox: Sandbox, limits: Limits) -> Verdict:
+    """`names` of one test project run on the untouched build (the workspace's, no candidate in it), whole
+    (never stopped at a failure), in the candidate's test area: what the port without the candidate does."""
+    nonce = secrets.token_hex(16)
+    with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, {}, projects, project)) as bin_dir:
+        outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
+                              timeout=limits.timeout, memory_mb=limits.memory_mb,
+                              env={**mono_env(limits.memory_mb), **runner_env(replace(limits, verdict_only=False))},
+                              stdin=f"{nonce}\n".encode(), until=end_marker(nonce),
+                              cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
+                              scratch=[area_root(cand.run_dir, project)])
+    return judge(outcome, nonce, names, limits, locator(ws, cand))
 
 
 FLAKY_RERUNS = 2            # untouched runs of a failing run's tests, on a port whose baseline saw tests flip
@@ -179,16 +185,7 @@ def fail_without_it(ws: Workspace, cand: PatchedFile, projects: list[Project], p
         return {}
     found: dict[str, str] = {}
     for _ in range(FLAKY_RERUNS):
-        nonce = secrets.token_hex(16)
-        with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, {}, projects, project)) \
-                as bin_dir:
-            outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
-                                  timeout=limits.timeout, memory_mb=limits.memory_mb,
-                                  env={**mono_env(limits.memory_mb), **runner_env(replace(limits, verdict_only=False))},
-                                  stdin=f"{nonce}\n".encode(), until=end_marker(nonce),
-                                  cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
-                                  scratch=[area_root(cand.run_dir, project)])
-        without = judge(outcome, nonce, names, limits, locator(ws, cand))
+        without = untouched_run(ws, cand, projects, project, names, sandbox, limits)
         found.update({f.name: environment.FAILS_BESIDE for f in without.failures if f.name in failing})
         if set(found) >= failing:
             break
