@@ -27,6 +27,14 @@ def pair(tmp_path):
     return java, cs, index
 
 
+
+def _box_tests(tmp_path, java, cs, junit):
+    """The pair indexed, its skeleton made, and `junit`'s BoxTest translated into the port's BoxTests fixture."""
+    index = index_pair(tmp_path, java, cs)
+    create_skeleton(index, ["org.demo.*"])
+    return _fixture(port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False), "BoxTests")
+
+
 def _fixture(result, name):
     return next(t for t in result.tests if t.fixture == name)
 
@@ -151,8 +159,6 @@ def test_message_first_assertions_keep_their_literals_and_deltas():
 def test_a_static_initializer_is_the_fixtures_static_constructor(tmp_path):
     """HdrHistogram's HistogramDataTest fills its static histograms in `static { ... }`: it was dropped ("not
     translated"), so every test read null fields; it is the fixture's static constructor."""
-    from repotrans.junit.port_tests import port_junit_tests
-
     java, cs = copy_pair(tmp_path)
     junit = tmp_path / "junit"
     shutil.copytree(FIXTURE / "junit", junit)
@@ -160,10 +166,7 @@ def test_a_static_initializer_is_the_fixtures_static_constructor(tmp_path):
         (FIXTURE / "junit" / "org" / "demo" / "zoo" / "BoxTest.java").read_text().replace(
             "public class BoxTest {", "public class BoxTest {\n    static final int[] SIZES = new int[3];\n"
             "    static {\n        for (int i = 0; i < 3; i++) {\n            SIZES[i] = i * 2;\n        }\n    }\n", 1))
-    index = index_pair(tmp_path, java, cs)
-    create_skeleton(index, ["org.demo.*"])
-    result = port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False)
-    box = _fixture(result, "BoxTests")
+    box = _box_tests(tmp_path, java, cs, junit)
     assert "static BoxTests()" in box.text and "SIZES[i] = i * 2;" in box.text
     assert not any("static_initializer" in n for n in box.notes)
 
@@ -173,8 +176,6 @@ def test_a_per_test_constructor_is_the_fixtures_set_up(tmp_path):
     test (a new instance each), NUnit once for the fixture; dropped ("not translated"), every test met a null
     field. It is the fixture's [SetUp] when the tests have no set-up of their own; one that takes arguments
     (JUnit 3's `super(name)`) is still left out."""
-    from repotrans.junit.port_tests import port_junit_tests
-
     java, cs = copy_pair(tmp_path)
     junit = tmp_path / "junit"
     shutil.copytree(FIXTURE / "junit", junit)
@@ -183,10 +184,7 @@ def test_a_per_test_constructor_is_the_fixtures_set_up(tmp_path):
             "    @Before\n    public void setUp() {\n        box = new Box<>();\n    }\n",
             "    public BoxTest() {\n        box = new Box<>();\n    }\n\n"
             "    public BoxTest(String name) {\n        box = null;\n    }\n", 1))
-    index = index_pair(tmp_path, java, cs)
-    create_skeleton(index, ["org.demo.*"])
-    result = port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False)
-    box = _fixture(result, "BoxTests")
+    box = _box_tests(tmp_path, java, cs, junit)
     assert "[SetUp]\n        public void SetUpEachTest()" in box.text, box.text
     assert "box = new Box<string>();" in box.text and "box = null;" not in box.text
     assert sum("constructor_declaration not translated" in n for n in box.notes) == 1
@@ -220,8 +218,6 @@ def test_a_helper_class_of_the_test_and_an_imported_nested_type(tmp_path):
     imports PhoneNumberUtil.Leniency: the helper was dropped ('class_declaration not translated') and Leniency
     written bare (CS0246), so the fixture never built. The helper is nested in the fixture, its members
     translated (readable from the fixture); the nested type is written through its outer type."""
-    from repotrans.junit.port_tests import port_junit_tests
-
     java, cs = copy_pair(tmp_path)
     junit = tmp_path / "junit"
     shutil.copytree(FIXTURE / "junit", junit)
@@ -232,10 +228,7 @@ def test_a_helper_class_of_the_test_and_an_imported_nested_type(tmp_path):
                             "        Case(String name) {\n            this.name = name;\n        }\n\n"
                             "        @Override\n        public String toString() {\n            return name + \"!\";\n"
                             "        }\n    }\n", 1))
-    index = index_pair(tmp_path, java, cs)
-    create_skeleton(index, ["org.demo.*"])
-    result = port_junit_tests(index, load_mapping(index), junit, ["org.demo.zoo.Box*"], write=False)
-    fixture = _fixture(result, "BoxTests")
+    fixture = _box_tests(tmp_path, java, cs, junit)
     text = fixture.text
     assert "private class Case" in text and "internal Case(string name)" in text, text
     assert "public override string ToString()" in text and 'return name + "!";' in text

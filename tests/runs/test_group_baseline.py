@@ -31,16 +31,21 @@ HIDING = ("public double Dot(Vector2D other)\n{\n    return Product(other);\n}\n
 
 @pytest.fixture(scope="module", params=SANDBOXES)
 def unit(request, tmp_path_factory):
-    root = tmp_path_factory.mktemp(f"group-baseline-{request.param}")
-    java, cs = masked_sample(root, DOT, CROSS)
-    index = Index.open(root / "index")
-    index.build(java, cs, progress=False)
-    copy = WorkCopy(index, java, cs)
-    originals = {"target:" + DOT: index.find_methods("source", "Vector2D.dot")[0],
-                 "target:" + CROSS: index.find_methods("source", "Vector2D.cross")[0]}
+    root, copy, originals = _masked(tmp_path_factory.mktemp(f"group-baseline-{request.param}"),
+                                    {DOT: "Vector2D.dot", CROSS: "Vector2D.cross"})
     with Runner(ExecutionConfig(sandbox=request.param), root / "wd") as runner:
         yield copy, runner, originals
-    index.close()
+    copy.index.close()
+
+
+def _masked(root: Path, originals: dict[str, str]):
+    """(root, the sample's work copy with `originals`' C# members masked, indexed; C# task id -> its Java
+    original, found by the given query)."""
+    java, cs = masked_sample(root, *originals)
+    index = Index.open(root / "index")
+    index.build(java, cs, progress=False)
+    return root, WorkCopy(index, java, cs), {"target:" + member: index.find_methods("source", query)[0]
+                                             for member, query in originals.items()}
 
 
 def _records(dot: str) -> list[TaskRecord]:
@@ -75,16 +80,12 @@ OVERRIDING = ("public static bool IsBlank(string text)\n{\n    return text == nu
 @pytest.fixture(scope="module", params=SANDBOXES)
 def mixed(request, tmp_path_factory):
     """Vector2D.ToString (its Java class defines toString: `formatting` allowed) and StringUtils.IsBlank (none)."""
-    root = tmp_path_factory.mktemp(f"group-mixed-{request.param}")
-    java, cs = masked_sample(root, TO_STRING, IS_BLANK)
-    index = Index.open(root / "index")
-    index.build(java, cs, progress=False)
-    originals = {"target:" + TO_STRING: index.find_methods("source", "Vector2D.toString")[0],
-                 "target:" + IS_BLANK: index.find_methods("source", "StringUtils.isBlank")[0]}
+    root, copy, originals = _masked(tmp_path_factory.mktemp(f"group-mixed-{request.param}"),
+                                    {TO_STRING: "Vector2D.toString", IS_BLANK: "StringUtils.isBlank"})
     truth = {t: member_text(t) for t in (TO_STRING, IS_BLANK)}
     with Runner(ExecutionConfig(sandbox=request.param), root / "wd") as runner:
-        yield WorkCopy(index, java, cs), runner, originals, truth
-    index.close()
+        yield copy, runner, originals, truth
+    copy.index.close()
 
 
 def member_text(task: str) -> str:

@@ -69,6 +69,10 @@ MEASURED = {"T": {"Acme.Tests.Near.Doubles": 0.01, "Acme.Tests.Far.DoublesLater"
 
 @pytest.mark.slow
 def test_a_failure_ends_the_run_at_the_first_failing_run_a_pass_runs_every_test(tmp_path):
+    """Measured: Near alone first, then Far; a failure in Near ends the selection. Nothing measured, one process
+    runs both (NUnit's order: Far, then Near): failing fast where the verdict alone counts (a placeholder's), it
+    starts nothing after Far.DoublesLater fails (STOPPED); a candidate failing fast keeps its run's failures (the
+    repair reads them)."""
     needs_mono()
     repo = write_tree(tmp_path / "repo", {k: v % "x * 2" if k.endswith("Calc.cs") else v for k, v in FILES.items()})
     selection = ["T:Acme.Tests.Near", "T:Acme.Tests.Far"]
@@ -78,6 +82,13 @@ def test_a_failure_ends_the_run_at_the_first_failing_run_a_pass_runs_every_test(
         right = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x * 2", selection)
         judge.limits = replace(limits, fail_fast=False)
         every = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x + 2", selection)
+        judge.limits = replace(limits, test_seconds={}, verdict_only=True)
+        stopped = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x + 1", selection)
+        judge.limits = replace(limits, test_seconds={})
+        candidate = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x + 1", selection)
+    assert (stopped.status, stopped.tests_run, stopped.cut_short) == ("test_failure", 1, True), stopped.reason
+    assert [f.name for f in stopped.failures] == ["Acme.Tests.Far.DoublesLater"]
+    assert (candidate.status, candidate.tests_run, candidate.tests_failed) == ("test_failure", 2, 2)
     assert wrong.status == "test_failure" and wrong.tests_run == 1 and wrong.cut_short, (wrong.status, wrong.reason)
     assert right.status == "passed" and right.tests_run == 2 and not right.cut_short, (right.status, right.reason)
     assert set(right.seconds) == {"T:Acme.Tests.Near.Doubles", "T:Acme.Tests.Far.DoublesLater"}
@@ -98,41 +109,6 @@ def test_a_selection_too_big_for_one_processs_memory_is_split_and_still_judged_p
     assert result.status == "passed" and result.tests_run == 4, (result.status, result.reason)
     assert single.status == "passed"
 
-
-ONE_PROCESS = core_and_tests(
-    {"Calc.cs": "namespace Acme { public static class Calc { public static int Twice(int x) { return %s; } } }"},
-    {"OrderTests.cs": """using NUnit.Framework;
-namespace Acme.Tests {
-  [TestFixture] public class A { [Test] public void Doubles() { Assert.AreEqual(6, Calc.Twice(3)); } }
-  [TestFixture] public class B {
-    [Test] public void Later() { Assert.AreEqual(4, Calc.Twice(2)); }
-    [Test] public void Odd() { Assert.AreEqual(10, Calc.Twice(5)); } }
-}"""})
-
-
-@pytest.mark.slow
-def test_a_fail_fast_run_in_one_process_ends_at_its_first_failing_test(tmp_path):
-    """Nothing measured: one process runs the whole selection. Failing fast where the verdict alone counts (a
-    placeholder's), it starts nothing after A.Doubles fails (STOPPED): one test run, cut short, a failure; a
-    candidate failing fast keeps its run's failures (the repair reads them); judged in whole, all three run."""
-    needs_mono()
-    repo = write_tree(tmp_path / "repo", {k: v % "x * 2" if k.endswith("Calc.cs") else v
-                                          for k, v in ONE_PROCESS.items()})
-    selection = ["T:Acme.Tests.A", "T:Acme.Tests.B"]
-    limits = Limits(timeout=60, memory_mb=1024, fail_fast=True, verdict_only=True)
-    with judging(repo, tmp_path / "work", limits) as judge:
-        wrong = judge.run("src/Core/Calc.cs", ONE_PROCESS["src/Core/Calc.cs"] % "x + 1", selection)
-        judge.limits = replace(limits, verdict_only=False)
-        candidate = judge.run("src/Core/Calc.cs", ONE_PROCESS["src/Core/Calc.cs"] % "x + 1", selection)
-        judge.limits = limits
-        right = judge.run("src/Core/Calc.cs", ONE_PROCESS["src/Core/Calc.cs"] % "x * 2", selection)
-        judge.limits = replace(limits, fail_fast=False)
-        every = judge.run("src/Core/Calc.cs", ONE_PROCESS["src/Core/Calc.cs"] % "x + 1", selection)
-    assert (wrong.status, wrong.tests_run, wrong.tests_failed, wrong.cut_short) == ("test_failure", 1, 1, True), \
-        (wrong.status, wrong.reason)
-    assert (candidate.status, candidate.tests_run, candidate.tests_failed) == ("test_failure", 3, 3)
-    assert (right.status, right.tests_run, right.cut_short) == ("passed", 3, False), (right.status, right.reason)
-    assert (every.status, every.tests_run, every.tests_failed, every.cut_short) == ("test_failure", 3, 3, False)
 
 
 def test_a_report_with_tests_missing_is_whole_only_when_it_stopped_after_a_failure():
