@@ -112,12 +112,13 @@ partial class IlPolicy
         if (exact.Count > 0 && exact.Count < roots.Count) roots = exact;     // that overload, not its siblings
         var members = new HashSet<MethodDefinition>(roots);                 // the member's own methods: the tests call them
         var added = new List<TypeDefinition>();     // the types the candidate declared (none known without a baseline)
+        HashSet<string> known = null;               // the baseline's method keys
         if (baselinePath != "-")
         {
             var baseModule = ModuleDefinition.ReadModule(baselinePath, parameters);
             var baseTypes = new HashSet<string>(AllTypes(baseModule).Select(t => t.FullName));
             added = allTypes.Where(t => !baseTypes.Contains(t.FullName)).ToList();
-            var known = new HashSet<string>(AllTypes(baseModule).SelectMany(t => t.Methods).Select(Key));
+            known = new HashSet<string>(AllTypes(baseModule).SelectMany(t => t.Methods).Select(Key));
             roots.AddRange(allTypes.SelectMany(t => t.Methods).Where(m => !known.Contains(Key(m))));
             // a type of its own declared outside the port's namespaces (a candidate that closed its class and
             // namespace: NUnit.Framework.SuccessException, System.NotImplementedException): never the port's
@@ -141,7 +142,7 @@ partial class IlPolicy
                 var type = reached as TypeDefinition ?? (reached as MethodDefinition)?.DeclaringType;
                 if (reached is MethodDefinition && Generated(((MethodDefinition)reached).Name))
                     work.Push((MethodDefinition)reached);
-                else if (type != null && GeneratedType(type) && seenTypes.Add(type))
+                else if (type != null && GeneratedType(type) && Changed(type, known) && seenTypes.Add(type))
                     foreach (var t in Nested(type))
                     {
                         foreach (var f in t.Fields) { where = t.FullName + "::" + f.Name; CheckType(f.FieldType); }
@@ -393,6 +394,15 @@ partial class IlPolicy
     }
 
     static bool Generated(string name) { return name.StartsWith("<") || name.Contains("$"); }
+
+    /// <summary>Whether a compiler-generated type is the candidate's: a method of it or of its nested types is new
+    /// or changed against the baseline (`known`, its method keys; none: every one is). A generated class the port
+    /// compiles unchanged (ProtoGen's messages carry [CompilerGenerated]) is the port's, never the candidate's own
+    /// code; what the candidate reaches of it is inspected as any port member is.</summary>
+    static bool Changed(TypeDefinition type, HashSet<string> known)
+    {
+        return known == null || Nested(type).Any(t => t.Methods.Any(m => !known.Contains(Key(m))));
+    }
 
     static bool GeneratedType(TypeDefinition type)
     {

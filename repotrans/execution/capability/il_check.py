@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repotrans.execution.capability.il_baseline import Baseline, changed, type_key
+from repotrans.execution.capability.il_baseline import Baseline, changed, method_key, type_key
 from repotrans.execution.capability.il_metadata import (LDTOKEN, NAME, OP, TOKEN, TOKEN_TABLES, Assembly, Body,
                                                        blob_bytes, compiler_generated, compressed, read_body)
 from repotrans.execution.capability.il_allow import display, granted, member_rule, under
@@ -338,6 +338,14 @@ class Checker:
             index = self.asm.enclosing.get(index, 0)
         return False
 
+    def changed_type(self, index: int, base) -> bool:
+        """Whether a compiler-generated type is the candidate's: a method of it or of its nested types is new or
+        changed against `base` (None: every one is). A generated class the port compiles unchanged (ProtoGen's
+        messages carry [CompilerGenerated]) is the port's; what the candidate reaches of it is inspected as any
+        port member is (cecil_checker.cs: Changed)."""
+        return base is None or any(method_key(self, m) not in base.keys.get(type_key(self, t), ())
+                                   for t in self.nested(index) for m in self.methods_of.get(t, []))
+
     def nested(self, index: int) -> list[int]:
         out = [index]
         for child in self.children.get(index, []):
@@ -393,7 +401,8 @@ class Checker:
                 type_index = reached if table == "TypeDef" else a.method_owner.get(reached, 0)
                 if table == "MethodDef" and compiler_generated(str(a.row("MethodDef", reached).Name)):
                     work.append(reached)
-                elif type_index and self.generated_type(type_index) and type_index not in seen_types:
+                elif type_index and self.generated_type(type_index) and type_index not in seen_types \
+                        and self.changed_type(type_index, base):
                     seen_types.add(type_index)
                     for t in self.nested(type_index):
                         for f in self.fields_of.get(t, []):

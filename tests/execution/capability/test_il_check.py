@@ -16,7 +16,7 @@ from repotrans.execution.capability.il_rules import load_rules
 from repotrans.execution.capability.checks import ALLOWABLE, MemberRef
 from tests.execution.capability.test_policy import DENIED
 from tests.execution.capability.test_security import POLICY_ATTACKS, TRUTH
-from tests.support.cecil import build_checker, cecil_verdicts, compile_calc_with
+from tests.support.cecil import ADD, build_checker, cecil_verdicts, compile_calc_with
 
 CLEAN = [
     ("ground truth", TRUTH),
@@ -135,3 +135,29 @@ def test_a_type_declared_outside_the_ports_namespaces_is_denied_by_both(assembli
         ours = check_assembly(dlls[name], base, MEMBER, frozenset(ALLOWABLE))
         assert "declaration" in {d.capability for d in ours.denials}, (name, ours.reason())
         assert "declaration" in {d.capability for d in theirs.denials}, name
+
+
+# a class the port compiles from generated code (ProtoGen marks its messages [CompilerGenerated]) with an Equals
+MESSAGE = ("[System.Runtime.CompilerServices.CompilerGenerated]\npublic sealed class Message\n{\n    public int Value;\n"
+           "    public override bool Equals(object obj)\n    {\n        var other = obj as Message;\n"
+           "        return other != null && other.Value == Value;\n    }\n"
+           "    public override int GetHashCode()\n    {\n        return Value;\n    }\n}\n")
+USES_MESSAGE = ("public int Add(int a, int b)\n{\n    var m = new Message();\n    m.Value = a + b;\n"
+                "    history.Add(m.Value);\n    return m.Value;\n}\n")
+
+
+@pytest.mark.slow
+def test_a_generated_class_of_the_port_that_a_candidate_uses_is_the_ports_not_the_candidates(tmp_path):
+    """libphonenumber's ProtoGen messages (NumberFormat, PhoneNumber) carry [CompilerGenerated] and define Equals:
+    a candidate that only used one was rejected by both checkers for declaring equality, as if the class were its
+    own lambda closure. Unchanged against the baseline, it is the port's; the same class with its Equals changed
+    by the candidate is the candidate's, and still denied."""
+    exe = build_checker(tmp_path)
+    base = compile_calc_with(tmp_path, "base", ADD + MESSAGE)
+    uses = compile_calc_with(tmp_path, "uses", USES_MESSAGE + MESSAGE)
+    changes = compile_calc_with(tmp_path, "changes", USES_MESSAGE + MESSAGE.replace("other.Value == Value", "true"))
+    for dll, denied in ((uses, set()), (changes, {"equality"})):
+        [cecil] = cecil_verdicts(exe, [checks.job_line(str(dll), str(base), MEMBER, frozenset())])
+        ours = check_assembly(dll, base, MEMBER, frozenset())
+        assert not cecil.error and not ours.error and _denials(ours) == _denials(cecil), (ours.log(), cecil.log())
+        assert {d.capability for d in ours.denials} == denied, ours.reason()
