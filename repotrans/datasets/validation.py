@@ -137,7 +137,10 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         schemata.count("ground truth read from the baseline")
         if outcome.status == "passed" and outcome.tests_run > 0:
             plan.names = _first_tests(plan.names, outcome.left_out)
-            (batched.append(plan) if plan.names else alone.append((plan, True)))
+            if plan.names:
+                batched.append(plan)
+            else:                         # every first test fails before any change: the whole selection
+                alone.append((plan, True))
         else:                             # its own verdict, read again alone (no_tests, nothing left)
             alone.append((plan, False))
     taken = {id(plan) for plan, _ in read}

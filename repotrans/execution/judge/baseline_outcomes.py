@@ -70,22 +70,22 @@ def _not_run_under(record: AssemblyBaseline) -> dict[str, list[str]]:
     """Each name a selection may give -> the tests under it the untouched run did not run ("Project:Ns.F.T"
     for those the suite says not to run, the record's excluded: [Ignore], [Explicit]; the runner's name for
     those reported in a not-run state, ignored or inconclusive at run time: timed, with no result state)."""
-    out: dict[str, dict[str, None]] = defaultdict(dict)
-    tests = [(key.split(":", 1)[1], key) for key in record.excluded] + \
-        [(t, t) for t in record.seconds if t not in record.states]
-    for test, key in tests:
-        for name in [test, *record.suites.get(test, ())]:
-            for cover in covering_names(name):
-                out[cover][key] = None
-    return {cover: list(keys) for cover, keys in out.items()}
+    return _under(record, [(key.split(":", 1)[1], key) for key in record.excluded]
+                  + [(t, t) for t in record.seconds if t not in record.states])
 
 
 def _tests_under(record: AssemblyBaseline) -> dict[str, list[str]]:
     """Each name a selection may give -> the recorded tests it covers (the test, or one of its suites,
     falls under it), in the record's order."""
+    return _under(record, [(test, test) for test in record.states])
+
+
+def _under(record: AssemblyBaseline, tests: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Each name a selection may give -> the keys of `tests` ((runner test name, key)) it covers: the test, or
+    one of its suites, falls under it; in the order given."""
     out: dict[str, dict[str, None]] = defaultdict(dict)
-    for test in record.states:
+    for test, key in tests:
         for name in [test, *record.suites.get(test, ())]:
-            for key in covering_names(name):
-                out[key][test] = None
-    return {key: list(tests) for key, tests in out.items()}
+            for cover in covering_names(name):
+                out[cover][key] = None
+    return {cover: list(keys) for cover, keys in out.items()}
