@@ -51,26 +51,38 @@ def built_assembly(project: Project, src_root: Path, root: Path) -> Path | None:
     return max(found, key=lambda p: p.stat().st_mtime_ns) if found else None
 
 
-def check_candidate(cand: PatchedFile, projects: list[Project], ws: Workspace, tree: Path,
-                    checker: IlCheckProcess) -> PolicyVerdict:
-    """The policy over every non-test project compiling the candidate's file, each against its baseline
-    assembly (built in ws.src), in `checker` (the workspace's: checker_for); one merged verdict with the
-    checker's own time."""
+def check_candidates(cands: list[PatchedFile], projects: list[Project], ws: Workspace, tree: Path,
+                     checker: IlCheckProcess) -> list[PolicyVerdict]:
+    """The policy over each candidate's code in every non-test project compiling its file (owners), as built
+    under `tree` (a copy of ws.src holding the candidates' files), each against that project's baseline assembly
+    (built in ws.src: whatever the candidates added, anywhere in the assembly, is inspected under each
+    candidate's allowances), in `checker` (the workspace's: checker_for). One verdict per candidate and owner, in
+    that order, the checker's time shared among them; an assembly the build did not leave is an error verdict."""
     started = time.perf_counter()
-    owners = [p for p in projects if not p.is_test and (ws.src / cand.path).resolve() in p.sources]
-    error = "" if owners else f"no project compiles {cand.path}"
+    verdicts: list[PolicyVerdict | None] = []
     jobs = []
-    for project in owners:
-        built, base = built_assembly(project, ws.src, tree), built_assembly(project, ws.src, ws.src)
-        if built is None:
-            error = f"dotnet build left no {project.dll_name} for {project.name}"
-            break
-        if base is not None:
-            checker.save_keys(base)
-        jobs.append(checks.job_line(str(built), str(base) if base else None, cand.member, cand.allowed))
-    merged = PolicyVerdict(error=error) if error else checks.merged_verdict(checker.check(jobs) if jobs else [])
-    merged.seconds = time.perf_counter() - started
-    return merged
+    for cand in cands:
+        for project in owners(projects, ws, cand.path):
+            built, base = built_assembly(project, ws.src, tree), built_assembly(project, ws.src, ws.src)
+            if built is None:
+                verdicts.append(PolicyVerdict(error=f"dotnet build left no {project.dll_name} for {project.name}"))
+                continue
+            if base is not None:
+                checker.save_keys(base)
+            jobs.append(checks.job_line(str(built), str(base) if base else None, cand.member, cand.allowed))
+            verdicts.append(None)
+    answers = iter(checker.check(jobs) if jobs else [])
+    out = [v if v is not None else next(answers) for v in verdicts]
+    for v in out:
+        v.seconds = (time.perf_counter() - started) / len(out)
+    return out
+
+
+def owners(projects: list[Project], ws: Workspace, path: str) -> list[Project]:
+    """The non-test projects compiling the file `path` of `ws`'s tree: those whose assemblies a candidate in it is
+    checked in."""
+    src = (ws.src / path).resolve()
+    return [p for p in projects if not p.is_test and src in p.sources]
 
 
 def checker_for(ws: Workspace) -> IlCheckProcess:

@@ -152,8 +152,8 @@ class Runner:
         judge_batch.BatchingJudge shares their builds). `base`: the index's target tree already holds every
         item's code and differs from `base` only in the items' files: `base` is that tree without any of it (a
         unit judged together, runs.rejudge), or the tree itself (members already in the work copy judged again
-        there, runs.batch_end); on mono they are then built once (together), each checked against `base`."""
-        if base is not None and self.toolchain.name == "mono":
+        there, runs.batch_end); they are then built once (together), each checked against `base`."""
+        if base is not None:
             return self.together(index, items, Path(base), scope=scope, scaled=scaled)
         return [self.run(index, m, code, scope=scope, allow=allow, scaled=scaled, java=java)
                 for m, code, allow, java in items]
@@ -161,7 +161,7 @@ class Runner:
     def together(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], base: Path, *,
                  scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
         """Each item's verdict on the index's target tree, which holds every item's code, built once: `base`'s
-        workspace with the items' files as that tree has them (MonoToolchain.build_together), each item's
+        workspace with the items' files as that tree has them (the toolchain's build_together), each item's
         capability check comparing that build with `base`'s own (for a unit: the tree without any item, since a
         baseline holding the items would hide what one of them added, a helper method say), and its covering
         tests run on that one build. TargetBuildError when the tree does not build."""
@@ -178,7 +178,7 @@ class Runner:
                                          allowed=policy_allowances(frozenset(allow))))
             build = self.toolchain.build_together(ws, cands, out, box, self.limits)
             if not build.ok:
-                raise TargetBuildError(f"the unit's tree does not build ({build.failed.name}): {build.output[-500:]}")
+                raise TargetBuildError(f"the unit's tree does not build: {build.output[-500:]}")
             timings = {"apply": 0.0, "baseline": 0.0, "build": time.monotonic() - started}
             answers, at, checked = build.answers or [], 0, []
             for m, _, _, _ in items:

@@ -166,6 +166,32 @@ class Toolchain(Protocol):
         Fixture ids are "<test project name>:<qualified fixture class>"."""
         ...
 
+    def build_together(self, ws: Workspace, cands: list[PatchedFile], out: Path, sandbox: Sandbox,
+                       limits: Limits) -> "Built":
+        """One build of `ws`'s tree with the files of `cands` swapped in (a unit judged together), into `out`, and the
+        capability check: one answer per candidate and project compiling its file (`compiling`), in that order, each
+        against `ws`'s own build (the tree without any candidate: whatever a candidate added is inspected)."""
+        ...
+
+    def compiling(self, ws: Workspace, path: str) -> list:
+        """The projects a candidate in the file `path` is checked in (its answers in build_together's)."""
+        ...
+
+    def run_built(self, ws: Workspace, cand: PatchedFile, build: "Built", answers: list, fixtures: list[str] | None,
+                  sandbox: Sandbox, limits: Limits) -> Verdict:
+        """`run`'s verdict for one candidate of a build_together `build` (`answers`: its own), nothing built again."""
+        ...
+
+
+class Built(Protocol):
+    """What build_together answers: whether the tree built, what the compiler printed (the failure's), and the
+    capability check's answers when it built."""
+    output: str
+    answers: list | None
+
+    @property
+    def ok(self) -> bool: ...
+
 
 def judge_report(report) -> Verdict:
     """A parsed test report (toolchains.nunit.TestReport) -> status: any exception is a runtime error

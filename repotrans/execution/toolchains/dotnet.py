@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 import time
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 from repotrans.errors import ConfigError
@@ -19,7 +21,8 @@ from repotrans.execution.sandboxes import PIDS_REASON, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict, judge_report
 from repotrans.execution.toolchains.compiler_output import lowest_language_version, parse_diagnostics
 from repotrans.execution.toolchains.declared_skips import Skip, declared_skips, escape, filter_terms, within
-from repotrans.execution.capability.dotnet_check import check_candidate, checker_for
+from repotrans.execution.capability.checks import PolicyVerdict, merged_verdict
+from repotrans.execution.capability.dotnet_check import check_candidates, checker_for, owners
 from repotrans.execution.capability.il_check_process import IlCheckProcess
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.projects import BuildPlan, BuildSettings, plan_build
@@ -105,12 +108,32 @@ class DotnetToolchain:
 
     def run(self, ws: Workspace, cand: PatchedFile, fixtures: list[str] | None, sandbox: Sandbox,
             limits: Limits) -> Verdict:
+        build = self.build_together(ws, [cand], cand.run_dir, sandbox, limits)
+        timings = {"build": build.seconds}
+        if build.timed_out:
+            return Verdict("timeout", log=build.output, reason="dotnet build timed out", timings=timings)
+        if not build.ok:
+            diags = parse_msbuild(build.output, build.tree, cand)
+            diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
+            return Verdict("compile_error", diagnostics=diags, log=build.output, timings=timings,
+                           reason=f"{sum(d.severity == 'error' for d in diags)} error(s) in dotnet build")
+        return self._checked_and_tested(ws, cand, build, build.answers or [], cand.run_dir, fixtures, sandbox,
+                                        limits, timings)
+
+    def build_together(self, ws: Workspace, cands: list[PatchedFile], out: Path, sandbox: Sandbox,
+                       limits: Limits) -> "TreeBuild":
+        """One `dotnet build` of a copy of `ws`'s tree (out/tree) with the files of `cands` replaced by their texts
+        (each file's text holds every candidate in it), then the capability check: one answer per candidate and
+        project compiling its file (`compiling`), in that order. The baseline of every answer is `ws`'s own build,
+        the tree without any of the candidates: whatever any candidate added is inspected in each, under that
+        candidate's allowances."""
         started = time.monotonic()
-        tree = cand.run_dir / "tree"
+        tree = out / "tree"
         copy_tree(ws.src, tree)
-        patched = tree / cand.path
-        patched.unlink()
-        patched.write_text(cand.text, encoding="utf-8")
+        for cand in cands:
+            patched = tree / cand.path
+            patched.unlink()                # a hard link into the workspace: never written through
+            patched.write_text(cand.text, encoding="utf-8")
         outputs = []
         for argv in build_argvs(tree, self.settings):
             outcome = sandbox.run(argv, cwd=ws.root, timeout=limits.build_timeout, memory_mb=limits.memory_mb,
@@ -118,32 +141,46 @@ class DotnetToolchain:
             outputs.append(outcome.output)
             if outcome.timed_out or outcome.exit_code != 0:
                 break
-        outcome.output = "\n".join(outputs)
-        timings = {"build": time.monotonic() - started}
-        if outcome.timed_out:
-            return Verdict("timeout", log=outcome.output, reason="dotnet build timed out", timings=timings)
-        diags = parse_msbuild(outcome.output, tree, cand)
-        if outcome.exit_code != 0:
-            diags.sort(key=lambda d: (d.candidate_line is None, d.severity != "error"))
-            return Verdict("compile_error", diagnostics=diags, log=outcome.output, timings=timings,
-                           reason=f"{sum(d.severity == 'error' for d in diags)} error(s) in dotnet build")
-        if ws.root not in self._checkers:
-            self._checkers[ws.root] = checker_for(ws)
-        checked = check_candidate(cand, self.plan(ws).chosen, ws, tree, self._checkers[ws.root])
-        timings["policy"] = checked.seconds
+        build = TreeBuild(tree, "\n".join(outputs), outcome.exit_code, outcome.timed_out,
+                          time.monotonic() - started)
+        if build.ok:
+            if ws.root not in self._checkers:
+                self._checkers[ws.root] = checker_for(ws)
+            build.answers = check_candidates(cands, self.plan(ws).chosen, ws, tree, self._checkers[ws.root])
+        return build
+
+    def compiling(self, ws: Workspace, path: str) -> list[Project]:
+        """The projects whose assemblies a candidate in the file `path` is checked in (its answers in a build)."""
+        return owners(self.plan(ws).chosen, ws, path)
+
+    def run_built(self, ws: Workspace, cand: PatchedFile, build: "TreeBuild", answers: list[PolicyVerdict],
+                  fixtures: list[str] | None, sandbox: Sandbox, limits: Limits) -> Verdict:
+        """`run`'s verdict for one candidate of a build_together `build` (`answers`: its own), nothing built again:
+        its warnings and check, then its tests on that build (results in a folder of this run's own)."""
+        run_dir = Path(tempfile.mkdtemp(dir=cand.run_dir, prefix="tests-"))
+        return self._checked_and_tested(ws, cand, build, answers, run_dir, fixtures, sandbox, limits, {})
+
+    def _checked_and_tested(self, ws: Workspace, cand: PatchedFile, build: "TreeBuild", answers: list[PolicyVerdict],
+                            run_dir: Path, fixtures: list[str] | None, sandbox: Sandbox, limits: Limits,
+                            timings: dict[str, float]) -> Verdict:
+        """A candidate's verdict once `build` built: its warnings, its capability check (no answer: no project
+        compiles its file, a rejection), its tests (results and home under `run_dir`)."""
+        diags = parse_msbuild(build.output, build.tree, cand)
+        checked = merged_verdict(answers) if answers else PolicyVerdict(error=f"no project compiles {cand.path}")
+        timings = {**timings, "policy": checked.seconds}
         if not checked.ok:
             return Verdict("rejected", diagnostics=diags, reason=checked.reason(), timings=timings,
                            log=checked.log())
         total = Verdict("passed", diagnostics=diags, left_out=dict(limits.left_out_before))
-        logs = [outcome.output]
+        logs = [build.output]
         t = time.monotonic()
-        for project in _tests(tree, self.settings):
+        for project in _tests(build.tree, self.settings):
             selected = None if fixtures is None else [f.split(":", 1)[1] for f in fixtures
                                                       if f.startswith(project.name + ":")]
             if selected == []:
                 continue
-            trx = cand.run_dir / "results" / f"{project.name}.trx"
-            home = cand.run_dir / "home"          # this run's own: nothing carries over to the next
+            trx = run_dir / "results" / f"{project.name}.trx"
+            home = run_dir / "home"          # this run's own: nothing carries over to the next
             # as the test uid (it owns nothing else in the workspace); vstest.console writes the TRX with
             # that uid too, so the verdict is dotnet test's exit status and the TRX only its details
             skips = declared_skips(project.sources, limits.exclude_categories)
@@ -171,6 +208,21 @@ class DotnetToolchain:
         total.log = "\n".join(logs)
         total.timings = {**timings, "test": time.monotonic() - t}
         return total
+
+
+@dataclass
+class TreeBuild:
+    """build_together's `dotnet build`: the tree, what MSBuild printed, how it ended, the check's answers."""
+    tree: Path
+    output: str
+    exit_code: int | None
+    timed_out: bool
+    seconds: float
+    answers: list[PolicyVerdict] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.timed_out and self.exit_code == 0
 
 
 def judge_exit(report: TestReport, exit_code: int | None) -> Verdict:

@@ -1,0 +1,97 @@
+"""A unit judged together on the dotnet path (runs.rejudge._judge_group -> Runner.together ->
+DotnetToolchain.build_together): the unit's tree is built once and each member's capability check compares that
+build with the work copy's own, so a helper a member's candidate adds is inspected, as on mono
+(test_group_baseline.py). The .NET SDK cannot be installed here: a scripted sandbox plays `dotnet build` by compiling
+the tree it is given with mcs (the assembly is what that tree holds) and `dotnet test` by a recorded passing TRX."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.judge.runner import Runner
+from repotrans.execution.sandboxes import RunOutcome
+from repotrans.execution.settings import ExecutionConfig
+from repotrans.index.store import Index
+from repotrans.runs.rejudge import WorkCopy, _judge_group
+from repotrans.runs.store import TaskRecord
+from tests.execution.toolchains.test_execution_dotnet import CALC, ScriptedSandbox
+
+ADD, FIBONACCI = "Acme.Calc.Calculator.Add(int, int)", "Acme.Calc.Calculator.Fibonacci(int)"
+RIGHT_ADD = "public int Add(int a, int b)\n{\n    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}"
+RIGHT_FIBONACCI = ("public long Fibonacci(int n)\n{\n    long a = 0, b = 1;\n"
+                   "    for (int i = 0; i < n; i++) { long t = a + b; a = b; b = t; }\n    return a;\n}")
+# right, through a helper of its own that also reaches process control
+HIDING = ("public int Add(int a, int b)\n{\n    return Sum2(a, b);\n}\n"
+          "private int Sum2(int a, int b)\n{\n    System.Diagnostics.Process.GetCurrentProcess();\n"
+          "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}")
+PASSING_TRX = ('<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Results>'
+               '<UnitTestResult testId="1" testName="A" outcome="Passed"/></Results></TestRun>')
+
+
+class CompilingSandbox(ScriptedSandbox):
+    """`dotnet build` of a tree compiles that tree's Acme.Calc sources with mcs into the SDK's output folder."""
+
+    def run(self, argv, **kw):
+        if argv[1] != "build":
+            return super().run(argv, **kw)
+        self.calls.append(list(argv))
+        tree = Path(kw["writable"][0])
+        out = tree / "src" / "Acme.Calc" / "bin" / "Debug" / "net8.0"
+        out.mkdir(parents=True, exist_ok=True)
+        sources = [str(tree / "src" / "Acme.Calc" / name) for name in ("Calculator.cs", "Text/Greeter.cs")]
+        done = subprocess.run(["mcs", "-target:library", "-unsafe", "-define:FAST_PATH", "-debug-",
+                               f"-out:{out / 'Acme.Calc.dll'}", "-r:System.Core.dll", *sources],
+                              capture_output=True, text=True)
+        return RunOutcome(argv, done.returncode, done.stdout + done.stderr, 1.0)
+
+
+def _masked(text: str, signature: str) -> str:
+    start = text.index(signature)
+    end = text.index("\n        }\n", text.index("{", start)) + len("\n        }\n")
+    return text[:start] + signature + "\n        {\n            throw new NotImplementedException();\n        }\n" \
+        + text[end:]
+
+
+@pytest.fixture(scope="module")
+def unit(tmp_path_factory):
+    if shutil.which("mcs") is None:
+        pytest.fail("this test needs mono's mcs", pytrace=False)
+    root = tmp_path_factory.mktemp("group-dotnet")
+    port, java = root / "calc", root / "java"
+    shutil.copytree(CALC, port)
+    java.mkdir()
+    (java / "A.java").write_text("class A {}\n")
+    source = port / "src" / "Acme.Calc" / "Calculator.cs"
+    source.write_text(_masked(_masked(source.read_text(), "        public int Add(int a, int b)"),
+                              "        public long Fibonacci(int n)"))
+    index = Index.open(root / "index")
+    index.build(java, port, progress=False)
+    box = CompilingSandbox("", trx=root / "pass.trx", test_exit=0)
+    (root / "pass.trx").write_text(PASSING_TRX)
+    with Runner(ExecutionConfig(toolchain="dotnet", sandbox="local"), root / "wd") as runner:
+        runner.sandbox = lambda ws: box
+        yield WorkCopy(index, java, port), runner
+    index.close()
+
+
+def _records(add: str) -> list[TaskRecord]:
+    return [TaskRecord(config="batch", dataset="calc", task_id=ADD, status="blocked", code=add),
+            TaskRecord(config="batch", dataset="calc", task_id=FIBONACCI, status="blocked", code=RIGHT_FIBONACCI)]
+
+
+def test_right_members_pass_together_on_one_dotnet_build(unit, tmp_path):
+    copy, runner = unit
+    results = _judge_group(copy, tmp_path / "group", _records(RIGHT_ADD), runner, {})
+    assert [r.status for r in results] == ["passed", "passed"], [r.brief() for r in results]
+    assert all(r.judge == "together: 2 candidates in one build" for r in results)
+
+
+def test_a_helper_a_member_adds_is_inspected_on_dotnet_not_hidden_in_the_baseline(unit, tmp_path):
+    """Judged on the unit's own tree (the work copy plus every member), the helper Sum2 sat in the baseline and Add,
+    whose own body only calls a method of the port, passed."""
+    copy, runner = unit
+    results = _judge_group(copy, tmp_path / "group", _records(HIDING), runner, {})
+    assert results[0].status == "rejected" and "Process" in results[0].reason, results[0].brief()
