@@ -131,12 +131,12 @@ def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_c
     cannot decide yet (overloads of the same arity): once the others are placed, one may be left."""
     loose: dict[str, tuple[Cand, _Rule]] = {}
     rules = _rules(jm)
-    passes = [(by_name, rules, "")]
+    passes = [(by_name, lambda: rules, "")]
     if fold is not None:
-        passes.append((fold, rules, ", case differs"))
-    passes.append((by_name, _word_rules(jm, by_name), ""))
+        passes.append((fold, lambda: rules, ", case differs"))
+    passes.append((by_name, lambda: _word_rules(jm, by_name), ""))     # read every C# name: only when reached
     for lookup, pass_rules, note in passes:
-        for rule in pass_rules:
+        for rule in pass_rules():
             keys = rule.names if not note else tuple(n.lower() for n in rule.names)
             named = [c for key in keys for c in lookup.get(key, []) if c.kinds & set(rule.kinds)
                      and (not note or c.member.name not in rule.names)]

@@ -269,11 +269,8 @@ def link(src: Path, dst: Path) -> None:
 
 
 def rel(path: Path, ws: Workspace) -> str:
-    path = Path(path)
-    try:
-        return path.resolve().relative_to(ws.root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
+    """`path` relative to the workspace's root (Workspace.rel)."""
+    return ws.rel(path)
 
 
 def as_float(v: str) -> float | None:

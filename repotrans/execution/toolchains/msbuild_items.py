@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from repotrans.execution.toolchains.msbuild_expr import slashes
+from repotrans.execution.workspace.real_paths import RealPaths
 
 
 def glob_regex(pattern: str) -> re.Pattern:
@@ -39,10 +40,10 @@ def all_files(folder: Path) -> list[str]:
     return sorted(out)
 
 
-def resolve_path(base: Path, spec: str) -> Path:
-    """base/spec resolved; when it does not exist as written, matched case-insensitively one
-    component at a time, as on the Windows file systems project files are written for."""
-    path = (base / slashes(spec)).resolve()
+def resolve_path(base: Path, spec: str, paths: RealPaths | None = None) -> Path:
+    """base/spec resolved (through `paths` when given); when it does not exist as written, matched
+    case-insensitively one component at a time, as on the Windows file systems project files are written for."""
+    path = (paths or RealPaths()).real(base / slashes(spec))
     if path.exists():
         return path
     cur = Path(path.anchor)
@@ -55,10 +56,13 @@ def resolve_path(base: Path, spec: str) -> Path:
     return cur
 
 
-def glob_files(base: Path, spec: str, exclude: list[Path] | None = None) -> list[Path]:
+def glob_files(base: Path, spec: str, exclude: list[Path] | None = None, paths: RealPaths | None = None) -> list[Path]:
+    """The files `spec` (MSBuild wildcards) names under `base`, resolved (through `paths`: one project's items
+    share their folders), less `exclude`."""
+    paths = paths or RealPaths()
     spec = slashes(spec)
     if not any(ch in spec for ch in "*?"):
-        path = resolve_path(base, spec)
+        path = resolve_path(base, spec, paths)
         found = [path] if path.is_file() else []
     else:
         parts = spec.split("/")
@@ -69,7 +73,7 @@ def glob_files(base: Path, spec: str, exclude: list[Path] | None = None) -> list
         if not root.is_dir():
             return []
         rx = glob_regex("/".join(parts[fixed:]))
-        found = [(root / rel).resolve() for rel in all_files(root) if rx.match(rel)]
+        found = [paths.real(root / rel) for rel in all_files(root) if rx.match(rel)]
     if exclude:
         drop = set(exclude)
         found = [f for f in found if f not in drop]
@@ -93,21 +97,23 @@ def matches_spec(base: Path, spec: str, path: Path) -> bool:
     return bool(glob_regex("/".join(parts[fixed:])).match(rel))
 
 
-def excludes(base: Path, meta: dict[str, str]) -> list[Path]:
+def excludes(base: Path, meta: dict[str, str], paths: RealPaths | None = None) -> list[Path]:
     out = []
     for spec in (s.strip() for s in meta.get("__exclude", "").split(";") if s.strip()):
-        out += glob_files(base, spec)
+        out += glob_files(base, spec, paths=paths)
     return out
 
 
 def compile_items(project_dir: Path, ops: list[tuple[str, str, dict[str, str], Path]], default: bool) -> list[Path]:
+    """The project's compiled files: the default glob (SDK-style) and its Compile items, in order."""
     files: dict[Path, None] = {}
+    paths = RealPaths()
     if default:
-        for path in glob_files(project_dir, "**/*.cs"):
+        for path in glob_files(project_dir, "**/*.cs", paths=paths):
             files[path] = None
     for op, spec, meta, base in ops:
         if op == "Include":
-            for path in glob_files(base, spec, excludes(base, meta)):
+            for path in glob_files(base, spec, excludes(base, meta, paths), paths):
                 if path.suffix.lower() == ".cs":
                     files[path] = None
         elif op == "Remove":
@@ -170,6 +176,7 @@ def copied_items(project_dir: Path, ops: dict[str, list[tuple[str, str, dict[str
     else at its path in the project folder (its file name when outside it); and the project's App.config
     (or $(AppConfig)) as <assembly file>.config. Returns (file, path under the output folder)."""
     found: dict[Path, str] = {}
+    paths = RealPaths()
     for kind in ("None", "Content"):
         for op, spec, meta, base in ops.get(kind, []):
             if op == "Remove":
@@ -177,7 +184,7 @@ def copied_items(project_dir: Path, ops: dict[str, list[tuple[str, str, dict[str
                     del found[path]
                 continue
             copy = meta.get("CopyToOutputDirectory", "").strip().lower()
-            for file in glob_files(base, spec, excludes(base, meta)):
+            for file in glob_files(base, spec, excludes(base, meta, paths), paths):
                 if copy in COPIED:
                     own = item_metadata(base, spec, file, meta)
                     link = own.get("TargetPath") or own.get("Link")

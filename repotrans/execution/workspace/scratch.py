@@ -19,12 +19,13 @@ import os
 import shutil
 import uuid
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 from repotrans.errors import ConfigError
 from repotrans.execution.sandboxes import BUILD_UID
+from repotrans.execution.workspace.real_paths import RealPaths
 
 IGNORED = {"bin", "obj", ".git", ".vs", ".repotrans", "TestResults", "__pycache__"}
 SOURCE_SUFFIXES = (".cs", ".java")
@@ -36,6 +37,15 @@ class Workspace:
     root: Path
     target: Path
     key: str
+    paths: RealPaths = field(default_factory=RealPaths, repr=False, compare=False)   # its folders' real paths
+
+    def rel(self, path: Path | str) -> str:
+        """`path` relative to the workspace's root, resolved (as the sandbox's commands name it); as given when
+        it is outside the root."""
+        try:
+            return self.paths.real(path).relative_to(self.paths.real(self.root)).as_posix()
+        except ValueError:
+            return str(path)
 
     @property
     def src(self) -> Path:

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 from pathlib import Path
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
 from repotrans.execution.workspace.reach import Reachability, reaching_tests
 from repotrans.execution.workspace.scratch import Workspace, write_atomically
-from repotrans.index.parse import thread_parser
+from repotrans.index.parse import grammar, thread_parser
 from repotrans.index.typename import simple_name
 
 TEST_ATTRIBUTES = {"Test", "TestCase", "TestCaseSource", "Theory", "Fact", "TestMethod", "DataTestMethod"}  # NUnit, xUnit, MSTest
@@ -265,20 +267,21 @@ def _scan_fixture(cls: Node) -> dict:
     helpers: dict[str, set[str]] = _enclosing_helpers(cls)
     tests: dict[str, tuple[set[str], set[str]]] = {}     # name -> (identifiers, source member names)
     body = cls.child_by_field_name("body")
+    idents = _Identifiers(cls)
     for member in body.named_children if body is not None else []:
         attrs = _attributes(member)
         name_node = member.child_by_field_name("name")
         name = name_node.text.decode() if name_node is not None else ""
         if member.type == "method_declaration" and attrs & TEST_ATTRIBUTES:
-            idents, sources = tests.get(name, (set(), set()))
-            tests[name] = (idents | _identifiers(member), sources | _source_names(member))
+            found, sources = tests.get(name, (set(), set()))
+            tests[name] = (found | idents.within(member), sources | _source_names(member))
         elif member.type in ("field_declaration", "constructor_declaration") or attrs & PLUMBING_ATTRIBUTES:
-            shared |= _identifiers(member)
+            shared |= idents.within(member)
         elif name:
-            helpers[name] = helpers.get(name, set()) | _identifiers(member)
-    reach = {test: _reach(idents | sources, helpers) | idents for test, (idents, sources) in tests.items()}
+            helpers[name] = helpers.get(name, set()) | idents.within(member)
+    reach = {test: _reach(found | sources, helpers) | found for test, (found, sources) in tests.items()}
     shared = _reach(shared, helpers) | shared
-    return {"idents": sorted(_identifiers(cls)), "abstract": "abstract" in _modifiers(cls),
+    return {"idents": sorted(idents.within(cls)), "abstract": "abstract" in _modifiers(cls),
             "translated": _translated(cls), "bases": _bases(cls),
             "shared": sorted(shared), "tests": {t: sorted(ids) for t, ids in sorted(reach.items())}}
 
@@ -347,9 +350,8 @@ def _attribute_name(attr: Node) -> str:
 
 def _source_names(method: Node) -> set[str]:
     """Members named by string in [TestCaseSource("Cases")] or a parameter's [ValueSource("Values")]."""
-    return {s.text.decode() for n in _walk(method)
-            if n.type == "attribute" and _attribute_name(n) in SOURCE_ATTRIBUTES
-            for s in _walk(n) if s.type == "string_literal_content"}
+    return {s.text.decode() for n in QueryCursor(_attribute_query()).captures(method).get("attribute", [])
+            if _attribute_name(n) in SOURCE_ATTRIBUTES for s in _walk(n) if s.type == "string_literal_content"}
 
 
 def _modifiers(node: Node) -> set[str]:
@@ -376,15 +378,36 @@ def identifiers_in(source: bytes, start: int, end: int) -> set[str]:
 
 def _identifiers(node: Node) -> set[str]:
     """Identifiers under `node`, plus "new <Type>" for each object creation."""
-    found: set[str] = set()
-    for n in _walk(node):
-        if n.type == "identifier" and not _declares(n):
-            found.add(n.text.decode())
-        elif n.type == "object_creation_expression":
-            created = _simple_type(n.child_by_field_name("type"))
-            if created:
-                found.add(f"new {created}")
-    return found
+    return _Identifiers(node).within(node)
+
+
+class _Identifiers:
+    """The identifiers under one node (as _identifiers reads them), by position: one query over the subtree
+    (a big suite's fixtures hold millions of nodes, and only these are read), and any node inside it read
+    without walking it again."""
+
+    def __init__(self, node: Node):
+        found = QueryCursor(_identifier_query()).captures(node)
+        items = sorted([(n.start_byte, n.text.decode()) for n in found.get("identifier", []) if not _declares(n)]
+                       + [(n.start_byte, f"new {created}") for n in found.get("created", [])
+                          if (created := _simple_type(n))])
+        self._at = [at for at, _ in items]
+        self._names = [name for _, name in items]
+
+    def within(self, node: Node) -> set[str]:
+        """The identifiers under `node` (a node inside the one this was made for)."""
+        return set(self._names[bisect_left(self._at, node.start_byte):bisect_left(self._at, node.end_byte)])
+
+
+@lru_cache(maxsize=1)
+def _identifier_query() -> Query:
+    return Query(grammar("csharp").language,
+                 "(identifier) @identifier (object_creation_expression type: (_) @created)")
+
+
+@lru_cache(maxsize=1)
+def _attribute_query() -> Query:
+    return Query(grammar("csharp").language, "(attribute) @attribute")
 
 
 def _declares(ident: Node) -> bool:
