@@ -12,6 +12,7 @@ from repotrans.index.typename import simple_name
 from repotrans.mapping import mapping_cache
 from repotrans.mapping.api_map import ApiMap, Observation, observe
 from repotrans.mapping.mapping import Mapping
+from repotrans.mapping.wrapped_types import declared_types
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
@@ -44,8 +45,9 @@ def _declaring(index: Index, type_id: str) -> dict[str, str]:
 
 
 def build_api_map(index: Index, mapping: Mapping) -> ApiMap:
-    """Observations of every aligned method pair with a body on both sides; `mapped` holds the call
-    keys of every Java method the mapping pairs (its calls are the resolver's to translate)."""
+    """Observations of every aligned method pair with a body on both sides, and of the JDK types paired
+    declarations use (wrapped_types.py); `mapped` holds the call keys of every Java method the mapping
+    pairs (its calls are the resolver's to translate)."""
     observations: list[Observation] = []
     fields_of: dict[str, dict[str, str]] = {}
     declaring_of: dict[str, dict[str, str]] = {}
@@ -65,7 +67,7 @@ def build_api_map(index: Index, mapping: Mapping) -> ApiMap:
             fields_of[java.type_id] = {f.name: f.type for f in index.fields(java.type_id)}
             declaring_of[java.type_id] = _declaring(index, java.type_id)
         observations += observe(java, cs, fields_of[java.type_id], owner, declaring_of[java.type_id])
-    return ApiMap(observations, frozenset(mapped))
+    return ApiMap(observations + declared_types(index, mapping), frozenset(mapped))
 
 
 def api_fingerprint(index: Index, mapping: Mapping) -> str:

@@ -25,6 +25,7 @@ _TYPE_ARGS = re.compile(r"\w<([^<>()]*)>")
 _IDENT = re.compile(r"(?<![\w.\"'])[A-Za-z_]\w*")
 _EXCEPTION = re.compile(r"(Exception|Error)$")
 _CREATED = re.compile(r"^new ([\w.]+)\(")
+TYPE_KEY = "type {}"       # a JDK type as the port declares it (wrapped_types.py)
 _COMPATIBLE = {"new": ("new", "call"), "static": ("call", "member", "new", "index"),
                "call": ("call", "member", "index", "new"), "field": ("member",)}
 
@@ -108,6 +109,16 @@ class ApiMap:
             return None
         created, count = counts.most_common(1)[0]
         return created if count >= min_count and count >= MIN_SHARE * sum(counts.values()) else None
+
+    def wrapper(self, java_type: str, min_count: int = 2) -> str | None:
+        """The port's own type deriving from a JDK type's .NET counterpart (wrapped_types.py) that most
+        declarations of the JDK type with a port type use, when `min_count` of them do. A value of it goes
+        wherever the counterpart does, so what a candidate creates can be it wherever the port uses it."""
+        seen = Counter(o.template for o in self._by_key.get(TYPE_KEY.format(java_type), []))
+        if not seen:
+            return None
+        best, count = max(sorted(seen.items()), key=lambda kv: kv[1])
+        return best if count >= min_count else None
 
     def correspondences(self) -> list[tuple[str, str, int, list[Observation]]]:
         """(key, template, count, observations) of the general templates, most frequent first; a key seen

@@ -22,6 +22,7 @@ from repotrans.translator.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
 from repotrans.skeleton.names import Names, learn_names
 from repotrans.skeleton.lines import Line, node_text
+from repotrans.skeleton.support import support_classes, with_support
 from repotrans.skeleton.render import Inherited, SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
 
 if TYPE_CHECKING:
@@ -133,7 +134,9 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
         shadowed = {cs: f"{namespace_of[java]}.{cs}" for java, cs in project_types.items()
                     if cs in segments and java in namespace_of}
         shadowed = {**dotnet_shadowed(namespace, {*port_namespaces.values(), *namespace_of.values()}), **shadowed}
-        resolver = SkeletonResolver(frozenset(DEFAULT_USINGS), project_types, conv, shadowed)
+        support = support_classes(tree.root_node)
+        resolver = SkeletonResolver(frozenset(DEFAULT_USINGS), {**project_types, **{n: n for n in support}}, conv,
+                                    shadowed)
         ctx = TypeContext(conv, resolver, {}, overridden, defaults=defaults)
         lines: list[Line] = []
         for t in types:
@@ -145,7 +148,8 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
                                                       t.container))
             if lines:
                 lines.append(Line(""))
-            lines += TypeRenderer(ctx, t.qualified_name).type_decl(node)
+            rendered = TypeRenderer(ctx, t.qualified_name).type_decl(node)
+            lines += rendered if lines else with_support(rendered, support)
         if not lines:
             continue
         first = types[0]

@@ -163,7 +163,8 @@ class CallsMixin(LearnedMixin):
         if obj_raw in self.table["statics"]:
             entry = self.lookup_entry(self.table["statics"][obj_raw], name, argc, arg_types)
             if entry is not None:
-                return self.apply(entry, "", None, arg_texts, arg_types, expected, statement)
+                text, java_type = self.apply(entry, "", None, arg_texts, arg_types, expected, statement)
+                return self.created_as_port(text, java_type or ""), java_type
         if obj.type == "super":
             supers = getattr(self.r, "_supertypes", lambda owner: [])(None)
             if name == "clone" and argc == 0 and not any("Clone" in self.r.members(s) for s in supers):

@@ -17,6 +17,7 @@ from repotrans.translator.java_new import CreationMixin
 from repotrans.translator.literals import octal_escapes, out_of_range
 from repotrans.translator.cs_types import element_type, jdk_table, split_type
 from repotrans.translator.resolver import NameResolver
+from repotrans.translator.support_types import SupportMixin
 from repotrans.translator.templates import Typed, as_net_format, fill, prim
 
 NUMERIC_RANK = {"byte": 1, "short": 1, "char": 1, "int": 1, "long": 2, "float": 3, "double": 4}
@@ -26,7 +27,7 @@ _CONST_OVERFLOW = re.compile(r"\b(int|long)\.M(ax|in)Value\b")
 _TYPE_WORD = re.compile(r"\b[A-Z]\w*\b")
 
 
-class ExprTranslator(CallsMixin, CreationMixin):
+class ExprTranslator(CallsMixin, CreationMixin, SupportMixin):
     """Expression half of the method translator; `MethodTranslator` adds statements and scopes."""
 
     def __init__(self, resolver: NameResolver, source: bytes):

@@ -1,5 +1,6 @@
 """Java object and array creation -> C#: constructors (the port's learned idiom first, then the JDK's boxed
-types, strings and exceptions), anonymous classes of functional interfaces as lambdas, arrays (jagged for
+types, strings and exceptions), anonymous classes of functional interfaces as lambdas, JDK classes .NET lacks
+as their support classes (support_types.py), arrays (jagged for
 Java's multi-dimensional ones) and array initializers. Mixed into ExprTranslator (java_expr.py)."""
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from repotrans.translator.templates import BOXED, Typed, fill, prim
 
 class CreationMixin:
     """Needs the ExprTranslator helpers (r, table, text, expr, ex, args, cs_type, coerce, learned, scopes,
-    declare, ident, temp, lambda_block)."""
+    declare, ident, temp, lambda_block) and SupportMixin's supported_new."""
 
     def _new(self, node: Node, expected: str | None) -> Typed:
         type_node = node.child_by_field_name("type")
@@ -31,6 +32,9 @@ class CreationMixin:
                 targs = []
             java_type = base + ("<" + ", ".join(targs) + ">" if targs else
                                 "<" + ", ".join(["Object"] * ARITY.get(base, 1)) + ">")
+        supported = self.supported_new(base, targs, arg_texts, body)
+        if supported is not None:
+            return supported, java_type
         if body is not None:
             return self._anonymous(base, targs, body, java_type)
         learned = self.learned(f"new {simple_type(base)}/{len(arg_texts)}", simple_type(base), "", arg_texts, arg_nodes,
@@ -58,7 +62,7 @@ class CreationMixin:
             if template is not None:
                 return fill(template, {str(i + 1): t for i, t in enumerate(arg_texts)}), base
         created = self._as_declared(java_type, expected)
-        return f"new {self.cs_type(created)}({', '.join(arg_texts)})", created
+        return self.created_as_port(f"new {self.cs_type(created)}({', '.join(arg_texts)})", created), created
 
     def _ported_exception(self, base: str) -> str | None:
         """The exception type the port throws where Java throws `base`, learned over every arity of its

@@ -122,6 +122,8 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
                     text = as_net_format(text)
                 if decl_type == "var":
                     decl_type = ty or "var"
+                elif self.creates_support(text) and dims is None and name not in self.reassigned:
+                    inferred.add(name)      # a support class (LinkedHashMap's order) is no .NET Dictionary
                 elif value.type == "object_creation_expression" and ty and split_type(decl_type)[0] in INTERFACES:
                     decl_type = ty      # Map<K, V> m = new TreeMap<>() -> SortedDictionary<K, V> m
                 elif self._declared_elsewhere(value) and dims is None and split_type(decl_type)[0] in COLLECTIONS \

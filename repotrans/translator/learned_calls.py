@@ -12,6 +12,7 @@ from tree_sitter import Node
 
 from repotrans.mapping.api_map import ApiMap
 from repotrans.mapping.api_sites import simple_type
+from repotrans.translator.cs_types import split_type
 from repotrans.translator.templates import fill
 
 JDK_MIN_COUNT = 2
@@ -31,6 +32,19 @@ class LearnedMixin:
 
     def learned_api(self) -> ApiMap | None:
         return getattr(self.r, "api", None)
+
+    def created_as_port(self, text: str, java_type: str) -> str:
+        """A JDK value the candidate creates (`new Regex(..)` for `Pattern.compile(..)`) as the port's own
+        type deriving from its .NET counterpart (mapping.wrapped_types: libphonenumber's PhoneRegex), when
+        the port declares one for that JDK type: it goes wherever the counterpart does, and where the port
+        declares its own type (a result, a field) it is the value the port's code expects."""
+        api = self.learned_api()
+        base = split_type(java_type)[0]
+        counterpart = self.table["types"].get(base)
+        if api is None or counterpart is None or not text.startswith(f"new {counterpart}("):
+            return text
+        port = api.wrapper(base)
+        return f"new {port}{text[len('new ' + counterpart):]}" if port else text
 
     def _jdk_owner(self, owner: str) -> bool:
         table = self.table

@@ -365,3 +365,41 @@ def test_the_skeletons_own_project_is_never_set_aside(tmp_path):
     index = index_pair(tmp_path, java, cs)
     result = create_skeleton(index, ["org.demo.zoo.Dog"])
     assert not result.check.compiled and not result.check.set_aside
+
+
+@needs_mcs
+def test_a_type_whose_java_builds_an_lru_map_carries_the_support_class(tmp_path):
+    """libphonenumber's RegexCache: an anonymous LinkedHashMap overriding removeEldestEntry (an LRU cache), which
+    .NET has no class for. The regenerated type declares the table's LinkedHashMap nested and private, its field
+    is one, and its constructor's translation (support_types) builds one; was a Dictionary field set to null."""
+    java, cs = _port(tmp_path)
+    (java / "org" / "demo" / "zoo" / "Memo.java").write_text(textwrap.dedent("""\
+        package org.demo.zoo;
+
+        import java.util.LinkedHashMap;
+        import java.util.Map;
+
+        public class Memo<K, V> {
+            private final int size;
+            private LinkedHashMap<K, V> map;
+
+            public Memo(int size) {
+                this.size = size;
+                map = new LinkedHashMap<K, V>(size * 4 / 3 + 1, 0.75f, true) {
+                    protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                        return size() > Memo.this.size;
+                    }
+                };
+            }
+
+            public V get(K key) {
+                return map.get(key);
+            }
+        }
+        """))
+    index = index_pair(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.Memo"])
+    assert result.check.compiled and result.check.dropped == []
+    text = (cs / "src" / "Demo.Zoo" / "Memo.cs").read_text()
+    assert "private LinkedHashMap<K, V> map;" in text and "Dictionary<K, V> map" not in text
+    assert "    private class LinkedHashMap<TKey, TValue> : System.Collections.Generic.IDictionary<TKey, TValue>" in text
