@@ -31,7 +31,7 @@ from repotrans.translator.implementation import implementation
 from repotrans.translator.removed_types import removed_type_helpers
 from repotrans.translator.reading import StepPrompt, read_prompt
 from repotrans.translator.resolver import renamed_members
-from repotrans.translator.steps import ANSWERS, StepRequest, jdk_imports
+from repotrans.translator.steps import ANSWERS, StepRequest, jdk_imports, library_imports
 from repotrans.prompts.slots import method_text
 from repotrans.tools import ToolContext, run_tool
 
@@ -84,13 +84,14 @@ class BuiltinChatClient(OneShotClient):
         for source_id, _ in shown.candidates:
             method = self.view.index.method(source_id)
             bodies.append(method.body if method is not None else "")
+        imports = getattr(index.file("source", java.path), "imports", [])
         return StepRequest(step=shown.step, java_method=java, target_method=target,
                            outputs=[(tool, args, run_tool(ctx, tool, args)) for tool, args in shown.gathered],
                            called=shown.called, candidate_bodies=bodies, code=shown.code, result=shown.result,
                            renames=self.renames(), suggested=shown.suggested,
                            api=ctx.task_api_map() if self.api_map else None, helpers=self.helpers(java, target),
                            constants=constants_of(index, self.renames(), java, target),
-                           jdk_names=jdk_imports(getattr(index.file("source", java.path), "imports", [])),
+                           jdk_names=jdk_imports(imports), libraries=library_imports(imports),
                            stored=stored_values(index, self.view.mapping, java, target))
 
     def renames(self) -> dict[str, str]:

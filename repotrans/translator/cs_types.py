@@ -20,6 +20,22 @@ def jdk_table() -> dict[str, Any]:
         return tomllib.load(handle)
 
 
+@lru_cache(maxsize=16)
+def table_for(libraries: frozenset[str]) -> dict[str, Any]:
+    """The JDK table extended by the [libraries] tables of these Java packages (those a file imports:
+    steps.library_imports): their types, kinds, namespaces and method and static sections join the JDK's."""
+    table = jdk_table()
+    if not libraries:
+        return table
+    merged = {**table, "types": dict(table["types"]), "kinds": dict(table["kinds"]), "methods": dict(table["methods"]),
+              "statics": dict(table["statics"]), "namespaces": dict(table["namespaces"])}
+    for package in sorted(libraries):
+        library = table.get("libraries", {}).get(package, {})
+        for section in ("types", "kinds", "namespaces", "methods", "statics"):
+            merged[section].update(library.get(section, {}))
+    return merged
+
+
 def split_type(text: str) -> tuple[str, list[str], int]:
     """`Map<K, List<V>>[]` -> ("Map", ["K", "List<V>"], 1); lenient, never raises (mapping.typenames.parse_type)."""
     node = parse_type(text or "")

@@ -15,7 +15,7 @@ from repotrans.translator.contract_types import REF, compatible, retyped
 from repotrans.translator.java_calls import CallsMixin
 from repotrans.translator.java_new import CreationMixin
 from repotrans.translator.literals import octal_escapes, out_of_range
-from repotrans.translator.cs_types import element_type, jdk_table, split_type
+from repotrans.translator.cs_types import element_type, split_type, table_for
 from repotrans.translator.resolver import NameResolver
 from repotrans.translator.support_types import SupportMixin
 from repotrans.translator.templates import Typed, as_net_format, fill, prim
@@ -33,7 +33,7 @@ class ExprTranslator(CallsMixin, CreationMixin, SupportMixin):
     def __init__(self, resolver: NameResolver, source: bytes):
         self.r = resolver
         self.src = source
-        self.table = jdk_table()
+        self.table = table_for(getattr(resolver, "libraries", frozenset()))
         self.scopes: list[dict[str, tuple[str, str | None]]] = [{}]
         self.temp_counter = 0
         self.keywords = frozenset(self.table["csharp"]["keywords"])

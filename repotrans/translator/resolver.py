@@ -11,7 +11,7 @@ from typing import Protocol
 
 from repotrans.index.lookup import split_top
 from repotrans.mapping.api_map import ApiMap
-from repotrans.translator.cs_types import DEFAULT_USINGS, java_type_of, jdk_table, pascal, split_type
+from repotrans.translator.cs_types import DEFAULT_USINGS, java_type_of, jdk_table, pascal, split_type, table_for
 from repotrans.translator.raw_generics import is_raw, with_args
 from repotrans.translator.tool_outputs import TargetType, declared_type_params, java_members, signature_head, target_type
 
@@ -45,11 +45,12 @@ class ConventionResolver:
 
     def __init__(self, usings: frozenset[str] | set[str] = DEFAULT_USINGS, project_types: dict[str, str] | None = None):
         self.api: ApiMap | None = None     # the port's learned API map, without the task's own pair
+        self.libraries: frozenset[str] = frozenset()   # library packages the Java file imports (table_for)
         self._usings = frozenset(usings)
         self._project_types = dict(project_types or {})
 
     def type_name(self, java_type: str) -> str:
-        table = jdk_table()
+        table = table_for(self.libraries)
         base, args, dims = split_type(java_type)
         if base.startswith("?"):
             bound = base.split("extends", 1)[1] if "extends" in base else ""

@@ -59,6 +59,8 @@ class StepRequest:
     constants: list[Field] = field(default_factory=list)                  # Java constants the port removed
     jdk_names: frozenset[str] = frozenset()                               # simple names the Java file imports
                                                                           # from the JDK: never port types
+    libraries: frozenset[str] = frozenset()                               # library packages it imports from
+                                                                          # (the table's [libraries])
     stored: list[StoredValue] = field(default_factory=list)               # values the port's base class stores
 
 
@@ -66,6 +68,7 @@ def resolver_for(req: StepRequest) -> ContextResolver:
     resolver = ContextResolver.from_tool_outputs(class_name(req.java_method), req.outputs)
     resolver.renames = req.renames      # callees the port renamed, as the mapping aligned them
     resolver.api = req.api              # how the port writes JDK calls and removed helpers
+    resolver.libraries = req.libraries  # library tables that join the JDK's for this file
     return resolver
 
 
@@ -74,6 +77,19 @@ def jdk_imports(imports) -> frozenset[str]:
     a port type of the same simple name (Calendar is not the port's ICalendar)."""
     return frozenset(i.name.rsplit(".", 1)[-1] for i in imports
                      if not i.wildcard and not i.static and i.name.startswith(("java.", "javax.")))
+
+
+def library_imports(imports) -> frozenset[str]:
+    """The library packages of the table ([libraries]) a Java file imports from (by name or with `*`)."""
+    libraries = jdk_table().get("libraries", {})
+    found = set()
+    for i in imports:
+        if i.static:
+            continue
+        package = i.name if i.wildcard else i.name.rpartition(".")[0]
+        if package in libraries:
+            found.add(package)
+    return frozenset(found)
 
 
 def project_types(java_method: Method, java_fields: dict[str, str] | None = None,
