@@ -13,11 +13,13 @@ off (the ground truth) and its own switch on (exactly the placeholder `{ throw n
 NotImplementedException(); }`: constructor initialisers and base calls stay in both). The switch is
 set per test command in the sandbox's environment; a test run sees one switch, its own.
 
-A member is left to the per-task path (`unguarded`) when the guard would not behave as the
-placeholder or not compile: expression bodies, properties and indexers (accessor bodies),
-iterators (`yield` defers the throw to the first MoveNext), members without a body. A file whose
-guarded text does not compile gives its members back to the per-task path too (bisection by file,
-from the compiler's own diagnostics).
+A property or an indexer is guarded in each accessor, as its placeholder throws in each (datasets.masking):
+`get { <body> }` opens with the guard, `get => e;` becomes `get { <guard> return e; }` (a setter's
+`set { <guard> e; }`), and `P => e;` becomes `P { get { <guard> return e; } }`. A member is left to the
+per-task path (`unguarded`) when the guard would not behave as the placeholder or not compile: a method's
+expression body, an event's accessors, an accessor without a body, iterators (`yield` defers the throw to the
+first MoveNext), members without a body. A file whose guarded text does not compile gives its members back
+to the per-task path too (bisection by file, from the compiler's own diagnostics).
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ from repotrans.execution.workspace.scratch import Workspace
 from repotrans.execution.workspace.reach import Reachability
 from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.model import Method
+from repotrans.index.parse import thread_parser
 
 SWITCH_VAR = "REPOTRANS_SCHEMA_SWITCH"
 SWITCH_CLASS = "RepotransSchemataSwitch"   # internal in each guarded assembly; a project's own copy wins
@@ -112,27 +115,72 @@ internal static class {name}
 
 def unguardable(method: Method, source: bytes) -> str | None:
     """Why `method` cannot be guarded (None: it can)."""
-    if method.kind not in ("method", "constructor"):
-        return f"a {method.kind}: accessor bodies are not guarded"
+    if method.kind not in ("method", "constructor", "property", "indexer"):
+        return f"a {method.kind}: its accessors are not guarded"
     if method.body_start_byte is None or method.body_end_byte is None:
         return "no body"
     body = source[method.body_start_byte:method.body_end_byte]
-    if not body.lstrip().startswith(b"{"):
-        return "an expression body"
     if _YIELD.search(body):
         return "an iterator (yield): the guard would throw at the first MoveNext, the placeholder at the call"
+    if method.kind in ("property", "indexer"):
+        return None if _accessor_edits(source, method, b"") is not None else "an accessor without a body"
+    if not body.lstrip().startswith(b"{"):
+        return "an expression body"
     return None
 
 
 def guard_text(source: bytes, guards: list[tuple[Method, int]], switch_class: str) -> bytes:
-    """`source` with each method's body opened by its switch's guard."""
-    for method, switch in sorted(guards, key=lambda g: g[0].body_start_byte, reverse=True):
-        start = method.body_start_byte
-        brace = source.index(b"{", start) + 1
+    """`source` with each member's body (each accessor's, for a property or an indexer) opened by its
+    switch's guard."""
+    edits: list[tuple[int, int, bytes]] = []
+    for method, switch in guards:
         guard = (f" if (global::{switch_class}.On({switch})) throw new global::System.NotImplementedException();"
                  ).encode()
-        source = source[:brace] + guard + source[brace:]
+        if method.kind in ("property", "indexer"):
+            edits += _accessor_edits(source, method, guard) or []
+        else:
+            brace = source.index(b"{", method.body_start_byte) + 1
+            edits.append((brace, brace, guard))
+    for start, end, text in sorted(edits, reverse=True):
+        source = source[:start] + text + source[end:]
     return source
+
+
+def _accessor_edits(source: bytes, member: Method, guard: bytes) -> list[tuple[int, int, bytes]] | None:
+    """(start, end, text) replacing source[start:end] so that each accessor of the property or indexer
+    `member` opens with `guard`; None when one has no body (an auto accessor) or the body is not found."""
+    node = thread_parser("csharp").parse(source).root_node.descendant_for_byte_range(
+        member.body_start_byte, member.body_start_byte)
+    while node is not None and node.type not in ("accessor_list", "arrow_expression_clause"):
+        node = node.parent
+    if node is None or node.start_byte != member.body_start_byte:
+        return None
+    if node.type == "arrow_expression_clause":            # P => e;  ->  P { get { guard return e; } }
+        end = node.next_sibling.end_byte if node.next_sibling is not None and node.next_sibling.type == ";" \
+            else node.end_byte
+        return [(node.start_byte, end, b"{ get {" + guard + _returned(_expression(node)) + b" } }")]
+    edits = []
+    for accessor in (c for c in node.named_children if c.type == "accessor_declaration"):
+        body = accessor.child_by_field_name("body")
+        if body is None:
+            return None
+        if body.type == "block":
+            edits.append((body.start_byte + 1, body.start_byte + 1, guard))
+        else:                                             # get => e;  ->  get { guard return e; }
+            value = _expression(body)
+            statement = _returned(value) if accessor.child_by_field_name("name").text == b"get" else b" " + value + b";"
+            edits.append((body.start_byte, accessor.end_byte, b"{" + guard + statement + b" }"))
+    return edits
+
+
+def _expression(arrow) -> bytes:
+    """The expression of an arrow clause (`=> e`: e, as written)."""
+    return arrow.text[2:].strip() if arrow.text.startswith(b"=>") else arrow.text
+
+
+def _returned(value: bytes) -> bytes:
+    """A getter's statement for its arrow's expression: `return e;`, or `throw x;` for a throw expression."""
+    return b" " + value + b";" if re.match(rb"throw\b", value) else b" return " + value + b";"
 
 
 @dataclass

@@ -1,7 +1,11 @@
 """Mutant schemata: which members are guarded, and how the guard reads."""
 from __future__ import annotations
 
+import shutil
+import subprocess
 from dataclasses import dataclass
+
+import pytest
 
 from repotrans.execution.switches.schemata import SWITCH_CLASS, guard_text, unguardable
 
@@ -34,7 +38,7 @@ def test_methods_and_constructors_with_block_bodies_are_guarded_the_rest_go_per_
     assert unguardable(_method(SOURCE, b"{ return y * 2; }"), SOURCE) is None
     assert "expression body" in unguardable(_method(SOURCE, b"=> y / 2;"), SOURCE)
     assert "iterator" in unguardable(_method(SOURCE, b"{ yield return 1; }"), SOURCE)
-    assert "property" in unguardable(_method(SOURCE, b"{ get { return 1; } }", "property"), SOURCE)
+    assert unguardable(_method(SOURCE, b"{ get { return 1; } }", "property"), SOURCE) is None
     assert unguardable(_M("target:x", "method", None, None), SOURCE) == "no body"
 
 
@@ -46,3 +50,53 @@ def test_the_guard_opens_each_body_and_keeps_the_rest_byte_for_byte():
     assert f"int Twice(int y) {{ if (global::{SWITCH_CLASS}.On(7)) {guard} return y * 2; }}" in out
     assert out.replace(f" if (global::{SWITCH_CLASS}.On(3)) {guard}", "").replace(
         f" if (global::{SWITCH_CLASS}.On(7)) {guard}", "") == SOURCE.decode()
+
+
+PROPERTIES = b"""using System;
+public class S { public static bool On(int n) { return Environment.GetEnvironmentVariable("SW") == n.ToString(); } }
+public class C {
+    int x = 1; int[] a = { 10, 20 };
+    public int Block { get { return x; } set { x = value; } }
+    public int Arrows { get => x + 1; private set => x = value; }
+    public int Arrow => x + 2;
+    public int this[int i] { get => a[i]; set { a[i] = value; } }
+    public int Throws { get => throw new InvalidOperationException(); }
+    public int Auto { get; set; }
+    public static void Main() {
+        var c = new C();
+        foreach (var read in new Func<int>[] { () => c.Block, () => c.Arrows, () => c.Arrow, () => c[1],
+                                                () => { c.Block = 5; return c.x; }, () => { c.Arrows = 6; return c.x; },
+                                                () => { c[0] = 7; return c.a[0]; }, () => c.Throws }) {
+            try { Console.Write(read() + " "); } catch (Exception e) { Console.Write(e.GetType().Name + " "); }
+        }
+    }
+}
+"""
+
+
+def test_each_accessor_of_a_property_or_indexer_throws_with_its_switch_on_and_runs_as_written_off(tmp_path):
+    """Guarded as the placeholder throws (datasets.masking): every accessor, block or arrow, of the member;
+    an auto property has no body to guard."""
+    if shutil.which("mcs") is None:
+        pytest.skip("mono's mcs is not installed")
+    members = {b"{ get { return x; } set { x = value; } }": 1, b"{ get => x + 1; private set => x = value; }": 2,
+               b"=> x + 2;": 3, b"{ get => a[i]; set { a[i] = value; } }": 4,
+               b"{ get => throw new InvalidOperationException(); }": 5}
+    guards = [(_method(PROPERTIES, body, "indexer" if switch == 4 else "property"), switch)
+              for body, switch in members.items()]
+    assert all(unguardable(m, PROPERTIES) is None for m, _ in guards)
+    assert unguardable(_method(PROPERTIES, b"{ get; set; }", "property"), PROPERTIES) == "an accessor without a body"
+    (tmp_path / "c.cs").write_bytes(guard_text(PROPERTIES, guards, "S"))
+    subprocess.run(["mcs", "-out:" + str(tmp_path / "c.exe"), str(tmp_path / "c.cs")], check=True, capture_output=True)
+
+    def run(switch: int) -> list[str]:
+        return subprocess.run(["mono", str(tmp_path / "c.exe")], env={"SW": str(switch), "PATH": "/usr/bin:/bin"},
+                              capture_output=True, text=True, check=True).stdout.split()
+
+    nie = "NotImplementedException"
+    assert run(0) == ["1", "2", "3", "20", "5", "6", "7", "InvalidOperationException"]
+    assert run(1) == [nie, "2", "3", "20", nie, "6", "7", "InvalidOperationException"]
+    assert run(2) == ["1", nie, "3", "20", "5", nie, "7", "InvalidOperationException"]
+    assert run(3) == ["1", "2", nie, "20", "5", "6", "7", "InvalidOperationException"]
+    assert run(4) == ["1", "2", "3", nie, "5", "6", nie, "InvalidOperationException"]
+    assert run(5) == ["1", "2", "3", "20", "5", "6", "7", nie]
