@@ -26,7 +26,8 @@ def as_text(text: str, java_type: str | None) -> str:
 # input {I}, the Java argument count, the Java result type.
 _CHAINED_MATCHER = {"replaceAll": ("{R}.Replace({I}, {1})", 1, "String"),
                     "replaceFirst": ("{R}.Replace({I}, {1}, 1)", 1, "String"),
-                    "matches": ("({R}.Match({I}).Success && {R}.Match({I}).Length == ({I}).Length)", 0, "boolean"),
+                    # the whole input, as Java's matches() backtracks into it: `1|12` matches "12"
+                    "matches": ("new Regex(\"^(?:\" + {R} + \")\\\\z\", {R}.Options).IsMatch({I})", 0, "boolean"),
                     "lookingAt": ("({R}.Match({I}).Success && {R}.Match({I}).Index == 0)", 0, "boolean"),
                     "find": ("{R}.Match({I}).Success", 0, "boolean")}
 

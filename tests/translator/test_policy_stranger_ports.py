@@ -96,8 +96,8 @@ def test_a_matcher_used_once_on_the_ports_own_regex_type():
     own = TargetType("Util", fields={"ALPHA": "PhoneRegex"})
     code = translate_method("boolean alpha(StringBuilder n) { return ALPHA.matcher(n).matches(); }",
                             ContextResolver("Util", {"Util": own}), "public bool IsAlpha(StringBuilder n)")
-    assert "return (ALPHA.Match(n.ToString()).Success && ALPHA.Match(n.ToString()).Length == (n.ToString()).Length);" \
-        in code, code
+    assert 'return new System.Text.RegularExpressions.Regex("^(?:" + ALPHA + ")\\\\z", ALPHA.Options)' \
+           '.IsMatch(n.ToString());' in code, code
 
 
 def test_a_caught_type_is_a_throwable_whatever_its_name():

@@ -1,0 +1,68 @@
+"""Java's matches() is a match of the whole input: the engine backtracks into another alternative to reach the
+end (`1|12` matches "12"), and a final line break is input (`abc` does not match "abc\\n"). .NET's leftmost
+Match stops at `1`, and `$` matches before a final line break: String.matches, Pattern.matches, a chained
+`p.matcher(s).matches()` and a Matcher walk's matches() (then group()) are compared with `java` on such inputs."""
+from __future__ import annotations
+
+import pytest
+
+from repotrans.translator.java2cs import translate_method
+from repotrans.translator.resolver import ConventionResolver
+from tests.support.policy_harness import compile_cs, java_methods, java_output, needs_toolchains, run, tagged
+
+JAVA = """import java.util.regex.*;
+
+public class Matches {
+    static String whole(String regex, String input) {
+        Pattern p = Pattern.compile(regex);
+        String first = input.matches(regex) ? "y" : "n";
+        String second = Pattern.matches(regex, input) ? "y" : "n";
+        String third = p.matcher(input).matches() ? "y" : "n";
+        Matcher m = p.matcher(input);
+        String fourth = m.matches() ? m.group() : "-";
+        return first + second + third + " " + fourth;
+    }
+
+    public static void main(String[] args) {
+        System.out.println("whole: " + whole("1|12", "12"));
+        System.out.println("whole: " + whole("abc", "abc\\n"));
+        System.out.println("whole: " + whole("(?:a|ab)(?:c|bcd)", "abcd"));
+        System.out.println("whole: " + whole("[0-9]+", "2024"));
+        System.out.println("whole: " + whole("x", "xx"));
+    }
+}
+"""
+
+SHELL = """using System;
+using System.Text.RegularExpressions;
+
+public class Matches
+{
+//@METHODS@
+
+    public static void Main(string[] args)
+    {
+        Console.WriteLine("whole: " + Whole("1|12", "12"));
+        Console.WriteLine("whole: " + Whole("abc", "abc\\n"));
+        Console.WriteLine("whole: " + Whole("(?:a|ab)(?:c|bcd)", "abcd"));
+        Console.WriteLine("whole: " + Whole("[0-9]+", "2024"));
+        Console.WriteLine("whole: " + Whole("x", "xx"));
+    }
+}
+"""
+
+
+@needs_toolchains
+@pytest.mark.slow
+def test_matches_is_a_match_of_the_whole_input_as_in_java(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "Matches.java").write_text(JAVA, encoding="utf-8")
+    expected = tagged(java_output(tmp_path / "src" / "Matches.java", tmp_path))
+    assert expected["whole"][:2] == ["yyy 12", "nnn -"]
+    methods = [m for m in java_methods(JAVA, "Matches") if "void main" not in m]
+    code = SHELL.replace("//@METHODS@", "\n\n".join(translate_method(m, ConventionResolver()) for m in methods))
+    compiled = compile_cs(code, tmp_path)
+    assert compiled.returncode == 0, compiled.stdout + "\n" + code
+    ran = run(["mono", "Prog.exe"], tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert tagged(ran.stdout) == expected
