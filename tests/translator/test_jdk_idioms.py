@@ -77,3 +77,13 @@ def test_a_jdk_class_written_with_its_package_is_the_same_call():
     qualified = "java.util.Arrays.fill(a, 0); java.util.Arrays.sort(a); long m = java.lang.Math.max(x, 2L);"
     assert body(qualified) == body(qualified.replace("java.util.", "").replace("java.lang.", ""))
     assert "java." not in body(qualified)
+
+
+def test_an_iterables_iterator_is_its_enumerator():
+    """libphonenumber's JUnit tests walk `phoneUtil.findNumbers(..).iterator()`, an Iterable the port returns as
+    IEnumerable<T>: it was `.Iterator()` (CS1061), and the translated fixture did not build."""
+    from repotrans.translator.java2cs import translate_method
+
+    java = "boolean any(Iterable<String> xs) { Iterator<String> it = xs.iterator(); return it.hasNext(); }"
+    code = translate_method(java, ConventionResolver(), "public bool Any(IEnumerable<string> xs)")
+    assert "IEnumerator<string> it = xs.GetEnumerator();" in code and "return it.MoveNext();" in code, code
