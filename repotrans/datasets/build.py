@@ -224,6 +224,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
         else:
             with Runner(execution, work / "runs", trusted=True) as runner:
                 runner.limits = base.limits(runner.limits)          # measured seconds: runs planned and limited
+                runner.untouched = base                             # failures seen on the untouched build: kept
                 verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress,
                                           schemata=schemata, stats=found, baseline=base)
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]

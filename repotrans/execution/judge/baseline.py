@@ -251,10 +251,12 @@ def leave_out_baseline(runner, target: Path, cache_root: Path | str | None,
     given UNTOUCHED_TIMEOUT seconds at least), with `runner`'s limits taken from it (PortBaseline.limits): its
     known failures extended by every test the baseline counts as failing before any change, flipping or not
     running here, so that no verdict of the runner rests on one from then on, and its runs planned from the
-    measured seconds and memory. Batch's and sync's judges take it before their first judgement."""
+    measured seconds and memory; the runner records there what its judgements see fail on the untouched build
+    (Runner.learn_untouched). Batch's and sync's judges take it before their first judgement."""
     base = port_baseline(runner, target, BaselineCache.under(cache_root),
                          timeout=max(runner.limits.timeout, UNTOUCHED_TIMEOUT), progress=progress)
     runner.limits = base.limits(runner.limits)
+    runner.untouched = base
     return base
 
 

@@ -15,7 +15,7 @@ from repotrans.errors import ConfigError, InputError
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.capability.checks import (DECLARES, MemberRef, PolicyVerdict, merged_verdict,
                                                     policy_allowances, trust_note)
-from repotrans.execution.judge.baseline import BaselineCache, cached_baseline
+from repotrans.execution.judge.baseline import BaselineCache, PortBaseline, cached_baseline
 from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.judge.proven import proven_wrong
 from repotrans.verdicts.results import TestResult, tail
@@ -24,7 +24,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.settings import ExecutionConfig, concrete_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Toolchain, Verdict
-from repotrans.execution.toolchains.api import capped, known_cause, make_toolchain, never_run_note
+from repotrans.execution.toolchains.api import FAILS_BESIDE, capped, known_cause, make_toolchain, never_run_note
 from repotrans.execution.workspace.apply import Patch, apply_candidate, plan_patch
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
 from repotrans.execution.workspace.reach import Reachability
@@ -70,6 +70,9 @@ class Runner:
         self._lock = threading.Lock()
         self._reach = Reachability()      # the target's call graph per state (covering tests)
         self._measured = False            # measured seconds looked up (config.measured_from)
+        # the untouched port's baseline its known failures come from (judge.baseline.leave_out_baseline): what its
+        # judgements see fail on the untouched build is recorded there (learn_untouched)
+        self.untouched: PortBaseline | None = None
 
     def __enter__(self) -> "Runner":
         return self
@@ -255,6 +258,7 @@ class Runner:
         blocked judged against the candidate's `code`, secrets redacted); `judge` says how it was judged when
         not alone (execution.judge.batching)."""
         timings = {**timings, **verdict.timings, "total": time.monotonic() - started}
+        self.learn_untouched(verdict.left_out)
         verdict = proven_wrong(verdict)
         result = TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
                             exceptions=verdict.exceptions, tests_run=verdict.tests_run,
@@ -263,6 +267,22 @@ class Runner:
                             selection=chosen.selection + never_run(verdict), trust=trust_note(allowed) if verdict.tests_run else "",
                             translated=list(chosen.translated), judge=judge, left_out=dict(verdict.left_out))
         return judge_blocked(result, index, method, java, code).redacted()
+
+    def learn_untouched(self, left_out: dict[str, str]) -> None:
+        """Keep what a judgement saw fail on the untouched build (tests its run left out as failing there too,
+        beside the same tests: toolchains' FAILS_BESIDE, a fact about the port the candidate cannot reach) among
+        this runner's known failures, so later candidates leave them out from the start, and in the untouched
+        baseline (and its cache: later runs of the same port too). NPOI's formula tests throw at random (an
+        identity hash taken modulo an array's length), a few new ones in each run: each is learned once."""
+        found = {key: why for key, why in left_out.items() if why == FAILS_BESIDE}
+        with self._lock:
+            known = dict(self.limits.known_failures)
+            new = {key: why for key, why in found.items() if key not in known}
+            if not new:
+                return
+            self.limits = replace(self.limits, known_failures=tuple(sorted({**known, **new}.items())))
+            if self.untouched is not None:
+                self.untouched.record_failures(new)
 
     def close(self) -> None:
         """Remove warm containers; the runner may be used again afterwards."""
