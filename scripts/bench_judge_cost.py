@@ -85,6 +85,8 @@ with Runner(ExecutionConfig(sandbox="local"), Path(work), trusted=True) as runne
     base = cached_baseline(runner, Path(target), BaselineCache.under(cache))
     if base is not None:
         runner.limits = base.limits(runner.limits)
+        if hasattr(runner, "untouched"):                   # what a judgement sees fail untouched is kept (as batch)
+            runner.untouched = base
     runner.run(index, m, code, java=java)                  # the port built once, as a batch's first judgement
     t = time.monotonic()
     r = runner.run(index, m, code, java=java)

@@ -207,8 +207,9 @@ def _key(project: Project, by_path: dict[Path, Project], env: str, root: Path) -
 
 
 def cached_baseline(runner, target: Path, cache: BaselineCache) -> PortBaseline | None:
-    """The baseline of `target` as far as `cache` holds it (never a run); None when it holds none of it."""
-    out = PortBaseline()
+    """The baseline of `target` as far as `cache` holds it (never a run; what is recorded into it is kept there);
+    None when it holds none of it."""
+    out = PortBaseline(cache=cache)
     limits = replace(runner.limits, memory_mb=max(runner.limits.memory_mb, MEMORY_MB))
     for name, key in content_keys(target, runner, limits).items():
         found = cache.get(key)
