@@ -375,10 +375,8 @@ def _judge_group(copy: WorkCopy, scratch: Path, members: list[TaskRecord], runne
             group.build(copy.source, tree, progress=False)
         items = []
         for rec in members:
-            m = group.method("target:" + rec.task_id)
-            as_is = source_text((tree / m.path).read_bytes()).encode("utf-8")[m.start_byte:m.end_byte].decode("utf-8")
             original = java.get("target:" + rec.task_id)
-            items.append((m, as_is, allowances(group, original), original))
+            items.append((group.method("target:" + rec.task_id), rec.code, allowances(group, original), original))
         try:
             return runner.run_many(group, items, scope="covering", base=copy.path)
         except TargetBuildError:

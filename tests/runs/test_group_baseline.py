@@ -3,7 +3,7 @@ capability check compare the unit's build with the work copy's own, the tree wit
 member's candidate adds is inspected. Compared with the unit's tree itself, the helper would sit in the baseline and
 the member, whose own body only calls a method of the port, would pass. Real mcs builds, checker and NUnit runs on
 the sample with Vector2D.Dot and Vector2D.Cross masked, in both sandboxes; an override a member declares is judged
-with its own Java class's allowances (runner.declared_by_members), one a member adds in its class stays denied."""
+with its own Java class's allowances (Runner.own_check: each member's code alone under its own), one a member adds in its class stays denied."""
 from __future__ import annotations
 
 import tempfile

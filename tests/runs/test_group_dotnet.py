@@ -2,7 +2,9 @@
 DotnetToolchain.build_together): the unit's tree is built once and each member's capability check compares that
 build with the work copy's own, so a helper a member's candidate adds is inspected, as on mono
 (test_group_baseline.py). The .NET SDK cannot be installed here: a scripted sandbox plays `dotnet build` by compiling
-the tree it is given with mcs (the assembly is what that tree holds) and `dotnet test` by a recorded passing TRX."""
+the tree it is given with mcs (the assembly is what that tree holds) and `dotnet test` by a recorded passing TRX.
+Members whose Java originals reach different capabilities settle, each member's code judged under its own grants
+(Runner.own_check), toolchain aside."""
 from __future__ import annotations
 
 import shutil
@@ -27,6 +29,11 @@ RIGHT_FIBONACCI = ("public long Fibonacci(int n)\n{\n    long a = 0, b = 1;\n"
 HIDING = ("public int Add(int a, int b)\n{\n    return Sum2(a, b);\n}\n"
           "private int Sum2(int a, int b)\n{\n    System.Diagnostics.Process.GetCurrentProcess();\n"
           "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}")
+# right, redirecting the console as its Java original does (`console` granted to Add alone)
+CONSOLE_ADD = ("public int Add(int a, int b)\n{\n    System.Console.SetOut(System.Console.Out);\n"
+               "    int sum = a + b;\n    history.Add(sum);\n    return sum;\n}")
+JAVA = ("class Calculator {\n    int add(int a, int b) { System.setOut(System.out); return a + b; }\n"
+        "    long fibonacci(int n) { return n; }\n}\n")
 PASSING_TRX = ('<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Results>'
                '<UnitTestResult testId="1" testName="A" outcome="Passed"/></Results></TestRun>')
 
@@ -63,7 +70,7 @@ def unit(tmp_path_factory):
     port, java = root / "calc", root / "java"
     shutil.copytree(CALC, port)
     java.mkdir()
-    (java / "A.java").write_text("class A {}\n")
+    (java / "Calculator.java").write_text(JAVA)
     source = port / "src" / "Acme.Calc" / "Calculator.cs"
     source.write_text(_masked(_masked(source.read_text(), "        public int Add(int a, int b)"),
                               "        public long Fibonacci(int n)"))
@@ -73,7 +80,8 @@ def unit(tmp_path_factory):
     (root / "pass.trx").write_text(PASSING_TRX)
     with Runner(ExecutionConfig(toolchain="dotnet", sandbox="local"), root / "wd") as runner:
         runner.sandbox = lambda ws: box
-        yield WorkCopy(index, java, port), runner
+        yield WorkCopy(index, java, port), runner, {"target:" + ADD: index.find_methods("source", "Calculator.add")[0],
+                                                     "target:" + FIBONACCI: index.find_methods("source", "Calculator.fibonacci")[0]}
     index.close()
 
 
@@ -83,8 +91,8 @@ def _records(add: str) -> list[TaskRecord]:
 
 
 def test_right_members_pass_together_on_one_dotnet_build(unit, tmp_path):
-    copy, runner = unit
-    results = _judge_group(copy, tmp_path / "group", _records(RIGHT_ADD), runner, {})
+    copy, runner, java = unit
+    results = _judge_group(copy, tmp_path / "group", _records(RIGHT_ADD), runner, java)
     assert [r.status for r in results] == ["passed", "passed"], [r.brief() for r in results]
     assert all(r.judge == "together: 2 candidates in one build" for r in results)
 
@@ -92,6 +100,15 @@ def test_right_members_pass_together_on_one_dotnet_build(unit, tmp_path):
 def test_a_helper_a_member_adds_is_inspected_on_dotnet_not_hidden_in_the_baseline(unit, tmp_path):
     """Judged on the unit's own tree (the work copy plus every member), the helper Sum2 sat in the baseline and Add,
     whose own body only calls a method of the port, passed."""
-    copy, runner = unit
-    results = _judge_group(copy, tmp_path / "group", _records(HIDING), runner, {})
+    copy, runner, java = unit
+    results = _judge_group(copy, tmp_path / "group", _records(HIDING), runner, java)
     assert results[0].status == "rejected" and "Process" in results[0].reason, results[0].brief()
+
+
+def test_members_whose_java_reaches_different_capabilities_settle_each_under_its_own(unit, tmp_path):
+    """Fibonacci's combined check inspects Add's console redirection under Fibonacci's grants (none) and denies it;
+    checked alone on the work copy, Fibonacci's own code passes, and Add's passes under its own (console)."""
+    copy, runner, java = unit
+    results = _judge_group(copy, tmp_path / "group", _records(CONSOLE_ADD), runner, java)
+    assert [r.status for r in results] == ["passed", "passed"], [r.brief() for r in results]
+    assert "console" in results[0].trust and not results[1].trust, [r.trust for r in results]

@@ -13,8 +13,8 @@ from typing import Literal
 
 from repotrans.errors import ConfigError, InputError
 from repotrans.execution.capability.allowances import allowances
-from repotrans.execution.capability.checks import (DECLARES, MemberRef, PolicyVerdict, merged_verdict,
-                                                    policy_allowances, trust_note)
+from repotrans.execution.capability.checks import (MemberRef, PolicyVerdict, merged_verdict, policy_allowances,
+                                                    trust_note)
 from repotrans.execution.judge.baseline import BaselineCache, PortBaseline, cached_baseline
 from repotrans.execution.judge.blocked import judge_blocked
 from repotrans.execution.judge.proven import proven_wrong
@@ -31,7 +31,7 @@ from repotrans.execution.workspace.reach import Reachability
 from repotrans.execution.workspace.selection import choose_tests, index_tests
 from repotrans.index.model import Method
 from repotrans.index.typename import simple_name
-from repotrans.index.parse import source_text
+from repotrans.index.parse import parse_file, source_text
 
 __all__ = ["Runner", "TargetBuildError", "find_target_method", "write_candidate"]
 
@@ -163,18 +163,22 @@ class Runner:
 
     def together(self, index, items: list[tuple[Method, str, frozenset[str], Method | None]], base: Path, *,
                  scope: Literal["covering", "all"] | None = None, scaled: bool = False) -> list[TestResult]:
-        """Each item's verdict on the index's target tree, which holds every item's code, built once: `base`'s
+        """Each item's verdict on the index's target tree, which holds every item's code (each item's: the candidate
+        as written, its helpers and usings with it, `own_check`'s), built once: `base`'s
         workspace with the items' files as that tree has them (the toolchain's build_together), each item's
         capability check comparing that build with `base`'s own (for a unit: the tree without any item, since a
         baseline holding the items would hide what one of them added, a helper method say), and its covering
-        tests run on that one build. TargetBuildError when the tree does not build."""
+        tests run on that one build. Each check inspects everything the items added under that item's allowances;
+        one that denies is settled by the item's own code alone (own_check). TargetBuildError when the tree does not
+        build."""
         started = time.monotonic()
         ws = self.baseline(base)
         box, root = self.sandbox(ws), index.root("target")
         with ws.run_dir() as out:
             cands, patches = [], []
-            for m, code, allow, _ in items:
-                patch = plan_patch(source_text((root / m.path).read_bytes()), m, code)
+            for m, _, allow, _ in items:
+                text = source_text((root / m.path).read_bytes())
+                patch = plan_patch(text, m, text.encode("utf-8")[m.start_byte:m.end_byte].decode("utf-8"))
                 patches.append(patch)
                 cands.append(PatchedFile(path=m.path, text=patch.new_text, line_map=patch.line_map,
                                          surface_changed=True, run_dir=out, member=MemberRef.of(m),
@@ -188,7 +192,8 @@ class Runner:
                 jobs = len(self.toolchain.compiling(ws, m.path))
                 checked.append(merged_verdict(answers[at:at + jobs]) if jobs else None)
                 at += jobs
-            checked = declared_by_members(checked, [cand.member for cand in cands])
+            checked = [(self.own_check(ws, box, out / f"alone-{n}", m, code, cand) or verdict) if denied(verdict)
+                       else verdict for n, ((m, code, _, _), cand, verdict) in enumerate(zip(items, cands, checked))]
             results = []
             for (m, _, _, java), cand, patch, own in zip(items, cands, patches, checked):
                 member_started = time.monotonic()
@@ -203,6 +208,24 @@ class Runner:
                         break
                 results.append(result)
         return results
+
+    def own_check(self, ws: Workspace, box: Sandbox, out: Path, m: Method, code: str,
+                  cand: PatchedFile) -> PolicyVerdict | None:
+        """The capability check of `m`'s candidate `code` alone on `ws`'s tree (the work copy: no other member of the
+        unit in it), under its own allowances (`cand`'s): what it adds is inspected against the work copy's build
+        again, and nothing another member added is judged by this member's grants (a unit whose members' Java
+        originals reach different capabilities, file I/O in one, none in the other, settles when each member's code
+        passes under its own). None when that tree does not build (the member needs another's code: its combined
+        check stands)."""
+        data = (ws.src / m.path).read_bytes()
+        there = next((x for x in parse_file("target", m.path, data, "").methods if x.id == m.id), None)
+        if there is None:
+            return None
+        patch = plan_patch(source_text(data), there, code)
+        out.mkdir(parents=True, exist_ok=True)
+        alone = replace(cand, text=patch.new_text, line_map=patch.line_map, run_dir=out)
+        build = self.toolchain.build_together(ws, [alone], out, box, self.limits)
+        return merged_verdict(build.answers) if build.ok and build.answers else None
 
     def patch(self, index, method: Method, code: str) -> tuple[Workspace, Patch]:
         """The workspace of the index's target and `code` planned into `method`'s file (ConfigError when
@@ -292,22 +315,9 @@ class Runner:
             box.close()
 
 
-def declared_by_members(verdicts: list[PolicyVerdict | None], members: list[MemberRef]) -> list[PolicyVerdict | None]:
-    """A unit's check verdicts (one per member; each job inspected everything the unit added, under that member's
-    allowances) without the override declarations (checks.DECLARES) located in another member's own method whose
-    own job allows them: that override is the other member's code, judged with its own Java class's allowances
-    (Vector2D.ToString in a unit with StringUtils.IsBlank, whose class defines no toString). A DECLARES denial
-    names its method in `api` too, so no other denial hides behind it; every other denial stays."""
-    own = [{f"{r.type_name}::{n}" for n in r.names} for r in members]
-
-    def allowed_by_owner(d, i: int) -> bool:
-        return d.capability in DECLARES and any(
-            j != i and d.where in own[j] and verdicts[j] is not None and not verdicts[j].error
-            and not any((e.capability, e.where) == (d.capability, d.where) for e in verdicts[j].denials)
-            for j in range(len(members)))
-
-    return [v if v is None else replace(v, denials=[d for d in v.denials if not allowed_by_owner(d, i)])
-            for i, v in enumerate(verdicts)]
+def denied(verdict: PolicyVerdict | None) -> bool:
+    """Whether a check answered with denials (not an error: a check that could not run settles nothing)."""
+    return verdict is not None and bool(verdict.denials) and not verdict.error
 
 
 def candidate_text(patch: Patch) -> str:
