@@ -12,8 +12,10 @@ placeholders too), are judged again until nothing changes:
   2. when no candidate passes alone, the units of blocked candidates blocked behind each other (the
      strongly connected groups of "A's tests stopped in B's placeholder", from the runtime evidence each
      verdict names in `behind`): each unit judged as one, every member applied in one copy
-     (run_dir/work/group/target), built once, each member's capability check against the work copy's build. Only a unit whose every member passes there is accepted, and only
-     its verdicts are recorded: a verdict taken beside candidates that did not pass is evidence about
+     (run_dir/work/group/target), built once, each member's capability check against the work copy's build
+     (one that denies is settled by that member's code alone on the work copy, under its own allowances:
+     Runner.own_check). Only a unit whose every member passes there is accepted, and only its verdicts are
+     recorded: a verdict taken beside candidates that did not pass is evidence about
      the unit, not about one member. A member that fails there leaves the unit (keeping its own verdict)
      and the rest is judged again; a member blocked there behind another blocked candidate takes that
      candidate in (one run names only the first placeholder a test stops in, so a cycle shows itself a
