@@ -15,10 +15,10 @@ set per test command in the sandbox's environment; a test run sees one switch, i
 
 A property or an indexer is guarded in each accessor, as its placeholder throws in each (datasets.masking):
 `get { <body> }` opens with the guard, `get => e;` becomes `get { <guard> return e; }` (a setter's
-`set { <guard> e; }`), and `P => e;` becomes `P { get { <guard> return e; } }`. A member is left to the
-per-task path (`unguarded`) when the guard would not behave as the placeholder or not compile: a method's
-expression body, an event's accessors, an accessor without a body, iterators (`yield` defers the throw to the
-first MoveNext), members without a body. A file whose guarded text does not compile gives its members back
+`set { <guard> e; }`), and `P => e;` becomes `P { get { <guard> return e; } }`; a method's `=> e;` becomes
+`{ <guard> return e; }` (`{ <guard> e; }` where it returns nothing). A member is left to the per-task path
+(`unguarded`) when the guard would not behave as the placeholder or not compile: an event's accessors, an
+accessor without a body, iterators (`yield` defers the throw to the first MoveNext), members without a body. A file whose guarded text does not compile gives its members back
 to the per-task path too (bisection by file, from the compiler's own diagnostics).
 """
 from __future__ import annotations
@@ -124,8 +124,8 @@ def unguardable(method: Method, source: bytes) -> str | None:
         return "an iterator (yield): the guard would throw at the first MoveNext, the placeholder at the call"
     if method.kind in ("property", "indexer"):
         return None if _accessor_edits(source, method, b"") is not None else "an accessor without a body"
-    if not body.lstrip().startswith(b"{"):
-        return "an expression body"
+    if not body.lstrip().startswith(b"{") and _arrow_edit(source, method, b"") is None:
+        return "an expression body not found"
     return None
 
 
@@ -138,27 +138,54 @@ def guard_text(source: bytes, guards: list[tuple[Method, int]], switch_class: st
                  ).encode()
         if method.kind in ("property", "indexer"):
             edits += _accessor_edits(source, method, guard) or []
-        else:
+        elif source[method.body_start_byte:method.body_end_byte].lstrip().startswith(b"{"):
             brace = source.index(b"{", method.body_start_byte) + 1
             edits.append((brace, brace, guard))
+        else:
+            edits += [edit] if (edit := _arrow_edit(source, method, guard)) is not None else []
     for start, end, text in sorted(edits, reverse=True):
         source = source[:start] + text + source[end:]
     return source
 
 
+def _arrow_edit(source: bytes, method: Method, guard: bytes) -> tuple[int, int, bytes] | None:
+    """(start, end, text) turning a method's or constructor's expression body into a block that opens with
+    `guard`: `=> e;` becomes `{ guard return e; }`, or `{ guard e; }` where nothing is returned (void, a
+    constructor, an async method of Task or ValueTask); None when the body is not found."""
+    node = _body_node(source, method, ("arrow_expression_clause",))
+    if node is None:
+        return None
+    value = _expression(node)
+    returns = (method.return_type or "void").split("<")[0].split(".")[-1].strip()
+    nothing = method.kind == "constructor" or returns == "void" or (
+        "async" in method.modifiers and returns in ("Task", "ValueTask") and "<" not in (method.return_type or ""))
+    return (node.start_byte, _with_semicolon(node), b"{" + guard + (b" " + value + b";" if nothing else _returned(value))
+            + b" }")
+
+
+def _body_node(source: bytes, member: Method, kinds: tuple[str, ...]):
+    """The syntax node of one of `kinds` that starts where `member`'s body starts (None: none does)."""
+    node = thread_parser("csharp").parse(source).root_node.descendant_for_byte_range(
+        member.body_start_byte, member.body_start_byte)
+    while node is not None and node.type not in kinds:
+        node = node.parent
+    return node if node is not None and node.start_byte == member.body_start_byte else None
+
+
+def _with_semicolon(arrow) -> int:
+    """Where an arrow clause ends, with the `;` after it."""
+    after = arrow.next_sibling
+    return after.end_byte if after is not None and after.type == ";" else arrow.end_byte
+
+
 def _accessor_edits(source: bytes, member: Method, guard: bytes) -> list[tuple[int, int, bytes]] | None:
     """(start, end, text) replacing source[start:end] so that each accessor of the property or indexer
     `member` opens with `guard`; None when one has no body (an auto accessor) or the body is not found."""
-    node = thread_parser("csharp").parse(source).root_node.descendant_for_byte_range(
-        member.body_start_byte, member.body_start_byte)
-    while node is not None and node.type not in ("accessor_list", "arrow_expression_clause"):
-        node = node.parent
-    if node is None or node.start_byte != member.body_start_byte:
+    node = _body_node(source, member, ("accessor_list", "arrow_expression_clause"))
+    if node is None:
         return None
     if node.type == "arrow_expression_clause":            # P => e;  ->  P { get { guard return e; } }
-        end = node.next_sibling.end_byte if node.next_sibling is not None and node.next_sibling.type == ";" \
-            else node.end_byte
-        return [(node.start_byte, end, b"{ get {" + guard + _returned(_expression(node)) + b" } }")]
+        return [(node.start_byte, _with_semicolon(node), b"{ get {" + guard + _returned(_expression(node)) + b" } }")]
     edits = []
     for accessor in (c for c in node.named_children if c.type == "accessor_declaration"):
         body = accessor.child_by_field_name("body")
