@@ -74,3 +74,19 @@ def java_and_translation_outputs(name: str, workdir: Path) -> tuple[dict[str, li
     ran = run(["mono", "Prog.exe"], workdir)
     assert ran.returncode == 0, ran.stderr
     return tagged(expected), tagged(ran.stdout), code
+
+
+def java_and_shell_outputs(java: str, class_name: str, shell: str, resolver: NameResolver | None,
+                           workdir: Path) -> tuple[dict[str, list[str]], dict[str, list[str]], str]:
+    """A Java program given as text run by java, and its methods but `main` translated into `shell` (at
+    `//@METHODS@`), compiled by mcs and run by mono: (java's lines by tag, the translation's, the C# code)."""
+    (workdir / "src").mkdir()
+    (workdir / "src" / f"{class_name}.java").write_text(java, encoding="utf-8")
+    expected = tagged(java_output(workdir / "src" / f"{class_name}.java", workdir))
+    methods = [m for m in java_methods(java, class_name) if "void main(" not in m]
+    code = shell.replace("//@METHODS@", "\n\n".join(translate_method(m, resolver) for m in methods))
+    compiled = compile_cs(code, workdir)
+    assert compiled.returncode == 0, compiled.stdout + "\n" + code
+    ran = run(["mono", "Prog.exe"], workdir)
+    assert ran.returncode == 0, ran.stderr
+    return expected, tagged(ran.stdout), code

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from repotrans.translator.java2cs import translate_method
 from repotrans.translator.resolver import ConventionResolver
-from tests.support.policy_harness import compile_cs, java_methods, java_output, needs_toolchains, run, tagged
+from tests.support.policy_harness import java_and_shell_outputs, needs_toolchains
 
 JAVA = """import java.util.regex.*;
 
@@ -55,14 +54,6 @@ public class Matches
 @needs_toolchains
 @pytest.mark.slow
 def test_matches_is_a_match_of_the_whole_input_as_in_java(tmp_path):
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "Matches.java").write_text(JAVA, encoding="utf-8")
-    expected = tagged(java_output(tmp_path / "src" / "Matches.java", tmp_path))
+    expected, actual, _ = java_and_shell_outputs(JAVA, "Matches", SHELL, ConventionResolver(), tmp_path)
     assert expected["whole"][:2] == ["yyy 12", "nnn -"]
-    methods = [m for m in java_methods(JAVA, "Matches") if "void main" not in m]
-    code = SHELL.replace("//@METHODS@", "\n\n".join(translate_method(m, ConventionResolver()) for m in methods))
-    compiled = compile_cs(code, tmp_path)
-    assert compiled.returncode == 0, compiled.stdout + "\n" + code
-    ran = run(["mono", "Prog.exe"], tmp_path)
-    assert ran.returncode == 0, ran.stderr
-    assert tagged(ran.stdout) == expected
+    assert actual == expected

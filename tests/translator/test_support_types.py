@@ -9,7 +9,7 @@ from repotrans.translator.cs_types import jdk_table
 from repotrans.translator.java2cs import translate_method
 from repotrans.translator.resolver import ContextResolver, ConventionResolver
 from repotrans.translator.tool_outputs import TargetType
-from tests.support.policy_harness import compile_cs, java_methods, java_output, needs_toolchains, run, tagged
+from tests.support.policy_harness import java_and_shell_outputs, java_methods, needs_toolchains
 
 JAVA = """import java.util.*;
 
@@ -110,17 +110,7 @@ def _described() -> ContextResolver:
 @needs_toolchains
 @pytest.mark.slow
 def test_lru_and_access_ordered_maps_match_java(tmp_path):
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "LruMaps.java").write_text(JAVA, encoding="utf-8")
-    expected = tagged(java_output(tmp_path / "src" / "LruMaps.java", tmp_path))
-    methods = [m for m in java_methods(JAVA, "LruMaps") if "void main" not in m]
-    translated = "\n\n".join(translate_method(m, _described()) for m in methods)
-    code = SHELL.replace("//@SUPPORT@", jdk_table()["support"]["LinkedHashMap"]["cs"]) \
-        .replace("//@METHODS@", translated)
-    compiled = compile_cs(code, tmp_path)
-    assert compiled.returncode == 0, compiled.stdout + "\n" + code
-    ran = run(["mono", "Prog.exe"], tmp_path)
-    assert ran.returncode == 0, ran.stderr
-    assert tagged(ran.stdout.replace("True", "true").replace("False", "false")) == expected
+    shell = SHELL.replace("//@SUPPORT@", jdk_table()["support"]["LinkedHashMap"]["cs"])
+    expected, actual, _ = java_and_shell_outputs(JAVA, "LruMaps", shell, _described(), tmp_path)
     assert expected["lru"] == ["r1,r3 false 1", "r1,r4"]
-
+    assert actual == expected
