@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from repotrans.index.typename import simple_name
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.matches import MethodMatch, TypeMatch
+from repotrans.mapping.inherited import match_inherited
 from repotrans.mapping.overrides import MappingOverrides, resolve
 from repotrans.mapping.member_hosts import companion_classes, group_by_type, unmatched_bases
 from repotrans.mapping.members import match_methods, one_java_twin
@@ -170,6 +171,7 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         del unmatched_methods[m.source_id]
     unmatched_methods.update(reasons)
     method_matches += found
+    method_matches += match_inherited(index, sides, method_matches, unmatched_methods)
     if fixed:
         exclusive = {m.id for ms in members["target"].values() for m in ms if m.kind in ("method", "constructor")}
         method_matches = _apply(method_matches, unmatched_methods, fixed.methods, MethodMatch,
