@@ -112,3 +112,12 @@ def test_members_whose_java_reaches_different_capabilities_settle_each_under_its
     results = _judge_group(copy, tmp_path / "group", _records(CONSOLE_ADD), runner, java)
     assert [r.status for r in results] == ["passed", "passed"], [r.brief() for r in results]
     assert "console" in results[0].trust and not results[1].trust, [r.trust for r in results]
+
+
+def test_a_members_own_check_stands_aside_where_a_siblings_using_could_bind_its_names(unit, tmp_path):
+    """Add's candidate brings `using System.IO;` into Calculator.cs, Fibonacci's file too: Fibonacci's code alone is
+    not its code in the unit (a name could bind through that using there), so its combined check stands."""
+    copy, runner, java = unit
+    results = _judge_group(copy, tmp_path / "group", _records("using System.IO;\n" + CONSOLE_ADD), runner, java)
+    assert results[0].status == "passed", results[0].brief()
+    assert results[1].status == "rejected" and "SetOut" in results[1].reason, results[1].brief()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -46,6 +47,7 @@ class Chosen:
     limits: Limits
 
 
+USING = re.compile(r"^[ \t]*(?:global[ \t]+)?using[ \t]+(?:static[ \t]+)?[\w.]+(?:[ \t]*=[ \t]*[^;\n]+)?[ \t]*;", re.M)
 Planned = tuple[Workspace, Patch, float]    # a candidate planned into its file: Runner.patch's answer, its seconds
 
 
@@ -215,13 +217,16 @@ class Runner:
         unit in it), under its own allowances (`cand`'s): what it adds is inspected against the work copy's build
         again, and nothing another member added is judged by this member's grants (a unit whose members' Java
         originals reach different capabilities, file I/O in one, none in the other, settles when each member's code
-        passes under its own). None when that tree does not build (the member needs another's code: its combined
-        check stands)."""
+        passes under its own). None when its code alone is not its code in the unit (another member's `using` in
+        its file could bind its names otherwise) or that tree does not build (it needs another's code): its
+        combined check stands."""
         data = (ws.src / m.path).read_bytes()
         there = next((x for x in parse_file("target", m.path, data, "").methods if x.id == m.id), None)
         if there is None:
             return None
         patch = plan_patch(source_text(data), there, code)
+        if usings(cand.text) != usings(patch.new_text):
+            return None
         out.mkdir(parents=True, exist_ok=True)
         alone = replace(cand, text=patch.new_text, line_map=patch.line_map, run_dir=out)
         build = self.toolchain.build_together(ws, [alone], out, box, self.limits)
@@ -318,6 +323,11 @@ class Runner:
 def denied(verdict: PolicyVerdict | None) -> bool:
     """Whether a check answered with denials (not an error: a check that could not run settles nothing)."""
     return verdict is not None and bool(verdict.denials) and not verdict.error
+
+
+def usings(text: str) -> set[str]:
+    """The using directives of a C# file's text (aliases and `using static` included), spacing aside."""
+    return {" ".join(d.split()) for d in USING.findall(text)}
 
 
 def candidate_text(patch: Patch) -> str:
