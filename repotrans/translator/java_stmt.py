@@ -13,7 +13,7 @@ from repotrans.translator.java_expr import ExprTranslator, prim
 from repotrans.translator.contract_types import REF, retyped
 from repotrans.translator.cs_types import element_type, split_type
 from repotrans.translator.resolver import NameResolver
-from repotrans.translator.templates import as_net_format
+from repotrans.translator.templates import as_net_format, fill
 
 INDENT = "    "
 _EFFECTS = ("method_invocation", "object_creation_expression", "assignment_expression", "update_expression")
@@ -204,7 +204,33 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
         return [f"return {self.coerce(text, ty, self.return_type)};"]
 
     def _s_throw_statement(self, node: Node) -> list[str]:
-        return [f"throw {self.ex(node.named_children[0])};"]
+        thrown = node.named_children[0]
+        check = self._argument_check(node, thrown)
+        return [f"throw {check if check is not None else self.ex(thrown)};"]
+
+    def _argument_check(self, node: Node, thrown: Node) -> str | None:
+        """.NET's argument exception for a Java exception thrown when a parameter is null (the table's
+        [argument_checks]: `if (x == null) throw new NullPointerException()` is ArgumentNullException, as .NET
+        code validates arguments), or None: another throw, or a guard on no parameter."""
+        if thrown.type != "object_creation_expression":
+            return None
+        checks = self.table["argument_checks"].get(split_type(self.text(thrown.child_by_field_name("type")))[0])
+        args = self.args(thrown.child_by_field_name("arguments"))
+        template = checks.get(str(len(args))) if checks else None
+        guard, method = node.parent, node.parent
+        while guard is not None and guard.type != "if_statement":
+            guard = guard.parent if guard.type == "block" and len(guard.named_children) == 1 else None
+        while method is not None and method.type not in ("method_declaration", "constructor_declaration"):
+            method = method.parent
+        if template is None or guard is None or method is None:
+            return None
+        params = {self.text(p.child_by_field_name("name")) for p in method.child_by_field_name("parameters").named_children
+                  if p.type in ("formal_parameter", "spread_parameter") and p.child_by_field_name("name") is not None}
+        condition = self.text(guard.child_by_field_name("condition"))
+        if not any(re.search(rf"(?<![\w.]){re.escape(p)}\s*==\s*null\b|\bnull\s*==\s*{re.escape(p)}(?![\w.])", condition)
+                   for p in params):
+            return None
+        return fill(template, {str(i + 1): self.ex(a) for i, a in enumerate(args)})
 
     def _s_if_statement(self, node: Node) -> list[str]:
         lines = [f"if {self.ex(node.child_by_field_name('condition'))}", *self.body(node.child_by_field_name("consequence"))]

@@ -87,3 +87,16 @@ def test_an_iterables_iterator_is_its_enumerator():
     java = "boolean any(Iterable<String> xs) { Iterator<String> it = xs.iterator(); return it.hasNext(); }"
     code = translate_method(java, ConventionResolver(), "public bool Any(IEnumerable<string> xs)")
     assert "IEnumerator<string> it = xs.GetEnumerator();" in code and "return it.MoveNext();" in code, code
+
+
+def test_a_null_parameter_check_throws_dotnets_argument_exception():
+    """libphonenumber's PhoneNumberMatch(start, rawString, number) throws NullPointerException when an argument is
+    null; .NET code (and the port's own tests) expect ArgumentNullException, an ArgumentException. A guard on a
+    field keeps NullReferenceException."""
+    from repotrans.translator.java2cs import translate_method
+
+    java = ("void set(String raw, Object n) { if (raw == null || n == null) { throw new NullPointerException(); }"
+            " if (null == n) throw new NullPointerException(\"n\"); if (cache == null) throw new NullPointerException(); }")
+    code = translate_method(java, ConventionResolver())
+    assert code.count("throw new ArgumentNullException();") == 1, code
+    assert 'throw new ArgumentNullException(null, "n");' in code and "throw new NullReferenceException();" in code, code
