@@ -125,6 +125,7 @@ def _remote_validate(source_bundle: bytes, target_bundle: bytes, tasks: list[Dat
         (root / "work").mkdir()
         with Runner(execution, root / "runs", trusted=True) as runner:
             runner.limits = baseline.limits(runner.limits)
+            runner.untouched = baseline                   # failures seen on the untouched build: kept (as local)
             return validate_tasks(index, tasks, root / "work", runner, jobs=jobs, progress=False,
                                   schemata=schemata, baseline=baseline)
     finally:
