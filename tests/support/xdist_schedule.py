@@ -14,6 +14,7 @@ from xdist.scheduler import LoadScopeScheduling
 GROUPS = {
     "tests/runs/test_ray_executor.py": "ray-cluster",
     "tests/runs/test_ray_settings.py": "ray-cluster",
+    "tests/runs/test_ray_validation.py": "ray-cluster",
 }
 
 # the longest units of a serial run (`--durations`), longest first; only the order of hand-out
