@@ -15,6 +15,7 @@ from repotrans.translator.contract_types import REF, compatible, retyped
 from repotrans.translator.java_calls import CallsMixin
 from repotrans.translator.java_new import CreationMixin
 from repotrans.translator.literals import octal_escapes, out_of_range
+from repotrans.translator.regex_dialect import net_regex
 from repotrans.translator.cs_types import element_type, split_type, table_for
 from repotrans.translator.resolver import NameResolver
 from repotrans.translator.support_types import SupportMixin
@@ -220,7 +221,7 @@ class ExprTranslator(CallsMixin, CreationMixin, SupportMixin):
             indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
             value = "\n".join(l[indent:] for l in lines)
             return '@"' + value.replace('"', '""') + '"', "String"
-        return octal_escapes(raw), "String"
+        return octal_escapes(net_regex(raw)), "String"
 
     def _array_access(self, node: Node, expected: str | None) -> Typed:
         arr, arr_type = self.expr(node.child_by_field_name("array"))
