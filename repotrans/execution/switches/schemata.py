@@ -28,6 +28,7 @@ import shutil
 import time
 import uuid
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from repotrans.verdicts.results import TestResult, tail
@@ -165,11 +166,16 @@ def _arrow_edit(source: bytes, method: Method, guard: bytes) -> tuple[int, int, 
 
 def _body_node(source: bytes, member: Method, kinds: tuple[str, ...]):
     """The syntax node of one of `kinds` that starts where `member`'s body starts (None: none does)."""
-    node = thread_parser("csharp").parse(source).root_node.descendant_for_byte_range(
-        member.body_start_byte, member.body_start_byte)
+    node = _tree(source).root_node.descendant_for_byte_range(member.body_start_byte, member.body_start_byte)
     while node is not None and node.type not in kinds:
         node = node.parent
     return node if node is not None and node.start_byte == member.body_start_byte else None
+
+
+@lru_cache(maxsize=8)
+def _tree(source: bytes):
+    """One file's syntax tree, parsed once for all its members (a big port's file holds hundreds of properties)."""
+    return thread_parser("csharp").parse(source)
 
 
 def _with_semicolon(arrow) -> int:
