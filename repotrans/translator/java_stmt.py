@@ -385,6 +385,9 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
                 # an exception the port throws as its own type (learned): caught as that type too, beside the
                 # runtime's (the runtime still throws IndexOutOfRangeException for an array index)
                 types += [p for p in map(self._ported_exception, types) if p is not None and p not in types]
+                # and what a translated argument check throws for it (ArgumentNullException for Java's NPE)
+                checks = [self.table["argument_checks"].get(split_type(t)[0], {}).get("type") for t in types]
+                types += [c for c in checks if c is not None and c not in types]
                 name = self.text(param.child_by_field_name("name"))
                 self.scopes.append({})
                 cs_name = self.ident(name)
