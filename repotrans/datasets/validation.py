@@ -53,11 +53,13 @@ POLICY_CHUNK = 200                # capability-check jobs per checker process (i
 
 def open_schemata(index, methods: list, runner: Runner) -> tuple:
     """(toolchain, sandbox, limits, schemata, method id -> covering selection) for `methods` of the index's
-    target (one build), with the runner's toolchain (and build settings), sandbox and limits. The
-    selections' call-graph walk (seconds of Python on a big port) runs beside the build (minutes of mcs on
-    one, outside Python): on two cores the two overlap."""
+    target (one build), with the runner's toolchain (and build settings), sandbox and limits. The port's
+    baseline build comes first: it decides which test files compile here (the others are quarantined), and
+    the selections are made of those only. The selections' call-graph walk (seconds of Python on a big port)
+    then runs beside the schemata build (mcs, outside Python): on two cores the two overlap."""
     ws = runner.workspace(index.root("target"))
     box = runner.sandbox(ws)
+    runner.toolchain.baseline(ws, box, runner.limits)
     reach = Reachability()
     with ThreadPoolExecutor(max_workers=1) as pool:
         chosen = pool.submit(covering_selections, runner.toolchain, ws, index, methods, reach)
