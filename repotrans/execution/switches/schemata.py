@@ -18,8 +18,9 @@ A property or an indexer is guarded in each accessor, as its placeholder throws 
 `set { <guard> e; }`), and `P => e;` becomes `P { get { <guard> return e; } }`; a method's `=> e;` becomes
 `{ <guard> return e; }` (`{ <guard> e; }` where it returns nothing). A member is left to the per-task path
 (`unguarded`) when the guard would not behave as the placeholder or not compile: an event's accessors, an
-accessor without a body, iterators (`yield` defers the throw to the first MoveNext), members without a body. A file whose guarded text does not compile gives its members back
-to the per-task path too (bisection by file, from the compiler's own diagnostics).
+accessor without a body, iterators (`yield` defers the throw to the first MoveNext), members without a body. A
+file whose guarded text does not compile gives its members back to the per-task path too (bisection by file,
+from the compiler's own diagnostics).
 """
 from __future__ import annotations
 
@@ -123,11 +124,9 @@ def unguardable(method: Method, source: bytes) -> str | None:
     body = source[method.body_start_byte:method.body_end_byte]
     if _YIELD.search(body):
         return "an iterator (yield): the guard would throw at the first MoveNext, the placeholder at the call"
-    if method.kind in ("property", "indexer"):
-        return None if _accessor_edits(source, method, b"") is not None else "an accessor without a body"
-    if not body.lstrip().startswith(b"{") and _arrow_edit(source, method, b"") is None:
-        return "an expression body not found"
-    return None
+    if _guard_edits(source, method, b"") is not None:
+        return None
+    return "an accessor without a body" if method.kind in ("property", "indexer") else "an expression body not found"
 
 
 def guard_text(source: bytes, guards: list[tuple[Method, int]], switch_class: str) -> bytes:
@@ -137,16 +136,22 @@ def guard_text(source: bytes, guards: list[tuple[Method, int]], switch_class: st
     for method, switch in guards:
         guard = (f" if (global::{switch_class}.On({switch})) throw new global::System.NotImplementedException();"
                  ).encode()
-        if method.kind in ("property", "indexer"):
-            edits += _accessor_edits(source, method, guard) or []
-        elif source[method.body_start_byte:method.body_end_byte].lstrip().startswith(b"{"):
-            brace = source.index(b"{", method.body_start_byte) + 1
-            edits.append((brace, brace, guard))
-        else:
-            edits += [edit] if (edit := _arrow_edit(source, method, guard)) is not None else []
+        edits += _guard_edits(source, method, guard) or []
     for start, end, text in sorted(edits, reverse=True):
         source = source[:start] + text + source[end:]
     return source
+
+
+def _guard_edits(source: bytes, method: Method, guard: bytes) -> list[tuple[int, int, bytes]] | None:
+    """(start, end, text) replacing source[start:end] so that `method`'s body (each accessor of a property or an
+    indexer) opens with `guard`; None when a body to guard is not found."""
+    if method.kind in ("property", "indexer"):
+        return _accessor_edits(source, method, guard)
+    if source[method.body_start_byte:method.body_end_byte].lstrip().startswith(b"{"):
+        brace = source.index(b"{", method.body_start_byte) + 1
+        return [(brace, brace, guard)]
+    edit = _arrow_edit(source, method, guard)
+    return None if edit is None else [edit]
 
 
 def _arrow_edit(source: bytes, method: Method, guard: bytes) -> tuple[int, int, bytes] | None:
@@ -160,8 +165,8 @@ def _arrow_edit(source: bytes, method: Method, guard: bytes) -> tuple[int, int, 
     returns = (method.return_type or "void").split("<")[0].split(".")[-1].strip()
     nothing = method.kind == "constructor" or returns == "void" or (
         "async" in method.modifiers and returns in ("Task", "ValueTask") and "<" not in (method.return_type or ""))
-    return (node.start_byte, _with_semicolon(node), b"{" + guard + (b" " + value + b";" if nothing else _returned(value))
-            + b" }")
+    statement = b" " + value + b";" if nothing else _returned(value)
+    return node.start_byte, _with_semicolon(node), b"{" + guard + statement + b" }"
 
 
 def _body_node(source: bytes, member: Method, kinds: tuple[str, ...]):
