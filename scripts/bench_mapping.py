@@ -14,6 +14,10 @@ The gold file (names and locations only) lists Java types and methods with their
   mapping_gold_cassowary.tsv cassowary e3b3fd8 java/ <-> Cassowary.net 55769cb Cassowary/ (twelve solver
                              types: snake_case setters and bare getters made properties, F-prefixed
                              predicates, a parameter added, members left out); run with the whole trees
+  mapping_gold_libphonenumber.tsv  libphonenumber v5.0 java/libphonenumber <-> its C# port csharp/ (every
+                             type and method, tests included: mutators moved to protobuf Builders,
+                             newBuilder -> CreateBuilder, Iterator -> IEnumerator, an interface made a
+                             delegate, JUnit 3 -> NUnit fixtures, members the port replaced)
 Methods fall into categories by what the port did: same-name (PascalCase or the same name), accessor
 (-> property or indexer), constructor, retyped (same name and arity, a parameter type the type map
 cannot relate), renamed (another name or parameter count), moved (a member of another C# type) and
