@@ -17,7 +17,7 @@ from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.inherited import match_inherited
 from repotrans.mapping.overrides import MappingOverrides, resolve
-from repotrans.mapping.member_hosts import companion_classes, group_by_type, unmatched_bases
+from repotrans.mapping.member_hosts import builder_classes, companion_classes, group_by_type, unmatched_bases
 from repotrans.mapping.members import match_methods, one_java_twin
 from repotrans.mapping.neighbours import Sides, match_by_neighbours
 from repotrans.mapping.test_code import index_test_files, split_types
@@ -129,6 +129,7 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     by_id = {t.id: t for t in src_types + tgt_types}
     fwd = {m.source_id: m for m in type_matches}
     companions = companion_classes(tgt_types, members["target"])
+    builders = builder_classes(tgt_types, members["target"])
     matched_targets = {m.target_id for m in type_matches}
     enums = frozenset(t.name for t in tgt_types if t.kind == "enum")
     docs = DocComments(index)
@@ -150,8 +151,10 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         hosts = [(h, members["target"].get(h.id, [])) for h in companions.get(target.id, [])]
         bases = [(b, members["target"].get(b.id, []))
                  for b in unmatched_bases(index, target, matched_targets)]
+        builder = builders.get(target.id)
         found, missed = match_methods(java_methods, members["target"].get(target.id, []), hosts, bases,
-                                      by_id[t.id], target, project, enums, docs, overridden)
+                                      by_id[t.id], target, project, enums, docs, overridden,
+                                      (builder, members["target"].get(builder.id, [])) if builder else None)
         method_matches += found
         unmatched_methods.update(missed)
     methods = {m.id: m for side in members.values() for ms in side.values() for m in ms}

@@ -1,6 +1,8 @@
 """Where else a Java type's members may live in C#: companion static classes (extension methods, a
-static factory in `Pairs`) and C# base classes that have no Java counterpart (a `BaseLuminanceSource`
-the port introduced holds the members its Java subclasses each declared)."""
+static factory in `Pairs`), C# base classes that have no Java counterpart (a `BaseLuminanceSource`
+the port introduced holds the members its Java subclasses each declared), and the builder of an
+immutable C# type (protobuf-csharp's nested `Builder`, whose `Build()` returns it), which holds the
+mutators of a mutable Java class (`setPattern` -> `NumberFormat.Builder.SetPattern`)."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -48,6 +50,24 @@ def companion_classes(tgt: list[TypeDecl], members: dict[str, list[Method]]) -> 
                     owners.add(hits[0].id)
         for owner in sorted(owners - {host.id}):
             out[owner].append(host)
+    return out
+
+
+BUILD_METHODS = ("Build", "BuildPartial")
+
+
+def builder_classes(tgt: list[TypeDecl], members: dict[str, list[Method]]) -> dict[str, TypeDecl]:
+    """C# type id -> the class nested in it that builds it: a parameterless `Build()` (or `BuildPartial()`)
+    returning that type."""
+    by_id = {t.id: t for t in tgt}
+    out: dict[str, TypeDecl] = {}
+    for t in tgt:
+        outer = by_id.get(t.outer_id or "")
+        if t.kind != "class" or outer is None:
+            continue
+        if any(m.kind == "method" and m.name in BUILD_METHODS and not m.params and m.return_type
+               and parse_type(m.return_type).base == outer.name for m in members.get(t.id, [])):
+            out[outer.id] = t
     return out
 
 

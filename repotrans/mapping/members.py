@@ -36,7 +36,8 @@ from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.member_hosts import companion_candidates, folded, own_candidates
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.signatures import Cand, Scorer
-from repotrans.mapping.structural import MAX_ADDED_PARAMS, Neighbours, match_rest, role_of, subsequence_agreement
+from repotrans.mapping.structural import (MAX_ADDED_PARAMS, Neighbours, has_setter, match_rest, role_of,
+                                          subsequence_agreement)
 from repotrans.mapping.typenames import compat, name_table, parse_type
 from repotrans.mapping.words import same_words
 
@@ -142,6 +143,8 @@ def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_c
                      and (not note or c.member.name not in rule.names)]
             if not rule.compare_params:        # accessor -> property: no parameter list to compare
                 named = [c for c in named if c.member.kind == "property" or not c.params]
+                if jm.params:                  # a setter writes: never a get-only property
+                    named = [c for c in named if c.member.kind != "property" or has_setter(c.member)]
                 if len({c.member.id for c in named}) == 1:
                     return _match(jm, named[0], rule, 1.0, note)
                 continue
@@ -239,9 +242,11 @@ def _match(jm: Method, c: Cand, rule: _Rule, param_score: float, note: str) -> M
 def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[TypeDecl, list[Method]]],
                   bases: list[tuple[TypeDecl, list[Method]]], jt: TypeDecl, ct: TypeDecl,
                   project: dict[str, set[str]], enums: frozenset[str], docs: DocComments | None = None,
-                  overridden: Callable[[Method], bool] | None = None) -> tuple[list[MethodMatch], dict[str, str]]:
-    """Match the Java type `jt`'s methods to members of its C# counterpart `ct` (then its companions
-    and unmatched base classes), by names (round 1) and then by structure (round 2)."""
+                  overridden: Callable[[Method], bool] | None = None,
+                  builder: tuple[TypeDecl, list[Method]] | None = None) -> tuple[list[MethodMatch], dict[str, str]]:
+    """Match the Java type `jt`'s methods to members of its C# counterpart `ct` (then its companions,
+    unmatched base classes and, for a mutator, the builder of an immutable `ct`), by names (round 1)
+    and then by structure (round 2)."""
     if ct.kind == "delegate":
         return _delegate_invoke(java, cs)
     scorer = Scorer(jt, ct, project, enums)
@@ -251,6 +256,8 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
         for name, cands in own_candidates(members, f"inherited from {host.name}").items():
             inherited[name] += cands
     moved = {static: companion_candidates(companions, ct, static) for static in (False, True)}
+    built = own_candidates([m for m in builder[1] if m.kind == "method"], f"moved to its builder {builder[0].name}") \
+        if builder else {}
     arity_count = Counter((m.name, len(m.params)) for m in java)
     proposals: list[MethodMatch] = []
     unmatched: dict[str, str] = {}
@@ -263,11 +270,14 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
         if isinstance(found, str) and inherited:
             elsewhere = _propose(jm, inherited, scorer, arity_count, folded(inherited))
             found = found if isinstance(elsewhere, str) else elsewhere
+        if isinstance(found, str) and built and _mutator(jm, jt):
+            elsewhere = _propose(jm, built, scorer, arity_count)
+            found = found if isinstance(elsewhere, str) else elsewhere
         if isinstance(found, str):
             unmatched[jm.id] = found
         else:
             proposals.append(found)
-    by_id = {m.id: m for m in java + cs + [m for _, ms in bases + companions for m in ms]}
+    by_id = {m.id: m for m in java + cs + [m for _, ms in bases + companions + ([builder] if builder else []) for m in ms]}
     matches = _resolve(proposals, by_id, unmatched)
     matches += _only_unclaimed(leftover, matches, unmatched)
     claimed = {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in matches}
@@ -286,6 +296,13 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
         del unmatched[m.source_id]
     unmatched.update(reasons)
     return matches + found, unmatched
+
+
+def _mutator(jm: Method, jt: TypeDecl) -> bool:
+    """Whether a Java method has a mutator's shape: an instance method returning nothing or its own
+    type (a fluent `setX`, `clear()`, `mergeFrom(other)`)."""
+    return jm.kind == "method" and "static" not in jm.modifiers \
+        and (jm.return_type == "void" or parse_type(jm.return_type or "").base == jt.name)
 
 
 def _delegate_invoke(java: list[Method], cs: list[Method]) -> tuple[list[MethodMatch], dict[str, str]]:

@@ -78,6 +78,12 @@ class Scored:
     evidence: tuple[str, ...]
 
 
+def has_setter(prop: Method) -> bool:
+    """Whether a C# property can be written: it declares a `set` accessor, or it is abstract (no body
+    to read)."""
+    return prop.body is None or bool(_SETTER.search(prop.body))
+
+
 def role_of(jm: Method, target: Method) -> str:
     """What a Java method does to a C# property or indexer: read it or write it."""
     if target.kind == "property":
@@ -96,7 +102,7 @@ def _signature(jm: Method, cand: Cand, scorer: Scorer) -> tuple[float, str] | No
                 return None
             s = scorer.return_agreement(jm, c)
             return (s, "type agrees") if s > 0 else None
-        if len(jm.params) != 1 or not _SETTER.search(c.body or "") and c.body is not None:
+        if len(jm.params) != 1 or not has_setter(c):
             return None
         s = scorer.param_agreement(jm, jm.params[0], c, _as_param(c))
         return (s, "value type agrees") if s > 0 else None
