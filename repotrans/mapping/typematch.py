@@ -4,7 +4,9 @@ Round 1, names: a Java type's nested name (enclosing types + simple name) is loo
 the names a port gives it, best first: the same name; for an interface the `I`-prefixed name (kept
 when the same-named C# type is no interface); the rename vocabulary of the name table (XUtil ->
 XUtility, XIterator -> XEnumerator, X -> XComputer); a nested type moved out (Outer.X -> OuterX or X);
-the same simple name anywhere (moved into a holder class); the same name ignoring case.
+the same simple name anywhere (moved into a holder class); the same name ignoring case; a test class
+named the other framework's way (`RegexCacheTest` -> `TestRegexCache`); a nested type of the same name
+inside its outer type's counterpart.
 Namespaces: a package maps to the namespace holding the majority of its types' name matches; among
 candidates in several namespaces the one whose path shares most segments with the package's wins
 (`...aztec.decoder` -> `ZXing.Aztec.Internal`, not `ZXing.QrCode.Internal`).
@@ -14,6 +16,7 @@ disagree, else the one whose members carry most of its member names (and enum co
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -63,12 +66,22 @@ def name_keys(t: TypeDecl) -> list[_Key]:
                      for r in replacements]
     keys += [_Key(prefix + simple + s, 0.8, f"renamed with suffix {s}") for s in table.type_added_suffixes
              if not simple.endswith(s)]
+    stem = test_stem(simple)
+    keys += [_Key(prefix + n, 0.85, f"test class renamed {n}") for n in ("Test" + stem, stem + "Tests", stem + "Test")
+             if stem and n != simple]
     if head:                                   # a nested type the port moved to the top level
         outer = head.rsplit(".", 1)[-1]
         keys.append(_Key(outer + simple, 0.85, f"nested type moved out as {outer + simple}"))
         keys.append(_Key(simple, 0.8, "nested type moved out"))
     keys.append(_Key(simple, 0.75, "same simple name, moved", anywhere=True))
     return keys
+
+
+def test_stem(name: str) -> str:
+    """The tested type's name in a test class's name (`RegexCacheTest`, `RegexCacheTests`, `TestRegexCache`
+    -> RegexCache), or ""."""
+    m = re.fullmatch(r"([A-Z]\w*?)Tests?|Test([A-Z]\w*)", name)
+    return (m.group(1) or m.group(2)) if m else ""
 
 
 class TargetNames:
@@ -216,10 +229,15 @@ def match_types(src: list[TypeDecl], tgt: list[TypeDecl], names: TargetNames, na
 def _by_name(t: TypeDecl, names: TargetNames, namespace_map: dict[str, str], fwd: dict[str, str]
              ) -> TypeMatch | str:
     cands, conf, reason = names.candidates(t)
+    outer = fwd.get(t.outer_id or "")
+    if outer and not any(c.outer_id == outer for c in cands):
+        nested = [c for c in names.simple.get(t.name, []) if c.outer_id == outer and c.kind in KINDS.get(t.kind, ())]
+        if len(nested) == 1:               # its outer type renamed (`FooTest.Case` -> `TestFoo.Case`)
+            return TypeMatch(t.id, nested[0].id, 0.9, f"same name, nested in {outer.split(':')[1]}, "
+                                                      "its outer type's counterpart")
     if not cands:
         return "no C# type with this name"
     expected_ns = namespace_map.get(t.container)
-    outer = fwd.get(t.outer_id or "")
     in_outer = [c for c in cands if outer and c.outer_id == outer]
     in_ns = [c for c in cands if c.container == expected_ns]
     if len(in_outer) == 1:
