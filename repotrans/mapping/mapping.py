@@ -21,6 +21,7 @@ from repotrans.mapping.member_hosts import builder_classes, companion_classes, g
 from repotrans.mapping.members import match_methods, one_java_twin
 from repotrans.mapping.neighbours import Sides, match_by_neighbours
 from repotrans.mapping.test_code import index_test_files, split_types
+from repotrans.mapping.test_fixtures import match_fixtures
 from repotrans.mapping.test_names import match_by_test_names, test_renames
 from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_types, nested_name
 
@@ -167,6 +168,11 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         for m in found:
             del unmatched_methods[m.source_id]
         method_matches += found
+    found = match_fixtures(unmatched_methods, methods, {m.source_id: m.target_id for m in type_matches},
+                           members["target"], {t.id for t in src_test}, {m.target_id for m in method_matches})
+    for m in found:
+        del unmatched_methods[m.source_id]
+    method_matches += found
     sides = Sides(members["source"], members["target"], by_id, {m.source_id: m.target_id for m in type_matches},
                   project, enums)
     found, reasons = match_by_neighbours(sides, method_matches, unmatched_methods, docs)

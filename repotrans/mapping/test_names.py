@@ -17,6 +17,7 @@ from collections import defaultdict
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.drift import signature_fit
 from repotrans.mapping.matches import MethodMatch
+from repotrans.mapping.typematch import test_stem
 
 CONFIDENCE = 0.7
 _TEST = re.compile(r"^[Tt]est_?([A-Za-z]\w*)$")
@@ -26,11 +27,6 @@ _ACCESSOR = re.compile(r"^(get|is|has|set)(?=[A-Z])")
 def _stem(name: str) -> str | None:
     found = _TEST.match(name)
     return found.group(1)[:1].upper() + found.group(1)[1:] if found else None
-
-
-def _tested(test_type: str) -> str:
-    """The simple name of the type a test class tests (`EncoderTest`, `EncoderTests`, `TestEncoder`)."""
-    return re.sub(r"^Test(?=[A-Z])|Tests?$", "", test_type)
 
 
 def test_renames(matches: list[MethodMatch], methods: dict[str, Method], types: dict[str, TypeDecl],
@@ -44,7 +40,7 @@ def test_renames(matches: list[MethodMatch], methods: dict[str, Method], types: 
             continue
         js, cs = _stem(jm.name), _stem(cm.name)
         if js and cs and js.lower() != cs.lower():
-            out[(_tested(types[jm.type_id].name), js)].add((cs, jm.id, cm.id))
+            out[(test_stem(types[jm.type_id].name) or types[jm.type_id].name, js)].add((cs, jm.id, cm.id))
     return {key: next(iter(found)) for key, found in out.items() if len({f[0] for f in found}) == 1}
 
 
