@@ -100,6 +100,11 @@ def _rules(m: Method) -> list[_Rule]:
                                f"{prefix}X -> {'/'.join(replacements)}X"))
     if n == 0:
         rules.append(_Rule((pascal,), ("property",), False, 0.9, "method -> property"))
+    if n == 0 and m.return_type in ("int", "long"):
+        for ending, replacements in table.accessor_suffixes.items():
+            if pascal.endswith(ending) and len(pascal) > len(ending):
+                rules.append(_Rule(tuple(pascal[:-len(ending)] + r for r in replacements), ("property", "method"),
+                                   False, 0.85, f"x{ending}() -> X{'/'.join(replacements)}"))
     rules.append(_Rule(("Get" + pascal,), ("method",), True, 0.85, "method -> Get method"))
     return rules
 

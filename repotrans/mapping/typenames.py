@@ -38,6 +38,7 @@ class NameTable:
     companion_suffixes: tuple[str, ...]
     type_suffixes: dict[str, tuple[str, ...]] = field(default_factory=dict)   # XUtil -> XUtility
     type_added_suffixes: tuple[str, ...] = ()                                  # X -> XComputer
+    accessor_suffixes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # xSize() -> XCount
     interface_prefix: str = "I"
     fingerprint: str = field(default="")
 
@@ -59,6 +60,7 @@ def name_table() -> NameTable:
         type_suffixes={k: tuple(v) for k, v in data["type_renames"]["suffixes"].items()},
         type_added_suffixes=tuple(data["type_renames"]["added_suffixes"]),
         interface_prefix=data["type_renames"]["interface_prefix"],
+        accessor_suffixes={k: tuple(v) for k, v in data["accessor_suffixes"].items()},
         fingerprint=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],
     )
 
