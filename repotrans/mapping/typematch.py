@@ -6,7 +6,7 @@ when the same-named C# type is no interface); the rename vocabulary of the name 
 XUtility, XIterator -> XEnumerator, X -> XComputer); a nested type moved out (Outer.X -> OuterX or X);
 the same simple name anywhere (moved into a holder class); the same name ignoring case; a test class
 named the other framework's way (`RegexCacheTest` -> `TestRegexCache`); a nested type of the same name
-inside its outer type's counterpart.
+inside its outer type's counterpart; an interface of one method made a delegate named after it.
 Namespaces: a package maps to the namespace holding the majority of its types' name matches; among
 candidates in several namespaces the one whose path shares most segments with the package's wins
 (`...aztec.decoder` -> `ZXing.Aztec.Internal`, not `ZXing.QrCode.Internal`).
@@ -213,6 +213,14 @@ def match_types(src: list[TypeDecl], tgt: list[TypeDecl], names: TargetNames, na
             if p is not best[0]:
                 unmatched[p.source_id] = f"{target_id} taken by {best[0].source_id}"
     taken = {m.target_id for m in matches}
+    fwd = {m.source_id: m.target_id for m in matches}
+    for t in (t for t in src if unmatched.get(t.id, "").startswith("no C# type")):
+        found = _delegate_named_after(t, members, names, namespace_map.get(t.container), fwd, taken)
+        if found is not None:
+            matches.append(found)
+            taken.add(found.target_id)
+            fwd[t.id] = found.target_id
+            del unmatched[t.id]
     overlap = _MemberIndex([c for c in tgt if c.id not in taken], members["target"])
     by_id = {t.id: t for t in src}
     for sid in sorted(unmatched):
@@ -224,6 +232,29 @@ def match_types(src: list[TypeDecl], tgt: list[TypeDecl], names: TargetNames, na
             del unmatched[sid]
             overlap.remove(found.target_id)
     return sorted(matches, key=lambda m: m.source_id), unmatched
+
+
+def _delegate_named_after(t: TypeDecl, members: dict[str, dict[str, list[Method]]], names: TargetNames,
+                          namespace: str | None, fwd: dict[str, str], taken: set[str]) -> TypeMatch | None:
+    """A Java interface of one abstract method the port made a delegate named after that method
+    (`NumberGroupingChecker.checkGroups(...)` -> `delegate bool CheckGroups(...)`): the one free C# delegate of
+    that name, nested in the outer type's counterpart (or in the package's namespace for a top-level
+    interface), whose Invoke takes as many parameters."""
+    abstract = [m for m in members["source"].get(t.id, []) if m.kind == "method" and m.body is None
+                and "static" not in m.modifiers]
+    if t.kind != "interface" or len(abstract) != 1:
+        return None
+    method = abstract[0]
+    pascal = method.name[:1].upper() + method.name[1:]
+    outer = fwd.get(t.outer_id or "")
+    fits = [c for c in names.simple.get(pascal, []) if c.kind == "delegate" and c.id not in taken
+            and (c.outer_id == outer if t.outer_id else c.outer_id is None and c.container == namespace)
+            and any(len(i.params) == len(method.params) for i in members["target"].get(c.id, []))]
+    if len(fits) != 1 or (t.outer_id and outer is None):
+        return None
+    return TypeMatch(t.id, fits[0].id, 0.8, "interface made a delegate named after its one method",
+                     (f"{method.name} -> delegate {pascal}", f"{len(method.params)} parameters",
+                      f"nested in {outer.split(':', 1)[1]}" if outer else f"namespace {namespace}"))
 
 
 def _by_name(t: TypeDecl, names: TargetNames, namespace_map: dict[str, str], fwd: dict[str, str]
