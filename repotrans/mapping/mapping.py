@@ -150,6 +150,8 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
             continue
         target = by_id[match.target_id]
         hosts = [(h, members["target"].get(h.id, [])) for h in companions.get(target.id, [])]
+        if target.kind == "enum" and target.outer_id in by_id:       # C# enums hold no methods
+            hosts.append((by_id[target.outer_id], members["target"].get(target.outer_id, [])))
         bases = [(b, members["target"].get(b.id, []))
                  for b in unmatched_bases(index, target, matched_targets)]
         builder = builders.get(target.id)

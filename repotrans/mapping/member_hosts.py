@@ -108,7 +108,9 @@ def companion_candidates(companions: list[tuple[TypeDecl, list[Method]]], ct: Ty
 
     A Java instance method may become an extension method (`this T` first parameter, compared
     without it; with no other parameter it may stand for a getter); a Java static method may move
-    to a companion class (Pairs.Of for Pair.of).
+    to a companion class (Pairs.Of for Pair.of). A C# enum holds no methods: a Java enum's instance
+    method may become a method of a class holding the enum that takes the enum value first
+    (`Leniency.verify(n, c, u)` -> `PhoneNumberUtil.Verify(Leniency, n, c, u)`).
     """
     out: dict[str, list[Cand]] = defaultdict(list)
     for host, members in companions:
@@ -122,6 +124,9 @@ def companion_candidates(companions: list[tuple[TypeDecl, list[Method]]], ct: Ty
                 out[c.name].append(Cand(c, tuple(c.params[1:]), kinds, f"extension method in {host.name}"))
             elif not extension and static and host.id != ct.id:
                 out[c.name].append(Cand(c, tuple(c.params), frozenset({"method"}), f"moved to {host.name}"))
+            elif not static and ct.kind == "enum" and c.params and parse_type(c.params[0].type).base == ct.name:
+                out[c.name].append(Cand(c, tuple(c.params[1:]), frozenset({"method"}),
+                                        f"moved to {host.name}, the enum value its first parameter"))
     return out
 
 
