@@ -55,6 +55,9 @@ def unique_best(props: list[M]) -> M | None:
     return best[0] if len(best) == 1 else None
 
 
+LISTS = frozenset({"List", "Collection", "Iterable", "ArrayList"})   # what a plural accessor xs() may return
+
+
 @dataclass(frozen=True)
 class _Rule:
     names: tuple[str, ...]      # C# member names to look for
@@ -100,6 +103,8 @@ def _rules(m: Method) -> list[_Rule]:
                                f"{prefix}X -> {'/'.join(replacements)}X"))
     if n == 0:
         rules.append(_Rule((pascal,), ("property",), False, 0.9, "method -> property"))
+    if n == 0 and parse_type(m.return_type or "").base in LISTS and re.search(r"[^s]s$", m.name):
+        rules.append(_Rule((pascal[:-1] + "List",), ("property", "method"), False, 0.85, "xs() -> XList"))
     if n == 0 and m.return_type in ("int", "long"):
         for ending, replacements in table.accessor_suffixes.items():
             if pascal.endswith(ending) and len(pascal) > len(ending):
@@ -282,7 +287,8 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
             unmatched[jm.id] = found
         else:
             proposals.append(found)
-    by_id = {m.id: m for m in java + cs + [m for _, ms in bases + companions + ([builder] if builder else []) for m in ms]}
+    hosts = bases + companions + ([builder] if builder else [])
+    by_id = {m.id: m for m in java + cs + [m for _, ms in hosts for m in ms]}
     matches = _resolve(proposals, by_id, unmatched)
     matches += _only_unclaimed(leftover, matches, unmatched)
     claimed = {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in matches}
@@ -417,6 +423,18 @@ def _typed_alike(props: list[MethodMatch], by_id: dict[str, Method]) -> list[Met
     return alike if len(alike) == 1 else []
 
 
+def _bean_getter(props: list[MethodMatch], by_id: dict[str, Method]) -> list[MethodMatch]:
+    """Of Java getters claiming one C# bool property, the `isX` one when only one is: JavaBeans names a
+    boolean's getter so, and a `getX` beside it reads the same (libphonenumber's isMainCountryForCode and
+    getMainCountryForCode both name MainCountryForCode; empty otherwise)."""
+    target = by_id[props[0].target_id]
+    if target.kind != "property" or target.return_type != "bool" or len(props) < 2:
+        return []
+    named = [p for p in props if re.match(r"is[A-Z]", by_id[p.source_id].name)
+             and by_id[p.source_id].return_type == "boolean"]
+    return named if len(named) == 1 else []
+
+
 def _roles(member: Method) -> tuple[str, ...]:
     """The roles a claim must hold for the member to be taken: both for a property or indexer."""
     return ("reader", "writer") if member.kind in ("property", "indexer") else ("member",)
@@ -430,7 +448,8 @@ def _resolve(proposals: list[MethodMatch], by_id: dict[str, Method], unmatched: 
         groups[(p.target_id, role_of(by_id[p.source_id], by_id[p.target_id]))].append(p)
     matches = []
     for (target_id, _), props in groups.items():
-        best = unique_best(_full_arity(props, by_id) or _typed_alike(props, by_id) or props)
+        best = unique_best(_full_arity(props, by_id) or _typed_alike(props, by_id) or _bean_getter(props, by_id)
+                           or props)
         for p in props:
             if best is None:
                 unmatched[p.source_id] = f"several Java methods claim {target_id}"
