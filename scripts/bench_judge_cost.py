@@ -8,7 +8,8 @@ side in this one run on the same machine and the same tasks. Verdicts are compar
         [--jobs 1] [--work DIR] [--no-schemata] [--helper MEMBER]
 
 --helper judges one member's ground truth as a candidate (as batch judges one, after the port's first
-build; with the limits the cached baseline gives) and prints its seconds. A revision with no baseline
+build; with the limits the cached baseline gives) and prints its seconds, with one test process and with
+--test-processes (default 2: this machine's cores, one job) side by side. A revision with no baseline
 (before 8505589) is built once: its warm build would be the same work.
 
 Defaults: the bundled sample pair (datasets/sample), StringUtils and Vector2D. Each build runs in a fresh
@@ -75,13 +76,16 @@ from repotrans.execution.judge.baseline import BaselineCache, cached_baseline
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
 from repotrans.index.store import Index
-index_dir, target, cache, work, query = sys.argv[1:6]
+import dataclasses
+index_dir, target, cache, work, query, processes = sys.argv[1:7]
+fields = {f.name for f in dataclasses.fields(ExecutionConfig)}
 index = Index.open(Path(index_dir), must_exist=True)
 m = index.find_methods("target", query)[0]
 code = (index.root("target") / m.path).read_bytes()[m.start_byte:m.end_byte].decode()
 tasks = json.loads((Path(index_dir).parents[1] / "dataset.json").read_text())["tasks"]
 java = next((index.method(t["source_method_id"]) for t in tasks if t["target_method_id"] == m.id), None)
-with Runner(ExecutionConfig(sandbox="local"), Path(work), trusted=True) as runner:
+config = ExecutionConfig(sandbox="local", **({"test_processes": int(processes)} if "test_processes" in fields else {}))
+with Runner(config, Path(work), trusted=True) as runner:
     base = cached_baseline(runner, Path(target), BaselineCache.under(cache))
     if base is not None:
         runner.limits = base.limits(runner.limits)
@@ -95,9 +99,11 @@ with Runner(ExecutionConfig(sandbox="local"), Path(work), trusted=True) as runne
 """
 
 
-def judge_helper(code: Path, index_dir: Path, target: Path, cache: Path, work: Path, query: str) -> dict:
-    """Seconds to judge `query`'s ground truth as a candidate with the code at `code` (--helper)."""
-    argv = [sys.executable, "-c", HELPER, str(index_dir), str(target), str(cache), str(work), query]
+def judge_helper(code: Path, index_dir: Path, target: Path, cache: Path, work: Path, query: str,
+                 processes: int) -> dict:
+    """Seconds to judge `query`'s ground truth as a candidate with the code at `code` (--helper), `processes`
+    test processes at once."""
+    argv = [sys.executable, "-c", HELPER, str(index_dir), str(target), str(cache), str(work), query, str(processes)]
     done = subprocess.run(argv, cwd=code, env={**_env(), "PYTHONPATH": str(code)}, capture_output=True, text=True)
     line = next((ln for ln in done.stdout.splitlines() if ln.startswith("@@HELPER ")), None)
     if line is None:
@@ -163,6 +169,8 @@ def main() -> int:
     ap.add_argument("--repo", default=str(REPO), help="the git repository --rev is taken from (default: this one)")
     ap.add_argument("--helper", help="a member (say 'MathUtils.round(float)') whose ground truth is judged as a "
                                      "candidate with this checkout's code: its seconds")
+    ap.add_argument("--test-processes", type=int, default=2, help="test processes at once for --helper's second "
+                                                                  "judgement (default 2)")
     args = ap.parse_args()
     source, target = Path(args.source).resolve(), Path(args.target).resolve()
     select = args.select if args.select is not None else (["*StringUtils*", "*Vector2D*"] if source == SAMPLE / "java"
@@ -194,10 +202,12 @@ def main() -> int:
         print(f"verdicts {labels[0]} vs {labels[1]}: {'identical' if not diff else f'{len(diff)} differ'}")
         print("\n".join(diff))
     if args.helper:
-        found = judge_helper(trees["this"], work / "out-0-cold" / ".build" / "index", target, work / "cache-0",
-                             work / "helper", args.helper)
-        print(f"one member judged ({found['member']}): {found['seconds']:.1f} s, {found['status']}, "
-              f"{found['run']} of {found['selected']} selected tests run")
+        for processes in (1, args.test_processes):
+            found = judge_helper(trees["this"], work / "out-0-cold" / ".build" / "index", target, work / "cache-0",
+                                 work / "helper", args.helper, processes)
+            print(f"one member judged ({found['member']}), {processes} test process(es): {found['seconds']:.1f} s "
+                  f"(tests {found['timings'].get('test', 0):.1f} s), {found['status']}, {found['run']} of "
+                  f"{found['selected']} selected tests run")
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if Path(args.workdir).exists() and not Path(args.workdir).is_dir():
             raise RepotransError(f"--workdir: {args.workdir} is a file, not a folder")
-        return args.func(args, load_settings(args, os.environ))
+        return args.func(args, load_settings(args, os.environ, os.cpu_count() or 1))
     except RepotransError as exc:
         from repotrans.redact import redact
         print(f"repotrans: error: {redact(str(exc))}", file=sys.stderr)

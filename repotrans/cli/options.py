@@ -84,6 +84,8 @@ _SETTINGS = [
     Setting("--scope", "execution", "scope", "tests that mention the method's class (covering) or the whole "
                                              "test project (all)", choices=SCOPES),
     Setting("--timeout", "execution", "timeout", "seconds for the test run", type=float),
+    Setting("--test-processes", "execution", "test_processes", "test processes one candidate's covering tests may "
+            "run at once, the verdict the same (default 0: one per core --jobs leaves idle)", type=int),
     Setting("--memory-mb", "execution", "memory_mb", "memory limit of a test run (MB)", type=int),
     Setting("--batch-candidates", "execution", "batch_candidates", "candidates pending at the same time share "
             "one compile, each behind its own switch, where that gives the per-candidate verdict (mono; "
@@ -101,7 +103,7 @@ SETTINGS: dict[str, Setting] = {s.flag.lstrip("-"): s for s in _SETTINGS}
 
 MODEL = ("model", "base-url", "model-timeout", "templates")
 RETRIEVAL = ("embedding-backend", "embedding-threads", "dense-pool")
-EXECUTION = ("toolchain", "sandbox")
+EXECUTION = ("toolchain", "sandbox", "test-processes")
 SWITCHES = ("rag", "context", "refine", "reflection", "dynamic-prompt", "api-map", "max-context-iterations",
             "max-repair-rounds")
 
@@ -122,10 +124,11 @@ def given_settings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     return out
 
 
-def load_settings(args: argparse.Namespace, env: Mapping[str, str]):
+def load_settings(args: argparse.Namespace, env: Mapping[str, str], cores: int = 1):
     """The configuration, built once per command: defaults < file (--config, else ./repotrans.toml
     when present) < `env` < flags, with the mapping overrides of the file and of --mapping; not yet
-    resolved (`auto` stays; agents.config.with_concrete_sandbox makes it concrete)."""
+    resolved (`auto` stays; agents.config.with_concrete_sandbox makes it concrete), but for the test
+    processes a candidate may use (0: `cores` shared by the command's --jobs, resolve_test_processes)."""
     from repotrans.agents.config import load_config
 
     config_file = getattr(args, "config", None)
@@ -142,7 +145,17 @@ def load_settings(args: argparse.Namespace, env: Mapping[str, str]):
 
         known = read_known_failures(Path(args.known_failures))
         config = replace(config, execution=replace(config.execution, known_failures=known))
-    return config
+    return resolve_test_processes(config, cores, getattr(args, "jobs", 1) or 1)
+
+
+def resolve_test_processes(config, cores: int, jobs: int):
+    """The configuration with execution.test_processes 0 made concrete: the cores left to each of `jobs`
+    candidates judged at once (at least one)."""
+    from dataclasses import replace
+
+    if config.execution.test_processes:
+        return config
+    return replace(config, execution=replace(config.execution, test_processes=max(1, cores // max(1, jobs))))
 
 
 def with_java_tests(config, folder: str | None):

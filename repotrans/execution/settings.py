@@ -53,6 +53,10 @@ class ExecutionConfig:
     # dataset): its runs are then planned and limited from them (toolchains.test_runs); nothing is run for it
     baseline_cache: str | None = None
     measured_from: str | None = None
+    # test processes one candidate's covering selection may run at once (its planned runs side by side, the
+    # verdict the same: toolchains.test_runs); 0: one per core the command's other jobs leave (the command
+    # resolves it, cli.options.resolve_test_processes; a judge given 0 runs one)
+    test_processes: int = 0
 
     def build_settings(self) -> "BuildSettings":
         from repotrans.execution.toolchains.api import BuildSettings
@@ -63,6 +67,9 @@ class ExecutionConfig:
     def check(self) -> None:
         """ConfigError with one line for the first bad value."""
         check_execution(self.toolchain, self.sandbox, self.timeout, self.memory_mb, self.scope)
+        if self.test_processes < 0:
+            raise ConfigError(f"execution.test_processes (--test-processes) must be 0 (one per idle core) or more, "
+                              f"not {self.test_processes}")
         if self.clock not in CLOCKS:
             raise ConfigError(f"execution.clock must be {' or '.join(CLOCKS)}, not {self.clock!r}")
         for name, folders in (("packages", self.packages), ("project-path", self.project_paths)):

@@ -106,3 +106,21 @@ def test_an_old_option_name_still_works_and_says_its_new_name_once(capsys):
     args = parser.parse_args(["retrieve", "--function", "f", "--model", "all-MiniLM-L6-v2"])
     assert args.model == "all-MiniLM-L6-v2"
     assert "use --embedding-model" in capsys.readouterr().err
+
+
+def test_test_processes_default_to_the_cores_each_job_leaves(tmp_path, monkeypatch):
+    """0 (the default): one test process per core --jobs leaves (a candidate's runs side by side,
+    toolchains.test_runs); a number given is kept; a negative one is a one-line error naming the setting."""
+    import pytest
+    from repotrans.errors import ConfigError
+
+    monkeypatch.chdir(tmp_path)
+    parser = build_parser()
+    batch = ["batch", "--source", "j", "--target", "c"]
+    assert load_settings(parser.parse_args(batch), env={}, cores=2).execution.test_processes == 2
+    assert load_settings(parser.parse_args(batch + ["--jobs", "2"]), env={}, cores=2).execution.test_processes == 1
+    assert load_settings(parser.parse_args(batch + ["--jobs", "3"]), env={}, cores=8).execution.test_processes == 2
+    given = parser.parse_args(batch + ["--test-processes", "3"])
+    assert load_settings(given, env={}, cores=2).execution.test_processes == 3
+    with pytest.raises(ConfigError, match="test_processes"):
+        load_settings(parser.parse_args(batch + ["--test-processes", "-1"]), env={}, cores=2)

@@ -114,8 +114,10 @@ class PortBaseline:
 
     @property
     def test_seconds(self) -> dict[str, dict[str, float]]:
-        """Test project -> runner test name -> seconds (Limits.test_seconds)."""
-        return {name: dict(a.seconds) for name, a in self.assemblies.items() if a.seconds}
+        """Test project -> runner test name -> seconds (Limits.test_seconds); a test the suite leaves out
+        ([Ignore], [Explicit], an excluded category) takes none: no run starts it."""
+        return {name: {**{k.split(":", 1)[1]: 0.0 for k in a.excluded}, **a.seconds}
+                for name, a in self.assemblies.items() if a.seconds}
 
     def limits(self, limits: Limits) -> Limits:
         """`limits` with this baseline's known failures, measured seconds and the memory its runs need."""

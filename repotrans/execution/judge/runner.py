@@ -66,7 +66,8 @@ class Runner:
         self.image = image or self.toolchain.image
         self.limits = Limits(timeout=config.timeout, memory_mb=config.memory_mb,
                              exclude_categories=tuple(config.exclude_categories), test_timeout=config.test_timeout,
-                             clock=config.clock, known_failures=tuple(config.known_failures))
+                             clock=config.clock, known_failures=tuple(config.known_failures),
+                             test_processes=max(1, config.test_processes))
         self._sandboxes: dict[str, Sandbox] = {}
         self._sandbox_name: str | None = None if config.sandbox == "auto" else config.sandbox
         self._lock = threading.Lock()

@@ -82,6 +82,8 @@ class Limits:
     # with fail_fast, a run whose verdict alone counts (a placeholder's, in dataset validation) starts no test
     # after its first failing one; a candidate's run keeps its whole run's failures (the repair reads them)
     verdict_only: bool = False
+    # one assembly's planned runs under way at once (test_runs.run_all): the same verdict, in less time on idle cores
+    test_processes: int = 1
 
 
 @dataclass

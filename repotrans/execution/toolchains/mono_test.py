@@ -7,7 +7,8 @@ import os
 import secrets
 import shutil
 import time
-from dataclasses import replace
+import threading
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from repotrans.execution.sandboxes import Sandbox
@@ -17,24 +18,35 @@ from repotrans.execution.toolchains.mono_judge import judge
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.toolchains.nunit import end_marker, parse_runner
 from repotrans.execution.toolchains.test_area import area_root, test_area
-from repotrans.execution.toolchains.test_runs import Measured, TestRun, halves, out_of_memory, plan_runs, run_all
+from repotrans.execution.toolchains.test_runs import (Measured, RunGate, Slots, TestRun, halves, out_of_memory,
+                                                      plan_runs, run_all)
 from repotrans.execution.workspace.scratch import Workspace
 
 HEAP_SHARE = 0.6
 MALLOC_ARENAS = 2
 
 
+@dataclass(frozen=True)
+class Area:
+    """Where one run of a candidate's tests lays them out (its slot's test area, test_area) and the gate its
+    processes go through: the candidate's beside its other runs, the untouched build's alone."""
+    slot: int = 0
+    gate: RunGate = field(default_factory=RunGate)
+
+
 def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed: list[Project],
           built: dict[str, Path], fixtures: list[str] | None, sandbox: Sandbox, limits: Limits,
           env: dict[str, str] | None = None) -> Verdict:
-    """The selected tests of every test project depending on the changed ones; `env` adds to the
-    test processes' environment (execution.schemata's switch)."""
+    """The selected tests of every test project depending on the changed ones, each project's runs
+    `limits.test_processes` at a time (test_runs.run_all); `env` adds to the test processes' environment
+    (execution.schemata's switch)."""
     affected = dependents(projects, {p.path for p in changed}, all_of_them=True)
     tests = [p for p in projects if p.is_test and p.path in affected]
     total = Verdict("passed", left_out=dict(limits.left_out_before))
     started = first = time.monotonic()
     spent = 0.0                             # CPU seconds of the earlier projects' runs (a CPU limit)
-    logs = []
+    logs: list[str] = []
+    gate, slots, lock = RunGate(), Slots(limits.test_processes), threading.Lock()
     for project in tests:
         selected = None if fixtures is None else [f for f in fixtures if f.startswith(project.name + ":")]
         if selected == []:
@@ -43,19 +55,27 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
         if limits.per_project:             # each test project its own limit (doctor's whole-suite run)
             started, spent = time.monotonic(), 0.0
         measured = Measured.of(limits.test_seconds.get(project.name, {}))
-        runs = [TestRun(())] if names is None else plan_runs(names, measured, limits.timeout, limits.kill_cap)
+        runs = [TestRun(())] if names is None else plan_runs(names, measured, limits.timeout, limits.kill_cap,
+                                                                    limits.test_processes)
 
         def one(run: TestRun) -> tuple[Verdict, bool]:
             nonlocal spent
             left = limits.timeout - (spent if cpu else time.monotonic() - started)
-            verdict, cpu_used = run_project(ws, cand, projects, project, list(run.names) or None, built, sandbox,
-                                            limits, run.timeout or left, env, logs)
-            spent += cpu_used
+            outputs: list[str] = []
+            with slots.taken() as slot:
+                verdict, cpu_used = run_project(ws, cand, projects, project, list(run.names) or None, built,
+                                                sandbox, limits, run.timeout or left, env, outputs,
+                                                Area(slot, gate))
+            verdict.log = "\n".join(outputs)
+            with lock:
+                spent += cpu_used
             return verdict, out_of_memory(verdict.status, verdict.reason)
 
         cpu = limits.clock == "cpu" and sandbox.counts_cpu()
         done, cut = run_all(runs, one, lambda v: not limits.fail_fast or v.status in ("passed", "no_tests"),
-                            lambda run: halves(run, limits.timeout, measured, limits.kill_cap))
+                            lambda run: halves(run, limits.timeout, measured, limits.kill_cap),
+                            limits.test_processes)
+        logs += [v.log for v in done]
         verdict = done[0]
         for later in done[1:]:
             verdict.absorb(later)
@@ -85,31 +105,33 @@ def run_tests(ws: Workspace, cand: PatchedFile, projects: list[Project], changed
 
 def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project, names: list[str] | None,
                 built: dict[str, Path], sandbox: Sandbox, limits: Limits, timeout: float, env: dict[str, str] | None,
-                logs: list[str]) -> tuple[Verdict, float]:
+                logs: list[str], area: Area | None = None) -> tuple[Verdict, float]:
     """One process of repotrans's runner on one test project's `names` (None: all), killed after `timeout`
-    seconds; its verdict (known and environmental failures left out) and the CPU seconds it used."""
+    seconds, in `area` (None: slot 0, a gate of its own); its verdict (known and environmental failures left
+    out) and the CPU seconds it used."""
+    area = area or Area()
     nonce = secrets.token_hex(16)
     cpu = limits.clock == "cpu" and sandbox.counts_cpu()
-    with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, built, projects, project)) \
-            as bin_dir:
+    with area.gate.beside(), test_area(ws.src, cand.run_dir, project,
+                                       overlay(ws.base / project.name, built, projects, project), area.slot) as bin_dir:
         outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
                               timeout=max(1.0, timeout), memory_mb=limits.memory_mb,
                               env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
                               stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu,
-                              scratch=[area_root(cand.run_dir, project)],
+                              scratch=[area_root(cand.run_dir, project, area.slot)],
                               **({} if "process" in cand.allowed else {"processes": False}))
     logs.append(outcome.output)
     verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
     left_out = {**known_to_fail(project, verdict, limits),
-                **cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits)}
-    left_out.update(fail_without_it(ws, cand, projects, project, names, verdict, left_out, sandbox, limits))
+                **cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits, area)}
+    left_out.update(fail_without_it(ws, cand, projects, project, names, verdict, left_out, sandbox, limits, area))
     if left_out:
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
         verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
     report = parse_runner(outcome.stdout, nonce)
     if report.stopped and verdict.status in ("passed", "no_tests"):    # it stopped in a failure left out: all of them
         again, more = run_project(ws, cand, projects, project, names, built, sandbox,
-                                  replace(limits, verdict_only=False), timeout, env, logs)
+                                  replace(limits, verdict_only=False), timeout, env, logs, area)
         return again, (outcome.cpu_seconds or 0.0) + more
     verdict.excluded = {f"{project.name}:{name}": categories for name, categories in report.excluded}
     verdict.seconds = {f"{project.name}:{name}": secs for name, secs in report.seconds.items()}
@@ -131,10 +153,10 @@ def known_to_fail(project: Project, verdict: Verdict, limits: Limits) -> dict[st
 
 
 def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
-                     verdict: Verdict, sandbox: Sandbox, limits: Limits) -> dict[str, str]:
+                     verdict: Verdict, sandbox: Sandbox, limits: Limits, area: Area) -> dict[str, str]:
     """The candidate's failing tests that fail for an environmental cause with it and on the untouched
     baseline, or in the test's own code at the same place in both (run again on the baseline once per
-    workspace state, toolchains.environment): name -> cause."""
+    workspace state, toolchains.environment, in `area`): name -> cause."""
     files = test_files(ws, project)
     suspected = environment.suspects(project.name, verdict.failures, files, verdict.not_run)
     if not suspected:
@@ -144,7 +166,7 @@ def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], 
     todo = known.unknown(keys)
     if todo:
         names = [k.split(":", 1)[1] for k in todo]
-        before = untouched_run(ws, cand, projects, project, names, sandbox, limits)
+        before = untouched_run(ws, cand, projects, project, names, sandbox, limits, area)
         causes = {f.name: environment.failure_cause(f, files) for f in before.failures}
         causes.update({name: environment.did_not_run(why) for name, why in before.not_run.items()})
         known = environment.save(ws, {k: causes.get(k.split(":", 1)[1], "") for k in todo})
@@ -153,17 +175,19 @@ def cannot_pass_here(ws: Workspace, cand: PatchedFile, projects: list[Project], 
 
 
 def untouched_run(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project, names: list[str],
-                  sandbox: Sandbox, limits: Limits) -> Verdict:
+                  sandbox: Sandbox, limits: Limits, area: Area) -> Verdict:
     """`names` of one test project run on the untouched build (the workspace's, no candidate in it), whole
-    (never stopped at a failure), in the candidate's test area: what the port without the candidate does."""
+    (never stopped at a failure), in the candidate's test area, alone (no run of the candidate under way
+    beside it): what the port without the candidate does."""
     nonce = secrets.token_hex(16)
-    with test_area(ws.src, cand.run_dir, project, overlay(ws.base / project.name, {}, projects, project)) as bin_dir:
+    with area.gate.alone(), test_area(ws.src, cand.run_dir, project,
+                                      overlay(ws.base / project.name, {}, projects, project), area.slot) as bin_dir:
         outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
                               timeout=limits.timeout, memory_mb=limits.memory_mb,
                               env={**mono_env(limits.memory_mb), **runner_env(replace(limits, verdict_only=False))},
                               stdin=f"{nonce}\n".encode(), until=end_marker(nonce),
                               cpu=limits.clock == "cpu" and sandbox.counts_cpu(),
-                              scratch=[area_root(cand.run_dir, project)])
+                              scratch=[area_root(cand.run_dir, project, area.slot)])
     return judge(outcome, nonce, names, limits, locator(ws, cand))
 
 
@@ -172,7 +196,7 @@ FLAKY_RERUNS = 2            # untouched runs of a failing run's tests, on a port
 
 def fail_without_it(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
                     names: list[str] | None, verdict: Verdict, left_out: dict[str, str], sandbox: Sandbox,
-                    limits: Limits) -> dict[str, str]:
+                    limits: Limits, area: Area) -> dict[str, str]:
     """The candidate's failing tests (not already `left_out`) that fail on the untouched port too when it runs
     the same tests in the same process, at most FLAKY_RERUNS times: name -> cause. Only on a port whose
     baseline recorded tests of this project flipping (NPOI's formula tests fail at random, and which ones
@@ -185,7 +209,7 @@ def fail_without_it(ws: Workspace, cand: PatchedFile, projects: list[Project], p
         return {}
     found: dict[str, str] = {}
     for _ in range(FLAKY_RERUNS):
-        without = untouched_run(ws, cand, projects, project, names, sandbox, limits)
+        without = untouched_run(ws, cand, projects, project, names, sandbox, limits, area)
         found.update({f.name: environment.FAILS_BESIDE for f in without.failures if f.name in failing})
         if set(found) >= failing:
             break

@@ -40,16 +40,17 @@ def output_folder(project: Project) -> Path:
     return folder / project.target_framework if project.sdk and project.target_framework else folder
 
 
-def area_root(run_dir: Path, project: Project) -> Path:
-    """The folder a run of `project`'s tests may write (the sandbox's scratch)."""
-    return run_dir / AREA / project.name
+def area_root(run_dir: Path, project: Project, slot: int = 0) -> Path:
+    """The folder a run of `project`'s tests may write (the sandbox's scratch); runs under way at once each
+    have their own `slot` (test_runs.Slots), under a folder of its own."""
+    return run_dir / (AREA if not slot else f"{AREA}{slot}") / project.name
 
 
 @contextmanager
-def test_area(src: Path, run_dir: Path, project: Project, items: dict[str, Path]) -> Iterator[Path]:
-    """Lay out the test area of one run of `project` (its assembly folder holding `items`, name -> file
-    or folder) and yield that folder; the area is removed afterwards."""
-    root = area_root(run_dir, project)
+def test_area(src: Path, run_dir: Path, project: Project, items: dict[str, Path], slot: int = 0) -> Iterator[Path]:
+    """Lay out the test area of one run of `project` in `slot` (its assembly folder holding `items`, name ->
+    file or folder) and yield that folder; the area is removed afterwards."""
+    root = area_root(run_dir, project, slot)
     shutil.rmtree(root, ignore_errors=True)
     folder = _mirror(src.resolve(), root, output_folder(project).resolve(), project)
     share = os.geteuid() == 0

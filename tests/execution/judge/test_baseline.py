@@ -64,3 +64,13 @@ def test_the_baseline_is_reused_on_an_unchanged_port_and_rerun_only_for_the_chan
     assert told[1].startswith("baseline: 1 of 1 test assemblies run (U rebuilt; 1 tests"), told   # T not run again
     assert set(changed.test_seconds["U"]) == {"Acme.More.MoreTests.TriplesAgain"}
     assert changed.known_failures == cold.known_failures
+
+
+def test_a_test_the_suite_leaves_out_is_measured_as_taking_no_time():
+    """NPOI's [Ignore] tests were never run, so never measured, and each selected one was planned as a
+    start-up's 10 s (toolchains.test_runs): they take none, no run starts them."""
+    from repotrans.execution.judge.baseline import AssemblyBaseline, PortBaseline
+
+    base = PortBaseline({"T": AssemblyBaseline("T", "k", seconds={"N.F.Runs": 0.5},
+                                               excluded={"T:N.F.Ignored": "[Ignore]", "T:N.Off": "[Explicit]"})})
+    assert base.test_seconds == {"T": {"N.F.Runs": 0.5, "N.F.Ignored": 0.0, "N.Off": 0.0}}
