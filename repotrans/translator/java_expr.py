@@ -15,7 +15,7 @@ from repotrans.translator.contract_types import REF, compatible, retyped
 from repotrans.translator.java_calls import CallsMixin
 from repotrans.translator.java_new import CreationMixin
 from repotrans.translator.literals import octal_escapes, out_of_range
-from repotrans.translator.regex_dialect import net_regex
+from repotrans.translator.regex_dialect import java_regex, net_regex, regex_literal
 from repotrans.translator.cs_types import element_type, split_type, table_for
 from repotrans.translator.resolver import NameResolver
 from repotrans.translator.support_types import SupportMixin
@@ -221,7 +221,9 @@ class ExprTranslator(CallsMixin, CreationMixin, SupportMixin):
             indent = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
             value = "\n".join(l[indent:] for l in lines)
             return '@"' + value.replace('"', '""') + '"', "String"
-        return octal_escapes(net_regex(raw)), "String"
+        text = net_regex(raw)
+        regex = java_regex(text)                     # Java-only regex forms: only where the literal is a regex
+        return octal_escapes(regex if regex != text and regex_literal(node) else text), "String"
 
     def _array_access(self, node: Node, expected: str | None) -> Typed:
         arr, arr_type = self.expr(node.child_by_field_name("array"))
