@@ -13,7 +13,8 @@ build; with the limits the cached baseline gives) and prints its seconds, with o
 (before 8505589) is built once: its warm build would be the same work.
 
 Defaults: the bundled sample pair (datasets/sample), StringUtils and Vector2D. Each build runs in a fresh
-dataset folder; the cache folder is fresh for the cold build and kept for the warm one.
+dataset folder; the cache folder is fresh for the cold build and kept for the warm one. A revision that has
+execution.test_processes builds with what the CLI gives it (the cores --jobs leaves each worker).
 """
 from __future__ import annotations
 
@@ -50,7 +51,12 @@ def timed(*a, **k):
         spent["baseline"] += time.monotonic() - t
 if original is not None:
     setattr(b, name, timed)
-kw = dict(select=select or None, jobs=jobs, progress=False, schemata=schemata, execution=ExecutionConfig(sandbox="local"))
+import dataclasses, os
+# test processes as the CLI resolves them (cores --jobs leaves), where the revision has the setting
+given = {"test_processes": max(1, (os.cpu_count() or 1) // jobs)} if "test_processes" in {
+    f.name for f in dataclasses.fields(ExecutionConfig)} else {}
+kw = dict(select=select or None, jobs=jobs, progress=False, schemata=schemata,
+          execution=ExecutionConfig(sandbox="local", **given))
 if "cache_root" in b.build_dataset.__code__.co_varnames:
     kw["cache_root"] = Path(cache)
 t = time.monotonic()
