@@ -48,7 +48,11 @@ partial class IlPolicy
                     break;
                 default: throw new InvalidOperationException("unknown rule kind " + f[0] + " in " + path);
             }
+            if (f.Length > 2 && f[2].Contains("::") && (f[0] == "member" || f[0] == "path_member" || f[0] == "allowed"
+                || f[0] == "harmless" || f[0] == "overload" || f[0] == "hard" || (f[0] == "core" && f[1] == "member")))
+                Ruled.Add(f[2].Substring(0, f[2].IndexOf("::")));
         }
+        Ruled.UnionWith(CoreTypeRefs);
     }
     /// <summary>Whether a framework member is on the allowlist, of a port assembly, or used by the port's code.</summary>
     bool MemberAllowed(TypeReference element, string type, string key)
@@ -56,7 +60,7 @@ partial class IlPolicy
         string outer = Norm(Outer(element).FullName);
         return Granted(type, Outer(element).Namespace) || CoreTypes.Contains(type) || CoreTypes.Contains(outer) || CoreNamespaces.Contains(Outer(element).Namespace)
                || CoreMembers.Contains(key) || Allowed.Contains(key) || refs.Assemblies.Contains(ScopeName(element))
-               || refs.Allows(refs.Members, key, excluded);
+               || refs.Allows(refs.Members, key, excluded) || refs.Allows(refs.Closure, type, excluded);
     }
 
     bool Granted(string full, string ns)
@@ -111,7 +115,7 @@ partial class IlPolicy
 
     /// <summary>The framework types and members a port's build references, each with up to four of the
     /// members using it ("Ns.Type::Method"; "*" for declarations), and the non-framework assemblies it references.</summary>
-    class PortRefs
+    partial class PortRefs
     {
         public static readonly PortRefs Empty = new PortRefs();
         public readonly Dictionary<string, HashSet<string>> Types = new Dictionary<string, HashSet<string>>();
@@ -167,7 +171,17 @@ partial class IlPolicy
             if (m.DeclaringType == null) return;
             AddType(m.DeclaringType, group, module);
             var element = Element(m.DeclaringType);
-            if (!(element is TypeDefinition)) Add(Members, Norm(element.FullName) + "::" + m.Name, group);
+            if (element is TypeDefinition) return;
+            Add(Members, Norm(element.FullName) + "::" + m.Name, group);
+            Seed(element, true, group);                                 // the signature closure (cecil_framework.cs)
+            if (field != null) Seed(field.FieldType, false, group);
+            if (method != null)
+            {
+                Seed(method.ReturnType, false, group);
+                foreach (var p in method.Parameters) Seed(p.ParameterType, false, group);
+                var generic = method as GenericInstanceMethod;
+                if (generic != null) foreach (var a in generic.GenericArguments) Seed(a, false, group);
+            }
         }
 
         public static PortRefs Read(ModuleDefinition module)
@@ -193,6 +207,7 @@ partial class IlPolicy
                     }
                 }
             }
+            refs.Close(new FrameworkTypes());
             return refs;
         }
     }

@@ -24,7 +24,7 @@ from repotrans.index.model import Method
 
 SOURCE = Path(str(files("repotrans.execution.capability") / "cecil_checker.cs"))
 SOURCES = (SOURCE, *(SOURCE.with_name(f"cecil_{p}.cs")                # one partial class
-                     for p in ("allowlist", "typesafe", "reflect", "path")))
+                     for p in ("allowlist", "framework", "typesafe", "reflect", "path")))
 RULES = Path(str(files("repotrans.execution.capability") / "rules.tsv"))    # read by both checkers
 CECIL = "/usr/lib/mono/gac/Mono.Cecil/0.11.0.0__0738eb9f132ed756/Mono.Cecil.dll"
 CAPABILITIES = ("type_safety", "test_framework", "declaration", "test_content", "reflection_scope", "file_scope",

@@ -34,6 +34,19 @@ def granted(rules: Rules, allowed: frozenset[str], full: str, ns: str) -> bool:
             or any(cap in allowed and ns == name for cap, name in rules.families))
 
 
+def admitted(rules: Rules, full: str, ns: str) -> bool:
+    """Whether the signature closure (il_refs) may admit a framework type: no rule names it, an enclosing type or
+    its namespace (a deny, hard or grant rule, guarded, restricted, null_only), nor a member of it or of an
+    enclosing type (member, path, overload, allowed, harmless and hard member rules, core members), nor keeps it
+    to signatures (core typeref). So a capability, or a type the rules open only member by member (Environment,
+    Type, Thread, Console, XmlDocument's path members), never enters by the closure (cecil_allowlist.cs Admitted).
+    A family's namespace (System.Xml) is no capability: its types may enter."""
+    r = rules
+    return not (full in r.types or full in r.restricted or full in r.guarded or full in r.null_only
+                or any(under(full, ns, name) for _, name in (*r.namespaces, *r.hard, *r.grants))
+                or any(full == name or full.startswith(name + ".") for name in r.ruled))
+
+
 def overload(spec: str, params: list[str]) -> bool:
     """Whether an overload rule's parameter list (full names, comma-separated; `*`: any with parameters) is `params`."""
     return bool(params) if spec == "*" else params == spec.split(",")

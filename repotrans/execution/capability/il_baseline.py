@@ -114,5 +114,5 @@ def keys_file(folder: Path, baseline_dll: Path) -> Path:
     """Where a baseline build's keys are saved in `folder`: named by the assembly's path and file state
     (a rebuilt baseline gets a new file)."""
     st = baseline_dll.stat()
-    name = hashlib.blake2b(f"refs\0{baseline_dll.resolve()}\0{st.st_mtime_ns}\0{st.st_size}".encode(), digest_size=12)
+    name = hashlib.blake2b(f"refs+closure\0{baseline_dll.resolve()}\0{st.st_mtime_ns}\0{st.st_size}".encode(), digest_size=12)
     return folder / f"{name.hexdigest()}.json"

@@ -183,7 +183,8 @@ class Checker:
                 return False
         outer = self._outer_name(t)
         if (granted(self.rules, job.allowed, full, ns) or ns in r.core_namespaces or full in r.core_types or outer in r.core_types or full in r.core_typerefs
-                or scope_name(self.asm, t) in job.refs.assemblies or job.refs.allows(job.refs.types, full, job.excluded)):
+                or scope_name(self.asm, t) in job.refs.assemblies or job.refs.allows(job.refs.types, full, job.excluded)
+                or job.refs.allows(job.refs.closure_types, full, job.excluded)):
             return True
         job.deny("unlisted", full)
         return False
@@ -217,7 +218,8 @@ class Checker:
         ns = "System" if elem[0] == "prim" else self.asm.outer_namespace(elem[1], elem[2])
         if not (granted(self.rules, job.allowed, type_name, ns) or type_name in r.core_types or outer in r.core_types or ns in r.core_namespaces or key in r.core_members
                 or key in r.allowed or scope_name(self.asm, elem) in job.refs.assemblies
-                or job.refs.allows(job.refs.members, key, job.excluded)):
+                or job.refs.allows(job.refs.members, key, job.excluded)
+                or job.refs.allows(job.refs.closure, type_name, job.excluded)):
             job.deny("unlisted", display(key))
 
     def body(self, index: int):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import struct
+from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
@@ -62,18 +63,32 @@ class Assembly:
             for i in range(len(defs)):
                 for index in range(starts[i], max(starts[i], starts[i + 1])):
                     owner[index] = i + 1
+
+    # read on first use: a framework assembly read for its declarations (il_framework) never needs them
+    @cached_property
+    def generated_attr(self) -> set[int]:
+        """The TypeDef rows carrying [CompilerGenerated]."""
         attrs = [self.row("CustomAttribute", i) for i in range(1, len(self.rows("CustomAttribute")) + 1)]
-        self.generated_attr = {r.Parent.row_index for r in attrs if r.Parent.table is not None
-                               and r.Parent.table.name == "TypeDef" and self._attr_name(r) == "CompilerGeneratedAttribute"}
+        return {r.Parent.row_index for r in attrs if r.Parent.table is not None
+                and r.Parent.table.name == "TypeDef" and self._attr_name(r) == "CompilerGeneratedAttribute"}
+
+    @cached_property
+    def pinvoke(self) -> set[int]:
+        """The MethodDef rows an ImplMap forwards (DllImport)."""
         maps = [self.row("ImplMap", i) for i in range(1, len(self.rows("ImplMap")) + 1)]
-        self.pinvoke = {r.MemberForwarded.row_index for r in maps
-                        if r.MemberForwarded.table is not None and r.MemberForwarded.table.name == "MethodDef"}
-        self.generic_names: dict[tuple[str, int], list[str]] = {}
+        return {r.MemberForwarded.row_index for r in maps
+                if r.MemberForwarded.table is not None and r.MemberForwarded.table.name == "MethodDef"}
+
+    @cached_property
+    def generic_names(self) -> dict[tuple[str, int], list[str]]:
+        """(owner table, row) -> its generic parameters' names by number."""
+        out: dict[tuple[str, int], list[str]] = {}
         for r in (self.row("GenericParam", i) for i in range(1, len(self.rows("GenericParam")) + 1)):
             key = (r.Owner.table.name if r.Owner.table is not None else "", r.Owner.row_index)
-            names = self.generic_names.setdefault(key, [])
+            names = out.setdefault(key, [])
             names.extend([""] * (r.Number + 1 - len(names)))
             names[r.Number] = str(r.Name)
+        return out
 
     def rows(self, table: str) -> list:
         tab = self.t.__dict__.get(table)        # as attributes: a coded field would load every table
@@ -255,12 +270,12 @@ CODED = {"TypeDefOrRef": (2, ("TypeDef", "TypeRef", "TypeSpec")),
          "MemberRefParent": (3, ("TypeDef", "TypeRef", "ModuleRef", "MethodDef", "TypeSpec")),
          "MemberForwarded": (1, ("Field", "MethodDef")), "MethodDefOrRef": (1, ("MethodDef", "MemberRef")),
          "ResolutionScope": (2, ("Module", "ModuleRef", "AssemblyRef", "TypeRef")),
-         "TypeOrMethodDef": (1, ("TypeDef", "MethodDef")), "CustomAttributeType": (3, ("", "", "MethodDef", "MemberRef", ""))}
+         "TypeOrMethodDef": (1, ("TypeDef", "MethodDef")), "Implementation": (2, ("File", "AssemblyRef", "ExportedType")), "CustomAttributeType": (3, ("", "", "MethodDef", "MemberRef", ""))}
 FIELD_CODES = {("MemberRef", "Class"): "MemberRefParent", ("CustomAttribute", "Parent"): "HasCustomAttribute",
                ("CustomAttribute", "Type"): "CustomAttributeType", ("ImplMap", "MemberForwarded"): "MemberForwarded",
                ("GenericParam", "Owner"): "TypeOrMethodDef", ("MethodSpec", "Method"): "MethodDefOrRef",
                ("TypeRef", "ResolutionScope"): "ResolutionScope", ("TypeDef", "Extends"): "TypeDefOrRef",
-               ("InterfaceImpl", "Interface"): "TypeDefOrRef"}
+               ("InterfaceImpl", "Interface"): "TypeDefOrRef", ("ExportedType", "Implementation"): "Implementation"}
 
 
 class _Table(NamedTuple):

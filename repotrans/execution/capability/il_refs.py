@@ -3,6 +3,13 @@ type and member its code names, each with up to four of the members naming it ("
 for declarations: base types, interfaces, fields), and the non-framework assemblies it references (the
 port's other projects and its packages). A candidate may use a framework member the port's code already
 uses outside the candidate's own member (cecil_checker.cs's PortRefs computes the same from Mono.Cecil).
+
+The signature closure widens that by the data the port already handles: the types a framework member the
+port uses returns or takes, and the base classes of those and of its declaring type, are `closure` types
+(any member of theirs may be used, under the same deny rules), and the types their public members' signatures
+name may appear in signatures and casts (`closure_types`); a type enters only when no rule names it
+(il_allow.admitted), so no capability, nor a type the rules open member by member, enters this way. One step:
+the members of a type only a closure member's signature names stay out (cecil_framework.cs does the same).
 """
 from __future__ import annotations
 
@@ -10,9 +17,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from repotrans.execution.capability.il_allow import admitted
+from repotrans.execution.capability.il_framework import Framework, Named, elements
 from repotrans.execution.capability.il_metadata import TOKEN, Assembly, blob_bytes
+from repotrans.execution.capability.il_rules import Rules
 
 GROUPS = 4                  # members kept per reference: more than any job excludes (a property's two accessors)
+CHAIN = 32                  # base classes followed per type (no framework nests deeper)
 FRAMEWORK = re.compile(r"^(?:mscorlib|netstandard|system|system\..*|microsoft\..*|mono\..*|windowsbase|presentation.*"
                        r"|nunit.*|xunit.*|mstest.*)$", re.I)
 
@@ -20,6 +31,7 @@ FRAMEWORK = re.compile(r"^(?:mscorlib|netstandard|system|system\..*|microsoft\..
 class Checker(Protocol):
     """What this module reads of il_check.Checker."""
     asm: Assembly
+    rules: Rules
     methods_of: dict[int, list[int]]
     fields_of: dict[int, list[int]]
 
@@ -37,6 +49,9 @@ class PortRefs:
     # framework value types the port's code holds (an enum like HttpStatusCode: data, no capability, even in a
     # capability's namespace), known from the signatures that encode them as value types
     value_types: dict[str, set[str]] = field(default_factory=dict)
+    # the signature closure: framework types whose members may be used, and types that may appear in signatures
+    closure: dict[str, set[str]] = field(default_factory=dict)
+    closure_types: dict[str, set[str]] = field(default_factory=dict)
 
     def allows(self, table: dict[str, set[str]], key: str, excluded: frozenset[str]) -> bool:
         """Whether code other than the excluded members references `key`."""
@@ -45,12 +60,16 @@ class PortRefs:
     def to_json(self) -> dict:
         return {"types": {k: sorted(v) for k, v in self.types.items()},
                 "members": {k: sorted(v) for k, v in self.members.items()}, "assemblies": sorted(self.assemblies),
-                "value_types": {k: sorted(v) for k, v in self.value_types.items()}}
+                "value_types": {k: sorted(v) for k, v in self.value_types.items()},
+                "closure": {k: sorted(v) for k, v in self.closure.items()},
+                "closure_types": {k: sorted(v) for k, v in self.closure_types.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> "PortRefs":
         return cls({k: set(v) for k, v in data["types"].items()}, {k: set(v) for k, v in data["members"].items()},
-                   set(data["assemblies"]), {k: set(v) for k, v in data.get("value_types", {}).items()})
+                   set(data["assemblies"]), {k: set(v) for k, v in data.get("value_types", {}).items()},
+                   {k: set(v) for k, v in data.get("closure", {}).items()},
+                   {k: set(v) for k, v in data.get("closure_types", {}).items()})
 
 
 def framework(name: str) -> bool:
@@ -106,16 +125,21 @@ def group(c: Checker, index: int) -> str:
     return f"{a.plain_name(t)}::{name}"
 
 
-def port_refs(c: Checker) -> PortRefs:
-    """Every framework type and member the module's code references, with the members naming each."""
+def _add(table: dict, key, g: str) -> None:
+    groups = table.setdefault(key, set())
+    if len(groups) < GROUPS:
+        groups.add(g)
+
+
+def port_refs(c: Checker, fw: Framework | None = None) -> PortRefs:
+    """Every framework type and member the module's code references, with the members naming each, and the
+    signature closure of those members (`fw`: the framework assemblies it reads; default mono's)."""
     a = c.asm
     names = (str(a.row("AssemblyRef", i).Name) for i in range(1, len(a.rows("AssemblyRef")) + 1))
     refs = PortRefs(assemblies={n for n in names if not framework(n)})
+    seeds: dict[tuple[Named, bool], set[str]] = {}     # (a type, only its bases) -> the members reaching it
 
-    def add(table: dict[str, set[str]], key: str, g: str) -> None:
-        groups = table.setdefault(key, set())
-        if len(groups) < GROUPS:
-            groups.add(g)
+    add = _add
 
     def add_type(t: tuple | None, g: str) -> None:
         if t is None:
@@ -142,6 +166,10 @@ def port_refs(c: Checker) -> PortRefs:
         elem = c.element(m.declaring)
         if elem[0] in ("named", "prim") and not own(elem):
             add(refs.members, f"{a.render(elem).replace('/', '.')}::{m.name}", g)
+            for t in elements(a, "", elem):
+                seeds.setdefault((t, True), set()).add(g)
+            for t in (x for p in (m.ret, *m.params, *m.generic_args) if p is not None for x in elements(a, "", p)):
+                seeds.setdefault((t, False), set()).add(g)
 
     for i in range(1, len(a.rows("TypeDef")) + 1):
         extends = a.row("TypeDef", i).Extends
@@ -174,4 +202,44 @@ def port_refs(c: Checker) -> PortRefs:
                 add_type(target, g)
             elif target is not None:
                 add_member(target, g)
+    _closure(refs, seeds, c.rules, fw if fw is not None else Framework())
     return refs
+
+
+def _closure(refs: PortRefs, seeds: dict[tuple[Named, bool], set[str]], rules: Rules, fw: Framework) -> None:
+    """The signature closure of the port's framework members (cecil_framework.cs Close): each seed type (only
+    its bases, for a member's declaring type) and its base classes up to the first type the allowlist opens whole
+    already (a core type or namespace), where admitted, with the seeds' groups; then the admitted types their
+    public members' signatures name."""
+    known: dict[Named, bool] = {}
+
+    def ok(t: Named) -> bool:
+        if t not in known:
+            known[t] = framework(t[0]) and admitted(rules, _dotted(t), t[1].split("/", 1)[0].rpartition(".")[0])
+        return known[t]
+
+    def whole(t: Named) -> bool:
+        outer = t[1].split("/", 1)[0]
+        return outer in rules.core_types or _dotted(t) in rules.core_types or outer.rpartition(".")[0] in rules.core_namespaces
+
+    members: dict[Named, set[str]] = {}
+    for (t, bases_only), groups in sorted(seeds.items()):
+        current = None if whole(t) else fw.base(t) if bases_only else t
+        for _ in range(CHAIN):
+            if current is None or whole(current):      # a core type's bases are core or named by a rule
+                break
+            if ok(current):
+                for g in sorted(groups):
+                    _add(members, current, g)
+            current = fw.base(current)
+    for t, groups in sorted(members.items()):
+        named = [x for x in fw.signature_types(t) if ok(x)]
+        for g in sorted(groups):
+            _add(refs.closure, _dotted(t), g)
+            _add(refs.closure_types, _dotted(t), g)
+            for x in named:
+                _add(refs.closure_types, _dotted(x), g)
+
+
+def _dotted(t: Named) -> str:
+    return t[1].replace("/", ".")

@@ -30,6 +30,7 @@ class Rules:
     families: tuple = ()                         # (capability, namespace): its types when the Java original's file uses the family
     overloads: dict = field(default_factory=dict)    # "Type::member" -> ((capability, "P1,P2" or "*"), ...)
     null_only: dict = field(default_factory=dict)    # type full name -> capability: a value of it only ever null
+    ruled: frozenset = frozenset()               # types a rule opens or closes member by member, or in signatures only
 
 
 @lru_cache(maxsize=4)
@@ -54,6 +55,8 @@ def load_rules(path: Path = RULES) -> Rules:
     overloads: dict[str, tuple] = {}
     for f in kinds.get("overload", []):
         overloads[f[2]] = overloads.get(f[2], ()) + ((f[1], f[3]),)
+    ruled = {f[2].split("::", 1)[0] for kind in ("member", "path_member", "allowed", "harmless", "overload", "hard")
+             for f in kinds.get(kind, []) if "::" in f[2]} | {m.split("::", 1)[0] for m in core["member"]} | core["typeref"]
     return Rules(tuple((f[1], f[2]) for f in kinds.get("namespace", [])),
                  {f[2]: f[1] for f in kinds.get("type", [])}, {f[2]: f[1] for f in kinds.get("member", [])},
                  {f[2]: f[1] for f in kinds.get("path_member", [])}, frozenset(f[2] for f in kinds.get("allowed", [])),
@@ -64,4 +67,4 @@ def load_rules(path: Path = RULES) -> Rules:
                  frozenset(core["typeref"]), tuple((f[1], f[2]) for f in hard if "::" not in f[2]),
                  {f[2]: f[1] for f in hard if "::" in f[2]}, tuple((f[1], f[2]) for f in kinds.get("grant", [])),
                  frozenset(f[2] for f in kinds.get("attribute", [])), tuple((f[1], f[2]) for f in kinds.get("family", [])),
-                 overloads, {f[2]: f[1] for f in kinds.get("null_only", [])})
+                 overloads, {f[2]: f[1] for f in kinds.get("null_only", [])}, frozenset(ruled))

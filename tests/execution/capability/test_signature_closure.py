@@ -1,0 +1,98 @@
+"""The allowlist's signature closure (il_refs, cecil_framework.cs): a framework type that a member the port's code
+uses returns or takes, or a base class of one or of its declaring type, is data the port already handles, so a
+candidate may use its members, and the types its public members' signatures name may appear in the candidate's
+signatures and casts, in both checkers with the same denials. A type some rule names (a capability: threads,
+reflection, schemas, the console; or a type the rules open member by member) never enters that way, nor does the
+closure come from the candidate member's own baseline body. Pinyin4j's port uses XmlDocument; its sparta members
+walk XmlNode and cast to XmlElement."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repotrans.execution.capability import checks
+from repotrans.execution.capability.checks import MemberRef
+from repotrans.execution.capability.il_check import Checker
+from repotrans.execution.capability.il_refs import port_refs
+from tests.support.cecil import ADD, both_checkers, build_checker, compile_calc_with
+
+RENDER = MemberRef("Acme.Calc.Calculator", ("Render",), 1, ("String",))
+# the port's other members: one reads XmlDocument.DocumentElement (and nothing else of System.Xml), one the current
+# thread's id, one an object's Type, one writes to Console.Out, one converts a string by a TypeConverter
+PORT = ("private System.Xml.XmlDocument doc;\n"
+        "public string Root(System.Xml.XmlDocument d) { return d.DocumentElement == null ? \"\" : \"root\"; }\n"
+        "public int Thread() { return System.Threading.Thread.CurrentThread.ManagedThreadId; }\n"
+        "public string Kind(object o) { return o.GetType().Name; }\n"
+        "public void Print(string s) { System.Console.Out.WriteLine(s); }\n"
+        "public object Parse(string s) { return System.ComponentModel.TypeDescriptor.GetConverter(typeof(int))"
+        ".ConvertFromString(s); }\n")
+
+
+def render(body: str, port: str = PORT) -> str:
+    return ADD + port + "public string Render(string xml)\n" + body + "\n"
+
+
+# (name, the candidate's Render, the denied APIs: none when allowed)
+CASES = [
+    ("an element's own member", "{ return doc.DocumentElement.GetAttribute(xml); }", set()),
+    ("a node's members through the declaring type's base", "{ return doc.SelectSingleNode(xml).InnerText; }", set()),
+    ("a cast to a type a closure member's signature names",
+     "{ var e = (System.Xml.XmlElement)doc.SelectSingleNode(xml); return e == null ? \"\" : e.Name; }", set()),
+    ("a member of a type only named in a closure signature",
+     "{ return \"\" + doc.DocumentElement.ChildNodes.Count; }", {"System.Xml.XmlNodeList.get_Count"}),
+    ("schemas reached through a node's SchemaInfo", "{ return \"\" + doc.DocumentElement.SchemaInfo.Validity; }",
+     {"System.Xml.Schema.IXmlSchemaInfo", "System.Xml.Schema.XmlSchemaValidity"}),
+    ("a thread reached through Thread.CurrentThread",
+     "{ System.Threading.Thread.CurrentThread.Join(1); return xml; }", {"System.Threading.Thread.Join"}),
+    ("reflection reached through object.GetType", "{ return \"\" + xml.GetType().BaseType; }",
+     {"System.Type.get_BaseType"}),
+    ("the console through a member the port uses of it", "{ System.Console.Error.WriteLine(xml); return xml; }",
+     {"System.Console.get_Error"}),
+    ("reflection by name reached through TypeDescriptor.GetConverter",
+     "{ return \"\" + System.ComponentModel.TypeDescriptor.GetConverter(typeof(int)).GetPropertiesSupported(); }",
+     {"System.ComponentModel.TypeConverter.GetPropertiesSupported"}),
+    ("the document's own members the port does not use", "{ return doc.CreateElement(xml).Name; }",
+     {"System.Xml.XmlDocument.CreateElement"}),
+]
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    if shutil.which("mcs") is None or not Path(checks.CECIL).is_file():
+        pytest.fail("these tests need mono's mcs and Mono.Cecil in its GAC", pytrace=False)
+    tmp = tmp_path_factory.mktemp("closure")
+    xml = ("System.Xml.dll",)
+    dlls = {name: compile_calc_with(tmp, f"c{n}", render(code), xml) for n, (name, code, _) in enumerate(CASES)}
+    dlls["own body"] = compile_calc_with(tmp, "own", render(CASES[0][1], "private System.Xml.XmlDocument doc;\n"), xml)
+    return build_checker(tmp), compile_calc_with(tmp, "base", render("{ return xml; }"), xml), dlls
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_the_closure_opens_the_data_the_port_handles_and_no_capability(compiled, case):
+    name, _, denied = case
+    for verdict in both_checkers(compiled, RENDER, name):
+        assert {d.api for d in verdict.denials} == denied, (name, verdict.log())
+
+
+@pytest.mark.slow
+def test_the_candidates_own_baseline_body_opens_no_closure(compiled):
+    exe, _, dlls = compiled
+    own = dlls["own body"]              # the port's only use of DocumentElement is in Render itself
+    for verdict in both_checkers((exe, own, dlls), RENDER, "own body"):
+        assert {d.api for d in verdict.denials} == {"System.Xml.XmlDocument.get_DocumentElement",
+                                                    "System.Xml.XmlElement"}, verdict.log()
+
+
+@pytest.mark.slow
+def test_the_closure_holds_only_types_no_rule_names(compiled):
+    _, base, _ = compiled
+    refs = port_refs(Checker(base))
+    assert {"System.Xml.XmlElement", "System.Xml.XmlLinkedNode", "System.Xml.XmlNode"} <= set(refs.closure)
+    assert {"System.Xml.XmlNodeList", "System.Xml.XmlElement"} <= set(refs.closure_types)
+    named = {"System.Xml.XmlDocument", "System.Threading.Thread", "System.Type", "System.Console",
+             "System.Xml.Schema.IXmlSchemaInfo", "System.Xml.XmlWriter", "System.MarshalByRefObject",
+             "System.ComponentModel.TypeConverter"}
+    assert not named & (set(refs.closure) | set(refs.closure_types))
