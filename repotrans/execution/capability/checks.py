@@ -91,7 +91,8 @@ JAVA_CAPABILITIES = {
     "file_system": re.compile(r"\b(?:File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile"
                               r"|Files|Paths|FileChannel|FileLock|FilenameFilter|FileFilter)\b|\bjava\.nio\.file\b"),
     "process": re.compile(r"\bSystem\.exit\s*\(|\bRuntime\.getRuntime\s*\(|\bProcessBuilder\b|\bSystem\.getenv\s*\("),
-    "console": re.compile(r"\bSystem\.(?:out|err|in)\b"),
+    # printStackTrace() prints to System.err: the same console a Java original writing System.err.println(e) reaches
+    "console": re.compile(r"\bSystem\.(?:out|err|in)\b|\.printStackTrace\s*\(\s*\)"),
     "network": re.compile(r"\bjava\.net\b|\b(?:Socket|ServerSocket|DatagramSocket|URLConnection|HttpURLConnection)\b"
                          r"|\.open(?:Stream|Connection)\s*\("),
     "threads": re.compile(r"\bnew\s+Thread\s*\(|\b(?:ExecutorService|Executors|ThreadPoolExecutor|ForkJoinPool)\b"),

@@ -80,6 +80,9 @@ def test_java_capabilities_come_from_the_java_code_only():
     assert java_capabilities("public Analyzer(Version v, File stopwords) { this(v, load(stopwords)); }") == {
         "file_system"}
     assert java_capabilities("System.out.println(x);") == {"console"}
+    # printStackTrace() is System.err's; to a writer of its own it prints nothing to the console
+    assert java_capabilities("try { run(); } catch (IOException e) { e.printStackTrace(); }") == {"console"}
+    assert java_capabilities("catch (Exception e) { e.printStackTrace(writer); }") == frozenset()
     assert java_capabilities(None) == frozenset()
     assert trust_note(frozenset()) == ""
 
