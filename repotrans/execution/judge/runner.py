@@ -94,7 +94,8 @@ class Runner:
             if key not in self._sandboxes:
                 if self._sandbox_name is None:      # a judge built from an unresolved configuration: once
                     self._sandbox_name = concrete_sandbox(self.config.sandbox, self.trusted, self.image)
-                self._sandboxes[key] = make_sandbox(self._sandbox_name, ws.root.parent, self.image)
+                self._sandboxes[key] = make_sandbox(self._sandbox_name, ws.root.parent, self.image,
+                                                    self.limits.test_processes)
             return self._sandboxes[key]
 
     def baseline(self, target_root: Path, limits: Limits | None = None) -> Workspace:

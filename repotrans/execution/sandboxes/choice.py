@@ -10,16 +10,17 @@ from repotrans.execution.sandboxes import docker as docker_box
 from repotrans.execution.sandboxes.local import LocalSandbox
 
 
-def make_sandbox(name: str, workspace: Path, image: str) -> Sandbox:
+def make_sandbox(name: str, workspace: Path, image: str, commands: int = 1) -> Sandbox:
     """`local` or `docker` (`auto` is resolved once, by whoever builds the run: see resolve_sandbox);
-    `workspace` is the only folder either sandbox shows the command."""
+    `workspace` is the only folder either sandbox shows the command; `commands`: test commands run at once,
+    each within its own limits (local limits each command by itself; docker sizes its container for them)."""
     if name == "auto":
         raise ConfigError("sandbox 'auto' reached the judge unresolved: resolve it once where the run is "
                           "configured (execution.settings.concrete_sandbox)")
     if name == "local":
         return LocalSandbox(workspace)
     if name == "docker":
-        return docker_box.DockerSandbox(workspace, image)
+        return docker_box.DockerSandbox(workspace, image, commands)
     raise ConfigError(f"unknown sandbox {name!r}; expected {', '.join(SANDBOXES)}")
 
 

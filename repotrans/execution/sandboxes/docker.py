@@ -1,7 +1,8 @@
 """Docker sandbox: a warm, hardened container per (image, workspace).
 
 The container has no network, no capabilities (--cap-drop ALL, no-new-privileges), a read-only
-root filesystem with a bounded /tmp, memory and pids limits for all it runs, and only the
+root filesystem with a bounded /tmp, memory and pids limits for all it runs (sized for the `commands` it
+is told may run at once, each within its own memory_mb), and only the
 workspace mounted (at the same path, so command lines are identical to the local ones; nothing in
 it links to a host file). Commands run through `docker exec` as an unprivileged uid under
 `timeout --signal=KILL` and prlimit: builds as BUILD_UID (owner of their output folders), tests as
@@ -81,9 +82,10 @@ def engine_status(image: str) -> tuple[bool, str]:
 class DockerSandbox:
     name = "docker"
 
-    def __init__(self, workspace: Path, image: str):
+    def __init__(self, workspace: Path, image: str, commands: int = 1):
         self.workspace = Path(workspace).resolve()
         self.image = image
+        self.commands = max(1, commands)     # test commands its user runs at once: the container holds them all
         self._client = None
         self._container = None
         self._watch = None               # attach socket holding the container's stdin open
@@ -145,7 +147,7 @@ class DockerSandbox:
 
     def fresh(self) -> "DockerSandbox":
         """A new container for the same workspace (started on its first command)."""
-        return DockerSandbox(self.workspace, self.image)
+        return DockerSandbox(self.workspace, self.image, self.commands)
 
     # -- one command -------------------------------------------------------------------------------
     def _exec(self, container, argv: list[str], cwd: Path, timeout: float, memory_mb: int,
@@ -260,11 +262,11 @@ class DockerSandbox:
         self._discard()
         client = self._docker()
         api = client.api
-        cgroup_mb = memory_mb + MEMORY_HEADROOM_MB
+        cgroup_mb = memory_mb * self.commands + MEMORY_HEADROOM_MB
         host = api.create_host_config(
             auto_remove=True, init=True, network_mode="none", read_only=True, cap_drop=["ALL"],
             security_opt=["no-new-privileges"], mem_limit=f"{cgroup_mb}m", memswap_limit=f"{cgroup_mb}m",
-            nano_cpus=int(CPUS * 1e9), cpu_shares=CPU_SHARES, pids_limit=PIDS_LIMIT,
+            nano_cpus=int(CPUS * 1e9), cpu_shares=CPU_SHARES, pids_limit=PIDS_LIMIT * self.commands,
             binds={str(self.workspace): {"bind": str(self.workspace), "mode": "rw"}},
             tmpfs={"/tmp": f"size={TMP_SIZE},mode=1777"})
         created = api.create_container(self.image, ["sh", "-c", "cat >/dev/null"], stdin_open=True,
