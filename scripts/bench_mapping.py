@@ -18,6 +18,10 @@ The gold file (names and locations only) lists Java types and methods with their
                              type and method, tests included: mutators moved to protobuf Builders,
                              newBuilder -> CreateBuilder, Iterator -> IEnumerator, an interface made a
                              delegate, JUnit 3 -> NUnit fixtures, members the port replaced)
+  mapping_gold_ewah.tsv      javaewah 4732ff4 src/ <-> csharpewah 270dd91 (an older, smaller port that renamed
+                             its types: EWAHCompressedBitmap -> EwahCompressedBitArray, EWAHIterator ->
+                             EwahEnumerator; literal -> dirty words; made after the libphonenumber rules, to
+                             check them on a port they were not tuned on)
 Methods fall into categories by what the port did: same-name (PascalCase or the same name), accessor
 (-> property or indexer), constructor, retyped (same name and arity, a parameter type the type map
 cannot relate), renamed (another name or parameter count), moved (a member of another C# type) and

@@ -23,7 +23,7 @@ from repotrans.mapping.neighbours import Sides, match_by_neighbours
 from repotrans.mapping.test_code import index_test_files, split_types
 from repotrans.mapping.test_fixtures import match_fixtures
 from repotrans.mapping.test_names import match_by_test_names, test_renames
-from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_types, nested_name
+from repotrans.mapping.typematch import TargetNames, learn_namespaces, match_types, nested_name, tested_renamed
 
 if TYPE_CHECKING:
     from repotrans.index.store import Index
@@ -115,6 +115,8 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
         test_names = TargetNames(tgt_test)
         test_votes, test_map = learn_namespaces(src_test, test_names)
         found, missed = match_types(src_test, tgt_test, test_names, test_map, members)
+        found += tested_renamed(src_test, missed, {m.target_id for m in found}, test_names,
+                                _project_names(type_matches))
         type_matches, unmatched_types = sorted(type_matches + found, key=lambda m: m.source_id), \
             {**unmatched_types, **{t: f"test code: {why}" for t, why in missed.items()}}
         for pkg, ns in test_map.items():

@@ -43,6 +43,7 @@ from repotrans.mapping.words import same_words
 
 M = TypeVar("M", TypeMatch, MethodMatch)
 CASE_FACTOR = 0.95          # a rule's confidence when only the case differs
+CASE_NOTE = ", case differs"
 MAX_DROPPED_PARAMS = 1      # Java parameters a port may drop from a same-named method
 DROPPED_BODY = 0.5          # body similarity that carries a dropped parameter (else a local of its name)
 WORDS = "the same words (snake_case, abbreviations)"
@@ -144,7 +145,7 @@ def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_c
     rules = _rules(jm)
     passes = [(by_name, lambda: rules, "")]
     if fold is not None:
-        passes.append((fold, lambda: rules, ", case differs"))
+        passes.append((fold, lambda: rules, CASE_NOTE))
     passes.append((by_name, lambda: _word_rules(jm, by_name), ""))     # read every C# name: only when reached
     for lookup, pass_rules, note in passes:
         for rule in pass_rules():
@@ -423,6 +424,14 @@ def _typed_alike(props: list[MethodMatch], by_id: dict[str, Method]) -> list[Met
     return alike if len(alike) == 1 else []
 
 
+def _case_kept(props: list[MethodMatch]) -> list[MethodMatch]:
+    """Of Java methods claiming one C# member, those a naming rule found with the case as written, when the
+    others only ignoring case (javaewah's testsetSizeInBits and testSetSizeInBits: the port kept the first's
+    `testsetSizeInBits`; empty otherwise)."""
+    kept = [p for p in props if CASE_NOTE not in p.reason]
+    return kept if 0 < len(kept) < len(props) else []
+
+
 def _bean_getter(props: list[MethodMatch], by_id: dict[str, Method]) -> list[MethodMatch]:
     """Of Java getters claiming one C# bool property, the `isX` one when only one is: JavaBeans names a
     boolean's getter so, and a `getX` beside it reads the same (libphonenumber's isMainCountryForCode and
@@ -449,7 +458,7 @@ def _resolve(proposals: list[MethodMatch], by_id: dict[str, Method], unmatched: 
     matches = []
     for (target_id, _), props in groups.items():
         best = unique_best(_full_arity(props, by_id) or _typed_alike(props, by_id) or _bean_getter(props, by_id)
-                           or props)
+                           or _case_kept(props) or props)
         for p in props:
             if best is None:
                 unmatched[p.source_id] = f"several Java methods claim {target_id}"

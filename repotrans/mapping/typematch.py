@@ -5,14 +5,17 @@ the names a port gives it, best first: the same name; for an interface the `I`-p
 when the same-named C# type is no interface); the rename vocabulary of the name table (XUtil ->
 XUtility, XIterator -> XEnumerator, X -> XComputer); a nested type moved out (Outer.X -> OuterX or X);
 the same simple name anywhere (moved into a holder class); the same name ignoring case; a test class
-named the other framework's way (`RegexCacheTest` -> `TestRegexCache`); a nested type of the same name
-inside its outer type's counterpart; an interface of one method made a delegate named after it.
+named the other framework's way (`RegexCacheTest` -> `TestRegexCache`), or after its tested type's counterpart
+(tested_renamed); a nested type of the same name inside its outer type's counterpart; an interface of one method
+made a delegate named after it; each key again ignoring case (`EWAHIterator` -> `EwahEnumerator`).
 Namespaces: a package maps to the namespace holding the majority of its types' name matches; among
 candidates in several namespaces the one whose path shares most segments with the package's wins
 (`...aztec.decoder` -> `ZXing.Aztec.Internal`, not `ZXing.QrCode.Internal`).
 Round 2, inside the namespace its package maps to, a Java type still unmatched takes the one unmatched
 C# type of its kind named like it plus a word (`Writer` -> `WriterBase`) whose members do not
-disagree, else the one whose members carry most of its member names (and enum constants). Anything ambiguous stays unmatched, with the reason.
+disagree, else the one whose members carry most of its member names (and enum constants), else (a port of an
+older, smaller version) the one most of whose member names the Java type has, named with half its words.
+Anything ambiguous stays unmatched, with the reason.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 
+from repotrans.mapping.evidence import dice, name_words
 from repotrans.mapping.matches import TypeMatch
 from repotrans.index.model import Method, TypeDecl
 from repotrans.mapping.typenames import name_table
@@ -31,6 +35,7 @@ MIN_NAMESPACE_SUPPORT = 2       # ... cast by this many of its types, unless the
                                 # the package (its last segment): one coincidental match never decides
 MIN_MEMBER_OVERLAP = 0.6        # share of a Java type's member names found in the C# type
 MIN_OVERLAP_MEMBERS = 3         # member-overlap evidence needs at least this many Java member names
+MIN_OLDER_SHARED = 10           # an older port's type shares at least this many member names
 KINDS = {"class": {"class", "struct", "record"}, "interface": {"interface", "delegate"}, "enum": {"enum", "class", "struct"},
          "record": {"class", "struct", "record"}, "annotation": {"class"}}
 
@@ -121,7 +126,11 @@ class TargetNames:
                 break                          # only the I-prefixed interface outranks a same-named class
         if held is not None:
             return held
-        return self.folded.get(name.lower(), []), 0.8, "same name ignoring case"
+        for key in keys:                       # each name key again, ignoring case (EWAHIterator -> EwahEnumerator)
+            hits = [] if key.anywhere else self.folded.get(key.name.lower(), [])
+            if hits:
+                return hits, 0.8, ("same name" if key.name == name else key.reason) + " ignoring case"
+        return [], 0.8, "same name ignoring case"
 
     def _moved(self, t: TypeDecl, simple: str, name: str) -> list[TypeDecl]:
         """C# types of this simple name elsewhere: for a nested Java type, nested in a holder named like
@@ -232,6 +241,27 @@ def match_types(src: list[TypeDecl], tgt: list[TypeDecl], names: TargetNames, na
             del unmatched[sid]
             overlap.remove(found.target_id)
     return sorted(matches, key=lambda m: m.source_id), unmatched
+
+
+def tested_renamed(src_test: list[TypeDecl], unmatched: dict[str, str], taken: set[str], names: TargetNames,
+                   counterpart_names: dict[str, set[str]]) -> list[TypeMatch]:
+    """Test classes still unmatched named after a type the port renamed: the C# test class named after that
+    type's counterpart the same ways (`EWAHCompressedBitmapTest` -> `EwahCompressedBitArrayTest`, as
+    EWAHCompressedBitmap -> EwahCompressedBitArray); `counterpart_names`: Java simple name -> its C# ones."""
+    out = []
+    for t in src_test:
+        stem = test_stem(t.name)
+        if t.id not in unmatched or t.outer_id is not None or len(counterpart_names.get(stem, ())) != 1:
+            continue
+        cs = next(iter(counterpart_names[stem]))
+        hits = {c.id: c for n in ("Test" + cs, cs + "Test", cs + "Tests") for c in names.exact.get(n, [])
+                if c.id not in taken and c.kind in KINDS.get(t.kind, ())}
+        if len(hits) == 1:
+            c = next(iter(hits.values()))
+            out.append(TypeMatch(t.id, c.id, 0.8, "test class of a renamed type", (f"tests {stem}, the port's {cs}",)))
+            taken.add(c.id)
+            del unmatched[t.id]
+    return out
 
 
 def _delegate_named_after(t: TypeDecl, members: dict[str, dict[str, list[Method]]], names: TargetNames,
@@ -362,8 +392,27 @@ class _MemberIndex:
                 continue
             if c.kind in KINDS.get(t.kind, ()):
                 scored.append((n / len(words), c))
+        if not scored:
+            return self._older_port(t, words, shared)
         if len(scored) != 1:
             return None
         share, c = scored[0]
         return TypeMatch(t.id, c.id, round(0.7 * share, 3), f"member overlap, namespace {c.container}",
                          (f"member overlap {share:.2f} of {len(words)} member names",))
+
+    def _older_port(self, t: TypeDecl, words: set[str], shared: Counter) -> TypeMatch | None:
+        """The one free C# type most of whose member names the Java type has (MIN_MEMBER_OVERLAP of them, at
+        least MIN_OLDER_SHARED), named with half of its words at least (case aside): the port of an older,
+        smaller version (javaewah's EWAHCompressedBitmap -> csharpewah's EwahCompressedBitArray)."""
+        fits = []
+        for cid, n in shared.items():
+            c = self.types[cid]
+            if n >= MIN_OLDER_SHARED and n / len(self.words[cid]) >= MIN_MEMBER_OVERLAP \
+                    and c.kind in KINDS.get(t.kind, ()) and dice(name_words(t.name), name_words(c.name)) >= 0.5:
+                fits.append((n, c))
+        if len(fits) != 1:
+            return None
+        n, c = fits[0]
+        return TypeMatch(t.id, c.id, 0.6, f"an older port's type, namespace {c.container}",
+                         (f"{n} of its {len(self.words[c.id])} member names are the Java type's",
+                          f"name words {', '.join(sorted(name_words(t.name) & name_words(c.name)))}"))
