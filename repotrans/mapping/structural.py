@@ -11,7 +11,8 @@ type that no Java method claimed:
   candidate's body; its Java callers' C# counterparts name the candidate);
 - doc: Dice similarity of the doc comments' words (doc_comments.py).
 The weighted mean of the evidence present is the confidence. A pair is kept when it reaches
-THRESHOLD, beats the runner-up by MARGIN, and is also the C# member's best Java method; otherwise
+THRESHOLD, beats the runner-up by MARGIN (a runner-up that is another Java method's top candidate and
+best fit both is that method's, not a rival), and is also the C# member's best Java method; otherwise
 the Java method stays unmatched with the reason.
 """
 from __future__ import annotations
@@ -194,6 +195,21 @@ def score(jm: Method, cand: Cand, scorer: Scorer, neighbours: Neighbours | None 
     return Scored(jm, cand, role_of(jm, cand.member), round(total, 3), tuple(evidence))
 
 
+def _mutual_bests(rankings: dict[str, list[Scored]]) -> dict[str, str]:
+    """C# member id -> the Java method it is the top candidate of, where that Java method is also its best
+    scoring one: no other Java method's runner-up (javaewah's addStreamOfLiteralWords and
+    addStreamOfNegatedLiteralWords, each the other's runner-up, are AddStreamOfDirtyWords and
+    AddStreamOfNegatedDirtyWords)."""
+    best_java: dict[str, tuple[float, str]] = {}
+    for jid, ranked in rankings.items():
+        for s in ranked:
+            cid = s.cand.member.id
+            if s.score > best_java.get(cid, (-1.0, ""))[0]:
+                best_java[cid] = (s.score, jid)
+    return {ranked[0].cand.member.id: jid for jid, ranked in rankings.items()
+            if ranked and best_java[ranked[0].cand.member.id][1] == jid}
+
+
 def match_rest(java: list[Method], free: list[Cand], scorer: Scorer, reasons: dict[str, str],
                neighbours: Neighbours | None = None, docs: DocComments | None = None
                ) -> tuple[list[MethodMatch], dict[str, str]]:
@@ -203,13 +219,16 @@ def match_rest(java: list[Method], free: list[Cand], scorer: Scorer, reasons: di
     """
     best: dict[str, tuple[Scored, float]] = {}          # java id -> (best, runner-up score)
     out_reasons: dict[str, str] = {}
+    rankings = {jm.id: sorted((s for c in free if (s := score(jm, c, scorer, neighbours, docs)) is not None),
+                              key=lambda s: -s.score) for jm in java}
+    owned = _mutual_bests(rankings)
     for jm in java:
-        ranked = sorted((s for c in free if (s := score(jm, c, scorer, neighbours, docs)) is not None),
-                        key=lambda s: -s.score)
+        ranked = rankings[jm.id]
         if not ranked:
             continue
         top = ranked[0]
-        runner = next((s.score for s in ranked[1:] if s.cand.member.id != top.cand.member.id), 0.0)
+        runner = next((s.score for s in ranked[1:] if s.cand.member.id != top.cand.member.id
+                       and owned.get(s.cand.member.id, jm.id) == jm.id), 0.0)
         if top.score < THRESHOLD:
             out_reasons[jm.id] = (f"{reasons[jm.id]}; best structural candidate {top.cand.member.id} "
                                   f"scored {top.score:.2f} < {THRESHOLD}")
