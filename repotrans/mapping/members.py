@@ -124,6 +124,23 @@ def _word_rules(m: Method, by_name: dict[str, list[Cand]]) -> list[_Rule]:
     return [_Rule(names, ("method",), True, 0.85, WORDS)] if names else []
 
 
+def _renamed_type_rules(m: Method, project: dict[str, set[str]]) -> list[_Rule]:
+    """A Java name holding the name of a type the port renamed holds its counterpart's name in C#
+    (javaewah's testEWAHCompressedBitmap -> TestEwahCompressedBitArray, as EWAHCompressedBitmap ->
+    EwahCompressedBitArray): the name with each such type name replaced, PascalCase."""
+    if m.kind != "method":
+        return []
+    names = []
+    for java, cs in project.items():
+        if len(cs) != 1 or java in cs or len(java) < 4:
+            continue
+        found = re.search(rf"(?:^|(?<=[a-z0-9_])){re.escape(java)}(?![a-z])", m.name)
+        if found:
+            renamed = m.name.replace(java, next(iter(cs)))
+            names.append(renamed[:1].upper() + renamed[1:])
+    return [_Rule(tuple(names), ("method",), True, 0.85, "a renamed type's name in it")] if names else []
+
+
 def _accessor_name(name: str, prefix: str) -> str | None:
     """`getRowCount` -> RowCount for prefix `get`; snake_case too: `set_value` -> Value, `get_row_count` ->
     RowCount, `set_symbolicWeight` -> SymbolicWeight (cassowary's setters)."""
@@ -147,6 +164,7 @@ def _propose(jm: Method, by_name: dict[str, list[Cand]], scorer: Scorer, arity_c
     if fold is not None:
         passes.append((fold, lambda: rules, CASE_NOTE))
     passes.append((by_name, lambda: _word_rules(jm, by_name), ""))     # read every C# name: only when reached
+    passes.append((by_name, lambda: _renamed_type_rules(jm, scorer.project), ""))
     for lookup, pass_rules, note in passes:
         for rule in pass_rules():
             keys = rule.names if not note else tuple(n.lower() for n in rule.names)

@@ -50,3 +50,18 @@ def test_a_type_sharing_few_members_or_no_name_word_is_not_the_older_port(tmp_pa
     assert target_of(mapping, "p.BITSCompressedBitmap") is None
     mapping, _ = mapped_pair(tmp_path / "name", _java(), _cs(name="PackedSet"))
     assert target_of(mapping, "p.BITSCompressedBitmap") is None
+
+
+def test_a_member_named_after_a_renamed_type_follows_its_rename(tmp_path):
+    java = _java()
+    java["src/main/java/p/BITSCompressedBitmap.java"] = java["src/main/java/p/BITSCompressedBitmap.java"][:-2] + \
+        "  public BITSIterator getBITSIterator() { return new BITSIterator(); }\n}\n"
+    cs = _cs()
+    cs["P/Bits.cs"] = cs["P/Bits.cs"].replace("  private int words;\n",
+                                              "  private int words;\n  public BitsEnumerator GetBitsEnumerator() "
+                                              "{ return null; }\n", 1)
+    mapping, _ = mapped_pair(tmp_path, java, cs)
+    assert target_of(mapping, "p.BITSCompressedBitmap.getBITSIterator()") == \
+        "P.BitsCompressedBitArray.GetBitsEnumerator()"
+    assert mapping.target_method("source:p.BITSCompressedBitmap.getBITSIterator()").reason == \
+        "a renamed type's name in it"
