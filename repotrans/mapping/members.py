@@ -308,6 +308,7 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
             proposals.append(found)
     hosts = bases + companions + ([builder] if builder else [])
     by_id = {m.id: m for m in java + cs + [m for _, ms in hosts for m in ms]}
+    proposals += _serialization(java, cs, jt, ct, unmatched)
     matches = _resolve(proposals, by_id, unmatched)
     matches += _only_unclaimed(leftover, matches, unmatched)
     claimed = {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in matches}
@@ -326,6 +327,35 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
         del unmatched[m.source_id]
     unmatched.update(reasons)
     return matches + found, unmatched
+
+
+SERIALIZATION = {"writeExternal": "ObjectOutput", "readExternal": "ObjectInput",       # Externalizable
+                 "writeObject": "ObjectOutputStream", "readObject": "ObjectInputStream"}  # Serializable's hooks
+ISERIALIZABLE = ("SerializationInfo", "StreamingContext")
+
+
+def _serialization(java: list[Method], cs: list[Method], jt: TypeDecl, ct: TypeDecl,
+                   unmatched: dict[str, str]) -> list[MethodMatch]:
+    """Java serialization's hooks where the port implements ISerializable: the writer (writeExternal(ObjectOutput),
+    writeObject(ObjectOutputStream)) is GetObjectData(SerializationInfo, StreamingContext), the reader the
+    constructor taking those two (javaewah's EWAHCompressedBitmap -> csharpewah's EwahCompressedBitArray)."""
+    if not any(parse_type(b).base == "ISerializable" for b in ct.bases):
+        return []
+    out = []
+    for jm in java:
+        wanted = SERIALIZATION.get(jm.name)
+        if jm.id not in unmatched or wanted is None or [parse_type(p.type).base for p in jm.params] != [wanted]:
+            continue
+        kind, name = ("method", "GetObjectData") if jm.name.startswith("write") else ("constructor", "<init>")
+        fits = [c for c in cs if c.kind == kind and c.name == name
+                and tuple(parse_type(p.type).base for p in c.params) == ISERIALIZABLE]
+        if len(fits) == 1:
+            del unmatched[jm.id]
+            out.append(MethodMatch(jm.id, fits[0].id, 0.85, f"Java serialization's {jm.name} -> ISerializable's "
+                                   + ("GetObjectData" if kind == "method" else "deserializing constructor"),
+                                   (f"{ct.name} implements ISerializable", f"{jm.name}({wanted})",
+                                    f"the one {name}(SerializationInfo, StreamingContext)")))
+    return out
 
 
 def _mutator(jm: Method, jt: TypeDecl) -> bool:
