@@ -20,14 +20,17 @@ from tests.support.cecil import ADD, both_checkers, build_checker, compile_calc_
 
 RENDER = MemberRef("Acme.Calc.Calculator", ("Render",), 1, ("String",))
 # the port's other members: one reads XmlDocument.DocumentElement (and nothing else of System.Xml), one the current
-# thread's id, one an object's Type, one writes to Console.Out, one converts a string by a TypeConverter
+# thread's id, one an object's Type, one writes to Console.Out, one converts a string by a TypeConverter, one draws
+# on an Image
 PORT = ("private System.Xml.XmlDocument doc;\n"
         "public string Root(System.Xml.XmlDocument d) { return d.DocumentElement == null ? \"\" : \"root\"; }\n"
         "public int Thread() { return System.Threading.Thread.CurrentThread.ManagedThreadId; }\n"
         "public string Kind(object o) { return o.GetType().Name; }\n"
         "public void Print(string s) { System.Console.Out.WriteLine(s); }\n"
         "public object Parse(string s) { return System.ComponentModel.TypeDescriptor.GetConverter(typeof(int))"
-        ".ConvertFromString(s); }\n")
+        ".ConvertFromString(s); }\n"
+        "private System.Drawing.Image image;\n"
+        "public object Draw() { return System.Drawing.Graphics.FromImage(image); }\n")
 
 
 def render(body: str, port: str = PORT) -> str:
@@ -53,6 +56,8 @@ CASES = [
     ("reflection by name reached through TypeDescriptor.GetConverter",
      "{ return \"\" + System.ComponentModel.TypeDescriptor.GetConverter(typeof(int)).GetPropertiesSupported(); }",
      {"System.ComponentModel.TypeConverter.GetPropertiesSupported"}),
+    ("a file reached through the image Graphics.FromImage takes", "{ image.Save(xml); return xml; }",
+     {"System.Drawing.Image.Save(string path)"}),
     ("the document's own members the port does not use", "{ return doc.CreateElement(xml).Name; }",
      {"System.Xml.XmlDocument.CreateElement"}),
 ]
@@ -63,7 +68,7 @@ def compiled(tmp_path_factory):
     if shutil.which("mcs") is None or not Path(checks.CECIL).is_file():
         pytest.fail("these tests need mono's mcs and Mono.Cecil in its GAC", pytrace=False)
     tmp = tmp_path_factory.mktemp("closure")
-    xml = ("System.Xml.dll",)
+    xml = ("System.Xml.dll", "System.Drawing.dll")
     dlls = {name: compile_calc_with(tmp, f"c{n}", render(code), xml) for n, (name, code, _) in enumerate(CASES)}
     dlls["own body"] = compile_calc_with(tmp, "own", render(CASES[0][1], "private System.Xml.XmlDocument doc;\n"), xml)
     return build_checker(tmp), compile_calc_with(tmp, "base", render("{ return xml; }"), xml), dlls
@@ -94,5 +99,5 @@ def test_the_closure_holds_only_types_no_rule_names(compiled):
     assert {"System.Xml.XmlNodeList", "System.Xml.XmlElement"} <= set(refs.closure_types)
     named = {"System.Xml.XmlDocument", "System.Threading.Thread", "System.Type", "System.Console",
              "System.Xml.Schema.IXmlSchemaInfo", "System.Xml.XmlWriter", "System.MarshalByRefObject",
-             "System.ComponentModel.TypeConverter"}
+             "System.ComponentModel.TypeConverter", "System.Drawing.Image"}
     assert not named & (set(refs.closure) | set(refs.closure_types))
