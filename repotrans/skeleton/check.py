@@ -5,7 +5,9 @@ is reported against the Java declaration it came from; that member is then left 
 the reason) and the build tried again, so the skeleton that stays compiles. A type header that does
 not compile loses its base list. Errors in the port's own files (code that uses the new types in a
 way the skeleton does not offer) reshape the members they name (skeleton.port_uses), or are reported as
-they are. Only the projects the skeleton concerns are built (build_libraries).
+they are; a placeholder for a member only the port has gets a body where it is a pure function of members
+Java has (skeleton.derived), and the report says why for those left. Only the projects the skeleton
+concerns are built (build_libraries).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.api import (BuildSettings, HostCompiler, Project, compile_projects, parse_mcs,
                                                 plan_build)
 from repotrans.execution.workspace.scratch import Workspace
+from repotrans.skeleton.derived import derive, why_not
 from repotrans.skeleton.generate import SkeletonFile
 from repotrans.skeleton.lines import PLACEHOLDER, Line
 from repotrans.skeleton.port_uses import (CLASH, MISSING_MEMBER, TYPE_HEADER, UNKNOWN_NAME, WANTED, MemberError,
@@ -36,6 +39,7 @@ class CheckReport:
     dropped: list[str] = field(default_factory=list)             # Java declarations left out
     port_errors: list[MemberError] = field(default_factory=list)  # errors left in the port's own files
     reshaped: list[str] = field(default_factory=list)            # members reshaped to the port's usage
+    port_only: list[str] = field(default_factory=list)           # placeholders for the port's own members left
     set_aside: dict[str, str] = field(default_factory=dict)      # projects not built: project -> why
     rounds: int = 0
 
@@ -43,6 +47,7 @@ class CheckReport:
         lines = [f"skeleton compiles with the port: {'yes' if self.compiled else 'no'} ({self.rounds} build(s))"]
         lines += [f"  left out {d}" for d in self.dropped]
         lines += [f"  reshaped {r}" for r in self.reshaped]
+        lines += [f"  the port's own member {p}" for p in self.port_only]
         lines += [f"  not built, not the skeleton's concern (fails here with no error in its sources): {name}: {why}"
                   for name, why in self.set_aside.items()]
         lines += [f"  error {e.render()}" for e in self.errors if e.origin]
@@ -136,6 +141,7 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
         if ok:
             report.compiled = True
             report.port_errors = []
+            report.port_only = why_not(files)
             return report
         errors = member_errors(output, target, by_path)
         report.errors += [e for e in errors if e.origin]
@@ -216,10 +222,15 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
             elif f is not None and e.origin and _leave_out(f, e):
                 report.dropped.append(f"{e.origin}: {e.code} {e.message}")
                 fixed = True
+        derived = derive(files)             # a typed placeholder of the port's own member: a pure function?
+        report.reshaped += derived
+        fixed = fixed or bool(derived)
         for f in files:
             (target / f.path).write_text(f.text, encoding="utf-8")
         if not fixed:
+            report.port_only = why_not(files)
             return report
+    report.port_only = why_not(files)
     return report
 
 
