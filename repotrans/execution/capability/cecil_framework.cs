@@ -6,7 +6,8 @@
 // members' signatures name may appear in signatures and casts. A type enters only when no rule names it (Admitted).
 // One step: the members of a type only a closure member's signature names stay out.
 // The framework is read from mono's framework folder (where its mscorlib lives) and its Facades, type forwarders
-// followed; a type found in none of them adds nothing. A type is (assembly name, full name, nested joined by '/').
+// followed; a type found in none of them has no base class and no members here. A type is (assembly name, full
+// name, nested types joined by '/').
 using System;
 using System.Collections.Generic;
 using System.IO;

@@ -1,7 +1,7 @@
 """The framework's own declarations, for the allowlist's signature closure (il_refs): a framework type's base class
 and the types its public members' signatures name, read from the assembly files of mono's framework folder and its
-Facades, type forwarders followed (cecil_allowlist.cs's FrameworkType reads the same files the same way). A type
-found in none of them adds nothing: the closure only ever widens by what is read here. Nothing is loaded or run.
+Facades, type forwarders followed (cecil_framework.cs's FrameworkTypes reads the same files the same way). A type
+found in none of them has no base class and no members here. Nothing is loaded or run.
 A type is (assembly name, full name with nested types joined by '/'), as a port's references name it.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ Named = tuple[str, str]     # (assembly name, full name)
 
 def framework_dirs() -> tuple[Path, ...]:
     """mono's framework folder (where the mscorlib it runs on lives) and its Facades, as cecil_allowlist.cs finds
-    them from typeof(object)'s assembly; none when there is no mono (the closure is then empty)."""
+    them from typeof(object)'s assembly; none when there is no mono (then no type has bases or members here)."""
     mono = shutil.which("mono")
     if mono is None:
         return ()

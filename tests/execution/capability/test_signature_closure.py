@@ -15,6 +15,7 @@ import pytest
 from repotrans.execution.capability import checks
 from repotrans.execution.capability.checks import MemberRef
 from repotrans.execution.capability.il_check import Checker
+from repotrans.execution.capability.il_framework import Framework
 from repotrans.execution.capability.il_refs import port_refs
 from tests.support.cecil import ADD, both_checkers, build_checker, compile_calc_with
 
@@ -101,3 +102,13 @@ def test_the_closure_holds_only_types_no_rule_names(compiled):
              "System.Xml.Schema.IXmlSchemaInfo", "System.Xml.XmlWriter", "System.MarshalByRefObject",
              "System.ComponentModel.TypeConverter", "System.Drawing.Image"}
     assert not named & (set(refs.closure) | set(refs.closure_types))
+
+
+def test_the_framework_is_read_through_its_forwarders_and_a_type_not_read_has_no_bases_nor_members(compiled):
+    fw = Framework()
+    found = fw.find(("netstandard", "System.Xml.XmlNode"))         # a facade's forwarder, followed
+    assert found is not None and found[1] == "System.Xml"
+    assert fw.base(("netstandard", "System.Xml.XmlElement")) == ("System.Xml", "System.Xml.XmlLinkedNode")
+    _, base, _ = compiled
+    blind = port_refs(Checker(base), Framework(dirs=()))     # no framework read: only the types the port's members name
+    assert set(blind.closure) == set(blind.closure_types) == {"System.Xml.XmlElement"}     # DocumentElement's type
