@@ -16,7 +16,8 @@ A pair is kept when the callers agree and the body reaches BODY_WITH_CALLEES if 
 else BODY_SEVERAL_CALLERS (two or more callers) or BODY_ALONE (one; a port often rewrites a helper's
 calls, `bits.flip` into `bits.flipWhen`, so callees that disagree lower no score, they only raise none), or,
 where the port rewrote the body, every matched callee is called, the types agree exactly and the doc
-comments agree (DOC_REWRITTEN); the parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS), the candidate is the only one
+comments agree (DOC_REWRITTEN); a public method no Java code calls (an entry point: no caller can vouch for it)
+is paired on that last evidence alone, with the one such member of its type's counterpart; the parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS), the candidate is the only one
 and no other Java method wants it. An overloaded Java name is told apart by arity: an overload no other
 overload of its type shares the parameter count of is called by the call sites with that many arguments
 (its callers are the methods with such a call); overloads sharing a count are left alone.
@@ -206,6 +207,8 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
         todo += [m for m in ms if m.id in unmatched and m.kind == "method" and m.body
                  and m.type_id in sides.counterpart and arity[(m.name, len(m.params))] == 1]
     called = set().union(*(_calls(m.body) for ms in sides.java.values() for m in ms if m.id in matched))
+    anywhere = set().union(*(_calls(m.body) for ms in sides.java.values() for m in ms))
+    entries = [m for m in todo if m.name not in anywhere and "public" in m.modifiers]
     todo = [m for m in todo if m.name in called]       # a matched caller is the first thing it needs
     graph = _Graph(sides, matched, {m.name for m in todo})
     wanted: dict[str, list[tuple[Method, Method, tuple[str, ...]]]] = defaultdict(list)
@@ -244,6 +247,19 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
         elif len(fits) > 1:
             reasons[jid] = (f"{unmatched[jid]}; matched neighbours fit {len(fits)} C# members: "
                             + ", ".join(sorted(c.id for c, _ in fits)[:3]))
+    for jm in entries:                  # an entry point: no Java code calls it, so no caller can vouch for it
+        callees = graph.callees_of(jm)
+        fits = []
+        for cm in free:
+            if cm.type_id != sides.counterpart[jm.type_id]:
+                continue
+            agree = sum(1 for c in callees.values() if _names(c, cm.body))
+            rewritten = _rewritten_body(jm, cm, sides, callees, agree, docs)
+            if rewritten is not None:
+                fits.append((cm, ("no Java code calls it (an entry point)", f"{agree} of {len(callees)} matched "
+                                  "callees called", rewritten)))
+        if len(fits) == 1:
+            wanted[fits[0][0].id].append((jm, fits[0][0], fits[0][1]))
     found = []
     for target_id, group in wanted.items():
         if len(group) > 1:

@@ -159,6 +159,20 @@ def test_a_rewritten_body_needs_the_doc_comments_to_agree(tmp_path):
     assert target_of(m, "p.Vault.check(String, String)") is None
 
 
+def test_an_entry_point_no_code_calls_is_found_by_callees_doc_and_types(tmp_path):
+    """Without the tests (jBCrypt's src/main alone), no Java code calls check: an entry point, which no caller
+    can vouch for; its callees, doc comment and exact types pair it with the one such member."""
+    m, _ = mapped_pair(tmp_path, {"p/Vault.java": REWRITTEN_JAVA}, {"P/Vault.cs": REWRITTEN_CS % "Verify"})
+    found = m.target_method("source:p.Vault.check(String, String)")
+    assert found is not None and found.target_id == "target:P.Vault.Verify(string, string)"
+    assert found.evidence[:2] == ("no Java code calls it (an entry point)", "1 of 1 matched callees called")
+    strip = lambda text: "\n".join(l for l in text.splitlines() if "/**" not in l and "* " not in l
+                                   and "*/" not in l and "///" not in l) + "\n"
+    m, _ = mapped_pair(tmp_path / "bare", {"p/Vault.java": strip(REWRITTEN_JAVA)},
+                       {"P/Vault.cs": strip(REWRITTEN_CS % "Verify")})
+    assert target_of(m, "p.Vault.check(String, String)") is None
+
+
 def test_an_overload_is_told_apart_by_its_arity(tmp_path):
     """weigh(int) and weigh(int, int): the callers with two arguments are the two-parameter overload's, so
     it is found moved and renamed as before (was: an overloaded name was left alone), and the one-parameter
