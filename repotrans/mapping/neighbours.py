@@ -17,7 +17,9 @@ else BODY_SEVERAL_CALLERS (two or more callers) or BODY_ALONE (one; a port often
 calls, `bits.flip` into `bits.flipWhen`, so callees that disagree lower no score, they only raise none), or,
 where the port rewrote the body, every matched callee is called, the types agree exactly and the doc
 comments agree (DOC_REWRITTEN); a public method no Java code calls (an entry point: no caller can vouch for it)
-is paired on that last evidence alone, with the one such member of its type's counterpart; the parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS), the candidate is the only one
+is paired on that last evidence alone, with the one such member of its type's counterpart; where nothing fits so,
+the one member the callers call named with the Java name's words but one misspelt (the port's typo) and as many
+parameters; the parameters do not plainly disagree (C# may add up to MAX_ADDED_PARAMS), the candidate is the only one
 and no other Java method wants it. An overloaded Java name is told apart by arity: an overload no other
 overload of its type shares the parameter count of is called by the call sites with that many arguments
 (its callers are the methods with such a call); overloads sharing a count are left alone.
@@ -35,6 +37,7 @@ from repotrans.mapping.evidence import body_similarity
 from repotrans.mapping.matches import MethodMatch
 from repotrans.mapping.signatures import Cand, Scorer
 from repotrans.mapping.structural import MAX_ADDED_PARAMS, subsequence_agreement
+from repotrans.mapping.words import words
 
 CALLEE_SHARE = 0.5        # share of the matched callees the candidate's body must call
 BODY_WITH_CALLEES = 0.3   # body similarity (under the mapping) needed when callers and callees agree
@@ -122,8 +125,8 @@ class _Graph:
             ours = caller.type_id == jm.type_id or (len(owners) == 1 and re.search(
                 rf"\b{re.escape(simple_name(jm.type_id))}\b", caller.body or "") is not None)
             if not ours:
-                if len(owners) == 1:
-                    continue                 # calls a method of that name through some other route: unknown
+                if len(owners) == 1 or caller.type_id in owners:
+                    continue                 # calls its own type's method of that name, or another route: unknown
                 return None
             if caller.id in self.matched:
                 out.append(caller)
@@ -144,6 +147,28 @@ class _Graph:
             if len(targets) == 1 and len(pool) == sum(1 for m in pool if m.id in self.matched):
                 out[name] = next(iter(targets))
         return out
+
+
+def misspelt(java: str, cs: str) -> str | None:
+    """`medata ~ metadata` when the C# name is the Java name's words with one of them misspelt (both of 5
+    letters or more, at most 2 edits apart: MetadataManager's loadMetadataFromFile -> LoadMedataFromFile), else None."""
+    a, b = words(java), words(cs)
+    if len(a) != len(b) or len(a) < 3:
+        return None
+    differ = [(x, y) for x, y in zip(a, b) if x != y]
+    if len(differ) != 1 or min(map(len, differ[0])) < 5 or _edits(*differ[0]) > 2:
+        return None
+    return f"{differ[0][1]} ~ {differ[0][0]}"
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
 
 
 def _rewritten(body: str, callees: dict[str, str]) -> str:
@@ -242,6 +267,10 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
                 continue
             fits.append((cm, (said_callers,
                               f"{agree} of {len(callees)} matched callees called", said)))
+        if not fits:                    # the port's typo: the Java name with one word misspelt, called there
+            fits = [(cm, (said_callers, f"the name with one word misspelt ({typo})"))
+                    for cm in (m for name in names for m in free_names.get(name, ()))
+                    if len(cm.params) == len(jm.params) and (typo := misspelt(jm.name, cm.name))]
         if len(fits) == 1:
             wanted[fits[0][0].id].append((jm, fits[0][0], fits[0][1]))
         elif len(fits) > 1:

@@ -173,6 +173,52 @@ def test_an_entry_point_no_code_calls_is_found_by_callees_doc_and_types(tmp_path
     assert target_of(m, "p.Vault.check(String, String)") is None
 
 
+TYPO_JAVA = {"p/Manager.java": """package p;
+public class Manager {
+  private static int loaded;
+  private static void loadMetadataFromFile(int code) { loaded = code * 7 + 3; }
+  public static int get(int code) { if (loaded == 0) { loadMetadataFromFile(code); } return loaded; }
+}
+""", "p/Util.java": """package p;
+public class Util {
+  private int seen;
+  private void loadMetadataFromFile(String a, String b, int c) { seen = a.length() + b.length() + c; }
+  public int region(String r) { loadMetadataFromFile(r, r, 1); return seen; }
+}
+"""}
+TYPO_CS = {"P/Manager.cs": """namespace P {
+ public class Manager {
+  private static int loaded;
+  private static void %s(string prefix) { foreach (var c in prefix) { loaded += c; } }
+  public static int Get(int code) { if (loaded == 0) { %s("alternate"); } return loaded; }
+ }
+}
+""", "P/Util.cs": """namespace P {
+ public class Util {
+  private int seen;
+  private void LoadMetadataFromFile(string a, string b, int c) { seen = a.Length + b.Length + c; }
+  public int Region(string r) { LoadMetadataFromFile(r, r, 1); return seen; }
+ }
+}
+"""}
+
+
+def _typo(name: str) -> dict[str, str]:
+    return {path: text % (name, name) if "%s" in text else text for path, text in TYPO_CS.items()}
+
+
+def test_the_ports_typo_in_a_name_its_callers_call(tmp_path):
+    """libphonenumber's MetadataManager.loadMetadataFromFile(int) -> LoadMedataFromFile(String): the port misspelt
+    the name and re-typed the parameter; the caller's counterpart calls it (PhoneNumberUtil's own
+    loadMetadataFromFile, called in its type, is not this one's caller)."""
+    m, _ = mapped_pair(tmp_path, TYPO_JAVA, _typo("LoadMedataFromFile"))
+    found = m.target_method("source:p.Manager.loadMetadataFromFile(int)")
+    assert found is not None and found.target_id == "target:P.Manager.LoadMedataFromFile(string)"
+    assert found.evidence == ("1 matched caller(s) call it", "the name with one word misspelt (medata ~ metadata)")
+    m, _ = mapped_pair(tmp_path / "other", TYPO_JAVA, _typo("LoadAlternatesFromFile"))
+    assert target_of(m, "p.Manager.loadMetadataFromFile(int)") is None
+
+
 def test_an_overload_is_told_apart_by_its_arity(tmp_path):
     """weigh(int) and weigh(int, int): the callers with two arguments are the two-parameter overload's, so
     it is found moved and renamed as before (was: an overloaded name was left alone), and the one-parameter
