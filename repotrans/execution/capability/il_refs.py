@@ -220,7 +220,8 @@ def _closure(refs: PortRefs, seeds: dict[tuple[Named, bool], set[str]], rules: R
 
     def whole(t: Named) -> bool:
         outer = t[1].split("/", 1)[0]
-        return outer in rules.core_types or _dotted(t) in rules.core_types or outer.rpartition(".")[0] in rules.core_namespaces
+        return (outer in rules.core_types or _dotted(t) in rules.core_types
+                or outer.rpartition(".")[0] in rules.core_namespaces)
 
     members: dict[Named, set[str]] = {}
     for (t, bases_only), groups in sorted(seeds.items()):
