@@ -19,7 +19,7 @@ from repotrans.mapping.inherited import match_inherited
 from repotrans.mapping.overrides import MappingOverrides, resolve
 from repotrans.mapping.member_hosts import builder_classes, companion_classes, group_by_type, unmatched_bases
 from repotrans.mapping.members import match_methods, one_java_twin
-from repotrans.mapping.neighbours import Sides, match_by_neighbours
+from repotrans.mapping.neighbours import Sides, match_by_neighbours, match_orphans
 from repotrans.mapping.test_code import index_test_files, split_types
 from repotrans.mapping.test_fixtures import match_fixtures
 from repotrans.mapping.test_names import match_by_test_names, test_renames
@@ -185,6 +185,10 @@ def _build(index: Index, overrides: MappingOverrides | None) -> Mapping:
     unmatched_methods.update(reasons)
     method_matches += found
     method_matches += match_inherited(index, sides, method_matches, unmatched_methods)
+    found = match_orphans(sides, method_matches, unmatched_methods)
+    for m in found:
+        del unmatched_methods[m.source_id]
+    method_matches += found
     if fixed:
         exclusive = {m.id for ms in members["target"].values() for m in ms if m.kind in ("method", "constructor")}
         method_matches = _apply(method_matches, unmatched_methods, fixed.methods, MethodMatch,

@@ -299,3 +299,48 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
         moved = "" if sides.counterpart.get(jm.type_id) == cm.type_id else f", moved to {simple_name(cm.type_id)}"
         found.append(MethodMatch(jm.id, cm.id, CONFIDENCE, "matched neighbours" + moved, evidence))
     return found, reasons
+
+
+def match_orphans(sides: Sides, matches: list[MethodMatch], unmatched: dict[str, str]) -> list[MethodMatch]:
+    """Static methods of Java types the port did not port, moved into a ported type: the one free static C#
+    method of the same (PascalCase) name and arity in a type that is a Java type's counterpart, whose body says
+    the same under the mapping (>= BODY_ALONE) and whose parameters agree (javaewah's
+    IteratingBufferedRunningLengthWord.discharge -> EwahCompressedBitArray.Discharge); of several Java methods
+    wanting one, the one whose parameters agree best, alone."""
+    cs_by_id = {m.id: m for ms in sides.cs.values() for m in ms}
+    matched = {m.source_id: cs_by_id[m.target_id] for m in matches if m.target_id in cs_by_id}
+    claimed = {m.target_id for m in matches}
+    ported = set(sides.counterpart.values())
+    statics: dict[str, list[Method]] = defaultdict(list)
+    for m in cs_by_id.values():
+        if m.kind == "method" and "static" in m.modifiers and m.body and m.id not in claimed and m.type_id in ported:
+            statics[m.name].append(m)
+    graph = _Graph(sides, matched, set())
+    wanted: dict[str, list[MethodMatch]] = defaultdict(list)
+    for ms in sides.java.values():
+        for jm in ms:
+            if jm.id not in unmatched or jm.type_id in sides.counterpart or jm.kind != "method" \
+                    or "static" not in jm.modifiers or not jm.body:
+                continue
+            pascal = jm.name[:1].upper() + jm.name[1:]
+            cands = [c for c in statics.get(pascal, []) + (statics.get(jm.name, []) if pascal != jm.name else [])
+                     if len(c.params) == len(jm.params)]
+            if len(cands) != 1:
+                continue
+            body = body_similarity(_rewritten(jm.body, graph.callees_of(jm)), cands[0].body)
+            if body is None or body < BODY_ALONE:
+                continue
+            c = cands[0]
+            scorer = Scorer(sides.types[jm.type_id], sides.types[c.type_id], sides.project, sides.enums)
+            fit = sum(1 for jp, cp in zip(jm.params, c.params) if scorer.param_agreement(jm, jp, c, cp) >= 1.0)
+            wanted[c.id].append((fit, MethodMatch(
+                jm.id, c.id, CONFIDENCE, f"moved to {simple_name(c.type_id)}, its class not ported",
+                (f"the same name, static, {len(jm.params)} parameters", f"body under the mapping {body:.2f}",
+                 f"{fit} of {len(jm.params)} parameter types the same through the type map"))))
+    out = []
+    for group in wanted.values():           # twins (a 32-bit copy of the class): the parameters decide
+        top = max(fit for fit, _ in group)
+        best = [m for fit, m in group if fit == top]
+        if len(best) == 1 and top > 0:
+            out.append(best[0])
+    return out
