@@ -14,6 +14,7 @@ INDENT = "    "
 ACCESS = ("public", "protected", "private")
 OBJECT_MEMBERS = {("toString", 0): ("string", "ToString"), ("hashCode", 0): ("int", "GetHashCode"),
                   ("equals", 1): ("bool", "Equals")}
+HIDES_OBJECT = frozenset({("GetType", 0)})    # object members a Java method's C# name hides (non-virtual: `new`)
 CONST_TYPES = frozenset({"int", "long", "short", "byte", "char", "float", "double", "boolean", "String"})
 KEYWORDS = frozenset(jdk_table()["csharp"]["keywords"])
 

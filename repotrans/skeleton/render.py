@@ -18,8 +18,8 @@ from repotrans.translator.java2cs import MethodTranslator
 from repotrans.translator.cs_types import split_type
 from repotrans.translator.resolver import ConventionResolver
 from repotrans.skeleton.conventions import GETTER, LITERAL, SETTER, Conventions
-from repotrans.skeleton.lines import (ACCESS, CONST_TYPES, INDENT, OBJECT_MEMBERS, PLACEHOLDER, Line, cs_ident,
-                                      modifiers_of, node_text, params_of, prop_name, trivial_getter)
+from repotrans.skeleton.lines import (ACCESS, CONST_TYPES, HIDES_OBJECT, INDENT, OBJECT_MEMBERS, PLACEHOLDER, Line,
+                                      cs_ident, modifiers_of, node_text, params_of, prop_name, trivial_getter)
 from repotrans.skeleton.written import WrittenMembers
 
 
@@ -366,6 +366,8 @@ class TypeRenderer(WrittenMembers):
             words = []
         else:
             words = [self._access(mods, True)] + self._dispatch(node, java_type, arity)
+            if (cs_name, arity) in HIDES_OBJECT and "static" not in mods and "override" not in words:
+                words.append("new")        # Java's getType() beside object's non-virtual GetType(): C#'s rule
             base = self.ctx.overrides.get(java_type, {}).get((name, arity)) if "override" in words else None
             if base is not None and base.returns:
                 returns = base.returns     # C# has no covariant returns

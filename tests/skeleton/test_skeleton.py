@@ -403,3 +403,22 @@ def test_a_type_whose_java_builds_an_lru_map_carries_the_support_class(tmp_path)
     text = (cs / "src" / "Demo.Zoo" / "Memo.cs").read_text()
     assert "private LinkedHashMap<K, V> map;" in text and "Dictionary<K, V> map" not in text
     assert "    private class LinkedHashMap<TKey, TValue> : System.Collections.Generic.IDictionary<TKey, TValue>" in text
+
+
+def test_a_java_get_type_hides_objects_with_new(tmp_path):
+    """In a port whose getters stay methods, Java's getType() is GetType(), beside object's non-virtual
+    GetType(): the skeleton writes it `new`, C#'s rule for hiding it (was: warning CS0108, and a name the reader
+    takes for object's)."""
+    from tests.support.solutions import write_tree
+    write_tree(tmp_path / "java", {
+        "p/Shape.java": "package p;\npublic class Shape {\n  private int k;\n  public int getType() { return k * 2 + 1; }\n}\n",
+        "p/Other.java": "package p;\npublic class Other {\n  private int a, b;\n  public int getSize() { return a + 1; }\n"
+                        "  public int getWidth() { return b + 2; }\n  public int getDepth() { return a * b; }\n}\n"})
+    write_tree(tmp_path / "cs", {"P/Other.cs": "namespace P { public class Other { int a, b; public int GetSize() { return a + 1; }"
+                                               " public int GetWidth() { return b + 2; }"
+                                               " public int GetDepth() { return a * b; } } }\n"})   # getters stay methods
+    index = Index.open(tmp_path / "wd")
+    index.build(tmp_path / "java", tmp_path / "cs", progress=False)
+    plan = plan_skeleton(index, load_mapping(index), ["p.Shape"])
+    heads = [ln.text.strip() for f in plan.files for ln in f.lines if "GetType" in ln.text]
+    assert heads == ["public new int GetType()"]
