@@ -111,20 +111,15 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
     out) and the CPU seconds it used."""
     area = area or Area()
     nonce = secrets.token_hex(16)
-    cpu = limits.clock == "cpu" and sandbox.counts_cpu()
-    with area.gate.beside(), test_area(ws.src, cand.run_dir, project,
-                                       overlay(ws.base / project.name, built, projects, project), area.slot) as bin_dir:
-        outcome = sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
-                              timeout=max(1.0, timeout), memory_mb=limits.memory_mb,
-                              env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
-                              stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu,
-                              scratch=[area_root(cand.run_dir, project, area.slot)],
-                              **({} if "process" in cand.allowed else {"processes": False}))
+    outcome = candidate_process(ws, cand, projects, project, names, built, sandbox, limits, timeout, env, area, nonce)
     logs.append(outcome.output)
     verdict = judge(outcome, nonce, names, limits, locator(ws, cand))
     left_out = {**known_to_fail(project, verdict, limits),
                 **cannot_pass_here(ws, cand, projects, project, verdict, sandbox, limits, area)}
-    left_out.update(fail_without_it(ws, cand, projects, project, names, verdict, left_out, sandbox, limits, area))
+    beside, seen = fail_without_it(ws, cand, projects, project, names, verdict, left_out, sandbox, limits, area)
+    left_out.update(beside)
+    left_out.update(passed_again(ws, cand, projects, project, names, built, verdict, left_out, seen, sandbox, limits,
+                                 timeout, env, area))
     if left_out:
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
         verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
@@ -138,6 +133,22 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
     verdict.peak_mb = outcome.peak_mb
     verdict.suites = {f"{project.name}:{name}": suites[-2:] for name, suites in report.suites.items() if suites}
     return verdict, outcome.cpu_seconds or 0.0
+
+
+def candidate_process(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
+                      names: list[str] | None, built: dict[str, Path], sandbox: Sandbox, limits: Limits, timeout: float,
+                      env: dict[str, str] | None, area: Area, nonce: str):
+    """One sandboxed process of the runner on `names` with the candidate's build, beside the candidate's other
+    runs (area.gate), in its slot's test area; its outcome."""
+    cpu = limits.clock == "cpu" and sandbox.counts_cpu()
+    with area.gate.beside(), test_area(ws.src, cand.run_dir, project,
+                                       overlay(ws.base / project.name, built, projects, project), area.slot) as bin_dir:
+        return sandbox.run(runner_argv(ws, bin_dir / project.dll_name, names), cwd=ws.root,
+                           timeout=max(1.0, timeout), memory_mb=limits.memory_mb,
+                           env={**mono_env(limits.memory_mb), **runner_env(limits), **(env or {})},
+                           stdin=f"{nonce}\n".encode(), until=end_marker(nonce), cpu=cpu,
+                           scratch=[area_root(cand.run_dir, project, area.slot)],
+                           **({} if "process" in cand.allowed else {"processes": False}))
 
 
 def known_to_fail(project: Project, verdict: Verdict, limits: Limits) -> dict[str, str]:
@@ -196,24 +207,61 @@ FLAKY_RERUNS = 2            # untouched runs of a failing run's tests, on a port
 
 def fail_without_it(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
                     names: list[str] | None, verdict: Verdict, left_out: dict[str, str], sandbox: Sandbox,
-                    limits: Limits, area: Area) -> dict[str, str]:
+                    limits: Limits, area: Area) -> tuple[dict[str, str], set[tuple[str, str]]]:
     """The candidate's failing tests (not already `left_out`) that fail on the untouched port too when it runs
-    the same tests in the same process, at most FLAKY_RERUNS times: name -> cause. Only on a port whose
-    baseline recorded tests of this project flipping (NPOI's formula tests fail at random, and which ones
-    depends on the tests run beside them): a candidate is blamed for what the port without it does not do.
-    The candidate cannot reach these runs (the untouched build; its own run is over)."""
+    the same tests in the same process, at most FLAKY_RERUNS times: name -> cause; and how the untouched port
+    failed in those runs, any test (signature()). Only on a port whose baseline recorded tests of this project
+    flipping (NPOI's formula tests fail at random, and which ones depends on the tests run beside them): a
+    candidate is blamed for what the port without it does not do. The candidate cannot reach these runs (the
+    untouched build, alone: no run of the candidate under way)."""
     failing = {f.name for f in verdict.failures} - set(left_out)
-    known = dict(limits.known_failures)
-    if not failing or names is None or not any(
-            key.startswith((f"{project.name}:", ":")) and environment.FLIPS in why for key, why in known.items()):
-        return {}
+    if not failing or names is None or not flips_here(project, limits):
+        return {}, set()
     found: dict[str, str] = {}
+    seen: set[tuple[str, str]] = set()
     for _ in range(FLAKY_RERUNS):
         without = untouched_run(ws, cand, projects, project, names, sandbox, limits, area)
         found.update({f.name: environment.FAILS_BESIDE for f in without.failures if f.name in failing})
+        seen |= {sig for f in without.failures if (sig := signature(f)) is not None}
         if set(found) >= failing:
             break
-    return found
+    return found, seen
+
+
+def flips_here(project: Project, limits: Limits) -> bool:
+    """Whether the untouched port's baseline saw tests of `project` flip (fail in one run, pass in another)."""
+    return any(key.startswith((f"{project.name}:", ":")) and environment.FLIPS in why
+               for key, why in limits.known_failures)
+
+
+def signature(failure) -> tuple[str, str] | None:
+    """How a test failed: its exception's type and the frame it was thrown in (None: no exception, or no frame)."""
+    names = environment.EXCEPTION_NAME_RE.findall(failure.message.split(" : ", 1)[0])
+    return (names[0], failure.stack[0]) if names and failure.stack else None
+
+
+def passed_again(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project, names: list[str] | None,
+                 built: dict[str, Path], verdict: Verdict, left_out: dict[str, str], seen: set[tuple[str, str]],
+                 sandbox: Sandbox, limits: Limits, timeout: float, env: dict[str, str] | None,
+                 area: Area) -> dict[str, str]:
+    """The candidate's failing tests (not already `left_out`) that failed the way the untouched port failed in
+    its own runs beside the same tests (`seen`: the same exception thrown in the same frame, never a line of
+    the candidate's) and that pass when the same tests run again with the candidate: name -> cause. NPOI's
+    formula cache throws IndexOutOfRangeException at random (an identity hash, negative on mono, taken modulo
+    an array's length), in a few tests of every run and other ones each time: a right body was blamed in 7 of 8
+    judgements. A test failing any other way, or again, stays the candidate's; none of this is learned."""
+    if not seen or names is None:
+        return {}
+    suspects = {f.name: sig for f in verdict.failures if f.name not in left_out and (sig := signature(f)) in seen}
+    if not suspects:
+        return {}
+    nonce = secrets.token_hex(16)
+    outcome = candidate_process(ws, cand, projects, project, names, built, sandbox, limits, timeout, env, area, nonce)
+    again = judge(outcome, nonce, names, limits, locator(ws, cand))
+    failed = {f.name for f in again.failures} | set(again.not_run)
+    return {name: f"{environment.FLIPS} (threw {sig[0]} in {sig[1].split(' (', 1)[0]} as the untouched port does "
+                  "at random there, then passed when run again with the candidate)"
+            for name, sig in suspects.items() if name in again.ran and name not in failed}
 
 
 def test_files(ws: Workspace, project: Project) -> frozenset[str]:
