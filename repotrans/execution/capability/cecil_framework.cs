@@ -3,7 +3,8 @@
 //
 // The types a framework member the port uses returns or takes, and the base classes of those and of its declaring
 // type, are closure types (any member of theirs may be used, under the same deny rules); the types their public
-// members' signatures name may appear in signatures and casts. A type enters only when no rule names it (Admitted).
+// members' signatures name may appear in signatures and casts. A type enters only when it lies in a family's namespace
+// (System.Xml, System.Xml.Linq, System.Xml.XPath) and no rule names it (Admitted).
 // One step: the members of a type only a closure member's signature names stay out.
 // The framework is read from mono's framework folder (where its mscorlib lives) and its Facades, type forwarders
 // followed; a type found in none of them has no base class and no members here. A type is (assembly name, full
@@ -21,13 +22,15 @@ partial class IlPolicy
     // types a rule opens or closes member by member, or keeps to signatures (il_rules.py's `ruled`)
     static readonly HashSet<string> Ruled = new HashSet<string>();
 
-    /// <summary>Whether the closure may admit a framework type (il_allow.admitted): no rule names it, an enclosing
-    /// type or its namespace, nor a member of it or of an enclosing type, nor keeps it to signatures.</summary>
+    /// <summary>Whether the closure may admit a framework type (il_allow.admitted): it lies directly in a family's
+    /// namespace (the in-memory API families rules.tsv audits whole), and no rule names it, an enclosing type or its
+    /// namespace, nor a member of it or of an enclosing type, nor keeps it to signatures.</summary>
     static bool Admitted(string full, string ns)
     {
-        return !(Types.ContainsKey(full) || Restricted.ContainsKey(full) || Guarded.ContainsKey(full) || NullOnly.ContainsKey(full)
-                 || Namespaces.Concat(Hard).Concat(Grants).Any(r => Under(full, ns, r[1]))
-                 || Ruled.Any(n => full == n || full.StartsWith(n + ".")));
+        return Families.Any(f => f[1] == ns)
+               && !(Types.ContainsKey(full) || Restricted.ContainsKey(full) || Guarded.ContainsKey(full) || NullOnly.ContainsKey(full)
+                    || Namespaces.Concat(Hard).Concat(Grants).Any(r => Under(full, ns, r[1]))
+                    || Ruled.Any(n => full == n || full.StartsWith(n + ".")));
     }
 
     /// <summary>The framework assemblies read so far, by name.</summary>

@@ -35,16 +35,19 @@ def granted(rules: Rules, allowed: frozenset[str], full: str, ns: str) -> bool:
 
 
 def admitted(rules: Rules, full: str, ns: str) -> bool:
-    """Whether the signature closure (il_refs) may admit a framework type: no rule names it, an enclosing type or
-    its namespace (a deny, hard or grant rule, guarded, restricted, null_only), nor a member of it or of an
-    enclosing type (member, path, overload, allowed, harmless and hard member rules, core members), nor keeps it
-    to signatures (core typeref). So a capability, or a type the rules open only member by member (Environment,
-    Type, Thread, Console, XmlDocument's path members), never enters by the closure (cecil_allowlist.cs Admitted).
-    A family's namespace (System.Xml) is no capability: its types may enter."""
+    """Whether the signature closure (il_refs) may admit a framework type (cecil_framework.cs Admitted): it lies
+    directly in a family's namespace (System.Xml, System.Xml.Linq, System.Xml.XPath: the in-memory C# API families
+    rules.tsv audits whole, what reaches files, the network or run-time code in them denied by its own rule), and
+    no rule names it, an enclosing type or its namespace (deny, hard, grant, guarded, restricted, null_only), a
+    member of it or of an enclosing type (member, path, overload, allowed, harmless and hard member rules, core
+    members), nor keeps it to signatures (core typeref). Outside the families the rules name capabilities one by
+    one and miss some (System.Drawing's files, AppDomainManager, Configuration.SaveAs), so no type enters there;
+    inside, XmlDocument, XmlReader and the resolvers, which rules open member by member, stay out."""
     r = rules
-    return not (full in r.types or full in r.restricted or full in r.guarded or full in r.null_only
-                or any(under(full, ns, name) for _, name in (*r.namespaces, *r.hard, *r.grants))
-                or any(full == name or full.startswith(name + ".") for name in r.ruled))
+    return (any(ns == name for _, name in r.families)
+            and not (full in r.types or full in r.restricted or full in r.guarded or full in r.null_only
+                     or any(under(full, ns, name) for _, name in (*r.namespaces, *r.hard, *r.grants))
+                     or any(full == name or full.startswith(name + ".") for name in r.ruled)))
 
 
 def overload(spec: str, params: list[str]) -> bool:

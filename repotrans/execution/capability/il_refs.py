@@ -7,8 +7,9 @@ uses outside the candidate's own member (cecil_checker.cs's PortRefs computes th
 The signature closure widens that by the data the port already handles: the types a framework member the
 port uses returns or takes, and the base classes of those and of its declaring type, are `closure` types
 (any member of theirs may be used, under the same deny rules), and the types their public members' signatures
-name may appear in signatures and casts (`closure_types`); a type enters only when no rule names it
-(il_allow.admitted), so no capability, nor a type the rules open member by member, enters this way. One step:
+name may appear in signatures and casts (`closure_types`); a type enters only when it lies in a family's
+namespace (System.Xml, System.Xml.Linq, System.Xml.XPath) and no rule names it (il_allow.admitted), so no
+capability, nor a type the rules open member by member, enters this way. One step:
 the members of a type only a closure member's signature names stay out (cecil_framework.cs does the same).
 """
 from __future__ import annotations

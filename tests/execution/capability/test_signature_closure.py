@@ -1,10 +1,11 @@
 """The allowlist's signature closure (il_refs, cecil_framework.cs): a framework type that a member the port's code
 uses returns or takes, or a base class of one or of its declaring type, is data the port already handles, so a
 candidate may use its members, and the types its public members' signatures name may appear in the candidate's
-signatures and casts, in both checkers with the same denials. A type some rule names (a capability: threads,
-reflection, schemas, the console; or a type the rules open member by member) never enters that way, nor does the
-closure come from the candidate member's own baseline body. Pinyin4j's port uses XmlDocument; its sparta members
-walk XmlNode and cast to XmlElement."""
+signatures and casts, in both checkers with the same denials. Only a type in a family's namespace (System.Xml,
+System.Xml.Linq, System.Xml.XPath) that no rule names enters: never a capability (threads, reflection, schemas, the
+console, files through a type no rule names), nor a type the rules open member by member (XmlDocument); nor does
+the closure come from the candidate member's own baseline body. Pinyin4j's port uses XmlDocument; its sparta
+members walk XmlNode and cast to XmlElement."""
 from __future__ import annotations
 
 import shutil
@@ -22,7 +23,7 @@ from tests.support.cecil import ADD, both_checkers, build_checker, compile_calc_
 RENDER = MemberRef("Acme.Calc.Calculator", ("Render",), 1, ("String",))
 # the port's other members: one reads XmlDocument.DocumentElement (and nothing else of System.Xml), one the current
 # thread's id, one an object's Type, one writes to Console.Out, one converts a string by a TypeConverter, one draws
-# on an Image
+# on an Image, one reads a node's XmlDocument, one opens the configuration (a type no rule names: a file SaveAs)
 PORT = ("private System.Xml.XmlDocument doc;\n"
         "public string Root(System.Xml.XmlDocument d) { return d.DocumentElement == null ? \"\" : \"root\"; }\n"
         "public int Thread() { return System.Threading.Thread.CurrentThread.ManagedThreadId; }\n"
@@ -31,7 +32,11 @@ PORT = ("private System.Xml.XmlDocument doc;\n"
         "public object Parse(string s) { return System.ComponentModel.TypeDescriptor.GetConverter(typeof(int))"
         ".ConvertFromString(s); }\n"
         "private System.Drawing.Image image;\n"
-        "public object Draw() { return System.Drawing.Graphics.FromImage(image); }\n")
+        "public object Draw() { return System.Drawing.Graphics.FromImage(image); }\n"
+        "public System.Xml.XmlDocument Owner(System.Xml.XmlNode n) { return n.OwnerDocument; }\n"
+        "private System.Configuration.Configuration config;\n"
+        "public object Open() { return System.Configuration.ConfigurationManager.OpenExeConfiguration("
+        "System.Configuration.ConfigurationUserLevel.None); }\n")
 
 
 def render(body: str, port: str = PORT) -> str:
@@ -59,8 +64,10 @@ CASES = [
      {"System.ComponentModel.TypeConverter.GetPropertiesSupported"}),
     ("a file reached through the image Graphics.FromImage takes", "{ image.Save(xml); return xml; }",
      {"System.Drawing.Image.Save(string path)"}),
-    ("the document's own members the port does not use", "{ return doc.CreateElement(xml).Name; }",
-     {"System.Xml.XmlDocument.CreateElement"}),
+    ("a file through a type outside the families that a member the port uses returns",
+     "{ config.SaveAs(xml); return xml; }", {"System.Configuration.Configuration.SaveAs"}),
+    ("the document's own members the port does not use, though a member it uses returns it",
+     "{ return doc.CreateElement(xml).Name; }", {"System.Xml.XmlDocument.CreateElement"}),
 ]
 
 
@@ -69,7 +76,7 @@ def compiled(tmp_path_factory):
     if shutil.which("mcs") is None or not Path(checks.CECIL).is_file():
         pytest.fail("these tests need mono's mcs and Mono.Cecil in its GAC", pytrace=False)
     tmp = tmp_path_factory.mktemp("closure")
-    xml = ("System.Xml.dll", "System.Drawing.dll")
+    xml = ("System.Xml.dll", "System.Drawing.dll", "System.Configuration.dll")
     dlls = {name: compile_calc_with(tmp, f"c{n}", render(code), xml) for n, (name, code, _) in enumerate(CASES)}
     dlls["own body"] = compile_calc_with(tmp, "own", render(CASES[0][1], "private System.Xml.XmlDocument doc;\n"), xml)
     return build_checker(tmp), compile_calc_with(tmp, "base", render("{ return xml; }"), xml), dlls
@@ -100,7 +107,7 @@ def test_the_closure_holds_only_types_no_rule_names(compiled):
     assert {"System.Xml.XmlNodeList", "System.Xml.XmlElement"} <= set(refs.closure_types)
     named = {"System.Xml.XmlDocument", "System.Threading.Thread", "System.Type", "System.Console",
              "System.Xml.Schema.IXmlSchemaInfo", "System.Xml.XmlWriter", "System.MarshalByRefObject",
-             "System.ComponentModel.TypeConverter", "System.Drawing.Image"}
+             "System.ComponentModel.TypeConverter", "System.Drawing.Image", "System.Configuration.Configuration"}
     assert not named & (set(refs.closure) | set(refs.closure_types))
 
 
