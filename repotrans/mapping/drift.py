@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from repotrans.index.model import Method, TypeDecl
 from repotrans.index.typename import simple_name
-from repotrans.mapping.signatures import Scorer, tparams
+from repotrans.mapping.signatures import Scorer, has_setter, tparams
 from repotrans.mapping.evidence import name_words
 from repotrans.mapping.typenames import TypeName, compat, java_param_type, name_table, parse_type
 
@@ -277,7 +277,8 @@ def _fit(jm: Method, cm: Method, types: _Types) -> tuple[int, int, tuple[str, ..
     if cm.kind == "property":
         jt = java_param_type(jm.params[0].type, jm.params[0].varargs) if jm.params else \
             parse_type(jm.return_type or "void")
-        if cm.return_type is None or (not jm.params and jm.return_type in (None, "void")):
+        if cm.return_type is None or (not jm.params and jm.return_type in (None, "void")) \
+                or (jm.params and not has_setter(cm)):
             return None
         pairs.append((jt, parse_type(cm.return_type), named))
     else:

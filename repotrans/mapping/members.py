@@ -35,9 +35,8 @@ from repotrans.mapping.field_readers import readers_of_written_fields
 from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.member_hosts import companion_candidates, folded, own_candidates
 from repotrans.index.model import Method, TypeDecl
-from repotrans.mapping.signatures import Cand, Scorer
-from repotrans.mapping.structural import (MAX_ADDED_PARAMS, Neighbours, has_setter, match_rest, role_of,
-                                          subsequence_agreement)
+from repotrans.mapping.signatures import Cand, Scorer, has_setter
+from repotrans.mapping.structural import MAX_ADDED_PARAMS, Neighbours, match_rest, role_of, subsequence_agreement
 from repotrans.mapping.typenames import compat, name_table, parse_type
 from repotrans.mapping.words import same_words
 

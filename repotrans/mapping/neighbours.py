@@ -151,24 +151,29 @@ class _Graph:
 
 def misspelt(java: str, cs: str) -> str | None:
     """`medata ~ metadata` when the C# name is the Java name's words with one of them misspelt (both of 5
-    letters or more, at most 2 edits apart: MetadataManager's loadMetadataFromFile -> LoadMedataFromFile), else None."""
+    letters or more): one letter changed, two swapped, or up to two dropped or added (MetadataManager's
+    loadMetadataFromFile -> LoadMedataFromFile; `sheet` and `shift` are two words), else None."""
     a, b = words(java), words(cs)
     if len(a) != len(b) or len(a) < 3:
         return None
     differ = [(x, y) for x, y in zip(a, b) if x != y]
-    if len(differ) != 1 or min(map(len, differ[0])) < 5 or _edits(*differ[0]) > 2:
+    if len(differ) != 1 or min(map(len, differ[0])) < 5 or not _typo(*differ[0]):
         return None
     return f"{differ[0][1]} ~ {differ[0][0]}"
 
 
-def _edits(a: str, b: str) -> int:
-    """Levenshtein distance."""
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, cb in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
-    return row[-1]
+def _typo(a: str, b: str) -> bool:
+    """One letter changed or two neighbours swapped (same length), or the shorter word is the longer one with
+    up to two letters dropped."""
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                   and a[diff[1]] == b[diff[0]])
+    short, long_ = sorted((a, b), key=len)
+    if len(long_) - len(short) > 2:
+        return False
+    letters = iter(long_)
+    return all(ch in letters for ch in short)
 
 
 def _rewritten(body: str, callees: dict[str, str]) -> str:
@@ -304,7 +309,7 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
 def match_orphans(sides: Sides, matches: list[MethodMatch], unmatched: dict[str, str]) -> list[MethodMatch]:
     """Static methods of Java types the port did not port, moved into a ported type: the one free static C#
     method of the same (PascalCase) name and arity in a type that is a Java type's counterpart, whose body says
-    the same under the mapping (>= BODY_ALONE) and whose parameters agree (javaewah's
+    the same under the mapping (>= BODY_ALONE) and whose parameters do not plainly disagree (javaewah's
     IteratingBufferedRunningLengthWord.discharge -> EwahCompressedBitArray.Discharge); of several Java methods
     wanting one, the one whose parameters agree best, alone."""
     cs_by_id = {m.id: m for ms in sides.cs.values() for m in ms}
@@ -332,6 +337,8 @@ def match_orphans(sides: Sides, matches: list[MethodMatch], unmatched: dict[str,
                 continue
             c = cands[0]
             scorer = Scorer(sides.types[jm.type_id], sides.types[c.type_id], sides.project, sides.enums)
+            if scorer.agreement(jm, Cand(c, tuple(c.params), frozenset({"method"}))) == 0:
+                continue                     # a parameter plainly disagrees (HSSFSheet for HSSFWorkbook)
             fit = sum(1 for jp, cp in zip(jm.params, c.params) if scorer.param_agreement(jm, jp, c, cp) >= 1.0)
             wanted[c.id].append((fit, MethodMatch(
                 jm.id, c.id, CONFIDENCE, f"moved to {simple_name(c.type_id)}, its class not ported",

@@ -40,6 +40,9 @@ def tparams(*decls) -> frozenset[str]:
     return frozenset(out)
 
 
+_SETTER = re.compile(r"\bset\b")
+
+
 class Scorer:
     """Parameter and return-type comparison for one matched type pair."""
 
@@ -103,3 +106,9 @@ class Scorer:
         if jm.return_type is None or cm.return_type is None:
             return 1.0 if jm.return_type == cm.return_type else 0.0
         return self.param_agreement(jm, Param("", jm.return_type), cm, Param("", cm.return_type))
+
+
+def has_setter(prop: Method) -> bool:
+    """Whether a C# property can be written: it declares a `set` accessor, or it is abstract (no body
+    to read)."""
+    return prop.body is None or bool(_SETTER.search(prop.body))

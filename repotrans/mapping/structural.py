@@ -24,7 +24,7 @@ from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.evidence import body_similarity, dice, literals, name_words
 from repotrans.mapping.matches import MethodMatch
 from repotrans.index.model import Method, Param
-from repotrans.mapping.signatures import Cand, Scorer
+from repotrans.mapping.signatures import Cand, Scorer, has_setter
 
 THRESHOLD = 0.6
 MARGIN = 0.2
@@ -32,7 +32,6 @@ MAX_ADDED_PARAMS = 2
 NAME_WITHOUT_BODY = 0.6     # name similarity a match needs when there is no body to compare
 DOC_WITHOUT_BODY = 0.9      # or doc comment similarity
 WEIGHTS = {"body": 0.45, "name": 0.35, "signature": 0.2, "literals": 0.15, "calls": 0.3, "doc": 0.35}
-_SETTER = re.compile(r"\bset\b")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
@@ -77,12 +76,6 @@ class Scored:
     role: str                   # "reader" | "writer" | "member"
     score: float
     evidence: tuple[str, ...]
-
-
-def has_setter(prop: Method) -> bool:
-    """Whether a C# property can be written: it declares a `set` accessor, or it is abstract (no body
-    to read)."""
-    return prop.body is None or bool(_SETTER.search(prop.body))
 
 
 def role_of(jm: Method, target: Method) -> str:

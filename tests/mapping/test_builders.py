@@ -55,3 +55,15 @@ def test_a_nested_class_that_builds_nothing_holds_no_mutator(tmp_path):
     assert mapping.target_method("source:p.Format.setPattern(String)") is None
     assert mapping.target_method("source:p.Format.setWidth(int)") is None
     assert target_of(mapping, "p.Format.getWidth()") == "P.Format.Width"
+
+
+def test_a_setter_whose_type_drifted_never_writes_a_get_only_property(tmp_path):
+    """POI's HSSFCell.setCellType(int) beside NPOI's get-only `CellType CellType`: the int -> enum drift does not
+    make it the property's writer (its reader getCellType() stays paired)."""
+    java = {"p/Cell.java": "package p;\npublic class Cell {\n  private int type;\n"
+                           "  public int getCellType() { return type; }\n  public void setCellType(int t) { type = t; }\n}\n"}
+    cs = {"P/Cell.cs": "namespace P {\n public enum CellType { Numeric, Text }\n public class Cell {\n"
+                       "  private CellType type;\n  public CellType CellType { get { return type; } }\n }\n}\n"}
+    mapping, _ = mapped_pair(tmp_path, java, cs)
+    assert target_of(mapping, "p.Cell.getCellType()") == "P.Cell.CellType"
+    assert target_of(mapping, "p.Cell.setCellType(int)") is None

@@ -235,3 +235,10 @@ def test_an_overload_is_told_apart_by_its_arity(tmp_path):
 def test_call_arities_count_top_level_arguments_only():
     from repotrans.mapping.neighbours import arities
     assert arities("f", 'f(); f(a, g(b, c)); x.f("a,(b", 1); f( ); fx(1, 2, 3)') == {0, 2}
+
+
+def test_a_typo_is_a_letter_changed_swapped_or_dropped_not_another_word():
+    from repotrans.mapping.neighbours import misspelt
+    assert misspelt("loadMetadataFromFile", "LoadMedataFromFile") == "medata ~ metadata"
+    assert misspelt("recieveDataNow", "ReceiveDataNow") == "receive ~ recieve"
+    assert misspelt("adjustPtgDueToSheetMove", "AdjustPtgDueToShiftMove") is None     # POI's FormulaShifter: two words

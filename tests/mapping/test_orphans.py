@@ -29,3 +29,14 @@ def test_a_static_helper_of_an_unported_class_moved_into_a_ported_one(tmp_path):
 def test_another_name_is_not_the_helper(tmp_path):
     mapping, _ = mapped_pair(tmp_path, JAVA, _cs("Combine"))
     assert target_of(mapping, "p.Runner.fold(Bits, int)") is None
+
+
+def test_a_parameter_that_plainly_disagrees_is_not_the_helper(tmp_path):
+    """POI's CFRule12Record.create(HSSFSheet, ...) is not NPOI's CFRuleRecord.Create(HSSFWorkbook, ...)."""
+    java = {path: text for path, text in JAVA.items() if "32" not in path}
+    java["p/Other.java"] = "package p;\npublic class Other {\n  public int size() { return 1; }\n}\n"
+    java["p/Runner.java"] = java["p/Runner.java"].replace("fold(Bits words", "fold(Other words")
+    cs = _cs()
+    cs["P/Other.cs"] = "namespace P { public class Other { public int Size() { return 1; } } }\n"
+    mapping, _ = mapped_pair(tmp_path, java, cs)
+    assert target_of(mapping, "p.Runner.fold(Other, int)") is None
