@@ -7,6 +7,9 @@ Three signals, never one: the getter returns exactly the field the setter assign
 setter is already paired with the property's writer, and the getter's type agrees with the property's.
 The property's reader must be unclaimed, the field read by one unmatched Java getter only, and no Java
 subclass overrides that getter.
+Where the port has no setter (a read-only port: NPOI's EncryptionHeader), the getter and a get-only C# property
+that return the same field (its name up to case and a `_`/`m_` prefix) are paired on that, the type agreeing
+(readers_of_same_fields), when only that property returns it.
 """
 from __future__ import annotations
 
@@ -71,5 +74,41 @@ def readers_of_written_fields(java: list[Method], matches: list[MethodMatch], by
         del unmatched[getter.id]
         out.append(MethodMatch(getter.id, prop.id, CONFIDENCE, "reads the field whose setter is the property's writer",
                                (f"returns {field}, which {setter.name}() assigns", f"{setter.name}() -> {prop.name} setter",
+                                "type agrees")))
+    return out
+
+
+_PROPERTY_RETURNS = re.compile(r"^\{?\s*get\s*(?:\{\s*return\s+(?:this\.)?(\w+)\s*;\s*\}|=>\s*(?:this\.)?(\w+)\s*;)\s*\}?$"
+                               r"|^=>\s*(?:this\.)?(\w+)\s*;?$")
+
+
+def _field_key(name: str) -> str:
+    return re.sub(r"^(?:m_|_)", "", name).lower()
+
+
+def readers_of_same_fields(java: list[Method], cs: list[Method], claimed: set[tuple[str, str]],
+                           unmatched: dict[str, str], scorer: Scorer,
+                           overridden: Callable[[Method], bool] | None = None) -> list[MethodMatch]:
+    """Pairs for unmatched Java getters and C# properties that return the same field (see the module doc)."""
+    by_field: dict[str, list[Method]] = defaultdict(list)
+    for c in cs:
+        found = _PROPERTY_RETURNS.match((c.body or "").strip()) if c.kind == "property" else None
+        if found and (c.id, "reader") not in claimed:
+            by_field[_field_key(next(g for g in found.groups() if g))].append(c)
+    readers: dict[str, list[Method]] = defaultdict(list)
+    for jm in java:
+        field = _returned_field(jm) if jm.id in unmatched and jm.kind == "method" else None
+        if field is not None and not (overridden is not None and overridden(jm)):
+            readers[_field_key(field)].append(jm)
+    out = []
+    for key, getters in readers.items():
+        props = by_field.get(key, [])
+        if len(getters) != 1 or len(props) != 1 or scorer.return_agreement(getters[0], props[0]) <= 0:
+            continue
+        getter, prop = getters[0], props[0]
+        claimed.add((prop.id, "reader"))
+        del unmatched[getter.id]
+        out.append(MethodMatch(getter.id, prop.id, CONFIDENCE * 0.9, "returns the field the property returns",
+                               (f"{getter.name}() returns {_returned_field(getter)}", f"{prop.name} returns it",
                                 "type agrees")))
     return out

@@ -31,7 +31,7 @@ from typing import Callable, TypeVar
 from repotrans.mapping.doc_comments import DocComments
 from repotrans.mapping.drift import drifted_counterpart
 from repotrans.mapping.evidence import body_similarity
-from repotrans.mapping.field_readers import readers_of_written_fields
+from repotrans.mapping.field_readers import readers_of_same_fields, readers_of_written_fields
 from repotrans.mapping.matches import MethodMatch, TypeMatch
 from repotrans.mapping.member_hosts import companion_candidates, folded, own_candidates
 from repotrans.index.model import Method, TypeDecl
@@ -325,6 +325,8 @@ def match_methods(java: list[Method], cs: list[Method], companions: list[tuple[T
     for m in found:
         del unmatched[m.source_id]
     unmatched.update(reasons)
+    claimed |= {(m.target_id, role_of(by_id[m.source_id], by_id[m.target_id])) for m in found}
+    found += readers_of_same_fields(java, cs, claimed, unmatched, scorer, overridden)    # after round 2: its pairs stand
     return matches + found, unmatched
 
 
