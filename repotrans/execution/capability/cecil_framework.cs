@@ -142,8 +142,8 @@ partial class IlPolicy
         }
 
         /// <summary>Each seed type (only its bases, for a member's declaring type) and its base classes up to the
-        /// first type the allowlist opens whole already (Whole), where admitted, with the seeds' groups; then the
-        /// admitted types their public members' signatures name (il_refs._closure).</summary>
+        /// first outside the family namespaces (Outside), where admitted, with the seeds' groups; then the admitted
+        /// types their public members' signatures name (il_refs._closure).</summary>
         void Close(FrameworkTypes fw)
         {
             var members = new Dictionary<string, HashSet<string>>();
@@ -151,8 +151,8 @@ partial class IlPolicy
             {
                 var parts = seed.Key.Split('\t');
                 var seedType = new[] { parts[0], parts[1] };
-                var current = Whole(seedType) ? null : parts[2] == "1" ? fw.Base(parts[0], parts[1]) : seedType;
-                for (int i = 0; i < Chain && current != null && !Whole(current); i++)   // a core type's bases are core or ruled
+                var current = Outside(seedType) ? null : parts[2] == "1" ? fw.Base(parts[0], parts[1]) : seedType;
+                for (int i = 0; i < Chain && current != null && !Outside(current); i++)
                 {
                     if (Ok(current))
                         foreach (var g in seed.Value.OrderBy(g => g, StringComparer.Ordinal)) Add(members, current[0] + "\t" + current[1], g);
@@ -183,11 +183,11 @@ partial class IlPolicy
             return ok;
         }
 
-        /// <summary>A core type or a type of a core namespace: the allowlist opens it whole already.</summary>
-        static bool Whole(string[] t)
+        /// <summary>Outside the family namespaces, where no type is admitted: its bases are not read.</summary>
+        static bool Outside(string[] t)
         {
-            string outer = t[1].Split('/')[0];
-            return CoreTypes.Contains(outer) || CoreTypes.Contains(Norm(t[1])) || CoreNamespaces.Contains(Namespace(t[1]));
+            string ns = Namespace(t[1]);
+            return !Families.Any(f => f[1] == ns);
         }
 
         static string Namespace(string full)

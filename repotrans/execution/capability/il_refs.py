@@ -209,9 +209,8 @@ def port_refs(c: Checker, fw: Framework | None = None) -> PortRefs:
 
 def _closure(refs: PortRefs, seeds: dict[tuple[Named, bool], set[str]], rules: Rules, fw: Framework) -> None:
     """The signature closure of the port's framework members (cecil_framework.cs Close): each seed type (only
-    its bases, for a member's declaring type) and its base classes up to the first type the allowlist opens whole
-    already (a core type or namespace), where admitted, with the seeds' groups; then the admitted types their
-    public members' signatures name."""
+    its bases, for a member's declaring type) and its base classes up to the first outside the family namespaces,
+    where admitted, with the seeds' groups; then the admitted types their public members' signatures name."""
     known: dict[Named, bool] = {}
 
     def ok(t: Named) -> bool:
@@ -219,16 +218,17 @@ def _closure(refs: PortRefs, seeds: dict[tuple[Named, bool], set[str]], rules: R
             known[t] = framework(t[0]) and admitted(rules, _dotted(t), t[1].split("/", 1)[0].rpartition(".")[0])
         return known[t]
 
-    def whole(t: Named) -> bool:
-        outer = t[1].split("/", 1)[0]
-        return (outer in rules.core_types or _dotted(t) in rules.core_types
-                or outer.rpartition(".")[0] in rules.core_namespaces)
+    families = {name for _, name in rules.families}
+
+    def outside(t: Named) -> bool:
+        """Outside the family namespaces, where no type is admitted: its bases are not read."""
+        return t[1].split("/", 1)[0].rpartition(".")[0] not in families
 
     members: dict[Named, set[str]] = {}
     for (t, bases_only), groups in sorted(seeds.items()):
-        current = None if whole(t) else fw.base(t) if bases_only else t
+        current = None if outside(t) else fw.base(t) if bases_only else t
         for _ in range(CHAIN):
-            if current is None or whole(current):      # a core type's bases are core or named by a rule
+            if current is None or outside(current):
                 break
             if ok(current):
                 for g in sorted(groups):
