@@ -23,7 +23,7 @@ from typing import Callable
 from repotrans.errors import ConfigError
 from repotrans.execution.judge.untouched import _test_files, run_causes, untouched_runs
 from repotrans.execution.toolchains import Limits, TargetBuildError
-from repotrans.execution.toolchains.api import FLIPS, NOT_RUN, RUNNER_SOURCE, Project, plan_build
+from repotrans.execution.toolchains.api import FLIPS, NOT_RUN, RUNNER_SOURCE, Project, plan_build, signature
 
 CACHE_FOLDER = "baselines"          # under the cache root, beside the embeddings
 UNTOUCHED_TIMEOUT = 900.0           # seconds for the untouched run of each test project (at least the run's limit)
@@ -52,6 +52,9 @@ class AssemblyBaseline:
     peak_mb: float | None = None               # the most memory its test process held (None: not measured)
     memory_mb: int = 0                         # the memory limit it ran under
     suites: dict[str, list[str]] = field(default_factory=dict)   # runner test name -> its two innermost suites
+    # how the tests that flip failed when they failed: [exception type, frame it was thrown in] (a candidate's
+    # failure of that kind that passes again with it is the port's, toolchains.mono_test.passed_again)
+    random: list[list[str]] = field(default_factory=list)
 
     @classmethod
     def from_json(cls, data: dict) -> "AssemblyBaseline":
@@ -122,7 +125,9 @@ class PortBaseline:
     def limits(self, limits: Limits) -> Limits:
         """`limits` with this baseline's known failures, measured seconds and the memory its runs need."""
         return replace(limits, known_failures=self.leave_out(limits.known_failures), test_seconds=self.test_seconds,
-                       memory_mb=self.memory_mb(limits.memory_mb))
+                       memory_mb=self.memory_mb(limits.memory_mb),
+                       random_failures=tuple(sorted({(name, kind, frame) for name, a in self.assemblies.items()
+                                                     for kind, frame in a.random})))
 
     def memory_mb(self, configured: int) -> int:
         """A test run's memory limit from the measured peaks: at least `configured`, room for PEAK_ROOM
@@ -301,6 +306,9 @@ def _run_missing(runner, target: Path, limits: Limits, missing: dict[str, str],
             owner = key.split(":", 1)[0]
             for name in [owner] if owner in records else ran:
                 records[name].failures.setdefault(key, why)
+                sig = next((signature(f) for f in verdict.failures if key.endswith(":" + f.name)), None)
+                if FLIPS in why and sig is not None and list(sig) not in records[name].random:
+                    records[name].random.append(list(sig))
         done += len(ran)
         say(f"baseline: {done} of {len(tests)} test assemblies run ({lib.name if lib else '?'} rebuilt; "
             f"{verdict.tests_run} tests, {verdict.timings.get('test', 0.0):.0f} s)")

@@ -84,6 +84,9 @@ class Limits:
     verdict_only: bool = False
     # one assembly's planned runs under way at once (test_runs.run_all): the same verdict, in less time on idle cores
     test_processes: int = 1
+    # how the untouched port fails at random: (test project, exception type, frame thrown in) of failures of tests
+    # its baseline saw flip (judge.baseline; mono_test.passed_again)
+    random_failures: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass

@@ -17,7 +17,7 @@ PatchedFile, Verdict, TargetBuildError).
 - compile_argv: one project's mcs command, for the benchmarks in scripts/ that time mcs alone."""
 from __future__ import annotations
 
-from repotrans.execution.toolchains.environment import (BLOCKED, FAILS_BESIDE, FLIPS, NOT_RUN, before_any_change,
+from repotrans.execution.toolchains.environment import (BLOCKED, FAILS_BESIDE, FLIPS, NOT_RUN, before_any_change, signature,
                                                         describe as describe_environment, flips, left_out_note,
                                                         known_cause, nothing_left, read_known_failures,
                                                         untouched as untouched_cause, write_known_failures)
@@ -44,7 +44,7 @@ __all__ = [
     "TOOLCHAINS", "toolchain_spec", "make_toolchain",
     "Project", "find_projects", "load_project", "load_projects", "BuildSettings", "BuildPlan", "plan_build",
     "describe_environment", "before_any_change", "read_known_failures",
-    "write_known_failures", "known_cause",
+    "write_known_failures", "known_cause", "signature",
     "untouched_cause", "left_out_note", "nothing_left", "BLOCKED", "FAILS_BESIDE", "FLIPS", "NOT_RUN", "flips",
     "reference_profile", "alias_patterns", "probe_aliases",
     "unsupported_features", "mstest_features",

@@ -55,6 +55,12 @@ WINDOWS_PATH_RE = re.compile(r"[A-Za-z]:\\|\\\\|\.\.\\|\w\\\w")   # C:\, \\serve
 EXCEPTION_NAME_RE = re.compile(r"([A-Za-z_][\w.`+]*(?:Exception|Error))\b")
 
 
+def signature(failure: TestFailure) -> tuple[str, str] | None:
+    """How a test failed: its exception's type and the frame it was thrown in (None: no exception, or no frame)."""
+    names = EXCEPTION_NAME_RE.findall(failure.message.split(" : ", 1)[0])
+    return (names[0], failure.stack[0]) if names and failure.stack else None
+
+
 TEST_CODE = "the test's own code"
 LIBRARY_FRAMES = ("System.", "Mono.", "Microsoft.", "NUnit.", "(wrapper")
 FRAME_FILE_RE = re.compile(r" at (.+?):(\d+)(?: \(candidate line \d+\))?$")

@@ -222,7 +222,7 @@ def fail_without_it(ws: Workspace, cand: PatchedFile, projects: list[Project], p
     for _ in range(FLAKY_RERUNS):
         without = untouched_run(ws, cand, projects, project, names, sandbox, limits, area)
         found.update({f.name: environment.FAILS_BESIDE for f in without.failures if f.name in failing})
-        seen |= {sig for f in without.failures if (sig := signature(f)) is not None}
+        seen |= {sig for f in without.failures if (sig := environment.signature(f)) is not None}
         if set(found) >= failing:
             break
     return found, seen
@@ -234,25 +234,22 @@ def flips_here(project: Project, limits: Limits) -> bool:
                for key, why in limits.known_failures)
 
 
-def signature(failure) -> tuple[str, str] | None:
-    """How a test failed: its exception's type and the frame it was thrown in (None: no exception, or no frame)."""
-    names = environment.EXCEPTION_NAME_RE.findall(failure.message.split(" : ", 1)[0])
-    return (names[0], failure.stack[0]) if names and failure.stack else None
-
-
 def passed_again(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project, names: list[str] | None,
                  built: dict[str, Path], verdict: Verdict, left_out: dict[str, str], seen: set[tuple[str, str]],
                  sandbox: Sandbox, limits: Limits, timeout: float, env: dict[str, str] | None,
                  area: Area) -> dict[str, str]:
     """The candidate's failing tests (not already `left_out`) that failed the way the untouched port failed in
-    its own runs beside the same tests (`seen`: the same exception thrown in the same frame, never a line of
-    the candidate's) and that pass when the same tests run again with the candidate: name -> cause. NPOI's
+    its own runs beside the same tests (`seen`) or in its baseline's flipping tests (limits.random_failures): the
+    same exception thrown in the same frame, never a line of the candidate's; and that pass when the same tests
+    run again with the candidate: name -> cause. NPOI's
     formula cache throws IndexOutOfRangeException at random (an identity hash, negative on mono, taken modulo
     an array's length), in a few tests of every run and other ones each time: a right body was blamed in 7 of 8
     judgements. A test failing any other way, or again, stays the candidate's; none of this is learned."""
+    seen = seen | {(kind, frame) for owner, kind, frame in limits.random_failures if owner == project.name}
     if not seen or names is None:
         return {}
-    suspects = {f.name: sig for f in verdict.failures if f.name not in left_out and (sig := signature(f)) in seen}
+    suspects = {f.name: sig for f in verdict.failures
+                if f.name not in left_out and (sig := environment.signature(f)) in seen}
     if not suspects:
         return {}
     nonce = secrets.token_hex(16)

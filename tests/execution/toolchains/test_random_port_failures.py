@@ -12,7 +12,8 @@ import pytest
 
 from repotrans.execution.toolchains import Limits, Verdict, environment
 from repotrans.execution.toolchains import mono_test
-from repotrans.execution.toolchains.mono_test import Area, fail_without_it, passed_again, signature
+from repotrans.execution.toolchains.environment import signature
+from repotrans.execution.toolchains.mono_test import Area, fail_without_it, passed_again
 from repotrans.verdicts.results import TestFailure
 
 HASH = "Port.Cache.AddInternal (Port.Entry[] arr, Port.Entry e) at src/Core/Cache.cs:99"
@@ -74,6 +75,20 @@ def test_a_failure_the_untouched_port_throws_elsewhere_at_random_is_left_out_whe
     assert script["runs"] == ["untouched", "untouched", "candidate"]
 
 
+def test_how_the_baseline_saw_its_flipping_tests_fail_counts_when_the_reruns_show_nothing(script):
+    """The untouched reruns fail nothing this time; the baseline recorded the hash failure for this project (not
+    another one's): A passes again and is left out."""
+    script["untouched"] = [verdict(), verdict()]
+    script["again"] = [verdict()]
+    known = Limits(timeout=60, memory_mb=512, known_failures=FLIPPING.known_failures,
+                   random_failures=(("T", "System.IndexOutOfRangeException", HASH),))
+    assert list(blame(verdict(failed("N.F.A")), known)) == ["N.F.A"]
+    script["untouched"] = [verdict(), verdict()]
+    elsewhere = Limits(timeout=60, memory_mb=512, known_failures=FLIPPING.known_failures,
+                       random_failures=(("U", "System.IndexOutOfRangeException", HASH),))
+    assert blame(verdict(failed("N.F.A")), elsewhere) == {}
+
+
 def test_a_failure_that_happens_again_with_the_candidate_stays_the_candidates(script):
     script["untouched"] = [verdict(failed("N.F.B")), verdict(failed("N.F.C"))]
     script["again"] = [verdict(failed("N.F.A"))]
@@ -101,3 +116,35 @@ def test_a_signature_is_the_exception_and_the_frame_it_was_thrown_in():
     assert signature(failed("N.F.A")) == ("System.IndexOutOfRangeException", HASH)
     assert signature(TestFailure(name="x", message="Expected: 4 But was: 5", stack=[HASH])) is None
     assert signature(TestFailure(name="x", message="System.Exception : boom", stack=[])) is None
+
+
+@pytest.mark.slow
+def test_a_baseline_keeps_how_its_flipping_tests_failed_and_hands_it_to_the_judge(tmp_path):
+    """For real (mcs, repotrans's NUnit runner): D_AlsoFirst throws from the port's Registry.Add whenever another
+    test added first (it flips: the baseline's reverse-order run passes it); E_Broken fails every time (not a
+    flip). The baseline keeps D's exception and frame, and its limits give them to the runs of that project."""
+    from repotrans.execution.judge.baseline import BaselineCache, port_baseline
+    from repotrans.execution.judge.runner import Runner
+    from repotrans.execution.settings import ExecutionConfig
+    from tests.support.mono_repos import core_and_tests, needs_mono, write_tree
+
+    needs_mono()
+    files = core_and_tests(
+        {"Registry.cs": """namespace Acme { public static class Registry {
+  static int jobs;
+  public static int Add() {
+    if (++jobs != 1) throw new System.InvalidOperationException("added twice");
+    return jobs; } } }"""},
+        {"RegistryTests.cs": """using NUnit.Framework;
+namespace Acme.Tests {
+  [TestFixture] public class RegistryTests {
+    [Test] public void A_First() { Assert.AreEqual(1, Registry.Add()); }
+    [Test] public void D_AlsoFirst() { Assert.AreEqual(1, Registry.Add()); }
+    [Test] public void E_Broken() { Assert.AreEqual(5, 4); } } }"""})
+    repo = write_tree(tmp_path / "repo", files)
+    with Runner(ExecutionConfig(sandbox="local"), tmp_path / "work") as runner:
+        base = port_baseline(runner, repo, BaselineCache.under(tmp_path / "cache"), 300.0)
+    random = base.assemblies["T"].random
+    assert [kind for kind, _ in random] == ["System.InvalidOperationException"], random
+    assert random[0][1].startswith("Acme.Registry.Add ()") and "src/Core/Registry.cs:" in random[0][1], random
+    assert base.limits(FLIPPING).random_failures == (("T", *random[0]),)
