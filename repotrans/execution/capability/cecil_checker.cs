@@ -344,7 +344,7 @@ partial class IlPolicy
         string outerFull = Norm(outer.FullName);
         if (Granted(full, ns) || CoreNamespaces.Contains(ns) || CoreTypes.Contains(full) || CoreTypes.Contains(outerFull)
             || CoreTypeRefs.Contains(full) || refs.Assemblies.Contains(ScopeName(type))
-            || refs.Allows(refs.Types, full, excluded) || refs.Allows(refs.ClosureTypes, full, excluded))
+            || refs.Allows(refs.Types, full, excluded) || refs.Allows(refs.Closure, full, excluded))
             return true;
         Deny("unlisted", full);
         return false;

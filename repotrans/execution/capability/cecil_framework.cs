@@ -2,10 +2,9 @@
 // capability/il_framework.py and il_refs.py's _closure compute the same for the Python checker.
 //
 // The types a framework member the port uses returns or takes, and the base classes of those and of its declaring
-// type, are closure types (any member of theirs may be used, under the same deny rules); the types their public
-// members' signatures name may appear in signatures and casts. A type enters only when it lies in a family's namespace
-// (System.Xml, System.Xml.Linq, System.Xml.XPath) and no rule names it (Admitted).
-// One step: the members of a type only a closure member's signature names stay out.
+// type, are closure types (any member of theirs may be used, under the same deny rules), and so, in turn, are the
+// types their public members' signatures name. A type enters only when it lies in a family's namespace (System.Xml,
+// System.Xml.Linq, System.Xml.XPath) and no rule names it (Admitted).
 // The framework is read from mono's framework folder (where its mscorlib lives) and its Facades, type forwarders
 // followed; a type found in none of them has no base class and no members here. A type is (assembly name, full
 // name, nested types joined by '/').
@@ -124,11 +123,12 @@ partial class IlPolicy
 
     partial class PortRefs
     {
-        // the signature closure: framework types whose members may be used, and types that may appear in signatures
+        // the signature closure: framework types whose members may be used
         public readonly Dictionary<string, HashSet<string>> Closure = new Dictionary<string, HashSet<string>>();
-        public readonly Dictionary<string, HashSet<string>> ClosureTypes = new Dictionary<string, HashSet<string>>();
         // (assembly, type, "1": only its bases) -> the members reaching it
         readonly Dictionary<string, HashSet<string>> seeds = new Dictionary<string, HashSet<string>>();
+        // (assembly \t type) -> the members reaching it, while the closure is computed
+        readonly Dictionary<string, HashSet<string>> members = new Dictionary<string, HashSet<string>>();
 
         void Seed(TypeReference t, bool basesOnly, string group)
         {
@@ -142,34 +142,47 @@ partial class IlPolicy
         }
 
         /// <summary>Each seed type (only its bases, for a member's declaring type) and its base classes up to the
-        /// first outside the family namespaces (Outside), where admitted, with the seeds' groups; then the admitted
-        /// types their public members' signatures name (il_refs._closure).</summary>
+        /// first outside the family namespaces (Outside), where admitted, with the seeds' groups; then, until nothing
+        /// changes, each admitted type a closure type's public members' signatures name, and its bases, with that
+        /// closure type's groups (il_refs._closure).</summary>
         void Close(FrameworkTypes fw)
         {
-            var members = new Dictionary<string, HashSet<string>>();
+            var work = new List<string[]>();
             foreach (var seed in seeds.OrderBy(s => s.Key, StringComparer.Ordinal))
             {
                 var parts = seed.Key.Split('\t');
                 var seedType = new[] { parts[0], parts[1] };
-                var current = Outside(seedType) ? null : parts[2] == "1" ? fw.Base(parts[0], parts[1]) : seedType;
-                for (int i = 0; i < Chain && current != null && !Outside(current); i++)
-                {
-                    if (Ok(current))
-                        foreach (var g in seed.Value.OrderBy(g => g, StringComparer.Ordinal)) Add(members, current[0] + "\t" + current[1], g);
-                    current = fw.Base(current[0], current[1]);
-                }
+                if (!Outside(seedType)) work.AddRange(Reach(fw, parts[2] == "1" ? fw.Base(parts[0], parts[1]) : seedType, seed.Value));
+            }
+            while (work.Count > 0)
+            {
+                var t = work[0];
+                work.RemoveAt(0);
+                foreach (var x in fw.SignatureTypes(t[0], t[1]))
+                    if (Ok(x)) work.AddRange(Reach(fw, x, members[t[0] + "\t" + t[1]]));
             }
             foreach (var m in members.OrderBy(m => m.Key, StringComparer.Ordinal))
+                foreach (var g in m.Value.OrderBy(g => g, StringComparer.Ordinal)) Add(Closure, Norm(m.Key.Split('\t')[1]), g);
+        }
+
+        /// <summary>A type and its bases within the families, where admitted: those whose groups grew.</summary>
+        List<string[]> Reach(FrameworkTypes fw, string[] current, HashSet<string> groups)
+        {
+            var grew = new List<string[]>();
+            var adding = groups.OrderBy(g => g, StringComparer.Ordinal).ToList();
+            for (int i = 0; i < Chain && current != null && !Outside(current); i++)
             {
-                var t = m.Key.Split('\t');
-                var named = fw.SignatureTypes(t[0], t[1]).Where(x => Ok(x)).ToList();
-                foreach (var g in m.Value.OrderBy(g => g, StringComparer.Ordinal))
+                if (Ok(current))
                 {
-                    Add(Closure, Norm(t[1]), g);
-                    Add(ClosureTypes, Norm(t[1]), g);
-                    foreach (var x in named) Add(ClosureTypes, Norm(x[1]), g);
+                    string key = current[0] + "\t" + current[1];
+                    HashSet<string> had;
+                    int before = members.TryGetValue(key, out had) ? had.Count : 0;
+                    foreach (var g in adding) Add(members, key, g);
+                    if (members[key].Count > before) grew.Add(current);
                 }
+                current = fw.Base(current[0], current[1]);
             }
+            return grew;
         }
 
         readonly Dictionary<string, bool> known = new Dictionary<string, bool>();

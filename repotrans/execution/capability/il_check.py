@@ -184,7 +184,7 @@ class Checker:
         outer = self._outer_name(t)
         if (granted(self.rules, job.allowed, full, ns) or ns in r.core_namespaces or full in r.core_types or outer in r.core_types or full in r.core_typerefs
                 or scope_name(self.asm, t) in job.refs.assemblies or job.refs.allows(job.refs.types, full, job.excluded)
-                or job.refs.allows(job.refs.closure_types, full, job.excluded)):
+                or job.refs.allows(job.refs.closure, full, job.excluded)):
             return True
         job.deny("unlisted", full)
         return False

@@ -5,12 +5,12 @@ port's other projects and its packages). A candidate may use a framework member 
 uses outside the candidate's own member (cecil_checker.cs's PortRefs computes the same from Mono.Cecil).
 
 The signature closure widens that by the data the port already handles: the types a framework member the
-port uses returns or takes, and the base classes of those and of its declaring type, are `closure` types
-(any member of theirs may be used, under the same deny rules), and the types their public members' signatures
-name may appear in signatures and casts (`closure_types`); a type enters only when it lies in a family's
-namespace (System.Xml, System.Xml.Linq, System.Xml.XPath) and no rule names it (il_allow.admitted), so no
-capability, nor a type the rules open member by member, enters this way. One step:
-the members of a type only a closure member's signature names stay out (cecil_framework.cs does the same).
+port uses returns or takes, and the base classes of those and of its declaring type, are `closure` types (any
+member of theirs may be used, under the same deny rules), and so, in turn, are the types their public members'
+signatures name. A type enters only when it lies in a family's namespace (System.Xml, System.Xml.Linq,
+System.Xml.XPath: the in-memory API families rules.tsv audits whole, which a Java original using org.w3c.dom
+gets entire) and no rule names it (il_allow.admitted), so no capability, nor a type the rules open member by
+member (XmlDocument, XmlReader, the resolvers), enters this way (cecil_framework.cs does the same).
 """
 from __future__ import annotations
 
@@ -50,9 +50,8 @@ class PortRefs:
     # framework value types the port's code holds (an enum like HttpStatusCode: data, no capability, even in a
     # capability's namespace), known from the signatures that encode them as value types
     value_types: dict[str, set[str]] = field(default_factory=dict)
-    # the signature closure: framework types whose members may be used, and types that may appear in signatures
+    # the signature closure: framework types whose members may be used
     closure: dict[str, set[str]] = field(default_factory=dict)
-    closure_types: dict[str, set[str]] = field(default_factory=dict)
 
     def allows(self, table: dict[str, set[str]], key: str, excluded: frozenset[str]) -> bool:
         """Whether code other than the excluded members references `key`."""
@@ -62,15 +61,13 @@ class PortRefs:
         return {"types": {k: sorted(v) for k, v in self.types.items()},
                 "members": {k: sorted(v) for k, v in self.members.items()}, "assemblies": sorted(self.assemblies),
                 "value_types": {k: sorted(v) for k, v in self.value_types.items()},
-                "closure": {k: sorted(v) for k, v in self.closure.items()},
-                "closure_types": {k: sorted(v) for k, v in self.closure_types.items()}}
+                "closure": {k: sorted(v) for k, v in self.closure.items()}}
 
     @classmethod
     def from_json(cls, data: dict) -> "PortRefs":
         return cls({k: set(v) for k, v in data["types"].items()}, {k: set(v) for k, v in data["members"].items()},
                    set(data["assemblies"]), {k: set(v) for k, v in data.get("value_types", {}).items()},
-                   {k: set(v) for k, v in data.get("closure", {}).items()},
-                   {k: set(v) for k, v in data.get("closure_types", {}).items()})
+                   {k: set(v) for k, v in data.get("closure", {}).items()})
 
 
 def framework(name: str) -> bool:
@@ -210,7 +207,8 @@ def port_refs(c: Checker, fw: Framework | None = None) -> PortRefs:
 def _closure(refs: PortRefs, seeds: dict[tuple[Named, bool], set[str]], rules: Rules, fw: Framework) -> None:
     """The signature closure of the port's framework members (cecil_framework.cs Close): each seed type (only
     its bases, for a member's declaring type) and its base classes up to the first outside the family namespaces,
-    where admitted, with the seeds' groups; then the admitted types their public members' signatures name."""
+    where admitted, with the seeds' groups; then, until nothing changes, each admitted type a closure type's public
+    members' signatures name, and its bases, with that closure type's groups."""
     known: dict[Named, bool] = {}
 
     def ok(t: Named) -> bool:
@@ -225,22 +223,34 @@ def _closure(refs: PortRefs, seeds: dict[tuple[Named, bool], set[str]], rules: R
         return t[1].split("/", 1)[0].rpartition(".")[0] not in families
 
     members: dict[Named, set[str]] = {}
-    for (t, bases_only), groups in sorted(seeds.items()):
-        current = None if outside(t) else fw.base(t) if bases_only else t
+
+    def reach(current: Named | None, groups: set[str]) -> list[Named]:
+        """`current` and its bases within the families, where admitted: those whose groups grew."""
+        grew = []
         for _ in range(CHAIN):
             if current is None or outside(current):
                 break
             if ok(current):
+                before = len(members.get(current, ()))
                 for g in sorted(groups):
                     _add(members, current, g)
+                if len(members[current]) > before:
+                    grew.append(current)
             current = fw.base(current)
+        return grew
+
+    work: list[Named] = []
+    for (t, bases_only), groups in sorted(seeds.items()):
+        if not outside(t):
+            work += reach(fw.base(t) if bases_only else t, groups)
+    while work:
+        t = work.pop(0)
+        for x in fw.signature_types(t):
+            if ok(x):
+                work += reach(x, members[t])
     for t, groups in sorted(members.items()):
-        named = [x for x in fw.signature_types(t) if ok(x)]
         for g in sorted(groups):
             _add(refs.closure, _dotted(t), g)
-            _add(refs.closure_types, _dotted(t), g)
-            for x in named:
-                _add(refs.closure_types, _dotted(x), g)
 
 
 def _dotted(t: Named) -> str:
