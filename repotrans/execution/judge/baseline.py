@@ -71,15 +71,21 @@ class PortBaseline:
     seconds: float = 0.0
     cache: "BaselineCache | None" = field(default=None, repr=False, compare=False)   # where it is kept
 
-    def record_failures(self, found: dict[str, str]) -> None:
+    def record_failures(self, found: dict[str, str], random: set[tuple[str, str, str]] = frozenset()) -> None:
         """Tests ("Project:Ns.F.T" -> cause) found failing or flipping on the untouched port after this
-        baseline was taken (dataset validation's ground truths run again: datasets.flaky): added to their
-        assemblies' failures and kept in `cache`, so later builds, batch and sync leave them out too."""
+        baseline was taken (dataset validation's ground truths run again: datasets.flaky), and how untouched
+        runs failed ((project, exception, frame): AssemblyBaseline.random): added to their assemblies' records
+        and kept in `cache`, so later builds, batch and sync leave them out too."""
         changed = set()
         for key, why in found.items():
             record = self.assemblies.get(key.split(":", 1)[0])
             if record is not None and key not in record.failures:
                 record.failures[key] = why
+                changed.add(record.project)
+        for project, kind, frame in sorted(random):
+            record = self.assemblies.get(project)
+            if record is not None and [kind, frame] not in record.random:
+                record.random.append([kind, frame])
                 changed.add(record.project)
         for project in sorted(changed):
             if self.cache is not None and self.assemblies[project].key:

@@ -288,7 +288,7 @@ class Runner:
         blocked judged against the candidate's `code`, secrets redacted); `judge` says how it was judged when
         not alone (execution.judge.batching)."""
         timings = {**timings, **verdict.timings, "total": time.monotonic() - started}
-        self.learn_untouched(verdict.left_out)
+        self.learn_untouched(verdict.left_out, verdict.untouched_failed)
         verdict = proven_wrong(verdict)
         result = TestResult(status=verdict.status, diagnostics=verdict.diagnostics, failures=verdict.failures,
                             exceptions=verdict.exceptions, tests_run=verdict.tests_run,
@@ -298,21 +298,25 @@ class Runner:
                             translated=list(chosen.translated), judge=judge, left_out=dict(verdict.left_out))
         return judge_blocked(result, index, method, java, code).redacted()
 
-    def learn_untouched(self, left_out: dict[str, str]) -> None:
+    def learn_untouched(self, left_out: dict[str, str], failed: set[tuple[str, str, str]] = frozenset()) -> None:
         """Keep what a judgement saw fail on the untouched build (tests its run left out as failing there too,
         beside the same tests: toolchains' FAILS_BESIDE, a fact about the port the candidate cannot reach) among
-        this runner's known failures, so later candidates leave them out from the start, and in the untouched
-        baseline (and its cache: later runs of the same port too). NPOI's formula tests throw at random (an
-        identity hash taken modulo an array's length), a few new ones in each run: each is learned once."""
+        this runner's known failures, so later candidates leave them out from the start, and how the untouched
+        build failed there (`failed`: project, exception, frame) among its random failures
+        (toolchains.mono_test.passed_again); both in the untouched baseline too (and its cache: later runs of the
+        same port). NPOI's formula tests throw at random (an identity hash taken modulo an array's length), a
+        few new ones in each run: each is learned once."""
         found = {key: why for key, why in left_out.items() if why == FAILS_BESIDE}
         with self._lock:
             known = dict(self.limits.known_failures)
             new = {key: why for key, why in found.items() if key not in known}
-            if not new:
+            fresh = set(failed) - set(self.limits.random_failures)
+            if not new and not fresh:
                 return
-            self.limits = replace(self.limits, known_failures=tuple(sorted({**known, **new}.items())))
+            self.limits = replace(self.limits, known_failures=tuple(sorted({**known, **new}.items())),
+                                  random_failures=tuple(sorted({*self.limits.random_failures, *fresh})))
             if self.untouched is not None:
-                self.untouched.record_failures(new)
+                self.untouched.record_failures(new, fresh)
 
     def close(self) -> None:
         """Remove warm containers; the runner may be used again afterwards."""

@@ -116,6 +116,9 @@ class Verdict:
     # seconds each test that ran took, as the runner measured it ("Project:Ns.F.T" -> seconds)
     seconds: dict[str, float] = field(default_factory=dict)
     cut_short: bool = False        # fail fast left selected tests unrun (Limits.fail_fast)
+    # how the untouched build failed in runs beside the candidate's tests, (project, exception, frame) (mono_test:
+    # facts about the port the candidate cannot reach, learned by the runner as Limits.random_failures)
+    untouched_failed: set[tuple[str, str, str]] = field(default_factory=set)
     peak_mb: float | None = None   # the most memory one of its test processes held (the sandbox's measure)
     # the two innermost suites above each planned test ("Project:Ns.F.T" -> [fixture or method suite, ...]): a
     # case the runner names otherwise ([TestCase(TestName=...)]) is found under its method's suite
@@ -136,6 +139,7 @@ class Verdict:
         self.seconds.update(other.seconds)
         self.suites.update(other.suites)
         self.cut_short |= other.cut_short
+        self.untouched_failed |= other.untouched_failed
         if other.peak_mb is not None:
             self.peak_mb = max(self.peak_mb or 0.0, other.peak_mb)
         if other.status == "no_tests":

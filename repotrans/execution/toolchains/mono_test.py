@@ -123,6 +123,7 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
     if left_out:
         verdict = judge(outcome, nonce, names, limits, locator(ws, cand), frozenset(left_out))
         verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
+    verdict.untouched_failed = {(project.name, kind, frame) for kind, frame in seen}
     report = parse_runner(outcome.stdout, nonce)
     if report.stopped and verdict.status in ("passed", "no_tests"):    # it stopped in a failure left out: all of them
         again, more = run_project(ws, cand, projects, project, names, built, sandbox,
@@ -241,7 +242,7 @@ def passed_again(ws: Workspace, cand: PatchedFile, projects: list[Project], proj
     """The candidate's failing tests (not already `left_out`) that failed the way the untouched port failed in
     its own runs beside the same tests (`seen`) or in its baseline's flipping tests (limits.random_failures): the
     same exception thrown in the same frame, never a line of the candidate's; and that pass when the same tests
-    run again with the candidate: name -> cause. NPOI's
+    run again with the candidate, in one of at most FLAKY_RERUNS runs: name -> cause. NPOI's
     formula cache throws IndexOutOfRangeException at random (an identity hash, negative on mono, taken modulo
     an array's length), in a few tests of every run and other ones each time: a right body was blamed in 7 of 8
     judgements. A test failing any other way, or again, stays the candidate's; none of this is learned."""
@@ -252,13 +253,19 @@ def passed_again(ws: Workspace, cand: PatchedFile, projects: list[Project], proj
                 if f.name not in left_out and (sig := environment.signature(f)) in seen}
     if not suspects:
         return {}
-    nonce = secrets.token_hex(16)
-    outcome = candidate_process(ws, cand, projects, project, names, built, sandbox, limits, timeout, env, area, nonce)
-    again = judge(outcome, nonce, names, limits, locator(ws, cand))
-    failed = {f.name for f in again.failures} | set(again.not_run)
+    passed: set[str] = set()
+    for _ in range(FLAKY_RERUNS):
+        nonce = secrets.token_hex(16)
+        outcome = candidate_process(ws, cand, projects, project, names, built, sandbox, limits, timeout, env, area,
+                                    nonce)
+        again = judge(outcome, nonce, names, limits, locator(ws, cand))
+        failed = {f.name for f in again.failures} | set(again.not_run)
+        passed |= {name for name in suspects if name in again.ran and name not in failed}
+        if passed >= set(suspects):
+            break
     return {name: f"{environment.FLIPS} (threw {sig[0]} in {sig[1].split(' (', 1)[0]} as the untouched port does "
                   "at random there, then passed when run again with the candidate)"
-            for name, sig in suspects.items() if name in again.ran and name not in failed}
+            for name, sig in suspects.items() if name in passed}
 
 
 def test_files(ws: Workspace, project: Project) -> frozenset[str]:
