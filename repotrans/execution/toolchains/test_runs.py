@@ -10,8 +10,9 @@ from the measured seconds of its own tests, never from how many there are. A run
 (several tests' heap in one process) is split in two and each half run again, down to one test: only a
 test that runs out of memory alone is judged by it.
 
-Runs may go `processes` at a time (cores the run's other jobs leave idle): the verdict is the one running them
-one after another gives, the runs up to the first that does not pass, in plan order (a later run already under
+After the first run (the nearest fixture, where a failing candidate usually fails: it goes alone, so such a
+candidate pays for no run beside it), runs may go `processes` at a time (cores the run's other jobs leave idle):
+the verdict is the one running them one after another gives, the runs up to the first that does not pass, in plan order (a later run already under
 way when an earlier one fails is not counted). A run on the untouched build (a failing test run again without
 the candidate) waits, through the RunGate, until no candidate's run is under way and starts none beside it, so
 a candidate's process never runs beside what is recorded as a fact about the port.
@@ -171,14 +172,16 @@ def run_all(runs: list[TestRun], run_one: Callable[[TestRun], tuple[object, bool
             split: Callable[[TestRun], list[TestRun]], processes: int = 1) -> tuple[list[object], bool]:
     """Each run's verdict in order until one does not pass (fail fast), and whether runs were left unrun (or
     not counted); a run stopped by the memory limit (run_one's second answer) is replaced by `split`'s smaller
-    runs when it has any. Up to `processes` runs go at once; the answer is the one-at-a-time answer."""
+    runs when it has any. Once a run has ended, up to `processes` runs go at once; the answer is the one-at-a-time
+    answer."""
     todo: list[tuple[tuple[int, ...], TestRun]] = [((n,), run) for n, run in enumerate(runs)]
     done: dict[tuple[int, ...], object] = {}
     failed: tuple[int, ...] | None = None
     with (ThreadPoolExecutor(processes, thread_name_prefix="test-run") if processes > 1 else _Here()) as pool:
         flying: dict[Future, tuple[tuple[int, ...], TestRun]] = {}
         while todo or flying:
-            while todo and len(flying) < max(1, processes) and (failed is None or todo[0][0] < failed):
+            room = max(1, processes) if done else 1     # the first run alone: a failure usually shows there
+            while todo and len(flying) < room and (failed is None or todo[0][0] < failed):
                 key, run = todo.pop(0)
                 flying[pool.submit(run_one, run)] = (key, run)
             if not flying:
