@@ -126,7 +126,7 @@ def test_unchanged_surface_rebuilds_only_the_library(env, monkeypatch):
             calls.append(argv)
             return super().run(argv, **kw)
 
-    monkeypatch.setattr(runner, "make_sandbox", lambda name, ws, image: Recording(ws))
+    monkeypatch.setattr(runner, "make_sandbox", lambda name, ws, image, commands=1: Recording(ws))
     with Runners(wd, sandbox="local", timeout=30.0) as fresh:          # a new runner: its sandbox records
         env = (index, wd, fresh)
         assert run(env, "Calculator.Add", ADD_TRUTH).status == "passed"
