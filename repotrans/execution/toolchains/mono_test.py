@@ -16,7 +16,7 @@ from repotrans.execution.toolchains import Limits, PatchedFile, Verdict, environ
 from repotrans.execution.toolchains.mono_build import RUNNER_EXE, closure, dependents, rel
 from repotrans.execution.toolchains.mono_judge import judge
 from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.toolchains.nunit import end_marker, parse_runner
+from repotrans.execution.toolchains.nunit import covers, end_marker, parse_runner
 from repotrans.execution.toolchains.test_area import area_root, test_area
 from repotrans.execution.toolchains.test_runs import (Measured, RunGate, Slots, TestRun, halves, out_of_memory,
                                                       plan_runs, run_all)
@@ -211,11 +211,14 @@ def fail_without_it(ws: Workspace, cand: PatchedFile, projects: list[Project], p
                     limits: Limits, area: Area) -> tuple[dict[str, str], set[tuple[str, str]]]:
     """The candidate's failing tests (not already `left_out`) that fail on the untouched port too when it runs
     the same tests in the same process, at most FLAKY_RERUNS times: name -> cause; and how the untouched port
-    failed in those runs, any test (signature()). Only on a port whose baseline recorded tests of this project
+    failed in those runs, any test (signature()). A failure the untouched port is already known to throw at
+    random there (known_random) is not run again here: passed_again decides it. Only on a port whose baseline
+    recorded tests of this project
     flipping (NPOI's formula tests fail at random, and which ones depends on the tests run beside them): a
     candidate is blamed for what the port without it does not do. The candidate cannot reach these runs (the
     untouched build, alone: no run of the candidate under way)."""
-    failing = {f.name for f in verdict.failures} - set(left_out)
+    known = known_random(project, limits)
+    failing = {f.name for f in verdict.failures if environment.signature(f) not in known} - set(left_out)
     if not failing or names is None or not flips_here(project, limits):
         return {}, set()
     found: dict[str, str] = {}
@@ -241,31 +244,86 @@ def passed_again(ws: Workspace, cand: PatchedFile, projects: list[Project], proj
                  area: Area) -> dict[str, str]:
     """The candidate's failing tests (not already `left_out`) that failed the way the untouched port failed in
     its own runs beside the same tests (`seen`) or in its baseline's flipping tests (limits.random_failures): the
-    same exception thrown in the same frame, never a line of the candidate's; and that pass when the same tests
-    run again with the candidate, in one of at most FLAKY_RERUNS runs: name -> cause. NPOI's
-    formula cache throws IndexOutOfRangeException at random (an identity hash, negative on mono, taken modulo
-    an array's length), in a few tests of every run and other ones each time: a right body was blamed in 7 of 8
-    judgements. A test failing any other way, or again, stays the candidate's; none of this is learned."""
-    seen = seen | {(kind, frame) for owner, kind, frame in limits.random_failures if owner == project.name}
+    same exception thrown in the same frame, never a line of the candidate's; and that, run again, pass with the
+    candidate or fail the same way on the untouched port: name -> cause. Runs again (neighbourhoods(), smallest
+    first, until every suspect is decided): the suspects alone, their fixtures' selected tests (and these without
+    the candidate), the whole run.
+
+    NPOI's formula cache throws IndexOutOfRangeException at random (an identity hash, negative on mono, taken
+    modulo an array's length): which tests it hits depends on the build and on what ran before them in the
+    process, a few of every run and other ones each time, and mostly the same ones again in the same run of the
+    same build; a right body was blamed in 7 of 8 judgements. A test alone takes half a second where the whole
+    run again takes ten. A test failing any other way, or again in every run with the candidate while the
+    untouched port passes it, stays the candidate's; none of this is learned. Left to chance: a wrong body that
+    fails a test only after other tests ran, with the port's own random failure (that exception, in that frame)."""
+    seen = seen | known_random(project, limits)
     if not seen or names is None:
         return {}
     suspects = {f.name: sig for f in verdict.failures
                 if f.name not in left_out and (sig := environment.signature(f)) in seen}
-    if not suspects:
-        return {}
-    passed: set[str] = set()
-    for _ in range(FLAKY_RERUNS):
+    found: dict[str, str] = {}
+    for rerun, layout, untouched_too in neighbourhoods(names, list(suspects)):
         nonce = secrets.token_hex(16)
-        outcome = candidate_process(ws, cand, projects, project, names, built, sandbox, limits, timeout, env, area,
-                                    nonce)
-        again = judge(outcome, nonce, names, limits, locator(ws, cand))
+        heap = {"MONO_GC_PARAMS": f"{mono_env(limits.memory_mb)['MONO_GC_PARAMS']},{layout}"} if layout else {}
+        outcome = candidate_process(ws, cand, projects, project, rerun, built, sandbox, limits, timeout,
+                                    {**(env or {}), **heap}, area, nonce)
+        again = judge(outcome, nonce, rerun, limits, locator(ws, cand))
         failed = {f.name for f in again.failures} | set(again.not_run)
-        passed |= {name for name in suspects if name in again.ran and name not in failed}
-        if passed >= set(suspects):
+        found.update({name: f"{environment.FLIPS} (threw {sig[0]} in {sig[1].split(' (', 1)[0]} as the untouched "
+                            "port does at random there, then passed when run again with the candidate)"
+                      for name, sig in suspects.items()
+                      if name not in found and name in again.ran and name not in failed})
+        if untouched_too and set(found) < set(suspects):
+            without = untouched_run(ws, cand, projects, project, rerun, sandbox, limits, area)
+            found.update({f.name: environment.FAILS_BESIDE for f in without.failures if f.name in suspects
+                          and f.name not in found and environment.signature(f) == suspects[f.name]})
+        if set(found) >= set(suspects):
             break
-    return {name: f"{environment.FLIPS} (threw {sig[0]} in {sig[1].split(' (', 1)[0]} as the untouched port does "
-                  "at random there, then passed when run again with the candidate)"
-            for name, sig in suspects.items() if name in passed}
+    return found
+
+
+HEAP_LAYOUTS = ("nursery-size=8m", "nursery-size=1m")     # mono's default nursery is 4m
+
+
+def neighbourhoods(names: list[str], suspects: list[str]) -> list[tuple[list[str], str, bool]]:
+    """What runs again beside tests that failed at random, smallest first, each once, as (names, heap layout ("":
+    the default), whether the untouched port runs them too): the suspects alone in each of HEAP_LAYOUTS, the
+    selected names in their fixtures (fixtures_of), the whole run's `names`."""
+    if not suspects:
+        return []
+    steps = [(sorted(suspects), layout, False) for layout in HEAP_LAYOUTS]
+    for rerun, untouched_too in ((fixtures_of(names, suspects), True), (names, False)):
+        if all(sorted(rerun) != sorted(done) or layout for done, layout, _ in steps):
+            steps.append((rerun, "", untouched_too))
+    return steps
+
+
+def known_random(project: Project, limits: Limits) -> set[tuple[str, str]]:
+    """How the untouched port's tests of `project` fail at random (signature(): the exception and its frame), as
+    its baseline's flipping tests and the untouched runs beside earlier candidates showed (limits.random_failures)."""
+    return {(kind, frame) for owner, kind, frame in limits.random_failures if owner == project.name}
+
+
+def fixtures_of(names: list[str], tests: list[str]) -> list[str]:
+    """The selected `names` (fixtures or methods) in the fixtures of `tests` (reported test names): what runs again
+    to see whether a test that failed at random passes, one-time set-up and neighbours included, without the rest
+    of the run (608 NPOI tests took 8 s; one fixture's, under 1 s)."""
+    fixtures = {fixture_of(test) for test in tests}
+    picked = [n for n in names if n in fixtures or fixture_of(n) in fixtures or any(covers(n, test) for test in tests)]
+    return picked or names
+
+
+def fixture_of(test: str) -> str:
+    """"Ns.Fixture" of a test name "Ns.Fixture.Method", "Ns.Fixture.Method(1.5, \"a\")" or "Ns.Fixture(2).Method"."""
+    method = test
+    if test.endswith(")"):                 # a case's arguments, which may hold dots and brackets of their own
+        depth = 0
+        for at in range(len(test) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(test[at], 0)
+            if depth == 0:
+                method = test[:at]
+                break
+    return method.rsplit(".", 1)[0]
 
 
 def test_files(ws: Workspace, project: Project) -> frozenset[str]:
