@@ -42,7 +42,8 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
     the runner's own report decides whenever it is complete (END line, exit 0 or stopped by the
     sandbox after it); a run killed at the time limit before that is a timeout; anything else that
     ends without a whole report matching the selection is a runtime error. `leave_out`: tests that
-    cannot pass here (toolchains.environment), taken out of the report before it is judged."""
+    cannot pass here (toolchains.environment), taken out of the report before it is judged; a fail-fast run that
+    stopped at one of them is judged on the tests it reached (its caller runs the others on)."""
     if outcome.pids_limited:        # the sandbox's pids.events, not the console's wording; a fork bomb
         return Verdict("runtime_error", reason=PIDS_REASON)     # may exhaust memory too: the cause comes first
     if outcome.oom_killed:
@@ -54,6 +55,10 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
         report.planned = [p for p in report.planned if p[1] not in leave_out]
         report.started = None if report.started is None else report.started - left
         report.ended -= left
+        if report.stopped and not any(t[0] in ("Failure", "Error") for t in report.tests):
+            reached = {t[1] for t in report.tests}      # it stopped at a test left out: the rest runs on from
+            report.planned = [p for p in report.planned if p[1] in reached]         # there (mono_test.run_project)
+            report.started, report.stopped = len(report.planned), False
     if report.ended is None:
         if outcome.timed_out:        # what ran before the limit is counted
             failed = sum(1 for t in report.tests if t[0] not in ("passed", "Success"))

@@ -16,7 +16,7 @@ from repotrans.execution.toolchains import Limits, PatchedFile, Verdict, environ
 from repotrans.execution.toolchains.mono_build import RUNNER_EXE, closure, dependents, rel
 from repotrans.execution.toolchains.mono_judge import judge
 from repotrans.execution.toolchains.msbuild import Project
-from repotrans.execution.toolchains.nunit import covers, end_marker, parse_runner
+from repotrans.execution.toolchains.nunit import RunnerReport, covers, end_marker, parse_runner
 from repotrans.execution.toolchains.test_area import area_root, test_area
 from repotrans.execution.toolchains.test_runs import (Measured, RunGate, Slots, TestRun, halves, out_of_memory,
                                                       plan_runs, run_all)
@@ -125,15 +125,25 @@ def run_project(ws: Workspace, cand: PatchedFile, projects: list[Project], proje
         verdict.left_out = {f"{project.name}:{name}": why for name, why in left_out.items()}
     verdict.untouched_failed = {(project.name, kind, frame) for kind, frame in seen}
     report = parse_runner(outcome.stdout, nonce)
-    if report.stopped and verdict.status in ("passed", "no_tests"):    # it stopped in a failure left out: all of them
-        again, more = run_project(ws, cand, projects, project, names, built, sandbox,
-                                  replace(limits, verdict_only=False), timeout, env, logs, area)
-        return again, (outcome.cpu_seconds or 0.0) + more
     verdict.excluded = {f"{project.name}:{name}": categories for name, categories in report.excluded}
     verdict.seconds = {f"{project.name}:{name}": secs for name, secs in report.seconds.items()}
     verdict.peak_mb = outcome.peak_mb
     verdict.suites = {f"{project.name}:{name}": suites[-2:] for name, suites in report.suites.items() if suites}
+    rest = unreported(report)
+    if report.stopped and rest and verdict.status in ("passed", "no_tests"):    # stopped in a failure left out
+        later, more = run_project(ws, cand, projects, project, rest, built, sandbox, limits,
+                                  max(1.0, timeout - outcome.seconds), env, logs, area)
+        verdict.absorb(later)
+        return verdict, (outcome.cpu_seconds or 0.0) + more
     return verdict, outcome.cpu_seconds or 0.0
+
+
+def unreported(report: RunnerReport) -> list[str]:
+    """The tests a run planned and did not report (a fail-fast run stopped before them), by their full names:
+    what continues it in a fresh process when the failure it stopped at was left out (one fixture's set-up runs
+    again; the tests that passed do not)."""
+    reported = {name for _, name, _, _ in report.tests}
+    return [name for _, name in report.planned if name not in reported]
 
 
 def candidate_process(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,

@@ -3,6 +3,7 @@ on a port whose baseline saw tests flip, a failing run's tests run again on the 
 tests; those failing there too are left out as flipping. Real mcs and repotrans's NUnit runner."""
 from __future__ import annotations
 
+import base64
 from dataclasses import replace
 
 import pytest
@@ -46,3 +47,23 @@ def test_a_failure_the_untouched_port_shows_beside_the_same_tests_is_not_the_can
     assert wrong.status == "test_failure" and {f.name for f in wrong.failures} == {
         "Acme.Tests.Order.A_Doubles", "Acme.Tests.Order.C_DoublesTwo"}, (wrong.status, wrong.reason)
     assert steady.status == "test_failure" and [f.name for f in steady.failures] == ["Acme.Tests.Order.B_AloneOnly"]
+
+
+@pytest.mark.slow
+def test_a_run_stopped_at_a_failure_left_out_goes_on_from_where_it_stopped(tmp_path):
+    """Dataset validation's runs stop at their first failing test. The right body's run stops at B_AloneOnly,
+    which is left out (the untouched port fails it beside the same tests): the run goes on in a fresh process
+    from C_DoublesTwo, not from the start, and passes; the wrong body's stops at A_Doubles, blamed."""
+    needs_mono()
+    repo = write_tree(tmp_path / "repo", {k: v % "x * 2" if k.endswith("Calc.cs") else v for k, v in FILES.items()})
+    limits = Limits(timeout=60, memory_mb=1024, fail_fast=True, verdict_only=True, known_failures=FLAKY_PORT)
+    with judging(repo, tmp_path / "work", limits) as judge:
+        right = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x * 2", ["T:Acme.Tests.Order"])
+        wrong = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x + 1", ["T:Acme.Tests.Order"])
+    assert (right.status, right.tests_run) == ("passed", 2), (right.status, right.reason)
+    assert right.left_out == {"T:Acme.Tests.Order.B_AloneOnly": FAILS_BESIDE}
+    assert sorted(right.ran) == ["Acme.Tests.Order.A_Doubles", "Acme.Tests.Order.C_DoublesTwo"], right.ran
+    ran = [line.split(" ")[4] for line in right.log.splitlines() if line.startswith("@@RT ") and " TEST " in line]
+    named = [base64.b64decode(name).decode() for name in ran]
+    assert named == ["Acme.Tests.Order.A_Doubles", "Acme.Tests.Order.B_AloneOnly", "Acme.Tests.Order.C_DoublesTwo"]
+    assert wrong.status == "test_failure" and [f.name for f in wrong.failures] == ["Acme.Tests.Order.A_Doubles"]
