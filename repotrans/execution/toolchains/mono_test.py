@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from repotrans.execution.sandboxes import Sandbox
+from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, Verdict, environment
 from repotrans.execution.toolchains.mono_build import RUNNER_EXE, closure, dependents, rel
 from repotrans.execution.toolchains.mono_judge import judge
@@ -148,7 +148,7 @@ def unreported(report: RunnerReport) -> list[str]:
 
 def candidate_process(ws: Workspace, cand: PatchedFile, projects: list[Project], project: Project,
                       names: list[str] | None, built: dict[str, Path], sandbox: Sandbox, limits: Limits, timeout: float,
-                      env: dict[str, str] | None, area: Area, nonce: str):
+                      env: dict[str, str] | None, area: Area, nonce: str) -> RunOutcome:
     """One sandboxed process of the runner on `names` with the candidate's build, beside the candidate's other
     runs (area.gate), in its slot's test area; its outcome."""
     cpu = limits.clock == "cpu" and sandbox.counts_cpu()
