@@ -131,7 +131,7 @@ def _renamed_type_rules(m: Method, project: dict[str, set[str]]) -> list[_Rule]:
         return []
     names = []
     for java, cs in project.items():
-        if len(cs) != 1 or java in cs or len(java) < 4:
+        if len(cs) != 1 or java in cs or len(java) < 4 or java not in m.name:
             continue
         found = re.search(rf"(?:^|(?<=[a-z0-9_])){re.escape(java)}(?![a-z])", m.name)
         if found:
