@@ -24,9 +24,9 @@ from repotrans.skeleton.derived import derive, why_not
 from repotrans.skeleton.generate import SkeletonFile
 from repotrans.skeleton.lines import PLACEHOLDER, Line
 from repotrans.skeleton.port_uses import (CLASH, MISSING_MEMBER, TYPE_HEADER, UNKNOWN_NAME, WANTED, MemberError,
-                                          as_extension, as_method, as_property, block_end, hoist, nested_enum,
-                                          port_member, port_texts, recase, retype, retype_operand,
-                                          retype_to_subtype, retype_to_use)
+                                          as_extension, as_getter_property, as_method, as_property, block_end, hoist,
+                                          nested_enum, override_access, port_member, port_texts, recase, retype,
+                                          retype_operand, retype_to_subtype, retype_to_use, virtual_base)
 
 MAX_ROUNDS = 6
 BUILD_TIMEOUT = 600
@@ -156,6 +156,10 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                 report.reshaped.append(f"{found['type']}.{found['member']}: a getter property made the method "
                                        f"the port's {e.file}:{e.line} calls")
                 fixed = True
+            elif f is not None and as_getter_property(f, found["member"], e, target):
+                report.reshaped.append(f"{found['type']}.{found['member']}: a getter made the property the port's "
+                                       f"{e.file}:{e.line} reads")
+                fixed = True
             elif f is not None and recase(f, found["member"]):
                 report.reshaped.append(f"{found['type']}.{found['member']}: renamed to the casing the port's "
                                        f"{e.file}:{e.line} uses")
@@ -190,6 +194,14 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
             elif "method group" in e.message and as_property(files, e, target):
                 report.reshaped.append(f"{e.file}:{e.line}: a method the port reads as a property made one")
                 fixed = True
+        for e in errors:                    # an override, the port's or a regenerated one, shapes its base member
+            if virtual_base(files, e):
+                report.reshaped.append(f"{_base_name(e)}: virtual, as {e.origin or 'the port'}'s override at "
+                                       f"{e.file}:{e.line} needs")
+                fixed = True
+            elif override_access(files, e, target):
+                report.reshaped.append(f"{_base_name(e)}: the access of the port's override at {e.file}:{e.line}")
+                fixed = True
         hoisted = set()
         for e in report.port_errors:        # a nested type the port names bare lives beside its outer type
             bare = UNKNOWN_NAME.search(e.message) if e.code in ("CS0103", "CS0246") else None
@@ -208,6 +220,8 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                                            "has its name)")
                 fixed = True
                 continue
+            if e.code == "CS0506" and any(r.startswith(_base_name(e) + ":") for r in report.reshaped):
+                continue                    # its base member was made virtual above
             if f is not None and e.origin and e.code in ("CS0115", "CS0506") and _as_new(f, e):
                 report.reshaped.append(f"{e.origin}: no 'override' ({e.code}: the port's base member is not "
                                        "virtual or absent)")
@@ -253,6 +267,12 @@ def member_errors(output: str, target: Path, by_path: dict[str, SkeletonFile]) -
         f = by_path.get(rel)
         out.append(MemberError(rel, d.line, d.code, d.message, f.origin_at(d.line) if f else None))
     return out
+
+
+def _base_name(error: MemberError) -> str:
+    """The inherited member an override's error names (`Type.member()`), or its message."""
+    found = re.search(r"inherited member `([^']+)'", error.message)
+    return found.group(1) if found else error.message
 
 
 def _as_new(f: SkeletonFile, error: MemberError) -> bool:

@@ -167,11 +167,13 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
 def split_home(index: "Index", t: "TypeDecl", names: Names) -> str | None:
     """For a type of a package the port split over namespaces (HdrHistogram.NET keeps org.HdrHistogram's
     iterators in HdrHistogram.NET.Iteration): the namespace of its superclass's or interfaces' counterparts
-    when one of the package's, else the one where most of the package's aligned types that name it are
+    when one of the package's (of a superclass regenerated too, where that one goes), else the one where most of the package's aligned types that name it are
     (a tie: None, the package's plurality decides)."""
     spaces = names.split[t.container]
     for sup in index.supertypes(t):
         ns = names.namespace_of.get(sup.name)
+        if ns is None and sup.container == t.container and sup.id != t.id:
+            ns = split_home(index, sup, names)      # a superclass regenerated too: where it goes
         if ns in spaces and sup.container == t.container:
             return ns
     word = re.compile(rf"\b{re.escape(t.name)}\b")

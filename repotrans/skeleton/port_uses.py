@@ -241,6 +241,20 @@ def as_property(files: list[SkeletonFile], error: MemberError, target: Path) -> 
     return False
 
 
+def as_getter_property(f: SkeletonFile, member: str, error: MemberError, target: Path) -> bool:
+    """The port's line of `error` reads `X.member` without calling it where the skeleton has the parameterless
+    getter `GetMember()` (`IsMember()`, `HasMember()`: Pinyin4j's ChineseToPinyinResource.Instance for Java's
+    static getInstance()): the getter becomes the get-only property `member`; True if changed."""
+    if re.search(r"\." + re.escape(member) + r"\b(?!\s*[(<])", _port_line(target, error)) is None:
+        return False
+    names = {p + member.lower() for p in ("get", "is", "has")}
+    i = _reader(f, lambda name: name.lower() in names)
+    if i is None:
+        return False
+    _to_property(f, i, member)
+    return True
+
+
 def _reader(f: SkeletonFile, wanted) -> int | None:
     """The line of the first parameterless placeholder method of `f` whose name `wanted` accepts."""
     for i, ln in enumerate(f.lines[:-3]):
@@ -254,10 +268,66 @@ def _reader(f: SkeletonFile, wanted) -> int | None:
     return None
 
 
-def _to_property(f: SkeletonFile, i: int) -> None:
+def _to_property(f: SkeletonFile, i: int, name: str | None = None) -> None:
+    """The parameterless placeholder method at line `i` as a get-only property (named `name` if given)."""
     head = re.fullmatch(r"(?P<indent>\s*)(?P<words>.+?)\s+(?P<name>\w+)\(\)", f.lines[i].text)
-    f.lines[i:i + 4] = [Line(f"{head['indent']}{head['words']} {head['name']} {{ get {{ {PLACEHOLDER} }} }}",
+    f.lines[i:i + 4] = [Line(f"{head['indent']}{head['words']} {name or head['name']} {{ get {{ {PLACEHOLDER} }} }}",
                              f.lines[i].origin)]
+
+
+_INHERITED = re.compile(r"(?:override|overriding `(?P<access>[\w ]+)') inherited member `(?P<type>[\w.]+)\."
+                        r"(?P<name>\w+)(?:\.(?:get|set))?(?:\([^)]*\))?'")
+
+
+def _base_member(files: list[SkeletonFile], error: MemberError) -> tuple[Line, re.Match] | None:
+    """The skeleton's declaration of the inherited member an override's error names (line, _DECL match)."""
+    m = _INHERITED.search(error.message)
+    if m is None:
+        return None
+    owner = m["type"].rsplit(".", 1)[-1]
+    for f in files:
+        head = next((i for i, ln in enumerate(f.lines) if ln.kind == "type"
+                     and re.search(r"\b(?:class|interface|struct)\s+" + re.escape(owner) + r"\b", ln.text)), None)
+        if head is None:
+            continue
+        end = block_end(f.lines, head)
+        for ln in f.lines[head + 1:end]:
+            d = _DECL.match(ln.text) if ln.kind != "type" and not ln.text.lstrip().startswith("//") else None
+            if d is not None and d["name"] == m["name"] and d["type"].split()[-1] not in _MODIFIERS:
+                return ln, d
+    return None
+
+
+def virtual_base(files: list[SkeletonFile], error: MemberError) -> bool:
+    """An override (the port's own, or a regenerated subclass's: HdrHistogram.NET's LinearIterator.hasNext())
+    of a skeleton member that is not virtual (CS0506): the skeleton member becomes virtual, as Java's
+    overridable method is; True if changed."""
+    found = _base_member(files, error) if error.code == "CS0506" else None
+    if found is None or re.search(r"\b(?:virtual|abstract|override|static|sealed)\s", found[0].text):
+        return False
+    ln, d = found
+    ln.text = ln.text[:d.start("type")] + "virtual " + ln.text[d.start("type"):]
+    return True
+
+
+def override_access(files: list[SkeletonFile], error: MemberError, target: Path) -> bool:
+    """The port's own override declares another access than the skeleton member it overrides (CS0507:
+    HdrHistogram.NET's `protected override void incrementIterationLevel()` where Java's is package-private):
+    the skeleton member takes the port's access, read from the port's line; True if changed."""
+    found = _base_member(files, error) if error.code == "CS0507" and error.origin is None else None
+    access = re.match(r"\s*(protected\s+internal|public|protected|internal|private)\b", _port_line(target, error))
+    if found is None or access is None:
+        return False
+    ln, _ = found
+    indent = re.match(r"\s*", ln.text).group(0)
+    rest = ln.text[len(indent):]
+    rest = _ACCESS_WORD.sub("", rest, count=1) if _ACCESS_WORD.match(rest) else rest
+    text = f"{indent}{' '.join(access.group(1).split())} {rest}"
+    changed, ln.text = text != ln.text, text
+    return changed
+
+
+_ACCESS_WORD = re.compile(r"(?:protected\s+internal|public|protected|internal|private)\s+")
 
 
 def hoist(files: list[SkeletonFile], name: str) -> bool:

@@ -131,6 +131,7 @@ class TypeRenderer(WrittenMembers):
             lines += self.members(body, cs_name, kind, depth, java_path)
             if kind == "class":
                 lines += self._defaults(node, java_path)
+                lines += self._enumerator_bridge(node, bases, java_path, lines)
             self.sealed.pop()
         lines.append(Line("}"))
         return lines
@@ -385,6 +386,29 @@ class TypeRenderer(WrittenMembers):
             return [Line(INDENT + head + constraints + ";", origin)]
         return [Line(INDENT + head + constraints, origin), Line(INDENT + "{", origin),
                 Line(INDENT * 2 + PLACEHOLDER, origin), Line(INDENT + "}", origin)]
+
+    def _enumerator_bridge(self, node: Node, bases: list[str], origin: str, members: list[Line]) -> list[Line]:
+        """A class implementing java.util.Iterator<T> (C#'s IEnumerator<T>, as the JDK table writes it) keeps
+        hasNext()/next() and carries the members IEnumerator<T> requires, written over them as ports write
+        them (HdrHistogram.NET's AbstractHistogramIterator): MoveNext() advances with next(), Current holds it."""
+        java = [split_type(node_text(t))[0] for c in node.children if c.type == "super_interfaces"
+                for t in c.named_children[0].named_children]
+        element = next((m.group(1) for b in bases for m in [re.fullmatch(r"(?:[\w.]+\.)?IEnumerator<(.+)>", b)] if m),
+                       None)
+        if element is None or not {"Iterator", "java.util.Iterator"} & set(java):
+            return []
+        has_next, nxt = ("HasNext", "Next") if self.conv.pascal_methods.holds(True) else ("hasNext", "next")
+        if not any(re.search(r"\s" + has_next + r"\s*\(", ln.text) for ln in members) and \
+                any(re.search(r"\s" + has_next + r"\s*(\{|$)", ln.text) for ln in members):
+            has_next_read = has_next               # the port's conventions made hasNext() a property
+        else:
+            has_next_read = has_next + "()"
+        return [Line(INDENT + text, origin) for text in (
+            f"public {element} Current {{ get; private set; }}",
+            "object System.Collections.IEnumerator.Current { get { return Current; } }",
+            f"public bool MoveNext() {{ if (!{has_next_read}) return false; Current = {nxt}(); return true; }}",
+            "public void Reset() { throw new NotSupportedException(); }",
+            "public void Dispose() { }")]
 
     def _enumerator(self, node: Node, returns: str, mods: list[str], origin: str) -> list[Line]:
         """Iterable's `iterator()` in a class that implements it: IEnumerable<T>'s `GetEnumerator()`, public, with

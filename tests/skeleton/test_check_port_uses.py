@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repotrans.skeleton.port_uses import MemberError, as_property, hoist, retype_operand, retype_to_subtype, \
-    retype_to_use
+from repotrans.skeleton.port_uses import MemberError, as_getter_property, as_property, hoist, retype_operand, \
+    retype_to_subtype, retype_to_use
 from repotrans.skeleton.generate import SkeletonFile
 from repotrans.skeleton.lines import PLACEHOLDER, Line
 
@@ -82,3 +82,14 @@ def test_a_nested_type_moves_beside_its_outer_type():
         "public class ParseError : Exception", "{", "    public ErrorType ErrorType { get { " + PLACEHOLDER + " } }",
         "}", "public enum ErrorType", "{", "    TOO_SHORT, TOO_LONG", "}"]
     assert not hoist([f], "ErrorType")         # a top-level type stays
+
+
+def test_a_getter_the_port_reads_as_a_property_of_its_own_name_becomes_that_property(tmp_path):
+    f = _file(("internal class Resource", "type"), ("{", "member"),
+              *_method("internal static Resource GetInstance()"), *_method("internal string[] GetRecord(char ch)"),
+              ("}", "member"))
+    error = _port(tmp_path, "class Use { string[] M() { return Resource.Instance.GetRecord('a'); } } // HERE")
+    assert as_getter_property(f, "Instance", error, tmp_path)
+    assert f.lines[2].text == "    internal static Resource Instance { get { " + PLACEHOLDER + " } }"
+    error = _port(tmp_path, "class Use { string[] M() { return Resource.Record('a'); } } // HERE")
+    assert not as_getter_property(f, "Record", error, tmp_path)       # called, and GetRecord takes a parameter
