@@ -20,6 +20,7 @@ from repotrans.verdicts.results import TestResult
 from repotrans.index.model import Field, Method
 from repotrans.mapping.api_map import ApiMap
 from repotrans.translator.boundary import StoredValue, store_values
+from repotrans.translator.byte_views import element_accessors
 from repotrans.translator.constants import add_constants
 from repotrans.translator.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.translator.helpers import add_helpers
@@ -99,7 +100,9 @@ def project_types(java_method: Method, java_fields: dict[str, str] | None = None
     node, _ = parse_java_method(java_method)
     table = jdk_table()
     known = set(table["types"]) | set(table["statics"]) | set(table["functional"]) | {"System", "Override"}
-    known = (known - set(table["jdk_when_imported"]["names"])) | jdk_names
+    # a JDK name the Java file imports is the JDK's where the table maps it; one it does not map (java.nio's
+    # ByteBuffer) is the port's own stand-in when the port has a type of that name, so it is looked up
+    known = (known - set(table["jdk_when_imported"]["names"])) | (jdk_names & known)
     own = class_name(java_method)
     found: list[str] = []
 
@@ -217,7 +220,8 @@ def next_context_call(req: StepRequest) -> str:
 
 def generate(req: StepRequest) -> str:
     resolver = resolver_for(req)
-    code = translate_with_dates(req.java_method, resolver, req.target_method, translate_method)
+    java = element_accessors(req.java_method, set(resolver.members("ByteBuffer")))
+    code = translate_with_dates(java, resolver, req.target_method, translate_method)
     own = req.java_method.type_id
     code = add_helpers(code, [h for h in req.helpers if h.type_id == own], resolver, translate_method)
     code = inline_removed_calls(code, [h for h in req.helpers if h.type_id != own], resolver, translate_method)
