@@ -10,6 +10,7 @@ from tree_sitter import Node
 
 from repotrans.translator.cursors import CursorsMixin
 from repotrans.translator.java_expr import ExprTranslator, prim
+from repotrans.translator.catch_types import catch_head, caught_types
 from repotrans.translator.contract_types import REF, retyped
 from repotrans.translator.cs_types import element_type, split_type
 from repotrans.translator.resolver import NameResolver
@@ -376,32 +377,33 @@ class StatementTranslator(CursorsMixin, ExprTranslator):
 
     def _handlers(self, node: Node) -> list[str]:
         lines = []
+        clauses = [c for c in node.named_children if c.type == "catch_clause"]
+        named = [self._catch_types(c) for c in clauses]
+        caught = caught_types(named, self.cs_type, self.table)
         for clause in node.named_children:
             if clause.type == "catch_clause":
+                test, java = caught[clauses.index(clause)], named[clauses.index(clause)]
                 param = next(c for c in clause.named_children if c.type == "catch_formal_parameter")
-                types = [self.text(t) for t in param.named_children if t.type == "catch_type"][0].split("|")
-                types = [t.strip() for t in types]
-                self.caught.update(split_type(t)[0] for t in types)
-                # an exception the port throws as its own type (learned): caught as that type too, beside the
-                # runtime's (the runtime still throws IndexOutOfRangeException for an array index)
-                types += [p for p in map(self._ported_exception, types) if p is not None and p not in types]
-                # and what a translated argument check throws for it (ArgumentNullException for Java's NPE)
-                checks = [self.table["argument_checks"].get(split_type(t)[0], {}).get("type") for t in types]
-                types += [c for c in checks if c is not None and c not in types]
                 name = self.text(param.child_by_field_name("name"))
                 self.scopes.append({})
                 cs_name = self.ident(name)
-                self.declare(name, types[0] if len(types) == 1 else "Exception")
-                if len(types) == 1:
-                    head = f"catch ({self.cs_type(types[0])} {cs_name})"
-                else:
-                    tests = " || ".join(f"{cs_name} is {self.cs_type(t)}" for t in types)
-                    head = f"catch (Exception {cs_name}) when ({tests})"
-                lines += [head, *self.block(clause.child_by_field_name("body"))]
+                self.declare(name, java[0] if len(test.types) == 1 and len(java) == 1 else "Exception")
+                lines += [catch_head(test, cs_name), *self.block(clause.child_by_field_name("body"))]
                 self.scopes.pop()
             elif clause.type == "finally_clause":
                 lines += ["finally", *self.block(clause.named_children[0])]
         return lines
+
+    def _catch_types(self, clause: Node) -> list[str]:
+        """The types a catch clause names (recorded as caught), with the port's own type for each where it
+        throws one (learned: caught beside the runtime's, which still throws IndexOutOfRangeException for an
+        array index) and what a translated argument check throws for it (ArgumentNullException for NPE)."""
+        param = next(c for c in clause.named_children if c.type == "catch_formal_parameter")
+        types = [t.strip() for t in [self.text(t) for t in param.named_children if t.type == "catch_type"][0].split("|")]
+        self.caught.update(split_type(t)[0] for t in types)
+        types += [p for p in map(self._ported_exception, types) if p is not None and p not in types]
+        checks = [self.table["argument_checks"].get(split_type(t)[0], {}).get("type") for t in types]
+        return types + [c for c in checks if c is not None and c not in types]
 
     def _s_try_with_resources_statement(self, node: Node) -> list[str]:
         self.scopes.append({})

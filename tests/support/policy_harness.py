@@ -42,7 +42,8 @@ def java_output(java_file: Path, workdir: Path) -> str:
 def compile_cs(code: str, workdir: Path, name: str = "Prog") -> subprocess.CompletedProcess:
     source = workdir / f"{name}.cs"
     source.write_text(code, encoding="utf-8")
-    return run(["mcs", "-langversion:6", "-nowarn:162,164,168,219", f"-out:{name}.exe", source.name], workdir)
+    return run(["mcs", "-langversion:6", "-nowarn:162,164,168,219", "-r:System.Numerics.dll", f"-out:{name}.exe",
+                source.name], workdir)
 
 
 def translate_into_shell(java_file: Path, shell_file: Path, class_name: str, resolver: NameResolver | None) -> str:

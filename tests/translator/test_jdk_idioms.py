@@ -1,6 +1,7 @@
 """The JDK as ports write it: each category of tests/data/policy/JdkIdioms.java (LinkedList, Deque and
 Queue, URL encoding, Calendar/Date/TimeZone, String.format, Arrays/Collections helpers, character
-classes, ListIterator and Iterator walks that remove, set and add, PrintWriter/PrintStream as a TextWriter, Matcher walks) is translated method by method,
+classes, ListIterator and Iterator walks that remove, set and add, PrintWriter/PrintStream as a TextWriter, Matcher walks,
+BigInteger/BigDecimal, exceptions thrown and caught as their .NET counterparts) is translated method by method,
 compiled with real mcs (C# 6), run with mono, and its output compared line by line with `java`."""
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tests.support.policy_harness import java_and_translation_outputs, needs_too
 
 CATEGORIES = ["linkedList", "deque", "queue", "urlCodec", "calendars", "dates", "zones", "format", "writers", "regexWalks",
               "arraysHelpers",
-              "collectionsHelpers", "characterClasses", "listIterator", "iteratorRemove"]
+              "collectionsHelpers", "characterClasses", "listIterator", "iteratorRemove", "bigNumbers", "exceptions"]
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +141,24 @@ def test_a_translated_catch_of_npe_catches_the_translated_argument_check(tmp_pat
     expected, actual, code = java_and_shell_outputs(NULL_CHECKS, "NullChecks", shell, ConventionResolver(), tmp_path)
     assert expected["check"] == ["length 3", "caught text"] and actual == expected
     assert "throw new ArgumentNullException(null, \"text\");" in code, code
+
+
+def test_a_catch_takes_its_java_subclasses_and_leaves_a_later_clauses_type_to_it():
+    """Java's IllegalArgumentException catch takes NumberFormatException (.NET's FormatException, no
+    ArgumentException); before a clause for IndexOutOfBoundsException it leaves out ArgumentOutOfRangeException,
+    which .NET derives from ArgumentException (an unfiltered `catch (ArgumentException)` there was CS0160). A
+    clause alone keeps .NET's subclasses (a port throws ArgumentNullException for Java's argument checks)."""
+    from repotrans.translator.java2cs import translate_method
+
+    java = ("int f(String s, List<Integer> xs) { try { return Integer.parseInt(s) + xs.get(0); }"
+            " catch (IllegalArgumentException e) { return -1; } catch (IndexOutOfBoundsException e) { return -2; } }")
+    code = translate_method(java, ConventionResolver())
+    assert ("catch (Exception e) when ((e is ArgumentException || e is FormatException || e is OverflowException)"
+            " && !(e is ArgumentOutOfRangeException))") in code, code
+    assert "catch (Exception e) when (e is ArgumentOutOfRangeException || e is IndexOutOfRangeException)" in code, code
+    alone = translate_method("int g(String s) { try { return Integer.parseInt(s); } catch (IllegalArgumentException e)"
+                             " { return -1; } }", ConventionResolver())
+    assert "when (e is ArgumentException || e is FormatException || e is OverflowException)" in alone, alone
+    plain = translate_method("int h(int[] a) { try { return a[0] / a[1]; } catch (ArithmeticException e) { return 0; } }",
+                             ConventionResolver())
+    assert "catch (ArithmeticException e)" in plain, plain

@@ -44,4 +44,7 @@ def test_translation_stays_in_csharp6(outputs):
         assert construct not in code
     assert "Array.Fill" not in code         # .NET Framework has none (ZXing.Net's targets): a loop
     assert "goto outer_continue;" in code and "goto outer_break;" in code
-    assert "catch (Exception e) when (e is ArgumentException || e is InvalidOperationException)" in code
+    # a Java catch takes its type's subclasses: IllegalArgumentException's NumberFormatException is .NET's
+    # FormatException (or OverflowException), no ArgumentException (translator.catch_types)
+    assert ("catch (Exception e) when (e is ArgumentException || e is FormatException || e is OverflowException"
+            " || e is InvalidOperationException)") in code

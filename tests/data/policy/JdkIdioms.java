@@ -1,3 +1,5 @@
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.*;
 import java.net.URLEncoder;
 import java.net.URLDecoder;
@@ -231,6 +233,107 @@ public class JdkIdioms {
         return list + " " + kept;
     }
 
+    // java.math: BigInteger as System.Numerics.BigInteger (Java's divide/remainder truncate, mod is never
+    // negative, intValue/longValue keep the low bits); BigDecimal as decimal, scale kept as Java keeps it.
+    static String bigNumbers(String digits, long n) {
+        BigInteger a = new BigInteger(digits);
+        BigInteger b = BigInteger.valueOf(n);
+        BigInteger f = BigInteger.ONE;
+        for (int i = 2; i <= 25; i++) {
+            f = f.multiply(BigInteger.valueOf(i));
+        }
+        BigDecimal p = new BigDecimal("1.50");
+        BigDecimal q = p.add(new BigDecimal("1.25")).multiply(BigDecimal.valueOf(2));
+        return a.add(b) + " " + a.subtract(b).negate() + " " + a.multiply(b) + " " + a.divide(b) + " "
+            + a.remainder(b) + " " + b.negate().mod(BigInteger.valueOf(7)) + " " + a.negate().divide(b) + " " + f
+            + " " + a.compareTo(b) + " " + f.intValue() + " " + f.longValue() + " " + a.pow(3) + " "
+            + a.gcd(BigInteger.valueOf(36)) + " " + f.shiftRight(70) + " " + f.testBit(22) + " " + b.signum() + " "
+            + BigInteger.TEN.modPow(BigInteger.valueOf(3), BigInteger.valueOf(7)) + " " + a.equals(new BigInteger(digits))
+            + " " + q + " " + q.compareTo(p) + " " + p.multiply(new BigDecimal("2.0")).toPlainString() + " "
+            + q.subtract(BigDecimal.TEN).negate() + " " + q.intValue() + " " + new BigDecimal("-0.125").abs();
+    }
+
+    // Exceptions and their .NET counterparts: thrown and caught clause by clause; a Java catch takes its
+    // type's subclasses (NumberFormatException is an IllegalArgumentException) and not an unrelated type that
+    // .NET derives from it (ArgumentOutOfRangeException is an ArgumentException).
+    static int checkedValue(int i) {
+        if (i < 0) {
+            throw new IllegalArgumentException("negative " + i);
+        }
+        if (i == 0) {
+            throw new IllegalStateException("zero");
+        }
+        if (i > 100) {
+            throw new UnsupportedOperationException("too big");
+        }
+        if (i == 8) {
+            throw new IndexOutOfBoundsException("eight");
+        }
+        if (i == 9) {
+            throw new ArithmeticException("nine");
+        }
+        return i;
+    }
+
+    static String exceptions(int i, String s) {
+        String out;
+        try {
+            out = "ok " + checkedValue(i);
+        } catch (IllegalArgumentException e) {
+            out = "argument " + e.getMessage();
+        } catch (IllegalStateException e) {
+            out = "state " + e.getMessage();
+        } catch (UnsupportedOperationException e) {
+            out = "unsupported " + e.getMessage();
+        } catch (IndexOutOfBoundsException e) {
+            out = "index " + e.getMessage();
+        } catch (ArithmeticException e) {
+            out = "arithmetic " + e.getMessage();
+        }
+        try {
+            out += " parsed " + Integer.parseInt(s);
+        } catch (IllegalArgumentException e) {
+            out += " not a number";
+        }
+        try {
+            out += " " + Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            out += " nfe";
+        }
+        int[] xs = {1, 2, 3};
+        try {
+            out += " at " + xs[i];
+        } catch (ArrayIndexOutOfBoundsException e) {
+            out += " out of the array";
+        }
+        List<Integer> list = new ArrayList<>();
+        try {
+            out += " " + list.get(i);
+        } catch (IndexOutOfBoundsException e) {
+            out += " out of the list";
+        }
+        try {
+            out += " " + (10 / (i - 1));
+        } catch (ArithmeticException e) {
+            out += " divided by zero";
+        }
+        String held = i > 50 ? null : s;
+        try {
+            out += " " + held.length();
+        } catch (NullPointerException e) {
+            out += " null";
+        }
+        try {
+            Object o = s;
+            out += " " + ((Integer) o);
+        } catch (ClassCastException e) {
+            out += " cast";
+        } catch (RuntimeException e) {
+            out += " runtime";
+        }
+        return out;
+    }
+
     public static void main(String[] args) throws Exception {
         System.out.println("linkedList: " + linkedList());
         System.out.println("deque: " + deque());
@@ -251,5 +354,10 @@ public class JdkIdioms {
         System.out.println("characterClasses: " + characterClasses("aB3 \t?"));
         System.out.println("listIterator: " + listIterator(Arrays.asList(1, 2, 3, 4, 5, 6, 7)));
         System.out.println("iteratorRemove: " + iteratorRemove(Arrays.asList("a", "tree", "of", "words")));
+        System.out.println("bigNumbers: " + bigNumbers("123456789012345678901234567890", 1234567L));
+        System.out.println("bigNumbers: " + bigNumbers("-98765432109876543210", -97L));
+        for (int i : new int[] {-3, 0, 1, 2, 8, 9, 101}) {
+            System.out.println("exceptions: " + exceptions(i, i == 2 ? "42" : i == 9 ? "99999999999" : "x" + i));
+        }
     }
 }
