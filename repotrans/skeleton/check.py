@@ -210,6 +210,7 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                 report.reshaped.append(f"{bare['name']}: a nested type moved beside its outer type, as the port's "
                                        f"{e.file}:{e.line} names it")
                 fixed = True
+        fell_back: set[tuple[str, int]] = set()
         for e in sorted(errors, key=lambda e: (e.file, -e.line)):      # bottom up: earlier lines stay put
             f = by_path.get(e.file)
             clash = CLASH.search(e.message) if e.code == "CS0102" else None
@@ -220,8 +221,9 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
                                            "has its name)")
                 fixed = True
                 continue
-            if e.code == "CS0506" and any(r.startswith(_base_name(e) + ":") for r in report.reshaped):
-                continue                    # its base member was made virtual above
+            if e.code == "CS0506" and any(r.startswith(_base_name(e) + ":") for r in report.reshaped) \
+                    or (e.file, e.line) in fell_back:
+                continue                    # its base member was made virtual above, or its base call changed
             if f is not None and e.origin and e.code in ("CS0115", "CS0506") and _as_new(f, e):
                 report.reshaped.append(f"{e.origin}: no 'override' ({e.code}: the port's base member is not "
                                        "virtual or absent)")
@@ -232,6 +234,13 @@ def check_skeleton(target: Path, files: list[SkeletonFile], rounds: int = MAX_RO
             elif f is not None and e.origin and e.code == "CS0534" and _add_abstract(f, e, target, set(by_path)):
                 report.reshaped.append(f"{e.origin}: added the override the port's base declares abstract "
                                        f"({e.message.rsplit(' ', 1)[-1]})")
+                fixed = True
+            elif f is not None and e.origin and e.code in ("CS1729", "CS1502", "CS1503") and _base_fallback(f, e):
+                dropped = f.fallbacks[e.origin].dropped
+                report.reshaped.append(f"{e.origin}: its base call through Java's this(...) delegation, as the "
+                                       "port's base constructors take it"
+                                       + (f" (not carried: {' '.join(dropped)})" if dropped else ""))
+                fell_back.add((e.file, e.line))
                 fixed = True
             elif f is not None and e.origin and _leave_out(f, e):
                 report.dropped.append(f"{e.origin}: {e.code} {e.message}")
@@ -273,6 +282,17 @@ def _base_name(error: MemberError) -> str:
     """The inherited member an override's error names (`Type.member()`), or its message."""
     found = re.search(r"inherited member `([^']+)'", error.message)
     return found.group(1) if found else error.message
+
+
+def _base_fallback(f: SkeletonFile, error: MemberError) -> bool:
+    """The constructor's base call replaced by its fallback (skeleton.base_calls); True if changed."""
+    i = error.line - 1 - len(f.header)
+    alternative = f.fallbacks.get(error.origin or "")
+    if alternative is None or not 0 <= i < len(f.lines) or " : base(" not in f.lines[i].text \
+            or f.lines[i].text.endswith(alternative.init):
+        return False                    # (taken in an earlier round and still failing: left out)
+    f.lines[i].text = f.lines[i].text[:f.lines[i].text.index(" : base(")] + alternative.init
+    return True
 
 
 def _as_new(f: SkeletonFile, error: MemberError) -> bool:

@@ -21,6 +21,7 @@ from tree_sitter import Language, Node, Parser
 from repotrans.translator.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
 from repotrans.skeleton.names import Names, learn_names
+from repotrans.skeleton.base_calls import BaseFallback, delegations
 from repotrans.skeleton.lines import Line, node_text
 from repotrans.skeleton.support import support_classes, with_support
 from repotrans.skeleton.render import Inherited, SkeletonResolver, TypeContext, TypeRenderer, cs_type_name
@@ -42,6 +43,8 @@ class SkeletonFile:
     java_types: list[str]              # Java qualified names of the top-level types in it
     lines: list[Line]
     header: list[str]                  # usings and the namespace line (before `lines`)
+    fallbacks: dict[str, BaseFallback] = field(default_factory=dict)   # constructor origin -> its base call
+                                       # through Java's this(...) delegation, if the port's base cannot take its own
 
     @property
     def text(self) -> str:
@@ -146,6 +149,7 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
                 continue
             ctx.overrides.update(inherited_overrides(index, mapping, node, t.name, project_types, new_types,
                                                       t.container))
+            ctx.delegations[t.name] = delegations(index, t)
             if lines:
                 lines.append(Line(""))
             rendered = TypeRenderer(ctx, t.qualified_name).type_decl(node)
@@ -159,7 +163,8 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
         header = [f"using {u};" for u in usings] + ([""] if usings else []) + [f"namespace {namespace}", "{"]
         folder = names.split[package][namespace] if homes.get(types[0].id) else names.folder(package)
         path = posixpath.join(folder, cs_name + ".cs")
-        plan.files.append(SkeletonFile(path, namespace, [t.qualified_name for t in types], lines, header))
+        plan.files.append(SkeletonFile(path, namespace, [t.qualified_name for t in types], lines, header,
+                                       dict(ctx.fallbacks)))
         plan.notes += ctx.notes
     return plan
 
@@ -167,8 +172,8 @@ def plan_skeleton(index: "Index", mapping: "Mapping", patterns: list[str]) -> Sk
 def split_home(index: "Index", t: "TypeDecl", names: Names) -> str | None:
     """For a type of a package the port split over namespaces (HdrHistogram.NET keeps org.HdrHistogram's
     iterators in HdrHistogram.NET.Iteration): the namespace of its superclass's or interfaces' counterparts
-    when one of the package's (of a superclass regenerated too, where that one goes), else the one where most of the package's aligned types that name it are
-    (a tie: None, the package's plurality decides)."""
+    when one of the package's (of a superclass regenerated too, where that one goes), else the one where most of
+    the package's aligned types that name it are (a tie: None, the package's plurality decides)."""
     spaces = names.split[t.container]
     for sup in index.supertypes(t):
         ns = names.namespace_of.get(sup.name)

@@ -17,6 +17,7 @@ from tree_sitter import Node
 from repotrans.translator.java2cs import MethodTranslator
 from repotrans.translator.cs_types import split_type
 from repotrans.translator.resolver import ConventionResolver
+from repotrans.skeleton.base_calls import BaseFallback, Delegation, fallback
 from repotrans.skeleton.conventions import GETTER, LITERAL, SETTER, Conventions
 from repotrans.skeleton.lines import (ACCESS, CONST_TYPES, HIDES_OBJECT, INDENT, OBJECT_MEMBERS, PLACEHOLDER, Line,
                                       cs_ident, modifiers_of, node_text, params_of, prop_name, trivial_getter)
@@ -41,6 +42,10 @@ class TypeContext:
     notes: list[str] = field(default_factory=list)
     defaults: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # Java class id -> (interface,
                                         # default method text) of the interfaces it names (C# interfaces hold no bodies)
+    delegations: dict[str, dict[int, Delegation]] = field(default_factory=dict)   # Java type -> its superclass's
+                                        # constructors that begin with this(...), by arity (base_calls)
+    fallbacks: dict[str, BaseFallback] = field(default_factory=dict)    # constructor origin -> the base call it
+                                        # takes when the port's base cannot take Java's (CS1729)
 
 
 class SkeletonResolver(ConventionResolver):
@@ -436,6 +441,12 @@ class TypeRenderer(WrittenMembers):
                 init = tr.ctor_init
             except Exception as exc:   # noqa: BLE001
                 self.ctx.notes.append(f"{origin}: constructor call not translated ({type(exc).__name__})")
+            through = self.ctx.delegations.get(java_type, {}).get(len(first.child_by_field_name("arguments")
+                                                                      .named_children))
+            if init.startswith(" : base(") and through is not None:
+                alternative = fallback(first, through, MethodTranslator(self.ctx.resolver, b""))
+                if alternative is not None:
+                    self.ctx.fallbacks[origin] = alternative
         access = "private" if enum else self._access(mods, True)
         return [Line(f"{INDENT}{access} {cs_name}{sig}{init}", origin), Line(INDENT + "{", origin),
                 Line(INDENT * 2 + PLACEHOLDER, origin), Line(INDENT + "}", origin)]

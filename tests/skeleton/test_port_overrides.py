@@ -168,3 +168,68 @@ def test_a_subclass_regenerated_with_its_superclass_goes_where_the_superclass_go
     placed = {f.java_types[0]: (f.namespace, f.path) for f in plan.files}
     assert placed["org.h.Base"] == ("H.Net.Iteration", "H/Iteration/Base.cs")      # named by D
     assert placed["org.h.Sub"] == ("H.Net.Iteration", "H/Iteration/Sub.cs")        # its superclass's
+
+
+@needs_mcs
+def test_a_base_call_the_ports_base_cannot_take_goes_through_javas_delegation(tmp_path):
+    """HdrHistogram's copy constructor Histogram(AbstractHistogram) calls super(source), and Java's
+    AbstractHistogram(AbstractHistogram) delegates with this(source.getLowest...(), ...); HdrHistogram.NET's base
+    has only the value constructor (CS1729, the copy constructor left out and copy() with it). The call now goes
+    to the constructor Java delegates to, and the report names what that leaves out."""
+    java, cs = copy_pair(tmp_path)
+    zoo = java / "org" / "demo" / "zoo"
+    (zoo / "Tally.java").write_text(textwrap.dedent("""\
+        package org.demo.zoo;
+
+        public abstract class Tally {
+            final int size;
+            String tag;
+
+            public Tally(int size) {
+                this.size = size;
+            }
+
+            Tally(Tally source) {
+                this(source.getSize() * 2);
+                this.tag = source.tag;
+            }
+
+            public int getSize() {
+                return size;
+            }
+        }
+        """))
+    (zoo / "Count.java").write_text(textwrap.dedent("""\
+        package org.demo.zoo;
+
+        public class Count extends Tally {
+            public Count(int size) {
+                super(size);
+            }
+
+            private Count(Tally source) {
+                super(source);
+            }
+
+            public Count copy() {
+                return new Count(this);
+            }
+        }
+        """))
+    (cs / "src" / "Demo.Zoo" / "Tally.cs").write_text(textwrap.dedent("""\
+        namespace Demo.Zoo
+        {
+            public abstract class Tally
+            {
+                internal readonly int size;
+                public Tally(int size) { this.size = size; }
+                public int GetSize() { return size; }
+            }
+        }
+        """))
+    index = index_pair(tmp_path, java, cs)
+    result = create_skeleton(index, ["org.demo.zoo.Count"])
+    assert result.check.compiled, result.render()
+    text = (cs / "src" / "Demo.Zoo" / "Count.cs").read_text()
+    assert "Count(Tally source) : base(source.GetSize() * 2)" in text
+    assert any("not carried: this.tag = source.tag;" in r for r in result.check.reshaped)
