@@ -220,7 +220,8 @@ def next_context_call(req: StepRequest) -> str:
 
 def generate(req: StepRequest) -> str:
     resolver = resolver_for(req)
-    java = element_accessors(req.java_method, set(resolver.members("ByteBuffer")))
+    own = resolver.members(None)       # the C# class's members (None when the context does not describe it)
+    java = element_accessors(req.java_method, set(resolver.members("ByteBuffer")), set(own) if own else None)
     code = translate_with_dates(java, resolver, req.target_method, translate_method)
     own = req.java_method.type_id
     code = add_helpers(code, [h for h in req.helpers if h.type_id == own], resolver, translate_method)
