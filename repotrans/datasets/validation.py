@@ -55,17 +55,20 @@ def open_schemata(index, methods: list, runner: Runner) -> tuple:
     """(toolchain, sandbox, limits, schemata, method id -> covering selection) for `methods` of the index's
     target (one build), with the runner's toolchain (and build settings), sandbox and limits. The port's
     baseline build comes first: it decides which test files compile here (the others are quarantined), and
-    the selections are made of those only. The selections' call-graph walk (seconds of Python on a big port)
-    then runs beside the schemata build (mcs, outside Python): on two cores the two overlap."""
+    the selections are made of those only. The call graph (the index's, no build needed) is made beside that
+    build, and the selections' walk on it (seconds of Python on a big port) beside the schemata build (mcs,
+    outside Python): on two cores each pair overlaps."""
     ws = runner.workspace(index.root("target"))
     box = runner.sandbox(ws)
-    runner.toolchain.baseline(ws, box, runner.limits)
     reach = Reachability()
     with ThreadPoolExecutor(max_workers=1) as pool:
+        graph = pool.submit(reach.type_names, index)
+        runner.toolchain.baseline(ws, box, runner.limits)
         chosen = pool.submit(covering_selections, runner.toolchain, ws, index, methods, reach)
         schemata = build_schemata(runner.toolchain, ws, index, methods, box, runner.limits, reach)
         built = time.monotonic()
         selections = chosen.result()
+        graph.result()
     schemata.phases["selections past the build"] = round(time.monotonic() - built, 1)
     return runner.toolchain, box, runner.limits, schemata, selections
 
