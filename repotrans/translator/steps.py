@@ -24,6 +24,7 @@ from repotrans.translator.byte_views import element_accessors
 from repotrans.translator.constants import add_constants
 from repotrans.translator.java2cs import extension_param, parse_java_method, translate_method
 from repotrans.translator.helpers import add_helpers
+from repotrans.translator.no_counterpart import missing_reasons
 from repotrans.translator.removed_types import inline_removed_calls
 from repotrans.translator.repair import repair_with_reason
 from repotrans.translator.cs_types import jdk_table
@@ -239,7 +240,8 @@ def reflect(req: StepRequest) -> str:
     lines += [f"- {d.code} at candidate line {d.candidate_line}: {d.message}"
               for d in req.result.diagnostics[:5] if d.severity == "error"]
     lines.append(("Fix: " if outcome.code else "No rule applies: ") + outcome.reason)
-    return "\n".join(lines[:10]) + "\nMORE_CONTEXT: none"
+    lines += [f"- no counterpart: {r}" for r in missing_reasons(req.result, resolver_for(req))[:3]]
+    return "\n".join(lines[:13]) + "\nMORE_CONTEXT: none"
 
 
 def repair(req: StepRequest) -> str:
