@@ -38,6 +38,7 @@ from repotrans.execution.judge.baseline_outcomes import untouched_outcome
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_selections, run_switch
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
+from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.api import (BLOCKED, left_out_note, nothing_left, load_independent, covers,
                                                 CHECKER_EXE, NOT_RUN_STATES, dependents, rel, untouched_cause)
 from repotrans.execution.workspace.reach import Reachability
@@ -122,6 +123,7 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
                     plan.names[project.name] = names
         plans.append(plan)
     by_project = {p.name: p for p in projects}
+    workers, single = spread(jobs, limits)
     phase("selections")
     rejected = _rejected_truths(plans, index, ws, projects, box, limits)
     phase("capability check")
@@ -150,7 +152,7 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
             alone.append((plan, False))
     taken = {id(plan) for plan, _ in read}
     plans = [p for p in plans if id(p) not in taken]
-    truth = _truth_batches(plans, ws, schemata, projects, by_project, box, limits, jobs,
+    truth = _truth_batches(plans, ws, schemata, projects, by_project, box, single, workers,
                            index_tests(ws, tc.test_projects(ws))) if plans else {}
     phase("ground-truth batches")
     again = flaky.unknown_failures(truth, {p.task.id: p.names for p in plans}, dict(limits.known_failures))
@@ -181,17 +183,26 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         else:
             plan.names = _nearest(reaching, plan.names)
             batched.append(plan)
-    for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, limits, jobs, known):
+    for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, single, workers, known):
         if decided:
             schemata.count("batched")
             done(plan, None)
         else:
             alone.append((plan, True))
     phase("placeholder batches")
-    limits = _alone(alone, tc, schemata, index, box, limits, jobs, done, baseline)
+    limits = _alone(alone, tc, schemata, index, box, replace(single, known_failures=limits.known_failures), workers,
+                    done, baseline)
     runner.limits = replace(runner.limits, known_failures=limits.known_failures)
     phase("runs alone")
     return [t for t in tasks if schemata.switch(t.target_method_id) is None], schemata
+
+
+def spread(jobs: int, limits: Limits) -> tuple[int, Limits]:
+    """Validation's workers and the limits each runs with: every test process the build may run at once
+    (`jobs` workers of `limits.test_processes` each) as a worker of its own, one process each. Most of its runs
+    are placeholders failing in their first run, which goes alone (test_runs.plan_runs): one process each
+    would leave the other cores idle."""
+    return max(1, jobs) * max(1, limits.test_processes), replace(limits, test_processes=1)
 
 
 def _truth_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_project, box, limits, jobs: int,
