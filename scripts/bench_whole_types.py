@@ -105,21 +105,29 @@ def junit_tests_of(junit: Path, types: list[str]) -> list[str]:
     """The JUnit test classes (qualified names) of these Java classes, wherever the tests are laid out: a file
     named as the class's own (`<Class>*Test*.java`, `Test<Class>*.java`, own_test_file's rule) in any package
     (beside the class, in a `.test` subpackage, ...) whose code exercises the class: it is in the class's
-    package, imports the class or its package, or names it qualified."""
-    out = set()
-    for f in sorted(junit.rglob("*.java")):
-        text = None
-        for qualified in types:
-            package, _, name = qualified.rpartition(".")
-            if not own_test_file(name, f.stem + ".cs"):
-                continue
-            text = text if text is not None else f.read_text(encoding="utf-8", errors="replace")
-            sees = (re.search(r"^\s*package\s+" + re.escape(package) + r"\s*;", text, re.M)
-                    or re.search(r"^\s*import\s+(static\s+)?" + re.escape(package) + r"\.(\*|" + re.escape(name)
-                                 + r"\b)", text, re.M) or qualified in text)
-            if sees and re.search(r"\b" + re.escape(name) + r"\b", text):
-                out.add(f.relative_to(junit).with_suffix("").as_posix().replace("/", "."))
-    return sorted(out)
+    package, imports the class or its package, or names it qualified. When none of the classes has a file of its own,
+    the test files that exercise them (hidden_tests' 'reaching' on the Java side), as a user would translate them
+    (only then: a large suite reaching one class would be run for every candidate)."""
+    texts = {f: f.read_text(encoding="utf-8", errors="replace") for f in sorted(junit.rglob("*.java"))}
+    own, exercising = set(), set()
+    for qualified in types:
+        package, _, name = qualified.rpartition(".")
+        found = {f for f, text in texts.items() if exercises(text, package, name, qualified)}
+        own |= {f for f in found if own_test_file(name, f.stem + ".cs")}
+        exercising |= {f for f in found if JUNIT_TEST.search(texts[f])}
+    return sorted(f.relative_to(junit).with_suffix("").as_posix().replace("/", ".") for f in own or exercising)
+
+
+JUNIT_TEST = re.compile(r"@(?:Parameterized)?Test\b|\bextends\s+\w*TestCase\b|\bpublic\s+void\s+test\w*\s*\(")
+
+
+def exercises(text: str, package: str, name: str, qualified: str) -> bool:
+    """Whether a Java test file's code can see the class (its package, an import of it or of its package, its
+    qualified name) and names it."""
+    sees = (re.search(r"^\s*package\s+" + re.escape(package) + r"\s*;", text, re.M)
+            or re.search(r"^\s*import\s+(static\s+)?" + re.escape(package) + r"\.(\*|" + re.escape(name)
+                         + r"\b)", text, re.M) or qualified in text)
+    return bool(sees and re.search(r"\b" + re.escape(name) + r"\b", text))
 
 
 def remove_compile_items(root: Path, rels: list[str]) -> dict[str, list[str]]:
@@ -142,9 +150,10 @@ def remove_compile_items(root: Path, rels: list[str]) -> dict[str, list[str]]:
     return removed
 
 
-def build_tests(port: Path) -> dict[str, list[str]]:
+def build_tests(port: Path, generated: frozenset[str] = frozenset()) -> dict[str, list[str]]:
     """Compile the libraries and test projects with mcs; file -> its compiler errors (what the hidden tests
-    miss; whether a file compiled is the judge's build's answer, run_hidden)."""
+    miss; whether a file compiled is the judge's build's answer, run_hidden). A library that does not build
+    is '<library>', with its first errors (those in the `generated` files first), never just an exit code."""
     plan = plan_build(port, "mono")
     errors: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-whole-") as tmp:
@@ -159,14 +168,24 @@ def build_tests(port: Path) -> dict[str, list[str]]:
             if found and not any(d.file for d in found):    # not a source's error: set aside, as the skeleton check does
                 print(f"  not built here (no error in its sources): {p.name}: {found[0].code} {found[0].message}")
                 continue
-            for d in found:
-                rel = Path(d.file)
-                rel = rel.resolve().relative_to(port.resolve()).as_posix() if rel.is_absolute() else d.file
+            placed = [(_in_port(port, d.file), d) for d in found]
+            for rel, d in placed:
                 errors.setdefault(rel, []).append(f"{d.code} {d.message}")
             if proc.returncode != 0 and not p.is_test:
-                errors.setdefault("<library>", []).append(f"{p.name} does not compile")
+                first = sorted(placed, key=lambda rd: (rd[0] not in generated, rd[0], rd[1].line))[:3]
+                errors.setdefault("<library>", []).append(f"{p.name} does not compile: " + "; ".join(
+                    f"{rel}:{d.line}: {d.code} {d.message}" for rel, d in first) if first
+                    else f"{p.name} does not compile (mcs exit {proc.returncode}, no error line)")
                 break
     return errors
+
+
+def _in_port(port: Path, file: str) -> str:
+    """A compiler's file name relative to the port's root (mcs names it from the workspace's parent)."""
+    path = Path(file)
+    if path.is_absolute():
+        return path.resolve().relative_to(port.resolve()).as_posix()
+    return path.relative_to(port.name).as_posix() if path.parts[:1] == (port.name,) else file
 
 
 def fixtures_of(port: Path, rels: list[str], project: str) -> list[str]:
@@ -360,7 +379,7 @@ def regenerate(source: Path, target: Path, work: Path, args, files: dict, own: l
     strip_port_only(port, own, port_only)
     for csproj, rels in tests_removed.items():
         add_compile_items(Path(csproj), [port / r for r in rels])
-    errors = build_tests(port)
+    errors = build_tests(port, frozenset(generated))
     missing = Counter()
     for h in hidden:
         for e in errors.get(h, []):
@@ -381,6 +400,8 @@ def report(f: dict, own: list[str], reaching: list[str], n: int, refs: dict) -> 
         errors.setdefault(h, []).append("not built by the judge (quarantined, or the library did not build)")
     compiling = [h for h in own if not errors.get(h)]
     print(f"library compiles after regeneration: {'no' if '<library>' in errors else 'yes'}")
+    for line in errors.get("<library>", []):
+        print(f"  {line}")
     print(f"API fidelity: {len(compiling)}/{len(own)} of the classes' hidden test files compile, their projects "
           f"built ({100 * len(compiling) / max(1, len(own)):.0f}%); other tests reaching them: "
           f"{sum(1 for h in reaching if not errors.get(h))}/{len(reaching)}")
