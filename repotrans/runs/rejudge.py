@@ -63,6 +63,7 @@ from repotrans.index.parse import source_text
 from repotrans.index.store import Index
 
 CANDIDATE_FILE = "candidate.cs"
+THROUGH = "no covering test of its own"     # a member judged by the tests of others that reach it (through_others)
 WAITING = (BLOCKED, NO_TESTS)      # verdicts a later work copy may change (stopped in placeholders; no test reached it)
 GROUP_ROUNDS = 4       # group judgements (each a build of the group's copy and a run per member) before giving up
 
@@ -313,6 +314,10 @@ def judge_together(copy: WorkCopy, group: list[TaskRecord], runner: Judge,
     waiting = {rec.task_id: rec for rec in outside or []}
     scratch = copy.path.parent / "group"
     members = list(group)
+    stopped_in: dict[str, set[str]] = {}                 # member -> the members whose tests stopped in it
+    for rec in [*members, *waiting.values()]:
+        for other in behind_of(rec):
+            stopped_in.setdefault(other, set()).add(rec.task_id)
     for _ in range(GROUP_ROUNDS + len(waiting)):          # a candidate joins at most once
         if len(members) < 2:
             return []
@@ -322,11 +327,17 @@ def judge_together(copy: WorkCopy, group: list[TaskRecord], runner: Judge,
             return []
         names = [r.task_id for r in members]
         live = {"target:" + t for t in [*names, *waiting]}
+        for rec, result in zip(members, results):
+            for other in result.behind:
+                stopped_in.setdefault(other.split(":", 1)[-1], set()).add(rec.task_id)
+        results = [through_others(rec, result, stopped_in.get(rec.task_id, set()) & set(names) - {rec.task_id})
+                   for rec, result in zip(members, results)]
         if last:
             results = [past_placeholders(index, index.method("target:" + rec.task_id), result, set(result.behind) - live)
                        for rec, result in zip(members, results)]
         if all(result.status in (PASSED, PARTIAL) for result in results):     # partial: in the last judgements
-            return [(rec, replace(result, reason=_together(rec.task_id, names) if result.status == PASSED else
+            return [(rec, replace(result, reason=_together(rec.task_id, names) + (
+                        f"; {result.reason}" if result.reason.startswith(THROUGH) else "") if result.status == PASSED else
                                   f"{result.reason}; judged together with {_others(rec.task_id, names)}"))
                     for rec, result in zip(members, results)]
         # a failing member leaves; so does, in the last judgements, one still blocked only behind placeholders
@@ -345,6 +356,21 @@ def judge_together(copy: WorkCopy, group: list[TaskRecord], runner: Judge,
         members += joining
     say(f"  the unit did not settle in {GROUP_ROUNDS} judgements; its members stay blocked")
     return []
+
+
+def through_others(rec: TaskRecord, result: TestResult, reached_by: set[str]) -> TestResult:
+    """A member no covering test of its own reaches (no_tests: its callers were placeholders when the tests were
+    chosen) whose placeholder the tests of other members of the unit (`reached_by`) stopped in before (their
+    records' or an earlier round's `behind`): judged by those tests, which ran through it in this unit, so passed
+    as far as it goes, and the unit decides (accepted only when those members pass too). HdrHistogram's
+    LinearIterator.reachedIterationLevel(): called only through iterators the masked members build, it left the
+    unit as failed, and the members whose tests stop in it were then blocked behind it: 0 of 22 right candidates
+    passed. Any other verdict, or one no member's tests reached, is the member's own."""
+    if result.status != NO_TESTS or not reached_by:
+        return result
+    reached = sorted(reached_by)
+    return replace(result, status=PASSED, reason=f"{THROUGH}: judged by the tests of {_others('', reached)} that "
+                                                 "stopped in its placeholder")
 
 
 def _others(task_id: str, names: list[str]) -> str:

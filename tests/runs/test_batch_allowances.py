@@ -129,6 +129,31 @@ def test_a_unit_passes_only_when_every_member_passes_and_only_a_passing_unit_rec
     store.close()
 
 
+def test_a_member_no_test_of_its_own_reaches_is_judged_by_the_tests_that_stopped_in_its_placeholder(pair):
+    """Twice has no covering test of its own (no_tests in the unit); Names's tests stopped in Twice's
+    placeholder before: Twice passes with the unit, judged by them, and the unit is accepted. Without that
+    record Twice's no_tests is its own: it leaves, and one member is no unit."""
+    from repotrans.runs.rejudge import judge_together
+
+    index, names, twice, java, store = pair
+    work = index.root("target")
+    behind = _record(names, "blocked", code=_as_is(index, names))
+    behind.result = {"status": "blocked", "behind": [twice.id]}
+    group = [behind, _record(twice, "no_tests", code=_as_is(index, twice))]
+    out = judge_together(WorkCopy(index, FIXTURE / "java", work), group,
+                         ScriptedRunner({names.id: "passed", twice.id: "no_tests"}), java, lambda line: None)
+    verdicts = {rec.task_id: result for rec, result in out}
+    assert {t: r.status for t, r in verdicts.items()} == {names.id[7:]: "passed", twice.id[7:]: "passed"}
+    assert "judged by the tests of " + names.id[7:] in verdicts[twice.id[7:]].reason
+    assert judge_together(WorkCopy(index, FIXTURE / "java", work),
+                          [_record(names, "blocked", code=_as_is(index, names)), group[1]],
+                          ScriptedRunner({names.id: "passed", twice.id: "no_tests"}), java, lambda line: None) == []
+    # the unit still fails when the member whose tests went through it fails
+    assert judge_together(WorkCopy(index, FIXTURE / "java", work), group,
+                          ScriptedRunner({names.id: "test_failure", twice.id: "no_tests"}), java, lambda line: None) == []
+    store.close()
+
+
 def test_only_records_blocked_behind_each_other_form_a_unit(pair):
     from repotrans.runs.rejudge import mutual_units
 
