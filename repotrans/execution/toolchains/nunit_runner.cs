@@ -15,7 +15,8 @@
 // With REPOTRANS_REVERSE_ORDER=1 the tests run in the reverse of NUnit's order (every suite's list reversed).
 // With REPOTRANS_STOP_AT_FAILURE=1 (a fail-fast run: its verdict is a failure once one test fails) no test or
 // suite starts after the first test that failed or erred; STOPPED then comes before END, and the planned tests
-// after it have no TEST line.
+// after it have no TEST line. A test named in REPOTRANS_GO_PAST (full names, one a line: tests failing on the
+// untouched port, whose failure the verdict leaves out) does not stop it.
 //
 // Mutant schemata batches (execution/switches/schemata_runs.py): mono runner.exe TEST.dll --schemata, stdin
 // the nonce line then one job per line, "<switch> <names, base64 of lines>", then ".". The assembly loads once;
@@ -48,7 +49,11 @@ partial class RepotransRunner
         public TestCode Tests;              // the test assembly: who may end a test with success
         public ChainRecorder Chains;        // the call chains that reached a placeholder (nunit_chain.cs)
         public Declared Facts = new Declared();     // what each test method did and declares (nunit_declared.cs)
-        public bool StopAtFailure;          // REPOTRANS_STOP_AT_FAILURE: start nothing after a failed test
+        public bool StopAtFailure;          // REPOTRANS_STOP_AT_FAILURE: start nothing after a failed test, but
+                                            // one of REPOTRANS_GO_PAST (failing before any change)
+        public System.Collections.Generic.HashSet<string> GoPast = new System.Collections.Generic.HashSet<string>(
+            (Environment.GetEnvironmentVariable("REPOTRANS_GO_PAST") ?? "").Split(new[] { '\n' },
+                                                                                StringSplitOptions.RemoveEmptyEntries));
         public volatile bool Stopped;       // ... and one has failed
 
         public void Emit(string line) { lock (lines) { lines.Enqueue(line); Monitor.Pulse(lines); } }
@@ -99,7 +104,7 @@ partial class RepotransRunner
                           + "exactly the exception it declares)";
             }
             foreach (string chain in Chains.Leave(r.FullName)) Emit(chain);
-            if (StopAtFailure && (state == "Failure" || state == "Error")) Stopped = true;
+            if (StopAtFailure && (state == "Failure" || state == "Error") && !GoPast.Contains(r.FullName)) Stopped = true;
             if (r.FailureSite == FailureSite.Parent && string.IsNullOrEmpty(r.StackTrace))
                 lock (parentFailed) parentFailed.Add(new string[] { state, r.FullName, message });
             else

@@ -67,3 +67,20 @@ def test_a_run_stopped_at_a_failure_left_out_goes_on_from_where_it_stopped(tmp_p
     named = [base64.b64decode(name).decode() for name in ran]
     assert named == ["Acme.Tests.Order.A_Doubles", "Acme.Tests.Order.B_AloneOnly", "Acme.Tests.Order.C_DoublesTwo"]
     assert wrong.status == "test_failure" and [f.name for f in wrong.failures] == ["Acme.Tests.Order.A_Doubles"]
+
+
+@pytest.mark.slow
+def test_a_fail_fast_run_goes_on_past_a_test_failing_before_any_change(tmp_path):
+    """B_AloneOnly is known to fail on the untouched port: the right body's fail-fast run does not stop there (its
+    failure is left out anyway), so one process runs A, B and C; the wrong body's still stops at A."""
+    needs_mono()
+    repo = write_tree(tmp_path / "repo", {k: v % "x * 2" if k.endswith("Calc.cs") else v for k, v in FILES.items()})
+    known = (("T:Acme.Tests.Order.B_AloneOnly", "fails on the untouched port: an assertion (another test ran first)"),)
+    limits = Limits(timeout=60, memory_mb=1024, fail_fast=True, verdict_only=True, known_failures=known)
+    with judging(repo, tmp_path / "work", limits) as judge:
+        right = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x * 2", ["T:Acme.Tests.Order"])
+        wrong = judge.run("src/Core/Calc.cs", FILES["src/Core/Calc.cs"] % "x + 1", ["T:Acme.Tests.Order"])
+    assert (right.status, right.tests_run) == ("passed", 2), (right.status, right.reason)
+    ends = [line for line in right.log.splitlines() if line.startswith("@@RT ") and " END " in line]
+    assert len(ends) == 1 and " STOPPED" not in right.log, right.log[-500:]
+    assert wrong.status == "test_failure" and [f.name for f in wrong.failures] == ["Acme.Tests.Order.A_Doubles"]
