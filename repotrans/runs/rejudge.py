@@ -261,7 +261,12 @@ def _named_by_a_test_that_ran(index: Index, method: Method, result: TestResult) 
 
 def behind_of(rec: TaskRecord) -> set[str]:
     """The task ids a blocked record's tests stopped in (its result's runtime evidence)."""
-    return {b.split(":", 1)[-1] for b in (rec.result or {}).get("behind", [])}
+    return task_ids((rec.result or {}).get("behind", []))
+
+
+def task_ids(behind: list[str]) -> set[str]:
+    """The task ids of a verdict's `behind` (member ids "target:Ns.T.M(...)" its tests stopped in)."""
+    return {b.split(":", 1)[-1] for b in behind}
 
 
 def mutual_units(pending: list[TaskRecord]) -> list[list[TaskRecord]]:
@@ -328,8 +333,8 @@ def judge_together(copy: WorkCopy, group: list[TaskRecord], runner: Judge,
         names = [r.task_id for r in members]
         live = {"target:" + t for t in [*names, *waiting]}
         for rec, result in zip(members, results):
-            for other in result.behind:
-                stopped_in.setdefault(other.split(":", 1)[-1], set()).add(rec.task_id)
+            for other in task_ids(result.behind):
+                stopped_in.setdefault(other, set()).add(rec.task_id)
         results = [through_others(rec, result, stopped_in.get(rec.task_id, set()) & set(names) - {rec.task_id})
                    for rec, result in zip(members, results)]
         if last:
@@ -348,7 +353,7 @@ def judge_together(copy: WorkCopy, group: list[TaskRecord], runner: Judge,
             say(f"  {_others('', sorted(failed))} did not pass in the unit; the rest is judged again without")
             members = [rec for rec in members if rec.task_id not in failed]
             continue
-        behind = {b.split(":", 1)[-1] for result in results if result.status == BLOCKED for b in result.behind}
+        behind = {b for result in results if result.status == BLOCKED for b in task_ids(result.behind)}
         joining = [waiting.pop(t) for t in sorted(behind & set(waiting))]
         if not joining:
             say(f"  the unit stays blocked behind {_others('', sorted(behind - set(names))) or 'its own members'}")
@@ -427,7 +432,7 @@ def _note(store: RunStore, tasks_dir: Path | None, say: Callable[[str], None], r
 def _note_holds_up(store: RunStore, tasks_dir: Path | None, rec: TaskRecord, result: TestResult) -> None:
     """A partial verdict rests on the failure of the tasks whose placeholders its left-out tests stopped in:
     each of those records names it (`holds_up`), in the store and its result.json."""
-    behind = {b.split(":", 1)[-1] for b in result.behind}
+    behind = task_ids(result.behind)
     for other in store.records():
         if other.task_id not in behind or (other.config, other.dataset) != (rec.config, rec.dataset):
             continue

@@ -302,11 +302,9 @@ def neighbourhoods(names: list[str], suspects: list[str]) -> list[tuple[list[str
     selected names in their fixtures (fixtures_of), the whole run's `names`."""
     if not suspects:
         return []
-    steps = [(sorted(suspects), layout, False) for layout in HEAP_LAYOUTS]
-    for rerun, untouched_too in ((fixtures_of(names, suspects), True), (names, False)):
-        if all(sorted(rerun) != sorted(done) or layout for done, layout, _ in steps):
-            steps.append((rerun, "", untouched_too))
-    return steps
+    near = fixtures_of(names, suspects)
+    steps = [(sorted(suspects), layout, False) for layout in HEAP_LAYOUTS] + [(near, "", True)]
+    return steps + ([(names, "", False)] if sorted(near) != sorted(names) else [])
 
 
 def known_random(project: Project, limits: Limits) -> set[tuple[str, str]]:
