@@ -37,6 +37,7 @@ from pathlib import Path
 from repotrans.agents.config import load_config
 from repotrans.execution.sandboxes.choice import make_sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError
+from repotrans.verdicts.results import ExceptionInfo
 from repotrans.execution.toolchains.api import compile_argv, make_toolchain, parse_mcs, plan_build
 from repotrans.execution.workspace.apply import LineMap
 from repotrans.execution.workspace.scratch import Workspace, prepare_workspace
@@ -200,6 +201,13 @@ def fixtures_of(port: Path, rels: list[str], project: str) -> list[str]:
     return out
 
 
+def innermost(e: ExceptionInfo) -> str:
+    """The type of the exception a failure's chain began with: a placeholder's NotImplementedException behind a
+    TypeInitializationException (a translated fixture's static fields built with a placeholder) is a stop in it."""
+    causes = re.findall(r" ---> ([\w.]+): ", e.message)
+    return causes[-1] if causes else (e.type or "")
+
+
 def run_hidden(port: Path, rels: list[str], work: Path) -> tuple[int, int, str, list[str]]:
     """(tests run, tests failed, reason, files that did not compile) of the hidden test files on `port`,
     through repotrans's runner. A file compiled only when the judge's build really built the library and
@@ -223,7 +231,7 @@ def run_hidden(port: Path, rels: list[str], work: Path) -> tuple[int, int, str, 
             cand = PatchedFile(path=rel, text=(ws.src / rel).read_text(encoding="utf-8"), line_map=LineMap(),
                                surface_changed=False, run_dir=run_dir)
             verdict = tc.run(ws, cand, fixtures, box, limits)
-        stops = sum(1 for e in verdict.exceptions if (e.type or "").endswith("NotImplementedException"))
+        stops = sum(1 for e in verdict.exceptions if innermost(e).endswith("NotImplementedException"))
         why = stopped_in_placeholders(stops) if verdict.tests_failed and stops == verdict.tests_failed else verdict.reason
         return verdict.tests_run, verdict.tests_failed, why, not_compiled
     except TargetBuildError as exc:

@@ -108,3 +108,19 @@ def test_a_fixture_with_more_attributes_or_internal_is_found(tmp_path):
                                    '    class ShortNumberUtilTests : TestMetadataTestCase\n    {\n    }\n}\n')
     (tmp_path / "U.cs").write_text("namespace N\n{\n    [TestFixture]\n    public sealed class UTests\n    {\n    }\n}\n")
     assert _bench().fixtures_of(tmp_path, ["T.cs", "U.cs"], "P") == ["P:N.ShortNumberUtilTests", "P:N.UTests"]
+
+
+def test_a_fixture_whose_static_fields_stop_in_a_placeholder_stopped_in_it():
+    """HdrHistogram's translated fixtures build histograms in static fields: a placeholder there throws
+    TypeInitializationException around its NotImplementedException, which is a stop in the placeholder; any
+    other cause, or an assertion, is not."""
+    from repotrans.execution.toolchains.nunit import exception_info
+    innermost = _bench().innermost
+    init = "System.TypeInitializationException : The type initializer for 'N.HistogramTest' threw an exception."
+    assert innermost(exception_info(init + "\n  ----> System.NotImplementedException : The method or operation "
+                                    "is not implemented.", [])) == "System.NotImplementedException"
+    assert innermost(exception_info(init + "\n  ----> System.IndexOutOfRangeException : Index was outside",
+                                    [])) == "System.IndexOutOfRangeException"
+    assert innermost(exception_info("System.NotImplementedException : x", [])) == "System.NotImplementedException"
+    assert innermost(exception_info("NUnit.Framework.AssertionException : Expected: 1 But was: 2",
+                                    [])) == "NUnit.Framework.AssertionException"

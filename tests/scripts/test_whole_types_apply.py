@@ -70,7 +70,9 @@ def test_a_class_whose_bodies_pass_only_together_is_applied_as_a_class(tmp_path)
     applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs", "tests/OtherTest.cs"], judge,
                                         tmp_path / "j")
     assert (applied, joint, sum(left.values())) == (0, 2, 0)
-    assert seen[0][0] == ["tests/MeterTest.cs"] and "this.value = value;" in seen[0][1]
+    assert [tests for tests, _ in seen] == [["tests/MeterTest.cs", "tests/OtherTest.cs"], ["tests/MeterTest.cs"]]
+    assert "this.value = value;" not in seen[0][1]  # every translated file, once, before any body
+    assert "this.value = value;" in seen[1][1]      # then the class's own, with its bodies
     text = (cs / "Meter.cs").read_text()
     assert "this.value = value;" in text and "return value;" in text and "NotImplementedException()" not in text
 
@@ -96,7 +98,8 @@ def test_classes_that_pass_only_together_are_applied_together(tmp_path):
     apply_bodies = _bench("whole_types_apply").apply_bodies
     applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs", "tests/GaugeTest.cs"], judge,
                                         tmp_path / "j")
-    assert seen == [["tests/GaugeTest.cs"], ["tests/MeterTest.cs"], ["tests/GaugeTest.cs", "tests/MeterTest.cs"]]
+    both = ["tests/GaugeTest.cs", "tests/MeterTest.cs"]
+    assert seen == [both[::-1], ["tests/GaugeTest.cs"], ["tests/MeterTest.cs"], both]   # before bodies, alone, together
     assert (applied, joint, sum(left.values())) == (0, 3, 0)
     assert "return 2;" in (cs / "Gauge.cs").read_text() and "return value;" in (cs / "Meter.cs").read_text()
 
@@ -126,7 +129,7 @@ def test_a_class_without_tests_is_applied_with_the_class_whose_tests_need_it(tmp
     judge = _passing_with_both(seen)
     apply_bodies = _bench("whole_types_apply").apply_bodies
     applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs"], judge, tmp_path / "j")
-    assert seen == [["tests/MeterTest.cs"], ["tests/MeterTest.cs"]]
+    assert seen == [["tests/MeterTest.cs"]] * 3       # before the bodies, Meter alone, with Gauge's
     assert (applied, joint, sum(left.values())) == (0, 3, 0)
     assert "return 2;" in (cs / "Gauge.cs").read_text() and "return value;" in (cs / "Meter.cs").read_text()
 
@@ -179,4 +182,50 @@ def test_a_nested_classs_bodies_go_with_its_outer_class(tmp_path):
     applied, joint, left = _bench("whole_types_apply").apply_bodies(run, cs, java, ["tests/MeterTest.cs"], judge,
                                                                     tmp_path / "j")
     assert (applied, joint, sum(left.values())) == (0, 3, 0)
-    assert len(seen) == 1 and "return 1;" in seen[0][1] and "this.value = value;" in seen[0][1]
+    assert len(seen) == 2 and "return 1;" not in seen[0][1]    # before the bodies, then the class with Cell's
+    assert "return 1;" in seen[1][1] and "this.value = value;" in seen[1][1]
+
+
+def test_a_translated_file_unbuildable_before_the_bodies_says_nothing_about_them(tmp_path):
+    """HdrHistogram's translated HistogramTest does not build (JDK buffers the translation leaves), with or
+    without the bodies: it does not refuse them. A file that built before the bodies and not with them does."""
+    files = ["tests/MeterTest.cs", "tests/MeterEncodingTest.cs"]
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    java, cs, run = _setup(tmp_path, {t: "blocked" for t in BODIES})
+    applied, joint, left = apply_bodies(run, cs, java, files,
+                                        lambda p, t, w: (3, 0, "", ["tests/MeterEncodingTest.cs"]), tmp_path / "j")
+    assert (applied, joint, sum(left.values())) == (0, 2, 0)
+    assert "return value;" in (cs / "Meter.cs").read_text()
+
+    def unbuilt_with_bodies(port, tests, work):
+        bodies = "return value;" in (port / "Meter.cs").read_text()
+        return 3, 0, "", ["tests/MeterEncodingTest.cs"] if bodies else []
+    java, cs, run = _setup(tmp_path / "b", {t: "blocked" for t in BODIES})
+    applied, joint, left = apply_bodies(run, cs, java, files, unbuilt_with_bodies, tmp_path / "k")
+    assert (applied, joint, dict(left)) == (0, 0, {"blocked": 2})
+    assert "return value;" not in (cs / "Meter.cs").read_text()
+
+
+def test_classes_without_tests_are_judged_by_every_translated_test_when_no_class_failed_alone(tmp_path):
+    """HdrHistogram's iterators and ShortHistogram have no translated test of their own; Histogram's pass alone,
+    so no class failed alone. Their bodies are judged by every translated test (they were never tried)."""
+    apply_bodies = _bench("whole_types_apply").apply_bodies
+    java, cs, run = _with_gauge(tmp_path)
+    seen: list[list[str]] = []
+
+    def judge(port, tests, work):
+        seen.append(tests)
+        return 2, 0, "", []
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs", "tests/OtherTest.cs"], judge,
+                                        tmp_path / "j")
+    assert seen == [["tests/MeterTest.cs", "tests/OtherTest.cs"], ["tests/MeterTest.cs"],
+                    ["tests/MeterTest.cs", "tests/OtherTest.cs"]]
+    assert (applied, joint, sum(left.values())) == (0, 3, 0)
+    assert "return 2;" in (cs / "Gauge.cs").read_text()
+    java, cs, run = _with_gauge(tmp_path / "b")
+
+    def failing_with_gauge(port, tests, work):
+        return 2, 1 if "return 2;" in (port / "Gauge.cs").read_text() else 0, "", []
+    applied, joint, left = apply_bodies(run, cs, java, ["tests/MeterTest.cs"], failing_with_gauge, tmp_path / "k")
+    assert (applied, joint, dict(left)) == (0, 2, {"blocked": 1})
+    assert "return 2;" not in (cs / "Gauge.cs").read_text()
