@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING
 import tree_sitter_java
 from tree_sitter import Language, Node, Parser
 
+from repotrans.translator.base_calls import delegations
 from repotrans.translator.cs_types import DEFAULT_USINGS, jdk_table
 from repotrans.skeleton.conventions import Conventions, learn
 from repotrans.skeleton.names import Names, learn_names
-from repotrans.skeleton.base_calls import BaseFallback, delegations
+from repotrans.skeleton.base_calls import BaseFallback
 from repotrans.skeleton.lines import Line, node_text
 from repotrans.skeleton.support import support_classes, with_support
 from repotrans.skeleton.render import Inherited, SkeletonResolver, TypeContext, TypeRenderer, cs_type_name

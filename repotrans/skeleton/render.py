@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from repotrans.translator.base_calls import Delegation
 from repotrans.translator.java2cs import MethodTranslator
 from repotrans.translator.cs_types import split_type
 from repotrans.translator.resolver import ConventionResolver
-from repotrans.skeleton.base_calls import BaseFallback, Delegation, fallback
+from repotrans.skeleton.base_calls import BaseFallback, fallback
 from repotrans.skeleton.conventions import GETTER, LITERAL, SETTER, Conventions
 from repotrans.skeleton.lines import (ACCESS, CONST_TYPES, HIDES_OBJECT, INDENT, OBJECT_MEMBERS, PLACEHOLDER, Line,
                                       cs_ident, modifiers_of, node_text, params_of, prop_name, trivial_getter)

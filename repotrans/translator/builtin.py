@@ -24,6 +24,7 @@ from repotrans.errors import ConfigError, TaskError
 from repotrans.index.model import Method
 from repotrans.mapping.task import TranslationTask
 from repotrans.mapping.fields import renamed_fields
+from repotrans.translator.base_calls import base_arguments
 from repotrans.translator.boundary import stored_values
 from repotrans.translator.constants import constants_of
 from repotrans.translator.helpers import removed_helpers
@@ -92,7 +93,8 @@ class BuiltinChatClient(OneShotClient):
                            api=ctx.task_api_map() if self.api_map else None, helpers=self.helpers(java, target),
                            constants=constants_of(index, self.renames(), java, target),
                            jdk_names=jdk_imports(imports), libraries=library_imports(imports),
-                           stored=stored_values(index, self.view.mapping, java, target))
+                           stored=stored_values(index, self.view.mapping, java, target),
+                           base_args=base_arguments(index, java, target))
 
     def renames(self) -> dict[str, str]:
         """Callees the port renamed, from the mapping (computed once per client)."""

@@ -19,6 +19,7 @@ from repotrans.errors import InputError
 from repotrans.verdicts.results import TestResult
 from repotrans.index.model import Field, Method
 from repotrans.mapping.api_map import ApiMap
+from repotrans.translator.base_calls import with_base_arguments
 from repotrans.translator.boundary import StoredValue, store_values
 from repotrans.translator.byte_views import element_accessors
 from repotrans.translator.constants import add_constants
@@ -64,6 +65,9 @@ class StepRequest:
     libraries: frozenset[str] = frozenset()                               # library packages it imports from
                                                                           # (the table's [libraries])
     stored: list[StoredValue] = field(default_factory=list)               # values the port's base class stores
+    base_args: tuple[str, ...] | None = None                              # what a constructor's super(...) passes
+                                                                          # where the port's base cannot take
+                                                                          # Java's arguments (base_calls)
 
 
 def resolver_for(req: StepRequest) -> ContextResolver:
@@ -222,7 +226,8 @@ def next_context_call(req: StepRequest) -> str:
 def generate(req: StepRequest) -> str:
     resolver = resolver_for(req)
     own = resolver.members(None)       # the C# class's members (None when the context does not describe it)
-    java = element_accessors(req.java_method, set(resolver.members("ByteBuffer")), set(own) if own else None)
+    java = with_base_arguments(req.java_method, req.base_args)
+    java = element_accessors(java, set(resolver.members("ByteBuffer")), set(own) if own else None)
     code = translate_with_dates(java, resolver, req.target_method, translate_method)
     own = req.java_method.type_id
     code = add_helpers(code, [h for h in req.helpers if h.type_id == own], resolver, translate_method)
