@@ -23,6 +23,8 @@ from repotrans.errors import ConfigError
 
 
 OUTPUT_LIMIT = 2_000_000      # characters of output kept (head and tail halves)
+REPORT_LIMIT = 64 * 1024 * 1024   # bytes of stdout kept, the channel a test runner reports on: a big suite's
+                                  # whole report (NPOI: ~2 MB), never cut by the log's limit
 BUILD_UID = 10001             # mcs / dotnet build: writes its output folders
 TEST_UID = 10002              # the candidate's tests: writes nothing in the workspace
 PIDS_LIMIT = 256              # processes (threads count) of one run, all together
@@ -44,6 +46,7 @@ class RunOutcome:
     timed_out: bool = False
     oom_killed: bool = False   # killed by the memory limit (cgroup OOM), not a managed OutOfMemoryException
     stdout: str = ""           # stdout alone (the channel a test runner reports on)
+    stdout_cut: int = 0        # bytes of stdout past REPORT_LIMIT, cut from its middle
     stopped: bool = False      # killed by the sandbox after printing `until` (finished, did not exit)
     pids_limited: bool = False  # a fork or thread creation was refused at PIDS_LIMIT: killed then and there
     cpu_seconds: float | None = None   # CPU time of all its processes, when the sandbox counts it

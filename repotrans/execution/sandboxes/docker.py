@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Sequence
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, backstop,
+from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, REPORT_LIMIT, STOP_GRACE, TEST_UID, Capture,
+                                           RunOutcome, backstop,
                                            check_scratch, clip, limit_prefix, own_for_build, pids_events,
                                            scrubbed_env)
 from repotrans.execution.sandboxes import seccomp
@@ -166,7 +167,7 @@ class DockerSandbox:
         raw = getattr(sock, "_sock", sock)
         if stdin is not None:
             raw.sendall(stdin)
-        both, out = Capture(), Capture()
+        both, out = Capture(), Capture(REPORT_LIMIT)
         window = buffer = b""
         deadline = started + timeout + KILL_GRACE
         seen_until = until is None
@@ -239,7 +240,7 @@ class DockerSandbox:
         cpu_limited = cpu_limit is not None and exit_code == 137 and not (timed_out or stopped or oom or pids_limited)
         timed_out = timed_out or cpu_limited
         return RunOutcome(list(argv), None if timed_out or stopped else exit_code, clip(both.text()), seconds,
-                          timed_out=timed_out, oom_killed=oom, stdout=out.text(), stopped=stopped,
+                          timed_out=timed_out, oom_killed=oom, stdout=out.text(), stdout_cut=out.cut, stopped=stopped,
                           pids_limited=pids_limited, cpu_limited=cpu_limited,
                           backstopped=cpu_limit is not None and timed_out and not cpu_limited)
 

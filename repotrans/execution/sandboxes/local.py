@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from repotrans.errors import ConfigError
-from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, STOP_GRACE, TEST_UID, Capture, RunOutcome, backstop,
+from repotrans.execution.sandboxes import (BUILD_UID, PIDS_LIMIT, REPORT_LIMIT, STOP_GRACE, TEST_UID, Capture,
+                                           RunOutcome, backstop,
                                            check_scratch, clip, limit_prefix, own_for_build, scrubbed_env)
 from repotrans.execution.sandboxes import seccomp
 from repotrans.execution.sandboxes import cgroups
@@ -183,7 +184,7 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
             proc.stdin.close()
         except BrokenPipeError:
             pass
-    both, out = Capture(), Capture()
+    both, out = Capture(), Capture(REPORT_LIMIT)
     seen_until = until is None
     window = b""
     deadline = started + timeout
@@ -241,7 +242,7 @@ def _drive(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin
     pids_limited = pids_limited or (limited is not None and limited())
     return RunOutcome(argv=cmd, exit_code=None if timed_out or stopped else proc.returncode,
                       output=clip(both.text()), seconds=seconds, timed_out=timed_out,
-                      stdout=out.text(), stopped=stopped, pids_limited=pids_limited,
+                      stdout=out.text(), stdout_cut=out.cut, stopped=stopped, pids_limited=pids_limited,
                       cpu_seconds=None if cpu_used is None else cpu_used(), cpu_limited=cpu_limited)
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.switches.schemata import RECORD_VAR
 from repotrans.execution.toolchains import Limits
-from repotrans.execution.toolchains.api import (rel, mono_env, overlay, runner_env, runner_for, Project,
+from repotrans.execution.toolchains.api import (rel, mono_env, overlay, report_cut, runner_env, runner_for, Project,
                                                 NOT_RUN_STATES, check_runner, covered_by, parse_runner, area_root,
                                                 test_area)
 from repotrans.execution.workspace.scratch import Workspace
@@ -130,9 +130,11 @@ def run_batch(ws: Workspace, built: dict[str, Path], projects: list[Project], pr
                               env={**mono_env(limits.memory_mb), **runner_env(limits), RECORD_VAR: str(int(record))},
                               stdin=("\n".join(lines) + "\n").encode(), until=f"@@RT {nonce} DONE ".encode(),
                               scratch=[area_root(run_dir, project)])
-    run = parse_batch(outcome.stdout, nonce, jobs)
+    run = parse_batch(outcome.stdout, nonce, jobs) if not outcome.stdout_cut else BatchRun([])
     run.seconds = time.monotonic() - started
-    if len(run.finished) < len(jobs) and not run.tainted:
+    if outcome.stdout_cut:
+        run.note = report_cut(outcome.stdout_cut)
+    elif len(run.finished) < len(jobs) and not run.tainted:
         run.note = ("timed out" if outcome.timed_out else f"ended (exit {outcome.exit_code})") + \
             f" after {len(run.finished)} of {len(jobs)} jobs"
     return run

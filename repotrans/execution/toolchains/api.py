@@ -26,7 +26,7 @@ from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.mono_build import (CHECKER_EXE, compile_argv, dependents, parse_mcs, parse_shared_mcs,
                                                       rel)
 from repotrans.execution.toolchains.mono_compile import BuildOutcome, Check, HostCompiler, compile_projects
-from repotrans.execution.toolchains.mono_judge import load_independent
+from repotrans.execution.toolchains.mono_judge import load_independent, report_cut
 from repotrans.execution.toolchains.mono_test import mono_env, overlay, run_tests, runner_argv, runner_env, runner_for
 from repotrans.execution.toolchains.msbuild import Project, find_projects, load_project, load_projects
 from repotrans.execution.toolchains.nunit import (NOT_RUN_STATES, RUNNER_SOURCE, check_runner, clean_frames, covers,
@@ -50,7 +50,7 @@ __all__ = [
     "unsupported_features", "mstest_features",
     "MonoToolchain", "CHECKER_EXE", "compile_argv", "dependents", "parse_mcs",
     "parse_shared_mcs", "rel",
-    "compile_projects", "Check", "BuildOutcome", "HostCompiler", "load_independent", "mono_env", "overlay",
+    "compile_projects", "Check", "BuildOutcome", "HostCompiler", "load_independent", "report_cut", "mono_env", "overlay",
     "run_tests", "runner_argv", "runner_env",
     "runner_for", "NOT_RUN_STATES", "check_runner", "clean_frames", "covers", "covered_by", "covering_names",
     "left_out_by",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from repotrans.verdicts.results import ExceptionInfo
-from repotrans.execution.sandboxes import PIDS_REASON, RunOutcome
+from repotrans.execution.sandboxes import PIDS_REASON, REPORT_LIMIT, RunOutcome
 from repotrans.execution.toolchains import Limits, Verdict, judge_report
 from repotrans.execution.toolchains.chains import attach, read_chains
 from repotrans.execution.toolchains.nunit import (NOT_RUN_STATES, check_runner, clean_frames, exception_info,
@@ -35,6 +35,12 @@ def load_independent(reason: str) -> bool:
     return CPU_LIMIT in reason
 
 
+def report_cut(cut: int) -> str:
+    """Why a run whose report outgrew the sandbox's REPORT_LIMIT is not judged on it."""
+    return (f"the runner's report was {cut} bytes over the {REPORT_LIMIT // 2**20} MiB kept "
+            "(the tests printed that much on stdout)")
+
+
 def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limits, locate,
           leave_out: frozenset[str] = frozenset()) -> Verdict:
     """A run killed by the process or the memory limit is a runtime error whatever it printed (the
@@ -48,6 +54,8 @@ def judge(outcome: RunOutcome, nonce: str, tests: list[str] | None, limits: Limi
         return Verdict("runtime_error", reason=PIDS_REASON)     # may exhaust memory too: the cause comes first
     if outcome.oom_killed:
         return Verdict("runtime_error", reason="out of memory (killed at the memory limit)")
+    if outcome.stdout_cut:          # the report lost its middle: no line of it can be read as whole
+        return Verdict("runtime_error", reason=report_cut(outcome.stdout_cut))
     report = parse_runner(outcome.stdout, nonce)
     if leave_out and report.ended is not None:
         left = sum(1 for t in report.tests if t[1] in leave_out)

@@ -83,3 +83,23 @@ def test_a_cpu_limit_counts_cpu_seconds_not_the_wall_clock(box, monkeypatch):
     started = time.monotonic()
     hang = box.run(["/bin/sh", "-c", "sleep 30"], cwd=box.workspace, timeout=0.5, memory_mb=256, cpu=True)
     assert hang.timed_out and hang.backstopped and not hang.cpu_limited and time.monotonic() - started < 10
+
+
+def test_stdout_is_kept_whole_past_the_logs_limit(box):
+    """stdout is the test runner's report channel: a big suite's report (NPOI's: over 2 MB, the log's
+    limit) arrives whole, line for line, while the log (stdout and stderr) is clipped."""
+    lines = 40_000                          # 40,000 lines of 100 bytes: 4 MB, twice the log's limit
+    script = f"i=0; while [ $i -lt {lines} ]; do printf '%099d\\n' $i; i=$((i+1)); done"
+    outcome = box.run(["sh", "-c", script], cwd=box.workspace, timeout=120, memory_mb=256)
+    got = outcome.stdout.splitlines()
+    assert len(got) == lines and got[-1] == f"{lines - 1:099d}" and outcome.stdout_cut == 0
+    assert len(outcome.output) < len(outcome.stdout)
+
+
+def test_a_capture_past_its_limit_keeps_head_and_tail_and_counts_the_cut():
+    capture = sandboxes.Capture(1000)
+    for n in range(40):
+        capture.add(f"{n:099d}\n".encode())
+    text = capture.text()
+    assert text.startswith(f"{0:099d}") and text.endswith(f"{39:099d}\n")
+    assert capture.cut > 2000 and len(capture.head) + len(capture.tail) + capture.cut == 4000

@@ -29,3 +29,17 @@ def test_a_timeout_names_the_limit_it_hit_and_only_a_cpu_limit_is_load_independe
     assert cpu.reason.startswith("tests exceeded the 60 s CPU limit") and load_independent(cpu.reason)
     assert wall.reason.startswith("tests exceeded the 60 s limit") and not load_independent(wall.reason)
     assert "wall-clock backstop of 270 s" in hang.reason and not load_independent(hang.reason)
+
+
+def test_a_report_cut_in_its_middle_is_named_never_read_as_a_malformed_line():
+    """A report with its middle cut is not judged on what is left (a line at the cut reads as malformed,
+    the tests in the middle as never run): the verdict says the report was cut and by how much."""
+    nonce = "n0"
+    whole = "\n".join([f"@@RT {nonce} PLAN Runnable VA== ", f"@@RT {nonce} START 1", f"@@RT {nonce} TEST Success VA== AA== AA== 0.1", f"@@RT {nonce} END 1"])
+    limits = Limits(timeout=60.0, memory_mb=512)
+    ok = judge(RunOutcome(argv=["mono"], exit_code=0, output="", seconds=1.0, stdout=whole), nonce, None, limits,
+               locate=None)
+    cut = judge(RunOutcome(argv=["mono"], exit_code=0, output="", seconds=1.0, stdout=whole, stdout_cut=123),
+                nonce, None, limits, locate=None)
+    assert ok.status == "passed"
+    assert cut.status == "runtime_error" and "123 bytes over" in cut.reason
