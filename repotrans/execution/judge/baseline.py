@@ -28,7 +28,7 @@ from repotrans.execution.toolchains.api import FLIPS, NOT_RUN, RUNNER_SOURCE, Pr
 CACHE_FOLDER = "baselines"          # under the cache root, beside the embeddings
 UNTOUCHED_TIMEOUT = 900.0           # seconds for the untouched run of each test project (at least the run's limit)
 MEMORY_MB = 2048                    # at least this for a whole test assembly in one process (doctor's, as before)
-RECORD_VERSION = 2                  # 2: result states (judge.baseline_outcomes reads them)
+RECORD_VERSION = 3                  # 2: result states (judge.baseline_outcomes reads them); 3: reports never cut at 2 MB
 PEAK_ROOM = 2.0                     # a test run's memory limit leaves this many times the measured peak
 
 
