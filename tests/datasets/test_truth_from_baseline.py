@@ -78,6 +78,21 @@ def test_a_selected_test_the_untouched_run_did_not_run_is_skipped_as_a_run_skips
     assert untouched_outcome(base, ["T:Ns.F.A", "T:Ns.F.Gone"], "") is None
 
 
+def test_a_test_the_untouched_report_left_out_as_failing_here_is_read_as_left_out():
+    """NPOI's scratchpad assembly: 92 tests fail here on a missing sample folder (the test's own code), and the
+    untouched run leaves them out of its report (no result state, a failure with its cause). A selection naming
+    them is read: they are left out with that cause, the test beside them passes; only a run could say more of a
+    test with no state and no cause."""
+    base = _baseline({"Ns.F.A": "Success"}, {"T:Ns.F.NoFile": "the test's own code (IOException at Samples.cs:136)"})
+    read = untouched_outcome(base, ["T:Ns.F.A", "T:Ns.F.NoFile"], "")
+    assert (read.status, read.tests_run) == ("passed", 1)
+    assert read.left_out == {"T:Ns.F.NoFile": "fails on the untouched port: the test's own code (IOException at Samples.cs:136)"}
+    alone = untouched_outcome(base, ["T:Ns.F.NoFile"], "")
+    assert alone.status == "no_tests" and alone.left_out
+    other = _baseline({"Ns.F.A": "Success"}, {"U:Ns.F.NoFile": "the test's own code (IOException)"})
+    assert untouched_outcome(other, ["T:Ns.F.NoFile"], "") is None      # another assembly's record says nothing
+
+
 @pytest.mark.parametrize("case", ["blocked", "unknown name", "no states", "not whole", "out of memory", "no baseline"])
 def test_the_tests_run_where_the_record_cannot_answer_as_a_run_would(case):
     states = {"Ns.F.A": "Success", "Ns.F.B": "Failure"}

@@ -51,7 +51,7 @@ def untouched_outcome(baseline: PortBaseline | None, selected: list[str] | None,
             return None
         for test in covered:
             why = record.failures.get(f"{project}:{test}", record.failures.get(f":{test}"))
-            if record.states[test] == "Success" and (why is None or FLIPS not in why):   # a flaky pass decides nothing
+            if record.states.get(test) == "Success" and (why is None or FLIPS not in why):   # a flaky pass decides nothing
                 passed.add(f"{project}:{test}")
                 continue
             if why is None or why.startswith(BLOCKED):
@@ -76,8 +76,11 @@ def _not_run_under(record: AssemblyBaseline) -> dict[str, list[str]]:
 
 def _tests_under(record: AssemblyBaseline) -> dict[str, list[str]]:
     """Each name a selection may give -> the recorded tests it covers (the test, or one of its suites,
-    falls under it), in the record's order."""
-    return _under(record, [(test, test) for test in record.states])
+    falls under it), in the record's order: those with a result state, then those the run left out of its
+    report as failing before any change (a cause the environment gives: they ran, and have no state)."""
+    own = f"{record.project}:"
+    failing = [key[len(own):] for key in record.failures if key.startswith(own)]
+    return _under(record, [(test, test) for test in [*record.states, *(t for t in failing if t not in record.states)]])
 
 
 def _under(record: AssemblyBaseline, tests: list[tuple[str, str]]) -> dict[str, list[str]]:
