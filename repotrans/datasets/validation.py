@@ -21,8 +21,11 @@ processes are batched (execution.schemata_runs):
    batches, each job only the tests that reached its guard. A guard reached inside a static
    initializer by any test of the batch sends its task alone (the initializer ran in whichever test
    touched the type first, maybe not one of the task's). A job decides "keep" only when a test
-   failed in which its own guard threw; everything else, and a task whose guard was reached inside
-   a static initializer, runs on its own in a fresh process with its whole selection.
+   failed in which its own guard threw; everything else runs on its own in a fresh process: with
+   every test that reached its guard (the others run as with the switch off), or its whole selection
+   where its guard sits in a static initializer or no hit table is whole. A task whose ground truth
+   was read from the baseline has no hit table: its job runs its first tests, and when they decide
+   nothing, one shared ground-truth batch of every such task's selection records who reaches them.
 """
 from __future__ import annotations
 
@@ -82,6 +85,8 @@ class Plan:
     switch: int
     chosen: Selection
     names: dict[str, list[str]] = field(default_factory=dict)      # test project -> "Ns.Fixture[.Method]"
+    selected: dict[str, list[str]] = field(default_factory=dict)   # ... all of its selection's (names: a job's)
+    reaching: dict[str, list[str]] | None = None   # test project -> the tests that reached its guard (None: unknown)
     shared: float = 0.0                  # its part of the build and of the batches it was in (s)
     failed_together: bool = False        # a ground-truth batch saw one of its tests fail, not a known failure
     started: float | None = None         # when its own runs began (run alone)
@@ -121,6 +126,7 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
                 names = [t.split(":", 1)[1] for t in plan.chosen.tests if t.startswith(project.name + ":")]
                 if names:
                     plan.names[project.name] = names
+        plan.selected = dict(plan.names)
         plans.append(plan)
     by_project = {p.name: p for p in projects}
     workers, single = spread(jobs, limits)
@@ -175,21 +181,51 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
             alone.append((plan, False))
             continue
         reaching, initializer = _reaching(plan, results)
-        if initializer or plan.switch in in_initializers or len(reaching) > 1:
+        if initializer or plan.switch in in_initializers:
             alone.append((plan, True))
         elif not reaching:
             schemata.count("placeholder unreached")
             done(plan, PASSES + left_out_note(_left_out(plan, results, known)))
         else:
-            plan.names = _nearest(reaching, plan.names)
-            batched.append(plan)
+            plan.reaching = reaching
+            if len(reaching) > 1:
+                alone.append((plan, True))
+            else:
+                plan.names = _nearest(reaching, plan.names)
+                batched.append(plan)
+    undecided = []
     for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, single, workers, known):
         if decided:
             schemata.count("batched")
             done(plan, None)
         else:
-            alone.append((plan, True))
+            undecided.append(plan)
     phase("placeholder batches")
+    unknown = [plan for plan in undecided if plan.reaching is None]
+    alone += [(plan, True) for plan in undecided if plan.reaching is not None]
+    if unknown:       # read from the baseline (no hit table), undecided by their first tests: learn who reaches them
+        for plan in unknown:
+            plan.names = dict(plan.selected)
+        truth = _truth_batches(unknown, ws, schemata, projects, by_project, box, single, workers,
+                               index_tests(ws, tc.test_projects(ws)))
+        in_initializers = _initializer_switches(truth)
+        for plan in unknown:           # its ground truth passed (the baseline): the batch is read for hits only
+            results = [truth.get((plan.task.id, name)) for name in plan.names]
+            if any(r is None for r in results) or not _whole(plan, results):
+                alone.append((plan, True))      # the hit table says nothing whole: its whole selection
+                continue
+            reaching, initializer = _reaching(plan, results)
+            for project, names in _failed_here(plan, results, known).items():    # may have stopped before it
+                reaching[project] = list(dict.fromkeys([*reaching.get(project, []), *names]))
+            if initializer or plan.switch in in_initializers:
+                alone.append((plan, True))
+            elif not reaching:
+                schemata.count("placeholder unreached")
+                done(plan, PASSES + left_out_note(_left_out(plan, results, known)))
+            else:
+                plan.reaching = reaching
+                alone.append((plan, True))
+        phase("hit tables of undecided placeholders")
     limits = _alone(alone, tc, schemata, index, box, replace(single, known_failures=limits.known_failures), workers,
                     done, baseline)
     runner.limits = replace(runner.limits, known_failures=limits.known_failures)
@@ -369,6 +405,25 @@ def _passes(plan: Plan, results: list[list[JobResult]], known: dict[str, dict[st
         if job.covered(plan.names[p]))
 
 
+def _whole(plan: Plan, results: list[list[JobResult]]) -> bool:
+    """Every test the plan's names cover has a result in the batches, and they reported cleanly."""
+    return all(not job.problem and not job.unhandled and job.whole_for(plan.names[project])
+               for project, parts in zip(plan.names, results) for job in parts)
+
+
+def _failed_here(plan: Plan, results: list[list[JobResult]], known: dict[str, dict[str, str]]) -> dict[str, list[str]]:
+    """Test project -> the plan's covered tests that failed in the batches, but for those `known` to fail
+    before any change: a test that flipped here may have stopped before it reached the guard."""
+    out: dict[str, list[str]] = {}
+    for project, parts in zip(plan.names, results):
+        for job in parts:
+            covered = {name for _, name in job.covered(plan.names[project])}
+            failed = [name for name in job.failed(_known_in(known, project)) if name in covered]
+            if failed:
+                out.setdefault(project, []).extend(failed)
+    return out
+
+
 def _fails_beyond_known(plan: Plan, results: list[list[JobResult]], known: dict[str, str]) -> bool:
     """Whether the batches show one of the plan's covered tests failing that the baseline does not know
     as failing before any change (or a report not whole): then its ground truth is run, never read."""
@@ -509,8 +564,10 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
             if ok.status != "passed":
                 return done(plan, f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
         bad = run_switch(tc, schemata, index, plan.method, plan.switch, box,
-                         replace(current[0], fail_fast=True, verdict_only=True), plan.chosen)
-        done(plan, PASSES + left_out_note(bad.left_out) if bad.status == "passed" else None)
+                         replace(current[0], fail_fast=True, verdict_only=True),
+                         plan.chosen if not passed or plan.reaching is None else _reaching_only(plan))
+        caught = bad.status not in ("passed", "no_tests")        # no_tests: every test reaching it flips here
+        done(plan, None if caught else PASSES + left_out_note(bad.left_out))
 
     # one task per selection first (a worker waits on a run in flight only at the end), the biggest
     # selections first (the longest runs do not start last, with a worker idle beside them)
@@ -522,6 +579,15 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return current[0]
+
+
+def _reaching_only(plan: Plan) -> Selection:
+    """The plan's selection cut to the tests that reached its guard with every switch off: with its switch on,
+    the others run exactly as with it off (the rule that drops a placeholder no test reaches), so they decide
+    nothing; the ones that reach it run in a fresh process, all of them."""
+    tests = [f"{project}:{name}" for project, names in (plan.reaching or {}).items() for name in names]
+    return replace(plan.chosen, tests=tests, size=len(tests),
+                   fixtures=len({t.rsplit(".", 1)[0] for t in tests}))
 
 
 def _repeat(plan: Plan, seen: set) -> bool:

@@ -8,6 +8,7 @@ import pytest
 
 from repotrans.verdicts.results import TestResult
 from repotrans.execution.switches.schemata_runs import BatchRun, JobResult
+from repotrans.execution.toolchains import Limits
 from repotrans.execution.workspace.selection import Selection
 from repotrans.datasets import validation as sv
 from repotrans.datasets.build import build_dataset
@@ -146,3 +147,37 @@ def test_a_job_whose_ground_truth_was_read_runs_its_nearest_tests():
     first = sv._first_tests({"P": names, "Q": ["Ns.G"]}, {"P:Ns.F.T0": "fails on the untouched port"})
     assert first == {"P": names[1:1 + sv.JOB_TESTS]}
     assert sv._first_tests({"P": ["Ns.F.T0"]}, {"P:Ns.F.T0": "fails on the untouched port"}) == {}
+
+
+def test_an_undecided_placeholder_runs_alone_with_the_tests_that_reached_it_and_none_that_flipped_decides_nothing(monkeypatch):
+    """NPOI's CellReference.GetHashCode: its first tests never call it, so its warm job decides nothing. Its hit
+    table (a shared ground-truth batch) names the tests that reached its guard, plus a test that failed there
+    (it may have stopped before reaching it); only those run with its switch on, in a fresh process: the
+    others run as with the switch off. A run where every test reaching it flips here (no_tests) has not
+    caught the placeholder: dropped, as a passing one is."""
+    hits = JobResult(-1, ["Ns.F", "Ns.G"], [("Success", "Ns.F.A"), ("Success", "Ns.F.B"), ("Error", "Ns.G.C"),
+                                            ("Success", "Ns.G.D")],
+                     hits={"Ns.F.B": {"5"}, "Ns.G.D": {"6"}})
+    plan = sv.Plan(type("T", (), {"id": "t5"}), None, 5, Selection(["P:Ns.F", "P:Ns.G"], "covering", size=4),
+                   {"P": ["Ns.F", "Ns.G"]})
+    reaching, _ = sv._reaching(plan, [[hits]])
+    doubtful = sv._failed_here(plan, [[hits]], {})
+    assert reaching == {"P": ["Ns.F.B"]} and doubtful == {"P": ["Ns.G.C"]}
+    assert sv._failed_here(plan, [[hits]], {"P": {"Ns.G.C": "fails on the untouched port"}}) == {}
+    plan.reaching = {"P": ["Ns.F.B", "Ns.G.C"]}
+    assert sv._reaching_only(plan).tests == ["P:Ns.F.B", "P:Ns.G.C"]
+
+    asked, answers = [], iter([TestResult(status="runtime_error", tests_run=1),
+                               TestResult(status="no_tests", left_out={"P:Ns.F.B": "flips on the untouched port"})])
+
+    def fake_run_switch(tc, schemata, index, method, switch, box, limits, chosen):
+        asked.append((switch, chosen.tests))
+        return next(answers)
+
+    monkeypatch.setattr(sv, "run_switch", fake_run_switch)
+    whole = sv.Plan(type("T", (), {"id": "t7"}), None, 7, Selection(["P:Ns.F", "P:Ns.G"], "covering"))
+    verdicts = {}
+    sv._alone([(plan, True), (whole, True)], None, type("S", (), {"count": lambda self, what: None})(), None, None,
+              Limits(timeout=60.0, memory_mb=512), 1, lambda p, why: verdicts.setdefault(p.task.id, why))
+    assert asked == [(5, ["P:Ns.F.B", "P:Ns.G.C"]), (7, ["P:Ns.F", "P:Ns.G"])]     # no hit table: its whole selection
+    assert verdicts["t5"] is None and verdicts["t7"].startswith(sv.PASSES)

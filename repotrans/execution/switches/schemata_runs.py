@@ -20,7 +20,7 @@ every later job. Hence (datasets.validation):
   a fresh process;
 - a batched job decides only "the placeholder fails" and only when a test failed in which its guard
   threw; a job whose tests all pass, or whose failure its guard did not cause, is run again on its
-  own (a fresh process, the task's whole selection: the per-task path's own question).
+  own (a fresh process: every test that reached its guard, else the task's whole selection).
 """
 from __future__ import annotations
 
