@@ -42,7 +42,7 @@ from repotrans.execution.judge.runner import Runner
 from repotrans.execution.switches.schemata import OFF, Schemata, build_schemata, covering_selections, run_switch
 from repotrans.execution.switches.schemata_runs import JobResult, run_batch
 from repotrans.execution.toolchains import Limits
-from repotrans.execution.toolchains.api import (BLOCKED, left_out_note, nothing_left, load_independent, covers,
+from repotrans.execution.toolchains.api import (BLOCKED, FLIPS, left_out_note, nothing_left, load_independent, covers,
                                                 CHECKER_EXE, NOT_RUN_STATES, dependents, rel, untouched_cause)
 from repotrans.execution.workspace.reach import Reachability
 from repotrans.execution.workspace.selection import Selection, index_tests
@@ -563,9 +563,12 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
                 return done(plan, f"no test covers it ({ok.selection or ok.reason or 'no tests ran'})")
             if ok.status != "passed":
                 return done(plan, f"ground truth gives {ok.status}: {ok.reason or ok.brief().splitlines()[0]}")
+        if passed and plan.reaching is not None:
+            decided = _reaching_alone(plan, schemata, projects, by_project, box, current[0])
+            if decided is not None:
+                return done(plan, decided or None)
         bad = run_switch(tc, schemata, index, plan.method, plan.switch, box,
-                         replace(current[0], fail_fast=True, verdict_only=True),
-                         plan.chosen if not passed or plan.reaching is None else _reaching_only(plan))
+                         replace(current[0], fail_fast=True, verdict_only=True), plan.chosen)
         caught = bad.status not in ("passed", "no_tests")        # no_tests: every test reaching it flips here
         done(plan, None if caught else PASSES + left_out_note(bad.left_out))
 
@@ -581,13 +584,27 @@ def _alone(plans: list[tuple[Plan, bool]], tc, schemata: Schemata, index, box, l
     return current[0]
 
 
-def _reaching_only(plan: Plan) -> Selection:
-    """The plan's selection cut to the tests that reached its guard with every switch off: with its switch on,
-    the others run exactly as with it off (the rule that drops a placeholder no test reaches), so they decide
-    nothing; the ones that reach it run in a fresh process, all of them."""
-    tests = [f"{project}:{name}" for project, names in (plan.reaching or {}).items() for name in names]
-    return replace(plan.chosen, tests=tests, size=len(tests),
-                   fixtures=len({t.rsplit(".", 1)[0] for t in tests}))
+def _reaching_alone(plan: Plan, schemata: Schemata, projects, by_project, box, limits) -> str | None:
+    """The plan's placeholder, in a fresh recording process per test project, on the tests that reached its
+    guard with every switch off: with its switch on, the others run exactly as with it off (the rule that drops
+    a placeholder no test reaches), so they decide nothing. "" (keep) when a test failed in which its guard
+    threw (JobResult.caught: a test flipping here too, its failure the placeholder's), else why it passes;
+    None when a run did not finish whole (then its whole selection runs, as before)."""
+    known = _known(limits)
+    steady = {project: frozenset(n for n, why in {**known.get("", {}), **known.get(project, {})}.items()
+                                 if FLIPS not in why) for project in plan.reaching or {}}
+    left_out: dict[str, str] = {}
+    for project, names in (plan.reaching or {}).items():
+        run = run_batch(schemata.ws, schemata.built, projects, by_project[project], [(plan.switch, names)], box,
+                        limits, record=True, fixtures=len({n.rsplit(".", 1)[0] for n in names}), tests=len(names))
+        job = run.finished[0] if run.finished and not run.tainted else None
+        if job is None:
+            return None
+        if job.caught(steady[project]):
+            return ""
+        causes = {**known.get("", {}), **known.get(project, {})}
+        left_out.update({f"{project}:{n}": untouched_cause(causes[n]) for _, n in job.tests if n in causes})
+    return PASSES + left_out_note(left_out)
 
 
 def _repeat(plan: Plan, seen: set) -> bool:

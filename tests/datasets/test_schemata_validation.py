@@ -149,35 +149,50 @@ def test_a_job_whose_ground_truth_was_read_runs_its_nearest_tests():
     assert sv._first_tests({"P": ["Ns.F.T0"]}, {"P:Ns.F.T0": "fails on the untouched port"}) == {}
 
 
-def test_an_undecided_placeholder_runs_alone_with_the_tests_that_reached_it_and_none_that_flipped_decides_nothing(monkeypatch):
+def test_an_undecided_placeholder_runs_alone_with_the_tests_that_reached_it_and_a_flipping_test_it_threw_in_counts(monkeypatch):
     """NPOI's CellReference.GetHashCode: its first tests never call it, so its warm job decides nothing. Its hit
     table (a shared ground-truth batch) names the tests that reached its guard, plus a test that failed there
-    (it may have stopped before reaching it); only those run with its switch on, in a fresh process: the
-    others run as with the switch off. A run where every test reaching it flips here (no_tests) has not
-    caught the placeholder: dropped, as a passing one is."""
+    (it may have stopped before reaching it); only those run with its switch on, in a fresh recording process:
+    the others run as with the switch off. A test flipping on the untouched port decides when its guard threw in
+    it (the same verdict however many flips the cache knows); one failing every time, or a failure its guard did
+    not throw in, does not."""
     hits = JobResult(-1, ["Ns.F", "Ns.G"], [("Success", "Ns.F.A"), ("Success", "Ns.F.B"), ("Error", "Ns.G.C"),
                                             ("Success", "Ns.G.D")],
                      hits={"Ns.F.B": {"5"}, "Ns.G.D": {"6"}})
     plan = sv.Plan(type("T", (), {"id": "t5"}), None, 5, Selection(["P:Ns.F", "P:Ns.G"], "covering", size=4),
                    {"P": ["Ns.F", "Ns.G"]})
     reaching, _ = sv._reaching(plan, [[hits]])
-    doubtful = sv._failed_here(plan, [[hits]], {})
-    assert reaching == {"P": ["Ns.F.B"]} and doubtful == {"P": ["Ns.G.C"]}
+    assert reaching == {"P": ["Ns.F.B"]} and sv._failed_here(plan, [[hits]], {}) == {"P": ["Ns.G.C"]}
     assert sv._failed_here(plan, [[hits]], {"P": {"Ns.G.C": "fails on the untouched port"}}) == {}
-    plan.reaching = {"P": ["Ns.F.B", "Ns.G.C"]}
-    assert sv._reaching_only(plan).tests == ["P:Ns.F.B", "P:Ns.G.C"]
 
-    asked, answers = [], iter([TestResult(status="runtime_error", tests_run=1),
-                               TestResult(status="no_tests", left_out={"P:Ns.F.B": "flips on the untouched port"})])
+    flips = "flips on the untouched port (flaky)"
+    switched = {"threw in a flipping test": JobResult(5, ["Ns.F.B"], [("Error", "Ns.F.B")], hits={"Ns.F.B": {"5"}}),
+                "flipped before it": JobResult(5, ["Ns.F.B"], [("Error", "Ns.F.B")]),
+                "steady failure": JobResult(5, ["Ns.G.C"], [("Error", "Ns.G.C")], hits={"Ns.G.C": {"5"}})}
+    assert switched["threw in a flipping test"].caught(frozenset())
+    assert not switched["flipped before it"].caught(frozenset())
+    assert not switched["steady failure"].caught(frozenset({"Ns.G.C"}))
+    limits = Limits(timeout=60.0, memory_mb=512, known_failures=(("P:Ns.F.B", flips), ("P:Ns.G.C", "an exception")))
+    asked = []
+    for case, job in switched.items():
+        monkeypatch.setattr(sv, "run_batch", lambda ws, built, projects, project, jobs, box, limits, **kw:
+                            asked.append(jobs) or BatchRun([job]))
+        plan.reaching = {"P": job.names}
+        why = sv._reaching_alone(plan, type("S", (), {"ws": None, "built": {}})(), [], {"P": None}, None, limits)
+        assert (why == "") == (case == "threw in a flipping test"), case
+        assert why == "" or why.startswith(sv.PASSES) and "left out" in why, why
+    assert asked[0] == [(5, ["Ns.F.B"])]
+    monkeypatch.setattr(sv, "run_batch", lambda *a, **kw: BatchRun([], cut=switched["flipped before it"]))
+    assert sv._reaching_alone(plan, type("S", (), {"ws": None, "built": {}})(), [], {"P": None}, None, limits) is None
 
-    def fake_run_switch(tc, schemata, index, method, switch, box, limits, chosen):
-        asked.append((switch, chosen.tests))
-        return next(answers)
 
-    monkeypatch.setattr(sv, "run_switch", fake_run_switch)
-    whole = sv.Plan(type("T", (), {"id": "t7"}), None, 7, Selection(["P:Ns.F", "P:Ns.G"], "covering"))
+def test_a_placeholder_run_with_no_test_left_to_run_has_not_caught_it(monkeypatch):
+    """No hit table: its whole selection runs; when every test that could run is left out (no_tests), nothing
+    showed the placeholder failing: dropped, as a passing one is."""
+    monkeypatch.setattr(sv, "run_switch", lambda *a, **kw: TestResult(
+        status="no_tests", left_out={"P:Ns.F.B": "flips on the untouched port"}))
+    plan = sv.Plan(type("T", (), {"id": "t7"}), None, 7, Selection(["P:Ns.F"], "covering"))
     verdicts = {}
-    sv._alone([(plan, True), (whole, True)], None, type("S", (), {"count": lambda self, what: None})(), None, None,
+    sv._alone([(plan, True)], None, type("S", (), {"count": lambda self, what: None})(), None, None,
               Limits(timeout=60.0, memory_mb=512), 1, lambda p, why: verdicts.setdefault(p.task.id, why))
-    assert asked == [(5, ["P:Ns.F.B", "P:Ns.G.C"]), (7, ["P:Ns.F", "P:Ns.G"])]     # no hit table: its whole selection
-    assert verdicts["t5"] is None and verdicts["t7"].startswith(sv.PASSES)
+    assert verdicts["t7"].startswith(sv.PASSES)

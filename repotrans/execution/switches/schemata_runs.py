@@ -95,6 +95,18 @@ class JobResult:
         """The tests that failed, but for those `known` to fail before any change."""
         return [n for s, n in self.tests if s != "Success" and s not in NOT_RUN_STATES and n not in known]
 
+    def caught(self, steady: frozenset[str] = frozenset()) -> bool:
+        """A job run alone, recording, with its switch on: a test failed in which its guard threw (reached in
+        the test or its fixture's setup), but for those `steady`, failing before any change every time. A
+        test known to flip counts here: its placeholder threw in it, which the port's random failure does not
+        decide. A guard reached in a static initializer, or a report not whole, decides nothing."""
+        if self.problem or self.unhandled or self.cut or self.in_initializer:
+            return False
+        plain = str(self.switch)
+        return any(plain in self.hits.get(name, set()) or
+                   any(plain in self.between.get(suite, set()) for suite in _suites(self.suites, name))
+                   for name in self.failed(steady))
+
     def placeholder_fails(self, known: frozenset[str] = frozenset()) -> bool:
         """A batched job decides "keep" only when a test failed (not one `known` to fail before any change)
         and its own guard threw (outside static initializers), in a whole report; anything else is run
