@@ -25,7 +25,9 @@ processes are batched (execution.schemata_runs):
    every test that reached its guard (the others run as with the switch off), or its whole selection
    where its guard sits in a static initializer or no hit table is whole. A task whose ground truth
    was read from the baseline has no hit table: its job runs its first tests, and when they decide
-   nothing, one shared ground-truth batch of every such task's selection records who reaches them.
+   nothing, one shared ground-truth batch of every such task's selection records who reaches them
+   (but for a job whose guard threw in a static initializer: its whole selection runs alone at once,
+   where the first test that touches the type fails, NPOI's BitField constructor).
 """
 from __future__ import annotations
 
@@ -87,6 +89,7 @@ class Plan:
     names: dict[str, list[str]] = field(default_factory=dict)      # test project -> "Ns.Fixture[.Method]"
     selected: dict[str, list[str]] = field(default_factory=dict)   # ... all of its selection's (names: a job's)
     reaching: dict[str, list[str]] | None = None   # test project -> the tests that reached its guard (None: unknown)
+    initializer: bool = False            # its guard threw inside a static initializer in a warm batch
     shared: float = 0.0                  # its part of the build and of the batches it was in (s)
     failed_together: bool = False        # a ground-truth batch saw one of its tests fail, not a known failure
     started: float | None = None         # when its own runs began (run alone)
@@ -201,8 +204,8 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
         else:
             undecided.append(plan)
     phase("placeholder batches")
-    unknown = [plan for plan in undecided if plan.reaching is None]
-    alone += [(plan, True) for plan in undecided if plan.reaching is not None]
+    unknown = [plan for plan in undecided if plan.reaching is None and not plan.initializer]
+    alone += [(plan, True) for plan in undecided if plan.reaching is not None or plan.initializer]
     if unknown:       # read from the baseline (no hit table), undecided by their first tests: learn who reaches them
         for plan in unknown:
             plan.names = dict(plan.selected)
@@ -482,8 +485,11 @@ def _switch_batches(plans: list[Plan], ws, schemata: Schemata, projects, by_proj
                             [(p.switch, p.names[project]) for p in batch], box, limits,
                             fixtures=len(batch), tests=sum(len(p.names[project]) for p in batch))
             settled = [(plan, job.placeholder_fails(_known_in(known, project))) for plan, job in zip(batch, run.finished)]
+            for plan, job in zip(batch, run.finished):
+                plan.initializer |= job.in_initializer
             if run.tainted:                # its guard threw inside a static initializer: that job alone
                 settled[-1] = (settled[-1][0], False)
+                settled[-1][0].initializer = True
             elif len(settled) < len(batch):     # timed out or crashed: the job running then alone
                 settled.append((batch[len(settled)], False))
             for plan, _ in settled:

@@ -196,3 +196,16 @@ def test_a_placeholder_run_with_no_test_left_to_run_has_not_caught_it(monkeypatc
     sv._alone([(plan, True)], None, type("S", (), {"count": lambda self, what: None})(), None, None,
               Limits(timeout=60.0, memory_mb=512), 1, lambda p, why: verdicts.setdefault(p.task.id, why))
     assert verdicts["t7"].startswith(sv.PASSES)
+
+
+def test_a_placeholder_job_whose_guard_threw_in_a_static_initializer_is_marked_to_run_alone_at_once(monkeypatch):
+    """NPOI's BitField constructor: records hold BitFields in static fields, so its warm job taints the batch.
+    No hit table is learnt for it (a batch of its whole selection, seconds): alone, the first test touching
+    the type fails."""
+    plans = [sv.Plan(type("T", (), {"id": f"t{n}"}), None, n, Selection([], "covering"), {"P": [f"Ns.F{n}"]})
+             for n in range(2)]
+    monkeypatch.setattr(sv, "run_batch", lambda *a, **kw: BatchRun(
+        [JobResult(0, ["Ns.F0"], [("Error", "Ns.F0.T")], fired=1),
+         JobResult(1, ["Ns.F1"], [("Error", "Ns.F1.T")], fired=1, in_initializer=True)], tainted=True))
+    out = sv._switch_batches(plans, None, type("S", (), {"built": {}})(), [], {"P": None}, None, None, 1, {})
+    assert [(p.task.id, decided, p.initializer) for p, decided in out] == [("t0", True, False), ("t1", False, True)]
