@@ -130,8 +130,12 @@ def _renamed_type_rules(m: Method, project: dict[str, set[str]]) -> list[_Rule]:
     if m.kind != "method":
         return []
     names = []
-    for java, cs in project.items():
-        if len(cs) != 1 or java in cs or len(java) < 4 or java not in m.name:
+    n = len(m.name)         # the type names in it: its substrings looked up, not every type's name searched
+    inside = sorted({m.name[i:j] for i in range(n) for j in range(i + 4, n + 1)} & project.keys(),
+                    key=lambda java: (m.name.index(java), -len(java)))
+    for java in inside:
+        cs = project[java]
+        if len(cs) != 1 or java in cs:
             continue
         found = re.search(rf"(?:^|(?<=[a-z0-9_])){re.escape(java)}(?![a-z])", m.name)
         if found:
