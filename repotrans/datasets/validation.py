@@ -184,18 +184,14 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
             alone.append((plan, False))
             continue
         reaching, initializer = _reaching(plan, results)
-        if initializer or plan.switch in in_initializers:
+        if not _placed_by_hits(plan, results, reaching, initializer or plan.switch in in_initializers, known, done,
+                               schemata):
+            continue
+        if plan.reaching is None or len(plan.reaching) > 1:
             alone.append((plan, True))
-        elif not reaching:
-            schemata.count("placeholder unreached")
-            done(plan, PASSES + left_out_note(_left_out(plan, results, known)))
         else:
-            plan.reaching = reaching
-            if len(reaching) > 1:
-                alone.append((plan, True))
-            else:
-                plan.names = _nearest(reaching, plan.names)
-                batched.append(plan)
+            plan.names = _nearest(plan.reaching, plan.names)
+            batched.append(plan)
     undecided = []
     for plan, decided in _switch_batches(batched, ws, schemata, projects, by_project, box, single, workers, known):
         if decided:
@@ -220,13 +216,8 @@ def validate_guarded(index, tasks: list, runner: Runner, *, jobs: int, record: C
             reaching, initializer = _reaching(plan, results)
             for project, names in _failed_here(plan, results, known).items():    # may have stopped before it
                 reaching[project] = list(dict.fromkeys([*reaching.get(project, []), *names]))
-            if initializer or plan.switch in in_initializers:
-                alone.append((plan, True))
-            elif not reaching:
-                schemata.count("placeholder unreached")
-                done(plan, PASSES + left_out_note(_left_out(plan, results, known)))
-            else:
-                plan.reaching = reaching
+            if _placed_by_hits(plan, results, reaching, initializer or plan.switch in in_initializers, known, done,
+                               schemata):
                 alone.append((plan, True))
         phase("hit tables of undecided placeholders")
     limits = _alone(alone, tc, schemata, index, box, replace(single, known_failures=limits.known_failures), workers,
@@ -406,6 +397,21 @@ def _passes(plan: Plan, results: list[list[JobResult]], known: dict[str, dict[st
     return any(job.covered(plan.names[p]) for p, parts in zip(plan.names, results) for job in parts) and all(
         job.passes(plan.names[p], _known_in(known, p)) for p, parts in zip(plan.names, results) for job in parts
         if job.covered(plan.names[p]))
+
+
+def _placed_by_hits(plan: Plan, results: list[list[JobResult]], reaching: dict[str, list[str]], initializer: bool,
+                    known: dict[str, dict[str, str]], done: Callable, schemata: Schemata) -> bool:
+    """What a hit table says of a plan whose ground truth passed: False when it decides it (no test reached its
+    guard: dropped, done); True when its placeholder must run, with plan.reaching the tests that reached it, or
+    left None when its guard sits in a static `initializer` (then its whole selection runs)."""
+    if initializer:
+        return True
+    if not reaching:
+        schemata.count("placeholder unreached")
+        done(plan, PASSES + left_out_note(_left_out(plan, results, known)))
+        return False
+    plan.reaching = reaching
+    return True
 
 
 def _whole(plan: Plan, results: list[list[JobResult]]) -> bool:
