@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from repotrans.index.model import Method, TypeDecl
@@ -57,6 +58,20 @@ class Sides:
     counterpart: dict[str, str]           # Java type id -> C# type id
     project: dict[str, set[str]]
     enums: frozenset[str]
+
+
+_WORD = re.compile(r"\w+")
+_WORD_CALL = re.compile(r"\b(\w+)\s*\(")
+
+
+def _called_names(names: set[str]) -> Callable[[str], set[str]]:
+    """Which of `names` a body calls (`name(`, `name (`). Where every name is made of word characters, a
+    body's calls are read once and looked up (what `\b(n1|n2|...)\s*\(` finds, without trying thousands of
+    names at each word: 2.9 s of NPOI's mapping); else that regex of the names."""
+    if all(_WORD.fullmatch(name) for name in names):
+        return lambda body: set(_WORD_CALL.findall(body)) & names
+    wanted = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\s*\(")
+    return lambda body: set(wanted.findall(body))
 
 
 def _calls(body: str | None) -> set[str]:
@@ -105,9 +120,9 @@ class _Graph:
             self.declared[m.name].append(m)
         if not names:
             return
-        wanted = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\s*\(")
+        called = _called_names(names)
         for m in self.java.values():
-            for name in set(wanted.findall(m.body or "")):
+            for name in called(m.body or ""):
                 self.callers[name].append(m)
 
     def callers_of(self, jm: Method) -> tuple[list[Method], int] | None:
