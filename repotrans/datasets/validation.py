@@ -47,7 +47,7 @@ from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.api import (BLOCKED, FLIPS, left_out_note, nothing_left, load_independent, covers,
                                                 CHECKER_EXE, NOT_RUN_STATES, dependents, rel, untouched_cause)
 from repotrans.execution.workspace.reach import Reachability
-from repotrans.execution.workspace.selection import Selection, index_tests
+from repotrans.execution.workspace.selection import Selection, index_tests, scan_test_files
 from repotrans.datasets import flaky
 from repotrans.datasets.truth_jobs import truth_jobs
 
@@ -61,16 +61,17 @@ def open_schemata(index, methods: list, runner: Runner) -> tuple:
     """(toolchain, sandbox, limits, schemata, method id -> covering selection) for `methods` of the index's
     target (one build), with the runner's toolchain (and build settings), sandbox and limits. The port's
     baseline build comes first: it decides which test files compile here (the others are quarantined), and
-    the selections are made of those only. The call graph (the index's, no build needed) is made beside that
-    build, and the selections' walk on it (seconds of Python on a big port) beside the schemata build (mcs,
-    outside Python): on two cores each pair overlaps."""
+    the selections are made of those only. The call graph (the index's, no build needed) and the scan of
+    every test file are made beside that build, and the selections' walk on them (seconds of Python on a big
+    port) beside the schemata build (mcs, outside Python): on two cores each pair overlaps."""
     ws = runner.workspace(index.root("target"))
     box = runner.sandbox(ws)
     reach = Reachability()
     with ThreadPoolExecutor(max_workers=1) as pool:
         graph = pool.submit(reach.type_names, index)
-        runner.toolchain.baseline(ws, box, runner.limits)
-        chosen = pool.submit(covering_selections, runner.toolchain, ws, index, methods, reach)
+        scanned = pool.submit(lambda: scan_test_files(runner.toolchain.test_projects(ws)))   # beside the base
+        runner.toolchain.baseline(ws, box, runner.limits)                                     # build
+        chosen = pool.submit(covering_selections, runner.toolchain, ws, index, methods, reach, scanned.result())
         schemata = build_schemata(runner.toolchain, ws, index, methods, box, runner.limits, reach)
         built = time.monotonic()
         selections = chosen.result()

@@ -326,12 +326,14 @@ def covering_tests(tc, schemata: Schemata, index, method: Method):
     return covering_selections(tc, schemata.ws, index, [method], schemata.reach)[method.id]
 
 
-def covering_selections(tc, ws: Workspace, index, methods: list[Method], reach: Reachability) -> dict[str, object]:
+def covering_selections(tc, ws: Workspace, index, methods: list[Method], reach: Reachability,
+                        scanned: dict | None = None) -> dict[str, object]:
     """Method id -> the runner's selection of its covering tests, with the call graph `reach` (needs no
-    build: a caller may run it beside the schemata build, whose compilers run outside Python)."""
+    build: a caller may run it beside the schemata build, whose compilers run outside Python); `scanned`:
+    test files read beforehand (selection.scan_test_files)."""
     from repotrans.execution.judge.runner import covering_names, member_tokens
 
-    fixtures = index_tests(ws, tc.test_projects(ws))
+    fixtures = index_tests(ws, tc.test_projects(ws), scanned)
     return {m.id: choose_tests(index, m, fixtures, covering_names(index, m), member_tokens(index, m), reach)
             for m in methods}
 

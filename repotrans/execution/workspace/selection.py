@@ -41,11 +41,13 @@ CACHE_VERSION = 5
 TRANSLATED_CATEGORY = "RepotransTranslated"     # junit.translate.CATEGORY: fixtures translated from JUnit
 
 
-def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> dict[str, dict]:
+def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]],
+                scanned: dict[Path, list[tuple[str, dict]]] | None = None) -> dict[str, dict]:
     """"<project>:<Ns.Fixture>" -> {"idents": every identifier in the fixture, "abstract": bool,
     "translated": a fixture repotrans translated from JUnit ([Category("RepotransTranslated")]),
     "shared": identifiers every test reaches, "tests": {test method: identifiers it reaches}}.
-    Object creations also count as the token "new <Type>" (constructor coverage)."""
+    Object creations also count as the token "new <Type>" (constructor coverage). `scanned`: files already
+    read by scan_test_files (a caller may read them before the build says which of them compile)."""
     cache_file = ws.root / CACHE_FILE
     if cache_file.exists():
         data = json.loads(cache_file.read_text())
@@ -53,15 +55,27 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]]) -> d
             return data["fixtures"]
     fixtures: dict[str, dict] = {}
     for project, folder in sorted(test_projects.items()):
-        files = sorted(folder) if isinstance(folder, list) else [
-            p for p in sorted(folder.rglob("*.cs")) if not any(part in SKIP_DIRS for part in p.relative_to(folder).parts[:-1])]
-        for path in files:
-            tree = thread_parser("csharp").parse(path.read_bytes())
-            for name, cls in runner_classes(tree.root_node):
-                if _is_fixture(cls):
-                    _merge(fixtures.setdefault(f"{project}:{name}", {}), _scan_fixture(cls))
+        for path in _test_files(folder):
+            found = (scanned or {}).get(path)
+            for name, scan in found if found is not None else _scan_file(path):
+                _merge(fixtures.setdefault(f"{project}:{name}", {}), scan)
     write_atomically(cache_file, json.dumps({"version": CACHE_VERSION, "fixtures": fixtures}, indent=1))
     return fixtures
+
+
+def scan_test_files(test_projects: dict[str, Path | list[Path]]) -> dict[Path, list[tuple[str, dict]]]:
+    """Each test file of `test_projects` -> its fixtures' scans (name, scan), as index_tests reads them."""
+    return {path: _scan_file(path) for folder in test_projects.values() for path in _test_files(folder)}
+
+
+def _test_files(folder: Path | list[Path]) -> list[Path]:
+    return sorted(folder) if isinstance(folder, list) else [
+        p for p in sorted(folder.rglob("*.cs")) if not any(part in SKIP_DIRS for part in p.relative_to(folder).parts[:-1])]
+
+
+def _scan_file(path: Path) -> list[tuple[str, dict]]:
+    tree = thread_parser("csharp").parse(path.read_bytes())
+    return [(name, _scan_fixture(cls)) for name, cls in runner_classes(tree.root_node) if _is_fixture(cls)]
 
 
 @dataclass(frozen=True)
@@ -226,7 +240,7 @@ def _short(tests: list[str], shown: int = 3) -> str:
 def _merge(into: dict, fx: dict) -> None:
     """Partial classes: one fixture spread over several files."""
     if not into:
-        into.update(fx)
+        into.update(fx, tests=dict(fx["tests"]))      # a file's scan may be merged into two projects' fixtures
         return
     into["idents"] = sorted(set(into["idents"]) | set(fx["idents"]))
     into["shared"] = sorted(set(into["shared"]) | set(fx["shared"]))

@@ -327,3 +327,25 @@ def test_among_fixtures_as_near_those_named_after_the_members_type_come_first():
         "T:Ns.Util.Other.Near", "T:Ns.Util.TestBitField.Byte", "T:Ns.Formula.TestFormulaParser.Parse"]
     assert reaching_tests(fixtures, reaching, "target:Ns.Util.BitField.SetByte(byte)")[0] == [
         "T:Ns.Util.Other.Near", "T:Ns.Formula.TestFormulaParser.Parse", "T:Ns.Util.TestBitField.Byte"]
+
+
+def test_test_files_read_before_the_build_index_as_read_after_it(tmp_path):
+    """Dataset validation reads every test file beside the base build (selection.scan_test_files) and indexes
+    the ones that compile afterwards: the same fixtures as reading them then, a file shared by two projects
+    and a partial fixture spread over two files included."""
+    from repotrans.execution.workspace.scratch import Workspace
+    from repotrans.execution.workspace.selection import index_tests, scan_test_files
+    a, b, shared = tmp_path / "A.cs", tmp_path / "B.cs", tmp_path / "Shared.cs"
+    a.write_text("using NUnit.Framework;\nnamespace Ns {\n[TestFixture] public partial class F {\n"
+                 "  [Test] public void T1() { Foo.Bar(); }\n}\n}\n")
+    b.write_text("using NUnit.Framework;\nnamespace Ns {\npublic partial class F {\n"
+                 "  [Test] public void T2() { Foo.Baz(); }\n}\n}\n")
+    shared.write_text("using NUnit.Framework;\nnamespace Ns {\n[TestFixture] public class G {\n"
+                      "  [Test] public void T3() { new Qux(); }\n}\n}\n")
+    projects = {"P": [a, b, shared], "Q": [a, shared]}       # A.cs's part of F is read once for both
+    (tmp_path / "w1").mkdir(), (tmp_path / "w2").mkdir()
+    fresh = index_tests(Workspace(tmp_path / "w1", tmp_path, "k"), projects)
+    scanned = scan_test_files({**projects, "Unbuilt": [tmp_path / "A.cs"]})
+    again = index_tests(Workspace(tmp_path / "w2", tmp_path, "k"), projects, scanned)
+    assert again == fresh and set(fresh) == {"P:Ns.F", "P:Ns.G", "Q:Ns.F", "Q:Ns.G"}
+    assert set(fresh["P:Ns.F"]["tests"]) == {"T1", "T2"} and set(fresh["Q:Ns.F"]["tests"]) == {"T1"}
