@@ -604,18 +604,16 @@ def _reaching_alone(plan: Plan, schemata: Schemata, projects, by_project, box, l
     threw (JobResult.caught: a test flipping here too, its failure the placeholder's), else why it passes;
     None when a run did not finish whole (then its whole selection runs, as before)."""
     known = _known(limits)
-    steady = {project: frozenset(n for n, why in {**known.get("", {}), **known.get(project, {})}.items()
-                                 if FLIPS not in why) for project in plan.reaching or {}}
     left_out: dict[str, str] = {}
     for project, names in (plan.reaching or {}).items():
+        causes = {**known.get("", {}), **known.get(project, {})}
         run = run_batch(schemata.ws, schemata.built, projects, by_project[project], [(plan.switch, names)], box,
                         limits, record=True, fixtures=len({n.rsplit(".", 1)[0] for n in names}), tests=len(names))
         job = run.finished[0] if run.finished and not run.tainted else None
         if job is None:
             return None
-        if job.caught(steady[project]):
+        if job.caught(frozenset(n for n, why in causes.items() if FLIPS not in why)):
             return ""
-        causes = {**known.get("", {}), **known.get(project, {})}
         left_out.update({f"{project}:{n}": untouched_cause(causes[n]) for _, n in job.tests if n in causes})
     return PASSES + left_out_note(left_out)
 

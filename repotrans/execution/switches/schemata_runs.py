@@ -74,13 +74,18 @@ class JobResult:
         plain, starred = str(switch), f"{switch}*"
         names, initializer = [], False
         for _, name in self.covered(selected):
-            ids = set(self.hits.get(name, set()))
-            for suite in _suites(self.suites, name):
-                ids |= self.between.get(suite, set())
+            ids = self._guards(name)
             if plain in ids or starred in ids:
                 names.append(name)
                 initializer |= starred in ids
         return names, initializer
+
+    def _guards(self, name: str) -> set[str]:
+        """The guards a test reached, in its own run or between tests in its fixture (its setup)."""
+        ids = set(self.hits.get(name, set()))
+        for suite in _suites(self.suites, name):
+            ids |= self.between.get(suite, set())
+        return ids
 
     def passes(self, selected: list[str], known: frozenset[str] = frozenset()) -> bool:
         """The tests the selection covers all passed, but for those declared not to run (ignored,
@@ -102,10 +107,7 @@ class JobResult:
         decide. A guard reached in a static initializer, or a report not whole, decides nothing."""
         if self.problem or self.unhandled or self.cut or self.in_initializer:
             return False
-        plain = str(self.switch)
-        return any(plain in self.hits.get(name, set()) or
-                   any(plain in self.between.get(suite, set()) for suite in _suites(self.suites, name))
-                   for name in self.failed(steady))
+        return any(str(self.switch) in self._guards(name) for name in self.failed(steady))
 
     def placeholder_fails(self, known: frozenset[str] = frozenset()) -> bool:
         """A batched job decides "keep" only when a test failed (not one `known` to fail before any change)
