@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import replace
 import json
 import shutil
+import threading
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from repotrans.execution.sandboxes import Sandbox
 from repotrans.execution.toolchains import Limits, PatchedFile, TargetBuildError, Verdict
 from repotrans.execution.toolchains.compiler_output import lowest_language_version
 from repotrans.execution.toolchains import guards
+from repotrans.execution.toolchains.guards import GuardScan
 from repotrans.execution.toolchains.chains import rerun_after_initializers
 from repotrans.execution.toolchains.mono_build import (RUNNER_PARTS, MCS_DEFAULT_LANG, CHECKER_EXE, apply_quarantine,
                                                        build_tools, dependents, parse_mcs, rel, without)
@@ -45,6 +47,9 @@ class MonoToolchain:
     def __init__(self, settings: BuildSettings = BuildSettings()):
         self.settings = settings
         self._plans: dict[tuple[str, float], BuildPlan] = {}
+        self._evaluated: dict[str, BuildPlan] = {}   # workspace root -> its projects as evaluated (no quarantine)
+        self._evaluating = threading.Lock()
+        self.guard_scan = GuardScan()               # the placeholder scan of the files its builds read in place
         self.verified_failures: set[str] = set()   # workspaces whose baseline failed in a fresh sandbox here
 
     def language_version(self, root: Path) -> str:
@@ -64,11 +69,23 @@ class MonoToolchain:
         stamp = baseline_stamp(ws)
         key = (str(ws.root), stamp)
         if key not in self._plans:
-            plan = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
+            evaluated = self._evaluate(ws)
+            plan = replace(evaluated, chosen=list(evaluated.chosen), quarantined=list(evaluated.quarantined))
             if stamp:
                 apply_quarantine(plan, json.loads((ws.base / MARKER).read_text()), ws)
             self._plans[key] = plan
         return self._plans[key]
+
+    def _evaluate(self, ws: Workspace) -> BuildPlan:
+        """projects.plan_build of the workspace's copy, once: a workspace holds one state of the target, so
+        its projects evaluate the same for the baseline build, the plans after it and the reasons a file is
+        not built (a thread asking while another evaluates waits for that answer). Never mutated."""
+        with self._evaluating:
+            found = self._evaluated.get(str(ws.root))
+            if found is None:
+                found = self._evaluated[str(ws.root)] = plan_build(ws.src, self.name,
+                                                                   in_workspace(self.settings, ws.root))
+            return found
 
     # -- baseline -------------------------------------------------------------------------------
     def baseline(self, ws: Workspace, sandbox: Sandbox, limits: Limits) -> None:
@@ -101,7 +118,7 @@ class MonoToolchain:
 
     def _build_base(self, ws: Workspace, sandbox: Sandbox, limits: Limits, settings: str, failed: Path) -> None:
         """The baseline build proper (baseline() holds the lock and chose the sandbox)."""
-        plan = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
+        plan = self._evaluate(ws)
         record: dict = {"settings": settings, "dropped_files": {}, "quarantined": [], "timings": {}}
         broken: dict[Path, str] = {}
         first_failure = None
@@ -147,7 +164,8 @@ class MonoToolchain:
         dropped: list[list[str]] = []
         current = project
         for _ in range(MAX_QUARANTINE_ROUNDS):
-            outcome = compile_projects(ws, sandbox, limits, projects, [current], ws.base, copy_items=True)
+            outcome = compile_projects(ws, sandbox, limits, projects, [current], ws.base, copy_items=True,
+                                       scan=self.guard_scan)
             if outcome.timed_out or outcome.ok or not project.is_test:
                 return outcome, dropped
             bad = {}
@@ -163,10 +181,7 @@ class MonoToolchain:
 
     def _unbuilt(self, ws: Workspace, path: Path) -> str:
         """Why the project compiling this file is not built here (dropped at build, quarantined)."""
-        key = (str(ws.root), -1.0)                 # the plan as evaluated, before any quarantine
-        if key not in self._plans:
-            self._plans[key] = plan_build(ws.src, self.name, in_workspace(self.settings, ws.root))
-        plan = self._plans[key]
+        plan = self._evaluate(ws)                  # the plan as evaluated, before any quarantine
         owners = [p.name for p in plan.found if path in p.sources]
         marker = ws.base / ".ok"
         record = json.loads(marker.read_text()).get("quarantined", []) if marker.exists() else []
@@ -195,7 +210,8 @@ class MonoToolchain:
                                 rel(ws.base / p.name / p.dll_name, ws), cand.member, cand.allowed) for p in changed]
         started = time.monotonic()
         build = compile_projects(ws, sandbox, limits, projects, order, cand.run_dir / "out",
-                                 swap={patched_src: patched}, check=Check(ws.base / CHECKER_EXE, jobs))
+                                 swap={patched_src: patched}, check=Check(ws.base / CHECKER_EXE, jobs),
+                                 scan=self.guard_scan)
         if not build.ok and build.timed_out:
             return Verdict("timeout", log=build.output, reason=f"mcs exceeded {limits.build_timeout:.0f} s",
                            timings={"build": time.monotonic() - started})
@@ -234,7 +250,7 @@ class MonoToolchain:
                                 cand.member, cand.allowed)
                 for cand in cands for p in self.compiling(ws, cand.path)]
         return compile_projects(ws, sandbox, limits, projects, order, out / "out", swap=swap,
-                                check=Check(ws.base / CHECKER_EXE, jobs))
+                                check=Check(ws.base / CHECKER_EXE, jobs), scan=self.guard_scan)
 
     def compiling(self, ws: Workspace, path: str) -> list:
         """The projects of `ws`'s plan that compile the file `path`."""

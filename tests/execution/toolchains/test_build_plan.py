@@ -10,6 +10,7 @@ import pytest
 from repotrans.execution.toolchains.mono import MonoToolchain
 from repotrans.execution.toolchains.nunit3_compat import unsupported_features
 from repotrans.execution.toolchains.projects import BuildSettings, plan_build
+from repotrans.execution.workspace.scratch import prepare_workspace
 from repotrans.execution.toolchains.signing import friend_public_keys, stand_in_key
 from tests.support.solutions import classic, judge_unchanged, sdk, write_tree
 
@@ -190,9 +191,15 @@ namespace Acme.Tests
 """
 
 
-def test_nunit3_tests_run_on_mono_and_unbuildable_test_files_are_quarantined(tmp_path):
+def test_nunit3_tests_run_on_mono_and_unbuildable_test_files_are_quarantined(tmp_path, monkeypatch):
+    """...and the workspace's projects are evaluated once (baseline build, plan after its quarantine, the
+    candidate's build), the quarantine applied to a copy of that evaluation (issue 48: NPOI evaluated three
+    times, 1-6 s each)."""
     if shutil.which("mcs") is None:
         pytest.skip("mono is not installed")
+    evaluated = []
+    monkeypatch.setattr("repotrans.execution.toolchains.mono.plan_build",
+                        lambda *a, **k: evaluated.append(a[0]) or plan_build(*a, **k))
     repo = tmp_path / "repo"
     files = {k: v for k, v in SOLUTION.items() if not k.startswith(("samples", "phone", "tests/Acme.XTests"))}
     files["src/Acme.Core/Acme.Core.csproj"] = sdk("")
@@ -203,9 +210,15 @@ def test_nunit3_tests_run_on_mono_and_unbuildable_test_files_are_quarantined(tmp
     files["tests/Acme.Tests/AliasTests.cs"] = ALIAS_TESTS
     files["tests/Acme.Tests/ViewerTests.cs"] = "using Acme.Viewer; namespace Acme.Tests { class ViewerTests { } }"
     write_tree(repo, files)
-    judged = judge_unchanged(repo, tmp_path / "work", "src/Acme.Core/Codec.cs")
+    tc = MonoToolchain()
+    judged = judge_unchanged(repo, tmp_path / "work", "src/Acme.Core/Codec.cs", toolchain=tc)
     assert [(q.what, q.reason.split(" ")[0]) for q in judged.plan.quarantined if ":" in q.what] == [
         ("Acme.Tests:tests/Acme.Tests/ViewerTests.cs", "CS0234")]
+    assert len(evaluated) == 1, evaluated
+    ws_tests = tc.test_projects(prepare_workspace(repo, tmp_path / "work", tc.name))["Acme.Tests"]
+    assert "ViewerTests.cs" not in {p.name for p in ws_tests}            # the plan after the quarantine...
+    assert "ViewerTests.cs" in {p.name for p in next(                   # ...and the evaluation it was copied from
+        p for p in plan_build(evaluated[0], "mono").chosen if p.name == "Acme.Tests").own_sources}
     verdict = judged.verdict
     assert verdict.tests_run == 11, verdict.log[-2000:]
     assert [f.name.rsplit(".", 1)[-1] for f in verdict.failures] == ["MultipleFails"], verdict.failures
