@@ -46,7 +46,8 @@ BODY_SEVERAL_CALLERS = 0.5  # ... when two or more matched callers agree and the
 BODY_ALONE = 0.6          # ... when one matched caller agrees and the callees do not
 DOC_REWRITTEN = 0.5       # doc comment similarity that stands in for the body when the port rewrote it
 CONFIDENCE = 0.7
-_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_IDENT = re.compile(r"[^\W\d]\w*")                # an identifier: a letter or `_`, then word characters
+_CALL = re.compile(r"\b([^\W\d]\w*)\s*\(")
 
 
 @dataclass
@@ -60,16 +61,12 @@ class Sides:
     enums: frozenset[str]
 
 
-_WORD = re.compile(r"\w+")
-_WORD_CALL = re.compile(r"\b(\w+)\s*\(")
-
-
 def _called_names(names: set[str]) -> Callable[[str], set[str]]:
-    """Which of `names` a body calls (`name(`, `name (`). Where every name is made of word characters, a
-    body's calls are read once and looked up (what `\b(n1|n2|...)\s*\(` finds, without trying thousands of
+    r"""Which of `names` a body calls (`name(`, `name (`). Where every name is an identifier, a body's calls
+    are read once (_calls) and looked up (what `\b(n1|n2|...)\s*\(` finds, without trying thousands of
     names at each word: 2.9 s of NPOI's mapping); else that regex of the names."""
-    if all(_WORD.fullmatch(name) for name in names):
-        return lambda body: set(_WORD_CALL.findall(body)) & names
+    if all(_IDENT.fullmatch(name) for name in names):
+        return lambda body: _calls(body) & names
     wanted = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\s*\(")
     return lambda body: set(wanted.findall(body))
 

@@ -88,7 +88,7 @@ class CallGraph:
                     if bits & ~mask[g]:
                         mask[g] |= bits
                         todo.update(groups.gated.get(g, ()))
-            named: dict[str, int] = defaultdict(int)
+            named: dict[str, int] = {}                     # token -> start sets naming it at this level
             for mid in sorted(todo):
                 token = self.name_of[mid]
                 if token.startswith("new "):
@@ -99,14 +99,19 @@ class CallGraph:
                     whole = mask[groups.upward[mid]]
                 else:
                     bits, whole = tok.get(token, 0), -1
-                self._visit(mid, bits, whole, level, seen, found, tok, named)
-            new = named
+                self._visit(mid, bits, whole, level, seen, found, named)
+            new = {}
+            for token, bits in named.items():
+                bits &= ~tok.get(token, 0)
+                if bits:
+                    new[token] = bits
         return found
 
     def _visit(self, mid: str, bits: int, whole: int, level: int, seen: dict[str, int],
-               found: dict[str, list[tuple[int, int]]], tok: dict[str, int], named: dict[str, int]) -> None:
+               found: dict[str, list[tuple[int, int]]], named: dict[str, int]) -> None:
         """Reach `mid` for the start sets `bits` not there yet (`whole`: those reaching it whole), at `level`:
-        its tokens are named for them (in `named`, the next level's), its type and overrides for the whole."""
+        its tokens are named for them (in `named`, this level's; reach_all keeps for the next level the start
+        sets that had not named a token before), its type and overrides for the whole."""
         todo = [(mid, bits, whole)]
         while todo:
             cur, bits, whole = todo.pop()
@@ -116,15 +121,11 @@ class CallGraph:
             seen[cur] |= bits
             found[cur].append((level, bits))
             for token in self.tokens.get(cur, ()):
-                fresh = bits & ~tok[token] & ~named[token]
-                if fresh:
-                    named[token] |= fresh
+                named[token] = named.get(token, 0) | bits
             bits &= whole
             if bits:
                 token = self.own.get(cur, "")
-                fresh = bits & ~tok[token] & ~named[token]
-                if fresh:
-                    named[token] |= fresh
+                named[token] = named.get(token, 0) | bits
                 todo += [(o, bits, -1) for o in self.overriders.get(cur, [])]
 
     def _groups(self) -> "_Groups":
