@@ -306,7 +306,7 @@ def _compile(tc, schemata: Schemata, by_file: dict[str, list[Method]], projects:
     switch_file.write_text(_SWITCH_SOURCE.format(name=SWITCH_CLASS, var=SWITCH_VAR, record=RECORD_VAR,
                                                  count=max(schemata.switches.values(), default=0) + 1))
     build = compile_projects(ws, sandbox, limits, projects, order, schemata.folder / "out", swap=swap,
-                             extra={p.path: [switch_file] for p in order})
+                             extra={p.path: [switch_file] for p in order}, scan=tc.guard_scan)
     schemata.built = build.built
     if build.ok:
         return {}

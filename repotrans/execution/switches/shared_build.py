@@ -122,7 +122,8 @@ def compile_shared(runner: Runner, ws: Workspace, group: list[Pending],
                 asked[key] = len(jobs)
                 jobs.append(checks.job_line(base, None, member, frozenset(), base))
     build = compile_projects(ws, box, limits, projects, order, folder / "out", swap=swap,
-                             extra={p.path: [switch_file] for p in order}, check=Check(ws.base / CHECKER_EXE, jobs))
+                             extra={p.path: [switch_file] for p in order}, check=Check(ws.base / CHECKER_EXE, jobs),
+                             scan=tc.guard_scan)
     if not build.ok:
         shutil.rmtree(folder, ignore_errors=True)
         return _blamed(build.output, ws, where)

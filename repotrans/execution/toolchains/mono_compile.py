@@ -17,7 +17,7 @@ from typing import Sequence
 from repotrans.execution.capability import checks
 from repotrans.execution.sandboxes import RunOutcome, Sandbox
 from repotrans.execution.toolchains import Limits
-from repotrans.execution.toolchains.guards import guarded_sources
+from repotrans.execution.toolchains.guards import GuardScan, guarded_sources
 from repotrans.execution.toolchains.mono_build import compile_argv, rel, stage_copied, stage_dependencies
 from repotrans.execution.toolchains.msbuild import Project
 from repotrans.execution.workspace.scratch import Workspace
@@ -58,12 +58,13 @@ class BuildOutcome:
 def compile_projects(ws: Workspace, sandbox: Sandbox, limits: Limits, projects: list[Project],
                      order: list[Project], out_root: Path, *, swap: dict[Path, Path] | None = None,
                      extra: dict[Path, list[Path]] | None = None, check: Check | None = None,
-                     copy_items: bool = False) -> BuildOutcome:
+                     copy_items: bool = False, scan: GuardScan | None = None) -> BuildOutcome:
     """Compile `order` (projects of the plan `projects`, in reference order), each source file read
     from `swap` when it names one, with `extra[project.path]` compiled too; `check` chained to the
     last compile; `copy_items`: also place what the build copies beside the assembly (the baseline).
     A library project's placeholders are compiled guarded (toolchains.guards: the runner records the call
-    chain each time one is reached). Stops at the first project that does not compile (or times out)."""
+    chain each time one is reached; `scan`: the toolchain's memo of the files it read in place). Stops at the
+    first project that does not compile (or times out)."""
     result = BuildOutcome()
     for project in order:
         out = out_root / project.name
@@ -73,7 +74,7 @@ def compile_projects(ws: Workspace, sandbox: Sandbox, limits: Limits, projects: 
         files, guard = dict(swap or {}), []
         if not project.is_test:
             guarded, guard = guarded_sources(ws.root, guard_folder(ws, out_root), project.sources, files,
-                                             {p: rel(p, ws) for p in [*project.sources, *files.values()]})
+                                             {p: rel(p, ws) for p in [*project.sources, *files.values()]}, scan)
             files.update(guarded)
         argv = compile_argv(ws, project, projects, out, files) + [rel(f, ws) for f in
                                                                   [*(extra or {}).get(project.path, []), *guard]]
