@@ -17,6 +17,8 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
+import tempfile
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -143,8 +145,7 @@ def prepare_workspace(target: Path, workdir: Path, toolchain: str) -> Workspace:
     if not (root / "src").is_dir():
         parent.mkdir(parents=True, exist_ok=True)
         tmp = parent / f".tmp-{uuid.uuid4().hex[:8]}"
-        shutil.copytree(target, tmp / "src", ignore=lambda d, names: [n for n in names if n in IGNORED],
-                        symlinks=True)
+        copy_tree(target, tmp / "src")
         hide_sources(tmp)
         try:
             tmp.rename(root)
@@ -155,6 +156,29 @@ def prepare_workspace(target: Path, workdir: Path, toolchain: str) -> Workspace:
         with ws.lock():
             hide_sources(root)
     return ws
+
+
+def copy_tree(target: Path, dest: Path) -> None:
+    """`target`'s files into `dest` (a new folder), IGNORED names left out at any depth, links kept as links,
+    by tar outside Python: copied in Python beside a busy thread (a dataset build's mapping), each of the ~15
+    system calls per file waits for the interpreter lock (NPOI's 4,000 files: 8.4 s against 0.3 s alone).
+    Where tar is missing, shutil's copy."""
+    if shutil.which("tar") is None:
+        shutil.copytree(target, dest, ignore=lambda d, names: [n for n in names if n in IGNORED], symlinks=True)
+        return
+    dest.mkdir(parents=True)
+    with tempfile.TemporaryFile() as said:
+        pack = subprocess.Popen(["tar", "-C", str(target), "-cf", "-", *(f"--exclude={n}" for n in sorted(IGNORED)),
+                                 "."], stdout=subprocess.PIPE, stderr=said)
+        unpack = subprocess.run(["tar", "-C", str(dest), "-xf", "-", "--no-same-owner"], stdin=pack.stdout,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        pack.stdout.close()
+        packed = pack.wait()
+        said.seek(0)
+        why = (said.read() + unpack.stderr).decode(errors="replace").strip().splitlines()
+    if packed or unpack.returncode:
+        raise ConfigError(f"cannot copy the target {target} into the workspace: "
+                          f"{why[-1] if why else f'tar exit {packed or unpack.returncode}'}")
 
 
 def sources_hidden(root: Path) -> bool:
