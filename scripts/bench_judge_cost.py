@@ -146,7 +146,8 @@ def summary(label: str, cold: dict, warm: dict) -> list[str]:
     secs = [t["seconds"] for t in cold["tasks"].values()]
     sel = [t["selected"] for t in cold["tasks"].values()]
     per = statistics.median(secs) if secs else 0.0
-    return [f"| {label} | {cold['baseline']:.1f} | {warm['baseline']:.1f} | {cold['wall'] - cold['baseline']:.1f} | "
+    return [f"| {label} | {cold['wall']:.1f} / {warm['wall']:.1f} | {cold['baseline']:.1f} | {warm['baseline']:.1f} | "
+            f"{cold['wall'] - cold['baseline']:.1f} | "
             f"{per:.2f} / {max(secs, default=0):.1f} | {statistics.median(sel) if sel else 0:g} / {max(sel, default=0)} | "
             f"{len(cold['kept'])} of {len(cold['tasks'])} |"]
 
@@ -194,9 +195,9 @@ def main() -> int:
                        select) if cold["baseline"] > 0 else cold       # no baseline (before 8505589): nothing to warm
         results[label] = (cold, warm)
     print(f"port: {target} ({', '.join(select) or 'all tasks'}), --jobs {args.jobs}")
-    print("| code | baseline s cold | baseline s warm | validation s | s per task (median / max) | "
-          "tests selected (median / max) | kept |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| code | build wall s cold / warm | baseline s cold | baseline s warm | validation s | "
+          "s per task (median / max) | tests selected (median / max) | kept |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, (cold, warm) in results.items():
         print("\n".join(summary(label, cold, warm)))
     labels = list(results)

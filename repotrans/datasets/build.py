@@ -9,6 +9,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -18,11 +19,13 @@ from tqdm import tqdm
 from repotrans.datasets import flaky
 from repotrans.datasets.dataset import Dataset, DatasetTask, render_report
 from repotrans.datasets.masking import candidate_tasks, placeholder_body
+from repotrans.datasets.overlap import overlapping
 from repotrans.execution.capability.allowances import allowances
 from repotrans.execution.judge.baseline import BaselineCache, PortBaseline, port_baseline
 from repotrans.execution.judge.baseline_outcomes import untouched_outcome
 from repotrans.execution.judge.runner import Runner
 from repotrans.execution.settings import ExecutionConfig
+from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.toolchains.api import left_out_note, nothing_left
 from repotrans.index.store import Index
 from repotrans.mapping.overrides import MappingOverrides
@@ -206,17 +209,17 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     work = build_folder(out)
     index = Index.open(work / "index")
     index.build(source, target, progress=progress)
-    tasks, dropped, stats, known = candidate_tasks(index, select, overrides), [], {}, {}
-    if validate:
+    dropped, stats, known = [], {}, {}
+    if not validate:
+        tasks = candidate_tasks(index, select, overrides)
+    else:
         started = time.monotonic()
         found: dict = {}
         say = (lambda line: tqdm.write(line)) if progress else None
-        timeout = max(execution.timeout, UNTOUCHED_TIMEOUT)
-        if validator is not None:
-            base = validator.baseline(target, execution, BaselineCache.under(cache_root), timeout, say)
-        else:   # the port's own bodies are judged (no model's code): `auto` may fall back to the local sandbox
-            with Runner(execution, work / "runs", trusted=True) as runner:    # the untouched port's own failures, first
-                base = port_baseline(runner, target, BaselineCache.under(cache_root), timeout=timeout, progress=say)
+        with overlapping(), ThreadPoolExecutor(max_workers=1) as pool:     # the untouched port's (compilers, test
+            untouched = pool.submit(_untouched, target, work, execution, cache_root, say, validator)   # runs)
+            tasks = candidate_tasks(index, select, overrides)                                # beside the mapping
+            base = untouched.result()
         known = base.known_failures
         execution = replace(execution, known_failures=tuple(sorted(known.items())))
         if validator is not None:
@@ -241,6 +244,25 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     ds.save()
     (out / "report.md").write_text(render_report(ds, stats))
     return ds
+
+
+def _untouched(target: Path, work: Path, execution: ExecutionConfig, cache_root: Path | None,
+               say: Callable[[str], None] | None, validator=None) -> PortBaseline:
+    """The untouched port's baseline (`validator`'s where given, else this process's runs, cached under
+    `cache_root`), and the port built where this build's validation runs (work/runs): both compilers and test
+    processes, outside Python, so they run beside the mapping. A port that does not build is left for the
+    validation to report (it builds it again, as ever)."""
+    timeout = max(execution.timeout, UNTOUCHED_TIMEOUT)
+    if validator is not None:
+        return validator.baseline(target, execution, BaselineCache.under(cache_root), timeout, say)
+    # the port's own bodies are judged (no model's code): `auto` may fall back to the local sandbox
+    with Runner(execution, work / "runs", trusted=True) as runner:
+        base = port_baseline(runner, target, BaselineCache.under(cache_root), timeout=timeout, progress=say)
+        try:
+            runner.baseline(target)
+        except TargetBuildError:
+            pass
+        return base
 
 
 def _relative(path: Path, base: Path) -> str:

@@ -49,6 +49,7 @@ from repotrans.execution.toolchains.api import (BLOCKED, FLIPS, left_out_note, n
 from repotrans.execution.workspace.reach import Reachability
 from repotrans.execution.workspace.selection import Selection, index_tests, scan_test_files
 from repotrans.datasets import flaky
+from repotrans.datasets.overlap import overlapping
 from repotrans.datasets.truth_jobs import truth_jobs
 
 PASSES = "a placeholder passes its tests"
@@ -67,7 +68,7 @@ def open_schemata(index, methods: list, runner: Runner) -> tuple:
     ws = runner.workspace(index.root("target"))
     box = runner.sandbox(ws)
     reach = Reachability()
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with overlapping(), ThreadPoolExecutor(max_workers=1) as pool:
         graph = pool.submit(reach.type_names, index)
         scanned = pool.submit(lambda: scan_test_files(runner.toolchain.test_projects(ws)))   # beside the base
         runner.toolchain.baseline(ws, box, runner.limits)                                     # build
