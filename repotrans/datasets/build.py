@@ -216,20 +216,24 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
         started = time.monotonic()
         found: dict = {}
         say = (lambda line: tqdm.write(line)) if progress else None
-        with overlapping(), ThreadPoolExecutor(max_workers=1) as pool:     # the untouched port's (compilers, test
-            untouched = pool.submit(_untouched, target, work, execution, cache_root, say, validator)   # runs)
-            tasks = candidate_tasks(index, select, overrides)                                # beside the mapping
+        # the untouched port's baseline, then its build where validation runs (compilers and test runs, outside
+        # Python), beside the mapping; validation's own Python (the call graph) beside the end of that build
+        with overlapping(), ThreadPoolExecutor(max_workers=1) as pool:
+            untouched = pool.submit(_untouched, target, work, execution, cache_root, say, validator)
+            built = pool.submit(_build_workspace, target, work, execution) if validator is None else None
+            tasks = candidate_tasks(index, select, overrides)
             base = untouched.result()
-        known = base.known_failures
-        execution = replace(execution, known_failures=tuple(sorted(known.items())))
-        if validator is not None:
-            verdicts = validate_elsewhere(index, tasks, work, execution, base, validator, schemata=schemata)
-        else:
-            with Runner(execution, work / "runs", trusted=True) as runner:
-                runner.limits = base.limits(runner.limits)          # measured seconds: runs planned and limited
-                runner.untouched = base                             # failures seen on the untouched build: kept
-                verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress,
-                                          schemata=schemata, stats=found, baseline=base)
+            known = base.known_failures
+            execution = replace(execution, known_failures=tuple(sorted(known.items())))
+            if validator is not None:
+                verdicts = validate_elsewhere(index, tasks, work, execution, base, validator, schemata=schemata)
+            else:
+                with Runner(execution, work / "runs", trusted=True) as runner:
+                    runner.limits = base.limits(runner.limits)      # measured seconds: runs planned and limited
+                    runner.untouched = base                         # failures seen on the untouched build: kept
+                    verdicts = validate_tasks(index, tasks, work, runner, jobs=jobs, progress=progress,
+                                              schemata=schemata, stats=found, baseline=base)
+                built.result()
         dropped = [{"id": v.id, "reason": v.reason} for v in verdicts if v.reason is not None]
         kept = {v.id for v in verdicts if v.reason is None}
         tasks = [t for t in tasks if t.id in kept]
@@ -248,21 +252,25 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
 
 def _untouched(target: Path, work: Path, execution: ExecutionConfig, cache_root: Path | None,
                say: Callable[[str], None] | None, validator=None) -> PortBaseline:
-    """The untouched port's baseline (`validator`'s where given, else this process's runs, cached under
-    `cache_root`), and the port built where this build's validation runs (work/runs): both compilers and test
-    processes, outside Python, so they run beside the mapping. A port that does not build is left for the
-    validation to report (it builds it again, as ever)."""
+    """The untouched port's baseline: `validator`'s where given, else this process's runs (work/runs), cached
+    under `cache_root`."""
     timeout = max(execution.timeout, UNTOUCHED_TIMEOUT)
     if validator is not None:
         return validator.baseline(target, execution, BaselineCache.under(cache_root), timeout, say)
     # the port's own bodies are judged (no model's code): `auto` may fall back to the local sandbox
     with Runner(execution, work / "runs", trusted=True) as runner:
-        base = port_baseline(runner, target, BaselineCache.under(cache_root), timeout=timeout, progress=say)
+        return port_baseline(runner, target, BaselineCache.under(cache_root), timeout=timeout, progress=say)
+
+
+def _build_workspace(target: Path, work: Path, execution: ExecutionConfig) -> None:
+    """The port built where this build's validation runs (work/runs; a cached baseline did not build it), so
+    that validation's first steps, waiting for it, find it built. A port that does not build is left for the
+    validation to report (it builds it again, as ever)."""
+    with Runner(execution, work / "runs", trusted=True) as runner:
         try:
             runner.baseline(target)
         except TargetBuildError:
             pass
-        return base
 
 
 def _relative(path: Path, base: Path) -> str:
