@@ -166,18 +166,15 @@ class _Groups:
         return out
 
 
-def family(index, t: TypeDecl) -> set[str]:
-    """Ids of `t`, its supertypes and its subtypes (transitively) in the index."""
-    return {t.id} | {s.id for s in index.supertypes(t)} | {s.id for s in index.subtypes(t)}
-
-
 def build_graph(index, names: TypeNames | None = None, skip_paths: set[str] = frozenset()) -> CallGraph:
     """The call graph of the index's target members (members in files under `skip_paths` prefixes, the
     test projects, are left out: a test's own helpers are followed by the fixture scan)."""
     names = names or TypeNames(index)
     methods = [m for m in index.all_methods("target") if not any(m.path.startswith(p) for p in skip_paths)]
     kept = {m.type_id: names.type(m.type_id) for m in methods}
-    fams = {tid: frozenset(family(index, t)) for tid, t in kept.items() if t is not None}
+    supers = {tid: [s.id for s in index.supertypes(t)] for tid, t in kept.items() if t is not None}   # per type,
+    subs = {tid: [s.id for s in index.subtypes(t)] for tid, t in kept.items() if t is not None}       # not member
+    fams = {tid: frozenset([tid, *supers[tid], *subs[tid]]) for tid in supers}
     inits = {tid: mentions(names, t, " ".join(f"{f.type} {f.initializer or ''}" for f in index.fields(tid)))
              for tid, t in kept.items()}
     graph = CallGraph()
@@ -196,20 +193,20 @@ def build_graph(index, names: TypeNames | None = None, skip_paths: set[str] = fr
         if m.kind == "constructor":
             graph.by_name.setdefault(f"base {m.type_id}", []).append(m.id)
         graph.own[m.id] = m.type_id
-        graph.upward[m.id] = frozenset({m.type_id} | ({s.id for s in index.supertypes(t)} if t is not None else set()))
+        graph.upward[m.id] = frozenset([m.type_id, *supers.get(m.type_id, ())])
         written = " ".join([m.body or "", m.return_type or ""] + [p.type for p in m.params])
         onward = mentions(names, t, written) | inits[m.type_id]
         if t is not None:
             onward |= names.using_static(t)
             if m.kind == "constructor":
-                onward |= {f"base {s.id}" for s in index.supertypes(t)}
+                onward |= {f"base {sid}" for sid in supers[m.type_id]}
         graph.tokens[m.id] = frozenset(onward - {""})
         by_type_name[(m.type_id, token)].append(m.id)
     for m in methods:
         t = kept[m.type_id]
         if m.kind in ("method", "property") and t is not None:
             token = graph.name_of[m.id]
-            graph.overriders[m.id] = [o for sub in index.subtypes(t) for o in by_type_name.get((sub.id, token), [])]
+            graph.overriders[m.id] = [o for sub in subs[m.type_id] for o in by_type_name.get((sub, token), [])]
     return graph
 
 
