@@ -290,8 +290,10 @@ class Reachability:
         with self._all:
             table = tables.get(key)
             if table is None:
-                table = tables[key] = _Table(graph.reach_all(
-                    [self._start_tokens(index, names, start, scopes) for start, scopes in starts]))
+                tokens = [frozenset(self._start_tokens(index, names, start, scopes)) for start, scopes in starts]
+                distinct = list(dict.fromkeys(tokens))          # tests with the same tokens reach the same
+                slot = {t: i for i, t in enumerate(distinct)}
+                table = tables[key] = _Table(graph.reach_all([set(t) for t in distinct]), [slot[t] for t in tokens])
         return table.calls
 
     def type_names(self, index) -> TypeNames:
@@ -396,10 +398,14 @@ def reaching_tests(fixtures: dict[str, dict],
 
 
 class _Table:
-    """reach_all's answer for one state's start sets, read per member (each decoded once)."""
+    """reach_all's answer for one state's distinct start sets, read per member (each decoded once) for every
+    start set: `slot[i]`, the distinct set start set i is."""
 
-    def __init__(self, found: dict[str, list[tuple[int, int]]]):
+    def __init__(self, found: dict[str, list[tuple[int, int]]], slot: list[int]):
         self._found = found
+        self._starts: dict[int, list[int]] = {}            # distinct set -> the start sets it is
+        for i, d in enumerate(slot):
+            self._starts.setdefault(d, []).append(i)
         self._decoded: dict[str, dict[int, int]] = {}
 
     def calls(self, member_id: str) -> dict[int, int]:
@@ -410,7 +416,8 @@ class _Table:
             for level, bits in self._found.get(member_id, ()):
                 while bits:
                     low = bits & -bits
-                    out[low.bit_length() - 1] = level
+                    for i in self._starts[low.bit_length() - 1]:
+                        out[i] = level
                     bits ^= low
             self._decoded[member_id] = out
         return out
