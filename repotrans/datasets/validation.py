@@ -46,8 +46,8 @@ from repotrans.execution.switches.schemata_runs import JobResult, run_batch
 from repotrans.execution.toolchains import Limits
 from repotrans.execution.toolchains.api import (BLOCKED, FLIPS, left_out_note, nothing_left, load_independent, covers,
                                                 CHECKER_EXE, NOT_RUN_STATES, dependents, rel, untouched_cause)
-from repotrans.execution.workspace.reach import Reachability
-from repotrans.execution.workspace.selection import Selection, index_tests, scan_test_files
+from repotrans.execution.workspace.reach import Reachability, reaching_tests
+from repotrans.execution.workspace.selection import Selection, fixtures_of, index_tests, scan_test_files
 from repotrans.datasets import flaky
 from repotrans.datasets.overlap import overlapping
 from repotrans.datasets.truth_jobs import truth_jobs
@@ -68,17 +68,33 @@ def open_schemata(index, methods: list, runner: Runner) -> tuple:
     ws = runner.workspace(index.root("target"))
     box = runner.sandbox(ws)
     reach = Reachability()
-    with overlapping(), ThreadPoolExecutor(max_workers=1) as pool:
-        graph = pool.submit(reach.type_names, index)
-        scanned = pool.submit(lambda: scan_test_files(runner.toolchain.test_projects(ws)))   # beside the base
-        runner.toolchain.baseline(ws, box, runner.limits)                                     # build
-        chosen = pool.submit(covering_selections, runner.toolchain, ws, index, methods, reach, scanned.result())
+    with overlapping(), ThreadPoolExecutor(max_workers=1) as pool:      # beside the base build (or the wait for
+        graph = pool.submit(reach.type_names, index)                    # it): the graph, the scan, the search
+        scanned = pool.submit(_scan_tests, runner.toolchain, ws)
+        ahead = pool.submit(_search_ahead, index, reach, scanned)
+        runner.toolchain.baseline(ws, box, runner.limits)
+        chosen = pool.submit(covering_selections, runner.toolchain, ws, index, methods, reach, scanned.result()[1])
         schemata = build_schemata(runner.toolchain, ws, index, methods, box, runner.limits, reach)
         built = time.monotonic()
         selections = chosen.result()
         graph.result()
+        ahead.result()
     schemata.phases["selections past the build"] = round(time.monotonic() - built, 1)
     return runner.toolchain, box, runner.limits, schemata, selections
+
+
+def _scan_tests(tc, ws) -> tuple[dict, dict]:
+    """The workspace's test projects as the toolchain plans them now (before the base build: all of them), and
+    their files read (selection.scan_test_files)."""
+    projects = tc.test_projects(ws)
+    return projects, scan_test_files(projects)
+
+
+def _search_ahead(index, reach: Reachability, scanned: Future) -> None:
+    """Every scanned test's reach searched before the base build says which test files compile: the
+    selections after it ask about those it keeps, whose token sets are searched already (Reachability)."""
+    projects, scans = scanned.result()
+    reaching_tests(fixtures_of(projects, scans), lambda starts: reach.reaching(index, starts), "")
 
 
 @dataclass

@@ -275,32 +275,32 @@ class Reachability:
         self._graph: CallGraph | None = None
         self._names: TypeNames | None = None
         self._bound = None                   # the Index object _names reads
-        self._tables: dict[tuple, _Table] = {}
+        self._searches = _Searches()
         self._chains: dict[str, list[tuple[str, str]]] = {}
         self._all = threading.Lock()         # one reach_all of a state at a time (the others wait for it)
 
     def reaching(self, index, starts: list[tuple[frozenset[str], tuple[str, ...]]]) -> Callable[[str], dict[int, int]]:
         """The start sets `starts` (a test's identifiers; the qualified names of the classes they are written
         in: the fixture and the fixtures it derives from, none known: every type name falls back to its simple
-        name) all at once, on the index's target as it is now (CallGraph.reach_all; memoised for that state):
-        a function from a member id to {i: the fewest calls between starts[i] and it}, for each start set
-        reaching it."""
-        graph, names, tables = self._state(index)
+        name) all at once, on the index's target as it is now (CallGraph.reach_all of the token sets not
+        searched on this state yet: a question about fewer tests, after a build quarantined some, searches
+        nothing again): a function from a member id to {i: the fewest calls between starts[i] and it}, for each
+        start set reaching it."""
+        graph, names, searches = self._state(index)
         key = tuple(starts)
         with self._all:
-            table = tables.get(key)
-            if table is None:
-                tokens = [frozenset(self._start_tokens(index, names, start, scopes)) for start, scopes in starts]
-                distinct = list(dict.fromkeys(tokens))          # tests with the same tokens reach the same
-                slot = {t: i for i, t in enumerate(distinct)}
-                table = tables[key] = _Table(graph.reach_all([set(t) for t in distinct]), [slot[t] for t in tokens])
-        return table.calls
+            tokens = searches.tokens.get(key)
+            if tokens is None:
+                tokens = searches.tokens[key] = [frozenset(self._start_tokens(index, names, start, scopes))
+                                                 for start, scopes in starts]
+            searches.search(graph, tokens)
+        return searches.answer(tokens)
 
     def type_names(self, index) -> TypeNames:
         """The binder of the current state (its `fallbacks` say how often a name fell back)."""
         return self._state(index)[1]
 
-    def _state(self, index) -> tuple[CallGraph, TypeNames, dict]:
+    def _state(self, index) -> tuple[CallGraph, TypeNames, "_Searches"]:
         """The graph and memo of the target's state (its files' contents), and a binder over `index` itself:
         the binder reads its index later, so one kept from another Index object over the same files (a
         stage's own, or a group's scratch copy, closed since) is never handed out."""
@@ -308,12 +308,12 @@ class Reachability:
         with self._lock:
             if key != self._key:
                 names = TypeNames(index)
-                self._key, self._graph, self._names, self._tables, self._chains = \
-                    key, build_graph(index, names), names, {}, {}
+                self._key, self._graph, self._names, self._searches, self._chains = \
+                    key, build_graph(index, names), names, _Searches(), {}
             elif self._bound is not index:
                 self._names = TypeNames(index)
             self._bound = index
-            return self._graph, self._names, self._tables
+            return self._graph, self._names, self._searches
 
     def _start_tokens(self, index, names: TypeNames, start: frozenset[str], scopes: tuple[str, ...]) -> set[str]:
         """A test's identifiers with the type ids they bind to from its fixture classes (and "new <id>"
@@ -397,29 +397,46 @@ def reaching_tests(fixtures: dict[str, dict],
     return picked, used, size
 
 
-class _Table:
-    """reach_all's answer for one state's distinct start sets, read per member (each decoded once) for every
-    start set: `slot[i]`, the distinct set start set i is."""
+class _Searches:
+    """Every start token set searched on one state, each a bit of one reach_all (tests with the same tokens share
+    one), and each search's answer per member, decoded once."""
 
-    def __init__(self, found: dict[str, list[tuple[int, int]]], slot: list[int]):
-        self._found = found
-        self._starts: dict[int, list[int]] = {}            # distinct set -> the start sets it is
-        for i, d in enumerate(slot):
-            self._starts.setdefault(d, []).append(i)
-        self._decoded: dict[str, dict[int, int]] = {}
+    def __init__(self) -> None:
+        self.tokens: dict[tuple, list[frozenset[str]]] = {}         # a question's starts -> their token sets
+        self._at: dict[frozenset[str], tuple[int, int]] = {}        # token set -> (search, its bit)
+        self._found: list[dict[str, list[tuple[int, int]]]] = []    # per search: reach_all's answer
+        self._decoded: dict[tuple[int, str], dict[int, int]] = {}   # (search, member) -> {bit: calls}
 
-    def calls(self, member_id: str) -> dict[int, int]:
-        """Start set index -> the fewest calls between it and `member_id`, for those reaching it."""
-        out = self._decoded.get(member_id)
+    def search(self, graph: CallGraph, tokens: list[frozenset[str]]) -> None:
+        """reach_all of the token sets among `tokens` not searched yet (the caller holds the state's lock)."""
+        missing = [t for t in dict.fromkeys(tokens) if t not in self._at]
+        if missing:
+            self._found.append(graph.reach_all([set(t) for t in missing]))
+            self._at.update({t: (len(self._found) - 1, bit) for bit, t in enumerate(missing)})
+
+    def answer(self, tokens: list[frozenset[str]]) -> Callable[[str], dict[int, int]]:
+        """Member id -> {i: the fewest calls between tokens[i] and it}, for each token set reaching it."""
+        slots = [self._at[t] for t in tokens]
+
+        def calls(member_id: str) -> dict[int, int]:
+            out = {}
+            for i, (search, bit) in enumerate(slots):
+                level = self._decode(search, member_id).get(bit)
+                if level is not None:
+                    out[i] = level
+            return out
+        return calls
+
+    def _decode(self, search: int, member_id: str) -> dict[int, int]:
+        out = self._decoded.get((search, member_id))
         if out is None:
             out = {}
-            for level, bits in self._found.get(member_id, ()):
+            for level, bits in self._found[search].get(member_id, ()):
                 while bits:
                     low = bits & -bits
-                    for i in self._starts[low.bit_length() - 1]:
-                        out[i] = level
+                    out[low.bit_length() - 1] = level
                     bits ^= low
-            self._decoded[member_id] = out
+            self._decoded[(search, member_id)] = out
         return out
 
 

@@ -53,13 +53,21 @@ def index_tests(ws: Workspace, test_projects: dict[str, Path | list[Path]],
         data = json.loads(cache_file.read_text())
         if data.get("version") == CACHE_VERSION:
             return data["fixtures"]
+    fixtures = fixtures_of(test_projects, scanned)
+    write_atomically(cache_file, json.dumps({"version": CACHE_VERSION, "fixtures": fixtures}, indent=1))
+    return fixtures
+
+
+def fixtures_of(test_projects: dict[str, Path | list[Path]],
+                scanned: dict[Path, list[tuple[str, dict]]] | None = None) -> dict[str, dict]:
+    """index_tests' fixtures of `test_projects`, not kept in the workspace (test projects a build may still
+    leave out: what a caller searches ahead of it)."""
     fixtures: dict[str, dict] = {}
     for project, folder in sorted(test_projects.items()):
         for path in _test_files(folder):
             found = (scanned or {}).get(path)
             for name, scan in found if found is not None else _scan_file(path):
                 _merge(fixtures.setdefault(f"{project}:{name}", {}), scan)
-    write_atomically(cache_file, json.dumps({"version": CACHE_VERSION, "fixtures": fixtures}, indent=1))
     return fixtures
 
 

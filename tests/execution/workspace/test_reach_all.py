@@ -84,3 +84,26 @@ def test_the_nearest_first_order_is_the_same_in_every_process(tmp_path):
                              env={**os.environ, "PYTHONHASHSEED": seed}, cwd=ROOT, check=True)
         runs.append(json.loads(out.stdout))
     assert runs[0] == runs[1] and len(runs[0]) == 186
+
+
+def test_a_question_about_fewer_tests_searches_nothing_again_and_answers_as_a_fresh_search(tmp_path, monkeypatch):
+    """Dataset validation searches every test file's reach before the base build says which compile; the
+    selections after it ask about the tests it kept (here: one fixture left out). Their token sets are all
+    searched: no reach_all runs again, and every member's tests are those a fresh search selects (issue 48)."""
+    from repotrans.execution.workspace.reach import CallGraph
+
+    index, fixtures = _sample(tmp_path)
+    kept = dict(sorted(fixtures.items())[1:])
+    searched = []
+    original = CallGraph.reach_all
+    monkeypatch.setattr(CallGraph, "reach_all", lambda self, starts: searched.append(len(starts)) or original(self, starts))
+    ahead = Reachability()
+    reaching_tests(fixtures, lambda starts: ahead.reaching(index, starts), "")
+    members = [m.id for m in index.all_methods("target") if not m.path.startswith("tests/")]
+    after = {mid: reaching_tests(kept, lambda starts: ahead.reaching(index, starts), mid) for mid in members}
+    assert len(searched) == 1
+    fresh = Reachability()
+    assert after == {mid: reaching_tests(kept, lambda starts: fresh.reaching(index, starts), mid) for mid in members}
+    assert len(searched) == 2 and searched[1] < searched[0]
+    assert any(tests for tests, _, _ in after.values())
+    index.close()
