@@ -62,9 +62,10 @@ def open_schemata(index, methods: list, runner: Runner) -> tuple:
     """(toolchain, sandbox, limits, schemata, method id -> covering selection) for `methods` of the index's
     target (one build), with the runner's toolchain (and build settings), sandbox and limits. The port's
     baseline build comes first: it decides which test files compile here (the others are quarantined), and
-    the selections are made of those only. The call graph (the index's, no build needed) and the scan of
-    every test file are made beside that build, and the selections' walk on them (seconds of Python on a big
-    port) beside the schemata build (mcs, outside Python): on two cores each pair overlaps."""
+    the selections are made of those only. The call graph (the index's, no build needed), the scan of every
+    test file and the search of every scanned test's reach (seconds of Python on a big port) are made beside
+    that build (or the wait for the dataset build's, beside the mapping), so the selections after it read
+    answers (Reachability keeps each token set searched) beside the schemata build (mcs, outside Python)."""
     ws = runner.workspace(index.root("target"))
     box = runner.sandbox(ws)
     reach = Reachability()
