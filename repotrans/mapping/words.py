@@ -37,11 +37,9 @@ def same_words(java: str, cs: str) -> bool:
     if not text or not cs_words or not text.isalnum():
         return False
     spellings = _spellings()
-
-    @lru_cache(maxsize=None)
-    def fits(at: int, k: int) -> bool:
-        if k == len(cs_words):
-            return at == len(text)
-        return any(text.startswith(form, at) and fits(at + len(form), k + 1)
-                   for form in spellings.get(cs_words[k], frozenset((cs_words[k],))))
-    return fits(0, 0)
+    ends = {0}                          # where the text may stand after the words read so far
+    for word in cs_words:
+        ends = {at + len(form) for at in ends for form in spellings.get(word, (word,)) if text.startswith(form, at)}
+        if not ends:
+            return False
+    return len(text) in ends
