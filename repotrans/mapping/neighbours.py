@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from repotrans.index.model import Method, TypeDecl
@@ -46,7 +45,6 @@ BODY_SEVERAL_CALLERS = 0.5  # ... when two or more matched callers agree and the
 BODY_ALONE = 0.6          # ... when one matched caller agrees and the callees do not
 DOC_REWRITTEN = 0.5       # doc comment similarity that stands in for the body when the port rewrote it
 CONFIDENCE = 0.7
-_IDENT = re.compile(r"[^\W\d]\w*")                # an identifier: a letter or `_`, then word characters
 _CALL = re.compile(r"\b([^\W\d]\w*)\s*\(")
 
 
@@ -59,16 +57,6 @@ class Sides:
     counterpart: dict[str, str]           # Java type id -> C# type id
     project: dict[str, set[str]]
     enums: frozenset[str]
-
-
-def _called_names(names: set[str]) -> Callable[[str], set[str]]:
-    r"""Which of `names` a body calls (`name(`, `name (`). Where every name is an identifier, a body's calls
-    are read once (_calls) and looked up (what `\b(n1|n2|...)\s*\(` finds, without trying thousands of
-    names at each word: 2.9 s of NPOI's mapping); else that regex of the names."""
-    if all(_IDENT.fullmatch(name) for name in names):
-        return lambda body: _calls(body) & names
-    wanted = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\s*\(")
-    return lambda body: set(wanted.findall(body))
 
 
 def _calls(body: str | None) -> set[str]:
@@ -108,18 +96,26 @@ def _names(name: str, body: str | None) -> bool:
 class _Graph:
     """Name-level call graph of the Java side, for the names asked about, with the matches made so far."""
 
-    def __init__(self, sides: Sides, matched: dict[str, Method], names: set[str]):
+    def __init__(self, sides: Sides, matched: dict[str, Method]):
         self.matched = matched                                       # Java id -> C# member
         self.java = {m.id: m for ms in sides.java.values() for m in ms}
         self.declared: dict[str, list[Method]] = defaultdict(list)   # name -> Java methods of that name
-        self.callers: dict[str, list[Method]] = defaultdict(list)    # name (of `names`) -> its Java callers
+        self.callers: dict[str, list[Method]] = defaultdict(list)    # name (of those asked) -> its Java callers
+        self._reads: dict[str, set[str]] = {}                        # member id -> the names its body calls
         for m in self.java.values():
             self.declared[m.name].append(m)
-        if not names:
-            return
-        called = _called_names(names)
+
+    def calls(self, m: Method) -> set[str]:
+        """The names `m`'s body calls (`name(`, either side), read once."""
+        found = self._reads.get(m.id)
+        if found is None:
+            found = self._reads[m.id] = _calls(m.body)
+        return found
+
+    def find_callers(self, names: set[str]) -> None:
+        """The Java callers of each of `names`, for callers_of."""
         for m in self.java.values():
-            for name in called(m.body or ""):
+            for name in self.calls(m) & names:
                 self.callers[name].append(m)
 
     def callers_of(self, jm: Method) -> tuple[list[Method], int] | None:
@@ -150,7 +146,7 @@ class _Graph:
         """Java name -> C# name of the matched methods jm calls (its own type's first, else a name that
         only one Java method bears)."""
         out = {}
-        for name in _calls(jm.body):
+        for name in self.calls(jm):
             if name == jm.name:
                 continue
             own = [m for m in self.declared.get(name, ()) if m.type_id == jm.type_id]
@@ -248,11 +244,12 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
         arity = Counter((m.name, len(m.params)) for m in ms)
         todo += [m for m in ms if m.id in unmatched and m.kind == "method" and m.body
                  and m.type_id in sides.counterpart and arity[(m.name, len(m.params))] == 1]
-    called = set().union(*(_calls(m.body) for ms in sides.java.values() for m in ms if m.id in matched))
-    anywhere = set().union(*(_calls(m.body) for ms in sides.java.values() for m in ms))
+    graph = _Graph(sides, matched)
+    called = set().union(*(graph.calls(m) for ms in sides.java.values() for m in ms if m.id in matched))
+    anywhere = set().union(*(graph.calls(m) for ms in sides.java.values() for m in ms))
     entries = [m for m in todo if m.name not in anywhere and "public" in m.modifiers]
     todo = [m for m in todo if m.name in called]       # a matched caller is the first thing it needs
-    graph = _Graph(sides, matched, {m.name for m in todo})
+    graph.find_callers({m.name for m in todo})
     wanted: dict[str, list[tuple[Method, Method, tuple[str, ...]]]] = defaultdict(list)
     reasons: dict[str, str] = {}
     for jm in sorted(todo, key=lambda m: m.id):
@@ -263,7 +260,7 @@ def match_by_neighbours(sides: Sides, matches: list[MethodMatch], unmatched: dic
         callers, left_out = found_callers
         said_callers = f"{len(callers)} matched caller(s) call it" + (f" ({left_out} unmatched left out)" if left_out else "")
         cs_callers = [matched[c.id] for c in callers]
-        names = set.intersection(*(_calls(c.body) for c in cs_callers))
+        names = set.intersection(*(graph.calls(c) for c in cs_callers))
         callees = graph.callees_of(jm)
         java_body = _rewritten(jm.body, callees)
         fits = []
@@ -332,7 +329,7 @@ def match_orphans(sides: Sides, matches: list[MethodMatch], unmatched: dict[str,
     for m in cs_by_id.values():
         if m.kind == "method" and "static" in m.modifiers and m.body and m.id not in claimed and m.type_id in ported:
             statics[m.name].append(m)
-    graph = _Graph(sides, matched, set())
+    graph = _Graph(sides, matched)
     wanted: dict[str, list[MethodMatch]] = defaultdict(list)
     for ms in sides.java.values():
         for jm in ms:
