@@ -39,7 +39,10 @@ def dice(a: frozenset[str] | Counter, b: frozenset[str] | Counter) -> float:
     """Dice coefficient of two sets or bags (0 when both are empty)."""
     if isinstance(a, Counter):
         total = sum(a.values()) + sum(b.values())
-        return 2 * sum((a & b).values()) / total if total else 0.0
+        if not total:
+            return 0.0
+        small, big = (a, b) if len(a) <= len(b) else (b, a)
+        return 2 * sum(min(n, big[t]) for t, n in small.items() if t in big) / total   # |a & b| of positive counts
     total = len(a) + len(b)
     return 2 * len(a & b) / total if total else 0.0
 
@@ -61,6 +64,7 @@ def body_tokens(body: str | None) -> Counter:
     return out
 
 
+@lru_cache(maxsize=16384)
 def literals(body: str | None) -> frozenset[str]:
     """String and number literals of a body, except trivial ones (0, 1, "")."""
     return frozenset(t for t in body_tokens(body) if (t[0].isdigit() or t[0] in "\"'") and t not in _TRIVIAL_LITERALS)
