@@ -287,12 +287,11 @@ class Reachability:
         nothing again): a function from a member id to {i: the fewest calls between starts[i] and it}, for each
         start set reaching it."""
         graph, names, searches = self._state(index)
-        key = tuple(starts)
         with self._all:
-            tokens = searches.tokens.get(key)
-            if tokens is None:
-                tokens = searches.tokens[key] = [frozenset(self._start_tokens(index, names, start, scopes))
-                                                 for start, scopes in starts]
+            for start in starts:
+                if start not in searches.tokens:
+                    searches.tokens[start] = frozenset(self._start_tokens(index, names, *start))
+            tokens = [searches.tokens[start] for start in starts]
             searches.search(graph, tokens)
         return searches.answer(tokens)
 
@@ -402,7 +401,7 @@ class _Searches:
     one), and each search's answer per member, decoded once."""
 
     def __init__(self) -> None:
-        self.tokens: dict[tuple, list[frozenset[str]]] = {}         # a question's starts -> their token sets
+        self.tokens: dict[tuple, frozenset[str]] = {}               # a start (identifiers, scopes) -> its tokens
         self._at: dict[frozenset[str], tuple[int, int]] = {}        # token set -> (search, its bit)
         self._found: list[dict[str, list[tuple[int, int]]]] = []    # per search: reach_all's answer
         self._decoded: dict[tuple[int, str], dict[int, int]] = {}   # (search, member) -> {bit: calls}
