@@ -238,3 +238,28 @@ def test_mono_takes_each_heap_layout_a_rerun_uses(tmp_path):
                               env={"PATH": "/usr/bin:/bin", "MONO_GC_PARAMS": f"{base},{layout}"})
         assert done.returncode == 0 and done.stdout.lstrip("-").isdigit()
         assert ("Warning" in done.stderr) == (layout == "nursery-size=3m"), (layout, done.stderr)
+
+
+def test_a_random_kind_the_failing_test_rethrew_is_a_suspect_that_must_pass_again(script):
+    """The test's own fixture rethrew the port's random exception (`throw e;` shows the test's line, not
+    AddInternal's): decided as a known random failure (no untouched run first), left out when it passes alone
+    with the candidate, the candidate's when it fails again everywhere. Another fixture's frame, or another
+    kind, is the candidate's at once."""
+    own = "N.F.A () at tests/F.cs:122"
+    script["again"] = [verdict(names=["N.F.A"])]
+    left = blame(verdict(failed("N.F.A", frame=own), names=TWO_FIXTURES), KNOWN, TWO_FIXTURES)
+    assert list(left) == ["N.F.A"] and "N.F.A rethrew System.IndexOutOfRangeException" in left["N.F.A"]
+    assert script["runs"] == ["candidate"]
+    script["runs"].clear()
+    script["again"] = [verdict(failed("N.F.A", frame=own), names=["N.F.A"])] * 2 + [
+        verdict(failed("N.F.A", frame=own), names=["N.F.A", "N.F.B"]),
+        verdict(failed("N.F.A", frame=own), names=TWO_FIXTURES)]
+    script["untouched"] = [verdict(names=["N.F.A", "N.F.B"])]
+    assert blame(verdict(failed("N.F.A", frame=own), names=TWO_FIXTURES), KNOWN, TWO_FIXTURES) == {}
+    assert script["runs"] == ["candidate"] * 3 + ["untouched", "candidate"]
+    for first in (failed("N.F.A", frame="N.G.Helper () at tests/G.cs:9"),
+                  failed("N.F.A", "System.NullReferenceException", frame=own)):
+        script["runs"].clear()
+        script["untouched"] = [verdict(names=TWO_FIXTURES)] * 2
+        assert blame(verdict(first, names=TWO_FIXTURES), KNOWN, TWO_FIXTURES) == {}
+        assert script["runs"] == ["untouched", "untouched"]
