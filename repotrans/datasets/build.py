@@ -28,6 +28,7 @@ from repotrans.execution.settings import ExecutionConfig
 from repotrans.execution.toolchains import TargetBuildError
 from repotrans.execution.toolchains.api import left_out_note, nothing_left
 from repotrans.index.store import Index
+from repotrans.mapping.machine_cache import MachineMappings
 from repotrans.mapping.overrides import MappingOverrides
 
 VERDICTS = "verdicts.jsonl"
@@ -202,8 +203,8 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
                   validator=None) -> Dataset:
     """Select, validate (with the `execution` settings) and record the tasks of a project pair; write
     dataset.json and report.md. Verdicts are kept in OUT/.build as they are known: building again resumes.
-    The untouched port's baseline comes from the per-machine cache under `cache_root` where its content is
-    there (judge.baseline; None: computed in this build only). `validator`: where the baseline and the
+    The untouched port's baseline and the mapping come from the per-machine caches under `cache_root` where
+    their content is there (judge.baseline, mapping.machine_cache; None: computed in this build only). `validator`: where the baseline and the
     validation run instead of this process's threads (runs.ray_validation.RayValidator: `--executor ray`)."""
     out.mkdir(parents=True, exist_ok=True)
     work = build_folder(out)
@@ -211,7 +212,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     index.build(source, target, progress=progress)
     dropped, stats, known = [], {}, {}
     if not validate:
-        tasks = candidate_tasks(index, select, overrides)
+        tasks = candidate_tasks(index, select, overrides, MachineMappings.under(cache_root))
     else:
         started = time.monotonic()
         found: dict = {}
@@ -221,7 +222,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
         with overlapping(), ThreadPoolExecutor(max_workers=1) as pool:
             untouched = pool.submit(_untouched, target, work, execution, cache_root, say, validator)
             built = pool.submit(_build_workspace, target, work, execution) if validator is None else None
-            tasks = candidate_tasks(index, select, overrides)
+            tasks = candidate_tasks(index, select, overrides, MachineMappings.under(cache_root))
             base = untouched.result()
             known = base.known_failures
             execution = replace(execution, known_failures=tuple(sorted(known.items())))

@@ -16,6 +16,7 @@ from repotrans.index.model import Method
 from repotrans.index.placeholders import is_placeholder
 from repotrans.index.store import Index
 from repotrans.mapping.load import load_mapping
+from repotrans.mapping.machine_cache import MachineMappings
 from repotrans.mapping.overrides import MappingOverrides
 from repotrans.mapping.test_code import test_files
 
@@ -24,11 +25,12 @@ THROW = "throw new System.NotImplementedException();"
 _ACCESSOR = re.compile(r"(?:^|[};])\s*((?:(?:private|protected|internal)\s+)*(?:get|set))\s*(?:\{|;|=>)")
 
 
-def candidate_tasks(index: Index, select: list[str] | None = None,
-                    overrides: MappingOverrides | None = None) -> list[DatasetTask]:
-    """Target methods with a body, a Java counterpart in the mapping (with the user's `overrides`), and
-    an id matching `select`; never a member of test code (a test method has no test judging it)."""
-    mapping = load_mapping(index, overrides)
+def candidate_tasks(index: Index, select: list[str] | None = None, overrides: MappingOverrides | None = None,
+                    machine: MachineMappings | None = None) -> list[DatasetTask]:
+    """Target methods with a body, a Java counterpart in the mapping (with the user's `overrides`; kept in
+    the `machine`'s cache too), and an id matching `select`; never a member of test code (a test method has
+    no test judging it)."""
+    mapping = load_mapping(index, overrides, machine)
     tests = test_files("target", index.files("target"), index.root("target"))
     tasks: dict[str, DatasetTask] = {}
     for m in index.all_methods("target"):

@@ -78,8 +78,12 @@ def fingerprint(index: Index, overrides: MappingOverrides | None = None) -> str:
 
 
 def read(index: Index, fp: str) -> Mapping | None:
-    """The cached mapping if it was built for this fingerprint."""
-    conn: sqlite3.Connection = index.conn
+    """The mapping cached in the index's file if it was built for this fingerprint."""
+    return read_from(index.conn, fp)
+
+
+def read_from(conn: sqlite3.Connection, fp: str) -> Mapping | None:
+    """The mapping cached in `conn`'s tables if it was built for this fingerprint."""
     if _layouts(conn) != _COLUMNS:
         return None                     # no tables yet, or any of an older version's: no cache (reading never writes)
     meta = conn.execute("SELECT fingerprint, namespace_votes, counts FROM mapping_meta").fetchone()
@@ -101,8 +105,12 @@ def read(index: Index, fp: str) -> Mapping | None:
 
 
 def write(index: Index, fp: str, mapping: Mapping) -> None:
-    """Replace the cached mapping with this one."""
-    conn: sqlite3.Connection = index.conn
+    """Replace the mapping cached in the index's file with this one."""
+    write_to(index.conn, fp, mapping)
+
+
+def write_to(conn: sqlite3.Connection, fp: str, mapping: Mapping) -> None:
+    """Replace the mapping cached in `conn`'s tables with this one."""
     if _layouts(conn) != _COLUMNS:                    # none yet, or any table as an older version made it
         for table in _COLUMNS:
             conn.execute(f"DROP TABLE IF EXISTS {table}")
