@@ -144,14 +144,19 @@ def prepare_workspace(target: Path, workdir: Path, toolchain: str) -> Workspace:
     ws = Workspace(root=root, target=target, key=key)
     if not (root / "src").is_dir():
         parent.mkdir(parents=True, exist_ok=True)
-        tmp = parent / f".tmp-{uuid.uuid4().hex[:8]}"
-        copy_tree(target, tmp / "src")
-        hide_sources(tmp)
-        try:
-            tmp.rename(root)
-        except OSError:              # another process made it first
-            shutil.rmtree(tmp, ignore_errors=True)
-        _prune(parent, toolchain, keep=root)
+        # one copy at a time: a runner asking while another copies (a dataset build's validation beside the
+        # port's build) waits for that copy instead of making its own
+        with open(parent / f".{toolchain}-{key}.lock", "w") as making:
+            fcntl.flock(making, fcntl.LOCK_EX)
+            if not (root / "src").is_dir():
+                tmp = parent / f".tmp-{uuid.uuid4().hex[:8]}"
+                copy_tree(target, tmp / "src")
+                hide_sources(tmp)
+                try:
+                    tmp.rename(root)
+                except OSError:              # another process made it first
+                    shutil.rmtree(tmp, ignore_errors=True)
+                _prune(parent, toolchain, keep=root)
     if not sources_hidden(root):        # made before sources were hidden, or copied (ownership lost)
         with ws.lock():
             hide_sources(root)
@@ -220,3 +225,4 @@ def _prune(parent: Path, toolchain: str, keep: Path) -> None:
     states = sorted(parent.glob(f"{toolchain}-*"), key=lambda p: p.stat().st_mtime, reverse=True)
     for old in [p for p in states if p != keep][KEEP_STATES - 1:]:
         shutil.rmtree(old, ignore_errors=True)
+        (parent / f".{old.name}.lock").unlink(missing_ok=True)

@@ -30,3 +30,33 @@ def test_ignored_names_are_left_out_at_any_depth_and_links_kept(tmp_path):
 def test_a_copy_that_fails_names_the_target(tmp_path):
     with pytest.raises(ConfigError, match=r"cannot copy the target .*missing"):
         copy_tree(tmp_path / "missing", tmp_path / "w" / "src")
+
+
+def test_runners_preparing_one_state_at_once_copy_it_once(tmp_path, monkeypatch):
+    """Two runners (a dataset build's validation beside the port's build) ask for the same workspace at once: one
+    copies the target, the other waits for that copy and gets the same workspace."""
+    import threading
+    import time
+
+    from repotrans.execution.workspace import scratch
+
+    target = tmp_path / "t"
+    (target / "src").mkdir(parents=True)
+    (target / "src" / "A.cs").write_text("class A {}")
+    copies = []
+
+    def slow_copy(src, dest):
+        copies.append(dest)
+        time.sleep(0.3)
+        copy_tree(src, dest)
+
+    monkeypatch.setattr(scratch, "copy_tree", slow_copy)
+    found = []
+    threads = [threading.Thread(target=lambda: found.append(scratch.prepare_workspace(target, tmp_path / "w", "mono")))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(copies) == 1 and found[0].root == found[1].root
+    assert (found[0].root / "src" / "src" / "A.cs").read_text() == "class A {}"
