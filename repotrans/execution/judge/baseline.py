@@ -184,7 +184,8 @@ def content_keys(target: Path, runner, limits: Limits) -> dict[str, str]:
     by_path = {p.path: p for p in plan.found}
     env = environment_key(runner, limits)
     root = Path(target).resolve()
-    return {p.name: _key(p, by_path, env, root) for p in plan.chosen if p.is_test}
+    digests: dict[str, str] = {}                    # each file read once: test projects share their closures
+    return {p.name: _key(p, by_path, env, root, digests) for p in plan.chosen if p.is_test}
 
 
 def environment_key(runner, limits: Limits) -> str:
@@ -195,8 +196,9 @@ def environment_key(runner, limits: Limits) -> str:
                        list(limits.exclude_categories), limits.test_timeout, limits.memory_mb, limits.clock])
 
 
-def _key(project: Project, by_path: dict[Path, Project], env: str, root: Path) -> str:
-    """The hash of the sources (and referenced files) of `project` and every project it references."""
+def _key(project: Project, by_path: dict[Path, Project], env: str, root: Path, digests: dict[str, str]) -> str:
+    """The hash of the sources (and referenced files) of `project` and every project it references (`digests`:
+    the files' hashes known so far, by path)."""
     h = hashlib.sha256(env.encode())
     seen: set[Path] = set()
     todo = [project]
@@ -210,13 +212,22 @@ def _key(project: Project, by_path: dict[Path, Project], env: str, root: Path) -
         files += [hint for _, hint in p.references if hint is not None]
         for f in sorted(set(files)):
             h.update(f"\0{_rel(f, root)}\0".encode())
-            try:
-                h.update(_digest(Path(f).read_bytes()).encode())
-            except OSError:
-                h.update(b"missing")
+            h.update(_file_digest(str(f), digests).encode())
         h.update(repr((sorted(p.package_refs), sorted(p.extra_references), sorted(p.defines))).encode())
         todo += [by_path[r] for r in p.project_refs if r in by_path]
     return h.hexdigest()[:32]
+
+
+def _file_digest(path: str, digests: dict[str, str]) -> str:
+    """The file's content hash ("missing" when it cannot be read), read once per `digests`."""
+    found = digests.get(path)
+    if found is None:
+        try:
+            found = _digest(Path(path).read_bytes())
+        except OSError:
+            found = "missing"
+        digests[path] = found
+    return found
 
 
 def cached_baseline(runner, target: Path, cache: BaselineCache) -> PortBaseline | None:
