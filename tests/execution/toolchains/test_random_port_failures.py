@@ -97,16 +97,16 @@ def test_how_the_baseline_saw_its_flipping_tests_fail_counts_when_the_reruns_sho
 
 
 def test_a_failure_that_happens_again_with_the_candidate_stays_the_candidates(script):
-    """A fails again alone in both other heap layouts and in its fixture's run (here the whole run), which the
-    untouched port passes: blamed. Passing in the second layout: left out (which tests the port's hash failure
-    hits depends on where the heap puts its objects)."""
+    """A fails again alone ALONE_RUNS times, through the heap layouts, and in its fixture's run (here the whole
+    run), which the untouched port passes: blamed. Passing in the second run alone: left out (whether the port's
+    hash failure hits a test is drawn anew in each process)."""
+    alone = mono_test.ALONE_RUNS
     script["untouched"] = [verdict(failed("N.F.B")), verdict(failed("N.F.C")), verdict()]
-    script["again"] = [verdict(failed("N.F.A"), names=["N.F.A"]), verdict(failed("N.F.A"), names=["N.F.A"]),
-                       verdict(failed("N.F.A"))]
+    script["again"] = [verdict(failed("N.F.A"), names=["N.F.A"])] * alone + [verdict(failed("N.F.A"))]
     assert blame(verdict(failed("N.F.A"))) == {}
-    assert script["runs"] == ["untouched", "untouched", "candidate", "candidate", "candidate", "untouched"]
-    assert script["heap"] == list(mono_test.HEAP_LAYOUTS) + [""]
-    assert script["names"][2:] == [["N.F.A"], ["N.F.A"], NAMES, NAMES]
+    assert script["runs"] == ["untouched", "untouched"] + ["candidate"] * (alone + 1) + ["untouched"]
+    assert script["heap"] == [mono_test.HEAP_LAYOUTS[n % 3] for n in range(alone)] + [""]
+    assert len(set(script["heap"][:alone])) == 3 and script["names"][2:] == [["N.F.A"]] * alone + [NAMES, NAMES]
     script["untouched"] = [verdict(failed("N.F.B")), verdict(failed("N.F.C"))]
     script["again"] = [verdict(failed("N.F.A"), names=["N.F.A"]), verdict(names=["N.F.A"])]
     assert list(blame(verdict(failed("N.F.A")))) == ["N.F.A"]
@@ -125,20 +125,21 @@ def test_a_random_failure_again_in_its_fixture_is_the_ports_when_the_untouched_f
     """A fails again alone in both layouts and in its fixture's run (N.F, not N.G) with the candidate, and the same
     way in that run without it: the port's, left out. Had the untouched run passed it, the whole run goes again
     with the candidate, and A failing there too stays the candidate's."""
-    alone = [verdict(failed("N.F.A"), names=["N.F.A"]), verdict(failed("N.F.A"), names=["N.F.A"])]
+    runs = mono_test.ALONE_RUNS
+    alone = [verdict(failed("N.F.A"), names=["N.F.A"])] * runs
     script["again"] = alone + [verdict(failed("N.F.A"), names=["N.F.A", "N.F.B"])]
     script["untouched"] = [verdict(failed("N.F.A"), names=["N.F.A", "N.F.B"])]
     assert blame(verdict(failed("N.F.A"), names=TWO_FIXTURES), KNOWN, TWO_FIXTURES) == {
         "N.F.A": environment.FAILS_BESIDE}
-    assert script["runs"] == ["candidate"] * 3 + ["untouched"] and script["names"][3] == ["N.F.A", "N.F.B"]
+    assert script["runs"] == ["candidate"] * (runs + 1) + ["untouched"]
+    assert script["names"][runs + 1] == ["N.F.A", "N.F.B"]
     script["runs"].clear()
-    alone = [verdict(failed("N.F.A"), names=["N.F.A"]), verdict(failed("N.F.A"), names=["N.F.A"])]
     script["again"] = alone + [verdict(failed("N.F.A"), names=["N.F.A", "N.F.B"]),
                                verdict(failed("N.F.A"), names=TWO_FIXTURES)]
     script["untouched"] = [verdict(failed("N.F.A", frame="Port.Other.Place () at src/Core/Other.cs:4"),
                                    names=["N.F.A", "N.F.B"])]
     assert blame(verdict(failed("N.F.A"), names=TWO_FIXTURES), KNOWN, TWO_FIXTURES) == {}
-    assert script["runs"] == ["candidate"] * 3 + ["untouched", "candidate"]
+    assert script["runs"] == ["candidate"] * (runs + 1) + ["untouched", "candidate"]
 
 
 def test_a_fixture_is_what_its_tests_are_named_under():
@@ -235,7 +236,7 @@ def test_mono_takes_each_heap_layout_a_rerun_uses(tmp_path):
     base = mono_test.mono_env(512)["MONO_GC_PARAMS"]
     for layout in (*mono_test.HEAP_LAYOUTS, "nursery-size=3m"):
         done = subprocess.run(["mono", "h.exe"], cwd=tmp_path, capture_output=True, text=True,
-                              env={"PATH": "/usr/bin:/bin", "MONO_GC_PARAMS": f"{base},{layout}"})
+                              env={"PATH": "/usr/bin:/bin", "MONO_GC_PARAMS": f"{base},{layout}" if layout else base})
         assert done.returncode == 0 and done.stdout.lstrip("-").isdigit()
         assert ("Warning" in done.stderr) == (layout == "nursery-size=3m"), (layout, done.stderr)
 
@@ -251,12 +252,12 @@ def test_a_random_kind_the_failing_test_rethrew_is_a_suspect_that_must_pass_agai
     assert list(left) == ["N.F.A"] and "N.F.A rethrew System.IndexOutOfRangeException" in left["N.F.A"]
     assert script["runs"] == ["candidate"]
     script["runs"].clear()
-    script["again"] = [verdict(failed("N.F.A", frame=own), names=["N.F.A"])] * 2 + [
+    script["again"] = [verdict(failed("N.F.A", frame=own), names=["N.F.A"])] * mono_test.ALONE_RUNS + [
         verdict(failed("N.F.A", frame=own), names=["N.F.A", "N.F.B"]),
         verdict(failed("N.F.A", frame=own), names=TWO_FIXTURES)]
     script["untouched"] = [verdict(names=["N.F.A", "N.F.B"])]
     assert blame(verdict(failed("N.F.A", frame=own), names=TWO_FIXTURES), KNOWN, TWO_FIXTURES) == {}
-    assert script["runs"] == ["candidate"] * 3 + ["untouched", "candidate"]
+    assert script["runs"] == ["candidate"] * (mono_test.ALONE_RUNS + 1) + ["untouched", "candidate"]
     for first in (failed("N.F.A", frame="N.G.Helper () at tests/G.cs:9"),
                   failed("N.F.A", "System.NullReferenceException", frame=own)):
         script["runs"].clear()
