@@ -342,11 +342,22 @@ class Checker:
 
     def changed_type(self, index: int, base) -> bool:
         """Whether a compiler-generated type is the candidate's: a method of it or of its nested types is new or
-        changed against `base` (None: every one is). A generated class the port compiles unchanged (ProtoGen's
-        messages carry [CompilerGenerated]) is the port's; what the candidate reaches of it is inspected as any
-        port member is (cecil_checker.cs: Changed)."""
-        return base is None or any(method_key(self, m) not in base.keys.get(type_key(self, t), ())
-                                   for t in self.nested(index) for m in self.methods_of.get(t, []))
+        changed against `base`. A generated class the port compiles unchanged (ProtoGen's messages carry
+        [CompilerGenerated]) is the port's; what the candidate reaches of it is inspected as any port member is.
+        Without a baseline (a ground truth in the port's own build) only a type with a compiler's name, or nested
+        in one, is the member's (cecil_checker.cs: Changed)."""
+        if base is None:
+            return self.generated_name(index)
+        return any(method_key(self, m) not in base.keys.get(type_key(self, t), ())
+                   for t in self.nested(index) for m in self.methods_of.get(t, []))
+
+    def generated_name(self, index: int) -> bool:
+        """Whether the type or one it is nested in has a compiler's name ([CompilerGenerated] aside)."""
+        while index:
+            if compiler_generated(str(self.asm.row("TypeDef", index).TypeName)):
+                return True
+            index = self.asm.enclosing.get(index, 0)
+        return False
 
     def nested(self, index: int) -> list[int]:
         out = [index]
