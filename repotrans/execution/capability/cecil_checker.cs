@@ -142,7 +142,7 @@ partial class IlPolicy
                 var type = reached as TypeDefinition ?? (reached as MethodDefinition)?.DeclaringType;
                 if (reached is MethodDefinition && Generated(((MethodDefinition)reached).Name))
                     work.Push((MethodDefinition)reached);
-                else if (type != null && GeneratedType(type) && Changed(type, known) && seenTypes.Add(type))
+                else if (type != null && GeneratedType(type) && Changed(type, known, members) && seenTypes.Add(type))
                     foreach (var t in Nested(type))
                     {
                         foreach (var f in t.Fields) { where = t.FullName + "::" + f.Name; CheckType(f.FieldType); }
@@ -395,16 +395,18 @@ partial class IlPolicy
 
     static bool Generated(string name) { return name.StartsWith("<") || name.Contains("$"); }
 
-    /// <summary>Whether a compiler-generated type is the candidate's: a method of it or of its nested types is new
-    /// or changed against the baseline (`known`, its method keys). A generated class the port compiles unchanged
-    /// (ProtoGen's messages carry [CompilerGenerated]) is the port's, never the candidate's own code; what the
-    /// candidate reaches of it is inspected as any port member is. Without a baseline (a ground truth checked in
-    /// the port's own build) only a type with a compiler's name is the member's (its closures and iterators):
-    /// libphonenumber's port lost 185 of 306 ground truths to its ProtoGen messages' Equals.</summary>
-    static bool Changed(TypeDefinition type, HashSet<string> known)
+    /// <summary>Whether a compiler-generated type is the candidate's: a method of it or of its nested types, other
+    /// than the member's own (`members`: they differ from the baseline's placeholders and are inspected anyway), is
+    /// new or changed against the baseline (`known`, its method keys). A generated class the port compiles
+    /// unchanged (ProtoGen's messages carry [CompilerGenerated]; a member of its Builder the candidate) is the
+    /// port's, never the candidate's own code; what the candidate reaches of it is inspected as any port member
+    /// is. Without a baseline (a ground truth checked in the port's own build) only a type with a compiler's name
+    /// is the member's (its closures and iterators): libphonenumber's port lost 185 of 306 ground truths to its
+    /// ProtoGen messages' Equals.</summary>
+    static bool Changed(TypeDefinition type, HashSet<string> known, HashSet<MethodDefinition> members)
     {
         if (known == null) return GeneratedName(type);
-        return Nested(type).Any(t => t.Methods.Any(m => !known.Contains(Key(m))));
+        return Nested(type).Any(t => t.Methods.Any(m => !members.Contains(m) && !known.Contains(Key(m))));
     }
 
     static bool GeneratedType(TypeDefinition type)

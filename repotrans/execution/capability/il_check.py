@@ -340,15 +340,16 @@ class Checker:
             index = self.asm.enclosing.get(index, 0)
         return False
 
-    def changed_type(self, index: int, base) -> bool:
-        """Whether a compiler-generated type is the candidate's: a method of it or of its nested types is new or
-        changed against `base`. A generated class the port compiles unchanged (ProtoGen's messages carry
-        [CompilerGenerated]) is the port's; what the candidate reaches of it is inspected as any port member is.
-        Without a baseline (a ground truth in the port's own build) only a type with a compiler's name, or nested
-        in one, is the member's (cecil_checker.cs: Changed)."""
+    def changed_type(self, index: int, base, members: set[int]) -> bool:
+        """Whether a compiler-generated type is the candidate's: a method of it or of its nested types, other than
+        the member's own (`members`, which differ from the baseline's placeholders and are inspected anyway), is
+        new or changed against `base`. A generated class the port compiles unchanged (ProtoGen's messages carry
+        [CompilerGenerated], a member of its Builder the candidate) is the port's; what the candidate reaches of
+        it is inspected as any port member is. Without a baseline (a ground truth in the port's own build) only a
+        type with a compiler's name, or nested in one, is the member's (cecil_checker.cs: Changed)."""
         if base is None:
             return self.generated_name(index)
-        return any(method_key(self, m) not in base.keys.get(type_key(self, t), ())
+        return any(m not in members and method_key(self, m) not in base.keys.get(type_key(self, t), ())
                    for t in self.nested(index) for m in self.methods_of.get(t, []))
 
     def generated_name(self, index: int) -> bool:
@@ -415,7 +416,7 @@ class Checker:
                 if table == "MethodDef" and compiler_generated(str(a.row("MethodDef", reached).Name)):
                     work.append(reached)
                 elif type_index and self.generated_type(type_index) and type_index not in seen_types \
-                        and self.changed_type(type_index, base):
+                        and self.changed_type(type_index, base, members):
                     seen_types.add(type_index)
                     for t in self.nested(type_index):
                         for f in self.fields_of.get(t, []):

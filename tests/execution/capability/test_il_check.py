@@ -164,6 +164,25 @@ def test_a_generated_class_of_the_port_that_a_candidate_uses_is_the_ports_not_th
 
 
 @pytest.mark.slow
+def test_a_generated_class_whose_only_change_is_the_candidates_own_member_is_still_the_ports(tmp_path):
+    """The member is one of the generated class's own (libphonenumber's NumberFormat.Builder.MergeFrom): the class
+    differs from the baseline by that member only, which is inspected as the member; it stays the port's, and its
+    Equals is not the candidate's declaration. An Equals the candidate changes there is still denied."""
+    exe = build_checker(tmp_path)
+    member = MemberRef("Acme.Calc.Calculator.Message", ("Twice",), 1, ("Int32",))
+    placeholder = "    public int Twice(int v) { throw new System.NotImplementedException(); }\n}\n"
+    body = "    public int Twice(int v) { var m = new Message(); m.Value = v * 2; return m.Value; }\n}\n"
+    base = compile_calc_with(tmp_path, "base", ADD + MESSAGE[:-2] + placeholder)
+    mine = compile_calc_with(tmp_path, "mine", ADD + MESSAGE[:-2] + body)
+    worse = compile_calc_with(tmp_path, "worse", ADD + MESSAGE[:-2].replace("other.Value == Value", "true") + body)
+    for dll, denied in ((mine, set()), (worse, {"equality"})):
+        [cecil] = cecil_verdicts(exe, [checks.job_line(str(dll), str(base), member, frozenset())])
+        ours = check_assembly(dll, base, member, frozenset())
+        assert not cecil.error and not ours.error and _denials(ours) == _denials(cecil), (ours.log(), cecil.log())
+        assert {d.capability for d in ours.denials} == denied, ours.reason()
+
+
+@pytest.mark.slow
 def test_a_ground_truth_checked_in_the_ports_own_build_owns_only_the_types_with_a_compilers_name(tmp_path):
     """Without a baseline (a ground truth in the port's build, dataset validation; a switched body in a shared
     build), a class the port compiles from generated code is the port's too: libphonenumber's port lost 185 of 306
