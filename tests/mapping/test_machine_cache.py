@@ -2,7 +2,6 @@
 the mapping instead of building it; a changed file, or a kept file that does not read, builds it again."""
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -13,21 +12,12 @@ from repotrans.mapping import load as load_module
 from repotrans.mapping.load import load_mapping
 from repotrans.mapping.machine_cache import KEEP, MachineMappings
 
-PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "mini_pair"
 
 
 def fresh_index(folder: Path, java: Path, cs: Path) -> Index:
     ix = Index.open(folder)
     ix.build(java, cs, progress=False)
     return ix
-
-
-@pytest.fixture()
-def pair(tmp_path: Path) -> tuple[Path, Path]:
-    java, cs = tmp_path / "java", tmp_path / "csharp"
-    shutil.copytree(PAIR / "java", java)
-    shutil.copytree(PAIR / "csharp", cs)
-    return java, cs
 
 
 @pytest.fixture()

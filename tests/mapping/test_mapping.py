@@ -1,7 +1,6 @@
 """Mapping (types, namespaces, members), its SQLite cache, the task resolver and `repotrans mapping`."""
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -16,17 +15,8 @@ from repotrans.index.store import Index
 from repotrans.mapping.task import TranslationTask, resolve_task
 from repotrans.mapping.typenames import compat, java_param_type, parse_type
 
-PAIR = Path(__file__).resolve().parents[1] / "fixtures" / "mini_pair"
 CIRCLE_J = "source:org.acme.geometry.shapes.Circle"
 CIRCLE_C = "target:Acme.Geo.Shapes.Circle"
-
-
-@pytest.fixture()
-def pair(tmp_path: Path) -> tuple[Path, Path]:
-    java, cs = tmp_path / "java", tmp_path / "csharp"
-    shutil.copytree(PAIR / "java", java)
-    shutil.copytree(PAIR / "csharp", cs)
-    return java, cs
 
 
 @pytest.fixture()

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from repotrans.execution.capability.il_baseline import Baseline, changed, method_key, type_key
 from repotrans.execution.capability.il_metadata import (LDTOKEN, NAME, OP, TOKEN, TOKEN_TABLES, Assembly, Body,
-                                                       blob_bytes, compiler_generated, compressed, read_body)
+                                                       blob_bytes, compiler_generated, compiler_named, compressed,
+                                                       read_body)
 from repotrans.execution.capability.il_allow import display, granted, member_rule, under
 from repotrans.execution.capability import il_path, il_reflect, il_typesafe
 from repotrans.execution.capability.il_refs import PortRefs, own, scope_name
@@ -348,17 +349,9 @@ class Checker:
         it is inspected as any port member is. Without a baseline (a ground truth in the port's own build) only a
         type with a compiler's name, or nested in one, is the member's (cecil_checker.cs: Changed)."""
         if base is None:
-            return self.generated_name(index)
+            return compiler_named(self.asm, index)
         return any(m not in members and method_key(self, m) not in base.keys.get(type_key(self, t), ())
                    for t in self.nested(index) for m in self.methods_of.get(t, []))
-
-    def generated_name(self, index: int) -> bool:
-        """Whether the type or one it is nested in has a compiler's name ([CompilerGenerated] aside)."""
-        while index:
-            if compiler_generated(str(self.asm.row("TypeDef", index).TypeName)):
-                return True
-            index = self.asm.enclosing.get(index, 0)
-        return False
 
     def nested(self, index: int) -> list[int]:
         out = [index]

@@ -31,6 +31,16 @@ def compiler_generated(name: str) -> bool:
     return name.startswith("<") or "$" in name
 
 
+def compiler_named(a: "Assembly", t: int) -> bool:
+    """Whether TypeDef `t` or a type it is nested in has a compiler's name ([CompilerGenerated] aside: a
+    candidate can write that attribute, and generated code the port compiles carries it)."""
+    while t:
+        if compiler_generated(str(a.row("TypeDef", t).TypeName)):
+            return True
+        t = a.enclosing.get(t, 0)
+    return False
+
+
 class Assembly:
     """One assembly's metadata, with names and signatures decoded on demand."""
 

@@ -20,7 +20,7 @@ import subprocess
 from pathlib import Path
 from typing import Any, Protocol
 
-from repotrans.execution.capability.il_metadata import Assembly, compiler_generated
+from repotrans.execution.capability.il_metadata import Assembly, compiler_named
 
 VERIFIER = "/usr/bin/pedump"
 VERIFY_TIMEOUT = 120.0
@@ -215,11 +215,7 @@ class _Meta:
                 self.attrs.setdefault((r.Parent.table.name, r.Parent.row_index), []).append(r)
 
     def generated_name(self, t: int) -> bool:
-        while t:
-            if compiler_generated(str(self.a.row("TypeDef", t).TypeName)):
-                return True
-            t = self.a.enclosing.get(t, 0)
-        return False
+        return compiler_named(self.a, t)
 
     def base(self, t: int) -> str:
         ext = self.a.row("TypeDef", t).Extends

@@ -137,6 +137,15 @@ def test_a_type_declared_outside_the_ports_namespaces_is_denied_by_both(assembli
         assert "declaration" in {d.capability for d in theirs.denials}, name
 
 
+def agreed(exe: Path, dll: Path, base: Path | None, member: MemberRef, refs: Path | None = None) -> checks.PolicyVerdict:
+    """One job on both checkers (cecil_checker.cs and il_job); they must agree; our verdict."""
+    [cecil] = cecil_verdicts(exe, [checks.job_line(str(dll), str(base) if base else None, member, frozenset(),
+                                                   str(refs) if refs else None)])
+    ours = check_assembly(dll, base, member, frozenset(), refs)
+    assert not cecil.error and not ours.error and _denials(ours) == _denials(cecil), (ours.log(), cecil.log())
+    return ours
+
+
 # a class the port compiles from generated code (ProtoGen marks its messages [CompilerGenerated]) with an Equals
 MESSAGE = ("[System.Runtime.CompilerServices.CompilerGenerated]\npublic sealed class Message\n{\n    public int Value;\n"
            "    public override bool Equals(object obj)\n    {\n        var other = obj as Message;\n"
@@ -157,9 +166,7 @@ def test_a_generated_class_of_the_port_that_a_candidate_uses_is_the_ports_not_th
     uses = compile_calc_with(tmp_path, "uses", USES_MESSAGE + MESSAGE)
     changes = compile_calc_with(tmp_path, "changes", USES_MESSAGE + MESSAGE.replace("other.Value == Value", "true"))
     for dll, denied in ((uses, set()), (changes, {"equality"})):
-        [cecil] = cecil_verdicts(exe, [checks.job_line(str(dll), str(base), MEMBER, frozenset())])
-        ours = check_assembly(dll, base, MEMBER, frozenset())
-        assert not cecil.error and not ours.error and _denials(ours) == _denials(cecil), (ours.log(), cecil.log())
+        ours = agreed(exe, dll, base, MEMBER)
         assert {d.capability for d in ours.denials} == denied, ours.reason()
 
 
@@ -176,9 +183,7 @@ def test_a_generated_class_whose_only_change_is_the_candidates_own_member_is_sti
     mine = compile_calc_with(tmp_path, "mine", ADD + MESSAGE[:-2] + body)
     worse = compile_calc_with(tmp_path, "worse", ADD + MESSAGE[:-2].replace("other.Value == Value", "true") + body)
     for dll, denied in ((mine, set()), (worse, {"equality"})):
-        [cecil] = cecil_verdicts(exe, [checks.job_line(str(dll), str(base), member, frozenset())])
-        ours = check_assembly(dll, base, member, frozenset())
-        assert not cecil.error and not ours.error and _denials(ours) == _denials(cecil), (ours.log(), cecil.log())
+        ours = agreed(exe, dll, base, member)
         assert {d.capability for d in ours.denials} == denied, ours.reason()
 
 
@@ -193,7 +198,5 @@ def test_a_ground_truth_checked_in_the_ports_own_build_owns_only_the_types_with_
     closure = compile_calc_with(tmp_path, "closure", "public int Add(int a, int b)\n{\n    System.Func<string> read = "
                                 "() => System.IO.File.ReadAllText(\"x\");\n    return a + b + read().Length;\n}\n")
     for dll, denied in ((uses, set()), (closure, {"file_system"})):
-        [cecil] = cecil_verdicts(exe, [checks.job_line(str(dll), None, MEMBER, frozenset(), str(dll))])
-        ours = check_assembly(dll, None, MEMBER, frozenset(), dll)
-        assert not cecil.error and not ours.error and _denials(ours) == _denials(cecil), (ours.log(), cecil.log())
+        ours = agreed(exe, dll, None, MEMBER, dll)
         assert {d.capability for d in ours.denials} == denied, ours.reason()
