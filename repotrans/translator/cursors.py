@@ -23,7 +23,8 @@ class CursorsMixin:
         """The C# locals of a list iterator declared as `[List]Iterator<T> it = list.[list]iterator([i])`,
         or None when the declaration is no such walk."""
         declarators = node.children_by_field_name("declarator")
-        base, targs, _ = split_type(self.text(node.child_by_field_name("type")))
+        declared = self.text(node.child_by_field_name("type"))
+        base, targs = self.owner_of(declared), split_type(declared)[1]
         if len(declarators) != 1 or base not in ("ListIterator", "Iterator"):
             return None
         decl = declarators[0]
@@ -36,7 +37,7 @@ class CursorsMixin:
                 or (base == "Iterator" and not self._removes(node, name)):
             return None
         recv, recv_type = self.expr(value.child_by_field_name("object"))
-        if self.table["kinds"].get(split_type(recv_type or "")[0]) != "List":
+        if self.table["kinds"].get(self.owner_of(recv_type) or "") != "List":
             return None
         cs_name = self.local_name(decl, name)
         lines = []

@@ -21,6 +21,8 @@ from repotrans.translator.resolver import NameResolver
 from repotrans.translator.support_types import SupportMixin
 from repotrans.translator.templates import Typed, as_net_format, fill, prim
 
+_JDK_PACKAGE = re.compile(r"javax?\.(?:[a-z]\w*\.)+[A-Z]")     # java.util.List, javax.swing.text.X
+
 NUMERIC_RANK = {"byte": 1, "short": 1, "char": 1, "int": 1, "long": 2, "float": 3, "double": 4}
 RANK_TYPE = {1: "int", 2: "long", 3: "float", 4: "double"}
 COMPARISON_OPS = {"==", "!=", "<", ">", "<=", ">=", "&&", "||"}
@@ -110,9 +112,12 @@ class ExprTranslator(CallsMixin, CreationMixin, SupportMixin):
         return text
 
     def owner_of(self, java_type: str | None) -> str | None:
+        """The base of a Java type as the tables name it: a JDK type written with its package (libphonenumber's
+        `java.util.List<NumberFormat> numberFormat_`) by its simple name, as Java reads it."""
         if not java_type:
             return None
-        return split_type(java_type.lstrip("#"))[0]
+        base = split_type(java_type.lstrip("#"))[0]
+        return base.rsplit(".", 1)[-1] if _JDK_PACKAGE.match(base) else base
 
     def label_enum(self, values: list[Node]) -> str | None:
         """The enum whose constants these case labels name, when the switch's subject type is unknown:

@@ -80,6 +80,20 @@ def test_a_jdk_class_written_with_its_package_is_the_same_call():
     assert "java." not in body(qualified)
 
 
+def test_a_jdk_type_written_with_its_package_takes_its_methods_as_its_simple_name_does():
+    """libphonenumber declares `java.util.List<NumberFormat> numberFormat_`: its `numberFormat_.size()` was emitted as
+    `.Size()` (CS1061 on the port's List). A variable, parameter or field of a JDK type written with its package
+    translates exactly as one of its simple name."""
+    from repotrans.translator.java2cs import translate_method
+
+    java = ("int f(java.util.List<String> xs) { java.util.Map<String, Integer> m = new java.util.HashMap<String, "
+            "Integer>(); m.put(\"a\", 1); java.util.Iterator<String> it = xs.iterator(); "
+            "while (it.hasNext()) { if (it.next().isEmpty()) it.remove(); } return xs.size() + m.keySet().size(); }")
+    code = translate_method(java, ConventionResolver())
+    plain = translate_method(java.replace("java.util.", ""), ConventionResolver())
+    assert code == plain and "xs.Count" in code and "m.Keys.Count" in code, code
+
+
 def test_an_iterables_iterator_is_its_enumerator():
     """libphonenumber's JUnit tests walk `phoneUtil.findNumbers(..).iterator()`, an Iterable the port returns as
     IEnumerable<T>: it was `.Iterator()` (CS1061), and the translated fixture did not build."""
