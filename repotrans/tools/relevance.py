@@ -14,6 +14,7 @@ from repotrans.tools.context import ToolContext
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^()]*>)?\s*(?:\(|\[|\{|=|$)")
 ACCESSOR_PREFIXES = ("get", "is", "has", "set")
+_ASSIGN = re.compile(r"(?<![=!<>])=(?![=>])")
 
 
 def referenced_names(ctx: ToolContext) -> frozenset[str]:
@@ -49,6 +50,9 @@ def member_name(text: str) -> str:
         return "operator"
     head = text.split("=>", 1)[0]
     head = re.sub(r"\[[^\]]*\]\s*", "", head, count=1) if head.lstrip().startswith("[") else head
+    assign = _ASSIGN.search(head)                  # a field's initializer: its calls name no member of the type
+    if assign is not None and ("(" not in head or assign.start() < head.index("(")):
+        head = head[:assign.start()]
     m = None
     for m in _NAME.finditer(head.split("(", 1)[0] + ("(" if "(" in head else "")):
         pass

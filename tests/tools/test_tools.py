@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -403,6 +404,36 @@ def test_cut_keeps_what_the_java_method_uses(tmp_path):
     assert {"public int Method289(int value)", "public int Method290(int value)", "public int Method291(int value)",
             "public int Limit { get; }", "public int Method7(int value)"} <= kept
     assert "Method150" in out["truncated"] and "Method290" not in out["truncated"]
+
+
+def test_a_cut_keeps_the_fields_the_java_method_uses_whatever_their_initializer_calls(tmp_path):
+    """libphonenumber's PhoneNumberUtil: `Map<..> countryCodeToNonGeographicalMetadataMap =
+    Collections.synchronizedMap(..)` was named after the call in its initializer, cut from the class info though
+    the method reads it (its `.keySet()` then had no type: `KeySet()`, CS1061), and the note listed `compile`,
+    `synchronizedMap` as left-out fields. A field is named by what precedes its initializer."""
+    from repotrans.tools.relevance import member_name
+
+    java, cs = tmp_path / "j", tmp_path / "c"
+    java.mkdir()
+    cs.mkdir()
+    fields = "".join(f"    static final java.util.regex.Pattern P{i} = java.util.regex.Pattern.compile(\"a{i}\");\n"
+                     for i in range(150))
+    (java / "Big.java").write_text(
+        "package p;\nimport java.util.*;\npublic class Big {\n" + fields
+        + "    private final Map<Integer, String> byCode =\n        Collections.synchronizedMap(new HashMap<Integer, "
+        "String>());\n" + fields.replace(" P", " Q")
+        + "    public Set<Integer> codes() { return byCode.keySet(); }\n}\n")
+    (cs / "Big.cs").write_text("using System.Collections.Generic;\nnamespace P\n{\n    public class Big\n    {\n"
+                               "        private Dictionary<int, string> byCode = new Dictionary<int, string>();\n"
+                               "        public ICollection<int> Codes() { return byCode.Keys; }\n    }\n}\n")
+    work = tmp_path / "w"
+    Index.open(work).build(java, cs, progress=False)
+    out = run_tool(ToolContext.from_workdir(work, function="Big.Codes()"), "get_source_class_info", {})
+    assert len(out["fields"]) < 301 and any("byCode" in f for f in out["fields"]), out["truncated"]
+    listed = out["truncated"].split("not shown: ", 1)[1].split(" (+", 1)[0].split(", ")
+    assert all(re.fullmatch(r"[PQ]\d+", name) for name in listed), listed
+    assert member_name("int[] xs = new int[3]") == "xs" and member_name("public void F(int a = 1)") == "F"
+    assert member_name("public int Count { get; } = 5") == "Count" and member_name("Func<int, int> f = x => x") == "f"
 
 
 # --- CLI ------------------------------------------------------------------------------------------
