@@ -41,7 +41,9 @@ class FieldMatch:
     evidence: tuple[str, ...]
 
 
-def _norm(name: str) -> str:
+def field_key(name: str) -> str:
+    """A field's name as the naming conventions compare it: case, underscores and an `m_`/`_` prefix aside
+    (`instance` is the port's `instance_`, `_instance`, `m_instance` or `Instance`)."""
     return re.sub(r"^(m_|_)", "", name).replace("_", "").lower()
 
 
@@ -92,14 +94,14 @@ def match_fields(java: list[Field], cs_fields: list[Field], cs_members: list[Met
     targets = [(f.name, f.type, _literal(f.initializer), "static" in f.modifiers or "const" in f.modifiers)
                for f in cs_fields]
     targets += [(m.name, m.return_type, None, "static" in m.modifiers) for m in cs_members if m.kind == "property"]
-    taken = {_norm(f.name) for f in java}
+    taken = {field_key(f.name) for f in java}
     proposals: dict[str, list[tuple[Field, tuple[str, ...]]]] = {}
     for jf in java:
-        same = [ctype for name, ctype, _, _ in targets if _norm(name) == _norm(jf.name)]
+        same = [ctype for name, ctype, _, _ in targets if field_key(name) == field_key(jf.name)]
         if any(_type_agrees(jf.type, ctype, project) for ctype in same):
             continue                # the convention finds it (a same-named member of another type is no twin:
                                     # Ledger's Map `accounts` is the port's accountsByCode, not its list Accounts)
-        fits = [(name, ev) for name, ctype, cvalue, static in targets if _norm(name) not in taken
+        fits = [(name, ev) for name, ctype, cvalue, static in targets if field_key(name) not in taken
                 and (ev := _evidence(jf, name, ctype, cvalue, static, project)) is not None]
         if len(fits) == 1:
             proposals.setdefault(fits[0][0], []).append((jf, fits[0][1]))

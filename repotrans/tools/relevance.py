@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from repotrans.mapping.fields import field_key
 from repotrans.tools.context import ToolContext
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -60,8 +61,10 @@ def member_name(text: str) -> str:
 
 
 def scorer(ctx: ToolContext) -> Callable[[str], int] | None:
-    """2 for an item naming something the Java method uses, else 0; None when there is no task."""
+    """2 for an item naming something the Java method uses (a field also under the port's spelling of its name:
+    libphonenumber's `instance` is `instance_`), else 0; None when there is no task."""
     names = referenced_names(ctx)
     if not names:
         return None
-    return lambda text: 2 if member_name(text) in names else 0
+    keys = {field_key(n) for n in names}
+    return lambda text: 2 if (name := member_name(text)) in names or field_key(name) in keys else 0

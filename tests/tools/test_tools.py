@@ -436,6 +436,26 @@ def test_a_cut_keeps_the_fields_the_java_method_uses_whatever_their_initializer_
     assert member_name("public int Count { get; } = 5") == "Count" and member_name("Func<int, int> f = x => x") == "f"
 
 
+def test_a_cut_keeps_the_ports_spelling_of_a_field_the_java_method_uses(tmp_path):
+    """libphonenumber's `instance` is the port's `instance_`: cut from a long class info, the builtin then wrote
+    `GetInstance == null` (CS0019). A field named as the mapping's conventions compare names (underscores, an
+    `m_`/`_` prefix, case) counts as used."""
+    java, cs = tmp_path / "j", tmp_path / "c"
+    java.mkdir()
+    cs.mkdir()
+    (java / "Big.java").write_text("package p;\npublic class Big {\n" + "".join(
+        f"    static final int K{i} = {i};\n" for i in range(300)) + "    private static Big instance = null;\n"
+        + "    public static Big get() { if (instance == null) { instance = new Big(); } return instance; }\n}\n")
+    (cs / "Big.cs").write_text("namespace P\n{\n    public class Big\n    {\n" + "".join(
+        f"        public const int K{i} = {i};\n" for i in range(290)) + "        private static Big instance_;\n"
+        + "".join(f"        public const int K{i} = {i};\n" for i in range(290, 300))
+        + "        public static Big Get() { return instance_; }\n    }\n}\n")
+    work = tmp_path / "w"
+    Index.open(work).build(java, cs, progress=False)
+    out = run_tool(ToolContext.from_workdir(work, function="Big.Get()"), "get_target_class_info", {})
+    assert len(out["fields"]) < 301 and "private static Big instance_" in out["fields"], out["truncated"]
+
+
 # --- CLI ------------------------------------------------------------------------------------------
 
 def test_cli_tool(sample_workdir, capsys):
