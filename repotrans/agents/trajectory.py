@@ -10,6 +10,13 @@ from typing import Any
 from repotrans.redact import redact
 
 
+def read_entries(path: Path) -> list[dict]:
+    """A trajectory file's entries, one JSON object a line. Lines end at "\n" only: str.splitlines() also ends
+    them at U+0085, U+2028 and other separators that JSON strings hold raw (ensure_ascii=False), and every
+    ZXing.Net trajectory holds a U+0085 (`ablate`'s HTML report died reading one)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+
+
 class Trajectory:
     """One task's folder: its steps (trajectory.jsonl, rewritten as they happen) and its files."""
     FILE = "trajectory.jsonl"
@@ -29,7 +36,7 @@ class Trajectory:
             fh.write(redact(json.dumps(entry, ensure_ascii=False, default=_default)) + "\n")
 
     def entries(self) -> list[dict]:
-        return [json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines() if line]
+        return read_entries(self.path)
 
     def write_json(self, name: str, data: Any) -> Path:
         path = self.run_dir / name

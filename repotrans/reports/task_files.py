@@ -3,12 +3,11 @@ run's indexes), the trajectory (from its task folder), and the token notes of it
 from __future__ import annotations
 
 import difflib
-import json
 from pathlib import Path
 
 from repotrans.reports.run_records import dataset_or_none
 from repotrans.runs.store import RunStore, TaskRecord
-from repotrans.agents.trajectory import Trajectory
+from repotrans.agents.trajectory import Trajectory, read_entries
 from repotrans.runs.layout import dataset_folders, tasks_folder, workdir_of
 from repotrans.runs.tasks import task_dir_name
 from repotrans.index.store import Index
@@ -67,7 +66,7 @@ def trajectory(run_dir: Path, r: TaskRecord) -> list[dict]:
     path = trajectory_path(run_dir, r)
     if path is None:
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return read_entries(path)
 
 
 def token_notes(entries: list[dict]) -> list[str]:
