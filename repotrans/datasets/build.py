@@ -204,15 +204,17 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
     """Select, validate (with the `execution` settings) and record the tasks of a project pair; write
     dataset.json and report.md. Verdicts are kept in OUT/.build as they are known: building again resumes.
     The untouched port's baseline and the mapping come from the per-machine caches under `cache_root` where
-    their content is there (judge.baseline, mapping.machine_cache; None: computed in this build only). `validator`: where the baseline and the
-    validation run instead of this process's threads (runs.ray_validation.RayValidator: `--executor ray`)."""
+    their content is there (judge.baseline, mapping.machine_cache; None: computed in this build only).
+    `validator`: where the baseline and the validation run instead of this process's threads
+    (runs.ray_validation.RayValidator: `--executor ray`)."""
     out.mkdir(parents=True, exist_ok=True)
     work = build_folder(out)
     index = Index.open(work / "index")
     index.build(source, target, progress=progress)
     dropped, stats, known = [], {}, {}
+    mappings = MachineMappings.under(cache_root)
     if not validate:
-        tasks = candidate_tasks(index, select, overrides, MachineMappings.under(cache_root))
+        tasks = candidate_tasks(index, select, overrides, mappings)
     else:
         started = time.monotonic()
         found: dict = {}
@@ -222,7 +224,7 @@ def build_dataset(source: Path, target: Path, out: Path, *, name: str | None = N
         with overlapping(), ThreadPoolExecutor(max_workers=1) as pool:
             untouched = pool.submit(_untouched, target, work, execution, cache_root, say, validator)
             built = pool.submit(_build_workspace, target, work, execution) if validator is None else None
-            tasks = candidate_tasks(index, select, overrides, MachineMappings.under(cache_root))
+            tasks = candidate_tasks(index, select, overrides, mappings)
             base = untouched.result()
             known = base.known_failures
             execution = replace(execution, known_failures=tuple(sorted(known.items())))

@@ -32,9 +32,8 @@ class MachineMappings:
 
     def get(self, fp: str) -> Mapping | None:
         """The mapping kept for `fp`, or None (none kept, or a file that does not read as one)."""
-        if self.folder is None or not self._path(fp).is_file():
+        if self.folder is None or not (path := self._path(fp)).is_file():
             return None
-        path = self._path(fp)
         try:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
             try:

@@ -99,16 +99,16 @@ def blocked_cause(failure: TestFailure) -> str:
     is; "" otherwise. Never environment, never the test's own code: the port's untranslated members."""
     chains = [c for c in getattr(failure, "chains", None) or [] if c.frames]
     if chains:
-        return f"{BLOCKED} ({_member(chains[0].frames[0])})"
+        return f"{BLOCKED} ({frame_member(chains[0].frames[0])})"
     if getattr(failure, "chains", None):            # a record cut short: a guard fired, its chain is unknown
         return f"{BLOCKED} (a placeholder)"
     names = [n.rsplit(".", 1)[-1] for n in EXCEPTION_NAME_RE.findall(failure.message)]
     if "NotImplementedException" not in names:
         return ""
-    return f"{BLOCKED} ({_member(failure.stack[0]) if failure.stack else 'NotImplementedException'})"
+    return f"{BLOCKED} ({frame_member(failure.stack[0]) if failure.stack else 'NotImplementedException'})"
 
 
-def _member(frame: str) -> str:
+def frame_member(frame: str) -> str:
     """'Ns.T.M (System.Int32 a) at f.cs:5' -> 'Ns.T.M'."""
     return frame.split(" (", 1)[0].split(" at ", 1)[0].strip()
 

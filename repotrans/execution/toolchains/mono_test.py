@@ -337,8 +337,7 @@ def random_like(failure: TestFailure, known: set[tuple[str, str]]) -> tuple[str,
     sig = environment.signature(failure)
     if sig is None or sig in known:
         return sig
-    member = sig[1].split(" (", 1)[0].split(" at ", 1)[0].strip()
-    own = member.rsplit(".", 1)[0] == fixture_of(failure.name)
+    own = environment.frame_member(sig[1]).rsplit(".", 1)[0] == fixture_of(failure.name)
     return sig if own and sig[0] in {kind for kind, _ in known} else None
 
 
